@@ -1,0 +1,50 @@
+"""The ``pathlogic`` command line. Each subcommand lives in ``pylogic/commands/<name>.py`` and
+exposes ``add_parser(subparsers)`` (which sets ``func``) ; user errors are printed here, once,
+without a traceback."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from pylogic.errors import PathlogicError
+
+#: Subcommand modules, in the order ``--help`` lists them.
+COMMANDS = ("run", "check", "analyze", "facts", "query", "compare_engines",
+            "predicates", "validate")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pathlogic",
+        description="Datalog-driven path-sensitive analysis of predicated code.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"pylogic.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"pylogic.commands.{name}":
+                continue  # not built yet
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except PathlogicError as exc:
+        print(f"pathlogic: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("pathlogic: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

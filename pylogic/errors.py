@@ -1,0 +1,74 @@
+"""User-facing errors: every one carries a location and is printed once, at the CLI edge."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    """A position in an input file (1-based line and column; 0 = unknown)."""
+
+    file: str = "<input>"
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line and self.col:
+            return f"{self.file}:{self.line}:{self.col}"
+        if self.line:
+            return f"{self.file}:{self.line}"
+        return self.file
+
+
+class PathlogicError(Exception):
+    """An error a user can cause (bad input, bad option). Printed without a traceback."""
+
+    kind = "error"
+
+    def __init__(self, message: str, loc: SourceLoc | None = None):
+        super().__init__(message)
+        self.message = message
+        self.loc = loc
+
+    def __str__(self) -> str:
+        prefix = f"{self.loc}: " if self.loc is not None else ""
+        return f"{prefix}{self.kind}: {self.message}"
+
+
+class ParseError(PathlogicError):
+    kind = "parse error"
+
+
+class ParseErrors(PathlogicError):
+    """Several parse errors in one file. ``partial`` holds what did parse (functions intact)."""
+
+    kind = "parse errors"
+
+    def __init__(self, errors: list[ParseError], partial=None):
+        self.errors = list(errors)
+        self.partial = partial
+        loc = self.errors[0].loc if self.errors else None
+        super().__init__(f"{len(self.errors)} error(s)", loc)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class VerifyError(PathlogicError):
+    kind = "verify error"
+
+
+class RunError(PathlogicError):
+    """A run-time error of the interpreted program (divide by zero, fuel, memory, unknown extern)."""
+
+    kind = "run-time error"
+
+
+class DatalogError(PathlogicError):
+    kind = "datalog error"
+
+
+class ImportError_(PathlogicError):
+    """A front-end (LLVM / C) import failure."""
+
+    kind = "import error"

@@ -1,0 +1,345 @@
+"""The PIR data model (../shared/IR.md). Immutable: transformations build new modules.
+
+Equality ignores source locations, so ``parse(print(m)) == m`` is meaningful.
+Register, predicate, label, global and function names are plain ``str`` and keep
+their ``%``/``@`` prefix. Integer literals are normalised to signed 64-bit.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from pylogic.errors import SourceLoc
+
+MASK64 = (1 << 64) - 1
+
+#: Predicate names that always read 1; writes to them are discarded (IR.md).
+TRUE_PREDICATES = frozenset({"p0", "true"})
+
+BINARY_OPS = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "sar")
+UNARY_OPS = ("neg", "not")
+RELATIONS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
+#: Canonical deposit type names (PAS Table 1). Aliases live in deposit_types.py.
+DEPOSIT_TYPES = ("ut", "uf", "ot", "of", "at", "af", "ct", "cf",
+                 "disjt", "disjf", "conjt", "conjf")
+MEMORY_SIZES = (1, 2, 4, 8)
+
+
+def to_signed64(value: int) -> int:
+    """Wrap an integer to 64-bit two's complement."""
+    value &= MASK64
+    return value - (1 << 64) if value >> 63 else value
+
+
+# ---------------------------------------------------------------- operands
+
+@dataclass(frozen=True)
+class Reg:
+    """A register (or predicate register) read."""
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Imm:
+    """An integer literal (signed 64-bit)."""
+    value: int
+
+    def __post_init__(self):
+        object.__setattr__(self, "value", to_signed64(self.value))
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class GlobalAddr:
+    """A global's name used as an operand: evaluates to its address."""
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Operand = Union[Reg, Imm, GlobalAddr]
+
+Annotations = tuple  # tuple[tuple[str, str], ...] of `#key=value`, in source order
+
+
+# ---------------------------------------------------------------- instructions
+
+@dataclass(frozen=True, kw_only=True)
+class Instr:
+    """Base of every instruction. ``guard`` is a predicate name or None (unguarded)."""
+    guard: Optional[str] = None
+    annotations: Annotations = ()
+    loc: Optional[SourceLoc] = field(default=None, compare=False, repr=False)
+
+    # Subclasses override these to describe themselves uniformly (facts, interpreter, verifier).
+    def defs(self) -> tuple[str, ...]:
+        """Registers written (predicate destinations included)."""
+        return ()
+
+    def uses(self) -> tuple[Operand, ...]:
+        """Operands read, guard excluded."""
+        return ()
+
+    @property
+    def is_terminator(self) -> bool:
+        return False
+
+    @property
+    def opcode(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mov(Instr):
+    dest: str
+    src: Operand
+    opcode = "mov"
+
+    def defs(self): return (self.dest,)
+    def uses(self): return (self.src,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BinOp(Instr):
+    op: str  # one of BINARY_OPS
+    dest: str
+    a: Operand
+    b: Operand
+
+    @property
+    def opcode(self): return self.op
+    def defs(self): return (self.dest,)
+    def uses(self): return (self.a, self.b)
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnOp(Instr):
+    op: str  # neg | not
+    dest: str
+    a: Operand
+
+    @property
+    def opcode(self): return self.op
+    def defs(self): return (self.dest,)
+    def uses(self): return (self.a,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Cmp(Instr):
+    """``R = cmp.REL A, B``: 0/1 into an ordinary register."""
+    rel: str
+    dest: str
+    a: Operand
+    b: Operand
+    opcode = "cmp"
+
+    def defs(self): return (self.dest,)
+    def uses(self): return (self.a, self.b)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Select(Instr):
+    dest: str
+    cond: Operand
+    a: Operand
+    b: Operand
+    opcode = "select"
+
+    def defs(self): return (self.dest,)
+    def uses(self): return (self.cond, self.a, self.b)
+
+
+@dataclass(frozen=True)
+class PredDest:
+    """One destination of a predicate define and its deposit type (canonical name)."""
+    name: str
+    dtype: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PredDefine(Instr):
+    """``(G) D1:T1 [, D2:T2] = pcmp.REL A, B`` (IMPACT EPIC predicate define)."""
+    rel: str
+    dests: tuple  # tuple[PredDest, ...], one or two
+    a: Operand
+    b: Operand
+    opcode = "pcmp"
+
+    def defs(self): return tuple(d.name for d in self.dests)
+    def uses(self): return (self.a, self.b)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Load(Instr):
+    dest: str
+    addr: Operand
+    size: int = 8
+    signed: bool = True
+    opcode = "load"
+
+    def defs(self): return (self.dest,)
+    def uses(self): return (self.addr,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Store(Instr):
+    addr: Operand
+    value: Operand
+    size: int = 8
+    opcode = "store"
+
+    def uses(self): return (self.addr, self.value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Alloca(Instr):
+    dest: str
+    size: Operand
+    opcode = "alloca"
+
+    def defs(self): return (self.dest,)
+    def uses(self): return (self.size,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Call(Instr):
+    dest: Optional[str]
+    callee: str
+    args: tuple = ()  # tuple[Operand, ...]
+    opcode = "call"
+
+    def defs(self): return (self.dest,) if self.dest is not None else ()
+    def uses(self): return tuple(self.args)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Input(Instr):
+    dest: str
+    opcode = "input"
+
+    def defs(self): return (self.dest,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Print(Instr):
+    value: Operand
+    opcode = "print"
+
+    def uses(self): return (self.value,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Br(Instr):
+    """``br L``; guarded it is a side exit."""
+    target: str
+    opcode = "br"
+
+    @property
+    def is_terminator(self): return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class CondBr(Instr):
+    cond: Operand
+    if_true: str
+    if_false: str
+    opcode = "cbr"
+
+    def uses(self): return (self.cond,)
+
+    @property
+    def is_terminator(self): return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ret(Instr):
+    value: Optional[Operand] = None
+    opcode = "ret"
+
+    def uses(self): return (self.value,) if self.value is not None else ()
+
+    @property
+    def is_terminator(self): return True
+
+
+def branch_targets(instr: Instr) -> tuple[str, ...]:
+    """Labels an instruction may transfer control to."""
+    if isinstance(instr, Br):
+        return (instr.target,)
+    if isinstance(instr, CondBr):
+        return (instr.if_true, instr.if_false)
+    return ()
+
+
+# ---------------------------------------------------------------- containers
+
+@dataclass(frozen=True, kw_only=True)
+class Block:
+    label: str
+    instrs: tuple = ()  # tuple[Instr, ...]
+    hyperblock: bool = False
+    annotations: Annotations = ()
+    loc: Optional[SourceLoc] = field(default=None, compare=False, repr=False)
+
+    def successors(self) -> tuple[str, ...]:
+        """CFG successors in order, side exits included, without duplicates."""
+        seen: dict[str, None] = {}
+        for ins in self.instrs:
+            for t in branch_targets(ins):
+                seen.setdefault(t, None)
+        return tuple(seen)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Function:
+    name: str
+    params: tuple = ()  # tuple[str, ...]
+    blocks: tuple = ()  # tuple[Block, ...]; empty for extern
+    extern: bool = False
+    annotations: Annotations = ()
+    loc: Optional[SourceLoc] = field(default=None, compare=False, repr=False)
+
+    @property
+    def entry(self) -> Optional[Block]:
+        return self.blocks[0] if self.blocks else None
+
+    def block_map(self) -> dict[str, Block]:
+        return {b.label: b for b in self.blocks}
+
+    def edges(self) -> list[tuple[str, str]]:
+        """CFG edges (side exits included), each once, in block order."""
+        return [(b.label, s) for b in self.blocks for s in b.successors()]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Global:
+    """``global NAME[SIZE]`` with initial bytes ``init`` (shorter than SIZE; rest zero)."""
+    name: str
+    size: int
+    init: bytes = b""
+    loc: Optional[SourceLoc] = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "init", bytes(self.init).rstrip(b"\0"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Module:
+    functions: tuple = ()  # tuple[Function, ...]
+    globals: tuple = ()  # tuple[Global, ...]
+    path: str = field(default="<input>", compare=False)
+
+    def function_map(self) -> dict[str, Function]:
+        return {f.name: f for f in self.functions}
+
+    def global_map(self) -> dict[str, Global]:
+        return {g.name: g for g in self.globals}
+
+    def defined_functions(self) -> list[Function]:
+        return [f for f in self.functions if not f.extern]
