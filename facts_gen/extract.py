@@ -1,0 +1,78 @@
+"""IR -> relations: the whole facts contract for a module or a directory of programs.
+
+``extract_module`` returns ``{relation: [tuple, ...]}`` for every input relation of
+``datalog/schema.dl``; ``write_facts`` writes them as Soufflé ``.facts`` (tab-separated,
+no header, one file per relation, empty files included).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pylogic.ir.model import Module
+from facts_gen.cfg import cfg_facts
+from facts_gen.instructions import instruction_facts
+from facts_gen.naming import function_id
+
+DATALOG_DIR = Path(__file__).resolve().parent.parent / "datalog"
+SCHEMA = DATALOG_DIR / "schema.dl"
+
+
+def schema_relations(schema: Path = SCHEMA) -> dict[str, list[tuple[str, str]]]:
+    """Input relations declared in schema.dl: name -> [(column, type), ...] in order."""
+    text = schema.read_text()
+    inputs = set(re.findall(r"^\s*\.input\s+(\w+)", text, re.M))
+    rels = {}
+    for name, cols in re.findall(r"^\s*\.decl\s+(\w+)\s*\(([^)]*)\)", text, re.M):
+        if name in inputs:
+            rels[name] = [tuple(c.strip() for c in col.split(":")) for col in cols.split(",")]
+    return rels
+
+
+def empty_facts() -> dict[str, list[tuple]]:
+    return {name: [] for name in schema_relations()}
+
+
+def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | None = None,
+                   profile: dict | None = None) -> dict[str, list[tuple]]:
+    """Append the facts of every defined function of ``module`` (named by ``relpath``) to ``out``.
+
+    ``profile``, if given, maps (function name, from, to) -> count (the interpreter's edge profile).
+    """
+    out = out if out is not None else empty_facts()
+    for g in module.globals:
+        out["global_var"].append((relpath, g.name, g.size))
+    for fn in module.functions:
+        if fn.extern:
+            out["extern_function"].append((relpath, fn.name))
+            continue
+        if not fn.blocks:
+            continue
+        f = function_id(relpath, fn.name)
+        out["function"].append((f,))
+        cfg_facts(f, fn, out)
+        instruction_facts(f, fn, out)
+    if profile:
+        names = {fn.name for fn in module.functions if not fn.extern}
+        for (fname, a, b), count in sorted(profile.items()):
+            if fname in names:
+                out["edge_profile"].append((function_id(relpath, fname), a, b, count))
+    return out
+
+
+def _cell(value) -> str:
+    text = str(value)
+    if "\t" in text or "\n" in text:
+        raise ValueError(f"fact value {text!r} contains a tab or newline")
+    return text
+
+
+def write_facts(facts: dict[str, list[tuple]], facts_dir: Path) -> None:
+    """Write every relation as ``facts_dir/NAME.facts`` (Soufflé TSV, no header)."""
+    facts_dir = Path(facts_dir)
+    facts_dir.mkdir(parents=True, exist_ok=True)
+    for name, rows in facts.items():
+        with open(facts_dir / f"{name}.facts", "w") as fh:
+            for row in rows:
+                fh.write("\t".join(_cell(v) for v in row))
+                fh.write("\n")

@@ -1,0 +1,101 @@
+"""``pathlogic run FILE.pir``: run a PIR program on the reference interpreter.
+
+The program's output goes to stdout, the dynamic counts to stderr as one line (or everything as
+one JSON object on stdout with ``--json``). Exit status: the program's return value & 0xFF; 70
+after a run-time error (printed as ``file:line:col: run-time error: ...`` on stderr); 1 for bad
+input (parse errors, unknown function, bad option values).
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+from pylogic.errors import PathlogicError
+from pylogic.interp.decode import resolve_function
+from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
+                                    ERROR_STATUS, run_module)
+from pylogic.ir.parser import parse_file, parse_int
+
+#: Option values that are integer lists may start with '-' (``--args -3,4``): let argparse take
+#: them as values, like it does for a plain negative number.
+_NEGATIVE_LIST = re.compile(r"^-\d[\dxXa-fA-F, -]*$")
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "run", help="run a .pir program on the reference interpreter",
+        description="Run a PIR program (IR.md) on the reference interpreter. Exit status: the "
+                    "program's return value & 0xFF, 70 after a run-time error, 1 for bad input.")
+    p.add_argument("file", metavar="FILE.pir", help="the program")
+    p.add_argument("--function", "-f", default="main",
+                   help="function to run (default main or @main)")
+    p.add_argument("--args", default="", metavar="A,B,...",
+                   help="integer arguments for the function's parameters (missing ones are 0); "
+                        "negative values work: --args -3,4")
+    p.add_argument("--input", default="", metavar="V,V,...",
+                   help="integers read by the program's `input` instructions, in order")
+    p.add_argument("--fuel", type=int, default=DEFAULT_FUEL,
+                   help=f"maximum executed instructions (default {DEFAULT_FUEL})")
+    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_LIMIT,
+                   help=f"maximum live bytes of memory (default {DEFAULT_MEMORY_LIMIT})")
+    p.add_argument("--max-depth", type=int, default=DEFAULT_MAX_DEPTH,
+                   help=f"maximum call depth (default {DEFAULT_MAX_DEPTH})")
+    p.add_argument("--profile", metavar="OUT.json",
+                   help="write the edge and block profile to this JSON file")
+    p.add_argument("--json", action="store_true",
+                   help="print everything (output, counts, error, profile) as one JSON object")
+    p.add_argument("--verify", action="store_true",
+                   help="verify the module (pathlogic check) before running it")
+    if hasattr(p, "_negative_number_matcher"):
+        p._negative_number_matcher = _NEGATIVE_LIST
+    p.set_defaults(func=run)
+
+
+def parse_int_list(text: str, option: str) -> list[int]:
+    """``"-3,4 5"`` -> ``[-3, 4, 5]`` (decimal or hex, separated by commas or spaces)."""
+    values = []
+    for item in re.split(r"[,\s]+", text.strip()):
+        if not item:
+            continue
+        try:
+            values.append(parse_int(item))
+        except PathlogicError:
+            raise PathlogicError(f"{option}: '{item}' is not an integer") from None
+    return values
+
+
+def run(args) -> int:
+    argv = parse_int_list(args.args, "--args")
+    inputs = parse_int_list(args.input, "--input")
+    module = parse_file(args.file)
+    if args.verify:
+        from pylogic.ir.verify import check_module
+        check_module(module)
+    if resolve_function(module.function_map(), args.function) is None:
+        defined = ", ".join(f.name for f in module.defined_functions()) or "none"
+        raise PathlogicError(f"no function '{args.function}' to run (defined: {defined})")
+    result = run_module(module, entry=args.function, args=argv, inputs=inputs, fuel=args.fuel,
+                        memory_limit=args.memory_limit, max_depth=args.max_depth)
+    if args.profile:
+        with open(args.profile, "w", encoding="utf-8") as fh:
+            data = result.to_json()
+            json.dump({"file": args.file, "function": args.function,
+                       "edges": data["edge_profile"], "blocks": data["block_profile"]},
+                      fh, indent=1)
+            fh.write("\n")
+    if args.json:
+        data = {"file": args.file, "function": args.function, **result.to_json()}
+        sys.stdout.write(json.dumps(data) + "\n")
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(result.stdout_bytes)
+        sys.stdout.buffer.flush()
+        c = result.counts
+        print(f"instructions={c['instructions']} executed={c['executed']} "
+              f"nullified={c['nullified']} branches={c['branches_taken']} calls={c['calls']}",
+              file=sys.stderr)
+    if result.error is not None:
+        print(str(result.error), file=sys.stderr)
+        return ERROR_STATUS
+    return result.exit_status

@@ -1,0 +1,107 @@
+"""Soufflé's fact and output files: tab-separated (or ``delimiter=``), no header, one tuple a
+line; ``number`` columns are 32-bit signed integers, checked on the way in (never wrapped)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pylogic.engines.dialect import INT32_MAX, INT32_MIN
+from pylogic.errors import DatalogError, SourceLoc
+
+
+def parse_number(text: str) -> int:
+    """A Soufflé number column value (decimal, or ``0x``/``0b`` prefixed). ValueError if not."""
+    s = text.strip()
+    try:
+        return int(s)
+    except ValueError:
+        body = s[1:] if s[:1] in "+-" else s
+        if body[:2].lower() in ("0x", "0b"):
+            return int(s, 0)
+        raise
+
+
+def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]:
+    """Read ``path`` as tuples of ``relation`` (a semantics.Relation). A missing file is an empty
+    relation (as in Soufflé). Raises DatalogError naming file and line on a bad row."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatalogError(f"cannot read facts file: {exc}", SourceLoc(str(path))) from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    arity = relation.arity
+    if arity == 0:
+        return [()] if any(line.strip() for line in lines) else []
+    kinds = relation.kinds
+    number_cols = [i for i, k in enumerate(kinds) if k == "number"]
+    rows = []
+    for lineno, line in enumerate(lines, 1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        fields = line.split(delimiter)
+        if len(fields) != arity:
+            raise DatalogError(f"{relation.name}: expected {arity} column(s), found {len(fields)}",
+                               SourceLoc(str(path), lineno))
+        for i in number_cols:
+            try:
+                value = parse_number(fields[i])
+            except ValueError:
+                raise DatalogError(f"{relation.name} column {i + 1} "
+                                   f"({relation.columns[i][0]}): not a number: {fields[i]!r}",
+                                   SourceLoc(str(path), lineno)) from None
+            if not INT32_MIN <= value <= INT32_MAX:
+                raise DatalogError(f"{relation.name} column {i + 1} ({relation.columns[i][0]}): "
+                                   f"{value} is outside the 32-bit number range",
+                                   SourceLoc(str(path), lineno))
+            fields[i] = value
+        rows.append(tuple(fields))
+    return rows
+
+
+def check_rows(rows, relation, origin: str) -> list[tuple]:
+    """Validate in-memory tuples against ``relation``'s columns (types, int32 range)."""
+    out = []
+    kinds = relation.kinds
+    for n, row in enumerate(rows, 1):
+        row = tuple(row)
+        if len(row) != len(kinds):
+            raise DatalogError(f"{relation.name}: tuple {n} {row!r} has {len(row)} value(s), "
+                               f"expected {len(kinds)}", SourceLoc(origin))
+        for i, (v, k) in enumerate(zip(row, kinds)):
+            if k == "number":
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: expected an "
+                                       f"int, got {v!r}", SourceLoc(origin))
+                if not INT32_MIN <= v <= INT32_MAX:
+                    raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: {v} is "
+                                       "outside the 32-bit number range", SourceLoc(origin))
+            elif not isinstance(v, str):
+                raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: expected a str, "
+                                   f"got {v!r}", SourceLoc(origin))
+            elif "\n" in v or "\t" in v:
+                raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: a symbol cannot "
+                                   "hold a tab or newline (Soufflé's file format)", SourceLoc(origin))
+        out.append(row)
+    return out
+
+
+def format_rows(rows, delimiter: str = "\t") -> str:
+    """Soufflé's output text for ``rows`` (nullary relations print ``()``)."""
+    parts = []
+    for row in rows:
+        parts.append("()" if not row else delimiter.join(str(v) for v in row))
+    return "".join(p + "\n" for p in parts)
+
+
+def write_rows(path: str | Path, rows, delimiter: str = "\t") -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(format_rows(rows, delimiter), encoding="utf-8")
+
+
+def read_output(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]:
+    """Read an output ``.csv`` written by Soufflé (or by us) back as typed tuples."""
+    return read_facts(path, relation, delimiter)

@@ -1,0 +1,572 @@
+"""The Soufflé-dialect front end: a lark grammar, the AST (every node carries its SourceLoc), and
+``parse_program`` which resolves ``#include`` and rejects constructs outside the supported subset
+with a located message naming the construct (DESIGN.md "Datalog: one dialect, two engines")."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from pylogic.errors import DatalogError, SourceLoc
+
+INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+# ---- AST -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Wildcard:
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Num:
+    value: int
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Str:
+    value: str
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """Arithmetic ``+ - * / %`` (Soufflé: 32-bit, C semantics for ``/`` and ``%``)."""
+
+    op: str
+    left: object
+    right: object
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: object
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """``count : {body}``, ``sum e : {body}``, ``min e : atom`` ... (``target`` is None for count)."""
+
+    op: str
+    target: object
+    body: object  # Conj | Disj
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Atom:
+    rel: str
+    args: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Negation:
+    inner: object
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Constraint:
+    op: str  # = != < <= > >=
+    left: object
+    right: object
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class BoolLit:
+    value: bool
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Conj:
+    items: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Disj:
+    items: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """``h1, h2 :- body.`` or a fact (``body`` is None)."""
+
+    heads: tuple
+    body: object
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Decl:
+    name: str
+    attrs: tuple  # ((attr_name, type_name), ...)
+    qualifiers: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class TypeDecl:
+    """``.type T <: base`` (kind "sub") or ``.type T = A | B`` (kind "eq")."""
+
+    name: str
+    kind: str
+    bases: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class IODirective:
+    kind: str  # input | output | printsize
+    rel: str
+    params: tuple  # ((key, value), ...)
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass
+class Program:
+    """A parsed program with its includes resolved (items in file order, includes inlined)."""
+
+    decls: list = field(default_factory=list)
+    types: list = field(default_factory=list)
+    ios: list = field(default_factory=list)
+    clauses: list = field(default_factory=list)
+    files: list = field(default_factory=list)  # every file read, main first
+
+# ---- grammar ---------------------------------------------------------------------------------
+
+
+GRAMMAR = r"""
+start: _item*
+_item: decl | type_decl | io | clause | include
+
+include: INCLUDE
+decl: ".decl" _names "(" [attr ("," attr)*] ")" QUALIFIER*
+attr: IDENT ":" IDENT
+_names: IDENT ("," IDENT)*
+type_decl: ".type" IDENT "<:" IDENT              -> subtype
+         | ".type" IDENT "=" IDENT ("|" IDENT)*  -> eqtype
+         | ".number_type" IDENT                  -> number_type
+         | ".symbol_type" IDENT                  -> symbol_type
+io: IO_KW _names io_params?
+io_params: "(" [kv ("," kv)*] ")"
+kv: IDENT "=" (STRING | IDENT | NUMBER)
+
+clause: _heads ":-" disj "."   -> rule
+      | _heads "."             -> fact
+      | atom CMP atom (":-" disj)? "." -> subsumption
+_heads: atom ("," atom)*
+atom: IDENT "(" [term ("," term)*] ")"
+
+?disj: conj (";" conj)*
+?conj: lit ("," lit)*
+?lit: atom
+    | "!" lit              -> negation
+    | "(" disj ")"
+    | term CMP term        -> constraint
+    | TRUE                 -> true
+    | FALSE                -> false
+
+?term: sum
+?sum: sum ADDOP prod       -> binop
+    | prod
+?prod: prod MULOP unary    -> binop
+     | unary
+?unary: "-" unary          -> neg
+      | primary
+?primary: IDENT            -> var
+        | NUMBER           -> num
+        | STRING           -> string
+        | "(" term ")"
+        | aggregate
+aggregate: AGG ":" agg_body
+         | AGG term ":" agg_body
+?agg_body: atom
+         | "{" disj "}"
+
+INCLUDE: /#include[ \t]*"[^"\n]*"/
+IO_KW.2: ".input" | ".output" | ".printsize"
+QUALIFIER.2: /(brie|btree_delete|btree|eqrel|inline|no_inline|magic|no_magic|overridable)\b/
+AGG.2: /(count|sum|min|max|mean)\b/
+TRUE.2: /true\b/
+FALSE.2: /false\b/
+IDENT: /[_?a-zA-Z][_?a-zA-Z0-9]*/
+NUMBER: /0x[0-9a-fA-F]+|0b[01]+|[0-9]+/
+STRING: /"(\\.|[^"\\\n])*"/
+CMP: "!=" | "<=" | "<" | ">=" | ">" | "="
+ADDOP: "+" | "-"
+MULOP: "*" | "/" | "%"
+COMMENT: /\/\/[^\n]*/
+BLOCK_COMMENT: /\/\*(.|\n)*?\*\//
+%import common.WS
+%ignore WS
+%ignore COMMENT
+%ignore BLOCK_COMMENT
+"""
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(GRAMMAR, parser="lalr", lexer="contextual", propagate_positions=True,
+                maybe_placeholders=True)
+
+# ---- unsupported constructs, found before parsing (comments and strings blanked) ---------------
+
+
+_UNSUPPORTED = [
+    (re.compile(r"^[ \t]*(#[ \t]*(?!include\b)\w+)", re.M), "preprocessor directive '{0}'"),
+    (re.compile(r"(\.(comp|init|functor|override|lattice|plan|pragma|limitsize))\b"),
+     "'{0}' directive"),
+    (re.compile(r"\bchoice-domain\b"), "choice-domain"),
+    (re.compile(r"\.type\s+\w+\s*=\s*(\w+\s*\{|\$)"), "algebraic data type (ADT)"),
+    (re.compile(r"\["), "record"),
+    (re.compile(r"\$"), "ADT branch constructor '$'"),
+    (re.compile(r"@\w+"), "user-defined functor '{0}'"),
+    (re.compile(r"\bnil\b"), "'nil'"),
+    (re.compile(r"\b(cat|strlen|ord|to_number|to_string|to_float|to_unsigned|itof|itou|ftoi|ftou|"
+                r"utoi|utof|substr|match|contains|range|autoinc|as|lnot|bnot)\s*\("),
+     "functor '{0}'"),
+    (re.compile(r"\b(land|lor|lxor|band|bor|bxor|bshl|bshru|bshr)\b"), "bitwise/logical operator '{0}'"),
+    (re.compile(r"\^"), "power operator '^'"),
+    (re.compile(r"\b\d+\.\d+"), "float constant"),
+    (re.compile(r"\b\d+u\b"), "unsigned constant"),
+    (re.compile(r":\s*(float|unsigned)\b"), "type '{0}'"),
+    (re.compile(r"<:\s*(float|unsigned)\b"), "type '{0}'"),
+    (re.compile(r"\bmean\b"), "aggregate 'mean'"),
+]
+
+
+def _blank_strings_and_comments(text: str) -> str:
+    """Same length as ``text``, with string contents and comments replaced by spaces."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"' and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            for k in range(i + 1, min(j, n)):
+                out[k] = " "
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        else:
+            i += 1
+    return "".join(out)
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _check_unsupported(text: str, filename: str) -> None:
+    blanked = _blank_strings_and_comments(text)
+    first = None
+    for pattern, what in _UNSUPPORTED:
+        m = pattern.search(blanked)
+        if m and (first is None or m.start() < first[0].start()):
+            first = (m, what)
+    if first:
+        m, what = first
+        name = what.format(m.group(1) if m.groups() else m.group(0))
+        line, col = _line_col(text, m.start(m.lastindex or 0) if m.groups() else m.start())
+        raise DatalogError(f"unsupported construct: {name} (outside the supported Soufflé subset)",
+                           SourceLoc(filename, line, col))
+
+# ---- tree -> AST -----------------------------------------------------------------------------
+
+
+def _unescape(raw: str) -> str:
+    # Soufflé keeps a symbol's characters; only \" and \\ (and \t \n) are decoded here
+    return re.sub(r'\\(["\\tn])', lambda m: {"t": "\t", "n": "\n"}.get(m.group(1), m.group(1)),
+                  raw[1:-1])
+
+
+def _parse_int(tok: Token, loc: SourceLoc) -> int:
+    s = str(tok)
+    value = int(s, 16) if s.startswith("0x") else int(s, 2) if s.startswith("0b") else int(s)
+    if value > INT32_MAX + 1:  # +1: -2147483648 is written as -(2147483648)
+        raise DatalogError(f"number constant {s} is outside the 32-bit range of Soufflé's number", loc)
+    return value
+
+
+class _ToAst(Transformer):
+    def __init__(self, filename: str):
+        super().__init__()
+        self.filename = filename
+
+    def _loc(self, meta_or_tok) -> SourceLoc:
+        line = getattr(meta_or_tok, "line", 0) or 0
+        col = getattr(meta_or_tok, "column", 0) or 0
+        return SourceLoc(self.filename, line, col)
+
+    # -- top level
+    def start(self, items):
+        return items
+
+    @v_args(meta=True)
+    def include(self, meta, children):
+        raw = str(children[0])
+        return ("include", raw[raw.index('"') + 1:-1], self._loc(meta))
+
+    @v_args(meta=True)
+    def decl(self, meta, children):
+        names, attrs, quals = [], [], []
+        for c in children:
+            if isinstance(c, Token) and c.type == "IDENT":
+                names.append(str(c))
+            elif isinstance(c, Token) and c.type == "QUALIFIER":
+                quals.append((str(c), self._loc(c)))
+            elif c is not None:
+                attrs.append(c)
+        return [Decl(n, tuple(attrs), tuple(quals), self._loc(meta)) for n in names]
+
+    def attr(self, children):
+        return (str(children[0]), str(children[1]))
+
+    @v_args(meta=True)
+    def subtype(self, meta, c):
+        return TypeDecl(str(c[0]), "sub", (str(c[1]),), self._loc(meta))
+
+    @v_args(meta=True)
+    def eqtype(self, meta, c):
+        return TypeDecl(str(c[0]), "eq", tuple(str(x) for x in c[1:]), self._loc(meta))
+
+    @v_args(meta=True)
+    def number_type(self, meta, c):
+        return TypeDecl(str(c[0]), "sub", ("number",), self._loc(meta))
+
+    @v_args(meta=True)
+    def symbol_type(self, meta, c):
+        return TypeDecl(str(c[0]), "sub", ("symbol",), self._loc(meta))
+
+    @v_args(meta=True)
+    def io(self, meta, children):
+        kind = str(children[0])[1:]
+        names = [str(c) for c in children[1:] if isinstance(c, Token)]
+        params = next((c for c in children[1:] if isinstance(c, tuple)), ())
+        return [IODirective(kind, n, params, self._loc(meta)) for n in names]
+
+    def io_params(self, children):
+        return tuple(c for c in children if c is not None)
+
+    def kv(self, children):
+        key, val = str(children[0]), children[1]
+        sval = _unescape(str(val)) if val.type == "STRING" else str(val)
+        return (key, sval)
+
+    @v_args(meta=True)
+    def rule(self, meta, children):
+        return Clause(tuple(children[:-1]), children[-1], self._loc(meta))
+
+    @v_args(meta=True)
+    def fact(self, meta, children):
+        return Clause(tuple(children), None, self._loc(meta))
+
+    @v_args(meta=True)
+    def subsumption(self, meta, children):
+        if str(children[1]) != "<=":
+            raise DatalogError(f"syntax error: unexpected '{children[1]}' after a head atom",
+                               self._loc(children[1]))
+        raise DatalogError("unsupported construct: subsumptive clause ('<=' head)", self._loc(meta))
+
+    # -- bodies
+    @v_args(meta=True)
+    def atom(self, meta, children):
+        args = tuple(c for c in children[1:] if c is not None)
+        if len(children) == 2 and children[1] is None:
+            args = ()
+        return Atom(str(children[0]), args, self._loc(meta))
+
+    @v_args(meta=True)
+    def disj(self, meta, children):
+        return Disj(tuple(children), self._loc(meta))
+
+    @v_args(meta=True)
+    def conj(self, meta, children):
+        return Conj(tuple(children), self._loc(meta))
+
+    @v_args(meta=True)
+    def negation(self, meta, children):
+        return Negation(children[0], self._loc(meta))
+
+    @v_args(meta=True)
+    def constraint(self, meta, children):
+        left, op, right = children
+        return Constraint(str(op), left, right, self._loc(op))
+
+    @v_args(meta=True)
+    def true(self, meta, children):
+        return BoolLit(True, self._loc(meta))
+
+    @v_args(meta=True)
+    def false(self, meta, children):
+        return BoolLit(False, self._loc(meta))
+
+    # -- terms
+    @v_args(meta=True)
+    def binop(self, meta, children):
+        left, op, right = children
+        return BinOp(str(op), left, right, self._loc(op))
+
+    @v_args(meta=True)
+    def neg(self, meta, children):
+        (x,) = children
+        if isinstance(x, Num):  # fold so that -2147483648 is a constant
+            if -x.value < INT32_MIN:
+                raise DatalogError("number constant is outside the 32-bit range", x.loc)
+            return Num(-x.value, self._loc(meta))
+        return Neg(x, self._loc(meta))
+
+    def var(self, children):
+        tok = children[0]
+        loc = self._loc(tok)
+        return Wildcard(loc) if str(tok) == "_" else Var(str(tok), loc)
+
+    def num(self, children):
+        loc = self._loc(children[0])
+        value = _parse_int(children[0], loc)
+        if value > INT32_MAX:
+            raise DatalogError(f"number constant {children[0]} is outside the 32-bit range", loc)
+        return Num(value, loc)
+
+    def string(self, children):
+        return Str(_unescape(str(children[0])), self._loc(children[0]))
+
+    @v_args(meta=True)
+    def aggregate(self, meta, children):
+        op = str(children[0])
+        if len(children) == 2:
+            target, body = None, children[1]
+        else:
+            target, body = children[1], children[2]
+        loc = self._loc(meta)
+        if op == "count" and target is not None:
+            raise DatalogError("'count' takes no target expression (write 'count : { ... }')", loc)
+        if op != "count" and target is None:
+            raise DatalogError(f"'{op}' needs a target expression (write '{op} x : {{ ... }}')", loc)
+        if isinstance(body, Atom):
+            body = Conj((body,), body.loc)
+        return Aggregate(op, target, body, loc)
+
+
+_TOKEN_NAMES = {"ADDOP": "'+'/'-'", "MULOP": "'*'/'/'/'%'", "CMP": "a comparison", "COLON": "':'",
+                "COMMA": "','", "DOT": "'.'", "RBRACE": "'}'", "LBRACE": "'{'", "RPAR": "')'",
+                "LPAR": "'('", "IDENT": "a name", "NUMBER": "a number", "STRING": "a string",
+                "AGG": "an aggregate", "MINUS": "'-'", "SEMICOLON": "';'", "IF": "':-'",
+                "BANG": "'!'", "TRUE": "true", "FALSE": "false", "QUALIFIER": "a qualifier",
+                "INCLUDE": "#include", "IO_KW": "a directive", "VBAR": "'|'", "EQUAL": "'='"}
+
+
+def _token_name(name: str) -> str:
+    if name in _TOKEN_NAMES:
+        return _TOKEN_NAMES[name]
+    try:
+        return repr(_parser().get_terminal(name).pattern.value)
+    except (KeyError, AttributeError):
+        return name
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> DatalogError:
+    loc = SourceLoc(filename, getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0)
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            return DatalogError("syntax error: unexpected end of file", loc)
+        expected = sorted({_token_name(t) for t in exc.expected})[:10]
+        return DatalogError(f"syntax error: unexpected '{tok!s:.30}' (expected "
+                            f"{', '.join(expected)})", loc)
+    if isinstance(exc, UnexpectedCharacters):
+        return DatalogError(f"syntax error: unexpected character {text[exc.pos_in_stream]!r}", loc)
+    if isinstance(exc, UnexpectedEOF):
+        return DatalogError("syntax error: unexpected end of file", loc)
+    return DatalogError(f"syntax error: {exc}", loc)
+
+
+def parse_text(text: str, filename: str = "<input>") -> list:
+    """Parse one file's text into a flat list of items (Decl, TypeDecl, IODirective, Clause and
+    ``("include", path, loc)`` tuples). Raises DatalogError with a location."""
+    _check_unsupported(text, filename)
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, filename) from None
+    try:
+        items = _ToAst(filename).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, DatalogError):
+            raise exc.orig_exc from None
+        raise
+    flat = []
+    for it in items:
+        flat.extend(it if isinstance(it, list) else [it])
+    return flat
+
+
+def parse_program(path: str | Path, text: str | None = None) -> Program:
+    """Parse ``path`` (or ``text`` named as ``path``) and every file it ``#include``s, relative to
+    the including file. An include cycle or a missing include is a located DatalogError."""
+    program = Program()
+    _parse_into(program, Path(path), text, stack=())
+    return program
+
+
+def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
+                include_loc: SourceLoc | None = None) -> None:
+    resolved = path.resolve() if text is None else path
+    if resolved in stack:
+        raise DatalogError(f"#include cycle: {' -> '.join(str(p) for p in stack + (resolved,))}",
+                           include_loc)
+    if text is None:
+        try:
+            text = path.read_text()
+        except OSError as exc:
+            raise DatalogError(f"cannot read {path}: {exc.strerror}", include_loc) from None
+    program.files.append(str(path))
+    from pylogic.engines.preprocess import apply_conditionals  # include guards
+    if not hasattr(program, "macros"):
+        program.macros = set()
+    text = apply_conditionals(text, program.macros, str(path))
+    for item in parse_text(text, str(path)):
+        if isinstance(item, tuple):
+            _, rel, loc = item
+            _parse_into(program, path.parent / rel, None, stack + (resolved,), loc)
+        elif isinstance(item, Decl):
+            program.decls.append(item)
+        elif isinstance(item, TypeDecl):
+            program.types.append(item)
+        elif isinstance(item, IODirective):
+            program.ios.append(item)
+        else:
+            program.clauses.append(item)

@@ -1,0 +1,590 @@
+"""Semantic checks and normalization of a parsed Soufflé-dialect program: declarations, types,
+arity, DNF expansion of bodies (disjunction, negation pushed to atoms), aggregates lifted into
+literals, groundedness (Soufflé's rules), then stratification (``stratify.py``). The result,
+``CheckedProgram``, is what both engines consume."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pylogic.engines.dialect import (Aggregate, Atom, BinOp, BoolLit, Clause, Conj, Constraint, Disj,
+                                     Neg, Negation, Num, Program, Str, Var, Wildcard, parse_program)
+from pylogic.errors import DatalogError, SourceLoc
+
+# ---- normalized literals ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NegAtom:
+    atom: Atom
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class AggLit:
+    """``result = op target : { body }`` with the body a conjunction of normalized literals.
+    ``tuple_vars`` are the variables whose distinct assignments the aggregate ranges over
+    (Soufflé's MaterializeAggregationQueries semantics: named local variables, plus the
+    wildcard positions for ``count`` or for a single plain atom)."""
+
+    result: Var
+    op: str
+    target: object
+    body: tuple
+    tuple_vars: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Rule:
+    head: Atom
+    body: tuple  # Atom | NegAtom | Constraint | AggLit
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Relation:
+    name: str
+    columns: tuple  # ((attr, type_name, kind), ...) kind = "number" | "symbol"
+    loc: SourceLoc = field(compare=False)
+
+    @property
+    def arity(self) -> int:
+        return len(self.columns)
+
+    @property
+    def kinds(self) -> tuple:
+        return tuple(c[2] for c in self.columns)
+
+
+@dataclass
+class CheckedProgram:
+    """A program ready for an engine. ``inputs``/``outputs`` map relation -> IO params (dict)."""
+
+    relations: dict
+    inputs: dict
+    outputs: dict
+    printsize: list
+    rules: list
+    strata: list  # list of lists of relation names, bottom-up
+    files: list
+    main_file: str
+
+
+_FLIP = {"=": "!=", "!=": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+_IO_KEYS = {"input": {"IO", "filename", "delimiter"},
+            "output": {"IO", "filename", "delimiter"},
+            "printsize": {"IO"}}
+
+# ---- types ------------------------------------------------------------------------------------
+
+
+class TypeSystem:
+    """Soufflé's type lattice over ``number``/``symbol``: a subtype ``T <: B`` is its own set of
+    values inside B, a union/equivalence ``T = A | B`` is the union of its members' sets."""
+
+    def __init__(self, type_decls):
+        self.decls = {}
+        for t in type_decls:
+            if t.name in self.decls or t.name in ("number", "symbol"):
+                raise DatalogError(f"type '{t.name}' is declared twice", t.loc)
+            self.decls[t.name] = t
+        self._kind, self._set = {}, {}
+        for name in self.decls:
+            self.kind(name, self.decls[name].loc)
+
+    def kind(self, name: str, loc: SourceLoc, _seen=()) -> str:
+        if name in ("number", "symbol"):
+            return name
+        if name in self._kind:
+            return self._kind[name]
+        if name not in self.decls:
+            raise DatalogError(f"undeclared type '{name}'", loc)
+        if name in _seen:
+            raise DatalogError(f"cyclic type definition of '{name}'", self.decls[name].loc)
+        t = self.decls[name]
+        kinds = {self.kind(b, t.loc, _seen + (name,)) for b in t.bases}
+        if len(kinds) != 1:
+            raise DatalogError(f"union type '{name}' mixes number and symbol types", t.loc)
+        self._kind[name] = kinds.pop()
+        return self._kind[name]
+
+    def values(self, name: str) -> frozenset:
+        """The set of primitive tags a type ranges over."""
+        if name in self._set:
+            return self._set[name]
+        if name in ("number", "symbol"):
+            result = {name} | {n for n, t in self.decls.items() if t.kind == "sub"
+                               and self._kind[n] == name}
+        else:
+            t = self.decls[name]
+            if t.kind == "sub":
+                result = {name} | {n for n, u in self.decls.items()
+                                   if u.kind == "sub" and name in u.bases}
+                for sub in list(result - {name}):
+                    result |= self.values(sub)
+            else:
+                result = set()
+                for b in t.bases:
+                    result |= self.values(b)
+        self._set[name] = frozenset(result)
+        return self._set[name]
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def term_vars(term) -> list:
+    """Named variables of a term, in order (aggregates excluded: they are lifted first)."""
+    if isinstance(term, Var):
+        return [term]
+    if isinstance(term, BinOp):
+        return term_vars(term.left) + term_vars(term.right)
+    if isinstance(term, Neg):
+        return term_vars(term.operand)
+    return []
+
+
+def lit_vars(lit) -> list:
+    if isinstance(lit, Atom):
+        out = []
+        for a in lit.args:
+            out += term_vars(a)
+        return out
+    if isinstance(lit, NegAtom):
+        return lit_vars(lit.atom)
+    if isinstance(lit, Constraint):
+        return term_vars(lit.left) + term_vars(lit.right)
+    if isinstance(lit, AggLit):
+        out = [lit.result] + (term_vars(lit.target) if lit.target is not None else [])
+        for b in lit.body:
+            out += lit_vars(b)
+        return out
+    return []
+
+
+def _has_wildcard(term) -> Wildcard | None:
+    if isinstance(term, Wildcard):
+        return term
+    if isinstance(term, BinOp):
+        return _has_wildcard(term.left) or _has_wildcard(term.right)
+    if isinstance(term, Neg):
+        return _has_wildcard(term.operand)
+    return None
+
+
+def _dnf(node, negated: bool) -> list:
+    """Disjunctive normal form: a list of conjunctions (lists of Atom/NegAtom/Constraint)."""
+    if isinstance(node, Atom):
+        return [[NegAtom(node, node.loc)]] if negated else [[node]]
+    if isinstance(node, Constraint):
+        return [[Constraint(_FLIP[node.op], node.left, node.right, node.loc) if negated else node]]
+    if isinstance(node, BoolLit):
+        return [[]] if node.value != negated else []
+    if isinstance(node, Negation):
+        return _dnf(node.inner, not negated)
+    if isinstance(node, (Conj, Disj)):
+        parts = [_dnf(x, negated) for x in node.items]
+        if isinstance(node, Conj) != negated:  # a conjunction (or a negated disjunction)
+            return [sum(combo, []) for combo in itertools.product(*parts)]
+        return [c for p in parts for c in p]
+    raise DatalogError(f"unexpected construct {type(node).__name__}", getattr(node, "loc", None))
+
+# ---- the checker ------------------------------------------------------------------------------
+
+
+class _Checker:
+    def __init__(self, program: Program):
+        self.program = program
+        self.types = TypeSystem(program.types)
+        self.relations: dict[str, Relation] = {}
+        self.fresh = itertools.count()
+
+    # -- declarations and IO
+    def declare(self) -> None:
+        for d in self.program.decls:
+            if d.name in self.relations:
+                raise DatalogError(f"relation '{d.name}' is declared twice (first at "
+                                   f"{self.relations[d.name].loc})", d.loc)
+            for q, qloc in d.qualifiers:
+                if q == "eqrel":
+                    raise DatalogError("unsupported construct: 'eqrel' relation representation",
+                                       qloc)
+            cols, seen = [], set()
+            for attr, tname in d.attrs:
+                if attr in seen:
+                    raise DatalogError(f"attribute '{attr}' of '{d.name}' is declared twice", d.loc)
+                seen.add(attr)
+                cols.append((attr, tname, self.types.kind(tname, d.loc)))
+            self.relations[d.name] = Relation(d.name, tuple(cols), d.loc)
+
+    def io(self):
+        inputs, outputs, printsize = {}, {}, []
+        for io in self.program.ios:
+            if io.rel not in self.relations:
+                raise DatalogError(f".{io.kind} of undeclared relation '{io.rel}'", io.loc)
+            params = dict(io.params)
+            for key in params:
+                if key not in _IO_KEYS[io.kind]:
+                    raise DatalogError(f"unsupported .{io.kind} parameter '{key}'", io.loc)
+            if params.get("IO", "file") not in ("file", "stdout" if io.kind != "input" else "file"):
+                raise DatalogError(f"unsupported .{io.kind} IO={params['IO']}", io.loc)
+            if "delimiter" in params and len(params["delimiter"]) != 1:
+                raise DatalogError("delimiter must be a single character", io.loc)
+            params.setdefault("loc", io.loc)
+            if io.kind == "input":
+                inputs[io.rel] = params
+            elif io.kind == "output":
+                outputs[io.rel] = params
+            elif io.rel not in printsize:
+                printsize.append(io.rel)
+        return inputs, outputs, printsize
+
+    # -- rules
+    def rules(self) -> list[Rule]:
+        out = []
+        for clause in self.program.clauses:
+            out.extend(self.clause(clause))
+        return out
+
+    def clause(self, clause: Clause) -> list[Rule]:
+        conjs = [[]] if clause.body is None else _dnf(clause.body, False)
+        rules = []
+        for head in clause.heads:
+            self.check_atom(head, is_head=True)
+            for conj in conjs:
+                body: list = []
+                for lit in conj:
+                    body.append(self.lift(lit, body))
+                head_args = tuple(self.lift_term(a, body) for a in head.args)
+                rule = Rule(Atom(head.rel, head_args, head.loc), tuple(body), clause.loc)
+                rule = self.finish_aggregates(rule)
+                self.check_grounded(rule)
+                self.check_types(rule)
+                rules.append(rule)
+        return rules
+
+    def check_atom(self, atom: Atom, is_head=False) -> Relation:
+        rel = self.relations.get(atom.rel)
+        if rel is None:
+            raise DatalogError(f"undeclared relation '{atom.rel}'", atom.loc)
+        if len(atom.args) != rel.arity:
+            raise DatalogError(f"arity mismatch: '{atom.rel}' has {rel.arity} column(s), used with "
+                               f"{len(atom.args)}", atom.loc)
+        if is_head:
+            for a in atom.args:
+                w = _has_wildcard(a)
+                if w:
+                    raise DatalogError("underscore '_' in the head of a rule", w.loc)
+        return rel
+
+    def lift(self, lit, body: list):
+        """Check one literal and lift the aggregates among its terms into AggLits of ``body``."""
+        if isinstance(lit, Atom):
+            self.check_atom(lit)
+            return Atom(lit.rel, tuple(self.lift_term(a, body) for a in lit.args), lit.loc)
+        if isinstance(lit, NegAtom):
+            self.check_atom(lit.atom)
+            for a in lit.atom.args:
+                if isinstance(a, Aggregate) or (isinstance(a, BinOp) and _contains_agg(a)):
+                    raise DatalogError("aggregate inside a negated atom is not supported", a.loc)
+            return lit
+        if isinstance(lit, Constraint):
+            for side in (lit.left, lit.right):
+                w = _has_wildcard(side)
+                if w:
+                    raise DatalogError("underscore '_' in a constraint", w.loc)
+            return Constraint(lit.op, self.lift_term(lit.left, body),
+                              self.lift_term(lit.right, body), lit.loc)
+        raise DatalogError(f"unexpected construct {type(lit).__name__}", getattr(lit, "loc", None))
+
+    def lift_term(self, term, body: list):
+        if isinstance(term, Aggregate):
+            return self.lift_aggregate(term, body)
+        if isinstance(term, BinOp):
+            return BinOp(term.op, self.lift_term(term.left, body), self.lift_term(term.right, body),
+                         term.loc)
+        if isinstance(term, Neg):
+            return Neg(self.lift_term(term.operand, body), term.loc)
+        return term
+
+    def lift_aggregate(self, agg: Aggregate, body: list) -> Var:
+        conjs = _dnf(agg.body, False)
+        if len(conjs) != 1:
+            raise DatalogError("unsupported construct: disjunction inside an aggregate body", agg.loc)
+        if _contains_agg(agg.target):
+            raise DatalogError("unsupported construct: nested aggregate", agg.loc)
+        inner = []
+        for lit in conjs[0]:
+            if isinstance(lit, Atom):
+                self.check_atom(lit)
+                for a in lit.args:
+                    if _contains_agg(a):
+                        raise DatalogError("unsupported construct: nested aggregate", a.loc)
+                inner.append(lit)
+            else:
+                inner.append(lit)
+                for t in (lit.left, lit.right) if isinstance(lit, Constraint) else lit.atom.args:
+                    if _contains_agg(t):
+                        raise DatalogError("unsupported construct: nested aggregate", t.loc)
+                if isinstance(lit, NegAtom):
+                    self.check_atom(lit.atom)
+                else:
+                    for side in (lit.left, lit.right):
+                        w = _has_wildcard(side)
+                        if w:
+                            raise DatalogError("underscore '_' in a constraint", w.loc)
+        if agg.target is not None and _has_wildcard(agg.target):
+            raise DatalogError("underscore '_' in an aggregate target", agg.loc)
+        result = Var(f"#agg{next(self.fresh)}", agg.loc)
+        # tuple_vars are finished once the whole rule is known (which variables are local)
+        body.append(AggLit(result, agg.op, agg.target, tuple(inner), (), agg.loc))
+        return result
+
+    def finish_aggregates(self, rule: Rule) -> Rule:
+        """Fill each AggLit's tuple (Soufflé MaterializeAggregationQueries): its local named
+        variables, plus wildcard positions (made variables) for count or an unmaterialized atom."""
+        new_body = []
+        for i, lit in enumerate(rule.body):
+            if not isinstance(lit, AggLit) or lit.tuple_vars:
+                new_body.append(lit)
+                continue
+            outside = {v.name for v in term_vars_of_atom(rule.head)}
+            for j, other in enumerate(rule.body):
+                if j != i:  # a variable seen only inside other aggregates stays local (Soufflé)
+                    vs = [other.result] if isinstance(other, AggLit) else lit_vars(other)
+                    outside |= {v.name for v in vs}
+            materialized = not (len(lit.body) == 1 and isinstance(lit.body[0], Atom)
+                                and _distinct_vars(lit.body[0]))
+            name_wildcards = lit.op == "count" or not materialized
+            inner, tuple_vars, seen = [], [], set()
+            for b in lit.body:
+                if name_wildcards and isinstance(b, Atom):
+                    args = []
+                    for a in b.args:
+                        if isinstance(a, Wildcard):
+                            a = Var(f"#w{next(self.fresh)}", a.loc)
+                            tuple_vars.append(a)
+                        args.append(a)
+                    b = Atom(b.rel, tuple(args), b.loc)
+                inner.append(b)
+                for v in lit_vars(b):
+                    if v.name not in outside and v.name not in seen and not v.name.startswith("#w"):
+                        seen.add(v.name)
+                        tuple_vars.append(v)
+            if lit.target is not None:
+                for v in term_vars(lit.target):
+                    if v.name not in outside and v.name not in seen:
+                        raise DatalogError(f"variable '{v.name}' of the aggregate target is "
+                                           "ungrounded", v.loc)
+            new_body.append(AggLit(lit.result, lit.op, lit.target, tuple(inner),
+                                   tuple(tuple_vars) or (Num(0, lit.loc),), lit.loc))
+        return Rule(rule.head, tuple(new_body), rule.loc)
+
+    # -- groundedness (Soufflé: positive atoms ground their plain-variable arguments; x = t
+    #    grounds x once t is ground; an aggregate grounds its result)
+    def check_grounded(self, rule: Rule) -> None:
+        bound = _ground(rule.body, set())
+        for lit in rule.body:
+            if isinstance(lit, AggLit):
+                outer = bound
+                inner_bound = _ground(lit.body, set(outer))
+                needed = [v for b in lit.body if not isinstance(b, Atom) for v in lit_vars(b)]
+                needed += term_vars(lit.target) if lit.target is not None else []
+                for v in needed:
+                    if v.name not in inner_bound:
+                        raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+        for v in term_vars_of_atom(rule.head):
+            if v.name not in bound:
+                raise DatalogError(f"ungrounded variable '{v.name}' in the head", v.loc)
+        for lit in rule.body:
+            if isinstance(lit, (NegAtom, Constraint)):
+                for v in lit_vars(lit):
+                    if v.name not in bound:
+                        raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+            elif isinstance(lit, Atom):
+                for a in lit.args:
+                    if not isinstance(a, Var):
+                        for v in term_vars(a):
+                            if v.name not in bound:
+                                raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+
+    # -- types
+    def check_types(self, rule: Rule) -> None:
+        kinds: dict[str, str] = {}
+        sets: dict[str, frozenset] = {}
+        first: dict[str, tuple] = {}
+
+        def note_col(v: Var, rel: Relation, i: int):
+            _, tname, kind = rel.columns[i]
+            if kinds.setdefault(v.name, kind) != kind:
+                raise DatalogError(f"type error: variable '{v.name}' is used as {kinds[v.name]} "
+                                   f"and as {kind} ({rel.name} column {i + 1})", v.loc)
+            values = self.types.values(tname)
+            new = sets.get(v.name, values) & values
+            if not new:
+                raise DatalogError(f"type error: variable '{v.name}' has type "
+                                   f"{first[v.name][0]} ({first[v.name][1]}) and type {tname} "
+                                   f"({rel.name} column {i + 1}), which share no values", v.loc)
+            sets[v.name] = new
+            first.setdefault(v.name, (tname, f"{rel.name} column {i + 1}"))
+
+        def atoms_of(lits):
+            for lit in lits:
+                if isinstance(lit, Atom):
+                    yield lit
+                elif isinstance(lit, NegAtom):
+                    yield lit.atom
+                elif isinstance(lit, AggLit):
+                    yield from atoms_of(lit.body)
+
+        for atom in atoms_of(rule.body):
+            rel = self.relations[atom.rel]
+            for i, a in enumerate(atom.args):
+                if isinstance(a, Var):
+                    note_col(a, rel, i)
+                else:
+                    self.check_term_kind(a, rel.columns[i][2], kinds, f"{rel.name} column {i + 1}")
+        # constraints and aggregates: propagate kinds to a fixpoint
+        for _ in range(len(rule.body) + 1):
+            for lit in _all_lits(rule.body):
+                if isinstance(lit, Constraint):
+                    lk, rk = self.kind_of(lit.left, kinds), self.kind_of(lit.right, kinds)
+                    if lk and rk and lk != rk:
+                        raise DatalogError(f"type error: comparing {lk} with {rk}", lit.loc)
+                    for side, k in ((lit.left, rk), (lit.right, lk)):
+                        if isinstance(side, Var) and k and side.name not in kinds:
+                            kinds[side.name] = k
+                    if lit.op == "=" and isinstance(lit.left, Var) and isinstance(lit.right, Var):
+                        a, b = lit.left.name, lit.right.name
+                        if a in sets and b in sets:
+                            if not sets[a] & sets[b]:
+                                raise DatalogError(f"type error: '{a}' and '{b}' have types that "
+                                                   "share no values", lit.loc)
+                elif isinstance(lit, AggLit):
+                    kinds[lit.result.name] = "number"
+        for lit in _all_lits(rule.body):
+            if isinstance(lit, Constraint):
+                k = self.kind_of(lit.left, kinds) or self.kind_of(lit.right, kinds)
+                if lit.op not in ("=", "!=") and k == "symbol":
+                    raise DatalogError(f"unsupported construct: ordering comparison '{lit.op}' on "
+                                       "symbols (Soufflé orders symbols by its own rules)", lit.loc)
+                for side in (lit.left, lit.right):
+                    if not isinstance(side, Var):
+                        self.check_term_kind(side, self.kind_of(side, kinds) or "number", kinds,
+                                             "constraint")
+            elif isinstance(lit, AggLit) and lit.target is not None:
+                self.check_term_kind(lit.target, "number", kinds, f"'{lit.op}' target")
+        rel = self.relations[rule.head.rel]
+        for i, a in enumerate(rule.head.args):
+            _, tname, kind = rel.columns[i]
+            where = f"{rel.name} column {i + 1}"
+            if isinstance(a, Var):
+                k = kinds.get(a.name)
+                if k and k != kind:
+                    raise DatalogError(f"type error: variable '{a.name}' is {k} but {where} is "
+                                       f"{kind}", a.loc)
+                if a.name in sets and not sets[a.name] <= self.types.values(tname):
+                    raise DatalogError(f"type error: variable '{a.name}' has type "
+                                       f"{first[a.name][0]}, which is not a subtype of {tname} "
+                                       f"({where})", a.loc)
+            else:
+                self.check_term_kind(a, kind, kinds, where)
+
+    def kind_of(self, term, kinds) -> str | None:
+        if isinstance(term, Var):
+            return kinds.get(term.name)
+        if isinstance(term, Str):
+            return "symbol"
+        if isinstance(term, (Num, BinOp, Neg)):
+            return "number"
+        return None
+
+    def check_term_kind(self, term, expected: str, kinds, where: str) -> None:
+        if isinstance(term, Wildcard):
+            return
+        if isinstance(term, Var):
+            k = kinds.get(term.name)
+            if k and k != expected:
+                raise DatalogError(f"type error: variable '{term.name}' is {k}, {where} expects "
+                                   f"{expected}", term.loc)
+            kinds.setdefault(term.name, expected)
+            return
+        if isinstance(term, Str):
+            if expected != "symbol":
+                raise DatalogError(f"type error: string constant where {where} expects {expected}",
+                                   term.loc)
+            return
+        if expected != "number":
+            raise DatalogError(f"type error: number expression where {where} expects {expected}",
+                               term.loc)
+        if isinstance(term, BinOp):
+            self.check_term_kind(term.left, "number", kinds, f"operand of '{term.op}'")
+            self.check_term_kind(term.right, "number", kinds, f"operand of '{term.op}'")
+        elif isinstance(term, Neg):
+            self.check_term_kind(term.operand, "number", kinds, "operand of unary '-'")
+
+
+def _contains_agg(term) -> bool:
+    if isinstance(term, Aggregate):
+        return True
+    if isinstance(term, BinOp):
+        return _contains_agg(term.left) or _contains_agg(term.right)
+    if isinstance(term, Neg):
+        return _contains_agg(term.operand)
+    return False
+
+
+def _distinct_vars(atom: Atom) -> bool:
+    names = [v.name for a in atom.args for v in term_vars(a)]
+    return len(names) == len(set(names))
+
+
+def term_vars_of_atom(atom: Atom) -> list:
+    return [v for a in atom.args for v in term_vars(a)]
+
+
+def _all_lits(lits):
+    for lit in lits:
+        yield lit
+        if isinstance(lit, AggLit):
+            yield from _all_lits(lit.body)
+
+
+def _ground(lits, bound: set) -> set:
+    bound = set(bound)
+    for lit in lits:
+        if isinstance(lit, Atom):
+            bound |= {a.name for a in lit.args if isinstance(a, Var)}
+    changed = True
+    while changed:
+        changed = False
+        for lit in lits:
+            if isinstance(lit, Constraint) and lit.op == "=":
+                for a, b in ((lit.left, lit.right), (lit.right, lit.left)):
+                    if isinstance(a, Var) and a.name not in bound and \
+                            all(v.name in bound for v in term_vars(b)):
+                        bound.add(a.name)
+                        changed = True
+            elif isinstance(lit, AggLit) and lit.result.name not in bound:
+                bound.add(lit.result.name)
+                changed = True
+    return bound
+
+
+def check_program(program: Program, main_file: str) -> CheckedProgram:
+    """Check and normalize a parsed program. Raises DatalogError (located) on the first problem."""
+    from pylogic.engines.stratify import stratify
+
+    checker = _Checker(program)
+    checker.declare()
+    inputs, outputs, printsize = checker.io()
+    rules = checker.rules()
+    strata = stratify(checker.relations, rules)
+    return CheckedProgram(checker.relations, inputs, outputs, printsize, rules, strata,
+                          list(program.files), main_file)
+
+
+def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
+    """Parse (with includes) and check a Soufflé-dialect program file."""
+    return check_program(parse_program(path, text), str(path))

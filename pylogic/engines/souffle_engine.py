@@ -1,0 +1,118 @@
+"""The Soufflé engine: the ``souffle`` binary on PATH, interpreted (``souffle -F facts -D out
+prog.dl``) or compiled once per program text and cached under
+``~/.cache/pathlogic/souffle/<sha256>/`` (DESIGN.md). The program has already been checked by our
+front end, so Soufflé sees only the supported subset; its own errors are still mapped to located
+DatalogErrors."""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from pylogic.engines.csv_io import check_rows, read_facts, read_output, write_rows
+from pylogic.engines.semantics import CheckedProgram
+from pylogic.errors import DatalogError, SourceLoc
+
+_LOCATED = re.compile(r"(?:Error|Warning): (.*?) in file (\S+) at line (\d+)(?::(\d+))?")
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pathlogic" / "souffle"
+
+
+def program_hash(checked: CheckedProgram) -> str:
+    """sha256 of the main program text and every included file (in inclusion order)."""
+    h = hashlib.sha256()
+    for f in checked.files:
+        h.update(f.encode() + b"\0" + Path(f).read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def souffle_error(stderr: str, checked: CheckedProgram) -> DatalogError:
+    """The first located message of Soufflé's stderr as a DatalogError."""
+    m = _LOCATED.search(stderr)
+    if m:
+        loc = SourceLoc(m.group(2), int(m.group(3)), int(m.group(4) or 0))
+        return DatalogError(f"souffle: {m.group(1)}", loc)
+    first = next((line for line in stderr.splitlines() if line.strip()), "souffle failed")
+    return DatalogError(f"souffle: {first.strip()}", SourceLoc(checked.main_file))
+
+
+def _run(cmd: list[str], checked: CheckedProgram) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0 or "Error" in proc.stderr:
+        raise souffle_error(proc.stderr or proc.stdout, checked)
+    return proc
+
+
+def compiled_binary(checked: CheckedProgram, souffle: str) -> Path:
+    """Compile ``checked``'s program with ``souffle -o`` once; reuse the cached binary after."""
+    target = cache_dir() / program_hash(checked)
+    binary = target / "program"
+    if binary.exists():
+        return binary
+    target.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target) as tmp:
+        tmp_binary = Path(tmp) / "program"
+        _run([souffle, "-o", str(tmp_binary), checked.main_file], checked)
+        os.replace(tmp_binary, binary)
+    return binary
+
+
+def _stage_facts(checked: CheckedProgram, facts_dir, facts: dict | None, staging: Path) -> None:
+    """A facts directory for Soufflé: in-memory facts written out, existing files linked (after
+    our own int32/column check, so Soufflé never wraps a value), missing files made empty."""
+    facts = facts or {}
+    for rel in facts:
+        if rel not in checked.inputs:
+            raise DatalogError(f"souffle engine: in-memory facts for '{rel}', which is not an "
+                               ".input relation", SourceLoc(checked.main_file))
+    for rel, params in checked.inputs.items():
+        name = params.get("filename", f"{rel}.facts")
+        delim = params.get("delimiter", "\t")
+        dest = staging / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        relation = checked.relations[rel]
+        if rel in facts:
+            write_rows(dest, sorted(check_rows(facts[rel], relation, f"facts[{rel!r}]")), delim)
+            continue
+        src = Path(facts_dir) / name if facts_dir is not None else None
+        if src is not None and src.exists():
+            if "number" in relation.kinds:
+                read_facts(src, relation, delim)  # raises on a bad row
+            os.symlink(src.resolve(), dest)
+        else:
+            dest.write_text("")
+
+
+def run_souffle(checked: CheckedProgram, facts_dir, facts: dict | None, shown: list[str], *,
+                compiled: bool = False, jobs: int | None = None) -> dict[str, list[tuple]]:
+    """Evaluate with the ``souffle`` binary; return the sorted tuples of every ``.output``
+    relation (``shown`` relations that are not outputs are not observable through Soufflé)."""
+    souffle = shutil.which("souffle")
+    if souffle is None:
+        raise DatalogError("the `souffle` binary is not on PATH")
+    with tempfile.TemporaryDirectory(prefix="pathlogic-souffle-") as tmp:
+        staging, out = Path(tmp) / "facts", Path(tmp) / "out"
+        staging.mkdir()
+        out.mkdir()
+        _stage_facts(checked, facts_dir, facts, staging)
+        opts = ["-F", str(staging), "-D", str(out)] + (["-j", str(jobs)] if jobs else [])
+        if compiled:
+            _run([str(compiled_binary(checked, souffle))] + opts, checked)
+        else:
+            _run([souffle] + opts + [checked.main_file], checked)
+        result = {}
+        for rel in shown:
+            params = checked.outputs.get(rel)
+            if params is None or params.get("IO", "file") != "file":
+                continue
+            path = out / params.get("filename", f"{rel}.csv")
+            result[rel] = sorted(read_output(path, checked.relations[rel],
+                                             params.get("delimiter", "\t")))
+    return result

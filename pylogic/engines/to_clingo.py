@@ -1,0 +1,91 @@
+"""Translation of a CheckedProgram to clingo's language (DESIGN.md, measured pitfalls):
+relations become ``r_<name>``, variables ``V<name>``, ``!`` becomes ``not``, ``%`` becomes ``\\``,
+aggregates range over the tuple of their local variables (so duplicates do not collapse), and
+``#min``/``#max`` results are guarded against ``#sup``/``#inf`` (an empty group derives nothing,
+as in Soufflé). Integer ``/`` and ``\\`` truncate toward zero in clingo, as in C and Soufflé."""
+from __future__ import annotations
+
+from pylogic.engines.dialect import Atom, BinOp, Constraint, Neg, Num, Str, Var, Wildcard
+from pylogic.engines.semantics import AggLit, CheckedProgram, NegAtom, Rule
+
+_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\"}
+_GUARD = {"min": " < #sup", "max": " > #inf"}
+
+
+def pred_name(rel: str) -> str:
+    """The clingo predicate of a Soufflé relation (injective, always a valid lowercase name)."""
+    return "r_" + rel.replace("?", "_Q")
+
+
+def var_name(name: str) -> str:
+    """The clingo variable of a Soufflé variable (``x`` -> ``Vx``; injective)."""
+    return "V" + name.replace("_", "__").replace("?", "_Q").replace("#", "_H")
+
+
+def quote(s: str) -> str:
+    """A clingo string literal."""
+    if "\\" in s or '"' in s or "\n" in s:
+        s = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return '"' + s + '"'
+
+
+def term(t) -> str:
+    if isinstance(t, Var):
+        return var_name(t.name)
+    if isinstance(t, Num):
+        return str(t.value) if t.value >= 0 else f"({t.value})"
+    if isinstance(t, Str):
+        return quote(t.value)
+    if isinstance(t, Wildcard):
+        return "_"
+    if isinstance(t, BinOp):
+        return f"({term(t.left)}{_OPS[t.op]}{term(t.right)})"
+    if isinstance(t, Neg):
+        return f"(-{term(t.operand)})"
+    raise TypeError(f"cannot translate term {t!r}")
+
+
+def atom(a: Atom) -> str:
+    if not a.args:
+        return pred_name(a.rel)
+    return f"{pred_name(a.rel)}({','.join(term(x) for x in a.args)})"
+
+
+def literal(lit) -> str:
+    if isinstance(lit, Atom):
+        return atom(lit)
+    if isinstance(lit, NegAtom):
+        return "not " + atom(lit.atom)
+    if isinstance(lit, Constraint):
+        left, right = lit.left, lit.right
+        if lit.op == "=" and isinstance(right, Var) and not isinstance(left, Var):
+            left, right = right, left  # clingo binds the variable on the left of '='
+        return f"{term(left)}{lit.op}{term(right)}"
+    if isinstance(lit, AggLit):
+        elems = [term(v) for v in lit.tuple_vars]
+        if lit.target is not None:
+            elems.insert(0, term(lit.target))
+        cond = ",".join(literal(b) for b in lit.body)
+        res = var_name(lit.result.name)
+        text = f"{res} = #{lit.op}{{{','.join(elems)}{' : ' + cond if cond else ''}}}"
+        if lit.op in _GUARD:
+            text += f", {res}{_GUARD[lit.op]}"
+        return text
+    raise TypeError(f"cannot translate literal {lit!r}")
+
+
+def rule(r: Rule) -> str:
+    if not r.body:
+        return atom(r.head) + "."
+    return f"{atom(r.head)} :- {', '.join(literal(b) for b in r.body)}."
+
+
+def program_text(checked: CheckedProgram, shown: list[str]) -> str:
+    """The clingo program (rules only; input facts are added separately) with ``#show`` for the
+    relations in ``shown``."""
+    lines = [rule(r) for r in checked.rules]
+    for name in shown:
+        lines.append(f"#show {pred_name(name)}/{checked.relations[name].arity}.")
+    if not shown:
+        lines.append("#show.")
+    return "\n".join(lines) + "\n"

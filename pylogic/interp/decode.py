@@ -1,0 +1,421 @@
+"""Pre-decoding of PIR functions into flat lists of specialised Python functions.
+
+Each instruction becomes one small generated Python function ``step(R) -> next_pc`` over the
+frame's register list ``R`` (register names resolved to slots, literals and global addresses
+inlined, the guard test and the 64-bit wrap written out). All instructions of one PIR function
+are compiled with a single ``exec``. The machine (``machine.py``) runs ``pc = code[pc](R)``;
+negative results are events: ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at ``pc``
+(arguments in ``BOX[0]``). Faults raise ``memory.Fault``.
+
+Semantics are IR.md's: 64-bit two's complement wrap, C division, shift counts mod 64, guards
+nullify (counted in ``NUL``) except on predicate defines where the guard is an input of the
+deposit type (``pylogic.ir.deposit_types.deposit``), writes to ``p0``/``true`` discarded and
+reads of them give 1, never-written registers read 0.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pylogic.interp.memory import Fault
+from pylogic.ir.deposit_types import deposit
+from pylogic.ir.model import (
+    MASK64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, GlobalAddr, Imm,
+    Input, Instr, Load, Mov, PredDefine, Print, Reg, Ret, Select, Store, UnOp)
+
+_MIN, _MAX = -(1 << 63), (1 << 63) - 1
+_WRAP = (f"if not {_MIN} <= v <= {_MAX}: "
+         f"v = ((v & {MASK64}) ^ {1 << 63}) - {1 << 63}")
+_SIGNED_REL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_UNSIGNED_REL = {"ltu": "<", "leu": "<=", "gtu": ">", "geu": ">="}
+_BITWISE = {"and": "&", "or": "|", "xor": "^"}
+_ARITH = {"add": "+", "sub": "-", "mul": "*"}
+
+
+def div64(a: int, b: int) -> int:
+    """Signed truncating division (C); INT64_MIN / -1 wraps to INT64_MIN. IR.md."""
+    if b == 0:
+        raise Fault("division by zero")
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return _MIN if q > _MAX else q
+
+
+def rem64(a: int, b: int) -> int:
+    """Signed remainder (C): the sign follows the dividend; INT64_MIN % -1 == 0. IR.md."""
+    if b == 0:
+        raise Fault("division by zero (remainder)")
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def unknown_symbol(name: str):
+    raise Fault(f"unknown global or function address {name}")
+
+
+@dataclass
+class FunctionCode:
+    """A decoded function plus what the machine needs around it.
+
+    ``segments[pc](R) -> next pc`` runs the straight-line segment starting at ``pc`` (a block
+    start or a call's return point; None elsewhere) of ``segment_lengths[pc]`` instructions;
+    ``steps`` (compiled on first use) runs exactly one instruction."""
+    function: Function
+    nregs: int
+    param_slots: tuple
+    segments: list
+    segment_lengths: list
+    segment_file: str
+    segment_line_pc: list  # line of the generated segment source -> pc
+    decoder: "FunctionDecoder"
+    instrs: list  # pc -> Instr (None for the end-of-block sentinel)
+    labels: list  # pc -> block label
+    edges: list  # edge index -> (src label, dst label)
+    edge_counts: list  # edge index -> times taken (reset per run)
+    call_sites: dict  # pc -> (callee name, dest slot or -1); resolved by the machine
+    sites: dict = field(default_factory=dict)  # pc -> (FunctionCode, dest slot or -1)
+    entries: int = 0
+    _steps: Optional[list] = None
+
+    @property
+    def name(self) -> str:
+        return self.function.name
+
+    @property
+    def steps(self) -> list:
+        if self._steps is None:
+            self._steps = self.decoder.compile_steps()
+        return self._steps
+
+    def fault_pc(self, exc: BaseException) -> Optional[int]:
+        """The pc of the segment instruction that raised ``exc`` (from its traceback)."""
+        pc, tb = None, exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.segment_file:
+                pc = self.segment_line_pc[tb.tb_lineno]
+            tb = tb.tb_next
+        return pc
+
+
+def resolve_function(functions: dict, name: str) -> Optional[Function]:
+    """A defined function by name, tolerating a missing or extra ``@`` (IR.md: main/@main)."""
+    for candidate in (name, name[1:] if name.startswith("@") else "@" + name):
+        f = functions.get(candidate)
+        if f is not None and not f.extern and f.blocks:
+            return f
+    return None
+
+
+class FunctionDecoder:
+    """Generates the Python source for one function and compiles it in ``namespace``."""
+
+    def __init__(self, function: Function, functions: dict, global_addrs: dict,
+                 builtins, shared: dict):
+        self.f = function
+        self.functions = functions
+        self.global_addrs = global_addrs
+        self.builtins = builtins
+        self.ns = dict(shared)
+        self.ns["EC"] = self.edge_counts = []
+        self.edges: list = []
+        self.edge_index: dict = {}
+        self.call_sites: dict = {}
+        defined = set(function.params)
+        for b in function.blocks:
+            for ins in b.instrs:
+                defined.update(ins.defs())
+        self.defined = defined
+        self.slots: dict[str, int] = {}
+        for p in function.params:
+            self.slot(p)
+
+    # ------------------------------------------------------------ names and operands
+
+    def slot(self, name: str) -> int:
+        s = self.slots.get(name)
+        if s is None:
+            s = self.slots[name] = len(self.slots)
+        return s
+
+    def val(self, op) -> str:
+        """Python expression for an operand's signed value."""
+        if isinstance(op, Imm):
+            return str(op.value)
+        name = op.name
+        if isinstance(op, Reg):
+            if name in TRUE_PREDICATES:
+                return "1"
+            if name not in self.defined and name in self.global_addrs:
+                return str(self.global_addrs[name])  # IR.md: a global's name is its address
+            return f"R[{self.slot(name)}]"
+        if name in self.global_addrs:
+            return str(self.global_addrs[name])
+        return f"SYM({name!r})"
+
+    def uval(self, op) -> str:
+        """Python expression for an operand as unsigned 64-bit."""
+        if isinstance(op, Imm):
+            return str(op.value & MASK64)
+        v = self.val(op)
+        return str(int(v) & MASK64) if v.lstrip("-").isdigit() else f"({v} & {MASK64})"
+
+    def dest(self, name: str) -> str:
+        if name in TRUE_PREDICATES:
+            return "R[JUNK]"  # IR.md: writes to p0/true are discarded
+        return f"R[{self.slot(name)}]"
+
+    def edge(self, src: str, dst: str) -> int:
+        k = self.edge_index.get((src, dst))
+        if k is None:
+            k = self.edge_index[(src, dst)] = len(self.edges)
+            self.edges.append((src, dst))
+            self.edge_counts.append(0)
+        return k
+
+    # ------------------------------------------------------------ decoding
+
+    def decode(self) -> FunctionCode:
+        start: dict[str, int] = {}
+        pc = 0
+        layout = []
+        for b in self.f.blocks:
+            start.setdefault(b.label, pc)
+            last = b.instrs[-1] if b.instrs else None
+            closed = last is not None and last.is_terminator and _unguarded(last)
+            layout.append((b, closed))
+            pc += len(b.instrs) + (0 if closed else 1)
+        self.start = start
+        # pc -> (instruction or None, label, body lines, kind); kind: straight | exit | call
+        items = []
+        for b, closed in layout:
+            for ins in b.instrs:
+                items.append((ins, b.label, *self.body(ins, len(items), b.label)))
+            if not closed:  # IR.md: every block ends with an unguarded terminator
+                msg = f"control reaches the end of block {b.label} without a terminator"
+                items.append((None, b.label, [f"raise Fault({msg!r})"], "exit"))
+        self.items = items
+        self.ns["JUNK"] = self.slot("\0junk")
+        segments, seg_lengths, seg_lines = self.compile_segments(set(start.values()))
+        return FunctionCode(
+            function=self.f, nregs=len(self.slots),
+            param_slots=tuple(self.slots[p] for p in self.f.params),
+            segments=segments, segment_lengths=seg_lengths, segment_file=self.segment_file,
+            segment_line_pc=seg_lines, instrs=[it[0] for it in items],
+            labels=[it[1] for it in items], edges=self.edges, edge_counts=self.edge_counts,
+            call_sites=self.call_sites, decoder=self)
+
+    def body(self, ins: Instr, pc: int, label: str) -> tuple[list[str], str]:
+        """Python lines of one instruction without its guard test, and how it ends control:
+        ``straight`` (never returns), ``exit`` (br/cbr/ret: always returns) or ``call``."""
+        if isinstance(ins, PredDefine):
+            guard = None if _unguarded(ins) else self.val(Reg(ins.guard))
+            return self.pred_define(ins, guard), "straight"
+        if isinstance(ins, Br):
+            return self.jump(label, ins.target), "exit"
+        if isinstance(ins, CondBr):
+            return [f"if {self.val(ins.cond)}:", *("    " + s for s in
+                    self.jump(label, ins.if_true))] + self.jump(label, ins.if_false), "exit"
+        if isinstance(ins, Ret):
+            value = self.val(ins.value) if ins.value is not None else "0"
+            return [f"BOX[0] = {value}", "return -1"], "exit"
+        if isinstance(ins, Call):
+            return self.call(ins, pc)
+        return self.simple(ins), "straight"
+
+    def guard_of(self, ins) -> Optional[str]:
+        """The guard expression of an instruction that a 0 guard nullifies, else None."""
+        if ins is None or _unguarded(ins) or isinstance(ins, PredDefine):
+            return None
+        return self.val(Reg(ins.guard))
+
+    def compile_steps(self) -> list:
+        """One function per instruction (exact stepping, used when fuel is nearly out)."""
+        sources = []
+        for pc, (ins, _label, lines, kind) in enumerate(self.items):
+            guard = self.guard_of(ins)
+            out = [f"def _s{pc}(R):"]
+            if guard is not None:
+                out += [f"    if not {guard}:", "        NUL[0] += 1", f"        return {pc + 1}"]
+            out += ["    " + line for line in lines]
+            if kind == "straight":
+                out.append(f"    return {pc + 1}")
+            sources.append("\n".join(out) + "\n")
+        sources.append(f"STEPS = [{', '.join(f'_s{i}' for i in range(len(self.items)))}]\n")
+        exec(compile("".join(sources), f"<pir-step {self.f.name}>", "exec"), self.ns)
+        return self.ns["STEPS"]
+
+    def compile_segments(self, block_starts: set) -> tuple[list, list, list]:
+        """One function per straight-line run of instructions from a block start or a call's
+        return point up to the next terminator or call. A taken side exit refunds the unexecuted
+        rest of the segment in ``REF[0]`` (the machine charges a segment's length up front)."""
+        n = len(self.items)
+        starts = sorted(block_starts | {pc + 1 for pc, it in enumerate(self.items)
+                                        if it[3] == "call" and pc + 1 < n})
+        out = []
+        line_pc = [-1]  # generated source line (1-based) -> pc
+        lengths = [0] * n
+
+        def emit(text: str, pc: int):
+            out.append(text)
+            line_pc.append(pc)
+
+        for s in starts:
+            end = s  # the segment is s..end inclusive
+            while self.items[end][3] == "straight" or (
+                    self.items[end][3] == "exit" and self.guard_of(self.items[end][0])):
+                end += 1
+            length = end - s + 1
+            lengths[s] = length
+            emit(f"def _g{s}(R):", s)
+            for pc in range(s, end + 1):
+                ins, _label, lines, kind = self.items[pc]
+                guard = self.guard_of(ins)
+                ind = "    "
+                if guard is not None:
+                    emit(f"    if {guard}:", pc)
+                    ind = "        "
+                    if kind == "exit" and length - (pc - s + 1):
+                        emit(f"{ind}REF[0] += {length - (pc - s + 1)}", pc)
+                for line in lines:
+                    emit(ind + line, pc)
+                if guard is not None:
+                    emit("    else:", pc)
+                    emit("        NUL[0] += 1", pc)
+                    if kind == "call":
+                        emit(f"        return {pc + 1}", pc)
+        table = ", ".join(f"_g{s}" if lengths[s] else "None" for s in range(n))
+        emit(f"SEGMENTS = [{table}]", -1)
+        self.segment_file = f"<pir {self.f.name}>"
+        self.segment_source = "\n".join(out) + "\n"
+        exec(compile(self.segment_source, self.segment_file, "exec"), self.ns)
+        return self.ns["SEGMENTS"], lengths, line_pc
+
+    def jump(self, src: str, target: str) -> list[str]:
+        if target not in self.start:
+            return [f"raise Fault({f'branch to unknown label {target}'!r})"]
+        return [f"EC[{self.edge(src, target)}] += 1", f"return {self.start[target]}"]
+
+    def call(self, ins: Call, pc: int) -> tuple[list[str], str]:
+        args = ", ".join(self.val(a) for a in ins.args)
+        callee = resolve_function(self.functions, ins.callee)
+        dest = self.slot(ins.dest) if ins.dest is not None else -1
+        if ins.dest is not None and ins.dest in TRUE_PREDICATES:
+            dest = -1
+        if callee is not None:
+            self.call_sites[pc] = (callee.name, dest)
+            return [f"BOX[0] = ({args}{',' if ins.args else ''})", f"return {-2 - pc}"], "call"
+        builtin = self.builtins.lookup(ins.callee)
+        if builtin is None:
+            return [f"raise Fault({f'call to unknown external function {ins.callee}'!r})"], \
+                "straight"
+        fn = f"BI_{pc}"
+        self.ns[fn] = builtin
+        target = f"{self.dest(ins.dest)} = " if ins.dest is not None else ""
+        return ["CALLS[0] += 1", f"{target}{fn}({args})"], "straight"
+
+    def simple(self, ins: Instr) -> list[str]:
+        v = self.val
+        if isinstance(ins, Mov):
+            return [f"{self.dest(ins.dest)} = {v(ins.src)}"]
+        if isinstance(ins, BinOp):
+            return self.binop(ins)
+        if isinstance(ins, UnOp):
+            if ins.op == "neg":
+                return [f"v = -{v(ins.a)}", _WRAP, f"{self.dest(ins.dest)} = v"]
+            return [f"{self.dest(ins.dest)} = ~{v(ins.a)}"]
+        if isinstance(ins, Cmp):
+            return [f"{self.dest(ins.dest)} = 1 if {self.condition(ins.rel, ins.a, ins.b)} else 0"]
+        if isinstance(ins, Select):
+            return [f"{self.dest(ins.dest)} = {v(ins.a)} if {v(ins.cond)} else {v(ins.b)}"]
+        if isinstance(ins, Load):
+            return self.load(ins)
+        if isinstance(ins, Store):
+            return self.store(ins)
+        if isinstance(ins, Alloca):
+            what = f"alloca in {self.f.name}"
+            return [f"{self.dest(ins.dest)} = ALLOCA({v(ins.size)}, {what!r})"]
+        if isinstance(ins, Input):
+            return [f"{self.dest(ins.dest)} = INPUT()"]
+        if isinstance(ins, Print):
+            return [f"SO.append({v(ins.value)})"]
+        return [f"raise Fault({f'cannot execute {type(ins).__name__}'!r})"]
+
+    def condition(self, rel: str, a, b) -> str:
+        if rel in _SIGNED_REL:
+            return f"{self.val(a)} {_SIGNED_REL[rel]} {self.val(b)}"
+        if rel in _UNSIGNED_REL:
+            return f"{self.uval(a)} {_UNSIGNED_REL[rel]} {self.uval(b)}"
+        return f"SYM({f'relation {rel}'!r})"
+
+    def binop(self, ins: BinOp) -> list[str]:
+        a, b, d, op = self.val(ins.a), self.val(ins.b), self.dest(ins.dest), ins.op
+        if op in _ARITH:
+            return [f"v = {a} {_ARITH[op]} {b}", _WRAP, f"{d} = v"]
+        if op in _BITWISE:
+            return [f"{d} = {a} {_BITWISE[op]} {b}"]
+        if op == "div":
+            return [f"{d} = DIV({a}, {b})"]
+        if op == "rem":
+            return [f"{d} = REM({a}, {b})"]
+        count = str(ins.b.value & 63) if isinstance(ins.b, Imm) else f"({b} & 63)"
+        if op == "shl":
+            return [f"v = {a} << {count}", _WRAP, f"{d} = v"]
+        if op == "sar":
+            return [f"{d} = {a} >> {count}"]
+        if op == "shr":  # logical: shift the unsigned value, then reinterpret as signed
+            return [f"v = {self.uval(ins.a)} >> {count}",
+                    f"if v > {_MAX}: v -= {1 << 64}", f"{d} = v"]
+        return [f"raise Fault({f'unknown operator {op}'!r})"]
+
+    def load(self, ins: Load) -> list[str]:
+        n = ins.size
+        lines = [f"a = {self.val(ins.addr)}", "b = SEGS.get(a >> 32)", "o = a & 4294967295",
+                 f"if b is None or o + {n} > len(b): BAD(a, {n}, 'load')"]
+        d = self.dest(ins.dest)
+        if n == 1:
+            lines.append(f"{d} = (b[o] ^ 128) - 128" if ins.signed else f"{d} = b[o]")
+        else:
+            lines.append(f"{d} = FROM(b[o:o + {n}], 'little', signed={ins.signed})")
+        return lines
+
+    def store(self, ins: Store) -> list[str]:
+        n = ins.size
+        lines = [f"a = {self.val(ins.addr)}", "b = SEGS.get(a >> 32)", "o = a & 4294967295",
+                 f"if b is None or o + {n} > len(b): BAD(a, {n}, 'store')"]
+        if n == 1:
+            lines.append(f"b[o] = {self.val(ins.value)} & 255")
+        else:
+            lines.append(f"b[o:o + {n}] = ({self.val(ins.value)} & {(1 << 8 * n) - 1})"
+                         f".to_bytes({n}, 'little')")
+        return lines
+
+    def pred_define(self, ins: PredDefine, guard: Optional[str]) -> list[str]:
+        """IR.md predicate define: C once, each destination by its deposit type from g, C, old."""
+        lines = [f"c = 1 if {self.condition(ins.rel, ins.a, ins.b)} else 0"]
+        if guard is not None:
+            lines.append(f"g = 1 if {guard} else 0")
+        dests = [d for d in ins.dests if d.name not in TRUE_PREDICATES]
+        for i, d in enumerate(dests):  # read every old value before writing any destination
+            lines.append(f"o{i} = 1 if {self.dest(d.name)} else 0")
+        for i, d in enumerate(dests):
+            lines.append(f"{self.dest(d.name)} = {self.deposit_expr(d.dtype, guard, f'o{i}')}")
+        return lines
+
+    def deposit_expr(self, dtype: str, guard: Optional[str], old: str) -> str:
+        """Expression for the new value, specialised from ``deposit`` (the single source of truth)."""
+        try:
+            if guard is None:
+                table = [deposit(dtype, 1, c, o) for c in (0, 1) for o in (0, 1)]
+                if table[0] == table[1] and table[2] == table[3]:
+                    return {(0, 0): "0", (1, 1): "1", (0, 1): "c", (1, 0): "1 - c"}[
+                        (table[0], table[2])]
+                return f"{tuple(table)}[c * 2 + {old}]"
+            table = [deposit(dtype, g, c, o) for g in (0, 1) for c in (0, 1) for o in (0, 1)]
+        except ValueError:
+            return f"SYM({f'deposit type {dtype}'!r})"
+        return f"{tuple(table)}[g * 4 + c * 2 + {old}]"
+
+
+def _unguarded(ins: Instr) -> bool:
+    return ins.guard is None or ins.guard in TRUE_PREDICATES

@@ -1,0 +1,279 @@
+"""The reference interpreter: runs a PIR module exactly as IR.md says, with counts and profiles.
+
+The machine keeps an explicit frame stack (no Python recursion), so deep PIR recursion ends in a
+clear "call depth limit" error. Functions are pre-decoded once per module (``decode.py``) and the
+decoded module is cached, so running the same module on many inputs pays decoding once.
+
+Stack memory (``alloca``) is freed when its call returns; a later access through a saved pointer
+is a run-time error ("use of dead memory"), as is any access outside a live object.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Iterable
+
+from pylogic.errors import RunError, SourceLoc
+from pylogic.interp.builtins import Builtins, ProgramExit
+from pylogic.interp.decode import FunctionCode, FunctionDecoder, div64, rem64, resolve_function, \
+    unknown_symbol
+from pylogic.interp.memory import Fault, Memory
+from pylogic.interp.result import RunResult
+from pylogic.ir.model import Module, to_signed64
+
+#: Exit status reported for a run that ended in a run-time error (BSD EX_SOFTWARE).
+ERROR_STATUS = 70
+DEFAULT_FUEL = 10_000_000
+DEFAULT_MEMORY_LIMIT = 64 << 20
+DEFAULT_MAX_DEPTH = 10_000
+
+
+class Machine:
+    """A decoded module plus the per-run state its decoded code refers to (reset by ``run``)."""
+
+    def __init__(self, module: Module):
+        self.module = module
+        self.memory = Memory()
+        self.stdout: list = []  # ints from `print`, bytes from builtins, in order
+        self.inputs: list = []  # remaining inputs, reversed (pop from the end)
+        self.nullified = [0]
+        self.calls = [0]
+        self.refund = [0]  # instructions of segments charged but skipped by side exits
+        self.box = [None]  # call arguments / return value passed to the machine loop
+        self.allocas: list = []  # segment ids alloca'd by the current frame
+        self.busy = False
+        self.builtins = Builtins(self.memory, self.stdout)
+        # IR.md: a global's name is its address; segment i+1 is laid out again on every run.
+        self.global_addrs = {g.name: (i + 1) << 32 for i, g in enumerate(module.globals)}
+        shared = {
+            "SEGS": self.memory.segments, "BAD": self.memory.bad_access, "FROM": int.from_bytes,
+            "SO": self.stdout, "NUL": self.nullified, "CALLS": self.calls, "BOX": self.box,
+            "REF": self.refund,
+            "INPUT": self.read_input, "ALLOCA": self.alloca, "DIV": div64, "REM": rem64,
+            "SYM": unknown_symbol, "Fault": Fault,
+        }
+        self.functions = module.function_map()
+        self.code: dict[str, FunctionCode] = {
+            f.name: FunctionDecoder(f, self.functions, self.global_addrs, self.builtins,
+                                    shared).decode()
+            for f in module.functions if not f.extern and f.blocks}
+        for fc in self.code.values():
+            fc.sites = {pc: (self.code[name], dest) for pc, (name, dest) in fc.call_sites.items()}
+
+    # ------------------------------------------------------------ helpers used by decoded code
+
+    def read_input(self) -> int:
+        if self.inputs:
+            return self.inputs.pop()
+        raise Fault("input exhausted: the program read more values than were given")
+
+    def alloca(self, size: int, what: str) -> int:
+        addr = self.memory.alloc(size, what)
+        self.allocas.append(addr >> 32)
+        return addr
+
+    # ------------------------------------------------------------ running
+
+    def reset(self, inputs: Iterable[int], memory_limit: int) -> None:
+        self.memory.reset(memory_limit)
+        self.stdout.clear()
+        self.inputs[:] = [to_signed64(int(v)) for v in reversed(list(inputs))]
+        self.nullified[0] = 0
+        self.calls[0] = 0
+        self.refund[0] = 0
+        self.box[0] = None
+        self.allocas = []
+        for fc in self.code.values():
+            fc.edge_counts[:] = [0] * len(fc.edge_counts)
+            fc.entries = 0
+
+    def layout_globals(self) -> None:
+        for g in self.module.globals:
+            addr = self.memory.alloc(max(g.size, len(g.init)), f"global {g.name}")
+            self.memory.write(addr, g.init)
+
+    def location_error(self, fc: FunctionCode, pc: int, message: str) -> RunError:
+        ins = fc.instrs[pc] if 0 <= pc < len(fc.instrs) else None
+        label = fc.labels[pc] if 0 <= pc < len(fc.labels) else "?"
+        loc = ins.loc if ins is not None and ins.loc is not None else SourceLoc(self.module.path)
+        return RunError(f"{message} in {fc.name} block {label}", loc)
+
+    def run(self, entry: str = "main", args: Iterable[int] = (), inputs: Iterable[int] = (),
+            fuel: int = DEFAULT_FUEL, memory_limit: int = DEFAULT_MEMORY_LIMIT,
+            capture_profile: bool = True, max_depth: int = DEFAULT_MAX_DEPTH) -> RunResult:
+        """Run ``entry`` once. Program faults end up in ``RunResult.error``; nothing is raised."""
+        self.reset(inputs, memory_limit)
+        f = resolve_function(self.functions, entry)
+        if f is None:
+            return RunResult(error=RunError(f"no function {entry} to run",
+                                            SourceLoc(self.module.path)),
+                             exit_status=ERROR_STATUS)
+        fc = self.code[f.name]
+        try:
+            self.layout_globals()
+        except Fault as exc:
+            return RunResult(error=RunError(str(exc), SourceLoc(self.module.path)),
+                             exit_status=ERROR_STATUS)
+
+        box, calls, memory, refund = self.box, self.calls, self.memory, self.refund
+        R = [0] * fc.nregs
+        for slot, value in zip(fc.param_slots, args):
+            R[slot] = to_signed64(int(value))
+        segments, lengths = fc.segments, fc.segment_lengths
+        pc, frames, fast = 0, [], True
+        fc.entries += 1
+        # Fuel: ``budget`` is what is left; a segment is charged in full before it runs and a
+        # taken side exit refunds the rest in ``refund[0]``. When the budget cannot cover the
+        # next segment, the run continues one instruction at a time (exact to the instruction).
+        budget, return_value, error = fuel, 0, None
+        while True:
+            if fast:
+                start = length = 0
+                try:
+                    while True:
+                        start = pc
+                        length = lengths[start]
+                        if budget < length:
+                            if refund[0]:
+                                budget += refund[0]
+                                refund[0] = 0
+                                continue
+                            fast = False
+                            break
+                        budget -= length
+                        pc = segments[start](R)
+                        if pc < 0:
+                            break
+                except (Fault, ProgramExit) as exc:
+                    pc = fc.fault_pc(exc)
+                    budget += length - (pc - start + 1)  # the faulting instruction counts
+                    if isinstance(exc, ProgramExit):
+                        return_value = exc.status
+                    else:
+                        error = self.location_error(fc, pc, str(exc))
+                    break
+                if not fast:
+                    continue
+            else:
+                if budget <= 0:
+                    error = self.location_error(
+                        fc, pc, f"fuel exhausted: more than {fuel} instructions")
+                    break
+                steps = fc.steps
+                try:
+                    for i in range(budget):
+                        pc = steps[pc](R)
+                        if pc < 0:
+                            break
+                    else:
+                        budget = 0
+                        continue
+                except Fault as exc:
+                    budget -= i + 1
+                    error = self.location_error(fc, pc, str(exc))
+                    break
+                except ProgramExit as exc:
+                    budget -= i + 1
+                    return_value = exc.status
+                    break
+                budget -= i + 1
+            if pc == -1:  # ret: value in box[0]
+                for sid in self.allocas:
+                    memory.release(sid, f"its call of {fc.name} returned")
+                if not frames:
+                    return_value = box[0]
+                    break
+                value = box[0]
+                fc, R, pc, dest, self.allocas = frames.pop()
+                if dest >= 0:
+                    R[dest] = value
+            else:  # call at site -2 - pc: arguments in box[0]
+                site = -2 - pc
+                callee, dest = fc.sites[site]
+                if len(frames) >= max_depth:
+                    error = self.location_error(
+                        fc, site, f"call depth limit of {max_depth} frames exceeded "
+                                  f"calling {callee.name}")
+                    break
+                frames.append((fc, R, site + 1, dest, self.allocas))
+                self.allocas = []
+                fc = callee
+                pc = 0
+                R = [0] * fc.nregs
+                for slot, value in zip(fc.param_slots, box[0]):
+                    R[slot] = value
+                fc.entries += 1
+                calls[0] += 1
+            segments, lengths = fc.segments, fc.segment_lengths
+        steps = fuel - budget - refund[0]
+        return self.result(steps, return_value, error, capture_profile)
+
+    def result(self, steps: int, return_value: int, error, capture_profile: bool) -> RunResult:
+        out = self.stdout
+        data = b"".join(x if isinstance(x, bytes) else b"%d\n" % x for x in out)
+        nullified = self.nullified[0]
+        counts = {
+            "instructions": steps, "nullified": nullified, "executed": steps - nullified,
+            "branches_taken": sum(sum(fc.edge_counts) for fc in self.code.values()),
+            "calls": self.calls[0],
+        }
+        edges, blocks = {}, {}
+        if capture_profile:
+            for fc in self.code.values():
+                name = fc.name
+                if fc.entries:
+                    blocks[(name, fc.labels[0])] = fc.entries
+                for (src, dst), n in zip(fc.edges, fc.edge_counts):
+                    if n:
+                        edges[(name, src, dst)] = edges.get((name, src, dst), 0) + n
+                        blocks[(name, dst)] = blocks.get((name, dst), 0) + n
+        return_value = to_signed64(return_value) if error is None else 0
+        return RunResult(
+            stdout=data.decode("utf-8", "replace"), stdout_bytes=data,
+            prints=[x for x in out if not isinstance(x, bytes)],
+            return_value=return_value,
+            exit_status=return_value & 0xFF if error is None else ERROR_STATUS,
+            error=error, counts=counts, edge_profile=edges, block_profile=blocks,
+            peak_memory=self.memory.peak_bytes)
+
+
+# ---------------------------------------------------------------- public entry point
+
+_CACHE: "OrderedDict[int, tuple[Module, Machine]]" = OrderedDict()
+_CACHE_SIZE = 16
+
+
+def machine_for(module: Module) -> Machine:
+    """The decoded machine of ``module`` (cached by identity; a fresh one if the cached is busy)."""
+    hit = _CACHE.get(id(module))
+    if hit is not None and hit[0] is module:
+        _CACHE.move_to_end(id(module))
+        if not hit[1].busy:
+            return hit[1]
+        return Machine(module)
+    machine = Machine(module)
+    _CACHE[id(module)] = (module, machine)
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return machine
+
+
+def run_module(module: Module, entry: str = "main", args: Iterable[int] = (),
+               inputs: Iterable[int] = (), fuel: int = DEFAULT_FUEL,
+               memory_limit: int = DEFAULT_MEMORY_LIMIT, capture_profile: bool = True,
+               max_depth: int = DEFAULT_MAX_DEPTH) -> RunResult:
+    """Run function ``entry`` of ``module`` (``main`` also finds ``@main``) on ``args``/``inputs``.
+
+    Parameters: ``args`` bind the entry's parameters (missing ones 0); ``inputs`` feed ``input``;
+    ``fuel`` caps executed instructions (nullified included); ``memory_limit`` caps live bytes;
+    ``max_depth`` caps the call stack.
+    Returns: a ``RunResult``. Program faults (division by zero, bad address, exhausted input or
+    fuel, unknown extern, ...) are reported in ``RunResult.error`` with their location, never
+    raised.
+    References: IR.md (semantics), PAS Table 1 via ``deposit_types.deposit``.
+    """
+    machine = machine_for(module)
+    machine.busy = True
+    try:
+        return machine.run(entry, args, inputs, fuel, memory_limit, capture_profile, max_depth)
+    finally:
+        machine.busy = False

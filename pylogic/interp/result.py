@@ -1,0 +1,63 @@
+"""What one interpreter run produced (``pylogic.interp.run_module``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pylogic.errors import RunError
+
+
+@dataclass
+class RunResult:
+    """Observable behaviour and dynamic counts of one run.
+
+    ``stdout``: everything the program wrote (``print`` writes ``"%d\\n"``; putchar/printf/puts
+    write text); ``prints``: the values of ``print`` instructions only; ``return_value``: signed
+    64-bit return of the entry function (or the ``exit()`` status); ``exit_status``:
+    ``return_value & 0xFF`` (``abort()`` gives 134, a run-time error 70); ``error``: the run-time
+    error, if any (``run_module`` never raises for program faults); ``counts``: ``instructions``
+    (executed, nullified included), ``nullified``, ``executed`` (not nullified),
+    ``branches_taken``, ``calls``; ``edge_profile``: ``{(function, src, dst): count}`` of taken
+    CFG edges (side exits included); ``block_profile``: ``{(function, label): entries}``.
+    """
+    stdout: str = ""
+    prints: list = field(default_factory=list)
+    return_value: int = 0
+    exit_status: int = 0
+    error: Optional[RunError] = None
+    counts: dict = field(default_factory=dict)
+    edge_profile: dict = field(default_factory=dict)
+    block_profile: dict = field(default_factory=dict)
+    stdout_bytes: bytes = b""
+    peak_memory: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when the program ended without a run-time error."""
+        return self.error is None
+
+    def observable(self) -> tuple:
+        """What validation compares: output, return value, and whether/which error occurred."""
+        return (self.stdout_bytes, self.return_value,
+                None if self.error is None else self.error.message.split(" in ")[0])
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict (``pathlogic run --json``)."""
+        return {
+            "stdout": self.stdout,
+            "prints": list(self.prints),
+            "return_value": self.return_value,
+            "exit_status": self.exit_status,
+            "counts": dict(self.counts),
+            "error": None if self.error is None else {
+                "message": self.error.message,
+                "location": None if self.error.loc is None else str(self.error.loc),
+                "text": str(self.error)},
+            "edge_profile": [
+                {"function": f, "from": s, "to": d, "count": n}
+                for (f, s, d), n in self.edge_profile.items()],
+            "block_profile": [
+                {"function": f, "block": b, "count": n}
+                for (f, b), n in self.block_profile.items()],
+            "peak_memory": self.peak_memory,
+        }

@@ -1,0 +1,105 @@
+"""C -> LLVM IR with Debian's clang-14 (DESIGN.md "Inputs"):
+
+    clang-14 -S -emit-llvm -O0 -Xclang -disable-O0-optnone -fno-discard-value-names
+             -ffp-contract=off FILE.c
+    opt -S -passes=mem2reg,lowerswitch
+
+plus ``-I/usr/include/csmith`` so csmith programs compile. Also builds native executables (the
+validation oracle).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from pylogic.errors import ImportError_, SourceLoc
+
+CLANG_FLAGS = ("-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone",
+               "-fno-discard-value-names", "-ffp-contract=off")
+OPT_PASSES = "mem2reg,lowerswitch"
+CSMITH_INCLUDE = "/usr/include/csmith"
+#: Native builds: same front end, no optimisation surprises (-fwrapv is NOT used: UB-free
+#: programs such as csmith's behave the same either way).
+NATIVE_FLAGS = ("-O0", "-w")
+
+
+def _find(names) -> str | None:
+    for n in names:
+        p = shutil.which(n)
+        if p:
+            return p
+    return None
+
+
+def find_clang() -> str | None:
+    """Path of clang-14 (or clang), or None."""
+    return _find(("clang-14", "clang"))
+
+
+def find_opt() -> str | None:
+    """Path of opt-14 (or opt), or None."""
+    return _find(("opt-14", "opt"))
+
+
+def find_lli() -> str | None:
+    return _find(("lli-14", "lli"))
+
+
+def _include_flags() -> list[str]:
+    return ["-I" + CSMITH_INCLUDE] if os.path.isdir(CSMITH_INCLUDE) else []
+
+
+def _first_error(stderr: str, c_path: str) -> ImportError_:
+    """clang's first ``file:line:col: error: msg`` as a located ImportError_."""
+    for line in stderr.splitlines():
+        m = re.match(r"(.*?):(\d+):(\d+): (?:fatal )?error: (.*)", line)
+        if m:
+            return ImportError_(m.group(4), SourceLoc(m.group(1) or c_path, int(m.group(2)), int(m.group(3))))
+    text = stderr.strip().splitlines()
+    return ImportError_(text[0] if text else "clang failed", SourceLoc(c_path))
+
+
+def compile_c_to_ll(c_path, extra_flags=(), timeout: float = 120) -> str:
+    """Compile a C file to LLVM IR text (after mem2reg and lowerswitch).
+
+    Raises ImportError_ located at clang's first error, or a clear error when clang is absent.
+    """
+    c_path = str(c_path)
+    clang = find_clang()
+    if clang is None:
+        raise ImportError_("clang not found (install clang-14 to read .c files)", SourceLoc(c_path))
+    if not os.path.exists(c_path):
+        raise ImportError_("no such file", SourceLoc(c_path))
+    with tempfile.TemporaryDirectory(prefix="pathlogic-cc-") as tmp:
+        raw = os.path.join(tmp, "raw.ll")
+        cmd = [clang, *CLANG_FLAGS, *_include_flags(), *extra_flags, c_path, "-o", raw]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise ImportError_("clang timed out", SourceLoc(c_path))
+        if proc.returncode != 0:
+            raise _first_error(proc.stderr, c_path)
+        opt = find_opt()
+        if opt is None:
+            raise ImportError_("opt not found (install llvm-14 to read .c files)", SourceLoc(c_path))
+        out = os.path.join(tmp, "opt.ll")
+        proc = subprocess.run([opt, "-S", f"-passes={OPT_PASSES}", raw, "-o", out],
+                              capture_output=True, text=True, timeout=timeout)
+        if proc.returncode != 0:
+            raise ImportError_(f"opt failed: {proc.stderr.strip()[:200]}", SourceLoc(c_path))
+        with open(out) as fh:
+            return fh.read()
+
+
+def compile_native(c_path, exe_path, extra_flags=(), timeout: float = 120) -> None:
+    """Build a native executable with the same clang (the oracle of ``pathlogic validate``)."""
+    clang = find_clang()
+    if clang is None:
+        raise ImportError_("clang not found", SourceLoc(str(c_path)))
+    proc = subprocess.run([clang, *NATIVE_FLAGS, *_include_flags(), *extra_flags, str(c_path),
+                           "-o", str(exe_path)], capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise _first_error(proc.stderr, str(c_path))

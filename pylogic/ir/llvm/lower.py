@@ -1,0 +1,846 @@
+"""Lower one LLVM function (printed text, opaque pointers) to a PIR ``Function``.
+
+Value model (every LLVM integer lives in a 64-bit PIR register):
+  * iN for N >= 2 is kept SIGN-EXTENDED from bit N-1: after add/sub/mul/shl/trunc/lshr/div the
+    result is re-normalised (``shl 64-N`` then ``sar 64-N``); unsigned operations (udiv, urem,
+    lshr, inttoptr) zero-extend their operands first (``and`` with the mask). Unsigned compares
+    need nothing: sign-extension is monotone for the unsigned order, so ``cmp.ltu`` on the
+    canonical values equals ``icmp ult`` on iN.
+  * i1 is kept as 0/1 (what ``cmp`` produces); ``sext i1`` is ``neg``, signed compares of i1
+    negate first.
+  * Pointers are 64-bit addresses; ptrtoint/inttoptr/bitcast are copies (inttoptr from iN<64
+    zero-extends).
+  * Loads of iN use ``load.N`` (sign-extending) so memory round-trips keep the canonical form;
+    i1 uses ``load.1u``; widths that are not 1/2/4/8 bytes are assembled from smaller pieces.
+
+Phis become copies on CFG edges with parallel-copy semantics (temporaries when a phi reads a
+register another phi of the same edge writes). When the predecessor ends in an unconditional
+branch the copies go at its end; otherwise a new edge block is created.
+"""
+from __future__ import annotations
+
+import re
+
+from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, OtherT, PtrT,
+                                   StructT, Unsupported, VectorT, VoidT, parse_type, tokenize)
+from pylogic.ir.llvm.values import (FLAG_WORDS, Address, canon, eval_const, parse_typed,
+                                    parse_value, skip_attribute, skip_attributes)
+from pylogic.ir.model import (Alloca, BinOp, Block, Call, Cmp, CondBr, Function, GlobalAddr, Imm,
+                              Load, Mov, Reg, Ret, Select, Store, UnOp)
+
+_IDENT = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*\Z")
+_FLOAT_TEXT = re.compile(r"(?<![%@\w.\"])(?:half|bfloat|float|double|x86_fp80|fp128|ppc_fp128)(?![\w.])"
+                         r"|<\d+ x |\bfadd\b|\bfcmp\b")
+_LABEL_LINE = re.compile(r'^("(?:[^"]*)"|[-A-Za-z$._0-9]+):')
+
+ICMP = {"eq": "eq", "ne": "ne", "slt": "lt", "sle": "le", "sgt": "gt", "sge": "ge",
+        "ult": "ltu", "ule": "leu", "ugt": "gtu", "uge": "geu"}
+SIGNED_PREDS = frozenset(("slt", "sle", "sgt", "sge"))
+#: Intrinsics with no effect on the interpreted semantics.
+NOOP_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
+                   "llvm.var.annotation", "llvm.donothing", "llvm.sideeffect", "llvm.invariant.",
+                   "llvm.stackrestore", "llvm.pseudoprobe", "llvm.codeview.annotation")
+MEM_INTRINSICS = {"llvm.memcpy.": "@memcpy", "llvm.memmove.": "@memmove", "llvm.memset.": "@memset"}
+CALL_PREFIX_WORDS = frozenset(("tail", "musttail", "notail", "fastcc", "ccc", "coldcc", "cc",
+                               "noundef", "signext", "zeroext", "inreg", "noalias", "nonnull",
+                               "dereferenceable", "dereferenceable_or_null", "align", "nofpclass",
+                               "range", "swiftcc", "x86_stdcallcc")) | FLAG_WORDS
+
+
+def sanitize(name: str) -> str:
+    """An LLVM name (sigil stripped, quotes removed) as a PIR identifier body."""
+    if name.startswith('"') and name.endswith('"'):
+        name = name[1:-1]
+    name = re.sub(r"[^A-Za-z0-9_.$]", "_", name) or "_"
+    if not re.match(r"[A-Za-z_.$]", name):
+        name = "$" + name  # numeric LLVM slots: %0 -> %$0
+    return name
+
+
+class NameTable:
+    """Maps LLVM names to unique PIR names; fresh names never collide with mapped ones."""
+
+    def __init__(self, sigil: str):
+        self.sigil = sigil
+        self.map: dict[str, str] = {}
+        self.used: set[str] = set()
+
+    def get(self, llvm_name: str) -> str:
+        if llvm_name[:1] in ("%", "@"):
+            llvm_name = llvm_name[1:]
+        got = self.map.get(llvm_name)
+        if got is None:
+            got = self._unique(self.sigil + sanitize(llvm_name))
+            self.map[llvm_name] = got
+        return got
+
+    def fresh(self, hint: str) -> str:
+        return self._unique(self.sigil + hint)
+
+    def _unique(self, base: str) -> str:
+        name, k = base, 1
+        while name in self.used:
+            k += 1
+            name = f"{base}${k}"
+        self.used.add(name)
+        return name
+
+
+def split_function(text: str):
+    """Printed ``define`` -> (header line, [(llvm_label, [instruction text, ...]), ...])."""
+    lines = text.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("define "))
+    header = lines[start]
+    blocks: list[tuple[str | None, list[str]]] = []
+    pending = ""
+    for line in lines[start + 1:]:
+        if line.startswith("}"):
+            break
+        if pending:
+            pending += " " + line.strip()
+            if pending.count("[") <= pending.count("]"):
+                blocks[-1][1].append(pending); pending = ""
+            continue
+        if not line.strip() or line.lstrip().startswith(";"):
+            continue
+        m = _LABEL_LINE.match(line)
+        if m and not line.startswith(" "):
+            blocks.append((m.group(1), []))
+            continue
+        if not blocks:
+            blocks.append((None, []))  # unnamed entry block
+        stripped = line.strip()
+        if stripped.count("[") > stripped.count("]") and re.match(r"(?:%\S+ = )?switch\b", stripped):
+            pending = stripped
+        else:
+            blocks[-1][1].append(stripped)
+    return header, blocks
+
+
+class ModuleContext:
+    """What lowering a function needs to know about the module."""
+
+    def __init__(self, layout: DataLayout, globals_: dict, functions: dict, fake_addr: dict,
+                 bad_globals: dict):
+        self.layout = layout
+        self.globals = globals_        # '@x' (LLVM) -> PIR global name
+        self.functions = functions     # '@f' (LLVM) -> PIR function name
+        self.fake_addr = fake_addr     # '@f' -> integer stand-in for a function's address
+        self.bad_globals = bad_globals  # '@x' -> reason its initialiser was not imported
+        self.builtins_used: set[str] = set()
+
+
+class FunctionLowerer:
+    """Lowers one function; raises Unsupported(reason) for anything outside the subset."""
+
+    def __init__(self, ctx: ModuleContext, text: str, path: str = "<input>"):
+        self.ctx = ctx
+        self.L = ctx.layout
+        self.text = text
+        self.regs = NameTable("%")
+        self.labels = NameTable("")
+        self.out_blocks: list[Block] = []
+        self.cur: list = []
+        self.llvm_instructions = 0
+
+    # ------------------------------------------------------------ driver
+    def lower(self) -> Function:
+        if _FLOAT_TEXT.search(self.text):
+            raise Unsupported("floating point or vector")
+        header, blocks = split_function(self.text)
+        self.llvm_instructions = sum(len(b[1]) for b in blocks)
+        name, params, byvals = self._parse_header(header)
+        # Unnamed entry block: its slot number follows the unnamed arguments.
+        if blocks and blocks[0][0] is None:
+            slot = sum(1 for p in params if re.fullmatch(r"%\d+", p[0]))
+            blocks[0] = (str(slot), blocks[0][1])
+        for p, _ in params:
+            self.regs.get(p)
+        for _, instrs in blocks:
+            for t in instrs:
+                m = re.match(r'(%(?:"[^"]*"|[-A-Za-z$._0-9]+)) = ', t)
+                if m:
+                    self.regs.get(m.group(1))
+        for label, _ in blocks:
+            self.labels.get(label)
+        self.phis = self._collect_phis(blocks)
+        self.edge_labels: dict = {}
+        self.pending_edges: list = []
+        pir_params = []
+        entry_prologue = []
+        for pname, _ in params:
+            if pname in byvals:
+                inner = self.regs.fresh(sanitize(pname[1:]) + ".byval")
+                pir_params.append(inner)
+                size = self.L.size(byvals[pname])
+                entry_prologue.append(Alloca(dest=self.regs.get(pname), size=Imm(size)))
+                entry_prologue.append(Call(dest=None, callee=self._builtin("@memcpy"),
+                                           args=(Reg(self.regs.get(pname)), Reg(inner), Imm(size))))
+            else:
+                pir_params.append(self.regs.get(pname))
+        for k, (label, instrs) in enumerate(blocks):
+            self.block_label = label
+            self._start(self.labels.get(label))
+            if k == 0:
+                self.cur.extend(entry_prologue)
+            for t in instrs:
+                self._lower_instr(t)
+        return Function(name=name, params=tuple(pir_params), blocks=tuple(self.out_blocks))
+
+    def _start(self, label: str):
+        self.cur = []
+        self.cur_label = label
+
+    def _finish(self, term):
+        self.cur.append(term)
+        self.out_blocks.append(Block(label=self.cur_label, instrs=tuple(self.cur)))
+        self.cur = []
+
+    def emit(self, ins):
+        self.cur.append(ins)
+
+    def tmp(self) -> str:
+        return self.regs.fresh(".t")
+
+    def _builtin(self, name: str) -> str:
+        self.ctx.builtins_used.add(name)
+        return name
+
+    # ------------------------------------------------------------ header, phis
+    def _parse_header(self, header: str):
+        c = Cursor(tokenize(header))
+        while not (c.peek().kind == "glob" and c.peek(1) is not None and c.peek(1).text == "("):
+            c.next()
+        name = self.ctx.functions[c.next().text]
+        c.expect("(")
+        params, byvals = [], {}
+        while not c.accept(")"):
+            if c.at("..."):
+                raise Unsupported("varargs function definition")
+            ty = parse_type(c)
+            if isinstance(ty, (FloatT, VectorT)):
+                raise Unsupported("floating point or vector")
+            if isinstance(ty, StructT) or isinstance(ty, ArrayT):
+                raise Unsupported("aggregate parameter")
+            attrs = skip_attributes(c)
+            pname = c.next().text if c.peek() is not None and c.peek().kind == "local" else f"%{len(params)}"
+            params.append((pname, ty))
+            if "byval" in attrs and attrs["byval"] is not None:
+                byvals[pname] = attrs["byval"]
+            c.accept(",")
+        return name, params, byvals
+
+    def _collect_phis(self, blocks) -> dict:
+        """{llvm block: [(dest reg, type, {pred label: value})]}"""
+        phis: dict = {}
+        for label, instrs in blocks:
+            for t in instrs:
+                if " = phi " not in t:
+                    continue
+                c = Cursor(tokenize(t))
+                dest = c.next().text; c.expect("="); c.expect("phi")
+                while c.peek().text in FLAG_WORDS:
+                    c.next()
+                ty = parse_type(c)
+                self._check_scalar(ty)
+                incoming = {}
+                while c.accept("["):
+                    v = parse_value(c, ty); c.expect(",")
+                    pred = c.next().text[1:]
+                    c.expect("]")
+                    incoming.setdefault(pred, v)
+                    if not c.accept(","):
+                        break
+                phis.setdefault(label, []).append((self.regs.get(dest), ty, incoming))
+        return phis
+
+    def _check_scalar(self, ty):
+        if isinstance(ty, IntT):
+            if ty.bits > 64:
+                raise Unsupported(f"integer wider than 64 bits (i{ty.bits})")
+            return
+        if isinstance(ty, PtrT):
+            return
+        if isinstance(ty, (FloatT, VectorT)):
+            raise Unsupported("floating point or vector")
+        raise Unsupported("first-class aggregate value")
+
+    # ------------------------------------------------------------ edges (phi copies)
+    def _edge_target(self, succ: str) -> str:
+        """The PIR label to jump to for LLVM edge (current block -> succ); creates an edge block
+        holding the phi copies when ``succ`` has phis."""
+        pred = self.block_label
+        if succ not in self.phis:
+            return self.labels.get(succ)
+        key = (pred, succ)
+        if key not in self.edge_labels:
+            self.edge_labels[key] = self.labels.fresh(f"{sanitize(pred)}.to.{sanitize(succ)}")
+            self.pending_edges.append(key)
+        return self.edge_labels[key]
+
+    def _phi_copies(self, pred: str, succ: str):
+        copies = []
+        for dest, ty, incoming in self.phis[succ]:
+            if pred not in incoming:
+                raise Unsupported(f"phi in {succ} lacks a value for predecessor {pred}")
+            src = self.op(ty, incoming[pred])
+            if not (isinstance(src, Reg) and src.name == dest):
+                copies.append((dest, src))
+        dests = {d for d, _ in copies}
+        clobbered = [s for _, s in copies if isinstance(s, Reg) and s.name in dests]
+        if clobbered:  # parallel-copy semantics: read every source before any write
+            saved = {}
+            for _, s in copies:
+                if isinstance(s, Reg) and s.name in dests and s.name not in saved:
+                    saved[s.name] = self.tmp()
+                    self.emit(Mov(dest=saved[s.name], src=s))
+            copies = [(d, Reg(saved[s.name]) if isinstance(s, Reg) and s.name in saved else s)
+                      for d, s in copies]
+        for d, s in copies:
+            self.emit(Mov(dest=d, src=s))
+
+    def _flush_edges(self):
+        pending, self.pending_edges = self.pending_edges, []
+        for pred, succ in pending:
+            self._start(self.edge_labels[(pred, succ)])
+            self._phi_copies(pred, succ)
+            self._finish(_br(self.labels.get(succ)))
+
+    # ------------------------------------------------------------ operands and integers
+    def op(self, ty, v):
+        kind = v[0]
+        if kind == "local":
+            return Reg(self.regs.get(v[1]))
+        if kind == "float":
+            raise Unsupported("floating point")
+        if kind in ("agg", "cstr"):
+            raise Unsupported("first-class aggregate value")
+        val = eval_const(ty, v, self.L)
+        if isinstance(val, Address):
+            return self.address(val)
+        return Imm(val)
+
+    def address(self, a: Address):
+        name, off = a.name, a.offset
+        if name in self.ctx.fake_addr:
+            return Imm(self.ctx.fake_addr[name] + off)
+        if name in self.ctx.bad_globals:
+            raise Unsupported(f"uses global {name} ({self.ctx.bad_globals[name]})")
+        if name not in self.ctx.globals:
+            raise Unsupported(f"unknown global {name}")
+        g = GlobalAddr(self.ctx.globals[name])
+        if off == 0:
+            return g
+        t = self.tmp()
+        self.emit(BinOp(op="add", dest=t, a=g, b=Imm(off)))
+        return Reg(t)
+
+    def normalise(self, dest: str, src, bits: int):
+        """dest := canonical iN value of ``src``'s low N bits."""
+        if isinstance(src, Imm):
+            self.emit(Mov(dest=dest, src=Imm(canon(src.value, bits))))
+        elif bits >= 64:
+            self.emit(Mov(dest=dest, src=src))
+        elif bits == 1:
+            self.emit(BinOp(op="and", dest=dest, a=src, b=Imm(1)))
+        else:
+            t = self.tmp()
+            self.emit(BinOp(op="shl", dest=t, a=src, b=Imm(64 - bits)))
+            self.emit(BinOp(op="sar", dest=dest, a=Reg(t), b=Imm(64 - bits)))
+
+    def zext_op(self, a, bits: int):
+        """The operand zero-extended from N bits (i1 and i64 already are)."""
+        if bits in (1, 64) or bits > 64:
+            return a
+        mask = (1 << bits) - 1
+        if isinstance(a, Imm):
+            return Imm(a.value & mask)
+        t = self.tmp()
+        self.emit(BinOp(op="and", dest=t, a=a, b=Imm(mask)))
+        return Reg(t)
+
+    def sext_op(self, a, bits: int):
+        """The operand as a signed value (only i1 differs from its canonical form)."""
+        if bits != 1:
+            return a
+        if isinstance(a, Imm):
+            return Imm(-(a.value & 1))
+        t = self.tmp()
+        self.emit(UnOp(op="neg", dest=t, a=a))
+        return Reg(t)
+
+    # ------------------------------------------------------------ instructions
+    def _lower_instr(self, text: str):
+        c = Cursor(tokenize(text))
+        dest = None
+        if c.peek().kind == "local" and c.peek(1) is not None and c.peek(1).text == "=":
+            dest = self.regs.get(c.next().text); c.next()
+        opcode = c.next().text
+        handler = getattr(self, "_i_" + opcode, None)
+        if handler is None:
+            raise Unsupported(f"instruction '{opcode}'")
+        handler(c, dest)
+
+    # arithmetic
+    def _binary(self, c, dest, opcode):
+        while c.peek().text in FLAG_WORDS:
+            c.next()
+        ty = parse_type(c)
+        self._check_scalar(ty)
+        if not isinstance(ty, IntT):
+            raise Unsupported(f"{opcode} on {ty}")
+        bits = ty.bits
+        a = self.op(ty, parse_value(c, ty)); c.expect(","); b = self.op(ty, parse_value(c, ty))
+        if opcode in ("and", "or", "xor"):
+            self.emit(BinOp(op=opcode, dest=dest, a=a, b=b))
+        elif opcode in ("add", "sub", "mul", "shl"):
+            if bits >= 64:
+                self.emit(BinOp(op=opcode, dest=dest, a=a, b=b))
+            else:
+                t = self.tmp()
+                self.emit(BinOp(op=opcode, dest=t, a=a, b=b))
+                self.normalise(dest, Reg(t), bits)
+        elif opcode == "lshr":
+            t = self.tmp()
+            self.emit(BinOp(op="shr", dest=t, a=self.zext_op(a, bits), b=b))
+            self.normalise(dest, Reg(t), bits)
+        elif opcode == "ashr":
+            if bits == 1:
+                self.emit(Mov(dest=dest, src=a))
+            else:
+                self.emit(BinOp(op="sar", dest=dest, a=a, b=b))
+        elif opcode in ("sdiv", "srem"):
+            t = self.tmp()
+            pop = "div" if opcode == "sdiv" else "rem"
+            self.emit(BinOp(op=pop, dest=t, a=self.sext_op(a, bits), b=self.sext_op(b, bits)))
+            self.normalise(dest, Reg(t), bits)
+        elif opcode in ("udiv", "urem"):
+            if bits < 64:
+                t = self.tmp()
+                pop = "div" if opcode == "udiv" else "rem"
+                self.emit(BinOp(op=pop, dest=t, a=self.zext_op(a, bits), b=self.zext_op(b, bits)))
+                self.normalise(dest, Reg(t), bits)
+            else:
+                self._udiv64(dest, a, b, opcode == "urem")
+        else:
+            raise Unsupported(f"instruction '{opcode}'")
+
+    def _udiv64(self, dest, a, b, want_rem: bool):
+        """Unsigned 64-bit division from signed PIR ops: q = ((a >>> 1) / b) << 1, corrected once;
+        a divisor with the top bit set gives q = (a >=u b)."""
+        t = self.tmp; R = Reg
+        bneg, bsafe, h, q1, q2, p, r, c, q2b, qb, q = (t() for _ in range(11))
+        self.emit(Cmp(rel="lt", dest=bneg, a=b, b=Imm(0)))
+        self.emit(Select(dest=bsafe, cond=R(bneg), a=Imm(1), b=b))
+        self.emit(BinOp(op="shr", dest=h, a=a, b=Imm(1)))
+        self.emit(BinOp(op="div", dest=q1, a=R(h), b=R(bsafe)))
+        self.emit(BinOp(op="shl", dest=q2, a=R(q1), b=Imm(1)))
+        self.emit(BinOp(op="mul", dest=p, a=R(q2), b=R(bsafe)))
+        self.emit(BinOp(op="sub", dest=r, a=a, b=R(p)))
+        self.emit(Cmp(rel="geu", dest=c, a=R(r), b=R(bsafe)))
+        self.emit(BinOp(op="add", dest=q2b, a=R(q2), b=R(c)))
+        self.emit(Cmp(rel="geu", dest=qb, a=a, b=b))
+        qdest = q if want_rem else dest
+        self.emit(Select(dest=qdest, cond=R(bneg), a=R(qb), b=R(q2b)))
+        if want_rem:
+            m = t()
+            self.emit(BinOp(op="mul", dest=m, a=R(q), b=b))
+            self.emit(BinOp(op="sub", dest=dest, a=a, b=R(m)))
+
+    def _i_add(self, c, d): self._binary(c, d, "add")
+    def _i_sub(self, c, d): self._binary(c, d, "sub")
+    def _i_mul(self, c, d): self._binary(c, d, "mul")
+    def _i_and(self, c, d): self._binary(c, d, "and")
+    def _i_or(self, c, d): self._binary(c, d, "or")
+    def _i_xor(self, c, d): self._binary(c, d, "xor")
+    def _i_shl(self, c, d): self._binary(c, d, "shl")
+    def _i_lshr(self, c, d): self._binary(c, d, "lshr")
+    def _i_ashr(self, c, d): self._binary(c, d, "ashr")
+    def _i_sdiv(self, c, d): self._binary(c, d, "sdiv")
+    def _i_srem(self, c, d): self._binary(c, d, "srem")
+    def _i_udiv(self, c, d): self._binary(c, d, "udiv")
+    def _i_urem(self, c, d): self._binary(c, d, "urem")
+
+    def _i_icmp(self, c, dest):
+        while c.peek().text in FLAG_WORDS:
+            c.next()
+        pred = c.next().text
+        ty = parse_type(c)
+        self._check_scalar(ty)
+        a = self.op(ty, parse_value(c, ty)); c.expect(","); b = self.op(ty, parse_value(c, ty))
+        if pred in SIGNED_PREDS and isinstance(ty, IntT) and ty.bits == 1:
+            a, b = self.sext_op(a, 1), self.sext_op(b, 1)
+        self.emit(Cmp(rel=ICMP[pred], dest=dest, a=a, b=b))
+
+    def _i_select(self, c, dest):
+        while c.peek().text in FLAG_WORDS:
+            c.next()
+        ct, cv = parse_typed(c); c.expect(",")
+        if not isinstance(ct, IntT):
+            raise Unsupported("vector select")
+        at, av = parse_typed(c); c.expect(",")
+        bt, bv = parse_typed(c)
+        self._check_scalar(at)
+        self.emit(Select(dest=dest, cond=self.op(ct, cv), a=self.op(at, av), b=self.op(bt, bv)))
+
+    def _i_freeze(self, c, dest):
+        ty, v = parse_typed(c)
+        self._check_scalar(ty)
+        self.emit(Mov(dest=dest, src=self.op(ty, v)))
+
+    # casts
+    def _cast(self, c, dest, opcode):
+        while c.peek().text in FLAG_WORDS:
+            c.next()
+        st, v = parse_typed(c)
+        c.expect("to")
+        dt = parse_type(c)
+        self._check_scalar(st); self._check_scalar(dt)
+        a = self.op(st, v)
+        sbits = st.bits if isinstance(st, IntT) else 64
+        dbits = dt.bits if isinstance(dt, IntT) else 64
+        if opcode == "zext" or (opcode == "inttoptr" and sbits < 64):
+            if sbits == 1 or sbits >= 64:
+                self.emit(Mov(dest=dest, src=a))
+            else:
+                self.emit(Mov(dest=dest, src=Imm(a.value & ((1 << sbits) - 1))) if isinstance(a, Imm)
+                          else BinOp(op="and", dest=dest, a=a, b=Imm((1 << sbits) - 1)))
+        elif opcode == "sext":
+            self.emit(Mov(dest=dest, src=self.sext_op(a, sbits)))
+        elif opcode in ("trunc", "ptrtoint") and dbits < sbits:
+            self.normalise(dest, a, dbits)
+        else:  # bitcast, addrspacecast, same-width ptrtoint/inttoptr
+            self.emit(Mov(dest=dest, src=a))
+
+    def _i_trunc(self, c, d): self._cast(c, d, "trunc")
+    def _i_zext(self, c, d): self._cast(c, d, "zext")
+    def _i_sext(self, c, d): self._cast(c, d, "sext")
+    def _i_ptrtoint(self, c, d): self._cast(c, d, "ptrtoint")
+    def _i_inttoptr(self, c, d): self._cast(c, d, "inttoptr")
+    def _i_bitcast(self, c, d): self._cast(c, d, "bitcast")
+    def _i_addrspacecast(self, c, d): self._cast(c, d, "addrspacecast")
+
+    # memory
+    def _i_alloca(self, c, dest):
+        c.accept("inalloca")
+        ty = parse_type(c)
+        size = self.L.size(ty)
+        count = Imm(1)
+        if c.accept(",") and not c.at("align") and not c.at("addrspace"):
+            nt, nv = parse_typed(c)
+            count = self.op(nt, nv)
+        if isinstance(count, Imm):
+            self.emit(Alloca(dest=dest, size=Imm(size * count.value)))
+        else:
+            t = self.tmp()
+            self.emit(BinOp(op="mul", dest=t, a=count, b=Imm(size)))
+            self.emit(Alloca(dest=dest, size=Reg(t)))
+
+    def _i_load(self, c, dest):
+        c.accept("atomic"); c.accept("volatile")
+        ty = parse_type(c); c.expect(",")
+        pt, pv = parse_typed(c)
+        self._check_scalar(ty)
+        addr = self.op(pt, pv)
+        if isinstance(ty, PtrT) or ty.bits == 64:
+            self.emit(Load(dest=dest, addr=addr, size=8))
+            return
+        bits = ty.bits
+        nbytes = (bits + 7) // 8
+        if bits == 1:
+            self.emit(Load(dest=dest, addr=addr, size=1, signed=False))
+        elif nbytes * 8 == bits and nbytes in (1, 2, 4):
+            self.emit(Load(dest=dest, addr=addr, size=nbytes, signed=True))
+        else:  # odd widths: assemble little-endian pieces, then normalise
+            acc = None
+            for off, n in _pieces(nbytes):
+                pa = self._offset(addr, off)
+                t = self.tmp()
+                self.emit(Load(dest=t, addr=pa, size=n, signed=False))
+                if off:
+                    s = self.tmp()
+                    self.emit(BinOp(op="shl", dest=s, a=Reg(t), b=Imm(8 * off)))
+                    t = s
+                if acc is None:
+                    acc = t
+                else:
+                    o = self.tmp()
+                    self.emit(BinOp(op="or", dest=o, a=Reg(acc), b=Reg(t)))
+                    acc = o
+            self.normalise(dest, Reg(acc), bits)
+
+    def _i_store(self, c, dest):
+        c.accept("atomic"); c.accept("volatile")
+        ty, v = parse_typed(c); c.expect(",")
+        pt, pv = parse_typed(c)
+        addr = self.op(pt, pv)
+        if not isinstance(ty, (IntT, PtrT)):
+            self._store_aggregate(addr, ty, v)
+            return
+        self._check_scalar(ty)
+        val = self.op(ty, v)
+        nbytes = 8 if isinstance(ty, PtrT) else (ty.bits + 7) // 8
+        if nbytes in (1, 2, 4, 8):
+            self.emit(Store(addr=addr, value=val, size=nbytes))
+            return
+        for off, n in _pieces(nbytes):
+            piece = val
+            if off:
+                t = self.tmp()
+                self.emit(BinOp(op="shr", dest=t, a=val, b=Imm(8 * off)))
+                piece = Reg(t)
+            self.emit(Store(addr=self._offset(addr, off), value=piece, size=n))
+
+    def _store_aggregate(self, addr, ty, v):
+        """A constant aggregate store (``store %struct.S zeroinitializer, ptr %p``)."""
+        from pylogic.ir.llvm.values import layout_initializer
+        if v[0] not in ("zero", "agg", "cstr"):
+            raise Unsupported("store of a first-class aggregate value")
+        if isinstance(ty, (FloatT, VectorT)):
+            raise Unsupported("floating point or vector")
+        size = self.L.size(ty)
+        buf, relocs = bytearray(size), []
+        layout_initializer(ty, v, self.L, buf, 0, relocs)
+        for off in range(0, size, 8):
+            n = min(8, size - off)
+            for o, k in _pieces(n):
+                chunk = int.from_bytes(buf[off + o:off + o + k], "little")
+                self.emit(Store(addr=self._offset(addr, off + o), value=Imm(chunk), size=k))
+        for off, n, a in relocs:
+            self.emit(Store(addr=self._offset(addr, off), value=self.address(a), size=8))
+
+    def _offset(self, addr, off: int):
+        if off == 0:
+            return addr
+        t = self.tmp()
+        self.emit(BinOp(op="add", dest=t, a=addr, b=Imm(off)))
+        return Reg(t)
+
+    def _i_getelementptr(self, c, dest):
+        while c.peek().text in FLAG_WORDS or c.peek().text.startswith("inrange"):
+            c.next()
+        src = parse_type(c); c.expect(",")
+        bt, bv = parse_typed(c)
+        if isinstance(bt, VectorT):
+            raise Unsupported("vector GEP")
+        base = self.op(bt, bv)
+        const, terms = 0, []
+        ty = src
+        first = True
+        while c.accept(","):
+            if c.at("!") or (c.peek().kind == "meta"):
+                break
+            it, iv = parse_typed(c)
+            if isinstance(it, VectorT):
+                raise Unsupported("vector GEP")
+            idx = self.op(it, iv)
+            if first:
+                stride, first = self.L.size(src), False
+            else:
+                rt = self.L.resolve(ty)
+                if isinstance(rt, StructT):
+                    if not isinstance(idx, Imm):
+                        raise Unsupported("variable struct index")
+                    const += self.L.field_offsets(rt)[idx.value]
+                    ty = rt.fields[idx.value]
+                    continue
+                if not isinstance(rt, (ArrayT, VectorT)):
+                    raise Unsupported(f"GEP into {rt}")
+                stride, ty = self.L.size(rt.elem), rt.elem
+            if isinstance(idx, Imm):
+                const += idx.value * stride
+            else:
+                if isinstance(it, IntT) and it.bits == 1:
+                    idx = self.sext_op(idx, 1)
+                if stride == 1:
+                    terms.append(idx)
+                else:
+                    t = self.tmp()
+                    self.emit(BinOp(op="mul", dest=t, a=idx, b=Imm(stride)))
+                    terms.append(Reg(t))
+        acc = base
+        for k, term in enumerate(terms):
+            last = k == len(terms) - 1 and const == 0
+            t = dest if last else self.tmp()
+            self.emit(BinOp(op="add", dest=t, a=acc, b=term))
+            acc = Reg(t)
+        if const or not terms:
+            if const:
+                self.emit(BinOp(op="add", dest=dest, a=acc, b=Imm(const)))
+            else:
+                self.emit(Mov(dest=dest, src=acc))
+
+    # calls
+    def _i_call(self, c, dest):
+        while c.peek().kind == "word" and (c.peek().text in CALL_PREFIX_WORDS) and not _is_type_word(c.peek().text):
+            if skip_attribute(c) is None:
+                c.next()
+        rt = parse_type(c, allow_fn=False)
+        if c.at("("):
+            depth = 0
+            while True:
+                x = c.next().text
+                depth += (x == "(") - (x == ")")
+                if depth == 0:
+                    break
+        callee_tok = c.next()
+        if callee_tok.text == "asm":
+            raise Unsupported("inline asm")
+        if callee_tok.kind != "glob":
+            raise Unsupported("indirect call")
+        callee = callee_tok.text
+        if isinstance(rt, (FloatT, VectorT)):
+            raise Unsupported("floating point or vector")
+        if not isinstance(rt, (IntT, PtrT, VoidT)):
+            raise Unsupported("call returning an aggregate")
+        if callee.startswith("@llvm."):
+            self._intrinsic(callee[1:], c, dest, rt)
+            return
+        if callee in self.ctx.fake_addr and callee not in self.ctx.functions:
+            raise Unsupported(f"call to {callee}")
+        args = self._call_args(c)
+        if callee not in self.ctx.functions:
+            raise Unsupported(f"call to unknown {callee}")
+        n, variadic = getattr(self.ctx, "arity", {}).get(callee, (len(args), False))
+        if (len(args) < n) if variadic else (len(args) != n):
+            raise Unsupported("call with a mismatched argument count")
+        self.emit(Call(dest=None if isinstance(rt, VoidT) else dest,
+                       callee=self.ctx.functions[callee], args=tuple(args)))
+
+    def _call_args(self, c):
+        c.expect("(")
+        args = []
+        while not c.accept(")"):
+            ty = parse_type(c)
+            if isinstance(ty, OtherT) and ty.name == "metadata":
+                raise Unsupported("metadata argument")
+            skip_attributes(c)
+            v = parse_value(c, ty)
+            if not isinstance(ty, (IntT, PtrT)):
+                raise Unsupported("floating point or aggregate argument")
+            self._check_scalar(ty)
+            args.append(self.op(ty, v))
+            c.accept(",")
+        return args
+
+    def _intrinsic(self, name, c, dest, rt):
+        if name.startswith(NOOP_INTRINSICS):
+            return
+        for prefix, builtin in MEM_INTRINSICS.items():
+            if name.startswith(prefix):
+                args = self._call_args(c)
+                self.emit(Call(dest=None, callee=self._builtin(builtin), args=tuple(args[:3])))
+                return
+        base = name.split(".")[1] if "." in name else name
+        if name.startswith("llvm.stacksave"):
+            self.emit(Mov(dest=dest, src=Imm(0)))
+            return
+        if base in ("trap", "ubsantrap"):
+            self.emit(Call(dest=None, callee=self._builtin("@abort"), args=()))
+            return
+        if base in ("expect",):
+            args = self._call_args(c)
+            self.emit(Mov(dest=dest, src=args[0]))
+            return
+        if base in ("smax", "smin", "umax", "umin", "abs") and isinstance(rt, IntT):
+            args = self._call_args(c)
+            bits = rt.bits
+            cnd = self.tmp()
+            if base == "abs":
+                neg = self.tmp()
+                a = self.sext_op(args[0], bits)
+                self.emit(UnOp(op="neg", dest=neg, a=a))
+                self.emit(Cmp(rel="lt", dest=cnd, a=a, b=Imm(0)))
+                sel = self.tmp()
+                self.emit(Select(dest=sel, cond=Reg(cnd), a=Reg(neg), b=a))
+                self.normalise(dest, Reg(sel), bits)
+                return
+            a, b = args
+            rel = {"smax": "gt", "smin": "lt", "umax": "gtu", "umin": "ltu"}[base]
+            if bits == 1 and base in ("smax", "smin"):
+                a, b = self.sext_op(a, 1), self.sext_op(b, 1)
+                sel = self.tmp()
+                self.emit(Cmp(rel=rel, dest=cnd, a=a, b=b))
+                self.emit(Select(dest=sel, cond=Reg(cnd), a=a, b=b))
+                self.normalise(dest, Reg(sel), 1)
+                return
+            self.emit(Cmp(rel=rel, dest=cnd, a=a, b=b))
+            self.emit(Select(dest=dest, cond=Reg(cnd), a=a, b=b))
+            return
+        raise Unsupported(f"intrinsic {name.rsplit('.', 1)[0] if name.count('.') > 1 else name}")
+
+    # terminators
+    def _i_ret(self, c, dest):
+        if c.accept("void"):
+            self._finish(Ret())
+        else:
+            ty, v = parse_typed(c)
+            self._check_scalar(ty)
+            self._finish(Ret(value=self.op(ty, v)))
+        self._flush_edges()
+
+    def _i_br(self, c, dest):
+        if c.accept("label"):
+            succ = c.next().text[1:]
+            if succ in self.phis:  # single successor: copies at the end of this block
+                self._phi_copies(self.block_label, succ)
+            self._finish(_br(self.labels.get(succ)))
+        else:
+            ct, cv = parse_typed(c); c.expect(",")
+            cond = self.op(ct, cv)
+            c.expect("label"); t = c.next().text[1:]; c.expect(",")
+            c.expect("label"); f = c.next().text[1:]
+            self._finish(CondBr(cond=cond, if_true=self._edge_target(t), if_false=self._edge_target(f)))
+        self._flush_edges()
+
+    def _i_switch(self, c, dest):
+        ty, v = parse_typed(c); c.expect(",")
+        self._check_scalar(ty)
+        x = self.op(ty, v)
+        c.expect("label"); default = c.next().text[1:]
+        c.expect("[")
+        cases = []
+        while not c.accept("]"):
+            cv_t = parse_type(c)
+            cv = canon(int(c.next().text), cv_t.bits) if c.peek().kind == "num" else \
+                eval_const(cv_t, parse_value(c, cv_t), self.L)
+            c.expect(","); c.expect("label")
+            cases.append((cv, c.next().text[1:]))
+        if not cases:
+            self._finish(_br(self._edge_target(default)))
+            self._flush_edges()
+            return
+        for k, (val, succ) in enumerate(cases):
+            t = self.tmp()
+            self.emit(Cmp(rel="eq", dest=t, a=x, b=Imm(val)))
+            nxt = self.labels.fresh(f"{sanitize(self.block_label)}.case{k + 1}")
+            self._finish(CondBr(cond=Reg(t), if_true=self._edge_target(succ), if_false=nxt))
+            self._start(nxt)
+        self._finish(_br(self._edge_target(default)))
+        self._flush_edges()
+
+    def _i_unreachable(self, c, dest):
+        self.emit(Call(dest=None, callee=self._builtin("@abort"), args=()))
+        self._finish(Ret())
+        self._flush_edges()
+
+    def _i_phi(self, c, dest):
+        pass  # lowered as edge copies (_collect_phis)
+
+
+def _br(label: str):
+    from pylogic.ir.model import Br
+    return Br(target=label)
+
+
+def _pieces(nbytes: int):
+    """Split a byte count into little-endian power-of-two pieces: 3 -> (0,2),(2,1)."""
+    out, off = [], 0
+    for n in (8, 4, 2, 1):
+        while nbytes - off >= n:
+            out.append((off, n)); off += n
+    return out
+
+
+def _is_type_word(text: str) -> bool:
+    return text in ("ptr", "void") or bool(re.fullmatch(r"i\d+", text))

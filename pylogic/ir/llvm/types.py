@@ -1,0 +1,325 @@
+"""LLVM textual IR: a tokenizer, the type grammar, and the x86-64 data layout (sizes, alignments,
+struct field offsets).
+
+The importer reads llvmlite's printed text (LLVM 22, opaque pointers), so ``ptr`` is the only
+pointer type. Layout follows the x86-64 SysV data layout clang-14 emits
+(``e-m:e-i64:64-f80:128-n8:16:32:64-S128``): iN aligned to its store size (capped at 8, i128 at
+16), pointers 8, structs padded to field alignment, packed structs ``<{...}>`` unpadded.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+class Unsupported(Exception):
+    """A construct the importer does not lower; the enclosing function is skipped with ``reason``."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+# ---------------------------------------------------------------- tokens
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+|;[^\n]*)
+  | (?P<cstr>c"[^"]*")
+  | (?P<str>"[^"]*")
+  | (?P<local>%(?:"[^"]*"|[-A-Za-z$._0-9]+))
+  | (?P<glob>@(?:"[^"]*"|[-A-Za-z$._0-9]+))
+  | (?P<meta>![-A-Za-z$._0-9]*)
+  | (?P<attr>\#[0-9]+)
+  | (?P<num>-?(?:0x[0-9A-Fa-f]+|\d+(?:\.\d+(?:e[-+]?\d+)?)?))
+  | (?P<word>[A-Za-z_$.][-A-Za-z0-9_$.]*)
+  | (?P<ellipsis>\.\.\.)
+  | (?P<punct>[\[\]{}()<>,=*:])
+""", re.VERBOSE)
+
+
+@dataclass(frozen=True)
+class Tok:
+    kind: str
+    text: str
+
+
+def tokenize(text: str) -> list[Tok]:
+    """Split one LLVM line (instruction, global, type definition) into tokens."""
+    out: list[Tok] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise Unsupported(f"unrecognised LLVM text near {text[pos:pos + 20]!r}")
+        pos = m.end()
+        kind = m.lastgroup
+        if kind != "ws":
+            out.append(Tok(kind, m.group()))
+    return out
+
+
+class Cursor:
+    """A position in a token list with small helpers for recursive-descent parsing."""
+
+    def __init__(self, toks: list[Tok]):
+        self.toks = toks
+        self.i = 0
+
+    def peek(self, k: int = 0) -> Tok | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def at(self, text: str) -> bool:
+        t = self.peek()
+        return t is not None and t.text == text
+
+    def next(self) -> Tok:
+        t = self.peek()
+        if t is None:
+            raise Unsupported("unexpected end of LLVM text")
+        self.i += 1
+        return t
+
+    def accept(self, text: str) -> bool:
+        if self.at(text):
+            self.i += 1
+            return True
+        return False
+
+    def expect(self, text: str) -> Tok:
+        t = self.next()
+        if t.text != text:
+            raise Unsupported(f"expected {text!r} in LLVM text, found {t.text!r}")
+        return t
+
+    def done(self) -> bool:
+        return self.i >= len(self.toks)
+
+
+# ---------------------------------------------------------------- types
+
+@dataclass(frozen=True)
+class IntT:
+    bits: int
+
+
+@dataclass(frozen=True)
+class PtrT:
+    pass
+
+
+@dataclass(frozen=True)
+class VoidT:
+    pass
+
+
+@dataclass(frozen=True)
+class FloatT:
+    name: str
+
+
+@dataclass(frozen=True)
+class ArrayT:
+    count: int
+    elem: object
+
+
+@dataclass(frozen=True)
+class VectorT:
+    count: int
+    elem: object
+
+
+@dataclass(frozen=True)
+class StructT:
+    fields: tuple
+    packed: bool = False
+
+
+@dataclass(frozen=True)
+class NamedT:
+    name: str
+
+
+@dataclass(frozen=True)
+class OtherT:
+    """label, metadata, token, function types: never sized."""
+    name: str
+
+
+PTR = PtrT()
+I1, I8, I32, I64 = IntT(1), IntT(8), IntT(32), IntT(64)
+FLOAT_NAMES = ("half", "bfloat", "float", "double", "x86_fp80", "fp128", "ppc_fp128", "x86_amx")
+
+
+def parse_type(c: Cursor, allow_fn: bool = True) -> object:
+    """Parse one type. A following ``(ARGS...)`` makes it a function type, returned as
+    OtherT('fn') — unless ``allow_fn`` is False (a call's return type), when it is left unread."""
+    t = c.next()
+    text = t.text
+    if text == "ptr":
+        ty = PTR
+        if c.at("addrspace"):
+            c.next(); c.expect("("); c.next(); c.expect(")")
+    elif text == "void":
+        ty = VoidT()
+    elif t.kind == "word" and re.fullmatch(r"i\d+", text):
+        ty = IntT(int(text[1:]))
+    elif text in FLOAT_NAMES:
+        ty = FloatT(text)
+    elif text in ("label", "metadata", "token", "x86_mmx"):
+        ty = OtherT(text)
+    elif text == "[":
+        n = int(c.next().text); c.expect("x")
+        ty = ArrayT(n, parse_type(c)); c.expect("]")
+    elif text == "<" and c.at("{"):
+        c.next()
+        ty = StructT(_parse_fields(c, "}"), packed=True); c.expect(">")
+    elif text == "<":
+        if c.at("vscale"):
+            c.next(); c.expect("x")
+        n = int(c.next().text); c.expect("x")
+        ty = VectorT(n, parse_type(c)); c.expect(">")
+    elif text == "{":
+        ty = StructT(_parse_fields(c, "}"))
+    elif t.kind == "local":
+        ty = NamedT(t.text)
+    else:
+        raise Unsupported(f"unknown LLVM type {text!r}")
+    while c.at("*"):  # typed pointers (only if text was not upgraded)
+        c.next(); ty = PTR
+    if allow_fn and c.at("("):  # function type: RET (ARGS...)
+        c.next()
+        depth = 1
+        while depth:
+            x = c.next().text
+            depth += (x == "(") - (x == ")")
+        ty = OtherT("fn")
+    return ty
+
+
+def _parse_fields(c: Cursor, close: str) -> tuple:
+    fields = []
+    if c.accept(close):
+        return ()
+    while True:
+        fields.append(parse_type(c))
+        if c.accept(close):
+            return tuple(fields)
+        c.expect(",")
+
+
+class DataLayout:
+    """x86-64 sizes and alignments; named struct bodies come from the module's type definitions."""
+
+    def __init__(self, named: dict[str, object]):
+        self.named = named  # '%struct.S' -> StructT (or None when opaque)
+
+    def resolve(self, ty):
+        seen = 0
+        while isinstance(ty, NamedT):
+            body = self.named.get(ty.name)
+            if body is None:
+                raise Unsupported(f"opaque or unknown struct type {ty.name}")
+            ty = body
+            seen += 1
+            if seen > 100:
+                raise Unsupported(f"recursive type {ty}")
+        return ty
+
+    def align(self, ty) -> int:
+        ty = self.resolve(ty)
+        if isinstance(ty, IntT):
+            return min(max(1, _pow2_ceil((ty.bits + 7) // 8)), 16 if ty.bits > 64 else 8)
+        if isinstance(ty, PtrT):
+            return 8
+        if isinstance(ty, FloatT):
+            return {"half": 2, "bfloat": 2, "float": 4, "double": 8}.get(ty.name, 16)
+        if isinstance(ty, ArrayT):
+            return self.align(ty.elem)
+        if isinstance(ty, VectorT):
+            return _pow2_ceil(self.size(ty))
+        if isinstance(ty, StructT):
+            if ty.packed or not ty.fields:
+                return 1
+            return max(self.align(f) for f in ty.fields)
+        raise Unsupported(f"type without a layout: {ty}")
+
+    def size(self, ty) -> int:
+        """Allocation size in bytes (store size rounded up to alignment)."""
+        ty = self.resolve(ty)
+        if isinstance(ty, IntT):
+            return _round_up((ty.bits + 7) // 8, self.align(ty))
+        if isinstance(ty, PtrT):
+            return 8
+        if isinstance(ty, FloatT):
+            return {"half": 2, "bfloat": 2, "float": 4, "double": 8}.get(ty.name, 16)
+        if isinstance(ty, ArrayT):
+            return ty.count * self.size(ty.elem)
+        if isinstance(ty, VectorT):
+            return _pow2_ceil(ty.count * self.size(ty.elem))
+        if isinstance(ty, StructT):
+            offsets, end = self._layout(ty)
+            return _round_up(end, self.align(ty))
+        raise Unsupported(f"type without a size: {ty}")
+
+    def store_size(self, ty) -> int:
+        """Bytes a load/store of ``ty`` touches."""
+        ty = self.resolve(ty)
+        if isinstance(ty, IntT):
+            return (ty.bits + 7) // 8
+        return self.size(ty)
+
+    def field_offsets(self, ty) -> list[int]:
+        return self._layout(self.resolve(ty))[0]
+
+    def _layout(self, st: StructT) -> tuple[list[int], int]:
+        off, offsets = 0, []
+        for f in st.fields:
+            if not st.packed:
+                off = _round_up(off, self.align(f))
+            offsets.append(off)
+            off += self.size(f)
+        return offsets, off
+
+
+def _round_up(n: int, a: int) -> int:
+    return (n + a - 1) // a * a
+
+
+def _pow2_ceil(n: int) -> int:
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+def parse_type_definitions(module_text: str) -> dict[str, object]:
+    """``%struct.S = type { ... }`` lines of a printed module -> {name: StructT | None(opaque)}."""
+    named: dict[str, object] = {}
+    for line in module_text.splitlines():
+        if not line.startswith("%") or " = type " not in line:
+            continue
+        c = Cursor(tokenize(line))
+        name = c.next().text
+        c.expect("="); c.expect("type")
+        if c.at("opaque"):
+            named[name] = None
+            continue
+        body = parse_type(c)
+        named[name] = body
+    return named
+
+
+def contains_float(ty, layout: DataLayout | None = None, _depth: int = 0) -> bool:
+    """True when a type mentions floating point or vectors anywhere (unsupported by PIR)."""
+    if isinstance(ty, (FloatT, VectorT)):
+        return True
+    if isinstance(ty, ArrayT):
+        return contains_float(ty.elem, layout, _depth)
+    if isinstance(ty, StructT):
+        return any(contains_float(f, layout, _depth) for f in ty.fields)
+    if isinstance(ty, NamedT) and layout is not None and _depth < 50:
+        body = layout.named.get(ty.name)
+        return body is not None and contains_float(body, layout, _depth + 1)
+    return False

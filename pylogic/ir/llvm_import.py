@@ -1,0 +1,289 @@
+"""Import LLVM IR (textual, e.g. clang-14 output) into a PIR Module.
+
+llvmlite (LLVM 22) parses and verifies the text and re-prints it with opaque pointers; the
+importer then reads that printed text (llvmlite hides compare predicates, switch cases, GEP source
+types and initialisers, DESIGN.md "Inputs"). Lowering rules are in ``pylogic/ir/llvm/lower.py``.
+
+Functions outside the supported subset (floating point, vectors, indirect calls, inline asm,
+varargs definitions, aggregates as values, unknown intrinsics, ...) are kept as ``extern``
+declarations, so calls to them stay verifiable, and reported with a reason.
+
+Globals whose initialisers hold addresses (``@p = global ptr @x``) get those addresses stored at
+run time by a synthetic function ``@__pathlogic_init``, called first thing in ``@main``
+(PIR globals are bytes only, IR.md).
+"""
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pylogic.errors import ImportError_, SourceLoc
+from pylogic.ir.llvm.lower import FunctionLowerer, ModuleContext, NameTable, split_function
+from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, parse_type,
+                                   parse_type_definitions, tokenize)
+from pylogic.ir.llvm.values import Address, layout_initializer, parse_value
+from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module, Reg,
+                              Ret, Store)
+
+INIT_FUNCTION = "@__pathlogic_init"
+#: Stand-in addresses for functions (PIR has no function pointers); never dereferenced.
+FAKE_FUNCTION_BASE = 0x7F0000000000
+BUILTIN_ARITY = {"@memcpy": 3, "@memmove": 3, "@memset": 3, "@abort": 0}
+
+
+@dataclass
+class ImportReport:
+    """What was imported: per function {name, status, reason, llvm_instructions, pir_instructions}."""
+    path: str = "<input>"
+    functions: list = field(default_factory=list)
+    globals_skipped: list = field(default_factory=list)  # {name, reason}
+    seconds: float = 0.0
+
+    def add(self, name, status, reason, llvm_n, pir_n):
+        self.functions.append({"name": name, "status": status, "reason": reason,
+                               "llvm_instructions": llvm_n, "pir_instructions": pir_n})
+
+    def function(self, name: str) -> dict | None:
+        for f in self.functions:
+            if f["name"] == name or f["name"] == "@" + name.lstrip("@"):
+                return f
+        return None
+
+    @property
+    def skipped(self) -> list:
+        return [f for f in self.functions if f["status"] == "skipped"]
+
+    @property
+    def complete(self) -> bool:
+        return not self.skipped and not self.globals_skipped
+
+    def skipped_by_reason(self) -> dict:
+        """{reason: [function names]}"""
+        out: dict = {}
+        for f in self.skipped:
+            out.setdefault(f["reason"], []).append(f["name"])
+        return out
+
+    def totals(self) -> dict:
+        imported = [f for f in self.functions if f["status"] == "imported"]
+        llvm_all = sum(f["llvm_instructions"] for f in self.functions)
+        llvm_imp = sum(f["llvm_instructions"] for f in imported)
+        return {"functions": len(self.functions), "functions_imported": len(imported),
+                "functions_skipped": len(self.functions) - len(imported),
+                "llvm_instructions": llvm_all, "llvm_instructions_imported": llvm_imp,
+                "pir_instructions": sum(f["pir_instructions"] for f in imported),
+                "seconds": round(self.seconds, 4)}
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "totals": self.totals(), "functions": list(self.functions),
+                "globals_skipped": list(self.globals_skipped),
+                "skipped_by_reason": {r: n for r, n in self.skipped_by_reason().items()}}
+
+    def summary(self) -> str:
+        t = self.totals()
+        lines = [f"{self.path}: imported {t['functions_imported']}/{t['functions']} functions, "
+                 f"{t['llvm_instructions_imported']}/{t['llvm_instructions']} LLVM instructions "
+                 f"-> {t['pir_instructions']} PIR instructions"]
+        for reason, names in sorted(self.skipped_by_reason().items()):
+            lines.append(f"  skipped ({reason}): {', '.join(names)}")
+        for g in self.globals_skipped:
+            lines.append(f"  global {g['name']} zero-filled: {g['reason']}")
+        return "\n".join(lines)
+
+
+def _parse_llvm(ll_text: str, path: str):
+    try:
+        import llvmlite.binding as llvm
+    except ImportError as exc:  # pragma: no cover - llvmlite is a dependency
+        raise ImportError_(f"llvmlite is not installed ({exc})", SourceLoc(path))
+    try:
+        mod = llvm.parse_assembly(ll_text)
+        mod.verify()
+    except RuntimeError as exc:
+        msg = str(exc)
+        m = re.search(r"<string>:(\d+):(\d+): error: (.*)", msg)
+        if m:
+            raise ImportError_(m.group(3), SourceLoc(path, int(m.group(1)), int(m.group(2))))
+        lines = [l.strip() for l in msg.strip().splitlines() if l.strip()]
+        raise ImportError_("invalid LLVM IR: " + (" ".join(lines[:2]) if lines else "rejected by LLVM"),
+                           SourceLoc(path))
+    return mod
+
+
+def _symbol(text: str) -> str:
+    """The ``@name`` token a printed global/function definition declares."""
+    for tok in tokenize(text.split("(", 1)[0] if text.lstrip().startswith(("define", "declare"))
+                        else text.split("=", 1)[0]):
+        if tok.kind == "glob":
+            return tok.text
+    raise ImportError_(f"cannot find the symbol in {text[:60]!r}")
+
+
+def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportReport]:
+    """Lower LLVM textual IR to a PIR Module. Returns (module, report); unsupported functions are
+    kept as externs and listed in the report. Raises ImportError_ for text LLVM rejects."""
+    t0 = time.perf_counter()
+    report = ImportReport(path=path)
+    mod = _parse_llvm(ll_text, path)
+    layout = DataLayout(parse_type_definitions(str(mod)))
+    symbols = NameTable("@")
+
+    # Functions first: their names, and stand-in addresses for function pointers.
+    fn_entries = []  # (llvm name, llvmlite function, text)
+    for f in mod.functions:
+        text = str(f)
+        name = _symbol(text)
+        fn_entries.append((name, f, text))
+    functions = {name: symbols.get(name[1:]) for name, _, _ in fn_entries
+                 if not name.startswith("@llvm.")}
+    fake_addr = {name: FAKE_FUNCTION_BASE + 16 * k for k, (name, _, _) in enumerate(fn_entries)}
+    arity = {name: (len(list(f.arguments)), _is_variadic(text)) for name, f, text in fn_entries}
+
+    # Globals: bytes + relocations.
+    globals_out, relocations, global_names, bad_globals = [], [], {}, {}
+    parsed_globals = []
+    for g in mod.global_variables:
+        text = str(g)
+        name = _symbol(text)
+        global_names[name] = symbols.get(name[1:])
+        parsed_globals.append((name, text))
+    for name, text in parsed_globals:
+        size, init, relocs, reason = _lower_global(text, layout)
+        if reason:
+            bad_globals[name] = reason
+            report.globals_skipped.append({"name": name, "reason": reason})
+        globals_out.append(Global(name=global_names[name], size=max(size, 1), init=bytes(init),
+                                  loc=SourceLoc(path)))
+        relocations.extend((global_names[name], off, a) for off, _, a in relocs)
+
+    ctx = ModuleContext(layout, global_names, functions, fake_addr, bad_globals)
+    ctx.arity = arity
+    out_functions = []
+    for name, f, text in fn_entries:
+        if name.startswith("@llvm."):
+            continue
+        pir_name = functions[name]
+        nparams = len(list(f.arguments))
+        variadic = arity[name][1]
+        if f.is_declaration:
+            out_functions.append(_extern(pir_name, nparams, path, variadic))
+            continue
+        lowerer = FunctionLowerer(ctx, text, path)
+        try:
+            fn = lowerer.lower()
+        except Unsupported as exc:
+            _, blocks = split_function(text)
+            report.add(pir_name, "skipped", exc.reason, sum(len(b) for _, b in blocks), 0)
+            out_functions.append(_extern(pir_name, nparams, path, variadic))
+            continue
+        except (ValueError, KeyError, IndexError, StopIteration) as exc:
+            _, blocks = split_function(text)
+            report.add(pir_name, "skipped", f"importer could not read: {type(exc).__name__}",
+                       sum(len(b) for _, b in blocks), 0)
+            out_functions.append(_extern(pir_name, nparams, path, variadic))
+            continue
+        fn = Function(name=fn.name, params=fn.params, blocks=fn.blocks, loc=SourceLoc(path))
+        report.add(pir_name, "imported", "", lowerer.llvm_instructions,
+                   sum(len(b.instrs) for b in fn.blocks))
+        out_functions.append(fn)
+
+    present = {f.name for f in out_functions}
+    for b in sorted(ctx.builtins_used):
+        if b not in present:
+            out_functions.append(_extern(b, BUILTIN_ARITY.get(b, 0), path))
+    if relocations:
+        out_functions = _add_init(out_functions, relocations, ctx, path)
+    report.seconds = time.perf_counter() - t0
+    return Module(functions=tuple(out_functions), globals=tuple(globals_out), path=path), report
+
+
+def _extern(name: str, nparams: int, path: str, variadic: bool = False) -> Function:
+    params = tuple(f"%a{k}" for k in range(nparams)) + (("...",) if variadic else ())
+    return Function(name=name, params=params, extern=True, loc=SourceLoc(path))
+
+
+def _is_variadic(text: str) -> bool:
+    """Whether a printed define/declare has a ``...`` parameter."""
+    for line in text.splitlines():
+        if line.startswith(("define ", "declare ")):
+            depth, params = 0, ""
+            head = line.split("@", 1)[1] if "@" in line else line
+            for ch in head[head.index("("):] if "(" in head else "":
+                depth += (ch == "(") - (ch == ")")
+                params += ch
+                if depth == 0:
+                    break
+            return params.rstrip(")").rstrip().endswith("...")
+    return False
+
+
+def _lower_global(text: str, layout: DataLayout):
+    """-> (size, init bytes, relocations, reason-if-unsupported)."""
+    c = Cursor(tokenize(text))
+    c.next(); c.expect("=")
+    while not (c.at("global") or c.at("constant")):
+        t = c.next()
+        if c.at("(") and t.text == "addrspace":
+            c.next(); c.next(); c.expect(")")
+    c.next()
+    try:
+        ty = parse_type(c)
+        size = layout.size(ty)
+    except Unsupported as exc:
+        return 8, b"", [], exc.reason
+    buf, relocs = bytearray(size), []
+    if c.done() or c.at(","):
+        return size, buf, [], ""  # external declaration: zero bytes
+    try:
+        value = parse_value(c, ty)
+        layout_initializer(ty, value, layout, buf, 0, relocs)
+    except Unsupported as exc:
+        return size, bytearray(size), [], exc.reason
+    return size, buf, relocs, ""
+
+
+def _add_init(functions: list, relocations: list, ctx: ModuleContext, path: str) -> list:
+    """Build ``@__pathlogic_init`` storing every relocated address, and call it from main."""
+    instrs, k = [], 0
+    for gname, off, a in relocations:
+        addr = GlobalAddr(gname)
+        if off:
+            k += 1
+            instrs.append(BinOp(op="add", dest=f"%r{k}", a=addr, b=Imm(off)))
+            addr = Reg(f"%r{k}")
+        if a.name in ctx.fake_addr:
+            value = Imm(ctx.fake_addr[a.name] + a.offset)
+        elif a.name in ctx.globals:
+            value = GlobalAddr(ctx.globals[a.name])
+            if a.offset:
+                k += 1
+                instrs.append(BinOp(op="add", dest=f"%r{k}", a=value, b=Imm(a.offset)))
+                value = Reg(f"%r{k}")
+        else:
+            continue
+        instrs.append(Store(addr=addr, value=value, size=8))
+    init = Function(name=INIT_FUNCTION, params=(), loc=SourceLoc(path),
+                    blocks=(Block(label="entry", instrs=tuple(instrs) + (Ret(),)),))
+    out = []
+    for f in functions:
+        if f.name in ("@main", "main") and not f.extern:
+            entry = f.blocks[0]
+            entry = Block(label=entry.label, hyperblock=entry.hyperblock, annotations=entry.annotations,
+                          instrs=(Call(dest=None, callee=INIT_FUNCTION, args=()),) + entry.instrs)
+            f = Function(name=f.name, params=f.params, blocks=(entry,) + f.blocks[1:],
+                         extern=f.extern, annotations=f.annotations, loc=f.loc)
+        out.append(f)
+    return out + [init]
+
+
+def import_coverage(reports: list[ImportReport]) -> dict:
+    """Aggregate several reports: functions/instructions imported and skip reasons."""
+    funcs = [f for r in reports for f in r.functions]
+    imported = [f for f in funcs if f["status"] == "imported"]
+    reasons = Counter(f["reason"] for f in funcs if f["status"] == "skipped")
+    return {"functions": len(funcs), "functions_imported": len(imported),
+            "llvm_instructions": sum(f["llvm_instructions"] for f in funcs),
+            "llvm_instructions_imported": sum(f["llvm_instructions"] for f in imported),
+            "skipped_by_reason": dict(reasons.most_common())}

@@ -1,0 +1,883 @@
+"""Parser for PIR text (../shared/IR.md, normative) into the model of ``pylogic.ir.model``.
+
+Hand-written and line oriented: each line is tokenized on its own, then parsed as a top-level
+item (``global``, ``func``, ``extern func``), a label line, an instruction or a closing ``}``.
+Errors never stop the parse: an error in a function marks that function bad and parsing goes on,
+and a missing ``}`` is detected at the next ``func``/``extern func``/``global`` line, so
+:class:`~pylogic.errors.ParseErrors` lists every problem and carries a ``partial`` module with
+each function and global that parsed cleanly.
+
+Extensions to IR.md (nothing written there changes meaning):
+- an instruction may follow ``LABEL:`` (and ``!hyperblock``) on the same line;
+- string escapes ``\\n \\t \\r \\\\ \\" \\0 \\xHH`` and ``global NAME[SIZE] = "text"``;
+- byte lists may use hex (``0xff``);
+- the IA-64 define form with one destination, ``pcmp.eq.unc P1 = A, B`` (P1 gets the first type);
+- ``#key`` without ``=value`` is the annotation ``(key, "")``; function annotations go after ``{``;
+- LLVM-style numbered names ``%0``, ``@1`` (a digit right after ``%``/``@``);
+- integer literals may be written with ``+``; hex up to ``0xFFFFFFFFFFFFFFFF`` wraps to signed.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+
+from pylogic.errors import ParseError, ParseErrors, PathlogicError, SourceLoc
+from pylogic.ir.deposit_types import DEPOSIT_ALIASES, IA64_COMPLETERS
+from pylogic.ir.model import (
+    BINARY_OPS, RELATIONS, UNARY_OPS, Alloca, BinOp, Block, Call, Cmp, CondBr, Function,
+    Global, GlobalAddr, Imm, Input, Load, Module, Mov, PredDefine, PredDest, Print, Reg, Ret,
+    Select, Store, Br, UnOp, to_signed64,
+)
+
+__all__ = ["parse_module", "parse_file", "parse_int", "decode_string", "encode_string",
+           "is_string_like", "OPCODE_SPELLINGS"]
+
+# ---------------------------------------------------------------- tokens (IR.md "Lexical")
+
+# A token is (kind, text, col) with a 1-based column. Kinds: id, num (validated later by
+# parse_int), uni (Unicode deposit alias such as ∨t), annot (#key=value), attr (!hyperblock),
+# str (string literal), p (punctuation), and the error kinds bad / badstr, which the parser
+# reports only when it reaches them (so a broken line can still be recognised as `func ...`).
+_TOKEN_RE = re.compile(r"""
+    (?P<ws>[ \t\r\f\v]+)
+  | (?P<comment>;.*)
+  | (?P<id>[%@][A-Za-z0-9_.$]+|[A-Za-z_.$][A-Za-z0-9_.$]*)
+  | (?P<num>[+-]?[0-9][A-Za-z0-9_.$]*)
+  | (?P<p>[(){}\[\],:=])
+  | (?P<annot>\#[^\s;]*)
+  | (?P<attr>![^\s;]*)
+  | (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<badstr>"(?:[^"\\\n]|\\.)*\\?)
+  | (?P<uni>[\u2228\u2227][A-Za-z0-9_]*)
+  | (?P<bad>.)
+""", re.VERBOSE)
+
+_INT_RE = re.compile(r"([+-]?)(?:0[xX]([0-9a-fA-F]+)|([0-9]+))\Z")
+_INT_MIN = -(1 << 63)
+_INT_MAX = (1 << 64) - 1  # hex such as 0xFFFFFFFFFFFFFFFF is accepted and wraps to -1
+
+#: Names declared by `global NAME ...` lines; found before parsing so that a global declared
+#: after its first use still resolves to GlobalAddr (IR.md: a global's name is its address).
+_GLOBAL_NAME_RE = re.compile(r"^[ \t]*global[ \t]+([%@][A-Za-z0-9_.$]+|[A-Za-z_.$][A-Za-z0-9_.$]*)",
+                             re.M)
+
+_LOAD_SUFFIX_RE = re.compile(r"([0-9]+)(u?)\Z")
+_STORE_SUFFIX_RE = re.compile(r"[0-9]+\Z")
+
+#: Opcode spellings listed in "unknown opcode" messages (IR.md "Instructions").
+OPCODE_SPELLINGS = (BINARY_OPS + UNARY_OPS +
+                    ("mov", "cmp.REL", "select", "pcmp.REL", "load[.N][u]", "store[.N]",
+                     "alloca", "call", "input", "print", "br", "cbr", "ret"))
+_VALUE_OPS = frozenset(BINARY_OPS + UNARY_OPS + ("mov", "cmp", "select", "load", "alloca",
+                                                 "input"))
+_STATEMENT_OPS = frozenset(("store", "print", "br", "cbr", "ret"))
+_KNOWN_BASES = _VALUE_OPS | _STATEMENT_OPS | {"call", "pcmp"}
+_TOPLEVEL_KEYWORDS = frozenset(("func", "global", "extern"))
+
+
+class _LineError(ValueError):
+    """An error on the line being parsed: message and 1-based column."""
+
+    def __init__(self, message: str, col: int):
+        super().__init__(message)
+        self.message = message
+        self.col = col
+
+
+def _tokenize(line: str) -> list:
+    return [(m.lastgroup, m.group(), m.start() + 1) for m in _TOKEN_RE.finditer(line)
+            if m.lastgroup != "ws" and m.lastgroup != "comment"]
+
+
+def _raise_bad_token(tok) -> None:
+    kind, text, col = tok
+    if kind == "badstr":
+        raise _LineError("unterminated string literal (missing '\"')", col)
+    if text in "%@":
+        raise _LineError(f"'{text}' must be followed by a name", col)
+    if text in "+-":
+        raise _LineError(f"'{text}' must be followed by a digit", col)
+    raise _LineError(f"unexpected character {text!r}", col)
+
+
+def _literal_value(text: str, col: int) -> int:
+    """Mathematical value of an integer literal (not wrapped)."""
+    m = _INT_RE.match(text)
+    if m is None:
+        raise _LineError(f"bad integer literal '{text}' (expected decimal such as -8 or hex "
+                         f"such as 0x1F)", col)
+    sign, hex_digits, dec_digits = m.groups()
+    value = int(hex_digits, 16) if hex_digits is not None else int(dec_digits)
+    return -value if sign == "-" else value
+
+
+def parse_int(text: str, col: int = 0) -> int:
+    """Value of a PIR integer literal, wrapped to signed 64-bit (IR.md "Lexical").
+
+    Decimal with optional sign (``-8``) or hex (``0x1F``, ``-0x1F``). Raises ``_LineError``
+    (an internal error type carrying ``col``) for a malformed or wider-than-64-bit literal.
+    """
+    value = _literal_value(text, col)
+    if not _INT_MIN <= value <= _INT_MAX:
+        raise _LineError(f"integer literal '{text}' does not fit in 64 bits", col)
+    return to_signed64(value)
+
+
+_SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, '"': 34}
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def decode_string(token: str, col: int = 0) -> bytes:
+    """Bytes of a string literal token (quotes included), without the terminating NUL.
+
+    Characters are UTF-8 encoded; escapes ``\\n \\t \\r \\\\ \\" \\0 \\xHH`` (exactly two hex
+    digits) are an extension of IR.md.
+    """
+    body = token[1:-1]
+    if "\\" not in body:
+        return body.encode("utf-8")
+    out = bytearray()
+    i, n = 0, len(body)
+    while i < n:
+        ch = body[i]
+        if ch != "\\":
+            out += ch.encode("utf-8")
+            i += 1
+            continue
+        esc = body[i + 1] if i + 1 < n else ""
+        if esc in _SIMPLE_ESCAPES and esc:
+            out.append(_SIMPLE_ESCAPES[esc])
+            i += 2
+        elif esc == "x":
+            digits = body[i + 2:i + 4]
+            if len(digits) != 2 or not set(digits) <= _HEX_DIGITS:
+                raise _LineError("bad escape '\\x' (expected two hex digits, e.g. '\\x1f')",
+                                 col + 1 + i)
+            out.append(int(digits, 16))
+            i += 4
+        else:
+            raise _LineError(f"unknown escape '\\{esc}' in string (known: \\n \\t \\r \\\\ "
+                             f"\\\" \\0 \\xHH)", col + 1 + i)
+    return bytes(out)
+
+
+_PRINTABLE = frozenset(range(0x20, 0x7F))
+_ESCAPE_OUT = {10: "\\n", 9: "\\t", 13: "\\r", 0: "\\0", 92: "\\\\", 34: '\\"'}
+
+
+def is_string_like(data: bytes) -> bool:
+    """True when ``data`` reads well as a string literal (printable ASCII, \\n \\t \\r \\0)."""
+    return all(b in _PRINTABLE or b in _ESCAPE_OUT for b in data)
+
+
+def encode_string(data: bytes) -> str:
+    """A string literal (quotes included) that :func:`decode_string` maps back to ``data``."""
+    parts = ['"']
+    for b in data:
+        if b in _ESCAPE_OUT:
+            parts.append(_ESCAPE_OUT[b])
+        elif b in _PRINTABLE:
+            parts.append(chr(b))
+        else:
+            parts.append(f"\\x{b:02x}")
+    parts.append('"')
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- one line's tokens
+
+def _describe(tok) -> str:
+    return "end of line" if tok is None else f"'{tok[1]}'"
+
+
+class _Cursor:
+    """Reads the tokens of one line left to right; every failure is a located _LineError."""
+
+    __slots__ = ("toks", "i", "end_col")
+
+    def __init__(self, toks: list, end_col: int, start: int = 0):
+        self.toks = toks
+        self.i = start
+        self.end_col = end_col
+
+    def peek(self, k: int = 0):
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.toks)
+
+    def col(self) -> int:
+        tok = self.peek()
+        return self.end_col if tok is None else tok[2]
+
+    def next(self, what: str):
+        tok = self.peek()
+        if tok is None:
+            raise _LineError(f"expected {what}, found end of line", self.end_col)
+        self.i += 1
+        return tok
+
+    def is_punct(self, ch: str, k: int = 0) -> bool:
+        tok = self.peek(k)
+        return tok is not None and tok[0] == "p" and tok[1] == ch
+
+    def expect_punct(self, ch: str, context: str) -> None:
+        tok = self.peek()
+        if tok is None or tok[0] != "p" or tok[1] != ch:
+            raise _LineError(f"expected '{ch}' {context}, found {_describe(tok)}", self.col())
+        self.i += 1
+
+    def expect_id(self, what: str) -> str:
+        tok = self.peek()
+        if tok is None or tok[0] != "id":
+            raise _LineError(f"expected {what}, found {_describe(tok)}", self.col())
+        self.i += 1
+        return tok[1]
+
+    def expect_end(self, context: str) -> None:
+        tok = self.peek()
+        if tok is not None:
+            raise _LineError(f"unexpected {_describe(tok)} {context}", tok[2])
+
+
+def _split_annotations(toks: list) -> tuple[list, tuple]:
+    """Strip trailing ``#key=value`` tokens (IR.md "Profiles and annotations")."""
+    first = None
+    for idx, tok in enumerate(toks):
+        if tok[0] == "annot":
+            first = idx
+            break
+    if first is None:
+        return toks, ()
+    annotations = []
+    for tok in toks[first:]:
+        if tok[0] != "annot":
+            if tok[0] in ("bad", "badstr"):
+                _raise_bad_token(tok)
+            raise _LineError(f"unexpected {_describe(tok)} after an annotation (annotations "
+                             f"'#key=value' must come at the end of the line)", tok[2])
+        key, eq, value = tok[1][1:].partition("=")
+        if not key:
+            raise _LineError(f"annotation '{tok[1]}' has no key (write '#key=value')", tok[2])
+        annotations.append((key, value))
+    return toks[:first], tuple(annotations)
+
+
+def _is_toplevel_start(toks: list) -> bool:
+    """``func NAME...``, ``extern func ...`` or ``global NAME...`` (not a register named func)."""
+    first = toks[0]
+    if first[0] != "id" or first[1] not in _TOPLEVEL_KEYWORDS:
+        return False
+    if len(toks) == 1:
+        return True
+    second = toks[1]
+    if first[1] == "extern":
+        return second[0] == "id" and second[1] == "func"
+    return not (second[0] == "p" and second[1] in "=:")
+
+
+def _is_define_at(toks: list, i: int) -> bool:
+    """Whether tokens from ``i`` start ``D:T , ...`` or ``D:T = pcmp...`` (not ``LABEL: ...``)."""
+    n = len(toks)
+    if i + 3 >= n or toks[i + 1][1] != ":" or toks[i + 2][0] not in ("id", "uni"):
+        return False
+    sep = toks[i + 3]
+    if sep[0] != "p":
+        return False
+    if sep[1] == ",":
+        return True
+    if sep[1] == "=" and i + 4 < n:
+        after = toks[i + 4]
+        return after[0] == "id" and after[1].startswith("pcmp")
+    return False
+
+
+# ---------------------------------------------------------------- module parser
+
+class _FunctionBuilder:
+    __slots__ = ("name", "params", "annotations", "loc", "blocks", "ok")
+
+    def __init__(self, name, params, annotations, loc, ok):
+        self.name = name
+        self.params = params
+        self.annotations = annotations
+        self.loc = loc
+        self.blocks = []  # [label, instrs, hyperblock, annotations, loc]
+        self.ok = ok
+
+    def build(self) -> Function:
+        blocks = tuple(Block(label=label, instrs=tuple(instrs), hyperblock=hyper,
+                             annotations=annots, loc=loc)
+                       for label, instrs, hyper, annots, loc in self.blocks)
+        return Function(name=self.name, params=self.params, blocks=blocks,
+                        annotations=self.annotations, loc=self.loc)
+
+
+class _ModuleParser:
+    def __init__(self, text: str, path: str):
+        self.text = text
+        self.path = path
+        self.errors: list[ParseError] = []
+        self.functions: list[Function] = []
+        self.globals: list[Global] = []
+        self.global_names = frozenset(_GLOBAL_NAME_RE.findall(text))
+        self.lineno = 0
+
+    # -- driver
+
+    def parse(self) -> Module:
+        fn: _FunctionBuilder | None = None
+        skipping = False  # after a stray top-level line, until the next top-level item
+        lines = self.text.split("\n")
+        for lineno, line in enumerate(lines, 1):
+            stripped = line.lstrip()
+            if not stripped or stripped[0] == ";":
+                continue
+            self.lineno = lineno
+            toks = _tokenize(line)
+            if not toks:
+                continue
+            end_col = toks[-1][2] + len(toks[-1][1])
+            if fn is not None:
+                if _is_toplevel_start(toks):
+                    self._unterminated(fn)
+                    fn = None
+                elif toks[0][0] == "p" and toks[0][1] == "}":
+                    if len(toks) > 1:
+                        self._error(f"unexpected {_describe(toks[1])} after '}}' closing "
+                                    f"function '{fn.name}'", toks[1][2])
+                        fn.ok = False
+                    self._finish(fn)
+                    fn = None
+                    continue
+                else:
+                    try:
+                        self._body_line(fn, toks, end_col, lineno)
+                    except _LineError as e:
+                        self._error(e.message, e.col)
+                        fn.ok = False
+                    continue
+            if skipping and not _is_toplevel_start(toks):
+                continue
+            skipping = False
+            fn, skipping = self._toplevel_line(toks, end_col, lineno)
+        if fn is not None:
+            self._unterminated(fn)
+        module = Module(functions=tuple(self.functions), globals=tuple(self.globals),
+                        path=self.path)
+        if self.errors:
+            self.errors.sort(key=lambda e: (e.loc.line, e.loc.col))  # stable: file order
+            raise ParseErrors(self.errors, module)
+        return module
+
+    def _error(self, message: str, col: int, line: int | None = None) -> None:
+        loc = SourceLoc(self.path, self.lineno if line is None else line, col)
+        self.errors.append(ParseError(message, loc))
+
+    def _loc(self, col: int) -> SourceLoc:
+        return SourceLoc(self.path, self.lineno, col)
+
+    def _finish(self, fn: _FunctionBuilder) -> None:
+        if fn.ok:
+            self.functions.append(fn.build())
+
+    def _unterminated(self, fn: _FunctionBuilder) -> None:
+        self.errors.append(ParseError(f"unterminated function '{fn.name}' (missing '}}')",
+                                      fn.loc))
+
+    # -- top level (IR.md "Module")
+
+    def _toplevel_line(self, toks, end_col, lineno):
+        """Returns (function builder now open or None, skipping)."""
+        first = toks[0]
+        word = first[1] if first[0] == "id" else None
+        if word == "global" and _is_toplevel_start(toks):
+            try:
+                self._global(toks, end_col)
+            except _LineError as e:
+                self._error(e.message, e.col)
+            return None, False
+        if word == "func" and _is_toplevel_start(toks):
+            return self._func_header(toks, end_col, extern=False), False
+        if word == "extern" and _is_toplevel_start(toks):
+            return self._func_header(toks, end_col, extern=True), False
+        if first[0] == "p" and first[1] == "}":
+            self._error("unmatched '}' at top level", first[2])
+            return None, False
+        if first[0] in ("bad", "badstr"):
+            try:
+                _raise_bad_token(first)
+            except _LineError as e:
+                self._error(e.message, e.col)
+            return None, True
+        self._error(f"expected 'func', 'extern func' or 'global' at top level, found "
+                    f"{_describe(first)}", first[2])
+        return None, True
+
+    def _check_bad(self, toks) -> None:
+        for tok in toks:
+            if tok[0] == "bad" or tok[0] == "badstr":
+                _raise_bad_token(tok)
+
+    def _func_header(self, toks, end_col, extern: bool):
+        """``func NAME(P, ...) {`` or ``extern func NAME(P, ...)``. A broken header still opens
+        the body (so its lines are not misread as top level); the function is then dropped."""
+        loc = self._loc(toks[0][2])
+        name = "?"
+        cur = _Cursor(toks, end_col)
+        try:
+            self._check_bad(toks)
+            toks, annotations = _split_annotations(toks)
+            cur = _Cursor(toks, end_col)
+            cur.next("'func'")
+            if extern:
+                cur.next("'func'")
+            name = cur.expect_id("a function name after 'func'")
+            cur.expect_punct("(", f"after function name '{name}'")
+            params = self._params(cur)
+            if extern:
+                if cur.is_punct("{"):
+                    raise _LineError(f"extern function '{name}' cannot have a body (remove "
+                                     f"'extern' or the body)", cur.col())
+                cur.expect_end(f"after extern function '{name}'")
+                self.functions.append(Function(name=name, params=params, extern=True,
+                                               annotations=annotations, loc=loc))
+                return None
+            cur.expect_punct("{", f"at the end of the header of function '{name}'")
+            fn = _FunctionBuilder(name, params, annotations, loc, True)
+            if cur.is_punct("}"):  # `func f() { }`: empty body on one line
+                cur.i += 1
+                cur.expect_end(f"after '}}' closing function '{name}'")
+                self._finish(fn)
+                return None
+            cur.expect_end(f"after '{{' opening function '{name}'")
+            return fn
+        except _LineError as e:
+            self._error(e.message, e.col)
+            if extern and not any(t[0] == "p" and t[1] == "{" for t in toks):
+                return None
+            if any(t[0] == "p" and t[1] == "}" for t in toks[cur.i:]):
+                return None
+            return _FunctionBuilder(name, (), (), loc, False)
+
+    def _params(self, cur: _Cursor) -> tuple:
+        params = []
+        if cur.is_punct(")"):
+            cur.i += 1
+            return ()
+        while True:
+            params.append(cur.expect_id("a parameter name"))
+            tok = cur.peek()
+            if tok is not None and tok[0] == "p" and tok[1] == ",":
+                cur.i += 1
+                continue
+            cur.expect_punct(")", "after the last parameter")
+            return tuple(params)
+
+    def _global(self, toks, end_col) -> None:
+        """``global NAME[SIZE]``, ``global NAME[SIZE] = {b, ...}``, ``global NAME = "text"``."""
+        self._check_bad(toks)
+        loc = self._loc(toks[0][2])
+        cur = _Cursor(toks, end_col, start=1)
+        tok = cur.peek()
+        if tok is not None and tok[0] == "annot":
+            raise _LineError("expected a global name after 'global'", tok[2])
+        name = cur.expect_id("a global name after 'global'")
+        size = None
+        if cur.is_punct("["):
+            cur.i += 1
+            tok = cur.next(f"the size of global '{name}'")
+            if tok[0] != "num":
+                raise _LineError(f"expected the size of global '{name}' (an integer), found "
+                                 f"{_describe(tok)}", tok[2])
+            size = parse_int(tok[1], tok[2])
+            if size < 0:
+                raise _LineError(f"global '{name}' has negative size {size}", tok[2])
+            cur.expect_punct("]", f"after the size of global '{name}'")
+        init = b""
+        if cur.is_punct("="):
+            cur.i += 1
+            tok = cur.next(f"an initialiser for global '{name}' ('{{b0, b1, ...}}' or "
+                           f"'\"text\"')")
+            if tok[0] == "str":
+                init = decode_string(tok[1], tok[2]) + b"\0"  # IR.md: NUL-terminated
+                if size is None:
+                    size = len(init)
+            elif tok[0] == "p" and tok[1] == "{":
+                if size is None:
+                    raise _LineError(f"global '{name}' with a byte list needs a size: "
+                                     f"'global {name}[SIZE] = {{...}}'", tok[2])
+                init = self._byte_list(cur, name)
+            else:
+                raise _LineError(f"expected '{{' or a string after '=' in global '{name}', "
+                                 f"found {_describe(tok)}", tok[2])
+            if len(init) > size:
+                raise _LineError(f"global '{name}' has {len(init)} initial bytes but size "
+                                 f"{size}", tok[2])
+        elif size is None:
+            raise _LineError(f"global '{name}' needs a size ('global {name}[16]') or a string "
+                             f"initialiser ('global {name} = \"text\"')", cur.col())
+        tok = cur.peek()
+        if tok is not None and tok[0] == "annot":
+            raise _LineError("annotations are not supported on globals", tok[2])
+        cur.expect_end(f"after global '{name}'")
+        self.globals.append(Global(name=name, size=size, init=init, loc=loc))
+
+    def _byte_list(self, cur: _Cursor, name: str) -> bytes:
+        out = bytearray()
+        if cur.is_punct("}"):
+            cur.i += 1
+            return bytes(out)
+        while True:
+            tok = cur.next(f"a byte value in the initialiser of global '{name}'")
+            if tok[0] != "num":
+                raise _LineError(f"expected a byte value (0..255) in global '{name}', found "
+                                 f"{_describe(tok)}", tok[2])
+            value = _literal_value(tok[1], tok[2])
+            if not 0 <= value <= 255:
+                raise _LineError(f"byte value {tok[1]} in global '{name}' is out of range "
+                                 f"0..255", tok[2])
+            out.append(value)
+            if cur.is_punct(","):
+                cur.i += 1
+                continue
+            cur.expect_punct("}", f"after the last byte of global '{name}'")
+            return bytes(out)
+
+    # -- function bodies
+
+    def _body_line(self, fn: _FunctionBuilder, toks, end_col, lineno) -> None:
+        self._check_bad(toks)
+        toks, annotations = _split_annotations(toks)
+        if not toks:
+            raise _LineError("an annotation line must follow a label or an instruction "
+                             "(put it at the end of that line)", 1)
+        first = toks[0]
+        if (first[0] == "id" and len(toks) > 1 and toks[1][0] == "p" and toks[1][1] == ":"
+                and not _is_define_at(toks, 0)):
+            self._label_line(fn, toks, end_col, annotations)
+            return
+        if not fn.blocks:
+            raise _LineError(f"instruction before the first label in function '{fn.name}' "
+                             f"(start the body with a label such as 'entry:')", first[2])
+        instr = self._instr(_Cursor(toks, end_col), annotations)
+        fn.blocks[-1][1].append(instr)
+
+    def _label_line(self, fn, toks, end_col, annotations) -> None:
+        """``LABEL: [!hyperblock] [#k=v ...]`` or, as an extension, ``LABEL: INSTR``."""
+        label = toks[0][1]
+        block = [label, [], False, (), self._loc(toks[0][2])]
+        fn.blocks.append(block)
+        cur = _Cursor(toks, end_col, start=2)
+        while True:
+            tok = cur.peek()
+            if tok is None or tok[0] != "attr":
+                break
+            if tok[1] != "!hyperblock":
+                raise _LineError(f"unknown block attribute '{tok[1]}' (expected '!hyperblock')",
+                                 tok[2])
+            if block[2]:
+                raise _LineError("'!hyperblock' given twice", tok[2])
+            block[2] = True
+            cur.i += 1
+        if cur.at_end():
+            block[3] = annotations
+        else:
+            block[1].append(self._instr(cur, annotations))
+
+    def _operand(self, cur: _Cursor, what: str):
+        tok = cur.peek()
+        if tok is not None:
+            kind = tok[0]
+            if kind == "id":
+                cur.i += 1
+                name = tok[1]
+                return GlobalAddr(name) if name in self.global_names else Reg(name)
+            if kind == "num":
+                cur.i += 1
+                return Imm(parse_int(tok[1], tok[2]))
+        raise _LineError(f"expected {what} (a register, an integer or a global), found "
+                         f"{_describe(tok)}", cur.col())
+
+    def _two_operands(self, cur: _Cursor, op: str):
+        a = self._operand(cur, f"the first operand of '{op}'")
+        if not cur.is_punct(","):
+            raise _LineError(f"expected ',' after first operand of '{op}', found "
+                             f"{_describe(cur.peek())}", cur.col())
+        cur.i += 1
+        b = self._operand(cur, f"the second operand of '{op}'")
+        return a, b
+
+    def _instr(self, cur: _Cursor, annotations):
+        """One instruction (IR.md "Instructions"), optionally guarded ``(P) INSTR``."""
+        start_col = cur.col()
+        loc = self._loc(start_col)
+        guard = None
+        if cur.is_punct("("):
+            cur.i += 1
+            guard = cur.expect_id("a predicate name in the guard '(P)'")
+            cur.expect_punct(")", f"after guard predicate '{guard}'")
+        tok = cur.peek()
+        if tok is None:
+            raise _LineError("expected an instruction after the guard", cur.end_col)
+        if tok[0] != "id":
+            raise _LineError(f"expected an instruction, found {_describe(tok)}", tok[2])
+        common = {"guard": guard, "annotations": annotations, "loc": loc}
+        if cur.is_punct("=", 1):
+            dest = tok[1]
+            cur.i += 2
+            instr = self._value_instr(cur, dest, common)
+        elif cur.is_punct(":", 1):
+            instr = self._native_define(cur, common)
+        else:
+            instr = self._statement(cur, common)
+        tok = cur.peek()
+        if tok is not None:
+            raise _LineError(f"unexpected {_describe(tok)} after the last operand of "
+                             f"'{instr.opcode}'", tok[2])
+        return instr
+
+    def _opcode(self, cur: _Cursor) -> tuple[str, str, str, int]:
+        tok = cur.peek()
+        if tok is None or tok[0] != "id":
+            raise _LineError(f"expected an opcode, found {_describe(tok)}", cur.col())
+        cur.i += 1
+        base, _, suffix = tok[1].partition(".")
+        return tok[1], base, suffix, tok[2]
+
+    def _value_instr(self, cur: _Cursor, dest: str, common: dict):
+        """``R = OP ...``."""
+        op, base, suffix, col = self._opcode(cur)
+        if op == "mov":
+            return Mov(dest=dest, src=self._operand(cur, "the operand of 'mov'"), **common)
+        if op in BINARY_OPS:
+            a, b = self._two_operands(cur, op)
+            return BinOp(op=op, dest=dest, a=a, b=b, **common)
+        if op in UNARY_OPS:
+            return UnOp(op=op, dest=dest, a=self._operand(cur, f"the operand of '{op}'"),
+                        **common)
+        if base == "cmp":
+            rel = _relation(op, suffix, col)
+            a, b = self._two_operands(cur, op)
+            return Cmp(rel=rel, dest=dest, a=a, b=b, **common)
+        if op == "select":
+            c = self._operand(cur, "the condition of 'select'")
+            cur.expect_punct(",", "after the condition of 'select'")
+            a = self._operand(cur, "the second operand of 'select'")
+            cur.expect_punct(",", "after the second operand of 'select'")
+            b = self._operand(cur, "the third operand of 'select'")
+            return Select(dest=dest, cond=c, a=a, b=b, **common)
+        if base == "load":
+            size, signed = _load_suffix(op, suffix, col)
+            addr = self._operand(cur, f"the address of '{op}'")
+            return Load(dest=dest, addr=addr, size=size, signed=signed, **common)
+        if op == "alloca":
+            return Alloca(dest=dest, size=self._operand(cur, "the size of 'alloca'"), **common)
+        if op == "call":
+            callee, args = self._call_rest(cur)
+            return Call(dest=dest, callee=callee, args=args, **common)
+        if op == "input":
+            return Input(dest=dest, **common)
+        if base == "pcmp":
+            raise _LineError(f"a predicate define names each destination's deposit type: write "
+                             f"'{dest}:ut = {op} A, B' (or the IA-64 form "
+                             f"'{op}.unc {dest}, P2 = A, B')", col)
+        if base in _STATEMENT_OPS:
+            raise _LineError(f"'{op}' produces no value (remove '{dest} =')", col)
+        raise _LineError(_unknown_opcode(op), col)
+
+    def _statement(self, cur: _Cursor, common: dict):
+        """Instructions without ``R =``: store, print, br, cbr, ret, call, IA-64 pcmp."""
+        first = cur.peek()
+        second = cur.peek(1)
+        op, base, suffix, col = self._opcode(cur)
+        if base == "store":
+            if not suffix:
+                size = 8
+            elif _STORE_SUFFIX_RE.match(suffix):
+                size = int(suffix)
+            else:
+                raise _LineError(f"bad store size in '{op}' (expected store, store.1, store.2, "
+                                 f"store.4 or store.8)", col)
+            addr = self._operand(cur, f"the address of '{op}'")
+            cur.expect_punct(",", f"after the address of '{op}'")
+            value = self._operand(cur, f"the value of '{op}'")
+            return Store(addr=addr, value=value, size=size, **common)
+        if op == "print":
+            return Print(value=self._operand(cur, "the operand of 'print'"), **common)
+        if op == "br":
+            return Br(target=cur.expect_id("a label after 'br'"), **common)
+        if op == "cbr":
+            cond = self._operand(cur, "the condition of 'cbr'")
+            cur.expect_punct(",", "after the condition of 'cbr'")
+            if_true = cur.expect_id("the true label of 'cbr'")
+            cur.expect_punct(",", "after the true label of 'cbr'")
+            if_false = cur.expect_id("the false label of 'cbr'")
+            return CondBr(cond=cond, if_true=if_true, if_false=if_false, **common)
+        if op == "ret":
+            value = None if cur.at_end() else self._operand(cur, "the return value")
+            return Ret(value=value, **common)
+        if op == "call":
+            callee, args = self._call_rest(cur)
+            return Call(dest=None, callee=callee, args=args, **common)
+        if base == "pcmp":
+            return self._ia64_define(cur, op, suffix, col, common)
+        if op in _VALUE_OPS or base in ("cmp", "load"):
+            raise _LineError(f"'{op}' needs a destination: write 'R = {op} ...'", col)
+        if (second is not None and second[0] == "id"
+                and second[1].partition(".")[0] in _KNOWN_BASES):
+            raise _LineError(f"expected '=' after destination '{first[1]}'", second[2])
+        raise _LineError(_unknown_opcode(op), col)
+
+    def _call_rest(self, cur: _Cursor):
+        callee = cur.expect_id("a function name after 'call'")
+        cur.expect_punct("(", f"after the callee '{callee}'")
+        args = []
+        if cur.is_punct(")"):
+            cur.i += 1
+            return callee, ()
+        while True:
+            args.append(self._operand(cur, f"argument {len(args) + 1} of the call to "
+                                           f"'{callee}'"))
+            if cur.is_punct(","):
+                cur.i += 1
+                continue
+            cur.expect_punct(")", f"after the last argument of the call to '{callee}'")
+            return callee, tuple(args)
+
+    # -- predicate defines (IR.md "Predicate defines")
+
+    def _native_define(self, cur: _Cursor, common: dict) -> PredDefine:
+        """``D1:T1 [, D2:T2] = pcmp.REL A, B``."""
+        dests = []
+        while True:
+            name = cur.expect_id("a predicate destination")
+            cur.expect_punct(":", f"after predicate destination '{name}'")
+            tok = cur.next(f"a deposit type after '{name}:'")
+            dests.append(PredDest(name, _deposit_type(tok)))
+            if cur.is_punct(","):
+                if len(dests) == 2:
+                    raise _LineError("a predicate define has at most two destinations",
+                                     cur.col())
+                cur.i += 1
+                continue
+            if not cur.is_punct("="):
+                raise _LineError(f"expected ',' or '=' after '{name}:{tok[1]}', found "
+                                 f"{_describe(cur.peek())}", cur.col())
+            cur.i += 1
+            break
+        op, base, suffix, col = self._opcode(cur)
+        if base != "pcmp":
+            raise _LineError(f"predicate destinations ('{dests[0].name}:{dests[0].dtype}') "
+                             f"need a 'pcmp.REL' define, found '{op}'", col)
+        rel, _, completer = suffix.partition(".")
+        rel = _relation(op, rel, col)
+        if completer:
+            raise _LineError(f"completer '.{completer}' is only allowed in the IA-64 form "
+                             f"'pcmp.{rel}.{completer} P1, P2 = A, B'; with deposit types "
+                             f"write 'pcmp.{rel}'", col)
+        a, b = self._two_operands(cur, op)
+        return PredDefine(rel=rel, dests=tuple(dests), a=a, b=b, **common)
+
+    def _ia64_define(self, cur: _Cursor, op: str, suffix: str, col: int,
+                     common: dict) -> PredDefine:
+        """``pcmp.REL[.COMPLETER] P1[, P2] = A, B`` mapped by IA64_COMPLETERS."""
+        rel, _, completer = suffix.partition(".")
+        rel = _relation(op, rel, col)
+        if completer not in IA64_COMPLETERS:
+            known = ", ".join(f"'.{c}'" for c in IA64_COMPLETERS if c)
+            raise _LineError(f"unknown IA-64 completer '.{completer}' in '{op}' (expected none "
+                             f"or one of: {known})", col)
+        types = IA64_COMPLETERS[completer]
+        names = [cur.expect_id(f"a predicate destination after '{op}'")]
+        if cur.is_punct(","):
+            cur.i += 1
+            names.append(cur.expect_id("the second predicate destination"))
+        if cur.is_punct(":"):
+            raise _LineError(f"the IA-64 form '{op} P1, P2 = A, B' takes no deposit types; "
+                             f"write 'P1:T1, P2:T2 = pcmp.{rel} A, B' instead", cur.col())
+        cur.expect_punct("=", "after the predicate destinations")
+        a, b = self._two_operands(cur, op)
+        dests = tuple(PredDest(n, t) for n, t in zip(names, types))
+        return PredDefine(rel=rel, dests=dests, a=a, b=b, **common)
+
+
+def _deposit_type(tok) -> str:
+    canonical = DEPOSIT_ALIASES.get(tok[1]) if tok[0] in ("id", "uni") else None
+    if canonical is None:
+        known = ", ".join(DEPOSIT_ALIASES)
+        raise _LineError(f"unknown deposit type '{tok[1]}' (expected one of: {known})", tok[2])
+    return canonical
+
+
+def _relation(op: str, rel: str, col: int) -> str:
+    if rel in RELATIONS:
+        return rel
+    base = op.partition(".")[0]
+    known = ", ".join(RELATIONS)
+    if not rel:
+        raise _LineError(f"'{base}' needs a relation such as '{base}.eq' (one of: {known})",
+                         col)
+    raise _LineError(f"unknown relation '{rel}' in '{op}' (expected one of: {known})", col)
+
+
+def _load_suffix(op: str, suffix: str, col: int) -> tuple[int, bool]:
+    if not suffix:
+        return 8, True
+    m = _LOAD_SUFFIX_RE.match(suffix)
+    if m is None:
+        raise _LineError(f"bad load size in '{op}' (expected load, load.N or load.Nu with N in "
+                         f"1, 2, 4, 8)", col)
+    return int(m.group(1)), not m.group(2)
+
+
+def _unknown_opcode(op: str) -> str:
+    message = f"unknown opcode '{op}' (expected one of: {', '.join(OPCODE_SPELLINGS)})"
+    close = difflib.get_close_matches(op, [s.split("[")[0].replace(".REL", "")
+                                           for s in OPCODE_SPELLINGS], n=1)
+    if close:
+        message += f"; did you mean '{close[0]}'?"
+    return message
+
+
+# ---------------------------------------------------------------- entry points
+
+def parse_module(text: str, path: str = "<input>") -> Module:
+    """Parse PIR text into a :class:`~pylogic.ir.model.Module`.
+
+    Parameters: ``text`` the whole file; ``path`` the name used in locations.
+    Returns the module (not verified: see ``pylogic.ir.verify``).
+    Raises ParseErrors(errors, partial) listing every error (each with file:line:col) when
+    anything is wrong; ``partial`` holds every global and function that parsed cleanly.
+    Example: ``parse_module("func f() {\\nentry:\\n    ret 1\\n}\\n")``.
+    References: IR.md (normative).
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return _ModuleParser(text, path).parse()
+
+
+def parse_file(path) -> Module:
+    """Read ``path`` (UTF-8) and parse it with :func:`parse_module`.
+
+    Raises PathlogicError naming the path when the file cannot be read (missing, a directory,
+    no permission), ParseError at the first bad byte when it is not UTF-8, ParseErrors for
+    syntax errors.
+    """
+    name = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        raise PathlogicError(f"cannot read '{name}': {reason}", SourceLoc(name)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise ParseError(f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+                         SourceLoc(name, line, col)) from None
+    return parse_module(text, name)

@@ -1,0 +1,153 @@
+"""SAT cross-check of PAS answers (python-sat): the same define network, Tseitin-encoded to CNF.
+
+Independent of the BDD on purpose (pas.md §7, SAT cross-check):
+- each deposit is encoded from the Table 1 truth table produced by ``deposit()``, not from the
+  Table 2 ITEs, so an error like the misprinted ct/cf is caught;
+- each condition family is encoded one-hot (one variable per interval, exactly one true), not
+  with the BDD's binary finite domain; a condition is the OR of its interval variables;
+- ω, p* and register-vs-register atoms are free variables.
+A "must" query holds iff its negation is UNSAT; a SAT model is a witness (``last_witness``).
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from pysat.formula import IDPool
+from pysat.solvers import Minisat22
+
+from pylogic.ir.deposit_types import deposit
+from pylogic.ir.model import DEPOSIT_TYPES
+from pylogic.predicates.conditions import ConditionLayer
+
+#: ``deposit`` as clauses: for each type the 8 (g, c, old) rows and the written value (PAS Table 1).
+DEPOSIT_ROWS = {t: [((g, c, o), deposit(t, g, c, o)) for g, c, o in product((0, 1), repeat=3)]
+                for t in DEPOSIT_TYPES}
+
+
+class SatChecker:
+    """Incremental CNF of one or more define networks; answers the PAS queries by UNSAT checks."""
+
+    def __init__(self, nets, mode: str = "family", layer: ConditionLayer | None = None):
+        self.nets = list(nets)
+        self.layer = layer if layer is not None else ConditionLayer(self.nets, mode)
+        self.pool = IDPool()
+        self.solver = Minisat22()
+        self.true = self.pool.id(("true",))
+        self.solver.add_clause([self.true])
+        self.lits: dict = {}
+        self.onehot: dict = {}       # family key -> [interval var per segment]
+        self.free: dict = {}         # leaf key -> var
+        self.calls = 0
+        self.last_witness = None
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    # ------------------------------------------------------------ encoding
+    def _intervals(self, fkey) -> list:
+        ys = self.onehot.get(fkey)
+        if ys is None:
+            nseg = len(self.layer.families[fkey].segments)
+            ys = [self.pool.id(("seg", fkey, s)) for s in range(nseg)]
+            self.solver.add_clause(ys)                      # at least one
+            for a in range(nseg):                           # at most one (pairwise)
+                for b in range(a + 1, nseg):
+                    self.solver.add_clause([-ys[a], -ys[b]])
+            self.onehot[fkey] = ys
+        return ys
+
+    def _leaf(self, i: int, nid: int) -> int:
+        leaf = self.layer.leaf(i, nid)
+        if leaf[0] == "const":
+            return self.true if leaf[1] else -self.true
+        if leaf[0] == "interval":
+            ys = self._intervals(leaf[1])
+            x = self.pool.id(("node", i, nid))
+            on = [y for y, holds in zip(ys, leaf[2]) if holds]
+            self.solver.add_clause([-x] + on)              # x -> OR intervals
+            for y in on:
+                self.solver.add_clause([x, -y])            # interval -> x
+            return x
+        key = leaf[1]
+        v = self.free.get(key)
+        if v is None:
+            v = self.free[key] = self.pool.id(("free", key))
+        return -v if leaf[0] == "atom" and leaf[2] else v
+
+    def lit(self, i: int, nid: int) -> int:
+        """Literal equivalent to network node ``nid`` of network ``i`` (encodes its cone)."""
+        net = self.nets[i]
+        stack = [nid]
+        while stack:
+            x = stack[-1]
+            if (i, x) in self.lits:
+                stack.pop()
+                continue
+            kids = [c for c in net.children(x) if (i, c) not in self.lits]
+            if kids:
+                stack.extend(kids)
+                continue
+            stack.pop()
+            n = net.nodes[x]
+            if n[0] == "not":
+                self.lits[(i, x)] = -self.lits[(i, n[1])]
+            elif n[0] == "ite":
+                s, t, e = (self.lits[(i, c)] for c in n[1:])
+                y = self.pool.id(("node", i, x))
+                add = self.solver.add_clause
+                add([-s, -t, y]), add([s, -e, y]), add([-s, t, -y]), add([s, e, -y])
+                self.lits[(i, x)] = y
+            elif n[0] == "deposit":
+                g, c, o = (self.lits[(i, k)] for k in n[2:])
+                y = self.pool.id(("node", i, x))
+                for (gv, cv, ov), out in DEPOSIT_ROWS[n[1]]:   # row -> written value
+                    self.solver.add_clause([-g if gv else g, -c if cv else c, -o if ov else o,
+                                            y if out else -y])
+                self.lits[(i, x)] = y
+            else:
+                self.lits[(i, x)] = self._leaf(i, x)
+        return self.lits[(i, nid)]
+
+    # ------------------------------------------------------------ queries
+    def satisfiable(self, assumptions) -> bool:
+        """Is the conjunction of the literals satisfiable? Stores a decoded witness if so."""
+        self.calls += 1
+        if self.solver.solve(assumptions=list(assumptions)):
+            self.last_witness = self._decode(set(self.solver.get_model()))
+            return True
+        self.last_witness = None
+        return False
+
+    def _decode(self, model: set) -> dict:
+        """Witness: a concrete value per family (its segment's lower bound) and free-variable values."""
+        out = {}
+        for fkey, ys in self.onehot.items():
+            for s, y in enumerate(ys):
+                if y in model:
+                    out[("family", fkey)] = self.layer.families[fkey].segments[s][0]
+        for key, v in self.free.items():
+            out[("free", key)] = int(v in model)
+        return out
+
+    def ask(self, query: str, operands) -> bool:
+        """Answer ``query`` on ``[(net index, node id), ...]`` (same names as PredicateAnalysis)."""
+        ls = [self.lit(i, n) for i, n in operands]
+        unsat = lambda *a: not self.satisfiable(a)  # noqa: E731
+        if query == "always_true":
+            return unsat(-ls[0])
+        if query == "always_false":
+            return unsat(ls[0])
+        a, b = ls[0], ls[-1]
+        if query == "equivalent":
+            return unsat(a, -b) and unsat(-a, b)
+        if query == "complementary":
+            return unsat(a, b) and unsat(-a, -b)
+        if query == "implies":
+            return unsat(a, -b)
+        if query == "disjoint":
+            return unsat(a, b)
+        if query == "exhaustive":
+            return unsat(-a, -b)
+        if query == "covers":           # operands = [target, p1, ..., pn]
+            return unsat(ls[0], *[-x for x in ls[1:]])
+        raise ValueError(f"unknown query {query!r}")

@@ -1,0 +1,223 @@
+"""Rejections: every unsupported construct, syntax and semantic errors, non-stratified programs,
+bad facts files -- each a DatalogError located at file:line:col and naming the construct."""
+from __future__ import annotations
+
+import pytest
+
+from pylogic.engines import EngineError, load_program, run_program
+from pylogic.errors import DatalogError
+
+HEADER = ".decl a(x: number)\n.decl b(x: number)\n.decl s(x: symbol)\n"
+
+
+def rejected(tmp_path, body: str, name="p.dl") -> DatalogError:
+    path = tmp_path / name
+    path.write_text(HEADER + body)
+    with pytest.raises(DatalogError) as info:
+        load_program(path)
+    return info.value
+
+
+def test_engine_error_is_datalog_error():
+    assert issubclass(EngineError, DatalogError)
+
+
+# (program text placed on line 4, expected column, a word the message must contain)
+UNSUPPORTED = [
+    ("a(x) :- b(x), x = [1, 2].", 19, "record"),
+    (".type R = [x: number, y: number]", 11, "record"),
+    (".type T = A { x: number } | B {}", 11, "ADT"),
+    ("a(x) :- b(x), x = $A(1).", 19, "ADT"),
+    ("a(x) :- b(x), x = @f(1).", 19, "functor '@f'"),
+    ('s(y) :- s(x), y = cat(x, "a").', 19, "functor 'cat'"),
+    ("a(y) :- s(x), y = strlen(x).", 19, "functor 'strlen'"),
+    ("a(y) :- s(x), y = ord(x).", 19, "functor 'ord'"),
+    ("a(y) :- s(x), y = to_number(x).", 19, "functor 'to_number'"),
+    ("s(y) :- a(x), y = to_string(x).", 19, "functor 'to_string'"),
+    ("s(y) :- s(x), y = substr(x, 0, 1).", 19, "functor 'substr'"),
+    ('a(1) :- s(x), match("a.*", x).', 15, "functor 'match'"),
+    ('a(1) :- s(x), contains("a", x).', 15, "functor 'contains'"),
+    ("a(x) :- x = autoinc().", 13, "functor 'autoinc'"),
+    ("a(x) :- b(x), x != nil.", 20, "nil"),
+    (".decl c(x: number) choice-domain x", 20, "choice-domain"),
+    (".comp C { }", 1, ".comp"),
+    (".init c = C", 1, ".init"),
+    (".functor f(x: number): number", 1, ".functor"),
+    ("a(x) :- b(x). .plan 0: (1)", 15, ".plan"),
+    (".pragma \"legacy\" \"true\"", 1, ".pragma"),
+    ("#define X 1", 1, "#define"),
+    (".decl c(x: float)", 12, "float"),
+    (".decl c(x: unsigned)", 12, "unsigned"),
+    ("a(x) :- b(y), x = y band 1.", 21, "band"),
+    ("a(x) :- b(y), x = y ^ 2.", 21, "power"),
+    ("a(1.5).", 3, "float"),
+    ("a(x) <= a(y) :- b(x), b(y).", 1, "subsumptive"),
+    (".decl e(x: number, y: number) eqrel", 31, "eqrel"),
+]
+
+
+@pytest.mark.parametrize("text,col,word", UNSUPPORTED, ids=[u[2] for u in UNSUPPORTED])
+def test_unsupported_construct_located_and_named(tmp_path, text, col, word):
+    err = rejected(tmp_path, text + "\n")
+    assert err.loc.file.endswith("p.dl")
+    assert (err.loc.line, err.loc.col) == (4, col), str(err)
+    assert word in err.message
+    assert "unsupported" in err.message
+
+
+SEMANTIC = [
+    ("a(x) :- c(x).", (4, 9), "undeclared relation 'c'"),
+    ("a(x) :- b(x, x).", (4, 9), "arity mismatch"),
+    ("a(x, 1) :- b(x).", (4, 1), "arity mismatch"),
+    ("a(y) :- b(x).", (4, 3), "ungrounded variable 'y'"),
+    ("a(x) :- b(x), !b(y).", (4, 17), "ungrounded variable 'y'"),
+    ("a(x) :- b(x), y > 1.", (4, 15), "ungrounded variable 'y'"),
+    ("a(x) :- b(x+1).", (4, 11), "ungrounded variable 'x'"),
+    ("a(_) :- b(1).", (4, 3), "underscore"),
+    ("a(x) :- s(x).", (4, 3), "type error"),
+    ('a(x) :- b(x), x = "q".', (4, 17), "type error"),
+    ('a(1) :- s(x), x < "b".', (4, 17), "ordering comparison"),
+    ("a(x) :- b(x), s(x).", (4, 17), "type error"),
+    (".output nothere", (4, 1), "undeclared relation 'nothere'"),
+    (".decl a(y: number)", (4, 1), "declared twice"),
+    (".decl c(x: Nope)", (4, 1), "undeclared type 'Nope'"),
+    (".input a(IO=sqlite)", (4, 1), "IO=sqlite"),
+    (".input a(headers=true)", (4, 1), "parameter 'headers'"),
+    ("a(n) :- n = sum x : { b(x) ; a(x) }.", (4, 13), "disjunction inside an aggregate"),
+    ("a(n) :- n = count : { b(m), m = count : b(_) }.", (4, 13), "nested aggregate"),
+    ("a(x) :- b(x), x = 2147483648.", (4, 19), "32-bit"),
+]
+
+
+@pytest.mark.parametrize("text,pos,phrase", SEMANTIC, ids=[s[2] for s in SEMANTIC])
+def test_semantic_error_located(tmp_path, text, pos, phrase):
+    err = rejected(tmp_path, text + "\n")
+    assert (err.loc.line, err.loc.col) == pos, str(err)
+    assert phrase in err.message
+
+
+def test_subtypes_that_share_no_values_are_a_type_error(tmp_path):
+    err = rejected(tmp_path, ".type A <: symbol\n.type B <: symbol\n.decl pa(x: A)\n"
+                             ".decl pb(x: B)\n.decl both(x: A)\nboth(x) :- pa(x), pb(x).\n")
+    assert err.loc.line == 9 and "share no values" in err.message
+
+
+def test_supertype_into_subtype_head_is_a_type_error(tmp_path):
+    err = rejected(tmp_path, ".type A <: symbol\n.decl pa(x: A)\npa(x) :- s(x).\n")
+    assert err.loc.line == 6 and "not a subtype" in err.message
+
+
+@pytest.mark.parametrize("rules,line,col", [
+    ("a(x) :- b(x), !a(x).", 4, 15),                            # self negation
+    ("a(x) :- b(x), !c(x).\nc(x) :- a(x).", 4, 15),              # negation through a cycle
+    ("a(n) :- b(_), n = count : { a(_) }.", 4, 29),             # aggregate over itself
+])
+def test_non_stratified_program_rejected(tmp_path, rules, line, col):
+    err = rejected(tmp_path, ".decl c(x: number)\n" + rules + "\n")
+    assert "non-stratified" in err.message
+    assert (err.loc.line, err.loc.col) == (line + 1, col), str(err)
+
+
+def test_stratified_negation_accepted(tmp_path):
+    path = tmp_path / "p.dl"
+    path.write_text(HEADER + ".decl c(x: number)\n.output c\nc(x) :- b(x), !a(x).\n"
+                    "a(x) :- b(x), x > 1.\nb(1). b(2). b(3).\n")
+    assert run_program(path, None, engine="clingo") == {"c": [(1,)]}
+
+
+@pytest.mark.parametrize("text,pos", [
+    ("a(x) :- b(x) b(x).", (4, 14)),
+    ("a(x) :- b(x)", (4, 13)),
+    (".decl", (5, 1)),
+    ("a(x) :- b(x), x = 1 +.", (4, 22)),
+    ('s("unterminated) :- s(1).', (4, 3)),
+])
+def test_syntax_error_located(tmp_path, text, pos):
+    err = rejected(tmp_path, text + "\n")
+    assert "syntax error" in err.message
+    assert (err.loc.line, err.loc.col) == pos, str(err)
+
+
+def test_error_inside_included_file_names_that_file(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "inc.dl").write_text(".decl q(x: number)\nq(x) :- nothere(x).\n")
+    (tmp_path / "main.dl").write_text('#include "sub/inc.dl"\n')
+    with pytest.raises(DatalogError) as info:
+        load_program(tmp_path / "main.dl")
+    assert info.value.loc.file.endswith("sub/inc.dl") and info.value.loc.line == 2
+
+
+def test_include_cycle_rejected(tmp_path):
+    (tmp_path / "a.dl").write_text('#include "b.dl"\n')
+    (tmp_path / "b.dl").write_text('.decl x(n: number)\n#include "a.dl"\n')
+    with pytest.raises(DatalogError) as info:
+        load_program(tmp_path / "a.dl")
+    assert "cycle" in info.value.message
+    assert info.value.loc.file.endswith("b.dl") and info.value.loc.line == 2
+
+
+def test_missing_include_rejected(tmp_path):
+    (tmp_path / "a.dl").write_text('\n#include "nope.dl"\n')
+    with pytest.raises(DatalogError) as info:
+        load_program(tmp_path / "a.dl")
+    assert info.value.loc.line == 2 and "nope.dl" in info.value.message
+
+# ---- facts files ----------------------------------------------------------------------------
+
+
+FACTS_PROG = (".decl e(x: symbol, n: number)\n.input e\n.decl o(x: symbol, n: number)\n.output o\n"
+              "o(x, n) :- e(x, n).\n")
+
+
+def run_with_facts(tmp_path, facts_text: str | None):
+    prog = tmp_path / "p.dl"
+    prog.write_text(FACTS_PROG)
+    facts = tmp_path / "facts"
+    facts.mkdir()
+    if facts_text is not None:
+        (facts / "e.facts").write_text(facts_text)
+    return run_program(prog, facts, engine="clingo")
+
+
+def test_missing_facts_file_is_empty_relation(tmp_path):
+    assert run_with_facts(tmp_path, None) == {"o": []}
+
+
+def test_facts_values_typed(tmp_path):
+    got = run_with_facts(tmp_path, "a b\t-2147483648\nc\t2147483647\nd\t0x10\n")
+    assert got == {"o": [("a b", -2147483648), ("c", 2147483647), ("d", 16)]}
+
+
+@pytest.mark.parametrize("text,line,phrase", [
+    ("a\t1\nb\t2\t3\n", 2, "expected 2 column(s), found 3"),
+    ("a\t1\nb\n", 2, "expected 2 column(s), found 1"),
+    ("a\t1\nb\tx1\n", 2, "not a number"),
+    ("a\t2147483648\n", 1, "outside the 32-bit"),
+    ("a\t-2147483649\n", 1, "outside the 32-bit"),
+])
+def test_bad_facts_file_named_with_line(tmp_path, text, line, phrase):
+    with pytest.raises(DatalogError) as info:
+        run_with_facts(tmp_path, text)
+    assert info.value.loc.file.endswith("e.facts") and info.value.loc.line == line
+    assert phrase in info.value.message
+
+
+@pytest.mark.parametrize("rows,phrase", [
+    ([("a", 2 ** 31)], "outside the 32-bit"),
+    ([("a", "1")], "expected an int"),
+    ([(1, 1)], "expected a str"),
+    ([("a",)], "expected 2"),
+])
+def test_bad_in_memory_facts(tmp_path, rows, phrase):
+    prog = tmp_path / "p.dl"
+    prog.write_text(FACTS_PROG)
+    with pytest.raises(DatalogError) as info:
+        run_program(prog, None, engine="clingo", facts={"e": rows})
+    assert phrase in info.value.message
+
+
+def test_unknown_engine_rejected(tmp_path):
+    prog = tmp_path / "p.dl"
+    prog.write_text(FACTS_PROG)
+    with pytest.raises(DatalogError):
+        run_program(prog, None, engine="duckdb")

@@ -1,0 +1,106 @@
+"""``pathlogic run``: exit codes, output channels, --json shape, located run-time errors."""
+import json
+import pathlib
+
+import pytest
+
+from pylogic.cli import main
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+
+
+def write(tmp_path, text, name="p.pir"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_exit_code_is_return_value_low_byte(tmp_path, capsys):
+    path = write(tmp_path, "func main(a, b) {\nentry:\n    r = add a, b\n    print r\n"
+                           "    ret r\n}\n")
+    assert main(["run", path, "--args", "250,10"]) == 260 & 0xFF
+    out = capsys.readouterr()
+    assert out.out == "260\n"
+    assert "instructions=3" in out.err and "nullified=0" in out.err and "branches=0" in out.err
+
+
+@pytest.mark.parametrize("argv", [["--args", "-3,4"], ["--args=-3,4"], ["--args", "-3, 4"]])
+def test_negative_args(tmp_path, capsys, argv):
+    path = write(tmp_path, "func main(a, b) {\nentry:\n    print a\n    print b\n    ret a\n}\n")
+    assert main(["run", path, *argv]) == (-3) & 0xFF
+    assert capsys.readouterr().out == "-3\n4\n"
+
+
+def test_negative_inputs_and_function_choice(tmp_path, capsys):
+    path = write(tmp_path, "func f() {\nentry:\n    x = input\n    y = input\n    z = mul x, y\n"
+                           "    print z\n    ret 0\n}\n")
+    assert main(["run", path, "--function", "f", "--input", "-2,-21"]) == 0
+    assert capsys.readouterr().out == "42\n"
+
+
+def test_json_output_shape(capsys):
+    rc = main(["run", str(EXAMPLES / "loop_call.pir"), "--args", "3", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    assert data["stdout"] == "14\n2\n" and data["prints"] == [14, 2]
+    assert data["return_value"] == 0 and data["exit_status"] == 0 and data["error"] is None
+    assert set(data["counts"]) == {"instructions", "nullified", "executed", "branches_taken",
+                                   "calls"}
+    assert {"function": "main", "from": "head", "to": "body", "count": 3} in data["edge_profile"]
+
+
+def test_profile_file(tmp_path, capsys):
+    out = tmp_path / "prof.json"
+    main(["run", str(EXAMPLES / "loop_call.pir"), "--args", "2", "--profile", str(out)])
+    data = json.loads(out.read_text())
+    assert {"function": "main", "from": "body", "to": "head", "count": 2} in data["edges"]
+
+
+def test_runtime_error_exit_70_with_located_message(tmp_path, capsys):
+    path = write(tmp_path, "func @f(x) {\nL:\n    print 7\n    y = div 1, x\n    ret y\n}\n"
+                           "func main() {\nentry:\n    r = call @f(0)\n    ret r\n}\n")
+    assert main(["run", path]) == 70
+    out = capsys.readouterr()
+    assert out.out == "7\n"
+    assert f"{path}:4:5: run-time error: division by zero in @f block L" in out.err
+
+
+def test_runtime_error_in_json_mode(tmp_path, capsys):
+    path = write(tmp_path, "func main() {\nentry:\n    x = input\n    ret x\n}\n")
+    assert main(["run", path, "--json"]) == 70
+    data = json.loads(capsys.readouterr().out)
+    assert "input exhausted" in data["error"]["message"] and data["exit_status"] == 70
+
+
+def test_parse_error_and_unknown_function_exit_1(tmp_path, capsys):
+    bad = write(tmp_path, "func main() {\nentry:\n    x = frobnicate 1\n    ret 0\n}\n")
+    assert main(["run", bad]) == 1
+    assert ":3:" in capsys.readouterr().err
+    good = write(tmp_path, "func main() {\nentry:\n    ret 0\n}\n", "g.pir")
+    assert main(["run", good, "--function", "nope"]) == 1
+    assert "nope" in capsys.readouterr().err
+
+
+def test_fuel_option(tmp_path, capsys):
+    path = write(tmp_path, "func main() {\nentry:\n    br entry\n}\n")
+    assert main(["run", path, "--fuel", "100"]) == 70
+    assert "fuel exhausted" in capsys.readouterr().err
+
+
+def test_examples_run(capsys):
+    assert main(["run", str(EXAMPLES / "pcp_ifconverted.pir"), "--input", "-1,-1"]) == 17
+    assert capsys.readouterr().out.split() == ["4", "1", "7", "5", "4", "11", "6", "17"]
+    assert main(["run", str(EXAMPLES / "pas_fig3b.pir"), "--args", "-20"]) == 0
+    assert capsys.readouterr().out.split() == ["3", "4"]
+    assert main(["run", str(EXAMPLES / "strings_printf.pir")]) == 0
+    assert "table sum 36, first word 0x4030201" in capsys.readouterr().out
+
+
+def test_console_script_end_to_end(tmp_path):
+    import subprocess
+    import sys
+    path = write(tmp_path, "func main(a, b) {\nentry:\n    r = sub a, b\n    print r\n    ret r\n}\n")
+    proc = subprocess.run([sys.executable, "-m", "pylogic.cli", "run", path, "--args", "-3,4"],
+                          capture_output=True, text=True)
+    assert proc.returncode == (-7) & 0xFF
+    assert proc.stdout == "-7\n" and "instructions=3" in proc.stderr
