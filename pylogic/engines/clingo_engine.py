@@ -16,11 +16,21 @@ _ARG = re.compile(r'"((?:[^"\\]|\\.)*)"|(-?\d+)')
 _UNESCAPE = re.compile(r"\\(.)")
 
 
+def _plain_quote(s: str) -> str:
+    return '"' + s + '"'
+
+
+def _quoter(column: list):
+    """``quote``, or a cheaper function when no value of the column needs escaping."""
+    joined = "".join(column)
+    return quote if ("\\" in joined or '"' in joined or "\n" in joined) else _plain_quote
+
+
 def facts_text(pred: str, kinds: tuple, rows) -> str:
     """clingo facts for ``rows`` of a relation whose columns have ``kinds``."""
     if not kinds:
         return f"{pred}.\n" if rows else ""
-    conv = [str if k == "number" else quote for k in kinds]
+    conv = [str if k == "number" else _quoter([r[i] for r in rows]) for i, k in enumerate(kinds)]
     if len(conv) == 1:
         c = conv[0]
         return "".join([f"{pred}({c(r[0])}).\n" for r in rows])

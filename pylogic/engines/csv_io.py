@@ -64,6 +64,34 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
 
 def check_rows(rows, relation, origin: str) -> list[tuple]:
     """Validate in-memory tuples against ``relation``'s columns (types, int32 range)."""
+    rows = [r if type(r) is tuple else tuple(r) for r in rows]
+    if _rows_ok(rows, relation.kinds):
+        return rows
+    return _check_rows_one_by_one(rows, relation, origin)
+
+
+def _rows_ok(rows: list[tuple], kinds: tuple) -> bool:
+    """Fast column-wise check of the common, valid case."""
+    n = len(kinds)
+    if any(len(r) != n for r in rows):
+        return False
+    for i, k in enumerate(kinds):
+        col = [r[i] for r in rows]
+        if k == "number":
+            if not all(type(v) is int for v in col):
+                return False
+            if col and not (INT32_MIN <= min(col) and max(col) <= INT32_MAX):
+                return False
+        else:
+            if not all(type(v) is str for v in col):
+                return False
+            joined = "".join(col)
+            if "\t" in joined or "\n" in joined:
+                return False
+    return True
+
+
+def _check_rows_one_by_one(rows, relation, origin: str) -> list[tuple]:
     out = []
     kinds = relation.kinds
     for n, row in enumerate(rows, 1):

@@ -150,6 +150,7 @@ class Program:
     ios: list = field(default_factory=list)
     clauses: list = field(default_factory=list)
     files: list = field(default_factory=list)  # every file read, main first
+    macros: set = field(default_factory=set)  # #define'd names (include guards)
 
 # ---- grammar ---------------------------------------------------------------------------------
 
@@ -498,19 +499,26 @@ def _token_name(name: str) -> str:
         return name
 
 
+def _end_loc(text: str, filename: str) -> SourceLoc:
+    """Just after the last non-blank character (where the missing token belongs)."""
+    end = len(_blank_strings_and_comments(text).rstrip())
+    line, col = _line_col(text, end)
+    return SourceLoc(filename, line, col)
+
+
 def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> DatalogError:
     loc = SourceLoc(filename, getattr(exc, "line", 0) or 0, getattr(exc, "column", 0) or 0)
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type == "$END":
-            return DatalogError("syntax error: unexpected end of file", loc)
+            return DatalogError("syntax error: unexpected end of file", _end_loc(text, filename))
         expected = sorted({_token_name(t) for t in exc.expected})[:10]
         return DatalogError(f"syntax error: unexpected '{tok!s:.30}' (expected "
                             f"{', '.join(expected)})", loc)
     if isinstance(exc, UnexpectedCharacters):
         return DatalogError(f"syntax error: unexpected character {text[exc.pos_in_stream]!r}", loc)
     if isinstance(exc, UnexpectedEOF):
-        return DatalogError("syntax error: unexpected end of file", loc)
+        return DatalogError("syntax error: unexpected end of file", _end_loc(text, filename))
     return DatalogError(f"syntax error: {exc}", loc)
 
 
@@ -544,20 +552,21 @@ def parse_program(path: str | Path, text: str | None = None) -> Program:
 
 def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
                 include_loc: SourceLoc | None = None) -> None:
+    from pylogic.engines.preprocess import apply_conditionals  # include guards (#ifndef ...)
+
     resolved = path.resolve() if text is None else path
-    if resolved in stack:
-        raise DatalogError(f"#include cycle: {' -> '.join(str(p) for p in stack + (resolved,))}",
-                           include_loc)
     if text is None:
         try:
             text = path.read_text()
         except OSError as exc:
             raise DatalogError(f"cannot read {path}: {exc.strerror}", include_loc) from None
-    program.files.append(str(path))
-    from pylogic.engines.preprocess import apply_conditionals  # include guards
-    if not hasattr(program, "macros"):
-        program.macros = set()
     text = apply_conditionals(text, program.macros, str(path))
+    if resolved in stack:
+        if not _blank_strings_and_comments(text).strip():
+            return  # re-included, but its include guard blanked it all
+        raise DatalogError(f"#include cycle: {' -> '.join(str(p) for p in stack + (resolved,))}",
+                           include_loc)
+    program.files.append(str(path))
     for item in parse_text(text, str(path)):
         if isinstance(item, tuple):
             _, rel, loc = item

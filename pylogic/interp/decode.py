@@ -1,11 +1,14 @@
-"""Pre-decoding of PIR functions into flat lists of specialised Python functions.
+"""Pre-decoding of PIR functions into generated, specialised Python functions.
 
-Each instruction becomes one small generated Python function ``step(R) -> next_pc`` over the
-frame's register list ``R`` (register names resolved to slots, literals and global addresses
-inlined, the guard test and the 64-bit wrap written out). All instructions of one PIR function
-are compiled with a single ``exec``. The machine (``machine.py``) runs ``pc = code[pc](R)``;
-negative results are events: ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at ``pc``
-(arguments in ``BOX[0]``). Faults raise ``memory.Fault``.
+Register names are resolved to slots of the frame's register list ``R``; literals and global
+addresses are inlined; guard tests and the 64-bit wrap are written out. Each function gets
+*segments*: one Python function per straight-line run of instructions from a block start (or a
+call's return point) to the next unconditional terminator or call, side exits included, all
+compiled with one ``exec``. ``segments[pc](R)`` returns the next pc; negative results are events
+for the machine (``machine.py``): ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at
+``pc`` (arguments in ``BOX[0]``). A one-function-per-instruction form (``steps``) is compiled on
+demand for exact stepping when fuel runs out. Faults raise ``memory.Fault``; the machine finds the
+faulting instruction from the traceback's line number.
 
 Semantics are IR.md's: 64-bit two's complement wrap, C division, shift counts mod 64, guards
 nullify (counted in ``NUL``) except on predicate defines where the guard is an input of the
@@ -20,7 +23,7 @@ from typing import Optional
 from pylogic.interp.memory import Fault
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (
-    MASK64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, GlobalAddr, Imm,
+    MASK64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, Imm,
     Input, Instr, Load, Mov, PredDefine, Print, Reg, Ret, Select, Store, UnOp)
 
 _MIN, _MAX = -(1 << 63), (1 << 63) - 1

@@ -95,7 +95,9 @@ class Machine:
         ins = fc.instrs[pc] if 0 <= pc < len(fc.instrs) else None
         label = fc.labels[pc] if 0 <= pc < len(fc.labels) else "?"
         loc = ins.loc if ins is not None and ins.loc is not None else SourceLoc(self.module.path)
-        return RunError(f"{message} in {fc.name} block {label}", loc)
+        error = RunError(f"{message} in {fc.name} block {label}", loc)
+        error.fault = message  # without the location, for comparing runs of different code
+        return error
 
     def run(self, entry: str = "main", args: Iterable[int] = (), inputs: Iterable[int] = (),
             fuel: int = DEFAULT_FUEL, memory_limit: int = DEFAULT_MEMORY_LIMIT,

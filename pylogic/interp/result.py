@@ -39,7 +39,7 @@ class RunResult:
     def observable(self) -> tuple:
         """What validation compares: output, return value, and whether/which error occurred."""
         return (self.stdout_bytes, self.return_value,
-                None if self.error is None else self.error.message.split(" in ")[0])
+                None if self.error is None else getattr(self.error, "fault", self.error.message))
 
     def to_json(self) -> dict:
         """A JSON-ready dict (``pathlogic run --json``)."""

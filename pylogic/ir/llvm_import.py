@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pylogic.errors import ImportError_, SourceLoc
+from pylogic.ir.llvm.legacy import expand_removed_constexprs, needs_rewrite
 from pylogic.ir.llvm.lower import FunctionLowerer, ModuleContext, NameTable, split_function
 from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, parse_type,
                                    parse_type_definitions, tokenize)
@@ -102,6 +103,13 @@ def _parse_llvm(ll_text: str, path: str):
         mod = llvm.parse_assembly(ll_text)
         mod.verify()
     except RuntimeError as exc:
+        if needs_rewrite(ll_text):  # clang-14 constant expressions LLVM 22 removed
+            try:
+                mod = llvm.parse_assembly(expand_removed_constexprs(ll_text))
+                mod.verify()
+                return mod
+            except (RuntimeError, Unsupported):
+                pass
         msg = str(exc)
         m = re.search(r"<string>:(\d+):(\d+): error: (.*)", msg)
         if m:
@@ -131,21 +139,18 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     symbols = NameTable("@")
 
     # Functions first: their names, and stand-in addresses for function pointers.
-    fn_entries = []  # (llvm name, llvmlite function, text)
-    for f in mod.functions:
-        text = str(f)
-        name = _symbol(text)
-        fn_entries.append((name, f, text))
+    # (The module is printed once and split here: printing each llvmlite value separately
+    # re-numbers the whole module every time.)
+    global_texts, fn_entries = _split_module(str(mod))  # fn_entries: (name, text, is_declaration)
     functions = {name: symbols.get(name[1:]) for name, _, _ in fn_entries
                  if not name.startswith("@llvm.")}
     fake_addr = {name: FAKE_FUNCTION_BASE + 16 * k for k, (name, _, _) in enumerate(fn_entries)}
-    arity = {name: (len(list(f.arguments)), _is_variadic(text)) for name, f, text in fn_entries}
+    arity = {name: (_param_count(text), _is_variadic(text)) for name, text, _ in fn_entries}
 
     # Globals: bytes + relocations.
     globals_out, relocations, global_names, bad_globals = [], [], {}, {}
     parsed_globals = []
-    for g in mod.global_variables:
-        text = str(g)
+    for text in global_texts:
         name = _symbol(text)
         global_names[name] = symbols.get(name[1:])
         parsed_globals.append((name, text))
@@ -161,13 +166,12 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     ctx = ModuleContext(layout, global_names, functions, fake_addr, bad_globals)
     ctx.arity = arity
     out_functions = []
-    for name, f, text in fn_entries:
+    for name, text, is_declaration in fn_entries:
         if name.startswith("@llvm."):
             continue
         pir_name = functions[name]
-        nparams = len(list(f.arguments))
-        variadic = arity[name][1]
-        if f.is_declaration:
+        nparams, variadic = arity[name]
+        if is_declaration:
             out_functions.append(_extern(pir_name, nparams, path, variadic))
             continue
         lowerer = FunctionLowerer(ctx, text, path)
@@ -197,6 +201,51 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         out_functions = _add_init(out_functions, relocations, ctx, path)
     report.seconds = time.perf_counter() - t0
     return Module(functions=tuple(out_functions), globals=tuple(globals_out), path=path), report
+
+
+def _split_module(text: str):
+    """Printed module -> ([global definition lines], [(name, function text, is_declaration)])."""
+    globals_, fns = [], []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("@") and re.search(r"=\s.*\b(?:global|constant)\b", line):
+            globals_.append(line)
+        elif line.startswith("declare "):
+            fns.append((_symbol(line), line, True))
+        elif line.startswith("define "):
+            j = i
+            while j < len(lines) and not lines[j].startswith("}"):
+                j += 1
+            fns.append((_symbol(line), "\n".join(lines[i:j + 1]), False))
+            i = j
+        i += 1
+    return globals_, fns
+
+
+def _param_count(text: str) -> int:
+    """Number of fixed parameters of a printed define/declare."""
+    line = next(l for l in text.splitlines() if l.startswith(("define ", "declare ")))
+    c = Cursor(tokenize(line))
+    while not (c.peek().kind == "glob" and c.peek(1) is not None and c.peek(1).text == "("):
+        c.next()
+    c.next(); c.expect("(")
+    n, depth = 0, 1
+    seen_any = False
+    while depth:
+        t = c.next().text
+        if t in ("(", "[", "{", "<"):
+            depth += 1
+        elif t in (")", "]", "}", ">"):
+            depth -= 1
+        elif t == "," and depth == 1:
+            n += 1
+        elif t == "...":
+            n -= 1
+        if depth and t != ",":
+            seen_any = True
+    return n + 1 if seen_any else 0
 
 
 def _extern(name: str, nparams: int, path: str, variadic: bool = False) -> Function:

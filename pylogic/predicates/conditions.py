@@ -247,11 +247,11 @@ class ConditionLayer:
             fam.finish()
         return ("interval", fkey, tuple(fam.truth(rel, k)))
 
-    def leaf_loop(self, i: int, nid: int, var_loop):
-        """Loop context of a leaf (for across-iteration queries, pas.md §2.9)."""
+    def leaf_loop(self, i: int, nid: int) -> list:
+        """Loop contexts of a leaf (for across-iteration queries, pas.md §2.9)."""
         n = self.nets[i].nodes[nid]
         if n[0] == "var":
-            return [var_loop(i, nid)]
+            return [self.nets[i].var_loop.get(nid)]
         if n[0] == "cond":
             return [self.loop_of(i, n[1])]
         if n[0] == "rcond":

@@ -34,11 +34,11 @@ from typing import Optional
 
 import networkx as nx
 
-from pylogic.errors import PathlogicError, SourceLoc
+from pylogic.errors import PathlogicError
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (
-    TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Input,
-    Load, Mov, PredDefine, Reg, Select, UnOp, to_signed64,
+    TRUE_PREDICATES, BinOp, Br, Cmp, CondBr, Function, GlobalAddr, Imm, Input, Mov, PredDefine,
+    Reg, Select, UnOp, to_signed64,
 )
 from pylogic.predicates.conditions import SWAPPED, eval_rel
 

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 from pylogic.errors import PathlogicError
 from pylogic.ir.model import TRUE_PREDICATES, Function
-from pylogic.predicates.conditions import ConditionLayer, finite_domain_cubes, domain_bits
+from pylogic.predicates.conditions import ConditionLayer, domain_bits, finite_domain_cubes
 from pylogic.predicates.network import (
     DefineNetwork, PredicateError, build_network, _safe,
 )
@@ -161,8 +161,7 @@ class BddEngine:
             if leaf[0] == "free":
                 u = self._declare(n[1], net.var_loop.get(nid))
             else:
-                loops = self.layer.leaf_loop(i, nid, lambda a, b: None)
-                loop = next((x for x in loops if x is not None), None)
+                loop = next((x for x in self.layer.leaf_loop(i, nid) if x is not None), None)
                 vals = [n[1]] if n[0] == "cond" else [n[2], n[3]]
                 pstar = any(net.infos[net.values[v][1]].kind == "pstar" for v in vals)
                 u = self._declare(f"a_{net.node_name(nid)}", loop, pstar)

@@ -17,7 +17,7 @@ from tests.datalog.cfg_oracle import cfg_oracle
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "datalog" / "cfg_analyses.dl"
-CHECKED = ("idom", "dom", "df", "ipdom", "pdom", "cdep", "reachable", "unreachable")
+CHECKED = ("idom", "dom", "df", "ipdom", "cdep", "reachable", "unreachable")
 
 ENGINES = ["clingo", pytest.param("souffle", marks=pytest.mark.skipif(
     shutil.which("souffle") is None, reason="souffle binary not on PATH: souffle engine not tested"))]

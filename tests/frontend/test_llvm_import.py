@@ -108,7 +108,8 @@ def _program(cases: list[tuple[str, int, int, int]]) -> str:
     for k, (op, a, b, bits) in enumerate(cases):
         t = f"i{bits}"
         body = (f"  %r = icmp {op} {t} %a, %b\n  %w = zext i1 %r to i64\n" if op in PREDS
-                else f"  %r = {op} {t} %a, %b\n  %w = sext {t} %r to i64\n")
+                else f"  %r = {op} {t} %a, %b\n  %w = sext {t} %r to i64\n" if bits < 64
+                else f"  %r = {op} {t} %a, %b\n  %w = add i64 %r, 0\n")
         lines.append(f"define i64 @f{k}(i64 %x, i64 %y) {{\n"
                      + (f"  %a = trunc i64 %x to {t}\n  %b = trunc i64 %y to {t}\n" if bits < 64
                         else "  %a = add i64 %x, 0\n  %b = add i64 %y, 0\n")
@@ -165,7 +166,7 @@ loop:
   %b = phi i64 [ 2, %entry ], [ %a, %loop ]
   %i = phi i64 [ 0, %entry ], [ %j, %loop ]
   %j = add i64 %i, 1
-  %c = icmp slt i64 %j, 3
+  %c = icmp slt i64 %j, 4
   br i1 %c, label %loop, label %out
 out:
   %r = mul i64 %a, 10
@@ -173,7 +174,7 @@ out:
   ret i64 %s
 }"""
     module, _ = _import(text)
-    # iterations: (1,2) -> (2,1) -> (1,2): after 3 passes through the body a=2, b=1
+    # the back edge is taken 3 times: (1,2) -> (2,1) -> (1,2) -> (2,1)
     assert run_module(module).return_value == 21
 
 

@@ -6,9 +6,7 @@ import pytest
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import DEPOSIT_TYPES
 from pylogic.ir.parser import parse_module
-from pylogic.predicates.conditions import (
-    Family, domain_bits, finite_domain_cubes, split_segments,
-)
+from pylogic.predicates.conditions import domain_bits, finite_domain_cubes, split_segments
 from pylogic.predicates.pas import (
     DEPOSIT_ITE, TABLE2_AS_PRINTED, PredicateAnalysis, new_manager,
 )
@@ -354,7 +352,7 @@ exit:
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 def test_13_or_accumulation_needs_bound(k):
     pa = PredicateAnalysis(fn(ACCUM), lookback=k, check="sat")
-    mu = [v for v in pa.ssa_names("p1") if True][1]       # p1.1 = μ at the header
+    mu = pa.ssa_names("p1")[1]                            # p1.1 = μ at the header
     assert pa.net.ssa["p1"][1].kind == "mu"
     assert pa.has_free_history(mu)
 

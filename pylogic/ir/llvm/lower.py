@@ -39,7 +39,7 @@ SIGNED_PREDS = frozenset(("slt", "sle", "sgt", "sge"))
 #: Intrinsics with no effect on the interpreted semantics.
 NOOP_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
                    "llvm.var.annotation", "llvm.donothing", "llvm.sideeffect", "llvm.invariant.",
-                   "llvm.stackrestore", "llvm.pseudoprobe", "llvm.codeview.annotation")
+                   "llvm.stackrestore", "llvm.pseudoprobe", "llvm.prefetch", "llvm.codeview.annotation")
 MEM_INTRINSICS = {"llvm.memcpy.": "@memcpy", "llvm.memmove.": "@memmove", "llvm.memset.": "@memset"}
 CALL_PREFIX_WORDS = frozenset(("tail", "musttail", "notail", "fastcc", "ccc", "coldcc", "cc",
                                "noundef", "signext", "zeroext", "inreg", "noalias", "nonnull",

@@ -46,15 +46,16 @@ class Tok:
 def tokenize(text: str) -> list[Tok]:
     """Split one LLVM line (instruction, global, type definition) into tokens."""
     out: list[Tok] = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            raise Unsupported(f"unrecognised LLVM text near {text[pos:pos + 20]!r}")
-        pos = m.end()
+    covered = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() != covered:
+            break
+        covered = m.end()
         kind = m.lastgroup
         if kind != "ws":
             out.append(Tok(kind, m.group()))
+    if covered != len(text):
+        raise Unsupported(f"unrecognised LLVM text near {text[covered:covered + 20]!r}")
     return out
 
 

@@ -1,0 +1,86 @@
+"""Time the whole CFG analysis set (datalog/cfg_analyses.dl) per engine on generated functions of
+growing size; write runs/bench-cfg.json.
+
+    python benchmarks/cfg_analyses.py [--sizes 100,300,1000,3000,10000] [--engines clingo,souffle]
+
+Structured CFGs (nested sequences, if/else, while loops with breaks) and random CFGs (irreducible
+regions, unreachable blocks) are both measured. Output-relation sizes are recorded with the time,
+since dom is inherently N x depth.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.common import growth_exponent, write_run  # noqa: E402
+from facts_gen.extract import empty_facts, extract_module  # noqa: E402
+from pylogic.engines import available_engines, load_program, run_checked  # noqa: E402
+from pylogic.ir.model import Module  # noqa: E402
+from pylogic.ir.synthetic import function_from_cfg, random_cfg, structured_cfg  # noqa: E402
+
+PROGRAM = Path(__file__).resolve().parent.parent / "datalog" / "cfg_analyses.dl"
+
+
+def make_facts(kind: str, size: int) -> tuple[dict, int]:
+    rng = random.Random(size)
+    if kind == "structured":
+        # the generator lands below its budget; grow the budget until the size is reached
+        budget = size
+        labels, succs = structured_cfg(random.Random(size), budget)
+        while len(labels) < size:
+            budget = int(budget * size / max(len(labels), 1)) + 1
+            labels, succs = structured_cfg(random.Random(size), budget)
+    else:
+        labels, succs = random_cfg(rng, size, edge_factor=1.4, exit_prob=0.05)
+    fn = function_from_cfg("@f", labels, succs)
+    facts = empty_facts()
+    extract_module(Module(functions=(fn,)), "bench.pir", facts)
+    return facts, len(labels)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="100,300,1000,3000,10000")
+    ap.add_argument("--engines", default=",".join(available_engines()))
+    ap.add_argument("--kinds", default="structured,random")
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    program = load_program(PROGRAM)
+    rows = []
+    for engine in args.engines.split(","):
+        for kind in args.kinds.split(","):
+            for size in sizes:
+                facts, blocks = make_facts(kind, size)
+                best = None
+                for _ in range(args.repeat):
+                    t = time.perf_counter()
+                    out = run_checked(program, None, engine, facts)
+                    dt = time.perf_counter() - t
+                    best = dt if best is None else min(best, dt)
+                row = {"engine": engine, "kind": kind, "blocks": blocks,
+                       "edges": len(facts["edge"]), "seconds": round(best, 4),
+                       "output_rows": {k: len(v) for k, v in out.items()}}
+                rows.append(row)
+                print(f"{engine:8} {kind:10} blocks={blocks:6} edges={row['edges']:6} "
+                      f"{best:8.3f} s  dom={len(out['dom'])} cdep={len(out['cdep'])}", flush=True)
+    growth = {}
+    for engine in args.engines.split(","):
+        for kind in args.kinds.split(","):
+            sel = [r for r in rows if r["engine"] == engine and r["kind"] == kind]
+            growth[f"{engine}/{kind}"] = growth_exponent([r["blocks"] for r in sel],
+                                                         [r["seconds"] for r in sel])
+    path = write_run("bench-cfg.json", {"program": "datalog/cfg_analyses.dl", "results": rows,
+                                        "growth_exponent": growth})
+    print("growth exponents (cost ~ blocks^x):", growth)
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
