@@ -91,7 +91,8 @@ def run(args) -> int:
 
 
 def function_rows(facts, merged, results) -> list[dict]:
-    count = lambda rel: Counter(row[0] for row in facts.get(rel, ()) + merged.get(rel, []))
+    def count(rel: str) -> Counter:
+        return Counter(row[0] for row in list(facts.get(rel, ())) + list(merged.get(rel, ())))
     blocks, edges = count("block"), count("edge")
     unreachable, loops, cdep = count("unreachable"), count("loop_header"), count("cdep")
     irreducible = {row[0] for row in merged.get("irreducible", [])}

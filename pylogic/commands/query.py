@@ -28,11 +28,20 @@ def add_parser(subparsers) -> None:
 
 
 def _extract(directory: str, facts_dir: Path) -> None:
+    """Write the facts of every program under ``directory``; report inputs that were skipped."""
+    if not Path(directory).is_dir():
+        raise DatalogError(f"--on: {directory} is not a directory")
     try:
-        from facts_gen.extract import extract_directory
-    except ImportError as exc:
-        raise DatalogError(f"--on needs the facts extractor (facts_gen.extract): {exc}") from None
-    extract_directory(directory, facts_dir)
+        from facts_gen.directory import extract_directory
+    except ImportError:
+        try:
+            from facts_gen.extract import extract_directory
+        except ImportError as exc:
+            raise DatalogError(f"--on needs the facts extractor (facts_gen): {exc}") from None
+    result = extract_directory(directory, facts_dir)
+    loaded = result[1] if isinstance(result, tuple) and len(result) == 2 else None
+    for problem in getattr(loaded, "problems", []):
+        print(f"pathlogic: {problem.message}", file=sys.stderr)
 
 
 def format_table(name: str, columns: list[str], rows: list[tuple], limit: int | None) -> str:

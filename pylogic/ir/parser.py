@@ -34,23 +34,87 @@ __all__ = ["parse_module", "parse_file", "parse_int", "decode_string", "encode_s
 
 # ---------------------------------------------------------------- tokens (IR.md "Lexical")
 
-# A token is (kind, text, col) with a 1-based column. Kinds: id, num (validated later by
-# parse_int), uni (Unicode deposit alias such as ∨t), annot (#key=value), attr (!hyperblock),
-# str (string literal), p (punctuation), and the error kinds bad / badstr, which the parser
-# reports only when it reaches them (so a broken line can still be recognised as `func ...`).
+# A line's tokens are plain strings; the kind follows from the first character (see _is_id,
+# _is_num). Columns are computed only when an error is reported (_column), which keeps the
+# common path fast. Everything that matches no token rule is a one-character "bad" token.
 _TOKEN_RE = re.compile(r"""
-    (?P<ws>[ \t\r\f\v]+)
-  | (?P<comment>;.*)
-  | (?P<id>[%@][A-Za-z0-9_.$]+|[A-Za-z_.$][A-Za-z0-9_.$]*)
-  | (?P<num>[+-]?[0-9][A-Za-z0-9_.$]*)
-  | (?P<p>[(){}\[\],:=])
-  | (?P<annot>\#[^\s;]*)
-  | (?P<attr>![^\s;]*)
-  | (?P<str>"(?:[^"\\\n]|\\.)*")
-  | (?P<badstr>"(?:[^"\\\n]|\\.)*\\?)
-  | (?P<uni>[\u2228\u2227][A-Za-z0-9_]*)
-  | (?P<bad>.)
+    [%@][A-Za-z0-9_.$]+ | [A-Za-z_.$][A-Za-z0-9_.$]*   # identifier (opcodes like cmp.eq too)
+  | [+-]?[0-9][A-Za-z0-9_.$]*                          # integer, validated by parse_int
+  | [(){}\[\],:=]                                      # punctuation
+  | \#[^\s;]*                                          # #key=value annotation
+  | ![^\s;]*                                           # !hyperblock
+  | "(?:[^"\\\n]|\\.)*"?\\?                            # string literal (maybe unterminated)
+  | [\u2228\u2227][A-Za-z0-9_]*                        # Unicode deposit alias: ∨t ∧f
+  | ;.*                                                # comment
+  | \S                                                 # anything else: a bad character
 """, re.VERBOSE)
+_STRING_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"\Z')
+#: Lines made only of these characters have no string, annotation, attribute or odd character.
+_PLAIN_LINE_RE = re.compile(r"[A-Za-z0-9_.$%@(){}\[\],:= \t\r+-]*(?:;.*)?\Z")
+
+_ID_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.$%@")
+_NUM_START = frozenset("0123456789+-")
+_PUNCT = frozenset("(){}[],:=")
+
+
+class _LineError(ValueError):
+    """An error on the line being parsed, at token index ``at`` (None: end of line) plus
+    ``offset`` characters; the parser turns it into a ParseError with file:line:col."""
+
+    def __init__(self, message: str, at=None, offset: int = 0):
+        super().__init__(message)
+        self.message = message
+        self.at = at
+        self.offset = offset
+
+
+def _tokenize(line: str) -> list[str]:
+    toks = _TOKEN_RE.findall(line)
+    if toks and toks[-1][0] == ";":
+        toks.pop()
+    return toks
+
+
+def _column(line: str, at, offset: int) -> int:
+    """1-based column of token ``at`` of ``line`` (None or past the end: after the last)."""
+    spans = [m.span() for m in _TOKEN_RE.finditer(line) if not m.group().startswith(";")]
+    if at is not None and at < len(spans):
+        return spans[at][0] + 1 + offset
+    return spans[-1][1] + 1 if spans else 1
+
+
+def _is_id(tok: str) -> bool:
+    return tok[0] in _ID_START and (len(tok) > 1 or tok not in "%@")
+
+
+def _is_num(tok: str) -> bool:
+    return tok[0] in _NUM_START and (len(tok) > 1 or tok not in "+-")
+
+
+def _bad_token_error(toks: list, at: int):
+    """The error for token ``at`` if it is malformed (bad character, lone %, open string)."""
+    tok = toks[at]
+    c = tok[0]
+    if c == '"':
+        if not _STRING_RE.match(tok):
+            return _LineError("unterminated string literal (missing '\"')", at)
+        return None
+    if len(tok) != 1 or c in _PUNCT or c in "#!" or (c in _ID_START and c not in "%@") \
+            or c.isdigit():
+        return None
+    if c in "%@":
+        return _LineError(f"'{c}' must be followed by a name", at)
+    if c in "+-":
+        return _LineError(f"'{c}' must be followed by a digit", at)
+    return _LineError(f"unexpected character {c!r}", at)
+
+
+def _check_tokens(toks: list) -> None:
+    for at in range(len(toks)):
+        err = _bad_token_error(toks, at)
+        if err is not None:
+            raise err
+
 
 _INT_RE = re.compile(r"([+-]?)(?:0[xX]([0-9a-fA-F]+)|([0-9]+))\Z")
 _INT_MIN = -(1 << 63)
@@ -75,51 +139,27 @@ _KNOWN_BASES = _VALUE_OPS | _STATEMENT_OPS | {"call", "pcmp"}
 _TOPLEVEL_KEYWORDS = frozenset(("func", "global", "extern"))
 
 
-class _LineError(ValueError):
-    """An error on the line being parsed: message and 1-based column."""
 
-    def __init__(self, message: str, col: int):
-        super().__init__(message)
-        self.message = message
-        self.col = col
-
-
-def _tokenize(line: str) -> list:
-    return [(m.lastgroup, m.group(), m.start() + 1) for m in _TOKEN_RE.finditer(line)
-            if m.lastgroup != "ws" and m.lastgroup != "comment"]
-
-
-def _raise_bad_token(tok) -> None:
-    kind, text, col = tok
-    if kind == "badstr":
-        raise _LineError("unterminated string literal (missing '\"')", col)
-    if text in "%@":
-        raise _LineError(f"'{text}' must be followed by a name", col)
-    if text in "+-":
-        raise _LineError(f"'{text}' must be followed by a digit", col)
-    raise _LineError(f"unexpected character {text!r}", col)
-
-
-def _literal_value(text: str, col: int) -> int:
+def _literal_value(text: str, at=None) -> int:
     """Mathematical value of an integer literal (not wrapped)."""
     m = _INT_RE.match(text)
     if m is None:
         raise _LineError(f"bad integer literal '{text}' (expected decimal such as -8 or hex "
-                         f"such as 0x1F)", col)
+                         f"such as 0x1F)", at)
     sign, hex_digits, dec_digits = m.groups()
     value = int(hex_digits, 16) if hex_digits is not None else int(dec_digits)
     return -value if sign == "-" else value
 
 
-def parse_int(text: str, col: int = 0) -> int:
+def parse_int(text: str, at=None) -> int:
     """Value of a PIR integer literal, wrapped to signed 64-bit (IR.md "Lexical").
 
-    Decimal with optional sign (``-8``) or hex (``0x1F``, ``-0x1F``). Raises ``_LineError``
-    (an internal error type carrying ``col``) for a malformed or wider-than-64-bit literal.
+    Decimal with optional sign (``-8``) or hex (``0x1F``, ``-0x1F``). Raises ValueError for a
+    malformed or wider-than-64-bit literal (``at``: token index, used by the parser).
     """
-    value = _literal_value(text, col)
+    value = _literal_value(text, at)
     if not _INT_MIN <= value <= _INT_MAX:
-        raise _LineError(f"integer literal '{text}' does not fit in 64 bits", col)
+        raise _LineError(f"integer literal '{text}' does not fit in 64 bits", at)
     return to_signed64(value)
 
 
@@ -127,7 +167,7 @@ _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, '"': 34}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
-def decode_string(token: str, col: int = 0) -> bytes:
+def decode_string(token: str, at=None) -> bytes:
     """Bytes of a string literal token (quotes included), without the terminating NUL.
 
     Characters are UTF-8 encoded; escapes ``\\n \\t \\r \\\\ \\" \\0 \\xHH`` (exactly two hex
@@ -152,12 +192,12 @@ def decode_string(token: str, col: int = 0) -> bytes:
             digits = body[i + 2:i + 4]
             if len(digits) != 2 or not set(digits) <= _HEX_DIGITS:
                 raise _LineError("bad escape '\\x' (expected two hex digits, e.g. '\\x1f')",
-                                 col + 1 + i)
+                                 at, 1 + i)
             out.append(int(digits, 16))
             i += 4
         else:
             raise _LineError(f"unknown escape '\\{esc}' in string (known: \\n \\t \\r \\\\ "
-                             f"\\\" \\0 \\xHH)", col + 1 + i)
+                             f"\\\" \\0 \\xHH)", at, 1 + i)
     return bytes(out)
 
 
@@ -186,80 +226,70 @@ def encode_string(data: bytes) -> str:
 
 # ---------------------------------------------------------------- one line's tokens
 
-def _describe(tok) -> str:
-    return "end of line" if tok is None else f"'{tok[1]}'"
+def _describe(toks: list, at: int) -> str:
+    return f"'{toks[at]}'" if at < len(toks) else "end of line"
 
 
 class _Cursor:
     """Reads the tokens of one line left to right; every failure is a located _LineError."""
 
-    __slots__ = ("toks", "i", "end_col")
+    __slots__ = ("toks", "i", "n")
 
-    def __init__(self, toks: list, end_col: int, start: int = 0):
+    def __init__(self, toks: list, start: int = 0):
         self.toks = toks
         self.i = start
-        self.end_col = end_col
+        self.n = len(toks)
 
     def peek(self, k: int = 0):
         j = self.i + k
-        return self.toks[j] if j < len(self.toks) else None
+        return self.toks[j] if j < self.n else None
 
-    def at_end(self) -> bool:
-        return self.i >= len(self.toks)
+    def next(self, what: str) -> str:
+        i = self.i
+        if i >= self.n:
+            raise _LineError(f"expected {what}, found end of line", None)
+        self.i = i + 1
+        return self.toks[i]
 
-    def col(self) -> int:
-        tok = self.peek()
-        return self.end_col if tok is None else tok[2]
+    def found(self) -> str:
+        return _describe(self.toks, self.i)
 
-    def next(self, what: str):
-        tok = self.peek()
-        if tok is None:
-            raise _LineError(f"expected {what}, found end of line", self.end_col)
-        self.i += 1
-        return tok
+    def expect(self, ch: str, context: str) -> None:
+        i = self.i
+        if i >= self.n or self.toks[i] != ch:
+            raise _LineError(f"expected '{ch}' {context}, found {self.found()}", i)
+        self.i = i + 1
 
-    def is_punct(self, ch: str, k: int = 0) -> bool:
-        tok = self.peek(k)
-        return tok is not None and tok[0] == "p" and tok[1] == ch
+    def ident(self, what: str) -> str:
+        i = self.i
+        if i >= self.n or not _is_id(self.toks[i]):
+            raise _LineError(f"expected {what}, found {self.found()}", i)
+        self.i = i + 1
+        return self.toks[i]
 
-    def expect_punct(self, ch: str, context: str) -> None:
-        tok = self.peek()
-        if tok is None or tok[0] != "p" or tok[1] != ch:
-            raise _LineError(f"expected '{ch}' {context}, found {_describe(tok)}", self.col())
-        self.i += 1
-
-    def expect_id(self, what: str) -> str:
-        tok = self.peek()
-        if tok is None or tok[0] != "id":
-            raise _LineError(f"expected {what}, found {_describe(tok)}", self.col())
-        self.i += 1
-        return tok[1]
-
-    def expect_end(self, context: str) -> None:
-        tok = self.peek()
-        if tok is not None:
-            raise _LineError(f"unexpected {_describe(tok)} {context}", tok[2])
+    def end(self, context: str) -> None:
+        if self.i < self.n:
+            raise _LineError(f"unexpected {self.found()} {context}", self.i)
 
 
 def _split_annotations(toks: list) -> tuple[list, tuple]:
     """Strip trailing ``#key=value`` tokens (IR.md "Profiles and annotations")."""
     first = None
-    for idx, tok in enumerate(toks):
-        if tok[0] == "annot":
-            first = idx
+    for at, tok in enumerate(toks):
+        if tok[0] == "#":
+            first = at
             break
     if first is None:
         return toks, ()
     annotations = []
-    for tok in toks[first:]:
-        if tok[0] != "annot":
-            if tok[0] in ("bad", "badstr"):
-                _raise_bad_token(tok)
-            raise _LineError(f"unexpected {_describe(tok)} after an annotation (annotations "
-                             f"'#key=value' must come at the end of the line)", tok[2])
-        key, eq, value = tok[1][1:].partition("=")
+    for at in range(first, len(toks)):
+        tok = toks[at]
+        if tok[0] != "#":
+            raise _LineError(f"unexpected '{tok}' after an annotation (annotations "
+                             f"'#key=value' must come at the end of the line)", at)
+        key, _, value = tok[1:].partition("=")
         if not key:
-            raise _LineError(f"annotation '{tok[1]}' has no key (write '#key=value')", tok[2])
+            raise _LineError(f"annotation '{tok}' has no key (write '#key=value')", at)
         annotations.append((key, value))
     return toks[:first], tuple(annotations)
 
@@ -267,30 +297,25 @@ def _split_annotations(toks: list) -> tuple[list, tuple]:
 def _is_toplevel_start(toks: list) -> bool:
     """``func NAME...``, ``extern func ...`` or ``global NAME...`` (not a register named func)."""
     first = toks[0]
-    if first[0] != "id" or first[1] not in _TOPLEVEL_KEYWORDS:
+    if first not in _TOPLEVEL_KEYWORDS:
         return False
     if len(toks) == 1:
         return True
     second = toks[1]
-    if first[1] == "extern":
-        return second[0] == "id" and second[1] == "func"
-    return not (second[0] == "p" and second[1] in "=:")
+    if first == "extern":
+        return second == "func"
+    return second != "=" and second != ":"
 
 
 def _is_define_at(toks: list, i: int) -> bool:
     """Whether tokens from ``i`` start ``D:T , ...`` or ``D:T = pcmp...`` (not ``LABEL: ...``)."""
     n = len(toks)
-    if i + 3 >= n or toks[i + 1][1] != ":" or toks[i + 2][0] not in ("id", "uni"):
+    if i + 3 >= n or toks[i + 1] != ":":
         return False
     sep = toks[i + 3]
-    if sep[0] != "p":
-        return False
-    if sep[1] == ",":
+    if sep == ",":
         return True
-    if sep[1] == "=" and i + 4 < n:
-        after = toks[i + 4]
-        return after[0] == "id" and after[1].startswith("pcmp")
-    return False
+    return sep == "=" and i + 4 < n and toks[i + 4].startswith("pcmp")
 
 
 # ---------------------------------------------------------------- module parser
@@ -323,45 +348,51 @@ class _ModuleParser:
         self.globals: list[Global] = []
         self.global_names = frozenset(_GLOBAL_NAME_RE.findall(text))
         self.lineno = 0
+        self.line = ""
+        self.line_cols = None  # token start columns of the current line, computed on demand
 
     # -- driver
 
     def parse(self) -> Module:
         fn: _FunctionBuilder | None = None
         skipping = False  # after a stray top-level line, until the next top-level item
-        lines = self.text.split("\n")
-        for lineno, line in enumerate(lines, 1):
+        plain = _PLAIN_LINE_RE.match
+        for lineno, line in enumerate(self.text.split("\n"), 1):
             stripped = line.lstrip()
             if not stripped or stripped[0] == ";":
                 continue
             self.lineno = lineno
+            self.line = line
             toks = _tokenize(line)
             if not toks:
                 continue
-            end_col = toks[-1][2] + len(toks[-1][1])
-            if fn is not None:
-                if _is_toplevel_start(toks):
-                    self._unterminated(fn)
-                    fn = None
-                elif toks[0][0] == "p" and toks[0][1] == "}":
-                    if len(toks) > 1:
-                        self._error(f"unexpected {_describe(toks[1])} after '}}' closing "
-                                    f"function '{fn.name}'", toks[1][2])
-                        fn.ok = False
-                    self._finish(fn)
-                    fn = None
+            try:
+                if fn is not None:
+                    if _is_toplevel_start(toks):
+                        self._unterminated(fn)
+                        fn = None
+                    elif toks[0] == "}":
+                        closing, fn = fn, None
+                        if len(toks) > 1:
+                            closing.ok = False
+                            self._finish(closing)
+                            raise _LineError(f"unexpected '{toks[1]}' after '}}' closing "
+                                             f"function '{closing.name}'", 1)
+                        self._finish(closing)
+                        continue
+                    else:
+                        try:
+                            self._body_line(fn, toks, plain(line) is not None)
+                        except _LineError:
+                            fn.ok = False
+                            raise
+                        continue
+                if skipping and not _is_toplevel_start(toks):
                     continue
-                else:
-                    try:
-                        self._body_line(fn, toks, end_col, lineno)
-                    except _LineError as e:
-                        self._error(e.message, e.col)
-                        fn.ok = False
-                    continue
-            if skipping and not _is_toplevel_start(toks):
-                continue
-            skipping = False
-            fn, skipping = self._toplevel_line(toks, end_col, lineno)
+                skipping = False
+                fn, skipping = self._toplevel_line(toks)
+            except _LineError as e:
+                self._error(e)
         if fn is not None:
             self._unterminated(fn)
         module = Module(functions=tuple(self.functions), globals=tuple(self.globals),
@@ -371,12 +402,12 @@ class _ModuleParser:
             raise ParseErrors(self.errors, module)
         return module
 
-    def _error(self, message: str, col: int, line: int | None = None) -> None:
-        loc = SourceLoc(self.path, self.lineno if line is None else line, col)
-        self.errors.append(ParseError(message, loc))
+    def _error(self, e: _LineError) -> None:
+        col = _column(self.line, e.at, e.offset)
+        self.errors.append(ParseError(e.message, SourceLoc(self.path, self.lineno, col)))
 
-    def _loc(self, col: int) -> SourceLoc:
-        return SourceLoc(self.path, self.lineno, col)
+    def _loc(self, at: int) -> SourceLoc:
+        return SourceLoc(self.path, self.lineno, _column(self.line, at, 0))
 
     def _finish(self, fn: _FunctionBuilder) -> None:
         if fn.ok:
@@ -388,288 +419,269 @@ class _ModuleParser:
 
     # -- top level (IR.md "Module")
 
-    def _toplevel_line(self, toks, end_col, lineno):
+    def _toplevel_line(self, toks):
         """Returns (function builder now open or None, skipping)."""
         first = toks[0]
-        word = first[1] if first[0] == "id" else None
-        if word == "global" and _is_toplevel_start(toks):
-            try:
-                self._global(toks, end_col)
-            except _LineError as e:
-                self._error(e.message, e.col)
-            return None, False
-        if word == "func" and _is_toplevel_start(toks):
-            return self._func_header(toks, end_col, extern=False), False
-        if word == "extern" and _is_toplevel_start(toks):
-            return self._func_header(toks, end_col, extern=True), False
-        if first[0] == "p" and first[1] == "}":
-            self._error("unmatched '}' at top level", first[2])
-            return None, False
-        if first[0] in ("bad", "badstr"):
-            try:
-                _raise_bad_token(first)
-            except _LineError as e:
-                self._error(e.message, e.col)
-            return None, True
-        self._error(f"expected 'func', 'extern func' or 'global' at top level, found "
-                    f"{_describe(first)}", first[2])
+        if _is_toplevel_start(toks):
+            if first == "global":
+                self._global(toks)
+                return None, False
+            return self._func_header(toks, extern=first == "extern"), False
+        if first == "}":
+            raise _LineError("unmatched '}' at top level", 0)
+        err = _bad_token_error(toks, 0)
+        if err is None:
+            err = _LineError(f"expected 'func', 'extern func' or 'global' at top level, found "
+                             f"'{first}'", 0)
+        self._error(err)
         return None, True
 
-    def _check_bad(self, toks) -> None:
-        for tok in toks:
-            if tok[0] == "bad" or tok[0] == "badstr":
-                _raise_bad_token(tok)
-
-    def _func_header(self, toks, end_col, extern: bool):
+    def _func_header(self, toks, extern: bool):
         """``func NAME(P, ...) {`` or ``extern func NAME(P, ...)``. A broken header still opens
         the body (so its lines are not misread as top level); the function is then dropped."""
-        loc = self._loc(toks[0][2])
+        loc = self._loc(0)
         name = "?"
-        cur = _Cursor(toks, end_col)
+        cur = _Cursor(toks)
         try:
-            self._check_bad(toks)
+            _check_tokens(toks)
             toks, annotations = _split_annotations(toks)
-            cur = _Cursor(toks, end_col)
-            cur.next("'func'")
-            if extern:
-                cur.next("'func'")
-            name = cur.expect_id("a function name after 'func'")
-            cur.expect_punct("(", f"after function name '{name}'")
+            cur = _Cursor(toks, 2 if extern else 1)
+            name = cur.ident("a function name after 'func'")
+            cur.expect("(", f"after function name '{name}'")
             params = self._params(cur)
             if extern:
-                if cur.is_punct("{"):
+                if cur.peek() == "{":
                     raise _LineError(f"extern function '{name}' cannot have a body (remove "
-                                     f"'extern' or the body)", cur.col())
-                cur.expect_end(f"after extern function '{name}'")
+                                     f"'extern' or the body)", cur.i)
+                cur.end(f"after extern function '{name}'")
                 self.functions.append(Function(name=name, params=params, extern=True,
                                                annotations=annotations, loc=loc))
                 return None
-            cur.expect_punct("{", f"at the end of the header of function '{name}'")
+            cur.expect("{", f"at the end of the header of function '{name}'")
             fn = _FunctionBuilder(name, params, annotations, loc, True)
-            if cur.is_punct("}"):  # `func f() { }`: empty body on one line
+            if cur.peek() == "}":  # `func f() { }`: empty body on one line
                 cur.i += 1
-                cur.expect_end(f"after '}}' closing function '{name}'")
+                cur.end(f"after '}}' closing function '{name}'")
                 self._finish(fn)
                 return None
-            cur.expect_end(f"after '{{' opening function '{name}'")
+            cur.end(f"after '{{' opening function '{name}'")
             return fn
         except _LineError as e:
-            self._error(e.message, e.col)
-            if extern and not any(t[0] == "p" and t[1] == "{" for t in toks):
+            self._error(e)
+            if extern and "{" not in toks:
                 return None
-            if any(t[0] == "p" and t[1] == "}" for t in toks[cur.i:]):
+            if "}" in toks[cur.i:]:
                 return None
             return _FunctionBuilder(name, (), (), loc, False)
 
     def _params(self, cur: _Cursor) -> tuple:
-        params = []
-        if cur.is_punct(")"):
+        if cur.peek() == ")":
             cur.i += 1
             return ()
+        params = []
         while True:
-            params.append(cur.expect_id("a parameter name"))
-            tok = cur.peek()
-            if tok is not None and tok[0] == "p" and tok[1] == ",":
+            params.append(cur.ident("a parameter name"))
+            if cur.peek() == ",":
                 cur.i += 1
                 continue
-            cur.expect_punct(")", "after the last parameter")
+            cur.expect(")", "after the last parameter")
             return tuple(params)
 
-    def _global(self, toks, end_col) -> None:
+    def _global(self, toks) -> None:
         """``global NAME[SIZE]``, ``global NAME[SIZE] = {b, ...}``, ``global NAME = "text"``."""
-        self._check_bad(toks)
-        loc = self._loc(toks[0][2])
-        cur = _Cursor(toks, end_col, start=1)
-        tok = cur.peek()
-        if tok is not None and tok[0] == "annot":
-            raise _LineError("expected a global name after 'global'", tok[2])
-        name = cur.expect_id("a global name after 'global'")
+        _check_tokens(toks)
+        loc = self._loc(0)
+        cur = _Cursor(toks, 1)
+        name = cur.ident("a global name after 'global'")
         size = None
-        if cur.is_punct("["):
+        if cur.peek() == "[":
             cur.i += 1
+            at = cur.i
             tok = cur.next(f"the size of global '{name}'")
-            if tok[0] != "num":
+            if not _is_num(tok):
                 raise _LineError(f"expected the size of global '{name}' (an integer), found "
-                                 f"{_describe(tok)}", tok[2])
-            size = parse_int(tok[1], tok[2])
+                                 f"'{tok}'", at)
+            size = _literal_value(tok, at)
             if size < 0:
-                raise _LineError(f"global '{name}' has negative size {size}", tok[2])
-            cur.expect_punct("]", f"after the size of global '{name}'")
+                raise _LineError(f"global '{name}' has negative size {size}", at)
+            cur.expect("]", f"after the size of global '{name}'")
         init = b""
-        if cur.is_punct("="):
+        if cur.peek() == "=":
             cur.i += 1
+            at = cur.i
             tok = cur.next(f"an initialiser for global '{name}' ('{{b0, b1, ...}}' or "
                            f"'\"text\"')")
-            if tok[0] == "str":
-                init = decode_string(tok[1], tok[2]) + b"\0"  # IR.md: NUL-terminated
+            if tok[0] == '"':
+                init = decode_string(tok, at) + b"\0"  # IR.md: NUL-terminated
                 if size is None:
                     size = len(init)
-            elif tok[0] == "p" and tok[1] == "{":
+            elif tok == "{":
                 if size is None:
                     raise _LineError(f"global '{name}' with a byte list needs a size: "
-                                     f"'global {name}[SIZE] = {{...}}'", tok[2])
+                                     f"'global {name}[SIZE] = {{...}}'", at)
                 init = self._byte_list(cur, name)
             else:
                 raise _LineError(f"expected '{{' or a string after '=' in global '{name}', "
-                                 f"found {_describe(tok)}", tok[2])
+                                 f"found '{tok}'", at)
             if len(init) > size:
                 raise _LineError(f"global '{name}' has {len(init)} initial bytes but size "
-                                 f"{size}", tok[2])
+                                 f"{size}", at)
         elif size is None:
             raise _LineError(f"global '{name}' needs a size ('global {name}[16]') or a string "
-                             f"initialiser ('global {name} = \"text\"')", cur.col())
+                             f"initialiser ('global {name} = \"text\"')", cur.i)
         tok = cur.peek()
-        if tok is not None and tok[0] == "annot":
-            raise _LineError("annotations are not supported on globals", tok[2])
-        cur.expect_end(f"after global '{name}'")
+        if tok is not None and tok[0] == "#":
+            raise _LineError("annotations are not supported on globals", cur.i)
+        cur.end(f"after global '{name}'")
         self.globals.append(Global(name=name, size=size, init=init, loc=loc))
 
     def _byte_list(self, cur: _Cursor, name: str) -> bytes:
         out = bytearray()
-        if cur.is_punct("}"):
+        if cur.peek() == "}":
             cur.i += 1
             return bytes(out)
         while True:
+            at = cur.i
             tok = cur.next(f"a byte value in the initialiser of global '{name}'")
-            if tok[0] != "num":
+            if not _is_num(tok):
                 raise _LineError(f"expected a byte value (0..255) in global '{name}', found "
-                                 f"{_describe(tok)}", tok[2])
-            value = _literal_value(tok[1], tok[2])
+                                 f"'{tok}'", at)
+            value = _literal_value(tok, at)
             if not 0 <= value <= 255:
-                raise _LineError(f"byte value {tok[1]} in global '{name}' is out of range "
-                                 f"0..255", tok[2])
+                raise _LineError(f"byte value {tok} in global '{name}' is out of range "
+                                 f"0..255", at)
             out.append(value)
-            if cur.is_punct(","):
+            if cur.peek() == ",":
                 cur.i += 1
                 continue
-            cur.expect_punct("}", f"after the last byte of global '{name}'")
+            cur.expect("}", f"after the last byte of global '{name}'")
             return bytes(out)
 
     # -- function bodies
 
-    def _body_line(self, fn: _FunctionBuilder, toks, end_col, lineno) -> None:
-        self._check_bad(toks)
-        toks, annotations = _split_annotations(toks)
-        if not toks:
-            raise _LineError("an annotation line must follow a label or an instruction "
-                             "(put it at the end of that line)", 1)
-        first = toks[0]
-        if (first[0] == "id" and len(toks) > 1 and toks[1][0] == "p" and toks[1][1] == ":"
-                and not _is_define_at(toks, 0)):
-            self._label_line(fn, toks, end_col, annotations)
+    def _body_line(self, fn: _FunctionBuilder, toks, plain: bool) -> None:
+        annotations = ()
+        if not plain:  # strings, annotations, attributes or odd characters on this line
+            _check_tokens(toks)
+            toks, annotations = _split_annotations(toks)
+            if not toks:
+                raise _LineError("an annotation line must follow a label or an instruction "
+                                 "(put it at the end of that line)", 0)
+        if len(toks) > 1 and toks[1] == ":" and _is_id(toks[0]) and not _is_define_at(toks, 0):
+            self._label_line(fn, toks, annotations)
             return
         if not fn.blocks:
             raise _LineError(f"instruction before the first label in function '{fn.name}' "
-                             f"(start the body with a label such as 'entry:')", first[2])
-        instr = self._instr(_Cursor(toks, end_col), annotations)
-        fn.blocks[-1][1].append(instr)
+                             f"(start the body with a label such as 'entry:')", 0)
+        fn.blocks[-1][1].append(self._instr(_Cursor(toks), annotations))
 
-    def _label_line(self, fn, toks, end_col, annotations) -> None:
+    def _label_line(self, fn, toks, annotations) -> None:
         """``LABEL: [!hyperblock] [#k=v ...]`` or, as an extension, ``LABEL: INSTR``."""
-        label = toks[0][1]
-        block = [label, [], False, (), self._loc(toks[0][2])]
+        block = [toks[0], [], False, (), self._loc(0)]
         fn.blocks.append(block)
-        cur = _Cursor(toks, end_col, start=2)
+        cur = _Cursor(toks, 2)
         while True:
             tok = cur.peek()
-            if tok is None or tok[0] != "attr":
+            if tok is None or tok[0] != "!":
                 break
-            if tok[1] != "!hyperblock":
-                raise _LineError(f"unknown block attribute '{tok[1]}' (expected '!hyperblock')",
-                                 tok[2])
+            if tok != "!hyperblock":
+                raise _LineError(f"unknown block attribute '{tok}' (expected '!hyperblock')",
+                                 cur.i)
             if block[2]:
-                raise _LineError("'!hyperblock' given twice", tok[2])
+                raise _LineError("'!hyperblock' given twice", cur.i)
             block[2] = True
             cur.i += 1
-        if cur.at_end():
+        if cur.i >= cur.n:
             block[3] = annotations
         else:
             block[1].append(self._instr(cur, annotations))
 
     def _operand(self, cur: _Cursor, what: str):
-        tok = cur.peek()
-        if tok is not None:
-            kind = tok[0]
-            if kind == "id":
-                cur.i += 1
-                name = tok[1]
-                return GlobalAddr(name) if name in self.global_names else Reg(name)
-            if kind == "num":
-                cur.i += 1
-                return Imm(parse_int(tok[1], tok[2]))
+        i = cur.i
+        if i < cur.n:
+            tok = cur.toks[i]
+            c = tok[0]
+            if c in _ID_START and _is_id(tok):
+                cur.i = i + 1
+                return GlobalAddr(tok) if tok in self.global_names else Reg(tok)
+            if c in _NUM_START and _is_num(tok):
+                cur.i = i + 1
+                return Imm(parse_int(tok, i))
         raise _LineError(f"expected {what} (a register, an integer or a global), found "
-                         f"{_describe(tok)}", cur.col())
+                         f"{cur.found()}", i)
 
     def _two_operands(self, cur: _Cursor, op: str):
         a = self._operand(cur, f"the first operand of '{op}'")
-        if not cur.is_punct(","):
-            raise _LineError(f"expected ',' after first operand of '{op}', found "
-                             f"{_describe(cur.peek())}", cur.col())
+        if cur.peek() != ",":
+            raise _LineError(f"expected ',' after first operand, found {cur.found()} "
+                             f"(in '{op}')", cur.i)
         cur.i += 1
         b = self._operand(cur, f"the second operand of '{op}'")
         return a, b
 
     def _instr(self, cur: _Cursor, annotations):
         """One instruction (IR.md "Instructions"), optionally guarded ``(P) INSTR``."""
-        start_col = cur.col()
-        loc = self._loc(start_col)
+        start = cur.i
         guard = None
-        if cur.is_punct("("):
+        if cur.peek() == "(":
             cur.i += 1
-            guard = cur.expect_id("a predicate name in the guard '(P)'")
-            cur.expect_punct(")", f"after guard predicate '{guard}'")
+            guard = cur.ident("a predicate name in the guard '(P)'")
+            cur.expect(")", f"after guard predicate '{guard}'")
         tok = cur.peek()
         if tok is None:
-            raise _LineError("expected an instruction after the guard", cur.end_col)
-        if tok[0] != "id":
-            raise _LineError(f"expected an instruction, found {_describe(tok)}", tok[2])
+            raise _LineError("expected an instruction after the guard", None)
+        if not _is_id(tok):
+            raise _LineError(f"expected an instruction, found '{tok}'", cur.i)
+        loc = self._loc(start) if start else SourceLoc(self.path, self.lineno,
+                                                       len(self.line) - len(self.line.lstrip())
+                                                       + 1)
         common = {"guard": guard, "annotations": annotations, "loc": loc}
-        if cur.is_punct("=", 1):
-            dest = tok[1]
+        second = cur.peek(1)
+        if second == "=":
             cur.i += 2
-            instr = self._value_instr(cur, dest, common)
-        elif cur.is_punct(":", 1):
+            instr = self._value_instr(cur, tok, common)
+        elif second == ":":
             instr = self._native_define(cur, common)
         else:
             instr = self._statement(cur, common)
-        tok = cur.peek()
-        if tok is not None:
-            raise _LineError(f"unexpected {_describe(tok)} after the last operand of "
-                             f"'{instr.opcode}'", tok[2])
+        if cur.i < cur.n:
+            raise _LineError(f"unexpected {cur.found()} after the last operand of "
+                             f"'{instr.opcode}'", cur.i)
         return instr
 
     def _opcode(self, cur: _Cursor) -> tuple[str, str, str, int]:
+        at = cur.i
         tok = cur.peek()
-        if tok is None or tok[0] != "id":
-            raise _LineError(f"expected an opcode, found {_describe(tok)}", cur.col())
-        cur.i += 1
-        base, _, suffix = tok[1].partition(".")
-        return tok[1], base, suffix, tok[2]
+        if tok is None or not _is_id(tok):
+            raise _LineError(f"expected an opcode, found {cur.found()}", at)
+        cur.i = at + 1
+        base, _, suffix = tok.partition(".")
+        return tok, base, suffix, at
 
     def _value_instr(self, cur: _Cursor, dest: str, common: dict):
         """``R = OP ...``."""
-        op, base, suffix, col = self._opcode(cur)
-        if op == "mov":
-            return Mov(dest=dest, src=self._operand(cur, "the operand of 'mov'"), **common)
+        op, base, suffix, at = self._opcode(cur)
         if op in BINARY_OPS:
             a, b = self._two_operands(cur, op)
             return BinOp(op=op, dest=dest, a=a, b=b, **common)
+        if op == "mov":
+            return Mov(dest=dest, src=self._operand(cur, "the operand of 'mov'"), **common)
         if op in UNARY_OPS:
             return UnOp(op=op, dest=dest, a=self._operand(cur, f"the operand of '{op}'"),
                         **common)
         if base == "cmp":
-            rel = _relation(op, suffix, col)
+            rel = _relation(op, suffix, at)
             a, b = self._two_operands(cur, op)
             return Cmp(rel=rel, dest=dest, a=a, b=b, **common)
         if op == "select":
             c = self._operand(cur, "the condition of 'select'")
-            cur.expect_punct(",", "after the condition of 'select'")
+            cur.expect(",", "after the condition of 'select'")
             a = self._operand(cur, "the second operand of 'select'")
-            cur.expect_punct(",", "after the second operand of 'select'")
+            cur.expect(",", "after the second operand of 'select'")
             b = self._operand(cur, "the third operand of 'select'")
             return Select(dest=dest, cond=c, a=a, b=b, **common)
         if base == "load":
-            size, signed = _load_suffix(op, suffix, col)
+            size, signed = _load_suffix(op, suffix, at)
             addr = self._operand(cur, f"the address of '{op}'")
             return Load(dest=dest, addr=addr, size=size, signed=signed, **common)
         if op == "alloca":
@@ -682,16 +694,15 @@ class _ModuleParser:
         if base == "pcmp":
             raise _LineError(f"a predicate define names each destination's deposit type: write "
                              f"'{dest}:ut = {op} A, B' (or the IA-64 form "
-                             f"'{op}.unc {dest}, P2 = A, B')", col)
+                             f"'{op}.unc {dest}, P2 = A, B')", at)
         if base in _STATEMENT_OPS:
-            raise _LineError(f"'{op}' produces no value (remove '{dest} =')", col)
-        raise _LineError(_unknown_opcode(op), col)
+            raise _LineError(f"'{op}' produces no value (remove '{dest} =')", at)
+        raise _LineError(_unknown_opcode(op), at)
 
     def _statement(self, cur: _Cursor, common: dict):
         """Instructions without ``R =``: store, print, br, cbr, ret, call, IA-64 pcmp."""
-        first = cur.peek()
         second = cur.peek(1)
-        op, base, suffix, col = self._opcode(cur)
+        op, base, suffix, at = self._opcode(cur)
         if base == "store":
             if not suffix:
                 size = 8
@@ -699,51 +710,50 @@ class _ModuleParser:
                 size = int(suffix)
             else:
                 raise _LineError(f"bad store size in '{op}' (expected store, store.1, store.2, "
-                                 f"store.4 or store.8)", col)
+                                 f"store.4 or store.8)", at)
             addr = self._operand(cur, f"the address of '{op}'")
-            cur.expect_punct(",", f"after the address of '{op}'")
+            cur.expect(",", f"after the address of '{op}'")
             value = self._operand(cur, f"the value of '{op}'")
             return Store(addr=addr, value=value, size=size, **common)
         if op == "print":
             return Print(value=self._operand(cur, "the operand of 'print'"), **common)
         if op == "br":
-            return Br(target=cur.expect_id("a label after 'br'"), **common)
+            return Br(target=cur.ident("a label after 'br'"), **common)
         if op == "cbr":
             cond = self._operand(cur, "the condition of 'cbr'")
-            cur.expect_punct(",", "after the condition of 'cbr'")
-            if_true = cur.expect_id("the true label of 'cbr'")
-            cur.expect_punct(",", "after the true label of 'cbr'")
-            if_false = cur.expect_id("the false label of 'cbr'")
+            cur.expect(",", "after the condition of 'cbr'")
+            if_true = cur.ident("the true label of 'cbr'")
+            cur.expect(",", "after the true label of 'cbr'")
+            if_false = cur.ident("the false label of 'cbr'")
             return CondBr(cond=cond, if_true=if_true, if_false=if_false, **common)
         if op == "ret":
-            value = None if cur.at_end() else self._operand(cur, "the return value")
+            value = None if cur.i >= cur.n else self._operand(cur, "the return value")
             return Ret(value=value, **common)
         if op == "call":
             callee, args = self._call_rest(cur)
             return Call(dest=None, callee=callee, args=args, **common)
         if base == "pcmp":
-            return self._ia64_define(cur, op, suffix, col, common)
+            return self._ia64_define(cur, op, suffix, at, common)
         if op in _VALUE_OPS or base in ("cmp", "load"):
-            raise _LineError(f"'{op}' needs a destination: write 'R = {op} ...'", col)
-        if (second is not None and second[0] == "id"
-                and second[1].partition(".")[0] in _KNOWN_BASES):
-            raise _LineError(f"expected '=' after destination '{first[1]}'", second[2])
-        raise _LineError(_unknown_opcode(op), col)
+            raise _LineError(f"'{op}' needs a destination: write 'R = {op} ...'", at)
+        if second is not None and second.partition(".")[0] in _KNOWN_BASES:
+            raise _LineError(f"expected '=' after destination '{op}'", at + 1)
+        raise _LineError(_unknown_opcode(op), at)
 
     def _call_rest(self, cur: _Cursor):
-        callee = cur.expect_id("a function name after 'call'")
-        cur.expect_punct("(", f"after the callee '{callee}'")
-        args = []
-        if cur.is_punct(")"):
+        callee = cur.ident("a function name after 'call'")
+        cur.expect("(", f"after the callee '{callee}'")
+        if cur.peek() == ")":
             cur.i += 1
             return callee, ()
+        args = []
         while True:
             args.append(self._operand(cur, f"argument {len(args) + 1} of the call to "
                                            f"'{callee}'"))
-            if cur.is_punct(","):
+            if cur.peek() == ",":
                 cur.i += 1
                 continue
-            cur.expect_punct(")", f"after the last argument of the call to '{callee}'")
+            cur.expect(")", f"after the last argument of the call to '{callee}'")
             return callee, tuple(args)
 
     # -- predicate defines (IR.md "Predicate defines")
@@ -752,83 +762,83 @@ class _ModuleParser:
         """``D1:T1 [, D2:T2] = pcmp.REL A, B``."""
         dests = []
         while True:
-            name = cur.expect_id("a predicate destination")
-            cur.expect_punct(":", f"after predicate destination '{name}'")
+            name = cur.ident("a predicate destination")
+            cur.expect(":", f"after predicate destination '{name}'")
+            at = cur.i
             tok = cur.next(f"a deposit type after '{name}:'")
-            dests.append(PredDest(name, _deposit_type(tok)))
-            if cur.is_punct(","):
+            dests.append(PredDest(name, _deposit_type(tok, at)))
+            if cur.peek() == ",":
                 if len(dests) == 2:
-                    raise _LineError("a predicate define has at most two destinations",
-                                     cur.col())
+                    raise _LineError("a predicate define has at most two destinations", cur.i)
                 cur.i += 1
                 continue
-            if not cur.is_punct("="):
-                raise _LineError(f"expected ',' or '=' after '{name}:{tok[1]}', found "
-                                 f"{_describe(cur.peek())}", cur.col())
+            if cur.peek() != "=":
+                raise _LineError(f"expected ',' or '=' after '{name}:{tok}', found "
+                                 f"{cur.found()}", cur.i)
             cur.i += 1
             break
-        op, base, suffix, col = self._opcode(cur)
+        op, base, suffix, at = self._opcode(cur)
         if base != "pcmp":
             raise _LineError(f"predicate destinations ('{dests[0].name}:{dests[0].dtype}') "
-                             f"need a 'pcmp.REL' define, found '{op}'", col)
+                             f"need a 'pcmp.REL' define, found '{op}'", at)
         rel, _, completer = suffix.partition(".")
-        rel = _relation(op, rel, col)
+        rel = _relation(op, rel, at)
         if completer:
             raise _LineError(f"completer '.{completer}' is only allowed in the IA-64 form "
                              f"'pcmp.{rel}.{completer} P1, P2 = A, B'; with deposit types "
-                             f"write 'pcmp.{rel}'", col)
+                             f"write 'pcmp.{rel}'", at)
         a, b = self._two_operands(cur, op)
         return PredDefine(rel=rel, dests=tuple(dests), a=a, b=b, **common)
 
-    def _ia64_define(self, cur: _Cursor, op: str, suffix: str, col: int,
+    def _ia64_define(self, cur: _Cursor, op: str, suffix: str, at: int,
                      common: dict) -> PredDefine:
         """``pcmp.REL[.COMPLETER] P1[, P2] = A, B`` mapped by IA64_COMPLETERS."""
         rel, _, completer = suffix.partition(".")
-        rel = _relation(op, rel, col)
+        rel = _relation(op, rel, at)
         if completer not in IA64_COMPLETERS:
             known = ", ".join(f"'.{c}'" for c in IA64_COMPLETERS if c)
             raise _LineError(f"unknown IA-64 completer '.{completer}' in '{op}' (expected none "
-                             f"or one of: {known})", col)
+                             f"or one of: {known})", at)
         types = IA64_COMPLETERS[completer]
-        names = [cur.expect_id(f"a predicate destination after '{op}'")]
-        if cur.is_punct(","):
+        names = [cur.ident(f"a predicate destination after '{op}'")]
+        if cur.peek() == ",":
             cur.i += 1
-            names.append(cur.expect_id("the second predicate destination"))
-        if cur.is_punct(":"):
+            names.append(cur.ident("the second predicate destination"))
+        if cur.peek() == ":":
             raise _LineError(f"the IA-64 form '{op} P1, P2 = A, B' takes no deposit types; "
-                             f"write 'P1:T1, P2:T2 = pcmp.{rel} A, B' instead", cur.col())
-        cur.expect_punct("=", "after the predicate destinations")
+                             f"write 'P1:T1, P2:T2 = pcmp.{rel} A, B' instead", cur.i)
+        cur.expect("=", "after the predicate destinations")
         a, b = self._two_operands(cur, op)
         dests = tuple(PredDest(n, t) for n, t in zip(names, types))
         return PredDefine(rel=rel, dests=dests, a=a, b=b, **common)
 
 
-def _deposit_type(tok) -> str:
-    canonical = DEPOSIT_ALIASES.get(tok[1]) if tok[0] in ("id", "uni") else None
+def _deposit_type(tok: str, at: int) -> str:
+    canonical = DEPOSIT_ALIASES.get(tok)
     if canonical is None:
         known = ", ".join(DEPOSIT_ALIASES)
-        raise _LineError(f"unknown deposit type '{tok[1]}' (expected one of: {known})", tok[2])
+        raise _LineError(f"unknown deposit type '{tok}' (expected one of: {known})", at)
     return canonical
 
 
-def _relation(op: str, rel: str, col: int) -> str:
+def _relation(op: str, rel: str, at: int) -> str:
     if rel in RELATIONS:
         return rel
     base = op.partition(".")[0]
     known = ", ".join(RELATIONS)
     if not rel:
         raise _LineError(f"'{base}' needs a relation such as '{base}.eq' (one of: {known})",
-                         col)
-    raise _LineError(f"unknown relation '{rel}' in '{op}' (expected one of: {known})", col)
+                         at)
+    raise _LineError(f"unknown relation '{rel}' in '{op}' (expected one of: {known})", at)
 
 
-def _load_suffix(op: str, suffix: str, col: int) -> tuple[int, bool]:
+def _load_suffix(op: str, suffix: str, at: int) -> tuple[int, bool]:
     if not suffix:
         return 8, True
     m = _LOAD_SUFFIX_RE.match(suffix)
     if m is None:
         raise _LineError(f"bad load size in '{op}' (expected load, load.N or load.Nu with N in "
-                         f"1, 2, 4, 8)", col)
+                         f"1, 2, 4, 8)", at)
     return int(m.group(1)), not m.group(2)
 
 

@@ -149,7 +149,9 @@ def decode_cstring(body: str) -> bytes:
     i = 0
     while i < len(body):
         ch = body[i]
-        if ch == "\\":  # LLVM escapes are always two hex digits (\5C is a backslash)
+        if ch == "\\" and body[i + 1:i + 2] == "\\":  # LLVM prints a backslash as \\
+            out.append(0x5C); i += 2
+        elif ch == "\\":  # otherwise two hex digits
             out.append(int(body[i + 1:i + 3], 16)); i += 3
         else:
             out.extend(ch.encode("latin-1")); i += 1
