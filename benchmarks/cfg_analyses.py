@@ -5,7 +5,8 @@ growing size; write runs/bench-cfg.json.
 
 Structured CFGs (nested sequences, if/else, while loops with breaks) and random CFGs (irreducible
 regions, unreachable blocks) are both measured. Output-relation sizes are recorded with the time,
-since dom is inherently N x depth.
+since dom (and loops, which reads it) is inherently N x dominator-tree depth; the "trees" set
+(reachable, idom, ipdom, df, cdep: everything whose output is linear) is timed separately.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from pylogic.ir.model import Module  # noqa: E402
 from pylogic.ir.synthetic import function_from_cfg, random_cfg, structured_cfg  # noqa: E402
 
 PROGRAM = Path(__file__).resolve().parent.parent / "datalog" / "cfg_analyses.dl"
+#: Analysis sets: None = every output of cfg_analyses.dl.
+SETS = {"all": None, "trees": ["reachable", "unreachable", "idom", "ipdom", "df", "cdep"]}
 
 
 def make_facts(kind: str, size: int) -> tuple[dict, int]:
@@ -57,24 +60,28 @@ def main() -> int:
         for kind in args.kinds.split(","):
             for size in sizes:
                 facts, blocks = make_facts(kind, size)
-                best = None
-                for _ in range(args.repeat):
-                    t = time.perf_counter()
-                    out = run_checked(program, None, engine, facts)
-                    dt = time.perf_counter() - t
-                    best = dt if best is None else min(best, dt)
-                row = {"engine": engine, "kind": kind, "blocks": blocks,
-                       "edges": len(facts["edge"]), "seconds": round(best, 4),
-                       "output_rows": {k: len(v) for k, v in out.items()}}
-                rows.append(row)
-                print(f"{engine:8} {kind:10} blocks={blocks:6} edges={row['edges']:6} "
-                      f"{best:8.3f} s  dom={len(out['dom'])} cdep={len(out['cdep'])}", flush=True)
+                for set_name, only in SETS.items():
+                    best = None
+                    for _ in range(args.repeat):
+                        t = time.perf_counter()
+                        out = run_checked(program, None, engine, facts, only=only)
+                        dt = time.perf_counter() - t
+                        best = dt if best is None else min(best, dt)
+                    row = {"engine": engine, "kind": kind, "set": set_name, "blocks": blocks,
+                           "edges": len(facts["edge"]), "seconds": round(best, 4),
+                           "output_rows": {k: len(v) for k, v in out.items()}}
+                    rows.append(row)
+                    print(f"{engine:8} {kind:10} {set_name:5} blocks={blocks:6} "
+                          f"edges={row['edges']:6} {best:8.3f} s  "
+                          f"rows={sum(row['output_rows'].values())}", flush=True)
     growth = {}
     for engine in args.engines.split(","):
         for kind in args.kinds.split(","):
-            sel = [r for r in rows if r["engine"] == engine and r["kind"] == kind]
-            growth[f"{engine}/{kind}"] = growth_exponent([r["blocks"] for r in sel],
-                                                         [r["seconds"] for r in sel])
+            for set_name in SETS:
+                sel = [r for r in rows if r["engine"] == engine and r["kind"] == kind
+                       and r["set"] == set_name]
+                growth[f"{engine}/{kind}/{set_name}"] = growth_exponent(
+                    [r["blocks"] for r in sel], [r["seconds"] for r in sel])
     path = write_run("bench-cfg.json", {"program": "datalog/cfg_analyses.dl", "results": rows,
                                         "growth_exponent": growth})
     print("growth exponents (cost ~ blocks^x):", growth)

@@ -50,9 +50,11 @@ def input_path(checked: CheckedProgram, rel: str, facts_dir: str | Path) -> Path
     return Path(facts_dir) / params.get("filename", f"{rel}.facts")
 
 
-def load_inputs(checked: CheckedProgram, facts_dir, facts: dict | None) -> dict[str, list[tuple]]:
+def load_inputs(checked: CheckedProgram, facts_dir, facts: dict | None,
+                needed: set[str] | None = None) -> dict[str, list[tuple]]:
     """Every ``.input`` relation's tuples (from ``facts`` if given there, else from its file in
-    ``facts_dir``; missing file = empty), plus ``facts`` for other declared relations."""
+    ``facts_dir``; missing file = empty), plus ``facts`` for other declared relations. With
+    ``needed``, relations outside it are neither read nor checked (the outputs do not use them)."""
     facts = dict(facts or {})
     for rel in facts:
         if rel not in checked.relations:
@@ -60,7 +62,7 @@ def load_inputs(checked: CheckedProgram, facts_dir, facts: dict | None) -> dict[
                                SourceLoc(checked.main_file))
     out = {}
     for rel, params in checked.inputs.items():
-        if rel in facts:
+        if rel in facts or (needed is not None and rel not in needed):
             continue
         if facts_dir is None:
             out[rel] = []
@@ -68,21 +70,34 @@ def load_inputs(checked: CheckedProgram, facts_dir, facts: dict | None) -> dict[
         out[rel] = read_facts(input_path(checked, rel, facts_dir), checked.relations[rel],
                               params.get("delimiter", "\t"))
     for rel, rows in facts.items():
+        if needed is not None and rel not in needed:
+            continue
         out[rel] = check_rows(rows, checked.relations[rel], f"facts[{rel!r}]")
     return out
 
 
 def run_checked(checked: CheckedProgram, facts_dir=None, engine: str = "auto",
                 facts: dict | None = None, output_dir=None, *, compiled: bool = False,
-                jobs: int | None = None, extra: list[str] | None = None) -> dict[str, list[tuple]]:
+                jobs: int | None = None, extra: list[str] | None = None,
+                only: list[str] | None = None) -> dict[str, list[tuple]]:
     """``run_program`` for an already loaded program. ``extra`` names non-output relations to
-    return as well (e.g. ``.printsize`` ones)."""
+    return as well (e.g. ``.printsize`` ones); ``only`` restricts the result to these output
+    relations (on clingo, what they do not depend on is not evaluated)."""
     engine = resolve_engine(engine)
     shown = list(checked.outputs) + [r for r in (extra or []) if r not in checked.outputs]
+    if only is not None:
+        unknown = [r for r in only if r not in shown]
+        if unknown:
+            raise DatalogError(f"not an output relation of the program: {', '.join(unknown)}",
+                               SourceLoc(checked.main_file))
+        shown = [r for r in shown if r in only]
     if engine == "clingo":
         from pylogic.engines.clingo_engine import run_clingo
 
-        result = run_clingo(checked, load_inputs(checked, facts_dir, facts), shown)
+        from pylogic.engines.relevance import needed_relations
+
+        needed = needed_relations(checked, shown)
+        result = run_clingo(checked, load_inputs(checked, facts_dir, facts, needed), shown)
     else:
         from pylogic.engines.souffle_engine import run_souffle
 

@@ -7,6 +7,7 @@ import re
 
 import clingo
 
+from pylogic.engines.relevance import needed_relations
 from pylogic.engines.semantics import CheckedProgram
 from pylogic.engines.to_clingo import pred_name, program_text, quote
 from pylogic.errors import DatalogError, SourceLoc
@@ -62,16 +63,22 @@ def _read_model_public(model, by_pred: dict, result: dict, kinds_of: dict) -> No
         result[rel].append(_decode(str(sym), kinds) if kinds else ())
 
 
+_MISSING = object()
+
+
 def _raw_model_reader():
-    """A model reader over clingo's C API (cffi), ~3x faster than the public Symbol API, which
-    matters at 10^5-10^6 output tuples. None if clingo's internals differ (then the public API
-    is used)."""
+    """A model reader over clingo's C API (cffi), much faster than the public Symbol API, which
+    matters at 10^5-10^6 output tuples. Argument symbols repeat heavily (function ids, labels),
+    so each distinct symbol is decoded once (cache keyed by clingo's symbol handle). None if
+    clingo's internals differ (then the public API is used)."""
     try:
         from clingo._internal import _ffi, _lib
 
         f_size, f_syms = _lib.clingo_model_symbols_size, _lib.clingo_model_symbols
         args_of, name_of = _lib.clingo_symbol_arguments, _lib.clingo_symbol_name
         number_of, string_of = _lib.clingo_symbol_number, _lib.clingo_symbol_string
+        type_of = _lib.clingo_symbol_type
+        sym_number = _lib.clingo_symbol_type_number
         shown = _lib.clingo_show_type_shown
         to_bytes = _ffi.string
     except (ImportError, AttributeError):
@@ -81,27 +88,48 @@ def _raw_model_reader():
         p_n = _ffi.new("size_t*")
         if not f_size(model._rep, shown, p_n):
             raise DatalogError("clingo: cannot read the model")
-        syms = _ffi.new("clingo_symbol_t[]", p_n[0])
-        if not f_syms(model._rep, shown, syms, p_n[0]):
+        n = p_n[0]
+        syms = _ffi.new("clingo_symbol_t[]", n)
+        if not f_syms(model._rep, shown, syms, n):
             raise DatalogError("clingo: cannot read the model")
         p_args, p_size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
         p_num, p_str = _ffi.new("int*"), _ffi.new("char**")
         keys = {(name.encode(), arity): rel for (name, arity), rel in by_pred.items()}
-        for i in range(p_n[0]):
-            sym = syms[i]
-            name_of(sym, p_str)
+        values: dict[int, object] = {}  # symbol handle -> Python value
+        sigs: dict[tuple, list] = {}
+
+        def value(sym):
+            if type_of(sym) == sym_number:
+                number_of(sym, p_num)
+                v = p_num[0]
+            else:
+                string_of(sym, p_str)
+                v = to_bytes(p_str[0]).decode()
+            values[sym] = v
+            return v
+
+        get = values.get
+        unpack = _ffi.unpack
+        miss = _MISSING
+        last_name, target = None, None
+        for sym in unpack(syms, n):
             args_of(sym, p_args, p_size)
-            rel = keys[(to_bytes(p_str[0]), p_size[0])]
-            args = p_args[0]
-            row = []
-            for j, k in enumerate(kinds_of[rel]):
-                if k == "number":
-                    number_of(args[j], p_num)
-                    row.append(p_num[0])
-                else:
-                    string_of(args[j], p_str)
-                    row.append(to_bytes(p_str[0]).decode())
-            result[rel].append(tuple(row))
+            size = p_size[0]
+            name_of(sym, p_str)
+            name = p_str[0]
+            if name != last_name:  # shown atoms come grouped by signature
+                key = (name, size)
+                target = sigs.get(key)
+                if target is None:
+                    target = sigs[key] = result[keys[(to_bytes(name), size)]]
+                last_name = name
+            if not size:
+                target.append(())
+                continue
+            row = [get(a, miss) for a in unpack(p_args[0], size)]
+            if miss in row:
+                row = [value(a) if v is miss else v for a, v in zip(unpack(p_args[0], size), row)]
+            target.append(tuple(row))
 
     return read
 
@@ -110,11 +138,12 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]],
                shown: list[str]) -> dict[str, list[tuple]]:
     """Evaluate ``checked`` with the (already validated) input tuples; return the sorted tuples of
     every relation in ``shown``."""
+    needed = needed_relations(checked, shown)
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
-        ctl.add("base", [], program_text(checked, shown))
+        ctl.add("base", [], program_text(checked, shown, needed))
         parts = [facts_text(pred_name(rel), checked.relations[rel].kinds, rows)
-                 for rel, rows in inputs.items() if rows]
+                 for rel, rows in inputs.items() if rows and rel in needed]
         if parts:
             ctl.add("base", [], "".join(parts))
         ctl.ground([("base", [])])

@@ -80,10 +80,10 @@ def rule(r: Rule) -> str:
     return f"{atom(r.head)} :- {', '.join(literal(b) for b in r.body)}."
 
 
-def program_text(checked: CheckedProgram, shown: list[str]) -> str:
+def program_text(checked: CheckedProgram, shown: list[str], needed: set[str] | None = None) -> str:
     """The clingo program (rules only; input facts are added separately) with ``#show`` for the
-    relations in ``shown``."""
-    lines = [rule(r) for r in checked.rules]
+    relations in ``shown``; with ``needed``, only the rules defining those relations."""
+    lines = [rule(r) for r in checked.rules if needed is None or r.head.rel in needed]
     for name in shown:
         lines.append(f"#show {pred_name(name)}/{checked.relations[name].arity}.")
     if not shown:
