@@ -63,12 +63,9 @@ def load_one(path: Path, relpath: str) -> tuple[LoadedProgram | None, list[Input
         return None, [InputProblem(relpath, str(exc))]
     except (OSError, UnicodeDecodeError) as exc:
         return None, [InputProblem(relpath, f"{path}: cannot read: {exc}")]
-    notes = []
-    skipped = getattr(report, "skipped_functions", None)
-    if callable(skipped):
-        for name, reason in skipped():
-            notes.append(InputProblem(relpath, f"{path}: function {name} not imported: {reason}",
-                                      skipped=False))
+    notes = [InputProblem(relpath, f"{path}: note: function {fn['name']} not imported: "
+                                   f"{fn['reason']}", skipped=False)
+             for fn in (report.skipped if report is not None else ())]
     return LoadedProgram(relpath, path, module, report), notes
 
 
