@@ -24,9 +24,8 @@ class NegAtom:
 @dataclass(frozen=True)
 class AggLit:
     """``result = op target : { body }`` with the body a conjunction of normalized literals.
-    ``tuple_vars`` are the variables whose distinct assignments the aggregate ranges over
-    (Soufflé's MaterializeAggregationQueries semantics: named local variables, plus the
-    wildcard positions for ``count`` or for a single plain atom)."""
+    ``tuple_vars`` are the variables whose distinct assignments the aggregate ranges over:
+    named local variables plus every wildcard position (Soufflé 2.4.1's behaviour, measured)."""
 
     result: Var
     op: str
@@ -342,8 +341,8 @@ class _Checker:
         return result
 
     def finish_aggregates(self, rule: Rule) -> Rule:
-        """Fill each AggLit's tuple (Soufflé MaterializeAggregationQueries): its local named
-        variables, plus wildcard positions (made variables) for count or an unmaterialized atom."""
+        """Fill each AggLit's tuple: its local named variables plus every wildcard position (made a
+        variable), which is what Soufflé 2.4.1 computes (checked against the binary)."""
         new_body = []
         for i, lit in enumerate(rule.body):
             if not isinstance(lit, AggLit) or lit.tuple_vars:
@@ -354,9 +353,9 @@ class _Checker:
                 if j != i:  # a variable seen only inside other aggregates stays local (Soufflé)
                     vs = [other.result] if isinstance(other, AggLit) else lit_vars(other)
                     outside |= {v.name for v in vs}
-            materialized = not (len(lit.body) == 1 and isinstance(lit.body[0], Atom)
-                                and _distinct_vars(lit.body[0]))
-            name_wildcards = lit.op == "count" or not materialized
+            # Soufflé 2.4.1 (measured): every wildcard position counts, whether or not the body
+            # is materialized: sum v : { e(g, _, v), v > 0 } adds v once per e tuple.
+            name_wildcards = True
             inner, tuple_vars, seen = [], [], set()
             for b in lit.body:
                 if name_wildcards and isinstance(b, Atom):

@@ -5,8 +5,12 @@ importer then reads that printed text (llvmlite hides compare predicates, switch
 types and initialisers, DESIGN.md "Inputs"). Lowering rules are in ``pylogic/ir/llvm/lower.py``.
 
 Functions outside the supported subset (floating point, vectors, indirect calls, inline asm,
-varargs definitions, aggregates as values, unknown intrinsics, ...) are kept as ``extern``
+integers wider than 64 bits, aggregate parameters, unknown intrinsics, ...) are kept as ``extern``
 declarations, so calls to them stay verifiable, and reported with a reason.
+
+The external globals ``stdin``/``stdout``/``stderr`` hold the interpreter's stand-in ``FILE *``
+values (``pylogic.interp.builtins.FAKE_FILES``), so ``fprintf(stdout, ...)`` can be told apart
+from ``fprintf(stderr, ...)``.
 
 Globals whose initialisers hold addresses (``@p = global ptr @x``) get those addresses stored at
 run time by a synthetic function ``@__pathlogic_init``, called first thing in ``@main``
@@ -20,9 +24,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pylogic.errors import ImportError_, SourceLoc
+from pylogic.interp.builtins import FAKE_FILES
 from pylogic.ir.llvm.legacy import expand_removed_constexprs, needs_rewrite
-from pylogic.ir.llvm.lower import FunctionLowerer, ModuleContext, NameTable, split_function
-from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, parse_type,
+from pylogic.ir.llvm.lower import (FunctionLowerer, ModuleContext, NameTable, return_type,
+                                   split_function)
+from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, is_aggregate, parse_type,
                                    parse_type_definitions, tokenize)
 from pylogic.ir.llvm.values import Address, layout_initializer, parse_value
 from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module, Reg,
@@ -156,6 +162,8 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         parsed_globals.append((name, text))
     for name, text in parsed_globals:
         size, init, relocs, reason = _lower_global(text, layout)
+        if name[1:] in FAKE_FILES and _is_external(text) and size == 8:
+            init = FAKE_FILES[name[1:]].to_bytes(8, "little")  # C streams (builtins.py)
         if reason:
             bad_globals[name] = reason
             report.globals_skipped.append({"name": name, "reason": reason})
@@ -165,6 +173,7 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
 
     ctx = ModuleContext(layout, global_names, functions, fake_addr, bad_globals)
     ctx.arity = arity
+    ctx.defined = {name for name, _, is_declaration in fn_entries if not is_declaration}
     out_functions = []
     for name, text, is_declaration in fn_entries:
         if name.startswith("@llvm."):
@@ -174,6 +183,7 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         if is_declaration:
             out_functions.append(_extern(pir_name, nparams, path, variadic))
             continue
+        nparams += _hidden_param_count(text, layout)  # skipped bodies keep the convention
         lowerer = FunctionLowerer(ctx, text, path)
         try:
             fn = lowerer.lower()
@@ -222,6 +232,24 @@ def _split_module(text: str):
             i = j
         i += 1
     return globals_, fns
+
+
+def _hidden_param_count(text: str, layout: DataLayout) -> int:
+    """Hidden trailing parameters of a defined function (lower.py, calling convention)."""
+    header = next(l for l in text.splitlines() if l.startswith("define "))
+    n = 1 if _is_variadic(text) else 0
+    try:
+        ret, _ = return_type(header)
+        if is_aggregate(ret, layout):
+            n += 1
+    except Unsupported:
+        pass
+    return n
+
+
+def _is_external(text: str) -> bool:
+    """Whether a printed global is a declaration (``@x = external global ptr``)."""
+    return bool(re.match(r"@\S+\s*=\s*(?:\w+\s+)*external\b", text))
 
 
 def _param_count(text: str) -> int:

@@ -13,6 +13,22 @@ Value model (every LLVM integer lives in a 64-bit PIR register):
   * Loads of iN use ``load.N`` (sign-extending) so memory round-trips keep the canonical form;
     i1 uses ``load.1u``; widths that are not 1/2/4/8 bytes are assembled from smaller pieces.
 
+Aggregates (struct/array values: ``load``/``store`` of a struct, ``extractvalue``,
+``insertvalue``, ``{iN, i1}`` results of ``*.with.overflow``, small structs returned by value) are
+held in several registers, one per scalar leaf (``types.aggregate_leaves``); they never touch
+memory except where LLVM loads or stores them.
+
+Calling convention for what LLVM passes that PIR cannot (hidden trailing parameters, in order):
+  * a function returning an aggregate gets ``%sret.out``, a pointer to caller-allocated memory
+    (one ``alloca`` per call site in the caller's entry block) where ``ret`` stores the leaves;
+    the caller loads them back after the call;
+  * a defined varargs function gets ``%va.area``: the caller stores the extra arguments into an
+    array of 8-byte slots (a ``byval`` struct takes its size rounded up to 8) and passes its
+    address; ``llvm.va_start`` builds an x86-64 ``__va_list_tag`` with ``gp_offset`` = 48 and
+    ``fp_offset`` = 176 (every register slot used) and ``overflow_arg_area`` = the array, so
+    clang's inline ``va_arg`` code reads the slots through its overflow path. Calls to external
+    varargs functions (``printf``) pass all arguments as they are.
+
 Phis become copies on CFG edges with parallel-copy semantics (temporaries when a phi reads a
 register another phi of the same edge writes). When the predecessor ends in an unconditional
 branch the copies go at its end; otherwise a new edge block is created.
@@ -21,8 +37,10 @@ from __future__ import annotations
 
 import re
 
+from pylogic.ir.llvm import intrinsics
 from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, OtherT, PtrT,
-                                   StructT, Unsupported, VectorT, VoidT, parse_type, tokenize)
+                                   StructT, Unsupported, VectorT, VoidT, aggregate_leaves,
+                                   element_type, is_aggregate, parse_type, tokenize)
 from pylogic.ir.llvm.values import (FLAG_WORDS, Address, canon, eval_const, parse_typed,
                                     parse_value, skip_attribute, skip_attributes)
 from pylogic.ir.model import (Alloca, BinOp, Block, Call, Cmp, CondBr, Function, GlobalAddr, Imm,
@@ -128,6 +146,8 @@ class ModuleContext:
         self.fake_addr = fake_addr     # '@f' -> integer stand-in for a function's address
         self.bad_globals = bad_globals  # '@x' -> reason its initialiser was not imported
         self.builtins_used: set[str] = set()
+        self.defined: set[str] = set()  # '@f' with a body (the calling convention applies)
+        self.arity: dict = {}  # '@f' -> (fixed parameter count, is variadic)
 
 
 class FunctionLowerer:
@@ -142,6 +162,10 @@ class FunctionLowerer:
         self.out_blocks: list[Block] = []
         self.cur: list = []
         self.llvm_instructions = 0
+        self.agg: dict[str, list[str]] = {}  # PIR name of an aggregate value -> leaf registers
+        self.entry_allocas: list = []  # call-site memory, allocated once in the entry block
+        self.va_area: str | None = None  # hidden parameters (module docstring)
+        self.ret_slot: str | None = None
 
     # ------------------------------------------------------------ driver
     def lower(self) -> Function:
@@ -149,7 +173,7 @@ class FunctionLowerer:
             raise Unsupported("floating point or vector")
         header, blocks = split_function(self.text)
         self.llvm_instructions = sum(len(b[1]) for b in blocks)
-        name, params, byvals = self._parse_header(header)
+        name, params, byvals, ret_type, variadic = self._parse_header(header)
         # Unnamed entry block: its slot number follows the unnamed arguments.
         if blocks and blocks[0][0] is None:
             slot = sum(1 for p in params if re.fullmatch(r"%\d+", p[0]))
@@ -178,6 +202,14 @@ class FunctionLowerer:
                                            args=(Reg(self.regs.get(pname)), Reg(inner), Imm(size))))
             else:
                 pir_params.append(self.regs.get(pname))
+        self.ret_type = ret_type
+        if is_aggregate(ret_type, self.L):
+            aggregate_leaves(ret_type, self.L)  # supported leaves only
+            self.ret_slot = self.regs.fresh("sret.out")
+            pir_params.append(self.ret_slot)
+        if variadic:
+            self.va_area = self.regs.fresh("va.area")
+            pir_params.append(self.va_area)
         for k, (label, instrs) in enumerate(blocks):
             self.block_label = label
             self._start(self.labels.get(label))
@@ -185,7 +217,16 @@ class FunctionLowerer:
                 self.cur.extend(entry_prologue)
             for t in instrs:
                 self._lower_instr(t)
+        if self.entry_allocas:
+            entry = self.out_blocks[0]
+            self.out_blocks[0] = Block(label=entry.label, instrs=tuple(self.entry_allocas) + entry.instrs)
         return Function(name=name, params=tuple(pir_params), blocks=tuple(self.out_blocks))
+
+    def entry_alloca(self, size: int, hint: str) -> Reg:
+        """Memory allocated once per call of this function (for one call site's use)."""
+        r = self.regs.fresh(hint)
+        self.entry_allocas.append(Alloca(dest=r, size=Imm(max(size, 1))))
+        return Reg(r)
 
     def _start(self, label: str):
         self.cur = []
@@ -208,15 +249,14 @@ class FunctionLowerer:
 
     # ------------------------------------------------------------ header, phis
     def _parse_header(self, header: str):
-        c = Cursor(tokenize(header))
-        while not (c.peek().kind == "glob" and c.peek(1) is not None and c.peek(1).text == "("):
-            c.next()
+        ret_type, c = return_type(header)
         name = self.ctx.functions[c.next().text]
         c.expect("(")
-        params, byvals = [], {}
+        params, byvals, variadic = [], {}, False
         while not c.accept(")"):
-            if c.at("..."):
-                raise Unsupported("varargs function definition")
+            if c.accept("..."):
+                variadic = True
+                continue
             ty = parse_type(c)
             if isinstance(ty, (FloatT, VectorT)):
                 raise Unsupported("floating point or vector")
@@ -228,7 +268,9 @@ class FunctionLowerer:
             if "byval" in attrs and attrs["byval"] is not None:
                 byvals[pname] = attrs["byval"]
             c.accept(",")
-        return name, params, byvals
+        if isinstance(ret_type, (FloatT, VectorT)):
+            raise Unsupported("floating point or vector")
+        return name, params, byvals, ret_type, variadic
 
     def _collect_phis(self, blocks) -> dict:
         """{llvm block: [(dest reg, type, {pred label: value})]}"""
@@ -242,7 +284,10 @@ class FunctionLowerer:
                 while c.peek().text in FLAG_WORDS:
                     c.next()
                 ty = parse_type(c)
-                self._check_scalar(ty)
+                if is_aggregate(ty, self.L):
+                    aggregate_leaves(ty, self.L)
+                else:
+                    self._check_scalar(ty)
                 incoming = {}
                 while c.accept("["):
                     v = parse_value(c, ty); c.expect(",")
@@ -283,9 +328,13 @@ class FunctionLowerer:
         for dest, ty, incoming in self.phis[succ]:
             if pred not in incoming:
                 raise Unsupported(f"phi in {succ} lacks a value for predecessor {pred}")
-            src = self.op(ty, incoming[pred])
-            if not (isinstance(src, Reg) and src.name == dest):
-                copies.append((dest, src))
+            if is_aggregate(ty, self.L):
+                pairs = zip(self.agg_regs(dest, ty), self.agg_ops(ty, incoming[pred]))
+            else:
+                pairs = [(dest, self.op(ty, incoming[pred]))]
+            for d, src in pairs:
+                if not (isinstance(src, Reg) and src.name == d):
+                    copies.append((d, src))
         dests = {d for d, _ in copies}
         clobbered = [s for _, s in copies if isinstance(s, Reg) and s.name in dests]
         if clobbered:  # parallel-copy semantics: read every source before any write
@@ -319,6 +368,33 @@ class FunctionLowerer:
         if isinstance(val, Address):
             return self.address(val)
         return Imm(val)
+
+    def agg_regs(self, name: str, ty) -> list[str]:
+        """The leaf registers of aggregate value ``name`` (a PIR register name) of type ``ty``."""
+        regs = self.agg.get(name)
+        if regs is None:
+            leaves = aggregate_leaves(ty, self.L)
+            regs = [self.regs.fresh(f"{name[1:]}.{'.'.join(map(str, p))}") for p, _, _ in leaves]
+            self.agg[name] = regs
+        return regs
+
+    def agg_ops(self, ty, v) -> list:
+        """Operands for the leaves of an aggregate value or constant ``v`` of type ``ty``."""
+        kind = v[0]
+        if kind == "local":
+            return [Reg(r) for r in self.agg_regs(self.regs.get(v[1]), ty)]
+        if kind == "zero":
+            return [Imm(0) for _ in aggregate_leaves(ty, self.L)]
+        rt = self.L.resolve(ty)
+        if kind == "cstr" and isinstance(rt, ArrayT):
+            data = v[1].ljust(rt.count, b"\0")
+            return [Imm(canon(b, 8)) for b in data[:rt.count]]
+        if kind == "agg":
+            out = []
+            for et, ev in v[1]:
+                out += self.agg_ops(et, ev) if is_aggregate(et, self.L) else [self.op(et, ev)]
+            return out
+        raise Unsupported("first-class aggregate value")
 
     def address(self, a: Address):
         name, off = a.name, a.offset
@@ -480,13 +556,69 @@ class FunctionLowerer:
             raise Unsupported("vector select")
         at, av = parse_typed(c); c.expect(",")
         bt, bv = parse_typed(c)
+        if is_aggregate(at, self.L):
+            cond = self.op(ct, cv)
+            for d, x, y in zip(self.agg_regs(dest, at), self.agg_ops(at, av), self.agg_ops(bt, bv)):
+                self.emit(Select(dest=d, cond=cond, a=x, b=y))
+            return
         self._check_scalar(at)
         self.emit(Select(dest=dest, cond=self.op(ct, cv), a=self.op(at, av), b=self.op(bt, bv)))
 
     def _i_freeze(self, c, dest):
         ty, v = parse_typed(c)
+        if is_aggregate(ty, self.L):
+            for d, x in zip(self.agg_regs(dest, ty), self.agg_ops(ty, v)):
+                self.emit(Mov(dest=d, src=x))
+            return
         self._check_scalar(ty)
         self.emit(Mov(dest=dest, src=self.op(ty, v)))
+
+    # aggregates
+    def _indices(self, c) -> tuple:
+        idx = []
+        while c.accept(","):
+            if c.peek().kind == "meta":
+                break
+            idx.append(int(c.next().text))
+        return tuple(idx)
+
+    def _leaf_range(self, ty, idx) -> tuple[int, int]:
+        """Positions [lo, hi) of the leaves under index path ``idx`` of aggregate ``ty``."""
+        leaves = aggregate_leaves(ty, self.L)
+        pos = [k for k, (p, _, _) in enumerate(leaves) if p[:len(idx)] == idx]
+        if not pos:
+            raise Unsupported("empty aggregate element")
+        return pos[0], pos[-1] + 1
+
+    def _i_extractvalue(self, c, dest):
+        ty, v = parse_typed(c)
+        idx = self._indices(c)
+        et = element_type(ty, idx, self.L)
+        ops = self.agg_ops(ty, v)
+        lo, hi = self._leaf_range(ty, idx)
+        if is_aggregate(et, self.L):
+            for d, x in zip(self.agg_regs(dest, et), ops[lo:hi]):
+                self.emit(Mov(dest=d, src=x))
+        else:
+            self._check_scalar(et)
+            self.emit(Mov(dest=dest, src=ops[lo]))
+
+    def _i_insertvalue(self, c, dest):
+        ty, v = parse_typed(c); c.expect(",")
+        et, ev = parse_typed(c)
+        idx = self._indices(c)
+        ops = self.agg_ops(ty, v)
+        lo, hi = self._leaf_range(ty, idx)
+        if is_aggregate(et, self.L):
+            ops[lo:hi] = self.agg_ops(et, ev)
+        else:
+            self._check_scalar(et)
+            ops[lo] = self.op(et, ev)
+        outs = self.agg_regs(dest, ty)
+        moves = [(d, x) for d, x in zip(outs, ops) if not (isinstance(x, Reg) and x.name == d)]
+        # %a = insertvalue %a... cannot happen in SSA, so plain moves are parallel-safe
+        for d, x in moves:
+            self.emit(Mov(dest=d, src=x))
 
     # casts
     def _cast(self, c, dest, opcode):
@@ -540,8 +672,16 @@ class FunctionLowerer:
         c.accept("atomic"); c.accept("volatile")
         ty = parse_type(c); c.expect(",")
         pt, pv = parse_typed(c)
-        self._check_scalar(ty)
         addr = self.op(pt, pv)
+        if is_aggregate(ty, self.L):
+            for reg, (_, off, lt) in zip(self.agg_regs(dest, ty), aggregate_leaves(ty, self.L)):
+                self.load_scalar(reg, lt, self._offset(addr, off))
+            return
+        self._check_scalar(ty)
+        self.load_scalar(dest, ty, addr)
+
+    def load_scalar(self, dest: str, ty, addr):
+        """dest := the iN/ptr value at ``addr`` (canonical)."""
         if isinstance(ty, PtrT) or ty.bits == 64:
             self.emit(Load(dest=dest, addr=addr, size=8))
             return
@@ -575,10 +715,17 @@ class FunctionLowerer:
         pt, pv = parse_typed(c)
         addr = self.op(pt, pv)
         if not isinstance(ty, (IntT, PtrT)):
+            if v[0] == "local" and is_aggregate(ty, self.L):
+                for val, (_, off, lt) in zip(self.agg_ops(ty, v), aggregate_leaves(ty, self.L)):
+                    self.store_scalar(lt, val, self._offset(addr, off))
+                return
             self._store_aggregate(addr, ty, v)
             return
         self._check_scalar(ty)
-        val = self.op(ty, v)
+        self.store_scalar(ty, self.op(ty, v), addr)
+
+    def store_scalar(self, ty, val, addr):
+        """Store the iN/ptr operand ``val`` at ``addr``."""
         nbytes = 8 if isinstance(ty, PtrT) else (ty.bits + 7) // 8
         if nbytes in (1, 2, 4, 8):
             self.emit(Store(addr=addr, value=val, size=nbytes))
@@ -691,35 +838,73 @@ class FunctionLowerer:
         callee = callee_tok.text
         if isinstance(rt, (FloatT, VectorT)):
             raise Unsupported("floating point or vector")
-        if not isinstance(rt, (IntT, PtrT, VoidT)):
-            raise Unsupported("call returning an aggregate")
         if callee.startswith("@llvm."):
             self._intrinsic(callee[1:], c, dest, rt)
             return
+        returns_agg = not isinstance(rt, (IntT, PtrT, VoidT))
+        if returns_agg:
+            if not is_aggregate(rt, self.L):
+                raise Unsupported("call returning an aggregate")
+            if callee not in self.ctx.defined:
+                raise Unsupported("call of an external function returning an aggregate")
         if callee in self.ctx.fake_addr and callee not in self.ctx.functions:
             raise Unsupported(f"call to {callee}")
-        args = self._call_args(c)
+        typed = self._typed_call_args(c)
+        args = [a for _, _, a in typed]
         if callee not in self.ctx.functions:
             raise Unsupported(f"call to unknown {callee}")
-        n, variadic = getattr(self.ctx, "arity", {}).get(callee, (len(args), False))
+        n, variadic = self.ctx.arity.get(callee, (len(args), False))
         if (len(args) < n) if variadic else (len(args) != n):
             raise Unsupported("call with a mismatched argument count")
-        self.emit(Call(dest=None if isinstance(rt, VoidT) else dest,
+        slot = None
+        if returns_agg:  # hidden %sret.out (module docstring)
+            slot = self.entry_alloca(self.L.size(rt), "sret.slot")
+        if variadic and callee in self.ctx.defined:  # hidden %va.area (module docstring)
+            args = args[:n] + ([slot] if slot else []) + [self._spill_varargs(typed[n:])]
+        elif slot:
+            args.append(slot)
+        self.emit(Call(dest=None if isinstance(rt, VoidT) or returns_agg else dest,
                        callee=self.ctx.functions[callee], args=tuple(args)))
+        if returns_agg:
+            for reg, (_, off, lt) in zip(self.agg_regs(dest, rt), aggregate_leaves(rt, self.L)):
+                self.load_scalar(reg, lt, self._offset(slot, off))
+
+    def _spill_varargs(self, extra) -> object:
+        """Store the extra arguments of a call to a defined varargs function in 8-byte slots of
+        call-site memory; returns its address (0 when there are none)."""
+        sizes = [_round8(self.L.size(attrs["byval"])) if attrs.get("byval") is not None else 8
+                 for _, attrs, _ in extra]
+        if not sizes:
+            return Imm(0)
+        area = self.entry_alloca(sum(sizes), "va.slots")
+        off = 0
+        for (ty, attrs, val), size in zip(extra, sizes):
+            at = self._offset(area, off)
+            if attrs.get("byval") is not None:
+                self.emit(Call(dest=None, callee=self._builtin("@memcpy"),
+                               args=(at, val, Imm(self.L.size(attrs["byval"])))))
+            else:
+                self.emit(Store(addr=at, value=val, size=8))
+            off += size
+        return area
 
     def _call_args(self, c):
+        return [a for _, _, a in self._typed_call_args(c)]
+
+    def _typed_call_args(self, c):
+        """``(ARGS)`` of a call -> [(type, attributes, operand)]."""
         c.expect("(")
         args = []
         while not c.accept(")"):
             ty = parse_type(c)
             if isinstance(ty, OtherT) and ty.name == "metadata":
                 raise Unsupported("metadata argument")
-            skip_attributes(c)
+            attrs = skip_attributes(c)
             v = parse_value(c, ty)
             if not isinstance(ty, (IntT, PtrT)):
                 raise Unsupported("floating point or aggregate argument")
             self._check_scalar(ty)
-            args.append(self.op(ty, v))
+            args.append((ty, attrs, self.op(ty, v)))
             c.accept(",")
         return args
 
@@ -741,6 +926,8 @@ class FunctionLowerer:
         if base in ("expect",):
             args = self._call_args(c)
             self.emit(Mov(dest=dest, src=args[0]))
+            return
+        if self._intrinsic_extra(name, base, c, dest, rt):
             return
         if base in ("smax", "smin", "umax", "umin", "abs") and isinstance(rt, IntT):
             args = self._call_args(c)
@@ -769,14 +956,62 @@ class FunctionLowerer:
             return
         raise Unsupported(f"intrinsic {name.rsplit('.', 1)[0] if name.count('.') > 1 else name}")
 
+    def _intrinsic_extra(self, name, base, c, dest, rt) -> bool:
+        """Varargs, bit-manipulation, overflow and frame intrinsics; False if not one of them."""
+        if base == "va_start":
+            if self.va_area is None:
+                raise Unsupported("va_start outside a varargs function")
+            (ap,) = self._call_args(c)[:1]
+            # x86-64 SysV __va_list_tag {gp_offset, fp_offset, overflow_arg_area, reg_save_area}
+            self.emit(Store(addr=ap, value=Imm(48), size=4))
+            self.emit(Store(addr=self._offset(ap, 4), value=Imm(176), size=4))
+            self.emit(Store(addr=self._offset(ap, 8), value=Reg(self.va_area), size=8))
+            self.emit(Store(addr=self._offset(ap, 16), value=Imm(0), size=8))
+            return True
+        if base == "va_end":
+            return True
+        if base == "va_copy":
+            dst, src = self._call_args(c)[:2]
+            self.emit(Call(dest=None, callee=self._builtin("@memcpy"), args=(dst, src, Imm(24))))
+            return True
+        if base == "is" and name.startswith("llvm.is.constant"):
+            self.emit(Mov(dest=dest, src=Imm(0)))  # nothing is a compile-time constant here
+            return True
+        if base == "returnaddress":  # frameaddress stays unsupported: 0 breaks frame checks
+            self.emit(Mov(dest=dest, src=Imm(intrinsics.RETURN_ADDRESS)))
+            return True
+        if base in ("ctpop", "cttz", "ctlz", "bswap") and isinstance(rt, IntT) and rt.bits <= 64:
+            x = self._call_args(c)[0]
+            if base == "bswap" and rt.bits % 16:
+                raise Unsupported(f"intrinsic llvm.bswap.i{rt.bits}")
+            getattr(intrinsics, base)(self, dest, x, rt.bits)
+            return True
+        m = re.fullmatch(r"llvm\.([su](?:add|sub|mul))\.with\.overflow\.i(\d+)", name)
+        if m:
+            bits = int(m.group(2))
+            if bits > 64 or bits == 1:
+                raise Unsupported(f"intrinsic {name}")
+            a, b = self._call_args(c)[:2]
+            res, ovf = intrinsics.with_overflow(self, m.group(1), a, b, bits)
+            r0, r1 = self.agg_regs(dest, rt)
+            self.emit(Mov(dest=r0, src=res))
+            self.emit(Mov(dest=r1, src=ovf))
+            return True
+        return False
+
     # terminators
     def _i_ret(self, c, dest):
         if c.accept("void"):
             self._finish(Ret())
         else:
             ty, v = parse_typed(c)
-            self._check_scalar(ty)
-            self._finish(Ret(value=self.op(ty, v)))
+            if is_aggregate(ty, self.L):  # store into the caller's memory (%sret.out)
+                for val, (_, off, lt) in zip(self.agg_ops(ty, v), aggregate_leaves(ty, self.L)):
+                    self.store_scalar(lt, val, self._offset(Reg(self.ret_slot), off))
+                self._finish(Ret())
+            else:
+                self._check_scalar(ty)
+                self._finish(Ret(value=self.op(ty, v)))
         self._flush_edges()
 
     def _i_br(self, c, dest):
@@ -831,6 +1066,29 @@ class FunctionLowerer:
 def _br(label: str):
     from pylogic.ir.model import Br
     return Br(target=label)
+
+
+def _round8(n: int) -> int:
+    return (n + 7) // 8 * 8
+
+
+def return_type(header: str):
+    """The return type of a printed ``define``/``declare`` line and a cursor at its ``@name``."""
+    toks = tokenize(header.split(" #", 1)[0] if " #" in header else header)
+    at = next(k for k, t in enumerate(toks)
+              if t.kind == "glob" and k + 1 < len(toks) and toks[k + 1].text == "(")
+    for start in range(1, at):
+        c = Cursor(toks[:at])
+        c.i = start
+        try:
+            ty = parse_type(c, allow_fn=False)
+        except (Unsupported, ValueError, IndexError):
+            continue
+        if c.i == at:
+            full = Cursor(toks)
+            full.i = at
+            return ty, full
+    raise Unsupported("cannot read the function's return type")
 
 
 def _pieces(nbytes: int):

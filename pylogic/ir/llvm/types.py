@@ -324,3 +324,53 @@ def contains_float(ty, layout: DataLayout | None = None, _depth: int = 0) -> boo
         body = layout.named.get(ty.name)
         return body is not None and contains_float(body, layout, _depth + 1)
     return False
+
+
+#: Aggregates with more scalar leaves than this are not held in registers (see lower.py).
+MAX_AGGREGATE_LEAVES = 64
+
+
+def is_aggregate(ty, layout: DataLayout) -> bool:
+    """Whether ``ty`` is a struct or array type (a first-class aggregate when used as a value)."""
+    return isinstance(layout.resolve(ty), (StructT, ArrayT))
+
+
+def aggregate_leaves(ty, layout: DataLayout, path: tuple = (), base: int = 0) -> list:
+    """The scalar leaves of an aggregate type in memory order: ``[(index path, byte offset,
+    IntT|PtrT)]``. Raises Unsupported for floating point, vectors, integers wider than 64 bits
+    and aggregates of more than MAX_AGGREGATE_LEAVES leaves."""
+    ty = layout.resolve(ty)
+    out: list = []
+    if isinstance(ty, StructT):
+        for k, (f, off) in enumerate(zip(ty.fields, layout.field_offsets(ty))):
+            out += aggregate_leaves(f, layout, path + (k,), base + off)
+    elif isinstance(ty, ArrayT):
+        step = layout.size(ty.elem)
+        if ty.count > MAX_AGGREGATE_LEAVES:
+            raise Unsupported("first-class aggregate value (too many elements)")
+        for k in range(ty.count):
+            out += aggregate_leaves(ty.elem, layout, path + (k,), base + k * step)
+    elif isinstance(ty, (FloatT, VectorT)):
+        raise Unsupported("floating point or vector")
+    elif isinstance(ty, IntT) and ty.bits > 64:
+        raise Unsupported(f"integer wider than 64 bits (i{ty.bits})")
+    elif isinstance(ty, (IntT, PtrT)):
+        out.append((path, base, ty))
+    else:
+        raise Unsupported(f"aggregate of {ty}")
+    if len(out) > MAX_AGGREGATE_LEAVES:
+        raise Unsupported("first-class aggregate value (too many elements)")
+    return out
+
+
+def element_type(ty, indices, layout: DataLayout):
+    """The type reached from aggregate ``ty`` by ``extractvalue``/``insertvalue`` indices."""
+    for i in indices:
+        ty = layout.resolve(ty)
+        if isinstance(ty, StructT):
+            ty = ty.fields[i]
+        elif isinstance(ty, ArrayT):
+            ty = ty.elem
+        else:
+            raise Unsupported(f"aggregate index into {ty}")
+    return ty

@@ -1,0 +1,236 @@
+"""Predicate partition graphs (ppg.md): run ``datalog/ppg.dl`` and answer queries from its output.
+
+``datalog/ppg.dl`` builds three PPGs per function (graph tags): ``"cdg"`` (Algorithm 5, block
+predicates from the labelled CDG), ``"cfg"`` (Algorithm 1, from the CFG with dummy completion)
+and ``"pred"`` (predicate-register values, from the shapes of predicate defines, after [6]).
+A node is a pair ``(name, kind)`` (see the header comments of ``datalog/ppg_cfg.dl`` and
+``datalog/ppg_pred.dl``). Subset and disjointness are decided in Datalog (closure + cover rule,
+ppg.md §4.8); ``covers`` (a ∨ b always true) is answered here by a search over the partitions.
+
+Example
+-------
+>>> graphs = ppg_of_module(module, "fig3b.pir")                     # doctest: +SKIP
+>>> g = graphs["fig3b"]; g.disjoint("p4", "p2"), g.implies("p4", "p3")  # doctest: +SKIP
+(True, True)
+
+References: ppg.md §3 (exactness of the closure rules), §4.3-§4.8; IR.md (deposit types).
+"""
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Optional
+
+from pylogic.errors import PathlogicError, SourceLoc
+from pylogic.ir.model import TRUE_PREDICATES, Function, Module
+from pylogic.predicates.network import PredicateError
+
+PROGRAM = Path(__file__).resolve().parents[2] / "datalog" / "ppg.dl"
+OUTPUTS = ("ppg_node", "ppg_partition", "ppg_subset", "ppg_disjoint", "ppg_value", "ppg_rep",
+           "ppg_cdg", "ppg_dummy", "ppg_cfg_edge", "ppg_violation")
+GRAPHS = ("cdg", "cfg", "pred")
+TRUE_NODE = ("true", "const")
+FALSE_NODE = ("false", "const")
+
+Node = tuple  # (name, kind)
+
+
+def run_ppg(facts: dict, engine: str = "clingo") -> dict[str, list[tuple]]:
+    """Run ``datalog/ppg.dl`` on in-memory facts (``facts_gen.extract`` rows); output rows."""
+    from pylogic.engines import run_program
+    return run_program(PROGRAM, None, engine=engine, facts=facts)
+
+
+def module_facts(module: Module, relpath: str) -> dict[str, list[tuple]]:
+    """The facts of one module, as ``facts_gen`` extracts them."""
+    from facts_gen.extract import empty_facts, extract_module
+    facts = empty_facts()
+    extract_module(module, relpath, facts)
+    return facts
+
+
+def last_defining_block(function: Function, pred: str) -> str:
+    """The block that defines ``pred`` last in layout order (the entry if none): the point PAS
+    reads a bare predicate name at (pas.py ``PredicateAnalysis``)."""
+    at = function.blocks[0].label
+    for b in function.blocks:
+        if any(pred in ins.defs() for ins in b.instrs):
+            at = b.label
+    return at
+
+
+class PartitionGraph:
+    """The PPGs of one function, read from ``ppg.dl`` output rows.
+
+    Parameters
+    ----------
+    function_id : str
+        ``"<relpath>::<name>"``, the first column of every row.
+    rows : dict
+        ``run_ppg`` output (rows of other functions are ignored).
+    function : Function, optional
+        The IR function, needed to read a bare predicate name at its last defining block.
+    """
+
+    def __init__(self, function_id: str, rows: dict, function: Optional[Function] = None,
+                 seconds: float = 0.0):
+        self.function_id = function_id
+        self.function = function
+        self.seconds = seconds
+        self.queries = 0
+        mine = lambda rel: [r[1:] for r in rows.get(rel, ()) if r[0] == function_id]  # noqa: E731
+        self.nodes: dict = defaultdict(set)
+        for g, n, k in mine("ppg_node"):
+            self.nodes[g].add((n, k))
+        self.partitions: dict = defaultdict(dict)      # g -> (kind, origin) -> (parent, [children])
+        for g, pn, pk, kind, o, cn, ck in mine("ppg_partition"):
+            parent, kids = self.partitions[g].setdefault((kind, o), ((pn, pk), []))
+            kids.append((cn, ck))
+        self._by_parent: dict = defaultdict(lambda: defaultdict(list))
+        for g, parts in self.partitions.items():
+            for parent, kids in parts.values():
+                self._by_parent[g][parent].append(kids)
+        self._subset: dict = defaultdict(set)
+        for g, an, ak, bn, bk in mine("ppg_subset"):
+            self._subset[g].add(((an, ak), (bn, bk)))
+        self._disjoint: dict = defaultdict(set)
+        for g, an, ak, bn, bk in mine("ppg_disjoint"):
+            self._disjoint[g].add(((an, ak), (bn, bk)))
+        self._equiv: dict = {}
+        self.values = {(b, p): (n, k) for b, p, n, k in mine("ppg_value")}
+        self.reps = {(vn, vk): (rn, rk) for vn, vk, rn, rk in mine("ppg_rep")}
+        self.dummies = [((pn, pk), (cn, ck)) for pn, pk, cn, ck in mine("ppg_dummy")]
+        self.cdg = [tuple(r) for r in mine("ppg_cdg")]
+        self.edges = [((a, ak), (b, bk)) for a, ak, b, bk in mine("ppg_cfg_edge")]
+        self.violations = [tuple(r) for r in mine("ppg_violation")]
+
+    # ------------------------------------------------------------ references
+    def value(self, pred: str, at: Optional[str] = None) -> Optional[Node]:
+        """PPG node of predicate register ``pred`` at the end of block ``at`` (default: the block
+        defining it last); ``None`` when the PPG does not model that value (a merge, a write by an
+        ordinary instruction). ``p0``/``true`` are the constant true node."""
+        if pred in TRUE_PREDICATES:
+            return TRUE_NODE
+        if at is None:
+            if self.function is None:
+                raise PredicateError("a bare predicate name needs the function (pass function=)")
+            at = last_defining_block(self.function, pred)
+        return self.values.get((at, pred))
+
+    def block(self, label: str) -> Optional[Node]:
+        """The (merged, ppg.md Def 8) predicate node of block ``label`` in the block PPGs."""
+        return self.reps.get((label, "-"))
+
+    def _node(self, ref, g: str) -> Node:
+        if isinstance(ref, tuple) and len(ref) == 2 and ref in self.nodes[g]:
+            return ref
+        if g == "pred":
+            node = self.value(*ref) if isinstance(ref, tuple) else self.value(ref)
+        else:
+            node = self.reps.get(ref) if isinstance(ref, tuple) else self.block(ref)
+        if node is None:
+            raise PredicateError(f"the {g} PPG of {self.function_id} does not model {ref!r}")
+        return node
+
+    # ------------------------------------------------------------ queries
+    def implies(self, a, b, g: str = "pred") -> bool:
+        """Dom(a) ⊆ Dom(b) is proven (ppg_subset: closure + cover rule)."""
+        self.queries += 1
+        return (self._node(a, g), self._node(b, g)) in self._subset[g]
+
+    subset = implies
+
+    def disjoint(self, a, b, g: str = "pred") -> bool:
+        """Dom(a) ∩ Dom(b) = ∅ is proven (ppg_disjoint: siblings, closure, cover rule)."""
+        self.queries += 1
+        return (self._node(a, g), self._node(b, g)) in self._disjoint[g]
+
+    def equivalent(self, a, b, g: str = "pred") -> bool:
+        """Both inclusions are proven."""
+        return self.implies(a, b, g) and self.implies(b, a, g)
+
+    def covers(self, a, b, g: str = "pred") -> bool:
+        """a ∨ b is always true: the root is covered, where a node is covered when it is ⊆ a or
+        ⊆ b, or all members of one of its partitions are covered (a ∨ b ⊇ each member)."""
+        self.queries += 1
+        na, nb = self._node(a, g), self._node(b, g)
+        sub = self._subset[g]
+        memo: dict = {}
+
+        def covered(x) -> bool:
+            if x in memo:
+                return memo[x]
+            memo[x] = False                      # in progress: a cycle proves nothing
+            ok = (x, na) in sub or (x, nb) in sub or any(
+                all(covered(m) for m in kids)
+                for y in self._equivalents(g, x) for kids in self._by_parent[g].get(y, ()))
+            memo[x] = ok
+            return ok
+
+        root = TRUE_NODE if g == "pred" else ("__start__", "-")
+        roots = [x for (r, x) in sub if r == root]          # every node equivalent to the root
+        return any(covered(x) for x in roots)
+
+    def _equivalents(self, g: str, x) -> list:
+        """Nodes with the same domain as x (proven both ways), x included."""
+        eq = self._equiv.get(g)
+        if eq is None:
+            eq = defaultdict(list)
+            for a, b in self._subset[g]:
+                if (b, a) in self._subset[g]:
+                    eq[a].append(b)
+            self._equiv[g] = eq
+        return eq.get(x, [x])
+
+    def relation(self, a, b, g: str = "pred", at: Optional[str] = None) -> Optional[dict]:
+        """``{"disjoint", "a_implies_b", "b_implies_a", "covers"}`` for two references (with
+        ``at``: two predicate names read at the end of block ``at``), or ``None`` when either
+        value is not modelled."""
+        if at is not None:
+            a, b = (a, at), (b, at)
+        try:
+            self._node(a, g)
+            self._node(b, g)
+        except PredicateError:
+            return None
+        return {"disjoint": self.disjoint(a, b, g), "a_implies_b": self.implies(a, b, g),
+                "b_implies_a": self.implies(b, a, g), "covers": self.covers(a, b, g)}
+
+    def stats(self) -> dict:
+        """Sizes of the three graphs (nodes, partitions, dummies) and the query count."""
+        return {"function": self.function_id,
+                **{f"{g}_nodes": len(self.nodes[g]) for g in GRAPHS},
+                **{f"{g}_partitions": len(self.partitions[g]) for g in GRAPHS},
+                "cfg_dummies": len(self.dummies), "violations": len(self.violations),
+                "queries": self.queries, "seconds": self.seconds}
+
+
+def ppg_of_module(module: Module, relpath: Optional[str] = None, engine: str = "clingo",
+                  facts: Optional[dict] = None) -> dict[str, PartitionGraph]:
+    """Run ppg.dl once over a module; one ``PartitionGraph`` per defined function, by name.
+
+    Parameters
+    ----------
+    module : Module
+    relpath : str, optional
+        The file name used in function ids (default: the module's path).
+    facts : dict, optional
+        Pre-extracted facts of exactly this module (``facts_gen`` rows) to reuse.
+    """
+    relpath = relpath or module.path
+    t0 = time.perf_counter()
+    rows = run_ppg(facts if facts is not None else module_facts(module, relpath), engine)
+    seconds = time.perf_counter() - t0
+    fns = module.defined_functions()
+    return {fn.name: PartitionGraph(f"{relpath}::{fn.name}", rows, fn, seconds / max(1, len(fns)))
+            for fn in fns}
+
+
+def check_function_name(module: Module, name: str) -> Function:
+    """The defined function ``name`` of ``module``, or a located error."""
+    for fn in module.defined_functions():
+        if fn.name == name:
+            return fn
+    known = ", ".join(f.name for f in module.defined_functions()) or "none"
+    raise PathlogicError(f"no function {name!r} (defined: {known})", SourceLoc(module.path))
