@@ -21,6 +21,10 @@ def add_parser(sub) -> None:
     p.add_argument("--engine", default="auto", choices=("auto", "clingo", "souffle"))
     p.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     p.add_argument("--quiet", action="store_true", help="no per-function table")
+    p.add_argument("--if-convert", action="store_true",
+                   help="if-convert every function into hyperblocks before the analyses")
+    p.add_argument("--no-predicates", action="store_true",
+                   help="skip the predicate statistics (BDD vs PPG) of functions with defines")
     p.set_defaults(func=run)
 
 
@@ -42,6 +46,7 @@ def run(args) -> int:
     engine = resolve_engine(args.engine)
     t0 = time.perf_counter()
     loaded = load_directory(Path(args.dir))
+    if_conversion = if_convert_all(loaded) if args.if_convert else None
     facts = empty_facts()
     for program in loaded.programs:
         extract_module(program.module, program.relpath, facts)
@@ -63,6 +68,10 @@ def run(args) -> int:
         print(f"pathlogic: {r.function}: analysis failed: {r.error}", file=sys.stderr)
 
     rows = function_rows(facts, merged, results)
+    t_pred = time.perf_counter()
+    predicates, pred_failures = ([], []) if args.no_predicates else predicate_rows(loaded, engine)
+    for message in pred_failures:
+        print(f"pathlogic: {message}", file=sys.stderr)
     summary = {
         "input": str(args.dir),
         "out": str(out),
@@ -73,8 +82,11 @@ def run(args) -> int:
         "problems": [p.message for p in loaded.problems],
         "functions": rows,
         "coverage": coverage(loaded),
+        "if_conversion": if_conversion,
+        "predicates": predicates,
         "seconds": {"facts": round(t_facts, 4),
                     "analyses": round(sum(r.seconds for r in results), 4),
+                    "predicates": round(time.perf_counter() - t_pred, 4),
                     "total": round(time.perf_counter() - t0, 4)},
         "relations": {name: len(rs) for name, rs in sorted(merged.items())},
     }
@@ -84,10 +96,54 @@ def run(args) -> int:
         print(format_table(headers, [[r["function"], r["blocks"], r["edges"], r["unreachable"],
                                       r["loops"], "yes" if r["irreducible"] else "",
                                       r["cdep"], f"{1000 * r['seconds']:.1f}"] for r in rows]))
+    if not args.quiet and predicates:
+        print()
+        print(format_table(
+            ["function", "defines", "preds", "bdd nodes", "pairs", "disj bdd", "disj ppg",
+             "impl bdd", "impl ppg", "ppg pairs", "queries bdd", "queries ppg"],
+            [[r["function"], r.get("defines", "-"), r.get("predicates", "-"),
+              r.get("bdd_nodes", "-"), r.get("pairs", "-"), r.get("disjoint_bdd", "-"),
+              r.get("disjoint_ppg", "-"), r.get("implied_bdd", "-"), r.get("implied_ppg", "-"),
+              r.get("ppg_modelled_pairs", "-"), r.get("queries_bdd", "-"),
+              r.get("queries_ppg", "-")] for r in predicates]))
     print(f"{len(rows)} functions in {summary['files_analyzed']} files "
           f"({len(summary['files_failed'])} failed) -> {out} "
           f"[{engine}, {summary['seconds']['total']:.2f} s]")
-    return 1 if (summary["files_failed"] or failed) else 0
+    return 1 if (summary["files_failed"] or failed or pred_failures) else 0
+
+
+def if_convert_all(loaded) -> dict:
+    """Replace every loaded module by its if-converted form; totals per file."""
+    from pylogic.transforms.if_conversion import if_convert
+    totals = {}
+    for program in loaded.programs:
+        program.module, record = if_convert(program.module)
+        totals[program.relpath] = record.totals()
+    return totals
+
+
+def predicate_rows(loaded, engine: str) -> tuple[list[dict], list[str]]:
+    """PAS (BDD) vs PPG statistics for every function that has predicate defines."""
+    from pylogic.errors import PathlogicError
+    from pylogic.ir.model import PredDefine
+    from pylogic.predicates.summary import predicate_summary
+    rows, failures = [], []
+    for program in loaded.programs:
+        has_defines = {fn.name for fn in program.module.defined_functions()
+                       if any(isinstance(i, PredDefine) for b in fn.blocks for i in b.instrs)}
+        if not has_defines:
+            continue
+        try:
+            summary = predicate_summary(program.module, program.relpath, engine=engine)
+        except PathlogicError as exc:
+            failures.append(f"{program.relpath}: predicate analysis failed: {exc}")
+            continue
+        for row in summary:
+            if row["function"] in has_defines:
+                rows.append({**row, "function": f"{program.relpath}::{row['function']}"})
+                if "error" in row:
+                    failures.append(f"{program.relpath}::{row['function']}: {row['error']}")
+    return rows, failures
 
 
 def function_rows(facts, merged, results) -> list[dict]:

@@ -17,7 +17,7 @@ from pylogic.engines.csv_io import check_rows, read_facts, read_output, write_ro
 from pylogic.engines.semantics import CheckedProgram
 from pylogic.errors import DatalogError, SourceLoc
 
-_LOCATED = re.compile(r"(?:Error|Warning): (.*?) in file (\S+) at line (\d+)(?::(\d+))?")
+_LOCATED = re.compile(r"Error: (.*?) in file (\S+) at line (\d+)(?::(\d+))?")
 
 
 def cache_dir() -> Path:
@@ -39,7 +39,13 @@ def souffle_error(stderr: str, checked: CheckedProgram) -> DatalogError:
     if m:
         loc = SourceLoc(m.group(2), int(m.group(3)), int(m.group(4) or 0))
         return DatalogError(f"souffle: {m.group(1)}", loc)
-    first = next((line for line in stderr.splitlines() if line.strip()), "souffle failed")
+    # not located: the first line that is not part of a warning (warnings come with the
+    # offending source line and a caret line, which are skipped too)
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    useful = [ln for k, ln in enumerate(lines)
+              if not ln.startswith("Warning:") and not (k and lines[k - 1].startswith("Warning:"))
+              and not set(ln.strip()) <= set("-^")]
+    first = (useful or lines or ["souffle failed"])[0]
     return DatalogError(f"souffle: {first.strip()}", SourceLoc(checked.main_file))
 
 

@@ -71,6 +71,7 @@ class Builtins:
         self.mem = memory
         self.out = stdout
         self.ctype_tables: dict[str, int] = {}
+        self.frames = None  # the Machine: its ``allocas`` are the current frame's stack objects
         self.table = {
             # output
             "putchar": self.putchar, "printf": self.printf, "puts": self.puts,
@@ -86,6 +87,7 @@ class Builtins:
             # process
             "abort": self.abort, "exit": self.exit, "_exit": self.exit, "_Exit": self.exit,
             "__assert_fail": self.assert_fail, "signal": self.zero, "alarm": self.zero,
+            "stacksave": self.stacksave, "stackrestore": self.stackrestore,
             # heap
             "malloc": self.malloc, "calloc": self.calloc, "free": self.free,
             "realloc": self.realloc, "strdup": self.strdup, "strndup": self.strndup,
@@ -302,6 +304,22 @@ class Builtins:
         text = self.mem.cstring(msg).decode("utf-8", "replace") if msg else "?"
         self.out.append(f"assertion failed: {text}\n".encode())
         raise ProgramExit(134, f"assertion failed: {text}")
+
+    # ------------------------------------------------------------ stack (llvm.stacksave/stackrestore)
+
+    def stacksave(self, *_):
+        """A mark: how many stack objects the current call has allocated so far."""
+        return len(self.frames.allocas) if self.frames is not None else 0
+
+    def stackrestore(self, mark=0, *_):
+        """Free the current call's stack objects allocated after ``mark`` (VLAs leaving scope)."""
+        if self.frames is None:
+            return 0
+        allocas = self.frames.allocas
+        for sid in allocas[mark:]:
+            self.mem.release(sid, "stack restored (scope left)")
+        del allocas[mark:]
+        return 0
 
     # ------------------------------------------------------------ heap
 

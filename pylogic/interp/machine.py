@@ -42,6 +42,7 @@ class Machine:
         self.allocas: list = []  # segment ids alloca'd by the current frame
         self.busy = False
         self.builtins = Builtins(self.memory, self.stdout)
+        self.builtins.frames = self  # llvm.stackrestore frees this frame's allocas
         # IR.md: a global's name is its address; segment i+1 is laid out again on every run.
         self.global_addrs = {g.name: (i + 1) << 32 for i, g in enumerate(module.globals)}
         shared = {

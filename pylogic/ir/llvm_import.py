@@ -4,13 +4,16 @@ llvmlite (LLVM 22) parses and verifies the text and re-prints it with opaque poi
 importer then reads that printed text (llvmlite hides compare predicates, switch cases, GEP source
 types and initialisers, DESIGN.md "Inputs"). Lowering rules are in ``pylogic/ir/llvm/lower.py``.
 
-Functions outside the supported subset (floating point, vectors, indirect calls, inline asm,
-integers wider than 64 bits, aggregate parameters, unknown intrinsics, ...) are kept as ``extern``
+Functions outside the supported subset (floating point, vectors, inline asm, integers wider
+than 64 bits -- kept out: PIR registers are 64-bit --, aggregate parameters, ``blockaddress``,
+``llvm.frameaddress``, setjmp/longjmp, unknown intrinsics, ...) are kept as ``extern``
 declarations, so calls to them stay verifiable, and reported with a reason.
 
 The external globals ``stdin``/``stdout``/``stderr`` hold the interpreter's stand-in ``FILE *``
 values (``pylogic.interp.builtins.FAKE_FILES``), so ``fprintf(stdout, ...)`` can be told apart
 from ``fprintf(stderr, ...)``.
+
+Aliases (``@b = alias T, ptr @a``) name the aliasee.
 
 Globals whose initialisers hold addresses (``@p = global ptr @x``) get those addresses stored at
 run time by a synthetic function ``@__pathlogic_init``, called first thing in ``@main``
@@ -37,7 +40,8 @@ from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, 
 INIT_FUNCTION = "@__pathlogic_init"
 #: Stand-in addresses for functions (PIR has no function pointers); never dereferenced.
 FAKE_FUNCTION_BASE = 0x7F0000000000
-BUILTIN_ARITY = {"@memcpy": 3, "@memmove": 3, "@memset": 3, "@abort": 0}
+BUILTIN_ARITY = {"@memcpy": 3, "@memmove": 3, "@memset": 3, "@abort": 0, "@llvm.stacksave": 0,
+                 "@llvm.stackrestore": 1}
 
 
 @dataclass
@@ -160,6 +164,13 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         name = _symbol(text)
         global_names[name] = symbols.get(name[1:])
         parsed_globals.append((name, text))
+    for alias, target in _aliases(str(mod)):  # @b = alias T, ptr @a: the same address
+        if target in global_names:
+            global_names[alias] = global_names[target]
+        elif target in functions:
+            functions[alias] = functions[target]
+            fake_addr[alias] = fake_addr[target]
+            arity[alias] = arity[target]
     for name, text in parsed_globals:
         size, init, relocs, reason = _lower_global(text, layout)
         if name[1:] in FAKE_FILES and _is_external(text) and size == 8:
@@ -174,6 +185,10 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     ctx = ModuleContext(layout, global_names, functions, fake_addr, bad_globals)
     ctx.arity = arity
     ctx.defined = {name for name, _, is_declaration in fn_entries if not is_declaration}
+    ctx.defined |= {a for a, t in _aliases(str(mod)) if t in ctx.defined}
+    ctx.address_taken = _address_taken(str(mod), functions)
+    ctx.returns_aggregate = {name for name, text, is_declaration in fn_entries
+                             if not is_declaration and _returns_aggregate(text, layout)}
     out_functions = []
     for name, text, is_declaration in fn_entries:
         if name.startswith("@llvm."):
@@ -234,17 +249,33 @@ def _split_module(text: str):
     return globals_, fns
 
 
+def _returns_aggregate(text: str, layout: DataLayout) -> bool:
+    header = next(l for l in text.splitlines() if l.startswith(("define ", "declare ")))
+    try:
+        return is_aggregate(return_type(header)[0], layout)
+    except (Unsupported, StopIteration):
+        return False
+
+
 def _hidden_param_count(text: str, layout: DataLayout) -> int:
     """Hidden trailing parameters of a defined function (lower.py, calling convention)."""
-    header = next(l for l in text.splitlines() if l.startswith("define "))
-    n = 1 if _is_variadic(text) else 0
-    try:
-        ret, _ = return_type(header)
-        if is_aggregate(ret, layout):
-            n += 1
-    except Unsupported:
-        pass
-    return n
+    return int(_is_variadic(text)) + int(_returns_aggregate(text, layout))
+
+
+def _address_taken(module_text: str, functions: dict) -> set[str]:
+    """Functions named anywhere except right before ``(`` (a definition, declaration or direct
+    call): the possible targets of indirect calls."""
+    names = set()
+    for m in re.finditer(r'(@(?:"[^"]*"|[-A-Za-z$._0-9]+))(?![-A-Za-z$._0-9"])(?!\s*\()', module_text):
+        if m.group(1) in functions:
+            names.add(m.group(1))
+    return names
+
+
+def _aliases(module_text: str) -> list[tuple[str, str]]:
+    """``@b = ... alias T, ptr @a`` lines -> [('@b', '@a')] (aliases of plain symbols only)."""
+    return re.findall(r'^(@[-A-Za-z$._0-9]+) = (?:[a-z_]+ )*alias [^,]+, ptr (@[-A-Za-z$._0-9]+)\s*$',
+                      module_text, re.M)
 
 
 def _is_external(text: str) -> bool:

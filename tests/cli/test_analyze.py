@@ -129,3 +129,23 @@ def test_analyze_c_and_ll_inputs_same_contract(tmp_path, capsys):
     assert "control.c::@main" in functions
     idom = read_tsv(out / "results" / "idom.csv")
     assert any(row[0] == "control.c::@main" for row in idom)
+
+
+def test_analyze_if_convert_reports_predicates_bdd_vs_ppg(tmp_path, capsys):
+    """--if-convert turns the branchy predicated-CP example into a hyperblock; the summary then
+    carries PAS (BDD) vs PPG pair counts, and PPG never proves more than the BDD."""
+    d = tmp_path / "p"
+    d.mkdir()
+    shutil.copy(ROOT / "examples" / "pcp_branchy.pir", d / "pcp_branchy.pir")
+    out = tmp_path / "out"
+    assert main(["analyze", str(d), "--out", str(out), "--engine", "clingo", "--if-convert"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["if_conversion"]["pcp_branchy.pir"]["regions_converted"] >= 1
+    [row] = summary["predicates"]
+    assert row["function"] == "pcp_branchy.pir::main" and row["defines"] >= 3
+    assert row["disjoint_bdd"] >= 1
+    for key in ("disjoint", "implied", "covers"):
+        assert row[f"{key}_ppg"] <= row[f"{key}_bdd"]
+    assert "disj bdd" in capsys.readouterr().out
+    blocks = {r[1] for r in read_tsv(out / "facts" / "block.facts")}
+    assert len(blocks) < 9  # the branchy original has 9 blocks

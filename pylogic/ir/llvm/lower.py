@@ -29,6 +29,11 @@ Calling convention for what LLVM passes that PIR cannot (hidden trailing paramet
     clang's inline ``va_arg`` code reads the slots through its overflow path. Calls to external
     varargs functions (``printf``) pass all arguments as they are.
 
+Indirect calls (PIR calls name their callee) become a chain comparing the pointer with the
+stand-in address of each address-taken function of a matching arity, calling the one it equals
+(``abort`` when none does). ``llvm.stacksave``/``llvm.stackrestore`` are interpreter builtins
+that free the variable-length arrays of a scope when it is left.
+
 Phis become copies on CFG edges with parallel-copy semantics (temporaries when a phi reads a
 register another phi of the same edge writes). When the predecessor ends in an unconditional
 branch the copies go at its end; otherwise a new edge block is created.
@@ -57,7 +62,7 @@ SIGNED_PREDS = frozenset(("slt", "sle", "sgt", "sge"))
 #: Intrinsics with no effect on the interpreted semantics.
 NOOP_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
                    "llvm.var.annotation", "llvm.donothing", "llvm.sideeffect", "llvm.invariant.",
-                   "llvm.stackrestore", "llvm.pseudoprobe", "llvm.prefetch", "llvm.codeview.annotation")
+                   "llvm.pseudoprobe", "llvm.prefetch", "llvm.codeview.annotation")
 MEM_INTRINSICS = {"llvm.memcpy.": "@memcpy", "llvm.memmove.": "@memmove", "llvm.memset.": "@memset"}
 CALL_PREFIX_WORDS = frozenset(("tail", "musttail", "notail", "fastcc", "ccc", "coldcc", "cc",
                                "noundef", "signext", "zeroext", "inreg", "noalias", "nonnull",
@@ -148,6 +153,8 @@ class ModuleContext:
         self.builtins_used: set[str] = set()
         self.defined: set[str] = set()  # '@f' with a body (the calling convention applies)
         self.arity: dict = {}  # '@f' -> (fixed parameter count, is variadic)
+        self.address_taken: set[str] = set()  # '@f' used other than as a direct callee
+        self.returns_aggregate: set[str] = set()  # '@f' with a hidden %sret.out
 
 
 class FunctionLowerer:
@@ -833,8 +840,11 @@ class FunctionLowerer:
         callee_tok = c.next()
         if callee_tok.text == "asm":
             raise Unsupported("inline asm")
-        if callee_tok.kind != "glob":
-            raise Unsupported("indirect call")
+        if callee_tok.kind != "glob":  # a register or a constant expression: indirect
+            c.i -= 1
+            target = self.op(PtrT(), parse_value(c, PtrT()))
+            self._indirect_call(target, c, dest, rt)
+            return
         callee = callee_tok.text
         if isinstance(rt, (FloatT, VectorT)):
             raise Unsupported("floating point or vector")
@@ -868,6 +878,41 @@ class FunctionLowerer:
         if returns_agg:
             for reg, (_, off, lt) in zip(self.agg_regs(dest, rt), aggregate_leaves(rt, self.L)):
                 self.load_scalar(reg, lt, self._offset(slot, off))
+
+    def _indirect_call(self, target, c, dest, rt):
+        """``call %fp(args)``: PIR calls name their callee, so compare the pointer with the
+        stand-in address of every address-taken function of a matching arity (plain calling
+        convention only) and call the one it equals; any other pointer aborts (a call through a
+        bad pointer crashes natively too)."""
+        if not isinstance(rt, (IntT, PtrT, VoidT)):
+            raise Unsupported("indirect call returning an aggregate")
+        args = self._call_args(c)
+        candidates = []
+        for name in sorted(self.ctx.address_taken):
+            n, variadic = self.ctx.arity.get(name, (-1, False))
+            if name not in self.ctx.functions or not ((len(args) >= n) if variadic else (len(args) == n)):
+                continue
+            if (variadic and name in self.ctx.defined) or name in self.ctx.returns_aggregate:
+                raise Unsupported("indirect call of a hidden-parameter function")
+            candidates.append(name)
+        if not candidates or len(candidates) > 32:
+            raise Unsupported("indirect call")
+        here = self.block_label
+        join = self.labels.fresh(f"{sanitize(here)}.icall.join")
+        for k, name in enumerate(candidates):
+            hit, miss = (self.labels.fresh(f"{sanitize(here)}.icall{k + 1}"),
+                         self.labels.fresh(f"{sanitize(here)}.icall{k + 1}.no"))
+            t = self.tmp()
+            self.emit(Cmp(rel="eq", dest=t, a=target, b=Imm(self.ctx.fake_addr[name])))
+            self._finish(CondBr(cond=Reg(t), if_true=hit, if_false=miss))
+            self._start(hit)
+            self.emit(Call(dest=None if isinstance(rt, VoidT) else dest,
+                           callee=self.ctx.functions[name], args=tuple(args)))
+            self._finish(_br(join))
+            self._start(miss)
+        self.emit(Call(dest=None, callee=self._builtin("@abort"), args=()))
+        self._finish(_br(join))
+        self._start(join)
 
     def _spill_varargs(self, extra) -> object:
         """Store the extra arguments of a call to a defined varargs function in 8-byte slots of
@@ -917,8 +962,12 @@ class FunctionLowerer:
                 self.emit(Call(dest=None, callee=self._builtin(builtin), args=tuple(args[:3])))
                 return
         base = name.split(".")[1] if "." in name else name
-        if name.startswith("llvm.stacksave"):
-            self.emit(Mov(dest=dest, src=Imm(0)))
+        if name.startswith("llvm.stacksave"):  # interpreter builtins: VLA memory is freed
+            self.emit(Call(dest=dest, callee=self._builtin("@llvm.stacksave"), args=()))
+            return
+        if name.startswith("llvm.stackrestore"):
+            self.emit(Call(dest=None, callee=self._builtin("@llvm.stackrestore"),
+                           args=tuple(self._call_args(c)[:1])))
             return
         if base in ("trap", "ubsantrap"):
             self.emit(Call(dest=None, callee=self._builtin("@abort"), args=()))
