@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pylogic.ir.graph import dfs_structure
 from pylogic.ir.model import (TRUE_PREDICATES, Alloca, Block, Call, Function, Load, PredDefine,
                               Store, branch_targets)
 from pylogic.transforms.record import Rejection
@@ -68,30 +69,12 @@ def side_exit_targets(block: Block) -> tuple:
 
 def reverse_postorder(fn: Function) -> tuple[list, set]:
     """(labels reachable from the entry in reverse postorder, retreating edges (u, v) of the DFS)."""
-    bm = fn.block_map()
     if not fn.blocks:
         return [], set()
-    entry = fn.blocks[0].label
-    post, retreating = [], set()
-    state = {entry: 1}  # 1 on stack, 2 done
-    stack = [(entry, iter(bm[entry].successors()))]
-    while stack:
-        label, it = stack[-1]
-        for s in it:
-            if s not in bm:
-                continue
-            st = state.get(s)
-            if st is None:
-                state[s] = 1
-                stack.append((s, iter(bm[s].successors())))
-                break
-            if st == 1:
-                retreating.add((label, s))
-        else:
-            stack.pop()
-            state[label] = 2
-            post.append(label)
-    return post[::-1], retreating
+    bm = fn.block_map()
+    rpo, retreating = dfs_structure(
+        fn.blocks[0].label, lambda b: [s for s in bm[b].successors() if s in bm])
+    return sorted(rpo, key=rpo.get), set(retreating)
 
 
 def block_obstacle(block: Block, limits: RegionLimits) -> str | None:

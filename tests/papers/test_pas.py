@@ -10,6 +10,7 @@ from pylogic.predicates.conditions import domain_bits, finite_domain_cubes, spli
 from pylogic.predicates.pas import (
     DEPOSIT_ITE, TABLE2_AS_PRINTED, PredicateAnalysis, new_manager,
 )
+from tests.papers.fixtures import FIG3B
 
 
 def fn(text, name=None):
@@ -17,21 +18,6 @@ def fn(text, name=None):
     return m.function_map()[name] if name else m.functions[0]
 
 
-FIG3B = """
-func fig3b(r1) {
-entry: !hyperblock
-    p2:uf = pcmp.eq 0, 0
-    p1:ut, p2:of = pcmp.gt r1, -8
-    (p1) p3:ut, p2:of = pcmp.lt r1, 8
-    (p3) p4:ut = pcmp.eq r1, 0
-    (p2) p5:ut = pcmp.lt r1, 0
-    (p3) print 1
-    (p2) print 3
-    (p4) print 2
-    (p5) print 4
-    ret
-}
-"""
 FIG3C = """
 func fig3c(r1) {
 entry: !hyperblock

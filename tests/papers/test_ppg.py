@@ -16,6 +16,7 @@ from ppg_cfgs import cfg_function, module_of, node  # noqa: E402
 
 from pylogic.ir.load import load_text  # noqa: E402
 from pylogic.predicates.ppg import ppg_of_module  # noqa: E402
+from tests.papers.fixtures import FIG3B
 
 G8 = [("S", "1"), ("1", "2"), ("1", "3"), ("2", "4"), ("3", "5"), ("3", "7"), ("7", "4"),
       ("4", "6"), ("5", "6"), ("6", "E")]
@@ -46,21 +47,6 @@ b:
 d:
     cbr c, b, x
 x:
-    ret
-}
-"""
-FIG3B = """
-func fig3b(r1) {
-entry: !hyperblock
-    p2:uf = pcmp.eq 0, 0
-    p1:ut, p2:of = pcmp.gt r1, -8
-    (p1) p3:ut, p2:of = pcmp.lt r1, 8
-    (p3) p4:ut = pcmp.eq r1, 0
-    (p2) p5:ut = pcmp.lt r1, 0
-    (p3) print 1
-    (p2) print 3
-    (p4) print 2
-    (p5) print 4
     ret
 }
 """
