@@ -37,18 +37,13 @@ def split_by_function(facts: dict[str, list[tuple]]) -> dict[str, dict[str, list
     return per
 
 
-_CHECKED: dict[str, object] = {}  # per-process cache: program path -> checked program
-
-
 def _run_one(args) -> FunctionResult:
     program, engine, f, facts = args
-    from pylogic.engines import load_program, run_checked
+    from pylogic.engines import load_program_cached, run_checked
     from pylogic.errors import PathlogicError
     start = time.perf_counter()
     try:
-        if program not in _CHECKED:
-            _CHECKED[program] = load_program(program)
-        rows = run_checked(_CHECKED[program], None, engine, facts)
+        rows = run_checked(load_program_cached(program), None, engine, facts)
     except PathlogicError as exc:
         return FunctionResult(f, {}, time.perf_counter() - start, str(exc))
     return FunctionResult(f, rows, time.perf_counter() - start)

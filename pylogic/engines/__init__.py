@@ -20,7 +20,7 @@ EngineError = DatalogError
 
 ENGINES = ("clingo", "souffle")
 
-__all__ = ["run_program", "run_checked", "available_engines", "resolve_engine", "EngineError",
+__all__ = ["run_program", "run_checked", "load_program_cached", "available_engines", "resolve_engine", "EngineError",
            "load_program", "CheckedProgram", "load_inputs"]
 
 
@@ -126,5 +126,33 @@ def run_program(program_path: str | Path, facts_dir: str | Path | None = None,
     Soufflé-format ``NAME.csv`` per ``.output`` relation. Options for souffle: ``compiled``,
     ``jobs``. Raises DatalogError (located) for bad programs and bad facts files.
     """
-    checked = load_program(program_path)
+    checked = load_program_cached(program_path)
     return run_checked(checked, facts_dir, engine, facts, output_dir, **options)
+
+
+_LOADED: dict[str, tuple[tuple, CheckedProgram]] = {}
+
+
+def load_program_cached(program_path) -> CheckedProgram:
+    """``load_program``, reused while the program and every file it includes are unchanged
+    (parsing and checking cost more than a small evaluation; callers run one program often)."""
+    key = str(Path(program_path).resolve())
+    hit = _LOADED.get(key)
+    if hit is not None:
+        stamps, checked = hit
+        if stamps == _stamps(checked.files):
+            return checked
+    checked = load_program(program_path)
+    _LOADED[key] = (_stamps(checked.files), checked)
+    return checked
+
+
+def _stamps(files) -> tuple:
+    out = []
+    for f in files:
+        try:
+            st = Path(f).stat()
+            out.append((f, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((f, None, None))
+    return tuple(out)
