@@ -18,7 +18,7 @@ MODULE_RELATIONS = ("global_var", "extern_function")
 class FunctionResult:
     function: str
     results: dict[str, list[tuple]] = field(default_factory=dict)
-    seconds: float = 0.0
+    seconds: float | None = 0.0  # None: not measured per function (batched run)
     error: str | None = None
 
 
@@ -49,12 +49,34 @@ def _run_one(args) -> FunctionResult:
     return FunctionResult(f, rows, time.perf_counter() - start)
 
 
+def run_batched(facts: dict[str, list[tuple]], program: Path, engine: str,
+                jobs: int) -> list[FunctionResult]:
+    """One engine run over every function (for souffle, where a process per function would
+    cost more than the analyses); per-function time is unknown (None)."""
+    from pylogic.engines import load_program_cached, run_checked
+    from pylogic.errors import PathlogicError
+    functions = sorted(row[0] for row in facts.get("function", ()))
+    try:
+        rows = run_checked(load_program_cached(program), None, engine,
+                           {k: v for k, v in facts.items() if k not in MODULE_RELATIONS},
+                           jobs=jobs if jobs > 1 else None)
+    except PathlogicError as exc:
+        return [FunctionResult(f, {}, None, str(exc)) for f in functions]
+    per: dict[str, dict[str, list[tuple]]] = {f: {name: [] for name in rows} for f in functions}
+    for name, rel_rows in rows.items():
+        for row in rel_rows:
+            per[row[0]][name].append(row)
+    return [FunctionResult(f, per[f], None) for f in functions]
+
+
 def run_per_function(facts: dict[str, list[tuple]], program: Path = CFG_PROGRAM,
                      engine: str = "clingo", jobs: int = 1, progress=None) -> list[FunctionResult]:
     """Run ``program`` on each function's facts; results in function order.
 
-    ``progress(done, total)`` is called as functions finish.
+    ``progress(done, total)`` is called as functions finish. On souffle, one batched run.
     """
+    if engine == "souffle":
+        return run_batched(facts, program, engine, jobs)
     per = split_by_function(facts)
     work = [(str(program), engine, f, per[f]) for f in sorted(per)]
     results: list[FunctionResult] = []

@@ -8,6 +8,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from pylogic.errors import PathlogicError
 from pylogic.report.progress import ProgressBar
 from pylogic.report.table import format_table
 
@@ -46,6 +47,8 @@ def run(args) -> int:
     engine = resolve_engine(args.engine)
     t0 = time.perf_counter()
     loaded = load_directory(Path(args.dir))
+    if not loaded.programs and not loaded.problems:
+        raise PathlogicError(f"{args.dir}: no input files (.pir, .ll, .c) found")
     if_conversion = if_convert_all(loaded) if args.if_convert else None
     facts = empty_facts()
     for program in loaded.programs:
@@ -54,7 +57,9 @@ def run(args) -> int:
     t_facts = time.perf_counter() - t0
 
     bar = ProgressBar("analyze")
+    t1 = time.perf_counter()
     results = run_per_function(facts, engine=engine, jobs=args.jobs, progress=bar)
+    t_analyses = time.perf_counter() - t1
     bar.close()
     merged = merge_results(results)
     (out / "results").mkdir(parents=True, exist_ok=True)
@@ -85,7 +90,7 @@ def run(args) -> int:
         "if_conversion": if_conversion,
         "predicates": predicates,
         "seconds": {"facts": round(t_facts, 4),
-                    "analyses": round(sum(r.seconds for r in results), 4),
+                    "analyses": round(t_analyses, 4),
                     "predicates": round(time.perf_counter() - t_pred, 4),
                     "total": round(time.perf_counter() - t0, 4)},
         "relations": {name: len(rs) for name, rs in sorted(merged.items())},
@@ -95,7 +100,8 @@ def run(args) -> int:
         headers = ["function", "blocks", "edges", "unreach", "loops", "irred", "cdep", "ms"]
         print(format_table(headers, [[r["function"], r["blocks"], r["edges"], r["unreachable"],
                                       r["loops"], "yes" if r["irreducible"] else "",
-                                      r["cdep"], f"{1000 * r['seconds']:.1f}"] for r in rows]))
+                                      r["cdep"], "-" if r["seconds"] is None
+                                      else f"{1000 * r['seconds']:.1f}"] for r in rows]))
     if not args.quiet and predicates:
         print()
         print(format_table(
@@ -155,7 +161,8 @@ def function_rows(facts, merged, results) -> list[dict]:
     return [{"function": r.function, "blocks": blocks[r.function], "edges": edges[r.function],
              "unreachable": unreachable[r.function], "loops": loops[r.function],
              "irreducible": r.function in irreducible, "cdep": cdep[r.function],
-             "seconds": round(r.seconds, 6), "error": r.error} for r in results]
+             "seconds": None if r.seconds is None else round(r.seconds, 6),
+             "error": r.error} for r in results]
 
 
 def coverage(loaded) -> dict:

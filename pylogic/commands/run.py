@@ -60,7 +60,7 @@ def parse_int_list(text: str, option: str) -> list[int]:
             continue
         try:
             values.append(parse_int(item))
-        except PathlogicError:
+        except (PathlogicError, ValueError):  # parse_int documents ValueError
             raise PathlogicError(f"{option}: '{item}' is not an integer") from None
     return values
 

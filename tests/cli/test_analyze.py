@@ -149,3 +149,17 @@ def test_analyze_if_convert_reports_predicates_bdd_vs_ppg(tmp_path, capsys):
     assert "disj bdd" in capsys.readouterr().out
     blocks = {r[1] for r in read_tsv(out / "facts" / "block.facts")}
     assert len(blocks) < 9  # the branchy original has 9 blocks
+
+
+def test_empty_directory_is_an_error(tmp_path, capsys):
+    assert main(["analyze", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
+    assert "no input files" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("souffle") is None, reason="souffle binary not on PATH")
+def test_analyze_souffle_batched_equals_clingo(programs, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["analyze", str(programs), "--out", str(a), "--engine", "clingo", "--quiet"]) == 0
+    assert main(["analyze", str(programs), "--out", str(b), "--engine", "souffle", "--quiet"]) == 0
+    for f in sorted((a / "results").iterdir()):
+        assert f.read_text() == (b / "results" / f.name).read_text(), f.name

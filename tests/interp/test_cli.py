@@ -104,3 +104,11 @@ def test_console_script_end_to_end(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == (-7) & 0xFF
     assert proc.stdout == "-7\n" and "instructions=3" in proc.stderr
+
+
+def test_non_integer_args_is_a_clean_error(capsys):
+    from pathlib import Path
+    example = Path(__file__).resolve().parents[2] / "examples" / "loop_call.pir"
+    assert main(["run", str(example), "--args", "x"]) == 1
+    err = capsys.readouterr().err
+    assert "--args: 'x' is not an integer" in err and "Traceback" not in err
