@@ -141,6 +141,13 @@ class IODirective:
     loc: SourceLoc = field(compare=False)
 
 
+@dataclass(frozen=True)
+class PlanHint:
+    """A Soufflé ``.plan`` (join order per semi-naive version) after a rule: an evaluation hint
+    for Soufflé; clingo chooses its own join order, so the clingo engine ignores it."""
+    loc: SourceLoc = field(compare=False)
+
+
 @dataclass
 class Program:
     """A parsed program with its includes resolved (items in file order, includes inlined)."""
@@ -157,7 +164,7 @@ class Program:
 
 GRAMMAR = r"""
 start: _item*
-_item: decl | type_decl | io | clause | include
+_item: decl | type_decl | io | clause | include | plan
 
 include: INCLUDE
 decl: ".decl" _names "(" [attr ("," attr)*] ")" QUALIFIER*
@@ -170,6 +177,9 @@ type_decl: ".type" IDENT "<:" IDENT              -> subtype
 io: IO_KW _names io_params?
 io_params: "(" [kv ("," kv)*] ")"
 kv: IDENT "=" (STRING | IDENT | NUMBER)
+
+plan: ".plan" plan_entry ("," plan_entry)*
+plan_entry: NUMBER ":" "(" [NUMBER ("," NUMBER)*] ")"
 
 clause: _heads ":-" disj "."   -> rule
       | _heads "."             -> fact
@@ -234,7 +244,7 @@ def _parser() -> Lark:
 
 _UNSUPPORTED = [
     (re.compile(r"^[ \t]*(#[ \t]*(?!include\b)\w+)", re.M), "preprocessor directive '{0}'"),
-    (re.compile(r"(\.(comp|init|functor|override|lattice|plan|pragma|limitsize))\b"),
+    (re.compile(r"(\.(comp|init|functor|override|lattice|pragma|limitsize))\b"),
      "'{0}' directive"),
     (re.compile(r"\bchoice-domain\b"), "choice-domain"),
     (re.compile(r"\.type\s+\w+\s*=\s*(\w+\s*\{|\$)"), "algebraic data type (ADT)"),
@@ -335,6 +345,13 @@ class _ToAst(Transformer):
     # -- top level
     def start(self, items):
         return items
+
+    @v_args(meta=True)
+    def plan(self, meta, children):
+        return PlanHint(self._loc(meta))
+
+    def plan_entry(self, children):
+        return None
 
     @v_args(meta=True)
     def include(self, meta, children):
@@ -567,7 +584,14 @@ def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
         raise DatalogError(f"#include cycle: {' -> '.join(str(p) for p in stack + (resolved,))}",
                            include_loc)
     program.files.append(str(path))
+    previous = None
     for item in parse_text(text, str(path)):
+        if isinstance(item, PlanHint):
+            if not (isinstance(previous, Clause) and previous.body is not None):
+                raise DatalogError(".plan must directly follow a rule", item.loc)
+            previous = item
+            continue
+        previous = item
         if isinstance(item, tuple):
             _, rel, loc = item
             _parse_into(program, path.parent / rel, None, stack + (resolved,), loc)

@@ -43,7 +43,6 @@ UNSUPPORTED = [
     (".comp C { }", 1, ".comp"),
     (".init c = C", 1, ".init"),
     (".functor f(x: number): number", 1, ".functor"),
-    ("a(x) :- b(x). .plan 0: (1)", 15, ".plan"),
     (".pragma \"legacy\" \"true\"", 1, ".pragma"),
     ("#undef X", 1, "#undef"),
     (".decl c(x: float)", 12, "float"),
@@ -239,3 +238,19 @@ def test_symbols_with_quotes_and_backslashes_round_trip(tmp_path):
     rows = [('q"', 1), ("back\\slash", 2)]
     prog = tmp_path / "p.dl"
     assert run_program(prog, None, engine="clingo", facts={"e": rows}) == {"o": sorted(rows)}
+
+
+def test_plan_is_an_evaluation_hint(tmp_path):
+    """``.plan`` after a rule is accepted (a Soufflé join-order hint; clingo ignores it), and
+    the program computes the same; a ``.plan`` that follows no rule is a located error."""
+    from pylogic.engines import run_program
+    prog = tmp_path / "plan.dl"
+    prog.write_text(".decl e(x: number, y: number)\ne(1, 2). e(2, 3).\n"
+                    ".decl p(x: number, y: number)\n.output p\n"
+                    "p(x, y) :- e(x, y).\np(x, z) :- p(x, y), e(y, z).\n.plan 0:(1,2), 1:(2,1)\n")
+    assert run_program(prog, None, engine="clingo")["p"] == [(1, 2), (1, 3), (2, 3)]
+    bad = tmp_path / "bad.dl"
+    bad.write_text(".decl e(x: number)\n.plan 0:(1)\n")
+    with pytest.raises(DatalogError) as info:
+        run_program(bad, None, engine="clingo")
+    assert (info.value.loc.line, ".plan must directly follow a rule") == (2, info.value.message)
