@@ -830,13 +830,7 @@ class FunctionLowerer:
             if skip_attribute(c) is None:
                 c.next()
         rt = parse_type(c, allow_fn=False)
-        if c.at("("):
-            depth = 0
-            while True:
-                x = c.next().text
-                depth += (x == "(") - (x == ")")
-                if depth == 0:
-                    break
+        c.skip_parenthesized()
         callee_tok = c.next()
         if callee_tok.text == "asm":
             raise Unsupported("inline asm")

@@ -96,6 +96,17 @@ class Cursor:
     def done(self) -> bool:
         return self.i >= len(self.toks)
 
+    def skip_parenthesized(self) -> None:
+        """If at ``(``, skip to just past its matching ``)``."""
+        if not self.at("("):
+            return
+        depth = 0
+        while True:
+            x = self.next().text
+            depth += (x == "(") - (x == ")")
+            if depth == 0:
+                return
+
 
 # ---------------------------------------------------------------- types
 

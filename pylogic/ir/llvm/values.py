@@ -51,13 +51,7 @@ def skip_attribute(c: Cursor) -> tuple[str, object] | None:
         ty = parse_type(c)
         c.expect(")")
         return (t.text, ty)
-    if c.at("("):
-        depth = 0
-        while True:
-            x = c.next().text
-            depth += (x == "(") - (x == ")")
-            if depth == 0:
-                break
+    c.skip_parenthesized()
     return (t.text, None)
 
 
