@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
     p.add_argument("dir", help="directory (or single file) of programs")
     p.add_argument("--out", help="output directory (default runs/<DIR name>/)")
     p.add_argument("--engine", default="auto", choices=("auto", "clingo", "souffle"))
-    p.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes for reading inputs and for the analyses")
     p.add_argument("--quiet", action="store_true", help="no per-function table")
     p.add_argument("--if-convert", action="store_true",
                    help="if-convert every function into hyperblocks before the analyses")
@@ -46,7 +47,7 @@ def run(args) -> int:
     out = Path(args.out) if args.out else default_out(args.dir)
     engine = resolve_engine(args.engine)
     t0 = time.perf_counter()
-    loaded = load_directory(Path(args.dir))
+    loaded = load_directory(Path(args.dir), jobs=args.jobs)
     if not loaded.programs and not loaded.problems:
         raise PathlogicError(f"{args.dir}: no input files (.pir, .ll, .c) found")
     if_conversion = if_convert_all(loaded) if args.if_convert else None
