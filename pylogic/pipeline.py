@@ -77,6 +77,8 @@ def run_per_function(facts: dict[str, list[tuple]], program: Path = CFG_PROGRAM,
     """
     if engine == "souffle":
         return run_batched(facts, program, engine, jobs)
+    from pylogic.engines import load_program_cached
+    load_program_cached(program)  # parse once, outside the per-function timings
     per = split_by_function(facts)
     work = [(str(program), engine, f, per[f]) for f in sorted(per)]
     results: list[FunctionResult] = []
@@ -87,7 +89,8 @@ def run_per_function(facts: dict[str, list[tuple]], program: Path = CFG_PROGRAM,
                 progress(k + 1, len(work))
         return results
     jobs = min(jobs, os.cpu_count() or 1, len(work))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=load_program_cached,
+                             initargs=(str(program),)) as pool:
         for k, res in enumerate(pool.map(_run_one, work, chunksize=max(1, len(work) // (8 * jobs)))):
             results.append(res)
             if progress:
