@@ -2,7 +2,7 @@
 comparisons, calls, memory operations, branches and annotations (docs/relations.md)."""
 from __future__ import annotations
 
-from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, Function, GlobalAddr, Imm, Load,
+from pylogic.ir.model import (Alloca, Call, Cmp, Function, GlobalAddr, Imm, Load,
                               PredDefine, Reg, Store, branch_targets)
 from facts_gen.naming import instr_id
 

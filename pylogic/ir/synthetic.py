@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from pylogic.ir.model import (BinOp, Block, Br, CondBr, Function, Imm, Mov, PredDefine, PredDest,
-                              Print, Reg, Ret)
+from pylogic.ir.model import (BinOp, Block, Br, CondBr, Function, Imm, PredDefine, PredDest,
+                              Reg, Ret)
 
 
 def function_from_cfg(name: str, labels: list[str], succs: dict[str, list[str]]) -> Function:

@@ -6,7 +6,6 @@ import glob
 import json
 import os
 import shutil
-import subprocess
 
 import pytest
 
