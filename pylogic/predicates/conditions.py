@@ -257,3 +257,9 @@ class ConditionLayer:
         if n[0] == "rcond":
             return [self.loop_of(i, n[2]), self.loop_of(i, n[3])]
         return []
+
+    def varies_in(self, i: int, nid: int, body) -> bool:
+        """Does leaf ``nid`` take a new value in each iteration of the loop with block set
+        ``body`` (some loop context of it is a header inside ``body``)? Such leaves get a
+        fresh copy for the other iteration of an across-iteration query (pas.md §2.9)."""
+        return any(x is not None and x in body for x in self.leaf_loop(i, nid))

@@ -90,6 +90,8 @@ class BddEngine:
         self._names: set = set()
         self._leaf: dict = {}       # leaf key -> BDD node
         self.leaf_loop: dict = {}   # BDD var name -> loop header context (or None)
+        self.leaf_loops: dict = {}  # BDD var name -> every loop context of its leaf (§2.9)
+        self._other: dict = {}      # BDD var name -> its copy for another iteration
         self.family_var_names: dict = {}  # family key -> [v_0, v_1, ...] variable names
         self.pstar_vars: set = set()
         self.interval_nodes: dict = {}
@@ -99,7 +101,7 @@ class BddEngine:
                 self.node(i, nid)
 
     # ------------------------------------------------------------ variables
-    def _declare(self, base: str, loop, pstar: bool = False) -> object:
+    def _declare(self, base: str, loop, pstar: bool = False, loops=None) -> object:
         name = _safe(base)
         if name in self._names or not name[:1].isalpha():
             name = f"v_{name}"
@@ -113,7 +115,26 @@ class BddEngine:
             self.pstar_vars.add(name)
         self.bdd.declare(name)
         self.leaf_loop[name] = loop
+        self.leaf_loops[name] = tuple(x for x in (loops if loops is not None else [loop])
+                                      if x is not None)
         return self.bdd.var(name)
+
+    def other_copy(self, name: str) -> str:
+        """Name of the fresh copy of variable ``name`` standing for another loop iteration."""
+        other = self._other.get(name)
+        if other is None:
+            other = f"{name}_other"
+            n = 2
+            while other in self._names:
+                other, n = f"{name}_other{n}", n + 1
+            self._names.add(other)
+            self.bdd.declare(other)
+            self._other[name] = other
+        return other
+
+    def varies_in(self, name: str, body) -> bool:
+        """Does variable ``name`` take a new value in each iteration of loop ``body``?"""
+        return any(x in body for x in self.leaf_loops.get(name, ()))
 
     def _family_intervals(self, i: int, vid: int, fkey) -> list:
         nodes = self.interval_nodes.get(fkey)
@@ -161,10 +182,11 @@ class BddEngine:
             if leaf[0] == "free":
                 u = self._declare(n[1], net.var_loop.get(nid))
             else:
-                loop = next((x for x in self.layer.leaf_loop(i, nid) if x is not None), None)
+                loops = self.layer.leaf_loop(i, nid)
+                loop = next((x for x in loops if x is not None), None)
                 vals = [n[1]] if n[0] == "cond" else [n[2], n[3]]
                 pstar = any(net.infos[net.values[v][1]].kind == "pstar" for v in vals)
-                u = self._declare(f"a_{net.node_name(nid)}", loop, pstar)
+                u = self._declare(f"a_{net.node_name(nid)}", loop, pstar, loops)
             self._leaf[key] = u
         return ~u if leaf[0] == "atom" and leaf[2] else u
 
@@ -240,7 +262,8 @@ class PredicateAnalysis:
     ``(label, index)`` (value just before that instruction); or a BDD node.
     All relations are per static instance (per loop iteration, pas.md §2.9) unless a binary
     query is asked with ``scope="across"``: then the second operand's loop-variant variables
-    are renamed, asking about two different iterations of the innermost common loop.
+    are renamed, asking about two different iterations of the innermost common loop (``check``
+    re-checks these too: the oracles give the same leaves fresh copies).
 
     Example
     -------
@@ -272,7 +295,6 @@ class PredicateAnalysis:
         self.queries = 0
         self.check = check
         self._oracle = None
-        self._renames: dict = {}
 
     @classmethod
     def group(cls, functions: Sequence[Function], mode: str = "family", lookback: int = 1,
@@ -377,33 +399,37 @@ class PredicateAnalysis:
                 self._oracle = BruteForce(self.engine.nets, self.mode, layer=self.engine.layer)
         return self._oracle
 
-    def _answer(self, query: str, answer: bool, nids: list, scope: str = "iteration") -> bool:
+    def _answer(self, query: str, answer: bool, nids: list, across=None) -> bool:
+        """Count the query and, with ``check``, re-ask the oracle (same ``across`` loop body:
+        the last operand is read in another iteration of it); disagreement raises."""
         self.queries += 1
-        if self.check is None or scope != "iteration" or any(n is None for n in nids):
+        if self.check is None or any(n is None for n in nids):
             return answer
-        other = self._oracle_engine().ask(query, [(self.index, n) for n in nids])
+        other = self._oracle_engine().ask(query, [(self.index, n) for n in nids], across=across)
         if other != answer:
-            raise CrossCheckError(f"{query}({', '.join(self.net.node_name(n) for n in nids)})",
-                                  answer, other, self.check, self.net.reproducer(nids))
+            names = ", ".join(self.net.node_name(n) for n in nids)
+            scope = "" if across is None else ", scope=across"
+            raise CrossCheckError(f"{query}({names}{scope})", answer, other, self.check,
+                                  self.net.reproducer(nids))
         return answer
 
     # ------------------------------------------------------------ scope (pas.md §2.9)
-    def _across(self, u, label_a, label_b):
-        """``u`` with the variables that vary per iteration of the innermost loop common to both
-        points renamed to fresh copies (a value from a different iteration)."""
+    def _common_loop_body(self, label_a, label_b):
+        """Block set of the innermost loop containing both points (None if there is none)."""
         loops = self.net.loops
-        common = [h for h, lp in loops.items() if label_a in lp.body and label_b in lp.body]
+        common = [lp for lp in loops.values() if label_a in lp.body and label_b in lp.body]
         if not common:
+            return None
+        return frozenset(min(common, key=lambda lp: len(lp.body)).body)
+
+    def _across(self, u, body):
+        """``u`` with the variables that vary per iteration of loop ``body`` renamed to fresh
+        copies (a value from a different iteration). The SAT and brute-force oracles mirror
+        this by giving the same leaves (``ConditionLayer.varies_in``) fresh copies."""
+        if body is None:
             return u
-        body = min((loops[h] for h in common), key=lambda lp: len(lp.body)).body
-        rename = {}
-        for v in self.bdd.support(u):
-            ctx = self.engine.leaf_loop.get(v)
-            if ctx is not None and ctx in body:
-                if v not in self._renames:
-                    self.bdd.declare(v + "_other")
-                    self._renames[v] = v + "_other"
-                rename[v] = self._renames[v]
+        rename = {v: self.engine.other_copy(v) for v in self.bdd.support(u)
+                  if self.engine.varies_in(v, body)}
         return self.bdd.let(rename, u) if rename else u
 
     def _pair(self, a, b, scope):
@@ -411,9 +437,11 @@ class PredicateAnalysis:
             raise PredicateError(f"scope must be 'iteration' or 'across', not {scope!r}")
         ua, na, la = self._resolve(a)
         ub, nb, lb = self._resolve(b)
+        body = None
         if scope == "across":
-            ub = self._across(ub, la, lb)
-        return ua, ub, [na, nb]
+            body = self._common_loop_body(la, lb)
+            ub = self._across(ub, body)
+        return ua, ub, [na, nb], body
 
     # ------------------------------------------------------------ queries (pas.md §2.10, §3.7)
     def always_true(self, p) -> bool:
@@ -428,19 +456,19 @@ class PredicateAnalysis:
 
     def equivalent(self, a, b, scope: str = "iteration") -> bool:
         """Same function (O(1): canonical node identity)."""
-        ua, ub, ns = self._pair(a, b, scope)
-        return self._answer("equivalent", ua == ub, ns, scope)
+        ua, ub, ns, body = self._pair(a, b, scope)
+        return self._answer("equivalent", ua == ub, ns, body)
 
     def complementary(self, a, b, scope: str = "iteration") -> bool:
         """``a == ¬b`` (O(1): complement edge)."""
-        ua, ub, ns = self._pair(a, b, scope)
-        return self._answer("complementary", ua == ~ub, ns, scope)
+        ua, ub, ns, body = self._pair(a, b, scope)
+        return self._answer("complementary", ua == ~ub, ns, body)
 
     def implies(self, a, b, scope: str = "iteration") -> bool:
         """``a ⊆ b``: ``ite(a, ¬b, 0) == 0``."""
-        ua, ub, ns = self._pair(a, b, scope)
+        ua, ub, ns, body = self._pair(a, b, scope)
         return self._answer("implies", self.bdd.ite(ua, ~ub, self.bdd.false) == self.bdd.false,
-                            ns, scope)
+                            ns, body)
 
     subset = implies
 
@@ -450,9 +478,9 @@ class PredicateAnalysis:
 
     def disjoint(self, a, b, scope: str = "iteration") -> bool:
         """``a ∧ b == 0``: ``ite(a, b, 0) == 0``."""
-        ua, ub, ns = self._pair(a, b, scope)
+        ua, ub, ns, body = self._pair(a, b, scope)
         return self._answer("disjoint", self.bdd.ite(ua, ub, self.bdd.false) == self.bdd.false,
-                            ns, scope)
+                            ns, body)
 
     def intersect(self, a, b, scope: str = "iteration") -> bool:
         """May ``a`` and ``b`` both hold (not provably disjoint)?"""
@@ -460,9 +488,9 @@ class PredicateAnalysis:
 
     def exhaustive(self, a, b, scope: str = "iteration") -> bool:
         """``a ∨ b == 1``: ``ite(a, 1, b) == 1``."""
-        ua, ub, ns = self._pair(a, b, scope)
+        ua, ub, ns, body = self._pair(a, b, scope)
         return self._answer("exhaustive", self.bdd.ite(ua, self.bdd.true, ub) == self.bdd.true,
-                            ns, scope)
+                            ns, body)
 
     def covers(self, preds, target=None) -> bool:
         """``target ⊆ OR(preds)``; with no target, do ``preds`` sum to 1 (pas.md §2.10)?"""

@@ -5,7 +5,9 @@ Independent of the BDD on purpose (pas.md §7, SAT cross-check):
   Table 2 ITEs, so an error like the misprinted ct/cf is caught;
 - each condition family is encoded one-hot (one variable per interval, exactly one true), not
   with the BDD's binary finite domain; a condition is the OR of its interval variables;
-- ω, p* and register-vs-register atoms are free variables.
+- ω, p* and register-vs-register atoms are free variables;
+- ``scope="across"`` queries read the second operand with independent copies of the leaves that
+  vary per iteration of the common loop (``ConditionLayer.varies_in``), as the BDD renames them.
 A "must" query holds iff its negation is UNSAT; a SAT model is a witness (``last_witness``).
 """
 from __future__ import annotations
@@ -35,8 +37,9 @@ class SatChecker:
         self.true = self.pool.id(("true",))
         self.solver.add_clause([self.true])
         self.lits: dict = {}
-        self.onehot: dict = {}       # family key -> [interval var per segment]
-        self.free: dict = {}         # leaf key -> var
+        self.onehot: dict = {}       # (family key, copy) -> [interval var per segment]
+        self.free: dict = {}         # (leaf key, copy) -> var
+        self.other_lits: dict = {}   # (net, node, loop body) -> literal in another iteration
         self.calls = 0
         self.last_witness = None
 
@@ -44,38 +47,59 @@ class SatChecker:
         self.solver.delete()
 
     # ------------------------------------------------------------ encoding
-    def _intervals(self, fkey) -> list:
-        ys = self.onehot.get(fkey)
+    def _intervals(self, fkey, copy: str = "") -> list:
+        ys = self.onehot.get((fkey, copy))
         if ys is None:
             nseg = len(self.layer.families[fkey].segments)
-            ys = [self.pool.id(("seg", fkey, s)) for s in range(nseg)]
+            ys = [self.pool.id(("seg", fkey, copy, s)) for s in range(nseg)]
             self.solver.add_clause(ys)                      # at least one
             for a in range(nseg):                           # at most one (pairwise)
                 for b in range(a + 1, nseg):
                     self.solver.add_clause([-ys[a], -ys[b]])
-            self.onehot[fkey] = ys
+            self.onehot[(fkey, copy)] = ys
         return ys
 
-    def _leaf(self, i: int, nid: int) -> int:
+    def _leaf(self, i: int, nid: int, copy: str = "") -> int:
+        """Literal of a leaf; ``copy="other"`` is its independent copy for another iteration."""
         leaf = self.layer.leaf(i, nid)
         if leaf[0] == "const":
             return self.true if leaf[1] else -self.true
         if leaf[0] == "interval":
-            ys = self._intervals(leaf[1])
-            x = self.pool.id(("node", i, nid))
+            ys = self._intervals(leaf[1], copy)
+            x = self.pool.id(("node", i, nid, copy))
             on = [y for y, holds in zip(ys, leaf[2]) if holds]
             self.solver.add_clause([-x] + on)              # x -> OR intervals
             for y in on:
                 self.solver.add_clause([x, -y])            # interval -> x
             return x
-        key = leaf[1]
+        key = (leaf[1], copy)
         v = self.free.get(key)
         if v is None:
             v = self.free[key] = self.pool.id(("free", key))
         return -v if leaf[0] == "atom" and leaf[2] else v
 
-    def lit(self, i: int, nid: int) -> int:
-        """Literal equivalent to network node ``nid`` of network ``i`` (encodes its cone)."""
+    def _gate(self, node: tuple, kids: list, key) -> int:
+        """Tseitin literal of an inner node given its children's literals."""
+        if node[0] == "not":
+            return -kids[0]
+        y = self.pool.id(key)
+        add = self.solver.add_clause
+        if node[0] == "ite":
+            s, t, e = kids
+            add([-s, -t, y]), add([s, -e, y]), add([-s, t, -y]), add([s, e, -y])
+        else:                                               # deposit
+            g, c, o = kids
+            for (gv, cv, ov), out in DEPOSIT_ROWS[node[1]]:   # Table 1 row -> written value
+                add([-g if gv else g, -c if cv else c, -o if ov else o, y if out else -y])
+        return y
+
+    def lit(self, i: int, nid: int, across=None) -> int:
+        """Literal equivalent to network node ``nid`` of network ``i`` (encodes its cone).
+
+        With ``across`` (the block set of a loop), the leaves that vary per iteration of that
+        loop are replaced by independent copies: the node's value in another iteration
+        (pas.md §2.9, mirroring ``PredicateAnalysis``'s renaming for ``scope="across"``).
+        """
         net = self.nets[i]
         stack = [nid]
         while stack:
@@ -89,24 +113,41 @@ class SatChecker:
                 continue
             stack.pop()
             n = net.nodes[x]
-            if n[0] == "not":
-                self.lits[(i, x)] = -self.lits[(i, n[1])]
-            elif n[0] == "ite":
-                s, t, e = (self.lits[(i, c)] for c in n[1:])
-                y = self.pool.id(("node", i, x))
-                add = self.solver.add_clause
-                add([-s, -t, y]), add([s, -e, y]), add([-s, t, -y]), add([s, e, -y])
-                self.lits[(i, x)] = y
-            elif n[0] == "deposit":
-                g, c, o = (self.lits[(i, k)] for k in n[2:])
-                y = self.pool.id(("node", i, x))
-                for (gv, cv, ov), out in DEPOSIT_ROWS[n[1]]:   # row -> written value
-                    self.solver.add_clause([-g if gv else g, -c if cv else c, -o if ov else o,
-                                            y if out else -y])
-                self.lits[(i, x)] = y
+            if n[0] in ("not", "ite", "deposit"):
+                self.lits[(i, x)] = self._gate(n, [self.lits[(i, c)] for c in net.children(x)],
+                                               ("node", i, x))
             else:
                 self.lits[(i, x)] = self._leaf(i, x)
-        return self.lits[(i, nid)]
+        if across is None:
+            return self.lits[(i, nid)]
+        return self._lit_other(i, nid, frozenset(across))
+
+    def _lit_other(self, i: int, nid: int, body: frozenset) -> int:
+        net = self.nets[i]
+        other = self.other_lits
+        stack = [nid]
+        while stack:
+            x = stack[-1]
+            if (i, x, body) in other:
+                stack.pop()
+                continue
+            kids = [c for c in net.children(x) if (i, c, body) not in other]
+            if kids:
+                stack.extend(kids)
+                continue
+            stack.pop()
+            n = net.nodes[x]
+            if n[0] in ("not", "ite", "deposit"):
+                ls = [other[(i, c, body)] for c in net.children(x)]
+                if ls == [self.lits[(i, c)] for c in net.children(x)]:
+                    other[(i, x, body)] = self.lits[(i, x)]     # no varying leaf below
+                else:
+                    other[(i, x, body)] = self._gate(n, ls, ("node", i, x, body))
+            elif self.layer.varies_in(i, x, body):
+                other[(i, x, body)] = self._leaf(i, x, "other")
+            else:
+                other[(i, x, body)] = self.lits[(i, x)]
+        return other[(i, nid, body)]
 
     # ------------------------------------------------------------ queries
     def satisfiable(self, assumptions) -> bool:
@@ -121,17 +162,24 @@ class SatChecker:
     def _decode(self, model: set) -> dict:
         """Witness: a concrete value per family (its segment's lower bound) and free-variable values."""
         out = {}
-        for fkey, ys in self.onehot.items():
+        for (fkey, copy), ys in self.onehot.items():
             for s, y in enumerate(ys):
                 if y in model:
-                    out[("family", fkey)] = self.layer.families[fkey].segments[s][0]
-        for key, v in self.free.items():
-            out[("free", key)] = int(v in model)
+                    seg = self.layer.families[fkey].segments[s][0]
+                    out[("family", fkey) + ((copy,) if copy else ())] = seg
+        for (key, copy), v in self.free.items():
+            out[("free", key) + ((copy,) if copy else ())] = int(v in model)
         return out
 
-    def ask(self, query: str, operands) -> bool:
-        """Answer ``query`` on ``[(net index, node id), ...]`` (same names as PredicateAnalysis)."""
+    def ask(self, query: str, operands, across=None) -> bool:
+        """Answer ``query`` on ``[(net index, node id), ...]`` (same names as PredicateAnalysis).
+
+        ``across``: block set of a loop; the LAST operand is then read in another iteration of
+        it (``scope="across"``, pas.md §2.9). None = per-iteration relations.
+        """
         ls = [self.lit(i, n) for i, n in operands]
+        if across is not None:
+            ls[-1] = self.lit(*operands[-1], across=across)
         unsat = lambda *a: not self.satisfiable(a)  # noqa: E731
         if query == "always_true":
             return unsat(-ls[0])
