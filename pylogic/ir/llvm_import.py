@@ -144,14 +144,14 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     kept as externs and listed in the report. Raises ImportError_ for text LLVM rejects."""
     t0 = time.perf_counter()
     report = ImportReport(path=path)
-    mod = _parse_llvm(ll_text, path)
-    layout = DataLayout(parse_type_definitions(str(mod)))
+    module_text = str(_parse_llvm(ll_text, path))  # printing re-numbers the module: print once
+    layout = DataLayout(parse_type_definitions(module_text))
     symbols = NameTable("@")
 
     # Functions first: their names, and stand-in addresses for function pointers.
     # (The module is printed once and split here: printing each llvmlite value separately
     # re-numbers the whole module every time.)
-    global_texts, fn_entries = _split_module(str(mod))  # fn_entries: (name, text, is_declaration)
+    global_texts, fn_entries = _split_module(module_text)  # fn_entries: (name, text, is_declaration)
     functions = {name: symbols.get(name[1:]) for name, _, _ in fn_entries
                  if not name.startswith("@llvm.")}
     fake_addr = {name: FAKE_FUNCTION_BASE + 16 * k for k, (name, _, _) in enumerate(fn_entries)}
@@ -164,7 +164,7 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         name = _symbol(text)
         global_names[name] = symbols.get(name[1:])
         parsed_globals.append((name, text))
-    for alias, target in _aliases(str(mod)):  # @b = alias T, ptr @a: the same address
+    for alias, target in _aliases(module_text):  # @b = alias T, ptr @a: the same address
         if target in global_names:
             global_names[alias] = global_names[target]
         elif target in functions:
@@ -185,8 +185,8 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     ctx = ModuleContext(layout, global_names, functions, fake_addr, bad_globals)
     ctx.arity = arity
     ctx.defined = {name for name, _, is_declaration in fn_entries if not is_declaration}
-    ctx.defined |= {a for a, t in _aliases(str(mod)) if t in ctx.defined}
-    ctx.address_taken = _address_taken(str(mod), functions)
+    ctx.defined |= {a for a, t in _aliases(module_text) if t in ctx.defined}
+    ctx.address_taken = _address_taken(module_text, functions)
     ctx.returns_aggregate = {name for name, text, is_declaration in fn_entries
                              if not is_declaration and _returns_aggregate(text, layout)}
     out_functions = []

@@ -54,6 +54,11 @@ from pylogic.ir.model import (Alloca, BinOp, Block, Call, Cmp, CondBr, Function,
 _IDENT = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*\Z")
 _FLOAT_TEXT = re.compile(r"(?<![%@\w.\"])(?:half|bfloat|float|double|x86_fp80|fp128|ppc_fp128)(?![\w.])"
                          r"|<\d+ x |\bfadd\b|\bfcmp\b")
+#: Substrings every _FLOAT_TEXT match contains: a cheap test before the (slow) regex search.
+_FLOAT_HINTS = ("half", "float", "double", "fp80", "fp128", "<", "fadd", "fcmp")
+_NOT_IDENT_CHAR = re.compile(r"[^A-Za-z0-9_.$]")
+_IDENT_START = re.compile(r"[A-Za-z_.$]")
+_DEF_PREFIX = re.compile(r'(%(?:"[^"]*"|[-A-Za-z$._0-9]+)) = ')  # '%x = ' starting an instruction
 _LABEL_LINE = re.compile(r'^("(?:[^"]*)"|[-A-Za-z$._0-9]+):')
 
 ICMP = {"eq": "eq", "ne": "ne", "slt": "lt", "sle": "le", "sgt": "gt", "sge": "ge",
@@ -74,8 +79,8 @@ def sanitize(name: str) -> str:
     """An LLVM name (sigil stripped, quotes removed) as a PIR identifier body."""
     if name.startswith('"') and name.endswith('"'):
         name = name[1:-1]
-    name = re.sub(r"[^A-Za-z0-9_.$]", "_", name) or "_"
-    if not re.match(r"[A-Za-z_.$]", name):
+    name = _NOT_IDENT_CHAR.sub("_", name) or "_"
+    if not _IDENT_START.match(name):
         name = "$" + name  # numeric LLVM slots: %0 -> %$0
     return name
 
@@ -176,7 +181,7 @@ class FunctionLowerer:
 
     # ------------------------------------------------------------ driver
     def lower(self) -> Function:
-        if _FLOAT_TEXT.search(self.text):
+        if any(h in self.text for h in _FLOAT_HINTS) and _FLOAT_TEXT.search(self.text):
             raise Unsupported("floating point or vector")
         header, blocks = split_function(self.text)
         self.llvm_instructions = sum(len(b[1]) for b in blocks)
@@ -189,7 +194,7 @@ class FunctionLowerer:
             self.regs.get(p)
         for _, instrs in blocks:
             for t in instrs:
-                m = re.match(r'(%(?:"[^"]*"|[-A-Za-z$._0-9]+)) = ', t)
+                m = _DEF_PREFIX.match(t)
                 if m:
                     self.regs.get(m.group(1))
         for label, _ in blocks:
@@ -454,10 +459,11 @@ class FunctionLowerer:
 
     # ------------------------------------------------------------ instructions
     def _lower_instr(self, text: str):
-        c = Cursor(tokenize(text))
+        toks = tokenize(text)
+        c = Cursor(toks)
         dest = None
-        if c.peek().kind == "local" and c.peek(1) is not None and c.peek(1).text == "=":
-            dest = self.regs.get(c.next().text); c.next()
+        if len(toks) > 1 and toks[0].kind == "local" and toks[1].text == "=":
+            dest = self.regs.get(toks[0].text); c.i = 2
         opcode = c.next().text
         handler = getattr(self, "_i_" + opcode, None)
         if handler is None:

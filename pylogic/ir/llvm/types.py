@@ -22,9 +22,12 @@ class Unsupported(Exception):
 
 # ---------------------------------------------------------------- tokens
 
+# One token with the whitespace/comments before it (one match per token, not two). One space
+# per repetition and comments running to the end of the line keep backtracking linear.
 _TOKEN = re.compile(r"""
-    (?P<ws>\s+|;[^\n]*)
-  | (?P<cstr>c"[^"]*")
+    (?:\s|;[^\n]*(?![^\n]))*
+  (?:
+    (?P<cstr>c"[^"]*")
   | (?P<str>"[^"]*")
   | (?P<local>%(?:"[^"]*"|[-A-Za-z$._0-9]+))
   | (?P<glob>@(?:"[^"]*"|[-A-Za-z$._0-9]+))
@@ -34,7 +37,9 @@ _TOKEN = re.compile(r"""
   | (?P<word>[A-Za-z_$.][-A-Za-z0-9_$.]*)
   | (?P<ellipsis>\.\.\.)
   | (?P<punct>[\[\]{}()<>,=*:])
-""", re.VERBOSE)
+  | (?P<end>\Z)
+  )""", re.VERBOSE)
+_SPACE = re.compile(r"(?:\s+|;[^\n]*)*")
 
 
 @dataclass(frozen=True)
@@ -43,19 +48,36 @@ class Tok:
     text: str
 
 
+#: Interned tokens by text (a token's text alone decides its kind: the first alternative of
+#: _TOKEN that matches it). Tokens are immutable, so sharing them is safe; cleared when large.
+_TOK_CACHE: dict[str, Tok] = {}
+_TOK_CACHE_MAX = 200_000
+
+
 def tokenize(text: str) -> list[Tok]:
     """Split one LLVM line (instruction, global, type definition) into tokens."""
     out: list[Tok] = []
+    append = out.append
+    cache = _TOK_CACHE
+    if len(cache) > _TOK_CACHE_MAX:
+        cache.clear()
     covered = 0
     for m in _TOKEN.finditer(text):
         if m.start() != covered:
             break
         covered = m.end()
         kind = m.lastgroup
-        if kind != "ws":
-            out.append(Tok(kind, m.group()))
+        if kind == "end":  # only whitespace/comments were left
+            break
+        s = m.group(kind)
+        tok = cache.get(s)
+        if tok is None:
+            tok = cache[s] = Tok(kind, s)
+        append(tok)
     if covered != len(text):
-        raise Unsupported(f"unrecognised LLVM text near {text[covered:covered + 20]!r}")
+        covered = _SPACE.match(text, covered).end()  # trailing whitespace/comment
+        if covered != len(text):
+            raise Unsupported(f"unrecognised LLVM text near {text[covered:covered + 20]!r}")
     return out
 
 
@@ -68,22 +90,24 @@ class Cursor:
 
     def peek(self, k: int = 0) -> Tok | None:
         j = self.i + k
-        return self.toks[j] if j < len(self.toks) else None
+        toks = self.toks
+        return toks[j] if j < len(toks) else None
 
     def at(self, text: str) -> bool:
-        t = self.peek()
-        return t is not None and t.text == text
+        i, toks = self.i, self.toks
+        return i < len(toks) and toks[i].text == text
 
     def next(self) -> Tok:
-        t = self.peek()
-        if t is None:
+        i, toks = self.i, self.toks
+        if i >= len(toks):
             raise Unsupported("unexpected end of LLVM text")
-        self.i += 1
-        return t
+        self.i = i + 1
+        return toks[i]
 
     def accept(self, text: str) -> bool:
-        if self.at(text):
-            self.i += 1
+        i, toks = self.i, self.toks
+        if i < len(toks) and toks[i].text == text:
+            self.i = i + 1
             return True
         return False
 
@@ -164,11 +188,23 @@ I1, I8, I32, I64 = IntT(1), IntT(8), IntT(32), IntT(64)
 FLOAT_NAMES = ("half", "bfloat", "float", "double", "x86_fp80", "fp128", "ppc_fp128", "x86_amx")
 
 
+#: One-token types by text (types are immutable, so parsed ones can be shared); integer types
+#: are added as they are met. Tokens that can extend a one-token type: see parse_type.
+_SIMPLE_TYPES: dict[str, object] = {"ptr": PTR, "void": VoidT(), **{n: FloatT(n) for n in FLOAT_NAMES},
+                                    **{n: OtherT(n) for n in ("label", "metadata", "token", "x86_mmx")}}
+_TYPE_SUFFIXES = frozenset(("addrspace", "*", "("))
+
+
 def parse_type(c: Cursor, allow_fn: bool = True) -> object:
     """Parse one type. A following ``(ARGS...)`` makes it a function type, returned as
     OtherT('fn') — unless ``allow_fn`` is False (a call's return type), when it is left unread."""
     t = c.next()
     text = t.text
+    ty = _SIMPLE_TYPES.get(text)
+    if ty is not None:  # fast path: a one-token type not followed by addrspace, '*' or '('
+        i, toks = c.i, c.toks
+        if i >= len(toks) or toks[i].text not in _TYPE_SUFFIXES:
+            return ty
     if text == "ptr":
         ty = PTR
         if c.at("addrspace"):
@@ -177,6 +213,8 @@ def parse_type(c: Cursor, allow_fn: bool = True) -> object:
         ty = VoidT()
     elif t.kind == "word" and re.fullmatch(r"i\d+", text):
         ty = IntT(int(text[1:]))
+        if len(_SIMPLE_TYPES) < 10_000:
+            _SIMPLE_TYPES[text] = ty
     elif text in FLOAT_NAMES:
         ty = FloatT(text)
     elif text in ("label", "metadata", "token", "x86_mmx"):
