@@ -1,26 +1,25 @@
-"""``pathlogic compare-engines DIR``: run every shipped analysis on clingo and on Soufflé over the
-same facts and report every row that differs."""
+"""``pathlogic compare-engines DIR``: run every catalogued analysis on every available engine over
+the same facts, and report every row on which two engines differ."""
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
+from itertools import combinations
 from pathlib import Path
+from typing import Callable, Iterable
 
-from pylogic.pipeline import DATALOG_DIR
-
-#: Files that only declare or only aggregate other analyses are not run on their own.
-NOT_ANALYSES = ("schema.dl", "dominator_tree.dl")
-
-
-def shipped_analyses() -> list[Path]:
-    return sorted(p for p in DATALOG_DIR.glob("*.dl") if p.name not in NOT_ANALYSES)
+from facts_gen.extract import extract_directory
+from pylogic.analysis import catalog
+from pylogic.engines import available_engines, engine, engine_names, run_checked
+from pylogic.errors import PathlogicError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("compare-engines", help="run every shipped analysis on both engines and diff",
-                       description="Exit 0 only when clingo and Soufflé agree on every row of "
-                       "every output relation (or, with a message, when souffle is absent).")
+    p = sub.add_parser("compare-engines",
+                       help="run every shipped analysis on every available engine and diff",
+                       description="Exit 0 only when every pair of available engines agrees on "
+                       "every row of every output relation (or, with a message, when fewer "
+                       "than two engines are available).")
     p.add_argument("dir", help="directory (or single file) of programs")
     p.add_argument("--max-diffs", type=int, default=10, help="differing rows shown per relation")
     p.set_defaults(func=run)
@@ -36,36 +35,73 @@ def diff_rows(a: dict, b: dict) -> dict[str, tuple[list, list]]:
     return out
 
 
-def run(args) -> int:
-    from facts_gen.directory import extract_directory
-    from pylogic.engines import load_program, run_checked
+def engine_pairs(names: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """Every unordered pair of ``names`` (default: the engines available here), in preference
+    order."""
+    return list(combinations(available_engines() if names is None else names, 2))
 
-    if shutil.which("souffle") is None:
-        print("compare-engines: the souffle binary is not on PATH; nothing to compare "
-              "(Soufflé is in no package registry this machine reaches). Only clingo is available.")
-        return 0
-    with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
-        facts_dir = Path(tmp)
-        _, loaded = extract_directory(Path(args.dir), facts_dir)
-        for problem in loaded.problems:
-            print(f"pathlogic: {problem.message}", file=sys.stderr)
-        differing = 0
-        for path in shipped_analyses():
-            program = load_program(path)
-            a = run_checked(program, facts_dir, "clingo")
-            b = run_checked(program, facts_dir, "souffle")
-            diffs = diff_rows(a, b)
-            total = sum(len(v) for v in a.values())
+
+def compare(facts_dir: Path, pairs: list[tuple[str, str]],
+            analyses: Iterable[catalog.Analysis] = catalog.CATALOG, max_diffs: int = 10,
+            say: Callable[[str], None] = print) -> int:
+    """Run each analysis once per engine of ``pairs`` over ``facts_dir`` and diff each pair.
+
+    Parameters
+    ----------
+    facts_dir : Path
+        The extracted facts.
+    pairs : list of (str, str)
+        Engine names to compare.
+    analyses : iterable of catalog.Analysis
+    max_diffs : int
+        Differing rows shown per relation and side.
+    say : callable
+        Receives each report line.
+
+    Returns
+    -------
+    int
+        The number of differing rows, over all analyses and pairs.
+    """
+    names = list(dict.fromkeys(n for pair in pairs for n in pair))
+    differing = 0
+    for analysis in analyses:
+        program = analysis.program()
+        rows = {name: run_checked(program, facts_dir, name) for name in names}
+        for a, b in pairs:
+            diffs = diff_rows(rows[a], rows[b])
             if not diffs:
-                print(f"{path.name}: identical ({len(a)} relations, {total} rows)")
+                total = sum(len(v) for v in rows[a].values())
+                say(f"{analysis.name}: {a} and {b} identical "
+                    f"({len(rows[a])} relations, {total} rows)")
                 continue
             for rel, (only_a, only_b) in diffs.items():
                 differing += len(only_a) + len(only_b)
-                print(f"{path.name}: {rel}: {len(only_a)} rows only in clingo, "
-                      f"{len(only_b)} only in souffle")
-                for row in only_a[:args.max_diffs]:
-                    print(f"  clingo  {row}")
-                for row in only_b[:args.max_diffs]:
-                    print(f"  souffle {row}")
+                say(f"{analysis.name}: {rel}: {len(only_a)} rows only in {a}, "
+                    f"{len(only_b)} only in {b}")
+                width = max(len(a), len(b))
+                for side, only in ((a, only_a), (b, only_b)):
+                    for row in only[:max_diffs]:
+                        say(f"  {side:<{width}} {row}")
+    return differing
+
+
+def run(args) -> int:
+    if not Path(args.dir).exists():
+        raise PathlogicError(f"{args.dir}: no such file or directory")
+    pairs = engine_pairs()
+    if not pairs:
+        usable = available_engines()
+        missing = [f"{name}: {engine(name).unavailable_reason()}"
+                   for name in engine_names() if name not in usable]
+        print(f"compare-engines: only {', '.join(usable) or 'no engine'} available here, nothing "
+              f"to compare ({'; '.join(missing)}).")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
+        facts_dir = Path(tmp)
+        _, loaded = extract_directory(args.dir, facts_dir)
+        for problem in loaded.problems:
+            print(f"pathlogic: {problem.message}", file=sys.stderr)
+        differing = compare(facts_dir, pairs, max_diffs=args.max_diffs)
     print("engines agree" if not differing else f"{differing} differing rows")
     return 0 if not differing and not any(p.skipped for p in loaded.problems) else 1

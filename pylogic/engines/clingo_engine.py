@@ -1,16 +1,26 @@
 """The embedded engine: a CheckedProgram translated to clingo (``to_clingo.py``), input facts fed
 as one text through ``Control.add`` (faster than the backend API, DESIGN.md), one ground + solve,
-the unique answer set read back through ``#show``."""
+the unique answer set read back through ``#show``. Registered as "clingo"."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-import clingo
-
+from pylogic.engines.base import register
+from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
-from pylogic.engines.semantics import CheckedProgram
+from pylogic.engines.run import load_inputs
 from pylogic.engines.to_clingo import pred_name, program_text, quote
 from pylogic.errors import DatalogError, SourceLoc
+
+try:
+    import clingo
+except ImportError:  # a broken install: the engine reports itself unavailable
+    clingo = None
+try:  # clingo's C API through cffi: a much faster model reader (see _raw_model_reader)
+    from clingo._internal import _ffi, _lib
+except ImportError:
+    _ffi = _lib = None
 
 # a shown atom's arguments: strings (with escapes) or integers
 _ARG = re.compile(r'"((?:[^"\\]|\\.)*)"|(-?\d+)')
@@ -71,9 +81,9 @@ def _raw_model_reader():
     matters at 10^5-10^6 output tuples. Argument symbols repeat heavily (function ids, labels),
     so each distinct symbol is decoded once (cache keyed by clingo's symbol handle). None if
     clingo's internals differ (then the public API is used)."""
+    if _lib is None:
+        return None
     try:
-        from clingo._internal import _ffi, _lib
-
         f_size, f_syms = _lib.clingo_model_symbols_size, _lib.clingo_model_symbols
         args_of, name_of = _lib.clingo_symbol_arguments, _lib.clingo_symbol_name
         number_of, string_of = _lib.clingo_symbol_number, _lib.clingo_symbol_string
@@ -81,7 +91,7 @@ def _raw_model_reader():
         sym_number = _lib.clingo_symbol_type_number
         shown = _lib.clingo_show_type_shown
         to_bytes = _ffi.string
-    except (ImportError, AttributeError):
+    except AttributeError:
         return None
 
     def read(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
@@ -134,11 +144,12 @@ def _raw_model_reader():
     return read
 
 
-def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]],
-               shown: list[str]) -> dict[str, list[tuple]]:
+def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: list[str],
+               needed: set[str] | None = None) -> dict[str, list[tuple]]:
     """Evaluate ``checked`` with the (already validated) input tuples; return the sorted tuples of
-    every relation in ``shown``."""
-    needed = needed_relations(checked, shown)
+    every relation in ``shown``. ``needed``: ``needed_relations(checked, shown)`` if known."""
+    if needed is None:
+        needed = needed_relations(checked, shown)
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
         ctl.add("base", [], program_text(checked, shown, needed))
@@ -164,3 +175,28 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]],
     if models == 0:
         raise DatalogError("clingo found no answer set (internal error)", SourceLoc(checked.main_file))
     return {rel: sorted(rows) for rel, rows in result.items()}
+
+
+class ClingoEngine:
+    """The embedded engine (clingo from PyPI): always available where pathlogic is installed."""
+
+    name = "clingo"
+
+    def available(self) -> bool:
+        return clingo is not None
+
+    def unavailable_reason(self) -> str:
+        if self.available():
+            return ""
+        return "the clingo Python package is not installed (pip install clingo)"
+
+    def run(self, program: CheckedProgram, facts_dir: str | Path | None,
+            facts: dict[str, list[tuple]] | None, outputs: list[str], *,
+            jobs: int | None = None, compiled: bool = False) -> dict[str, list[tuple]]:
+        """Every relation of ``outputs``; what they do not depend on is neither read nor
+        grounded. ``jobs`` and ``compiled`` do not apply (ignored)."""
+        needed = needed_relations(program, outputs)
+        return run_clingo(program, load_inputs(program, facts_dir, facts, needed), outputs, needed)
+
+
+register(ClingoEngine())

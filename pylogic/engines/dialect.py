@@ -11,6 +11,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from pylogic.engines.preprocess import apply_conditionals
 from pylogic.errors import DatalogError, SourceLoc
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
@@ -145,6 +146,31 @@ class IODirective:
 class PlanHint:
     """A Soufflé ``.plan`` (join order per semi-naive version) after a rule: an evaluation hint
     for Soufflé; clingo chooses its own join order, so the clingo engine ignores it."""
+    loc: SourceLoc = field(compare=False)
+
+
+# ---- normalized literals (built by semantics.py, read by stratify.py and the engines) ---------
+
+
+@dataclass(frozen=True)
+class NegAtom:
+    """``!atom`` after negation is pushed down to atoms."""
+
+    atom: Atom
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class AggLit:
+    """``result = op target : { body }`` with the body a conjunction of normalized literals.
+    ``tuple_vars`` are the variables whose distinct assignments the aggregate ranges over:
+    named local variables plus every wildcard position (Soufflé 2.4.1's behaviour, measured)."""
+
+    result: Var
+    op: str
+    target: object
+    body: tuple
+    tuple_vars: tuple
     loc: SourceLoc = field(compare=False)
 
 
@@ -569,15 +595,13 @@ def parse_program(path: str | Path, text: str | None = None) -> Program:
 
 def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
                 include_loc: SourceLoc | None = None) -> None:
-    from pylogic.engines.preprocess import apply_conditionals  # include guards (#ifndef ...)
-
     resolved = path.resolve() if text is None else path
     if text is None:
         try:
             text = path.read_text()
         except OSError as exc:
             raise DatalogError(f"cannot read {path}: {exc.strerror}", include_loc) from None
-    text = apply_conditionals(text, program.macros, str(path))
+    text = apply_conditionals(text, program.macros, str(path))  # include guards (#ifndef ...)
     if resolved in stack:
         if not _blank_strings_and_comments(text).strip():
             return  # re-included, but its include guard blanked it all

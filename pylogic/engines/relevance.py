@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pylogic.engines.semantics import CheckedProgram
+from pylogic.engines.program import CheckedProgram
 
 
 def _body_relations(obj, found: set[str]) -> None:

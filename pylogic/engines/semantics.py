@@ -1,38 +1,19 @@
 """Semantic checks and normalization of a parsed Soufflé-dialect program: declarations, types,
 arity, DNF expansion of bodies (disjunction, negation pushed to atoms), aggregates lifted into
 literals, groundedness (Soufflé's rules), then stratification (``stratify.py``). The result,
-``CheckedProgram``, is what both engines consume."""
+``CheckedProgram``, is what every engine consumes (loaded by ``program.py``)."""
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from pylogic.engines.dialect import (Aggregate, Atom, BinOp, BoolLit, Clause, Conj, Constraint, Disj,
-                                     Neg, Negation, Num, Program, Str, Var, Wildcard, parse_program)
+from pylogic.engines.dialect import (AggLit, Aggregate, Atom, BinOp, BoolLit, Clause, Conj,
+                                     Constraint, Disj, Neg, NegAtom, Negation, Num, Program, Str,
+                                     Var, Wildcard)
+from pylogic.engines.stratify import stratify
 from pylogic.errors import DatalogError, SourceLoc
 
-# ---- normalized literals ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NegAtom:
-    atom: Atom
-    loc: SourceLoc = field(compare=False)
-
-
-@dataclass(frozen=True)
-class AggLit:
-    """``result = op target : { body }`` with the body a conjunction of normalized literals.
-    ``tuple_vars`` are the variables whose distinct assignments the aggregate ranges over:
-    named local variables plus every wildcard position (Soufflé 2.4.1's behaviour, measured)."""
-
-    result: Var
-    op: str
-    target: object
-    body: tuple
-    tuple_vars: tuple
-    loc: SourceLoc = field(compare=False)
+# ---- the normalized program --------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -573,8 +554,6 @@ def _ground(lits, bound: set) -> set:
 
 def check_program(program: Program, main_file: str) -> CheckedProgram:
     """Check and normalize a parsed program. Raises DatalogError (located) on the first problem."""
-    from pylogic.engines.stratify import stratify
-
     checker = _Checker(program)
     checker.declare()
     inputs, outputs, printsize = checker.io()
@@ -582,8 +561,3 @@ def check_program(program: Program, main_file: str) -> CheckedProgram:
     strata = stratify(checker.relations, rules)
     return CheckedProgram(checker.relations, inputs, outputs, printsize, rules, strata,
                           list(program.files), main_file)
-
-
-def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
-    """Parse (with includes) and check a Soufflé-dialect program file."""
-    return check_program(parse_program(path, text), str(path))

@@ -2,7 +2,7 @@
 prog.dl``) or compiled once per program text and cached under
 ``~/.cache/pathlogic/souffle/<sha256>/`` (DESIGN.md). The program has already been checked by our
 front end, so Soufflé sees only the supported subset; its own errors are still mapped to located
-DatalogErrors."""
+DatalogErrors. Registered as "souffle"."""
 from __future__ import annotations
 
 import hashlib
@@ -13,10 +13,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from pylogic.engines.base import register
 from pylogic.engines.csv_io import check_rows, read_facts, read_output, write_rows
-from pylogic.engines.semantics import CheckedProgram
+from pylogic.engines.program import CheckedProgram
 from pylogic.errors import DatalogError, SourceLoc
 
+UNAVAILABLE = ("the souffle binary is not on PATH (Soufflé is in no package registry this "
+               "machine reaches; build it from source)")
 _LOCATED = re.compile(r"Error: (.*?) in file (\S+) at line (\d+)(?::(\d+))?")
 
 
@@ -102,7 +105,7 @@ def run_souffle(checked: CheckedProgram, facts_dir, facts: dict | None, shown: l
     relation (``shown`` relations that are not outputs are not observable through Soufflé)."""
     souffle = shutil.which("souffle")
     if souffle is None:
-        raise DatalogError("the `souffle` binary is not on PATH")
+        raise DatalogError(f"engine 'souffle' is not available: {UNAVAILABLE}")
     with tempfile.TemporaryDirectory(prefix="pathlogic-souffle-") as tmp:
         staging, out = Path(tmp) / "facts", Path(tmp) / "out"
         staging.mkdir()
@@ -122,3 +125,25 @@ def run_souffle(checked: CheckedProgram, facts_dir, facts: dict | None, shown: l
             result[rel] = sorted(read_output(path, checked.relations[rel],
                                              params.get("delimiter", "\t")))
     return result
+
+
+class SouffleEngine:
+    """The ``souffle`` binary on PATH (looked up at each call)."""
+
+    name = "souffle"
+
+    def available(self) -> bool:
+        return shutil.which("souffle") is not None
+
+    def unavailable_reason(self) -> str:
+        return "" if self.available() else UNAVAILABLE
+
+    def run(self, program: CheckedProgram, facts_dir: str | Path | None,
+            facts: dict[str, list[tuple]] | None, outputs: list[str], *,
+            jobs: int | None = None, compiled: bool = False) -> dict[str, list[tuple]]:
+        """The ``.output`` relations among ``outputs`` (others are not observable through
+        Soufflé); ``jobs`` is ``-j``, ``compiled`` runs a cached ``souffle -o`` binary."""
+        return run_souffle(program, facts_dir, facts, outputs, compiled=compiled, jobs=jobs)
+
+
+register(SouffleEngine())

@@ -5,8 +5,9 @@ aggregates range over the tuple of their local variables (so duplicates do not c
 as in Soufflé). Integer ``/`` and ``\\`` truncate toward zero in clingo, as in C and Soufflé."""
 from __future__ import annotations
 
-from pylogic.engines.dialect import Atom, BinOp, Constraint, Neg, Num, Str, Var, Wildcard
-from pylogic.engines.semantics import AggLit, CheckedProgram, NegAtom, Rule
+from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
+                                     Wildcard)
+from pylogic.engines.program import CheckedProgram, Rule
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\"}
 _GUARD = {"min": " < #sup", "max": " > #inf"}

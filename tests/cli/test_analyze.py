@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pylogic.cli import main
+from tests.support import needs_clang, needs_souffle, souffle_available
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,19 +98,18 @@ def test_missing_directory_is_a_clean_error(tmp_path, capsys):
 
 
 def test_compare_engines_without_souffle(programs, capsys):
-    if shutil.which("souffle"):
+    if souffle_available():
         pytest.skip("souffle present: the real comparison runs in test_compare_engines_agree")
     assert main(["compare-engines", str(programs)]) == 0
     assert "souffle binary is not on PATH" in capsys.readouterr().out
 
 
-@pytest.mark.skipif(shutil.which("souffle") is None, reason="souffle binary not on PATH")
+@needs_souffle
 def test_compare_engines_agree(capsys):
     assert main(["compare-engines", str(ROOT / "examples")]) == 0
 
 
-@pytest.mark.skipif(shutil.which("clang-14") is None and shutil.which("clang") is None,
-                    reason="clang not installed: .c inputs are skipped")
+@needs_clang
 def test_analyze_c_and_ll_inputs_same_contract(tmp_path, capsys):
     """.c files go through clang and the LLVM importer into the same facts contract; the CFG
     analyses run on them unchanged; import coverage is in the summary."""
@@ -156,7 +156,7 @@ def test_empty_directory_is_an_error(tmp_path, capsys):
     assert "no input files" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(shutil.which("souffle") is None, reason="souffle binary not on PATH")
+@needs_souffle
 def test_analyze_souffle_batched_equals_clingo(programs, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     assert main(["analyze", str(programs), "--out", str(a), "--engine", "clingo", "--quiet"]) == 0

@@ -3,7 +3,6 @@ hypothesis-generated CFGs (irreducible ones, unreachable blocks, self-loops, sev
 blocks that never reach an exit) and on every function of examples/."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,13 +13,11 @@ from pylogic.engines import run_program
 from pylogic.ir.model import Module
 from pylogic.ir.synthetic import function_from_cfg
 from tests.datalog.cfg_oracle import cfg_oracle
+from tests.support import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "datalog" / "cfg_analyses.dl"
 CHECKED = ("idom", "dom", "df", "ipdom", "cdep", "reachable", "unreachable")
-
-ENGINES = ["clingo", pytest.param("souffle", marks=pytest.mark.skipif(
-    shutil.which("souffle") is None, reason="souffle binary not on PATH: souffle engine not tested"))]
 
 
 @st.composite

@@ -6,7 +6,6 @@ head->body); irreducible is the two-entry cycle b<->c with an unreachable block 
 an ipdom row (DESIGN.md facts contract)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,13 +14,12 @@ from facts_gen.extract import extract_module
 from pylogic.engines import load_program_cached, run_program
 from pylogic.engines.csv_io import read_output
 from pylogic.ir.parser import parse_file
+from tests.support import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "datalog" / "cfg_analyses.dl"
 CASES_DIR = Path(__file__).parent / "cfg"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir())
-ENGINES = ["clingo", pytest.param("souffle", marks=pytest.mark.skipif(
-    shutil.which("souffle") is None, reason="souffle binary not on PATH: souffle engine not tested"))]
 
 
 def expected(case: str) -> dict:

@@ -4,20 +4,18 @@ Cases: diamond (ppg.md T1), g8 (T2), fig3b (IR.md's hyperblock), branchy (define
 values lost at a merge). The expected files were checked by hand against ppg.md §8 and IR.md."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from pylogic.engines import load_program, run_program
 from pylogic.engines.csv_io import read_output
+from tests.support import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "datalog" / "ppg.dl"
 CASES_DIR = Path(__file__).parent / "ppg"
 CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir())
-ENGINES = ["clingo", pytest.param("souffle", marks=pytest.mark.skipif(
-    shutil.which("souffle") is None, reason="souffle binary not on PATH: souffle engine not tested"))]
 
 
 def expected(case: str) -> dict:
