@@ -84,8 +84,8 @@ def evaluate(path: str, kind: str, fuel: int = FUEL, timeout: float = NATIVE_TIM
     from pylogic.commands.validate import first_difference, run_native
     from pylogic.errors import PathlogicError
     from pylogic.interp import run_module
-    from pylogic.ir.c_frontend import compile_c_to_ll
-    from pylogic.ir.llvm_import import import_llvm
+    from pylogic.ir.llvm.clang import compile_c_to_ll
+    from pylogic.ir.llvm.importer import import_llvm
     from pylogic.ir.verify import verify_module
     rec = {"program": os.path.basename(path), "kind": kind, "status": "", "detail": ""}
     try:

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import write_run  # noqa: E402
 from benchmarks.corpus import csmith_program  # noqa: E402
-from facts_gen.directory import load_directory  # noqa: E402
+from pylogic.ir.load import load_directory  # noqa: E402
 from pylogic.commands.analyze import if_convert_all, predicate_rows  # noqa: E402
 
 KEYS = ("pairs", "ppg_modelled_pairs", "disjoint_bdd", "disjoint_ppg", "implied_bdd",

@@ -8,7 +8,7 @@ and only irreducible regions need the reach-avoiding fallback.
 from __future__ import annotations
 
 from pylogic.ir.model import Function, Ret
-from pylogic.ir.graph import dfs_structure
+from pylogic.ir.cfg import dfs_structure
 from facts_gen.naming import VIRTUAL_EXIT
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pylogic.ir.load import LoadedDirectory, load_directory
 from pylogic.ir.model import Module
 from facts_gen.cfg import cfg_facts
 from facts_gen.instructions import instruction_facts
@@ -76,3 +77,16 @@ def write_facts(facts: dict[str, list[tuple]], facts_dir: Path) -> None:
             for row in rows:
                 fh.write("\t".join(_cell(v) for v in row))
                 fh.write("\n")
+
+
+def extract_directory(root, facts_dir=None, jobs: int = 1
+                      ) -> tuple[dict[str, list[tuple]], LoadedDirectory]:
+    """Facts of every program under ``root`` (loaded by ``pylogic.ir.load.load_directory``, which
+    also says which files were skipped and why); written to ``facts_dir`` when given."""
+    loaded = load_directory(root, jobs=jobs)
+    facts = empty_facts()
+    for program in loaded.programs:
+        extract_module(program.module, program.relpath, facts)
+    if facts_dir is not None:
+        write_facts(facts, Path(facts_dir))
+    return facts, loaded

@@ -38,7 +38,7 @@ def default_out(target: str) -> Path:
 
 
 def run(args) -> int:
-    from facts_gen.directory import load_directory
+    from pylogic.ir.load import load_directory
     from facts_gen.extract import empty_facts, extract_module, write_facts
     from pylogic.engines import resolve_engine
     from pylogic.engines.csv_io import write_rows

@@ -15,7 +15,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from facts_gen.directory import extract_directory
+    from facts_gen.extract import extract_directory
     facts, loaded = extract_directory(Path(args.dir), Path(args.out))
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)

@@ -50,7 +50,7 @@ def _status_of_returncode(rc: int) -> int:
 
 def run_native(path: str, args=(), timeout: float = DEFAULT_TIMEOUT, exe_dir: str | None = None):
     """Run the original program: -> (stdout, exit status) or raises TimeoutError / PathlogicError."""
-    from pylogic.ir.c_frontend import compile_native, find_lli
+    from pylogic.ir.llvm.clang import compile_native, find_lli
     argv = [str(a) for a in args]
     with tempfile.TemporaryDirectory(prefix="pathlogic-val-", dir=exe_dir) as tmp:
         if path.endswith(".c"):
@@ -86,7 +86,7 @@ def validate_program(path: str, fuel: int = DEFAULT_FUEL, args=(), inputs=(),
                      timeout: float = DEFAULT_TIMEOUT) -> Validation:
     """Run ``path`` natively and through import + interpreter; compare the observable behaviour."""
     from pylogic.interp import run_module
-    from pylogic.ir.c_frontend import find_clang
+    from pylogic.ir.llvm.clang import find_clang
     from pylogic.ir.load import load_program
     path = str(path)
     v = Validation(path=path, status="identical")

@@ -6,8 +6,9 @@ the plain function. Every builtin takes and returns 64-bit integers (pointers ar
 ``ProgramExit``; misuse (bad pointer, double free) raises ``Fault``.
 
 Streams: the LLVM importer gives the external globals ``stdin``/``stdout``/``stderr`` the
-stand-in ``FILE *`` values of ``FAKE_FILES``; writes to ``stdout`` go to the program's output,
-writes to ``stderr`` are dropped (validation compares stdout only), other streams are a fault.
+stand-in ``FILE *`` values of ``FAKE_FILES`` (``pylogic/ir/llvm/conventions.py``); writes to
+``stdout`` go to the program's output, writes to ``stderr`` are dropped (validation compares
+stdout only), other streams are a fault.
 ``va_list`` arguments (``vprintf`` ...) are read as x86-64 SysV ``__va_list_tag`` structures,
 which is what the importer's varargs convention builds (``pylogic/ir/llvm/lower.py``).
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from pylogic.interp.memory import Fault, Memory
+from pylogic.ir.llvm.conventions import FAKE_FILES
 from pylogic.ir.model import MASK64, to_signed64
 
 
@@ -35,9 +37,6 @@ _UNSIGNED_MASK = {None: 0xFFFFFFFF, "hh": 0xFF, "h": 0xFFFF, "l": MASK64, "ll": 
                   "j": MASK64, "z": MASK64, "t": MASK64, "q": MASK64, "L": MASK64}
 _SIGNED_BITS = {None: 32, "hh": 8, "h": 16}
 
-
-#: Stand-in ``FILE *`` values of the C streams (never dereferenced; see the module docstring).
-FAKE_FILES = {"stdin": 0x7E0000000000, "stdout": 0x7E0000000100, "stderr": 0x7E0000000200}
 #: glibc C-locale ctype classes (ctype.h ``_ISbit``: bit b<8 is stored at b+8, else at b-8).
 _CTYPE_CLASSES = {
     "upper": (0, bytes(range(65, 91))), "lower": (1, bytes(range(97, 123))),

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pylogic.ir.graph import dfs_structure
+from pylogic.ir.cfg import retreating_edges, reverse_postorder
 from pylogic.ir.model import (TRUE_PREDICATES, Alloca, Block, Call, Function, Load, PredDefine,
                               Store, branch_targets)
 from pylogic.transforms.record import Rejection
 
-__all__ = ["Region", "RegionLimits", "select_regions", "reverse_postorder", "final_targets",
-           "side_exit_targets", "block_obstacle", "NOT_PREDICABLE_TYPES"]
+__all__ = ["Region", "RegionLimits", "select_regions", "final_targets", "side_exit_targets",
+           "block_obstacle", "NOT_PREDICABLE_TYPES"]
 
 #: Deposit types that write even when their guard is 0 (IR.md), so a *guarded* one cannot be put
 #: under a further block predicate by conjoining guards. Unguarded ut/uf/conjt/conjf are
@@ -67,16 +67,6 @@ def side_exit_targets(block: Block) -> tuple:
     return tuple(t for ins in block.instrs[:-1] for t in branch_targets(ins))
 
 
-def reverse_postorder(fn: Function) -> tuple[list, set]:
-    """(labels reachable from the entry in reverse postorder, retreating edges (u, v) of the DFS)."""
-    if not fn.blocks:
-        return [], set()
-    bm = fn.block_map()
-    rpo, retreating = dfs_structure(
-        fn.blocks[0].label, lambda b: [s for s in bm[b].successors() if s in bm])
-    return sorted(rpo, key=rpo.get), set(retreating)
-
-
 def block_obstacle(block: Block, limits: RegionLimits) -> str | None:
     """Why ``block``'s instructions cannot be put under a block predicate, or None."""
     for ins in block.instrs:
@@ -100,7 +90,7 @@ def select_regions(fn: Function, limits: RegionLimits) -> tuple[list, list]:
     :class:`Rejection` naming the head, the block and the first reason that applied.
     """
     bm = fn.block_map()
-    rpo, retreating = reverse_postorder(fn)
+    rpo, retreating = reverse_postorder(fn), retreating_edges(fn)
     index = {label: k for k, label in enumerate(rpo)}
     textual = {b.label: k for k, b in enumerate(fn.blocks)}
     preds: dict = {label: [] for label in bm}       # (pred, via side exit?)

@@ -113,7 +113,7 @@ def test_compare_engines_agree(capsys):
 def test_analyze_c_and_ll_inputs_same_contract(tmp_path, capsys):
     """.c files go through clang and the LLVM importer into the same facts contract; the CFG
     analyses run on them unchanged; import coverage is in the summary."""
-    src = ROOT / "tests" / "frontend" / "c"
+    src = ROOT / "tests" / "ir" / "llvm" / "c"
     d = tmp_path / "c"
     d.mkdir()
     for name in ("control.c", "has_float.c"):

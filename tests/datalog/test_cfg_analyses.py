@@ -71,7 +71,7 @@ def test_irreducible_and_edge_cases():
 
 
 def test_examples_match_networkx():
-    from facts_gen.directory import load_directory
+    from pylogic.ir.load import load_directory
     loaded = load_directory(ROOT / "examples")
     assert loaded.programs, "examples/ has no programs"
     facts = empty_facts()

@@ -581,8 +581,8 @@ int main(void) {
 
 def test_if_converts_imported_c_program(tmp_path):
     try:
-        from pylogic.ir.c_frontend import compile_c_to_ll, find_clang
-        from pylogic.ir.llvm_import import import_llvm
+        from pylogic.ir.llvm.clang import compile_c_to_ll, find_clang
+        from pylogic.ir.llvm.importer import import_llvm
     except ImportError:
         pytest.skip("LLVM/C importer not available")
     if find_clang() is None:

@@ -46,10 +46,10 @@ from pylogic.ir.llvm import intrinsics
 from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, OtherT, PtrT,
                                    StructT, Unsupported, VectorT, VoidT, aggregate_leaves,
                                    element_type, is_aggregate, parse_type, tokenize)
-from pylogic.ir.llvm.values import (FLAG_WORDS, Address, canon, eval_const, parse_typed,
-                                    parse_value, skip_attribute, skip_attributes)
-from pylogic.ir.model import (Alloca, BinOp, Block, Call, Cmp, CondBr, Function, GlobalAddr, Imm,
-                              Load, Mov, Reg, Ret, Select, Store, UnOp)
+from pylogic.ir.llvm.values import (FLAG_WORDS, Address, canon, eval_const, layout_initializer,
+                                    parse_typed, parse_value, skip_attribute, skip_attributes)
+from pylogic.ir.model import (Alloca, BinOp, Block, Br, Call, Cmp, CondBr, Function, GlobalAddr,
+                              Imm, Load, Mov, Reg, Ret, Select, Store, UnOp)
 
 _IDENT = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*\Z")
 _FLOAT_TEXT = re.compile(r"(?<![%@\w.\"])(?:half|bfloat|float|double|x86_fp80|fp128|ppc_fp128)(?![\w.])"
@@ -753,7 +753,6 @@ class FunctionLowerer:
 
     def _store_aggregate(self, addr, ty, v):
         """A constant aggregate store (``store %struct.S zeroinitializer, ptr %p``)."""
-        from pylogic.ir.llvm.values import layout_initializer
         if v[0] not in ("zero", "agg", "cstr"):
             raise Unsupported("store of a first-class aggregate value")
         if isinstance(ty, (FloatT, VectorT)):
@@ -1113,7 +1112,6 @@ class FunctionLowerer:
 
 
 def _br(label: str):
-    from pylogic.ir.model import Br
     return Br(target=label)
 
 

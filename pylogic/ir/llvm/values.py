@@ -7,7 +7,7 @@ Value terms are tuples: ('local', name) ('global', name) ('int', n) ('zero',) ('
 """
 from __future__ import annotations
 
-from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, PtrT, StructT,
+from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, StructT,
                                    Unsupported, VectorT, parse_type)
 
 CAST_OPS = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "bitcast", "addrspacecast")

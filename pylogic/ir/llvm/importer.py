@@ -2,7 +2,8 @@
 
 llvmlite (LLVM 22) parses and verifies the text and re-prints it with opaque pointers; the
 importer then reads that printed text (llvmlite hides compare predicates, switch cases, GEP source
-types and initialisers, DESIGN.md "Inputs"). Lowering rules are in ``pylogic/ir/llvm/lower.py``.
+types and initialisers, DESIGN.md "Inputs"). Lowering rules are in ``pylogic/ir/llvm/lower.py``;
+clang-14 constant expressions newer LLVM rejects are hoisted first (``constexpr.py``).
 
 Functions outside the supported subset (floating point, vectors, inline asm, integers wider
 than 64 bits -- kept out: PIR registers are 64-bit --, aggregate parameters, ``blockaddress``,
@@ -10,7 +11,7 @@ than 64 bits -- kept out: PIR registers are 64-bit --, aggregate parameters, ``b
 declarations, so calls to them stay verifiable, and reported with a reason.
 
 The external globals ``stdin``/``stdout``/``stderr`` hold the interpreter's stand-in ``FILE *``
-values (``pylogic.interp.builtins.FAKE_FILES``), so ``fprintf(stdout, ...)`` can be told apart
+values (``pylogic.ir.llvm.conventions.FAKE_FILES``), so ``fprintf(stdout, ...)`` can be told apart
 from ``fprintf(stderr, ...)``.
 
 Aliases (``@b = alias T, ptr @a``) name the aliasee.
@@ -27,19 +28,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pylogic.errors import ImportError_, SourceLoc
-from pylogic.interp.builtins import FAKE_FILES
-from pylogic.ir.llvm.legacy import expand_removed_constexprs, needs_rewrite
+from pylogic.ir.llvm.constexpr import expand_removed_constexprs, needs_rewrite
+from pylogic.ir.llvm.conventions import FAKE_FILES, FAKE_FUNCTION_BASE
 from pylogic.ir.llvm.lower import (FunctionLowerer, ModuleContext, NameTable, return_type,
                                    split_function)
 from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, is_aggregate, parse_type,
                                    parse_type_definitions, tokenize)
-from pylogic.ir.llvm.values import Address, layout_initializer, parse_value
+from pylogic.ir.llvm.values import layout_initializer, parse_value
 from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module, Reg,
                               Ret, Store)
 
 INIT_FUNCTION = "@__pathlogic_init"
-#: Stand-in addresses for functions (PIR has no function pointers); never dereferenced.
-FAKE_FUNCTION_BASE = 0x7F0000000000
 BUILTIN_ARITY = {"@memcpy": 3, "@memmove": 3, "@memset": 3, "@abort": 0, "@llvm.stacksave": 0,
                  "@llvm.stackrestore": 1}
 
@@ -174,7 +173,7 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     for name, text in parsed_globals:
         size, init, relocs, reason = _lower_global(text, layout)
         if name[1:] in FAKE_FILES and _is_external(text) and size == 8:
-            init = FAKE_FILES[name[1:]].to_bytes(8, "little")  # C streams (builtins.py)
+            init = FAKE_FILES[name[1:]].to_bytes(8, "little")  # C streams (conventions.py)
         if reason:
             bad_globals[name] = reason
             report.globals_skipped.append({"name": name, "reason": reason})

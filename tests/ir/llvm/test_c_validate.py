@@ -12,7 +12,7 @@ import pytest
 from pylogic.cli import main as cli_main
 from pylogic.commands import validate as validate_cmd
 from pylogic.errors import ImportError_
-from pylogic.ir.c_frontend import compile_c_to_ll, find_clang
+from pylogic.ir.llvm.clang import compile_c_to_ll, find_clang
 from pylogic.ir.load import load_program
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
@@ -60,7 +60,7 @@ def test_compile_error_is_located():
 
 
 def test_missing_clang_is_a_clear_error(monkeypatch):
-    import pylogic.ir.c_frontend as cf
+    import pylogic.ir.llvm.clang as cf
     monkeypatch.setattr(cf, "find_clang", lambda: None)
     with pytest.raises(ImportError_) as info:
         cf.compile_c_to_ll(os.path.join(C_DIR, "control.c"))

@@ -1,16 +1,17 @@
 """Intrinsic expansions, first-class aggregates and the hidden-parameter calling convention of the
 LLVM importer (pylogic/ir/llvm/lower.py, intrinsics.py), checked against Python oracles with
 LLVM LangRef semantics; the C-level behaviour is checked against native runs by the fixtures in
-tests/frontend/c (varargs.c, aggregates.c, intrinsics.c, libc_strings.c)."""
+tests/ir/llvm/c (varargs.c, aggregates.c, intrinsics.c, libc_strings.c)."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from pylogic.interp import run_module
-from pylogic.interp.builtins import FAKE_FILES, Builtins
+from pylogic.interp.builtins import Builtins
 from pylogic.interp.memory import Fault, Memory
-from pylogic.ir.llvm_import import import_llvm
+from pylogic.ir.llvm.conventions import FAKE_FILES
+from pylogic.ir.llvm.importer import import_llvm
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
@@ -351,7 +352,7 @@ def test_aliases_name_the_aliasee():
     assert run_module(module).return_value == 16
 
 
-@pytest.mark.skipif(__import__("pylogic.ir.c_frontend", fromlist=["x"]).find_clang() is None,
+@pytest.mark.skipif(__import__("pylogic.ir.llvm.clang", fromlist=["x"]).find_clang() is None,
                     reason="clang-14 not installed")
 def test_vla_memory_is_freed_by_stackrestore():
     import os

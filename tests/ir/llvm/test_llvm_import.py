@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from pylogic.errors import ImportError_
 from pylogic.interp import run_module
-from pylogic.ir.llvm_import import INIT_FUNCTION, import_llvm
+from pylogic.ir.llvm.importer import INIT_FUNCTION, import_llvm
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
