@@ -7,7 +7,8 @@
     compiles and whose LLVM IR has no floating point; self-checking (abort() on failure).
 
 Each program: compile to LLVM IR, import (timed), run natively and in the interpreter, compare
-stdout and exit status. Writes ``runs/import-coverage.json`` and prints a summary.
+stdout and exit status (``pylogic.interp.differential.native_vs_pir``). Writes
+``runs/import-coverage.json`` and prints a summary.
 
     python -m benchmarks.corpus --csmith 50 --torture 200 --jobs 2 --budget 1800
 """
@@ -26,6 +27,13 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
+from pylogic.errors import PathlogicError
+from pylogic.interp.differential import native_vs_pir
+from pylogic.ir.llvm.clang import compile_c_to_ll
+from pylogic.ir.llvm.importer import import_llvm
+from pylogic.ir.verify import verify_module
+from pylogic.report.table import StreamTable
+
 CSMITH_OPTIONS = ("--no-float", "--max-funcs", "5", "--max-block-depth", "3",
                   "--max-expr-complexity", "5", "--no-packed-struct")
 DEFAULT_WORKDIR = "/tmp/pathlogic-corpus"
@@ -35,6 +43,10 @@ TORTURE_DIR = "gcc/testsuite/gcc.c-torture/execute/"
 FLOAT_IR = re.compile(r"(?<![%@\w.\"])(?:half|float|double|x86_fp80|fp128)(?![\w.])")
 FUEL = 20_000_000
 NATIVE_TIMEOUT = 5.0
+#: Outcomes of ``native_vs_pir`` after both sides ran.
+RAN = ("identical", "different", "incomplete", "fuel", "limit")
+#: One line per program as it finishes (no header: the lines are a log).
+PROGRESS = StreamTable(["kind", "program", "status", "detail"], [7, 28, 15, 0], sep=" ")
 
 
 # ---------------------------------------------------------------- program sources
@@ -80,13 +92,7 @@ def torture_programs(workdir: str) -> list[str]:
 # ---------------------------------------------------------------- one program
 
 def evaluate(path: str, kind: str, fuel: int = FUEL, timeout: float = NATIVE_TIMEOUT) -> dict:
-    """Compile, import, run both ways; one JSON-ready outcome record."""
-    from pylogic.commands.validate import first_difference, run_native
-    from pylogic.errors import PathlogicError
-    from pylogic.interp import run_module
-    from pylogic.ir.llvm.clang import compile_c_to_ll
-    from pylogic.ir.llvm.importer import import_llvm
-    from pylogic.ir.verify import verify_module
+    """Compile, import (timed), then ``native_vs_pir``; one JSON-ready outcome record."""
     rec = {"program": os.path.basename(path), "kind": kind, "status": "", "detail": ""}
     try:
         ll = compile_c_to_ll(path, extra_flags=("-w",))
@@ -114,35 +120,15 @@ def evaluate(path: str, kind: str, fuel: int = FUEL, timeout: float = NATIVE_TIM
     if errors:
         rec.update(status="verify-error", detail=str(errors[0])[:200])
         return rec
-    main = report.function("main")
-    if main is None or main["status"] != "imported":
-        rec.update(status="not-imported", detail=(main or {}).get("reason", "no main"))
+    if report.function("main") is None:
+        rec.update(status="not-imported", detail="no main")
         return rec
-    try:
-        n_out, n_exit = run_native(path, (), timeout)
-    except TimeoutError:
-        rec.update(status="timeout", detail="native run timed out")
-        return rec
-    except PathlogicError as exc:
-        rec.update(status="native-error", detail=str(exc)[:200])
-        return rec
-    if kind == "torture" and n_exit != 0:
-        rec.update(status="native-fails", detail=f"native exit {n_exit}")
-        return rec
-    t1 = time.perf_counter()
-    res = run_module(module, entry="main", fuel=fuel)
-    rec["interp_seconds"] = time.perf_counter() - t1
-    rec["pir_executed"] = int(res.counts.get("instructions", 0))
-    if res.error is not None and "fuel" in res.error.message:
-        rec.update(status="fuel", detail=f"> {fuel} PIR instructions")
-    elif res.stdout == n_out and res.exit_status == n_exit:
-        rec.update(status="identical")
-    else:
-        detail = (first_difference(n_out, res.stdout) if res.stdout != n_out
-                  else f"exit native {n_exit} vs pir {res.exit_status}")
-        if res.error is not None:
-            detail += f"; {str(res.error)[:160]}"
-        rec.update(status="incomplete" if not report.complete else "different", detail=detail)
+    v = native_vs_pir(path, fuel, timeout=timeout, module=module, report=report,
+                      self_checking=kind == "torture")
+    rec.update(status=v.status, detail=v.detail[:250])
+    if v.status in RAN:
+        rec["interp_seconds"] = v.pir_seconds
+        rec["pir_executed"] = v.pir_instructions_executed
     return rec
 
 
@@ -159,7 +145,7 @@ def summarise(records: list[dict]) -> dict:
     for r in imported:
         for reason, names in r.get("skipped", {}).items():
             reasons[reason] += len(names)
-    run = [r for r in records if r["status"] in ("identical", "different", "incomplete", "fuel")]
+    run = [r for r in records if r["status"] in RAN]
     return {
         "programs": len(records),
         "status": dict(status.most_common()),
@@ -202,8 +188,8 @@ def run_corpus(paths: list[tuple[str, str]], jobs: int, budget: float, fuel: int
                 rec = {"program": os.path.basename(p), "kind": kind, "status": "crash",
                        "detail": f"{type(exc).__name__}: {exc}"[:300]}
             records.append(rec)
-            print(f"  {rec['kind']:7} {rec['program']:28} {rec['status']:15} {rec.get('detail', '')[:90]}",
-                  flush=True)
+            print("  " + PROGRESS.row([rec["kind"], rec["program"], rec["status"],
+                                       rec.get("detail", "")[:90]]), flush=True)
     return records, len(pending)
 
 

@@ -19,6 +19,7 @@ import time
 from pylogic.interp import run_module
 from pylogic.interp.machine import Machine
 from pylogic.ir.parser import parse_module
+from pylogic.report.table import StreamTable
 
 PROGRAM = """
 global arr[8192]
@@ -88,6 +89,8 @@ def main(argv=None) -> int:
     Machine(module)
     decode_s = time.perf_counter() - t0
     rows = []
+    table = StreamTable(["n", "instructions", "seconds", "M instr/s"], [5, 10, 8, 9], "rrrr")
+    print(table.header(), flush=True)
     for n in (int(s) for s in args.sizes.split(",")):
         best, res = None, None
         for _ in range(args.repeat):
@@ -98,11 +101,10 @@ def main(argv=None) -> int:
         assert res.error is None, res.error
         instrs = res.counts["instructions"]
         row = {"n": n, "instructions": instrs, "nullified": res.counts["nullified"],
-               "calls": res.counts["calls"], "seconds": round(best, 4),
+               "calls": res.counts["calls"], "kinds": res.kinds, "seconds": round(best, 4),
                "instructions_per_second": round(instrs / best), "output": res.prints}
         rows.append(row)
-        print(f"n={n:5d} instructions={instrs:10d} time={best:8.3f}s "
-              f"rate={instrs / best / 1e6:6.2f} M instr/s", flush=True)
+        print(table.row([n, instrs, f"{best:.3f}", f"{instrs / best / 1e6:.2f}"]), flush=True)
     record = {
         "benchmark": "interp", "program": "nested loops + predication + load/store + call",
         "date": datetime.datetime.now().isoformat(timespec="seconds"),

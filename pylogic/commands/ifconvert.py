@@ -3,14 +3,23 @@
 Writes the if-converted module to ``--out`` (or stdout) and prints the record (regions converted,
 instructions predicated, defines inserted, blocks not merged and why). With ``--validate`` it runs
 the original and the converted program on each ``--inputs`` list and compares their observable
-behaviour (output, return value, run-time error): exit 0 identical, 1 different.
+behaviour (output, return value, run-time error; ``pylogic.interp.differential``): exit 0
+identical, 1 different, 2 not compared (a run ran out of fuel or hit another interpreter limit).
 """
 from __future__ import annotations
 
 import json
 import sys
 
+from pylogic.analysis.run import module_rows
+from pylogic.commands.run import parse_int_list
+from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
+from pylogic.interp.differential import compare_modules
+from pylogic.ir.load import load_program
+from pylogic.ir.printer import print_module
+from pylogic.ir.verify import check_module
+from pylogic.transforms import if_conversion
 
 DEFAULT_FUEL = 10_000_000
 
@@ -20,7 +29,8 @@ def add_parser(subparsers) -> None:
         "if-convert", help="if-convert a program into hyperblocks (IMPACT-style)",
         description="Form hyperblocks by if-conversion (predicated_cp.md §3.2). The record goes "
                     "to stdout when --out is given, else to stderr (the module to stdout). "
-                    "With --validate: exit 0 if both programs behave identically, 1 if not.")
+                    "With --validate: exit 0 if both programs behave identically, 1 if not, "
+                    "2 if a run could not be compared (fuel or another interpreter limit).")
     p.add_argument("file", metavar="FILE", help="a .pir program (or .ll/.c through the importer)")
     p.add_argument("--out", "-o", metavar="OUT.pir", help="write the converted module here")
     p.add_argument("--max-blocks", type=int, default=16, metavar="N",
@@ -39,6 +49,8 @@ def add_parser(subparsers) -> None:
                         help="never merge blocks with load/store/alloca")
     p.add_argument("--function", "-f", action="append", metavar="F",
                    help="convert only this function (repeatable; default all)")
+    p.add_argument("--engine", default="auto", choices=engine_choices(),
+                   help="Datalog engine computing the rows the pass reads (default auto)")
     p.add_argument("--validate", action="store_true",
                    help="run original and converted programs and compare their behaviour")
     p.add_argument("--inputs", action="append", metavar="V,V,...",
@@ -53,17 +65,11 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from pylogic.commands.run import parse_int_list
-    from pylogic.interp import run_module
-    from pylogic.ir.load import load_program
-    from pylogic.ir.printer import print_module
-    from pylogic.ir.verify import check_module
-    from pylogic.transforms.if_conversion import if_convert
-
     module, _report = load_program(args.file)
-    new, record = if_convert(module, max_blocks=args.max_blocks, max_instrs=args.max_instrs,
-                             allow_calls=args.allow_calls, allow_memory=args.allow_memory,
-                             functions=args.function)
+    rows = module_rows(module, relations=if_conversion.NEEDS, engine=args.engine)
+    new, record = if_conversion.if_convert(
+        module, rows=rows, max_blocks=args.max_blocks, max_instrs=args.max_instrs,
+        allow_calls=args.allow_calls, allow_memory=args.allow_memory, functions=args.function)
     check_module(new)  # a transform bug, if any, shows as a located verify error
     text = print_module(new)
     if args.out:
@@ -76,43 +82,32 @@ def run(args) -> int:
     else:
         sys.stdout.write(text)
         report = sys.stderr
-    runs, status = [], 0
+    check = None
     if args.validate:
         argv = parse_int_list(args.args, "--args")
-        for spec in args.inputs or [""]:
-            inputs = parse_int_list(spec, "--inputs")
-            before = run_module(module, entry=args.entry, args=argv, inputs=inputs, fuel=args.fuel)
-            after = run_module(new, entry=args.entry, args=argv, inputs=inputs, fuel=args.fuel)
-            same = before.observable() == after.observable()
-            status = status or (0 if same else 1)
-            runs.append({"inputs": inputs, "identical": same,
-                         "before": _counts(before), "after": _counts(after),
-                         "stdout_before": before.stdout, "stdout_after": after.stdout,
-                         "return_before": before.return_value, "return_after": after.return_value,
-                         "error_before": None if before.error is None else str(before.error),
-                         "error_after": None if after.error is None else str(after.error)})
+        cases = [(argv, parse_int_list(spec, "--inputs")) for spec in args.inputs or [""]]
+        check = compare_modules(module, new, cases, entry=args.entry, fuel=args.fuel)
+    status = 0 if check is None else check.exit_code
     if args.json:
         data = record.to_json()
-        if args.validate:
-            data["validation"] = runs
+        if check is not None:
+            data["validation"] = check.to_json()
         print(json.dumps(data, indent=1), file=report)
         return status
     print(record.summary(), file=report)
-    for r in runs:
-        b, a = r["before"], r["after"]
-        verdict = "identical" if r["identical"] else "DIFFERENT"
-        print(f"validate --inputs {','.join(map(str, r['inputs']))}: {verdict} "
+    for c in check.comparisons if check is not None else ():
+        b, a = c.counts("before"), c.counts("after")
+        verdict = {"identical": "identical", "different": "DIFFERENT"}.get(
+            c.verdict, f"{c.verdict}: {c.detail}")
+        print(f"validate --inputs {','.join(map(str, c.inputs))}: {verdict} "
               f"(branches {b['branches_taken']} -> {a['branches_taken']}, instructions "
               f"{b['instructions']} -> {a['instructions']}, nullified {a['nullified']})",
               file=report)
-        if not r["identical"]:
-            print(f"  before: return {r['return_before']}, error {r['error_before']}, "
-                  f"output {r['stdout_before']!r}", file=report)
-            print(f"  after:  return {r['return_after']}, error {r['error_after']}, "
-                  f"output {r['stdout_after']!r}", file=report)
+        if c.verdict == "different":
+            print(f"  first difference: {c.detail}", file=report)
+            for side in ("before", "after"):
+                res = getattr(c, side)
+                error = None if res.error is None else str(res.error)
+                print(f"  {side + ':':7} return {res.return_value}, error {error}, "
+                      f"output {res.stdout!r}", file=report)
     return status
-
-
-def _counts(res) -> dict:
-    return {k: res.counts.get(k, 0) for k in ("instructions", "executed", "nullified",
-                                              "branches_taken", "calls")}

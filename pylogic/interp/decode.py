@@ -74,11 +74,16 @@ class FunctionCode:
     decoder: "FunctionDecoder"
     instrs: list  # pc -> Instr (None for the end-of-block sentinel)
     labels: list  # pc -> block label
-    edges: list  # edge index -> (src label, dst label)
-    edge_counts: list  # edge index -> times taken (reset per run)
+    edges: list  # edge index -> (src label, dst label); one edge per branch site and target
+    edge_counts: list  # edge index -> times taken (a fresh list per run: ``Machine.reset``)
+    edge_pcs: list  # edge index -> pc of its branch
+    edge_targets: list  # edge index -> pc of its target block
+    exit_pcs: list  # exit counter index -> pc of a guarded ``ret`` (a side exit)
+    exit_counts: list  # exit counter index -> times taken (a fresh list per run)
     call_sites: dict  # pc -> (callee name, dest slot or -1); resolved by the machine
     sites: dict = field(default_factory=dict)  # pc -> (FunctionCode, dest slot or -1)
     entries: int = 0
+    kind_table: Optional[tuple] = None  # machine._kind_table, built on first use
     _steps: Optional[list] = None
 
     @property
@@ -121,7 +126,11 @@ class FunctionDecoder:
         self.builtins = builtins
         self.ns = dict(shared)
         self.ns["EC"] = self.edge_counts = []
+        self.ns["XC"] = self.exit_counts = []
         self.edges: list = []
+        self.edge_pcs: list = []
+        self.edge_targets: list = []
+        self.exit_pcs: list = []
         self.edge_index: dict = {}
         self.call_sites: dict = {}
         defined = set(function.params)
@@ -168,12 +177,16 @@ class FunctionDecoder:
             return "R[JUNK]"  # IR.md: writes to p0/true are discarded
         return f"R[{self.slot(name)}]"
 
-    def edge(self, src: str, dst: str) -> int:
-        k = self.edge_index.get((src, dst))
+    def edge(self, src: str, dst: str, pc: int) -> int:
+        """Counter of the branch at ``pc`` to ``dst``: per site, so that a side exit's count is
+        known apart from other branches between the same blocks (``machine.kind_counts``)."""
+        k = self.edge_index.get((pc, dst))
         if k is None:
-            k = self.edge_index[(src, dst)] = len(self.edges)
+            k = self.edge_index[(pc, dst)] = len(self.edges)
             self.edges.append((src, dst))
             self.edge_counts.append(0)
+            self.edge_pcs.append(pc)
+            self.edge_targets.append(self.start[dst])
         return k
 
     # ------------------------------------------------------------ decoding
@@ -206,7 +219,8 @@ class FunctionDecoder:
             segments=segments, segment_lengths=seg_lengths, segment_file=self.segment_file,
             segment_line_pc=seg_lines, instrs=[it[0] for it in items],
             labels=[it[1] for it in items], edges=self.edges, edge_counts=self.edge_counts,
-            call_sites=self.call_sites, decoder=self)
+            edge_pcs=self.edge_pcs, edge_targets=self.edge_targets, exit_pcs=self.exit_pcs,
+            exit_counts=self.exit_counts, call_sites=self.call_sites, decoder=self)
 
     def body(self, ins: Instr, pc: int, label: str) -> tuple[list[str], str]:
         """Python lines of one instruction without its guard test, and how it ends control:
@@ -215,13 +229,19 @@ class FunctionDecoder:
             guard = None if _unguarded(ins) else self.val(Reg(ins.guard))
             return self.pred_define(ins, guard), "straight"
         if isinstance(ins, Br):
-            return self.jump(label, ins.target), "exit"
+            return self.jump(label, ins.target, pc), "exit"
         if isinstance(ins, CondBr):
             return [f"if {self.val(ins.cond)}:", *("    " + s for s in
-                    self.jump(label, ins.if_true))] + self.jump(label, ins.if_false), "exit"
+                    self.jump(label, ins.if_true, pc))] + self.jump(label, ins.if_false, pc), \
+                "exit"
         if isinstance(ins, Ret):
             value = self.val(ins.value) if ins.value is not None else "0"
-            return [f"BOX[0] = {value}", "return -1"], "exit"
+            count = []
+            if not _unguarded(ins):  # a side exit: counted like a taken branch (kind counts)
+                count = [f"XC[{len(self.exit_pcs)}] += 1"]
+                self.exit_pcs.append(pc)
+                self.exit_counts.append(0)
+            return count + [f"BOX[0] = {value}", "return -1"], "exit"
         if isinstance(ins, Call):
             return self.call(ins, pc)
         return self.simple(ins), "straight"
@@ -294,10 +314,10 @@ class FunctionDecoder:
         exec(compile(self.segment_source, self.segment_file, "exec"), self.ns)
         return self.ns["SEGMENTS"], lengths, line_pc
 
-    def jump(self, src: str, target: str) -> list[str]:
+    def jump(self, src: str, target: str, pc: int) -> list[str]:
         if target not in self.start:
             return [f"raise Fault({f'branch to unknown label {target}'!r})"]
-        return [f"EC[{self.edge(src, target)}] += 1", f"return {self.start[target]}"]
+        return [f"EC[{self.edge(src, target, pc)}] += 1", f"return {self.start[target]}"]
 
     def call(self, ins: Call, pc: int) -> tuple[list[str], str]:
         args = ", ".join(self.val(a) for a in ins.args)

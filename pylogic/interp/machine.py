@@ -6,10 +6,15 @@ decoded module is cached, so running the same module on many inputs pays decodin
 
 Stack memory (``alloca``) is freed when its call returns; a later access through a saved pointer
 is a run-time error ("use of dead memory"), as is any access outside a live object.
+
+Counts by kind of instruction (``RunResult.kinds``) cost nothing while running: they are derived
+after the run from the branch counters the decoded code keeps anyway (one per branch site), the
+function entries and where the run stopped (``kind_counts``, when ``RunResult.kinds`` is read).
 """
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import partial
 from typing import Iterable
 
 from pylogic.errors import RunError, SourceLoc
@@ -18,13 +23,22 @@ from pylogic.interp.decode import FunctionCode, FunctionDecoder, div64, rem64, r
     unknown_symbol
 from pylogic.interp.memory import Fault, Memory
 from pylogic.interp.result import RunResult
-from pylogic.ir.model import Module, to_signed64
+from pylogic.ir.model import (
+    Alloca, BinOp, Br, Call, Cmp, CondBr, Input, Load, Module, Mov, PredDefine, Print, Ret,
+    Select, Store, UnOp, to_signed64)
 
 #: Exit status reported for a run that ended in a run-time error (BSD EX_SOFTWARE).
 ERROR_STATUS = 70
 DEFAULT_FUEL = 10_000_000
 DEFAULT_MEMORY_LIMIT = 64 << 20
 DEFAULT_MAX_DEPTH = 10_000
+
+#: Instruction kinds of ``RunResult.kinds`` (instructions reached, nullified ones included).
+KINDS = ("branches", "computations", "loads", "stores", "predicate_defines", "calls", "returns",
+         "other")
+_FIELD = 64  # bits per kind in the packed kind vectors of ``kind_counts``
+_KIND_OF = {Br: 0, CondBr: 0, Mov: 1, BinOp: 1, UnOp: 1, Cmp: 1, Select: 1, Load: 2, Store: 3,
+            PredDefine: 4, Call: 5, Ret: 6, Alloca: 7, Input: 7, Print: 7}
 
 
 class Machine:
@@ -83,8 +97,11 @@ class Machine:
         self.refund[0] = 0
         self.box[0] = None
         self.allocas = []
-        for fc in self.code.values():
-            fc.edge_counts[:] = [0] * len(fc.edge_counts)
+        for fc in self.code.values():  # fresh counters: a finished run's stay with its result
+            ns = fc.decoder.ns
+            fc.edge_counts = ns["EC"] = [0] * len(fc.edge_counts)
+            if fc.exit_counts:
+                fc.exit_counts = ns["XC"] = [0] * len(fc.exit_counts)
             fc.entries = 0
 
     def layout_globals(self) -> None:
@@ -123,6 +140,7 @@ class Machine:
             R[slot] = to_signed64(int(value))
         segments, lengths = fc.segments, fc.segment_lengths
         pc, frames, fast = 0, [], True
+        cut = None  # where the run stopped in ``fc``, if inside it (``kind_counts``)
         fc.entries += 1
         # Fuel: ``budget`` is what is left; a segment is charged in full before it runs and a
         # taken side exit refunds the rest in ``refund[0]``. When the budget cannot cover the
@@ -149,6 +167,7 @@ class Machine:
                 except (Fault, ProgramExit) as exc:
                     pc = fc.fault_pc(exc)
                     budget += length - (pc - start + 1)  # the faulting instruction counts
+                    cut = pc + 1
                     if isinstance(exc, ProgramExit):
                         return_value = exc.status
                     else:
@@ -160,6 +179,7 @@ class Machine:
                 if budget <= 0:
                     error = self.location_error(
                         fc, pc, f"fuel exhausted: more than {fuel} instructions")
+                    cut = pc
                     break
                 steps = fc.steps
                 try:
@@ -173,10 +193,12 @@ class Machine:
                 except Fault as exc:
                     budget -= i + 1
                     error = self.location_error(fc, pc, str(exc))
+                    cut = pc + 1
                     break
                 except ProgramExit as exc:
                     budget -= i + 1
                     return_value = exc.status
+                    cut = pc + 1
                     break
                 budget -= i + 1
             if pc == -1:  # ret: value in box[0]
@@ -196,6 +218,7 @@ class Machine:
                     error = self.location_error(
                         fc, site, f"call depth limit of {max_depth} frames exceeded "
                                   f"calling {callee.name}")
+                    cut = site + 1
                     break
                 frames.append((fc, R, site + 1, dest, self.allocas))
                 self.allocas = []
@@ -208,9 +231,18 @@ class Machine:
                 calls[0] += 1
             segments, lengths = fc.segments, fc.segment_lengths
         steps = fuel - budget - refund[0]
-        return self.result(steps, return_value, error, capture_profile)
+        kinds_of = None
+        if capture_profile:  # what kind_counts needs, kept now, counted when asked for
+            kinds_of = partial(
+                kind_counts,
+                [(c.name, c.kind_table or _kind_table(c), c.entries, c.edge_counts,
+                  c.exit_counts) for c in self.code.values() if c.entries],
+                None if cut is None else (fc.name, cut),
+                [(f.name, ret_pc) for f, _r, ret_pc, _d, _a in frames])
+        return self.result(steps, return_value, error, capture_profile, kinds_of)
 
-    def result(self, steps: int, return_value: int, error, capture_profile: bool) -> RunResult:
+    def result(self, steps: int, return_value: int, error, capture_profile: bool,
+               kinds_of) -> RunResult:
         out = self.stdout
         data = b"".join(x if isinstance(x, bytes) else b"%d\n" % x for x in out)
         nullified = self.nullified[0]
@@ -235,8 +267,93 @@ class Machine:
             prints=[x for x in out if not isinstance(x, bytes)],
             return_value=return_value,
             exit_status=return_value & 0xFF if error is None else ERROR_STATUS,
-            error=error, counts=counts, edge_profile=edges, block_profile=blocks,
+            error=error, counts=counts, kinds_of=kinds_of, edge_profile=edges, block_profile=blocks,
             peak_memory=self.memory.peak_bytes)
+
+
+def kind_counts(functions, stop, pending) -> dict:
+    """Instructions reached in one run (nullified included), by kind (``KINDS``).
+
+    Parameters: ``functions``: ``(name, _kind_table, entries, edge counts, exit counts)`` of each
+    function the run entered; ``stop``: ``(function name, pc)`` when the run ended inside a
+    function (fault, ``exit``, fuel, call depth): its instructions from ``pc`` on were not reached;
+    None after the entry function returned; ``pending``: ``(function name, return pc)`` of each
+    call still on the stack.
+
+    Returns: ``{kind: count}``; the counts add up to ``counts["instructions"]``.
+
+    Flow conservation over segments (``decode.py``): a segment starting a block is entered by the
+    branches to it (plus the function's entries at pc 0); one starting at a call's return point
+    by the calls that reached the end of the segment before it, minus those still on the stack.
+    A side exit taken ``T`` times leaves the rest of its segment unreached ``T`` times. Kind
+    vectors are packed into one integer (``_FIELD`` bits per kind): a vector operation is one
+    integer operation.
+    """
+    total = 0
+    waiting: dict = {}
+    for key in pending:
+        waiting[key] = waiting.get(key, 0) + 1
+    cut_name, cut = stop if stop is not None else (None, None)
+    for name, (segments, packed, targets), entries, counts, exits_taken in functions:
+        entered = {0: entries}  # segment start -> times entered (return points: - waiting)
+        for k, n in enumerate(counts):
+            if n:
+                entered[targets[k]] = entered.get(targets[k], 0) + n
+        if waiting:
+            for (caller, pc), n in waiting.items():
+                if caller == name:
+                    entered[pc] = -n
+        fcut = cut if name == cut_name else -1
+        reached = 0  # times the previous segment's last instruction (a call) was reached
+        for s, e, is_return, exits in segments:
+            n = reached + entered.get(s, 0) if is_return else entered.get(s, 0)
+            if n <= 0:
+                reached = 0
+                continue
+            whole = packed[e]
+            total += n * whole
+            for pc, i, j, x in exits:
+                t = exits_taken[x] if x >= 0 else counts[i] + (counts[j] if j >= 0 else 0)
+                if t:
+                    total -= t * (whole - packed[pc])
+                    n -= t
+            if s <= fcut <= e:
+                total -= whole - (packed[fcut - 1] if fcut > s else 0)
+                n -= 1
+            reached = n
+    mask = (1 << _FIELD) - 1
+    return {kind: (total >> (_FIELD * k)) & mask for k, kind in enumerate(KINDS)}
+
+
+def _kind_table(fc: FunctionCode) -> tuple:
+    """Static tables of ``kind_counts`` for one decoded function (built once, kept in
+    ``fc.kind_table``; plain data, so a result holding them does not hold the machine): its
+    segments in pc order as ``(start, end, starts at a call's return point, side exits)`` with
+    side exits ``(pc, edge index, second edge index or -1, exit counter or -1)``; per pc the kinds
+    counted from its segment's start through pc, packed (``_FIELD`` bits per kind); per edge the
+    pc of its target."""
+    side: dict = {}
+    for k, pc in enumerate(fc.edge_pcs):
+        side.setdefault(pc, []).append(k)
+    rets = {pc: x for x, pc in enumerate(fc.exit_pcs)}
+    packed: list = [0] * len(fc.instrs)
+    segments = []
+    for s, length in enumerate(fc.segment_lengths):
+        if not length:
+            continue
+        e = s + length - 1
+        row, exits = 0, []
+        for pc in range(s, e + 1):
+            row += 1 << (_FIELD * _KIND_OF.get(type(fc.instrs[pc]), len(KINDS) - 1))
+            packed[pc] = row
+            if pc < e and pc in rets:
+                exits.append((pc, -1, -1, rets[pc]))
+            elif pc < e and pc in side:
+                edges = side[pc]  # br: one edge; cbr: one per distinct target
+                exits.append((pc, edges[0], edges[1] if len(edges) > 1 else -1, -1))
+        segments.append((s, e, s - 1 in fc.call_sites, tuple(exits)))
+    fc.kind_table = (segments, packed, list(fc.edge_targets))
+    return fc.kind_table
 
 
 # ---------------------------------------------------------------- public entry point

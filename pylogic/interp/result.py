@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 from pylogic.errors import RunError
 
@@ -17,8 +17,11 @@ class RunResult:
     ``return_value & 0xFF`` (``abort()`` gives 134, a run-time error 70); ``error``: the run-time
     error, if any (``run_module`` never raises for program faults); ``counts``: ``instructions``
     (executed, nullified included), ``nullified``, ``executed`` (not nullified),
-    ``branches_taken``, ``calls``; ``edge_profile``: ``{(function, src, dst): count}`` of taken
-    CFG edges (side exits included); ``block_profile``: ``{(function, label): entries}``.
+    ``branches_taken``, ``calls``; ``kinds``: the instructions counted in ``instructions`` by
+    kind (``machine.KINDS``: branches, computations, loads, stores, predicate_defines, calls,
+    returns, other; counted by ``kinds_of`` when first read), empty when the profile is not
+    captured; ``edge_profile``: ``{(function, src, dst): count}`` of taken CFG edges (side exits
+    included); ``block_profile``: ``{(function, label): entries}``.
     """
     stdout: str = ""
     prints: list = field(default_factory=list)
@@ -30,6 +33,16 @@ class RunResult:
     block_profile: dict = field(default_factory=dict)
     stdout_bytes: bytes = b""
     peak_memory: int = 0
+    kinds_of: Optional[Callable[[], dict]] = field(default=None, repr=False, compare=False)
+    _kinds: Optional[dict] = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def kinds(self) -> dict:
+        """Instructions by kind (see the class docstring), counted on first use."""
+        if self._kinds is None:
+            self._kinds = self.kinds_of() if self.kinds_of is not None else {}
+            self.kinds_of = None
+        return self._kinds
 
     @property
     def ok(self) -> bool:
@@ -49,6 +62,7 @@ class RunResult:
             "return_value": self.return_value,
             "exit_status": self.exit_status,
             "counts": dict(self.counts),
+            "kinds": dict(self.kinds),
             "error": None if self.error is None else {
                 "message": self.error.message,
                 "location": None if self.error.loc is None else str(self.error.loc),
