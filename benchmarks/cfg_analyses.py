@@ -23,6 +23,7 @@ from facts_gen.extract import empty_facts, extract_module  # noqa: E402
 from pylogic.engines import available_engines, load_program, run_checked  # noqa: E402
 from pylogic.ir.model import Module  # noqa: E402
 from pylogic.ir.synthetic import function_from_cfg, random_cfg, structured_cfg  # noqa: E402
+from pylogic.report.table import StreamTable  # noqa: E402
 
 PROGRAM = Path(__file__).resolve().parent.parent / "datalog" / "cfg_analyses.dl"
 #: Analysis sets: None = every output of cfg_analyses.dl.
@@ -56,6 +57,9 @@ def main() -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     program = load_program(PROGRAM)
     rows = []
+    table = StreamTable(["engine", "kind", "set", "blocks", "edges", "seconds", "rows"],
+                        [8, 10, 5, 6, 6, 8, 0], "lllrrrr")
+    print(table.header(), flush=True)
     for engine in args.engines.split(","):
         for kind in args.kinds.split(","):
             for size in sizes:
@@ -71,9 +75,8 @@ def main() -> int:
                            "edges": len(facts["edge"]), "seconds": round(best, 4),
                            "output_rows": {k: len(v) for k, v in out.items()}}
                     rows.append(row)
-                    print(f"{engine:8} {kind:10} {set_name:5} blocks={blocks:6} "
-                          f"edges={row['edges']:6} {best:8.3f} s  "
-                          f"rows={sum(row['output_rows'].values())}", flush=True)
+                    print(table.row([engine, kind, set_name, blocks, row["edges"], f"{best:.3f}",
+                                     sum(row["output_rows"].values())]), flush=True)
     growth = {}
     for engine in args.engines.split(","):
         for kind in args.kinds.split(","):
