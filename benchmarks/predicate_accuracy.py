@@ -1,6 +1,8 @@
 """PAS (BDD) vs PPG on the if-converted csmith corpus: per function, the pairs of predicate
 registers each proves disjoint / implied / covering (PAS's claim about partition-graph accuracy),
-through the same path as `pathlogic analyze --if-convert`. Writes runs/predicate-accuracy.json.
+through the same library call as `pathlogic analyze --if-convert`
+(``pylogic.analysis.directory.analyze_directory``: rows of the PAS and PPG relations from one
+analysis run, handed to ``predicate_summary``). Writes runs/predicate-accuracy.json.
 
     python -m benchmarks.predicate_accuracy [--seeds 1-20] [--engine clingo]
 """
@@ -15,9 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import write_run  # noqa: E402
 from benchmarks.corpus import csmith_program  # noqa: E402
-from pylogic.ir.load import load_directory  # noqa: E402
-from pylogic.commands.analyze import if_convert_all, predicate_rows  # noqa: E402
-from pylogic.report.table import format_table  # noqa: E402
+from pylogic.analysis.directory import analyze_directory  # noqa: E402
 
 KEYS = ("pairs", "ppg_modelled_pairs", "disjoint_bdd", "disjoint_ppg", "implied_bdd",
         "implied_ppg", "covers_bdd", "covers_ppg", "defines", "predicates")
@@ -37,18 +37,19 @@ def main() -> int:
         if src:
             (corpus / Path(src).name).write_text(Path(src).read_text())
     t0 = time.perf_counter()
-    loaded = load_directory(corpus)
-    if_conv = if_convert_all(loaded)
-    rows, failures = predicate_rows(loaded, args.engine)
+    result = analyze_directory(corpus, Path(args.workdir) / "predicate-accuracy-out",
+                               engine=args.engine, if_convert_first=True)
+    loaded, rows, failures = result.loaded, result.predicates, result.failures
+    if_conv = result.if_conversion or {}
     totals = {k: sum(r.get(k, 0) for r in rows) for k in KEYS}
     ratio = {k: (totals[f"{k}_ppg"] / totals[f"{k}_bdd"]) if totals[f"{k}_bdd"] else None
              for k in ("disjoint", "implied", "covers")}
     regions = sum(t.get("regions_converted", 0) for t in if_conv.values())
     print(f"{len(loaded.programs)} programs, {len(rows)} functions with defines, "
           f"{regions} if-converted regions, {time.perf_counter() - t0:.1f} s")
-    print(format_table(["relation", "BDD", "PPG", "PPG/BDD"], [
-        [k, totals[k + "_bdd"], totals[k + "_ppg"], "-" if ratio[k] is None else f"{ratio[k]:.3f}"]
-        for k in ("disjoint", "implied", "covers")], indent="  "))
+    for k in ("disjoint", "implied", "covers"):
+        print(f"  {k:9} BDD {totals[k + '_bdd']:6}  PPG {totals[k + '_ppg']:6}  "
+              f"PPG/BDD {ratio[k]:.3f}" if ratio[k] is not None else f"  {k}: none")
     path = write_run("predicate-accuracy.json", {
         "corpus": f"csmith seeds {lo}-{hi}, if-converted (default options)",
         "engine": args.engine, "programs": len(loaded.programs),

@@ -4,6 +4,8 @@ Generates if-converted hyperblocks (nested if-then-else over a few registers, so
 families form, plus or-type joins), from 10 to 2,000 predicate defines, and measures:
 BDD build time and nodes with and without condition families, BDD query throughput over
 sampled predicate pairs (subset, superset, disjointness, as in PAS), and the same queries on SAT.
+The CFG structure PAS reads (``PAS_RELATIONS``) comes from one ``module_rows`` call per function,
+timed apart (``rows_s``, not part of the build times).
 Writes runs/bench-predicates.json and prints a table. Paper: 1,177,491 queries in 3.8 s
 (≈3.2 µs/query) on a 400 MHz HP 9000/785.
 
@@ -23,10 +25,12 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from pylogic.ir.model import Block, Function, Imm, Print, PredDefine, PredDest, Reg, Ret  # noqa: E402
-from pylogic.predicates.pas import PredicateAnalysis  # noqa: E402
+from pylogic.analysis.run import module_rows  # noqa: E402
+from pylogic.ir.model import (  # noqa: E402
+    Block, Function, Imm, Module, Print, PredDefine, PredDest, Reg, Ret,
+)
+from pylogic.predicates.pas import PAS_RELATIONS, PredicateAnalysis  # noqa: E402
 from pylogic.predicates.sat_check import SatChecker  # noqa: E402
-from pylogic.report.table import StreamTable  # noqa: E402
 
 RELS = ("lt", "le", "gt", "ge", "eq", "ne")
 
@@ -66,9 +70,12 @@ def if_converted(n_defines: int, seed: int = 1, n_regs: int = 8) -> Function:
 
 def measure(n: int, pairs: int, sat_pairs: int) -> dict:
     f = if_converted(n)
-    row = {"defines": n}
+    t0 = time.perf_counter()
+    rows = module_rows(Module(functions=(f,), path="bench.pir"), "bench.pir",
+                       relations=PAS_RELATIONS).of(f"bench.pir::{f.name}")
+    row = {"defines": n, "rows_s": round(time.perf_counter() - t0, 4)}
     for mode in ("family", "basic"):
-        pa = PredicateAnalysis(f, mode=mode)
+        pa = PredicateAnalysis(f, rows, mode=mode)
         s = pa.stats()
         row[f"{mode}_build_s"] = round(pa.build_seconds, 4)
         row[f"{mode}_predicate_nodes"] = s["predicate_nodes"]
@@ -126,17 +133,16 @@ def main(argv=None) -> int:
                                                   "bench-predicates.json"))
     args = ap.parse_args(argv)
     rows = []
-    table = StreamTable(["defines", "fam nodes", "basic nodes", "ratio", "fam build s",
-                         "basic build s", "BDD q/s", "us/q", "SAT q/s", "agree"],
-                        [7, 9, 11, 5, 11, 13, 9, 6, 8, 0], "rrrrrrrrrl", sep=" ")
-    print(table.header(), flush=True)
+    hdr = (f"{'defines':>7} {'fam nodes':>9} {'basic nodes':>11} {'ratio':>5} {'fam build s':>11} "
+           f"{'basic build s':>13} {'BDD q/s':>9} {'us/q':>6} {'SAT q/s':>8} agree")
+    print(hdr)
     for n in [int(x) for x in args.sizes.split(",")]:
         r = measure(n, args.pairs, args.sat_pairs)
         rows.append(r)
-        print(table.row([n] + [r[k] for k in (
-            "family_predicate_nodes", "basic_predicate_nodes", "family_basic_ratio",
-            "family_build_s", "basic_build_s", "bdd_queries_per_s", "bdd_us_per_query",
-            "sat_queries_per_s", "sat_agree")]), flush=True)
+        print(f"{n:>7} {r['family_predicate_nodes']:>9} {r['basic_predicate_nodes']:>11} "
+              f"{r['family_basic_ratio']:>5} {r['family_build_s']:>11} {r['basic_build_s']:>13} "
+              f"{r['bdd_queries_per_s']:>9} {r['bdd_us_per_query']:>6} {r['sat_queries_per_s']:>8} "
+              f"{r['sat_agree']}")
     result = {
         "benchmark": "predicates (PAS BDD vs SAT)",
         "date": datetime.datetime.now().isoformat(timespec="seconds"),

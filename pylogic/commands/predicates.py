@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pylogic.report.table import format_table
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("predicates", help="relation matrix of predicates: BDD vs SAT vs PPG",
@@ -35,9 +33,12 @@ def _load(path: str):
 
 
 def run(args) -> int:
+    from facts_gen.naming import function_id
+    from pylogic.analysis.run import module_rows
     from pylogic.errors import PathlogicError, SourceLoc
-    from pylogic.predicates.ppg import check_function_name, ppg_of_module
+    from pylogic.predicates.ppg import check_function_name, partition_graphs
     from pylogic.predicates.relation_matrix import describe, relation_matrix
+    from pylogic.predicates.summary import SUMMARY_RELATIONS
 
     module = _load(args.file)
     fns = [check_function_name(module, args.function)] if args.function \
@@ -47,8 +48,11 @@ def run(args) -> int:
             if args.at not in {b.label for b in fn.blocks}:
                 raise PathlogicError(f"no block {args.at!r} in function {fn.name}",
                                      fn.loc or SourceLoc(args.file))
-    graphs = ppg_of_module(module, Path(args.file).name)
-    result = {fn.name: relation_matrix(fn, graphs.get(fn.name), at=args.at, check=args.check,
+    relpath = Path(args.file).name
+    analysed = module_rows(module, relpath, relations=SUMMARY_RELATIONS)   # PAS + PPG, one run
+    graphs = partition_graphs(module, analysed, relpath, [fn.name for fn in fns])
+    result = {fn.name: relation_matrix(fn, analysed.of(function_id(relpath, fn.name)),
+                                       graphs.get(fn.name), at=args.at, check=args.check,
                                        mode=args.mode) for fn in fns}
     if args.json:
         print(json.dumps(result, indent=1))
@@ -59,14 +63,16 @@ def run(args) -> int:
         if not rows:
             continue
         head = ["a", "b", "BDD"] + (["SAT"] if args.check else []) + ["PPG"]
-        table = []
+        table = [head]
         for r in rows:
             cells = [r["a"], r["b"], describe(r["bdd"])]
             if args.check:
                 cells.append(describe(r["sat"]) + ("" if r["sat"] == r["bdd"] else " (DISAGREES)"))
             cells.append(describe(r["ppg"]))
             table.append(cells)
-        print(format_table(head, table, right_align_numbers=False, rule=False, indent="  "))
+        widths = [max(len(row[k]) for row in table) for k in range(len(head))]
+        for row in table:
+            print("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
         facts = [(k, r) for r in rows for k in ("disjoint", "a_implies_b", "b_implies_a", "covers")
                  if r["bdd"][k]]
         by_ppg = sum(1 for k, r in facts if r["ppg"] is not None and r["ppg"][k])

@@ -24,15 +24,18 @@ a merge of m incoming edges uses m-1 ω variables chained as ``ω1 ? (ω2 ? ... 
 μ at a loop header is ``ω ? preheader : backedge`` (Figure 8 polarity). Loops are unrolled
 virtually ``lookback`` times (§3.6) starting from free p* values (fresh opaque values, so a
 predicate p* is the free condition ``p* != 0``). Irreducible loops get p* values without copies.
+
+The CFG structure is not computed here (DESIGN.md "Datalog decides"): reverse postorder and
+retreating edges are facts, dominators and natural loops come from ``datalog/dominance.dl`` and
+``loops.dl``, block live-in sets from ``datalog/liveness.dl`` (``PAS_RELATIONS``,
+``cfg_structure``).
 """
 from __future__ import annotations
 
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Optional
-
-import networkx as nx
+from typing import Mapping, Optional
 
 from pylogic.errors import PathlogicError
 from pylogic.ir.deposit_types import deposit
@@ -342,6 +345,94 @@ def instr_text(ins) -> str:
     return f"{guard}{ins.opcode} ; {ins!r}"
 
 
+#: The relations PAS reads, computed by datalog/dominance.dl, loops.dl and liveness.dl (with
+#: ``rpo`` and ``retreating`` from the facts): ``module_rows(module, relations=PAS_RELATIONS)``.
+PAS_RELATIONS = ("rpo", "retreating", "idom", "back_edge", "loop_block", "live_in")
+
+
+@dataclass
+class CfgStructure:
+    """What the network builder needs to know about a CFG (all read from Datalog rows)."""
+    rpo: list          # reachable blocks in reverse postorder
+    retreating: set    # DFS retreating edges (a, b)
+    idom: dict         # block -> immediate dominator (no entry for the entry, unreachable blocks)
+    loops: dict        # header -> Loop, headers in reverse postorder
+    live_in: dict      # block -> registers live at its start
+
+
+def _relation(rows: Mapping, name: str) -> list:
+    try:
+        return rows[name]
+    except KeyError:
+        who = getattr(rows, "function_id", "the function")
+        raise PredicateError(
+            f"predicate analysis of {who} needs the relation {name!r}, which was not computed: "
+            f"get the rows with module_rows(module, relations=PAS_RELATIONS)") from None
+
+
+def cfg_structure(function: Function, rows: Mapping) -> CfgStructure:
+    """Reverse postorder, dominators, natural loops and block live-in sets of ``function``.
+
+    Parameters
+    ----------
+    function : Function
+        A defined function (its block labels and successors are checked against the rows).
+    rows : FunctionRows
+        The function's rows of ``PAS_RELATIONS``: ``rpo`` and ``retreating`` (facts_gen's DFS),
+        ``idom`` (datalog/dominance.dl), ``back_edge`` and ``loop_block`` (datalog/loops.dl),
+        ``live_in`` (datalog/liveness.dl).
+
+    Returns
+    -------
+    CfgStructure
+        Loops are keyed by the targets of retreating edges; the latches of header h are the
+        sources of retreating edges to h, in reverse postorder. A loop is reducible when each of
+        those edges is a back edge (h dominates the latch); its body is then the natural loop
+        (``loop_block``), otherwise just ``{h}`` (its values enter as p*, pas.md §3.6).
+
+    Raises
+    ------
+    PredicateError
+        A relation is missing, or the rows describe another CFG (stale rows).
+
+    Example
+    -------
+    >>> rows = module_rows(module, relations=PAS_RELATIONS)           # doctest: +SKIP
+    >>> s = cfg_structure(fn, rows.of(fid))                           # doctest: +SKIP
+    >>> s.rpo, {h: sorted(lp.body) for h, lp in s.loops.items()}      # doctest: +SKIP
+    (['pre', 'loop', 'exit'], {'loop': ['loop']})
+
+    References: pas.md §3.1 step 0 (acyclic rendering), §3.6 (loops, μ for backedge-live names).
+    """
+    labels = {b.label for b in function.blocks}
+    numbered = sorted((n, b) for b, n in _relation(rows, "rpo"))
+    rpo = [b for _, b in numbered]
+    edges = set(function.edges())
+    retreating = {tuple(e) for e in _relation(rows, "retreating")}
+    if not rpo or rpo[0] != function.blocks[0].label or not set(rpo) <= labels \
+            or not retreating <= edges:
+        who = getattr(rows, "function_id", function.name)
+        raise PredicateError(f"the rows of {who} do not describe the CFG of function "
+                             f"{function.name} (stale rows?)", function.loc)
+    order = {b: k for k, b in enumerate(rpo)}
+    idom = {n: d for d, n in _relation(rows, "idom")}
+    back = {tuple(e) for e in _relation(rows, "back_edge")}
+    bodies: dict = defaultdict(set)
+    for h, b in _relation(rows, "loop_block"):
+        bodies[h].add(b)
+    live_in = {b: set() for b in labels}
+    for b, r in _relation(rows, "live_in"):
+        live_in.setdefault(b, set()).add(r)
+    latches: dict = defaultdict(list)
+    for a, h in sorted(retreating, key=lambda e: (order[e[1]], order[e[0]])):
+        latches[h].append(a)
+    loops = {}
+    for h, ls in latches.items():
+        reducible = all((u, h) in back for u in ls)
+        loops[h] = Loop(h, ls, set(bodies[h]) if reducible else {h}, reducible)
+    return CfgStructure(rpo, retreating, idom, loops, live_in)
+
+
 _FOLD = {
     "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
     "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
@@ -353,13 +444,14 @@ _FOLD = {
 class NetworkBuilder:
     """Walks a function once (plus virtual loop copies) and fills a ``DefineNetwork``.
 
-    Parameters: ``lookback`` = number of virtual previous iterations per loop (k, pas.md §3.6);
-    ``livein`` = "zero" (IR.md: never-written registers read 0) or "free" (predicates and
-    registers live into the function are free, pas.md §3.4 [INF]).
+    Parameters: ``rows`` = the function's Datalog rows (``PAS_RELATIONS``, see
+    ``cfg_structure``); ``lookback`` = number of virtual previous iterations per loop (k,
+    pas.md §3.6); ``livein`` = "zero" (IR.md: never-written registers read 0) or "free"
+    (predicates and registers live into the function are free, pas.md §3.4 [INF]).
     """
 
-    def __init__(self, function: Function, lookback: int = 1, livein: str = "zero",
-                 merges: str = "gamma"):
+    def __init__(self, function: Function, rows: Mapping, lookback: int = 1,
+                 livein: str = "zero", merges: str = "gamma"):
         if function.extern or not function.blocks:
             raise PredicateError(f"function {function.name} has no body", function.loc)
         if lookback < 0:
@@ -376,70 +468,35 @@ class NetworkBuilder:
         self.blocks = function.block_map()
         self._initial_memo: dict[str, int] = {}
         self._merge_count = 0
-        self._analyse_cfg()
+        self._analyse_cfg(rows)
 
     # ------------------------------------------------------------ CFG structure
-    def _analyse_cfg(self) -> None:
+    def _analyse_cfg(self, rows) -> None:
+        """Order, loops and liveness from the Datalog rows (pas.md §3.1 step 0, §3.6)."""
         f, net = self.f, self.net
         for b in f.blocks:
             for t in b.successors():
                 if t not in self.blocks:
                     raise PredicateError(f"branch to unknown label {t!r}", b.loc)
-        entry = f.blocks[0].label
-        # iterative DFS: reverse postorder and retreating edges
-        order, retreating, onstack, seen = [], set(), set(), {entry}
-        stack = [(entry, iter(self.blocks[entry].successors()[::-1]))]
-        onstack.add(entry)
-        while stack:
-            b, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                stack.pop()
-                onstack.discard(b)
-                order.append(b)
-            elif nxt in onstack:
-                retreating.add((b, nxt))
-            elif nxt not in seen:
-                seen.add(nxt)
-                onstack.add(nxt)
-                stack.append((nxt, iter(self.blocks[nxt].successors()[::-1])))
-        self.rpo = order[::-1]
+        s = cfg_structure(f, rows)
+        self.rpo = s.rpo
         self.reachable = set(self.rpo)
-        self.retreating = retreating
-        g = nx.DiGraph()
-        g.add_nodes_from(self.rpo)
-        g.add_edges_from((a, b) for a in self.rpo for b in self.blocks[a].successors())
-        net.idom = nx.immediate_dominators(g, entry)
+        self.retreating = s.retreating
+        self.live_in = s.live_in
+        net.idom = s.idom
         self.fwd_preds: dict[str, list] = defaultdict(list)
         for a in self.rpo:
             for b in self.blocks[a].successors():
-                if (a, b) not in retreating and b not in self.fwd_preds[b]:
-                    if a not in self.fwd_preds[b]:
-                        self.fwd_preds[b].append(a)
-        # natural loops (pas.md §3.6); a header not dominating a latch is irreducible
-        latches = defaultdict(list)
-        for a, b in sorted(retreating, key=lambda e: (self.rpo.index(e[1]), self.rpo.index(e[0]))):
-            latches[b].append(a)
-        rev = g.reverse(copy=False)
+                if (a, b) not in self.retreating and a not in self.fwd_preds[b]:
+                    self.fwd_preds[b].append(a)
         all_defs = self._defined_names(self.rpo)
-        for h, ls in latches.items():
-            reducible = all(self.dominates(h, u) for u in ls)
-            body = {h}
-            if reducible:
-                work = list(ls)
-                while work:
-                    u = work.pop()
-                    if u not in body:
-                        body.add(u)
-                        work.extend(rev.successors(u))
-            loop = Loop(h, ls, body, reducible)
-            ordered = [b for b in self.rpo if b in body]
-            loop.defined = self._defined_names(ordered) if reducible else all_defs
+        for h, loop in s.loops.items():   # an irreducible loop's p* cover every name (§3.6)
+            ordered = [b for b in self.rpo if b in loop.body]
+            loop.defined = self._defined_names(ordered) if loop.reducible else all_defs
             net.loops[h] = loop
         for b in self.rpo:
             inner = [lp for lp in net.loops.values() if b in lp.body]
             net.loop_of[b] = min(inner, key=lambda lp: len(lp.body)).header if inner else None
-        self._liveness()
         net.order = self.rpo + [b.label for b in f.blocks if b.label not in self.reachable]
         preds = []
         for b in f.blocks:
@@ -451,53 +508,12 @@ class NetworkBuilder:
                     preds.append(ins.guard)
         net.predicates = [p for p in dict.fromkeys(preds) if p not in TRUE_PREDICATES]
 
-    def _liveness(self) -> None:
-        """Classic backward liveness (block live-in sets) over all CFG edges."""
-        gen, kill = {}, {}
-        for b in self.f.blocks:
-            used, killed = set(), set()
-            for ins in b.instrs:
-                reads = {op.name for op in ins.uses() if isinstance(op, Reg)}
-                if ins.guard:
-                    reads.add(ins.guard)
-                if isinstance(ins, PredDefine):
-                    reads |= {d.name for d in ins.dests if d.dtype not in ("ut", "uf")}
-                    writes = set(ins.defs())
-                else:
-                    writes = set(ins.defs()) if ins.guard is None else set()
-                    if ins.guard is not None:
-                        reads |= set(ins.defs())
-                used |= reads - killed
-                killed |= writes
-            gen[b.label], kill[b.label] = used, killed
-        live_in = {b.label: set(gen[b.label]) for b in self.f.blocks}
-        changed = True
-        while changed:
-            changed = False
-            for b in reversed(self.f.blocks):
-                out = set().union(*(live_in[s] for s in b.successors())) if b.successors() else set()
-                new = gen[b.label] | (out - kill[b.label])
-                if new != live_in[b.label]:
-                    live_in[b.label] = new
-                    changed = True
-        self.live_in = live_in
-
     def _defined_names(self, labels) -> list:
         names = []
         for lb in labels:
             for ins in self.blocks[lb].instrs:
                 names += [d for d in ins.defs() if d not in TRUE_PREDICATES]
         return list(dict.fromkeys(names))
-
-    def dominates(self, a: str, b: str) -> bool:
-        idom = self.net.idom
-        while True:
-            if a == b:
-                return True
-            nb = idom.get(b)
-            if nb is None or nb == b:
-                return False
-            b = nb
 
     # ------------------------------------------------------------ state helpers
     def initial(self, name: str) -> int:
@@ -718,10 +734,23 @@ class NetworkBuilder:
         return net.fresh(ValueInfo(dest, "def", label, index, copy, loop))
 
 
-def build_network(function: Function, lookback: int = 1, livein: str = "zero",
+def build_network(function: Function, rows: Mapping, lookback: int = 1, livein: str = "zero",
                   merges: str = "gamma") -> DefineNetwork:
     """Extract the predicate define network of ``function`` (see module docstring).
 
+    Parameters
+    ----------
+    function : Function
+    rows : FunctionRows
+        The function's rows of ``PAS_RELATIONS`` (``pylogic.engines.rows``).
+    lookback, livein, merges
+        As ``NetworkBuilder``.
+
+    Raises
+    ------
+    PredicateError
+        No body, a bad option, or ``rows`` lacking a relation or not matching ``function``.
+
     References: pas.md §3.1 (pipeline), §3.4 (forward-single), §3.5 (γ), §3.6 (μ, unrolling).
     """
-    return NetworkBuilder(function, lookback, livein, merges).build()
+    return NetworkBuilder(function, rows, lookback, livein, merges).build()

@@ -1,9 +1,11 @@
 """PAS predicate layer on one shared ROBDD (``dd``, CUDD backend when available) + query interface.
 
-``PredicateAnalysis(function)`` extracts the define network (``network.py``), builds the
-condition layer (``conditions.py``: families, intervals, finite domain) and then one BDD node per
-network node in creation order (the predicate layer: Table 2 ITEs with ct/cf corrected, γ/μ as
-ITEs on ω). Queries take predicate references and answer with canonical-BDD tests.
+``PredicateAnalysis(function, rows)`` extracts the define network (``network.py``) using the
+function's Datalog rows for its CFG structure (``PAS_RELATIONS``: order, dominators, loops,
+liveness), builds the condition layer (``conditions.py``: families, intervals, finite domain)
+and then one BDD node per network node in creation order (the predicate layer: Table 2 ITEs
+with ct/cf corrected, γ/μ as ITEs on ω). Queries take predicate references and answer with
+canonical-BDD tests.
 
 References: pas.md §2.3 (Table 2), §3.1-§3.7, §7 checklist.
 """
@@ -11,14 +13,19 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 from pylogic.errors import PathlogicError
 from pylogic.ir.model import TRUE_PREDICATES, Function
+from pylogic.predicates.brute_force import BruteForce
 from pylogic.predicates.conditions import ConditionLayer, domain_bits, finite_domain_cubes
 from pylogic.predicates.network import (
-    DefineNetwork, PredicateError, build_network, _safe,
+    PAS_RELATIONS, DefineNetwork, PredicateError, build_network, _safe,
 )
+from pylogic.predicates.sat_check import SatChecker
+
+__all__ = ["PAS_RELATIONS", "PredicateAnalysis", "BddEngine", "CrossCheckError", "new_manager",
+           "DEPOSIT_ITE", "TABLE2_AS_PRINTED"]
 
 try:  # CUDD: complement edges, O(1) negation and equality (pas.md §3.2)
     from dd import cudd as _dd
@@ -238,6 +245,10 @@ class PredicateAnalysis:
     ----------
     function : Function
         The analysed function (whole CFG; hyperblocks, merges and loops).
+    rows : FunctionRows
+        The function's Datalog rows of ``PAS_RELATIONS`` (reverse postorder, retreating edges,
+        idom, natural loops, live-in sets), e.g.
+        ``module_rows(module, relpath, relations=PAS_RELATIONS).of("relpath::name")``.
     mode : "family" | "basic"
         Condition families with intervals (PAS) or one variable per condition with opposite
         recognition (the paper's "basic condition analysis").
@@ -265,17 +276,24 @@ class PredicateAnalysis:
     are renamed, asking about two different iterations of the innermost common loop (``check``
     re-checks these too: the oracles give the same leaves fresh copies).
 
+    Raises
+    ------
+    PredicateError
+        A bad option, a function without body, or ``rows`` lacking one of ``PAS_RELATIONS``
+        (or describing another CFG).
+
     Example
     -------
-    >>> pa = PredicateAnalysis(fn)                                  # doctest: +SKIP
-    >>> pa.disjoint("p4", "p2"), pa.implies("p4", "p3")             # doctest: +SKIP
+    >>> rows = module_rows(module, "t.pir", relations=PAS_RELATIONS)   # doctest: +SKIP
+    >>> pa = PredicateAnalysis(fn, rows.of("t.pir::fig3b"))            # doctest: +SKIP
+    >>> pa.disjoint("p4", "p2"), pa.implies("p4", "p3")                # doctest: +SKIP
     (True, True)
     """
 
-    def __init__(self, function: Function, mode: str = "family", lookback: int = 1,
-                 livein: str = "zero", check: Optional[str] = None, merges: str = "gamma", *,
-                 engine=None,
-                 net_index: int = 0, network: Optional[DefineNetwork] = None):
+    def __init__(self, function: Function, rows: Mapping, mode: str = "family",
+                 lookback: int = 1, livein: str = "zero", check: Optional[str] = None,
+                 merges: str = "gamma", *, engine=None, net_index: int = 0,
+                 network: Optional[DefineNetwork] = None):
         if mode not in ("family", "basic"):
             raise PredicateError(f"mode must be 'family' or 'basic', not {mode!r}")
         if check not in (None, "sat", "brute"):
@@ -285,7 +303,7 @@ class PredicateAnalysis:
         self.mode = mode
         self.lookback = lookback
         self.net = network if network is not None else \
-            build_network(function, lookback, livein, merges)
+            build_network(function, rows, lookback, livein, merges)
         t1 = time.perf_counter()
         self.engine = engine if engine is not None else BddEngine([self.net], mode)
         self.index = net_index
@@ -297,14 +315,17 @@ class PredicateAnalysis:
         self._oracle = None
 
     @classmethod
-    def group(cls, functions: Sequence[Function], mode: str = "family", lookback: int = 1,
-              livein: str = "zero") -> list["PredicateAnalysis"]:
+    def group(cls, functions: Sequence[Function], rows: Sequence[Mapping], mode: str = "family",
+              lookback: int = 1, livein: str = "zero") -> list["PredicateAnalysis"]:
         """Analyses of several functions in ONE manager; parameters of the same name share a
-        condition family, so nodes of different functions can be compared (pas.md test 8)."""
-        nets = [build_network(f, lookback, livein) for f in functions]
+        condition family, so nodes of different functions can be compared (pas.md test 8).
+        ``rows``: each function's ``FunctionRows``, in the same order."""
+        if len(rows) != len(functions):
+            raise PredicateError(f"{len(functions)} functions but {len(rows)} row sets")
+        nets = [build_network(f, r, lookback, livein) for f, r in zip(functions, rows)]
         engine = BddEngine(nets, mode)
-        return [cls(f, mode, lookback, livein, engine=engine, net_index=i, network=n)
-                for i, (f, n) in enumerate(zip(functions, nets))]
+        return [cls(f, r, mode, lookback, livein, engine=engine, net_index=i, network=n)
+                for i, (f, r, n) in enumerate(zip(functions, rows, nets))]
 
     # ------------------------------------------------------------ references
     @property
@@ -391,12 +412,8 @@ class PredicateAnalysis:
     # ------------------------------------------------------------ oracle plumbing
     def _oracle_engine(self):
         if self._oracle is None:
-            if self.check == "sat":
-                from pylogic.predicates.sat_check import SatChecker
-                self._oracle = SatChecker(self.engine.nets, self.mode, layer=self.engine.layer)
-            else:
-                from pylogic.predicates.brute_force import BruteForce
-                self._oracle = BruteForce(self.engine.nets, self.mode, layer=self.engine.layer)
+            oracle = SatChecker if self.check == "sat" else BruteForce
+            self._oracle = oracle(self.engine.nets, self.mode, layer=self.engine.layer)
         return self._oracle
 
     def _answer(self, query: str, answer: bool, nids: list, across=None) -> bool:

@@ -1,53 +1,40 @@
-"""Predicate partition graphs (ppg.md): run ``datalog/ppg.dl`` and answer queries from its output.
+"""Predicate partition graphs (ppg.md): answer queries from the output rows of ``datalog/ppg.dl``.
 
 ``datalog/ppg.dl`` builds three PPGs per function (graph tags): ``"cdg"`` (Algorithm 5, block
 predicates from the labelled CDG), ``"cfg"`` (Algorithm 1, from the CFG with dummy completion)
 and ``"pred"`` (predicate-register values, from the shapes of predicate defines, after [6]).
-A node is a pair ``(name, kind)`` (see the header comments of ``datalog/ppg_cfg.dl`` and
-``datalog/ppg_pred.dl``). Subset and disjointness are decided in Datalog (closure + cover rule,
+A node is a pair ``(name, kind)`` (see the header comments of ``datalog/ppg/cfg.dl`` and
+``datalog/ppg/pred.dl``). Subset and disjointness are decided in Datalog (closure + cover rule,
 ppg.md §4.8); ``covers`` (a ∨ b always true) is answered here by a search over the partitions.
+This module only reads rows (``PPG_RELATIONS``); the analysis layer runs the program.
 
 Example
 -------
->>> graphs = ppg_of_module(module, "fig3b.pir")                     # doctest: +SKIP
->>> g = graphs["fig3b"]; g.disjoint("p4", "p2"), g.implies("p4", "p3")  # doctest: +SKIP
+>>> rows = module_rows(module, "fig3b.pir", relations=PPG_RELATIONS)    # doctest: +SKIP
+>>> g = partition_graphs(module, rows, "fig3b.pir")["fig3b"]             # doctest: +SKIP
+>>> g.disjoint("p4", "p2"), g.implies("p4", "p3")                        # doctest: +SKIP
 (True, True)
 
 References: ppg.md §3 (exactness of the closure rules), §4.3-§4.8; IR.md (deposit types).
 """
 from __future__ import annotations
 
-import time
 from collections import defaultdict
-from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 from pylogic.errors import PathlogicError, SourceLoc
 from pylogic.ir.model import TRUE_PREDICATES, Function, Module
 from pylogic.predicates.network import PredicateError
 
-PROGRAM = Path(__file__).resolve().parents[2] / "datalog" / "ppg.dl"
-OUTPUTS = ("ppg_node", "ppg_partition", "ppg_subset", "ppg_disjoint", "ppg_value", "ppg_rep",
-           "ppg_cdg", "ppg_dummy", "ppg_cfg_edge", "ppg_violation")
+#: The output relations of ``datalog/ppg.dl`` a ``PartitionGraph`` reads:
+#: ``module_rows(module, relations=PPG_RELATIONS)``.
+PPG_RELATIONS = ("ppg_node", "ppg_partition", "ppg_subset", "ppg_disjoint", "ppg_value",
+                 "ppg_rep", "ppg_cdg", "ppg_dummy", "ppg_cfg_edge", "ppg_violation")
 GRAPHS = ("cdg", "cfg", "pred")
 TRUE_NODE = ("true", "const")
 FALSE_NODE = ("false", "const")
 
 Node = tuple  # (name, kind)
-
-
-def run_ppg(facts: dict, engine: str = "clingo") -> dict[str, list[tuple]]:
-    """Run ``datalog/ppg.dl`` on in-memory facts (``facts_gen.extract`` rows); output rows."""
-    from pylogic.engines import run_program
-    return run_program(PROGRAM, None, engine=engine, facts=facts)
-
-
-def module_facts(module: Module, relpath: str) -> dict[str, list[tuple]]:
-    """The facts of one module, as ``facts_gen`` extracts them."""
-    from facts_gen.extract import empty_facts, extract_module
-    facts = empty_facts()
-    extract_module(module, relpath, facts)
-    return facts
 
 
 def last_defining_block(function: Function, pred: str) -> str:
@@ -65,21 +52,35 @@ class PartitionGraph:
 
     Parameters
     ----------
-    function_id : str
-        ``"<relpath>::<name>"``, the first column of every row.
-    rows : dict
-        ``run_ppg`` output (rows of other functions are ignored).
+    rows : FunctionRows
+        The function's rows of ``PPG_RELATIONS`` (``rows.of("<relpath>::<name>")``, function
+        column dropped).
     function : Function, optional
         The IR function, needed to read a bare predicate name at its last defining block.
+    seconds : float
+        Time the caller spent computing these rows (reported by ``stats``).
+
+    Raises
+    ------
+    PredicateError
+        ``rows`` lacks one of ``PPG_RELATIONS``.
     """
 
-    def __init__(self, function_id: str, rows: dict, function: Optional[Function] = None,
-                 seconds: float = 0.0):
-        self.function_id = function_id
+    def __init__(self, rows: Mapping, function: Optional[Function] = None, seconds: float = 0.0):
+        self.function_id = getattr(rows, "function_id", function.name if function else "?")
         self.function = function
         self.seconds = seconds
         self.queries = 0
-        mine = lambda rel: [r[1:] for r in rows.get(rel, ()) if r[0] == function_id]  # noqa: E731
+
+        def mine(rel: str) -> list:
+            try:
+                return rows[rel]
+            except KeyError:
+                raise PredicateError(
+                    f"the PPG of {self.function_id} needs the relation {rel!r}, which was not "
+                    f"computed: get the rows with module_rows(module, relations=PPG_RELATIONS)"
+                ) from None
+
         self.nodes: dict = defaultdict(set)
         for g, n, k in mine("ppg_node"):
             self.nodes[g].add((n, k))
@@ -206,25 +207,29 @@ class PartitionGraph:
                 "queries": self.queries, "seconds": self.seconds}
 
 
-def ppg_of_module(module: Module, relpath: Optional[str] = None, engine: str = "clingo",
-                  facts: Optional[dict] = None) -> dict[str, PartitionGraph]:
-    """Run ppg.dl once over a module; one ``PartitionGraph`` per defined function, by name.
+def partition_graphs(module: Module, rows, relpath: Optional[str] = None,
+                     functions: Optional[list[str]] = None) -> dict[str, PartitionGraph]:
+    """One ``PartitionGraph`` per defined function of ``module``, by name, read from ``rows``.
 
     Parameters
     ----------
     module : Module
+    rows : Rows
+        Rows of ``PPG_RELATIONS`` covering the module's functions (``pylogic.engines.rows``).
     relpath : str, optional
-        The file name used in function ids (default: the module's path).
-    facts : dict, optional
-        Pre-extracted facts of exactly this module (``facts_gen`` rows) to reuse.
+        The file name used in function ids ``relpath::name`` (default: the module's path).
+    functions : list of str, optional
+        Only these functions (default: every defined function).
+
+    Raises
+    ------
+    PredicateError
+        A relation of ``PPG_RELATIONS`` was not computed for a function.
     """
     relpath = relpath or module.path
-    t0 = time.perf_counter()
-    rows = run_ppg(facts if facts is not None else module_facts(module, relpath), engine)
-    seconds = time.perf_counter() - t0
-    fns = module.defined_functions()
-    return {fn.name: PartitionGraph(f"{relpath}::{fn.name}", rows, fn, seconds / max(1, len(fns)))
-            for fn in fns}
+    fns = [fn for fn in module.defined_functions() if functions is None or fn.name in functions]
+    # function ids as in DESIGN.md's facts contract: "<relpath>::<name>"
+    return {fn.name: PartitionGraph(rows.of(f"{relpath}::{fn.name}"), fn) for fn in fns}
 
 
 def check_function_name(module: Module, name: str) -> Function:

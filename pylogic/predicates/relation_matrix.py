@@ -7,11 +7,12 @@ References: pas.md §2.10 (queries), ppg.md §4.8 (PPG queries), DESIGN.md "Pred
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Mapping, Optional
 
 from pylogic.ir.model import Function
 from pylogic.predicates.network import PredicateError
 from pylogic.predicates.pas import PredicateAnalysis
+from pylogic.predicates.sat_check import SatChecker
 
 KEYS = ("disjoint", "a_implies_b", "b_implies_a", "covers")
 
@@ -36,7 +37,6 @@ def sat_relation(pa: PredicateAnalysis, ra, rb) -> dict:
 def _sat_oracle(pa: PredicateAnalysis):
     oracle = getattr(pa, "_matrix_sat", None)
     if oracle is None:
-        from pylogic.predicates.sat_check import SatChecker
         oracle = SatChecker(pa.engine.nets, pa.mode, layer=pa.engine.layer)
         pa._matrix_sat = oracle
     return oracle
@@ -60,7 +60,7 @@ def describe(rel: Optional[dict]) -> str:
     return ",".join(words) or "unknown"
 
 
-def relation_matrix(function: Function, graph=None, at: Optional[str] = None,
+def relation_matrix(function: Function, rows: Mapping, graph=None, at: Optional[str] = None,
                     check: Optional[str] = None, mode: str = "family",
                     lookback: int = 1) -> list[dict]:
     """Rows ``{"a", "b", "at", "bdd", "sat", "ppg"}`` for every unordered pair of predicates.
@@ -68,6 +68,8 @@ def relation_matrix(function: Function, graph=None, at: Optional[str] = None,
     Parameters
     ----------
     function : Function
+    rows : FunctionRows
+        The function's Datalog rows of ``PAS_RELATIONS`` (``PredicateAnalysis``).
     graph : PartitionGraph, optional
         The function's PPG (``pylogic.predicates.ppg``); without it ``ppg`` is null.
     at : str, optional
@@ -79,11 +81,11 @@ def relation_matrix(function: Function, graph=None, at: Optional[str] = None,
     Raises
     ------
     PredicateError
-        Unknown block, bad mode.
+        Unknown block, bad mode, missing rows.
     """
     if at is not None and at not in {b.label for b in function.blocks}:
         raise PredicateError(f"no block {at!r} in function {function.name}")
-    pa = PredicateAnalysis(function, mode=mode, lookback=lookback)
+    pa = PredicateAnalysis(function, rows, mode=mode, lookback=lookback)
     preds = pa.predicates
     rows = []
     for i, a in enumerate(preds):

@@ -4,19 +4,22 @@ shows how much less the PPG proves)."""
 from __future__ import annotations
 
 import time
-from typing import Optional
+from typing import Optional, Sequence
 
 from pylogic.errors import PathlogicError
 from pylogic.ir.model import Module
-from pylogic.predicates.pas import PredicateAnalysis
-from pylogic.predicates.ppg import ppg_of_module
+from pylogic.predicates.pas import PAS_RELATIONS, PredicateAnalysis
+from pylogic.predicates.ppg import PPG_RELATIONS, partition_graphs
 from pylogic.predicates.relation_matrix import engine_relation
 
+#: Everything ``predicate_summary`` reads: ``module_rows(module, relpath,
+#: relations=SUMMARY_RELATIONS)`` computes it in one engine call.
+SUMMARY_RELATIONS = PAS_RELATIONS + PPG_RELATIONS
 
-def predicate_summary(module: Module, relpath: str,
-                      facts_rows_for_that_file: Optional[dict] = None,
-                      engine: str = "clingo") -> list[dict]:
-    """One dict per defined function of ``module``.
+
+def predicate_summary(module: Module, relpath: str, rows,
+                      functions: Optional[Sequence[str]] = None) -> list[dict]:
+    """One dict per defined function of ``module`` (or per name in ``functions``).
 
     Keys: ``function``, ``defines``, ``predicates``, ``bdd_nodes``, ``pairs``,
     ``ppg_modelled_pairs``, ``disjoint_bdd`` / ``disjoint_ppg`` (pairs proved disjoint),
@@ -30,18 +33,27 @@ def predicate_summary(module: Module, relpath: str,
     module : Module
     relpath : str
         The file's path relative to the analysed directory (function ids ``relpath::name``).
-    facts_rows_for_that_file : dict, optional
-        ``facts_gen`` rows of exactly this file, to avoid extracting again.
+    rows : Rows
+        Rows of ``SUMMARY_RELATIONS`` (PAS and PPG) covering the functions summarised.
+    functions : sequence of str, optional
+        Only these functions (default: every defined function).
+
+    Raises
+    ------
+    PredicateError
+        A function's PPG rows are missing (a missing PAS relation is that function's ``error``).
     """
-    graphs = ppg_of_module(module, relpath, engine=engine, facts=facts_rows_for_that_file)
+    graphs = partition_graphs(module, rows, relpath, list(functions) if functions else None)
     out = []
     for fn in module.defined_functions():
+        if fn.name not in graphs:
+            continue
         g = graphs[fn.name]
         row = {"function": fn.name, "cdg_partitions": len(g.partitions["cdg"]),
                "cfg_dummies": len(g.dummies), "ppg_violations": len(g.violations)}
         t0 = time.perf_counter()
         try:
-            pa = PredicateAnalysis(fn)
+            pa = PredicateAnalysis(fn, rows.of(f"{relpath}::{fn.name}"))
             stats = pa.stats()
             preds = pa.predicates
             counts = dict.fromkeys(("disjoint_bdd", "disjoint_ppg", "implied_bdd", "implied_ppg",

@@ -10,6 +10,8 @@ import pytest
 
 from pylogic.engines import load_program, run_program
 from pylogic.engines.csv_io import read_output
+from pylogic.engines.rows import Rows
+from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
 from tests.support import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,3 +52,14 @@ def test_hand_checked_rows():
         fig["ppg_partition"]
     # p4 (entry#3 v0) and p2 (entry#2 v1) disjoint
     assert ("fig3b.pir::fig3b", "pred", "entry#3", "v0", "entry#2", "v1") in fig["ppg_disjoint"]
+
+
+def test_partition_graph_reads_these_rows():
+    """The predicate layer answers from the output rows alone (it runs no Datalog): fig3b's
+    p4 and p2 disjoint, p4 ⊆ p3, at the end of the hyperblock."""
+    assert set(PPG_RELATIONS) == {r for r in load_program(PROGRAM).outputs if r.startswith("ppg_")}
+    got = run_program(PROGRAM, CASES_DIR / "fig3b", engine="clingo")
+    g = PartitionGraph(Rows(got).of("fig3b.pir::fig3b"))
+    assert g.value("p2", "entry") == ("entry#2", "v1")
+    assert g.disjoint(("p4", "entry"), ("p2", "entry"))
+    assert g.implies(("p4", "entry"), ("p3", "entry"))

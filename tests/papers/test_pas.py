@@ -1,16 +1,22 @@
-"""PAS (Sias, Hwu, August) worked examples: pas.md §7 "Test cases derivable from this paper"."""
+"""PAS (Sias, Hwu, August) worked examples: pas.md §7 "Test cases derivable from this paper".
+The CFG structure (order, dominators, loops, liveness) comes from Datalog rows (``pas_of``)."""
+import sys
 from itertools import product
+from pathlib import Path
 
 import pytest
 
-from pylogic.ir.deposit_types import deposit
-from pylogic.ir.model import DEPOSIT_TYPES
-from pylogic.ir.parser import parse_module
-from pylogic.predicates.conditions import domain_bits, finite_domain_cubes, split_segments
-from pylogic.predicates.pas import (
-    DEPOSIT_ITE, TABLE2_AS_PRINTED, PredicateAnalysis, new_manager,
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "predicates"))
+from analysed import group_of, pas_of  # noqa: E402
+
+from pylogic.ir.deposit_types import deposit  # noqa: E402
+from pylogic.ir.model import DEPOSIT_TYPES  # noqa: E402
+from pylogic.ir.parser import parse_module  # noqa: E402
+from pylogic.predicates.conditions import (  # noqa: E402
+    domain_bits, finite_domain_cubes, split_segments,
 )
-from tests.papers.fixtures import FIG3B
+from pylogic.predicates.pas import DEPOSIT_ITE, TABLE2_AS_PRINTED, new_manager  # noqa: E402
+from tests.papers.fixtures import FIG3B  # noqa: E402
 
 
 def fn(text, name=None):
@@ -117,7 +123,7 @@ def test_3_intervals_fig3c():
 
 # 4. Condition nodes ------------------------------------------------------------------------
 def test_4_condition_nodes():
-    pa = PredicateAnalysis(fn(FIG3C))
+    pa = pas_of(fn(FIG3C))
     bdd = pa.bdd
     v0, v1, v2 = (bdd.var(n) for n in pa.engine.family_var_names[("param", "r1")])
     c0 = pa.condition("r1", "gt", -8)
@@ -145,7 +151,7 @@ entry:
 
 
 def test_5_intro_relations_family():
-    pa = PredicateAnalysis(fn(INTRO), check="sat")
+    pa = pas_of(fn(INTRO), check="sat")
     assert pa.implies("a", "b")
     assert pa.disjoint("a", "c")
     assert pa.implies("c", "b")
@@ -153,7 +159,7 @@ def test_5_intro_relations_family():
 
 
 def test_5_intro_relations_basic():
-    pa = PredicateAnalysis(fn(INTRO), mode="basic", check="sat")
+    pa = pas_of(fn(INTRO), mode="basic", check="sat")
     assert not pa.implies("a", "b") and not pa.disjoint("a", "c")
     assert pa.covers(["d", "e"]) and pa.complementary("d", "e")   # only by opposites
     assert pa.equivalent("e", "f")                                  # 5 >= x is x <= 5
@@ -162,7 +168,7 @@ def test_5_intro_relations_basic():
 # 6. Figure 3(b), basic mode ----------------------------------------------------------------
 @pytest.mark.parametrize("mode", BOTH)
 def test_6_fig3b(mode):
-    pa = PredicateAnalysis(fn(FIG3B), mode=mode, check="sat")
+    pa = pas_of(fn(FIG3B), mode=mode, check="sat")
     assert pa.ssa_names("p2") == ["p2.0", "p2.1", "p2.2"]
     assert pa.disjoint("p4", "p2.2")
     assert pa.complementary("p3", "p2.2")
@@ -174,8 +180,8 @@ def test_6_fig3b(mode):
 
 # 7. Figure 3(c) ----------------------------------------------------------------------------
 def test_7_fig3c_headline():
-    fam = PredicateAnalysis(fn(FIG3C), mode="family", check="sat")
-    basic = PredicateAnalysis(fn(FIG3C), mode="basic", check="sat")
+    fam = pas_of(fn(FIG3C), mode="family", check="sat")
+    basic = pas_of(fn(FIG3C), mode="basic", check="sat")
     assert fam.disjoint("p4", "p2.2")
     assert not basic.disjoint("p4", "p2.2")
     for pa in (fam, basic):
@@ -189,7 +195,7 @@ def test_7_fig3c_headline():
 
 # 8. (b) == (c) in one manager --------------------------------------------------------------
 def test_8_fig3b_equals_fig3c():
-    b, c = PredicateAnalysis.group([fn(FIG3B), fn(FIG3C)])
+    b, c = group_of([fn(FIG3B), fn(FIG3C)])
     assert b.bdd is c.bdd
     assert b.value("p4") == c.value("p4")
     assert b.value("p5") == c.value("p5")
@@ -216,7 +222,7 @@ exit:
 
 
 def test_9_relational_scope():
-    pa = PredicateAnalysis(fn(SCOPE), check="sat")
+    pa = pas_of(fn(SCOPE), check="sat")
     assert pa.disjoint("p1", "p2")                       # per iteration (static instance)
     assert pa.complementary("p1", "p2")
     assert not pa.disjoint("p1", "p2", scope="across")   # p2 of another iteration
@@ -243,12 +249,12 @@ M:
 
 
 def test_10_fig6_merge():
-    pa = PredicateAnalysis(fn(FIG6), check="sat")
+    pa = pas_of(fn(FIG6), check="sat")
     assert pa.ssa_names("p1") == ["p1.0", "p1.1", "p1.2"]
     assert pa.complementary("p1.2", "p2.2")
     assert not pa.implies("p1.0", "p1.1") and not pa.disjoint("p1.0", "p1.1")
     for merges in ("independent", "unknown"):
-        other = PredicateAnalysis(fn(FIG6), merges=merges, check="sat")
+        other = pas_of(fn(FIG6), merges=merges, check="sat")
         assert not other.complementary("p1.2", "p2.2")
         assert not other.disjoint("p1.2", "p2.2")
 
@@ -274,10 +280,10 @@ exit:
 
 
 def test_11_fig7_cyclic():
-    pa = PredicateAnalysis(fn(FIG7), lookback=1, check="sat")
+    pa = pas_of(fn(FIG7), lookback=1, check="sat")
     assert pa.disjoint("p1.1", "p2.1")
     assert not pa.has_free_history("p1.1") and not pa.has_free_history("p2.1")
-    k0 = PredicateAnalysis(fn(FIG7), lookback=0, check="sat")
+    k0 = pas_of(fn(FIG7), lookback=0, check="sat")
     assert not k0.disjoint("p1.1", "p2.1")
     assert k0.has_free_history("p1.1")
 
@@ -302,7 +308,7 @@ exit:
 
 
 def test_12_fig8():
-    pa = PredicateAnalysis(fn(FIG8), lookback=1, check="sat")
+    pa = pas_of(fn(FIG8), lookback=1, check="sat")
     assert pa.ssa_names("p2") == ["p2.0"] and pa.ssa_names("p1")[:2] == ["p1.0", "p1.1"]
     assert pa.disjoint("p1.1", "p2.0")
     # p2.0 = ω·a + ω̄·b with a = (r1.0 > 32): same ω as p1.1 = ω·c + ω̄·d, c = (r1.0 < 10)
@@ -337,7 +343,7 @@ exit:
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3])
 def test_13_or_accumulation_needs_bound(k):
-    pa = PredicateAnalysis(fn(ACCUM), lookback=k, check="sat")
+    pa = pas_of(fn(ACCUM), lookback=k, check="sat")
     mu = pa.ssa_names("p1")[1]                            # p1.1 = μ at the header
     assert pa.net.ssa["p1"][1].kind == "mu"
     assert pa.has_free_history(mu)
@@ -379,7 +385,7 @@ Y:
 
 @pytest.mark.parametrize("mode", BOTH)
 def test_15_side_exits_sum_to_one(mode):
-    pa = PredicateAnalysis(fn(DEAD), mode=mode, check="sat")
+    pa = pas_of(fn(DEAD), mode=mode, check="sat")
     assert pa.sums_to_one(["p1", "p2"])
     assert pa.covers(["p1", "p2"], "p3")
     assert not pa.sums_to_one(["p1", "p3"])
@@ -408,11 +414,11 @@ entry:
 
 
 def test_16_fig2_edom():
-    b = PredicateAnalysis(fn(FIG2B), check="sat")
+    b = pas_of(fn(FIG2B), check="sat")
     assert b.fdom(("entry", 1), ("entry", 2))
     assert not b.superset("p1", "p2") and b.disjoint("p1", "p2")
     assert not b.edom(("entry", 1), ("entry", 2))
-    d = PredicateAnalysis(fn(FIG2D), check="sat")
+    d = pas_of(fn(FIG2D), check="sat")
     assert d.superset("p1", "p3")
     assert d.edom(("entry", 1), ("entry", 3))
     assert not d.edom(("entry", 3), ("entry", 1))           # not even fetch-dominance
@@ -435,7 +441,7 @@ entry:
 
 @pytest.mark.parametrize("mode", BOTH)
 def test_17_canonicity(mode):
-    pa = PredicateAnalysis(fn(CANON), mode=mode)
+    pa = pas_of(fn(CANON), mode=mode)
     assert pa.value("p2") == pa.value("p3")
     assert pa.value("p5") == pa.value("p2")
     assert pa.value("p4") == ~pa.condition("r2", "gt", 0)
@@ -467,7 +473,7 @@ entry:
 
 
 def test_18_guard_corner_cases():
-    pa = PredicateAnalysis(fn(GUARDS), check="sat")
+    pa = pas_of(fn(GUARDS), check="sat")
     for p in ("u1", "u2", "k1", "k2"):
         assert pa.always_false(p)
     c3 = pa.condition("r1", "gt", 3)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "predicates"))
+from analysed import ppg_of  # noqa: E402
 from ppg_cfgs import cfg_function, module_of, node  # noqa: E402
 
 from pylogic.ir.load import load_text  # noqa: E402
-from pylogic.predicates.ppg import ppg_of_module  # noqa: E402
 from tests.papers.fixtures import FIG3B
 
 G8 = [("S", "1"), ("1", "2"), ("1", "3"), ("2", "4"), ("3", "5"), ("3", "7"), ("7", "4"),
@@ -56,7 +56,7 @@ x:
 def ppg():
     fns = [cfg_function(name, edges) for name, edges in GRAPHS.items()]
     extra = load_text(IRREDUCIBLE + FIG3B, "extra.pir").functions
-    return ppg_of_module(module_of(*fns, *extra), "ppg.pir")
+    return ppg_of(module_of(*fns, *extra), "ppg.pir")
 
 
 def parts(graph, g):
@@ -199,7 +199,7 @@ def test_t9_psi_reduction_and_projection(ppg):
 
 
 def test_t10_loop_per_iteration(ppg):
-    """Back edges redirected to END (per-iteration predicates; see ppg_cfg.dl), one graph
+    """Back edges redirected to END (per-iteration predicates; see ppg/cfg.dl), one graph
     instead of ppg.md's forest: 2∼3∼6 (and, in the single graph, 1), p2 = p4 | p5 within one
     iteration, p2 = p7 | pv6_E (leave the loop or take the back edge, T10's region PPG)."""
     g = ppg["t10"]

@@ -9,11 +9,12 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from analysed import pas_batch, pas_of
 from network_gen import functions
 
 from pylogic.ir.parser import parse_module
 from pylogic.predicates.brute_force import BruteForce, TooLarge
-from pylogic.predicates.pas import CrossCheckError, PredicateAnalysis
+from pylogic.predicates.pas import CrossCheckError
 from pylogic.predicates.sat_check import SatChecker
 
 QUERIES = ("disjoint", "implies", "equivalent", "complementary", "exhaustive")
@@ -35,11 +36,11 @@ def loop_refs(pa, f, limit=6):
     return list(refs.values())[:limit]
 
 
-def check_across(f, mode, k):
+def check_across(pa, mode):
     """Every pair of loop references, every binary query, scope="across": the three agree.
 
     Returns (pairs whose across answer differs from the per-iteration one, brute checks)."""
-    pa = PredicateAnalysis(f, mode=mode, lookback=k)
+    f = pa.function
     sat = SatChecker(pa.engine.nets, mode, layer=pa.engine.layer)
     brute = BruteForce(pa.engine.nets, mode, layer=pa.engine.layer, limit=1 << 14)
     differs = brute_checked = 0
@@ -61,30 +62,34 @@ def check_across(f, mode, k):
     return differs, brute_checked
 
 
-SETTINGS = settings(max_examples=60, deadline=None,
+# 20 batches of 3 functions (60 per test), rows from one engine call per batch
+SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much])
 LOOPS = functions().filter(lambda f: f.blocks[0].label == "pre")   # "loop" and "nested" shapes
+BATCH = st.lists(LOOPS, min_size=3, max_size=3)
 
 
 @SETTINGS
-@given(LOOPS, st.integers(0, 1), st.sampled_from(["family", "basic"]))
-def test_generated_loops_agree_across(f, k, mode):
-    check_across(f, mode, k)
+@given(BATCH, st.integers(0, 1), st.sampled_from(["family", "basic"]))
+def test_generated_loops_agree_across(fns, k, mode):
+    for pa in pas_batch(fns, mode=mode, lookback=k):
+        check_across(pa, mode)
 
 
 @SETTINGS
-@given(LOOPS, st.integers(0, 1))
-def test_check_option_rechecks_across_without_error(f, k):
+@given(BATCH, st.integers(0, 1))
+def test_check_option_rechecks_across_without_error(fns, k):
     # check="sat" / "brute" re-ask the oracle on every across query and must not disagree
     for check in ("sat", "brute"):
-        pa = PredicateAnalysis(f, lookback=k, check=check)
-        for ra, rb in itertools.product(loop_refs(pa, f, limit=3), repeat=2):
-            try:
-                pa.disjoint(ra, rb, scope="across")
-                pa.implies(ra, rb, scope="across")
-            except TooLarge:
-                pass
+        for pa in pas_batch(fns, lookback=k, check=check):
+            f = pa.function
+            for ra, rb in itertools.product(loop_refs(pa, f, limit=3), repeat=2):
+                try:
+                    pa.disjoint(ra, rb, scope="across")
+                    pa.implies(ra, rb, scope="across")
+                except TooLarge:
+                    pass
 
 
 NESTED = """
@@ -113,7 +118,7 @@ def test_nested_loops_exercise_every_oracle():
     # outer/inner points, loop-invariant and per-iteration leaves, register-vs-register atoms
     for mode in ("family", "basic"):
         for k in (0, 1, 2):
-            differs, brute_checked = check_across(fn(NESTED), mode, k)
+            differs, brute_checked = check_across(pas_of(fn(NESTED), mode=mode, lookback=k), mode)
             assert differs > 0 and brute_checked > 50
 
 
@@ -137,7 +142,7 @@ exit:
 
 @pytest.mark.parametrize("check", ["sat", "brute"])
 def test_relational_scope_example(check):
-    pa = PredicateAnalysis(fn(SCOPE), check=check)
+    pa = pas_of(fn(SCOPE), check=check)
     assert pa.disjoint("p1", "p2") and pa.complementary("p1", "p2")          # per iteration
     assert not pa.disjoint("p1", "p2", scope="across")                       # across iterations
     assert not pa.complementary("p1", "p2", scope="across")
@@ -149,7 +154,7 @@ def test_relational_scope_example(check):
 
 
 def test_relational_scope_oracles_directly():
-    pa = PredicateAnalysis(fn(SCOPE))
+    pa = pas_of(fn(SCOPE))
     (n1, l1), (n2, l2) = pa._node_id("p1"), pa._node_id("p2")
     body = pa._common_loop_body(l1, l2)
     assert body == {"loop"}
@@ -169,7 +174,7 @@ def test_relational_scope_oracles_directly():
 @pytest.mark.parametrize("check", ["sat", "brute"])
 def test_across_disagreement_raises(check, monkeypatch):
     # a BDD that forgot the renaming answers "disjoint" across iterations: the oracle objects
-    pa = PredicateAnalysis(fn(SCOPE), check=check)
+    pa = pas_of(fn(SCOPE), check=check)
     monkeypatch.setattr(pa, "_across", lambda u, body: u)
     try:
         pa.disjoint("p1", "p2", scope="across")

@@ -4,10 +4,10 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from analysed import pas_batch, pas_of
 from network_gen import functions
 
 from pylogic.predicates.brute_force import BruteForce, TooLarge
-from pylogic.predicates.pas import PredicateAnalysis
 from pylogic.predicates.sat_check import SatChecker
 
 QUERIES = ("disjoint", "implies", "equivalent", "complementary", "exhaustive")
@@ -17,8 +17,8 @@ def bdd_answer(pa, q, ua, ub):
     return getattr(pa, q)(ua, ub)
 
 
-def check_function(f, mode, k):
-    pa = PredicateAnalysis(f, mode=mode, lookback=k)
+def check_function(pa, mode):
+    f = pa.function
     sat = SatChecker(pa.engine.nets, mode, layer=pa.engine.layer)
     brute = BruteForce(pa.engine.nets, mode, layer=pa.engine.layer, limit=1 << 14)
     refs = {}
@@ -49,20 +49,24 @@ def check_function(f, mode, k):
     return checked
 
 
-SETTINGS = settings(max_examples=250, deadline=None,
+# 50 batches of 5 functions: 250 functions per test, rows from one engine call per batch
+SETTINGS = settings(max_examples=50, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+BATCH = st.lists(functions(), min_size=5, max_size=5)
 
 
 @SETTINGS
-@given(functions(), st.integers(0, 1))
-def test_family_mode_agrees(f, k):
-    check_function(f, "family", k)
+@given(BATCH, st.integers(0, 1))
+def test_family_mode_agrees(fns, k):
+    for pa in pas_batch(fns, mode="family", lookback=k):
+        check_function(pa, "family")
 
 
 @SETTINGS
-@given(functions(), st.integers(0, 2))
-def test_basic_mode_agrees(f, k):
-    check_function(f, "basic", k)
+@given(BATCH, st.integers(0, 2))
+def test_basic_mode_agrees(fns, k):
+    for pa in pas_batch(fns, mode="basic", lookback=k):
+        check_function(pa, "basic")
 
 
 LOOP = """
@@ -91,4 +95,4 @@ def test_brute_force_is_exercised():
     f = parse_module(LOOP, "loop.pir").functions[0]
     for mode in ("family", "basic"):
         for k in (0, 1, 2):
-            assert check_function(f, mode, k) > 20
+            assert check_function(pas_of(f, mode=mode, lookback=k), mode) > 20

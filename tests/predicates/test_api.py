@@ -1,10 +1,13 @@
 """Query interface details: references, errors, cross-check failures, statistics."""
 import pytest
+from analysed import RELPATH, pas_of, rows_of, rows_of_module
 
+from pylogic.engines.rows import Rows
 from pylogic.errors import PathlogicError
 from pylogic.ir.parser import parse_module
 from pylogic.predicates import pas as pas_mod
-from pylogic.predicates.pas import CrossCheckError, PredicateAnalysis
+from pylogic.predicates.network import PredicateError
+from pylogic.predicates.pas import PAS_RELATIONS, CrossCheckError, PredicateAnalysis
 
 SRC = """
 func f(r1, r2) {
@@ -23,7 +26,7 @@ B:
 
 
 def analysis(**kw):
-    return PredicateAnalysis(parse_module(SRC, "t.pir").functions[0], **kw)
+    return pas_of(parse_module(SRC, "t.pir").functions[0], **kw)
 
 
 def test_references():
@@ -64,7 +67,7 @@ def test_crosscheck_detects_wrong_bdd(monkeypatch):
                       "\n    (p2) p3:ct")
     # correct semantics: p3 == p2 ∧ (r2 > 0) == p5, because old = (r1 > 9) is off when ¬p2
     for oracle in ("sat", "brute"):
-        pa = PredicateAnalysis(parse_module(src, "t.pir").functions[0], check=oracle)
+        pa = pas_of(parse_module(src, "t.pir").functions[0], check=oracle)
         try:
             pa.equivalent("p3", "p5")
         except CrossCheckError as e:   # plain except: no traceback kept alive past the BDD
@@ -75,8 +78,7 @@ def test_crosscheck_detects_wrong_bdd(monkeypatch):
         assert "(p2) p3:ct = pcmp.gt r2, 0" in got[3]
         assert "p3:ut = pcmp.gt r1, 9" in got[3] and "print" not in got[3]
     monkeypatch.undo()
-    assert PredicateAnalysis(parse_module(src, "t.pir").functions[0], check="sat").equivalent(
-        "p3", "p5")
+    assert pas_of(parse_module(src, "t.pir").functions[0], check="sat").equivalent("p3", "p5")
 
 
 def test_stats_and_query_count():
@@ -100,3 +102,22 @@ def test_sat_witness_replays():
     # replay: the witness's r2 segment value makes r2 > 0 true
     assert w[("family", ("param", "r2"))] > 0
     assert not BruteForce(pa.engine.nets, "family").ask("always_false", [(0, a)])
+
+
+def test_rows_are_required_and_checked():
+    """The CFG structure comes from Datalog rows (PAS_RELATIONS): a relation that was not computed
+    is a PredicateError naming it, and rows of another CFG are refused (stale rows)."""
+    f = parse_module(SRC, "t.pir").functions[0]
+    partial = rows_of_module(parse_module(SRC, RELPATH), relations=PAS_RELATIONS[:-1])
+    with pytest.raises(PredicateError, match="live_in"):
+        PredicateAnalysis(f, partial.of(f"{RELPATH}::f"))
+    full = rows_of_module(parse_module(SRC, RELPATH))
+    no_idom = Rows({k: v for k, v in full.items() if k != "idom"}, [f"{RELPATH}::f"])
+    with pytest.raises(PredicateError, match="idom"):
+        PredicateAnalysis(f, no_idom.of(f"{RELPATH}::f"))
+    other = parse_module(SRC.replace("entry:", "start:").replace("cbr r2, A, B", "cbr r2, B, A"),
+                         "t.pir").functions[0]
+    with pytest.raises(PredicateError, match="stale"):
+        PredicateAnalysis(f, rows_of(other))
+    with pytest.raises(PredicateError, match="row sets"):
+        PredicateAnalysis.group([f, f], [rows_of(f)])

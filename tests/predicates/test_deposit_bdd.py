@@ -1,10 +1,30 @@
 """Fuzz the deposit table: the BDD, SAT and brute-force encodings per type vs ``deposit``."""
+from functools import lru_cache
+from itertools import product
+
+from analysed import RELPATH, rows_of_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pylogic.ir.deposit_types import deposit
-from pylogic.ir.model import DEPOSIT_TYPES, Block, Function, Imm, PredDefine, PredDest, Reg, Ret
+from pylogic.ir.model import (
+    DEPOSIT_TYPES, Block, Function, Imm, Module, PredDefine, PredDest, Reg, Ret,
+)
 from pylogic.predicates.pas import PredicateAnalysis
+
+
+def analysed(make, *args, **kw) -> PredicateAnalysis:
+    """PAS of ``make(*args)``; the rows of every variant come from one engine call."""
+    fn = make(*args)
+    rows = all_rows(make)
+    return PredicateAnalysis(fn, rows.of(f"{RELPATH}::{fn.name}"), **kw)
+
+
+@lru_cache(maxsize=None)
+def all_rows(make):
+    domains = [DEPOSIT_TYPES] + ([(0, 1)] * 3 if make is define_fn else [DEPOSIT_TYPES])
+    fns = tuple(make(*args) for args in product(*domains))
+    return rows_of_module(Module(functions=fns, path=RELPATH))
 
 
 def define_fn(dtype, g, c, old):
@@ -15,21 +35,11 @@ def define_fn(dtype, g, c, old):
         PredDefine(guard="gp", rel="eq", dests=(PredDest("d", dtype),), a=Imm(c), b=Imm(1)),
         Ret(),
     )
-    return Function(name="f", blocks=(Block(label="entry", instrs=ins),))
+    return Function(name=f"f_{dtype}_{g}{c}{old}", blocks=(Block(label="entry", instrs=ins),))
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.sampled_from(DEPOSIT_TYPES), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1))
-def test_constant_rows(dtype, g, c, old):
-    pa = PredicateAnalysis(define_fn(dtype, g, c, old), check="sat")
-    assert pa.always_true("d") == bool(deposit(dtype, g, c, old))
-    assert pa.always_false("d") == (not deposit(dtype, g, c, old))
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.sampled_from(DEPOSIT_TYPES), st.sampled_from(DEPOSIT_TYPES))
-def test_symbolic_two_destinations(t1, t2):
-    # g, C, old free (params); both destinations see the same g and C and their own old value
+def two_destinations(t1, t2):
+    """g, C, old free (params); both destinations see the same g and C and their own old value."""
     ins = (
         PredDefine(rel="ne", dests=(PredDest("g", "ut"),), a=Reg("a"), b=Imm(0)),
         PredDefine(rel="ne", dests=(PredDest("d1", "ut"), PredDest("d2", "uf")),
@@ -38,8 +48,22 @@ def test_symbolic_two_destinations(t1, t2):
                    a=Reg("c"), b=Imm(0)),
         Ret(),
     )
-    f = Function(name="f", params=("a", "b", "c"), blocks=(Block(label="entry", instrs=ins),))
-    pa = PredicateAnalysis(f, check="brute")
+    return Function(name=f"f_{t1}_{t2}", params=("a", "b", "c"),
+                    blocks=(Block(label="entry", instrs=ins),))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(DEPOSIT_TYPES), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1))
+def test_constant_rows(dtype, g, c, old):
+    pa = analysed(define_fn, dtype, g, c, old, check="sat")
+    assert pa.always_true("d") == bool(deposit(dtype, g, c, old))
+    assert pa.always_false("d") == (not deposit(dtype, g, c, old))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(DEPOSIT_TYPES), st.sampled_from(DEPOSIT_TYPES))
+def test_symbolic_two_destinations(t1, t2):
+    pa = analysed(two_destinations, t1, t2, check="brute")
     bdd = pa.bdd
     g, old1, c = (pa.condition(r, "ne", 0, at=("entry", 0)) for r in "abc")
     for gv in (0, 1):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from analysed import ppg_of
 from ppg_cfgs import END, START, cfg_function, module_of, traces
-from pylogic.predicates.ppg import ppg_of_module
 
 
 @st.composite
@@ -79,6 +79,6 @@ def check(edges, g) -> None:
 @given(batch=st.lists(dags(), min_size=10, max_size=10))
 def test_block_ppgs_match_trace_oracle(batch):
     fns = [cfg_function(f"d{k}", e) for k, e in enumerate(batch)]
-    graphs = ppg_of_module(module_of(*fns), "ppg.pir")
+    graphs = ppg_of(module_of(*fns), "ppg.pir")
     for k, e in enumerate(batch):
         check(e, graphs[f"d{k}"])

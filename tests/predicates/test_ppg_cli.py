@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from analysed import rows_of_module
 
 from pylogic.cli import main
 from pylogic.ir.load import load_text
-from pylogic.predicates.summary import predicate_summary
+from pylogic.predicates.network import PredicateError
+from pylogic.predicates.summary import SUMMARY_RELATIONS, predicate_summary
 
 FIG3B = """
 func fig3b(r1) {
@@ -123,7 +125,8 @@ def test_errors_are_located_without_traceback(pir, capsys, argv, message):
 
 def test_predicate_summary():
     module = load_text(FIG3B, "prog.pir")
-    rows = {r["function"]: r for r in predicate_summary(module, "sub/prog.pir")}
+    run = rows_of_module(module, "sub/prog.pir", SUMMARY_RELATIONS)      # one engine call
+    rows = {r["function"]: r for r in predicate_summary(module, "sub/prog.pir", run)}
     f = rows["fig3b"]
     assert f["defines"] == 5 and f["predicates"] == 5 and f["pairs"] == 10
     assert f["ppg_modelled_pairs"] == 10 and f["ppg_violations"] == 0
@@ -136,3 +139,12 @@ def test_predicate_summary():
     # p3 read at the end of right, p4 at the end of left: all modelled; S = entry | vSE and
     # entry = left | right (join is equivalent to entry, ppg.md Def 8)
     assert b["ppg_modelled_pairs"] == b["pairs"] == 6 and b["cdg_partitions"] == 2
+    only = predicate_summary(module, "sub/prog.pir", run, functions=["branchy"])
+    assert [r["function"] for r in only] == ["branchy"] and only[0]["pairs"] == 6
+
+
+def test_predicate_summary_needs_ppg_rows():
+    module = load_text(FIG3B, "prog.pir")
+    pas_only = rows_of_module(module, "prog.pir")
+    with pytest.raises(PredicateError, match="ppg_node"):
+        predicate_summary(module, "prog.pir", pas_only)

@@ -10,18 +10,18 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from analysed import pas_and_ppg
 from network_gen import functions
 from pylogic.ir.model import Module
 from pylogic.predicates import PredicateAnalysis
-from pylogic.predicates.ppg import ppg_of_module
 from pylogic.predicates.relation_matrix import engine_relation, sat_relation
 
 #: Totals over the run (how much less the PPG proves than the BDD), for the report.
 TALLY: Counter = Counter()
 
 
-def check_function(fn, graph) -> None:
-    pa = PredicateAnalysis(fn)
+def check_function(fn, rows, graph) -> None:
+    pa = PredicateAnalysis(fn, rows)
     preds = pa.predicates
     points = [None] + [b.label for b in fn.blocks]
     for at in points:
@@ -46,11 +46,11 @@ def check_function(fn, graph) -> None:
 @given(batch=st.lists(functions(), min_size=8, max_size=8))
 def test_ppg_claims_confirmed_by_bdd_and_sat(batch):
     fns = [dataclasses.replace(f, name=f"g{k}") for k, f in enumerate(batch)]
-    graphs = ppg_of_module(Module(functions=tuple(fns), path="gen.pir"), "gen.pir")
+    graphs, rows = pas_and_ppg(Module(functions=tuple(fns), path="gen.pir"), "gen.pir")
     for fn in fns:
         g = graphs[fn.name]
         assert g.violations == []
-        check_function(fn, g)
+        check_function(fn, rows.of(f"gen.pir::{fn.name}"), g)
 
 
 @pytest.mark.filterwarnings("ignore::hypothesis.errors.NonInteractiveExampleWarning")
