@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import write_run  # noqa: E402
 from benchmarks.corpus import csmith_program  # noqa: E402
 from pylogic.analysis.directory import analyze_directory  # noqa: E402
+from pylogic.report.table import format_table  # noqa: E402
 
 KEYS = ("pairs", "ppg_modelled_pairs", "disjoint_bdd", "disjoint_ppg", "implied_bdd",
         "implied_ppg", "covers_bdd", "covers_ppg", "defines", "predicates")
@@ -47,9 +48,9 @@ def main() -> int:
     regions = sum(t.get("regions_converted", 0) for t in if_conv.values())
     print(f"{len(loaded.programs)} programs, {len(rows)} functions with defines, "
           f"{regions} if-converted regions, {time.perf_counter() - t0:.1f} s")
-    for k in ("disjoint", "implied", "covers"):
-        print(f"  {k:9} BDD {totals[k + '_bdd']:6}  PPG {totals[k + '_ppg']:6}  "
-              f"PPG/BDD {ratio[k]:.3f}" if ratio[k] is not None else f"  {k}: none")
+    print(format_table(["relation", "BDD", "PPG", "PPG/BDD"], [
+        [k, totals[k + "_bdd"], totals[k + "_ppg"], "-" if ratio[k] is None else f"{ratio[k]:.3f}"]
+        for k in ("disjoint", "implied", "covers")], indent="  "))
     path = write_run("predicate-accuracy.json", {
         "corpus": f"csmith seeds {lo}-{hi}, if-converted (default options)",
         "engine": args.engine, "programs": len(loaded.programs),

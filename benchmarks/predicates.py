@@ -31,6 +31,7 @@ from pylogic.ir.model import (  # noqa: E402
 )
 from pylogic.predicates.pas import PAS_RELATIONS, PredicateAnalysis  # noqa: E402
 from pylogic.predicates.sat_check import SatChecker  # noqa: E402
+from pylogic.report.table import StreamTable  # noqa: E402
 
 RELS = ("lt", "le", "gt", "ge", "eq", "ne")
 
@@ -133,16 +134,17 @@ def main(argv=None) -> int:
                                                   "bench-predicates.json"))
     args = ap.parse_args(argv)
     rows = []
-    hdr = (f"{'defines':>7} {'fam nodes':>9} {'basic nodes':>11} {'ratio':>5} {'fam build s':>11} "
-           f"{'basic build s':>13} {'BDD q/s':>9} {'us/q':>6} {'SAT q/s':>8} agree")
-    print(hdr)
+    table = StreamTable(["defines", "fam nodes", "basic nodes", "ratio", "fam build s",
+                         "basic build s", "BDD q/s", "us/q", "SAT q/s", "agree"],
+                        [7, 9, 11, 5, 11, 13, 9, 6, 8, 0], "rrrrrrrrrl", sep=" ")
+    print(table.header(), flush=True)
     for n in [int(x) for x in args.sizes.split(",")]:
         r = measure(n, args.pairs, args.sat_pairs)
         rows.append(r)
-        print(f"{n:>7} {r['family_predicate_nodes']:>9} {r['basic_predicate_nodes']:>11} "
-              f"{r['family_basic_ratio']:>5} {r['family_build_s']:>11} {r['basic_build_s']:>13} "
-              f"{r['bdd_queries_per_s']:>9} {r['bdd_us_per_query']:>6} {r['sat_queries_per_s']:>8} "
-              f"{r['sat_agree']}")
+        print(table.row([n] + [r[k] for k in (
+            "family_predicate_nodes", "basic_predicate_nodes", "family_basic_ratio",
+            "family_build_s", "basic_build_s", "bdd_queries_per_s", "bdd_us_per_query",
+            "sat_queries_per_s", "sat_agree")]), flush=True)
     result = {
         "benchmark": "predicates (PAS BDD vs SAT)",
         "date": datetime.datetime.now().isoformat(timespec="seconds"),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pylogic.report.table import format_table
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("predicates", help="relation matrix of predicates: BDD vs SAT vs PPG",
@@ -63,16 +65,14 @@ def run(args) -> int:
         if not rows:
             continue
         head = ["a", "b", "BDD"] + (["SAT"] if args.check else []) + ["PPG"]
-        table = [head]
+        table = []
         for r in rows:
             cells = [r["a"], r["b"], describe(r["bdd"])]
             if args.check:
                 cells.append(describe(r["sat"]) + ("" if r["sat"] == r["bdd"] else " (DISAGREES)"))
             cells.append(describe(r["ppg"]))
             table.append(cells)
-        widths = [max(len(row[k]) for row in table) for k in range(len(head))]
-        for row in table:
-            print("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        print(format_table(head, table, right_align_numbers=False, rule=False, indent="  "))
         facts = [(k, r) for r in rows for k in ("disjoint", "a_implies_b", "b_implies_a", "covers")
                  if r["bdd"][k]]
         by_ppg = sum(1 for k, r in facts if r["ppg"] is not None and r["ppg"][k])
