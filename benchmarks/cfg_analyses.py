@@ -20,12 +20,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.common import growth_exponent, write_run  # noqa: E402
 from facts_gen.extract import empty_facts, extract_module  # noqa: E402
+from pylogic.analysis import catalog  # noqa: E402
 from pylogic.engines import available_engines, load_program, run_checked  # noqa: E402
 from pylogic.ir.model import Module  # noqa: E402
 from pylogic.ir.synthetic import function_from_cfg, random_cfg, structured_cfg  # noqa: E402
 from pylogic.report.table import StreamTable  # noqa: E402
 
-PROGRAM = Path(__file__).resolve().parent.parent / "datalog" / "cfg_analyses.dl"
+PROGRAM = catalog.datalog_dir() / catalog.BUNDLES["cfg_analyses"]
 #: Analysis sets: None = every output of cfg_analyses.dl.
 SETS = {"all": None, "trees": ["reachable", "unreachable", "idom", "ipdom", "df", "cdep"]}
 

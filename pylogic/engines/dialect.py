@@ -122,6 +122,7 @@ class Decl:
     attrs: tuple  # ((attr_name, type_name), ...)
     qualifiers: tuple
     loc: SourceLoc = field(compare=False)
+    doc: str = field(default="", compare=False)  # the // comment lines right above the .decl
 
 
 @dataclass(frozen=True)
@@ -359,9 +360,19 @@ def _parse_int(tok: Token, loc: SourceLoc) -> int:
 
 
 class _ToAst(Transformer):
-    def __init__(self, filename: str):
+    def __init__(self, filename: str, text: str = ""):
         super().__init__()
         self.filename = filename
+        self.lines = text.splitlines()
+
+    def _doc(self, line: int) -> str:
+        """The block of ``//`` comment lines right above 1-based ``line`` (STYLE.md: one-line
+        comment above each declaration), joined with spaces."""
+        found, k = [], line - 2
+        while 0 <= k < len(self.lines) and self.lines[k].strip().startswith("//"):
+            found.insert(0, self.lines[k].strip()[2:].strip())
+            k -= 1
+        return " ".join(found)
 
     def _loc(self, meta_or_tok) -> SourceLoc:
         line = getattr(meta_or_tok, "line", 0) or 0
@@ -394,7 +405,8 @@ class _ToAst(Transformer):
                 quals.append((str(c), self._loc(c)))
             elif c is not None:
                 attrs.append(c)
-        return [Decl(n, tuple(attrs), tuple(quals), self._loc(meta)) for n in names]
+        loc = self._loc(meta)
+        return [Decl(n, tuple(attrs), tuple(quals), loc, self._doc(loc.line)) for n in names]
 
     def attr(self, children):
         return (str(children[0]), str(children[1]))
@@ -574,7 +586,7 @@ def parse_text(text: str, filename: str = "<input>") -> list:
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, filename) from None
     try:
-        items = _ToAst(filename).transform(tree)
+        items = _ToAst(filename, text).transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, DatalogError):
             raise exc.orig_exc from None

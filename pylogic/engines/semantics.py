@@ -28,6 +28,7 @@ class Relation:
     name: str
     columns: tuple  # ((attr, type_name, kind), ...) kind = "number" | "symbol"
     loc: SourceLoc = field(compare=False)
+    doc: str = field(default="", compare=False)  # comment above its .decl
 
     @property
     def arity(self) -> int:
@@ -196,7 +197,7 @@ class _Checker:
                     raise DatalogError(f"attribute '{attr}' of '{d.name}' is declared twice", d.loc)
                 seen.add(attr)
                 cols.append((attr, tname, self.types.kind(tname, d.loc)))
-            self.relations[d.name] = Relation(d.name, tuple(cols), d.loc)
+            self.relations[d.name] = Relation(d.name, tuple(cols), d.loc, d.doc)
 
     def io(self):
         inputs, outputs, printsize = {}, {}, []

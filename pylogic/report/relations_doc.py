@@ -1,58 +1,69 @@
-"""Generate docs/relations.md from the ``.decl`` lines of datalog/*.dl and the one-line comment
-above each (STYLE.md: "declaration right above its rules, with a one-line comment").
+"""Generate docs/relations.md from the shipped Datalog programs, read through the engines' front
+end: every public relation (no leading ``_``) with its columns, its kind and the one-line comment
+above its ``.decl`` (STYLE.md: "declaration right above its rules, with a one-line comment").
 
-``python -m pylogic.report.relations_doc`` rewrites the file; tests/datalog/test_relations_doc.py
+``python -m pylogic.report.relations_doc`` rewrites the file; tests/report/test_relations_doc.py
 fails when the committed file is stale.
 """
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
-DATALOG_DIR = Path(__file__).resolve().parents[2] / "datalog"
+from pylogic.analysis import catalog
+from pylogic.engines import load_program_cached
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "relations.md"
 
-_DECL = re.compile(r"^\s*\.decl\s+(\w+)\s*\(([^)]*)\)")
 
-
-def declarations(path: Path) -> list[dict]:
-    """Public relations declared in one .dl file: name, columns, comment, input/output."""
-    lines = path.read_text().splitlines()
-    text = "\n".join(lines)
-    inputs = set(re.findall(r"^\s*\.input\s+(\w+)", text, re.M))
-    outputs = set(re.findall(r"^\s*\.output\s+(\w+)", text, re.M))
-    found = []
-    for k, line in enumerate(lines):
-        m = _DECL.match(line)
-        if not m or m.group(1).startswith("_"):
-            continue
-        comment = []
-        j = k - 1
-        while j >= 0 and lines[j].strip().startswith("//"):
-            comment.insert(0, lines[j].strip()[2:].strip())
-            j -= 1
-        name = m.group(1)
-        cols = ", ".join(c.strip() for c in m.group(2).split(","))
-        kind = "input" if name in inputs else "output" if name in outputs else "derived"
-        found.append({"name": name, "columns": cols, "meaning": " ".join(comment), "kind": kind})
-    return found
+def declarations() -> dict[str, list[dict]]:
+    """Declaring file (relative to ``datalog/``) -> its public relations: name, columns,
+    meaning, kind (input / output / derived), in declaration order."""
+    root = catalog.datalog_dir().resolve()
+    programs = [load_program_cached(root / "schema.dl")] + [a.program() for a in catalog.CATALOG]
+    by_file: dict[str, dict[str, dict]] = {}
+    for program in programs:
+        for rel in program.relations.values():
+            if rel.name.startswith("_"):
+                continue
+            file = Path(rel.loc.file).resolve().relative_to(root).as_posix()
+            kind = ("input" if rel.name in program.inputs else
+                    "output" if rel.name in program.outputs else "derived")
+            entry = by_file.setdefault(file, {}).setdefault(rel.name, {
+                "name": rel.name, "line": rel.loc.line, "meaning": rel.doc, "kind": kind,
+                "columns": ", ".join(f"{a}: {t}" for a, t, _ in rel.columns)})
+            if kind == "output":            # output in some program that includes it
+                entry["kind"] = "output" if entry["kind"] != "input" else "input"
+    return {f: sorted(rels.values(), key=lambda d: d["line"]) for f, rels in by_file.items()}
 
 
 def render() -> str:
     out = ["# Relations", "",
-           "Generated from `datalog/*.dl` by `python -m pylogic.report.relations_doc`; do not edit.",
+           "Generated from `datalog/` by `python -m pylogic.report.relations_doc`; do not edit.",
            "Every relation's first column is the function id `<file relative to DIR>::<name>`",
            "(module-level relations: the file path). Input relations are written by `facts_gen` to",
            "`OUT/facts/NAME.facts`; output relations by the analyses to `OUT/results/NAME.csv`.",
-           "`derived` relations are public helpers that other analyses use but do not write out.", ""]
-    order = ["schema.dl"] + sorted(p.name for p in DATALOG_DIR.glob("*.dl") if p.name != "schema.dl")
-    for fname in order:
-        decls = declarations(DATALOG_DIR / fname)
-        if not decls:
+           "`derived` relations are public helpers that other analyses use but do not write out.",
+           "Each section names the catalogued analysis (`pylogic/analysis/catalog.py`) of its file",
+           "and the functions `pathlogic analyze` runs it on (scope).", ""]
+    analyses = {a.file: a for a in catalog.CATALOG}
+    decls = declarations()
+    for file in ["schema.dl"] + sorted(f for f in decls if f != "schema.dl"):
+        if file not in decls:
             continue
-        out += [f"## `{fname}`", "", "| relation | kind | columns | meaning |", "|---|---|---|---|"]
-        for d in decls:
+        out.append(f"## `{file}`")
+        out.append("")
+        if file in analyses:
+            a = analyses[file]
+            out += [f"Analysis `{a.name}` (scope: {a.scope}): {a.summary}.", ""]
+        else:
+            part = [a for a in catalog.CATALOG if (catalog.datalog_dir() / file).resolve()
+                    in {Path(f).resolve() for f in a.program().files}]
+            if part and file != "schema.dl":
+                a = min(part, key=lambda a: len(a.program().files))
+                out += [f"Part of analysis `{a.name}` (scope: {a.scope}): {a.summary}.", ""]
+        out += ["| relation | kind | columns | meaning |", "|---|---|---|---|"]
+        for d in decls[file]:
             meaning = d["meaning"].replace("|", "\\|")
             out.append(f"| `{d['name']}` | {d['kind']} | {d['columns']} | {meaning} |")
         out.append("")

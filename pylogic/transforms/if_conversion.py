@@ -9,9 +9,10 @@ block ends.
 
 Predicates (Park & Schlansker's control-dependence construction, as in IMPACT; pas.md §2.1 "simple
 if-conversion produces only unconditional and or-type defines"; predicated_cp.md §3.2):
-- control dependence is computed inside the region (post-dominators towards a virtual exit that
-  every exit edge and ``ret`` reaches); blocks with the same control-dependence set share one
-  predicate;
+- control dependence inside the region is read from the ``cdep_acyclic`` rows of
+  ``datalog/acyclic_control_dependence.dl`` (post-dominance towards a virtual exit that every exit
+  edge, retreating edge and ``ret`` reaches); blocks with the same control-dependence set share
+  one predicate;
 - a block control dependent on nothing runs unguarded (the head, joins such as F and J of
   predicated_cp.md Table 1);
 - a block control dependent on one branch edge ``X -T-> `` gets an unconditional define at the end
@@ -57,8 +58,6 @@ __all__ = ["if_convert", "IfConversionRecord", "ConvertedRegion", "convert_regio
 #: Unguarded define types rewritten when the block gets predicate p (same effect when p holds,
 #: no write when it does not; IR.md deposit table).
 _UNDER_PREDICATE = {"ut": "ct", "uf": "cf", "conjt": "at", "conjf": "af"}
-
-_VEXIT = object()  # the virtual exit of a region's post-dominator computation
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,11 @@ class IfConversionRecord(TransformRecord):
         return "\n".join(lines)
 
 
-def if_convert(module: Module, *, max_blocks: int = 16, max_instrs: int = 128,
+#: Relations this pass reads (the analysis layer computes them for its input module).
+NEEDS = ("cdep_acyclic",)
+
+
+def if_convert(module: Module, rows, *, max_blocks: int = 16, max_instrs: int = 128,
                allow_calls: bool = False, allow_memory: bool = True,
                functions: Optional[Iterable[str]] = None) -> tuple[Module, IfConversionRecord]:
     """If-convert ``module`` into hyperblocks; return ``(new_module, record)``.
@@ -131,6 +134,7 @@ def if_convert(module: Module, *, max_blocks: int = 16, max_instrs: int = 128,
     Parameters
     ----------
     module: the input (never modified).
+    rows: the module's analysis rows (``Rows`` with ``relpath``), ``NEEDS`` among them.
     max_blocks, max_instrs: bounds of one region (blocks; original instructions, terminators
         included).
     allow_calls: merge blocks containing calls (calls then run under a predicate).
@@ -139,7 +143,8 @@ def if_convert(module: Module, *, max_blocks: int = 16, max_instrs: int = 128,
 
     Raises PathlogicError for bad options or an unknown function name.
 
-    Example: ``new, rec = if_convert(load_module("examples/pcp_branchy.pir"))`` gives one
+    Example: ``new, rec = if_convert(m, module_rows(m, relations=NEEDS))`` on
+    ``examples/pcp_branchy.pir`` gives one
     hyperblock ``A`` holding all nine blocks.
     References: predicated_cp.md §3.2 and Table 1; Mahlke et al. 1992 (IMPACT hyperblocks).
     """
@@ -160,12 +165,13 @@ def if_convert(module: Module, *, max_blocks: int = 16, max_instrs: int = 128,
         if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
             out.append(fn)
             continue
-        out.append(_convert_function(fn, module, limits, record))
+        out.append(_convert_function(fn, module, limits, record,
+                                     rows.function(fn.name)["cdep_acyclic"]))
     return dataclasses.replace(module, functions=tuple(out)), record
 
 
 def _convert_function(fn: Function, module: Module, limits: RegionLimits,
-                      record: IfConversionRecord) -> Function:
+                      record: IfConversionRecord, cdep_rows) -> Function:
     regions, rejections = select_regions(fn, limits)
     record.rejected.extend(rejections)
     namer = _Namer(fn, module)
@@ -175,7 +181,7 @@ def _convert_function(fn: Function, module: Module, limits: RegionLimits,
     for region in regions:
         if len(region.blocks) < 2:
             continue
-        block, info = convert_region(fn, region, namer, use_counts)
+        block, info = convert_region(fn, region, namer, cdep_rows, use_counts)
         new_head[region.head] = block
         merged.update(region.blocks[1:])
         record.applied.append(info)
@@ -254,12 +260,35 @@ def _foldable_compare(block: Block, use_counts: dict) -> Optional[int]:
     return None
 
 
-def convert_region(fn: Function, region: Region, namer: _Namer,
+def region_control_dependence(fn: Function, region: Region, cdep_rows) -> dict:
+    """Block -> its control-dependence set ``{(X, "T"|"F"|"U")}`` inside ``region``.
+
+    Read from ``cdep_acyclic`` rows (``datalog/acyclic_control_dependence.dl``: retreating edges
+    go to the virtual exit, so a path leaving the single-entry region never re-enters it and the
+    function-level relation restricted to the region is the region-local one). The label is the
+    direction of X's final terminator that reaches the dependent edge's target.
+    """
+    inside = set(region.blocks)
+    bm = fn.block_map()
+    labels: dict = {}
+    for x in region.blocks:
+        for d, s in _final_edges(bm[x]):
+            if s is not None and s in inside and s != region.head:
+                labels.setdefault((x, s), []).append(d)
+    cd: dict = {b: set() for b in region.blocks}
+    for n, x, s in cdep_rows:
+        if n in inside and (x, s) in labels:
+            cd[n].update((x, d) for d in labels[(x, s)])
+    return cd
+
+
+def convert_region(fn: Function, region: Region, namer: _Namer, cdep_rows,
                    use_counts: Optional[dict] = None) -> tuple[Block, ConvertedRegion]:
     """Lay out one selected region as a single ``!hyperblock`` (see the module docstring).
 
     ``region.blocks`` must be a topological order of an acyclic single-entry region whose non-head
     blocks are entered only by final terminators of region blocks (``select_regions`` ensures it).
+    ``cdep_rows``: the function's ``cdep_acyclic`` rows ``(n, b, s)``.
     """
     use_counts = _use_counts(fn) if use_counts is None else use_counts
     names_before = set(namer.used)
@@ -271,22 +300,7 @@ def convert_region(fn: Function, region: Region, namer: _Namer,
     def internal(target) -> bool:
         return target in inside and target != head  # an edge to the head is a loop exit
 
-    # Post-dominators towards a virtual exit (region DAG; exits and ret go to _VEXIT).
-    pdom: dict = {}
-    for x in reversed(order):
-        sets = [pdom[s] if s is not None and internal(s) else {_VEXIT}
-                for _, s in _final_edges(bm[x])]
-        if any(ins.is_terminator for ins in bm[x].instrs[:-1]):
-            sets.append({_VEXIT})  # a side exit in the middle of the block
-        pdom[x] = {x} | set.intersection(*map(set, sets))
-    # Control dependence: B is CD on edge (X, d) iff B pdom target and B does not pdom X.
-    cd: dict = {x: set() for x in order}
-    for x in order:
-        for d, s in _final_edges(bm[x]):
-            if s is not None and internal(s):
-                for b in pdom[s] - pdom[x]:
-                    if b is not _VEXIT:
-                        cd[b].add((x, d))
+    cd = region_control_dependence(fn, region, cdep_rows)
     # Predicates per control-dependence class (topological order: X's predicate is known first).
     pred: dict = {}
     edge_pred: dict = {}            # (X, T|F) -> ut/uf destination name

@@ -22,8 +22,19 @@ from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.synthetic import random_cfg, structured_cfg
 from pylogic.ir.verify import verify_module
-from pylogic.predicates import PredicateAnalysis
-from pylogic.transforms.if_conversion import if_convert
+from pylogic.analysis.run import module_rows
+from pylogic.predicates import PAS_RELATIONS, PredicateAnalysis
+from pylogic.analysis.passes import run_pass
+
+
+def pas_rows(module, fn):
+    """The rows PAS reads for ``fn`` of ``module``."""
+    return module_rows(module, "t.pir", relations=PAS_RELATIONS, engine="clingo").function(fn.name)
+
+
+def if_convert(module, **options):
+    """The registered pass, with the rows it needs computed on the embedded engine."""
+    return run_pass("if-convert", module, engine="clingo", **options)
 
 ROOT = Path(__file__).resolve().parents[2]
 BRANCHY = ROOT / "examples" / "pcp_branchy.pir"
@@ -84,7 +95,7 @@ def test_branchy_predicates_checked_by_pas():
     new, rec = if_convert(load_module(BRANCHY))
     fn = new.functions[0]
     pred = rec.regions[0].predicates
-    pa = PredicateAnalysis(fn, check="sat")
+    pa = PredicateAnalysis(fn, pas_rows(new, fn), check="sat")
     b, c, d, e, g, h = (pred[x] for x in "BCDEGH")
     assert pa.disjoint(b, c) and pa.exhaustive(b, c)      # then / else of a > 0
     assert pa.disjoint(d, e) and pa.implies(d, c) and pa.implies(e, c)
@@ -152,7 +163,7 @@ def test_join_on_some_paths_gets_or_type_predicate():
     types = {d.dtype for i in fn.blocks[0].instrs if isinstance(i, PredDefine)
              for d in i.dests if d.name == pj}
     assert types == {"uf", "ot"}  # cleared at the head, or-ed in at A and at B
-    pa = PredicateAnalysis(fn, check="sat")
+    pa = PredicateAnalysis(fn, pas_rows(new, fn), check="sat")
     ca, cb, cx = (pa.condition(r, "gt", 0) for r in "abx")
     assert pa.value(pj) == (ca & cb) | (~ca & cx)
     same_behaviour(m, new, [(a, b, x) for a in (-1, 1) for b in (-1, 1) for x in (-1, 1)])

@@ -1,0 +1,156 @@
+"""Every shipped Datalog program: where it is, what it outputs, which functions it runs on.
+
+This module is the one owner of the ``datalog/`` directory: nothing else locates it or reads a
+``.dl`` file except through the engines' front end (``pylogic.engines.load_program``).
+
+Scopes (what ``pathlogic analyze`` runs an analysis on):
+
+- ``"function"``: every defined function;
+- ``"predicated"``: functions with predicate defines (the PPG);
+- ``"demand"``: only when a pass or the predicate layer asks for its outputs.
+
+Example
+-------
+>>> catalog.get("dominance").outputs                        # doctest: +SKIP
+('dom', 'idom')
+>>> [a.name for a in catalog.producing(["cdep", "idom"])]    # doctest: +SKIP
+['control_dependence', 'dominance']
+
+References: DESIGN.md "Inside the package" (catalog.py), STYLE.md (cclyzer++ layout).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable
+
+from pylogic.engines import CheckedProgram, load_program_cached
+from pylogic.errors import PathlogicError
+
+SCOPES = ("function", "predicated", "demand")
+_OUTPUTS: dict = {}   # analysis name -> (checked program, its outputs)
+
+
+def datalog_dir() -> Path:
+    """The shipped ``datalog/`` directory: ``pylogic/datalog`` in an installed wheel, the
+    top-level ``datalog/`` of a source checkout (editable install)."""
+    package = Path(__file__).resolve().parents[1]
+    for candidate in (package / "datalog", package.parent / "datalog"):
+        if (candidate / "schema.dl").is_file():
+            return candidate
+    raise PathlogicError(f"the shipped Datalog programs are missing (looked in {package / 'datalog'} "
+                         f"and {package.parent / 'datalog'}): reinstall pathlogic")
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One runnable Datalog program of ``datalog/`` (``souffle -F facts datalog/<file>`` works)."""
+
+    name: str
+    file: str
+    scope: str
+    summary: str
+
+    @property
+    def path(self) -> Path:
+        return datalog_dir() / self.file
+
+    def program(self) -> CheckedProgram:
+        """The checked program (parsed once, reused while its files are unchanged)."""
+        return load_program_cached(self.path)
+
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        """The program's ``.output`` relations, included programs' outputs among them."""
+        program = self.program()
+        hit = _OUTPUTS.get(self.name)
+        if hit is None or hit[0] is not program:
+            hit = _OUTPUTS[self.name] = (program, tuple(sorted(program.outputs)))
+        return hit[1]
+
+    @cached_property
+    def own_outputs(self) -> tuple[str, ...]:
+        """Outputs no included catalogued program provides (what this analysis adds)."""
+        others = set()
+        included = {str(Path(f).resolve()) for f in self.program().files}
+        for other in CATALOG:
+            if other.name != self.name and str(other.path.resolve()) in included:
+                others.update(other.outputs)
+        return tuple(r for r in self.outputs if r not in others)
+
+
+CATALOG: tuple[Analysis, ...] = (
+    Analysis("reachability", "reachability.dl", "function",
+             "blocks reachable from the entry, and unreachable ones"),
+    Analysis("dominance", "dominance.dl", "function", "idom and dom on the CFG"),
+    Analysis("dominance_frontier", "dominance_frontier.dl", "function", "dominance frontiers (df)"),
+    Analysis("postdominance", "postdominance.dl", "function",
+             "ipdom on the reverse CFG from the virtual exit __exit__"),
+    Analysis("control_dependence", "control_dependence.dl", "function",
+             "cdep: block n is control dependent on edge b->s"),
+    Analysis("loops", "loops.dl", "function",
+             "natural loops: back edges, headers, bodies, depth, irreducible functions"),
+    Analysis("acyclic_control_dependence", "acyclic_control_dependence.dl", "demand",
+             "ipdom_acyclic, cdep_acyclic: retreating edges to __exit__ (hyperblock predicates)"),
+    Analysis("liveness", "liveness.dl", "demand", "predicate-aware live_in/live_out of registers"),
+    Analysis("ppg", "ppg.dl", "predicated",
+             "predicate partition graphs (block and predicate-register PPGs, subset/disjoint)"),
+)
+
+#: Files that are not analyses: the schema, #include-only bundles, shared rule sets, families.
+BUNDLES = {"cfg_analyses": "cfg_analyses.dl"}
+
+
+def get(name: str) -> Analysis:
+    """The catalogued analysis ``name``."""
+    for analysis in CATALOG:
+        if analysis.name == name:
+            return analysis
+    raise PathlogicError(f"no shipped analysis {name!r} (known: "
+                         f"{', '.join(a.name for a in CATALOG)})")
+
+
+def in_scope(scope: str) -> list[Analysis]:
+    """The analyses ``analyze`` runs for functions of ``scope`` ("predicated" functions get
+    the "function" analyses too)."""
+    wanted = {"function": ("function",), "predicated": ("function", "predicated")}[scope]
+    return [a for a in CATALOG if a.scope in wanted]
+
+
+def producing(relations: Iterable[str]) -> list[Analysis]:
+    """The fewest catalogued analyses whose outputs cover ``relations`` (smallest first)."""
+    need = set(relations)
+    chosen: list[Analysis] = []
+    by_size = sorted(CATALOG, key=lambda a: len(a.outputs))
+    for rel in sorted(need):
+        if any(rel in a.outputs for a in chosen):
+            continue
+        for analysis in by_size:
+            if rel in analysis.outputs:
+                chosen.append(analysis)
+                break
+        else:
+            raise PathlogicError(f"no shipped analysis outputs relation {rel!r}")
+    return sorted(chosen, key=lambda a: a.name)
+
+
+def compose(analyses: Iterable[Analysis]) -> CheckedProgram:
+    """One program that includes every given analysis (include guards share common rules),
+    so one engine call computes all of their outputs, each relation once."""
+    analyses = sorted(set(analyses), key=lambda a: a.name)
+    if len(analyses) == 1:
+        return analyses[0].program()
+    text = "".join(f'#include "{a.path.resolve()}"\n' for a in analyses)
+    key = hashlib.sha256(text.encode()).hexdigest()[:16]
+    folder = Path(tempfile.gettempdir()) / f"pathlogic-{os.getuid()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"composed-{key}.dl"
+    if not path.is_file() or path.read_text() != text:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    return load_program_cached(path)

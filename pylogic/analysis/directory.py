@@ -1,0 +1,209 @@
+"""``pathlogic analyze`` as a library call: load a directory of programs, optionally if-convert
+them (each result checked by the interpreter), extract facts once, run the catalogued analyses
+once, write ``OUT/facts``, ``OUT/results`` and ``OUT/summary.json``, and summarise per function.
+
+Example
+-------
+>>> result = analyze_directory("examples", "runs/examples", engine="clingo")   # doctest: +SKIP
+>>> result.failed, len(result.functions)
+(False, 8)
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from facts_gen.extract import write_facts
+from pylogic.analysis.run import AnalysisRun, analyze_modules, has_defines
+from pylogic.engines.csv_io import write_rows
+from pylogic.errors import PathlogicError
+from pylogic.interp.differential import compare_modules
+from pylogic.ir.load import LoadedDirectory, load_directory
+from pylogic.predicates.pas import PAS_RELATIONS
+from pylogic.predicates.summary import predicate_summary
+from pylogic.transforms.if_conversion import NEEDS as IF_CONVERT_NEEDS
+from pylogic.transforms.if_conversion import if_convert
+
+
+@dataclass
+class DirectoryAnalysis:
+    """Everything one ``analyze`` run found; ``problems`` are located, printable messages."""
+    input: str
+    out: Path
+    engine: str
+    loaded: LoadedDirectory
+    run: Optional[AnalysisRun] = None
+    functions: list[dict] = field(default_factory=list)
+    predicates: list[dict] = field(default_factory=list)
+    if_conversion: Optional[dict] = None
+    problems: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    seconds: dict = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        """A file was skipped, a function's analysis failed, or a check found a difference."""
+        return bool(self.failures or any(p.skipped for p in self.loaded.problems))
+
+    def summary(self) -> dict:
+        """The contents of ``OUT/summary.json``."""
+        tables = self.run.rows.sorted_tables() if self.run else {}
+        return {
+            "input": self.input,
+            "out": str(self.out),
+            "engine": self.engine,
+            "files": len(self.loaded.programs) + sum(1 for p in self.loaded.problems if p.skipped),
+            "files_analyzed": len(self.loaded.programs),
+            "files_failed": [p.relpath for p in self.loaded.problems if p.skipped],
+            "problems": [p.message for p in self.loaded.problems],
+            "failures": self.failures,
+            "functions": self.functions,
+            "coverage": coverage(self.loaded),
+            "if_conversion": self.if_conversion,
+            "predicates": self.predicates,
+            "engine_calls": [{"analyses": list(c.analyses), "functions": len(c.functions),
+                              "seconds": round(c.seconds, 4), "error": c.error}
+                             for c in (self.run.calls if self.run else [])],
+            "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+            "relations": {name: len(rs) for name, rs in tables.items()
+                          if self.run and name not in self.run.facts},
+        }
+
+
+def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
+                      if_convert_first: bool = False, predicates: bool = True,
+                      progress: Optional[Callable[[int, int], None]] = None) -> DirectoryAnalysis:
+    """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
+
+    Raises PathlogicError only when there is nothing to analyze; every per-file or
+    per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
+    """
+    out = Path(out)
+    t0 = time.perf_counter()
+    loaded = load_directory(Path(target), jobs=jobs)
+    if not loaded.programs and not loaded.problems:
+        raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
+    result = DirectoryAnalysis(str(target), out, engine, loaded)
+    result.seconds["load"] = time.perf_counter() - t0
+    if if_convert_first:
+        t1 = time.perf_counter()
+        result.if_conversion = if_convert_all(loaded, engine, result.failures)
+        result.seconds["if_convert"] = time.perf_counter() - t1
+    modules = [(p.module, p.relpath) for p in loaded.programs]
+    t2 = time.perf_counter()
+    extra = PAS_RELATIONS if predicates else ()
+    run = analyze_modules(modules, engine=engine, jobs=jobs, progress=progress,
+                          extra_predicated=extra)
+    result.run, result.engine = run, run.engine
+    result.seconds["analyses"] = time.perf_counter() - t2
+    for f, message in sorted(run.failures.items()):
+        result.failures.append(f"{f}: analysis failed: {message}")
+    write_outputs(run, out)
+    result.functions = function_rows(run)
+    if predicates:
+        t3 = time.perf_counter()
+        result.predicates = predicate_rows(loaded, run, result.failures)
+        result.seconds["predicates"] = time.perf_counter() - t3
+    result.seconds["total"] = time.perf_counter() - t0
+    (out / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n")
+    return result
+
+
+def write_outputs(run: AnalysisRun, out: Path) -> None:
+    """``out/facts/NAME.facts`` per input relation, ``out/results/NAME.csv`` per output."""
+    write_facts(run.facts, out / "facts")
+    (out / "results").mkdir(parents=True, exist_ok=True)
+    for name, rows in run.rows.sorted_tables().items():
+        if name not in run.facts:
+            write_rows(out / "results" / f"{name}.csv", rows)
+
+
+def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str]) -> dict:
+    """If-convert every module in place (rows for all modules in one run); each converted
+    module is run before and after on the interpreter (``main``, no inputs), and a difference
+    is a failure. Per file: the pass's totals and the check's verdict."""
+    modules = [(p.module, p.relpath) for p in loaded.programs]
+    run = analyze_modules(modules, engine=engine, relations=IF_CONVERT_NEEDS)
+    totals = {}
+    for program in loaded.programs:
+        rows = run.rows.for_module(program.relpath)
+        try:
+            new, record = if_convert(program.module, rows)
+        except PathlogicError as exc:
+            failures.append(f"{program.relpath}: if-conversion failed: {exc}")
+            continue
+        entry = record.totals()
+        if new != program.module:
+            check = compare_modules(program.module, new)
+            entry["check"] = check.verdict
+            case = check.comparisons[0] if check.comparisons else None
+            if case is not None and case.verdict != "not compared":
+                entry["instructions"] = [case.before.counts["instructions"],
+                                         case.after.counts["instructions"]]
+                if case.before.error is not None:   # agreement, but only up to this error
+                    entry["check_note"] = f"both runs ended in: {case.before.error}"
+            elif case is not None:
+                entry["check_note"] = case.detail
+            if check.verdict == "different":
+                failures.append(f"{program.relpath}: if-conversion changed behaviour: "
+                                f"{check.first_difference}")
+                continue
+        program.module = new
+        totals[program.relpath] = entry
+    return totals
+
+
+def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str]) -> list[dict]:
+    """PAS (BDD) vs PPG statistics for every function that has predicate defines."""
+    rows = []
+    for program in loaded.programs:
+        with_defines = {fn.name for fn in program.module.defined_functions() if has_defines(fn)}
+        if not with_defines:
+            continue
+        try:
+            summary = predicate_summary(program.module, program.relpath,
+                                        run.rows.for_module(program.relpath),
+                                        functions=sorted(with_defines))
+        except PathlogicError as exc:
+            failures.append(f"{program.relpath}: predicate analysis failed: {exc}")
+            continue
+        for row in summary:
+            rows.append({**row, "function": f"{program.relpath}::{row['function']}"})
+            if "error" in row:
+                failures.append(f"{program.relpath}::{row['function']}: {row['error']}")
+    return rows
+
+
+def function_rows(run: AnalysisRun) -> list[dict]:
+    """Per function: blocks, edges, unreachable blocks, loops, irreducible, cdep rows."""
+    def count(rel: str) -> Counter:
+        return Counter(row[0] for row in run.rows.get(rel, ()))
+    blocks, edges = count("block"), count("edge")
+    unreachable, loops, cdep = count("unreachable"), count("loop_header"), count("cdep")
+    irreducible = {row[0] for row in run.rows.get("irreducible", [])}
+    return [{"function": f, "blocks": blocks[f], "edges": edges[f],
+             "unreachable": unreachable[f], "loops": loops[f], "irreducible": f in irreducible,
+             "cdep": cdep[f], "analyses": run.scopes.get(f, ""), "error": run.failures.get(f)}
+            for f in run.rows.functions()]
+
+
+def coverage(loaded: LoadedDirectory) -> dict:
+    """Import coverage of .ll/.c inputs (functions imported vs skipped, by reason)."""
+    imported = skipped = 0
+    reasons: Counter = Counter()
+    for program in loaded.programs:
+        report = program.import_report
+        if report is None or not hasattr(report, "to_dict"):
+            continue
+        for fn in report.to_dict().get("functions", []):
+            if fn.get("status") == "imported":
+                imported += 1
+            else:
+                skipped += 1
+                reasons[fn.get("reason", "?")] += 1
+    return {"functions_imported": imported, "functions_skipped": skipped,
+            "skipped_by_reason": dict(reasons)}

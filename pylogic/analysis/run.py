@@ -1,0 +1,215 @@
+"""One analysis run: extract facts once per module, run each catalogued program once, and hand
+the rows to the predicate layer and the passes (DESIGN.md "Inside the package").
+
+Functions are grouped by scope (``catalog.SCOPES``): every function gets the ``"function"``
+analyses, functions with predicate defines also the PPG. Each group is one engine call over all
+of its functions (with ``jobs`` > 1, one call per worker's share), running one program that
+``#include``s every analysis of the group, so shared relations (``idom``, ``dom``) are computed
+once. When a batched call fails, its functions are retried one by one, so one bad function
+costs only its own results.
+
+Example
+-------
+>>> run = analyze_modules([(module, "a.pir")], engine="clingo")      # doctest: +SKIP
+>>> run.rows.of("a.pir::@main")["idom"]                                # doctest: +SKIP
+[('entry', 'b1'), ...]
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional, Sequence
+
+from facts_gen.extract import MODULE_RELATIONS, RELATIONS, empty_facts, extract_module
+from facts_gen.naming import function_id
+from pylogic.analysis import catalog
+from pylogic.engines import resolve_engine, run_checked
+from pylogic.engines.rows import Rows
+from pylogic.errors import PathlogicError
+from pylogic.ir.model import Function, Module, PredDefine
+
+
+@dataclass
+class EngineCall:
+    """One engine invocation: which analyses, over which functions, how long, and its error."""
+    analyses: tuple[str, ...]
+    functions: tuple[str, ...]
+    seconds: float
+    error: Optional[str] = None
+
+
+@dataclass
+class AnalysisRun:
+    """Facts and analysis results of a set of modules.
+
+    ``rows`` holds the extracted facts and every output relation (``rows.of(function_id)`` is one
+    function's view); ``failures`` maps a function id to the error that cost it its results.
+    """
+    engine: str
+    facts: dict[str, list[tuple]]
+    rows: Rows
+    calls: list[EngineCall] = field(default_factory=list)
+    failures: dict[str, str] = field(default_factory=dict)
+    scopes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def seconds(self) -> float:
+        return sum(c.seconds for c in self.calls)
+
+
+def has_defines(fn: Function) -> bool:
+    return any(isinstance(i, PredDefine) for b in fn.blocks for i in b.instrs)
+
+
+def scope_of(fn: Function) -> str:
+    """``"predicated"`` for functions with predicate defines, else ``"function"``."""
+    return "predicated" if has_defines(fn) else "function"
+
+
+def extract(modules: Iterable[tuple[Module, str]], profile: Optional[dict] = None
+            ) -> dict[str, list[tuple]]:
+    """The facts of every ``(module, relpath)``, extracted once each."""
+    facts = empty_facts()
+    for module, relpath in modules:
+        extract_module(module, relpath, facts, profile=profile)
+    return facts
+
+
+def facts_of(facts: dict[str, list[tuple]], functions: Sequence[str]) -> dict[str, list[tuple]]:
+    """The per-function input relations restricted to ``functions``."""
+    wanted = set(functions)
+    return {name: [r for r in rows if r[0] in wanted]
+            for name, rows in facts.items() if name not in MODULE_RELATIONS}
+
+
+def _call(item) -> tuple[dict, EngineCall]:
+    names, functions, facts, engine, outputs = item
+    program = catalog.compose(catalog.get(n) for n in names)
+    t0 = time.perf_counter()
+    try:
+        rows = run_checked(program, None, engine, facts, only=list(outputs) if outputs else None)
+    except PathlogicError as exc:
+        return {}, EngineCall(names, functions, time.perf_counter() - t0, str(exc))
+    return rows, EngineCall(names, functions, time.perf_counter() - t0)
+
+
+def _chunks(items: list, n: int) -> list[list]:
+    n = max(1, min(n, len(items)))
+    return [items[k::n] for k in range(n)]
+
+
+def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], list[str]],
+                 engine: str = "auto", jobs: int = 1, outputs: Optional[Sequence[str]] = None,
+                 progress: Optional[Callable[[int, int], None]] = None) -> AnalysisRun:
+    """Run each group's analyses (names from the catalog) once over the group's functions.
+
+    Parameters
+    ----------
+    facts : extracted input relations of all functions (``extract``).
+    groups : ``{analysis names: [function ids]}``.
+    outputs : restrict every call to these output relations (default: all outputs).
+    progress : called as ``progress(done, total)`` after each engine call.
+    """
+    engine = resolve_engine(engine)
+    every = sorted({f for fs in groups.values() for f in fs})
+    rows = Rows()
+    rows.add_run(facts, every)
+    result = AnalysisRun(engine, facts, rows)
+    work = []
+    for names, functions in sorted(groups.items()):
+        if not functions:
+            continue
+        for f in functions:
+            result.scopes[f] = ",".join(names)
+        for share in _chunks(sorted(functions), jobs):
+            work.append((tuple(names), tuple(share), facts_of(facts, share), engine,
+                         tuple(outputs or ())))
+    done = 0
+
+    def record(item, out: dict, call: EngineCall) -> None:
+        nonlocal done
+        if call.error is not None and len(call.functions) > 1:
+            for f in call.functions:             # locate the failure: one call per function
+                one = (item[0], (f,), facts_of(facts, [f]), engine, item[4])
+                record(one, *_call(one))
+            return
+        result.calls.append(call)
+        if call.error is not None:
+            result.failures[call.functions[0]] = call.error
+        else:
+            rows.add_run(out, call.functions)
+
+    if jobs > 1 and len(work) > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1, len(work))) as pool:
+            for item, (out, call) in zip(work, pool.map(_call, work)):
+                record(item, out, call)
+                done += 1
+                if progress:
+                    progress(done, len(work))
+    else:
+        for item in work:
+            record(item, *_call(item))
+            done += 1
+            if progress:
+                progress(done, len(work))
+    return result
+
+
+def analysis_groups(modules: Iterable[tuple[Module, str]],
+                    relations: Optional[Sequence[str]] = None,
+                    extra_predicated: Sequence[str] = ()) -> dict[tuple[str, ...], list[str]]:
+    """Which catalogued analyses each function gets: with ``relations``, the analyses producing
+    them for every function; otherwise by scope (what ``pathlogic analyze`` runs), functions
+    with predicate defines also getting what produces ``extra_predicated``."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    if relations is not None:
+        names = tuple(a.name for a in catalog.producing(relations)) if relations else ()
+        for module, relpath in modules:
+            for fn in module.defined_functions():
+                groups.setdefault(names, []).append(function_id(relpath, fn.name))
+        return {k: v for k, v in groups.items() if k}
+    extra = [r for r in extra_predicated if r not in RELATIONS]
+    by_scope = {scope: tuple(sorted({a.name for a in catalog.in_scope(scope)}
+                                    | ({a.name for a in catalog.producing(extra)}
+                                       if scope == "predicated" and extra else set())))
+                for scope in ("function", "predicated")}
+    for module, relpath in modules:
+        for fn in module.defined_functions():
+            groups.setdefault(by_scope[scope_of(fn)], []).append(function_id(relpath, fn.name))
+    return groups
+
+
+def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "auto",
+                    jobs: int = 1, relations: Optional[Sequence[str]] = None,
+                    profile: Optional[dict] = None, extra_predicated: Sequence[str] = (),
+                    progress: Optional[Callable[[int, int], None]] = None) -> AnalysisRun:
+    """Extract facts of ``(module, relpath)`` pairs once and run the catalogued analyses.
+
+    ``relations``: compute only what produces these relations (for every function); default:
+    each function's scope (``"function"`` analyses, plus the PPG where there are defines, and
+    whatever produces ``extra_predicated`` there, e.g. the relations PAS reads).
+    Input facts are part of ``run.rows`` too, so a consumer reads ``rpo`` and ``idom`` alike.
+    """
+    modules = list(modules)
+    facts = extract(modules, profile)
+    outputs = None
+    if relations is not None:
+        outputs = [r for r in relations if r not in facts]
+        relations = outputs
+    groups = analysis_groups(modules, relations, extra_predicated)
+    return run_analyses(facts, groups, engine, jobs, outputs, progress)
+
+
+def module_rows(module: Module, relpath: Optional[str] = None, *,
+                relations: Optional[Sequence[str]] = None, engine: str = "auto") -> Rows:
+    """Facts and analysis rows of one module (function ids ``relpath::name``, default relpath:
+    the module's path); raises the first engine error instead of recording it."""
+    relpath = relpath or module.path
+    run = analyze_modules([(module, relpath)], engine=engine, relations=relations)
+    if run.failures:
+        f, message = sorted(run.failures.items())[0]
+        raise PathlogicError(f"{f}: analysis failed: {message}")
+    run.rows.relpath = relpath
+    return run.rows

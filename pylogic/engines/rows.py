@@ -1,0 +1,122 @@
+"""Output rows of an engine run, viewed per function.
+
+Every relation's first column is the function id ``"<relpath>::<name>"`` (DESIGN.md facts
+contract). ``Rows`` holds one run's tuples for all functions; ``rows.of(function_id)`` is the
+view a pass or the predicate layer reads: each relation's rows of that function, with the
+function column dropped.
+
+Example
+-------
+>>> rows = Rows({"idom": [("a.pir::@f", "entry", "b1")]})
+>>> rows.of("a.pir::@f")["idom"]
+[('entry', 'b1')]
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable, Iterator, Mapping
+
+
+class FunctionRows(Mapping):
+    """Relation name -> that function's rows, function column dropped. A relation the run did
+    not compute raises KeyError (so a missing analysis is never read as "no rows")."""
+
+    def __init__(self, function_id: str, tables: Mapping[str, list], computed: Iterable[str]):
+        self.function_id = function_id
+        self._tables = tables
+        self._computed = frozenset(computed)
+
+    def __getitem__(self, relation: str) -> list:
+        if relation not in self._computed:
+            raise KeyError(f"relation {relation!r} was not computed for {self.function_id}")
+        return self._tables.get(relation, [])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._computed))
+
+    def __len__(self) -> int:
+        return len(self._computed)
+
+    def pairs(self, relation: str) -> dict:
+        """A two-column relation as a dict (first column -> second), e.g. ``idom``: d -> n is
+        read as ``{n: d}`` by ``parents``; this one maps column 0 to column 1."""
+        return {a: b for a, b in self[relation]}
+
+    def parents(self, relation: str) -> dict:
+        """A tree relation ``(parent, child)`` as ``{child: parent}`` (``idom``, ``ipdom``)."""
+        return {child: parent for parent, child in self[relation]}
+
+    def set(self, relation: str) -> set:
+        """The relation's rows as a set (single columns unwrapped)."""
+        rows = self[relation]
+        return {r[0] if len(r) == 1 else r for r in rows}
+
+
+class Rows(Mapping):
+    """Relation name -> rows over all functions, plus per-function views.
+
+    ``relpath`` (rows of one module): the file part of its function ids, for ``function(name)``.
+    ``functions`` names the functions the run covered (default: every function id seen in the
+    rows, or in ``function`` rows): only for those does ``of`` report a relation as computed.
+    """
+
+    def __init__(self, tables: Mapping[str, list] | None = None,
+                 functions: Iterable[str] | None = None, relpath: str | None = None):
+        self.relpath = relpath
+        self._tables: dict[str, list] = {}
+        self._computed: dict[str, set] = defaultdict(set)
+        self._by_function: dict[str, dict[str, list]] | None = None
+        if tables is not None:
+            self.add_run(tables, functions)
+
+    def add_run(self, tables: Mapping[str, list], functions: Iterable[str] | None = None) -> None:
+        """Add one run's output rows; ``functions``: the function ids that run covered."""
+        if functions is None:
+            functions = {row[0] for rows in tables.values() for row in rows}
+        functions = list(functions)
+        for name, rows in tables.items():
+            self._tables.setdefault(name, []).extend(rows)
+        for f in functions:
+            self._computed[f].update(tables)
+        self._by_function = None
+
+    def functions(self) -> list[str]:
+        """Function ids covered by some run."""
+        return sorted(self._computed)
+
+    def __getitem__(self, relation: str) -> list:
+        return self._tables[relation]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def sorted_tables(self) -> dict[str, list]:
+        """Every relation's rows, deduplicated and sorted (what OUT/results holds)."""
+        return {k: sorted(set(v)) for k, v in sorted(self._tables.items())}
+
+    def of(self, function_id: str) -> FunctionRows:
+        """The rows of one function (``"<relpath>::<name>"``)."""
+        if self._by_function is None:
+            per: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+            for name, rows in self._tables.items():
+                for row in rows:
+                    per[row[0]][name].append(row[1:])
+            self._by_function = per
+        return FunctionRows(function_id, self._by_function.get(function_id, {}),
+                            self._computed.get(function_id, ()))
+
+    def function(self, name: str) -> FunctionRows:
+        """The rows of function ``name`` of this module (``relpath::name``)."""
+        if self.relpath is None:
+            raise KeyError(f"rows of several modules: name the function id, not {name!r}")
+        return self.of(f"{self.relpath}::{name}")
+
+    def for_module(self, relpath: str) -> "Rows":
+        """The same rows, with ``function(name)`` resolving names of the module ``relpath``."""
+        view = Rows.__new__(Rows)
+        view.__dict__.update(self.__dict__)
+        view.relpath = relpath
+        return view

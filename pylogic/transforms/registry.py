@@ -1,0 +1,36 @@
+"""The passes ``pathlogic`` can run, by name (like ``opt -passes=``).
+
+A pass is ``run(module, rows, **options) -> (Module, record)``: it reads the analysis rows of its
+input module (``needs`` names the relations; the analysis layer computes them) and returns a new
+module and a record of what it changed; it never edits its input. Adding a pass = one module in
+``transforms/`` and one line in ``PASSES``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from pylogic.errors import PathlogicError
+from pylogic.transforms import if_conversion
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    run: Callable
+    needs: tuple[str, ...]
+    summary: str
+
+
+PASSES: dict[str, Pass] = {p.name: p for p in (
+    Pass("if-convert", if_conversion.if_convert, if_conversion.NEEDS,
+         "hyperblock formation (IMPACT): acyclic single-entry regions to predicated code"),
+)}
+
+
+def get_pass(name: str) -> Pass:
+    """The registered pass ``name``; a clear error listing the known ones otherwise."""
+    try:
+        return PASSES[name]
+    except KeyError:
+        raise PathlogicError(f"unknown pass {name!r} (known: {', '.join(sorted(PASSES))})") from None
