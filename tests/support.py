@@ -9,11 +9,10 @@ Example
 """
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from pylogic.engines import engine, engine_names
+from pylogic.ir.llvm.clang import find_clang
 
 
 def engine_available(name: str) -> bool:
@@ -27,8 +26,8 @@ def souffle_available() -> bool:
 
 
 def clang_path() -> str | None:
-    """clang-14 (or clang) on PATH, as the C front end looks for it."""
-    return shutil.which("clang-14") or shutil.which("clang")
+    """clang-14 (or clang), found the way the C front end finds it."""
+    return find_clang()
 
 
 def _engine_skip(name: str):

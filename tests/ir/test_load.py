@@ -11,11 +11,10 @@ import pytest
 from pylogic.errors import ImportError_, ParseErrors, PathlogicError
 from pylogic.ir.load import discover, load_directory, load_program, load_text
 from pylogic.ir.printer import print_module
+from tests.support import needs_clang
 
 ROOT = Path(__file__).resolve().parents[2]
 LLVM_TESTS = ROOT / "tests" / "ir" / "llvm"
-HAVE_CLANG = shutil.which("clang-14") is not None or shutil.which("clang") is not None
-needs_clang = pytest.mark.skipif(not HAVE_CLANG, reason="clang-14 not installed")
 
 GOOD_PIR = "func @f(%a) {\nentry:\n  %b = add %a, 1\n  ret %b\n}\n"
 BAD_PIR = "func @f() {\nentry:\n  %x = frob 1\n  ret\n}\n"          # line 3: unknown opcode

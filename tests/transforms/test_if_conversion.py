@@ -21,7 +21,10 @@ from pylogic.ir.model import Br, Call, CondBr, PredDefine, Reg, Ret
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.synthetic import random_cfg, structured_cfg
+from pylogic.ir.llvm.clang import compile_c_to_ll
+from pylogic.ir.llvm.importer import import_llvm
 from pylogic.ir.verify import verify_module
+from tests.support import needs_clang
 from pylogic.analysis.run import module_rows
 from pylogic.predicates import PAS_RELATIONS, PredicateAnalysis
 from pylogic.analysis.passes import run_pass
@@ -590,14 +593,8 @@ int main(void) {
 """
 
 
+@needs_clang
 def test_if_converts_imported_c_program(tmp_path):
-    try:
-        from pylogic.ir.llvm.clang import compile_c_to_ll, find_clang
-        from pylogic.ir.llvm.importer import import_llvm
-    except ImportError:
-        pytest.skip("LLVM/C importer not available")
-    if find_clang() is None:
-        pytest.skip("clang-14 not installed")
     src = tmp_path / "classify.c"
     src.write_text(C_PROGRAM)
     module, _report = import_llvm(compile_c_to_ll(str(src)), str(src))

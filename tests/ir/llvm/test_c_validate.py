@@ -13,6 +13,7 @@ from pylogic.cli import main as cli_main
 from pylogic.commands import validate as validate_cmd
 from pylogic.errors import ImportError_
 from pylogic.ir.llvm.clang import compile_c_to_ll, find_clang
+from tests.support import needs_clang
 from pylogic.ir.load import load_program
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
@@ -23,7 +24,6 @@ C_DIR = os.path.join(HERE, "c")
 RUNNABLE = sorted(p for p in glob.glob(os.path.join(C_DIR, "*.c"))
                   if not p.endswith("syntax_error.c"))
 
-needs_clang = pytest.mark.skipif(find_clang() is None, reason="clang-14 not installed")
 
 
 @needs_clang

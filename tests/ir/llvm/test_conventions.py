@@ -15,6 +15,7 @@ from pylogic.ir.llvm.importer import import_llvm
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
+from tests.support import needs_clang
 
 
 def _import(text: str):
@@ -352,8 +353,7 @@ def test_aliases_name_the_aliasee():
     assert run_module(module).return_value == 16
 
 
-@pytest.mark.skipif(__import__("pylogic.ir.llvm.clang", fromlist=["x"]).find_clang() is None,
-                    reason="clang-14 not installed")
+@needs_clang
 def test_vla_memory_is_freed_by_stackrestore():
     import os
     from pylogic.ir.load import load_program
