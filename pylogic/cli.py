@@ -11,7 +11,7 @@ from pylogic.errors import PathlogicError
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = ("run", "check", "analyze", "facts", "query", "compare_engines",
-            "predicates", "validate", "ifconvert")
+            "predicates", "validate", "ifconvert", "optimize")
 
 
 def build_parser() -> argparse.ArgumentParser:
