@@ -100,6 +100,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                           extra_predicated=extra)
     result.run, result.engine = run, run.engine
     result.seconds["analyses"] = time.perf_counter() - t2
+    for relpath, message in sorted(run.module_failures.items()):
+        result.failures.append(f"{relpath}: {message}")
     for f, message in sorted(run.failures.items()):
         result.failures.append(f"{f}: analysis failed: {message}")
     write_outputs(run, out)
@@ -131,10 +133,18 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str]) ->
     totals = {}
     for program in loaded.programs:
         rows = run.rows.for_module(program.relpath)
+        if program.relpath in run.module_failures:
+            failures.append(f"{program.relpath}: not if-converted: "
+                            f"{run.module_failures[program.relpath]}")
+            continue
         try:
             new, record = if_convert(program.module, rows)
         except PathlogicError as exc:
             failures.append(f"{program.relpath}: if-conversion failed: {exc}")
+            continue
+        except Exception as exc:  # noqa: BLE001 -- a pass bug costs only this file
+            failures.append(f"{program.relpath}: if-conversion failed (internal error "
+                            f"{type(exc).__name__}: {exc})")
             continue
         entry = record.totals()
         if new != program.module:
@@ -162,7 +172,9 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
     rows = []
     for program in loaded.programs:
         with_defines = {fn.name for fn in program.module.defined_functions() if has_defines(fn)}
-        if not with_defines:
+        with_defines = {n for n in with_defines
+                        if f"{program.relpath}::{n}" not in run.failures}
+        if not with_defines or program.relpath in run.module_failures:
             continue
         try:
             summary = predicate_summary(program.module, program.relpath,
@@ -170,6 +182,10 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
                                         functions=sorted(with_defines))
         except PathlogicError as exc:
             failures.append(f"{program.relpath}: predicate analysis failed: {exc}")
+            continue
+        except Exception as exc:  # noqa: BLE001 -- a bug costs only this file's statistics
+            failures.append(f"{program.relpath}: predicate analysis failed (internal error "
+                            f"{type(exc).__name__}: {exc})")
             continue
         for row in summary:
             rows.append({**row, "function": f"{program.relpath}::{row['function']}"})

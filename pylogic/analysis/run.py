@@ -45,7 +45,8 @@ class AnalysisRun:
     """Facts and analysis results of a set of modules.
 
     ``rows`` holds the extracted facts and every output relation (``rows.of(function_id)`` is one
-    function's view); ``failures`` maps a function id to the error that cost it its results.
+    function's view); ``failures`` maps a function id to the error that cost it its results,
+    ``module_failures`` a file (relpath) to the error that cost it its facts.
     """
     engine: str
     facts: dict[str, list[tuple]]
@@ -53,6 +54,7 @@ class AnalysisRun:
     calls: list[EngineCall] = field(default_factory=list)
     failures: dict[str, str] = field(default_factory=dict)
     scopes: dict[str, str] = field(default_factory=dict)
+    module_failures: dict[str, str] = field(default_factory=dict)  # relpath -> error
 
     @property
     def seconds(self) -> float:
@@ -68,12 +70,22 @@ def scope_of(fn: Function) -> str:
     return "predicated" if has_defines(fn) else "function"
 
 
-def extract(modules: Iterable[tuple[Module, str]], profile: Optional[dict] = None
-            ) -> dict[str, list[tuple]]:
-    """The facts of every ``(module, relpath)``, extracted once each."""
+def extract(modules: Iterable[tuple[Module, str]], profile: Optional[dict] = None,
+            failures: Optional[dict[str, str]] = None) -> dict[str, list[tuple]]:
+    """The facts of every ``(module, relpath)``, extracted once each. A module whose extraction
+    fails contributes no rows; with ``failures`` given, its error is recorded there (by relpath)
+    instead of raised, so one module never costs the others their facts."""
     facts = empty_facts()
     for module, relpath in modules:
-        extract_module(module, relpath, facts, profile=profile)
+        try:
+            mine = extract_module(module, relpath, empty_facts(), profile=profile)
+        except Exception as exc:  # noqa: BLE001 -- isolate one module (a bug or a bad name)
+            if failures is None:
+                raise
+            failures[relpath] = f"fact extraction failed ({type(exc).__name__}: {exc})"
+            continue
+        for name, rows in mine.items():
+            facts[name].extend(rows)
     return facts
 
 
@@ -92,6 +104,9 @@ def _call(item) -> tuple[dict, EngineCall]:
         rows = run_checked(program, None, engine, facts, only=list(outputs) if outputs else None)
     except PathlogicError as exc:
         return {}, EngineCall(names, functions, time.perf_counter() - t0, str(exc))
+    except Exception as exc:  # noqa: BLE001 -- an engine bug costs only these functions
+        return {}, EngineCall(names, functions, time.perf_counter() - t0,
+                              f"internal error ({type(exc).__name__}: {exc})")
     return rows, EngineCall(names, functions, time.perf_counter() - t0)
 
 
@@ -193,13 +208,17 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
     Input facts are part of ``run.rows`` too, so a consumer reads ``rpo`` and ``idom`` alike.
     """
     modules = list(modules)
-    facts = extract(modules, profile)
+    module_failures: dict[str, str] = {}
+    facts = extract(modules, profile, module_failures)
+    modules = [(m, rel) for m, rel in modules if rel not in module_failures]
     outputs = None
     if relations is not None:
         outputs = [r for r in relations if r not in facts]
         relations = outputs
     groups = analysis_groups(modules, relations, extra_predicated)
-    return run_analyses(facts, groups, engine, jobs, outputs, progress)
+    run = run_analyses(facts, groups, engine, jobs, outputs, progress)
+    run.module_failures = module_failures
+    return run
 
 
 def module_rows(module: Module, relpath: Optional[str] = None, *,
@@ -208,6 +227,8 @@ def module_rows(module: Module, relpath: Optional[str] = None, *,
     the module's path); raises the first engine error instead of recording it."""
     relpath = relpath or module.path
     run = analyze_modules([(module, relpath)], engine=engine, relations=relations)
+    if run.module_failures:
+        raise PathlogicError(f"{relpath}: {run.module_failures[relpath]}")
     if run.failures:
         f, message = sorted(run.failures.items())[0]
         raise PathlogicError(f"{f}: analysis failed: {message}")

@@ -175,6 +175,9 @@ def load_one(path: Path, relpath: str) -> tuple[LoadedProgram | None, list[Input
         return None, [InputProblem(relpath, str(exc))]
     except (OSError, UnicodeDecodeError) as exc:
         return None, [InputProblem(relpath, f"{path}: cannot read: {exc}")]
+    except Exception as exc:  # noqa: BLE001 -- a bug on one file must not end a directory run
+        return None, [InputProblem(relpath, f"{path}: internal error while loading "
+                                            f"({type(exc).__name__}: {exc}); please report it")]
     notes = [InputProblem(relpath, f"{path}: note: function {fn['name']} not imported: "
                                    f"{fn['reason']}", skipped=False)
              for fn in (report.skipped if report is not None else ())]

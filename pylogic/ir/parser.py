@@ -147,6 +147,10 @@ def _literal_value(text: str, at=None) -> int:
         raise _LineError(f"bad integer literal '{text}' (expected decimal such as -8 or hex "
                          f"such as 0x1F)", at)
     sign, hex_digits, dec_digits = m.groups()
+    digits = hex_digits if hex_digits is not None else dec_digits
+    if len(digits.lstrip("0")) > 40:    # 2**64 has 20 decimal / 16 hex digits; Python's int()
+        raise _LineError(f"integer literal '{text[:24]}...' ({len(digits)} digits) does not "
+                         f"fit in 64 bits", at)  # refuses > 4300 digits with ValueError
     value = int(hex_digits, 16) if hex_digits is not None else int(dec_digits)
     return -value if sign == "-" else value
 
