@@ -32,9 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)   # imports every command: may be interrupted
         return int(args.func(args) or 0)
     except PathlogicError as exc:
         print(f"pathlogic: {exc}", file=sys.stderr)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from facts_gen.extract import write_facts
+from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, has_defines
 from pylogic.engines.csv_io import write_rows
 from pylogic.errors import PathlogicError
@@ -82,7 +83,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
     """
-    out = Path(out)
+    out = check_output_path(out)
     t0 = time.perf_counter()
     loaded = load_directory(Path(target), jobs=jobs)
     if not loaded.programs and not loaded.problems:
@@ -104,14 +105,15 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
         result.failures.append(f"{relpath}: {message}")
     for f, message in sorted(run.failures.items()):
         result.failures.append(f"{f}: analysis failed: {message}")
-    write_outputs(run, out)
     result.functions = function_rows(run)
     if predicates:
         t3 = time.perf_counter()
         result.predicates = predicate_rows(loaded, run, result.failures)
         result.seconds["predicates"] = time.perf_counter() - t3
-    result.seconds["total"] = time.perf_counter() - t0
-    (out / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n")
+    with output_directory(out) as tmp:       # all of OUT replaced at once, or not at all
+        write_outputs(run, tmp)
+        result.seconds["total"] = time.perf_counter() - t0
+        (tmp / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n")
     return result
 
 

@@ -1,0 +1,91 @@
+"""``analyze`` replaces its output directory all at once (issue #11 item 4): an interrupt at any
+moment leaves the previous output byte-identical and no partial directory behind; a bad
+``--out`` is a one-line error before any work."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pylogic.analysis import directory
+from pylogic.analysis.output import output_directory
+from pylogic.errors import PathlogicError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def snapshot(root: Path) -> dict:
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_interrupt_while_writing_keeps_the_old_output(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    directory.analyze_directory(ROOT / "examples", out, engine="clingo")
+    before = snapshot(out)
+    real = directory.write_facts
+
+    def interrupted(facts, where):
+        real(facts, where)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(directory, "write_facts", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        directory.analyze_directory(ROOT / "examples", out, engine="clingo")
+    assert snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_output_directory_replaces_only_on_success(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "old.txt").write_text("old")
+    with pytest.raises(RuntimeError):
+        with output_directory(out) as tmp:
+            (tmp / "new.txt").write_text("new")
+            raise RuntimeError
+    assert snapshot(out) == {"old.txt": b"old"}
+    with output_directory(out) as tmp:
+        (tmp / "new.txt").write_text("new")
+    assert snapshot(out) == {"new.txt": b"new"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]
+
+
+def test_bad_out_paths_are_one_line_errors(tmp_path):
+    afile = tmp_path / "f"
+    afile.write_text("x")
+    for bad in (afile, afile / "sub"):
+        with pytest.raises(PathlogicError):
+            directory.analyze_directory(ROOT / "examples", bad, engine="clingo")
+    proc = subprocess.run([sys.executable, "-m", "pylogic.cli", "analyze", str(ROOT / "examples"),
+                           "--out", str(afile / "sub")], capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert proc.stderr.count("\n") == 1 and "not a directory" in proc.stderr
+
+
+@pytest.mark.parametrize("delay", [0.4, 0.8, 1.2, 1.6, 2.5])
+def test_sigint_at_several_moments(tmp_path, delay):
+    src = tmp_path / "src"
+    shutil.copytree(ROOT / "examples", src)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "pylogic.cli", "analyze", str(src), "--out", str(out),
+           "--engine", "clingo", "--quiet"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    before = snapshot(out)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert b"Traceback" not in err
+    after = snapshot(out)
+    if proc.returncode == 0:          # finished before the signal: a complete new output
+        assert set(after) == set(before)
+    else:
+        assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "src"]
