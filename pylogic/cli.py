@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from pylogic.errors import PathlogicError
@@ -31,7 +32,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Options taking a comma-separated integer list, whose value may start with a minus sign.
+INT_LIST_OPTIONS = ("--args", "--input", "--inputs")
+_NEGATIVE_LIST = re.compile(r"^-\d[0-9a-fA-Fx]*(,\s*-?[0-9a-fA-Fx]+)+,?$")
+
+
+def join_negative_lists(argv: list[str]) -> list[str]:
+    """``--inputs -1,5`` -> ``--inputs=-1,5`` (argparse would read ``-1,5`` as an option; a
+    single ``-3`` it already accepts as a value)."""
+    out, k = [], 0
+    while k < len(argv):
+        if argv[k] in INT_LIST_OPTIONS and k + 1 < len(argv) and _NEGATIVE_LIST.match(argv[k + 1]):
+            out.append(f"{argv[k]}={argv[k + 1]}")
+            k += 2
+        else:
+            out.append(argv[k])
+            k += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = join_negative_lists(list(sys.argv[1:] if argv is None else argv))
     try:
         args = build_parser().parse_args(argv)   # imports every command: may be interrupted
         return int(args.func(args) or 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from pylogic.commands import positive_int
 from pylogic.analysis.directory import analyze_directory
 from pylogic.engines import engine_choices
 from pylogic.report.analysis import function_table, predicate_table, summary_line
@@ -18,7 +19,7 @@ def add_parser(sub) -> None:
     p.add_argument("dir", help="directory (or single file) of programs")
     p.add_argument("--out", help="output directory (default runs/<DIR name>/)")
     p.add_argument("--engine", default="auto", choices=engine_choices())
-    p.add_argument("--jobs", type=int, default=1,
+    p.add_argument("--jobs", type=positive_int, default=1,
                    help="worker processes for reading inputs and for the analyses")
     p.add_argument("--quiet", action="store_true", help="no per-function table")
     p.add_argument("--if-convert", action="store_true",

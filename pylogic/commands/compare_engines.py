@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from facts_gen.extract import extract_directory
+from pylogic.commands import nonnegative_int
 from pylogic.analysis import catalog
 from pylogic.engines import available_engines, engine, engine_names, run_checked
 from pylogic.errors import PathlogicError
@@ -21,7 +22,7 @@ def add_parser(sub) -> None:
                        "every row of every output relation (or, with a message, when fewer "
                        "than two engines are available).")
     p.add_argument("dir", help="directory (or single file) of programs")
-    p.add_argument("--max-diffs", type=int, default=10, help="differing rows shown per relation")
+    p.add_argument("--max-diffs", type=nonnegative_int, default=10, help="differing rows shown per relation")
     p.set_defaults(func=run)
 
 

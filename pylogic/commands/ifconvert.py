@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
+from pylogic.commands import positive_int
 from pylogic.analysis.run import module_rows
 from pylogic.commands.run import parse_int_list
 from pylogic.engines import engine_choices
@@ -33,9 +34,9 @@ def add_parser(subparsers) -> None:
                     "2 if a run could not be compared (fuel or another interpreter limit).")
     p.add_argument("file", metavar="FILE", help="a .pir program (or .ll/.c through the importer)")
     p.add_argument("--out", "-o", metavar="OUT.pir", help="write the converted module here")
-    p.add_argument("--max-blocks", type=int, default=16, metavar="N",
+    p.add_argument("--max-blocks", type=positive_int, default=16, metavar="N",
                    help="largest region in blocks (default 16)")
-    p.add_argument("--max-instrs", type=int, default=128, metavar="N",
+    p.add_argument("--max-instrs", type=positive_int, default=128, metavar="N",
                    help="largest region in original instructions (default 128)")
     calls = p.add_mutually_exclusive_group()
     calls.add_argument("--allow-calls", dest="allow_calls", action="store_true", default=False,
@@ -58,7 +59,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--args", default="", metavar="A,B,...",
                    help="arguments of the entry function in validation runs")
     p.add_argument("--entry", default="main", help="function validation runs start at")
-    p.add_argument("--fuel", type=int, default=DEFAULT_FUEL,
+    p.add_argument("--fuel", type=positive_int, default=DEFAULT_FUEL,
                    help=f"instruction budget of each validation run (default {DEFAULT_FUEL})")
     p.add_argument("--json", action="store_true", help="print the record (and validation) as JSON")
     p.set_defaults(func=run)

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from facts_gen.extract import extract_directory
+from pylogic.commands import nonnegative_int
 from pylogic.engines import engine_choices, load_program, run_checked
 from pylogic.errors import DatalogError, PathlogicError
 from pylogic.report.table import relation_table
@@ -25,7 +26,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--engine", default="auto", choices=engine_choices())
     p.add_argument("--compiled", action="store_true", help="souffle: compile and cache the program")
     p.add_argument("--out", metavar="RESULTDIR", help="write NAME.csv per output relation")
-    p.add_argument("--limit", type=int, default=None, metavar="N",
+    p.add_argument("--limit", type=nonnegative_int, default=None, metavar="N",
                    help="print at most N rows per relation")
     p.add_argument("--json", action="store_true", help="print {relation: {columns, rows}} as JSON")
     p.set_defaults(func=run)

@@ -11,6 +11,7 @@ import json
 import re
 import sys
 
+from pylogic.commands import positive_int
 from pylogic.errors import PathlogicError
 from pylogic.interp.decode import resolve_function
 from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
@@ -35,11 +36,11 @@ def add_parser(subparsers) -> None:
                         "negative values work: --args -3,4")
     p.add_argument("--input", default="", metavar="V,V,...",
                    help="integers read by the program's `input` instructions, in order")
-    p.add_argument("--fuel", type=int, default=DEFAULT_FUEL,
+    p.add_argument("--fuel", type=positive_int, default=DEFAULT_FUEL,
                    help=f"maximum executed instructions (default {DEFAULT_FUEL})")
-    p.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_LIMIT,
+    p.add_argument("--memory-limit", type=positive_int, default=DEFAULT_MEMORY_LIMIT,
                    help=f"maximum live bytes of memory (default {DEFAULT_MEMORY_LIMIT})")
-    p.add_argument("--max-depth", type=int, default=DEFAULT_MAX_DEPTH,
+    p.add_argument("--max-depth", type=positive_int, default=DEFAULT_MAX_DEPTH,
                    help=f"maximum call depth (default {DEFAULT_MAX_DEPTH})")
     p.add_argument("--profile", metavar="OUT.json",
                    help="write the edge and block profile to this JSON file")

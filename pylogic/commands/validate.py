@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from pylogic.commands import positive_float, positive_int
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import NATIVE_FUEL, NATIVE_TIMEOUT, Validation, native_vs_pir, \
     run_native
@@ -28,8 +29,8 @@ def add_parser(subparsers) -> None:
         description="Differential validation of the LLVM/C front end: exit 0 identical, "
                     "1 different, 2 could not be run or import incomplete.")
     p.add_argument("file", help="a .c or .ll program")
-    p.add_argument("--fuel", type=int, default=DEFAULT_FUEL, help="interpreter instruction budget")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="native run timeout (s)")
+    p.add_argument("--fuel", type=positive_int, default=DEFAULT_FUEL, help="interpreter instruction budget")
+    p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="native run timeout (s)")
     p.add_argument("--args", nargs="*", default=[], type=int, help="arguments of main")
     p.add_argument("--input", nargs="*", default=[], type=int, help="values for PIR 'input'")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")

@@ -1,0 +1,38 @@
+"""Options are checked (issue #11 item 5): non-positive --jobs, fuel, limits and timeouts are
+usage errors naming the option; an integer list may start with a minus sign
+(``--input -1,5`` like ``--args -3``)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pylogic.cli import join_negative_lists, main
+
+ROOT = Path(__file__).resolve().parents[2]
+BRANCHY = str(ROOT / "examples" / "pcp_branchy.pir")
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["analyze", "examples", "--jobs", "0"], "--jobs"),
+    (["run", BRANCHY, "--fuel", "-3"], "--fuel"),
+    (["run", BRANCHY, "--memory-limit", "0"], "--memory-limit"),
+    (["run", BRANCHY, "--max-depth", "x"], "--max-depth"),
+    (["if-convert", BRANCHY, "--max-blocks", "0"], "--max-blocks"),
+    (["validate", "x.c", "--timeout", "0"], "--timeout"),
+    (["query", "x.dl", "--facts", ".", "--limit", "-1"], "--limit"),
+])
+def test_bad_numbers_are_usage_errors(argv, option, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}" in err and "Traceback" not in err
+
+
+def test_negative_integer_lists(capsys):
+    assert join_negative_lists(["run", "f", "--input", "-1,5", "--args", "-3"]) == \
+        ["run", "f", "--input=-1,5", "--args", "-3"]
+    assert main(["run", BRANCHY, "--input", "-1,5"]) == main(["run", BRANCHY, "--input=-1,5"])
+    out = capsys.readouterr().out
+    assert out.count("\n") >= 2
