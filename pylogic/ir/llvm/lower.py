@@ -68,6 +68,9 @@ SIGNED_PREDS = frozenset(("slt", "sle", "sgt", "sge"))
 NOOP_INTRINSICS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
                    "llvm.var.annotation", "llvm.donothing", "llvm.sideeffect", "llvm.invariant.",
                    "llvm.pseudoprobe", "llvm.prefetch", "llvm.codeview.annotation")
+#: Markers before ``call`` (optimized code: ``%x = tail call i32 @f()``); hints to the code
+#: generator only.
+CALL_MARKERS = frozenset(("tail", "musttail", "notail"))
 MEM_INTRINSICS = {"llvm.memcpy.": "@memcpy", "llvm.memmove.": "@memmove", "llvm.memset.": "@memset"}
 CALL_PREFIX_WORDS = frozenset(("tail", "musttail", "notail", "fastcc", "ccc", "coldcc", "cc",
                                "noundef", "signext", "zeroext", "inreg", "noalias", "nonnull",
@@ -465,6 +468,8 @@ class FunctionLowerer:
         if len(toks) > 1 and toks[0].kind == "local" and toks[1].text == "=":
             dest = self.regs.get(toks[0].text); c.i = 2
         opcode = c.next().text
+        if opcode in CALL_MARKERS:  # tail/musttail/notail call: a hint, same semantics
+            opcode = c.next().text
         handler = getattr(self, "_i_" + opcode, None)
         if handler is None:
             raise Unsupported(f"instruction '{opcode}'")

@@ -1,0 +1,495 @@
+"""Our pass pipelines against LLVM's, on the same programs from the same starting point.
+
+Each C program is prepared ONCE into the LLVM IR the importer reads (``prepare_c``: clang-14 -O0
+... then ``opt -passes=mem2reg,lowerswitch``, ``pylogic.ir.llvm.clang.PREPARATION``). From that
+one text:
+
+* the original: imported (``import_llvm``);
+* each of OUR pipelines (``optimize(original, ["if-convert", ...])``) on the imported module;
+* each LLVM pipeline: ``opt-14 -S -passes=P`` on the prepared text, then (by default)
+  ``-passes=lowerswitch`` so switches are lowered the same way as in the original, then imported
+  the same way.
+
+Every version runs in the reference interpreter on the same cases (``main``, no arguments, fuel
+``--fuel``; the ``.pir`` examples have a few cases of their own) and is checked against the
+original: ``identical`` only when every run completed and agreed; ``different`` with the first
+difference; ``not compared`` when a run hit an interpreter limit, the import was incomplete
+(skipped functions or globals), or the pipeline could not run (unknown pass, opt failed, import
+failed). Per version: dynamic instructions, branches, loads, stores, predicate defines executed,
+static size (PIR instructions in defined functions). Totals per pipeline are summed over the
+programs where EVERY version was identical, so every column adds up the same programs.
+
+Pipelines are data: ``--ours if-convert --ours if-convert,sccp --llvm sccp,adce --llvm
+'default<O2>'``. An LLVM pipeline may carry extra opt arguments after a space, e.g.
+``--llvm 'default<O2> -vectorize-loops=false -vectorize-slp=false'``. A pass our registry does
+not know is reported as ``unknown pass`` on its rows.
+
+    python -m benchmarks.optimize --examples --csmith 1-10 --torture 40 --name harness \\
+        --ours if-convert --llvm sccp,adce --llvm 'default<O2>'
+
+Writes ``runs/optimize-<name>.json`` and prints one table row per program and version, then the
+totals.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import random
+import re
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+from benchmarks.common import machine_info
+from benchmarks.corpus import FLOAT_IR, csmith_program
+from pylogic.analysis.optimize import optimize, static_size
+from pylogic.errors import PathlogicError
+from pylogic.interp.differential import (DIFFERENT, IDENTICAL, NOT_COMPARED, compare_runs,
+                                         limit_reached)
+from pylogic.interp.machine import run_module
+from pylogic.ir.llvm.clang import PREPARATION, prepare_c, run_opt
+from pylogic.ir.llvm.importer import import_llvm
+from pylogic.ir.load import load_module
+from pylogic.ir.verify import verify_module
+from pylogic.report.table import format_table
+from pylogic.transforms.registry import PASSES
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLES = os.path.join(ROOT, "examples")
+TORTURE = "/opt/torture/gcc-12.2.0/gcc/testsuite/gcc.c-torture/execute"
+DEFAULT_WORKDIR = "/tmp/pathlogic-corpus"
+FUEL = 20_000_000
+#: Normalisation after every LLVM pipeline: the original was prepared with lowerswitch, so LLVM's
+#: output gets its switches lowered the same way before the import ("" to import it as is; the
+#: importer also reads ``switch``, as a chain of compares).
+NORMALISE = "lowerswitch"
+#: Cases of the .pir examples that read arguments or inputs (others: main, no args, no inputs).
+EXAMPLE_CASES = {
+    "pas_fig3b.pir": [((-3,), ()), ((0,), ()), ((20,), ())],
+    "loop_call.pir": [((10,), ())],
+    "pcp_branchy.pir": [((), (0, 0)), ((), (1, 0)), ((), (0, 1)), ((), (3, 4))],
+    "pcp_ifconverted.pir": [((), (0, 0)), ((), (1, 0)), ((), (0, 1)), ((), (3, 4))],
+}
+#: Dynamic counts per version (``instructions`` from RunResult.counts, the rest from .kinds).
+METRICS = ("instructions", "branches", "loads", "stores", "predicate_defines")
+ORIGINAL = "original"
+FLOAT_C = re.compile(r"\b(?:float|double|_Complex|__builtin_(?:inf|nan|huge_val)\w*)\b")
+#: LLVM pipelines by default. The importer reads scalar code only: O2's loop and SLP vectorizers
+#: put ``<4 x i32>`` code into most csmith programs (crc32_gentab), so O2 also runs without them.
+DEFAULT_LLVM = ("sccp,adce", "default<O2>", "default<O2> -vectorize-loops=false -vectorize-slp=false")
+VECTOR_TYPE = re.compile(r"<\d+ x (?:i\d+|ptr)")
+#: The original's verdict when all its runs completed (what the others are compared with).
+REFERENCE = "reference"
+#: An LLVM pipeline on a .pir example.
+NOT_APPLICABLE = "n/a"
+
+
+def ours_label(pipeline) -> str:
+    return "ours:" + ",".join(pipeline)
+
+
+def llvm_label(spec: str) -> str:
+    return "opt:" + spec
+
+
+# ---------------------------------------------------------------- corpus
+
+def parse_range(text: str) -> list[int]:
+    """``"1-10"`` -> [1..10]; ``"3,5,9-11"``; ``"0"`` or "" -> []."""
+    out = []
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part or part == "0":
+            continue
+        if "-" in part:
+            a, b = part.split("-", 1)
+            out.extend(range(int(a), int(b) + 1))
+        else:
+            out.append(int(part))
+    return out
+
+
+def torture_sample(n: str, seed: int = 12, directory: str = TORTURE, max_bytes: int = 1500) -> list[str]:
+    """``n`` short torture programs (source at most ``max_bytes``, no floating-point types in
+    the source), sampled with ``seed``; ``all``: every top-level program."""
+    progs = sorted(glob.glob(os.path.join(directory, "*.c")))
+    if n == "all":
+        return progs
+    if not n or n == "0":
+        return []
+    short = [p for p in progs if os.path.getsize(p) <= max_bytes and not _uses_float(p)]
+    random.Random(seed).shuffle(short)
+    return sorted(short[:int(n)])
+
+
+def _uses_float(path: str) -> bool:
+    """Whether a C source mentions floating-point types (the importer skips such functions)."""
+    with open(path, errors="replace") as fh:
+        return bool(FLOAT_C.search(fh.read()))
+
+
+def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 12) -> list[tuple]:
+    """[(program name, kind, path)]"""
+    items = []
+    if examples:
+        items += [(os.path.basename(p), "example", p)
+                  for p in sorted(glob.glob(os.path.join(EXAMPLES, "*.pir")))]
+    for s in parse_range(csmith):
+        p = csmith_program(s, workdir)
+        if p is not None:
+            items.append((f"csmith-{s}.c", "csmith", p))
+    items += [(os.path.basename(p), "torture", p) for p in torture_sample(torture, seed)]
+    return items
+
+
+# ---------------------------------------------------------------- one version
+
+def _runs(module, cases, fuel):
+    return [run_module(module, entry="main", args=a, inputs=i, fuel=fuel) for a, i in cases]
+
+
+def _metrics(runs) -> dict:
+    out = {k: 0 for k in METRICS}
+    for r in runs:
+        out["instructions"] += int(r.counts.get("instructions", 0))
+        for k in METRICS[1:]:
+            out[k] += int(r.kinds.get(k, 0))
+    return out
+
+
+def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
+    """Run ``module`` on ``cases`` and compare with the original's runs."""
+    rec = {"pipeline": label, "side": side, "verdict": NOT_COMPARED, "detail": ""}
+    if report is not None and not report.complete:
+        reasons = sorted(report.skipped_by_reason()) + [g["reason"] for g in report.globals_skipped]
+        rec["detail"] = "import incomplete: " + "; ".join(reasons)[:200]
+        rec["import_skipped"] = {"functions": report.skipped_by_reason(),
+                                 "globals": {g["name"]: g["reason"] for g in report.globals_skipped}}
+        return rec
+    errors = verify_module(module)
+    if errors:
+        rec["detail"] = f"verify: {errors[0]}"[:200]
+        return rec
+    rec["static_size"] = static_size(module)
+    runs = _runs(module, cases, fuel)
+    verdicts = []
+    for before, after in zip(base_runs, runs):
+        if before is None:  # the original itself
+            why = limit_reached(after)
+            verdicts.append((NOT_COMPARED, why) if why else (REFERENCE, ""))
+        else:
+            verdicts.append(compare_runs(before, after, (ORIGINAL, label)))
+    for v, d in verdicts:
+        if v == DIFFERENT:
+            rec.update(verdict=DIFFERENT, detail=d[:200])
+            break
+    else:
+        nc = [d for v, d in verdicts if v == NOT_COMPARED]
+        ok = REFERENCE if side == "input" else IDENTICAL
+        rec.update(verdict=NOT_COMPARED if nc else ok, detail=(nc[0] if nc else "")[:200])
+    if rec["verdict"] in (IDENTICAL, REFERENCE):
+        rec.update(_metrics(runs))
+    rec["_runs"] = runs
+    return rec
+
+
+def _error(label, side, detail) -> dict:
+    return {"pipeline": label, "side": side, "verdict": NOT_COMPARED, "detail": detail[:200]}
+
+
+def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int = FUEL,
+             normalise: str = NORMALISE, engine: str = "clingo") -> dict:
+    """One program through every pipeline: a JSON-ready record."""
+    rec = {"program": name, "kind": kind, "status": "ok", "detail": "", "versions": []}
+    t0 = time.perf_counter()
+    ll = None
+    try:
+        if kind == "example":
+            module, report = load_module(path), None
+        else:
+            ll = prepare_c(path, ("-w",))
+            if FLOAT_IR.search(ll):
+                rec.update(status="excluded", detail="floating point")
+                return rec
+            module, report = import_llvm(ll, path)
+    except PathlogicError as exc:
+        rec.update(status="prepare-error", detail=str(exc)[:200])
+        return rec
+    cases = EXAMPLE_CASES.get(name, [((), ())]) if kind == "example" else [((), ())]
+    rec["cases"] = [[list(a), list(i)] for a, i in cases]
+    base = _version(ORIGINAL, "input", module, report, cases, fuel, [None] * len(cases))
+    base_runs = base.pop("_runs", None)
+    rec["versions"].append(base)
+    if base["verdict"] != REFERENCE:  # the original did not complete: nothing to compare with
+        rec.update(status="original not run", detail=base["detail"])
+        for p in ours:
+            rec["versions"].append(_error(ours_label(p), "ours", "original not run"))
+        for s in llvm:
+            rec["versions"].append(_error(llvm_label(s), "llvm", "original not run"))
+        rec["seconds"] = round(time.perf_counter() - t0, 2)
+        return rec
+    for pipeline in ours:
+        label = ours_label(pipeline)
+        unknown = [p for p in pipeline if p not in PASSES]
+        if unknown:
+            rec["versions"].append(_error(label, "ours", f"unknown pass {', '.join(unknown)}"))
+            continue
+        t1 = time.perf_counter()
+        try:
+            result = optimize(module, list(pipeline), name, engine=engine)
+        except PathlogicError as exc:
+            rec["versions"].append(_error(label, "ours", f"pass failed: {exc}"))
+            continue
+        except Exception as exc:  # a crashing pass is a finding for its row, not for the run
+            rec["versions"].append(_error(label, "ours", f"pass crashed: {type(exc).__name__}: {exc}"))
+            continue
+        v = _version(label, "ours", result.module, None, cases, fuel, base_runs)
+        v.pop("_runs", None)
+        v["pass_seconds"] = round(time.perf_counter() - t1, 3)
+        v["passes"] = [p.totals() for p in result.passes]
+        rec["versions"].append(v)
+    for spec in llvm:
+        label = llvm_label(spec)
+        if ll is None:
+            rec["versions"].append({"pipeline": label, "side": "llvm", "verdict": NOT_APPLICABLE,
+                                    "detail": "PIR input: no LLVM IR"})
+            continue
+        passes, *extra = spec.split()
+        try:
+            out = run_opt(ll, passes, path, extra_args=extra)
+            if normalise:
+                out = run_opt(out, normalise, path)
+        except PathlogicError as exc:
+            rec["versions"].append(_error(label, "llvm", f"opt: {exc}"))
+            continue
+        try:
+            m2, r2 = import_llvm(out, path)
+        except PathlogicError as exc:
+            rec["versions"].append(_error(label, "llvm", f"import error: {exc}"))
+            continue
+        v = _version(label, "llvm", m2, r2, cases, fuel, base_runs)
+        v.pop("_runs", None)
+        v["vector_types"] = bool(VECTOR_TYPE.search(out))  # vectorizer output (not imported)
+        rec["versions"].append(v)
+    rec["seconds"] = round(time.perf_counter() - t0, 2)
+    return rec
+
+
+# ---------------------------------------------------------------- the whole run
+
+def _safe_evaluate(item, ours, llvm, fuel, normalise, engine):
+    name, kind, path = item
+    try:
+        return evaluate(name, kind, path, ours, llvm, fuel, normalise, engine)
+    except Exception as exc:  # an importer or interpreter crash is a finding, not a reason to stop
+        return {"program": name, "kind": kind, "status": "crash",
+                "detail": f"{type(exc).__name__}: {exc}"[:300], "versions": []}
+
+
+def run(items, ours, llvm, *, fuel=FUEL, normalise=NORMALISE, engine="clingo", jobs=1,
+        budget=None, progress=None) -> tuple[list[dict], int]:
+    """Evaluate every (name, kind, path); returns (records in corpus order, number not attempted
+    for lack of time)."""
+    start, records = time.time(), {}
+    if jobs <= 1:
+        for k, item in enumerate(items):
+            if budget is not None and time.time() - start > budget:
+                return [records[j] for j in sorted(records)], len(items) - k
+            records[k] = _safe_evaluate(item, ours, llvm, fuel, normalise, engine)
+            if progress:
+                progress(records[k])
+        return [records[j] for j in sorted(records)], 0
+    pending = list(enumerate(items))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {}
+        while pending or futures:
+            while pending and len(futures) < jobs and (budget is None or time.time() - start < budget):
+                k, item = pending.pop(0)
+                futures[pool.submit(_safe_evaluate, item, ours, llvm, fuel, normalise, engine)] = k
+            if not futures:
+                break
+            done = next(as_completed(futures))
+            k = futures.pop(done)
+            records[k] = done.result()
+            if progress:
+                progress(records[k])
+    return [records[j] for j in sorted(records)], len(pending)
+
+
+def labels_of(ours, llvm) -> list[str]:
+    return [ORIGINAL] + [ours_label(p) for p in ours] + [llvm_label(s) for s in llvm]
+
+
+def summarise(records: list[dict], labels: list[str]) -> dict:
+    """Per pipeline: verdict counts; totals over the programs where every version was identical
+    (and over those where the original and all of ours were); pairwise totals (the original vs
+    one pipeline, over the programs where that pipeline was identical); why versions were not
+    identical, by reason (import skip reasons, or the detail's first words)."""
+    # A pipeline that ran on no program (an unknown pass) has no versions to compare: it is
+    # left out of the intersection (and named), so it does not empty the totals.
+    never_run = [l for l in labels if l.startswith("ours:")
+                 and any(p not in PASSES for p in l[len("ours:"):].split(","))]
+    labels = [l for l in labels if l not in never_run]
+    verdicts = {l: Counter() for l in labels}
+    problems = {l: {} for l in labels}
+    all_identical, ours_identical = [], []
+    ours_labels = [l for l in labels if not l.startswith("opt:")]
+    for r in records:
+        vs = {v["pipeline"]: v for v in r.get("versions", [])}
+        for l in labels:
+            v = vs.get(l)
+            if v is None:  # the program was excluded or could not be prepared: no versions
+                continue
+            verdicts[l][v["verdict"]] += 1
+            if v["verdict"] not in (IDENTICAL, REFERENCE, NOT_APPLICABLE):
+                skipped = v.get("import_skipped") or {}
+                keys = sorted(set(skipped.get("functions", {}))
+                              | {"global: " + why for why in skipped.get("globals", {}).values()})
+                for key in keys or [v["detail"].split(":")[0] if v["detail"] else v["verdict"]]:
+                    problems[l].setdefault(key, []).append(r["program"])
+        if vs and all(vs.get(l, {}).get("verdict") in (IDENTICAL, REFERENCE) for l in labels):
+            all_identical.append(r)
+        if vs and all(vs.get(l, {}).get("verdict") in (IDENTICAL, REFERENCE) for l in ours_labels):
+            ours_identical.append(r)
+
+    def totals(recs, ls):
+        out = {}
+        for l in ls:
+            t = {k: 0 for k in METRICS + ("static_size",)}
+            for r in recs:
+                v = next(v for v in r["versions"] if v["pipeline"] == l)
+                for k in t:
+                    t[k] += v.get(k, 0)
+            out[l] = t
+        return out
+
+    pairwise = {}
+    for l in labels[1:]:
+        recs = [r for r in records if any(v["pipeline"] == l and v["verdict"] == IDENTICAL
+                                          for v in r.get("versions", []))]
+        t = totals(recs, [ORIGINAL, l])
+        pairwise[l] = {"programs": len(recs), "original": t[ORIGINAL], "pipeline": t[l]}
+    return {"verdicts": {l: dict(c) for l, c in verdicts.items()},
+            "pipelines_in_totals": labels,
+            "pipelines_never_run": never_run,
+            "programs_all_identical": len(all_identical),
+            "programs_all_identical_names": [r["program"] for r in all_identical],
+            "totals_over_all_identical": totals(all_identical, labels),
+            "programs_ours_identical": len(ours_identical),
+            "totals_over_ours_identical": totals(ours_identical, ours_labels),
+            "totals_pairwise": pairwise,
+            "not_identical_by_reason": problems}
+
+
+def table_rows(records: list[dict]) -> list[list]:
+    rows = []
+    for r in records:
+        if not r.get("versions"):
+            rows.append([r["program"], "-", r["status"], "", "", "", "", "", "", r.get("detail", "")[:60]])
+            continue
+        for v in r["versions"]:
+            rows.append([r["program"], v["pipeline"], v["verdict"],
+                         *[v.get(k, "") for k in METRICS], v.get("static_size", ""),
+                         v.get("detail", "")[:60]])
+    return rows
+
+
+HEADERS = ["program", "pipeline", "verdict", "instrs", "branches", "loads", "stores", "pdefs",
+           "static", "detail"]
+
+
+def header_text(name, ours, llvm, normalise, fuel) -> str:
+    return "\n".join([
+        f"optimize-{name}: every pipeline starts from the same prepared LLVM IR",
+        f"  preparation: {PREPARATION}",
+        f"  ours: optimize() on the imported module: {', '.join(ours_label(p) for p in ours) or '-'}",
+        f"  LLVM: opt-14 -S -passes=P on the prepared .ll"
+        + (f", then -passes={normalise} (switches lowered like the original's)" if normalise
+           else ", imported as is (switch read by the importer)")
+        + f", then imported: {', '.join(llvm_label(s) for s in llvm) or '-'}",
+        f"  runs: main, no args (examples: their own cases), fuel {fuel:,}; identical only when"
+        " every run completed and agreed with the original"])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--examples", action="store_true", help="the .pir examples")
+    ap.add_argument("--csmith", default="", help="seeds, e.g. 1-10 or 1,4,7")
+    ap.add_argument("--torture", default="0", help="N short programs (sampled), or 'all'")
+    ap.add_argument("--seed", type=int, default=12, help="torture sampling seed")
+    ap.add_argument("--ours", action="append", default=None,
+                    help="one of our pipelines, passes comma-separated (repeat); default if-convert")
+    ap.add_argument("--llvm", action="append", default=None,
+                    help="one opt -passes= pipeline, optional extra opt args after a space (repeat);"
+                         " default sccp,adce, default<O2>, and default<O2> without the vectorizers")
+    ap.add_argument("--normalise", default=NORMALISE, help="opt passes after each LLVM pipeline ('' none)")
+    ap.add_argument("--name", default="harness")
+    ap.add_argument("--fuel", type=int, default=FUEL)
+    ap.add_argument("--engine", default="clingo")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--budget", type=float, default=None, help="wall-time budget (s)")
+    ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
+    ap.add_argument("--out", default=None, help="default runs/optimize-<name>.json")
+    ap.add_argument("--quiet", action="store_true")
+    a = ap.parse_args(argv)
+    ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
+    llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM)
+    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed)
+    labels = labels_of(ours, llvm)
+    t0 = time.time()
+    say = (lambda r: None) if a.quiet else (
+        lambda r: print(f"  {r['program']}: {r['status']} " + " ".join(
+            f"{v['pipeline']}={v['verdict']}" for v in r.get("versions", [])), flush=True))
+    records, left = run(items, ours, llvm, fuel=a.fuel, normalise=a.normalise, engine=a.engine,
+                        jobs=a.jobs, budget=a.budget, progress=say)
+    summary = summarise(records, labels)
+    payload = {
+        "machine": machine_info(),
+        "name": a.name,
+        "preparation": PREPARATION,
+        "llvm_normalisation": (f"opt -passes={a.normalise} after every LLVM pipeline"
+                               if a.normalise else "none"),
+        "settings": {"fuel": a.fuel, "engine": a.engine, "jobs": a.jobs,
+                     "corpus": {"examples": a.examples, "csmith": a.csmith, "torture": a.torture,
+                                "torture_seed": a.seed, "torture_max_bytes": 1500}},
+        "pipelines": {"ours": [ours_label(p) for p in ours], "llvm": [llvm_label(s) for s in llvm]},
+        "summary": summary,
+        "not_attempted": left,
+        "wall_seconds": round(time.time() - t0, 1),
+        "programs": records,
+    }
+    out = a.out or os.path.join(ROOT, "runs", f"optimize-{a.name}.json")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as fh:
+        json.dump(payload, fh, indent=1)
+        fh.write("\n")
+    print(header_text(a.name, ours, llvm, a.normalise, a.fuel))
+    print(format_table(HEADERS, table_rows(records)))
+    print()
+    shown = summary["pipelines_in_totals"]
+    print(f"totals over the {summary['programs_all_identical']} programs where every version was identical"
+          + (f" ({', '.join(summary['pipelines_never_run'])} never ran: unknown pass)"
+             if summary["pipelines_never_run"] else ""))
+    print(format_table(["pipeline", "identical", "different", "not compared", *METRICS, "static"],
+                       [[l, summary["verdicts"][l].get(IDENTICAL, 0) + summary["verdicts"][l].get(REFERENCE, 0),
+                         summary["verdicts"][l].get(DIFFERENT, 0),
+                         summary["verdicts"][l].get(NOT_COMPARED, 0),
+                         *[summary["totals_over_all_identical"][l][k] for k in METRICS],
+                         summary["totals_over_all_identical"][l]["static_size"]] for l in shown]))
+    print()
+    print("pairwise: each pipeline against the original, over the programs where it was identical")
+    rows = []
+    for l, p in summary["totals_pairwise"].items():
+        o, n = p["original"], p["pipeline"]
+        rows.append([l, p["programs"], *[f"{o[k]} -> {n[k]}" for k in METRICS],
+                     f"{o['static_size']} -> {n['static_size']}"])
+    print(format_table(["pipeline", "programs", *METRICS, "static"], rows))
+    print(f"wrote {out} ({len(records)} programs, {left} not attempted, {payload['wall_seconds']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""benchmarks/optimize.py: our pipelines and LLVM's from one prepared .ll, each version checked
+against the original on the interpreter; the JSON rows, verdicts and totals."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+
+import pytest
+
+from benchmarks import optimize as harness
+from pylogic.ir.model import Imm, Ret
+from pylogic.transforms import registry
+from tests.support import needs_clang
+
+TINY_A = r"""
+#include <stdio.h>
+int main(void) {
+    int s = 0;
+    for (int i = 0; i < 20; i++) s += (i & 1) ? i : 2 * i;
+    printf("%d\n", s);
+    return 0;
+}
+"""
+TINY_B = r"""
+static int pick(int x) { if (x > 3) return x - 1; else return x + 1; }
+int main(void) {
+    int t = 0;
+    for (int i = 0; i < 8; i++) t += pick(i);
+    return t == 32 ? 0 : 1;
+}
+"""
+
+
+def _break_returns(module, rows, **_):
+    """A deliberately wrong "pass": main returns 99."""
+    fns = []
+    for fn in module.functions:
+        if fn.name in ("@main", "main") and not fn.extern:
+            blocks = tuple(dataclasses.replace(b, instrs=tuple(
+                Ret(value=Imm(99)) if isinstance(i, Ret) else i for i in b.instrs))
+                for b in fn.blocks)
+            fn = dataclasses.replace(fn, blocks=blocks)
+        fns.append(fn)
+    return dataclasses.replace(module, functions=tuple(fns)), None
+
+
+@pytest.fixture
+def broken_pass(monkeypatch):
+    monkeypatch.setitem(registry.PASSES, "break-ret",
+                        registry.Pass("break-ret", _break_returns, (), "test stub"))
+
+
+@needs_clang
+def test_harness_rows_and_verdicts(tmp_path, broken_pass):
+    (tmp_path / "a.c").write_text(TINY_A)
+    (tmp_path / "b.c").write_text(TINY_B)
+    items = [("a.c", "c", str(tmp_path / "a.c")), ("b.c", "c", str(tmp_path / "b.c")),
+             ("loop_call.pir", "example", os.path.join(harness.EXAMPLES, "loop_call.pir"))]
+    ours = [["if-convert"], ["break-ret"], ["no-such-pass"]]
+    llvm = ["sccp,adce"]
+    records, left = harness.run(items, ours, llvm, fuel=1_000_000)
+    assert left == 0 and [r["program"] for r in records] == ["a.c", "b.c", "loop_call.pir"]
+    for r in records:
+        v = {x["pipeline"]: x for x in r["versions"]}
+        assert list(v) == ["original", "ours:if-convert", "ours:break-ret", "ours:no-such-pass",
+                           "opt:sccp,adce"]
+        assert v["original"]["verdict"] == "reference"
+        assert v["ours:if-convert"]["verdict"] == "identical"
+        assert v["ours:break-ret"]["verdict"] == "different"
+        assert "return value" in v["ours:break-ret"]["detail"]
+        assert v["ours:no-such-pass"]["verdict"] == "not compared"
+        assert v["ours:no-such-pass"]["detail"].startswith("unknown pass")
+        for k in harness.METRICS + ("static_size",):
+            assert isinstance(v["ours:if-convert"][k], int)
+        assert v["original"]["instructions"] > 0 and v["original"]["branches"] > 0
+        if r["kind"] == "example":
+            assert v["opt:sccp,adce"]["verdict"] == "n/a"
+        else:
+            assert v["opt:sccp,adce"]["verdict"] == "identical"
+    labels = harness.labels_of(ours, llvm)
+    summary = harness.summarise(records, labels)
+    assert summary["pipelines_never_run"] == ["ours:no-such-pass"]
+    # break-ret differs everywhere: no program has every version identical
+    assert summary["programs_all_identical"] == 0
+    assert summary["verdicts"]["ours:break-ret"] == {"different": 3}
+    pair = summary["totals_pairwise"]["opt:sccp,adce"]
+    assert pair["programs"] == 2 and pair["original"]["instructions"] > 0
+    without = harness.summarise(records, harness.labels_of([["if-convert"]], llvm))
+    assert without["programs_all_identical"] == 2  # the .pir example has no LLVM version
+    orig = sum(r["versions"][0]["instructions"] for r in records[:2])
+    assert without["totals_over_all_identical"]["original"]["instructions"] == orig
+    assert without["programs_ours_identical"] == 3
+
+
+def test_not_compared_when_the_original_runs_out_of_fuel():
+    rec = harness.evaluate("loop_call.pir", "example",
+                           os.path.join(harness.EXAMPLES, "loop_call.pir"),
+                           [["if-convert"]], ["sccp,adce"], fuel=50)
+    assert rec["status"] == "original not run"
+    assert "fuel" in rec["versions"][0]["detail"]
+    assert all(v["verdict"] == "not compared" for v in rec["versions"])
+
+
+def test_main_writes_json_and_table(tmp_path, capsys):
+    out = tmp_path / "optimize-t.json"
+    assert harness.main(["--examples", "--ours", "if-convert", "--llvm", "sccp,adce",
+                         "--jobs", "1", "--quiet", "--name", "t", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["preparation"] == harness.PREPARATION
+    assert "lowerswitch" in data["llvm_normalisation"]
+    assert data["pipelines"] == {"ours": ["ours:if-convert"], "llvm": ["opt:sccp,adce"]}
+    assert {r["program"] for r in data["programs"]} >= {"pas_fig3b.pir", "loop_call.pir"}
+    printed = capsys.readouterr().out
+    assert "preparation: clang-14" in printed and "pairwise" in printed
+    assert "pas_fig3b.pir" in printed
+
+
+def test_parse_range():
+    assert harness.parse_range("1-3,7") == [1, 2, 3, 7]
+    assert harness.parse_range("0") == [] and harness.parse_range("") == []

@@ -1,0 +1,152 @@
+"""Importing what LLVM's optimizers produce (``opt -passes='default<O2>'`` and friends): call
+markers (``tail``/``musttail``/``notail``), poison-generating flags, ``freeze``, ``select`` with
+``poison``, min/max/abs intrinsics. Oracle: lli-14 when installed (recorded values otherwise),
+and the -O0 import of the same C program."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from pylogic.interp import run_module
+from pylogic.ir.llvm.clang import PREPARATION, OPT_PASSES, prepare_c, run_opt
+from pylogic.ir.llvm.importer import import_llvm
+from pylogic.ir.verify import verify_module
+from tests.support import needs_clang
+
+MARKERS = """
+define internal i32 @twice(i32 %x) {
+  %r = shl nsw i32 %x, 1
+  ret i32 %r
+}
+define internal i32 @fwd(i32 %x) {
+  %r = musttail call i32 @twice(i32 %x)
+  ret i32 %r
+}
+define i32 @main() {
+  %a = tail call i32 @twice(i32 5)
+  %b = notail call i32 @fwd(i32 %a)
+  %c = tail call fastcc i32 @twice(i32 %b)
+  ret i32 %c
+}
+"""
+
+O2_SHAPES = """
+declare i32 @llvm.smax.i32(i32, i32)
+declare i32 @llvm.umin.i32(i32, i32)
+declare i32 @llvm.abs.i32(i32, i1 immarg)
+declare i8 @llvm.smin.i8(i8, i8)
+
+define internal i32 @f(i32 %x, i32 %y) {
+  %fx = freeze i32 %x
+  %s = add nuw nsw i32 %fx, 3
+  %d = sdiv exact i32 %s, 1
+  %u = lshr exact i32 %d, 0
+  %m = tail call i32 @llvm.smax.i32(i32 %u, i32 %y)
+  %n = tail call i32 @llvm.umin.i32(i32 %m, i32 100)
+  %a = tail call i32 @llvm.abs.i32(i32 %y, i1 true)
+  %c = icmp sgt i32 %x, 1000
+  %p = select i1 %c, i32 poison, i32 %n
+  %r = add nsw i32 %p, %a
+  ret i32 %r
+}
+define i32 @main() {
+  %a = tail call i32 @f(i32 4, i32 -9)
+  %b = tail call i32 @f(i32 -50, i32 -7)
+  %t = trunc i32 %b to i8
+  %m = tail call i8 @llvm.smin.i8(i8 %t, i8 -3)
+  %e = sext i8 %m to i32
+  %k = mul nsw i32 %a, 1000
+  %s = add nsw i32 %k, %e
+  ret i32 %s
+}
+"""
+
+
+def _lli_exit(text: str) -> int | None:
+    lli = shutil.which("lli-14") or shutil.which("lli")
+    if lli is None:
+        return None
+    proc = subprocess.run([lli, "-"], input=text, capture_output=True, text=True, timeout=60)
+    return proc.returncode
+
+
+def _imported(text: str):
+    module, report = import_llvm(text, "o2.ll")
+    assert report.complete, report.summary()
+    assert not verify_module(module)
+    return module
+
+
+def test_call_markers_are_hints():
+    # twice(5) = 10, fwd(10) = 20, twice(20) = 40
+    assert run_module(_imported(MARKERS)).return_value == 40
+    native = _lli_exit(MARKERS)
+    assert native in (None, 40)
+
+
+def test_flags_freeze_poison_select_and_minmax_intrinsics():
+    # f(4,-9): 7 -> smax(7,-9)=7 -> umin(7,100)=7, abs(-9)=9 -> 16
+    # f(-50,-7): -47 -> smax(-47,-7)=-7 -> umin(-7 as unsigned, 100)=100, abs 7 -> 107
+    # trunc 107 -> i8 107, smin(107,-3) = -3;  16*1000 - 3 = 15997
+    result = run_module(_imported(O2_SHAPES)).return_value
+    assert result == 15997
+    native = _lli_exit(O2_SHAPES)
+    assert native in (None, 15997 & 255)
+
+
+C_PROGRAM = r"""
+#include <stdio.h>
+static int tab[16];
+static int step(int x) { return x > 7 ? x - 3 : x * 2 + 1; }
+static unsigned mix(unsigned h, int v) { return (h << 5) + h + (unsigned)v; }
+int main(void) {
+    unsigned h = 5381;
+    for (int i = 0; i < 16; i++) tab[i] = step(i);
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i < 16; i++) {
+            switch (tab[i] & 3) {
+            case 0: h = mix(h, tab[i]); break;
+            case 1: h = mix(h, -tab[i]); break;
+            case 3: h ^= (unsigned)i; break;
+            default: h += 7;
+            }
+            tab[i] = step(tab[i] + r);
+        }
+    printf("%u\n", h);
+    return (int)(h & 63);
+}
+"""
+
+
+@needs_clang
+@pytest.mark.parametrize("passes,extra", [
+    ("sccp,adce", ()),
+    ("default<O2>", ("-vectorize-loops=false", "-vectorize-slp=false")),
+    ("default<O3>", ("-vectorize-loops=false", "-vectorize-slp=false")),
+])
+def test_llvm_optimized_c_imports_completely_and_behaves_the_same(tmp_path, passes, extra):
+    src = tmp_path / "prog.c"
+    src.write_text(C_PROGRAM)
+    ll = prepare_c(src)
+    before = run_module(_imported(ll))
+    optimized = run_opt(run_opt(ll, passes, str(src), extra_args=extra), "lowerswitch", str(src))
+    after = run_module(_imported(optimized))
+    assert before.error is None and after.error is None
+    assert after.observable() == before.observable()
+    if passes != "sccp,adce":
+        assert "tail call" in optimized or "call" not in optimized.split("@main", 1)[1]
+        assert after.counts["instructions"] < before.counts["instructions"]
+
+
+@needs_clang
+def test_prepare_c_is_the_import_preparation(tmp_path):
+    src = tmp_path / "prog.c"
+    src.write_text(C_PROGRAM)
+    assert OPT_PASSES in PREPARATION and "-O0" in PREPARATION
+    ll = prepare_c(src)
+    assert "switch" not in ll  # lowerswitch ran
+    again = run_opt(ll, OPT_PASSES, str(src))  # idempotent on its own output
+    m1, m2 = _imported(ll), _imported(again)
+    assert run_module(m1).observable() == run_module(m2).observable()
