@@ -327,7 +327,9 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
     """Per pipeline: verdict counts; totals over the programs where every version was identical
     (and over those where the original and all of ours were); pairwise totals (the original vs
     one pipeline, over the programs where that pipeline was identical); why versions were not
-    identical, by reason (import skip reasons, or the detail's first words)."""
+    identical, by reason (import skip reasons, or the detail's first words); per LLVM pipeline,
+    of the programs whose original ran, how many imported completely / incompletely / failed,
+    and how many had vector types in LLVM's output."""
     # A pipeline that ran on no program (an unknown pass) has no versions to compare: it is
     # left out of the intersection (and named), so it does not empty the totals.
     never_run = [l for l in labels if l.startswith("ours:")
@@ -366,6 +368,23 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
             out[l] = t
         return out
 
+    llvm_import = {}
+    for l in labels:
+        if not l.startswith("opt:"):
+            continue
+        c = Counter()
+        for r in records:
+            for v in r.get("versions", []):
+                if v["pipeline"] != l or v["detail"] == "original not run" or v["verdict"] == NOT_APPLICABLE:
+                    continue
+                if "import_skipped" in v:
+                    c["incomplete"] += 1
+                elif v["detail"].startswith(("opt:", "import error")):
+                    c["failed"] += 1
+                else:
+                    c["complete"] += 1
+                c["vector_output"] += bool(v.get("vector_types"))
+        llvm_import[l] = dict(c)
     pairwise = {}
     for l in labels[1:]:
         recs = [r for r in records if any(v["pipeline"] == l and v["verdict"] == IDENTICAL
@@ -381,6 +400,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
             "programs_ours_identical": len(ours_identical),
             "totals_over_ours_identical": totals(ours_identical, ours_labels),
             "totals_pairwise": pairwise,
+            "llvm_import": llvm_import,
             "not_identical_by_reason": problems}
 
 

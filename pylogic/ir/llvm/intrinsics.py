@@ -2,7 +2,7 @@
 analyses see plain arithmetic). ``lw`` is the ``FunctionLowerer``; operands are canonical iN
 values (lower.py, "Value model"), results are written canonical.
 
-References: LLVM LangRef (llvm.ctpop/cttz/ctlz/bswap/*.with.overflow); population count by the
+References: LLVM LangRef (llvm.ctpop/cttz/ctlz/bswap/fshl/fshr/*.with.overflow); population count by the
 SWAR method (Hacker's Delight 5-1), count-leading-zeros by smearing (Hacker's Delight 5-3).
 """
 from __future__ import annotations
@@ -163,3 +163,28 @@ def with_overflow(lw, kind: str, a, b, bits: int) -> tuple:
     lw.emit(Select(dest=out, cond=Reg(m1), a=Reg(spec), b=Reg(bad)))
     lw.emit(Mov(dest=ovf, src=Reg(out)))
     return Reg(res), Reg(ovf)
+
+
+def funnel_shift(lw, dest: str, a, b, s, bits: int, left: bool) -> None:
+    """``llvm.fshl``/``llvm.fshr`` on iN (N <= 64): the N-bit ``a:b`` (``a`` the high half)
+    rotated by ``s`` modulo N; fshl keeps the high N bits of ``(a:b) << s``, fshr the low N bits
+    of ``(a:b) >> s``. A shift of 0 gives ``a`` (fshl) or ``b`` (fshr) (LangRef)."""
+    t = lw.tmp
+    za, zb, zs = lw.zext_op(a, bits), lw.zext_op(b, bits), lw.zext_op(s, bits)
+    k, back, hi, lo, both, zero, res = (t() for _ in range(7))
+    if bits & (bits - 1) == 0:
+        lw.emit(BinOp(op="and", dest=k, a=zs, b=Imm(bits - 1)))
+    else:  # zs is non-negative and below 2**N
+        lw.emit(BinOp(op="rem", dest=k, a=zs, b=Imm(bits)))
+    lw.emit(BinOp(op="sub", dest=back, a=Imm(bits), b=Reg(k)))
+    if left:
+        lw.emit(BinOp(op="shl", dest=hi, a=za, b=Reg(k)))
+        lw.emit(BinOp(op="shr", dest=lo, a=zb, b=Reg(back)))
+    else:
+        lw.emit(BinOp(op="shl", dest=hi, a=za, b=Reg(back)))
+        lw.emit(BinOp(op="shr", dest=lo, a=zb, b=Reg(k)))
+    lw.emit(BinOp(op="or", dest=both, a=Reg(hi), b=Reg(lo)))
+    lw.emit(Cmp(rel="eq", dest=zero, a=Reg(k), b=Imm(0)))
+    # PIR shift counts are taken mod 64, so a shift by N = 64 is no shift: pick a/b explicitly
+    lw.emit(Select(dest=res, cond=Reg(zero), a=a if left else b, b=Reg(both)))
+    lw.normalise(dest, Reg(res), bits)

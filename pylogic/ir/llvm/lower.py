@@ -1039,6 +1039,10 @@ class FunctionLowerer:
                 raise Unsupported(f"intrinsic llvm.bswap.i{rt.bits}")
             getattr(intrinsics, base)(self, dest, x, rt.bits)
             return True
+        if base in ("fshl", "fshr") and isinstance(rt, IntT) and rt.bits <= 64:
+            a, b, s = self._call_args(c)[:3]
+            intrinsics.funnel_shift(self, dest, a, b, s, rt.bits, base == "fshl")
+            return True
         m = re.fullmatch(r"llvm\.([su](?:add|sub|mul))\.with\.overflow\.i(\d+)", name)
         if m:
             bits = int(m.group(2))
