@@ -1,0 +1,76 @@
+"""The constant-propagation lattice D = D' ∪ {⊥, ⊤} (predicated_cp.md §2.3, checklist §6).
+
+Values are Python ints (64-bit two's complement, IR.md; Booleans are 0/1), ``TOP`` (no
+information yet) and ``BOT`` (not constant). The meet is flat and ``⊓∅ = ⊤``; operators are
+strict, ⊥ winning over ⊤ (T10).
+
+Example
+-------
+>>> meet(TOP, 5), meet(5, 6) is BOT, apply("add", 2, 3), apply("add", BOT, TOP) is BOT
+(5, True, 5, True)
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from pylogic.interp.decode import div64, rem64
+from pylogic.ir.model import to_signed64
+from pylogic.predicates.conditions import eval_rel
+
+
+class _Mark:
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+TOP = _Mark("⊤")
+BOT = _Mark("⊥")
+
+
+def meet(a, b):
+    """Flat meet: ⊤ ⊓ x = x, c ⊓ c = c, otherwise ⊥."""
+    if a is TOP:
+        return b
+    if b is TOP or a == b:
+        return a
+    return BOT
+
+
+def meet_all(values: Iterable):
+    """⊓ of a set of values; ⊓∅ = ⊤."""
+    out = TOP
+    for v in values:
+        out = meet(out, v)
+        if out is BOT:
+            return BOT
+    return out
+
+
+_U64 = (1 << 64) - 1
+_FOLD = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
+    "shl": lambda a, b: a << (b % 64), "shr": lambda a, b: (a & _U64) >> (b % 64),
+    "sar": lambda a, b: a >> (b % 64), "div": div64, "rem": rem64,
+    "neg": lambda a: -a, "not": lambda a: ~a, "mov": lambda a: a,
+}
+RELATIONS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
+
+
+def apply(op: str, *args):
+    """``op`` (a PIR opcode, or a relation giving 0/1) on lattice values, strict in ⊥ and ⊤.
+    Division by a constant 0 is ⊥: the instruction faults at run time, it has no value."""
+    if any(a is BOT for a in args):
+        return BOT
+    if any(a is TOP for a in args):
+        return TOP
+    if op in RELATIONS:
+        return int(eval_rel(op, *args))
+    if op in ("div", "rem") and args[1] == 0:
+        return BOT
+    if op == "select":
+        return args[1] if args[0] != 0 else args[2]
+    return to_signed64(_FOLD[op](*args))
