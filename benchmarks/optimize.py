@@ -76,6 +76,8 @@ EXAMPLE_CASES = {
 #: Dynamic counts per version (``instructions`` from RunResult.counts, the rest from .kinds).
 METRICS = ("instructions", "branches", "loads", "stores", "predicate_defines")
 ORIGINAL = "original"
+#: Extra clang flags of the preparation (torture programs are old C: warnings off).
+PREPARE_FLAGS = ("-w",)
 FLOAT_C = re.compile(r"\b(?:float|double|_Complex|__builtin_(?:inf|nan|huge_val)\w*)\b")
 #: LLVM pipelines by default. The importer reads scalar code only: O2's loop and SLP vectorizers
 #: put ``<4 x i32>`` code into most csmith programs (crc32_gentab), so O2 also runs without them.
@@ -85,6 +87,11 @@ VECTOR_TYPE = re.compile(r"<\d+ x (?:i\d+|ptr)")
 REFERENCE = "reference"
 #: An LLVM pipeline on a .pir example.
 NOT_APPLICABLE = "n/a"
+
+
+def preparation() -> str:
+    """The preparation every C program gets once (``prepare_c``), as text for the records."""
+    return PREPARATION.replace(" FILE.c", " " + " ".join(PREPARE_FLAGS) + " FILE.c")
 
 
 def ours_label(pipeline) -> str:
@@ -210,7 +217,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         if kind == "example":
             module, report = load_module(path), None
         else:
-            ll = prepare_c(path, ("-w",))
+            ll = prepare_c(path, PREPARE_FLAGS)
             if FLOAT_IR.search(ll):
                 rec.update(status="excluded", detail="floating point")
                 return rec
@@ -424,7 +431,7 @@ HEADERS = ["program", "pipeline", "verdict", "instrs", "branches", "loads", "sto
 def header_text(name, ours, llvm, normalise, fuel) -> str:
     return "\n".join([
         f"optimize-{name}: every pipeline starts from the same prepared LLVM IR",
-        f"  preparation: {PREPARATION}",
+        f"  preparation: {preparation()}",
         f"  ours: optimize() on the imported module: {', '.join(ours_label(p) for p in ours) or '-'}",
         f"  LLVM: opt-14 -S -passes=P on the prepared .ll"
         + (f", then -passes={normalise} (switches lowered like the original's)" if normalise
@@ -469,7 +476,7 @@ def main(argv=None) -> int:
     payload = {
         "machine": machine_info(),
         "name": a.name,
-        "preparation": PREPARATION,
+        "preparation": preparation(),
         "llvm_normalisation": (f"opt -passes={a.normalise} after every LLVM pipeline"
                                if a.normalise else "none"),
         "settings": {"fuel": a.fuel, "engine": a.engine, "jobs": a.jobs,

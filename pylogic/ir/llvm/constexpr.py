@@ -1,7 +1,8 @@
 """Rewrite clang-14 IR that LLVM 22 (llvmlite) no longer parses: constant expressions with
 opcodes LLVM removed (zext, sext, icmp, select, and, or, shl, lshr, ashr, mul, ...) inside
 instruction operands are hoisted into instructions placed just before their user (or, for a phi
-operand, before the terminator of the incoming block). Constant expressions in global
+operand, before the terminator of the incoming block); a kept constant expression (trunc, gep,
+add, ...) around a hoisted one is hoisted with it (``trunc (i32 or (...) to i16)``). Constant expressions in global
 initialisers cannot be hoisted and are left alone (LLVM then rejects the module).
 """
 from __future__ import annotations
@@ -13,7 +14,13 @@ from pylogic.ir.llvm.types import Cursor, Unsupported, parse_type, tokenize
 REMOVED = ("zext", "sext", "icmp", "select", "and", "or", "shl", "lshr", "ashr", "mul",
            "udiv", "sdiv", "urem", "srem", "fcmp", "fneg", "fptrunc", "fpext", "fptoui",
            "fptosi", "uitofp", "sitofp", "extractvalue", "insertvalue")
-_CASTS = ("zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp")
+#: Constant expressions LLVM still parses; one that holds a removed (hoisted) one is hoisted too,
+#: since a constant cannot refer to an instruction.
+KEPT = ("trunc", "ptrtoint", "inttoptr", "bitcast", "addrspacecast", "getelementptr", "add",
+        "sub", "xor")
+_KEPT_FLAGS = ("inbounds", "nuw", "nsw")
+_CASTS = ("zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp", "trunc",
+          "ptrtoint", "inttoptr", "bitcast", "addrspacecast", "getelementptr")
 _FLAGS = ("nuw", "nsw", "exact")
 _HINT = re.compile(r"\b(?:%s)\s+(?:(?:nuw|nsw|exact|eq|ne|[su][lg][te]|o\w\w|u\w\w)\s+)*\("
                    % "|".join(REMOVED))
@@ -57,6 +64,20 @@ class _Hoister:
         out, i = [], 0
         while i < len(toks):
             t = toks[i]
+            if t.kind == "word" and t.text in KEPT and (out and out[-1].text != "="):
+                j = i + 1
+                while j < len(toks) and toks[j].kind == "word" and toks[j].text in _KEPT_FLAGS:
+                    j += 1
+                if j < len(toks) and toks[j].text == "(":
+                    end = _span(toks, j)
+                    mark = len(hoisted)
+                    inner = self._expand(toks[j + 1:end - 1], hoisted)
+                    if len(hoisted) > mark:  # it holds a hoisted value: an instruction too
+                        out.append(type(t)("local", self._emit(t.text, toks[i + 1:j], inner, hoisted)))
+                    else:
+                        out.extend(toks[i:end])
+                    i = end
+                    continue
             if t.kind == "word" and t.text in REMOVED:
                 j = i + 1
                 pred = []

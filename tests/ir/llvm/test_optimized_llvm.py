@@ -205,3 +205,22 @@ define i32 @main() {
     # rotl(0x12345678, 8) = 0x34567812 -> top byte 0x34
     assert run_module(_imported(text)).return_value == 0x34
     assert _lli_exit(text) in (None, 0x34)
+
+
+def test_kept_constexpr_around_a_removed_one_is_hoisted_too():
+    # clang-14 `opt -passes=sccp` folds into operands like this (csmith seed 21); LLVM 22 no
+    # longer parses `or`/`zext`/`icmp` constant expressions, and a `trunc` constant cannot
+    # refer to the instruction they become, so the trunc is hoisted with them.
+    text = """
+@g = global [4 x i32] zeroinitializer
+define internal i16 @id(i16 %x) {
+  ret i16 %x
+}
+define i32 @main() {
+  %c = call zeroext i16 @id(i16 noundef zeroext trunc (i32 or (i32 zext (i1 icmp eq (i32* getelementptr inbounds ([4 x i32], [4 x i32]* @g, i64 0, i64 2), i32* null) to i32), i32 3) to i16))
+  %r = zext i16 %c to i32
+  ret i32 %r
+}
+"""
+    assert run_module(_imported(text)).return_value == 3
+    assert _lli_exit(text) in (None, 3)
