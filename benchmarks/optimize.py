@@ -38,6 +38,7 @@ import json
 import os
 import random
 import re
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -87,6 +88,20 @@ VECTOR_TYPE = re.compile(r"<\d+ x (?:i\d+|ptr)")
 REFERENCE = "reference"
 #: An LLVM pipeline on a .pir example.
 NOT_APPLICABLE = "n/a"
+
+
+def source_state() -> dict:
+    """The commit the run used and the files of the package or benchmarks that differed from
+    it (a pass under development shows up here)."""
+    def git(*args):
+        try:
+            return subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True,
+                                  timeout=30).stdout.rstrip("\n")
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    dirty = [line[3:] for line in git("status", "--porcelain", "--", "pylogic", "benchmarks",
+                                      "datalog").splitlines() if line]
+    return {"commit": git("rev-parse", "HEAD").strip(), "uncommitted": dirty}
 
 
 def preparation() -> str:
@@ -476,6 +491,7 @@ def main(argv=None) -> int:
     payload = {
         "machine": machine_info(),
         "name": a.name,
+        "source": source_state(),
         "preparation": preparation(),
         "llvm_normalisation": (f"opt -passes={a.normalise} after every LLVM pipeline"
                                if a.normalise else "none"),
