@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import if_conversion
+from pylogic.transforms import if_conversion, sccp
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,8 @@ class Pass:
 PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("if-convert", if_conversion.if_convert, if_conversion.NEEDS,
          "hyperblock formation (IMPACT): acyclic single-entry regions to predicated code"),
+    Pass("sccp", sccp.sccp, sccp.NEEDS,
+         "sparse conditional constant propagation (Wegman-Zadeck), predicate-blind, + dead defs"),
 )}
 
 

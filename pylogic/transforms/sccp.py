@@ -1,0 +1,590 @@
+"""Sparse conditional constant propagation (Wegman & Zadeck 1991), predicate-blind, on PIR.
+
+``sccp(module, rows)`` runs Wegman–Zadeck's conditional constant propagation on the CFG of every
+defined function (their algorithm "CC", the non-SSA form: a lattice value per register per program
+point, only *executable* edges carry values), then rewrites the function with what it found:
+
+1. register operands whose value is a known constant become literals (every operand position of
+   PIR takes a literal, IR.md); a pure definition whose computed value is constant becomes
+   ``mov C`` (its guard kept);
+2. ``cbr`` with a constant condition becomes ``br``; a side exit ``(p) br L`` / ``(p) ret`` whose
+   guard is constant 1 becomes unguarded and the rest of its block (never reached) is dropped;
+3. instructions guarded by a constant-0 predicate are removed (guarded-off); a predicate define
+   under a constant-0 guard writes by its deposit type (ut/uf/conjt/conjf write 0, disjt/disjf
+   write ``old | C`` / ``old | !C``), so it is rewritten as the unguarded define of exactly those
+   writes (``pcmp.ne 0, 0`` for the zeros, ``ot``/``of`` for the disjunctions), or removed when
+   every destination keeps its old value; a guard that is constant 1 is dropped;
+4. blocks that are not executable are dropped (the entry is always executable);
+5. then, separately counted (to compare with LLVM's ``-passes=sccp,adce``): pure definitions
+   (mov, arithmetic except ``div``/``rem`` by anything but a non-zero literal, neg/not, cmp,
+   select, pcmp: no memory, call, input/print or control) whose destination is read nowhere in
+   the function (no operand, no guard) are removed, until none is left.
+
+Lattice and transfer functions (IR.md semantics, the interpreter's operators):
+- ⊤ (no information yet) / a 64-bit constant / ⊥ (varies). At the entry, parameters are ⊥ and
+  every other register is the constant 0 (a never-written register reads 0); ``p0``/``true``
+  read 1; a name of a global that the function never writes reads the global's address: ⊥.
+- ``input``, ``load``, ``call`` and ``alloca`` results are ⊥; stores and calls change no other
+  register (registers are per frame). Arithmetic wraps (``to_signed64``); ``div``/``rem`` are
+  signed truncating (``interp.decode.div64``/``rem64``) and never folded for a zero divisor (a
+  run-time error); shift counts are taken mod 64, ``shr`` is logical, ``sar`` arithmetic;
+  ``cmp``/``pcmp`` relations are signed or unsigned as named. ``select`` with a ⊥ condition is the
+  meet of its two values. Operators are strict: any ⊥ operand gives ⊥ (no algebraic absorption
+  such as ``mul x, 0``: this is the Wegman–Zadeck baseline).
+- Predicated code is treated *predicate-blind* (no relations between predicates): a guard whose
+  value is a non-zero constant is an ordinary write, 0 nullifies, ⊥ gives ``meet(old, new)``;
+  predicate defines evaluate ``deposit`` (``pylogic.ir.deposit_types``, the single source of
+  truth) on the lattice, enumerating 0/1 for each ⊥ input and meeting the results; a side exit
+  is an executable edge unless its guard is 0.
+
+Why the fixpoint is Python: the lattice evaluation folds 64-bit arithmetic, which the 32-bit
+Datalog engines cannot express (DESIGN.md "Integers are 32-bit in clingo and in Soufflé"). The
+structure it reads comes from the analysis rows: the worklist visits blocks in reverse postorder
+(``rpo`` facts) and ``reachable`` tells CFG-unreachable blocks from merely infeasible ones in the
+record; nothing computes dominators or loops here.
+
+References: M. N. Wegman, F. K. Zadeck, "Constant propagation with conditional branches", ACM
+TOPLAS 13(2), 1991 (algorithm CC); predicated_cp.md §4.2 (what it misses on the branchy example);
+IR.md (semantics, deposit types).
+"""
+from __future__ import annotations
+
+import dataclasses
+import heapq
+from dataclasses import dataclass, field
+from itertools import product
+from typing import Iterable, Optional
+
+from pylogic.errors import PathlogicError
+from pylogic.interp.decode import div64, rem64
+from pylogic.ir.deposit_types import deposit
+from pylogic.ir.model import (MASK64, TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, Cmp,
+                              CondBr, Function, Imm, Instr, Load, Module, Mov, PredDefine, PredDest,
+                              Print, Reg, Ret, Select, Store, UnOp, to_signed64)
+from pylogic.transforms.record import TransformRecord
+
+__all__ = ["sccp", "SccpRecord", "FunctionSccp", "ConstantUse", "NEEDS", "TOP", "BOTTOM",
+           "conditional_constants"]
+
+#: Relations this pass reads (``rpo`` is an input fact; ``reachable`` an analysis output).
+NEEDS = ("rpo", "reachable")
+
+
+class _Lattice:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+#: No information yet (greatest element) and "not a constant" (least element).
+TOP = _Lattice("TOP")
+BOTTOM = _Lattice("BOTTOM")
+
+
+def meet(a, b):
+    """Flat-lattice meet: ⊤ ⊓ d = d, d ⊓ d = d, c1 ⊓ c2 = ⊥ (c1 ≠ c2), ⊥ ⊓ d = ⊥."""
+    if a is TOP:
+        return b
+    if b is TOP:
+        return a
+    if a is BOTTOM or b is BOTTOM:
+        return BOTTOM
+    return a if a == b else BOTTOM
+
+
+def _known(v) -> bool:
+    return v is not TOP and v is not BOTTOM
+
+
+# ---------------------------------------------------------------- operators on constants
+
+def _binop(op: str, a: int, b: int):
+    """The interpreter's value of ``a op b`` (BOTTOM for a division by zero: never folded)."""
+    if op == "add":
+        return to_signed64(a + b)
+    if op == "sub":
+        return to_signed64(a - b)
+    if op == "mul":
+        return to_signed64(a * b)
+    if op == "and":
+        return a & b
+    if op == "or":
+        return a | b
+    if op == "xor":
+        return a ^ b
+    if op in ("div", "rem"):
+        if b == 0:
+            return BOTTOM
+        return div64(a, b) if op == "div" else rem64(a, b)
+    count = b & 63
+    if op == "shl":
+        return to_signed64(a << count)
+    if op == "sar":
+        return a >> count
+    if op == "shr":
+        return to_signed64((a & MASK64) >> count)
+    return BOTTOM
+
+
+def _relation(rel: str, a: int, b: int) -> int:
+    if rel.endswith("u"):
+        a, b, rel = a & MASK64, b & MASK64, rel[:-1]
+    return int({"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b,
+                "gt": a > b, "ge": a >= b}[rel])
+
+
+def _strict(fn, *values):
+    """``fn(*values)`` when all are constants; ⊥ if any is ⊥, else ⊤ if any is ⊤."""
+    if any(v is BOTTOM for v in values):
+        return BOTTOM
+    if any(v is TOP for v in values):
+        return TOP
+    return fn(*values)
+
+
+def _truth(v):
+    """A guard or condition value as 0/1 (⊤/⊥ unchanged)."""
+    return v if not _known(v) else int(v != 0)
+
+
+def _deposit(dtype: str, g, c, old):
+    """``deposit`` over the lattice: exact on constants, the meet over 0/1 for each ⊥ input."""
+    ins = [_truth(g), _truth(c), _truth(old)]
+    if any(v is TOP for v in ins):
+        return TOP
+    choices = [(0, 1) if v is BOTTOM else (v,) for v in ins]
+    result = TOP
+    for gg, cc, oo in product(*choices):
+        result = meet(result, deposit(dtype, gg, cc, oo))
+    return result
+
+
+def _is_pure(ins: Instr) -> bool:
+    """No side effect, no memory, no call, no I/O, no control, cannot fault."""
+    if isinstance(ins, BinOp) and ins.op in ("div", "rem"):
+        return isinstance(ins.b, Imm) and ins.b.value != 0
+    return isinstance(ins, (Mov, BinOp, UnOp, Cmp, Select, PredDefine))
+
+
+# ---------------------------------------------------------------- record
+
+@dataclass(frozen=True)
+class ConstantUse:
+    """A register operand replaced by its constant: instruction ``index`` (0-based, in the
+    *input* function) of ``block`` read ``register``, always equal to ``value`` there."""
+    function: str
+    block: str
+    index: int
+    register: str
+    value: int
+
+
+@dataclass(frozen=True)
+class FunctionSccp:
+    """What ``sccp`` did in one function (counts; ``constants`` lists every use replaced;
+    ``removed_blocks`` the blocks dropped; ``folded_branches`` ``(block, index, target)``)."""
+    function: str
+    uses_replaced: int
+    definitions_folded: int
+    branches_folded: int
+    side_exits_folded: int
+    blocks_removed: int
+    unreachable_blocks: int
+    guarded_off_removed: int
+    guarded_off_rewritten: int
+    guards_dropped: int
+    unreached_removed: int
+    dead_removed: int
+    constants: tuple = ()
+    removed_blocks: tuple = ()
+    folded_branches: tuple = ()
+
+
+@dataclass
+class SccpRecord(TransformRecord):
+    """``applied``: one :class:`FunctionSccp` per function the pass changed."""
+    transform: str = "sccp"
+
+    def totals(self) -> dict:
+        def total(key):
+            return sum(getattr(f, key) for f in self.applied)
+        return {
+            "constants_found": total("uses_replaced"),
+            "definitions_folded": total("definitions_folded"),
+            "branches_folded": total("branches_folded") + total("side_exits_folded"),
+            "blocks_removed": total("blocks_removed"),
+            "guarded_off_removed": total("guarded_off_removed"),
+            "guarded_off_rewritten": total("guarded_off_rewritten"),
+            "guards_dropped": total("guards_dropped"),
+            "unreached_removed": total("unreached_removed"),
+            "dead_removed": total("dead_removed"),
+        }
+
+    def summary(self) -> str:
+        t = self.totals()
+        lines = [f"sccp: {t['constants_found']} constant uses, {t['definitions_folded']} "
+                 f"definitions folded, {t['branches_folded']} branches folded, "
+                 f"{t['blocks_removed']} blocks removed, {t['guarded_off_removed']} guarded-off "
+                 f"removed, {t['dead_removed']} dead removed"]
+        for f in self.applied:
+            lines.append(f"  {f.function}: {f.uses_replaced} uses, {f.branches_folded} cbr + "
+                         f"{f.side_exits_folded} exits folded, {f.blocks_removed} blocks, "
+                         f"{f.dead_removed} dead")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the analysis
+
+@dataclass
+class _Point:
+    """Analysis result of one function: the state before each reached instruction."""
+    executable: set
+    before: dict  # (label, index) -> state (dict reg -> value) before that instruction
+    reached: dict  # label -> number of leading instructions that can run
+
+
+class _Analysis:
+    def __init__(self, fn: Function, module: Module, order: dict):
+        self.fn = fn
+        self.blocks = fn.block_map()
+        written = set(fn.params)
+        for b in fn.blocks:
+            for ins in b.instrs:
+                written.update(ins.defs())
+        self.written = written
+        globals_ = {g.name for g in module.globals}
+        self.address_names = globals_ - written  # reads give a global's address
+        regs = set(written)
+        for b in fn.blocks:
+            for ins in b.instrs:
+                regs.update(op.name for op in ins.uses() if isinstance(op, Reg))
+                if ins.guard is not None:
+                    regs.add(ins.guard)
+        regs -= TRUE_PREDICATES
+        regs -= self.address_names
+        self.regs = sorted(regs)
+        self.order = order
+
+    def value(self, state: dict, op):
+        if isinstance(op, Imm):
+            return op.value
+        if not isinstance(op, Reg):
+            return BOTTOM  # GlobalAddr: an address, not folded
+        if op.name in TRUE_PREDICATES:
+            return 1
+        if op.name in self.address_names:
+            return BOTTOM
+        return state[op.name]
+
+    def guard_value(self, state: dict, ins: Instr):
+        if ins.guard is None or ins.guard in TRUE_PREDICATES:
+            return 1
+        return _truth(self.value(state, Reg(ins.guard)))
+
+    def computed(self, state: dict, ins: Instr):
+        """Value an ordinary definition computes when it executes (ignoring its guard)."""
+        v = lambda op: self.value(state, op)  # noqa: E731
+        if isinstance(ins, Mov):
+            return v(ins.src)
+        if isinstance(ins, BinOp):
+            return _strict(lambda a, b: _binop(ins.op, a, b), v(ins.a), v(ins.b))
+        if isinstance(ins, UnOp):
+            if ins.op == "neg":
+                return _strict(lambda a: to_signed64(-a), v(ins.a))
+            return _strict(lambda a: ~a, v(ins.a))
+        if isinstance(ins, Cmp):
+            return _strict(lambda a, b: _relation(ins.rel, a, b), v(ins.a), v(ins.b))
+        if isinstance(ins, Select):
+            c = v(ins.cond)
+            if c is TOP:
+                return TOP
+            if c is BOTTOM:
+                return meet(v(ins.a), v(ins.b))
+            return v(ins.a) if c != 0 else v(ins.b)
+        return BOTTOM  # load, call, input, alloca
+
+    def run(self) -> _Point:
+        fn = self.fn
+        entry = fn.blocks[0].label
+        init = {r: 0 for r in self.regs}
+        for p in fn.params:
+            if p in init:
+                init[p] = BOTTOM
+        incoming: dict = {entry: init}
+        before: dict = {}
+        reached: dict = {}
+        executable = set()
+        heap = [(self.order.get(entry, 0), entry)]
+        queued = {entry}
+        while heap:
+            _, label = heapq.heappop(heap)
+            queued.discard(label)
+            executable.add(label)
+            state = dict(incoming[label])
+            block = self.blocks[label]
+            out_edges = []
+            n_reached = len(block.instrs)
+            for k, ins in enumerate(block.instrs):
+                before[(label, k)] = dict(state)
+                g = self.guard_value(state, ins)
+                stop = self.step(state, ins, g, out_edges)
+                if stop:
+                    n_reached = k + 1
+                    break
+            reached[label] = n_reached
+            for target, edge_state in out_edges:
+                old = incoming.get(target)
+                new = edge_state if old is None else {r: meet(old[r], edge_state[r])
+                                                      for r in self.regs}
+                if old is None or new != old or target not in executable:
+                    incoming[target] = new
+                    if target not in queued:
+                        queued.add(target)
+                        heapq.heappush(heap, (self.order.get(target, len(self.order)), target))
+        return _Point(executable, before, reached)
+
+    def step(self, state: dict, ins: Instr, g, out_edges: list) -> bool:
+        """Apply ``ins`` to ``state``; append ``(target, state)`` of executable edges; True when
+        control never passes this instruction (an unconditional or always-taken exit)."""
+        if isinstance(ins, PredDefine):
+            c = _strict(lambda a, b: _relation(ins.rel, a, b),
+                        self.value(state, ins.a), self.value(state, ins.b))
+            news = [(d.name, _deposit(d.dtype, g, c, state[d.name])) for d in ins.dests
+                    if d.name not in TRUE_PREDICATES]
+            for name, v in news:
+                state[name] = v
+            return False
+        if g is TOP or g == 0:
+            return False  # nullified (⊤ does not occur at a reached point)
+        if isinstance(ins, (Br, CondBr, Ret)):
+            if isinstance(ins, Br):
+                out_edges.append((ins.target, dict(state)))
+            elif isinstance(ins, CondBr):
+                c = _truth(self.value(state, ins.cond))
+                if c is BOTTOM or c == 1:
+                    out_edges.append((ins.if_true, dict(state)))
+                if c is BOTTOM or c == 0:
+                    out_edges.append((ins.if_false, dict(state)))
+            return g is not BOTTOM
+        for d in ins.defs():
+            if d in TRUE_PREDICATES:
+                continue
+            new = self.computed(state, ins)
+            state[d] = new if g is not BOTTOM else meet(state[d], new)
+        return False
+
+
+def conditional_constants(fn: Function, module: Module, order: Optional[dict] = None) -> _Point:
+    """Wegman–Zadeck CC on ``fn``: executable blocks, the lattice state before each reached
+    instruction (``(label, index) -> {register: value}``) and how many leading instructions of
+    each executable block can run. ``order``: block -> reverse-postorder number (worklist
+    priority; the ``rpo`` facts)."""
+    return _Analysis(fn, module, order or {}).run()
+
+
+# ---------------------------------------------------------------- the rewrite
+
+def _replace_operands(ins: Instr, state: dict, an: _Analysis, uses: list, where) -> Instr:
+    """``ins`` with every register operand of known constant value replaced by a literal."""
+    def lit(op):
+        if isinstance(op, Reg) and op.name not in TRUE_PREDICATES \
+                and op.name not in an.address_names:
+            v = state[op.name]
+            if _known(v):
+                uses.append(ConstantUse(an.fn.name, where[0], where[1], op.name, v))
+                return Imm(v)
+        return op
+
+    if isinstance(ins, Mov):
+        return dataclasses.replace(ins, src=lit(ins.src))
+    if isinstance(ins, (BinOp, Cmp, PredDefine)):
+        return dataclasses.replace(ins, a=lit(ins.a), b=lit(ins.b))
+    if isinstance(ins, UnOp):
+        return dataclasses.replace(ins, a=lit(ins.a))
+    if isinstance(ins, Select):
+        return dataclasses.replace(ins, cond=lit(ins.cond), a=lit(ins.a), b=lit(ins.b))
+    if isinstance(ins, Load):
+        return dataclasses.replace(ins, addr=lit(ins.addr))
+    if isinstance(ins, Alloca):
+        return dataclasses.replace(ins, size=lit(ins.size))
+    if isinstance(ins, Call):
+        return dataclasses.replace(ins, args=tuple(lit(a) for a in ins.args))
+    if isinstance(ins, CondBr):
+        return dataclasses.replace(ins, cond=lit(ins.cond))
+    if isinstance(ins, Ret):
+        return ins if ins.value is None else dataclasses.replace(ins, value=lit(ins.value))
+    if isinstance(ins, Store):
+        return dataclasses.replace(ins, addr=lit(ins.addr), value=lit(ins.value))
+    if isinstance(ins, Print):
+        return dataclasses.replace(ins, value=lit(ins.value))
+    return ins  # br, input
+
+
+#: Deposit types under a 0 guard: keep the old value / write 0 / ``old | C`` / ``old | !C``.
+_ZERO_GUARD = {"ot": "keep", "of": "keep", "at": "keep", "af": "keep", "ct": "keep",
+               "cf": "keep", "ut": "zero", "uf": "zero", "conjt": "zero", "conjf": "zero",
+               "disjt": "ot", "disjf": "of"}
+
+
+def _guarded_off_define(ins: PredDefine) -> list:
+    """The unguarded instructions equivalent to ``ins`` under a guard that is always 0."""
+    kept = [d for d in ins.dests if d.name not in TRUE_PREDICATES]
+    disj = [PredDest(d.name, _ZERO_GUARD[d.dtype]) for d in kept
+            if _ZERO_GUARD[d.dtype] in ("ot", "of")]
+    zero = [PredDest(d.name, "ut") for d in kept if _ZERO_GUARD[d.dtype] == "zero"]
+    out = []
+    if disj:  # first: it reads the compare's operands before any zero is written
+        out.append(dataclasses.replace(ins, guard=None, dests=tuple(disj)))
+    if zero:
+        out.append(PredDefine(rel="ne", dests=tuple(zero), a=Imm(0), b=Imm(0),
+                              annotations=ins.annotations, loc=ins.loc))
+    return out
+
+
+class _Counts:
+    def __init__(self):
+        self.uses: list = []
+        self.definitions_folded = self.branches_folded = self.side_exits_folded = 0
+        self.guarded_off_removed = self.guarded_off_rewritten = self.guards_dropped = 0
+        self.unreached_removed = self.dead_removed = 0
+        self.folded: list = []
+
+
+def _rewrite_block(block: Block, an: _Analysis, point: _Point, c: _Counts) -> Block:
+    out = []
+    n = point.reached[block.label]
+    c.unreached_removed += len(block.instrs) - n
+    for k, ins in enumerate(block.instrs[:n]):
+        state = point.before[(block.label, k)]
+        g = an.guard_value(state, ins)
+        if g == 0:
+            if isinstance(ins, PredDefine):
+                repl = _guarded_off_define(ins)
+                if not repl:
+                    c.guarded_off_removed += 1
+                    continue
+                c.guarded_off_rewritten += 1
+                out.extend(_replace_operands(r, state, an, c.uses, (block.label, k))
+                           for r in repl)
+                continue
+            c.guarded_off_removed += 1
+            continue
+        new = _replace_operands(ins, state, an, c.uses, (block.label, k))
+        if g == 1 and new.guard is not None and new.guard not in TRUE_PREDICATES:
+            new = dataclasses.replace(new, guard=None)
+            c.guards_dropped += 1
+            if new.is_terminator:
+                c.side_exits_folded += 1
+        if isinstance(new, CondBr):
+            cond = _truth(an.value(state, ins.cond))
+            if _known(cond):
+                target = new.if_true if cond else new.if_false
+                new = Br(target=target, guard=new.guard, annotations=new.annotations,
+                         loc=new.loc)
+                c.branches_folded += 1
+                c.folded.append((block.label, k, target))
+        elif isinstance(new, (BinOp, UnOp, Cmp, Select)):
+            v = an.computed(state, ins)
+            if _known(v):
+                new = Mov(dest=new.dest, src=Imm(v), guard=new.guard,
+                          annotations=new.annotations, loc=new.loc)
+                c.definitions_folded += 1
+        out.append(new)
+    return dataclasses.replace(block, instrs=tuple(out))
+
+
+def _remove_dead(blocks: list) -> tuple[list, int]:
+    """Drop pure definitions whose destinations are read nowhere (operands, guards); iterate."""
+    reads: dict = {}
+
+    def count(ins, delta):
+        for op in ins.uses():
+            if isinstance(op, Reg):
+                reads[op.name] = reads.get(op.name, 0) + delta
+        if ins.guard is not None:
+            reads[ins.guard] = reads.get(ins.guard, 0) + delta
+
+    instrs = [list(b.instrs) for b in blocks]
+    for body in instrs:
+        for ins in body:
+            count(ins, 1)
+    removed = 0
+    changed = True
+    while changed:
+        changed = False
+        for body in instrs:
+            keep = []
+            for ins in body:
+                if _is_pure(ins) and ins.defs() and \
+                        all(reads.get(d, 0) == 0 for d in ins.defs()):
+                    count(ins, -1)
+                    removed += 1
+                    changed = True
+                else:
+                    keep.append(ins)
+            body[:] = keep
+    return [dataclasses.replace(b, instrs=tuple(body)) for b, body in zip(blocks, instrs)], removed
+
+
+def _sccp_function(fn: Function, module: Module, frows) -> tuple[Function, FunctionSccp]:
+    order = {b: int(n) for b, n in frows["rpo"]}
+    reachable = frows.set("reachable")
+    an = _Analysis(fn, module, order)
+    point = an.run()
+    c = _Counts()
+    blocks, dropped = [], []
+    for i, b in enumerate(fn.blocks):
+        if b.label not in point.executable and i > 0:
+            dropped.append(b.label)
+            continue
+        blocks.append(_rewrite_block(b, an, point, c))
+    blocks, dead = _remove_dead(blocks)
+    info = FunctionSccp(
+        function=fn.name, uses_replaced=len(c.uses), definitions_folded=c.definitions_folded,
+        branches_folded=c.branches_folded, side_exits_folded=c.side_exits_folded,
+        blocks_removed=len(dropped),
+        unreachable_blocks=sum(1 for b in dropped if b not in reachable),
+        guarded_off_removed=c.guarded_off_removed, guarded_off_rewritten=c.guarded_off_rewritten,
+        guards_dropped=c.guards_dropped, unreached_removed=c.unreached_removed,
+        dead_removed=dead, constants=tuple(c.uses), removed_blocks=tuple(dropped),
+        folded_branches=tuple(c.folded))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), info
+
+
+def sccp(module: Module, rows, *, functions: Optional[Iterable[str]] = None
+         ) -> tuple[Module, SccpRecord]:
+    """Sparse conditional constant propagation of ``module``; return ``(new_module, record)``.
+
+    Parameters
+    ----------
+    module: the input (never modified).
+    rows: the module's analysis rows (``Rows`` with ``relpath``), ``NEEDS`` among them.
+    functions: names of the functions to transform (default: every defined function).
+
+    Returns: the new module and an :class:`SccpRecord` (``totals()``: constants found = uses
+    replaced, branches folded, blocks removed, guarded-off and dead instructions removed).
+
+    Raises PathlogicError for an unknown function name.
+
+    Example: on ``B: x = mov 2 / cbr 1, C, D / C: y = add x, 1 / print y``, ``sccp`` prints
+    ``print 3`` in C, folds the ``cbr`` to ``br C`` and drops D.
+    References: Wegman & Zadeck, TOPLAS 1991 (CC); predicated_cp.md §4.2; IR.md.
+    """
+    fmap = module.function_map()
+    wanted = None if functions is None else list(functions)
+    for name in wanted or ():
+        if name not in fmap or fmap[name].extern:
+            defined = ", ".join(f.name for f in module.defined_functions()) or "none"
+            raise PathlogicError(f"no function '{name}' for sccp (defined: {defined})")
+    record = SccpRecord(options={"functions": None if wanted is None else sorted(wanted)})
+    out = []
+    for fn in module.functions:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+            out.append(fn)
+            continue
+        new, info = _sccp_function(fn, module, rows.function(fn.name))
+        out.append(new)
+        record.applied.append(info)
+    return dataclasses.replace(module, functions=tuple(out)), record
