@@ -237,12 +237,33 @@ class SccpRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the analysis
 
-@dataclass
 class _Point:
-    """Analysis result of one function: the state before each reached instruction."""
-    executable: set
-    before: dict  # (label, index) -> state (dict reg -> value) before that instruction
-    reached: dict  # label -> number of leading instructions that can run
+    """Analysis result of one function: executable blocks, the state at each executable block's
+    start (``incoming``), how many leading instructions of each can run (``reached``), and
+    ``before[(label, index)]``: the state before a reached instruction (replayed on first use)."""
+
+    def __init__(self, analysis: "_Analysis", executable: set, incoming: dict, reached: dict):
+        self.analysis = analysis
+        self.executable = executable
+        self.incoming = incoming
+        self.reached = reached
+        self._before: Optional[dict] = None
+
+    def block_states(self, label: str) -> list:
+        """The state before each reached instruction of executable block ``label``."""
+        state = dict(self.incoming[label])
+        states = []
+        for ins in self.analysis.blocks[label].instrs[:self.reached[label]]:
+            states.append(dict(state))
+            self.analysis.step(state, ins, self.analysis.guard_value(state, ins), [])
+        return states
+
+    @property
+    def before(self) -> dict:
+        if self._before is None:
+            self._before = {(label, k): st for label in self.executable
+                            for k, st in enumerate(self.block_states(label))}
+        return self._before
 
 
 class _Analysis:
@@ -313,7 +334,6 @@ class _Analysis:
             if p in init:
                 init[p] = BOTTOM
         incoming: dict = {entry: init}
-        before: dict = {}
         reached: dict = {}
         executable = set()
         heap = [(self.order.get(entry, 0), entry)]
@@ -327,7 +347,6 @@ class _Analysis:
             out_edges = []
             n_reached = len(block.instrs)
             for k, ins in enumerate(block.instrs):
-                before[(label, k)] = dict(state)
                 g = self.guard_value(state, ins)
                 stop = self.step(state, ins, g, out_edges)
                 if stop:
@@ -336,14 +355,21 @@ class _Analysis:
             reached[label] = n_reached
             for target, edge_state in out_edges:
                 old = incoming.get(target)
-                new = edge_state if old is None else {r: meet(old[r], edge_state[r])
-                                                      for r in self.regs}
-                if old is None or new != old or target not in executable:
-                    incoming[target] = new
+                if old is None:
+                    incoming[target] = edge_state
+                    changed = True
+                else:
+                    changed = False
+                    for r, v in edge_state.items():
+                        o = old[r]
+                        if o is not v and o != BOTTOM and not (o == v and _known(v)):
+                            old[r] = BOTTOM  # two different values (⊤ never reaches here)
+                            changed = True
+                if changed or target not in executable:
                     if target not in queued:
                         queued.add(target)
                         heapq.heappush(heap, (self.order.get(target, len(self.order)), target))
-        return _Point(executable, before, reached)
+        return _Point(self, executable, incoming, reached)
 
     def step(self, state: dict, ins: Instr, g, out_edges: list) -> bool:
         """Apply ``ins`` to ``state``; append ``(target, state)`` of executable edges; True when
@@ -456,8 +482,9 @@ def _rewrite_block(block: Block, an: _Analysis, point: _Point, c: _Counts) -> Bl
     out = []
     n = point.reached[block.label]
     c.unreached_removed += len(block.instrs) - n
+    states = point.block_states(block.label)
     for k, ins in enumerate(block.instrs[:n]):
-        state = point.before[(block.label, k)]
+        state = states[k]
         g = an.guard_value(state, ins)
         if g == 0:
             if isinstance(ins, PredDefine):
