@@ -128,7 +128,8 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
     progress : called as ``progress(done, total)`` after each engine call.
     """
     engine = resolve_engine(engine)
-    every = sorted({f for fs in groups.values() for f in fs})
+    every = sorted({row[0] for row in facts.get("function", ())}
+                   | {f for fs in groups.values() for f in fs})
     rows = Rows()
     rows.add_run(facts, every)
     result = AnalysisRun(engine, facts, rows)

@@ -106,3 +106,10 @@ def test_a_failing_batch_is_retried_per_function(examples, monkeypatch):
     assert list(result.failures) == ["loop_call.pir::fib"]
     assert "injected failure" in result.failures["loop_call.pir::fib"]
     assert result.rows.of("loop_call.pir::main")["idom"]
+
+
+def test_asking_for_input_facts_only_needs_no_engine(examples, monkeypatch):
+    calls = counting(monkeypatch)
+    rows = run_mod.module_rows(examples[0][0], examples[0][1], relations=["rpo"], engine="clingo")
+    assert calls["engine"] == []
+    assert rows.function(examples[0][0].defined_functions()[0].name)["rpo"]
