@@ -19,7 +19,7 @@ from typing import Callable, Optional
 
 from facts_gen.extract import write_facts
 from pylogic.analysis.output import check_output_path, output_directory
-from pylogic.analysis.run import AnalysisRun, analyze_modules, has_defines
+from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import compare_modules
@@ -225,3 +225,18 @@ def coverage(loaded: LoadedDirectory) -> dict:
                 reasons[fn.get("reason", "?")] += 1
     return {"functions_imported": imported, "functions_skipped": skipped,
             "skipped_by_reason": dict(reasons)}
+
+
+def facts_directory(target, out, *, jobs: int = 1) -> tuple[dict, LoadedDirectory, dict]:
+    """``pathlogic facts``: extract the facts of every program under ``target`` into ``out``
+    (replaced all at once). Returns ``(facts, loaded, failures)``; ``failures`` maps a file
+    whose extraction failed to the error (its facts are left out, the others kept)."""
+    out = check_output_path(out)
+    loaded = load_directory(Path(target), jobs=jobs)
+    if not loaded.programs and not loaded.problems:
+        raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
+    failures: dict[str, str] = {}
+    facts = extract([(p.module, p.relpath) for p in loaded.programs], failures=failures)
+    with output_directory(out) as tmp:
+        write_facts(facts, tmp)
+    return facts, loaded, failures

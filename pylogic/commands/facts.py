@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+
+from pylogic.analysis.directory import facts_directory
+from pylogic.commands import positive_int
 
 
 def add_parser(sub) -> None:
@@ -10,16 +12,18 @@ def add_parser(sub) -> None:
                        description="Write OUT/NAME.facts for every input relation of "
                        "datalog/schema.dl (tab-separated, no header).")
     p.add_argument("dir", help="directory (or single file) of .pir/.ll/.c programs")
-    p.add_argument("--out", required=True, help="facts directory to write")
+    p.add_argument("--out", required=True, help="facts directory to write (replaced at the end)")
+    p.add_argument("--jobs", type=positive_int, default=1, help="worker processes for reading")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from facts_gen.extract import extract_directory
-    facts, loaded = extract_directory(Path(args.dir), Path(args.out))
+    facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs)
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
-    failed = [p for p in loaded.problems if p.skipped]
-    print(f"{len(facts['function'])} functions from {len(loaded.programs)} files "
+    for relpath, message in sorted(failures.items()):
+        print(f"pathlogic: {relpath}: {message}", file=sys.stderr)
+    failed = [p.relpath for p in loaded.problems if p.skipped] + sorted(failures)
+    print(f"{len(facts['function'])} functions from {len(loaded.programs) - len(failures)} files "
           f"({len(failed)} failed) -> {args.out}")
     return 1 if failed else 0

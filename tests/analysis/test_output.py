@@ -99,3 +99,20 @@ def test_interrupt_while_loading_commands_is_not_a_traceback(monkeypatch, capsys
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert cli.main(["analyze", "x"]) == 130
     assert capsys.readouterr().err == "pathlogic: interrupted\n"
+
+
+def test_facts_output_is_replaced_at_once(tmp_path, monkeypatch):
+    out = tmp_path / "facts"
+    directory.facts_directory(ROOT / "examples", out)
+    before = snapshot(out)
+    assert "edge.facts" in before
+
+    def interrupted(facts, where):
+        (Path(where) / "edge.facts").write_text("partial\n")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(directory, "write_facts", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        directory.facts_directory(ROOT / "examples", out)
+    assert snapshot(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["facts"]
