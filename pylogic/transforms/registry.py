@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import if_conversion, sccp
+from pylogic.transforms import if_conversion, predicated_cp, sccp
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,10 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "hyperblock formation (IMPACT): acyclic single-entry regions to predicated code"),
     Pass("sccp", sccp.sccp, sccp.NEEDS,
          "sparse conditional constant propagation (Wegman-Zadeck), predicate-blind, + dead defs"),
+    Pass("pcp-basic", predicated_cp.pcp_basic, predicated_cp.NEEDS,
+         "predicated CP, basic PVG (Knoop-Ruething): regions to PSSA hyperblocks, constants"),
+    Pass("pcp-full", predicated_cp.pcp_full, predicated_cp.NEEDS,
+         "predicated CP, full PVG: also predicate values, off-predicated code removed"),
 )}
 
 
