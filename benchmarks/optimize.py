@@ -448,7 +448,7 @@ def header_text(name, ours, llvm, normalise, fuel) -> str:
         f"optimize-{name}: every pipeline starts from the same prepared LLVM IR",
         f"  preparation: {preparation()}",
         f"  ours: optimize() on the imported module: {', '.join(ours_label(p) for p in ours) or '-'}",
-        f"  LLVM: opt-14 -S -passes=P on the prepared .ll"
+        "  LLVM: opt-14 -S -passes=P on the prepared .ll"
         + (f", then -passes={normalise} (switches lowered like the original's)" if normalise
            else ", imported as is (switch read by the importer)")
         + f", then imported: {', '.join(llvm_label(s) for s in llvm) or '-'}",

@@ -48,8 +48,9 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from pylogic.errors import PathlogicError
-from pylogic.ir.model import (TRUE_PREDICATES, Block, Br, Cmp, CondBr, Function, GlobalAddr, Imm,
+from pylogic.ir.model import (TRUE_PREDICATES, Block, Br, Cmp, CondBr, Function, Imm,
                               Instr, Module, PredDefine, PredDest, Reg, Ret)
+from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.regions import Region, RegionLimits, select_regions
 
@@ -191,28 +192,14 @@ def _convert_function(fn: Function, module: Module, limits: RegionLimits,
     return dataclasses.replace(fn, blocks=blocks)
 
 
-class _Namer:
+class _Namer(FreshNames):
     """Fresh predicate names ``%hp.<base>`` that collide with no name of the function/module."""
 
     def __init__(self, fn: Function, module: Module):
-        used = set(fn.params) | {b.label for b in fn.blocks} | {g.name for g in module.globals}
-        used |= {f.name for f in module.functions} | set(TRUE_PREDICATES)
-        for b in fn.blocks:
-            for ins in b.instrs:
-                used.update(ins.defs())
-                used.update(op.name for op in ins.uses() if isinstance(op, (Reg, GlobalAddr)))
-                if ins.guard is not None:
-                    used.add(ins.guard)
-        self.used = used
+        super().__init__(used_names(fn, module))
 
     def fresh(self, base: str) -> str:
-        base = "%hp." + re.sub(r"[^A-Za-z0-9_.$]", "_", base.lstrip("%@"))  # IR.md identifiers
-        name, n = base, 1
-        while name in self.used:
-            n += 1
-            name = f"{base}.{n}"
-        self.used.add(name)
-        return name
+        return super().fresh("%hp." + re.sub(r"[^A-Za-z0-9_.$]", "_", base.lstrip("%@")))  # IR.md
 
 
 def _use_counts(fn: Function) -> dict:

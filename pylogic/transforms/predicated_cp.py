@@ -19,7 +19,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from pylogic.errors import PathlogicError
-from pylogic.ir.model import TRUE_PREDICATES, Function, Imm, Module, Mov, Reg, Ret
+from pylogic.ir.model import Function, Imm, Module, Mov, Ret
+from pylogic.transforms.naming import used_names
 from pylogic.transforms.pcp.emit import _Names, emit_region
 from pylogic.transforms.pcp.pssa import PSSAUnsupported, build_pssa
 from pylogic.transforms.pcp.pvg import (build_pvg, evaluate, false_predicates, off_predicated,
@@ -57,18 +58,6 @@ class PCPRecord(TransformRecord):
                 "rejected": len(self.rejected)}
 
 
-def _used_names(fn: Function, module: Module) -> set:
-    used = set(fn.params) | {b.label for b in fn.blocks} | {g.name for g in module.globals}
-    used |= {f.name for f in module.functions} | set(TRUE_PREDICATES)
-    for b in fn.blocks:
-        for ins in b.instrs:
-            used.update(ins.defs())
-            used.update(op.name for op in ins.uses() if isinstance(op, Reg))
-            if ins.guard:
-                used.add(ins.guard)
-    return used
-
-
 def _remap(fn: Function, constants: dict) -> Function:
     """Fig. 3(b)/(c): each source instruction found constant becomes ``d = mov C`` in place."""
     blocks = []
@@ -92,8 +81,7 @@ def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: i
             functions.append(fn)
             continue
         regions, _ = select_regions(fn, RegionLimits(max_blocks=max_blocks, allow_memory=False))
-        names = _Names(_used_names(fn, module))
-        bm = fn.block_map()
+        names = _Names(used_names(fn, module))
         rets = {b.label: b.instrs[-1].value for b in fn.blocks
                 if isinstance(b.instrs[-1], Ret) and b.instrs[-1].value is not None}
         new_head, merged, constants = {}, set(), {}
@@ -102,7 +90,7 @@ def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: i
                 continue
             try:
                 pssa = build_pssa(fn, region)
-                paths = sum(1 for _ in pssa.exits)
+                paths = len(pssa.exits)             # every path ends in one exit
                 if paths > max_paths:
                     raise PSSAUnsupported(f"{paths} paths (more than {max_paths})")
                 g = evaluate(build_pvg(pssa, full=full))
@@ -122,7 +110,6 @@ def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: i
                 fn.name, region.head, region.blocks, paths, len(pssa.instrs), len(simplified),
                 len(found), len(off_predicated(g)) if emit == "hyperblock" else 0,
                 len(false_predicates(g)) if full else 0))
-        del bm
         if emit == "remap":
             functions.append(_remap(fn, constants) if constants else fn)
             continue

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import product
 from typing import Iterable, Optional
 

@@ -3,7 +3,6 @@ moment leaves the previous output byte-identical and no partial directory behind
 ``--out`` is a one-line error before any work."""
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess

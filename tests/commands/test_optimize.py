@@ -8,7 +8,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
 
 from pylogic.analysis.optimize import change_counts, optimize, static_size
 from pylogic.cli import main

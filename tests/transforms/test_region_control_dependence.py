@@ -4,7 +4,6 @@ control-dependence set for every block of every selected region.
 References: predicated_cp.md §3.2; Ferrante, Ottenstein & Warren 1987."""
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pylogic.analysis.run import module_rows

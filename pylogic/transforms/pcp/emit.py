@@ -20,26 +20,19 @@ from typing import Optional
 
 from pylogic.ir.model import (BinOp, Block, Br, Cmp, Imm, Input, Mov, PredDefine, PredDest, Print,
                               Reg, Ret, UnOp)
+from pylogic.transforms.naming import FreshNames
 from pylogic.transforms.pcp.lattice import RELATIONS
 from pylogic.transforms.pcp.pssa import PSSA, TRUE, PSSAInstr, PSSAUnsupported, fpp_name
 
 BINARY = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "sar")
 
 
-class _Names:
+class _Names(FreshNames):
     """SSA version / predicate name -> a PIR register name unused in the function."""
 
     def __init__(self, used: set):
-        self.used = set(used)
+        super().__init__(set(used))
         self.map: dict = {}
-
-    def fresh(self, base: str) -> str:
-        name, n = base, 0
-        while name in self.used:
-            n += 1
-            name = f"{base}.{n}"
-        self.used.add(name)
-        return name
 
     def version(self, v: str) -> str:
         source, n = v.rsplit(".", 1)

@@ -12,7 +12,7 @@ import pytest
 from pylogic.cli import main as cli_main
 from pylogic.commands import validate as validate_cmd
 from pylogic.errors import ImportError_
-from pylogic.ir.llvm.clang import compile_c_to_ll, find_clang
+from pylogic.ir.llvm.clang import compile_c_to_ll
 from tests.support import needs_clang
 from pylogic.ir.load import load_program
 from pylogic.ir.parser import parse_module

@@ -1,0 +1,33 @@
+"""Fresh register and predicate names for passes that add them (if-conversion, predicated CP):
+every name a function or its module already uses, and a supply of new ones that avoid them."""
+from __future__ import annotations
+
+from pylogic.ir.model import TRUE_PREDICATES, Function, GlobalAddr, Module, Reg
+
+
+def used_names(fn: Function, module: Module) -> set:
+    """Parameters, labels, globals, functions, every register and predicate read or written."""
+    used = set(fn.params) | {b.label for b in fn.blocks} | {g.name for g in module.globals}
+    used |= {f.name for f in module.functions} | set(TRUE_PREDICATES)
+    for b in fn.blocks:
+        for ins in b.instrs:
+            used.update(ins.defs())
+            used.update(op.name for op in ins.uses() if isinstance(op, (Reg, GlobalAddr)))
+            if ins.guard is not None:
+                used.add(ins.guard)
+    return used
+
+
+class FreshNames:
+    """``fresh(base)``: ``base`` itself if unused, else ``base.2``, ``base.3``, ..."""
+
+    def __init__(self, used: set):
+        self.used = used
+
+    def fresh(self, base: str) -> str:
+        name, n = base, 1
+        while name in self.used:
+            n += 1
+            name = f"{base}.{n}"
+        self.used.add(name)
+        return name
