@@ -24,7 +24,6 @@ import hashlib
 import os
 import tempfile
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Iterable
 
@@ -71,16 +70,6 @@ class Analysis:
         if hit is None or hit[0] is not program:
             hit = _OUTPUTS[self.name] = (program, tuple(sorted(program.outputs)))
         return hit[1]
-
-    @cached_property
-    def own_outputs(self) -> tuple[str, ...]:
-        """Outputs no included catalogued program provides (what this analysis adds)."""
-        others = set()
-        included = {str(Path(f).resolve()) for f in self.program().files}
-        for other in CATALOG:
-            if other.name != self.name and str(other.path.resolve()) in included:
-                others.update(other.outputs)
-        return tuple(r for r in self.outputs if r not in others)
 
 
 CATALOG: tuple[Analysis, ...] = (

@@ -5,26 +5,24 @@ from __future__ import annotations
 import argparse
 
 
-def positive_int(text: str) -> int:
-    """An integer >= 1 (``--jobs``, ``--fuel``, limits)."""
+def _integer(text: str, minimum: int, rule: str) -> int:
     try:
         value = int(text, 0)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{rule}, not {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (``--jobs``, ``--fuel``, limits)."""
+    return _integer(text, 1, "must be at least 1")
 
 
 def nonnegative_int(text: str) -> int:
     """An integer >= 0."""
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, not {value}")
-    return value
+    return _integer(text, 0, "must not be negative")
 
 
 def positive_float(text: str) -> float:

@@ -37,15 +37,6 @@ class FunctionRows(Mapping):
     def __len__(self) -> int:
         return len(self._computed)
 
-    def pairs(self, relation: str) -> dict:
-        """A two-column relation as a dict (first column -> second), e.g. ``idom``: d -> n is
-        read as ``{n: d}`` by ``parents``; this one maps column 0 to column 1."""
-        return {a: b for a, b in self[relation]}
-
-    def parents(self, relation: str) -> dict:
-        """A tree relation ``(parent, child)`` as ``{child: parent}`` (``idom``, ``ipdom``)."""
-        return {child: parent for parent, child in self[relation]}
-
     def set(self, relation: str) -> set:
         """The relation's rows as a set (single columns unwrapped)."""
         rows = self[relation]
