@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from facts_gen.extract import empty_facts, extract_module
+from pylogic.analysis import catalog
 from pylogic.engines import run_program
 from pylogic.ir.model import Module
 from pylogic.ir.synthetic import function_from_cfg
@@ -16,7 +17,7 @@ from tests.datalog.cfg_oracle import cfg_oracle
 from tests.support import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAM = ROOT / "datalog" / "cfg_analyses.dl"
+PROGRAM = catalog.datalog_dir() / catalog.BUNDLES["cfg_analyses"]
 CHECKED = ("idom", "dom", "df", "ipdom", "cdep", "reachable", "unreachable")
 
 

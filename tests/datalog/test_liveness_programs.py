@@ -6,26 +6,21 @@ writes that read their destination and kill nothing, a side exit, an unreachable
 counted_loop: classic liveness around a loop."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from facts_gen.extract import extract_module
 from pylogic.engines import load_program_cached, run_program
-from pylogic.engines.csv_io import read_output
-from pylogic.ir.parser import parse_file
+from tests.datalog.fact_cases import FactCases
 from tests.support import ENGINES
 
-ROOT = Path(__file__).resolve().parents[2]
-PROGRAM = ROOT / "datalog" / "liveness.dl"
-CASES_DIR = Path(__file__).parent / "liveness"
-CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir())
+FAMILY = FactCases("liveness", "liveness.dl")
+PROGRAM = FAMILY.program
+CASES_DIR = FAMILY.dir
+CASES = FAMILY.names
 
 
 def expected(case: str) -> dict:
-    checked = load_program_cached(PROGRAM)
-    return {p.stem: sorted(read_output(p, checked.relations[p.stem]))
-            for p in (CASES_DIR / case / "expected").glob("*.csv")}
+    return FAMILY.expected(case)
 
 
 def test_every_output_is_expected():
@@ -44,12 +39,7 @@ def test_liveness_outputs(case, engine):
 
 @pytest.mark.parametrize("case", CASES)
 def test_facts_are_what_facts_gen_writes(case):
-    """The committed .facts are the extraction of the committed .pir (no stale inputs)."""
-    pir = CASES_DIR / case / f"{case}.pir"
-    facts = extract_module(parse_file(pir), pir.name)
-    for path in (CASES_DIR / case).glob("*.facts"):
-        rows = [tuple(line.split("\t")) for line in path.read_text().splitlines()]
-        assert rows == [tuple(str(v) for v in r) for r in facts[path.stem]], path.name
+    FAMILY.check_facts_current(case)
 
 
 def test_hand_checked_rows():

@@ -4,26 +4,23 @@ Cases: diamond (ppg.md T1), g8 (T2), fig3b (IR.md's hyperblock), branchy (define
 values lost at a merge). The expected files were checked by hand against ppg.md §8 and IR.md."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from pylogic.engines import load_program, run_program
-from pylogic.engines.csv_io import read_output
 from pylogic.engines.rows import Rows
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
+from tests.datalog.fact_cases import FactCases
 from tests.support import ENGINES
 
-ROOT = Path(__file__).resolve().parents[2]
-PROGRAM = ROOT / "datalog" / "ppg.dl"
-CASES_DIR = Path(__file__).parent / "ppg"
-CASES = sorted(p.name for p in CASES_DIR.iterdir() if p.is_dir())
+FAMILY = FactCases("ppg", "ppg.dl")
+PROGRAM = FAMILY.program
+CASES_DIR = FAMILY.dir
+CASES = FAMILY.names
 
 
 def expected(case: str) -> dict:
-    checked = load_program(PROGRAM)
-    return {p.stem: sorted(read_output(p, checked.relations[p.stem]))
-            for p in (CASES_DIR / case / "expected").glob("ppg_*.csv")}
+    return FAMILY.expected(case, 'ppg_*.csv')
 
 
 def test_every_public_ppg_relation_is_expected():
