@@ -6,7 +6,6 @@ head->body); irreducible is the two-entry cycle b<->c with an unreachable block 
 an ipdom row (DESIGN.md facts contract)."""
 from __future__ import annotations
 
-
 import pytest
 
 from pylogic.engines import load_program_cached, run_program

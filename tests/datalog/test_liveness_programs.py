@@ -6,7 +6,6 @@ writes that read their destination and kill nothing, a side exit, an unreachable
 counted_loop: classic liveness around a loop."""
 from __future__ import annotations
 
-
 import pytest
 
 from pylogic.engines import load_program_cached, run_program

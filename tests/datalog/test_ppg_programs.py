@@ -4,7 +4,6 @@ Cases: diamond (ppg.md T1), g8 (T2), fig3b (IR.md's hyperblock), branchy (define
 values lost at a merge). The expected files were checked by hand against ppg.md §8 and IR.md."""
 from __future__ import annotations
 
-
 import pytest
 
 from pylogic.engines import load_program, run_program
