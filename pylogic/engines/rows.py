@@ -88,15 +88,19 @@ class Rows(Mapping):
         """Every relation's rows, deduplicated and sorted (what OUT/results holds)."""
         return {k: sorted(set(v)) for k, v in sorted(self._tables.items())}
 
-    def of(self, function_id: str) -> FunctionRows:
-        """The rows of one function (``"<relpath>::<name>"``)."""
+    def _index(self) -> dict[str, dict[str, list]]:
+        """function id -> relation -> rows, built once per set of rows."""
         if self._by_function is None:
             per: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
             for name, rows in self._tables.items():
                 for row in rows:
                     per[row[0]][name].append(row[1:])
             self._by_function = per
-        return FunctionRows(function_id, self._by_function.get(function_id, {}),
+        return self._by_function
+
+    def of(self, function_id: str) -> FunctionRows:
+        """The rows of one function (``"<relpath>::<name>"``)."""
+        return FunctionRows(function_id, self._index().get(function_id, {}),
                             self._computed.get(function_id, ()))
 
     def function(self, name: str) -> FunctionRows:
@@ -106,7 +110,10 @@ class Rows(Mapping):
         return self.of(f"{self.relpath}::{name}")
 
     def for_module(self, relpath: str) -> "Rows":
-        """The same rows, with ``function(name)`` resolving names of the module ``relpath``."""
+        """The same rows, with ``function(name)`` resolving names of the module ``relpath``.
+        The per-function index is built here, once, and shared by every view (a view per
+        module of a directory would otherwise rebuild it over all modules' rows each time)."""
+        self._index()
         view = Rows.__new__(Rows)
         view.__dict__.update(self.__dict__)
         view.relpath = relpath
