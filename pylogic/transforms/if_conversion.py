@@ -310,8 +310,14 @@ def convert_region(fn: Function, region: Region, namer: _Namer, cdep_rows,
         else:
             p = namer.fresh(b)
             or_preds.append(p)
-            for e in sorted(key, key=lambda e: (order.index(e[0]), e[1])):
-                or_contrib.setdefault(e, []).append(p)
+            for x, d in sorted(key, key=lambda e: (order.index(e[0]), e[1])):
+                if d in ("T", "F") and (x, "TF".replace(d, "")) in key:
+                    # dependent on both directions of X's branch (a side exit of X leaves the
+                    # region): set whenever X ends its block, once, not as an ot and an of
+                    # writing the same predicate in one define
+                    d = "U"
+                if p not in or_contrib.get((x, d), ()):
+                    or_contrib.setdefault((x, d), []).append(p)
         by_class[key] = pred[b] = p
     # Exit edges in layout order; the last one runs unguarded.
     exits = [(x, d, s) for x in order for d, s in _final_edges(bm[x])

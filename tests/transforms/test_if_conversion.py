@@ -603,3 +603,14 @@ def test_if_converts_imported_c_program(tmp_path):
     assert any(r.function in ("classify", "@classify") for r in rec.regions)
     a, b = same_behaviour(module, new, [()])[0]
     assert a.stdout.strip() and b.counts["branches_taken"] < a.counts["branches_taken"]
+
+
+def test_join_dependent_on_both_directions_of_one_branch():
+    """b5 is reached on both edges of b1's cbr but not through b1's side exit: its or-type
+    predicate is set once when b1 ends, not by an ot and an of writing it in one define (found
+    by hypothesis in the sccp tests; the verifier rejected the define)."""
+    m = parse_module(generated_program(2321852, "random"), "g.pir")
+    new, rec = if_convert(m)
+    check_wellformed(new)
+    rng = random.Random(7)
+    same_behaviour(m, new, [tuple(rng.randint(-3, 3) for _ in range(40)) for _ in range(8)])
