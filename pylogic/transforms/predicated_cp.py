@@ -1,15 +1,20 @@
 """Passes ``pcp-basic`` and ``pcp-full``: constant propagation on predicated code (Knoop &
-Rüthing; predicated_cp.md) on the acyclic single-entry regions of branchy code.
+Rüthing; predicated_cp.md) on branchy and on if-converted (predicated) code alike.
 
-Each region that ``regions.select_regions`` picks (the hyperblocks if-conversion would form) is
-put into PSSA (``pcp/pssa.py``), its PVG evaluated by the basic or full local rules
-(``pcp/pvg.py``); by default the constants found are remapped onto the original instructions
-(Fig. 3(b)/(c)); with ``emit="hyperblock"`` the region is replaced by its simplified PSSA
-(§3.9: off-predicated instructions removed, false OR operands dropped, compares folded,
-constants substituted) as one ``!hyperblock`` (``pcp/emit.py``). Registers live into a region are ⊥ (the start state σ⊥ of Algorithm 1; the
-global component that would carry constants between hyperblocks is not implemented yet), so
-every region is analysed on its own. A region the construction does not model (predicated
-code, memory, calls, more than ``max_paths`` paths) is left branchy, with the reason recorded.
+Default (``emit="remap"``): the global component, Algorithm 1 (``pcp/global_cp.py``), over a
+partition of each function into hyperblocks, each analysed by the local component (PSSA,
+``pcp/pssa.py``, and its PVG evaluated by the basic or full rules, ``pcp/pvg.py``); the results
+are then remapped onto the code (§3.9 "Remapping"; Fig. 3(b)/(c)) by the same rewrite ``sccp``
+uses (``sccp.apply_constants``): operands found constant become literals, definitions found
+constant become ``mov C``, branches whose condition is constant on every feasible path are
+folded, instructions whose guard is false on every feasible path are removed (off-predicated),
+guards true on every feasible path dropped, unreached blocks removed, dead pure definitions
+removed. So the two CPs differ only in what they know.
+
+``emit="hyperblock"``: each branchy region (no predicated code, memory or calls) is replaced by
+its simplified PSSA (§3.9: off-predicated instructions removed, false OR operands dropped,
+compares folded, constants substituted) as one ``!hyperblock`` (``pcp/emit.py``), analysed on
+its own from σ⊥ (the Table 3 form; exponential in the region, as PSSA is).
 
 References: predicated_cp.md §3.1 (pipeline), §3.3, §3.6-§3.9; Table 3.
 """
@@ -19,19 +24,20 @@ import dataclasses
 from dataclasses import dataclass
 
 from pylogic.errors import PathlogicError
-from pylogic.ir.model import Function, Imm, Module, Mov, Ret
+from pylogic.ir.model import Module, Ret
 from pylogic.transforms.naming import used_names
 from pylogic.transforms.pcp.emit import _Names, emit_region
+from pylogic.transforms.pcp.global_cp import _Local, global_constants
 from pylogic.transforms.pcp.pssa import PSSAUnsupported, build_pssa
 from pylogic.transforms.pcp.pvg import (build_pvg, evaluate, false_predicates, off_predicated,
                                         simplify, source_constants)
 from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.regions import RegionLimits, select_regions
+from pylogic.transforms.sccp import FunctionSccp, SccpRecord, apply_constants
 
-NEEDS: tuple = ()
-#: ``remap``: the analysis results written back into the original code (Fig. 3(b)/(c)): every
-#: source instruction found constant becomes ``mov C``. ``hyperblock``: each region replaced by
-#: its simplified PSSA (Table 3 form; exponential in the region, as PSSA is).
+NEEDS = ("rpo", "reachable")
+#: ``remap``: Algorithm 1 and the analysis results written back into the code (Fig. 3(b)/(c)).
+#: ``hyperblock``: each branchy region replaced by its simplified PSSA (Table 3 form).
 EMIT = ("remap", "hyperblock")
 
 
@@ -48,33 +54,69 @@ class RegionResult:
     false_predicates: int
 
 
+@dataclass(frozen=True)
+class FunctionPCP:
+    """Algorithm 1 on one function: the partition (hyperblocks, of which ``regions`` have more
+    than one block, ``blind`` analysed predicate-blind), local analyses run, paths and false
+    FPPs of the final local analyses, and the rewrite (as ``sccp`` counts it)."""
+    function: str
+    hyperblocks: int
+    regions: int
+    blind: int
+    local_analyses: int
+    paths: int
+    false_paths: int
+    rewrite: FunctionSccp
+
+
 @dataclass
 class PCPRecord(TransformRecord):
     def totals(self) -> dict:
-        return {"regions": len(self.applied),
-                "constants_found": sum(r.constants for r in self.applied),
-                "off_predicated_removed": sum(r.off_predicated for r in self.applied),
-                "false_predicates": sum(r.false_predicates for r in self.applied),
-                "rejected": len(self.rejected)}
+        if self.options.get("emit") == "hyperblock":
+            return {"regions": len(self.applied),
+                    "constants_found": sum(r.constants for r in self.applied),
+                    "off_predicated_removed": sum(r.off_predicated for r in self.applied),
+                    "false_predicates": sum(r.false_predicates for r in self.applied),
+                    "rejected": len(self.rejected)}
+        out = SccpRecord(applied=[f.rewrite for f in self.applied]).totals()
+        out["off_predicated_removed"] = out["guarded_off_removed"]
+        for key in ("hyperblocks", "regions", "blind", "local_analyses", "paths", "false_paths"):
+            out[key] = sum(getattr(f, key) for f in self.applied)
+        out["false_predicates"] = out["false_paths"]
+        return out
 
 
-def _remap(fn: Function, constants: dict) -> Function:
-    """Fig. 3(b)/(c): each source instruction found constant becomes ``d = mov C`` in place."""
-    blocks = []
-    for b in fn.blocks:
-        instrs = tuple(Mov(dest=ins.defs()[0], src=Imm(constants[(b.label, k)]),
-                           annotations=ins.annotations)
-                       if (b.label, k) in constants else ins for k, ins in enumerate(b.instrs))
-        blocks.append(dataclasses.replace(b, instrs=instrs))
-    return dataclasses.replace(fn, blocks=tuple(blocks))
+def _global(module: Module, rows, *, full: bool, max_blocks: int, max_paths: int,
+            record: PCPRecord) -> Module:
+    functions = []
+    for fn in module.functions:
+        if fn.extern or not fn.blocks:
+            functions.append(fn)
+            continue
+        frows = rows.function(fn.name)
+        order = {b: int(n) for b, n in frows["rpo"]}
+        gcp = global_constants(fn, module, order, full=full, max_blocks=max_blocks,
+                               max_paths=max_paths)
+        new, rewrite = apply_constants(fn, gcp, gcp, frows.set("reachable"))
+        paths = false_paths = 0
+        for local in gcp.locals.values():
+            if isinstance(local, _Local):
+                ps = [p for p, _, _ in local.pssa.exits]
+                paths += len(ps)
+                false_paths += sum(1 for p in ps if not local.feasible(p))
+        for hb in gcp.partition:
+            if hb.blind:
+                record.rejected.append(Rejection(fn.name, hb.head, None, "analysed predicate-blind",
+                                                 hb.reason))
+        record.applied.append(FunctionPCP(
+            fn.name, len(gcp.partition), sum(1 for hb in gcp.partition if len(hb.region.blocks) > 1),
+            sum(1 for hb in gcp.partition if hb.blind), gcp.analyses, paths, false_paths, rewrite))
+        functions.append(new)
+    return dataclasses.replace(module, functions=tuple(functions))
 
 
-def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: int = 16,
-         max_paths: int = 64):
-    if emit not in EMIT:
-        raise PathlogicError(f"emit must be one of {', '.join(EMIT)}, not {emit!r}")
-    record = PCPRecord("pcp-full" if full else "pcp-basic",
-                       options={"emit": emit, "max_blocks": max_blocks, "max_paths": max_paths})
+def _hyperblocks(module: Module, *, full: bool, max_blocks: int, max_paths: int,
+                 record: PCPRecord) -> Module:
     functions = []
     for fn in module.functions:
         if fn.extern or not fn.blocks:
@@ -84,15 +126,16 @@ def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: i
         names = _Names(used_names(fn, module))
         rets = {b.label: b.instrs[-1].value for b in fn.blocks
                 if isinstance(b.instrs[-1], Ret) and b.instrs[-1].value is not None}
-        new_head, merged, constants = {}, set(), {}
+        new_head, merged = {}, set()
         for region in regions:
             if len(region.blocks) < 2:
                 continue
             try:
-                pssa = build_pssa(fn, region)
+                pssa = build_pssa(fn, region, max_paths=max_paths)
+                if pssa.predicated or pssa.opaque:
+                    raise PSSAUnsupported("predicated code, memory or calls (hyperblock emission "
+                                          "models ordinary computations)")
                 paths = len(pssa.exits)             # every path ends in one exit
-                if paths > max_paths:
-                    raise PSSAUnsupported(f"{paths} paths (more than {max_paths})")
                 g = evaluate(build_pvg(pssa, full=full))
                 simplified = simplify(g)
                 block = emit_region(pssa, simplified, names, false_predicates(g) if full else set(),
@@ -101,21 +144,27 @@ def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: i
                 record.rejected.append(Rejection(fn.name, region.head, None, "not modelled",
                                                  str(exc)))
                 continue
-            found = source_constants(g)
-            constants.update(found)
-            if emit == "hyperblock":
-                new_head[region.head] = block
-                merged.update(region.blocks[1:])
+            new_head[region.head] = block
+            merged.update(region.blocks[1:])
             record.applied.append(RegionResult(
                 fn.name, region.head, region.blocks, paths, len(pssa.instrs), len(simplified),
-                len(found), len(off_predicated(g)) if emit == "hyperblock" else 0,
+                len(source_constants(g)), len(off_predicated(g)),
                 len(false_predicates(g)) if full else 0))
-        if emit == "remap":
-            functions.append(_remap(fn, constants) if constants else fn)
-            continue
         blocks = tuple(new_head.get(b.label, b) for b in fn.blocks if b.label not in merged)
         functions.append(dataclasses.replace(fn, blocks=blocks) if new_head else fn)
-    return dataclasses.replace(module, functions=tuple(functions)), record
+    return dataclasses.replace(module, functions=tuple(functions))
+
+
+def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: int = 16,
+         max_paths: int = 64):
+    if emit not in EMIT:
+        raise PathlogicError(f"emit must be one of {', '.join(EMIT)}, not {emit!r}")
+    record = PCPRecord("pcp-full" if full else "pcp-basic",
+                       options={"emit": emit, "max_blocks": max_blocks, "max_paths": max_paths})
+    run = _global if emit == "remap" else _hyperblocks
+    kwargs = {"rows": rows} if emit == "remap" else {}
+    return run(module, full=full, max_blocks=max_blocks, max_paths=max_paths, record=record,
+               **kwargs), record
 
 
 def pcp_basic(module: Module, rows, **options):

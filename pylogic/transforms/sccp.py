@@ -61,37 +61,19 @@ from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (MASK64, TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, Cmp,
                               CondBr, Function, Imm, Instr, Load, Module, Mov, PredDefine, PredDest,
                               Print, Reg, Ret, Select, Store, UnOp, to_signed64)
+from pylogic.transforms.lattice import BOT, TOP, meet
 from pylogic.transforms.record import TransformRecord
 
 __all__ = ["sccp", "SccpRecord", "FunctionSccp", "ConstantUse", "NEEDS", "TOP", "BOTTOM",
-           "conditional_constants"]
+           "conditional_constants", "apply_constants", "CCAnalysis", "CCResult"]
 
 #: Relations this pass reads (``rpo`` is an input fact; ``reachable`` an analysis output).
 NEEDS = ("rpo", "reachable")
 
 
-class _Lattice:
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return self.name
-
-
-#: No information yet (greatest element) and "not a constant" (least element).
-TOP = _Lattice("TOP")
-BOTTOM = _Lattice("BOTTOM")
-
-
-def meet(a, b):
-    """Flat-lattice meet: ⊤ ⊓ d = d, d ⊓ d = d, c1 ⊓ c2 = ⊥ (c1 ≠ c2), ⊥ ⊓ d = ⊥."""
-    if a is TOP:
-        return b
-    if b is TOP:
-        return a
-    if a is BOTTOM or b is BOTTOM:
-        return BOTTOM
-    return a if a == b else BOTTOM
+#: No information yet (greatest element) and "not a constant" (least element): the one
+#: lattice of constant propagation (``transforms.lattice``), shared with ``pcp``.
+BOTTOM = BOT
 
 
 def _known(v) -> bool:
@@ -237,12 +219,12 @@ class SccpRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the analysis
 
-class _Point:
+class CCResult:
     """Analysis result of one function: executable blocks, the state at each executable block's
     start (``incoming``), how many leading instructions of each can run (``reached``), and
     ``before[(label, index)]``: the state before a reached instruction (replayed on first use)."""
 
-    def __init__(self, analysis: "_Analysis", executable: set, incoming: dict, reached: dict):
+    def __init__(self, analysis: "CCAnalysis", executable: set, incoming: dict, reached: dict):
         self.analysis = analysis
         self.executable = executable
         self.incoming = incoming
@@ -266,7 +248,7 @@ class _Point:
         return self._before
 
 
-class _Analysis:
+class CCAnalysis:
     def __init__(self, fn: Function, module: Module, order: dict):
         self.fn = fn
         self.blocks = fn.block_map()
@@ -326,7 +308,7 @@ class _Analysis:
             return v(ins.a) if c != 0 else v(ins.b)
         return BOTTOM  # load, call, input, alloca
 
-    def run(self) -> _Point:
+    def run(self) -> CCResult:
         fn = self.fn
         entry = fn.blocks[0].label
         init = {r: 0 for r in self.regs}
@@ -369,7 +351,7 @@ class _Analysis:
                     if target not in queued:
                         queued.add(target)
                         heapq.heappush(heap, (self.order.get(target, len(self.order)), target))
-        return _Point(self, executable, incoming, reached)
+        return CCResult(self, executable, incoming, reached)
 
     def step(self, state: dict, ins: Instr, g, out_edges: list) -> bool:
         """Apply ``ins`` to ``state``; append ``(target, state)`` of executable edges; True when
@@ -402,17 +384,17 @@ class _Analysis:
         return False
 
 
-def conditional_constants(fn: Function, module: Module, order: Optional[dict] = None) -> _Point:
+def conditional_constants(fn: Function, module: Module, order: Optional[dict] = None) -> CCResult:
     """Wegman–Zadeck CC on ``fn``: executable blocks, the lattice state before each reached
     instruction (``(label, index) -> {register: value}``) and how many leading instructions of
     each executable block can run. ``order``: block -> reverse-postorder number (worklist
     priority; the ``rpo`` facts)."""
-    return _Analysis(fn, module, order or {}).run()
+    return CCAnalysis(fn, module, order or {}).run()
 
 
 # ---------------------------------------------------------------- the rewrite
 
-def _replace_operands(ins: Instr, state: dict, an: _Analysis, uses: list, where) -> Instr:
+def _replace_operands(ins: Instr, state: dict, an: CCAnalysis, uses: list, where) -> Instr:
     """``ins`` with every register operand of known constant value replaced by a literal."""
     def lit(op):
         if isinstance(op, Reg) and op.name not in TRUE_PREDICATES \
@@ -478,7 +460,7 @@ class _Counts:
         self.folded: list = []
 
 
-def _rewrite_block(block: Block, an: _Analysis, point: _Point, c: _Counts) -> Block:
+def _rewrite_block(block: Block, an: CCAnalysis, point: CCResult, c: _Counts) -> Block:
     out = []
     n = point.reached[block.label]
     c.unreached_removed += len(block.instrs) - n
@@ -555,11 +537,16 @@ def _remove_dead(blocks: list) -> tuple[list, int]:
     return [dataclasses.replace(b, instrs=tuple(body)) for b, body in zip(blocks, instrs)], removed
 
 
-def _sccp_function(fn: Function, module: Module, frows) -> tuple[Function, FunctionSccp]:
-    order = {b: int(n) for b, n in frows["rpo"]}
-    reachable = frows.set("reachable")
-    an = _Analysis(fn, module, order)
-    point = an.run()
+def apply_constants(fn: Function, an: "CCAnalysis", point: "CCResult", reachable: set
+                    ) -> tuple[Function, FunctionSccp]:
+    """Rewrite ``fn`` with a constant-propagation result (steps 1-5 of the module docstring).
+
+    The rewrite is shared by every constant propagation on PIR: ``an`` answers ``value``,
+    ``guard_value`` and ``computed`` on the states ``point.block_states(label)`` returns (one
+    mapping register -> lattice value per reached instruction), ``point.executable`` and
+    ``point.reached`` say which blocks and instructions can run. ``sccp`` passes its
+    Wegman–Zadeck result; ``pcp-basic``/``pcp-full`` their path-sensitive one.
+    """
     c = _Counts()
     blocks, dropped = [], []
     for i, b in enumerate(fn.blocks):
@@ -578,6 +565,12 @@ def _sccp_function(fn: Function, module: Module, frows) -> tuple[Function, Funct
         dead_removed=dead, constants=tuple(c.uses), removed_blocks=tuple(dropped),
         folded_branches=tuple(c.folded))
     return dataclasses.replace(fn, blocks=tuple(blocks)), info
+
+
+def _sccp_function(fn: Function, module: Module, frows) -> tuple[Function, FunctionSccp]:
+    order = {b: int(n) for b, n in frows["rpo"]}
+    an = CCAnalysis(fn, module, order)
+    return apply_constants(fn, an, an.run(), frows.set("reachable"))
 
 
 def sccp(module: Module, rows, *, functions: Optional[Iterable[str]] = None

@@ -21,7 +21,7 @@ from typing import Optional
 from pylogic.ir.model import (BinOp, Block, Br, Cmp, Imm, Input, Mov, PredDefine, PredDest, Print,
                               Reg, Ret, UnOp)
 from pylogic.transforms.naming import FreshNames
-from pylogic.transforms.pcp.lattice import RELATIONS
+from pylogic.transforms.lattice import RELATIONS
 from pylogic.transforms.pcp.pssa import PSSA, TRUE, PSSAInstr, PSSAUnsupported, fpp_name
 
 BINARY = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "sar")
@@ -83,7 +83,7 @@ def emit_region(pssa: PSSA, instrs: list[PSSAInstr], names: _Names, false_preds:
 
     for ins in instrs:
         g = names.pred(ins.guard)
-        if ins.op == "or":
+        if ins.op == "OR":
             p = names.pred(ins.dests[0])
             if ins.args == (TRUE,):
                 define(g, [(p, "ut")], "eq", Imm(0), Imm(0))
@@ -123,7 +123,9 @@ def emit_region(pssa: PSSA, instrs: list[PSSAInstr], names: _Names, false_preds:
     for k, (path, target, env) in enumerate(exits):
         last = k == len(exits) - 1
         p = names.pred(fpp_name(path))
-        for source, version in sorted(env.items()):
+        written = sorted((s, v) for s, v in env.items()
+                         if isinstance(s, str) and isinstance(v, str))    # not a folded compare
+        for source, version in written:
             if not version.endswith(".0"):
                 out.append(Mov(guard=p, dest=source, src=Reg(names.version(version))))
         guard = None if last else p

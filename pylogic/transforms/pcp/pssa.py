@@ -23,8 +23,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.errors import PathlogicError
-from pylogic.ir.model import (BinOp, Br, Cmp, CondBr, Function, GlobalAddr, Imm, Input, Mov, Print,
-                              Reg, Ret, UnOp)
+from pylogic.ir.deposit_types import deposit
+from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function,
+                              GlobalAddr, Imm, Input, Load, Mov, PredDefine, Print, Reg, Ret,
+                              Select, Store, UnOp)
 from pylogic.transforms.regions import Region
 
 TRUE = "TRUE"
@@ -40,11 +42,12 @@ class PSSAUnsupported(PathlogicError):
 class PSSAInstr:
     """One PSSA instruction ``(guard) dests = op args``.
 
-    ``op``: ``"or"`` (a predicate OR-statement, unc-like: false when the guard is false),
+    ``op``: ``"OR"`` (a predicate OR-statement, unc-like: false when the guard is false),
     ``"cmp.unc"`` (``dests`` = the true and false FPPs, ``cond`` the condition expression), or
     the PIR opcode of a data instruction (``mov``, ``add``, ``cmp.gt``, ``input``, ``print``,
-    ...). ``args``: SSA names, integer constants, or for ``or`` predicate names (``TRUE``).
-    ``origin``: (block, index) of the source instruction, () when synthesized.
+    ``load``, ``store``, ``call``, ...). ``args``: SSA names, integer constants, or for ``or``
+    predicate names (``TRUE``). ``origin``: (block, index) of the source instruction, () when
+    synthesized.
     """
     guard: str
     op: str
@@ -55,21 +58,41 @@ class PSSAInstr:
     path: Optional[tuple] = None     # the FPP path when the guard is an FPP (a duplicate)
 
 
+@dataclass(frozen=True)
+class CondRef:
+    """On one path, the value of a compare folded into its branch: the condition of the
+    ``cmp.unc`` at PSSA index ``index`` (``inner``: the operation inside ``ne(op, 0)``)."""
+    index: int
+    inner: bool = False
+
+
 @dataclass
 class PSSA:
     """The PSSA of one region: instructions in order, the paths reaching each block, the
-    versions each path holds at the region's exits."""
+    versions each path holds at the region's exits.
+
+    ``points[(block, k)]``: for every path reaching source instruction ``k`` of ``block``,
+    ``(path, reads, guard)``: what each register the instruction reads holds on that path (an
+    SSA name, a constant, or a :class:`CondRef`) and the 0/1 value of its guard there.
+    ``defs[(block, k)]``: ``(path, handle)`` for every path on which the instruction writes its
+    destination. ``opaque``: the region reads memory, calls or takes addresses (analysable, but
+    not re-emitted as a hyperblock). ``predicated``: the region holds guarded instructions.
+    """
     region: Region
     instrs: list = field(default_factory=list)
     paths: dict = field(default_factory=dict)          # block -> [path tuples]
     exits: list = field(default_factory=list)          # (path, target label or "ret", env)
     versions: dict = field(default_factory=dict)       # SSA name -> source register
+    points: dict = field(default_factory=dict)
+    defs: dict = field(default_factory=dict)
+    opaque: bool = False
+    predicated: bool = False
 
     def defined_by(self) -> dict:
         """SSA name -> the instructions defining it (duplicates: several)."""
         out = defaultdict(list)
         for ins in self.instrs:
-            if ins.op not in ("or", "cmp.unc"):
+            if ins.op not in ("OR", "cmp.unc"):
                 for d in ins.dests:
                     out[d].append(ins)
         return out
@@ -89,10 +112,16 @@ def _operand(op, env: dict):
     if isinstance(op, Imm):
         return op.value
     if isinstance(op, Reg):
+        if op.name in TRUE_PREDICATES:
+            return 1
         return env.get(op.name, version_name(op.name, 0))
     if isinstance(op, GlobalAddr):
-        raise PSSAUnsupported(f"global address operand {op}")
+        return str(op)                  # an address: a leaf that is never constant
     raise PSSAUnsupported(f"operand {op!r}")
+
+
+#: Opcodes of instructions whose result is never constant or that have side effects.
+OPAQUE_OPS = ("load", "store", "call", "alloca")
 
 
 def _rhs(ins) -> tuple[str, tuple]:
@@ -105,11 +134,21 @@ def _rhs(ins) -> tuple[str, tuple]:
         return ins.op, (ins.a,)
     if isinstance(ins, Cmp):
         return ins.rel, (ins.a, ins.b)
+    if isinstance(ins, Select):
+        return "select", (ins.cond, ins.a, ins.b)
     if isinstance(ins, Input):
         return "input", ()
     if isinstance(ins, Print):
         return "print", (ins.value,)
-    raise PSSAUnsupported(f"instruction '{ins.opcode}' (PSSA models mov, arithmetic, cmp, input)")
+    if isinstance(ins, Load):
+        return "load", (ins.addr,)
+    if isinstance(ins, Store):
+        return "store", (ins.addr, ins.value)
+    if isinstance(ins, Call):
+        return "call", tuple(ins.args)
+    if isinstance(ins, Alloca):
+        return "alloca", (ins.size,)
+    raise PSSAUnsupported(f"instruction '{ins.opcode}'")
 
 
 def _folded_condition(block, fn_use_counts: Counter) -> tuple[Optional[int], Optional[tuple]]:
@@ -140,13 +179,47 @@ def _cond_versions(cond, env: dict):
     return _operand(cond, env)
 
 
-def build_pssa(fn: Function, region: Region) -> PSSA:
+def _truth_key(register: str) -> tuple:
+    """Key under which a path's env records the 0/1 truth of a guard register it split on."""
+    return ("truth", register)
+
+
+def _deposits(ins: PredDefine, g: int, env: dict) -> dict:
+    """For c = 0 and 1, what each destination of the define holds afterwards on a path whose
+    guard value is ``g``: 0/1, or None when it keeps a previous value unknown here."""
+    out = {}
+    for c in (0, 1):
+        vals = []
+        for d in ins.dests:
+            if d.name in TRUE_PREDICATES:
+                continue
+            old = env.get(d.name)
+            if isinstance(old, int):
+                vals.append((d.name, deposit(d.dtype, g, c, int(old != 0))))
+            else:
+                r0, r1 = deposit(d.dtype, g, c, 0), deposit(d.dtype, g, c, 1)
+                vals.append((d.name, r0 if r0 == r1 else None))
+        out[c] = vals
+    return out
+
+
+def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
+               max_paths: Optional[int] = None) -> PSSA:
     """PSSA of ``region`` of ``fn`` (predicated_cp.md §3.3).
 
-    Raises PSSAUnsupported for regions holding predicated code, side exits in the middle of a
-    block, memory operations or calls (this construction models ordinary computations, the
-    paper's setting).
+    On ordinary (branchy) code this is the paper's construction: paths are CFG paths from the
+    head. Guarded instructions (if-converted code, any predicate-define network) are handled
+    with the same idea: a path is also split where a predicate define's result depends on its
+    condition (a ``cmp.unc`` on that path's FPP), and where a guard's value is not known on the
+    path; on each path every predicate then has a known 0/1 value (its deposit, IR.md), so a
+    guarded instruction executes on a known set of paths. Side exits end the paths taking them
+    (G7). Loads, stores, calls and addresses are modelled as never-constant operations.
+
+    ``entry``: value of registers live into the region; a guard live into the region whose value
+    is a constant there is not split on. ``max_paths``: raise :class:`PSSAUnsupported` beyond
+    that many paths.
     """
+    entry = entry or {}
     bm = fn.block_map()
     inside = set(region.blocks)
     head = region.head
@@ -157,76 +230,174 @@ def build_pssa(fn: Function, region: Region) -> PSSA:
     counter: Counter = Counter()
     env: dict = {(head,): {}}
     pssa.paths[head] = [(head,)]
-    emit(PSSAInstr("p0", "or", (head,), (TRUE,)))
-    incoming: dict = defaultdict(list)          # block -> paths created by conditional edges
+    emit(PSSAInstr("p0", "OR", (head,), (TRUE,)))
+    incoming: dict = defaultdict(list)          # block -> [(pred, path, by a conditional edge)]
+    n_paths = 1
 
     def internal(target: str) -> bool:
         return target in inside and target != head
 
+    def grow(by: int) -> None:
+        nonlocal n_paths
+        n_paths += by
+        if max_paths is not None and n_paths > max_paths:
+            raise PSSAUnsupported(f"more than {max_paths} paths")
+
+    def split(p: tuple, label: str, k: int, guard: str, cond) -> tuple:
+        """Split path ``p`` on ``cond``: ``(FPP(p)) cmp.unc FPP(p+), FPP(p-) (cond)``."""
+        t, f = p + (f"{label}:{k}+",), p + (f"{label}:{k}-",)
+        emit(PSSAInstr(guard, "cmp.unc", (fpp_name(t), fpp_name(f)), (),
+                       _cond_versions(cond, env[p]), origin=(label, k), path=p))
+        env[t], env[f] = dict(env[p]), dict(env[p])
+        grow(1)
+        return t, f
+
+    def guard_on(p: tuple, name: Optional[str]):
+        """The 0/1 value of guard ``name`` on path ``p``, or None when not known there."""
+        if name is None or name in TRUE_PREDICATES:
+            return 1
+        v = env[p].get(name)
+        if isinstance(v, int):
+            return int(v != 0)
+        if _truth_key(name) in env[p]:
+            return env[p][_truth_key(name)]
+        if v is None and isinstance(entry.get(name), int):
+            return int(entry[name] != 0)
+        return None
+
+    def wrote(p: tuple, register: str, value) -> None:
+        env[p][register] = value
+        env[p].pop(_truth_key(register), None)
+
     for label in region.blocks:
         block = bm[label]
-        for ins in block.instrs:
-            if ins.guard is not None:
-                raise PSSAUnsupported(f"{label}: predicated instruction in a branchy region")
-            if ins.is_terminator and ins is not block.instrs[-1]:
-                raise PSSAUnsupported(f"{label}: side exit in the middle of the block (G7)")
         if label != head:
             created = []
             for pred in region.blocks:
-                term = bm[pred].instrs[-1]
-                if isinstance(term, Br) and term.target == label:     # unconditional in-edge
-                    for pi in pssa.paths.get(pred, ()):
-                        new = pi + (label,)
-                        emit(PSSAInstr(fpp_name(pi), "or", (fpp_name(new),), (TRUE,), path=pi))
-                        env[new] = dict(env[pi])
-                        created.append(new)
-                elif isinstance(term, CondBr) and label in (term.if_true, term.if_false):
-                    created += [p for p in incoming[label] if p[-2] == pred]
+                for src, pi, conditional in incoming[label]:
+                    if src != pred:
+                        continue
+                    if conditional:
+                        created.append(pi)
+                        continue
+                    new = pi + (label,)
+                    emit(PSSAInstr(fpp_name(pi), "OR", (fpp_name(new),), (TRUE,), path=pi))
+                    env[new] = dict(env[pi])
+                    created.append(new)
             pssa.paths[label] = created
-            emit(PSSAInstr("p0", "or", (label,), tuple(fpp_name(p) for p in created)))
-        paths = pssa.paths[label]
+            emit(PSSAInstr("p0", "OR", (label,), tuple(fpp_name(p) for p in created)))
+        live = list(pssa.paths[label])
+        whole = True                        # live is still exactly the block's paths
         fold_at, cond = _folded_condition(block, uses)
-        for k, ins in enumerate(block.instrs[:-1]):
+        last = len(block.instrs) - 1
+        for k, ins in enumerate(block.instrs):
+            guard = None if ins.guard in TRUE_PREDICATES else ins.guard
+            if guard is not None:
+                pssa.predicated = True
+                if k == last:
+                    raise PSSAUnsupported(f"{label}: guarded final terminator")
+                for p in list(live):
+                    if guard_on(p, guard) is None:
+                        t, f = split(p, label, k, fpp_name(p),
+                                     ("ne", Reg(guard), Imm(0)))
+                        env[t][_truth_key(guard)], env[f][_truth_key(guard)] = 1, 0
+                        at = live.index(p)
+                        live[at:at + 1] = [t, f]
+                        whole = False
+            reads = [op.name for op in ins.uses()
+                     if isinstance(op, Reg) and op.name not in TRUE_PREDICATES]
             if k == fold_at:
+                pssa.points[(label, k)] = [(p, {r: _operand(Reg(r), env[p]) for r in reads}, 1)
+                                           for p in live]
+                continue
+            if not isinstance(ins, CondBr):
+                pssa.points[(label, k)] = [(p, {r: _operand(Reg(r), env[p]) for r in reads},
+                                            guard_on(p, guard)) for p in live]
+            executing = [p for p in live if guard_on(p, guard) == 1]
+            if isinstance(ins, PredDefine):
+                pssa.predicated = True
+                cond = (ins.rel, ins.a, ins.b)
+                for p in list(live):
+                    results = _deposits(ins, guard_on(p, guard), env[p])
+                    if results[0] == results[1]:
+                        for name, v in results[0]:
+                            if v is not None:
+                                wrote(p, name, v)
+                        continue
+                    t, f = split(p, label, k, fpp_name(p), cond)
+                    for q, c in ((t, 1), (f, 0)):
+                        for name, v in results[c]:
+                            if v is not None:
+                                wrote(q, name, v)
+                    at = live.index(p)
+                    live[at:at + 1] = [t, f]
+                    whole = False
+                continue
+            if isinstance(ins, (Br, Ret)):
+                for p in executing:
+                    if isinstance(ins, Ret):
+                        pssa.exits.append((p, "ret", env[p]))
+                    elif internal(ins.target):
+                        incoming[ins.target].append((label, p, False))
+                    else:
+                        pssa.exits.append((p, ins.target, env[p]))
+                if executing:
+                    whole = False
+                live = [p for p in live if p not in executing]
+                continue
+            if isinstance(ins, CondBr):
+                if ins.if_true == ins.if_false:
+                    raise PSSAUnsupported(f"{label}: cbr with equal targets")
+                if cond is None or fold_at is None:
+                    cond = ("ne", ins.cond, Imm(0))
+                c_reg = ins.cond.name if isinstance(ins.cond, Reg) else None
+                one = whole and len(live) == 1
+                for p in live:
+                    if fold_at is not None:
+                        wrote(p, c_reg, CondRef(len(pssa.instrs), inner=cond[0] == "ne"
+                                                and isinstance(cond[1], tuple)))
+                    g = label if one else fpp_name(p)
+                    t, f = p + (ins.if_true,), p + (ins.if_false,)
+                    emit(PSSAInstr(g, "cmp.unc", (fpp_name(t), fpp_name(f)), (),
+                                   _cond_versions(cond, env[p]), origin=(label, k),
+                                   path=None if one else p))
+                    grow(1)
+                    for succ, q in ((ins.if_true, t), (ins.if_false, f)):
+                        env[q] = dict(env[p])
+                        if internal(succ):
+                            incoming[succ].append((label, q, True))
+                        else:
+                            pssa.exits.append((q, succ, env[q]))
+                pssa.points[(label, k)] = [(p, {r: _operand(Reg(r), env[p]) for r in reads}, 1)
+                                           for p in live]
+                live = []
                 continue
             op, srcs = _rhs(ins)
+            if op in OPAQUE_OPS or any(isinstance(s, GlobalAddr) for s in srcs):
+                pssa.opaque = True
+            if not executing:
+                continue
             dests = ()
             if ins.defs():
                 (dest,) = ins.defs()
                 counter[dest] += 1
                 dests = (version_name(dest, counter[dest]),)
                 pssa.versions[dests[0]] = dest
-            per_path = [tuple(_operand(s, env[p]) for s in srcs) for p in paths]
+            per_path = [tuple(_operand(s, env[p]) for s in srcs) for p in executing]
             if len(set(per_path)) <= 1:
-                emit(PSSAInstr(label, op, dests, per_path[0] if per_path else (),
-                               origin=(label, k)))
+                if whole and len(executing) == len(live):
+                    g = label
+                else:
+                    g = f"{label}@{k}"
+                    emit(PSSAInstr("p0", "OR", (g,), tuple(fpp_name(p) for p in executing)))
+                emit(PSSAInstr(g, op, dests, per_path[0], origin=(label, k)))
             else:
-                for p, args in zip(paths, per_path):
+                for p, args in zip(executing, per_path):
                     emit(PSSAInstr(fpp_name(p), op, dests, args, origin=(label, k), path=p))
-            for p in paths:
-                if dests:
-                    env[p][dest] = dests[0]
-        term = block.instrs[-1]
-        if isinstance(term, CondBr):
-            if cond is None:
-                cond = ("ne", term.cond, Imm(0))
-            for p in paths:
-                g = label if len(paths) == 1 else fpp_name(p)
-                t, f = p + (term.if_true,), p + (term.if_false,)
-                emit(PSSAInstr(g, "cmp.unc", (fpp_name(t), fpp_name(f)), (),
-                               _cond_versions(cond, env[p]), origin=(label, len(block.instrs) - 1),
-                               path=None if len(paths) == 1 else p))
-                for succ, q in ((term.if_true, t), (term.if_false, f)):
-                    env[q] = dict(env[p])
-                    if internal(succ):
-                        incoming[succ].append(q)
-                    else:
-                        pssa.exits.append((q, succ, env[q]))
-        elif isinstance(term, Br):
-            if not internal(term.target):
-                pssa.exits += [(p, term.target, env[p]) for p in paths]
-        elif isinstance(term, Ret):
-            pssa.exits += [(p, "ret", env[p]) for p in paths]
+            if dests:
+                pssa.defs[(label, k)] = [(p, dests[0]) for p in executing]
+                for p in executing:
+                    wrote(p, dest, dests[0])
     return pssa
 
 
@@ -240,7 +411,7 @@ def _show(x) -> str:
 
 def show(ins: PSSAInstr) -> str:
     """The paper's notation (Table 2): ``(FBA) cmp.unc GFBA,HFBA (ne(and(z1, 1), 0))``."""
-    if ins.op == "or":
+    if ins.op == "OR":
         return f"({ins.guard}) {ins.dests[0]} = OR({', '.join(ins.args)})"
     if ins.op == "cmp.unc":
         return f"({ins.guard}) cmp.unc {','.join(ins.dests)} ({_show(ins.cond)})"

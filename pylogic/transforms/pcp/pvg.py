@@ -20,7 +20,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
-from pylogic.transforms.pcp.lattice import BOT, TOP, apply, meet_all
+from pylogic.transforms.lattice import BOT, TOP, apply, meet_all
 from pylogic.transforms.pcp.pssa import PSSA, TRUE, PSSAInstr, fpp_name
 
 MODELS = ("C", "A")
@@ -112,7 +112,7 @@ def build_pvg(pssa: PSSA, full: bool = True, model: str = "C",
     g.preds["p0"] = g.preds["true"] = g.preds[TRUE] = g.true
     counts: dict = {}
     for ins in pssa.instrs:
-        if ins.op not in ("or", "cmp.unc"):
+        if ins.op not in ("OR", "cmp.unc"):
             for d in ins.dests:
                 counts[d] = counts.get(d, 0) + 1
 
@@ -124,21 +124,24 @@ def build_pvg(pssa: PSSA, full: bool = True, model: str = "C",
             g.gen[a] = new("livein", var=a, value=entry.get(source, BOT))
         return g.gen[a]
 
-    def expression(e) -> Node:
+    def expression(e, path: Optional[tuple] = None) -> Node:
+        """A condition's operation nodes; on a per-path compare they are components of that
+        path, so a super-node operand contributes only its components on the path (G4)."""
         if isinstance(e, tuple):
-            return new("op", label=e[0], operands=[expression(x) for x in e[1:]])
+            return new("op", label=e[0], operands=[expression(x, path) for x in e[1:]],
+                       path=path)
         return operand(e)
 
     for k, ins in enumerate(pssa.instrs):
         guard = g.preds.get(ins.guard) if full else None
-        if ins.op == "or":
+        if ins.op == "OR":
             if full:
                 ops = [g.true if a == TRUE else g.preds.get(a, g.true) for a in ins.args]
                 g.preds[ins.dests[0]] = new("pred", label="or", operands=ops, guard=guard,
                                             var=ins.dests[0], instr=ins)
             continue
         if ins.op == "cmp.unc":
-            c = expression(ins.cond)
+            c = expression(ins.cond, ins.path)
             g.of_instr[k] = c
             if full:
                 t, f = ins.dests
@@ -268,7 +271,7 @@ def simplify(g: PVG, merge_duplicates: bool = True) -> list[PSSAInstr]:
     for k, ins in enumerate(g.pssa.instrs):
         if k in off:
             continue
-        if ins.op == "or":
+        if ins.op == "OR":
             args = tuple(a for a in ins.args if g.predicate_value(a) != 0) if g.full else ins.args
             out.append(dataclasses.replace(ins, args=args))
             continue
@@ -301,7 +304,7 @@ def source_constants(g: PVG) -> dict:
     it was duplicated, of its super node."""
     out = {}
     for k, ins in enumerate(g.pssa.instrs):
-        if ins.op in ("or", "cmp.unc") or not ins.dests or not ins.origin:
+        if ins.op in ("OR", "cmp.unc") or not ins.dests or not ins.origin:
             continue
         if ins.op == "mov" and isinstance(ins.args[0], int):
             continue

@@ -40,9 +40,28 @@ def test_full_finds_z_and_w_where_sccp_finds_nothing():
     assert constants_written(m, full.module) == {("J", "z"): 17, ("G", "w"): 1, ("H", "w"): 4}
     assert constants_written(m, basic.module) == {("J", "z"): 17}
     assert sccp.passes[0].totals()["constants_found"] == 0
-    assert full.passes[0].totals()["false_predicates"] == 6
+    # the three paths whose FPP is false: A B F H J, A C D F H J, A C E F G J
+    assert full.passes[0].totals()["false_paths"] == 3
+    assert basic.passes[0].totals()["false_paths"] == 0
     for result in (full, basic):
         assert compare_modules(m, result.module, FEASIBLE).verdict == "identical"
+
+
+def test_after_if_conversion_full_finds_the_same_constants():
+    """The paper's setting: the same constants on the if-converted hyperblock, where a
+    predicate-blind CP (sccp) finds none; w = 1 and w = 4 keep their guards."""
+    m = load_module(BRANCHY)
+    converted = optimize(m, ["if-convert"], "b.pir", engine="clingo").module
+    full = optimize(m, ["if-convert", "pcp-full"], "b.pir", engine="clingo")
+    blind = optimize(m, ["if-convert", "sccp"], "b.pir", engine="clingo")
+    written = {(ins.guard, ins.dest): ins.src.value
+               for i0, ins in zip(converted.functions[0].blocks[0].instrs,
+                                  full.module.functions[0].blocks[0].instrs)
+               if i0 != ins and isinstance(ins, Mov) and isinstance(ins.src, Imm)}
+    assert written == {(None, "z"): 17, ("%hp.G", "w"): 1, ("%hp.H", "w"): 4}
+    assert blind.passes[-1].totals()["constants_found"] == 0
+    assert full.passes[-1].totals()["constants_found"] == 4     # z in G, x in H, print/ret z
+    assert compare_modules(m, full.module, FEASIBLE).verdict == "identical"
 
 
 def test_table3_hyperblock_form_runs_identically():

@@ -58,12 +58,14 @@ _FOLD = {
     "neg": lambda a: -a, "not": lambda a: ~a, "mov": lambda a: a,
 }
 RELATIONS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
+#: Operations whose result is never a compile-time constant (memory, calls, input).
+OPAQUE = frozenset({"load", "call", "alloca", "input"})
 
 
 def apply(op: str, *args):
     """``op`` (a PIR opcode, or a relation giving 0/1) on lattice values, strict in ⊥ and ⊤.
     Division by a constant 0 is ⊥: the instruction faults at run time, it has no value."""
-    if any(a is BOT for a in args):
+    if op in OPAQUE or any(a is BOT for a in args):
         return BOT
     if any(a is TOP for a in args):
         return TOP

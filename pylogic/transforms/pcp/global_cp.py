@@ -1,0 +1,291 @@
+"""The global component of constant propagation on predicated code: Algorithm 1 of Knoop &
+Rüthing (predicated_cp.md §3.8) over a partition of a function into hyperblocks, with the local
+component (PSSA + PVG, basic or full) on each.
+
+- Partition: the acyclic single-entry regions of ``transforms.regions`` (loop headers are heads,
+  so cycles only run between hyperblocks). A region whose PSSA cannot be built (more than
+  ``max_paths`` paths, a construct PSSA does not model) is split into single blocks, which is
+  always a legal partition (§3.8); a single block that still cannot be put into PSSA is
+  analysed predicate-blind (the Wegman–Zadeck transfer of ``sccp``), and counted.
+- Start information ``c_s`` (G6 [INF]): what PIR defines at a function's entry, parameters ⊥
+  and every other register 0 (IR.md: a never-written register reads 0), instead of σ⊥.
+- ``inf[hb]`` starts at ⊤_F (None here) for every hyperblock but the first; a hyperblock is
+  analysed only once something reaches it, so an unreached one stays ⊤_F (T12).
+- ``Info[hb@m]`` (G6 [INF]): for each exit, the meet over its paths that are not known false
+  (full version; every path in the basic one) of each register's value on the path, the
+  component of a super node on that path included. The successor's ``inf`` is met with it.
+
+The result answers the shared constant rewrite (``sccp.apply_constants``): the state before an
+instruction is, for each register it reads, the meet over the feasible paths reaching it.
+
+References: predicated_cp.md §3.1, §3.8, §3.10 (G3, G6, G7); T12, T13.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Optional
+
+from pylogic.ir.model import TRUE_PREDICATES, Function, Module, PredDefine
+from pylogic.transforms.lattice import BOT, meet, meet_all
+from pylogic.transforms.pcp.pssa import PSSA, CondRef, PSSAUnsupported, build_pssa, fpp_name
+from pylogic.transforms.pcp.pvg import PVG, _passes, build_pvg, compatible, evaluate
+from pylogic.transforms.regions import Region, RegionLimits, select_regions
+from pylogic.transforms.sccp import CCAnalysis
+
+__all__ = ["GlobalCP", "Hyperblock", "global_constants", "PathState"]
+
+
+@dataclass
+class Hyperblock:
+    """One member of the partition: ``region``; ``blind`` when analysed predicate-blind."""
+    region: Region
+    blind: bool = False
+    reason: str = ""
+
+    @property
+    def head(self) -> str:
+        return self.region.head
+
+
+class PathState:
+    """The lattice state before source instruction ``k`` of ``block``, met over the feasible
+    paths reaching it (a read-only mapping over the registers that instruction reads).
+    ``executing``: operands are read only where the instruction executes (its guard is 1 on the
+    path), which is every instruction's case but a predicate define's (IR.md deposit types
+    read the condition under a false guard too)."""
+
+    def __init__(self, local: "_Local", key: tuple, executing: bool = True):
+        self.local = local
+        self.key = key
+        self.executing = executing
+
+    def _paths(self):
+        return [(p, reads, g) for p, reads, g in self.local.pssa.points[self.key]
+                if self.local.feasible(p)]
+
+    def __getitem__(self, register: str):
+        paths = self._paths()
+        if self.executing and any(g == 1 for _, _, g in paths):
+            paths = [e for e in paths if e[2] == 1]
+        return meet_all(self.local.value_on(reads[register], p) for p, reads, _ in paths)
+
+    def guard(self):
+        return meet_all(g for _, _, g in self._paths())
+
+    def computed(self):
+        handles = self.local.pssa.defs.get(self.key, ())
+        return meet_all(self.local.value_on(h, p) for p, h in handles if self.local.feasible(p))
+
+
+@dataclass
+class _Local:
+    """The local analysis of one hyperblock under entry information ``entry``."""
+    pssa: PSSA
+    graph: PVG
+    entry: dict
+    _feasible: dict = field(default_factory=dict)
+
+    def feasible(self, path: tuple) -> bool:
+        """Not known false (G1): always in the basic version."""
+        if not self.graph.full:
+            return True
+        ok = self._feasible.get(path)
+        if ok is None:
+            ok = self._feasible[path] = self.graph.predicate_value(fpp_name(path)) != 0
+        return ok
+
+    def value_on(self, handle, path: tuple):
+        """The value of ``handle`` (SSA name, constant, folded condition) on ``path``."""
+        if isinstance(handle, int):
+            return handle
+        if isinstance(handle, CondRef):
+            node = self.graph.of_instr[handle.index]
+            return (node.operands[0] if handle.inner else node).value
+        node = self.graph.gen.get(handle)
+        if node is None:                                # a live-in never read in the region
+            return self.entry.get(self.pssa.versions.get(handle, handle.rsplit(".", 1)[0]), BOT)
+        if node.kind != "super":
+            return node.value
+        return meet_all(c.value for c in node.components
+                        if compatible(c.path, path) and (not self.graph.full or _passes(c)))
+
+    def executable(self) -> set:
+        return {label for label, paths in self.pssa.paths.items()
+                if any(self.feasible(p) for p in paths)}
+
+    def reached(self, label: str) -> int:
+        ks = [k for (b, k), entries in self.pssa.points.items()
+              if b == label and any(self.feasible(p) for p, _, _ in entries)]
+        return max(ks) + 1 if ks else 0
+
+    def exit_info(self, registers: list) -> dict:
+        """target -> {register: value}: Info[hb@m] met over the exits to each target."""
+        out: dict = {}
+        for path, target, env in self.pssa.exits:
+            if target == "ret" or not self.feasible(path):
+                continue
+            info = {}
+            for r in registers:
+                h = env.get(r)
+                if isinstance(h, int):
+                    info[r] = h
+                elif h is None:
+                    truth = env.get(("truth", r))
+                    info[r] = self.entry.get(r, BOT) if truth is None or truth == 1 \
+                        else 0 if truth == 0 else BOT
+                else:
+                    info[r] = self.value_on(h, path)
+            old = out.get(target)
+            out[target] = info if old is None else {r: meet(old[r], info[r]) for r in registers}
+        return out
+
+
+@dataclass
+class _Blind:
+    """A single block analysed predicate-blind (the ``sccp`` transfer)."""
+    label: str
+    states: list
+    exits: list
+    n_reached: int
+
+    def executable(self) -> set:
+        return {self.label}
+
+    def reached(self, label: str) -> int:
+        return self.n_reached
+
+    def exit_info(self, registers: list) -> dict:
+        out: dict = {}
+        for target, state in self.exits:
+            old = out.get(target)
+            out[target] = dict(state) if old is None else \
+                {r: meet(old[r], state[r]) for r in registers}
+        return out
+
+
+class GlobalCP(CCAnalysis):
+    """Algorithm 1's result, answering the shared rewrite's questions (``sccp.apply_constants``):
+    ``executable``, ``reached``, ``block_states``; ``computed`` and ``guard_value`` read the
+    path-sensitive value of an instruction when its state is a :class:`PathState`."""
+
+    def __init__(self, fn: Function, module: Module, order: dict, full: bool):
+        super().__init__(fn, module, order)
+        self.full = full
+        self.partition: list = []
+        self.locals: dict = {}          # head -> _Local | _Blind (final analysis)
+        self.inf: dict = {}             # head -> entry information (None: ⊤_F)
+        self.analyses = 0
+        self.executable: set = set()
+        self.reached: dict = {}
+        self._owner: dict = {}
+
+    # ---- answers for the rewrite
+    def computed(self, state, ins):
+        if isinstance(state, PathState):
+            return state.computed()
+        return super().computed(state, ins)
+
+    def guard_value(self, state, ins):
+        if isinstance(state, PathState):
+            if ins.guard is None or ins.guard in TRUE_PREDICATES:
+                return 1
+            return state.guard()
+        return super().guard_value(state, ins)
+
+    def block_states(self, label: str) -> list:
+        local = self._owner[label]
+        if isinstance(local, _Blind):
+            return local.states
+        instrs = self.blocks[label].instrs
+        return [PathState(local, (label, k), not isinstance(instrs[k], PredDefine))
+                for k in range(self.reached[label])]
+
+    # ---- Algorithm 1
+    def _local(self, hb: Hyperblock, entry: dict, max_paths: Optional[int]):
+        if hb.blind:
+            return self._blind(hb.head, entry)
+        pssa = build_pssa(self.fn, hb.region, entry=entry, max_paths=max_paths)
+        return _Local(pssa, evaluate(build_pvg(pssa, full=self.full, entry=entry)), entry)
+
+    def _blind(self, label: str, entry: dict) -> _Blind:
+        state = dict(entry)
+        block = self.blocks[label]
+        states, out_edges = [], []
+        n = len(block.instrs)
+        for k, ins in enumerate(block.instrs):
+            states.append(dict(state))
+            if self.step(state, ins, CCAnalysis.guard_value(self, state, ins), out_edges):
+                n = k + 1
+                break
+        return _Blind(label, states[:n], out_edges, n)
+
+    def _partition(self, max_blocks: int, max_paths: int) -> list:
+        regions, _ = select_regions(self.fn, RegionLimits(max_blocks=max_blocks, max_instrs=10**9,
+                                                          allow_calls=True, allow_memory=True))
+        out = []
+        for region in regions:
+            try:                        # probe with nothing known: the most paths
+                build_pssa(self.fn, region, entry={}, max_paths=max_paths)
+                out.append(Hyperblock(region))
+                continue
+            except PSSAUnsupported as exc:
+                if len(region.blocks) == 1:
+                    out.append(Hyperblock(region, blind=True, reason=str(exc)))
+                    continue
+            for label in region.blocks:
+                single = Region(label, (label,))
+                try:
+                    build_pssa(self.fn, single, entry={}, max_paths=max_paths)
+                    out.append(Hyperblock(single))
+                except PSSAUnsupported as exc:
+                    out.append(Hyperblock(single, blind=True, reason=str(exc)))
+        return out
+
+    def solve(self, max_blocks: int = 16, max_paths: int = 64,
+              start: Optional[dict] = None) -> "GlobalCP":
+        self.partition = self._partition(max_blocks, max_paths)
+        by_head = {hb.head: hb for hb in self.partition}
+        entry_label = self.fn.blocks[0].label
+        if start is None:
+            start = {r: 0 for r in self.regs}               # c_s: IR.md entry state
+            for p in self.fn.params:
+                start[p] = BOT
+        else:
+            start = {r: start.get(r, BOT) for r in self.regs}
+        self.inf = {head: None for head in by_head}         # ⊤_F
+        self.inf[entry_label] = start
+        heap, queued = [(self.order.get(entry_label, 0), entry_label)], {entry_label}
+        while heap:
+            _, head = heapq.heappop(heap)
+            queued.discard(head)
+            local = self._local(by_head[head], self.inf[head], max_paths)
+            self.analyses += 1
+            self.locals[head] = local
+            for target, info in local.exit_info(self.regs).items():
+                if target not in by_head:
+                    continue                                # unreachable in the CFG: never
+                old = self.inf[target]
+                new = info if old is None else {r: meet(old[r], info[r]) for r in self.regs}
+                if old is None or any(new[r] != old[r] or (new[r] is BOT) != (old[r] is BOT)
+                                      for r in self.regs):
+                    self.inf[target] = new
+                    if target not in queued:
+                        queued.add(target)
+                        heapq.heappush(heap, (self.order.get(target, len(self.order)), target))
+        for head, local in self.locals.items():
+            for label in local.executable():
+                self.executable.add(label)
+                self._owner[label] = local
+                self.reached[label] = local.reached(label)
+        return self
+
+
+def global_constants(fn: Function, module: Module, order: dict, *, full: bool,
+                     max_blocks: int = 16, max_paths: int = 64,
+                     start: Optional[dict] = None) -> GlobalCP:
+    """Algorithm 1 on ``fn``: the partition, ``inf`` per hyperblock head and the local
+    analyses at the fixpoint. ``order``: block -> reverse-postorder number (worklist order);
+    ``start``: ``c_s`` (a register missing from it is ⊥; ``{}`` is σ⊥), by default IR.md's
+    entry state."""
+    return GlobalCP(fn, module, order, full).solve(max_blocks, max_paths, start)
