@@ -218,6 +218,75 @@ def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
     return rec
 
 
+def tag_origins(module):
+    """``module`` with ``#origin=<function>:<n>`` on every instruction: an identity that
+    survives our passes (they keep annotations), so constants can be matched across pipelines."""
+    import dataclasses
+    functions = []
+    for fn in module.functions:
+        n = 0
+        blocks = []
+        for b in fn.blocks:
+            instrs = []
+            for ins in b.instrs:
+                n += 1
+                instrs.append(dataclasses.replace(
+                    ins, annotations=ins.annotations + (("origin", f"{fn.name}:{n}"),)))
+            blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+        functions.append(dataclasses.replace(fn, blocks=tuple(blocks)))
+    return dataclasses.replace(module, functions=tuple(functions))
+
+
+def constant_keys(record) -> set:
+    """``(origin, register, value, kind)`` of every constant a CP pass's rewrite used: operands
+    replaced and definitions folded (``sccp`` and ``pcp-*`` records; empty for other passes)."""
+    out = set()
+    for entry in getattr(record, "applied", ()):
+        f = getattr(entry, "rewrite", entry)
+        for u in tuple(getattr(f, "constants", ())) + tuple(getattr(f, "folded_definitions", ())):
+            if not hasattr(u, "origins"):
+                continue
+            for o in u.origins:
+                out.add((o, u.register, u.value, u.kind))
+    return out
+
+
+#: The paper's claim, checked per program: after if-conversion, the named pipeline finds every
+#: constant ``sccp`` finds on the branchy code (matched by instruction origin, register, value).
+CLAIM_BASE = ("sccp",)
+CLAIM_AFTER = (("if-convert", "pcp-full"), ("if-convert", "pcp-basic"), ("if-convert", "sccp"))
+
+
+def _claims(constants: dict, converted) -> dict:
+    """Per ``if-convert,X`` pipeline: how many of ``sccp``'s constants it recovers; the ones it
+    misses, split into those at registers if-conversion removed (a compare folded into a
+    predicate define: no longer a register to be constant) and the rest (first ten listed)."""
+    base = constants.get(CLAIM_BASE)
+    if base is None:
+        return {}
+    present = set()
+    if converted is not None:
+        for fn in converted.functions:
+            for b in fn.blocks:
+                for ins in b.instrs:
+                    present.update(ins.defs())
+                    present.update(op.name for op in ins.uses() if hasattr(op, "name"))
+    out = {}
+    for pipeline in CLAIM_AFTER:
+        if pipeline not in constants:
+            continue
+        found = constants[pipeline]
+        missing = sorted(base - found, key=str)
+        gone = [m for m in missing if m[1] not in present]
+        rest = [m for m in missing if m[1] in present]
+        out[",".join(pipeline)] = {
+            "sccp_constants": len(base), "recovered": len(base) - len(missing),
+            "missing_register_removed": len(gone), "missing": len(rest),
+            "missing_first": [list(map(str, m)) for m in rest[:10]],
+            "beyond_sccp": len(found - base)}
+    return out
+
+
 def _error(label, side, detail) -> dict:
     return {"pipeline": label, "side": side, "verdict": NOT_COMPARED, "detail": detail[:200]}
 
@@ -253,6 +322,9 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             rec["versions"].append(_error(llvm_label(s), "llvm", "original not run"))
         rec["seconds"] = round(time.perf_counter() - t0, 2)
         return rec
+    tagged = tag_origins(module)
+    constants: dict = {}
+    converted = None
     for pipeline in ours:
         label = ours_label(pipeline)
         unknown = [p for p in pipeline if p not in PASSES]
@@ -261,7 +333,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             continue
         t1 = time.perf_counter()
         try:
-            result = optimize(module, list(pipeline), name, engine=engine)
+            result = optimize(tagged, list(pipeline), name, engine=engine)
         except PathlogicError as exc:
             rec["versions"].append(_error(label, "ours", f"pass failed: {exc}"))
             continue
@@ -272,6 +344,10 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         v.pop("_runs", None)
         v["pass_seconds"] = round(time.perf_counter() - t1, 3)
         v["passes"] = [p.totals() for p in result.passes]
+        if v["verdict"] == IDENTICAL and result.passes:
+            constants[tuple(pipeline)] = constant_keys(result.passes[-1].record)
+        if tuple(pipeline) == ("if-convert",):
+            converted = result.module
         rec["versions"].append(v)
     for spec in llvm:
         label = llvm_label(spec)
@@ -296,6 +372,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         v.pop("_runs", None)
         v["vector_types"] = bool(VECTOR_TYPE.search(out))  # vectorizer output (not imported)
         rec["versions"].append(v)
+    rec["claim"] = _claims(constants, converted)
     rec["seconds"] = round(time.perf_counter() - t0, 2)
     return rec
 
@@ -423,7 +500,25 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
             "totals_over_ours_identical": totals(ours_identical, ours_labels),
             "totals_pairwise": pairwise,
             "llvm_import": llvm_import,
-            "not_identical_by_reason": problems}
+            "not_identical_by_reason": problems,
+            "claim": claim_summary(records)}
+
+
+def claim_summary(records: list[dict]) -> dict:
+    """Per ``if-convert,X``: over the programs where sccp and it both ran identically, how many
+    programs had every sccp constant recovered, and the constant counts summed."""
+    out: dict = {}
+    for r in records:
+        for pipeline, c in (r.get("claim") or {}).items():
+            t = out.setdefault(pipeline, Counter())
+            t["programs"] += 1
+            t["programs_all_recovered"] += int(c["missing"] == 0 and
+                                               c["missing_register_removed"] == 0)
+            t["programs_all_recovered_but_removed_registers"] += int(c["missing"] == 0)
+            for key in ("sccp_constants", "recovered", "missing_register_removed", "missing",
+                        "beyond_sccp"):
+                t[key] += c[key]
+    return {k: dict(v) for k, v in out.items()}
 
 
 def table_rows(records: list[dict]) -> list[list]:

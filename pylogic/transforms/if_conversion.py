@@ -369,9 +369,11 @@ def convert_region(fn: Function, region: Region, namer: _Namer, cdep_rows,
             side_exits.extend((x, s or "ret", None) for _, s in _final_edges(block))
             continue
         if needs_define:
+            annotations = term.annotations
             if fold is not None:
                 cmp = block.instrs[fold]
                 rel, a, b = cmp.rel, cmp.a, cmp.b
+                annotations = cmp.annotations + term.annotations   # both become this define
             else:
                 rel, a, b = "ne", term.cond, zero
             dests = []
@@ -379,7 +381,7 @@ def convert_region(fn: Function, region: Region, namer: _Namer, cdep_rows,
                 if (x, d) in edge_pred:
                     dests.append(PredDest(edge_pred[(x, d)], t_type))
                 dests.extend(PredDest(q, o_type) for q in or_contrib.get((x, d), ()))
-            define(rel, dests, a, b, p, term.annotations)
+            define(rel, dests, a, b, p, annotations)
         if (x, "U") in or_contrib:
             define("eq", [PredDest(q, "ot") for q in or_contrib[(x, "U")]], zero, zero, p)
         for d, s in _final_edges(block):

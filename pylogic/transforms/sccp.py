@@ -161,6 +161,13 @@ class ConstantUse:
     index: int
     register: str
     value: int
+    origins: tuple = ()         # the instruction's ``#origin=`` annotations (benchmarks tag them)
+    kind: str = "use"           # "use": an operand replaced; "def": a definition folded
+
+
+def origins_of(ins: Instr) -> tuple:
+    """The values of ``#origin=`` annotations of ``ins`` (instruction identity across passes)."""
+    return tuple(v for k, v in ins.annotations if k == "origin")
 
 
 @dataclass(frozen=True)
@@ -182,6 +189,7 @@ class FunctionSccp:
     constants: tuple = ()
     removed_blocks: tuple = ()
     folded_branches: tuple = ()
+    folded_definitions: tuple = ()      # ConstantUse(kind="def") per definition folded
 
 
 @dataclass
@@ -401,7 +409,8 @@ def _replace_operands(ins: Instr, state: dict, an: CCAnalysis, uses: list, where
                 and op.name not in an.address_names:
             v = state[op.name]
             if _known(v):
-                uses.append(ConstantUse(an.fn.name, where[0], where[1], op.name, v))
+                uses.append(ConstantUse(an.fn.name, where[0], where[1], op.name, v,
+                                        origins_of(ins)))
                 return Imm(v)
         return op
 
@@ -458,6 +467,7 @@ class _Counts:
         self.guarded_off_removed = self.guarded_off_rewritten = self.guards_dropped = 0
         self.unreached_removed = self.dead_removed = 0
         self.folded: list = []
+        self.defs: list = []
 
 
 def _rewrite_block(block: Block, an: CCAnalysis, point: CCResult, c: _Counts) -> Block:
@@ -500,6 +510,8 @@ def _rewrite_block(block: Block, an: CCAnalysis, point: CCResult, c: _Counts) ->
                 new = Mov(dest=new.dest, src=Imm(v), guard=new.guard,
                           annotations=new.annotations, loc=new.loc)
                 c.definitions_folded += 1
+                c.defs.append(ConstantUse(an.fn.name, block.label, k, new.dest, v,
+                                          origins_of(ins), "def"))
         out.append(new)
     return dataclasses.replace(block, instrs=tuple(out))
 
@@ -563,7 +575,7 @@ def apply_constants(fn: Function, an: "CCAnalysis", point: "CCResult", reachable
         guarded_off_removed=c.guarded_off_removed, guarded_off_rewritten=c.guarded_off_rewritten,
         guards_dropped=c.guards_dropped, unreached_removed=c.unreached_removed,
         dead_removed=dead, constants=tuple(c.uses), removed_blocks=tuple(dropped),
-        folded_branches=tuple(c.folded))
+        folded_branches=tuple(c.folded), folded_definitions=tuple(c.defs))
     return dataclasses.replace(fn, blocks=tuple(blocks)), info
 
 
