@@ -269,16 +269,18 @@ def _claims(constants: dict, converted) -> dict:
         for fn in converted.functions:
             for b in fn.blocks:
                 for ins in b.instrs:
-                    present.update(ins.defs())
-                    present.update(op.name for op in ins.uses() if hasattr(op, "name"))
+                    present.update((fn.name, d) for d in ins.defs())
+                    present.update((fn.name, op.name) for op in ins.uses() if hasattr(op, "name"))
     out = {}
     for pipeline in CLAIM_AFTER:
         if pipeline not in constants:
             continue
         found = constants[pipeline]
         missing = sorted(base - found, key=str)
-        gone = [m for m in missing if m[1] not in present]
-        rest = [m for m in missing if m[1] in present]
+        def kept(m):            # origins are "<function>:<n>"
+            return (m[0].rsplit(":", 1)[0], m[1]) in present
+        gone = [m for m in missing if not kept(m)]
+        rest = [m for m in missing if kept(m)]
         out[",".join(pipeline)] = {
             "sccp_constants": len(base), "recovered": len(base) - len(missing),
             "missing_register_removed": len(gone), "missing": len(rest),

@@ -352,10 +352,13 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
                     cond = ("ne", ins.cond, Imm(0))
                 c_reg = ins.cond.name if isinstance(ins.cond, Reg) else None
                 one = whole and len(live) == 1
+                folded = []
                 for p in live:
                     if fold_at is not None:
-                        wrote(p, c_reg, CondRef(len(pssa.instrs), inner=cond[0] == "ne"
-                                                and isinstance(cond[1], tuple)))
+                        ref = CondRef(len(pssa.instrs), inner=cond[0] == "ne"
+                                      and isinstance(cond[1], tuple))
+                        wrote(p, c_reg, ref)
+                        folded.append((p, ref))
                     g = label if one else fpp_name(p)
                     t, f = p + (ins.if_true,), p + (ins.if_false,)
                     emit(PSSAInstr(g, "cmp.unc", (fpp_name(t), fpp_name(f)), (),
@@ -370,6 +373,8 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
                             pssa.exits.append((q, succ, env[q]))
                 pssa.points[(label, k)] = [(p, {r: _operand(Reg(r), env[p]) for r in reads}, 1)
                                            for p in live]
+                if folded:
+                    pssa.defs[(label, fold_at)] = folded
                 live = []
                 continue
             op, srcs = _rhs(ins)
