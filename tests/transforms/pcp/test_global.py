@@ -99,3 +99,37 @@ def test_t13_side_exit_known_taken():
     src = T13.replace("{other}", "2").replace("a = input", "a = mov 3")
     _, gcp = solve(src)
     assert gcp.inf["S"]["x"] == 1                # the fall-through path is infeasible
+
+
+T9 = """
+func main() {
+A:
+    a = input
+    x = mov 1
+    p:ut, q:uf = pcmp.gt a, 0
+    (q) x = mov 2
+    (p) y = add x, 1
+    print y
+    print x
+    ret 0
+}
+"""
+
+
+def test_t9_figure1_on_predicated_code():
+    """§4.1 reconstruction: y = 2 under p (the second x = 2 runs only under q); the second
+    x = 2 is not off-predicated (q unknown); predicate-blind sccp finds y ⊥."""
+    from pylogic.analysis.optimize import optimize
+    from pylogic.interp.differential import compare_modules
+    from pylogic.ir.model import Imm, Mov
+    m = parse_module(T9, "t9.pir")
+    full = optimize(m, ["pcp-full"], "t9.pir", engine="clingo")
+    blind = optimize(m, ["sccp"], "t9.pir", engine="clingo")
+    (block,) = full.module.functions[0].blocks
+    assert Mov(dest="y", src=Imm(2), guard="p") in block.instrs
+    assert Mov(dest="x", src=Imm(2), guard="q") in block.instrs
+    assert full.passes[0].totals()["off_predicated_removed"] == 0
+    (bblock,) = blind.module.functions[0].blocks
+    assert Mov(dest="y", src=Imm(2), guard="p") not in bblock.instrs
+    cases = [((), (v,)) for v in (-1, 0, 5)]
+    assert compare_modules(m, full.module, cases).verdict == "identical"
