@@ -316,7 +316,7 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
             executing = [p for p in live if guard_on(p, guard) == 1]
             if isinstance(ins, PredDefine):
                 pssa.predicated = True
-                cond = (ins.rel, ins.a, ins.b)
+                define_cond = (ins.rel, ins.a, ins.b)
                 for p in list(live):
                     results = _deposits(ins, guard_on(p, guard), env[p])
                     if results[0] == results[1]:
@@ -324,7 +324,7 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
                             if v is not None:
                                 wrote(p, name, v)
                         continue
-                    t, f = split(p, label, k, fpp_name(p), cond)
+                    t, f = split(p, label, k, fpp_name(p), define_cond)
                     for q, c in ((t, 1), (f, 0)):
                         for name, v in results[c]:
                             if v is not None:
@@ -348,7 +348,7 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
             if isinstance(ins, CondBr):
                 if ins.if_true == ins.if_false:
                     raise PSSAUnsupported(f"{label}: cbr with equal targets")
-                if cond is None or fold_at is None:
+                if cond is None:
                     cond = ("ne", ins.cond, Imm(0))
                 c_reg = ins.cond.name if isinstance(ins.cond, Reg) else None
                 one = whole and len(live) == 1

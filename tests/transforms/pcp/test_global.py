@@ -133,3 +133,30 @@ def test_t9_figure1_on_predicated_code():
     assert Mov(dest="y", src=Imm(2), guard="p") not in bblock.instrs
     cases = [((), (v,)) for v in (-1, 0, 5)]
     assert compare_modules(m, full.module, cases).verdict == "identical"
+
+
+def test_define_before_a_folded_branch_keeps_the_branch_condition():
+    """A predicate define earlier in the block must not replace the condition of the final
+    cbr's folded compare (it did: the define's constant-false condition made B unreachable)."""
+    from pylogic.analysis.optimize import optimize
+    from pylogic.interp.differential import compare_modules
+    src = """
+func main() {
+A:
+    a = input
+    p:ut, q:uf = pcmp.gt 0, 5
+    c = cmp.lt a, 0
+    cbr c, B, C
+B:
+    print 1
+    ret 0
+C:
+    print 2
+    ret 0
+}
+"""
+    m = parse_module(src, "d.pir")
+    for passes in (["pcp-full"], ["pcp-basic"]):
+        result = optimize(m, passes, "d.pir", engine="clingo")
+        check = compare_modules(m, result.module, [((), (-1,)), ((), (3,))])
+        assert check.verdict == "identical", check.first_difference
