@@ -33,6 +33,7 @@ totals.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
 import json
 import os
@@ -221,7 +222,6 @@ def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
 def tag_origins(module):
     """``module`` with ``#origin=<function>:<n>`` on every instruction: an identity that
     survives our passes (they keep annotations), so constants can be matched across pipelines."""
-    import dataclasses
     functions = []
     for fn in module.functions:
         n = 0

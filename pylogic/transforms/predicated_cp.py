@@ -27,7 +27,7 @@ from pylogic.errors import PathlogicError
 from pylogic.ir.model import Module, Ret
 from pylogic.transforms.naming import used_names
 from pylogic.transforms.pcp.emit import _Names, emit_region
-from pylogic.transforms.pcp.global_cp import _Local, global_constants
+from pylogic.transforms.pcp.global_cp import global_constants
 from pylogic.transforms.pcp.pssa import PSSAUnsupported, build_pssa
 from pylogic.transforms.pcp.pvg import (build_pvg, evaluate, false_predicates, off_predicated,
                                         simplify, source_constants)
@@ -98,12 +98,7 @@ def _global(module: Module, rows, *, full: bool, max_blocks: int, max_paths: int
         gcp = global_constants(fn, module, order, full=full, max_blocks=max_blocks,
                                max_paths=max_paths)
         new, rewrite = apply_constants(fn, gcp, gcp, frows.set("reachable"))
-        paths = false_paths = 0
-        for local in gcp.locals.values():
-            if isinstance(local, _Local):
-                ps = [p for p, _, _ in local.pssa.exits]
-                paths += len(ps)
-                false_paths += sum(1 for p in ps if not local.feasible(p))
+        paths, false_paths = gcp.path_counts()
         for hb in gcp.partition:
             if hb.blind:
                 record.rejected.append(Rejection(fn.name, hb.head, None, "analysed predicate-blind",

@@ -36,6 +36,11 @@ from pylogic.transforms.sccp import CCAnalysis
 __all__ = ["GlobalCP", "Hyperblock", "global_constants", "PathState"]
 
 
+def _meet_states(old: Optional[dict], new: dict, registers: list) -> dict:
+    """``old ⊓ new`` register by register; ``old`` None is ⊤_F."""
+    return dict(new) if old is None else {r: meet(old[r], new[r]) for r in registers}
+
+
 @dataclass
 class Hyperblock:
     """One member of the partition: ``region``; ``blind`` when analysed predicate-blind."""
@@ -110,14 +115,13 @@ class _Local:
         return meet_all(c.value for c in node.components
                         if compatible(c.path, path) and (not self.graph.full or _passes(c)))
 
-    def executable(self) -> set:
-        return {label for label, paths in self.pssa.paths.items()
-                if any(self.feasible(p) for p in paths)}
-
-    def reached(self, label: str) -> int:
-        ks = [k for (b, k), entries in self.pssa.points.items()
-              if b == label and any(self.feasible(p) for p, _, _ in entries)]
-        return max(ks) + 1 if ks else 0
+    def reached(self) -> dict:
+        """Executable block -> how many of its leading instructions a feasible path reaches."""
+        out: dict = {}
+        for (label, k), entries in self.pssa.points.items():
+            if any(self.feasible(p) for p, _, _ in entries):
+                out[label] = max(out.get(label, 0), k + 1)
+        return out
 
     def exit_info(self, registers: list) -> dict:
         """target -> {register: value}: Info[hb@m] met over the exits to each target."""
@@ -130,14 +134,11 @@ class _Local:
                 h = env.get(r)
                 if isinstance(h, int):
                     info[r] = h
-                elif h is None:
-                    truth = env.get(("truth", r))
-                    info[r] = self.entry.get(r, BOT) if truth is None or truth == 1 \
-                        else 0 if truth == 0 else BOT
+                elif h is None:                 # not written: the live-in (0 if split false)
+                    info[r] = 0 if env.get(("truth", r)) == 0 else self.entry.get(r, BOT)
                 else:
                     info[r] = self.value_on(h, path)
-            old = out.get(target)
-            out[target] = info if old is None else {r: meet(old[r], info[r]) for r in registers}
+            out[target] = _meet_states(out.get(target), info, registers)
         return out
 
 
@@ -149,18 +150,13 @@ class _Blind:
     exits: list
     n_reached: int
 
-    def executable(self) -> set:
-        return {self.label}
-
-    def reached(self, label: str) -> int:
-        return self.n_reached
+    def reached(self) -> dict:
+        return {self.label: self.n_reached}
 
     def exit_info(self, registers: list) -> dict:
         out: dict = {}
         for target, state in self.exits:
-            old = out.get(target)
-            out[target] = dict(state) if old is None else \
-                {r: meet(old[r], state[r]) for r in registers}
+            out[target] = _meet_states(out.get(target), state, registers)
         return out
 
 
@@ -200,6 +196,12 @@ class GlobalCP(CCAnalysis):
         instrs = self.blocks[label].instrs
         return [PathState(local, (label, k), not isinstance(instrs[k], PredDefine))
                 for k in range(self.reached[label])]
+
+    def path_counts(self) -> tuple[int, int]:
+        """(paths, paths known false) over the final local analyses (blind blocks have none)."""
+        exits = [(local, p) for local in self.locals.values() if isinstance(local, _Local)
+                 for p, _, _ in local.pssa.exits]
+        return len(exits), sum(1 for local, p in exits if not local.feasible(p))
 
     # ---- Algorithm 1
     def _local(self, hb: Hyperblock, entry: dict, max_paths: Optional[int]):
@@ -266,18 +268,17 @@ class GlobalCP(CCAnalysis):
                 if target not in by_head:
                     continue                                # unreachable in the CFG: never
                 old = self.inf[target]
-                new = info if old is None else {r: meet(old[r], info[r]) for r in self.regs}
-                if old is None or any(new[r] != old[r] or (new[r] is BOT) != (old[r] is BOT)
-                                      for r in self.regs):
+                new = _meet_states(old, info, self.regs)
+                if new != old:                              # ⊤_F (None) != any state
                     self.inf[target] = new
                     if target not in queued:
                         queued.add(target)
                         heapq.heappush(heap, (self.order.get(target, len(self.order)), target))
-        for head, local in self.locals.items():
-            for label in local.executable():
+        for local in self.locals.values():
+            for label, n in local.reached().items():
                 self.executable.add(label)
                 self._owner[label] = local
-                self.reached[label] = local.reached(label)
+                self.reached[label] = n
         return self
 
 

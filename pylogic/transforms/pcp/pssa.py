@@ -265,6 +265,11 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
             return int(entry[name] != 0)
         return None
 
+    def point(key: tuple, paths: list, reads: list, guard: Optional[str]) -> None:
+        """Record what each register ``reads`` holds on each path, and the guard's value."""
+        pssa.points[key] = [(p, {r: _operand(Reg(r), env[p]) for r in reads}, guard_on(p, guard))
+                            for p in paths]
+
     def wrote(p: tuple, register: str, value) -> None:
         env[p][register] = value
         env[p].pop(_truth_key(register), None)
@@ -307,12 +312,10 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
             reads = [op.name for op in ins.uses()
                      if isinstance(op, Reg) and op.name not in TRUE_PREDICATES]
             if k == fold_at:
-                pssa.points[(label, k)] = [(p, {r: _operand(Reg(r), env[p]) for r in reads}, 1)
-                                           for p in live]
+                point((label, k), live, reads, None)
                 continue
-            if not isinstance(ins, CondBr):
-                pssa.points[(label, k)] = [(p, {r: _operand(Reg(r), env[p]) for r in reads},
-                                            guard_on(p, guard)) for p in live]
+            if not isinstance(ins, CondBr):       # a cbr reads its folded compare: after it
+                point((label, k), live, reads, guard)
             executing = [p for p in live if guard_on(p, guard) == 1]
             if isinstance(ins, PredDefine):
                 pssa.predicated = True
@@ -371,8 +374,7 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
                             incoming[succ].append((label, q, True))
                         else:
                             pssa.exits.append((q, succ, env[q]))
-                pssa.points[(label, k)] = [(p, {r: _operand(Reg(r), env[p]) for r in reads}, 1)
-                                           for p in live]
+                point((label, k), live, reads, None)
                 if folded:
                     pssa.defs[(label, fold_at)] = folded
                 live = []
