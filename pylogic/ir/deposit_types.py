@@ -61,3 +61,16 @@ def deposit(dtype: str, g: int, c: int, old: int) -> int:
     else:
         raise ValueError(f"unknown deposit type {dtype!r}")
     return int(r)
+
+
+#: Types whose result, under a false guard, does not depend on the condition (every type but
+#: disjt/disjf: a disjunction with the guard): a define made only of these reads its operands only where its guard is 1.
+CONDITION_IGNORED_WHEN_NULLIFIED = frozenset(
+    t for t in DEPOSIT_TYPES
+    if all(deposit(t, 0, 0, old) == deposit(t, 0, 1, old) for old in (0, 1)))
+
+
+def reads_condition_when_nullified(ins) -> bool:
+    """True when predicate define ``ins`` has a destination whose new value under a false guard
+    depends on the condition (``disjt``/``disjf``, IR.md)."""
+    return any(d.dtype not in CONDITION_IGNORED_WHEN_NULLIFIED for d in ins.dests)

@@ -26,6 +26,7 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Optional
 
+from pylogic.ir.deposit_types import reads_condition_when_nullified
 from pylogic.ir.model import TRUE_PREDICATES, Function, Module, PredDefine
 from pylogic.transforms.lattice import BOT, meet, meet_all
 from pylogic.transforms.pcp.pssa import PSSA, CondRef, PSSAUnsupported, build_pssa, fpp_name
@@ -57,8 +58,8 @@ class PathState:
     """The lattice state before source instruction ``k`` of ``block``, met over the feasible
     paths reaching it (a read-only mapping over the registers that instruction reads).
     ``executing``: operands are read only where the instruction executes (its guard is 1 on the
-    path), which is every instruction's case but a predicate define's (IR.md deposit types
-    read the condition under a false guard too)."""
+    path), which is every instruction's case but a predicate define with a ``disjt``/``disjf``
+    destination (those deposit types read the condition under a false guard too, IR.md)."""
 
     def __init__(self, local: "_Local", key: tuple, executing: bool = True):
         self.local = local
@@ -194,7 +195,8 @@ class GlobalCP(CCAnalysis):
         if isinstance(local, _Blind):
             return local.states
         instrs = self.blocks[label].instrs
-        return [PathState(local, (label, k), not isinstance(instrs[k], PredDefine))
+        return [PathState(local, (label, k), not (isinstance(instrs[k], PredDefine)
+                                                 and reads_condition_when_nullified(instrs[k])))
                 for k in range(self.reached[label])]
 
     def path_counts(self) -> tuple[int, int]:

@@ -160,3 +160,37 @@ C:
         result = optimize(m, passes, "d.pir", engine="clingo")
         check = compare_modules(m, result.module, [((), (-1,)), ((), (3,))])
         assert check.verdict == "identical", check.first_difference
+
+
+GUARDED_DEFINE = """
+func main() {
+A:
+    a = input
+    b = input
+    p:ut, q:uf = pcmp.gt a, 0
+    (p) k = mov 5
+    (p) r:{t}, s:uf = pcmp.lt b, k
+    (r) print 1
+    (s) print 2
+    ret 0
+}
+"""
+
+
+def test_guarded_define_reads_operands_only_where_it_executes():
+    """A ut/uf define under guard p ignores its condition where p is 0 (IR.md), so k = 5 there
+    (k is 0 where p is 0: the meet over every path would be ⊥). A disjt destination reads the
+    condition under a false guard too, so there k stays a register. csmith seeds 12 and 24 had
+    sccp constants that if-convert,pcp-full missed this way."""
+    from pylogic.analysis.optimize import optimize
+    from pylogic.interp.differential import compare_modules
+    from pylogic.ir.model import Imm, PredDefine
+    cases = [((), (a, b)) for a in (-1, 1) for b in (3, 7)]
+    for dtype, folded in (("ut", True), ("disjt", False)):
+        m = parse_module(GUARDED_DEFINE.replace("{t}", dtype), "g.pir")
+        result = optimize(m, ["pcp-full"], "g.pir", engine="clingo")
+        (block,) = result.module.functions[0].blocks
+        define = [i for i in block.instrs if isinstance(i, PredDefine) and i.guard == "p"]
+        assert len(define) == 1 and (define[0].b == Imm(5)) is folded
+        check = compare_modules(m, result.module, cases)
+        assert check.verdict == "identical", check.first_difference
