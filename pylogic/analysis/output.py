@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -49,10 +51,35 @@ def output_directory(out) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    old = None
-    if out.exists():
-        old = out.absolute().parent / f".{out.name}.old-{os.getpid()}"
-        os.replace(out, old)
-    os.replace(tmp, out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    with deferred_interrupts():     # the swap and the clean-up are one step for a signal
+        old = None
+        if out.exists():
+            old = out.absolute().parent / f".{out.name}.old-{os.getpid()}"
+            os.replace(out, old)
+        os.replace(tmp, out)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+@contextmanager
+def deferred_interrupts(signals=(signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
+    """Hold SIGINT/SIGTERM until the block is done, then act on the first one that came (the
+    handler that was in place runs then). Outside the main thread (where handlers cannot be
+    set) the block runs unprotected."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[tuple] = []
+    previous = {s: signal.signal(s, lambda n, f: received.append((n, f))) for s in signals}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        if received:
+            number, frame = received[0]
+            handler = previous[number]
+            if callable(handler):
+                handler(number, frame)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(number)

@@ -82,11 +82,39 @@ def test_sigint_at_several_moments(tmp_path, delay):
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=60)
     after = snapshot(out)
-    if proc.returncode == 0:          # finished before the signal: a complete new output
+    # the old output, or (the signal came after the commit) a complete new one: the same files,
+    # the same bytes but for summary.json's timings; never a mix, never a leftover directory
+    timings = {"summary.json"}
+    new = {k: v for k, v in after.items() if k not in timings}
+    assert after == before or new == {k: v for k, v in before.items() if k not in timings}
+    if proc.returncode == 0:
         assert set(after) == set(before)
-    else:
-        assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "src"]
+
+
+def test_a_signal_during_the_commit_waits_for_it(tmp_path, monkeypatch):
+    """SIGINT between moving the old output away and renaming the new one into place is held
+    until both renames and the clean-up are done: then it interrupts."""
+    import os
+    from pylogic.analysis import output
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.txt").write_text("old")
+    real = output.os.replace
+    calls = []
+
+    def replace(a, b):
+        calls.append((a, b))
+        real(a, b)
+        if len(calls) == 1:                       # old moved away, new not yet in place
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(output.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        with output_directory(out) as tmp:
+            (tmp / "new.txt").write_text("new")
+    assert len(calls) == 2 and snapshot(out) == {"new.txt": b"new"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def test_interrupt_while_loading_commands_is_not_a_traceback(monkeypatch, capsys):
