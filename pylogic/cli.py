@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import sys
 
 from pylogic.errors import PathlogicError
 
 #: Subcommand modules, in the order ``--help`` lists them.
-COMMANDS = ("run", "check", "analyze", "facts", "query", "compare_engines",
+COMMANDS = ("run", "check", "import_pir", "analyze", "facts", "query", "compare_engines",
             "predicates", "validate", "ifconvert", "optimize")
 
 
@@ -51,19 +52,69 @@ def join_negative_lists(argv: list[str]) -> list[str]:
     return out
 
 
+def _to_devnull(fd: int) -> None:
+    """Point ``fd`` at /dev/null (what is still buffered for it is then dropped quietly)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
+
+
+class _PipeGuard:
+    """``sys.stdout`` for one command: when the reader goes away (``pathlogic ... | head -1``),
+    the rest of the output is discarded (stdout becomes /dev/null) instead of raising, so the
+    command finishes and exits with its real status, with no traceback."""
+
+    def __init__(self, stream, binary: bool = False):
+        self._stream = stream
+        if not binary and hasattr(stream, "buffer"):
+            self.buffer = _PipeGuard(stream.buffer, binary=True)
+
+    def _silence(self) -> None:
+        try:
+            _to_devnull(self._stream.fileno())
+        except (OSError, ValueError, AttributeError):  # not a real file (tests capture it)
+            pass
+
+    def write(self, data):
+        try:
+            return self._stream.write(data)
+        except BrokenPipeError:
+            self._silence()
+            return len(data)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._silence()
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; the exit status: the command's, 1 after an error (``pathlogic: ...`` on
+    stderr; an error class may carry its own ``exit_status``), 2 for a usage error, 130 when
+    interrupted."""
     argv = join_negative_lists(list(sys.argv[1:] if argv is None else argv))
+    stdout = sys.stdout
+    sys.stdout = guard = _PipeGuard(stdout)
     try:
         args = build_parser().parse_args(argv)   # imports every command: may be interrupted
         return int(args.func(args) or 0)
     except PathlogicError as exc:
         print(f"pathlogic: {exc}", file=sys.stderr)
-        return 1
+        return int(getattr(exc, "exit_status", 1))
     except KeyboardInterrupt:
         print("pathlogic: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # stderr's reader went away too: nothing left to tell anyone
+        for fd in (1, 2):
+            _to_devnull(fd)
+        return 1
+    finally:
+        guard.flush()
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

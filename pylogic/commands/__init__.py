@@ -34,3 +34,88 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be positive, not {text}")
     return value
+
+
+# ---- programs and functions named on the command line -----------------------------------------
+
+def import_notes(path, report) -> list[str]:
+    """One ``FILE: note: ...`` line per function (or global) the LLVM importer left out, as
+    ``analyze`` prints them; [] for a ``.pir`` (``report`` None)."""
+    if report is None:
+        return []
+    return ([f"{path}: note: function {fn['name']} not imported: {fn['reason']}"
+             for fn in report.skipped]
+            + [f"{path}: note: global {g['name']} not imported: {g['reason']}"
+               for g in report.globals_skipped])
+
+
+def load_input(path: str, verify: bool = False):
+    """The program ``path`` (``.pir``, ``.ll`` or ``.c``) for a one-file command, its import
+    notes printed on stderr. Raises a located PathlogicError (missing file, parse or import
+    error)."""
+    import sys
+    from pathlib import Path
+
+    from pylogic.errors import PathlogicError, SourceLoc
+    from pylogic.ir.load import load_program
+    if not Path(path).is_file():
+        raise PathlogicError("no such file" if not Path(path).exists() else "not a file",
+                             SourceLoc(path))
+    module, report = load_program(path, verify=verify)
+    for note in import_notes(path, report):
+        print(f"pathlogic: {note}", file=sys.stderr)
+    return module
+
+
+def same_function(name: str, wanted: str) -> bool:
+    """Whether the function ``name`` is the one a ``--function`` option names (a leading ``@``
+    on either side is ignored: ``main`` is ``@main``, as IR.md allows)."""
+    return name == wanted or name.lstrip("@") == wanted.lstrip("@")
+
+
+def only_function(facts: dict, wanted: str) -> tuple[dict, int]:
+    """The facts restricted to the functions named ``wanted`` (in any file); the per-file
+    relations (globals, externs) are kept. Returns ``(facts, how many functions matched)``."""
+    from facts_gen.extract import MODULE_RELATIONS
+    keep = {row[0] for row in facts.get("function", ())
+            if same_function(row[0].rpartition("::")[2], wanted)}
+    out = {name: (rows if name in MODULE_RELATIONS else [r for r in rows if r[0] in keep])
+           for name, rows in facts.items()}
+    return out, len(keep)
+
+
+# ---- output files -------------------------------------------------------------------------------
+
+def check_output_file(path: str, option: str):
+    """``path`` as a Path, or a one-line error naming ``option`` when it cannot be written as a
+    file (it is a directory, its directory is missing or is a file, or is not writable):
+    checked before any work starts."""
+    import os
+    from pathlib import Path
+
+    from pylogic.errors import PathlogicError
+    out = Path(path)
+    if out.is_dir():
+        raise PathlogicError(f"{option} {path}: is a directory")
+    parent = out.absolute().parent
+    if not parent.is_dir():
+        raise PathlogicError(f"{option} {path}: {parent} is not a directory"
+                             if parent.exists() else f"{option} {path}: no directory {parent}")
+    if not os.access(parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        raise PathlogicError(f"{option} {path}: not writable")
+    return out
+
+
+def write_file(path, text: str) -> None:
+    """Write ``text`` to ``path`` all at once: a temporary file beside it renamed into place (an
+    interrupted write leaves the previous file as it was)."""
+    import os
+    from pathlib import Path
+    path = Path(path)
+    tmp = path.absolute().parent / f".{path.name}.partial-{os.getpid()}"
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -1,6 +1,13 @@
 """``pathlogic query PROGRAM.dl (--facts DIR | --on DIR)``: run an ad hoc Soufflé-dialect program
 over a facts directory (or over facts extracted from the programs in a directory) and print
-each output relation as a table."""
+each output relation as a table.
+
+Every ``.input`` relation needs its facts file (``--missing-as-empty`` reads a missing one as
+empty, as Soufflé does). With ``--on``, a program file that cannot be loaded or whose facts
+cannot be extracted is reported (``file:line:col``) and left out; the query runs on the rest and
+the exit status is 1. Exit status: 0, 1 after an error or a left-out file, 124 when
+``--timeout`` stopped the engine, 2 for a usage error.
+"""
 from __future__ import annotations
 
 import json
@@ -8,10 +15,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from facts_gen.extract import extract_directory
-from pylogic.commands import nonnegative_int
-from pylogic.engines import engine_choices, load_program, run_checked
-from pylogic.errors import DatalogError, PathlogicError
+from facts_gen.extract import write_facts
+from pylogic.analysis.directory import facts_directory
+from pylogic.analysis.output import check_output_path, output_directory
+from pylogic.commands import nonnegative_int, only_function, positive_float
+from pylogic.engines import engine_choices, load_program, run_checked, write_outputs
+from pylogic.engines.budget import TIMEOUT_STATUS, call_with_budget
+from pylogic.engines.run import check_input_files
+from pylogic.errors import DatalogError, PathlogicError, SourceLoc
 from pylogic.report.table import relation_table
 
 
@@ -23,41 +34,85 @@ def add_parser(subparsers) -> None:
     src.add_argument("--facts", metavar="FACTSDIR", help="directory of NAME.facts files")
     src.add_argument("--on", metavar="DIR",
                      help="extract facts from the programs (.pir, .ll, .c) in DIR first")
+    p.add_argument("--function", metavar="NAME",
+                   help="with --on: only the facts of the functions named NAME (in any file)")
     p.add_argument("--engine", default="auto", choices=engine_choices())
     p.add_argument("--compiled", action="store_true", help="souffle: compile and cache the program")
-    p.add_argument("--out", metavar="RESULTDIR", help="write NAME.csv per output relation")
+    p.add_argument("--out", metavar="RESULTDIR",
+                   help="write NAME.csv per output relation (RESULTDIR is replaced at the end, "
+                        "all at once)")
+    p.add_argument("--missing-as-empty", action="store_true",
+                   help="read a missing .input facts file as an empty relation (default: error)")
+    p.add_argument("--timeout", type=positive_float, metavar="SECONDS",
+                   help=f"stop the engine after SECONDS (exit status {TIMEOUT_STATUS})")
     p.add_argument("--limit", type=nonnegative_int, default=None, metavar="N",
                    help="print at most N rows per relation")
     p.add_argument("--json", action="store_true", help="print {relation: {columns, rows}} as JSON")
     p.set_defaults(func=run)
 
 
-def extract_into(directory: str, facts_dir: Path) -> None:
-    """Write the facts of every program under ``directory`` to ``facts_dir``; print the inputs
-    that were skipped (or loaded with notes) to stderr.
+def extract_into(directory: str, facts_dir: Path, function: str | None = None) -> bool:
+    """Write the facts of every program under ``directory`` to ``facts_dir`` (only the functions
+    named ``function``, if given); print the inputs that were left out (or loaded with notes) to
+    stderr. Returns whether a file was left out.
 
     Raises
     ------
     PathlogicError
-        If ``directory`` does not exist.
+        ``directory`` does not exist or holds no input; no function is named ``function``.
     """
-    if not Path(directory).exists():
-        raise PathlogicError(f"--on: {directory}: no such file or directory")
-    _, loaded = extract_directory(directory, facts_dir)
+    work = facts_dir.parent / f"{facts_dir.name}-all" if function else facts_dir
+    facts, loaded, failures = facts_directory(directory, work)
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
+    for relpath, message in sorted(failures.items()):
+        print(f"pathlogic: {relpath}: {message}", file=sys.stderr)
+    if function:
+        facts, found = only_function(facts, function)
+        if not found:
+            raise PathlogicError(f"--function: no function '{function}' in {directory}")
+        write_facts(facts, facts_dir)
+    return bool(failures) or any(p.skipped for p in loaded.problems)
+
+
+def evaluate(checked, facts_dir: Path, args) -> dict:
+    """The engine call, under ``--timeout`` when given."""
+    options = dict(compiled=args.compiled, extra=list(checked.printsize))
+    if args.timeout is None:
+        return run_checked(checked, facts_dir, args.engine, **options)
+    return call_with_budget(run_checked, (checked, facts_dir, args.engine), options,
+                            seconds=args.timeout, what=f"query ({args.engine} engine)",
+                            loc=SourceLoc(checked.main_file))
 
 
 def run(args) -> int:
+    out = check_output_path(args.out) if args.out else None   # before any work
+    if args.function and not args.on:
+        raise PathlogicError("--function selects the functions of --on DIR (with --facts, "
+                             "filter in the program)")
     checked = load_program(args.program)
     with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
-        facts_dir = Path(args.facts) if args.facts else Path(tmp)
-        if args.facts and not facts_dir.is_dir():
-            raise DatalogError(f"facts directory {facts_dir} does not exist")
-        if args.on:
-            extract_into(args.on, facts_dir)
-        result = run_checked(checked, facts_dir, args.engine, output_dir=args.out,
-                             compiled=args.compiled, extra=list(checked.printsize))
+        left_out = False
+        if args.facts:
+            facts_dir = Path(args.facts)
+            if not facts_dir.is_dir():
+                raise DatalogError(f"facts directory {facts_dir} does not exist"
+                                   if not facts_dir.exists() else
+                                   f"--facts {facts_dir}: not a directory")
+        else:
+            facts_dir = Path(tmp) / "facts"
+            left_out = extract_into(args.on, facts_dir, args.function)
+        try:
+            check_input_files(checked, facts_dir, missing_ok=args.missing_as_empty)
+        except DatalogError as exc:
+            hint = "" if args.missing_as_empty or "does not exist" not in exc.message else \
+                " (--missing-as-empty reads it as an empty relation)"
+            raise DatalogError(exc.message + hint, exc.loc) from None
+        result = evaluate(checked, facts_dir, args)
+    if out is not None:
+        with output_directory(out) as tmp_out:   # all of RESULTDIR replaced at once, or not at all
+            write_outputs(checked, result, tmp_out)
+    status = 1 if left_out else 0
     columns = {r: [c[0] for c in checked.relations[r].columns] for r in result}
     if args.json:
         doc = {r: {"columns": columns[r],
@@ -66,7 +121,7 @@ def run(args) -> int:
                for r, rows in result.items()}
         json.dump(doc, sys.stdout, indent=1)
         sys.stdout.write("\n")
-        return 0
+        return status
     blocks = []
     for rel in checked.outputs:
         if rel in result:
@@ -75,4 +130,4 @@ def run(args) -> int:
         if rel in result:
             blocks.append(f"{rel}\t{len(result[rel])}")
     print("\n\n".join(blocks))
-    return 0
+    return status

@@ -1,4 +1,5 @@
-"""``pathlogic run FILE.pir``: run a PIR program on the reference interpreter.
+"""``pathlogic run FILE``: run a program (``.pir``, or ``.ll``/``.c`` imported first, the functions
+the importer left out noted on stderr) on the reference interpreter.
 
 The program's output goes to stdout, the dynamic counts to stderr as one line (or everything as
 one JSON object on stdout with ``--json``). Exit status: the program's return value & 0xFF; 70
@@ -11,12 +12,12 @@ import json
 import re
 import sys
 
-from pylogic.commands import positive_int
+from pylogic.commands import check_output_file, load_input, positive_int, write_file
 from pylogic.errors import PathlogicError
 from pylogic.interp.decode import resolve_function
 from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
                                     ERROR_STATUS, run_module)
-from pylogic.ir.parser import parse_file, parse_int
+from pylogic.ir.parser import parse_int
 
 #: Option values that are integer lists may start with '-' (``--args -3,4``): let argparse take
 #: them as values, like it does for a plain negative number.
@@ -25,10 +26,11 @@ _NEGATIVE_LIST = re.compile(r"^-\d[\dxXa-fA-F, -]*$")
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "run", help="run a .pir program on the reference interpreter",
-        description="Run a PIR program (IR.md) on the reference interpreter. Exit status: the "
-                    "program's return value & 0xFF, 70 after a run-time error, 1 for bad input.")
-    p.add_argument("file", metavar="FILE.pir", help="the program")
+        "run", help="run a program (.pir, .ll, .c) on the reference interpreter",
+        description="Run a PIR program (IR.md; a .ll or .c file is imported first) on the "
+                    "reference interpreter. Exit status: the program's return value & 0xFF, 70 "
+                    "after a run-time error, 1 for bad input.")
+    p.add_argument("file", metavar="FILE", help="the program (.pir, .ll or .c)")
     p.add_argument("--function", "-f", default="main",
                    help="function to run (default main or @main)")
     p.add_argument("--args", default="", metavar="A,B,...",
@@ -68,8 +70,10 @@ def parse_int_list(text: str, option: str) -> list[int]:
 
 def run(args) -> int:
     argv = parse_int_list(args.args, "--args")
+    if args.profile:
+        check_output_file(args.profile, "--profile")
     inputs = parse_int_list(args.input, "--input")
-    module = parse_file(args.file)
+    module = load_input(args.file)
     if args.verify:
         from pylogic.ir.verify import check_module
         check_module(module)
@@ -79,12 +83,10 @@ def run(args) -> int:
     result = run_module(module, entry=args.function, args=argv, inputs=inputs, fuel=args.fuel,
                         memory_limit=args.memory_limit, max_depth=args.max_depth)
     if args.profile:
-        with open(args.profile, "w", encoding="utf-8") as fh:
-            data = result.to_json()
-            json.dump({"file": args.file, "function": args.function,
-                       "edges": data["edge_profile"], "blocks": data["block_profile"]},
-                      fh, indent=1)
-            fh.write("\n")
+        data = result.to_json()
+        write_file(args.profile, json.dumps({"file": args.file, "function": args.function,
+                                             "edges": data["edge_profile"],
+                                             "blocks": data["block_profile"]}, indent=1) + "\n")
     if args.json:
         data = {"file": args.file, "function": args.function, **result.to_json()}
         sys.stdout.write(json.dumps(data) + "\n")
@@ -93,9 +95,10 @@ def run(args) -> int:
         sys.stdout.buffer.write(result.stdout_bytes)
         sys.stdout.buffer.flush()
         c = result.counts
-        print(f"instructions={c['instructions']} executed={c['executed']} "
-              f"nullified={c['nullified']} branches={c['branches_taken']} calls={c['calls']}",
-              file=sys.stderr)
+        if c:  # empty when the run stopped before the first instruction (globals over the limit)
+            print(f"instructions={c['instructions']} executed={c['executed']} "
+                  f"nullified={c['nullified']} branches={c['branches_taken']} "
+                  f"calls={c['calls']}", file=sys.stderr)
     if result.error is not None:
         print(str(result.error), file=sys.stderr)
         return ERROR_STATUS

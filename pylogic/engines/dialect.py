@@ -4,6 +4,7 @@ with a located message naming the construct (DESIGN.md "Datalog: one dialect, tw
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -597,6 +598,44 @@ def parse_text(text: str, filename: str = "<input>") -> list:
     return flat
 
 
+#: The largest ``.dl`` file (main or included) read; anything bigger is refused, not read.
+MAX_SOURCE_BYTES = 16 * 2 ** 20
+
+
+def read_source(path: Path, include_loc: SourceLoc | None = None) -> str:
+    """The text of the Datalog source ``path``, read as UTF-8.
+
+    Raises
+    ------
+    DatalogError
+        At ``include_loc`` (the ``#include`` naming the file) or at the file itself: it cannot
+        be read, is not a regular file (a device, a pipe: reading could block or never end), is
+        over :data:`MAX_SOURCE_BYTES`; or located at the first byte that is not UTF-8.
+    """
+    where = include_loc or SourceLoc(str(path))
+    try:
+        st = path.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise DatalogError(f"cannot read {path}: it is a directory", where)
+        if not stat.S_ISREG(st.st_mode):
+            raise DatalogError(f"refusing to read {path}: not a regular file (a device, pipe "
+                               "or socket)", where)
+        if st.st_size > MAX_SOURCE_BYTES:
+            raise DatalogError(f"refusing to read {path}: {st.st_size} bytes, over the "
+                               f"{MAX_SOURCE_BYTES}-byte limit for a Datalog source", where)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DatalogError(f"cannot read {path}: {exc.strerror}", where) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = len(data[start:exc.start].decode("utf-8", errors="replace")) + 1
+        raise DatalogError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})",
+                           SourceLoc(str(path), line, col)) from None
+
+
 def parse_program(path: str | Path, text: str | None = None) -> Program:
     """Parse ``path`` (or ``text`` named as ``path``) and every file it ``#include``s, relative to
     the including file. An include cycle or a missing include is a located DatalogError."""
@@ -609,10 +648,7 @@ def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
                 include_loc: SourceLoc | None = None) -> None:
     resolved = path.resolve() if text is None else path
     if text is None:
-        try:
-            text = path.read_text()
-        except OSError as exc:
-            raise DatalogError(f"cannot read {path}: {exc.strerror}", include_loc) from None
+        text = read_source(path, include_loc)
     text = apply_conditionals(text, program.macros, str(path))  # include guards (#ifndef ...)
     if resolved in stack:
         if not _blank_strings_and_comments(text).strip():

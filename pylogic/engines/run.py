@@ -15,13 +15,39 @@ from pylogic.engines.csv_io import check_rows, read_facts, write_rows
 from pylogic.engines.program import CheckedProgram, load_program_cached
 from pylogic.errors import DatalogError, SourceLoc
 
-__all__ = ["run_program", "run_checked", "write_outputs", "load_inputs", "input_path"]
+__all__ = ["run_program", "run_checked", "write_outputs", "load_inputs", "input_path",
+           "check_input_files"]
 
 
 def input_path(checked: CheckedProgram, rel: str, facts_dir: str | Path) -> Path:
     """Where Soufflé's ``-F facts_dir`` would read relation ``rel`` from."""
     params = checked.inputs.get(rel, {})
     return Path(facts_dir) / params.get("filename", f"{rel}.facts")
+
+
+def check_input_files(checked: CheckedProgram, facts_dir: str | Path,
+                      missing_ok: bool = False, skip=()) -> None:
+    """Check, before a run, the file of every ``.input`` relation (those in ``skip`` aside).
+
+    Raises
+    ------
+    DatalogError
+        Located at the ``.input`` directive, naming the file: it is not a regular file (a
+        directory or a device, which could never be read to its end); or, unless
+        ``missing_ok``, it does not exist (by default a missing file reads as empty, as in
+        Soufflé).
+    """
+    for rel, params in checked.inputs.items():
+        if rel in skip:
+            continue
+        path = input_path(checked, rel, facts_dir)
+        loc = params.get("loc") or SourceLoc(checked.main_file)
+        if path.is_file():
+            continue
+        if path.exists():
+            raise DatalogError(f".input {rel}: {path} is not a regular file", loc)
+        if not missing_ok:
+            raise DatalogError(f".input {rel}: facts file {path} does not exist", loc)
 
 
 def load_inputs(checked: CheckedProgram, facts_dir: str | Path | None,
