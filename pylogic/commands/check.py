@@ -1,27 +1,34 @@
-"""``pathlogic check FILE...``: parse and verify PIR files, report every located error.
+"""``pathlogic check FILE...``: parse and verify programs (``.pir``; ``.ll`` and ``.c`` are
+imported first), report every located error.
 
 Each file is reported on its own (``FILE: ok (N functions, M blocks, K instructions)`` on stdout,
-or each error as ``file:line:col: kind: message`` on stderr) and a bad file never stops the
-others. Exit status 0 only when every file is clean, 1 otherwise.
+or each error as ``file:line:col: kind: message`` on stderr; the functions the LLVM importer left
+out as ``FILE: note: ...`` on stderr) and a bad file never stops the others. With ``--function
+NAME`` only that function is verified and counted (errors outside any function still count); a
+file without it is reported as skipped, and it is an error when no file has it. Exit status 0
+only when every file is clean, 1 otherwise.
 """
 from __future__ import annotations
 
 import os
 import sys
 
+from pylogic.commands import import_notes, same_function
 from pylogic.errors import ParseErrors, PathlogicError
+from pylogic.ir.load import INPUT_SUFFIXES, load_program
 from pylogic.ir.model import Module
-from pylogic.ir.parser import parse_file
 from pylogic.ir.verify import verify_module
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "check", help="parse and verify .pir files",
-        description="Parse and verify PIR files (IR.md); print every error with file:line:col.")
-    p.add_argument("files", nargs="+", metavar="FILE", help=".pir files to check")
+        "check", help="parse and verify programs (.pir, .ll, .c)",
+        description="Parse and verify PIR files (IR.md; .ll and .c files are imported first); "
+                    "print every error with file:line:col.")
+    p.add_argument("files", nargs="+", metavar="FILE", help=".pir, .ll or .c files to check")
     p.add_argument("-r", "--recursive", action="store_true",
-                   help="check the .pir files found under each directory argument")
+                   help="check the .pir/.ll/.c files found under each directory argument")
+    p.add_argument("--function", metavar="NAME", help="verify only the function NAME")
     p.set_defaults(func=run)
 
 
@@ -31,7 +38,7 @@ def _expand(paths: list[str], recursive: bool) -> list[str]:
         if recursive and os.path.isdir(path):
             found = sorted(os.path.join(root, name)
                            for root, _, names in os.walk(path)
-                           for name in names if name.endswith(".pir"))
+                           for name in names if name.endswith(INPUT_SUFFIXES))
             out.extend(found if found else [path])
         else:
             out.append(path)
@@ -42,29 +49,45 @@ def check_file(path: str) -> tuple[Module | None, list[PathlogicError]]:
     """Parse and verify one file: ``(module, errors)``; errors are the parse errors (module
     None) or else the verification errors, [] when clean."""
     if os.path.isdir(path):
-        return None, [PathlogicError(f"'{path}' is a directory (use -r to check the .pir "
-                                     f"files under it)")]
+        return None, [PathlogicError(f"'{path}' is a directory (use -r to check the .pir, "
+                                     f".ll and .c files under it)")]
     try:
-        module = parse_file(path)
+        module, report = load_program(path, verify=False)
     except ParseErrors as exc:
         return None, list(exc.errors)
     except PathlogicError as exc:
         return None, [exc]
+    for note in import_notes(path, report):
+        print(note, file=sys.stderr)
     return module, list(verify_module(module))
 
 
-def _summary(path: str, module: Module) -> str:
-    blocks = sum(len(f.blocks) for f in module.functions)
-    instrs = sum(len(b.instrs) for f in module.functions for b in f.blocks)
-    return (f"{path}: ok ({len(module.functions)} functions, {blocks} blocks, "
-            f"{instrs} instructions)")
+def _summary(path: str, module: Module, function: str | None = None) -> str:
+    fns = [f for f in module.functions if function is None or same_function(f.name, function)]
+    blocks = sum(len(f.blocks) for f in fns)
+    instrs = sum(len(b.instrs) for f in fns for b in f.blocks)
+    what = f"function {fns[0].name}" if function is not None else f"{len(fns)} functions"
+    return f"{path}: ok ({what}, {blocks} blocks, {instrs} instructions)"
+
+
+def _defines(module: Module | None, function: str) -> bool:
+    return module is not None and any(same_function(f.name, function)
+                                      for f in module.defined_functions())
 
 
 def run(args) -> int:
     """Check each file; return 0 when all are clean, else 1."""
-    status = 0
-    for path in _expand(args.files, args.recursive):
+    status, found = 0, False
+    paths = _expand(args.files, args.recursive)
+    for path in paths:
         module, errors = check_file(path)
+        if args.function is not None and module is not None:
+            if not _defines(module, args.function):
+                print(f"{path}: skipped (no function {args.function})")
+                continue
+            found = True
+            errors = [e for e in errors if getattr(e, "function", None) is None
+                      or same_function(e.function, args.function)]
         if errors:
             status = 1
             for err in errors:
@@ -72,5 +95,8 @@ def run(args) -> int:
                 print(text, file=sys.stderr)
             print(f"{path}: {len(errors)} error(s)", file=sys.stderr)
         else:
-            print(_summary(path, module))
+            print(_summary(path, module, args.function))
+    if args.function is not None and not found and status == 0:
+        print(f"pathlogic: no function {args.function} in {', '.join(paths)}", file=sys.stderr)
+        status = 1
     return status

@@ -8,19 +8,19 @@ from itertools import combinations
 from pathlib import Path
 from typing import Callable, Iterable
 
-from facts_gen.extract import extract_directory
 from pylogic.commands import nonnegative_int
 from pylogic.analysis import catalog
+from pylogic.analysis.directory import facts_directory
 from pylogic.engines import available_engines, engine, engine_names, run_checked
-from pylogic.errors import PathlogicError
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("compare-engines",
                        help="run every shipped analysis on every available engine and diff",
-                       description="Exit 0 only when every pair of available engines agrees on "
-                       "every row of every output relation (or, with a message, when fewer "
-                       "than two engines are available).")
+                       description="Exit 0 only when every input file was read and every "
+                       "pair of available engines agrees on every row of every output relation "
+                       "(or, with a message, when fewer than two engines are available); 1 "
+                       "when a file was left out (reported with file:line) or engines differ.")
     p.add_argument("dir", help="directory (or single file) of programs")
     p.add_argument("--max-diffs", type=nonnegative_int, default=10, help="differing rows shown per relation")
     p.set_defaults(func=run)
@@ -88,21 +88,25 @@ def compare(facts_dir: Path, pairs: list[tuple[str, str]],
 
 
 def run(args) -> int:
-    if not Path(args.dir).exists():
-        raise PathlogicError(f"{args.dir}: no such file or directory")
-    pairs = engine_pairs()
-    if not pairs:
-        usable = available_engines()
-        missing = [f"{name}: {engine(name).unavailable_reason()}"
-                   for name in engine_names() if name not in usable]
-        print(f"compare-engines: only {', '.join(usable) or 'no engine'} available here, nothing "
-              f"to compare ({'; '.join(missing)}).")
-        return 0
+    """Extract the facts (each file on its own: a bad one is reported and left out), then
+    compare; exit 1 when a file was left out or two engines differ, even when fewer than two
+    engines are available (nothing compared, the inputs still checked)."""
     with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
-        facts_dir = Path(tmp)
-        _, loaded = extract_directory(args.dir, facts_dir)
+        facts_dir = Path(tmp) / "facts"
+        _, loaded, failures = facts_directory(args.dir, facts_dir)  # missing / empty DIR: error
         for problem in loaded.problems:
             print(f"pathlogic: {problem.message}", file=sys.stderr)
+        for relpath, message in sorted(failures.items()):
+            print(f"pathlogic: {relpath}: {message}", file=sys.stderr)
+        left_out = bool(failures) or any(p.skipped for p in loaded.problems)
+        pairs = engine_pairs()
+        if not pairs:
+            usable = available_engines()
+            missing = [f"{name}: {engine(name).unavailable_reason()}"
+                       for name in engine_names() if name not in usable]
+            print(f"compare-engines: only {', '.join(usable) or 'no engine'} available here, "
+                  f"nothing to compare ({'; '.join(missing)}).")
+            return 1 if left_out else 0
         differing = compare(facts_dir, pairs, max_diffs=args.max_diffs)
     print("engines agree" if not differing else f"{differing} differing rows")
-    return 0 if not differing and not any(p.skipped for p in loaded.problems) else 1
+    return 0 if not differing and not left_out else 1

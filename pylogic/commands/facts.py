@@ -1,10 +1,18 @@
-"""``pathlogic facts DIR --out OUT``: extract the facts only (Soufflé .facts, one per relation)."""
+"""``pathlogic facts DIR --out OUT``: extract the facts only (Soufflé .facts, one per relation).
+
+DIR is a directory or one ``.pir``, ``.ll`` or ``.c`` file. A file that cannot be read or whose
+facts cannot be extracted is reported and left out (exit status 1), the rest written; OUT is
+replaced all at once. ``--function NAME`` keeps the facts of the functions named NAME only."""
 from __future__ import annotations
 
 import sys
+import tempfile
 
+from facts_gen.extract import write_facts
 from pylogic.analysis.directory import facts_directory
-from pylogic.commands import positive_int
+from pylogic.analysis.output import check_output_path, output_directory
+from pylogic.commands import only_function, positive_int
+from pylogic.errors import PathlogicError
 
 
 def add_parser(sub) -> None:
@@ -14,11 +22,23 @@ def add_parser(sub) -> None:
     p.add_argument("dir", help="directory (or single file) of .pir/.ll/.c programs")
     p.add_argument("--out", required=True, help="facts directory to write (replaced at the end)")
     p.add_argument("--jobs", type=positive_int, default=1, help="worker processes for reading")
+    p.add_argument("--function", metavar="NAME",
+                   help="only the facts of the functions named NAME (in any file)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs)
+    if args.function is None:
+        facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs)
+    else:
+        out = check_output_path(args.out)
+        with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
+            facts, loaded, failures = facts_directory(args.dir, f"{tmp}/all", jobs=args.jobs)
+        facts, found = only_function(facts, args.function)
+        if not found:
+            raise PathlogicError(f"--function: no function '{args.function}' in {args.dir}")
+        with output_directory(out) as tmp_out:
+            write_facts(facts, tmp_out)
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for relpath, message in sorted(failures.items()):
