@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pylogic.commands import same_function
 from pylogic.report.table import format_table
 
 
@@ -16,7 +17,8 @@ def add_parser(sub) -> None:
                        "disjoint, implies, equivalent, covers (a or b always true), from the BDD, "
                        "the SAT encoding (--check sat) and the predicate partition graph.")
     p.add_argument("file", help="program (.pir, .ll or .c)")
-    p.add_argument("--function", help="only this function (default: every defined function)")
+    p.add_argument("--function", help="only this function (default: every defined function; "
+                                      "main and @main are the same)")
     p.add_argument("--check", choices=["sat"], help="also answer with the SAT encoding")
     p.add_argument("--at", metavar="BLOCK", help="read every predicate at the end of BLOCK")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -43,8 +45,10 @@ def run(args) -> int:
     from pylogic.predicates.summary import SUMMARY_RELATIONS
 
     module = _load(args.file)
-    fns = [check_function_name(module, args.function)] if args.function \
-        else module.defined_functions()
+    fns = module.defined_functions()
+    if args.function:
+        fns = [f for f in fns if same_function(f.name, args.function)][:1] \
+            or [check_function_name(module, args.function)]   # (raises: no such function)
     if args.at is not None:
         for fn in fns:
             if args.at not in {b.label for b in fn.blocks}:

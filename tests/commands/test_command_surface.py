@@ -221,3 +221,11 @@ def test_compare_engines_fails_on_bad_input_with_one_engine(one_engine, corpus, 
     assert "no such file or directory" in capsys.readouterr().err
     (corpus / "bad.pir").unlink()
     assert main(["compare-engines", str(corpus)]) == 0
+
+
+def test_predicates_function_with_or_without_at(capsys):
+    example = str(ROOT / "examples" / "pas_fig3b.pir")
+    assert main(["predicates", example, "--function", "fig3b", "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main(["predicates", example, "--function", "@fig3b", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == plain and list(plain) == ["fig3b"]

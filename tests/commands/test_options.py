@@ -21,6 +21,8 @@ BRANCHY = str(ROOT / "examples" / "pcp_branchy.pir")
     (["if-convert", BRANCHY, "--max-blocks", "0"], "--max-blocks"),
     (["validate", "x.c", "--timeout", "0"], "--timeout"),
     (["query", "x.dl", "--facts", ".", "--limit", "-1"], "--limit"),
+    (["query", "x.dl", "--facts", ".", "--timeout", "0"], "--timeout"),
+    (["query", "x.dl", "--facts", ".", "--timeout", "soon"], "--timeout"),
 ])
 def test_bad_numbers_are_usage_errors(argv, option, capsys):
     with pytest.raises(SystemExit) as exc:
