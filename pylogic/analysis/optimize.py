@@ -149,7 +149,9 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
     optimized module on each case and compare (``compare_modules``).
 
     Returns ``(loaded, [ProgramOptimization])``: a file that fails to load is in
-    ``loaded.problems``; a pass that raises a user-facing error is that program's ``error``.
+    ``loaded.problems``; a pass that raises a user-facing error is that program's ``error`` (and
+    it has no ``check``: not checked). A check is ``identical`` only when every case completed
+    normally on both sides and agreed (``interp.differential.compare_runs``).
     """
     loaded = load_directory(Path(target), jobs=jobs)
     if not loaded.programs and not loaded.problems:

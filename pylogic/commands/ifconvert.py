@@ -4,7 +4,10 @@ Writes the if-converted module to ``--out`` (or stdout) and prints the record (r
 instructions predicated, defines inserted, blocks not merged and why). With ``--validate`` it runs
 the original and the converted program on each ``--inputs`` list and compares their observable
 behaviour (output, return value, run-time error; ``pylogic.interp.differential``): exit 0
-identical, 1 different, 2 not compared (a run ran out of fuel or hit another interpreter limit).
+identical (every run completed normally on both sides and agreed), 1 different, 2 could not be
+checked (a run ran out of fuel or hit another interpreter limit, both runs stopped on the same
+run-time error -- a division by zero, input exhausted because ``--inputs`` is missing or short --,
+or FILE could not be read or converted). Never ``identical`` for a run that did not complete.
 """
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ from pylogic.analysis.run import module_rows
 from pylogic.commands.run import parse_int_list
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
-from pylogic.interp.differential import compare_modules
+from pylogic.interp.differential import (DIFFERENT, EXIT_HELP, EXIT_NOT_CHECKED, IDENTICAL,
+                                         compare_modules)
 from pylogic.ir.load import load_program
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import check_module
@@ -30,8 +34,7 @@ def add_parser(subparsers) -> None:
         "if-convert", help="if-convert a program into hyperblocks (IMPACT-style)",
         description="Form hyperblocks by if-conversion (predicated_cp.md §3.2). The record goes "
                     "to stdout when --out is given, else to stderr (the module to stdout). "
-                    "With --validate: exit 0 if both programs behave identically, 1 if not, "
-                    "2 if a run could not be compared (fuel or another interpreter limit).")
+                    "With --validate (one run per --inputs list): " + EXIT_HELP + ".")
     p.add_argument("file", metavar="FILE", help="a .pir program (or .ll/.c through the importer)")
     p.add_argument("--out", "-o", metavar="OUT.pir", help="write the converted module here")
     p.add_argument("--max-blocks", type=positive_int, default=16, metavar="N",
@@ -66,12 +69,18 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    module, _report = load_program(args.file)
-    rows = module_rows(module, relations=if_conversion.NEEDS, engine=args.engine)
-    new, record = if_conversion.if_convert(
-        module, rows=rows, max_blocks=args.max_blocks, max_instrs=args.max_instrs,
-        allow_calls=args.allow_calls, allow_memory=args.allow_memory, functions=args.function)
-    check_module(new)  # a transform bug, if any, shows as a located verify error
+    try:
+        module, _report = load_program(args.file)
+        rows = module_rows(module, relations=if_conversion.NEEDS, engine=args.engine)
+        new, record = if_conversion.if_convert(
+            module, rows=rows, max_blocks=args.max_blocks, max_instrs=args.max_instrs,
+            allow_calls=args.allow_calls, allow_memory=args.allow_memory,
+            functions=args.function)
+        check_module(new)  # a transform bug, if any, shows as a located verify error
+    except PathlogicError as exc:
+        if args.validate:
+            exc.exit_status = EXIT_NOT_CHECKED  # nothing was run: could not be checked
+        raise
     text = print_module(new)
     if args.out:
         try:
@@ -93,22 +102,27 @@ def run(args) -> int:
         data = record.to_json()
         if check is not None:
             data["validation"] = check.to_json()
+            data["validation_verdict"] = {"verdict": check.verdict, "reason": check.reason,
+                                          "exit_status": check.exit_code}
         print(json.dumps(data, indent=1), file=report)
         return status
     print(record.summary(), file=report)
     for c in check.comparisons if check is not None else ():
         b, a = c.counts("before"), c.counts("after")
-        verdict = {"identical": "identical", "different": "DIFFERENT"}.get(
+        verdict = {IDENTICAL: "identical", DIFFERENT: "DIFFERENT"}.get(
             c.verdict, f"{c.verdict}: {c.detail}")
         print(f"validate --inputs {','.join(map(str, c.inputs))}: {verdict} "
               f"(branches {b['branches_taken']} -> {a['branches_taken']}, instructions "
               f"{b['instructions']} -> {a['instructions']}, nullified {a['nullified']})",
               file=report)
-        if c.verdict == "different":
+        if c.verdict == DIFFERENT:
             print(f"  first difference: {c.detail}", file=report)
             for side in ("before", "after"):
                 res = getattr(c, side)
                 error = None if res.error is None else str(res.error)
                 print(f"  {side + ':':7} return {res.return_value}, error {error}, "
                       f"output {res.stdout!r}", file=report)
+    if check is not None and check.verdict != IDENTICAL:  # why the exit status is not 0
+        word = "DIFFERENT" if check.verdict == DIFFERENT else "could not be checked"
+        print(f"validation: {word}: {check.reason} (exit {check.exit_code})", file=report)
     return status

@@ -1,6 +1,13 @@
 """``pathlogic optimize FILE|DIR --passes P1,P2,...``: run registered passes in order (like
 ``opt -passes=``), print what each changed, optionally write the optimized programs and check
-them against the originals on the interpreter."""
+them against the originals on the interpreter.
+
+Exit status without ``--validate``: 0, or 1 when a file could not be loaded or a pass failed.
+With ``--validate`` the statuses of every validating command (``interp.differential``): 0 every
+program identical, 1 a program behaves differently (whatever else happened), 2 could not be
+checked (a run stopped on the same run-time error on both sides, ran out of fuel or another
+limit, or a file could not be loaded or optimized, so it was not checked).
+"""
 from __future__ import annotations
 
 import json
@@ -9,6 +16,9 @@ from pathlib import Path
 
 from pylogic.analysis.optimize import optimize_files, parse_passes
 from pylogic.engines import engine_choices
+from pylogic.errors import PathlogicError
+from pylogic.interp.differential import (DIFFERENT, EXIT_DIFFERENT, EXIT_HELP, EXIT_IDENTICAL,
+                                         EXIT_NOT_CHECKED, IDENTICAL)
 from pylogic.ir.printer import print_module
 from pylogic.report.optimize import check_table, pass_table, to_json
 from pylogic.transforms.registry import PASSES
@@ -18,7 +28,10 @@ from pylogic.commands.run import parse_int_list
 def add_parser(sub) -> None:
     p = sub.add_parser("optimize", help="run a pipeline of passes (like opt -passes=)",
                        description="Run the given passes in order on every .pir/.ll/.c input; "
-                       f"known passes: {', '.join(sorted(PASSES))}.")
+                       f"known passes: {', '.join(sorted(PASSES))}. Exit 0, or 1 when a file "
+                       "could not be loaded or a pass failed. With --validate (every program, "
+                       "every case): " + EXIT_HELP + "; a file that could not be loaded or "
+                       "optimized counts as not checked.")
     p.add_argument("target", help="a program or a directory of programs")
     p.add_argument("--passes", required=True, help="comma-separated pass names, run in order")
     p.add_argument("--out", help="write the optimized program (FILE.pir for one input, else a "
@@ -45,12 +58,18 @@ def write_outputs(items, target: str, out: str) -> None:
 
 
 def run(args) -> int:
-    passes = parse_passes(args.passes)
-    cases = None
-    if args.validate:
-        cases = [(parse_int_list(args.args, "--args"), parse_int_list(args.input, "--input"))]
-    loaded, items = optimize_files(args.target, passes, engine=args.engine, cases=cases,
-                                   entry=args.function)
+    try:
+        passes = parse_passes(args.passes)
+        cases = None
+        if args.validate:
+            cases = [(parse_int_list(args.args, "--args"),
+                      parse_int_list(args.input, "--input"))]
+        loaded, items = optimize_files(args.target, passes, engine=args.engine, cases=cases,
+                                       entry=args.function)
+    except PathlogicError as exc:
+        if args.validate:
+            exc.exit_status = EXIT_NOT_CHECKED  # nothing was run: could not be checked
+        raise
     if args.out:
         write_outputs(items, args.target, args.out)
     for problem in loaded.problems:
@@ -65,13 +84,23 @@ def run(args) -> int:
         if cases is not None:
             print()
             print(check_table(items))
-    verdicts = {item.check.verdict for item in items if item.check is not None}
-    failed = (any(p.skipped for p in loaded.problems) or any(i.error for i in items)
-              or "different" in verdicts)
     for item in items:
-        if item.check is not None and item.check.verdict == "different":
+        if item.check is not None and item.check.verdict == DIFFERENT:
             print(f"pathlogic: {item.relpath}: the optimized program behaves differently: "
                   f"{item.check.first_difference}", file=sys.stderr)
-    if failed:
-        return 1
-    return 2 if "not compared" in verdicts else 0
+    failed = any(p.skipped for p in loaded.problems) or any(i.error for i in items)
+    if cases is None:
+        return 1 if failed else 0
+    return validation_status(items, failed)
+
+
+def validation_status(items, failed: bool) -> int:
+    """Exit status of ``optimize --validate``: 1 when any program differs, else 2 when anything
+    was not checked (``failed``: a file not loaded or a pass that raised; a program without a
+    check; a check not compared), else 0."""
+    verdicts = [item.check.verdict if item.check is not None else None for item in items]
+    if DIFFERENT in verdicts:
+        return EXIT_DIFFERENT
+    if failed or not verdicts or any(v != IDENTICAL for v in verdicts):
+        return EXIT_NOT_CHECKED
+    return EXIT_IDENTICAL

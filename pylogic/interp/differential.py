@@ -6,9 +6,38 @@ natively, against its imported PIR in the interpreter (the oracle of the front e
 oracle of a pass). Observable behaviour is what a user sees: the output bytes, the exit status
 (native) or return value (PIR), and the run-time error if any.
 
-Verdicts: ``identical`` only when both runs completed and agreed; ``different`` with the first
-difference; ``not compared`` with the reason (a run timed out, ran out of fuel, hit another
-interpreter limit, or could not run at all).
+Verdicts (the same three for every check and every ``--validate``):
+
+``identical``
+    only when *both* runs completed normally -- returned from the entry function or ended the
+    program by ``exit()``/``abort()``/a failed ``assert`` (a status the program chose) -- and
+    agree on output bytes and return value / exit status. Nothing else is ever ``identical``.
+``different``
+    a behaviour difference was observed: the outputs differ (also the output written before a
+    run stopped), the return values / exit statuses differ, one run stopped on a run-time error
+    and the other did not, the two runs stopped on different errors, or the entry function
+    exists on one side only. A run-time error on one side only is a real difference: the
+    transformation (or the importer) made a program fail that did not, or the reverse.
+``not compared`` (could not be checked)
+    nothing can be said, with the reason: a run hit an interpreter limit (fuel, call depth,
+    memory), could not start (no entry function on either side, no ``main``), or *both* runs
+    stopped on the same run-time error (division by zero, input exhausted, a call to an external
+    the interpreter does not have, ...) after the same output. Two runs that fail the same way
+    agree only up to the failure: what the program would have done next was not observed, so it
+    is not called identical. Native vs PIR adds: the native run timed out, the program could not
+    be built or imported, the PIR run needed something the interpreter does not have (an
+    unsupported external such as ``scanf`` or ``setjmp``, a skipped function), or the native run
+    died by a signal where the PIR run stopped on a run-time error (undefined behaviour, both
+    stopped).
+
+Exit statuses (``exit_status``; ``validate``, ``if-convert --validate``, ``optimize --validate``
+share them, like ``cmp``/``diff``): 0 identical, 1 different, 2 could not be checked (input that
+cannot be read or built included: nothing was run, so nothing is claimed).
+
+``validate`` runs ``main`` the way the native program is started: ``argc``/``argv`` (and an
+empty ``envp``) are materialised in interpreter memory by a small PIR entry function
+(``with_argv``) that calls ``main``; plain PIR programs keep IR.md's rule (``main``'s parameters
+take the ``--args`` values).
 
 Example
 -------
@@ -25,15 +54,26 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable, Optional
 
-from pylogic.errors import PathlogicError
+from pylogic.errors import PathlogicError, SourceLoc
 from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
                                     KINDS, run_module)
+from pylogic.interp.decode import resolve_function
 from pylogic.interp.result import RunResult
 from pylogic.ir.llvm.clang import compile_native, find_clang, find_lli
 from pylogic.ir.load import load_program
-from pylogic.ir.model import Module
+from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module, Reg,
+                               Ret, Store)
 
 IDENTICAL, DIFFERENT, NOT_COMPARED = "identical", "different", "not compared"
+#: Exit status of a validating command per verdict (like cmp/diff: 0 same, 1 differ, 2 trouble).
+EXIT_IDENTICAL, EXIT_DIFFERENT, EXIT_NOT_CHECKED = 0, 1, 2
+EXIT_STATUS = {IDENTICAL: EXIT_IDENTICAL, DIFFERENT: EXIT_DIFFERENT, NOT_COMPARED: EXIT_NOT_CHECKED}
+#: One sentence for --help texts and the README (the three commands say the same thing).
+EXIT_HELP = ("exit 0 identical (both runs completed normally with the same output and return "
+             "value), 1 different (the first difference is printed), 2 could not be checked "
+             "(the reason is printed: a run stopped on a run-time error on both sides, ran out "
+             "of fuel or another interpreter limit, needed something the interpreter does not "
+             "have, or the input could not be read)")
 #: Interpreter fuel of a native-vs-PIR run (whole real programs: more than ``run``'s default).
 NATIVE_FUEL = 50_000_000
 #: Seconds a native run may take.
@@ -80,6 +120,32 @@ def _fault(res: RunResult) -> Optional[str]:
     return None if res.error is None else getattr(res.error, "fault", res.error.message)
 
 
+#: Faults that say the interpreter lacks something the program needs (not program behaviour).
+_GAPS = ("call to unknown external function", "unknown global or function address",
+         "is not supported", "unsupported ", "cannot execute", "unknown operator",
+         "input exhausted")
+
+
+def interpreter_gap(res: RunResult) -> Optional[str]:
+    """The fault of ``res`` when it stopped on something the interpreter does not have (an
+    unknown external such as ``scanf``, an unsupported ``printf`` conversion, no more ``input``
+    values), else None."""
+    fault = _fault(res)
+    return fault if fault is not None and any(g in fault for g in _GAPS) else None
+
+
+def never_started(res: RunResult) -> bool:
+    """Whether ``res`` stopped before its first instruction because the entry function is
+    missing (``machine.run``: ``no function NAME to run``)."""
+    return (res.error is not None and getattr(res.error, "fault", None) is None
+            and res.error.message.startswith("no function "))
+
+
+def exit_status(verdict: str) -> int:
+    """The exit status of a validating command for ``verdict`` (``EXIT_STATUS``)."""
+    return EXIT_STATUS.get(verdict, EXIT_NOT_CHECKED)
+
+
 def _text(data: bytes) -> str:
     return data.decode("latin-1")  # one character per byte: differences stay where they are
 
@@ -103,6 +169,15 @@ class Comparison:
     @property
     def identical(self) -> bool:
         return self.verdict == IDENTICAL
+
+    @property
+    def same_stop(self) -> bool:
+        """Both runs stopped on the same run-time error after the same output: agreement as far
+        as the runs went (verdict ``not compared``, never ``identical``)."""
+        b, a = self.before, self.after
+        return (b.error is not None and a.error is not None
+                and limit_reached(b) is None and limit_reached(a) is None
+                and _fault(b) == _fault(a) and b.stdout_bytes == a.stdout_bytes)
 
     def counts(self, side: str) -> dict:
         """Dynamic counts of one run (``side``: "before" or "after"): ``COUNTS``."""
@@ -132,7 +207,8 @@ class TransformCheck:
     """``compare_modules`` over several cases: one ``Comparison`` each.
 
     ``verdict``: different when any case differs, else not compared when any case could not be
-    compared (or there were none), else identical. ``exit_code``: 0, 1, 2 respectively.
+    compared (or there were none), else identical. ``exit_code``: 0 identical, 1 different,
+    2 not compared (``EXIT_STATUS``).
     """
     comparisons: list = field(default_factory=list)
 
@@ -144,6 +220,15 @@ class TransformCheck:
         if NOT_COMPARED in verdicts or not verdicts:
             return NOT_COMPARED
         return IDENTICAL
+
+    @property
+    def agrees(self) -> bool:
+        """Every case identical or stopped on the same run-time error on both sides
+        (``Comparison.same_stop``), and at least one case: what a test of a pass that must keep
+        a fault (a division by zero stays) asserts. Not a verdict: the verdict of such a check
+        is ``not compared``."""
+        return bool(self.comparisons) and all(c.identical or c.same_stop
+                                              for c in self.comparisons)
 
     @property
     def first_different(self) -> Optional[Comparison]:
@@ -159,7 +244,25 @@ class TransformCheck:
 
     @property
     def exit_code(self) -> int:
-        return {IDENTICAL: 0, DIFFERENT: 1}.get(self.verdict, 2)
+        return exit_status(self.verdict)
+
+    @property
+    def first_not_compared(self) -> Optional[Comparison]:
+        """The first case that could not be compared, or None."""
+        return next((c for c in self.comparisons if c.verdict == NOT_COMPARED), None)
+
+    @property
+    def reason(self) -> str:
+        """One line saying why the verdict is what it is: the first difference, or why (and how
+        many) cases were not compared; empty when identical."""
+        if self.verdict == DIFFERENT:
+            return self.first_difference
+        c = self.first_not_compared
+        if c is None:
+            return "no case was run" if not self.comparisons else ""
+        n = sum(x.verdict == NOT_COMPARED for x in self.comparisons)
+        more = f" ({n} of {len(self.comparisons)} cases not compared)" if n > 1 else ""
+        return f"args {c.args} inputs {c.inputs}: {c.detail}{more}"
 
     def to_json(self) -> list:
         return [c.to_json() for c in self.comparisons]
@@ -167,23 +270,43 @@ class TransformCheck:
 
 def compare_runs(before: RunResult, after: RunResult,
                  names: tuple[str, str] = ("before", "after")) -> tuple[str, str]:
-    """Verdict and detail of two interpreter runs of the same case.
+    """Verdict and detail of two interpreter runs of the same case (module docstring).
 
-    Returns: ``(verdict, detail)``; ``not compared`` when a run hit an interpreter limit or never
-    started, else ``different`` on the first of output, return value, run-time error that
-    differs (a run-time error is behaviour: both runs may end in the same one), else
-    ``identical``.
+    Returns: ``(verdict, detail)``:
+
+    - ``not compared`` when a run hit an interpreter limit, when neither run found the entry
+      function, or when both stopped on the same run-time error after the same output
+      (``both runs stopped on the same run-time error: ...``);
+    - ``different`` on the first of: entry function on one side only, output, run-time error
+      (one side only or not the same), return value;
+    - else ``identical`` (both completed normally and agree).
+
+    Example: two runs of ``x = div 10, a`` with ``a = 0`` are ``not compared``, never
+    ``identical``; with ``a = 0`` against ``a = 2`` they are ``different``.
     """
     for name, res in zip(names, (before, after)):
         why = limit_reached(res)
-        if why is not None:
+        if why is not None and not never_started(res):
             return NOT_COMPARED, f"{name}: {why}"
+    missing = [never_started(before), never_started(after)]
+    if all(missing):
+        return NOT_COMPARED, f"neither run started: {before.error.message}"
+    if any(missing):
+        name, res = (names[0], before) if missing[0] else (names[1], after)
+        return DIFFERENT, f"{name}: {res.error.message}"
     if before.stdout_bytes != after.stdout_bytes:
         return DIFFERENT, first_difference(_text(before.stdout_bytes),
                                            _text(after.stdout_bytes), names)
     if _fault(before) != _fault(after):
         return DIFFERENT, (f"run-time error: {names[0]} {_fault(before)!r} vs "
                            f"{names[1]} {_fault(after)!r}")
+    if before.error is not None:  # the same error on both sides: agreement up to it only
+        where = [str(r.error.loc) if r.error.loc is not None else "?" for r in (before, after)]
+        at = f"at {where[0]}" if where[0] == where[1] else \
+            f"{names[0]} at {where[0]}, {names[1]} at {where[1]}"
+        hint = " -- give more input values" if "input exhausted" in _fault(before) else ""
+        return NOT_COMPARED, (f"both runs stopped on the same run-time error: "
+                              f"{before.error.message} ({at}){hint}")
     if before.return_value != after.return_value:
         return DIFFERENT, (f"return value: {names[0]} {before.return_value} vs "
                            f"{names[1]} {after.return_value}")
@@ -204,6 +327,10 @@ def compare_modules(before: Module, after: Module, cases: Iterable = (((), ()),)
     fuel, memory_limit, max_depth: limits of each run (``run_module``); a run that hits one is
         ``not compared``, never ``identical``.
 
+    A case is ``identical`` only when both runs completed normally and agree; both stopping on
+    the same run-time error (an input list too short, a division by zero) is ``not compared``
+    (``compare_runs``).
+
     Returns: a ``TransformCheck`` with one ``Comparison`` per case, each with both runs' counts
     and counts by kind of instruction.
 
@@ -223,12 +350,22 @@ def compare_modules(before: Module, after: Module, cases: Iterable = (((), ()),)
 
 # ---------------------------------------------------------------- native vs PIR
 
+#: Validation statuses whose verdict is identical / different; every other status is
+#: ``not compared`` (could not be checked).
+_STATUS_VERDICT = {"identical": IDENTICAL, "different": DIFFERENT}
+#: Name of the entry function ``with_argv`` adds.
+START_FUNCTION = "@__pathlogic_start"
+
+
 @dataclass
 class Validation:
-    """Outcome of one native-vs-PIR run. ``status``: identical | different | incomplete (a
-    difference, but functions or globals were skipped at import) | timeout | fuel | limit
-    (another interpreter limit) | not-imported | import-error | native-error | native-fails
-    (a self-checking program failed natively) | no-tool."""
+    """Outcome of one native-vs-PIR run. ``status``: identical | different, or one of the
+    could-not-check statuses: incomplete (a difference, but functions or globals were skipped
+    at import) | timeout | fuel | limit (another interpreter limit) | unsupported (the PIR run
+    needed an external or feature the interpreter does not have) | both-stopped (the native run
+    died by a signal and the PIR run stopped on a run-time error, after the same output) |
+    no-main | not-imported (main was skipped at import) | import-error | native-error |
+    native-fails (a self-checking program failed natively) | no-tool."""
     path: str
     status: str
     detail: str = ""
@@ -243,14 +380,13 @@ class Validation:
 
     @property
     def verdict(self) -> str:
-        """identical, different (``different``, ``incomplete``) or not compared (the rest)."""
-        return {"identical": IDENTICAL, "different": DIFFERENT,
-                "incomplete": DIFFERENT}.get(self.status, NOT_COMPARED)
+        """identical, different, or not compared (every other status)."""
+        return _STATUS_VERDICT.get(self.status, NOT_COMPARED)
 
     @property
     def exit_code(self) -> int:
-        """0 identical, 1 different, 2 not compared or import incomplete."""
-        return {"identical": 0, "different": 1}.get(self.status, 2)
+        """0 identical, 1 different, 2 could not be checked (``EXIT_STATUS``)."""
+        return exit_status(self.verdict)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -264,49 +400,136 @@ def _status_of_returncode(rc: int) -> int:
 
 
 def run_native(path: str, args=(), timeout: float = NATIVE_TIMEOUT,
-               exe_dir: str | None = None) -> tuple[str, int]:
-    """Run the original program: a ``.c`` built by clang-14, a ``.ll`` by ``lli``.
+               exe_dir: str | None = None, ldflags=()) -> tuple[str, int]:
+    """Run the original program: a ``.c`` built by clang-14, a ``.ll`` by ``lli`` (or built by
+    clang-14 when ``ldflags`` are given).
 
+    Parameters: ``args``: ``argv[1:]`` (strings or integers); ``argv[0]`` is ``path`` as given
+    (what ``lli`` passes too, and what ``with_argv`` gives the PIR run); ``ldflags``: link flags
+    of the clang build (``("-lz", "-lm")``). Standard input is empty (``/dev/null``).
     Returns: ``(stdout decoded as latin-1, exit status)``; a signal reads as 128 + its number.
     Raises TimeoutError after ``timeout`` seconds, PathlogicError when it cannot be built or
     ``lli`` is missing.
     """
-    argv = [str(a) for a in args]
+    argv = [str(path), *(str(a) for a in args)]
     with tempfile.TemporaryDirectory(prefix="pathlogic-val-", dir=exe_dir) as tmp:
-        if path.endswith(".c"):
+        if path.endswith(".c") or ldflags:
             exe = os.path.join(tmp, "native")
-            compile_native(path, exe)
-            cmd = [exe, *argv]
+            build_native(path, exe, ldflags)
+            cmd, executable = argv, exe
         else:
             lli = find_lli()
             if lli is None:
                 raise PathlogicError("lli not found (install llvm-14 to validate .ll files)")
-            cmd = [lli, path, *argv]
+            cmd, executable = [lli, *argv], None
         try:
-            proc = subprocess.run(cmd, capture_output=True, timeout=timeout)
+            proc = subprocess.run(cmd, executable=executable, capture_output=True,
+                                  stdin=subprocess.DEVNULL, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise TimeoutError(f"native run exceeded {timeout:g} s") from None
         return _text(proc.stdout), _status_of_returncode(proc.returncode)
 
 
+def build_native(path: str, exe: str, ldflags=(), timeout: float = 120) -> None:
+    """Build ``path`` (``.c``, or ``.ll``) into the executable ``exe`` with clang-14; the link
+    flags ``ldflags`` come after the object file, where the linker needs them (static archives
+    are searched only for symbols already undefined).
+
+    Raises PathlogicError (located at ``path``) when compiling or linking fails.
+    """
+    if not ldflags:
+        compile_native(path, exe)
+        return
+    obj = exe + ".o"
+    compile_native(path, obj, ("-c",))
+    cmd = [find_clang() or "clang", obj, *ldflags, "-o", exe]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise PathlogicError(f"linking with {' '.join(ldflags)} failed: {exc}",
+                             SourceLoc(path)) from None
+    if proc.returncode != 0:
+        lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+        key = next((ln for ln in lines if "undefined reference" in ln or "cannot find" in ln
+                    or "error" in ln), lines[0] if lines else f"exit {proc.returncode}")
+        raise PathlogicError(f"linking with {' '.join(ldflags)} failed: {key.strip()}",
+                             SourceLoc(path))
+
+
+def with_argv(module: Module, argv, entry: str = "main") -> tuple[Module, str]:
+    """``module`` plus an entry function that starts ``entry`` the way a C program starts:
+    ``main(argc, argv, envp)`` with ``argv`` (strings, ``argv[0]`` included) and an empty
+    ``envp`` laid out in globals; a ``main`` with fewer parameters gets the first ones only.
+
+    Returns: ``(new module, name of the new entry function)``; the module itself when it has
+    no defined ``entry`` (the run then reports the missing function).
+    Example: ``m2, entry = with_argv(m, ["p.c", "7"]); run_module(m2, entry=entry)`` runs
+    ``main(2, {"p.c", "7", NULL}, {NULL})``.
+    """
+    main = resolve_function(module.function_map(), entry)
+    if main is None:
+        return module, entry
+    taken = {g.name for g in module.globals} | {f.name for f in module.functions}
+
+    def fresh(base: str) -> str:
+        name, k = base, 0
+        while name in taken:
+            k += 1
+            name = f"{base}.{k}"
+        taken.add(name)
+        return name
+
+    strings = [os.fsencode(str(a)) + b"\0" for a in argv]
+    names = [fresh(f"@__pathlogic_argv{k}") for k in range(len(strings))]
+    array, envp, start = fresh("@__pathlogic_argv"), fresh("@__pathlogic_envp"), \
+        fresh(START_FUNCTION)
+    globals_ = [Global(name=n, size=len(data), init=data) for n, data in zip(names, strings)]
+    globals_ += [Global(name=array, size=8 * (len(strings) + 1)), Global(name=envp, size=8)]
+    instrs = []
+    for k, name in enumerate(names):
+        slot = GlobalAddr(array)
+        if k:
+            instrs.append(BinOp(op="add", dest=f"%a{k}", a=GlobalAddr(array), b=Imm(8 * k)))
+            slot = Reg(f"%a{k}")
+        instrs.append(Store(addr=slot, value=GlobalAddr(name), size=8))
+    params = (Imm(len(strings)), GlobalAddr(array), GlobalAddr(envp))
+    params += (Imm(0),) * max(0, len(main.params) - len(params))
+    instrs.append(Call(dest="%status", callee=main.name, args=params[:len(main.params)]))
+    instrs.append(Ret(value=Reg("%status")))
+    fn = Function(name=start, params=(), blocks=(Block(label="entry", instrs=tuple(instrs)),))
+    new = Module(functions=module.functions + (fn,), globals=module.globals + tuple(globals_),
+                 path=module.path)
+    return new, start
+
+
+def _native_signal(status: Optional[int]) -> bool:
+    """A native exit status that reads as death by a signal (128 + its number)."""
+    return status is not None and 128 < status < 128 + 65
+
+
 def native_vs_pir(path: str, fuel: int = NATIVE_FUEL, args=(), inputs=(),
                   timeout: float = NATIVE_TIMEOUT, *, module: Optional[Module] = None,
                   report=None, self_checking: bool = False,
-                  native: Callable = run_native) -> Validation:
+                  native: Callable = run_native, ldflags=()) -> Validation:
     """Run ``path`` natively and through import + interpreter; compare stdout and exit status.
 
     Parameters
     ----------
     path: a ``.c`` or ``.ll`` program with ``main``.
     fuel: interpreter instruction budget; ``timeout``: seconds for the native run.
-    args, inputs: arguments of ``main`` (both sides) and values of PIR ``input``.
+    args: the program's arguments, ``argv[1:]``: both runs see ``argc = len(args) + 1`` and
+        the same ``argv`` strings (``argv[0]`` is ``path``; ``with_argv``).
+    inputs: values of PIR ``input`` (imported C does not read them).
     module, report: the program already imported (``load_program(path)``), to skip importing.
     self_checking: the program checks itself (gcc torture): a native exit status other than 0
         is ``native-fails`` (not compared).
     native: the native runner (``run_native``; a stand-in in tests).
+    ldflags: link flags of the native build (``("-lz",)``).
 
-    Returns: a ``Validation``; ``identical`` only when both runs completed with the same output
-    bytes and exit status.
+    Returns: a ``Validation``; ``identical`` only when both runs completed normally with the
+    same output bytes and exit status; a program the interpreter cannot run (no ``main``, an
+    external it does not have) is not compared (``unsupported``, ``no-main``), never
+    ``different``.
 
     Example: ``native_vs_pir("tests/ir/llvm/c/control.c").status == "identical"``.
     """
@@ -328,20 +551,26 @@ def native_vs_pir(path: str, fuel: int = NATIVE_FUEL, args=(), inputs=(),
         if main is not None and main["status"] != "imported":
             v.status, v.detail = "not-imported", f"main was skipped: {main['reason']}"
             return v
+    if resolve_function(module.function_map(), "main") is None:
+        v.status, v.detail = "no-main", "the program has no main function: nothing to run"
+        return v
     try:
-        v.native_stdout, v.native_exit = native(path, args, timeout)
+        extra = {"ldflags": tuple(ldflags)} if ldflags else {}
+        v.native_stdout, v.native_exit = native(path, args, timeout, **extra)
     except TimeoutError as exc:
         v.status, v.detail = "timeout", str(exc)
         return v
     except PathlogicError as exc:
         v.status, v.detail = "native-error", str(exc)
+        if "ld:" in v.detail and not ldflags:
+            v.detail += " (the native link failed: --ldflags adds libraries, e.g. --ldflags=-lz)"
         return v
     if self_checking and v.native_exit != 0:
         v.status, v.detail = "native-fails", f"native exit {v.native_exit}"
         return v
+    started, entry = with_argv(module, [path, *args])
     t0 = time.perf_counter()
-    res = run_module(module, entry="main", args=tuple(int(a) for a in args),
-                     inputs=tuple(int(i) for i in inputs), fuel=fuel)
+    res = run_module(started, entry=entry, inputs=tuple(int(i) for i in inputs), fuel=fuel)
     v.pir_seconds = time.perf_counter() - t0
     v.pir_stdout, v.pir_exit = _text(res.stdout_bytes), res.exit_status
     v.pir_instructions_executed = int(res.counts.get("instructions", 0))
@@ -351,10 +580,23 @@ def native_vs_pir(path: str, fuel: int = NATIVE_FUEL, args=(), inputs=(),
         v.detail = (f"interpreter ran out of fuel ({fuel} instructions)" if v.status == "fuel"
                     else f"interpreter {why}")
         return v
-    if v.native_stdout == v.pir_stdout and v.native_exit == v.pir_exit:
+    gap = interpreter_gap(res)
+    if gap is not None:
+        v.status = "unsupported"
+        v.detail = f"the PIR run stopped: {res.error} (the interpreter cannot run this program)"
         return v
-    if v.native_stdout != v.pir_stdout:
+    same_output = v.native_stdout == v.pir_stdout
+    if res.error is None and same_output and v.native_exit == v.pir_exit:
+        return v
+    if res.error is not None and same_output and _native_signal(v.native_exit):
+        v.status = "both-stopped"
+        v.detail = (f"both runs stopped: native by signal {v.native_exit - 128} "
+                    f"(exit {v.native_exit}), pir {res.error}")
+        return v
+    if not same_output:
         v.detail = first_difference(v.native_stdout, v.pir_stdout)
+    elif res.error is not None:
+        v.detail = f"the pir run stopped, the native run exited {v.native_exit}"
     else:
         v.detail = f"exit status: native {v.native_exit} vs pir {v.pir_exit}"
     if res.error is not None:

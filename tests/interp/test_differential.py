@@ -106,8 +106,56 @@ def test_differences_in_return_value_and_error():
     assert verdict == DIFFERENT and detail == "return value: before 5 vs after 2"
     verdict, detail = compare_runs(run_module(quiet, args=(2,)), run_module(quiet, args=(0,)))
     assert verdict == DIFFERENT and detail.startswith("run-time error: before None vs after")
-    # the same run-time error on both sides is the same behaviour
-    assert compare_runs(run_module(quiet, args=(0,)), run_module(quiet, args=(0,)))[0] == IDENTICAL
+    # the same run-time error on both sides: agreement up to the error only, never identical
+    verdict, detail = compare_runs(run_module(quiet, args=(0,)), run_module(quiet, args=(0,)))
+    assert verdict == NOT_COMPARED
+    assert detail == ("both runs stopped on the same run-time error: division by zero in main "
+                      "block entry (at q.pir:3:5)")
+    # different errors are different
+    other = parse_module("func main(a) {\nentry:\n    x = rem 10, a\n    ret x\n}\n", "r.pir")
+    verdict, detail = compare_runs(run_module(quiet, args=(0,)), run_module(other, args=(0,)))
+    assert verdict == DIFFERENT and "'division by zero' vs after 'division by zero (remainder)'" \
+        in detail
+
+
+def test_same_error_after_different_output_is_different():
+    talk = parse_module("func main(a) {\nentry:\n    print a\n    x = div 10, 0\n    ret x\n}\n",
+                        "t.pir")
+    check = compare_modules(talk, change_constant(talk, 10, 11), [((1,), ()), ((2,), ())])
+    assert [c.verdict for c in check.comparisons] == [NOT_COMPARED] * 2
+    verdict, detail = compare_runs(run_module(talk, args=(1,)), run_module(talk, args=(2,)))
+    assert verdict == DIFFERENT and detail == "line 1: before '1' vs after '2'"
+
+
+def test_input_exhausted_on_both_sides_is_not_compared_with_a_hint():
+    check = compare_modules(SUM, SUM, [((3,), (1, 2))])     # reads 3 values, 2 given
+    [c] = check.comparisons
+    assert check.verdict == NOT_COMPARED and check.exit_code == 2 and not c.identical
+    assert c.detail.startswith("both runs stopped on the same run-time error: input exhausted")
+    assert c.detail.endswith("-- give more input values")
+    assert check.reason == f"args (3,) inputs (1, 2): {c.detail}"
+    # exhausted on one side only: the transformed program reads more input, a real difference
+    once = parse_module("func main() {\nentry:\n    x = input\n    ret x\n}\n", "once.pir")
+    twice = parse_module("func main() {\nentry:\n    x = input\n    y = input\n    ret x\n}\n",
+                         "twice.pir")
+    check = compare_modules(once, twice, [((), (5,))])
+    assert check.verdict == DIFFERENT
+    assert check.first_difference == ("args () inputs (5,): run-time error: before None vs after "
+                                      "'input exhausted: the program read more values than were "
+                                      "given'")
+
+
+def test_an_unknown_external_on_both_sides_is_not_compared():
+    ext = parse_module("extern func scanf(a)\nfunc main() {\nentry:\n    print 1\n"
+                       "    x = call scanf(0)\n    ret x\n}\n", "ext.pir")
+    [c] = compare_modules(ext, ext).comparisons
+    assert c.verdict == NOT_COMPARED and "unknown external function scanf" in c.detail
+
+
+def test_exit_statuses_are_shared_and_distinct():
+    from pylogic.interp.differential import EXIT_STATUS, exit_status
+    assert EXIT_STATUS == {IDENTICAL: 0, DIFFERENT: 1, NOT_COMPARED: 2}
+    assert [exit_status(v) for v in (IDENTICAL, DIFFERENT, NOT_COMPARED, "other")] == [0, 1, 2, 2]
 
 
 def test_fuel_exhausted_is_not_compared_never_identical():
@@ -132,6 +180,10 @@ def test_other_limits_and_missing_entry_are_not_compared():
     assert c.verdict == NOT_COMPARED and "call depth limit" in c.detail
     [c] = compare_modules(SUM, SUM, entry="nowhere").comparisons
     assert c.verdict == NOT_COMPARED and "no function nowhere" in c.detail
+    # the entry function on one side only: the transformed program cannot be run as before
+    renamed = parse_module("func other() {\nentry:\n    ret 0\n}\n", "renamed.pir")
+    [c] = compare_modules(SUM, renamed, [((0,), ())]).comparisons
+    assert c.verdict == DIFFERENT and c.detail == "after: no function main to run"
     assert compare_modules(SUM, SUM, []).verdict == NOT_COMPARED  # nothing was run
 
 
