@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from facts_gen.extract import write_facts
+from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, call_with_budget
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
@@ -55,6 +56,7 @@ class DirectoryAnalysis:
         tables = self.run.rows.sorted_tables() if self.run else {}
         return {
             "input": self.input,
+            "input_path": str(Path(self.input).resolve()),
             "out": str(self.out),
             "engine": self.engine,
             "files": len(self.loaded.programs) + sum(1 for p in self.loaded.problems if p.skipped),
@@ -77,8 +79,12 @@ class DirectoryAnalysis:
 
 def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       if_convert_first: bool = False, predicates: bool = True,
-                      progress: Optional[Callable[[int, int], None]] = None) -> DirectoryAnalysis:
+                      progress: Optional[Callable[[int, int], None]] = None,
+                      timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
+
+    ``timeout``: seconds each function's engine work and predicate statistics may take
+    (None: unbounded); a function over it is reported as timed out and the run goes on.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
@@ -92,13 +98,13 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     result.seconds["load"] = time.perf_counter() - t0
     if if_convert_first:
         t1 = time.perf_counter()
-        result.if_conversion = if_convert_all(loaded, engine, result.failures)
+        result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout)
         result.seconds["if_convert"] = time.perf_counter() - t1
     modules = [(p.module, p.relpath) for p in loaded.programs]
     t2 = time.perf_counter()
     extra = PAS_RELATIONS if predicates else ()
     run = analyze_modules(modules, engine=engine, jobs=jobs, progress=progress,
-                          extra_predicated=extra)
+                          extra_predicated=extra, timeout=timeout)
     result.run, result.engine = run, run.engine
     result.seconds["analyses"] = time.perf_counter() - t2
     for relpath, message in sorted(run.module_failures.items()):
@@ -108,7 +114,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     result.functions = function_rows(run)
     if predicates:
         t3 = time.perf_counter()
-        result.predicates = predicate_rows(loaded, run, result.failures)
+        result.predicates = predicate_rows(loaded, run, result.failures, timeout)
         result.seconds["predicates"] = time.perf_counter() - t3
     with output_directory(out) as tmp:       # all of OUT replaced at once, or not at all
         write_outputs(run, tmp)
@@ -118,20 +124,22 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
 
 
 def write_outputs(run: AnalysisRun, out: Path) -> None:
-    """``out/facts/NAME.facts`` per input relation, ``out/results/NAME.csv`` per output."""
+    """``out/facts/NAME.facts`` per input relation, ``out/results/NAME.tsv`` per output
+    (tab-separated, no header line: columns in docs/relations.md)."""
     write_facts(run.facts, out / "facts")
     (out / "results").mkdir(parents=True, exist_ok=True)
     for name, rows in run.rows.sorted_tables().items():
         if name not in run.facts:
-            write_rows(out / "results" / f"{name}.csv", rows)
+            write_rows(out / "results" / f"{name}.tsv", rows)
 
 
-def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str]) -> dict:
+def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
+                   timeout: Optional[float] = None) -> dict:
     """If-convert every module in place (rows for all modules in one run); each converted
     module is run before and after on the interpreter (``main``, no inputs), and a difference
     is a failure. Per file: the pass's totals and the check's verdict."""
     modules = [(p.module, p.relpath) for p in loaded.programs]
-    run = analyze_modules(modules, engine=engine, relations=IF_CONVERT_NEEDS)
+    run = analyze_modules(modules, engine=engine, relations=IF_CONVERT_NEEDS, timeout=timeout)
     totals = {}
     for program in loaded.programs:
         rows = run.rows.for_module(program.relpath)
@@ -169,30 +177,29 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str]) ->
     return totals
 
 
-def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str]) -> list[dict]:
-    """PAS (BDD) vs PPG statistics for every function that has predicate defines."""
+def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str],
+                   timeout: Optional[float] = None) -> list[dict]:
+    """PAS (BDD) vs PPG statistics for every function that has predicate defines; with a
+    ``timeout``, each function's statistics are computed in a worker process under that budget
+    (BDDs can grow exponentially: no unbounded phase)."""
     rows = []
     for program in loaded.programs:
-        with_defines = {fn.name for fn in program.module.defined_functions() if has_defines(fn)}
-        with_defines = {n for n in with_defines
-                        if f"{program.relpath}::{n}" not in run.failures}
-        if not with_defines or program.relpath in run.module_failures:
+        if program.relpath in run.module_failures:
             continue
-        try:
-            summary = predicate_summary(program.module, program.relpath,
-                                        run.rows.for_module(program.relpath),
-                                        functions=sorted(with_defines))
-        except PathlogicError as exc:
-            failures.append(f"{program.relpath}: predicate analysis failed: {exc}")
-            continue
-        except Exception as exc:  # noqa: BLE001 -- a bug costs only this file's statistics
-            failures.append(f"{program.relpath}: predicate analysis failed (internal error "
-                            f"{type(exc).__name__}: {exc})")
-            continue
-        for row in summary:
-            rows.append({**row, "function": f"{program.relpath}::{row['function']}"})
-            if "error" in row:
-                failures.append(f"{program.relpath}::{row['function']}: {row['error']}")
+        for fn in program.module.defined_functions():
+            fid = f"{program.relpath}::{fn.name}"
+            if not has_defines(fn) or fid in run.failures:
+                continue
+            outcome = call_with_budget(predicate_summary, program.module, program.relpath,
+                                       run.rows.for_module(program.relpath), [fn.name],
+                                       seconds=timeout)
+            if not outcome.ok:
+                failures.append(f"{fid}: predicate analysis failed: {outcome.error}")
+                continue
+            for row in outcome.value:
+                rows.append({**row, "function": f"{program.relpath}::{row['function']}"})
+                if "error" in row:
+                    failures.append(f"{program.relpath}::{row['function']}: {row['error']}")
     return rows
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
@@ -25,6 +26,7 @@ from typing import Callable, Iterable, Optional, Sequence
 from facts_gen.extract import MODULE_RELATIONS, RELATIONS, empty_facts, extract_module
 from facts_gen.naming import function_id
 from pylogic.analysis import catalog
+from pylogic.analysis.budget import BudgetPool
 from pylogic.engines import resolve_engine, run_checked
 from pylogic.engines.rows import Rows
 from pylogic.errors import PathlogicError
@@ -46,7 +48,8 @@ class AnalysisRun:
 
     ``rows`` holds the extracted facts and every output relation (``rows.of(function_id)`` is one
     function's view); ``failures`` maps a function id to the error that cost it its results,
-    ``module_failures`` a file (relpath) to the error that cost it its facts.
+    ``module_failures`` a file (relpath) to the error that cost it its facts; ``timeouts`` the
+    functions (also in ``failures``) whose analyses ran out of their time budget.
     """
     engine: str
     facts: dict[str, list[tuple]]
@@ -55,6 +58,7 @@ class AnalysisRun:
     failures: dict[str, str] = field(default_factory=dict)
     scopes: dict[str, str] = field(default_factory=dict)
     module_failures: dict[str, str] = field(default_factory=dict)  # relpath -> error
+    timeouts: dict[str, str] = field(default_factory=dict)  # function id -> budget message
 
     @property
     def seconds(self) -> float:
@@ -115,9 +119,17 @@ def _chunks(items: list, n: int) -> list[list]:
     return [items[k::n] for k in range(n)]
 
 
+#: Functions with more blocks than this get an engine call of their own: their cost is not
+#: shared with a batch, and their budget is theirs alone.
+LARGE_FUNCTION_BLOCKS = 2000
+#: A batch of n functions may take the per-function budget plus this much per further function.
+BATCH_ALLOWANCE = 0.5
+
+
 def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], list[str]],
                  engine: str = "auto", jobs: int = 1, outputs: Optional[Sequence[str]] = None,
-                 progress: Optional[Callable[[int, int], None]] = None) -> AnalysisRun:
+                 progress: Optional[Callable[[int, int], None]] = None,
+                 timeout: Optional[float] = None) -> AnalysisRun:
     """Run each group's analyses (names from the catalog) once over the group's functions.
 
     Parameters
@@ -126,6 +138,10 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
     groups : ``{analysis names: [function ids]}``.
     outputs : restrict every call to these output relations (default: all outputs).
     progress : called as ``progress(done, total)`` after each engine call.
+    timeout : the per-function budget in seconds (``--function-timeout``). With a budget, every
+        call runs in a worker process: a batch over its budget is split in halves and retried,
+        a single function over it is recorded as timed out (``AnalysisRun.timeouts``). None:
+        calls run here, unbounded (``jobs`` > 1 still uses worker processes).
     """
     engine = resolve_engine(engine)
     every = sorted({row[0] for row in facts.get("function", ())}
@@ -133,44 +149,92 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
     rows = Rows()
     rows.add_run(facts, every)
     result = AnalysisRun(engine, facts, rows)
+    size = Counter(row[0] for row in facts.get("block", ()))
     work = []
     for names, functions in sorted(groups.items()):
         if not functions:
             continue
         for f in functions:
             result.scopes[f] = ",".join(names)
-        for share in _chunks(sorted(functions), jobs):
-            work.append((tuple(names), tuple(share), facts_of(facts, share), engine,
-                         tuple(outputs or ())))
-    done = 0
+        small = sorted(f for f in functions if size[f] <= LARGE_FUNCTION_BLOCKS)
+        large = sorted(f for f in functions if size[f] > LARGE_FUNCTION_BLOCKS)
+        for share in _chunks(small, jobs) + [[f] for f in large]:
+            if share:
+                work.append(_item(facts, names, share, engine, outputs))
+    counter = {"done": 0, "total": len(work)}
+
+    def tick() -> None:
+        counter["done"] += 1
+        if progress:
+            progress(counter["done"], counter["total"])
+
+    if timeout is not None:
+        _run_budgeted(work, result, facts, jobs, timeout, tick, counter)
+        return result
 
     def record(item, out: dict, call: EngineCall) -> None:
-        nonlocal done
         if call.error is not None and len(call.functions) > 1:
             for f in call.functions:             # locate the failure: one call per function
-                one = (item[0], (f,), facts_of(facts, [f]), engine, item[4])
+                one = _item(facts, item[0], [f], engine, item[4])
                 record(one, *_call(one))
             return
-        result.calls.append(call)
-        if call.error is not None:
-            result.failures[call.functions[0]] = call.error
-        else:
-            rows.add_run(out, call.functions)
+        _record(result, out, call)
 
     if jobs > 1 and len(work) > 1:
         with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1, len(work))) as pool:
             for item, (out, call) in zip(work, pool.map(_call, work)):
                 record(item, out, call)
-                done += 1
-                if progress:
-                    progress(done, len(work))
+                tick()
     else:
         for item in work:
             record(item, *_call(item))
-            done += 1
-            if progress:
-                progress(done, len(work))
+            tick()
     return result
+
+
+def _item(facts, names, functions, engine, outputs) -> tuple:
+    return (tuple(names), tuple(functions), facts_of(facts, functions), engine,
+            tuple(outputs or ()))
+
+
+def _record(result: AnalysisRun, out: dict, call: EngineCall) -> None:
+    result.calls.append(call)
+    if call.error is not None:
+        result.failures[call.functions[0]] = call.error
+    else:
+        result.rows.add_run(out, call.functions)
+
+
+def _budget(item: tuple, timeout: float) -> float:
+    return timeout + BATCH_ALLOWANCE * (len(item[1]) - 1)
+
+
+def _run_budgeted(work: list, result: AnalysisRun, facts: dict, jobs: int, timeout: float,
+                  tick: Callable[[], None], counter: dict) -> None:
+    """``run_analyses`` under budgets (see there): every call in a worker process."""
+    with BudgetPool(jobs) as pool:
+        for item in work:
+            pool.submit(_call, item, _budget(item, timeout))
+        for item, outcome in pool.outcomes():
+            names, functions, _, engine, outputs = item
+            if outcome.ok:
+                out, call = outcome.value
+            else:
+                out, call = {}, EngineCall(names, functions, _budget(item, timeout),
+                                           outcome.error)
+            if call.error is not None and len(functions) > 1:
+                # locate what failed: halves after a timeout (a bisection), else one by one
+                parts = ([functions[:len(functions) // 2], functions[len(functions) // 2:]]
+                         if outcome.timed_out else [[f] for f in functions])
+                for part in parts:
+                    one = _item(facts, names, part, engine, outputs)
+                    pool.submit(_call, one, _budget(one, timeout))
+                counter["total"] += len(parts)
+            else:
+                if outcome.timed_out:
+                    result.timeouts[functions[0]] = call.error
+                _record(result, out, call)
+            tick()
 
 
 def analysis_groups(modules: Iterable[tuple[Module, str]],
@@ -200,12 +264,14 @@ def analysis_groups(modules: Iterable[tuple[Module, str]],
 def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "auto",
                     jobs: int = 1, relations: Optional[Sequence[str]] = None,
                     profile: Optional[dict] = None, extra_predicated: Sequence[str] = (),
-                    progress: Optional[Callable[[int, int], None]] = None) -> AnalysisRun:
+                    progress: Optional[Callable[[int, int], None]] = None,
+                    timeout: Optional[float] = None) -> AnalysisRun:
     """Extract facts of ``(module, relpath)`` pairs once and run the catalogued analyses.
 
     ``relations``: compute only what produces these relations (for every function); default:
     each function's scope (``"function"`` analyses, plus the PPG where there are defines, and
     whatever produces ``extra_predicated`` there, e.g. the relations PAS reads).
+    ``timeout``: the per-function budget of ``run_analyses``.
     Input facts are part of ``run.rows`` too, so a consumer reads ``rpo`` and ``idom`` alike.
     """
     modules = list(modules)
@@ -217,7 +283,7 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
         outputs = [r for r in relations if r not in facts]
         relations = outputs
     groups = analysis_groups(modules, relations, extra_predicated)
-    run = run_analyses(facts, groups, engine, jobs, outputs, progress)
+    run = run_analyses(facts, groups, engine, jobs, outputs, progress, timeout)
     run.module_failures = module_failures
     return run
 

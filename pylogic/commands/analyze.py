@@ -2,13 +2,17 @@
 them, a per-function summary on the terminal and in OUT/summary.json."""
 from __future__ import annotations
 
+import itertools
+import json
+import math
 import sys
 from pathlib import Path
 
-from pylogic.commands import positive_int
+from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT
+from pylogic.commands import positive_float, positive_int
 from pylogic.analysis.directory import analyze_directory
 from pylogic.engines import engine_choices
-from pylogic.report.analysis import function_table, predicate_table, summary_line
+from pylogic.report.analysis import closing_lines, function_table, predicate_table
 from pylogic.report.progress import ProgressBar
 
 
@@ -25,16 +29,36 @@ def add_parser(sub) -> None:
     p.add_argument("--if-convert", action="store_true",
                    help="if-convert every function into hyperblocks before the analyses "
                    "(each converted program is checked on the interpreter)")
+    p.add_argument("--function-timeout", type=positive_float, default=DEFAULT_FUNCTION_TIMEOUT,
+                   metavar="SECONDS",
+                   help="budget of each function's analyses and predicate statistics "
+                   f"(default {DEFAULT_FUNCTION_TIMEOUT:g}; 'inf': none); a function over it is "
+                   "reported as timed out and the run goes on")
     p.add_argument("--no-predicates", action="store_true",
                    help="skip the predicate statistics (BDD vs PPG) of functions with defines")
     p.set_defaults(func=run)
 
 
-def default_out(target: str) -> Path:
-    name = Path(target).resolve().name or "root"
-    if Path(target).is_file():
-        name = Path(target).stem
-    return Path("runs") / name
+def default_out(target: str, runs: Path = Path("runs")) -> Path:
+    """``runs/<name of DIR>`` (a file: its stem), unless that holds the output of another input
+    (its summary.json names a different input path): then ``runs/<name>-2``, ``-3``, ... -- two
+    inputs with the same base name never overwrite each other's results."""
+    source = Path(target).resolve()
+    name = (source.stem if source.is_file() else source.name) or "root"
+    for k in itertools.count(1):
+        out = runs / (name if k == 1 else f"{name}-{k}")
+        if not out.exists() or owner(out) in (None, str(source)):
+            return out
+
+
+def owner(out: Path):
+    """The resolved input path whose results ``out`` holds (None: not an analyze output, or
+    one written before the path was recorded)."""
+    try:
+        summary = json.loads((out / "summary.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return summary.get("input_path") if isinstance(summary, dict) else None
 
 
 def run(args) -> int:
@@ -42,7 +66,9 @@ def run(args) -> int:
     result = analyze_directory(args.dir, Path(args.out) if args.out else default_out(args.dir),
                                engine=args.engine, jobs=args.jobs,
                                if_convert_first=args.if_convert,
-                               predicates=not args.no_predicates, progress=bar)
+                               predicates=not args.no_predicates, progress=bar,
+                               timeout=None if math.isinf(args.function_timeout)
+                               else args.function_timeout)
     bar.close()
     for problem in result.loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
@@ -53,5 +79,5 @@ def run(args) -> int:
     if not args.quiet and result.predicates:
         print()
         print(predicate_table(result))
-    print(summary_line(result))
+    print("\n".join(closing_lines(result)))
     return 1 if result.failed else 0

@@ -29,9 +29,51 @@ def predicate_table(result: DirectoryAnalysis) -> str:
                         [[r.get(k, "-") for _, k in PREDICATE_COLUMNS] for r in result.predicates])
 
 
+#: Functions the importer adds (INIT_FUNCTION and the like): counted apart in the summary.
+SYNTHETIC_PREFIX = "@__pathlogic_"
+#: Where the meaning of every relation's columns is documented (generated: relations_doc.py).
+RELATIONS_DOC = "docs/relations.md"
+
+
+def synthetic(function_id: str) -> bool:
+    return function_id.rsplit("::", 1)[-1].startswith(SYNTHETIC_PREFIX)
+
+
 def summary_line(result: DirectoryAnalysis) -> str:
     s = result.summary()
-    return (f"{len(s['functions'])} functions in {s['files_analyzed']} files "
-            f"({len(s['files_failed'])} failed) -> {result.out} "
+    made = [r["function"] for r in s["functions"] if synthetic(r["function"])]
+    extra = f", {len(made)} of them synthetic ({SYNTHETIC_PREFIX}*, added by the importer)" \
+        if made else ""
+    failed = sum(1 for r in s["functions"] if r["error"])
+    return (f"{len(s['functions'])} functions{extra} in {s['files_analyzed']} files "
+            f"({len(s['files_failed'])} files failed, {failed} functions failed) -> {result.out} "
             f"[{result.engine}, {len(s['engine_calls'])} engine calls, "
             f"{s['seconds']['total']:.2f} s]")
+
+
+def closing_lines(result: DirectoryAnalysis) -> list[str]:
+    """What a researcher reads at the end (issue #11 item 6): where the results are and how to
+    read them, what was skipped at import by reason, every failure with its first line, and
+    the one-line summary last."""
+    s = result.summary()
+    lines = [f"results: {result.out}/results/NAME.tsv (tab-separated, no header; columns of every "
+             f"relation: {RELATIONS_DOC}), facts in {result.out}/facts, {result.out}/summary.json"]
+    cov = s["coverage"]
+    if cov["functions_skipped"]:
+        reasons = ", ".join(f"{reason} {n}" for reason, n in
+                            sorted(cov["skipped_by_reason"].items(), key=lambda kv: (-kv[1], kv[0])))
+        lines.append(f"skipped at import: {cov['functions_skipped']} of "
+                     f"{cov['functions_skipped'] + cov['functions_imported']} functions "
+                     f"({reasons})")
+    files = [p.message.splitlines()[0] for p in result.loaded.problems if p.skipped]
+    functions = [f.splitlines()[0] for f in result.failures]
+    timed_out = sum(1 for f in functions if "timed out after" in f)
+    if files or functions:
+        parts = [f"{len(files)} of {len(files) + s['files_analyzed']} files"] if files else []
+        if functions:
+            parts.append(f"{len(functions)} in the files analysed"
+                         + (f" ({timed_out} timed out)" if timed_out else ""))
+        lines.append("failed: " + "; ".join(parts))
+        lines += [f"  {line}" for line in files + functions]
+    lines.append(summary_line(result))
+    return lines

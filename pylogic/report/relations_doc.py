@@ -42,7 +42,8 @@ def render() -> str:
            "Generated from `datalog/` by `python -m pylogic.report.relations_doc`; do not edit.",
            "Every relation's first column is the function id `<file relative to DIR>::<name>`",
            "(module-level relations: the file path). Input relations are written by `facts_gen` to",
-           "`OUT/facts/NAME.facts`; output relations by the analyses to `OUT/results/NAME.csv`.",
+           "`OUT/facts/NAME.facts`; output relations by the analyses to `OUT/results/NAME.tsv`",
+           "(tab-separated, no header line: the columns are the ones listed here).",
            "`derived` relations are public helpers that other analyses use but do not write out.",
            "Each section names the catalogued analysis (`pylogic/analysis/catalog.py`) of its file",
            "and the functions `pathlogic analyze` runs it on (scope).", ""]

@@ -53,11 +53,11 @@ def test_analyze_writes_facts_results_and_summary(programs, tmp_path, capsys):
     assert (out / "facts" / "edge.facts").exists()
     edges = read_tsv(out / "facts" / "edge.facts")
     assert ["a.pir::@main", "head", "body"] in edges
-    idom = read_tsv(out / "results" / "idom.csv")
+    idom = read_tsv(out / "results" / "idom.tsv")
     assert ["a.pir::@main", "head", "body"] in idom and ["sub/b.pir::@loop", "entry", "head"] in idom
-    ipdom = read_tsv(out / "results" / "ipdom.csv")
+    ipdom = read_tsv(out / "results" / "ipdom.tsv")
     assert ["a.pir::@main", "__exit__", "done"] in ipdom
-    cdep = read_tsv(out / "results" / "cdep.csv")
+    cdep = read_tsv(out / "results" / "cdep.tsv")
     assert ["a.pir::@main", "body", "head", "body"] in cdep
     summary = json.loads((out / "summary.json").read_text())
     assert summary["files_analyzed"] == 2 and not summary["files_failed"]
@@ -127,7 +127,7 @@ def test_analyze_c_and_ll_inputs_same_contract(tmp_path, capsys):
     assert summary["coverage"]["functions_imported"] >= 4
     functions = {r[0] for r in read_tsv(out / "facts" / "function.facts")}
     assert "control.c::@main" in functions
-    idom = read_tsv(out / "results" / "idom.csv")
+    idom = read_tsv(out / "results" / "idom.tsv")
     assert any(row[0] == "control.c::@main" for row in idom)
 
 
@@ -163,3 +163,50 @@ def test_analyze_souffle_batched_equals_clingo(programs, tmp_path):
     assert main(["analyze", str(programs), "--out", str(b), "--engine", "souffle", "--quiet"]) == 0
     for f in sorted((a / "results").iterdir()):
         assert f.read_text() == (b / "results" / f.name).read_text(), f.name
+
+
+def test_the_last_lines_name_every_failure_and_the_results(tmp_path, capsys):
+    """Issue #11 item 6: after the tables, where the results are and how to read them, every
+    failed file with its first error line, and the summary line last."""
+    d = tmp_path / "progs"
+    d.mkdir()
+    (d / "a.pir").write_text(GOOD)
+    (d / "bad.pir").write_text("func main() {\nentry:\n    x = frob 1\n    ret\n}\n")
+    (d / "worse.pir").write_text("func main() {\n")
+    out = tmp_path / "out"
+    assert main(["analyze", str(d), "--out", str(out), "--engine", "clingo"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    tail = lines[lines.index(next(x for x in lines if x.startswith("results: "))):]
+    assert "NAME.tsv" in tail[0] and "docs/relations.md" in tail[0]
+    assert tail[1] == "failed: 2 of 3 files"
+    assert tail[2].endswith("bad.pir:3:9: parse error: unknown opcode 'frob' (expected one of: "
+                            "add, sub, mul, div, rem, and, or, xor, shl, shr, sar, neg, not, mov, "
+                            "cmp.REL, select, pcmp.REL, load[.N][u], store[.N], alloca, call, "
+                            "input, print, br, cbr, ret)")
+    assert "worse.pir:" in tail[3] and len(tail) == 5
+    assert tail[-1].startswith("1 functions in 1 files (2 files failed, 0 functions failed)")
+    assert (out / "results" / "idom.tsv").is_file()
+
+
+@needs_clang
+def test_synthetic_functions_are_counted_apart(tmp_path, capsys):
+    src = tmp_path / "g.c"
+    src.write_text("int x = 3; int *p = &x;\nint main(void) { return *p; }\n")
+    assert main(["analyze", str(src), "--out", str(tmp_path / "o"), "--engine", "clingo"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("2 functions, 1 of them synthetic (@__pathlogic_*")
+
+
+def test_same_base_name_does_not_share_a_default_output(tmp_path, monkeypatch):
+    from pylogic.commands.analyze import default_out
+    monkeypatch.chdir(tmp_path)
+    for parent in ("a", "b"):
+        (tmp_path / parent / "x").mkdir(parents=True)
+        (tmp_path / parent / "x" / "p.pir").write_text(GOOD)
+    assert main(["analyze", "a/x", "--engine", "clingo", "--quiet"]) == 0
+    assert default_out("b/x") == Path("runs/x-2")
+    assert main(["analyze", "b/x", "--engine", "clingo", "--quiet"]) == 0
+    assert default_out("a/x") == Path("runs/x") and default_out("b/x") == Path("runs/x-2")
+    inputs = {json.loads((tmp_path / "runs" / n / "summary.json").read_text())["input_path"]
+              for n in ("x", "x-2")}
+    assert inputs == {str(tmp_path / "a" / "x"), str(tmp_path / "b" / "x")}
