@@ -75,7 +75,9 @@ def compiled_binary(checked: CheckedProgram, souffle: str) -> Path:
 
 def _stage_facts(checked: CheckedProgram, facts_dir, facts: dict | None, staging: Path) -> None:
     """A facts directory for Soufflé: in-memory facts written out, existing files linked (after
-    our own int32/column check, so Soufflé never wraps a value), missing files made empty."""
+    our own encoding/column/int32 check, so Soufflé never wraps a value, drops extra columns or
+    reads bytes the embedded engine rejects: both engines refuse the same files, at the same
+    line), missing files made empty."""
     facts = facts or {}
     for rel in facts:
         if rel not in checked.inputs:
@@ -92,8 +94,7 @@ def _stage_facts(checked: CheckedProgram, facts_dir, facts: dict | None, staging
             continue
         src = Path(facts_dir) / name if facts_dir is not None else None
         if src is not None and src.exists():
-            if "number" in relation.kinds:
-                read_facts(src, relation, delim)  # raises on a bad row
+            read_facts(src, relation, delim)  # raises on a bad row
             os.symlink(src.resolve(), dest)
         else:
             dest.write_text("")

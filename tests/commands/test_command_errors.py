@@ -204,3 +204,20 @@ def test_broken_pipe_keeps_the_exit_status(argv, status):
         os.close(fd)
     assert proc.returncode == status
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+@pytest.mark.parametrize("engine", ["clingo", "souffle"])
+@pytest.mark.parametrize("row, message", [("a\tb\tc\n", "e.facts:1: datalog error: e: expected 2 "
+                                                        "column(s), found 3"),
+                                          (b"a\t\xe9\n", "e.facts: datalog error: cannot read "
+                                                         "facts file")])
+def test_both_engines_refuse_the_same_facts_file(edges, capsys, engine, row, message):
+    """Soufflé drops extra columns and passes bytes through; the embedded engine refuses both.
+    Staging for Soufflé reads every facts file with the same reader, so both refuse."""
+    if engine == "souffle" and not souffle_available():
+        pytest.skip("souffle not installed")
+    prog, facts = edges
+    target = facts / "e.facts"
+    target.write_bytes(row if isinstance(row, bytes) else row.encode())
+    assert main(["query", str(prog), "--facts", str(facts), "--engine", engine]) == 1
+    assert message in one_error_line(capsys.readouterr().err)
