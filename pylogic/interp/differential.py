@@ -583,7 +583,11 @@ def native_vs_pir(path: str, fuel: int = NATIVE_FUEL, args=(), inputs=(),
     gap = interpreter_gap(res)
     if gap is not None:
         v.status = "unsupported"
-        v.detail = f"the PIR run stopped: {res.error} (the interpreter cannot run this program)"
+        why = next((f"{name} was skipped at import: {reason}"
+                    for reason, names in v.skipped.items() for name in names
+                    if gap.endswith(f"function {name}")),
+                   "the interpreter cannot run this program")
+        v.detail = f"the PIR run stopped: {res.error} ({why})"
         return v
     same_output = v.native_stdout == v.pir_stdout
     if res.error is None and same_output and v.native_exit == v.pir_exit:

@@ -263,7 +263,9 @@ def test_argc_and_argv_are_seen_as_natively(tmp_path, capsys):
     ('#include <stdio.h>\nint d(int a) { return 100 / a; }\nint main(int argc, char **argv) {\n'
      '  printf("start\\n"); fflush(stdout); return d(argc - 1); }\n', "both-stopped",
      "division by zero"),
-], ids=["scanf", "setjmp", "no-main", "division-by-zero"])
+    ('__attribute__((noinline)) int f(int x) { __asm__("" : "+r"(x)); return x; }\n'
+     'int main(void) { return f(3); }\n', "unsupported", "skipped at import: inline asm"),
+], ids=["scanf", "setjmp", "no-main", "division-by-zero", "skipped-function"])
 def test_programs_that_cannot_be_checked_exit_2(tmp_path, capsys, source, status, words):
     rc, v = validate(tmp_path, capsys, source)
     assert rc == 2 and v["status"] == status and v["verdict"] == NOT_COMPARED, v
