@@ -33,7 +33,7 @@ def add_parser(subparsers) -> None:
         "validate", help="run a .c/.ll program natively and imported (PIR interpreter); compare",
         description="Differential validation of the LLVM/C front end: the program built by "
                     "clang-14 (or run by lli) against its imported PIR in the interpreter, with "
-                    "the same argc/argv. " + EXIT_HELP + ".")
+                    "the same argc/argv; " + EXIT_HELP + ".")
     p.add_argument("file", help="a .c or .ll program")
     p.add_argument("--fuel", type=positive_int, default=DEFAULT_FUEL, help="interpreter instruction budget")
     p.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="native run timeout (s)")
