@@ -578,6 +578,7 @@ def main(argv=None) -> int:
     llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM)
     items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed)
     labels = labels_of(ours, llvm)
+    source = source_state()     # at the start: the code the workers run (HEAD may move meanwhile)
     t0 = time.time()
     say = (lambda r: None) if a.quiet else (
         lambda r: print(f"  {r['program']}: {r['status']} " + " ".join(
@@ -588,7 +589,7 @@ def main(argv=None) -> int:
     payload = {
         "machine": machine_info(),
         "name": a.name,
-        "source": source_state(),
+        "source": source,
         "preparation": preparation(),
         "llvm_normalisation": (f"opt -passes={a.normalise} after every LLVM pipeline"
                                if a.normalise else "none"),

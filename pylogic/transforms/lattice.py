@@ -58,8 +58,9 @@ _FOLD = {
     "neg": lambda a: -a, "not": lambda a: ~a, "mov": lambda a: a,
 }
 RELATIONS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
-#: Operations whose result is never a compile-time constant (memory, calls, input).
-OPAQUE = frozenset({"load", "call", "alloca", "input"})
+#: Operations whose result is never a compile-time constant (memory, calls, input; a store has
+#: no result at all, but appears as a node of the predicated value graph).
+OPAQUE = frozenset({"load", "store", "call", "alloca", "input"})
 
 
 def apply(op: str, *args):

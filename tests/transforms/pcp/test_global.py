@@ -194,3 +194,27 @@ def test_guarded_define_reads_operands_only_where_it_executes():
         assert len(define) == 1 and (define[0].b == Imm(5)) is folded
         check = compare_modules(m, result.module, cases)
         assert check.verdict == "identical", check.first_difference
+
+
+def test_a_store_of_constants_is_not_folded():
+    """gcc torture 930719-1: ``*(char *) 0 = 0`` is a store whose operands are both constant;
+    its PVG node was folded as an operation ('store' has no fold: KeyError)."""
+    from pylogic.analysis.optimize import optimize
+    from pylogic.interp.differential import compare_modules
+    src = """
+func main() {
+A:
+    x = input
+    cbr x, B, C
+B:
+    store 0, 0
+    ret 1
+C:
+    print 2
+    ret 0
+}
+"""
+    m = parse_module(src, "s.pir")
+    for passes in (["pcp-full"], ["pcp-basic"], ["if-convert", "pcp-full"]):
+        result = optimize(m, passes, "s.pir", engine="clingo")
+        assert compare_modules(m, result.module, [((), (0,))]).verdict == "identical"
