@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 from pylogic.analysis.optimize import optimize_files, parse_passes
+from pylogic.analysis.output import check_output_path
+from pylogic.commands import write_file
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import (DIFFERENT, EXIT_DIFFERENT, EXIT_HELP, EXIT_IDENTICAL,
@@ -46,6 +48,17 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
+def check_out(target: str, out: str) -> None:
+    """A one-line error, before any work, when ``--out`` cannot be written: ``FILE.pir`` for one
+    input (its directory may be created), else a directory receiving ``<relpath>.pir``."""
+    if Path(target).is_file() and out.endswith(".pir"):
+        if Path(out).is_dir():
+            raise PathlogicError(f"--out {out}: is a directory")
+        check_output_path(Path(out).absolute().parent)
+    else:
+        check_output_path(out)
+
+
 def write_outputs(items, target: str, out: str) -> None:
     single = Path(target).is_file()
     for item in items:
@@ -53,12 +66,17 @@ def write_outputs(items, target: str, out: str) -> None:
             continue
         path = Path(out) if single and out.endswith(".pir") else \
             Path(out) / Path(item.relpath).with_suffix(".pir")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(print_module(item.result.module))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, print_module(item.result.module))
+        except OSError as exc:
+            raise PathlogicError(f"--out {path}: cannot write: {exc.strerror}") from None
 
 
 def run(args) -> int:
     try:
+        if args.out:
+            check_out(args.target, args.out)
         passes = parse_passes(args.passes)
         cases = None
         if args.validate:
