@@ -63,10 +63,20 @@ RELATIONS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 OPAQUE = frozenset({"load", "store", "call", "alloca", "input"})
 
 
+#: Absorbing operands: ``x and 0``, ``x mul 0``, ``x or -1`` have that value whatever x is
+#: (as in LLVM's SCCP, which keeps them constant when the other operand is overdefined).
+ABSORBING = {"and": 0, "mul": 0, "or": -1}
+
+
 def apply(op: str, *args):
-    """``op`` (a PIR opcode, or a relation giving 0/1) on lattice values, strict in ⊥ and ⊤.
-    Division by a constant 0 is ⊥: the instruction faults at run time, it has no value."""
-    if op in OPAQUE or any(a is BOT for a in args):
+    """``op`` (a PIR opcode, or a relation giving 0/1) on lattice values, strict in ⊥ and ⊤
+    except for an absorbing operand (``ABSORBING``). Division by a constant 0 is ⊥: the
+    instruction faults at run time, it has no value."""
+    if op in OPAQUE:
+        return BOT
+    if op in ABSORBING and ABSORBING[op] in [a for a in args if a is not BOT and a is not TOP]:
+        return ABSORBING[op]
+    if any(a is BOT for a in args):
         return BOT
     if any(a is TOP for a in args):
         return TOP

@@ -56,12 +56,11 @@ from itertools import product
 from typing import Iterable, Optional
 
 from pylogic.errors import PathlogicError
-from pylogic.interp.decode import div64, rem64
 from pylogic.ir.deposit_types import deposit
-from pylogic.ir.model import (MASK64, TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, Cmp,
+from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, Cmp,
                               CondBr, Function, Imm, Instr, Load, Module, Mov, PredDefine, PredDest,
-                              Print, Reg, Ret, Select, Store, UnOp, to_signed64)
-from pylogic.transforms.lattice import BOT, TOP, meet
+                              Print, Reg, Ret, Select, Store, UnOp)
+from pylogic.transforms.lattice import BOT, TOP, apply, meet
 from pylogic.transforms.record import TransformRecord
 
 __all__ = ["sccp", "SccpRecord", "FunctionSccp", "ConstantUse", "NEEDS", "TOP", "BOTTOM",
@@ -78,52 +77,6 @@ BOTTOM = BOT
 
 def _known(v) -> bool:
     return v is not TOP and v is not BOTTOM
-
-
-# ---------------------------------------------------------------- operators on constants
-
-def _binop(op: str, a: int, b: int):
-    """The interpreter's value of ``a op b`` (BOTTOM for a division by zero: never folded)."""
-    if op == "add":
-        return to_signed64(a + b)
-    if op == "sub":
-        return to_signed64(a - b)
-    if op == "mul":
-        return to_signed64(a * b)
-    if op == "and":
-        return a & b
-    if op == "or":
-        return a | b
-    if op == "xor":
-        return a ^ b
-    if op in ("div", "rem"):
-        if b == 0:
-            return BOTTOM
-        return div64(a, b) if op == "div" else rem64(a, b)
-    count = b & 63
-    if op == "shl":
-        return to_signed64(a << count)
-    if op == "sar":
-        return a >> count
-    if op == "shr":
-        return to_signed64((a & MASK64) >> count)
-    return BOTTOM
-
-
-def _relation(rel: str, a: int, b: int) -> int:
-    if rel.endswith("u"):
-        a, b, rel = a & MASK64, b & MASK64, rel[:-1]
-    return int({"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b,
-                "gt": a > b, "ge": a >= b}[rel])
-
-
-def _strict(fn, *values):
-    """``fn(*values)`` when all are constants; ⊥ if any is ⊥, else ⊤ if any is ⊤."""
-    if any(v is BOTTOM for v in values):
-        return BOTTOM
-    if any(v is TOP for v in values):
-        return TOP
-    return fn(*values)
 
 
 def _truth(v):
@@ -300,13 +253,11 @@ class CCAnalysis:
         if isinstance(ins, Mov):
             return v(ins.src)
         if isinstance(ins, BinOp):
-            return _strict(lambda a, b: _binop(ins.op, a, b), v(ins.a), v(ins.b))
+            return apply(ins.op, v(ins.a), v(ins.b))
         if isinstance(ins, UnOp):
-            if ins.op == "neg":
-                return _strict(lambda a: to_signed64(-a), v(ins.a))
-            return _strict(lambda a: ~a, v(ins.a))
+            return apply(ins.op, v(ins.a))
         if isinstance(ins, Cmp):
-            return _strict(lambda a, b: _relation(ins.rel, a, b), v(ins.a), v(ins.b))
+            return apply(ins.rel, v(ins.a), v(ins.b))
         if isinstance(ins, Select):
             c = v(ins.cond)
             if c is TOP:
@@ -365,8 +316,7 @@ class CCAnalysis:
         """Apply ``ins`` to ``state``; append ``(target, state)`` of executable edges; True when
         control never passes this instruction (an unconditional or always-taken exit)."""
         if isinstance(ins, PredDefine):
-            c = _strict(lambda a, b: _relation(ins.rel, a, b),
-                        self.value(state, ins.a), self.value(state, ins.b))
+            c = apply(ins.rel, self.value(state, ins.a), self.value(state, ins.b))
             news = [(d.name, _deposit(d.dtype, g, c, state[d.name])) for d in ins.dests
                     if d.name not in TRUE_PREDICATES]
             for name, v in news:

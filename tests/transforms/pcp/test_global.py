@@ -218,3 +218,34 @@ C:
     for passes in (["pcp-full"], ["pcp-basic"], ["if-convert", "pcp-full"]):
         result = optimize(m, passes, "s.pir", engine="clingo")
         assert compare_modules(m, result.module, [((), (0,))]).verdict == "identical"
+
+
+def test_absorbing_operands_fold_whatever_the_other_operand():
+    """``x and 0``, ``x mul 0``, ``x or -1`` are constants though x is not (csmith 33: LLVM's
+    sccp stored 0 where ours stored ``and %x, 0``); a non-absorbing constant folds nothing."""
+    from pylogic.analysis.optimize import optimize
+    from pylogic.interp.differential import compare_modules
+    from pylogic.ir.model import Imm, Print
+    src = """
+func main() {
+A:
+    x = input
+    a = and x, 0
+    m = mul x, 0
+    o = or x, -1
+    k = or x, 1
+    print a
+    print m
+    print o
+    print k
+    ret 0
+}
+"""
+    m = parse_module(src, "a.pir")
+    for passes in (["sccp"], ["pcp-full"]):
+        result = optimize(m, passes, "a.pir", engine="clingo")
+        prints = [i.value for i in result.module.functions[0].blocks[0].instrs
+                  if isinstance(i, Print)]
+        assert prints[:3] == [Imm(0), Imm(0), Imm(-1)] and not isinstance(prints[3], Imm)
+        check = compare_modules(m, result.module, [((), (v,)) for v in (-5, 0, 6)])
+        assert check.verdict == "identical", check.first_difference
