@@ -503,7 +503,58 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
             "totals_pairwise": pairwise,
             "llvm_import": llvm_import,
             "not_identical_by_reason": problems,
-            "claim": claim_summary(records)}
+            "claim": claim_summary(records),
+            "parity": parity_summary(records)}
+
+
+#: Code-size parity, per program: (ours, LLVM, LLVM's pass alone). When LLVM's output is smaller,
+#: the reason is read off the third: if LLVM's sccp alone is not smaller than ours, the difference
+#: is its ADCE's (dead cycles and dead code we do not remove); otherwise LLVM's sccp itself.
+PARITY = (("ours:sccp", "opt:sccp,adce", "opt:sccp"), ("ours:pcp-full", "opt:sccp,adce", "opt:sccp"))
+
+
+def parity_of(record: dict, ours: str, llvm: str, llvm_alone: str) -> dict | None:
+    """Static sizes of ``ours`` and ``llvm`` on one program (both identical to the original),
+    with the verdict smaller/equal/larger and, when larger, the reason (see PARITY)."""
+    vs = {v["pipeline"]: v for v in record.get("versions", [])}
+    a, b, c = vs.get(ours), vs.get(llvm), vs.get(llvm_alone)
+    if not (a and b and a["verdict"] == IDENTICAL and b["verdict"] == IDENTICAL):
+        return None
+    out = {"ours": a["static_size"], "llvm": b["static_size"]}
+    if a["static_size"] < b["static_size"]:
+        out["verdict"] = "smaller"
+    elif a["static_size"] == b["static_size"]:
+        out["verdict"] = "equal"
+    else:
+        out["verdict"] = "larger"
+        if c and c["verdict"] == IDENTICAL:
+            out["llvm_alone"] = c["static_size"]
+            out["reason"] = (f"{llvm_alone[4:]} alone is smaller" if c["static_size"] < a["static_size"]
+                             else f"{llvm[4:]}'s dead code elimination (its {llvm_alone[4:]} alone "
+                                  "is not smaller)")
+        else:
+            out["reason"] = f"{llvm_alone} not identical: unexplained"
+    return out
+
+
+def parity_summary(records: list[dict]) -> dict:
+    """Per PARITY pair: verdict counts, reasons of the larger ones with the programs."""
+    out = {}
+    for ours, llvm, alone in PARITY:
+        verdicts, reasons = Counter(), {}
+        for r in records:
+            p = parity_of(r, ours, llvm, alone)
+            if p is None:
+                continue
+            verdicts[p["verdict"]] += 1
+            if "reason" in p:
+                reasons.setdefault(p["reason"], []).append(
+                    [r["program"], p["ours"], p.get("llvm_alone"), p["llvm"]])
+        out[f"{ours} vs {llvm}"] = {"verdicts": dict(verdicts),
+                                    "larger_by_reason": {k: {"programs": len(v),
+                                                             "ours_llvm-alone_llvm": v}
+                                                         for k, v in reasons.items()}}
+    return out
 
 
 def claim_summary(records: list[dict]) -> dict:
@@ -573,7 +624,11 @@ def main(argv=None) -> int:
     ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
     ap.add_argument("--out", default=None, help="default runs/optimize-<name>.json")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--resummarise", metavar="RUN.json",
+                    help="only recompute the summary of an existing run file")
     a = ap.parse_args(argv)
+    if a.resummarise:
+        return resummarise(a.resummarise)
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
     llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM)
     items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed)
@@ -628,7 +683,29 @@ def main(argv=None) -> int:
         rows.append([l, p["programs"], *[f"{o[k]} -> {n[k]}" for k in METRICS],
                      f"{o['static_size']} -> {n['static_size']}"])
     print(format_table(["pipeline", "programs", *METRICS, "static"], rows))
+    print_parity(summary["parity"])
     print(f"wrote {out} ({len(records)} programs, {left} not attempted, {payload['wall_seconds']} s)")
+    return 0
+
+
+def print_parity(parity: dict) -> None:
+    for pair, p in parity.items():
+        print(f"\nstatic size, {pair}: " + ", ".join(f"{k} {n}" for k, n in
+                                                    sorted(p["verdicts"].items())))
+        for reason, r in p["larger_by_reason"].items():
+            print(f"  larger, {reason}: {r['programs']}")
+
+
+def resummarise(path: str) -> int:
+    """Recompute the summary of an existing run file (after a change to the summary code)."""
+    with open(path) as fh:
+        payload = json.load(fh)
+    labels = payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
+    payload["summary"] = summarise(payload["programs"], [ORIGINAL] + labels)
+    with open(path, "w") as fh:
+        json.dump(payload, fh, indent=1)
+        fh.write("\n")
+    print_parity(payload["summary"]["parity"])
     return 0
 
 

@@ -119,3 +119,22 @@ def test_main_writes_json_and_table(tmp_path, capsys):
 def test_parse_range():
     assert harness.parse_range("1-3,7") == [1, 2, 3, 7]
     assert harness.parse_range("0") == [] and harness.parse_range("") == []
+
+
+def test_parity_reasons():
+    from benchmarks.optimize import parity_of
+
+    def rec(ours, both, alone, alone_verdict="identical"):
+        return {"program": "p", "versions": [
+            {"pipeline": "ours:sccp", "verdict": "identical", "static_size": ours},
+            {"pipeline": "opt:sccp,adce", "verdict": "identical", "static_size": both},
+            {"pipeline": "opt:sccp", "verdict": alone_verdict, "static_size": alone}]}
+    pair = ("ours:sccp", "opt:sccp,adce", "opt:sccp")
+    assert parity_of(rec(10, 11, 12), *pair)["verdict"] == "smaller"
+    assert parity_of(rec(10, 10, 12), *pair)["verdict"] == "equal"
+    assert "dead code elimination" in parity_of(rec(12, 10, 12), *pair)["reason"]
+    assert parity_of(rec(12, 10, 11), *pair)["reason"] == "sccp alone is smaller"
+    assert "unexplained" in parity_of(rec(12, 10, 11, "different"), *pair)["reason"]
+    r = rec(12, 10, 11)
+    r["versions"][1]["verdict"] = "not compared"
+    assert parity_of(r, *pair) is None
