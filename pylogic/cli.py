@@ -38,12 +38,18 @@ INT_LIST_OPTIONS = ("--args", "--input", "--inputs")
 _NEGATIVE_LIST = re.compile(r"^-\d[0-9a-fA-Fx]*(,\s*-?[0-9a-fA-Fx]+)+,?$")
 
 
+#: Options whose value is a list of flags of another tool (``validate --ldflags -lz``).
+FLAG_VALUE_OPTIONS = ("--ldflags",)
+
+
 def join_negative_lists(argv: list[str]) -> list[str]:
     """``--inputs -1,5`` -> ``--inputs=-1,5`` (argparse would read ``-1,5`` as an option; a
-    single ``-3`` it already accepts as a value)."""
+    single ``-3`` it already accepts as a value); ``--ldflags -lz`` -> ``--ldflags=-lz``."""
     out, k = [], 0
     while k < len(argv):
-        if argv[k] in INT_LIST_OPTIONS and k + 1 < len(argv) and _NEGATIVE_LIST.match(argv[k + 1]):
+        if k + 1 < len(argv) and (
+                argv[k] in FLAG_VALUE_OPTIONS
+                or argv[k] in INT_LIST_OPTIONS and _NEGATIVE_LIST.match(argv[k + 1])):
             out.append(f"{argv[k]}={argv[k + 1]}")
             k += 2
         else:

@@ -164,8 +164,6 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
             if case is not None and case.verdict != "not compared":
                 entry["instructions"] = [case.before.counts["instructions"],
                                          case.after.counts["instructions"]]
-                if case.before.error is not None:   # agreement, but only up to this error
-                    entry["check_note"] = f"both runs ended in: {case.before.error}"
             elif case is not None:
                 entry["check_note"] = case.detail
             if check.verdict == "different":

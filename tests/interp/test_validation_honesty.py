@@ -305,8 +305,8 @@ def test_ldflags_link_the_native_build(tmp_path, capsys):
     assert rc == 2 and v["status"] == "native-error" and "--ldflags" in v["detail"], v
     rc, v = validate(tmp_path, capsys, source, f"--ldflags=-L{lib} -ltriple")
     assert rc == 0 and v["status"] == IDENTICAL and v["native_exit"] == 2, v
-    rc, v = validate(tmp_path, capsys, source, f"--ldflags=-L{lib}", "--ldflags=-ltriple",
-                     "--args", "x")
+    rc, v = validate(tmp_path, capsys, source, f"--ldflags=-L{lib}", "--ldflags", "-ltriple",
+                     "--args", "x")                   # the spelling: --ldflags -lz
     assert rc == 0 and v["status"] == IDENTICAL and v["native_exit"] == 3, v
 
 
