@@ -32,6 +32,12 @@ def empty_facts() -> dict[str, list[tuple]]:
     return {name: [] for name in RELATIONS}
 
 
+def restrict_facts(facts: dict[str, list[tuple]], keep) -> dict[str, list[tuple]]:
+    """``facts`` of the functions whose id satisfies ``keep`` (the per-file relations kept)."""
+    return {name: (rows if name in MODULE_RELATIONS else [r for r in rows if keep(r[0])])
+            for name, rows in facts.items()}
+
+
 def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | None = None,
                    profile: dict | None = None) -> dict[str, list[tuple]]:
     """Append the facts of every defined function of ``module`` (named by ``relpath``) to ``out``.

@@ -10,5 +10,16 @@ def function_id(relpath: str, name: str) -> str:
     return f"{relpath}::{name}"
 
 
+def same_function(name: str, wanted: str) -> bool:
+    """Whether the function ``name`` is the one a ``--function`` option names (a leading ``@``
+    on either side is ignored: ``main`` is ``@main``, as IR.md allows)."""
+    return name == wanted or name.lstrip("@") == wanted.lstrip("@")
+
+
+def names_function(fid: str, wanted: str) -> bool:
+    """Whether the function id ``fid`` (``relpath::name``) is of a function named ``wanted``."""
+    return same_function(fid.rpartition("::")[2], wanted)
+
+
 def instr_id(label: str, index: int) -> str:
     return f"{label}#{index}"

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from facts_gen.extract import write_facts
+from facts_gen.extract import restrict_facts, write_facts
+from facts_gen.naming import names_function
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, call_with_budget
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
@@ -80,11 +81,13 @@ class DirectoryAnalysis:
 def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       if_convert_first: bool = False, predicates: bool = True,
                       progress: Optional[Callable[[int, int], None]] = None,
-                      timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT) -> DirectoryAnalysis:
+                      timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
+                      function: Optional[str] = None) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
     (None: unbounded); a function over it is reported as timed out and the run goes on.
+    ``function``: only the functions of that name (in any file) are analysed and written.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
@@ -103,8 +106,12 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     modules = [(p.module, p.relpath) for p in loaded.programs]
     t2 = time.perf_counter()
     extra = PAS_RELATIONS if predicates else ()
+    keep = None if function is None else (lambda fid: names_function(fid, function))
     run = analyze_modules(modules, engine=engine, jobs=jobs, progress=progress,
-                          extra_predicated=extra, timeout=timeout)
+                          extra_predicated=extra, timeout=timeout, keep=keep)
+    if function is not None and not run.facts["function"] and not run.module_failures \
+            and not any(p.skipped for p in loaded.problems):
+        raise PathlogicError(f"--function: no function '{function}' in {target}")
     result.run, result.engine = run, run.engine
     result.seconds["analyses"] = time.perf_counter() - t2
     for relpath, message in sorted(run.module_failures.items()):
@@ -186,7 +193,7 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
             continue
         for fn in program.module.defined_functions():
             fid = f"{program.relpath}::{fn.name}"
-            if not has_defines(fn) or fid in run.failures:
+            if not has_defines(fn) or fid in run.failures or fid not in run.scopes:
                 continue
             outcome = call_with_budget(predicate_summary, program.module, program.relpath,
                                        run.rows.for_module(program.relpath), [fn.name],
@@ -232,16 +239,22 @@ def coverage(loaded: LoadedDirectory) -> dict:
             "skipped_by_reason": dict(reasons)}
 
 
-def facts_directory(target, out, *, jobs: int = 1) -> tuple[dict, LoadedDirectory, dict]:
+def facts_directory(target, out, *, jobs: int = 1,
+                    function: Optional[str] = None) -> tuple[dict, LoadedDirectory, dict]:
     """``pathlogic facts``: extract the facts of every program under ``target`` into ``out``
-    (replaced all at once). Returns ``(facts, loaded, failures)``; ``failures`` maps a file
-    whose extraction failed to the error (its facts are left out, the others kept)."""
+    (replaced all at once; with ``function``, only the functions of that name). Returns
+    ``(facts, loaded, failures)``; ``failures`` maps a file whose extraction failed to the
+    error (its facts are left out, the others kept)."""
     out = check_output_path(out)
     loaded = load_directory(Path(target), jobs=jobs)
     if not loaded.programs and not loaded.problems:
         raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
     failures: dict[str, str] = {}
     facts = extract([(p.module, p.relpath) for p in loaded.programs], failures=failures)
+    if function is not None:
+        facts = restrict_facts(facts, lambda fid: names_function(fid, function))
+        if not facts["function"]:
+            raise PathlogicError(f"--function: no function '{function}' in {target}")
     with output_directory(out) as tmp:
         write_facts(facts, tmp)
     return facts, loaded, failures

@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-from facts_gen.extract import MODULE_RELATIONS, RELATIONS, empty_facts, extract_module
+from facts_gen.extract import MODULE_RELATIONS, RELATIONS, empty_facts, extract_module, restrict_facts
 from facts_gen.naming import function_id
 from pylogic.analysis import catalog
 from pylogic.analysis.budget import BudgetPool
@@ -265,24 +265,30 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
                     jobs: int = 1, relations: Optional[Sequence[str]] = None,
                     profile: Optional[dict] = None, extra_predicated: Sequence[str] = (),
                     progress: Optional[Callable[[int, int], None]] = None,
-                    timeout: Optional[float] = None) -> AnalysisRun:
+                    timeout: Optional[float] = None,
+                    keep: Optional[Callable[[str], bool]] = None) -> AnalysisRun:
     """Extract facts of ``(module, relpath)`` pairs once and run the catalogued analyses.
 
     ``relations``: compute only what produces these relations (for every function); default:
     each function's scope (``"function"`` analyses, plus the PPG where there are defines, and
     whatever produces ``extra_predicated`` there, e.g. the relations PAS reads).
-    ``timeout``: the per-function budget of ``run_analyses``.
+    ``timeout``: the per-function budget of ``run_analyses``. ``keep``: only the functions whose
+    id it accepts get facts and analyses (``--function``).
     Input facts are part of ``run.rows`` too, so a consumer reads ``rpo`` and ``idom`` alike.
     """
     modules = list(modules)
     module_failures: dict[str, str] = {}
     facts = extract(modules, profile, module_failures)
+    if keep is not None:
+        facts = restrict_facts(facts, keep)
     modules = [(m, rel) for m, rel in modules if rel not in module_failures]
     outputs = None
     if relations is not None:
         outputs = [r for r in relations if r not in facts]
         relations = outputs
     groups = analysis_groups(modules, relations, extra_predicated)
+    if keep is not None:
+        groups = {names: [f for f in fs if keep(f)] for names, fs in groups.items()}
     run = run_analyses(facts, groups, engine, jobs, outputs, progress, timeout)
     run.module_failures = module_failures
     return run

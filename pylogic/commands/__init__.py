@@ -67,21 +67,13 @@ def load_input(path: str, verify: bool = False):
     return module
 
 
-def same_function(name: str, wanted: str) -> bool:
-    """Whether the function ``name`` is the one a ``--function`` option names (a leading ``@``
-    on either side is ignored: ``main`` is ``@main``, as IR.md allows)."""
-    return name == wanted or name.lstrip("@") == wanted.lstrip("@")
-
-
 def only_function(facts: dict, wanted: str) -> tuple[dict, int]:
     """The facts restricted to the functions named ``wanted`` (in any file); the per-file
     relations (globals, externs) are kept. Returns ``(facts, how many functions matched)``."""
-    from facts_gen.extract import MODULE_RELATIONS
-    keep = {row[0] for row in facts.get("function", ())
-            if same_function(row[0].rpartition("::")[2], wanted)}
-    out = {name: (rows if name in MODULE_RELATIONS else [r for r in rows if r[0] in keep])
-           for name, rows in facts.items()}
-    return out, len(keep)
+    from facts_gen.extract import restrict_facts
+    from facts_gen.naming import names_function
+    out = restrict_facts(facts, lambda fid: names_function(fid, wanted))
+    return out, len(out.get("function", ()))
 
 
 # ---- output files -------------------------------------------------------------------------------

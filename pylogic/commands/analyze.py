@@ -34,6 +34,8 @@ def add_parser(sub) -> None:
                    help="budget of each function's analyses and predicate statistics "
                    f"(default {DEFAULT_FUNCTION_TIMEOUT:g}; 'inf': none); a function over it is "
                    "reported as timed out and the run goes on")
+    p.add_argument("--function", metavar="NAME",
+                   help="only the functions named NAME (in any file; main = @main)")
     p.add_argument("--no-predicates", action="store_true",
                    help="skip the predicate statistics (BDD vs PPG) of functions with defines")
     p.set_defaults(func=run)
@@ -68,7 +70,7 @@ def run(args) -> int:
                                if_convert_first=args.if_convert,
                                predicates=not args.no_predicates, progress=bar,
                                timeout=None if math.isinf(args.function_timeout)
-                               else args.function_timeout)
+                               else args.function_timeout, function=args.function)
     bar.close()
     for problem in result.loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import sys
 
-from pylogic.commands import import_notes, same_function
+from facts_gen.naming import same_function
+from pylogic.commands import import_notes
 from pylogic.errors import ParseErrors, PathlogicError
 from pylogic.ir.load import INPUT_SUFFIXES, load_program
 from pylogic.ir.model import Module

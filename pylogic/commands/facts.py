@@ -6,13 +6,9 @@ replaced all at once. ``--function NAME`` keeps the facts of the functions named
 from __future__ import annotations
 
 import sys
-import tempfile
 
-from facts_gen.extract import write_facts
 from pylogic.analysis.directory import facts_directory
-from pylogic.analysis.output import check_output_path, output_directory
-from pylogic.commands import only_function, positive_int
-from pylogic.errors import PathlogicError
+from pylogic.commands import positive_int
 
 
 def add_parser(sub) -> None:
@@ -28,17 +24,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    if args.function is None:
-        facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs)
-    else:
-        out = check_output_path(args.out)
-        with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
-            facts, loaded, failures = facts_directory(args.dir, f"{tmp}/all", jobs=args.jobs)
-        facts, found = only_function(facts, args.function)
-        if not found:
-            raise PathlogicError(f"--function: no function '{args.function}' in {args.dir}")
-        with output_directory(out) as tmp_out:
-            write_facts(facts, tmp_out)
+    facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs,
+                                              function=args.function)
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for relpath, message in sorted(failures.items()):

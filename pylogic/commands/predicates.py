@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pylogic.commands import same_function
+from facts_gen.naming import same_function
 from pylogic.report.table import format_table
 
 

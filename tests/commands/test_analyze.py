@@ -210,3 +210,19 @@ def test_same_base_name_does_not_share_a_default_output(tmp_path, monkeypatch):
     inputs = {json.loads((tmp_path / "runs" / n / "summary.json").read_text())["input_path"]
               for n in ("x", "x-2")}
     assert inputs == {str(tmp_path / "a" / "x"), str(tmp_path / "b" / "x")}
+
+
+def test_function_filters_analyze(programs, tmp_path, capsys):
+    """--function NAME: only the functions so named get facts, results and table rows."""
+    out = tmp_path / "out"
+    assert main(["analyze", str(programs), "--out", str(out), "--engine", "clingo",
+                 "--function", "loop"]) == 0
+    table = capsys.readouterr().out
+    assert "sub/b.pir::@loop" in table and "a.pir::@main" not in table
+    ids = {r[0] for r in read_tsv(out / "facts" / "function.facts")}
+    assert ids == {"sub/b.pir::@loop"}
+    assert {r[0] for r in read_tsv(out / "results" / "idom.tsv")} == ids
+    assert main(["analyze", str(programs), "--out", str(out), "--engine", "clingo",
+                 "--function", "nosuch"]) == 1
+    assert "no function 'nosuch'" in capsys.readouterr().err
+    assert {r[0] for r in read_tsv(out / "facts" / "function.facts")} == ids   # left as it was
