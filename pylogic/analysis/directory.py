@@ -144,7 +144,8 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
                    timeout: Optional[float] = None) -> dict:
     """If-convert every module in place (rows for all modules in one run); each converted
     module is run before and after on the interpreter (``main``, no inputs), and a difference
-    is a failure. Per file: the pass's totals and the check's verdict."""
+    is a failure. Per file: the pass's totals and the check's verdict. With ``timeout``, the
+    pass on a file has that budget per function."""
     modules = [(p.module, p.relpath) for p in loaded.programs]
     run = analyze_modules(modules, engine=engine, relations=IF_CONVERT_NEEDS, timeout=timeout)
     totals = {}
@@ -154,15 +155,13 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
             failures.append(f"{program.relpath}: not if-converted: "
                             f"{run.module_failures[program.relpath]}")
             continue
-        try:
-            new, record = if_convert(program.module, rows)
-        except PathlogicError as exc:
-            failures.append(f"{program.relpath}: if-conversion failed: {exc}")
+        functions = max(1, len(program.module.defined_functions()))
+        outcome = call_with_budget(if_convert, program.module, rows,   # a pass bug or a slow
+                                   seconds=None if timeout is None else timeout * functions)
+        if not outcome.ok:                                             # pass: only this file
+            failures.append(f"{program.relpath}: if-conversion failed: {outcome.error}")
             continue
-        except Exception as exc:  # noqa: BLE001 -- a pass bug costs only this file
-            failures.append(f"{program.relpath}: if-conversion failed (internal error "
-                            f"{type(exc).__name__}: {exc})")
-            continue
+        new, record = outcome.value
         entry = record.totals()
         if new != program.module:
             check = compare_modules(program.module, new)
