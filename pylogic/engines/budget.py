@@ -30,75 +30,74 @@ class BudgetExceeded(PathlogicError):
     exit_status = TIMEOUT_STATUS
 
 
+class Child:
+    """``fn(*args, **kwargs)`` running in a forked child process, in a process group of its own
+    (what it starts, such as ``souffle``, belongs to the group and dies with it). ``conn`` is
+    readable when the child has finished (for ``multiprocessing.connection.wait``)."""
+
+    def __init__(self, fn: Callable, args: tuple = (), kwargs: dict | None = None):
+        ctx = multiprocessing.get_context("fork")
+        self.conn, send = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_child, args=(send, fn, args, kwargs or {}),
+                                   daemon=True)
+        self.process.start()
+        send.close()
+        try:
+            os.setpgid(self.process.pid, self.process.pid)  # as the child does: whichever first
+        except OSError:
+            pass
+
+    def result(self, what: str | None = None, loc: SourceLoc | None = None) -> Any:
+        """The call's value, once ``conn`` is readable; what it raised is raised here (a
+        PathlogicError with its class, message and location; anything else as an internal
+        error), and a child that died without a word is a PathlogicError with its exit status.
+        The child's group is killed and reaped either way."""
+        prefix = f"{what}: " if what else ""
+        try:
+            status, payload = self.conn.recv()
+        except (EOFError, OSError):
+            self.kill()
+            raise PathlogicError(f"{prefix}the process ended without a result (exit status "
+                                 f"{self.process.exitcode}: killed, e.g. out of memory, or "
+                                 "crashed)", loc) from None
+        self.kill()
+        if status == "ok":
+            return payload
+        if status == "error":
+            cls, message, where = payload
+            try:
+                raise cls(message, where)
+            except TypeError:  # a class with another constructor: keep the text
+                raise PathlogicError(message, where) from None
+        raise PathlogicError(f"{prefix}internal error ({payload}); please report it", loc)
+
+    def kill(self) -> None:
+        """Kill the child's group and reap the child (once: later calls do nothing)."""
+        if self.conn.closed:
+            return
+        self.conn.close()
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.process.join()
+
+
 def call_with_budget(fn: Callable, args: tuple = (), kwargs: dict | None = None, *,
                      seconds: float, what: str = "engine call",
                      loc: SourceLoc | None = None) -> Any:
-    """``fn(*args, **kwargs)`` in a child process, stopped after ``seconds``.
+    """``fn(*args, **kwargs)`` in a child process (``Child``), stopped after ``seconds``.
 
-    Parameters
-    ----------
-    fn, args, kwargs
-        The call; its result must be picklable (rows are).
-    seconds : float
-        The budget, wall-clock.
-    what : str
-        Names the call in the timeout message.
-    loc : SourceLoc, optional
-        Where the timeout is reported (e.g. the program file).
-
-    Returns
-    -------
-    The call's result.
-
-    Raises
-    ------
-    BudgetExceeded
-        After ``seconds`` (the child and everything it started are killed).
-    PathlogicError
-        What the call raised (same class, message and location).
+    Returns the call's result; raises BudgetExceeded after ``seconds`` (the child and
+    everything it started are killed), or what the call raised (``Child.result``).
     """
-    ctx = multiprocessing.get_context("fork")
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child, args=(send, fn, args, kwargs or {}), daemon=True)
-    child.start()
-    send.close()
+    child = Child(fn, args, kwargs)
     try:
-        os.setpgid(child.pid, child.pid)  # as the child does: whichever runs first
-    except OSError:
-        pass
-    stop = True
-    try:
-        if not receive.poll(seconds):
+        if not child.conn.poll(seconds):
             raise BudgetExceeded(f"{what} stopped after {seconds:g} s (--timeout)", loc)
-        try:
-            status, payload = receive.recv()
-        except EOFError:
-            child.join()
-            raise PathlogicError(f"{what}: the engine process ended without a result (exit "
-                                 f"status {child.exitcode}); please report it", loc) from None
-        stop = False
+        return child.result(what, loc)
     finally:
-        receive.close()
-        if stop:
-            _kill_group(child.pid)
-        child.join()
-    if status == "ok":
-        return payload
-    if status == "error":
-        cls, message, where = payload
-        try:
-            raise cls(message, where)
-        except TypeError:  # a class with another constructor: keep the text
-            raise PathlogicError(message, where) from None
-    raise PathlogicError(f"{what}: internal error in the engine process ({payload}); please "
-                         "report it", loc)
-
-
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+        child.kill()
 
 
 def _child(conn, fn: Callable, args: tuple, kwargs: dict) -> None:

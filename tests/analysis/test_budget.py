@@ -57,7 +57,7 @@ def fail(kind):
 
 @pytest.mark.parametrize("kind, message", [("user", "bad input here"),
                                            ("bug", "internal error (KeyError"),
-                                           ("crash", "worker process died (exit status 3")])
+                                           ("crash", "the process ended without a result (exit status 3")])
 def test_errors_and_crashes_are_the_outcome(kind, message):
     outcome = call_with_budget(fail, kind, seconds=10)
     assert not outcome.ok and not outcome.timed_out and message in outcome.error
