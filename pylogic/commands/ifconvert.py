@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 
-from pylogic.commands import positive_int
+from pylogic.commands import check_output_file, positive_int, write_file
 from pylogic.analysis.run import module_rows
 from pylogic.commands.run import parse_int_list
 from pylogic.engines import engine_choices
@@ -69,6 +69,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    out = check_output_file(args.out, "--out") if args.out else None   # before any work
     try:
         module, _report = load_program(args.file)
         rows = module_rows(module, relations=if_conversion.NEEDS, engine=args.engine)
@@ -82,10 +83,9 @@ def run(args) -> int:
             exc.exit_status = EXIT_NOT_CHECKED  # nothing was run: could not be checked
         raise
     text = print_module(new)
-    if args.out:
+    if out is not None:
         try:
-            with open(args.out, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            write_file(out, text)                  # all at once: never a truncated module
         except OSError as exc:
             raise PathlogicError(f"{args.out}: cannot write: {exc.strerror}") from None
         report = sys.stdout

@@ -90,6 +90,8 @@ CASES = [
      "afile", None),
     ("optimize-out-under-file", ["optimize", P("good.pir"), "--passes", "sccp",
                                  "--out", P("afile", "o.pir")], 1, "afile", None),
+    ("ifconvert-out-under-file", ["if-convert", P("good.pir"), "--out", P("afile", "o.pir")], 1,
+     "afile", None),
     ("import-out-dir", ["import", P("bad.c"), "-o", P("facts")], 1, "facts", None),
     ("run-profile-under-file", ["run", P("good.pir"), "--profile", P("afile", "p.json")], 1,
      "afile", None),
