@@ -66,16 +66,28 @@ OPAQUE = frozenset({"load", "store", "call", "alloca", "input"})
 #: Absorbing operands: ``x and 0``, ``x mul 0``, ``x or -1`` have that value whatever x is
 #: (as in LLVM's SCCP, which keeps them constant when the other operand is overdefined).
 ABSORBING = {"and": 0, "mul": 0, "or": -1}
+_MIN64, _MAX64 = -(1 << 63), (1 << 63) - 1
+#: Compares decided by one operand at the end of its range, whatever the other is (LLVM's SCCP
+#: gets these from constant ranges): (relation, operand position, value) -> result.
+DECIDED = {("geu", 1, 0): 1, ("ltu", 1, 0): 0, ("leu", 0, 0): 1, ("gtu", 0, 0): 0,
+           ("leu", 1, -1): 1, ("gtu", 1, -1): 0, ("geu", 0, -1): 1, ("ltu", 0, -1): 0,
+           ("ge", 1, _MIN64): 1, ("lt", 1, _MIN64): 0, ("le", 0, _MIN64): 1, ("gt", 0, _MIN64): 0,
+           ("le", 1, _MAX64): 1, ("gt", 1, _MAX64): 0, ("ge", 0, _MAX64): 1, ("lt", 0, _MAX64): 0}
 
 
 def apply(op: str, *args):
     """``op`` (a PIR opcode, or a relation giving 0/1) on lattice values, strict in ⊥ and ⊤
-    except for an absorbing operand (``ABSORBING``). Division by a constant 0 is ⊥: the
+    except for an absorbing operand (``ABSORBING``) or a compare one operand decides
+    (``DECIDED``). Division by a constant 0 is ⊥: the
     instruction faults at run time, it has no value."""
     if op in OPAQUE:
         return BOT
     if op in ABSORBING and ABSORBING[op] in [a for a in args if a is not BOT and a is not TOP]:
         return ABSORBING[op]
+    if op in RELATIONS:
+        for k, a in enumerate(args):
+            if a is not BOT and a is not TOP and (op, k, a) in DECIDED:
+                return DECIDED[op, k, a]
     if any(a is BOT for a in args):
         return BOT
     if any(a is TOP for a in args):

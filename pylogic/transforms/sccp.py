@@ -18,7 +18,9 @@ point, only *executable* edges carry values), then rewrites the function with wh
 5. then, separately counted (to compare with LLVM's ``-passes=sccp,adce``): pure definitions
    (mov, arithmetic except ``div``/``rem`` by anything but a non-zero literal, neg/not, cmp,
    select, pcmp: no memory, call, input/print or control) whose destination is read nowhere in
-   the function (no operand, no guard) are removed, until none is left.
+   the function (no operand, no guard) are removed, until none is left;
+6. a block left holding only ``br L`` (its other instructions folded or removed; not the entry)
+   is bypassed: branches to it go to L, and it is dropped (``jumps_forwarded``).
 
 Lattice and transfer functions (IR.md semantics, the interpreter's operators):
 - ⊤ (no information yet) / a 64-bit constant / ⊥ (varies). At the entry, parameters are ⊥ and
@@ -143,6 +145,7 @@ class FunctionSccp:
     removed_blocks: tuple = ()
     folded_branches: tuple = ()
     folded_definitions: tuple = ()      # ConstantUse(kind="def") per definition folded
+    jumps_forwarded: int = 0            # step 6: blocks holding only ``br L`` bypassed
 
 
 @dataclass
@@ -163,6 +166,7 @@ class SccpRecord(TransformRecord):
             "guards_dropped": total("guards_dropped"),
             "unreached_removed": total("unreached_removed"),
             "dead_removed": total("dead_removed"),
+            "jumps_forwarded": total("jumps_forwarded"),
         }
 
     def summary(self) -> str:
@@ -499,6 +503,40 @@ def _remove_dead(blocks: list) -> tuple[list, int]:
     return [dataclasses.replace(b, instrs=tuple(body)) for b, body in zip(blocks, instrs)], removed
 
 
+def _forward_jumps(blocks: list) -> tuple[list, int]:
+    """Step 6: bypass every block but the entry whose only instruction is an unguarded
+    ``br L``; returns the blocks left and how many were bypassed."""
+    jump = {b.label: b.instrs[0].target for b in blocks[1:]
+            if len(b.instrs) == 1 and isinstance(b.instrs[0], Br) and b.instrs[0].guard is None
+            and b.instrs[0].target != b.label}
+
+    def final(start: str) -> str:
+        label, seen = start, set()
+        while label in jump:
+            if label in seen:                 # a cycle of jumps (an endless loop) stays
+                return start
+            seen.add(label)
+            label = jump[label]
+        return label
+
+    target = {label: final(label) for label in jump}
+    target = {k: v for k, v in target.items() if v != k}
+    if not target:
+        return blocks, 0
+
+    def redirect(ins):
+        if isinstance(ins, Br) and ins.target in target:
+            return dataclasses.replace(ins, target=target[ins.target])
+        if isinstance(ins, CondBr) and (ins.if_true in target or ins.if_false in target):
+            return dataclasses.replace(ins, if_true=target.get(ins.if_true, ins.if_true),
+                                       if_false=target.get(ins.if_false, ins.if_false))
+        return ins
+
+    out = [dataclasses.replace(b, instrs=tuple(redirect(i) for i in b.instrs))
+           for b in blocks if b.label not in target or b is blocks[0]]
+    return out, len(blocks) - len(out)
+
+
 def apply_constants(fn: Function, an: "CCAnalysis", point: "CCResult", reachable: set
                     ) -> tuple[Function, FunctionSccp]:
     """Rewrite ``fn`` with a constant-propagation result (steps 1-5 of the module docstring).
@@ -517,6 +555,7 @@ def apply_constants(fn: Function, an: "CCAnalysis", point: "CCResult", reachable
             continue
         blocks.append(_rewrite_block(b, an, point, c))
     blocks, dead = _remove_dead(blocks)
+    blocks, forwarded = _forward_jumps(blocks)
     info = FunctionSccp(
         function=fn.name, uses_replaced=len(c.uses), definitions_folded=c.definitions_folded,
         branches_folded=c.branches_folded, side_exits_folded=c.side_exits_folded,
@@ -525,7 +564,8 @@ def apply_constants(fn: Function, an: "CCAnalysis", point: "CCResult", reachable
         guarded_off_removed=c.guarded_off_removed, guarded_off_rewritten=c.guarded_off_rewritten,
         guards_dropped=c.guards_dropped, unreached_removed=c.unreached_removed,
         dead_removed=dead, constants=tuple(c.uses), removed_blocks=tuple(dropped),
-        folded_branches=tuple(c.folded), folded_definitions=tuple(c.defs))
+        folded_branches=tuple(c.folded), folded_definitions=tuple(c.defs),
+        jumps_forwarded=forwarded)
     return dataclasses.replace(fn, blocks=tuple(blocks)), info
 
 

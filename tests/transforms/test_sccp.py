@@ -149,11 +149,12 @@ X:
     assert point.before[("X", 0)]["i"] == 1
     new, rec = sccp(m)
     check_wellformed(new)
-    assert body(new) == ["A:", "k = mov 0", "br L", "L:", "br B", "B:", "br D", "D:",
-                         "k = add k, 1", "d = cmp.lt k, n", "cbr d, L, X", "X:", "print 1",
-                         "ret 1"]
+    # L and B are left holding a jump each: bypassed (step 6), so the loop is D alone
+    assert body(new) == ["A:", "k = mov 0", "br D", "D:", "k = add k, 1", "d = cmp.lt k, n",
+                         "cbr d, D, X", "X:", "print 1", "ret 1"]
     t = rec.totals()
     assert t["branches_folded"] == 1 and t["blocks_removed"] == 1
+    assert t["jumps_forwarded"] == 2
     assert rec.applied[0].removed_blocks == ("C",)
     same(m, new, [((n,), ()) for n in (0, 1, 3)])
 
@@ -520,3 +521,26 @@ def test_imported_c_programs_keep_their_behaviour(tmp_path):
         found += result.passes[0].totals()["constants_found"]
         check_constants(module, result.passes[0].record, [((), ())])
     assert found > 0
+
+
+def test_a_cycle_of_jumps_is_kept():
+    """Step 6 bypasses blocks holding only ``br L``, but never a cycle of them (an endless
+    loop would lose its blocks)."""
+    m = pir("""
+func main() {
+A:
+    x = input
+    cbr x, P, Q
+P:
+    br R
+R:
+    br P
+Q:
+    print 1
+    ret 0
+}
+""")
+    new, rec = sccp(m)
+    check_wellformed(new)
+    assert {"P:", "R:"} <= set(body(new)) and rec.totals()["jumps_forwarded"] == 0
+    same(m, new, [((), (0,))])
