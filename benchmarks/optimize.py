@@ -529,9 +529,16 @@ def parity_of(record: dict, ours: str, llvm: str, llvm_alone: str) -> dict | Non
         out["verdict"] = "larger"
         if c and c["verdict"] == IDENTICAL:
             out["llvm_alone"] = c["static_size"]
-            out["reason"] = (f"{llvm_alone[4:]} alone is smaller" if c["static_size"] < a["static_size"]
-                             else f"{llvm[4:]}'s dead code elimination (its {llvm_alone[4:]} alone "
-                                  "is not smaller)")
+            if c["static_size"] >= a["static_size"]:
+                out["reason"] = (f"{llvm[4:]}'s dead code elimination (its {llvm_alone[4:]} alone "
+                                 "is not smaller)")
+            elif c.get("loads", 0) < a.get("loads", 0):
+                out["reason"] = (f"{llvm_alone[4:]} alone is smaller and runs fewer loads: it "
+                                 "folds loads from constant globals (ours: every load unknown)")
+            else:
+                out["reason"] = (f"{llvm_alone[4:]} alone is smaller, same loads: value ranges "
+                                 "and other folds (e.g. a/100 >= -999999999 in divcmp-5; not "
+                                 "inspected per program)")
         else:
             out["reason"] = f"{llvm_alone} not identical: unexplained"
     return out
