@@ -23,6 +23,8 @@ def add_parser(sub) -> None:
                        "when a file was left out (reported with file:line) or engines differ.")
     p.add_argument("dir", help="directory (or single file) of programs")
     p.add_argument("--max-diffs", type=nonnegative_int, default=10, help="differing rows shown per relation")
+    p.add_argument("--function", metavar="NAME",
+                   help="only the functions named NAME (in any file; main = @main)")
     p.set_defaults(func=run)
 
 
@@ -93,7 +95,8 @@ def run(args) -> int:
     engines are available (nothing compared, the inputs still checked)."""
     with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
         facts_dir = Path(tmp) / "facts"
-        _, loaded, failures = facts_directory(args.dir, facts_dir)  # missing / empty DIR: error
+        _, loaded, failures = facts_directory(args.dir, facts_dir,  # missing / empty DIR: error
+                                              function=args.function)
         for problem in loaded.problems:
             print(f"pathlogic: {problem.message}", file=sys.stderr)
         for relpath, message in sorted(failures.items()):

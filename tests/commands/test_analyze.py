@@ -226,3 +226,9 @@ def test_function_filters_analyze(programs, tmp_path, capsys):
                  "--function", "nosuch"]) == 1
     assert "no function 'nosuch'" in capsys.readouterr().err
     assert {r[0] for r in read_tsv(out / "facts" / "function.facts")} == ids   # left as it was
+
+
+def test_function_filters_compare_engines(programs, capsys):
+    assert main(["compare-engines", str(programs), "--function", "nosuch"]) == 1
+    assert "no function 'nosuch'" in capsys.readouterr().err
+    assert main(["compare-engines", str(programs), "--function", "@loop"]) == 0
