@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence
 
 from pylogic.analysis.run import module_rows
+from facts_gen.naming import same_function
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import load_directory
@@ -143,7 +144,7 @@ class ProgramOptimization:
 
 def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
                    cases: Optional[Sequence[tuple]] = None, entry: Optional[str] = None,
-                   jobs: int = 1):
+                   jobs: int = 1, function: Optional[str] = None):
     """Load every program under ``target`` (a file or directory of .pir/.ll/.c) and run the
     pipeline on each; with ``cases`` (``(args, inputs)`` pairs), run the original and the
     optimized module on each case and compare (``compare_modules``).
@@ -151,16 +152,27 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
     Returns ``(loaded, [ProgramOptimization])``: a file that fails to load is in
     ``loaded.problems``; a pass that raises a user-facing error is that program's ``error`` (and
     it has no ``check``: not checked). A check is ``identical`` only when every case completed
-    normally on both sides and agreed (``interp.differential.compare_runs``).
+    normally on both sides and agreed (``interp.differential.compare_runs``). ``function``: the
+    passes change only the functions of that name (main = @main); none anywhere is an error.
     """
     loaded = load_directory(Path(target), jobs=jobs)
     if not loaded.programs and not loaded.problems:
         raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
     out = []
+    if function is not None and loaded.programs and not any(
+            same_function(fn.name, function) for p in loaded.programs
+            for fn in p.module.defined_functions()):
+        raise PathlogicError(f"--function: no function '{function}' in {target}")
     for program in loaded.programs:
         item = ProgramOptimization(program.relpath)
+        options = None
+        if function is not None:
+            wanted = [fn.name for fn in program.module.defined_functions()
+                      if same_function(fn.name, function)]
+            options = {name: {"functions": wanted} for name in passes}
         try:
-            item.result = optimize(program.module, passes, program.relpath, engine=engine)
+            item.result = optimize(program.module, passes, program.relpath, engine=engine,
+                                   options=options)
         except PathlogicError as exc:
             item.error = str(exc)
         if item.result is not None and cases is not None:

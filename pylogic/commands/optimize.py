@@ -40,7 +40,9 @@ def add_parser(sub) -> None:
                    "directory receiving <relpath>.pir)")
     p.add_argument("--validate", action="store_true",
                    help="run original and optimized programs on the interpreter and compare")
-    p.add_argument("--function", default="main", help="entry function for --validate")
+    p.add_argument("--entry", default="main", help="entry function for --validate")
+    p.add_argument("--function", metavar="NAME",
+                   help="only the functions named NAME are optimized (main = @main)")
     p.add_argument("--args", default="", help="arguments of the entry function (1,2,...)")
     p.add_argument("--input", default="", help="values `input` reads (3,4,...)")
     p.add_argument("--engine", default="auto", choices=engine_choices())
@@ -83,7 +85,7 @@ def run(args) -> int:
             cases = [(parse_int_list(args.args, "--args"),
                       parse_int_list(args.input, "--input"))]
         loaded, items = optimize_files(args.target, passes, engine=args.engine, cases=cases,
-                                       entry=args.function)
+                                       entry=args.entry, function=args.function)
     except PathlogicError as exc:
         if args.validate:
             exc.exit_status = EXIT_NOT_CHECKED  # nothing was run: could not be checked

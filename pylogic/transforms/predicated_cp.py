@@ -87,10 +87,10 @@ class PCPRecord(TransformRecord):
 
 
 def _global(module: Module, rows, *, full: bool, max_blocks: int, max_paths: int,
-            record: PCPRecord) -> Module:
+            record: PCPRecord, wanted=None) -> Module:
     functions = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
             functions.append(fn)
             continue
         frows = rows.function(fn.name)
@@ -111,10 +111,10 @@ def _global(module: Module, rows, *, full: bool, max_blocks: int, max_paths: int
 
 
 def _hyperblocks(module: Module, *, full: bool, max_blocks: int, max_paths: int,
-                 record: PCPRecord) -> Module:
+                 record: PCPRecord, wanted=None) -> Module:
     functions = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
             functions.append(fn)
             continue
         regions, _ = select_regions(fn, RegionLimits(max_blocks=max_blocks, allow_memory=False))
@@ -151,15 +151,16 @@ def _hyperblocks(module: Module, *, full: bool, max_blocks: int, max_paths: int,
 
 
 def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: int = 16,
-         max_paths: int = 64):
+         max_paths: int = 64, functions=None):
     if emit not in EMIT:
         raise PathlogicError(f"emit must be one of {', '.join(EMIT)}, not {emit!r}")
     record = PCPRecord("pcp-full" if full else "pcp-basic",
                        options={"emit": emit, "max_blocks": max_blocks, "max_paths": max_paths})
     run = _global if emit == "remap" else _hyperblocks
     kwargs = {"rows": rows} if emit == "remap" else {}
+    wanted = None if functions is None else set(functions)
     return run(module, full=full, max_blocks=max_blocks, max_paths=max_paths, record=record,
-               **kwargs), record
+               wanted=wanted, **kwargs), record
 
 
 def pcp_basic(module: Module, rows, **options):

@@ -109,3 +109,43 @@ def test_out_writes_a_runnable_program(tmp_path, capsys):
     for inputs in ((1, 0), (0, 1), (0, 0)):
         assert run_module(new, inputs=inputs).observable() == \
             run_module(load_module(BRANCHY), inputs=inputs).observable()
+
+
+TWO = """
+func @helper(%a) {
+entry:
+    %x = mov 3
+    %y = add %x, %a
+    ret %y
+}
+
+func @main() {
+entry:
+    %k = mov 4
+    %r = call @helper(%k)
+    %s = add %k, 1
+    print %s
+    ret %r
+}
+"""
+
+
+def test_function_filters_the_passes_and_entry_picks_the_run(tmp_path, capsys):
+    """--function NAME (issue #11 item 6): only that function changes; --entry is the
+    function --validate runs (it was --function before)."""
+    src = tmp_path / "two.pir"
+    src.write_text(TWO)
+    for passes in ("sccp", "pcp-full", "if-convert,pcp-full"):
+        out = tmp_path / f"{passes}.pir"
+        assert main(["optimize", str(src), "--passes", passes, "--engine", "clingo",
+                     "--function", "helper", "--out", str(out), "--validate"]) == 0
+        new = parse_module(out.read_text(), "o.pir").function_map()
+        old = parse_module(TWO, "t.pir").function_map()
+        assert [b.instrs for b in new["@main"].blocks] == [b.instrs for b in old["@main"].blocks]
+        assert [b.instrs for b in new["@helper"].blocks] != [b.instrs for b in old["@helper"].blocks]
+    capsys.readouterr()
+    assert main(["optimize", str(src), "--passes", "sccp", "--engine", "clingo",
+                 "--entry", "helper", "--args", "5", "--validate"]) == 0
+    assert "identical" in capsys.readouterr().out
+    assert main(["optimize", str(src), "--passes", "sccp", "--function", "nosuch"]) == 1
+    assert "no function 'nosuch'" in capsys.readouterr().err
