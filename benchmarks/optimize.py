@@ -200,8 +200,9 @@ def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
     runs = _runs(module, cases, fuel)
     verdicts = []
     for before, after in zip(base_runs, runs):
-        if before is None:  # the original itself
-            why = limit_reached(after)
+        if before is None:  # the original itself: a reference only when it completed
+            why = limit_reached(after) or (after.error is not None and
+                                           f"stopped on a run-time error: {after.error.message}")
             verdicts.append((NOT_COMPARED, why) if why else (REFERENCE, ""))
         else:
             verdicts.append(compare_runs(before, after, (ORIGINAL, label)))
