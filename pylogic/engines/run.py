@@ -20,7 +20,7 @@ __all__ = ["run_program", "run_checked", "write_outputs", "load_inputs", "input_
 
 
 def input_path(checked: CheckedProgram, rel: str, facts_dir: str | Path) -> Path:
-    """Where Soufflé's ``-F facts_dir`` would read relation ``rel`` from."""
+    """Where Soufflé's ``-F facts_dir`` would read relation ``rel`` from (its first ``.input``)."""
     params = checked.inputs.get(rel, {})
     return Path(facts_dir) / params.get("filename", f"{rel}.facts")
 
@@ -37,17 +37,18 @@ def check_input_files(checked: CheckedProgram, facts_dir: str | Path,
         ``missing_ok``, it does not exist (by default a missing file reads as empty, as in
         Soufflé).
     """
-    for rel, params in checked.inputs.items():
+    for rel in checked.inputs:
         if rel in skip:
             continue
-        path = input_path(checked, rel, facts_dir)
-        loc = params.get("loc") or SourceLoc(checked.main_file)
-        if path.is_file():
-            continue
-        if path.exists():
-            raise DatalogError(f".input {rel}: {path} is not a regular file", loc)
-        if not missing_ok:
-            raise DatalogError(f".input {rel}: facts file {path} does not exist", loc)
+        for params in checked.input_directives(rel):
+            path = Path(facts_dir) / params.get("filename", f"{rel}.facts")
+            loc = params.get("loc") or SourceLoc(checked.main_file)
+            if path.is_file():
+                continue
+            if path.exists():
+                raise DatalogError(f".input {rel}: {path} is not a regular file", loc)
+            if not missing_ok:
+                raise DatalogError(f".input {rel}: facts file {path} does not exist", loc)
 
 
 def load_inputs(checked: CheckedProgram, facts_dir: str | Path | None,
@@ -88,8 +89,11 @@ def load_inputs(checked: CheckedProgram, facts_dir: str | Path | None,
         if facts_dir is None:
             out[rel] = []
             continue
-        out[rel] = read_facts(input_path(checked, rel, facts_dir), checked.relations[rel],
-                              params.get("delimiter", "\t"))
+        rows: list = []
+        for one in checked.input_directives(rel):    # every .input of the relation, as Soufflé
+            rows += read_facts(Path(facts_dir) / one.get("filename", f"{rel}.facts"),
+                               checked.relations[rel], one.get("delimiter", "\t"))
+        out[rel] = list(dict.fromkeys(rows))
     for rel, rows in facts.items():
         if needed is not None and rel not in needed:
             continue
@@ -144,11 +148,12 @@ def write_outputs(checked: CheckedProgram, result: dict[str, list[tuple]],
                   output_dir: str | Path) -> None:
     """Write ``NAME.csv`` (or the ``filename=`` of its ``.output``) per computed output relation,
     in Soufflé's format (tab-separated unless ``delimiter=``)."""
-    for rel, params in checked.outputs.items():
-        if params.get("IO", "file") != "file" or rel not in result:
-            continue
-        write_rows(Path(output_dir) / params.get("filename", f"{rel}.csv"), result[rel],
-                   params.get("delimiter", "\t"))
+    for rel in checked.outputs:
+        for params in checked.output_directives(rel):
+            if params.get("IO", "file") != "file" or rel not in result:
+                continue
+            write_rows(Path(output_dir) / params.get("filename", f"{rel}.csv"), result[rel],
+                       params.get("delimiter", "\t"))
 
 
 def run_program(program_path: str | Path, facts_dir: str | Path | None = None,

@@ -41,7 +41,9 @@ class Relation:
 
 @dataclass
 class CheckedProgram:
-    """A program ready for an engine. ``inputs``/``outputs`` map relation -> IO params (dict)."""
+    """A program ready for an engine. ``inputs``/``outputs`` map relation -> IO params (dict) of
+    its first ``.input``/``.output``; ``input_files``/``output_files`` list the params of every
+    one (Soufflé reads every ``.input`` of a relation and writes every ``.output``)."""
 
     relations: dict
     inputs: dict
@@ -51,6 +53,16 @@ class CheckedProgram:
     strata: list  # list of lists of relation names, bottom-up
     files: list
     main_file: str
+    input_files: dict = field(default_factory=dict)
+    output_files: dict = field(default_factory=dict)
+
+    def input_directives(self, rel: str) -> list[dict]:
+        """The params of every ``.input`` of ``rel``, in source order."""
+        return self.input_files.get(rel) or ([self.inputs[rel]] if rel in self.inputs else [])
+
+    def output_directives(self, rel: str) -> list[dict]:
+        """The params of every ``.output`` of ``rel``, in source order."""
+        return self.output_files.get(rel) or ([self.outputs[rel]] if rel in self.outputs else [])
 
 
 _FLIP = {"=": "!=", "!=": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
@@ -201,6 +213,7 @@ class _Checker:
 
     def io(self):
         inputs, outputs, printsize = {}, {}, []
+        self.input_files, self.output_files = {}, {}
         for io in self.program.ios:
             if io.rel not in self.relations:
                 raise DatalogError(f".{io.kind} of undeclared relation '{io.rel}'", io.loc)
@@ -214,9 +227,11 @@ class _Checker:
                 raise DatalogError("delimiter must be a single character", io.loc)
             params.setdefault("loc", io.loc)
             if io.kind == "input":
-                inputs[io.rel] = params
+                inputs.setdefault(io.rel, params)
+                self.input_files.setdefault(io.rel, []).append(params)
             elif io.kind == "output":
-                outputs[io.rel] = params
+                outputs.setdefault(io.rel, params)
+                self.output_files.setdefault(io.rel, []).append(params)
             elif io.rel not in printsize:
                 printsize.append(io.rel)
         return inputs, outputs, printsize
@@ -561,4 +576,5 @@ def check_program(program: Program, main_file: str) -> CheckedProgram:
     rules = checker.rules()
     strata = stratify(checker.relations, rules)
     return CheckedProgram(checker.relations, inputs, outputs, printsize, rules, strata,
-                          list(program.files), main_file)
+                          list(program.files), main_file, checker.input_files,
+                          checker.output_files)

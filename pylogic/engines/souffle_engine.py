@@ -83,21 +83,25 @@ def _stage_facts(checked: CheckedProgram, facts_dir, facts: dict | None, staging
         if rel not in checked.inputs:
             raise DatalogError(f"souffle engine: in-memory facts for '{rel}', which is not an "
                                ".input relation", SourceLoc(checked.main_file))
-    for rel, params in checked.inputs.items():
-        name = params.get("filename", f"{rel}.facts")
-        delim = params.get("delimiter", "\t")
-        dest = staging / name
-        dest.parent.mkdir(parents=True, exist_ok=True)
+    for rel in checked.inputs:
         relation = checked.relations[rel]
-        if rel in facts:
-            write_rows(dest, sorted(check_rows(facts[rel], relation, f"facts[{rel!r}]")), delim)
-            continue
-        src = Path(facts_dir) / name if facts_dir is not None else None
-        if src is not None and src.exists():
-            read_facts(src, relation, delim)  # raises on a bad row
-            os.symlink(src.resolve(), dest)
-        else:
-            dest.write_text("")
+        for k, params in enumerate(checked.input_directives(rel)):   # Soufflé reads each one
+            name = params.get("filename", f"{rel}.facts")
+            delim = params.get("delimiter", "\t")
+            dest = staging / name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if dest.exists() or dest.is_symlink():              # two directives, one file
+                continue
+            if rel in facts:                # in memory: the whole relation, in the first file
+                rows = check_rows(facts[rel], relation, f"facts[{rel!r}]") if k == 0 else []
+                write_rows(dest, sorted(rows), delim)
+                continue
+            src = Path(facts_dir) / name if facts_dir is not None else None
+            if src is not None and src.exists():
+                read_facts(src, relation, delim)  # raises on a bad row
+                os.symlink(src.resolve(), dest)
+            else:
+                dest.write_text("")
 
 
 def run_souffle(checked: CheckedProgram, facts_dir, facts: dict | None, shown: list[str], *,

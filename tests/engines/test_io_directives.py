@@ -1,0 +1,41 @@
+"""Every ``.input`` and every ``.output`` of a relation counts, as in Soufflé (issue #16: a
+relation with two ``.input`` directives loaded only the last file, two ``.output`` directives
+wrote only the last one; Soufflé then failed on the file we had not staged)."""
+from __future__ import annotations
+
+import pytest
+
+from pylogic.engines import run_program
+from tests.support import engine_available
+
+ENGINES = ["clingo", "souffle"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_two_inputs_and_two_outputs(tmp_path, engine):
+    if not engine_available(engine):
+        pytest.skip(f"{engine} not available")
+    (tmp_path / "f").mkdir()
+    (tmp_path / "f" / "e.facts").write_text("a\nb\n")
+    (tmp_path / "f" / "e2.facts").write_text("c\nb\n")
+    prog = tmp_path / "p.dl"
+    prog.write_text('.decl e(x: symbol)\n.input e\n.input e(filename="e2.facts")\n'
+                    '.decl r(x: symbol)\n.output r\n.output r(filename="again.csv")\n'
+                    'r(x) :- e(x).\n')
+    out = tmp_path / "out"
+    out.mkdir()
+    rows = run_program(prog, tmp_path / "f", engine, output_dir=out)
+    assert rows["r"] == [("a",), ("b",), ("c",)]
+    assert (out / "r.csv").read_text() == (out / "again.csv").read_text() == "a\nb\nc\n"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_in_memory_facts_replace_every_input_file(tmp_path, engine):
+    if not engine_available(engine):
+        pytest.skip(f"{engine} not available")
+    (tmp_path / "e2.facts").write_text("z\n")
+    prog = tmp_path / "p.dl"
+    prog.write_text('.decl e(x: symbol)\n.input e\n.input e(filename="e2.facts")\n'
+                    '.decl r(x: symbol)\n.output r\nr(x) :- e(x).\n')
+    rows = run_program(prog, tmp_path, engine, facts={"e": [("m",)]})
+    assert rows["r"] == [("m",)]
