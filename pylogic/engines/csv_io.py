@@ -34,8 +34,8 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
     if lines and lines[-1] == "":
         lines.pop()
     arity = relation.arity
-    if arity == 0:
-        return [()] if any(line.strip() for line in lines) else []
+    if arity == 0:                    # any line, blank included, is the empty tuple (Soufflé)
+        return [()] if lines else []
     kinds = relation.kinds
     number_cols = [i for i, k in enumerate(kinds) if k == "number"]
     rows = []

@@ -39,3 +39,14 @@ def test_in_memory_facts_replace_every_input_file(tmp_path, engine):
                     '.decl r(x: symbol)\n.output r\nr(x) :- e(x).\n')
     rows = run_program(prog, tmp_path, engine, facts={"e": [("m",)]})
     assert rows["r"] == [("m",)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("text, holds", [("\n", True), ("\n\n", True), ("", False)])
+def test_a_blank_line_in_a_nullary_facts_file_is_the_empty_tuple(tmp_path, engine, text, holds):
+    if not engine_available(engine):
+        pytest.skip(f"{engine} not available")
+    (tmp_path / "n.facts").write_text(text)
+    prog = tmp_path / "p.dl"
+    prog.write_text(".decl n()\n.input n\n.decl r(x: number)\n.output r\nr(1) :- n().\n")
+    assert run_program(prog, tmp_path, engine)["r"] == ([(1,)] if holds else [])
