@@ -365,6 +365,7 @@ class _ToAst(Transformer):
         super().__init__()
         self.filename = filename
         self.lines = text.splitlines()
+        self.unnegated: dict = {}     # id(Num) -> Num: 2147483648 not (yet) under a minus
 
     def _doc(self, line: int) -> str:
         """The block of ``//`` comment lines right above 1-based ``line`` (STYLE.md: one-line
@@ -501,6 +502,7 @@ class _ToAst(Transformer):
     def neg(self, meta, children):
         (x,) = children
         if isinstance(x, Num):  # fold so that -2147483648 is a constant
+            self.unnegated.pop(id(x), None)
             if -x.value < INT32_MIN:
                 raise DatalogError("number constant is outside the 32-bit range", x.loc)
             return Num(-x.value, self._loc(meta))
@@ -514,9 +516,10 @@ class _ToAst(Transformer):
     def num(self, children):
         loc = self._loc(children[0])
         value = _parse_int(children[0], loc)
-        if value > INT32_MAX:
-            raise DatalogError(f"number constant {children[0]} is outside the 32-bit range", loc)
-        return Num(value, loc)
+        num = Num(value, loc)
+        if value > INT32_MAX:        # only as the operand of a minus (checked after the tree)
+            self.unnegated[id(num)] = num
+        return num
 
     def string(self, children):
         return Str(_unescape(str(children[0])), self._loc(children[0]))
@@ -586,12 +589,16 @@ def parse_text(text: str, filename: str = "<input>") -> list:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, filename) from None
+    to_ast = _ToAst(filename, text)
     try:
-        items = _ToAst(filename, text).transform(tree)
+        items = to_ast.transform(tree)
     except VisitError as exc:
         if isinstance(exc.orig_exc, DatalogError):
             raise exc.orig_exc from None
         raise
+    if to_ast.unnegated:
+        num = min(to_ast.unnegated.values(), key=lambda n: (n.loc.line, n.loc.col))
+        raise DatalogError(f"number constant {num.value} is outside the 32-bit range", num.loc)
     flat = []
     for it in items:
         flat.extend(it if isinstance(it, list) else [it])

@@ -254,3 +254,14 @@ def test_plan_is_an_evaluation_hint(tmp_path):
     with pytest.raises(DatalogError) as info:
         run_program(bad, None, engine="clingo")
     assert (info.value.loc.line, ".plan must directly follow a rule") == (2, info.value.message)
+
+
+def test_the_smallest_number_is_a_literal(tmp_path):
+    """-2147483648 is Soufflé's smallest number: accepted (it was refused as out of range);
+    2147483648 on its own, or under a binary minus, is still refused, at its column."""
+    path = tmp_path / "p.dl"
+    path.write_text(HEADER + ".output a\na(-2147483648).\na(- 2147483648).\na(2147483647).\n")
+    assert run_program(path, None, "clingo")["a"] == [(-2147483648,), (2147483647,)]
+    for body, col in (("a(2147483648).", 3), ("a(3 - 2147483648).", 7)):
+        error = rejected(tmp_path, body)
+        assert (error.loc.line, error.loc.col) == (4, col) and "32-bit" in str(error)
