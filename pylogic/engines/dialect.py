@@ -290,6 +290,8 @@ _UNSUPPORTED = [
     (re.compile(r":\s*(float|unsigned)\b"), "type '{0}'"),
     (re.compile(r"<:\s*(float|unsigned)\b"), "type '{0}'"),
     (re.compile(r"\bmean\b"), "aggregate 'mean'"),
+    (re.compile(r"(\.include)\b"), "'{0}' directive (#include is supported)"),
+    (re.compile(r"\b(min|max)\s*\([^():{}]*,"), "binary functor '{0}'"),
 ]
 
 

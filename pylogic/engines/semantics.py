@@ -306,6 +306,11 @@ class _Checker:
 
     def lift_aggregate(self, agg: Aggregate, body: list) -> Var:
         conjs = _dnf(agg.body, False)
+        if not conjs:       # an unsatisfiable body ({ false }): as Soufflé, count and sum are
+            if agg.op in ("count", "sum"):              # 0, min and max have no value at all
+                return Num(0, agg.loc)
+            body.append(Constraint("!=", Num(0, agg.loc), Num(0, agg.loc), agg.loc))
+            return Num(0, agg.loc)
         if len(conjs) != 1:
             raise DatalogError("unsupported construct: disjunction inside an aggregate body", agg.loc)
         if _contains_agg(agg.target):
