@@ -147,8 +147,10 @@ class IODirective:
 @dataclass(frozen=True)
 class PlanHint:
     """A Soufflé ``.plan`` (join order per semi-naive version) after a rule: an evaluation hint
-    for Soufflé; clingo chooses its own join order, so the clingo engine ignores it."""
+    for Soufflé; clingo chooses its own join order, so the clingo engine ignores it. ``entries``:
+    ``((version, (atom, ...), loc), ...)``, atoms numbered from 1."""
     loc: SourceLoc = field(compare=False)
+    entries: tuple = ()
 
 
 # ---- normalized literals (built by semantics.py, read by stratify.py and the engines) ---------
@@ -186,6 +188,7 @@ class Program:
     clauses: list = field(default_factory=list)
     files: list = field(default_factory=list)  # every file read, main first
     macros: set = field(default_factory=set)  # #define'd names (include guards)
+    plans: list = field(default_factory=list)  # (Clause, PlanHint): each .plan and its rule
 
 # ---- grammar ---------------------------------------------------------------------------------
 
@@ -389,10 +392,13 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def plan(self, meta, children):
-        return PlanHint(self._loc(meta))
+        return PlanHint(self._loc(meta), tuple(children))
 
-    def plan_entry(self, children):
-        return None
+    @v_args(meta=True)
+    def plan_entry(self, meta, children):
+        version, *order = children
+        return (int(str(version)), tuple(int(str(t)) for t in order if t is not None),
+                self._loc(meta))
 
     @v_args(meta=True)
     def include(self, meta, children):
@@ -670,6 +676,7 @@ def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
         if isinstance(item, PlanHint):
             if not (isinstance(previous, Clause) and previous.body is not None):
                 raise DatalogError(".plan must directly follow a rule", item.loc)
+            program.plans.append((previous, item))
             previous = item
             continue
         previous = item

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pylogic.engines.dialect import (AggLit, Aggregate, Atom, BinOp, BoolLit, Clause, Conj,
                                      Constraint, Disj, Neg, NegAtom, Negation, Num, Program, Str,
                                      Var, Wildcard)
-from pylogic.engines.stratify import stratify
+from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
 from pylogic.errors import DatalogError, SourceLoc
 
 # ---- the normalized program --------------------------------------------------------------
@@ -232,7 +232,10 @@ class _Checker:
             elif io.kind == "output":
                 outputs.setdefault(io.rel, params)
                 self.output_files.setdefault(io.rel, []).append(params)
-            elif io.rel not in printsize:
+            elif io.rel in printsize:
+                raise DatalogError(f"second .printsize of relation '{io.rel}' (Soufflé refuses "
+                                   "a redefinition)", io.loc)
+            else:
                 printsize.append(io.rel)
         return inputs, outputs, printsize
 
@@ -573,6 +576,58 @@ def _ground(lits, bound: set) -> set:
     return bound
 
 
+def _atoms_in(node):
+    """The positive atoms of a parsed clause body (not under ``!`` or inside an aggregate: the
+    atoms a ``.plan`` orders)."""
+    if isinstance(node, Atom):
+        yield node
+    elif isinstance(node, (Negation, Aggregate)):
+        return
+    elif isinstance(node, (list, tuple)):
+        for x in node:
+            yield from _atoms_in(x)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            yield from _atoms_in(getattr(node, name))
+
+
+def _check_inline_and_plans(program: Program, relations: dict, rules: list, io: set) -> None:
+    """Soufflé's checks of ``inline`` and ``.plan``: an inlined relation has no IO directive and
+    is not recursive; a ``.plan`` belongs to a recursive rule (it orders the semi-naive
+    versions of a recursive rule; Soufflé refuses one on any other rule)."""
+    graph = dependency_graph(relations, rules)
+    component = {}
+    for comp in strongly_connected_components(graph):
+        recursive = len(comp) > 1 or comp[0] in graph.get(comp[0], {})
+        for rel in comp:
+            component[rel] = (frozenset(comp), recursive)
+    for d in program.decls:
+        if not any(q == "inline" for q, _ in d.qualifiers):
+            continue
+        if d.name in io:
+            raise DatalogError(f"IO relation '{d.name}' cannot be inlined", d.loc)
+        comp, recursive = component.get(d.name, (frozenset({d.name}), False))
+        if recursive:
+            raise DatalogError(f"cannot inline cyclically dependent relations "
+                               f"{{{', '.join(sorted(comp))}}}", d.loc)
+    for clause, hint in program.plans:
+        heads = {component.get(h.rel, (frozenset({h.rel}), False))[0] for h in clause.heads}
+        atoms = [a for a in _atoms_in(clause.body)]
+        recursive = sum(1 for a in atoms if component.get(a.rel, (None,))[0] in heads)
+        if not recursive:
+            raise DatalogError("execution plan (.plan) for a non-recursive rule: Soufflé "
+                               "refuses it", hint.entries[0][2] if hint.entries else hint.loc)
+        for version, order, loc in hint.entries:      # as Soufflé checks them
+            if version >= recursive:
+                raise DatalogError(f"execution plan for version {version}: only versions "
+                                   f"0..{recursive - 1} permitted", loc)
+            if len(order) != len(atoms):
+                raise DatalogError(f"invalid execution order in plan (expected {len(atoms)} "
+                                   f"atoms, not {len(order)})", loc)
+            if sorted(order) != list(range(1, len(atoms) + 1)):
+                raise DatalogError("invalid execution order in plan (incomplete)", loc)
+
+
 def check_program(program: Program, main_file: str) -> CheckedProgram:
     """Check and normalize a parsed program. Raises DatalogError (located) on the first problem."""
     checker = _Checker(program)
@@ -580,6 +635,8 @@ def check_program(program: Program, main_file: str) -> CheckedProgram:
     inputs, outputs, printsize = checker.io()
     rules = checker.rules()
     strata = stratify(checker.relations, rules)
+    _check_inline_and_plans(program, checker.relations, rules, set(inputs) | set(outputs)
+                            | set(printsize))
     return CheckedProgram(checker.relations, inputs, outputs, printsize, rules, strata,
                           list(program.files), main_file, checker.input_files,
                           checker.output_files)
