@@ -4,6 +4,7 @@ literals, groundedness (Soufflé's rules), then stratification (``stratify.py``)
 ``CheckedProgram``, is what every engine consumes (loaded by ``program.py``)."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
@@ -345,6 +346,24 @@ class _Checker:
         body.append(AggLit(result, agg.op, agg.target, tuple(inner), (), agg.loc))
         return result
 
+    def scope_to_aggregate(self, lit: AggLit, others: list) -> AggLit:
+        """Rename, inside the aggregate ``lit``, every variable that only the aggregate itself
+        grounds (``Y = min Z + Y : {..., a(B, Y)}``: the inner Y is the aggregate's own, as in
+        Soufflé); a variable the other literals ground stays shared (correlated)."""
+        independent = [o for o in others if not (isinstance(o, Constraint) and lit.result.name in
+                                                 {v.name for v in lit_vars(o)})]
+        grounded = _ground([o for o in independent if not isinstance(o, AggLit)], set())
+        grounded |= {o.result.name for o in independent if isinstance(o, AggLit)}
+        inner = {v.name for b in lit.body for v in lit_vars(b)}
+        inner |= {v.name for v in term_vars(lit.target)} if lit.target is not None else set()
+        local = {n for n in inner - grounded if not n.startswith("#")
+                 and n in {v.name for o in others for v in
+                           ([o.result] if isinstance(o, AggLit) else lit_vars(o))}}
+        if not local:
+            return lit
+        mapping = {n: f"{n}#agg{next(self.fresh)}" for n in sorted(local)}
+        return _renamed(lit, mapping)
+
     def finish_aggregates(self, rule: Rule) -> Rule:
         """Fill each AggLit's tuple: its local named variables plus every wildcard position (made a
         variable), which is what Soufflé 2.4.1 computes (checked against the binary)."""
@@ -353,6 +372,7 @@ class _Checker:
             if not isinstance(lit, AggLit) or lit.tuple_vars:
                 new_body.append(lit)
                 continue
+            lit = self.scope_to_aggregate(lit, [o for j, o in enumerate(rule.body) if j != i])
             outside = {v.name for v in term_vars_of_atom(rule.head)}
             for j, other in enumerate(rule.body):
                 if j != i:  # a variable seen only inside other aggregates stays local (Soufflé)
@@ -553,6 +573,21 @@ def _all_lits(lits):
         yield lit
         if isinstance(lit, AggLit):
             yield from _all_lits(lit.body)
+
+
+def _renamed(node, mapping: dict):
+    """``node`` (a normalized literal or term) with its variables renamed by ``mapping``."""
+    if isinstance(node, Var):
+        return Var(mapping[node.name], node.loc) if node.name in mapping else node
+    if isinstance(node, tuple):
+        return tuple(_renamed(x, mapping) for x in node)
+    if isinstance(node, list):
+        return [_renamed(x, mapping) for x in node]
+    if hasattr(node, "__dataclass_fields__"):
+        changes = {f: _renamed(getattr(node, f), mapping) for f in node.__dataclass_fields__
+                   if f != "loc"}
+        return dataclasses.replace(node, **changes)
+    return node
 
 
 def _ground(lits, bound: set) -> set:

@@ -302,3 +302,22 @@ def test_a_plan_on_a_recursive_rule_is_accepted(tmp_path):
     path.write_text(HEADER + ".output a\nb(1).\nb(2).\na(x) :- b(x).\n"
                     "a(x) :- a(y), b(x), x = y + 1.\n.plan 0:(2,1)\n")
     assert run_program(path, None, "clingo")["a"] == [(1,), (2,)]
+
+
+@pytest.mark.parametrize("engine", ["clingo", "souffle"])
+def test_the_aggregates_own_variable_is_local(tmp_path, engine):
+    """``Y = min Z+Y : { a(A,Z), a(B,Y), A != B }``: the inner Y is the aggregate's own (Soufflé
+    scopes it; clingo got an unsafe rule and failed with no line). A variable that the rest of
+    the body grounds stays shared."""
+    from tests.support import engine_available
+    if not engine_available(engine):
+        pytest.skip(f"{engine} not available")
+    (tmp_path / "a.facts").write_text("x\t1\ny\t2\nz\t5\n")
+    path = tmp_path / "p.dl"
+    path.write_text(".decl a(x: symbol, y: number)\n.input a\n.decl r(y: number)\n.output r\n"
+                    ".decl s(x: symbol, y: number)\n.output s\n"
+                    "r(Y) :- Y = min Z+Y : { a(A,Z), a(B,Y), A != B }.\n"
+                    "s(A, N) :- a(A, _), N = count : { a(B, _), B != A }.\n")
+    rows = run_program(path, tmp_path, engine)
+    assert rows["r"] == [(3,)]
+    assert rows["s"] == [("x", 2), ("y", 2), ("z", 2)]
