@@ -12,7 +12,9 @@ Scopes (what ``pathlogic analyze`` runs an analysis on):
 Example
 -------
 >>> catalog.get("dominance").outputs                        # doctest: +SKIP
-('dom', 'idom')
+('idom',)
+>>> catalog.get("dominance_closure").scope                  # doctest: +SKIP
+'demand'
 >>> [a.name for a in catalog.producing(["cdep", "idom"])]    # doctest: +SKIP
 ['control_dependence', 'dominance']
 
@@ -75,7 +77,10 @@ class Analysis:
 CATALOG: tuple[Analysis, ...] = (
     Analysis("reachability", "reachability.dl", "function",
              "blocks reachable from the entry, and unreachable ones"),
-    Analysis("dominance", "dominance.dl", "function", "idom and dom on the CFG"),
+    Analysis("dominance", "dominance.dl", "function", "idom on the CFG"),
+    Analysis("dominance_closure", "dominance_closure.dl", "demand",
+             "dom, the full dominance relation (N x dominator-tree depth rows): opt-in, "
+             "computed only when asked for (relations=['dom'] or an #include)"),
     Analysis("dominance_frontier", "dominance_frontier.dl", "function", "dominance frontiers (df)"),
     Analysis("postdominance", "postdominance.dl", "function",
              "ipdom on the reverse CFG from the virtual exit __exit__"),

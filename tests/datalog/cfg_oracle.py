@@ -66,3 +66,41 @@ def cfg_oracle(blocks: list[str], edges: list[tuple[str, str]], exits: list[str]
     out["reachable"] = {(b,) for b in reach}
     out["unreachable"] = {(b,) for b in blocks if b not in reach}
     return out
+
+
+def loops_oracle(blocks: list[str], edges: list[tuple[str, str]]) -> dict[str, set]:
+    """Expected back_edge, loop_header, loop_block, loop_depth and irreducible rows (without the
+    function column; irreducible as {()} or set()) from networkx's dominator tree, walked per
+    pair (no dominator sets, so it stays linear on long chains): natural loops of Aho, Lam,
+    Sethi & Ullman §9.6.6; a CFG is reducible iff its reachable part without back edges is
+    acyclic (§9.6.4)."""
+    entry = blocks[0]
+    g = nx.DiGraph()
+    g.add_nodes_from(blocks)
+    g.add_edges_from(edges)
+    idom = _immediate_dominators(g, entry)
+    reach = nx.descendants(g, entry) | {entry}
+
+    def dominates(d: str, n: str) -> bool:
+        while n != d and n in idom:
+            n = idom[n]
+        return n == d
+
+    back = {(t, h) for t, h in edges if t in reach and dominates(h, t)}
+    body: dict[str, set] = {}
+    for t, h in back:
+        loop = body.setdefault(h, {h})
+        work = [t] if t not in loop else []
+        loop.add(t)
+        while work:
+            b = work.pop()
+            for p in g.predecessors(b):
+                if p in reach and p not in loop:
+                    loop.add(p)
+                    work.append(p)
+    forward = g.subgraph(reach).copy()
+    forward.remove_edges_from(back)
+    return {"back_edge": back, "loop_header": {(h,) for h in body},
+            "loop_block": {(h, b) for h, bs in body.items() for b in bs},
+            "loop_depth": {(b, sum(b in bs for bs in body.values())) for b in reach},
+            "irreducible": set() if nx.is_directed_acyclic_graph(forward) else {()}}

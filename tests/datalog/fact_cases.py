@@ -18,14 +18,17 @@ HERE = Path(__file__).parent
 class FactCases:
     """The cases of one family (``tests/datalog/<family>/``) for the program ``file``."""
 
-    def __init__(self, family: str, file: str):
+    def __init__(self, family: str, file: str, also: tuple[str, ...] = ()):
         self.dir = HERE / family
         self.program = catalog.datalog_dir() / file
+        self.also = tuple(catalog.datalog_dir() / f for f in also)   # opt-in programs with cases
         self.names = sorted(p.name for p in self.dir.iterdir() if p.is_dir())
 
     def expected(self, case: str, pattern: str = "*.csv") -> dict:
-        checked = load_program_cached(self.program)
-        return {p.stem: sorted(read_output(p, checked.relations[p.stem]))
+        relations = {}
+        for program in (*self.also, self.program):
+            relations.update(load_program_cached(program).relations)
+        return {p.stem: sorted(read_output(p, relations[p.stem]))
                 for p in (self.dir / case / "expected").glob(pattern)}
 
     def check_facts_current(self, case: str) -> None:

@@ -1,6 +1,7 @@
 """The CFG analyses of datalog/ against the networkx oracle (tests/datalog/cfg_oracle.py), on
 hypothesis-generated CFGs (irreducible ones, unreachable blocks, self-loops, several exits and
-blocks that never reach an exit) and on every function of examples/."""
+blocks that never reach an exit) and on every function of examples/; the opt-in dom relation
+(dominance_closure.dl) against the same oracle; and analyze on 2,000-block chains without dom."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,12 +14,14 @@ from pylogic.analysis import catalog
 from pylogic.engines import run_program
 from pylogic.ir.model import Module
 from pylogic.ir.synthetic import function_from_cfg
-from tests.datalog.cfg_oracle import cfg_oracle
+from tests.datalog.cfg_oracle import cfg_oracle, loops_oracle
 from tests.support import ENGINES
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = catalog.datalog_dir() / catalog.BUNDLES["cfg_analyses"]
-CHECKED = ("idom", "dom", "df", "ipdom", "cdep", "reachable", "unreachable")
+CLOSURE = catalog.datalog_dir() / "dominance_closure.dl"
+CHECKED = ("idom", "df", "ipdom", "cdep", "reachable", "unreachable")
+LOOPS = ("back_edge", "loop_header", "loop_block", "loop_depth", "irreducible")
 
 
 @st.composite
@@ -39,12 +42,14 @@ def check_against_oracle(functions: list[tuple[list[str], dict]], engine: str) -
     fns = [function_from_cfg(f"@g{k}", labels, succs) for k, (labels, succs) in enumerate(functions)]
     extract_module(Module(functions=tuple(fns)), "gen.pir", facts)
     rows = run_program(PROGRAM, None, engine=engine, facts=facts)
+    assert "dom" not in rows
+    rows.update(run_program(CLOSURE, None, engine=engine, facts=facts))
     for k, (labels, succs) in enumerate(functions):
         f = f"gen.pir::@g{k}"
         edges = [(a, b) for a in labels for b in succs[a]]
         exits = [b for b in labels if not succs[b]]
-        expected = cfg_oracle(labels, edges, exits)
-        for rel in CHECKED:
+        expected = cfg_oracle(labels, edges, exits) | loops_oracle(labels, edges)
+        for rel in CHECKED + LOOPS + ("dom",):
             got = {tuple(r[1:]) for r in rows[rel] if r[0] == f}
             assert got == expected[rel], (rel, labels, succs)
 
@@ -79,12 +84,42 @@ def test_examples_match_networkx():
     for p in loaded.programs:
         extract_module(p.module, p.relpath, facts)
     rows = run_program(PROGRAM, None, engine="clingo", facts=facts)
+    rows.update(run_program(CLOSURE, None, engine="clingo", facts=facts))
     for p in loaded.programs:
         for fn in p.module.defined_functions():
             f = f"{p.relpath}::{fn.name}"
             labels = [b.label for b in fn.blocks]
             edges = fn.edges()
             exits = [r[1] for r in facts["exit"] if r[0] == f]
-            expected = cfg_oracle(labels, edges, exits)
-            for rel in CHECKED:
+            expected = cfg_oracle(labels, edges, exits) | loops_oracle(labels, edges)
+            for rel in CHECKED + LOOPS + ("dom",):
                 assert {tuple(r[1:]) for r in rows[rel] if r[0] == f} == expected[rel], (f, rel)
+
+
+def chain(n: int, loop: bool) -> tuple[list[str], dict]:
+    """A chain of n blocks; with ``loop``, the last but one jumps back to b1 (one 2,000-block loop)."""
+    labels = [f"b{i}" for i in range(n)]
+    succs = {b: [labels[i + 1]] if i + 1 < n else [] for i, b in enumerate(labels)}
+    if loop:
+        succs[labels[-2]].append(labels[1])
+    return labels, succs
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("loop", [False, True], ids=["chain", "loop"])
+def test_analyze_does_not_materialise_dom(engine, loop):
+    """What analyze runs on every function computes no dominance closure (no relation of the
+    composed program is dom; its rows would be 2 M here) and its results equal networkx's."""
+    from pylogic.analysis.run import analyze_modules
+    assert "dom" not in catalog.compose(catalog.in_scope("function")).relations
+    assert "dom" not in catalog.compose(catalog.in_scope("predicated")).relations
+    labels, succs = chain(2000, loop)
+    fn = function_from_cfg("@f", labels, succs)
+    run = analyze_modules([(Module(functions=(fn,)), "chain.pir")], engine=engine)
+    rows = run.rows.of("chain.pir::@f")
+    assert "dom" not in rows
+    edges = [(a, b) for a in labels for b in succs[a]]
+    expected = cfg_oracle(labels, edges, [labels[-1]]) | loops_oracle(labels, edges)
+    for rel in CHECKED + LOOPS:
+        assert {tuple(r) for r in rows[rel]} == expected[rel], rel
+    assert len(rows["loop_block"]) == (1998 if loop else 0)

@@ -3,7 +3,7 @@ test layout): tests/datalog/cfg/<case>/*.facts, the program they come from (<cas
 <case>/expected/<relation>.csv, compared after sorting. The expected rows were checked by hand:
 while_if is a loop around an if/else (DF(head) = {head}; the loop body is control dependent on
 head->body); irreducible is the two-entry cycle b<->c with an unreachable block that still has
-an ipdom row (DESIGN.md facts contract)."""
+an ipdom row (DESIGN.md facts contract). expected/dom.csv is the opt-in dominance_closure.dl."""
 from __future__ import annotations
 
 import pytest
@@ -12,8 +12,9 @@ from pylogic.engines import load_program_cached, run_program
 from tests.datalog.fact_cases import FactCases
 from tests.support import ENGINES
 
-FAMILY = FactCases("cfg", "cfg_analyses.dl")
+FAMILY = FactCases("cfg", "cfg_analyses.dl", also=("dominance_closure.dl",))
 PROGRAM = FAMILY.program
+CLOSURE = FAMILY.also[0]
 CASES_DIR = FAMILY.dir
 CASES = FAMILY.names
 
@@ -23,7 +24,8 @@ def expected(case: str) -> dict:
 
 
 def test_every_output_is_expected():
-    outputs = set(load_program_cached(PROGRAM).outputs)
+    outputs = set(load_program_cached(PROGRAM).outputs) | set(load_program_cached(CLOSURE).outputs)
+    assert "dom" not in load_program_cached(PROGRAM).outputs
     for case in CASES:
         assert set(expected(case)) == outputs, case
 
@@ -32,6 +34,7 @@ def test_every_output_is_expected():
 @pytest.mark.parametrize("case", CASES)
 def test_cfg_outputs(case, engine):
     got = run_program(PROGRAM, CASES_DIR / case, engine=engine)
+    got.update(run_program(CLOSURE, CASES_DIR / case, engine=engine))
     for rel, rows in expected(case).items():
         assert got[rel] == rows, (case, rel)
 
