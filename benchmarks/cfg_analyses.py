@@ -4,9 +4,11 @@ growing size; write runs/bench-cfg.json.
     python benchmarks/cfg_analyses.py [--sizes 100,300,1000,3000,10000] [--engines clingo,souffle]
 
 Structured CFGs (nested sequences, if/else, while loops with breaks) and random CFGs (irreducible
-regions, unreachable blocks) are both measured. Output-relation sizes are recorded with the time,
-since dom (and loops, which reads it) is inherently N x dominator-tree depth; the "trees" set
-(reachable, idom, ipdom, df, cdep: everything whose output is linear) is timed separately.
+regions, unreachable blocks) are both measured. Output-relation sizes are recorded with the time;
+the "trees" set (reachable, idom, ipdom, df, cdep) is timed separately from "all" (which adds the
+natural loops). The full dominance relation dom (N x dominator-tree depth rows) is no longer in
+the bundle: it is the opt-in dominance_closure.dl; `pathlogic analyze` as a whole on chains and
+random CFGs of up to 30,000 blocks is benchmarks/dominance_scale.py.
 """
 from __future__ import annotations
 

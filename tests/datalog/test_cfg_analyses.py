@@ -123,3 +123,15 @@ def test_analyze_does_not_materialise_dom(engine, loop):
     for rel in CHECKED + LOOPS:
         assert {tuple(r) for r in rows[rel]} == expected[rel], rel
     assert len(rows["loop_block"]) == (1998 if loop else 0)
+
+
+def test_dom_is_opt_in():
+    """dom is computed when asked for (catalog scope "demand"), by dominance_closure.dl."""
+    from pylogic.analysis.run import module_rows
+    assert catalog.get("dominance_closure").scope == "demand"
+    assert [a.name for a in catalog.producing(["dom"])] == ["dominance_closure"]
+    labels, succs = chain(4, loop=True)
+    rows = module_rows(Module(functions=(function_from_cfg("@f", labels, succs),)), "x.pir",
+                       relations=["dom"], engine="clingo").function("@f")
+    edges = [(a, b) for a in labels for b in succs[a]]
+    assert set(rows["dom"]) == cfg_oracle(labels, edges, [labels[-1]])["dom"]
