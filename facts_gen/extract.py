@@ -6,6 +6,7 @@ no header, one file per relation, empty files included).
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pylogic.ir.load import LoadedDirectory, load_directory
@@ -67,20 +68,27 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
 
 def _cell(value) -> str:
     text = str(value)
-    if "\t" in text or "\n" in text:
+    if "\t" in text or "\n" in text or "\r" in text:  # ids are escaped (naming.escape_field)
         raise ValueError(f"fact value {text!r} contains a tab or newline")
     return text
 
 
 def write_facts(facts: dict[str, list[tuple]], facts_dir: Path) -> None:
-    """Write every relation as ``facts_dir/NAME.facts`` (Soufflé TSV, no header)."""
+    """Write every relation as ``facts_dir/NAME.facts`` (Soufflé TSV, no header). Each file is
+    written beside its target and renamed into place: never a truncated facts file."""
     facts_dir = Path(facts_dir)
     facts_dir.mkdir(parents=True, exist_ok=True)
     for name, rows in facts.items():
-        with open(facts_dir / f"{name}.facts", "w") as fh:
-            for row in rows:
-                fh.write("\t".join(_cell(v) for v in row))
-                fh.write("\n")
+        target = facts_dir / f"{name}.facts"
+        partial = facts_dir / f".{name}.facts.partial"
+        try:
+            with open(partial, "w", encoding="utf-8") as fh:
+                for row in rows:
+                    fh.write("\t".join(_cell(v) for v in row))
+                    fh.write("\n")
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
 
 
 def extract_directory(root, facts_dir=None, jobs: int = 1

@@ -1,4 +1,5 @@
-"""How facts name things: functions are ``<file relative to DIR>::<name>``; instructions are
+"""How facts name things: functions are ``<file relative to DIR>::<name>`` (the file name
+escaped by ``escape_field``); instructions are
 ``<block label>#<index>`` (``#`` cannot occur in a PIR identifier, so ids are unambiguous)."""
 from __future__ import annotations
 
@@ -6,8 +7,19 @@ from __future__ import annotations
 VIRTUAL_EXIT = "__exit__"
 
 
+#: Characters Soufflé's tab-separated facts cannot hold (a field ends at a tab, a tuple at a
+#: newline; ``\r`` before one is dropped), written C-style; ``\`` is doubled so ids stay distinct.
+_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def escape_field(text: str) -> str:
+    """``text`` as one field of a facts file: tab, newline, CR and backslash written C-style."""
+    return text.translate(_ESCAPES)
+
+
 def function_id(relpath: str, name: str) -> str:
-    return f"{relpath}::{name}"
+    """``relpath::name``; a file name holding a tab or newline is escaped (``escape_field``)."""
+    return f"{escape_field(relpath)}::{name}"
 
 
 def same_function(name: str, wanted: str) -> bool:

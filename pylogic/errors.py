@@ -4,6 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def printable_name(name: str) -> str:
+    """A file name fit for one line of a message: control characters written C-style
+    (``a\\tb.c``), as in the facts (``facts_gen.naming.escape_field``)."""
+    if name.isprintable():
+        return name
+    return "".join(c if c.isprintable() else {"\t": "\\t", "\n": "\\n", "\r": "\\r"}.get(
+        c, f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}") for c in name)
+
+
 @dataclass(frozen=True)
 class SourceLoc:
     """A position in an input file (1-based line and column; 0 = unknown)."""
@@ -13,11 +22,12 @@ class SourceLoc:
     col: int = 0
 
     def __str__(self) -> str:
+        file = printable_name(self.file)
         if self.line and self.col:
-            return f"{self.file}:{self.line}:{self.col}"
+            return f"{file}:{self.line}:{self.col}"
         if self.line:
-            return f"{self.file}:{self.line}"
-        return self.file
+            return f"{file}:{self.line}"
+        return file
 
 
 class PathlogicError(Exception):

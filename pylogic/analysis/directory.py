@@ -23,7 +23,7 @@ from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, call_with_budget
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
-from pylogic.errors import PathlogicError
+from pylogic.errors import PathlogicError, printable_name
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import LoadedDirectory, load_directory
 from pylogic.predicates.pas import PAS_RELATIONS
@@ -115,7 +115,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     result.run, result.engine = run, run.engine
     result.seconds["analyses"] = time.perf_counter() - t2
     for relpath, message in sorted(run.module_failures.items()):
-        result.failures.append(f"{relpath}: {message}")
+        result.failures.append(f"{printable_name(relpath)}: {message}")
     for f, message in sorted(run.failures.items()):
         result.failures.append(f"{f}: analysis failed: {message}")
     result.functions = function_rows(run)

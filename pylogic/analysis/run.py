@@ -29,7 +29,7 @@ from pylogic.analysis import catalog
 from pylogic.analysis.budget import BudgetPool
 from pylogic.engines import resolve_engine, run_checked
 from pylogic.engines.rows import Rows
-from pylogic.errors import PathlogicError
+from pylogic.errors import PathlogicError, printable_name
 from pylogic.ir.model import Function, Module, PredDefine
 
 
@@ -301,7 +301,7 @@ def module_rows(module: Module, relpath: Optional[str] = None, *,
     relpath = relpath or module.path
     run = analyze_modules([(module, relpath)], engine=engine, relations=relations)
     if run.module_failures:
-        raise PathlogicError(f"{relpath}: {run.module_failures[relpath]}")
+        raise PathlogicError(f"{printable_name(relpath)}: {run.module_failures[relpath]}")
     if run.failures:
         f, message = sorted(run.failures.items())[0]
         raise PathlogicError(f"{f}: analysis failed: {message}")

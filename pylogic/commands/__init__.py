@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from pylogic.errors import printable_name
+
 
 def _integer(text: str, minimum: int, rule: str) -> int:
     try:
@@ -43,9 +45,9 @@ def import_notes(path, report) -> list[str]:
     ``analyze`` prints them; [] for a ``.pir`` (``report`` None)."""
     if report is None:
         return []
-    return ([f"{path}: note: function {fn['name']} not imported: {fn['reason']}"
+    return ([f"{printable_name(path)}: note: function {fn['name']} not imported: {fn['reason']}"
              for fn in report.skipped]
-            + [f"{path}: note: global {g['name']} not imported: {g['reason']}"
+            + [f"{printable_name(path)}: note: global {g['name']} not imported: {g['reason']}"
                for g in report.globals_skipped])
 
 

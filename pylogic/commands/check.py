@@ -15,7 +15,7 @@ import sys
 
 from facts_gen.naming import same_function
 from pylogic.commands import import_notes
-from pylogic.errors import ParseErrors, PathlogicError
+from pylogic.errors import ParseErrors, PathlogicError, printable_name
 from pylogic.ir.load import INPUT_SUFFIXES, load_program
 from pylogic.ir.model import Module
 from pylogic.ir.verify import verify_module
@@ -68,7 +68,7 @@ def _summary(path: str, module: Module, function: str | None = None) -> str:
     blocks = sum(len(f.blocks) for f in fns)
     instrs = sum(len(b.instrs) for f in fns for b in f.blocks)
     what = f"function {fns[0].name}" if function is not None else f"{len(fns)} functions"
-    return f"{path}: ok ({what}, {blocks} blocks, {instrs} instructions)"
+    return f"{printable_name(path)}: ok ({what}, {blocks} blocks, {instrs} instructions)"
 
 
 def _defines(module: Module | None, function: str) -> bool:
@@ -84,7 +84,7 @@ def run(args) -> int:
         module, errors = check_file(path)
         if args.function is not None and module is not None:
             if not _defines(module, args.function):
-                print(f"{path}: skipped (no function {args.function})")
+                print(f"{printable_name(path)}: skipped (no function {args.function})")
                 continue
             found = True
             errors = [e for e in errors if getattr(e, "function", None) is None
@@ -92,9 +92,9 @@ def run(args) -> int:
         if errors:
             status = 1
             for err in errors:
-                text = str(err) if err.loc is not None else f"{path}: {err}"
+                text = str(err) if err.loc is not None else f"{printable_name(path)}: {err}"
                 print(text, file=sys.stderr)
-            print(f"{path}: {len(errors)} error(s)", file=sys.stderr)
+            print(f"{printable_name(path)}: {len(errors)} error(s)", file=sys.stderr)
         else:
             print(_summary(path, module, args.function))
     if args.function is not None and not found and status == 0:

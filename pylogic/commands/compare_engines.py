@@ -12,6 +12,7 @@ from pylogic.commands import nonnegative_int
 from pylogic.analysis import catalog
 from pylogic.analysis.directory import facts_directory
 from pylogic.engines import available_engines, engine, engine_names, run_checked
+from pylogic.errors import printable_name
 
 
 def add_parser(sub) -> None:
@@ -100,7 +101,7 @@ def run(args) -> int:
         for problem in loaded.problems:
             print(f"pathlogic: {problem.message}", file=sys.stderr)
         for relpath, message in sorted(failures.items()):
-            print(f"pathlogic: {relpath}: {message}", file=sys.stderr)
+            print(f"pathlogic: {printable_name(relpath)}: {message}", file=sys.stderr)
         left_out = bool(failures) or any(p.skipped for p in loaded.problems)
         pairs = engine_pairs()
         if not pairs:

@@ -9,6 +9,7 @@ import sys
 
 from pylogic.analysis.directory import facts_directory
 from pylogic.commands import positive_int
+from pylogic.errors import printable_name
 
 
 def add_parser(sub) -> None:
@@ -29,7 +30,7 @@ def run(args) -> int:
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for relpath, message in sorted(failures.items()):
-        print(f"pathlogic: {relpath}: {message}", file=sys.stderr)
+        print(f"pathlogic: {printable_name(relpath)}: {message}", file=sys.stderr)
     failed = [p.relpath for p in loaded.problems if p.skipped] + sorted(failures)
     print(f"{len(facts['function'])} functions from {len(loaded.programs) - len(failures)} files "
           f"({len(failed)} failed) -> {args.out}")

@@ -22,7 +22,7 @@ from pylogic.commands import nonnegative_int, only_function, positive_float
 from pylogic.engines import engine_choices, load_program, run_checked, write_outputs
 from pylogic.engines.budget import TIMEOUT_STATUS, call_with_budget
 from pylogic.engines.run import check_input_files
-from pylogic.errors import DatalogError, PathlogicError, SourceLoc
+from pylogic.errors import DatalogError, PathlogicError, SourceLoc, printable_name
 from pylogic.report.table import relation_table
 
 
@@ -66,7 +66,7 @@ def extract_into(directory: str, facts_dir: Path, function: str | None = None) -
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for relpath, message in sorted(failures.items()):
-        print(f"pathlogic: {relpath}: {message}", file=sys.stderr)
+        print(f"pathlogic: {printable_name(relpath)}: {message}", file=sys.stderr)
     if function:
         facts, found = only_function(facts, function)
         if not found:

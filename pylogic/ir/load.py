@@ -14,7 +14,7 @@ import concurrent.futures
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pylogic.errors import ImportError_, PathlogicError, SourceLoc
+from pylogic.errors import ImportError_, PathlogicError, SourceLoc, printable_name
 from pylogic.ir.llvm.clang import compile_c_to_ll
 from pylogic.ir.llvm.importer import ImportReport, import_llvm
 from pylogic.ir.model import Module
@@ -174,11 +174,11 @@ def load_one(path: Path, relpath: str) -> tuple[LoadedProgram | None, list[Input
     except PathlogicError as exc:
         return None, [InputProblem(relpath, str(exc))]
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [InputProblem(relpath, f"{path}: cannot read: {exc}")]
+        return None, [InputProblem(relpath, f"{printable_name(str(path))}: cannot read: {exc}")]
     except Exception as exc:  # noqa: BLE001 -- a bug on one file must not end a directory run
-        return None, [InputProblem(relpath, f"{path}: internal error while loading "
+        return None, [InputProblem(relpath, f"{printable_name(str(path))}: internal error while loading "
                                             f"({type(exc).__name__}: {exc}); please report it")]
-    notes = [InputProblem(relpath, f"{path}: note: function {fn['name']} not imported: "
+    notes = [InputProblem(relpath, f"{printable_name(str(path))}: note: function {fn['name']} not imported: "
                                    f"{fn['reason']}", skipped=False)
              for fn in (report.skipped if report is not None else ())]
     return LoadedProgram(relpath, path, module, report), notes

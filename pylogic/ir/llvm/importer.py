@@ -129,12 +129,15 @@ def _parse_llvm(ll_text: str, path: str):
     return mod
 
 
+_GLOBAL_NAME = re.compile(r'@(?:"[^"]*"|[-A-Za-z$._0-9]+)')
+
+
 def _symbol(text: str) -> str:
-    """The ``@name`` token a printed global/function definition declares."""
-    for tok in tokenize(text.split("(", 1)[0] if text.lstrip().startswith(("define", "declare"))
-                        else text.split("=", 1)[0]):
-        if tok.kind == "glob":
-            return tok.text
+    """The ``@name`` token a printed global/function definition declares: its first ``@`` name
+    (a quoted name may hold ``(`` or ``=``: ``@"f(int)"`` from ``__asm__("f(int)")``)."""
+    m = _GLOBAL_NAME.search(text.split("\n", 1)[0])
+    if m:
+        return m.group(0)
     raise ImportError_(f"cannot find the symbol in {text[:60]!r}")
 
 
