@@ -28,7 +28,12 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return []
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:               # located: line and column of the bad byte
+        head = path.read_bytes()[:exc.start]
+        line, col = head.count(b"\n") + 1, exc.start - (head.rfind(b"\n") + 1) + 1
+        raise DatalogError(f"facts file is not UTF-8 (byte 0x{exc.object[exc.start]:02x})",
+                           SourceLoc(str(path), line, col)) from None
+    except OSError as exc:
         raise DatalogError(f"cannot read facts file: {exc}", SourceLoc(str(path))) from None
     lines = text.split("\n")
     if lines and lines[-1] == "":
