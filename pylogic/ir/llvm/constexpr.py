@@ -64,7 +64,7 @@ class _Hoister:
         out, i = [], 0
         while i < len(toks):
             t = toks[i]
-            if t.kind == "word" and t.text in KEPT and (out and out[-1].text != "="):
+            if t.kind == "word" and t.text in KEPT and (not out or out[-1].text != "="):
                 j = i + 1
                 while j < len(toks) and toks[j].kind == "word" and toks[j].text in _KEPT_FLAGS:
                     j += 1
@@ -83,7 +83,7 @@ class _Hoister:
                 pred = []
                 while j < len(toks) and toks[j].kind == "word" and toks[j].text != "to" and toks[j + 0].text != "(":
                     pred.append(toks[j]); j += 1
-                if j < len(toks) and toks[j].text == "(" and (out and out[-1].text not in ("=",)):
+                if j < len(toks) and toks[j].text == "(" and (not out or out[-1].text != "="):
                     end = _span(toks, j)
                     inner = self._expand(toks[j + 1:end - 1], hoisted)
                     name = self._emit(t.text, pred, inner, hoisted)

@@ -224,3 +224,27 @@ define i32 @main() {
 """
     assert run_module(_imported(text)).return_value == 3
     assert _lli_exit(text) in (None, 3)
+
+
+def test_removed_constexpr_as_a_whole_phi_value_is_hoisted():
+    # clang-14 -O0 on csmith seeds 22, 59 and 105: a phi's incoming value that IS an `icmp`
+    # constant expression (not nested in another operand) was left in place, and LLVM 22
+    # refused the whole file ("icmp constexprs are no longer supported").
+    text = """
+@g = global [4 x i32] zeroinitializer
+define i32 @main(i32 %n) {
+entry:
+  %c = icmp eq i32 %n, 7
+  br i1 %c, label %a, label %b
+a:
+  br label %b
+b:
+  %p = phi i1 [false, %a], [icmp eq (i32* getelementptr inbounds ([4 x i32], [4 x i32]* @g, i64 0, i64 2), i32* getelementptr inbounds ([4 x i32], [4 x i32]* @g, i64 0, i64 2)), %entry]
+  %q = phi i64 [0, %a], [zext (i1 icmp ult (i32* getelementptr inbounds ([4 x i32], [4 x i32]* @g, i64 0, i64 1), i32* getelementptr inbounds ([4 x i32], [4 x i32]* @g, i64 0, i64 3)) to i64), %entry]
+  %r = zext i1 %p to i32
+  %s = trunc i64 %q to i32
+  %t = add i32 %r, %s
+  ret i32 %t
+}
+"""
+    assert run_module(_imported(text), args=[1]).return_value == 2
