@@ -44,20 +44,24 @@ FLOAT_IR = re.compile(r"(?<![%@\w.\"])(?:half|float|double|x86_fp80|fp128)(?![\w
 FUEL = 20_000_000
 NATIVE_TIMEOUT = 5.0
 #: Outcomes of ``native_vs_pir`` after both sides ran.
-RAN = ("identical", "different", "incomplete", "fuel", "limit")
+RAN = ("identical", "different", "incomplete", "fuel", "limit", "unsupported", "both-stopped")
+#: ``--csmith-options``: csmith's own defaults (bitfields, packed structs, bigger programs), or
+#: the small programs the earlier runs used.
+CSMITH_PRESETS = {"small": CSMITH_OPTIONS, "default": ()}
 #: One line per program as it finishes (no header: the lines are a log).
 PROGRESS = StreamTable(["kind", "program", "status", "detail"], [7, 28, 15, 0], sep=" ")
 
 
 # ---------------------------------------------------------------- program sources
 
-def csmith_program(seed: int, workdir: str) -> str | None:
+def csmith_program(seed: int, workdir: str, preset: str = "small") -> str | None:
     """Generate (once) the csmith program for ``seed``; None when csmith is absent."""
-    os.makedirs(os.path.join(workdir, "csmith"), exist_ok=True)
-    path = os.path.join(workdir, "csmith", f"seed{seed}.c")
+    folder = "csmith" if preset == "small" else f"csmith-{preset}"
+    os.makedirs(os.path.join(workdir, folder), exist_ok=True)
+    path = os.path.join(workdir, folder, f"seed{seed}.c")
     if not os.path.exists(path):
         try:
-            subprocess.run(["csmith", "--seed", str(seed), *CSMITH_OPTIONS, "-o", path],
+            subprocess.run(["csmith", "--seed", str(seed), *CSMITH_PRESETS[preset], "-o", path],
                            check=True, capture_output=True, timeout=60)
         except (OSError, subprocess.SubprocessError):
             return None
@@ -196,6 +200,8 @@ def run_corpus(paths: list[tuple[str, str]], jobs: int, budget: float, fuel: int
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--csmith", type=int, default=50, help="seeds 1..N (0: none)")
+    ap.add_argument("--csmith-options", choices=sorted(CSMITH_PRESETS), default="small",
+                    help="small programs (the earlier runs) or csmith's own defaults")
     ap.add_argument("--torture", default="100", help="sample size, or 'all' (0: none)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=float, default=1800, help="wall-time budget (s)")
@@ -206,11 +212,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=12, help="torture sampling seed")
     a = ap.parse_args(argv)
     t0 = time.time()
-    result = {"settings": {"csmith_options": list(CSMITH_OPTIONS), "fuel": a.fuel,
+    result = {"settings": {"csmith_options": list(CSMITH_PRESETS[a.csmith_options]), "fuel": a.fuel,
                            "native_timeout": a.timeout, "jobs": a.jobs}}
     if a.csmith:
         paths = [(p, "csmith") for s in range(1, a.csmith + 1)
-                 if (p := csmith_program(s, a.workdir)) is not None]
+                 if (p := csmith_program(s, a.workdir, a.csmith_options)) is not None]
         print(f"csmith: {len(paths)} programs")
         recs, left = run_corpus(paths, a.jobs, a.budget / (2 if a.torture != "0" else 1), a.fuel, a.timeout)
         result["csmith"] = {"summary": summarise(recs), "not_attempted": left,

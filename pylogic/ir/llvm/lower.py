@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 
 from pylogic.ir.llvm import intrinsics
+from pylogic.ir.llvm.wide import WideLowering, is_wide
 from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, OtherT, PtrT,
                                    StructT, Unsupported, VectorT, VoidT, aggregate_leaves,
                                    element_type, is_aggregate, parse_type, tokenize)
@@ -181,6 +182,7 @@ class FunctionLowerer:
         self.entry_allocas: list = []  # call-site memory, allocated once in the entry block
         self.va_area: str | None = None  # hidden parameters (module docstring)
         self.ret_slot: str | None = None
+        self.wide = WideLowering(self)  # integers wider than 64 bits (wide.py)
 
     # ------------------------------------------------------------ driver
     def lower(self) -> Function:
@@ -277,6 +279,8 @@ class FunctionLowerer:
                 raise Unsupported("floating point or vector")
             if isinstance(ty, StructT) or isinstance(ty, ArrayT):
                 raise Unsupported("aggregate parameter")
+            if is_wide(ty):
+                raise Unsupported(f"integer wider than 64 bits (i{ty.bits} parameter)")
             attrs = skip_attributes(c)
             pname = c.next().text if c.peek() is not None and c.peek().kind == "local" else f"%{len(params)}"
             params.append((pname, ty))
@@ -285,6 +289,8 @@ class FunctionLowerer:
             c.accept(",")
         if isinstance(ret_type, (FloatT, VectorT)):
             raise Unsupported("floating point or vector")
+        if is_wide(ret_type):
+            raise Unsupported(f"integer wider than 64 bits (i{ret_type.bits} result)")
         return name, params, byvals, ret_type, variadic
 
     def _collect_phis(self, blocks) -> dict:
@@ -301,7 +307,7 @@ class FunctionLowerer:
                 ty = parse_type(c)
                 if is_aggregate(ty, self.L):
                     aggregate_leaves(ty, self.L)
-                else:
+                elif not is_wide(ty):
                     self._check_scalar(ty)
                 incoming = {}
                 while c.accept("["):
@@ -345,6 +351,8 @@ class FunctionLowerer:
                 raise Unsupported(f"phi in {succ} lacks a value for predecessor {pred}")
             if is_aggregate(ty, self.L):
                 pairs = zip(self.agg_regs(dest, ty), self.agg_ops(ty, incoming[pred]))
+            elif is_wide(ty):
+                pairs = zip(self.wide.words(dest, ty.bits), self.wide.operands(ty, incoming[pred]))
             else:
                 pairs = [(dest, self.op(ty, incoming[pred]))]
             for d, src in pairs:
@@ -372,6 +380,8 @@ class FunctionLowerer:
 
     # ------------------------------------------------------------ operands and integers
     def op(self, ty, v):
+        if is_wide(ty):  # a position wide.py does not lower (call argument, return, index ...)
+            raise Unsupported(f"integer wider than 64 bits (i{ty.bits} operand of this instruction)")
         kind = v[0]
         if kind == "local":
             return Reg(self.regs.get(v[1]))
@@ -480,6 +490,10 @@ class FunctionLowerer:
         while c.peek().text in FLAG_WORDS:
             c.next()
         ty = parse_type(c)
+        if is_wide(ty):
+            av = parse_value(c, ty); c.expect(","); bv = parse_value(c, ty)
+            self.wide.binary(opcode, dest, ty, av, bv)
+            return
         self._check_scalar(ty)
         if not isinstance(ty, IntT):
             raise Unsupported(f"{opcode} on {ty}")
@@ -560,6 +574,10 @@ class FunctionLowerer:
             c.next()
         pred = c.next().text
         ty = parse_type(c)
+        if is_wide(ty):
+            av = parse_value(c, ty); c.expect(","); bv = parse_value(c, ty)
+            self.wide.icmp(pred, dest, ty, av, bv)
+            return
         self._check_scalar(ty)
         a = self.op(ty, parse_value(c, ty)); c.expect(","); b = self.op(ty, parse_value(c, ty))
         if pred in SIGNED_PREDS and isinstance(ty, IntT) and ty.bits == 1:
@@ -579,6 +597,9 @@ class FunctionLowerer:
             for d, x, y in zip(self.agg_regs(dest, at), self.agg_ops(at, av), self.agg_ops(bt, bv)):
                 self.emit(Select(dest=d, cond=cond, a=x, b=y))
             return
+        if is_wide(at):
+            self.wide.select(dest, self.op(ct, cv), at, av, bv)
+            return
         self._check_scalar(at)
         self.emit(Select(dest=dest, cond=self.op(ct, cv), a=self.op(at, av), b=self.op(bt, bv)))
 
@@ -587,6 +608,9 @@ class FunctionLowerer:
         if is_aggregate(ty, self.L):
             for d, x in zip(self.agg_regs(dest, ty), self.agg_ops(ty, v)):
                 self.emit(Mov(dest=d, src=x))
+            return
+        if is_wide(ty):
+            self.wide.copy(dest, ty, v)
             return
         self._check_scalar(ty)
         self.emit(Mov(dest=dest, src=self.op(ty, v)))
@@ -645,6 +669,12 @@ class FunctionLowerer:
         st, v = parse_typed(c)
         c.expect("to")
         dt = parse_type(c)
+        if is_wide(st) or is_wide(dt):
+            for t in (st, dt):
+                if not is_wide(t):
+                    self._check_scalar(t)
+            self.wide.cast(opcode, dest, st, v, dt)
+            return
         self._check_scalar(st); self._check_scalar(dt)
         a = self.op(st, v)
         sbits = st.bits if isinstance(st, IntT) else 64
@@ -695,6 +725,9 @@ class FunctionLowerer:
             for reg, (_, off, lt) in zip(self.agg_regs(dest, ty), aggregate_leaves(ty, self.L)):
                 self.load_scalar(reg, lt, self._offset(addr, off))
             return
+        if is_wide(ty):
+            self.wide.load(dest, ty, addr)
+            return
         self._check_scalar(ty)
         self.load_scalar(dest, ty, addr)
 
@@ -738,6 +771,9 @@ class FunctionLowerer:
                     self.store_scalar(lt, val, self._offset(addr, off))
                 return
             self._store_aggregate(addr, ty, v)
+            return
+        if is_wide(ty):
+            self.wide.store(ty, v, addr)
             return
         self._check_scalar(ty)
         self.store_scalar(ty, self.op(ty, v), addr)
@@ -840,6 +876,8 @@ class FunctionLowerer:
             if skip_attribute(c) is None:
                 c.next()
         rt = parse_type(c, allow_fn=False)
+        if is_wide(rt):
+            raise Unsupported(f"integer wider than 64 bits (i{rt.bits} result)")
         c.skip_parenthesized()
         callee_tok = c.next()
         if callee_tok.text == "asm":
