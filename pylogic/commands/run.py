@@ -36,8 +36,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--args", default="", metavar="A,B,...",
                    help="integer arguments for the function's parameters (missing ones are 0); "
                         "negative values work: --args -3,4")
-    p.add_argument("--input", default="", metavar="V,V,...",
-                   help="integers read by the program's `input` instructions, in order")
+    p.add_argument("--input", "--inputs", dest="input", default="", metavar="V,V,...",
+                   help="integers read by the program's `input` instructions, in order "
+                        "(--inputs, as in if-convert, is the same option)")
     p.add_argument("--fuel", type=positive_int, default=DEFAULT_FUEL,
                    help=f"maximum executed instructions (default {DEFAULT_FUEL})")
     p.add_argument("--memory-limit", type=positive_int, default=DEFAULT_MEMORY_LIMIT,

@@ -38,3 +38,12 @@ def test_negative_integer_lists(capsys):
     assert main(["run", BRANCHY, "--input", "-1,5"]) == main(["run", BRANCHY, "--input=-1,5"])
     out = capsys.readouterr().out
     assert out.count("\n") >= 2
+
+
+def test_run_takes_inputs_like_if_convert(tmp_path, capsys):
+    """``run --inputs -1,5`` (the spelling if-convert uses) reads the same values as --input."""
+    prog = tmp_path / "in.pir"
+    prog.write_text("func main() {\nentry:\n    x = input\n    y = input\n    print x\n"
+                    "    print y\n    ret 0\n}\n")
+    assert main(["run", str(prog), "--inputs", "-1,5"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == ["-1", "5"]
