@@ -18,14 +18,16 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from facts_gen.extract import restrict_facts, write_facts
-from facts_gen.naming import names_function
+from facts_gen.naming import function_id, names_function
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, call_with_budget
+from pylogic.analysis.cache import NO_CACHE, Cache, key, tool_versions
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.interp.differential import compare_modules
-from pylogic.ir.load import LoadedDirectory, load_directory
+from pylogic.ir.load import LoadedDirectory, discover, load_directory, relative_name
+from pylogic.ir.printer import print_function
 from pylogic.predicates.pas import PAS_RELATIONS
 from pylogic.predicates.summary import predicate_summary
 from pylogic.transforms.if_conversion import NEEDS as IF_CONVERT_NEEDS
@@ -46,6 +48,7 @@ class DirectoryAnalysis:
     problems: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
+    cache: Cache = NO_CACHE
 
     @property
     def failed(self) -> bool:
@@ -73,6 +76,7 @@ class DirectoryAnalysis:
                               "seconds": round(c.seconds, 4), "error": c.error}
                              for c in (self.run.calls if self.run else [])],
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
+            "cache": self.cache.summary(),
             "relations": {name: len(rs) for name, rs in tables.items()
                           if self.run and name not in self.run.facts},
         }
@@ -82,33 +86,36 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       if_convert_first: bool = False, predicates: bool = True,
                       progress: Optional[Callable[[int, int], None]] = None,
                       timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
-                      function: Optional[str] = None) -> DirectoryAnalysis:
+                      function: Optional[str] = None,
+                      cache: Cache = NO_CACHE) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
     (None: unbounded); a function over it is reported as timed out and the run goes on.
     ``function``: only the functions of that name (in any file) are analysed and written.
+    ``cache``: loaded files, engine rows and predicate statistics computed before for the same
+    content are reused (``analysis/cache.py``); the outputs are the same as without it.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
     """
     out = check_output_path(out)
     t0 = time.perf_counter()
-    loaded = load_directory(Path(target), jobs=jobs)
+    loaded = load_directory_cached(Path(target), jobs, cache)
     if not loaded.programs and not loaded.problems:
         raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
-    result = DirectoryAnalysis(str(target), out, engine, loaded)
+    result = DirectoryAnalysis(str(target), out, engine, loaded, cache=cache)
     result.seconds["load"] = time.perf_counter() - t0
     if if_convert_first:
         t1 = time.perf_counter()
-        result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout)
+        result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout, cache)
         result.seconds["if_convert"] = time.perf_counter() - t1
     modules = [(p.module, p.relpath) for p in loaded.programs]
     t2 = time.perf_counter()
     extra = PAS_RELATIONS if predicates else ()
     keep = None if function is None else (lambda fid: names_function(fid, function))
     run = analyze_modules(modules, engine=engine, jobs=jobs, progress=progress,
-                          extra_predicated=extra, timeout=timeout, keep=keep)
+                          extra_predicated=extra, timeout=timeout, keep=keep, cache=cache)
     if function is not None and not run.facts["function"] and not run.module_failures \
             and not any(p.skipped for p in loaded.problems):
         raise PathlogicError(f"--function: no function '{function}' in {target}")
@@ -121,7 +128,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     result.functions = function_rows(run)
     if predicates:
         t3 = time.perf_counter()
-        result.predicates = predicate_rows(loaded, run, result.failures, timeout)
+        result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache)
         result.seconds["predicates"] = time.perf_counter() - t3
     with output_directory(out) as tmp:       # all of OUT replaced at once, or not at all
         write_outputs(run, tmp)
@@ -140,14 +147,52 @@ def write_outputs(run: AnalysisRun, out: Path) -> None:
             write_rows(out / "results" / f"{name}.tsv", rows)
 
 
+def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE) -> LoadedDirectory:
+    """``load_directory`` with each file's outcome (program and problems) cached by the file's
+    bytes, its names and, for .c/.ll, the clang/opt versions."""
+    if not cache.enabled:
+        return load_directory(root, jobs=jobs)
+    loaded = LoadedDirectory(Path(root))
+    keys = {}
+    for path in discover(root):
+        relpath = relative_name(root, path)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = None                                  # load_one reports it
+        tools = tool_versions() if path.suffix in (".c", ".ll") else ""
+        keys[(path, relpath)] = None if data is None else key("load", relpath, str(path), data, tools)
+    outcomes = {item: cache.get("load", k) for item, k in keys.items() if k is not None}
+    missing = [item for item in keys if outcomes.get(item) is None]
+    if missing:
+        fresh = load_directory(root, jobs=jobs, only=missing)
+        by_relpath: dict = {}
+        for program in fresh.programs:
+            by_relpath.setdefault(program.relpath, [program, []])
+        for problem in fresh.problems:
+            by_relpath.setdefault(problem.relpath, [None, []])[1].append(problem)
+        for item in missing:
+            program, problems = by_relpath.get(item[1], [None, []])
+            outcomes[item] = (program, problems)
+            if keys[item] is not None and (program is not None or problems):
+                cache.put("load", keys[item], (program, problems))
+    for item in keys:                                    # file order, as load_directory
+        program, problems = outcomes[item]
+        if program is not None:
+            loaded.programs.append(program)
+        loaded.problems.extend(problems)
+    return loaded
+
+
 def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
-                   timeout: Optional[float] = None) -> dict:
+                   timeout: Optional[float] = None, cache: Cache = NO_CACHE) -> dict:
     """If-convert every module in place (rows for all modules in one run); each converted
     module is run before and after on the interpreter (``main``, no inputs), and a difference
     is a failure. Per file: the pass's totals and the check's verdict. With ``timeout``, the
     pass on a file has that budget per function."""
     modules = [(p.module, p.relpath) for p in loaded.programs]
-    run = analyze_modules(modules, engine=engine, relations=IF_CONVERT_NEEDS, timeout=timeout)
+    run = analyze_modules(modules, engine=engine, relations=IF_CONVERT_NEEDS, timeout=timeout,
+                          cache=cache)
     totals = {}
     for program in loaded.programs:
         rows = run.rows.for_module(program.relpath)
@@ -182,7 +227,7 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
 
 
 def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str],
-                   timeout: Optional[float] = None) -> list[dict]:
+                   timeout: Optional[float] = None, cache: Cache = NO_CACHE) -> list[dict]:
     """PAS (BDD) vs PPG statistics for every function that has predicate defines; with a
     ``timeout``, each function's statistics are computed in a worker process under that budget
     (BDDs can grow exponentially: no unbounded phase)."""
@@ -191,8 +236,13 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
         if program.relpath in run.module_failures:
             continue
         for fn in program.module.defined_functions():
-            fid = f"{program.relpath}::{fn.name}"
+            fid = function_id(program.relpath, fn.name)
             if not has_defines(fn) or fid in run.failures or fid not in run.scopes:
+                continue
+            k = key("predicates", run.engine, fid, print_function(fn)) if cache.enabled else ""
+            cached = cache.get("predicates", k) if cache.enabled else None
+            if cached is not None:
+                rows.extend(cached)
                 continue
             outcome = call_with_budget(predicate_summary, program.module, program.relpath,
                                        run.rows.for_module(program.relpath), [fn.name],
@@ -200,10 +250,14 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
             if not outcome.ok:
                 failures.append(f"{fid}: predicate analysis failed: {outcome.error}")
                 continue
-            for row in outcome.value:
-                rows.append({**row, "function": f"{program.relpath}::{row['function']}"})
+            mine = [{**row, "function": function_id(program.relpath, row["function"])}
+                    for row in outcome.value]
+            for row in mine:
                 if "error" in row:
-                    failures.append(f"{program.relpath}::{row['function']}: {row['error']}")
+                    failures.append(f"{row['function']}: {row['error']}")
+            if not any("error" in row for row in mine):
+                cache.put("predicates", k, mine)
+            rows.extend(mine)
     return rows
 
 

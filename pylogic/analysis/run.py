@@ -27,6 +27,7 @@ from facts_gen.extract import MODULE_RELATIONS, RELATIONS, empty_facts, extract_
 from facts_gen.naming import function_id
 from pylogic.analysis import catalog
 from pylogic.analysis.budget import BudgetPool
+from pylogic.analysis.cache import NO_CACHE, Cache, function_facts_key
 from pylogic.engines import resolve_engine, run_checked
 from pylogic.engines.rows import Rows
 from pylogic.errors import PathlogicError, printable_name
@@ -129,7 +130,7 @@ BATCH_ALLOWANCE = 0.5
 def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], list[str]],
                  engine: str = "auto", jobs: int = 1, outputs: Optional[Sequence[str]] = None,
                  progress: Optional[Callable[[int, int], None]] = None,
-                 timeout: Optional[float] = None) -> AnalysisRun:
+                 timeout: Optional[float] = None, cache: Cache = NO_CACHE) -> AnalysisRun:
     """Run each group's analyses (names from the catalog) once over the group's functions.
 
     Parameters
@@ -142,6 +143,8 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
         call runs in a worker process: a batch over its budget is split in halves and retried,
         a single function over it is recorded as timed out (``AnalysisRun.timeouts``). None:
         calls run here, unbounded (``jobs`` > 1 still uses worker processes).
+    cache : a function whose facts, analyses and engine are those of a cached entry gets the
+        cached rows and no engine call (``analysis/cache.py``); fresh results are stored.
     """
     engine = resolve_engine(engine)
     every = sorted({row[0] for row in facts.get("function", ())}
@@ -150,12 +153,14 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
     rows.add_run(facts, every)
     result = AnalysisRun(engine, facts, rows)
     size = Counter(row[0] for row in facts.get("block", ()))
+    fresh = _from_cache(result, groups, facts, engine, outputs, cache)
     work = []
     for names, functions in sorted(groups.items()):
         if not functions:
             continue
         for f in functions:
             result.scopes[f] = ",".join(names)
+        functions = [f for f in functions if f in fresh]
         small = sorted(f for f in functions if size[f] <= LARGE_FUNCTION_BLOCKS)
         large = sorted(f for f in functions if size[f] > LARGE_FUNCTION_BLOCKS)
         for share in _chunks(small, jobs) + [[f] for f in large]:
@@ -170,6 +175,7 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
 
     if timeout is not None:
         _run_budgeted(work, result, facts, jobs, timeout, tick, counter)
+        _to_cache(result, fresh, cache)
         return result
 
     def record(item, out: dict, call: EngineCall) -> None:
@@ -189,7 +195,50 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
         for item in work:
             record(item, *_call(item))
             tick()
+    _to_cache(result, fresh, cache)
     return result
+
+
+def _facts_by_function(facts: dict[str, list[tuple]]) -> dict[str, dict[str, list]]:
+    """Each function's input rows (function column dropped), in one pass over the facts."""
+    out: dict[str, dict[str, list]] = {}
+    for name, rows in facts.items():
+        if name in MODULE_RELATIONS:
+            continue
+        for row in rows:
+            out.setdefault(row[0], {}).setdefault(name, []).append(row[1:])
+    return out
+
+
+def _from_cache(result: AnalysisRun, groups, facts, engine: str, outputs,
+                cache: Cache) -> dict[str, str]:
+    """Add the cached rows of every function that has them; returns ``{function id: key}`` of
+    the others (every function when the cache is off)."""
+    fresh: dict[str, str] = {}
+    if not cache.enabled:
+        return {f: "" for fs in groups.values() for f in fs}
+    by_function = _facts_by_function(facts)
+    for names, functions in groups.items():
+        for f in functions:
+            k = function_facts_key(engine, (names, tuple(outputs or ()), f), by_function.get(f, {}))
+            tables = cache.get("analyses", k)
+            if tables is None:
+                fresh[f] = k
+            else:
+                result.rows.add_run({rel: [(f,) + r for r in rows] for rel, rows in tables.items()},
+                                    [f])
+    return fresh
+
+
+def _to_cache(result: AnalysisRun, fresh: dict[str, str], cache: Cache) -> None:
+    """Store the output rows of every function computed here without failure."""
+    if not cache.enabled:
+        return
+    for f, k in fresh.items():
+        if f in result.failures or f not in result.rows.functions():
+            continue
+        view = result.rows.of(f)
+        cache.put("analyses", k, {rel: list(view[rel]) for rel in view if rel not in result.facts})
 
 
 def _item(facts, names, functions, engine, outputs) -> tuple:
@@ -266,14 +315,15 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
                     profile: Optional[dict] = None, extra_predicated: Sequence[str] = (),
                     progress: Optional[Callable[[int, int], None]] = None,
                     timeout: Optional[float] = None,
-                    keep: Optional[Callable[[str], bool]] = None) -> AnalysisRun:
+                    keep: Optional[Callable[[str], bool]] = None,
+                    cache: Cache = NO_CACHE) -> AnalysisRun:
     """Extract facts of ``(module, relpath)`` pairs once and run the catalogued analyses.
 
     ``relations``: compute only what produces these relations (for every function); default:
     each function's scope (``"function"`` analyses, plus the PPG where there are defines, and
     whatever produces ``extra_predicated`` there, e.g. the relations PAS reads).
     ``timeout``: the per-function budget of ``run_analyses``. ``keep``: only the functions whose
-    id it accepts get facts and analyses (``--function``).
+    id it accepts get facts and analyses (``--function``). ``cache``: see ``run_analyses``.
     Input facts are part of ``run.rows`` too, so a consumer reads ``rpo`` and ``idom`` alike.
     """
     modules = list(modules)
@@ -289,7 +339,7 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
     groups = analysis_groups(modules, relations, extra_predicated)
     if keep is not None:
         groups = {names: [f for f in fs if keep(f)] for names, fs in groups.items()}
-    run = run_analyses(facts, groups, engine, jobs, outputs, progress, timeout)
+    run = run_analyses(facts, groups, engine, jobs, outputs, progress, timeout, cache)
     run.module_failures = module_failures
     return run
 

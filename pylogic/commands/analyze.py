@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT
+from pylogic.analysis.cache import NO_CACHE, Cache, default_root
 from pylogic.commands import positive_float, positive_int
 from pylogic.analysis.directory import analyze_directory
 from pylogic.engines import engine_choices
@@ -38,6 +39,10 @@ def add_parser(sub) -> None:
                    help="only the functions named NAME (in any file; main = @main)")
     p.add_argument("--no-predicates", action="store_true",
                    help="skip the predicate statistics (BDD vs PPG) of functions with defines")
+    p.add_argument("--cache", metavar="DIR",
+                   help="reuse what an earlier run computed for the same content (default "
+                   "$PATHLOGIC_CACHE, else ~/.cache/pathlogic; PATHLOGIC_CACHE=off disables it)")
+    p.add_argument("--no-cache", action="store_true", help="compute everything afresh")
     p.set_defaults(func=run)
 
 
@@ -63,6 +68,13 @@ def owner(out: Path):
     return summary.get("input_path") if isinstance(summary, dict) else None
 
 
+def _cache(args) -> Cache:
+    if args.no_cache:
+        return NO_CACHE
+    root = Path(args.cache) if args.cache else default_root()
+    return NO_CACHE if root is None else Cache(root)
+
+
 def run(args) -> int:
     bar = ProgressBar("analyze")
     result = analyze_directory(args.dir, Path(args.out) if args.out else default_out(args.dir),
@@ -70,7 +82,8 @@ def run(args) -> int:
                                if_convert_first=args.if_convert,
                                predicates=not args.no_predicates, progress=bar,
                                timeout=None if math.isinf(args.function_timeout)
-                               else args.function_timeout, function=args.function)
+                               else args.function_timeout, function=args.function,
+                               cache=_cache(args))
     bar.close()
     for problem in result.loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable, Iterator, Mapping
 
+from facts_gen.naming import function_id
+
 
 class FunctionRows(Mapping):
     """Relation name -> that function's rows, function column dropped. A relation the run did
@@ -57,6 +59,7 @@ class Rows(Mapping):
         self._tables: dict[str, list] = {}
         self._computed: dict[str, set] = defaultdict(set)
         self._by_function: dict[str, dict[str, list]] | None = None
+        self._sorted: dict[str, list] | None = None
         if tables is not None:
             self.add_run(tables, functions)
 
@@ -70,6 +73,7 @@ class Rows(Mapping):
         for f in functions:
             self._computed[f].update(tables)
         self._by_function = None
+        self._sorted = None
 
     def functions(self) -> list[str]:
         """Function ids covered by some run."""
@@ -85,8 +89,11 @@ class Rows(Mapping):
         return len(self._tables)
 
     def sorted_tables(self) -> dict[str, list]:
-        """Every relation's rows, deduplicated and sorted (what OUT/results holds)."""
-        return {k: sorted(set(v)) for k, v in sorted(self._tables.items())}
+        """Every relation's rows, deduplicated and sorted (what OUT/results holds); computed
+        once per set of rows (callers must not modify it)."""
+        if self._sorted is None:
+            self._sorted = {k: sorted(set(v)) for k, v in sorted(self._tables.items())}
+        return self._sorted
 
     def _index(self) -> dict[str, dict[str, list]]:
         """function id -> relation -> rows, built once per set of rows."""
@@ -107,7 +114,7 @@ class Rows(Mapping):
         """The rows of function ``name`` of this module (``relpath::name``)."""
         if self.relpath is None:
             raise KeyError(f"rows of several modules: name the function id, not {name!r}")
-        return self.of(f"{self.relpath}::{name}")
+        return self.of(function_id(self.relpath, name))
 
     def for_module(self, relpath: str) -> "Rows":
         """The same rows, with ``function(name)`` resolving names of the module ``relpath``.

@@ -188,7 +188,7 @@ def _load_item(item: tuple[Path, str]):
     return load_one(*item)  # a top-level function: ProcessPoolExecutor pickles it
 
 
-def load_directory(root, jobs: int = 1) -> LoadedDirectory:
+def load_directory(root, jobs: int = 1, only=None) -> LoadedDirectory:
     """Load every input under ``root`` (see :func:`discover`).
 
     Parameters
@@ -198,6 +198,8 @@ def load_directory(root, jobs: int = 1) -> LoadedDirectory:
     jobs : int
         With ``jobs`` > 1, files are read (compiled, imported, verified) in that many processes;
         the result is the same as with 1.
+    only : list of (Path, relpath), optional
+        Load just these of the discovered files (a cache supplies the others).
 
     Returns
     -------
@@ -210,7 +212,8 @@ def load_directory(root, jobs: int = 1) -> LoadedDirectory:
         ``root`` does not exist. Problems with single files are returned, not raised.
     """
     loaded = LoadedDirectory(Path(root))
-    items = [(path, relative_name(root, path)) for path in discover(root)]
+    items = ([(path, relative_name(root, path)) for path in discover(root)] if only is None
+             else list(only))
     if jobs > 1 and len(items) > 1:
         with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(items))) as pool:
             outcomes = list(pool.map(_load_item, items, chunksize=max(1, len(items) // (8 * jobs))))

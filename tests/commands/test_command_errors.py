@@ -209,8 +209,8 @@ def test_broken_pipe_keeps_the_exit_status(argv, status):
 @pytest.mark.parametrize("engine", ["clingo", "souffle"])
 @pytest.mark.parametrize("row, message", [("a\tb\tc\n", "e.facts:1: datalog error: e: expected 2 "
                                                         "column(s), found 3"),
-                                          (b"a\t\xe9\n", "e.facts: datalog error: cannot read "
-                                                         "facts file")])
+                                          (b"a\t\xe9\n", "e.facts:1:3: datalog error: facts file "
+                                                         "is not UTF-8 (byte 0xe9)")])
 def test_both_engines_refuse_the_same_facts_file(edges, capsys, engine, row, message):
     """Soufflé drops extra columns and passes bytes through; the embedded engine refuses both.
     Staging for Soufflé reads every facts file with the same reader, so both refuse."""

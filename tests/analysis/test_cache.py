@@ -1,0 +1,101 @@
+"""The analysis cache (issue #17 item 4): a second ``analyze`` of an unchanged corpus runs no
+engine and writes the same outputs; a changed file re-does only its own work; failures are not
+cached; a damaged entry is a miss."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pylogic.analysis import run as run_mod
+from pylogic.analysis.cache import Cache
+from pylogic.analysis.directory import analyze_directory
+from pylogic.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tree(path: Path) -> dict[str, bytes]:
+    return {p.relative_to(path).as_posix(): p.read_bytes()
+            for p in sorted(path.rglob("*")) if p.is_file() and p.name != "summary.json"}
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    src = tmp_path / "in"
+    shutil.copytree(ROOT / "examples", src)
+    return src
+
+
+def no_engine(*_a, **_k):
+    raise AssertionError("an engine ran although every result was cached")
+
+
+def test_second_run_runs_no_engine_and_writes_the_same(corpus, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    first = analyze_directory(corpus, tmp_path / "o1", engine="clingo", cache=Cache(cache))
+    assert first.summary()["engine_calls"]
+    monkeypatch.setattr(run_mod, "run_checked", no_engine)
+    second = analyze_directory(corpus, tmp_path / "o2", engine="clingo", cache=Cache(cache))
+    s = second.summary()
+    assert s["engine_calls"] == [] and not second.failed
+    assert s["cache"]["analyses"] == {"hits": len(s["functions"]), "misses": 0}
+    assert s["cache"]["load"]["misses"] == 0
+    assert tree(tmp_path / "o1") == tree(tmp_path / "o2")
+    assert s["functions"] == first.summary()["functions"]
+    assert s["predicates"] == first.summary()["predicates"]
+
+
+def test_a_changed_file_redoes_only_its_functions(corpus, tmp_path):
+    cache = Cache(tmp_path / "cache")
+    analyze_directory(corpus, tmp_path / "o1", engine="clingo", cache=cache)
+    victim = corpus / "pcp_branchy.pir"
+    text = victim.read_text()
+    victim.write_text(text.replace("    ret z", "    dead = mov 7\n    ret z", 1))
+    again = Cache(tmp_path / "cache")
+    result = analyze_directory(corpus, tmp_path / "o2", engine="clingo", cache=again)
+    s = result.summary()
+    changed = [f["function"] for f in s["functions"] if f["function"].startswith("pcp_branchy.pir::")]
+    assert s["cache"]["load"] == {"hits": len(list(corpus.glob("*.pir"))) - 1, "misses": 1}
+    assert s["cache"]["analyses"]["misses"] == 1 == len(changed)
+    fresh = analyze_directory(corpus, tmp_path / "o3", engine="clingo")
+    assert tree(tmp_path / "o2") == tree(tmp_path / "o3")
+
+
+def test_failures_are_not_cached_and_damaged_entries_are_misses(corpus, tmp_path, monkeypatch):
+    cache_dir = tmp_path / "cache"
+    real = run_mod.run_checked
+    monkeypatch.setattr(run_mod, "run_checked", no_engine)
+    broken = analyze_directory(corpus, tmp_path / "o1", engine="clingo", cache=Cache(cache_dir),
+                               timeout=None)
+    assert broken.failed
+    assert not any(p.is_file() for p in (cache_dir / "analyses").rglob("*"))
+    monkeypatch.setattr(run_mod, "run_checked", real)
+    good = analyze_directory(corpus, tmp_path / "o2", engine="clingo", cache=Cache(cache_dir))
+    assert not good.failed and good.summary()["cache"]["analyses"]["hits"] == 0
+    for entry in (cache_dir / "analyses").rglob("*"):
+        if entry.is_file():
+            entry.write_bytes(b"not a pickle")
+    again = analyze_directory(corpus, tmp_path / "o3", engine="clingo", cache=Cache(cache_dir))
+    assert not again.failed and again.summary()["cache"]["analyses"]["hits"] == 0
+    assert tree(tmp_path / "o2") == tree(tmp_path / "o3")
+
+
+def test_cli_cache_options(corpus, tmp_path, capsys, monkeypatch):
+    cache = tmp_path / "c"
+    assert main(["analyze", str(corpus), "--out", str(tmp_path / "o1"), "--cache", str(cache),
+                 "--engine", "clingo", "--quiet"]) == 0
+    assert main(["analyze", str(corpus), "--out", str(tmp_path / "o2"), "--cache", str(cache),
+                 "--engine", "clingo", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "cache: " in out and "0 engine calls" in out
+    assert main(["analyze", str(corpus), "--out", str(tmp_path / "o3"), "--no-cache",
+                 "--engine", "clingo", "--quiet"]) == 0
+    summary = json.loads((tmp_path / "o3" / "summary.json").read_text())
+    assert summary["cache"] == {"root": None} and summary["engine_calls"]
+    monkeypatch.setenv("PATHLOGIC_CACHE", str(tmp_path / "env"))
+    assert main(["analyze", str(corpus), "--out", str(tmp_path / "o4"), "--engine", "clingo",
+                 "--quiet"]) == 0
+    assert (tmp_path / "env" / "analyses").is_dir()
