@@ -87,7 +87,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       progress: Optional[Callable[[int, int], None]] = None,
                       timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
                       function: Optional[str] = None,
-                      cache: Cache = NO_CACHE) -> DirectoryAnalysis:
+                      cache: Cache = NO_CACHE, executor: str = "local",
+                      scheduler: Optional[str] = None) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
@@ -95,17 +96,50 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     ``function``: only the functions of that name (in any file) are analysed and written.
     ``cache``: loaded files, engine rows and predicate statistics computed before for the same
     content are reused (``analysis/cache.py``); the outputs are the same as without it.
+    ``executor``: ``"local"`` (this process and ``jobs`` workers) or ``"dask"``: one task per
+    file on the Dask cluster at ``scheduler`` (a local cluster of ``jobs`` workers when None),
+    gathered into the same outputs (``analysis/distributed.py``).
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
     """
     out = check_output_path(out)
     t0 = time.perf_counter()
-    loaded = load_directory_cached(Path(target), jobs, cache)
-    if not loaded.programs and not loaded.problems:
-        raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
-    result = DirectoryAnalysis(str(target), out, engine, loaded, cache=cache)
-    result.seconds["load"] = time.perf_counter() - t0
+    options = dict(engine=engine, if_convert_first=if_convert_first, predicates=predicates,
+                   timeout=timeout, function=function)
+    if executor == "dask":
+        from pylogic.analysis.distributed import analyze_on_dask
+        result = analyze_on_dask(Path(target), out, scheduler=scheduler, workers=jobs,
+                                 cache=cache, progress=progress, **options)
+    elif executor == "local":
+        loaded = load_directory_cached(Path(target), jobs, cache)
+        if not loaded.programs and not loaded.problems:
+            raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
+        result = DirectoryAnalysis(str(target), out, engine, loaded, cache=cache)
+        result.seconds["load"] = time.perf_counter() - t0
+        analyze_loaded(result, jobs=jobs, progress=progress, **options)
+    else:
+        raise PathlogicError(f"unknown executor {executor!r} (known: local, dask)")
+    run = result.run
+    if function is not None and not run.facts["function"] and not run.module_failures \
+            and not any(p.skipped for p in result.loaded.problems):
+        raise PathlogicError(f"--function: no function '{function}' in {target}")
+    with output_directory(out) as tmp:       # all of OUT replaced at once, or not at all
+        write_outputs(run, tmp)
+        result.seconds["total"] = time.perf_counter() - t0
+        (tmp / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n")
+    return result
+
+
+def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
+                   if_convert_first: bool = False, predicates: bool = True,
+                   progress: Optional[Callable[[int, int], None]] = None,
+                   timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
+                   function: Optional[str] = None) -> None:
+    """The analyses of the programs ``result.loaded`` holds (if-conversion, facts, engine,
+    predicate statistics), recorded in ``result``; what ``analyze_directory`` runs after the
+    load, and what one Dask task runs for its one file."""
+    loaded, cache = result.loaded, result.cache
     if if_convert_first:
         t1 = time.perf_counter()
         result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout, cache)
@@ -116,9 +150,6 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     keep = None if function is None else (lambda fid: names_function(fid, function))
     run = analyze_modules(modules, engine=engine, jobs=jobs, progress=progress,
                           extra_predicated=extra, timeout=timeout, keep=keep, cache=cache)
-    if function is not None and not run.facts["function"] and not run.module_failures \
-            and not any(p.skipped for p in loaded.problems):
-        raise PathlogicError(f"--function: no function '{function}' in {target}")
     result.run, result.engine = run, run.engine
     result.seconds["analyses"] = time.perf_counter() - t2
     for relpath, message in sorted(run.module_failures.items()):
@@ -130,11 +161,6 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
         t3 = time.perf_counter()
         result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache)
         result.seconds["predicates"] = time.perf_counter() - t3
-    with output_directory(out) as tmp:       # all of OUT replaced at once, or not at all
-        write_outputs(run, tmp)
-        result.seconds["total"] = time.perf_counter() - t0
-        (tmp / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n")
-    return result
 
 
 def write_outputs(run: AnalysisRun, out: Path) -> None:
@@ -147,15 +173,18 @@ def write_outputs(run: AnalysisRun, out: Path) -> None:
             write_rows(out / "results" / f"{name}.tsv", rows)
 
 
-def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE) -> LoadedDirectory:
+def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE,
+                          only=None) -> LoadedDirectory:
     """``load_directory`` with each file's outcome (program and problems) cached by the file's
-    bytes, its names and, for .c/.ll, the clang/opt versions."""
+    bytes, its names and, for .c/.ll, the clang/opt versions. ``only``: these ``(path,
+    relpath)`` items instead of every file under ``root``."""
     if not cache.enabled:
-        return load_directory(root, jobs=jobs)
+        return load_directory(root, jobs=jobs, only=only)
     loaded = LoadedDirectory(Path(root))
     keys = {}
-    for path in discover(root):
-        relpath = relative_name(root, path)
+    items = [(path, relative_name(root, path)) for path in discover(root)] if only is None \
+        else list(only)
+    for path, relpath in items:
         try:
             data = path.read_bytes()
         except OSError:

@@ -13,6 +13,7 @@ from pylogic.analysis.cache import NO_CACHE, Cache, default_root
 from pylogic.commands import positive_float, positive_int
 from pylogic.analysis.directory import analyze_directory
 from pylogic.engines import engine_choices
+from pylogic.errors import PathlogicError
 from pylogic.report.analysis import closing_lines, function_table, predicate_table
 from pylogic.report.progress import ProgressBar
 
@@ -43,6 +44,11 @@ def add_parser(sub) -> None:
                    help="reuse what an earlier run computed for the same content (default "
                    "$PATHLOGIC_CACHE, else ~/.cache/pathlogic; PATHLOGIC_CACHE=off disables it)")
     p.add_argument("--no-cache", action="store_true", help="compute everything afresh")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help="local: this machine's processes (--jobs); dask: one task per file on a "
+                   "Dask cluster (--scheduler, else a local cluster of --jobs workers)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="the Dask scheduler for --executor dask (e.g. tcp://10.0.0.5:8786)")
     p.set_defaults(func=run)
 
 
@@ -76,6 +82,8 @@ def _cache(args) -> Cache:
 
 
 def run(args) -> int:
+    if args.scheduler and args.executor != "dask":
+        raise PathlogicError("--scheduler needs --executor dask")
     bar = ProgressBar("analyze")
     result = analyze_directory(args.dir, Path(args.out) if args.out else default_out(args.dir),
                                engine=args.engine, jobs=args.jobs,
@@ -83,7 +91,8 @@ def run(args) -> int:
                                predicates=not args.no_predicates, progress=bar,
                                timeout=None if math.isinf(args.function_timeout)
                                else args.function_timeout, function=args.function,
-                               cache=_cache(args))
+                               cache=_cache(args), executor=args.executor,
+                               scheduler=args.scheduler)
     bar.close()
     for problem in result.loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)

@@ -75,6 +75,16 @@ class Rows(Mapping):
         self._by_function = None
         self._sorted = None
 
+    def extend(self, other: "Rows") -> None:
+        """Add another run's rows, each function keeping exactly the relations computed for it
+        there (runs over disjoint functions, e.g. one per file, merged into one)."""
+        for name, rows in other._tables.items():
+            self._tables.setdefault(name, []).extend(rows)
+        for f, names in other._computed.items():
+            self._computed[f].update(names)
+        self._by_function = None
+        self._sorted = None
+
     def functions(self) -> list[str]:
         """Function ids covered by some run."""
         return sorted(self._computed)

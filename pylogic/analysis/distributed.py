@@ -1,0 +1,131 @@
+"""``analyze --executor dask``: one Dask task per input file (its load, if-conversion, facts,
+analyses and predicate statistics), gathered into one ``DirectoryAnalysis`` whose outputs are
+those of a local run (issue #17 item 5).
+
+Workers read the input files by path (a shared file system, as for any Dask cluster reading
+data) and, with a cache, share its directory. A local cluster of ``workers`` processes is
+started when no scheduler address is given.
+
+Example
+-------
+>>> analyze_directory("corpus/", "runs/c", executor="dask",               # doctest: +SKIP
+...                   scheduler="tcp://10.0.0.5:8786")
+"""
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Optional
+
+from facts_gen.extract import empty_facts
+from pylogic.analysis.cache import NO_CACHE, Cache
+from pylogic.analysis.directory import (DirectoryAnalysis, analyze_loaded, function_rows,
+                                        load_directory_cached)
+from pylogic.analysis.run import AnalysisRun
+from pylogic.engines.rows import Rows
+from pylogic.errors import PathlogicError
+from pylogic.ir.load import LoadedDirectory, discover, relative_name
+
+
+@contextlib.contextmanager
+def _children_allowed():
+    """Dask's worker processes are daemonic, and multiprocessing refuses children to a daemon;
+    the per-function budgets fork one child per call and reap it themselves (engines/budget.py),
+    so the flag is lifted for the task's duration."""
+    config = multiprocessing.current_process()._config
+    daemon = config.get("daemon")
+    config["daemon"] = False
+    try:
+        yield
+    finally:
+        if daemon is not None:
+            config["daemon"] = daemon
+
+
+def analyze_file(root: str, path: str, cache_root: Optional[str], options: dict
+                 ) -> DirectoryAnalysis:
+    """One task: everything ``analyze`` does for one file (no output written)."""
+    with _children_allowed():
+        t0 = time.perf_counter()
+        cache = Cache(Path(cache_root)) if cache_root else NO_CACHE
+        item = (Path(path), relative_name(root, Path(path)))
+        loaded = load_directory_cached(Path(root), 1, cache, only=[item])
+        result = DirectoryAnalysis(str(root), Path("."), options["engine"], loaded, cache=cache)
+        result.seconds["load"] = time.perf_counter() - t0
+        analyze_loaded(result, jobs=1, **options)
+        result.seconds["task"] = time.perf_counter() - t0
+        return result
+
+
+def merge(root: Path, out: Path, engine: str, parts: list[DirectoryAnalysis],
+          cache: Cache) -> DirectoryAnalysis:
+    """The per-file results, in file order, as one run over the directory."""
+    loaded = LoadedDirectory(root)
+    facts = empty_facts()
+    rows = Rows()
+    run = AnalysisRun(parts[0].run.engine if parts else engine, facts, rows)
+    result = DirectoryAnalysis(str(root), out, run.engine, loaded, run=run, cache=cache)
+    if_conversion: dict = {}
+    seconds: Counter = Counter()
+    for part in parts:
+        loaded.programs.extend(part.loaded.programs)
+        loaded.problems.extend(part.loaded.problems)
+        for name, table in part.run.facts.items():
+            facts.setdefault(name, []).extend(table)
+        rows.extend(part.run.rows)
+        run.calls.extend(part.run.calls)
+        for mine, theirs in ((run.failures, part.run.failures), (run.scopes, part.run.scopes),
+                             (run.module_failures, part.run.module_failures),
+                             (run.timeouts, part.run.timeouts)):
+            mine.update(theirs)
+        result.failures.extend(part.failures)
+        result.predicates.extend(part.predicates)
+        if part.if_conversion is not None:
+            if_conversion.update(part.if_conversion)
+        seconds.update(part.seconds)
+        for kind, counter in part.cache.stats.items():
+            cache.stats.setdefault(kind, Counter()).update(counter)
+    result.functions = function_rows(run)
+    result.if_conversion = if_conversion if any(p.if_conversion is not None for p in parts) \
+        else None
+    result.seconds = {f"tasks_{k}": v for k, v in seconds.items()}
+    return result
+
+
+def analyze_on_dask(root: Path, out: Path, *, scheduler: Optional[str], workers: int,
+                    cache: Cache, progress: Optional[Callable[[int, int], None]],
+                    **options) -> DirectoryAnalysis:
+    """Fan the files under ``root`` out as tasks and gather them (see module doc)."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError as exc:  # pragma: no cover - dask[distributed] is a dependency
+        raise PathlogicError(f"--executor dask needs dask.distributed ({exc})") from None
+    paths = discover(root)
+    if not paths:
+        raise PathlogicError(f"{root}: no input files (.pir, .ll, .c) found")
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        if scheduler:
+            try:
+                client = stack.enter_context(Client(scheduler, timeout="30s"))
+            except (OSError, TimeoutError) as exc:
+                raise PathlogicError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
+        else:
+            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1,
+                                                       processes=True, dashboard_address=None))
+            client = stack.enter_context(Client(cluster))
+        cache_root = str(cache.root) if cache.enabled else None
+        futures = {client.submit(analyze_file, str(root), str(p), cache_root, options,
+                                 pure=False): k for k, p in enumerate(paths)}
+        parts: list = [None] * len(paths)
+        for done, future in enumerate(as_completed(futures), 1):
+            parts[futures[future]] = future.result()
+            if progress:
+                progress(done, len(paths))
+    result = merge(root, out, options["engine"], parts, cache)
+    result.seconds["dask"] = time.perf_counter() - t0
+    result.seconds["dask_tasks"] = len(parts)
+    return result
