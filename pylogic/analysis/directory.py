@@ -109,12 +109,16 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                    timeout=timeout, function=function)
     if executor == "dask":
         from pylogic.analysis.distributed import analyze_on_dask
+        _stage(progress, "tasks", unit="files")
         result = analyze_on_dask(Path(target), out, scheduler=scheduler, workers=jobs,
                                  cache=cache, progress=progress, **options)
     elif executor == "local":
-        loaded = load_directory_cached(Path(target), jobs, cache)
+        _stage(progress, "load", unit="files")
+        loaded = load_directory_cached(Path(target), jobs, cache, progress=progress)
         if not loaded.programs and not loaded.problems:
             raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
+        _note(progress, f"{len(loaded.programs)} loaded, "
+                        f"{sum(1 for p in loaded.problems if p.skipped)} failed")
         result = DirectoryAnalysis(str(target), out, engine, loaded, cache=cache)
         result.seconds["load"] = time.perf_counter() - t0
         analyze_loaded(result, jobs=jobs, progress=progress, **options)
@@ -124,6 +128,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     if function is not None and not run.facts["function"] and not run.module_failures \
             and not any(p.skipped for p in result.loaded.problems):
         raise PathlogicError(f"--function: no function '{function}' in {target}")
+    _stage(progress, "write")
     with output_directory(out) as tmp:       # all of OUT replaced at once, or not at all
         write_outputs(run, tmp)
         result.seconds["total"] = time.perf_counter() - t0
@@ -141,26 +146,42 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
     load, and what one Dask task runs for its one file."""
     loaded, cache = result.loaded, result.cache
     if if_convert_first:
+        _stage(progress, "if-convert", len(loaded.programs), "files")
         t1 = time.perf_counter()
         result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout, cache)
         result.seconds["if_convert"] = time.perf_counter() - t1
     modules = [(p.module, p.relpath) for p in loaded.programs]
     t2 = time.perf_counter()
+    _stage(progress, "analyses", unit="engine calls")
     extra = PAS_RELATIONS if predicates else ()
     keep = None if function is None else (lambda fid: names_function(fid, function))
     run = analyze_modules(modules, engine=engine, jobs=jobs, progress=progress,
                           extra_predicated=extra, timeout=timeout, keep=keep, cache=cache)
     result.run, result.engine = run, run.engine
     result.seconds["analyses"] = time.perf_counter() - t2
+    _note(progress, f"{len(run.rows.functions())} functions")
     for relpath, message in sorted(run.module_failures.items()):
         result.failures.append(f"{printable_name(relpath)}: {message}")
     for f, message in sorted(run.failures.items()):
         result.failures.append(f"{f}: analysis failed: {message}")
     result.functions = function_rows(run)
     if predicates:
+        _stage(progress, "predicate statistics")
         t3 = time.perf_counter()
         result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache)
         result.seconds["predicates"] = time.perf_counter() - t3
+        _note(progress, f"{len(result.predicates)} functions with defines")
+
+
+def _stage(progress, name: str, total: int = 0, unit: str = "") -> None:
+    """A new stage of ``progress`` (report/progress.py), when it has stages."""
+    if progress is not None and hasattr(progress, "stage"):
+        progress.stage(name, total, unit)
+
+
+def _note(progress, detail: str) -> None:
+    if progress is not None and hasattr(progress, "note"):
+        progress.note(detail)
 
 
 def write_outputs(run: AnalysisRun, out: Path) -> None:
@@ -174,12 +195,12 @@ def write_outputs(run: AnalysisRun, out: Path) -> None:
 
 
 def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE,
-                          only=None) -> LoadedDirectory:
+                          only=None, progress=None) -> LoadedDirectory:
     """``load_directory`` with each file's outcome (program and problems) cached by the file's
     bytes, its names and, for .c/.ll, the clang/opt versions. ``only``: these ``(path,
     relpath)`` items instead of every file under ``root``."""
     if not cache.enabled:
-        return load_directory(root, jobs=jobs, only=only)
+        return load_directory(root, jobs=jobs, only=only, progress=progress)
     loaded = LoadedDirectory(Path(root))
     keys = {}
     items = [(path, relative_name(root, path)) for path in discover(root)] if only is None \
@@ -194,7 +215,7 @@ def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE,
     outcomes = {item: cache.get("load", k) for item, k in keys.items() if k is not None}
     missing = [item for item in keys if outcomes.get(item) is None]
     if missing:
-        fresh = load_directory(root, jobs=jobs, only=missing)
+        fresh = load_directory(root, jobs=jobs, only=missing, progress=progress)
         by_relpath: dict = {}
         for program in fresh.programs:
             by_relpath.setdefault(program.relpath, [program, []])
@@ -321,16 +342,18 @@ def coverage(loaded: LoadedDirectory) -> dict:
             "skipped_by_reason": dict(reasons)}
 
 
-def facts_directory(target, out, *, jobs: int = 1,
-                    function: Optional[str] = None) -> tuple[dict, LoadedDirectory, dict]:
+def facts_directory(target, out, *, jobs: int = 1, function: Optional[str] = None,
+                    progress=None) -> tuple[dict, LoadedDirectory, dict]:
     """``pathlogic facts``: extract the facts of every program under ``target`` into ``out``
     (replaced all at once; with ``function``, only the functions of that name). Returns
     ``(facts, loaded, failures)``; ``failures`` maps a file whose extraction failed to the
     error (its facts are left out, the others kept)."""
     out = check_output_path(out)
-    loaded = load_directory(Path(target), jobs=jobs)
+    _stage(progress, "load", unit="files")
+    loaded = load_directory(Path(target), jobs=jobs, progress=progress)
     if not loaded.programs and not loaded.problems:
         raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
+    _stage(progress, "extract", len(loaded.programs), "files")
     failures: dict[str, str] = {}
     facts = extract([(p.module, p.relpath) for p in loaded.programs], failures=failures)
     if function is not None:

@@ -144,7 +144,7 @@ class ProgramOptimization:
 
 def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
                    cases: Optional[Sequence[tuple]] = None, entry: Optional[str] = None,
-                   jobs: int = 1, function: Optional[str] = None):
+                   jobs: int = 1, function: Optional[str] = None, progress=None):
     """Load every program under ``target`` (a file or directory of .pir/.ll/.c) and run the
     pipeline on each; with ``cases`` (``(args, inputs)`` pairs), run the original and the
     optimized module on each case and compare (``compare_modules``).
@@ -154,8 +154,11 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
     it has no ``check``: not checked). A check is ``identical`` only when every case completed
     normally on both sides and agreed (``interp.differential.compare_runs``). ``function``: the
     passes change only the functions of that name (main = @main); none anywhere is an error.
+    ``progress``: ``progress(done, total)`` per file, and ``progress.stage`` when it has stages.
     """
-    loaded = load_directory(Path(target), jobs=jobs)
+    if hasattr(progress, "stage"):
+        progress.stage("load", unit="files")
+    loaded = load_directory(Path(target), jobs=jobs, progress=progress)
     if not loaded.programs and not loaded.problems:
         raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
     out = []
@@ -163,7 +166,12 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
             same_function(fn.name, function) for p in loaded.programs
             for fn in p.module.defined_functions()):
         raise PathlogicError(f"--function: no function '{function}' in {target}")
-    for program in loaded.programs:
+    if hasattr(progress, "stage"):
+        progress.stage("optimize" + (" and check" if cases is not None else ""),
+                       len(loaded.programs), "programs")
+    for done, program in enumerate(loaded.programs, 1):
+        if progress is not None:
+            progress(done - 1, len(loaded.programs))
         item = ProgramOptimization(program.relpath)
         options = None
         if function is not None:
@@ -180,4 +188,6 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
             item.check = compare_modules(program.module, item.result.module, list(cases),
                                          **kwargs)
         out.append(item)
+    if progress is not None:
+        progress(len(loaded.programs), len(loaded.programs))
     return loaded, out

@@ -15,7 +15,7 @@ from pylogic.analysis.directory import analyze_directory
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
 from pylogic.report.analysis import closing_lines, function_table, predicate_table
-from pylogic.report.progress import ProgressBar
+from pylogic.report.progress import Progress
 
 
 def add_parser(sub) -> None:
@@ -84,16 +84,18 @@ def _cache(args) -> Cache:
 def run(args) -> int:
     if args.scheduler and args.executor != "dask":
         raise PathlogicError("--scheduler needs --executor dask")
-    bar = ProgressBar("analyze")
-    result = analyze_directory(args.dir, Path(args.out) if args.out else default_out(args.dir),
-                               engine=args.engine, jobs=args.jobs,
-                               if_convert_first=args.if_convert,
-                               predicates=not args.no_predicates, progress=bar,
-                               timeout=None if math.isinf(args.function_timeout)
-                               else args.function_timeout, function=args.function,
-                               cache=_cache(args), executor=args.executor,
-                               scheduler=args.scheduler)
-    bar.close()
+    bar = Progress("analyze")
+    try:
+        result = analyze_directory(args.dir, Path(args.out) if args.out else default_out(args.dir),
+                                   engine=args.engine, jobs=args.jobs,
+                                   if_convert_first=args.if_convert,
+                                   predicates=not args.no_predicates, progress=bar,
+                                   timeout=None if math.isinf(args.function_timeout)
+                                   else args.function_timeout, function=args.function,
+                                   cache=_cache(args), executor=args.executor,
+                                   scheduler=args.scheduler)
+    finally:
+        bar.close()
     for problem in result.loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for failure in result.failures:

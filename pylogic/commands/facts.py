@@ -10,6 +10,7 @@ import sys
 from pylogic.analysis.directory import facts_directory
 from pylogic.commands import positive_int
 from pylogic.errors import printable_name
+from pylogic.report.progress import Progress
 
 
 def add_parser(sub) -> None:
@@ -25,8 +26,12 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs,
-                                              function=args.function)
+    progress = Progress("facts")
+    try:
+        facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs,
+                                                  function=args.function, progress=progress)
+    finally:
+        progress.close()
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for relpath, message in sorted(failures.items()):

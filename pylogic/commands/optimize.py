@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from pylogic.analysis.optimize import optimize_files, parse_passes
+from pylogic.report.progress import Progress
 from pylogic.analysis.output import check_output_path
 from pylogic.commands import write_file
 from pylogic.engines import engine_choices
@@ -84,8 +85,13 @@ def run(args) -> int:
         if args.validate:
             cases = [(parse_int_list(args.args, "--args"),
                       parse_int_list(args.input, "--input"))]
-        loaded, items = optimize_files(args.target, passes, engine=args.engine, cases=cases,
-                                       entry=args.entry, function=args.function)
+        progress = Progress("optimize")
+        try:
+            loaded, items = optimize_files(args.target, passes, engine=args.engine, cases=cases,
+                                           entry=args.entry, function=args.function,
+                                           progress=progress)
+        finally:
+            progress.close()
     except PathlogicError as exc:
         if args.validate:
             exc.exit_status = EXIT_NOT_CHECKED  # nothing was run: could not be checked

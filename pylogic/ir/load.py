@@ -188,7 +188,7 @@ def _load_item(item: tuple[Path, str]):
     return load_one(*item)  # a top-level function: ProcessPoolExecutor pickles it
 
 
-def load_directory(root, jobs: int = 1, only=None) -> LoadedDirectory:
+def load_directory(root, jobs: int = 1, only=None, progress=None) -> LoadedDirectory:
     """Load every input under ``root`` (see :func:`discover`).
 
     Parameters
@@ -200,6 +200,8 @@ def load_directory(root, jobs: int = 1, only=None) -> LoadedDirectory:
         the result is the same as with 1.
     only : list of (Path, relpath), optional
         Load just these of the discovered files (a cache supplies the others).
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each file.
 
     Returns
     -------
@@ -214,11 +216,18 @@ def load_directory(root, jobs: int = 1, only=None) -> LoadedDirectory:
     loaded = LoadedDirectory(Path(root))
     items = ([(path, relative_name(root, path)) for path in discover(root)] if only is None
              else list(only))
+    def ticking(results):
+        for k, outcome in enumerate(results, 1):
+            if progress is not None:
+                progress(k, len(items))
+            yield outcome
+
     if jobs > 1 and len(items) > 1:
         with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(items))) as pool:
-            outcomes = list(pool.map(_load_item, items, chunksize=max(1, len(items) // (8 * jobs))))
+            outcomes = list(ticking(pool.map(_load_item, items,
+                                             chunksize=max(1, len(items) // (32 * jobs)))))
     else:
-        outcomes = [load_one(path, relpath) for path, relpath in items]
+        outcomes = list(ticking(load_one(path, relpath) for path, relpath in items))
     for program, problems in outcomes:
         if program is not None:
             loaded.programs.append(program)
