@@ -15,6 +15,7 @@ Example
 from __future__ import annotations
 
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from collections import Counter
 from dataclasses import dataclass, field
@@ -169,25 +170,36 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
     if hasattr(progress, "stage"):
         progress.stage("optimize" + (" and check" if cases is not None else ""),
                        len(loaded.programs), "programs")
-    for done, program in enumerate(loaded.programs, 1):
-        if progress is not None:
-            progress(done - 1, len(loaded.programs))
-        item = ProgramOptimization(program.relpath)
-        options = None
-        if function is not None:
-            wanted = [fn.name for fn in program.module.defined_functions()
-                      if same_function(fn.name, function)]
-            options = {name: {"functions": wanted} for name in passes}
-        try:
-            item.result = optimize(program.module, passes, program.relpath, engine=engine,
-                                   options=options)
-        except PathlogicError as exc:
-            item.error = str(exc)
-        if item.result is not None and cases is not None:
-            kwargs = {"entry": entry} if entry else {}
-            item.check = compare_modules(program.module, item.result.module, list(cases),
-                                         **kwargs)
-        out.append(item)
-    if progress is not None:
-        progress(len(loaded.programs), len(loaded.programs))
+    work = [(program.module, program.relpath, tuple(passes), engine,
+             None if cases is None else list(cases), entry, function)
+            for program in loaded.programs]
+    if jobs > 1 and len(work) > 1:              # programs are independent: one task each
+        with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
+            for done, item in enumerate(pool.map(_optimize_one, work), 1):
+                out.append(item)
+                if progress is not None:
+                    progress(done, len(work))
+    else:
+        for done, one in enumerate(work, 1):
+            out.append(_optimize_one(one))
+            if progress is not None:
+                progress(done, len(work))
     return loaded, out
+
+
+def _optimize_one(work: tuple) -> ProgramOptimization:
+    """One program of ``optimize_files``: the pipeline, then the check (a worker's task)."""
+    module, relpath, passes, engine, cases, entry, function = work
+    item = ProgramOptimization(relpath)
+    options = None
+    if function is not None:
+        wanted = [fn.name for fn in module.defined_functions() if same_function(fn.name, function)]
+        options = {name: {"functions": wanted} for name in passes}
+    try:
+        item.result = optimize(module, passes, relpath, engine=engine, options=options)
+    except PathlogicError as exc:
+        item.error = str(exc)
+    if item.result is not None and cases is not None:
+        kwargs = {"entry": entry} if entry else {}
+        item.check = compare_modules(module, item.result.module, list(cases), **kwargs)
+    return item

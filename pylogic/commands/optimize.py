@@ -17,7 +17,7 @@ from pathlib import Path
 from pylogic.analysis.optimize import optimize_files, parse_passes
 from pylogic.report.progress import Progress
 from pylogic.analysis.output import check_output_path
-from pylogic.commands import write_file
+from pylogic.commands import write_file, positive_int
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import (DIFFERENT, EXIT_DIFFERENT, EXIT_HELP, EXIT_IDENTICAL,
@@ -36,6 +36,8 @@ def add_parser(sub) -> None:
                        "every case): " + EXIT_HELP + "; a file that could not be loaded or "
                        "optimized counts as not checked.")
     p.add_argument("target", help="a program or a directory of programs")
+    p.add_argument("--jobs", type=positive_int, default=1,
+                   help="worker processes: files are loaded, optimized and checked in parallel")
     p.add_argument("--passes", required=True, help="comma-separated pass names, run in order")
     p.add_argument("--out", help="write the optimized program (FILE.pir for one input, else a "
                    "directory receiving <relpath>.pir)")
@@ -89,7 +91,7 @@ def run(args) -> int:
         try:
             loaded, items = optimize_files(args.target, passes, engine=args.engine, cases=cases,
                                            entry=args.entry, function=args.function,
-                                           progress=progress)
+                                           progress=progress, jobs=args.jobs)
         finally:
             progress.close()
     except PathlogicError as exc:

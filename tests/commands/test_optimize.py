@@ -149,3 +149,24 @@ def test_function_filters_the_passes_and_entry_picks_the_run(tmp_path, capsys):
     assert "identical" in capsys.readouterr().out
     assert main(["optimize", str(src), "--passes", "sccp", "--function", "nosuch"]) == 1
     assert "no function 'nosuch'" in capsys.readouterr().err
+
+
+def test_jobs_give_the_same_report(tmp_path, capsys):
+    """--jobs 2 optimizes and checks the programs in worker processes; same files, same JSON
+    (timings aside), same exit status."""
+    def untimed(x):
+        if isinstance(x, dict):
+            return {k: untimed(v) for k, v in x.items() if "second" not in k}
+        if isinstance(x, list):
+            return [untimed(v) for v in x]
+        return x
+
+    reports = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"o{jobs}"
+        status = main(["optimize", str(ROOT / "examples"), "--passes", "if-convert,sccp",
+                       "--validate", "--jobs", jobs, "--json", "--out", str(out)])
+        files = sorted((p.name, p.read_text()) for p in out.rglob("*") if p.is_file())
+        reports.append((status, untimed(json.loads(capsys.readouterr().out)), files))
+    assert reports[0] == reports[1]
+    assert len(reports[0][2]) >= 5
