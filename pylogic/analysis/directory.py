@@ -96,9 +96,9 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     ``function``: only the functions of that name (in any file) are analysed and written.
     ``cache``: loaded files, engine rows and predicate statistics computed before for the same
     content are reused (``analysis/cache.py``); the outputs are the same as without it.
-    ``executor``: ``"local"`` (this process and ``jobs`` workers) or ``"dask"``: one task per
-    file on the Dask cluster at ``scheduler`` (a local cluster of ``jobs`` workers when None),
-    gathered into the same outputs (``analysis/distributed.py``).
+    ``executor``: ``"local"`` (this process and ``jobs`` workers) or ``"dask"``: tasks of
+    consecutive files on the Dask cluster at ``scheduler`` (a local cluster of ``jobs`` workers
+    when None), gathered into the same outputs (``analysis/distributed.py``).
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.

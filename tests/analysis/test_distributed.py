@@ -53,7 +53,7 @@ def test_examples_with_a_bad_file(tmp_path, cluster):
     s = same_as_local(src, tmp_path, cluster, if_convert_first=True)
     assert s["if_conversion"]
     assert s["files_failed"] == ["broken.pir"]
-    assert s["seconds"]["dask_tasks"] == len(list(src.glob("*.pir")))
+    assert 1 <= s["seconds"]["dask_tasks"] <= len(list(src.glob("*.pir")))
 
 
 @needs_clang
