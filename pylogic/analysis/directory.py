@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from facts_gen.extract import restrict_facts, write_facts
-from facts_gen.naming import function_id, names_function
+from facts_gen.naming import escape_field, function_id, names_function
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, call_with_budget
 from pylogic.analysis.cache import NO_CACHE, Cache, key, tool_versions
 from pylogic.analysis.output import check_output_path, output_directory
@@ -87,8 +87,9 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       progress: Optional[Callable[[int, int], None]] = None,
                       timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
                       function: Optional[str] = None,
-                      cache: Cache = NO_CACHE, executor: str = "local",
-                      scheduler: Optional[str] = None) -> DirectoryAnalysis:
+                      cache: Cache = NO_CACHE,
+                      executor: Optional[Callable[..., DirectoryAnalysis]] = None
+                      ) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
@@ -96,9 +97,9 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     ``function``: only the functions of that name (in any file) are analysed and written.
     ``cache``: loaded files, engine rows and predicate statistics computed before for the same
     content are reused (``analysis/cache.py``); the outputs are the same as without it.
-    ``executor``: ``"local"`` (this process and ``jobs`` workers) or ``"dask"``: tasks of
-    consecutive files on the Dask cluster at ``scheduler`` (a local cluster of ``jobs`` workers
-    when None), gathered into the same outputs (``analysis/distributed.py``).
+    ``executor``: None, this process and ``jobs`` workers; or a callable running the load and
+    the analyses elsewhere and returning their ``DirectoryAnalysis`` (``distributed.
+    dask_executor``: tasks of consecutive files on a Dask cluster), the outputs written here.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
@@ -107,12 +108,10 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     t0 = time.perf_counter()
     options = dict(engine=engine, if_convert_first=if_convert_first, predicates=predicates,
                    timeout=timeout, function=function)
-    if executor == "dask":
-        from pylogic.analysis.distributed import analyze_on_dask
+    if executor is not None:
         _stage(progress, "tasks", unit="files")
-        result = analyze_on_dask(Path(target), out, scheduler=scheduler, workers=jobs,
-                                 cache=cache, progress=progress, **options)
-    elif executor == "local":
+        result = executor(Path(target), out, cache=cache, progress=progress, **options)
+    else:
         _stage(progress, "load", unit="files")
         loaded = load_directory_cached(Path(target), jobs, cache, progress=progress)
         if not loaded.programs and not loaded.problems:
@@ -122,8 +121,6 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
         result = DirectoryAnalysis(str(target), out, engine, loaded, cache=cache)
         result.seconds["load"] = time.perf_counter() - t0
         analyze_loaded(result, jobs=jobs, progress=progress, **options)
-    else:
-        raise PathlogicError(f"unknown executor {executor!r} (known: local, dask)")
     run = result.run
     if function is not None and not run.facts["function"] and not run.module_failures \
             and not any(p.skipped for p in result.loaded.problems):
@@ -245,7 +242,7 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
                           cache=cache)
     totals = {}
     for program in loaded.programs:
-        rows = run.rows.for_module(program.relpath)
+        rows = run.rows.for_module(escape_field(program.relpath))
         if program.relpath in run.module_failures:
             failures.append(f"{program.relpath}: not if-converted: "
                             f"{run.module_failures[program.relpath]}")
@@ -294,9 +291,9 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
             if cached is not None:
                 rows.extend(cached)
                 continue
-            outcome = call_with_budget(predicate_summary, program.module, program.relpath,
-                                       run.rows.for_module(program.relpath), [fn.name],
-                                       seconds=timeout)
+            ids = escape_field(program.relpath)          # the file part of the function ids
+            outcome = call_with_budget(predicate_summary, program.module, ids,
+                                       run.rows.for_module(ids), [fn.name], seconds=timeout)
             if not outcome.ok:
                 failures.append(f"{fid}: predicate analysis failed: {outcome.error}")
                 continue

@@ -11,12 +11,13 @@ started when no scheduler address is given.
 
 Example
 -------
->>> analyze_directory("corpus/", "runs/c", executor="dask",               # doctest: +SKIP
-...                   scheduler="tcp://10.0.0.5:8786")
+>>> analyze_directory("corpus/", "runs/c",                                 # doctest: +SKIP
+...                   executor=dask_executor("tcp://10.0.0.5:8786"))
 """
 from __future__ import annotations
 
 import contextlib
+import functools
 import multiprocessing
 import time
 from collections import Counter
@@ -96,6 +97,13 @@ def merge(root: Path, out: Path, engine: str, parts: list[DirectoryAnalysis],
         else None
     result.seconds = {f"tasks_{k}": v for k, v in seconds.items()}
     return result
+
+
+def dask_executor(scheduler: Optional[str] = None, workers: int = 1,
+                  per_task: Optional[int] = None) -> Callable[..., DirectoryAnalysis]:
+    """The ``executor`` of ``analyze_directory`` that runs on Dask (see module doc)."""
+    return functools.partial(analyze_on_dask, scheduler=scheduler, workers=workers,
+                             per_task=per_task)
 
 
 def files_per_task(files: int, workers: int) -> int:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
 from facts_gen.extract import MODULE_RELATIONS, RELATIONS, empty_facts, extract_module, restrict_facts
-from facts_gen.naming import function_id
+from facts_gen.naming import escape_field, function_id
 from pylogic.analysis import catalog
 from pylogic.analysis.budget import BudgetPool
 from pylogic.analysis.cache import NO_CACHE, Cache, function_facts_key
@@ -355,5 +355,5 @@ def module_rows(module: Module, relpath: Optional[str] = None, *,
     if run.failures:
         f, message = sorted(run.failures.items())[0]
         raise PathlogicError(f"{f}: analysis failed: {message}")
-    run.rows.relpath = relpath
+    run.rows.relpath = escape_field(relpath)       # the file part of the function ids
     return run.rows

@@ -74,6 +74,13 @@ def owner(out: Path):
     return summary.get("input_path") if isinstance(summary, dict) else None
 
 
+def _executor(args):
+    if args.executor != "dask":
+        return None
+    from pylogic.analysis.distributed import dask_executor
+    return dask_executor(args.scheduler, workers=args.jobs)
+
+
 def _cache(args) -> Cache:
     if args.no_cache:
         return NO_CACHE
@@ -92,8 +99,7 @@ def run(args) -> int:
                                    predicates=not args.no_predicates, progress=bar,
                                    timeout=None if math.isinf(args.function_timeout)
                                    else args.function_timeout, function=args.function,
-                                   cache=_cache(args), executor=args.executor,
-                                   scheduler=args.scheduler)
+                                   cache=_cache(args), executor=_executor(args))
     finally:
         bar.close()
     for problem in result.loaded.problems:

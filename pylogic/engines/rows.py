@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable, Iterator, Mapping
 
-from facts_gen.naming import function_id
-
 
 class FunctionRows(Mapping):
     """Relation name -> that function's rows, function column dropped. A relation the run did
@@ -124,7 +122,7 @@ class Rows(Mapping):
         """The rows of function ``name`` of this module (``relpath::name``)."""
         if self.relpath is None:
             raise KeyError(f"rows of several modules: name the function id, not {name!r}")
-        return self.of(function_id(self.relpath, name))
+        return self.of(f"{self.relpath}::{name}")
 
     def for_module(self, relpath: str) -> "Rows":
         """The same rows, with ``function(name)`` resolving names of the module ``relpath``.

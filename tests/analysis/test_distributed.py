@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pylogic.analysis.directory import analyze_directory
+from pylogic.analysis.distributed import dask_executor
 from pylogic.cli import main
 from tests.support import needs_clang
 
@@ -39,8 +40,8 @@ def outputs(out: Path) -> dict:
 
 def same_as_local(src: Path, tmp_path: Path, scheduler: str, **options) -> dict:
     local = analyze_directory(src, tmp_path / "local", engine="clingo", **options)
-    dask = analyze_directory(src, tmp_path / "dask", engine="clingo", executor="dask",
-                             scheduler=scheduler, **options)
+    dask = analyze_directory(src, tmp_path / "dask", engine="clingo",
+                             executor=dask_executor(scheduler), **options)
     assert dask.failed == local.failed
     assert outputs(tmp_path / "dask") == outputs(tmp_path / "local")
     return json.loads((tmp_path / "dask" / "summary.json").read_text())

@@ -72,3 +72,23 @@ def test_llvm_symbol_with_parenthesis(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["analyze", str(c), "--out", str(out), "--engine", "clingo"]) == 0
     assert len((out / "facts" / "function.facts").read_text().splitlines()) == 3
+
+
+def test_predicate_statistics_of_a_file_with_a_tab_in_its_name(tmp_path):
+    """The predicate layer finds the rows of a function whose file name needs escaping."""
+    import shutil
+    from pathlib import Path
+    from pylogic.analysis.directory import analyze_directory
+    src = tmp_path / "in"
+    src.mkdir()
+    example = Path(__file__).resolve().parents[2] / "examples" / "pcp_ifconverted.pir"
+    shutil.copy(example, src / "with\ttab.pir")
+    shutil.copy(example, src / "plain.pir")
+    result = analyze_directory(src, tmp_path / "out", engine="clingo")
+    assert not result.failed, result.failures
+    by_file = {}
+    for row in result.predicates:
+        by_file.setdefault(row["function"].split("::")[0], []).append(
+            {k: v for k, v in row.items() if k != "function" and not k.startswith("seconds")})
+    assert set(by_file) == {"with\\ttab.pir", "plain.pir"}
+    assert by_file["with\\ttab.pir"] == by_file["plain.pir"]

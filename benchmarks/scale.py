@@ -1,0 +1,334 @@
+"""How pathlogic's cost grows with its input (issue #12 item 6): writes runs/scale.json.
+
+    python benchmarks/scale.py [--sections cfg,corpus,predicates,import,execution]
+        [--sizes 1000,10000,30000] [--csmith 40] [--engines clingo,souffle,...] [--quick]
+
+Sections, each with the growth exponent (least-squares slope of log cost on log size) where a
+size varies:
+
+* ``cfg``: chains, structured and random CFGs of ``--sizes`` blocks; every shipped CFG analysis
+  (``cfg_analyses.dl``: reachability, dominator and post-dominator trees, frontiers, control
+  dependence, natural loops) on every available engine, and networkx computing the same
+  trees, frontiers and control dependence (the independent oracle) -- wall seconds per run and
+  rows written;
+* ``corpus``: ``pathlogic analyze`` on csmith seeds 1..``--csmith`` (the small programs of
+  benchmarks/corpus.py) plus examples/, per engine, phase by phase from summary.json (load,
+  analyses, predicate statistics, total), cache off;
+* ``predicates``: ``pathlogic predicates`` on the if-converted csmith seed 9005 ``@main``
+  (issue #12's 3,321-pair function), whole-command wall time;
+* ``import``: a C function of N ``if``s (N = 1,000 .. 8,000): clang -O0 + opt vs our import;
+* ``execution``: a loop-heavy program on the reference interpreter, on the native engine when
+  present (``pylogic.interp.native``), on LLVM's interpreter (``lli-14 -jit-kind=mcjit
+  -force-interpreter``; plain lli would JIT-compile) and natively (clang -O0).
+
+Nothing here is asserted; the figures are for the README and for watching regressions.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import growth_exponent, write_run  # noqa: E402
+
+CSMITH_SMALL = ("--no-float", "--max-funcs", "5", "--max-block-depth", "3",
+                "--max-expr-complexity", "5", "--no-packed-struct")
+
+
+def _run(cmd: list[str], timeout: float, env=None) -> tuple[float, subprocess.CompletedProcess]:
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    return time.perf_counter() - t0, proc
+
+
+def _pathlogic() -> list[str]:
+    return [sys.executable, "-m", "pylogic.cli"]
+
+
+# ---------------------------------------------------------------- cfg
+
+def make_cfg(kind: str, n: int):
+    from pylogic.ir.synthetic import random_cfg, structured_cfg
+    if kind == "chain":
+        labels = [f"b{i}" for i in range(n)]
+        return labels, {b: [labels[i + 1]] if i + 1 < n else [] for i, b in enumerate(labels)}
+    if kind == "random":
+        labels, succs = random_cfg(random.Random(n), n, edge_factor=1.4, exit_prob=0.05)
+        return labels, {b: list(dict.fromkeys(s))[:2] for b, s in succs.items()}
+    budget = n
+    labels, succs = structured_cfg(random.Random(n), budget)
+    while len(labels) < n:
+        budget = int(budget * n / max(len(labels), 1)) + 1
+        labels, succs = structured_cfg(random.Random(n), budget)
+    return labels, succs
+
+
+def networkx_trees(labels, succs) -> float:
+    """Seconds networkx takes for idom, ipdom, frontiers and control dependence."""
+    import networkx as nx
+    t0 = time.perf_counter()
+    g = nx.DiGraph()
+    g.add_nodes_from(labels)
+    g.add_edges_from((a, b) for a in labels for b in succs[a])
+    idom = nx.immediate_dominators(g, labels[0])
+    nx.dominance_frontiers(g, labels[0])
+    r = g.reverse()
+    r.add_node("__exit__")
+    r.add_edges_from(("__exit__", b) for b in labels if not succs[b])
+    ipdom = nx.immediate_dominators(r, "__exit__")
+    cdep = 0
+    for a in labels:    # control dependence: from each successor up the post-dominator tree
+        stop = ipdom.get(a)
+        for b in succs[a]:
+            x = b
+            while x is not None and x != stop:
+                cdep += 1
+                nxt = ipdom.get(x)
+                x = None if nxt == x else nxt
+    del idom, cdep
+    return time.perf_counter() - t0
+
+
+def section_cfg(sizes, engines, timeout) -> dict:
+    from facts_gen.extract import empty_facts, extract_module
+    from pylogic.analysis import catalog
+    from pylogic.engines import load_program, run_checked
+    from pylogic.ir.model import Module
+    from pylogic.ir.synthetic import function_from_cfg
+    program = load_program(catalog.datalog_dir() / catalog.BUNDLES["cfg_analyses"])
+    out = {"runs": [], "exponents": {}}
+    for kind in ("chain", "structured", "random"):
+        for n in sizes:
+            labels, succs = make_cfg(kind, n)
+            facts = empty_facts()
+            extract_module(Module(functions=(function_from_cfg("@f", labels, succs),)),
+                           "scale.pir", facts)
+            row = {"kind": kind, "blocks": len(labels), "networkx_s": round(networkx_trees(labels, succs), 4)}
+            for engine in engines:
+                t0 = time.perf_counter()
+                try:
+                    rows = run_with_timeout(run_checked, timeout, program, None, engine, facts)
+                    row[f"{engine}_s"] = round(time.perf_counter() - t0, 4)
+                    row[f"{engine}_rows"] = sum(len(v) for v in rows.values())
+                except Exception as exc:  # noqa: BLE001 -- recorded, the run goes on
+                    row[f"{engine}_s"] = None
+                    row[f"{engine}_error"] = f"{type(exc).__name__}: {exc}"[:200]
+            out["runs"].append(row)
+            print(json.dumps(row), flush=True)
+        for key in ["networkx_s"] + [f"{e}_s" for e in engines]:
+            pts = [(r["blocks"], r[key]) for r in out["runs"] if r["kind"] == kind and r.get(key)]
+            out["exponents"][f"{kind}:{key}"] = _exp(pts)
+    return out
+
+
+def run_with_timeout(fn, timeout, *args):
+    """``fn(*args)`` in a forked worker with a time budget (pylogic's own budget helper)."""
+    from pylogic.analysis.budget import call_with_budget
+    outcome = call_with_budget(fn, *args, seconds=timeout)
+    if not outcome.ok:
+        raise RuntimeError(outcome.error)
+    return outcome.value
+
+
+def _exp(points) -> float | None:
+    if len(points) < 2:
+        return None
+    e = growth_exponent([p[0] for p in points], [p[1] for p in points])
+    return None if e is None else round(e, 2)
+
+
+# ---------------------------------------------------------------- corpus
+
+def csmith_dir(n: int, work: Path) -> Path:
+    src = work / f"csmith{n}"
+    src.mkdir(parents=True, exist_ok=True)
+    for seed in range(1, n + 1):
+        path = src / f"seed{seed}.c"
+        if not path.exists():
+            subprocess.run(["csmith", "--seed", str(seed), *CSMITH_SMALL, "-o", str(path)],
+                           check=True, capture_output=True, timeout=60)
+    for example in (ROOT / "examples").iterdir():
+        shutil.copy(example, src / example.name)
+    return src
+
+
+def section_corpus(n: int, engines, work: Path, timeout: float) -> dict:
+    src = csmith_dir(n, work)
+    out = {"programs": len(list(src.iterdir())), "runs": []}
+    env = {**os.environ, "PATHLOGIC_CACHE": "off", "CPATH": "/usr/include/csmith"}
+    for engine in engines:
+        dest = work / f"out-{engine}"
+        shutil.rmtree(dest, ignore_errors=True)
+        wall, proc = _run(_pathlogic() + ["analyze", str(src), "--out", str(dest), "--engine",
+                                          engine, "--quiet"], timeout, env)
+        row = {"engine": engine, "wall_s": round(wall, 2), "exit": proc.returncode}
+        try:
+            summary = json.loads((dest / "summary.json").read_text())
+            row["phases_s"] = summary["seconds"]
+            row["functions"] = len(summary["functions"])
+            row["rows"] = sum(summary["relations"].values())
+        except (OSError, ValueError, KeyError):
+            row["error"] = (proc.stderr or proc.stdout)[-300:]
+        out["runs"].append(row)
+        print(json.dumps(row), flush=True)
+    results = [work / f"out-{e}" / "results" for e in engines]
+    out["rows_agree"] = all(_same_tree(results[0], r) for r in results[1:]) if len(results) > 1 \
+        else None
+    return out
+
+
+def _same_tree(a: Path, b: Path) -> bool:
+    fa = {p.relative_to(a): p.read_bytes() for p in a.rglob("*") if p.is_file()}
+    fb = {p.relative_to(b): p.read_bytes() for p in b.rglob("*") if p.is_file()}
+    return fa == fb
+
+
+# ---------------------------------------------------------------- predicates
+
+def section_predicates(work: Path, timeout: float) -> dict:
+    seed = work / "seed9005.c"
+    subprocess.run(["csmith", "--seed", "9005", "-o", str(seed)], check=True, capture_output=True,
+                   timeout=60)
+    converted = work / "seed9005-ifc.pir"
+    wall_ifc, proc = _run(_pathlogic() + ["if-convert", str(seed), "--out", str(converted)],
+                          timeout, {**os.environ, "CPATH": "/usr/include/csmith"})
+    if proc.returncode not in (0, 2) or not converted.exists():
+        return {"error": (proc.stderr or proc.stdout)[-300:]}
+    wall, proc = _run(_pathlogic() + ["predicates", str(converted), "--function", "main",
+                                      "--json"], timeout)
+    row = {"if_convert_s": round(wall_ifc, 2), "predicates_s": round(wall, 2),
+           "exit": proc.returncode}
+    try:
+        data = json.loads(proc.stdout)                  # {function: [one row per pair]}
+        row["pairs"] = sum(len(v) for v in data.values() if isinstance(v, list))
+    except ValueError:
+        row["error"] = (proc.stderr or proc.stdout)[-300:]
+    return row
+
+
+# ---------------------------------------------------------------- import
+
+def ifs_program(n: int) -> str:
+    body = "\n".join(f"    if (x > {i}) s += {i % 7 + 1}; else s -= 1;" for i in range(n))
+    return f"int f(int x) {{\n    int s = 0;\n{body}\n    return s;\n}}\n" \
+           "int main(void) { return f(3) & 0xff; }\n"
+
+
+def section_import(sizes, work: Path, timeout: float) -> dict:
+    from pylogic.ir.llvm.clang import PREPARATION, find_clang, find_opt
+    out = {"runs": []}
+    for n in sizes:
+        c = work / f"ifs{n}.c"
+        c.write_text(ifs_program(n))
+        ll = work / f"ifs{n}.ll"
+        t_clang, _ = _run([find_clang(), "-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone",
+                           "-o", str(ll), str(c)], timeout)
+        t_opt, _ = _run([find_opt(), "-S", "-passes=mem2reg,lowerswitch", str(ll), "-o",
+                         str(ll) + ".opt"], timeout)
+        t0 = time.perf_counter()
+        from pylogic.ir.load import load_program
+        try:
+            run_with_timeout(load_program, timeout, str(c))
+            ours = round(time.perf_counter() - t0, 3)
+        except RuntimeError as exc:
+            ours = None
+            out.setdefault("errors", []).append(f"N={n}: {exc}"[:200])
+        row = {"ifs": n, "clang_s": round(t_clang, 3), "opt_s": round(t_opt, 3),
+               "pathlogic_import_s": ours}
+        out["runs"].append(row)
+        print(json.dumps(row), flush=True)
+    del PREPARATION
+    out["exponent_pathlogic"] = _exp([(r["ifs"], r["pathlogic_import_s"]) for r in out["runs"]
+                                      if r["pathlogic_import_s"]])
+    out["exponent_clang"] = _exp([(r["ifs"], r["clang_s"]) for r in out["runs"]])
+    return out
+
+
+# ---------------------------------------------------------------- execution
+
+def section_execution(work: Path, timeout: float) -> dict:
+    """The loop-heavy C program of benchmarks/interp.py's kind, four ways."""
+    from pylogic.ir.llvm.clang import find_clang
+    c = work / "loop.c"
+    c.write_text("int a[1024];\nint main(void) {\n  unsigned s = 0;\n"
+                 "  for (int r = 0; r < 300; r++)\n    for (int i = 0; i < 1024; i++) {\n"
+                 "      a[i] = a[i] * 31 + (i ^ r);\n      if (a[i] & 1) s += a[i]; else s ^= i;\n"
+                 "    }\n  return s & 0xff;\n}\n")
+    out = {}
+    t, proc = _run(_pathlogic() + ["run", str(c), "--json", "--fuel", "1000000000"], timeout)
+    try:
+        data = json.loads(proc.stdout)
+        out["interpreter_s"] = round(t, 2)
+        out["instructions"] = data.get("counts", {}).get("instructions")
+    except ValueError:
+        out["interpreter_error"] = (proc.stderr or proc.stdout)[-200:]
+    try:
+        from pylogic.interp import native  # noqa: F401  (issue #12 item 5, when present)
+        t, proc = _run(_pathlogic() + ["run", str(c), "--engine", "native"], timeout)
+        out["native_engine_s"] = round(t, 2) if proc.returncode >= 0 else None
+    except ImportError:
+        out["native_engine_s"] = None
+    ll = work / "loop.ll"
+    subprocess.run([find_clang(), "-S", "-emit-llvm", "-O0", "-o", str(ll), str(c)], check=True,
+                   capture_output=True)
+    lli = shutil.which("lli-14") or shutil.which("lli")
+    if lli:
+        t, _ = _run([lli, "-jit-kind=mcjit", "-force-interpreter", str(ll)], timeout)
+        out["lli_interpreter_s"] = round(t, 2)
+    exe = work / "loop"
+    subprocess.run([find_clang(), "-O0", "-o", str(exe), str(c)], check=True, capture_output=True)
+    t, _ = _run([str(exe)], timeout)
+    out["native_s"] = round(t, 4)
+    return out
+
+
+def main(argv=None) -> int:
+    from pylogic.engines import available_engines
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sections", default="cfg,corpus,predicates,import,execution")
+    ap.add_argument("--sizes", default="1000,10000,30000")
+    ap.add_argument("--import-sizes", default="1000,2000,4000,8000")
+    ap.add_argument("--csmith", type=int, default=40)
+    ap.add_argument("--engines", default=",".join(available_engines()))
+    ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--quick", action="store_true", help="sizes 300,1000; csmith 5; ifs 250..1000")
+    ap.add_argument("--out", default="scale.json", help="file name under runs/")
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.sizes, a.csmith, a.import_sizes = "300,1000", 5, "250,500,1000"
+    sizes = [int(s) for s in a.sizes.split(",")]
+    engines = [e for e in a.engines.split(",") if e]
+    sections = a.sections.split(",")
+    result: dict = {"sections": sections, "engines": engines}
+    work = Path(tempfile.mkdtemp(prefix="pathlogic-scale-"))
+    try:
+        if "cfg" in sections:
+            result["cfg"] = section_cfg(sizes, engines, a.timeout)
+        if "corpus" in sections:
+            result["corpus"] = section_corpus(a.csmith, engines, work, a.timeout)
+        if "predicates" in sections:
+            result["predicates"] = section_predicates(work, a.timeout)
+        if "import" in sections:
+            result["import"] = section_import([int(s) for s in a.import_sizes.split(",")], work,
+                                              a.timeout)
+        if "execution" in sections:
+            result["execution"] = section_execution(work, a.timeout)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    path = write_run(a.out, result)
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
