@@ -25,6 +25,7 @@ import functools
 import hashlib
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -67,6 +68,36 @@ def tool_versions() -> str:
         except (OSError, subprocess.SubprocessError):
             out.append("unknown")
     return "\n".join(out)
+
+
+_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+
+
+def c_dependencies(path: Path) -> list:
+    """What a C file's import also depends on, for its key: every ``#include "..."`` reached
+    from it (found beside the including file, as the preprocessor looks first), by name and
+    bytes (or ``missing``), and the include-path environment. System headers (``<...>``) are
+    covered by the clang version in ``tool_versions``."""
+    out: list = [os.environ.get("CPATH", ""), os.environ.get("C_INCLUDE_PATH", "")]
+    seen: set = set()
+    todo = [Path(path)]
+    while todo:
+        current = todo.pop()
+        try:
+            data = current.read_bytes()
+        except OSError:
+            continue
+        for name in _QUOTED_INCLUDE.findall(data):
+            header = (current.parent / name.decode("utf-8", "replace")).resolve()
+            if header in seen:
+                continue
+            seen.add(header)
+            try:
+                out.append((str(header), header.read_bytes()))
+                todo.append(header)
+            except OSError:
+                out.append((str(header), "missing"))
+    return out
 
 
 def key(*parts: Any) -> str:

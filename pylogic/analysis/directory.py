@@ -20,7 +20,7 @@ from typing import Callable, Optional
 from facts_gen.extract import restrict_facts, write_facts
 from facts_gen.naming import escape_field, function_id, names_function
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, call_with_budget
-from pylogic.analysis.cache import NO_CACHE, Cache, key, tool_versions
+from pylogic.analysis.cache import NO_CACHE, Cache, c_dependencies, key, tool_versions
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
@@ -208,6 +208,8 @@ def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE,
         except OSError:
             data = None                                  # load_one reports it
         tools = tool_versions() if path.suffix in (".c", ".ll") else ""
+        if path.suffix == ".c":                          # its #include "..." files count too
+            tools = (tools, c_dependencies(path))
         keys[(path, relpath)] = None if data is None else key("load", relpath, str(path), data, tools)
     outcomes = {item: cache.get("load", k) for item, k in keys.items() if k is not None}
     missing = [item for item in keys if outcomes.get(item) is None]

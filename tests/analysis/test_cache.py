@@ -99,3 +99,23 @@ def test_cli_cache_options(corpus, tmp_path, capsys, monkeypatch):
     assert main(["analyze", str(corpus), "--out", str(tmp_path / "o4"), "--engine", "clingo",
                  "--quiet"]) == 0
     assert (tmp_path / "env" / "analyses").is_dir()
+
+
+def test_a_changed_header_reloads_the_c_file(tmp_path):
+    """A .c file's load is keyed by the #include "..." files it reaches, too."""
+    import shutil as _shutil
+    if _shutil.which("clang-14") is None and _shutil.which("clang") is None:
+        pytest.skip("clang not installed")
+    src = tmp_path / "in"
+    (src / "inc").mkdir(parents=True)
+    (src / "inc" / "k.h").write_text("#define K 3\n")
+    (src / "inc" / "top.h").write_text('#include "k.h"\n')
+    (src / "main.c").write_text('#include "inc/top.h"\nint main(void) { return K; }\n')
+    cache = tmp_path / "cache"
+    analyze_directory(src, tmp_path / "o1", engine="clingo", cache=Cache(cache))
+    again = analyze_directory(src, tmp_path / "o2", engine="clingo", cache=Cache(cache))
+    assert again.summary()["cache"]["load"] == {"hits": 1, "misses": 0}
+    (src / "inc" / "k.h").write_text("#define K (3 + 4)\n")       # two levels down
+    changed = analyze_directory(src, tmp_path / "o3", engine="clingo", cache=Cache(cache))
+    assert changed.summary()["cache"]["load"] == {"hits": 0, "misses": 1}
+    assert (tmp_path / "o3" / "facts").exists()
