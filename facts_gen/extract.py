@@ -84,7 +84,10 @@ def write_facts(facts: dict[str, list[tuple]], facts_dir: Path) -> None:
         try:
             with open(partial, "w", encoding="utf-8") as fh:
                 for row in rows:
-                    fh.write("\t".join(_cell(v) for v in row))
+                    line = "\t".join(map(str, row))
+                    if line.count("\t") != len(row) - 1 or "\n" in line or "\r" in line:
+                        line = "\t".join(_cell(v) for v in row)      # raises, naming the value
+                    fh.write(line)
                     fh.write("\n")
             os.replace(partial, target)
         finally:

@@ -92,3 +92,15 @@ def test_predicate_statistics_of_a_file_with_a_tab_in_its_name(tmp_path):
             {k: v for k, v in row.items() if k != "function" and not k.startswith("seconds")})
     assert set(by_file) == {"with\\ttab.pir", "plain.pir"}
     assert by_file["with\\ttab.pir"] == by_file["plain.pir"]
+
+
+def test_write_facts_refuses_a_raw_tab_and_leaves_no_file(tmp_path):
+    """An unescaped tab or newline in a value is a bug upstream: the writer names it and
+    leaves neither a truncated facts file nor its partial copy."""
+    from facts_gen.extract import write_facts
+    for bad in ("a\tb", "a\nb", "a\rb"):
+        with pytest.raises(ValueError, match="contains a tab or newline"):
+            write_facts({"function": [("ok",), (bad,)]}, tmp_path / "f")
+        assert not any((tmp_path / "f").iterdir())
+    write_facts({"edge": [("f", "a", "b")]}, tmp_path / "f")
+    assert (tmp_path / "f" / "edge.facts").read_text() == "f\ta\tb\n"
