@@ -1,0 +1,427 @@
+"""The native engine: ``run_module_native(module, ...)`` runs PIR as JIT-compiled machine code.
+
+Same signature and result as ``pylogic.interp.run_module``. The module is compiled once
+(``compile.py`` -> LLVM IR -> llvmlite MCJIT at -O2; cached by module identity like the
+interpreter's decoded machines) and run on a thread with a large stack (deep PIR recursion is
+native recursion here).
+
+Exactness: a run that ends normally (the entry function returns) gives the interpreter's output,
+return value, counts (``instructions``, ``nullified``, ``executed``, ``branches_taken``,
+``calls``), kinds, edge and block profiles and peak memory: the memory is the interpreter's
+``Memory`` (the same segment ids in the same order), the C library is the interpreter's
+``Builtins``. A run that does not end normally -- a run-time error, fuel or call-depth limit,
+``exit()``/``abort()`` -- is *replayed in the reference interpreter*, whose result is returned
+(``RunResult.engine`` says ``"interp (replay: ...)"``), so errors, their locations and the
+counts up to them are the interpreter's by construction. A module the native compiler cannot
+handle (LLVM rejects it) runs in the interpreter too, with the reason in ``RunResult.engine``.
+"""
+from __future__ import annotations
+
+import ctypes
+import threading
+from collections import OrderedDict
+from typing import Iterable
+
+import llvmlite.binding as llvm
+
+from pylogic.errors import RunError, SourceLoc
+from pylogic.interp.builtins import Builtins
+from pylogic.interp.decode import resolve_function
+from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
+                                    ERROR_STATUS, KINDS, run_module)
+from pylogic.interp.memory import Fault, Memory
+from pylogic.interp.native.compile import ABORT_CALLBACK, compile_module
+from pylogic.interp.result import RunResult
+from pylogic.ir.model import Module, to_signed64
+
+STACK_SIZE = 512 << 20  # bytes of native stack for a run (10,000 PIR frames of ~50 KB)
+
+_ALLOCA_CB = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)
+_FRAME_CB = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64)
+_BUILTIN_CB = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
+                               ctypes.c_int64)
+_INPUT_CB = ctypes.CFUNCTYPE(ctypes.c_int64)
+_PRINT_CB = ctypes.CFUNCTYPE(None, ctypes.c_int64)
+_ENTRY = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.POINTER(ctypes.c_int64))
+
+_INITIALIZED = False
+#: LLVM passes run on the generated code (``optimize``) and the code generator's level.
+PIPELINE = "cheap"
+CODEGEN_OPT = 1
+
+
+def _target_machine():
+    """A fresh target machine: an MCJIT engine takes ownership of (and disposes) its own."""
+    global _INITIALIZED
+    if not _INITIALIZED:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        _INITIALIZED = True
+    return llvm.Target.from_default_triple().create_target_machine(opt=CODEGEN_OPT)
+
+
+def optimize(llmod, tm, pipeline: str) -> None:
+    """Run LLVM passes on ``llmod``: ``O2`` (LLVM's -O2), ``cheap`` (inline the address check,
+    registers to SSA, instcombine, simplifycfg: most of the speed for a fraction of the
+    compile time), ``full`` (cheap + GVN + DSE), ``sroa`` (registers to SSA only)."""
+    if pipeline == "O2":
+        pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=2))
+        pb.getModulePassManager().run(llmod, pb)
+        return
+    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0))
+    mpm = llvm.create_new_module_pass_manager()
+    mpm.add_always_inliner_pass()
+    fpm = llvm.create_new_function_pass_manager()
+    fpm.add_sroa_pass()
+    if pipeline != "sroa":
+        fpm.add_instruction_combine_pass()
+        fpm.add_simplify_cfg_pass()
+    if pipeline == "full":
+        fpm.add_new_gvn_pass()
+        fpm.add_dead_store_elimination_pass()
+        fpm.add_instruction_combine_pass()
+        fpm.add_simplify_cfg_pass()
+    mpm.run(llmod, pb)
+    for f in llmod.functions:
+        if not f.is_declaration:
+            fpm.run(f, pb)
+
+
+class NativeMemory(Memory):
+    """The interpreter's segmented memory, plus the segment table the native code reads:
+    ``table[2 * sid] = base address, table[2 * sid + 1] = length`` (0, 0 for dead or unused
+    ids). Segment ``bytearray``s are pinned (exported to ctypes) while live; builtins only write
+    them in place, never resize them."""
+
+    def __init__(self, limit: int = DEFAULT_MEMORY_LIMIT):
+        super().__init__(limit)
+        self.cap = 0
+        self.table = None
+        self.pins: dict = {}
+        self.on_grow = None  # engine: publish the new table to the native globals
+        self._grow(256)
+
+    def _grow(self, need: int) -> None:
+        cap = max(need, 2 * self.cap)
+        table = (ctypes.c_int64 * (2 * cap))()
+        if self.table is not None:
+            ctypes.memmove(table, self.table, ctypes.sizeof(self.table))
+        self.table, self.cap = table, cap
+        if self.on_grow is not None:
+            self.on_grow()
+
+    def reset(self, limit: int) -> None:
+        super().reset(limit)
+        ctypes.memset(self.table, 0, ctypes.sizeof(self.table))
+        self.pins.clear()
+
+    def alloc(self, size: int, kind: str) -> int:
+        addr = super().alloc(size, kind)
+        sid = addr >> 32
+        if sid >= self.cap:
+            self._grow(sid + 1)
+        buf = self.segments[sid]
+        if buf:
+            pin = (ctypes.c_char * len(buf)).from_buffer(buf)
+            self.pins[sid] = pin
+            self.table[2 * sid] = ctypes.addressof(pin)
+            self.table[2 * sid + 1] = len(buf)
+        return addr
+
+    def release(self, sid: int, how: str) -> None:
+        super().release(sid, how)
+        self.table[2 * sid] = 0
+        self.table[2 * sid + 1] = 0
+        self.pins.pop(sid, None)
+
+
+class NativeUnavailable(Exception):
+    """The module cannot run natively (the reason is the message); the interpreter runs it."""
+
+
+class NativeMachine:
+    """A compiled module plus its run-time state (memory, output, callbacks)."""
+
+    def __init__(self, module: Module):
+        self.module = module
+        self.busy = False
+        self.memory = NativeMemory()
+        self.stdout: list = []
+        self.inputs: list = []
+        self.allocas: list = []
+        self.frame_stack: list = []
+        self.failure = None
+        self.builtins = Builtins(self.memory, self.stdout)
+        self.builtins.frames = self
+        self.functions = module.function_map()
+        try:
+            self.compiled = compile_module(module, self.builtins.lookup)
+            tm = _target_machine()
+            llmod = llvm.parse_assembly(self.compiled.text)
+            llmod.verify()
+            optimize(llmod, tm, PIPELINE)
+            self.engine = llvm.create_mcjit_compiler(llmod, tm)
+            self.engine.finalize_object()
+        except Exception as exc:  # LLVM rejected what we generated: say so, run interpreted
+            raise NativeUnavailable(f"native compilation failed: {exc}") from exc
+        self.llmod = llmod
+        addr = self.engine.get_global_value_address
+        self.g = {name: ctypes.c_int64.from_address(addr("pl_" + name))
+                  for name in ("steps", "fuel", "nul", "calls", "depth", "maxdepth", "abort",
+                               "segcap")}
+        self.segtab = ctypes.c_void_p.from_address(addr("pl_segtab"))
+        c = self.compiled
+        self.edge_counts = (ctypes.c_int64 * max(1, len(c.edges))).from_address(addr("pl_edges"))
+        self.exit_counts = (ctypes.c_int64 * max(1, c.n_exits)).from_address(addr("pl_exits"))
+        self.entry_counts = (ctypes.c_int64 * max(1, len(c.functions))).from_address(
+            addr("pl_entries"))
+        self.builtin_fns = [self.builtins.lookup(name) for name in c.builtins]
+        self.fnames = {info.index: name for name, info in c.functions.items()}
+        self.callbacks = {  # kept alive as long as the machine
+            "alloca": _ALLOCA_CB(self._alloca), "frame": _FRAME_CB(self._frame),
+            "builtin": _BUILTIN_CB(self._builtin), "input": _INPUT_CB(self._input),
+            "print": _PRINT_CB(self._print)}
+        for name, cb in self.callbacks.items():
+            ctypes.c_void_p.from_address(addr("pl_cb_" + name)).value = \
+                ctypes.cast(cb, ctypes.c_void_p).value
+        self.memory.on_grow = self._publish_table
+        self._publish_table()
+        self.global_addrs = c.global_addrs
+
+    # ------------------------------------------------------------ callbacks (never raise)
+
+    def _publish_table(self) -> None:
+        self.segtab.value = ctypes.addressof(self.memory.table)
+        self.g["segcap"].value = self.memory.cap
+
+    def _fail(self, exc: BaseException) -> None:
+        if self.failure is None:
+            self.failure = exc
+        self.g["abort"].value = ABORT_CALLBACK
+
+    def _alloca(self, fid: int, size: int) -> int:
+        try:
+            addr = self.memory.alloc(size, f"alloca in {self.fnames[fid]}")
+            self.allocas.append(addr >> 32)
+            return addr
+        except BaseException as exc:
+            self._fail(exc)
+            return 0
+
+    def _frame(self, op: int, fid: int) -> None:
+        try:
+            if op == 0:
+                self.frame_stack.append(self.allocas)
+                self.allocas = []
+            else:
+                how = f"its call of {self.fnames[fid]} returned"
+                for sid in self.allocas:
+                    self.memory.release(sid, how)
+                self.allocas = self.frame_stack.pop()
+        except BaseException as exc:
+            self._fail(exc)
+
+    def _builtin(self, bid: int, args, n: int) -> int:
+        try:
+            result = self.builtin_fns[bid](*[args[i] for i in range(n)])
+            return to_signed64(int(result or 0))
+        except BaseException as exc:
+            self._fail(exc)
+            return 0
+
+    def _input(self) -> int:
+        if self.inputs:
+            return self.inputs.pop()
+        self._fail(Fault("input exhausted"))
+        return 0
+
+    def _print(self, value: int) -> None:
+        self.stdout.append(value)
+
+    # ------------------------------------------------------------ running
+
+    def reset(self, inputs, fuel: int, memory_limit: int, max_depth: int) -> None:
+        self.memory.reset(memory_limit)
+        self.stdout.clear()
+        self.inputs[:] = [to_signed64(int(v)) for v in reversed(list(inputs))]
+        self.allocas = []
+        self.frame_stack = []
+        self.failure = None
+        for name in ("steps", "nul", "calls", "depth", "abort"):
+            self.g[name].value = 0
+        self.g["fuel"].value = fuel
+        self.g["maxdepth"].value = max_depth + 1
+        for arr in (self.edge_counts, self.exit_counts, self.entry_counts):
+            ctypes.memset(arr, 0, ctypes.sizeof(arr))
+
+    def run(self, entry: str, args, inputs, fuel: int, memory_limit: int,
+            capture_profile: bool, max_depth: int):
+        """A RunResult, or the reason the run must be replayed in the interpreter."""
+        f = resolve_function(self.functions, entry)
+        if f is None:
+            return "no entry function"
+        self.reset(inputs, fuel, memory_limit, max_depth)
+        try:
+            for g in self.module.globals:
+                addr = self.memory.alloc(max(g.size, len(g.init)), f"global {g.name}")
+                self.memory.write(addr, g.init)
+        except Fault:
+            return "global layout fault"
+        info = self.compiled.functions[f.name]
+        argv = (ctypes.c_int64 * max(1, info.nparams))()
+        for i, value in zip(range(info.nparams), args):
+            argv[i] = to_signed64(int(value))
+        fn = _ENTRY(self.engine.get_function_address(f"pl_entry{info.index}"))
+        box = {}
+
+        def go():
+            box["value"] = fn(argv)
+
+        old = threading.stack_size()
+        threading.stack_size(STACK_SIZE)
+        try:
+            th = threading.Thread(target=go, name="pathlogic-native")
+            th.start()
+        finally:
+            threading.stack_size(old)
+        th.join()
+        abort = self.g["abort"].value
+        if abort or "value" not in box:
+            reason = {1: "run-time fault", 2: "fuel", 3: "call depth"}.get(abort)
+            if reason is None:
+                reason = type(self.failure).__name__ if self.failure is not None else "abort"
+            return reason
+        # the entry function's own allocas were released by its frame callback (if it has any)
+        return self.result(box["value"], capture_profile)
+
+    def result(self, return_value: int, capture_profile: bool) -> RunResult:
+        c = self.compiled
+        out = self.stdout
+        data = b"".join(x if isinstance(x, bytes) else b"%d\n" % x for x in out)
+        steps = self.g["steps"].value
+        nullified = self.g["nul"].value
+        edge_counts = list(self.edge_counts)[:len(c.edges)]
+        counts = {"instructions": steps, "nullified": nullified, "executed": steps - nullified,
+                  "branches_taken": sum(edge_counts), "calls": self.g["calls"].value}
+        edges, blocks = {}, {}
+        entries = list(self.entry_counts)
+        exits = list(self.exit_counts)
+        kinds_of = None
+        if capture_profile:
+            for name, info in c.functions.items():
+                if entries[info.index]:
+                    blocks[(name, info.first_label)] = entries[info.index]
+                for k in info.edges:
+                    n = edge_counts[k]
+                    if n:
+                        key = c.edges[k]
+                        edges[key] = edges.get(key, 0) + n
+                        blocks[key[0], key[2]] = blocks.get((key[0], key[2]), 0) + n
+            kinds_of = _kinds_closure(c, entries, edge_counts, exits)
+        return RunResult(
+            stdout=data.decode("utf-8", "replace"), stdout_bytes=data,
+            prints=[x for x in out if not isinstance(x, bytes)],
+            return_value=to_signed64(return_value), exit_status=return_value & 0xFF,
+            error=None, counts=counts, kinds_of=kinds_of, edge_profile=edges,
+            block_profile=blocks, peak_memory=self.memory.peak_bytes)
+
+
+def _kinds_closure(c, entries, edge_counts, exits):
+    def kinds() -> dict:
+        return kind_counts(c, entries, edge_counts, exits)
+    return kinds
+
+
+def kind_counts(c, entries, edge_counts, exits) -> dict:
+    """Instructions reached by kind, for a run that ended normally: each block is entered
+    (branches to it, function entries for the first) and runs to its terminator unless a side
+    exit is taken, which leaves the rest of the block unreached."""
+    total = [0] * len(KINDS)
+    for name, info in c.functions.items():
+        into: dict = {}
+        for k in info.edges:
+            n = edge_counts[k]
+            if n:
+                dst = c.edges[k][2]
+                into[dst] = into.get(dst, 0) + n
+        seen = set()
+        for pos, (label, whole, side, after) in enumerate(info.blocks):
+            if label in seen:  # a repeated label: branches go to the first block
+                continue
+            seen.add(label)
+            n = into.get(label, 0) + (entries[info.index] if pos == 0 else 0)
+            if not n:
+                continue
+            for i, w in enumerate(whole):
+                total[i] += n * w
+            for j, kind, ids in side:
+                t = sum(edge_counts[x] for x in ids) if kind == "edge" else exits[ids[0]]
+                if t:
+                    for i, w in enumerate(after[j]):
+                        total[i] -= t * w
+    return dict(zip(KINDS, total))
+
+
+# ---------------------------------------------------------------- public entry point
+
+_CACHE: "OrderedDict[int, tuple]" = OrderedDict()
+_CACHE_SIZE = 16
+
+
+def machine_for(module: Module):
+    """The compiled machine of ``module`` (cached by identity), or NativeUnavailable."""
+    hit = _CACHE.get(id(module))
+    if hit is not None and hit[0] is module:
+        _CACHE.move_to_end(id(module))
+        if isinstance(hit[1], NativeUnavailable):
+            raise hit[1]
+        if not hit[1].busy:
+            return hit[1]
+        return NativeMachine(module)
+    try:
+        machine = NativeMachine(module)
+    except NativeUnavailable as exc:
+        machine = exc
+    _CACHE[id(module)] = (module, machine)
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    if isinstance(machine, NativeUnavailable):
+        raise machine
+    return machine
+
+
+def run_module_native(module: Module, entry: str = "main", args: Iterable[int] = (),
+                      inputs: Iterable[int] = (), fuel: int = DEFAULT_FUEL,
+                      memory_limit: int = DEFAULT_MEMORY_LIMIT, capture_profile: bool = True,
+                      max_depth: int = DEFAULT_MAX_DEPTH) -> RunResult:
+    """``pylogic.interp.run_module`` on native code: the same parameters and result.
+
+    Runs that do not end normally, and modules that cannot be compiled, are run by the
+    interpreter (the oracle); ``RunResult.engine`` records which engine produced the result.
+    """
+    args, inputs = tuple(args), tuple(inputs)
+    reason = None
+    try:
+        machine = machine_for(module)
+    except NativeUnavailable as exc:
+        machine, reason = None, str(exc)
+    if machine is not None:
+        machine.busy = True
+        try:
+            res = machine.run(entry, args, inputs, fuel, memory_limit, capture_profile,
+                              max_depth)
+        finally:
+            machine.busy = False
+        if isinstance(res, RunResult):
+            res.engine = "native"
+            return res
+        reason = res
+    res = run_module(module, entry=entry, args=args, inputs=inputs, fuel=fuel,
+                     memory_limit=memory_limit, capture_profile=capture_profile,
+                     max_depth=max_depth)
+    res.engine = f"interp (replay: {reason})"
+    return res
+
+
+__all__ = ["run_module_native", "NativeMachine", "NativeUnavailable", "kind_counts",
+           "ERROR_STATUS", "RunError", "SourceLoc"]
