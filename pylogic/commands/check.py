@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
 from facts_gen.naming import same_function
-from pylogic.commands import import_notes
+from pylogic.commands import import_notes, positive_int
 from pylogic.errors import ParseErrors, PathlogicError, printable_name
 from pylogic.ir.load import INPUT_SUFFIXES, load_program
 from pylogic.ir.model import Module
@@ -30,6 +31,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("-r", "--recursive", action="store_true",
                    help="check the .pir/.ll/.c files found under each directory argument")
     p.add_argument("--function", metavar="NAME", help="verify only the function NAME")
+    p.add_argument("--jobs", type=positive_int, default=1,
+                   help="worker processes (files are checked in parallel, reported in order)")
     p.set_defaults(func=run)
 
 
@@ -46,21 +49,20 @@ def _expand(paths: list[str], recursive: bool) -> list[str]:
     return out
 
 
-def check_file(path: str) -> tuple[Module | None, list[PathlogicError]]:
-    """Parse and verify one file: ``(module, errors)``; errors are the parse errors (module
-    None) or else the verification errors, [] when clean."""
+def check_file(path: str) -> tuple[Module | None, list[PathlogicError], list[str]]:
+    """Parse and verify one file: ``(module, errors, notes)``; errors are the parse errors
+    (module None) or else the verification errors, [] when clean; notes name the functions
+    the LLVM importer left out."""
     if os.path.isdir(path):
         return None, [PathlogicError(f"'{path}' is a directory (use -r to check the .pir, "
-                                     f".ll and .c files under it)")]
+                                     f".ll and .c files under it)")], []
     try:
         module, report = load_program(path, verify=False)
     except ParseErrors as exc:
-        return None, list(exc.errors)
+        return None, list(exc.errors), []
     except PathlogicError as exc:
-        return None, [exc]
-    for note in import_notes(path, report):
-        print(note, file=sys.stderr)
-    return module, list(verify_module(module))
+        return None, [exc], []
+    return module, list(verify_module(module)), import_notes(path, report)
 
 
 def _summary(path: str, module: Module, function: str | None = None) -> str:
@@ -80,8 +82,14 @@ def run(args) -> int:
     """Check each file; return 0 when all are clean, else 1."""
     status, found = 0, False
     paths = _expand(args.files, args.recursive)
-    for path in paths:
-        module, errors = check_file(path)
+    if args.jobs > 1 and len(paths) > 1:
+        with ProcessPoolExecutor(max_workers=min(args.jobs, len(paths))) as pool:
+            checked = list(pool.map(check_file, paths))
+    else:
+        checked = map(check_file, paths)
+    for path, (module, errors, notes) in zip(paths, checked):
+        for note in notes:
+            print(note, file=sys.stderr)
         if args.function is not None and module is not None:
             if not _defines(module, args.function):
                 print(f"{printable_name(path)}: skipped (no function {args.function})")

@@ -11,6 +11,7 @@ from pylogic.cli import join_negative_lists, main
 
 ROOT = Path(__file__).resolve().parents[2]
 BRANCHY = str(ROOT / "examples" / "pcp_branchy.pir")
+GOOD_PIR = "func main() {\nentry:\n    x = mov 2\n    print x\n    ret 0\n}\n"
 
 
 @pytest.mark.parametrize("argv, option", [
@@ -47,3 +48,17 @@ def test_run_takes_inputs_like_if_convert(tmp_path, capsys):
                     "    print y\n    ret 0\n}\n")
     assert main(["run", str(prog), "--inputs", "-1,5"]) == 0
     assert capsys.readouterr().out.splitlines()[:2] == ["-1", "5"]
+
+
+def test_check_jobs_reports_in_order(tmp_path, capsys):
+    """check --jobs 2: the same lines, in the same order, as --jobs 1."""
+    for k in range(6):
+        text = GOOD_PIR if k % 3 else "func main() {\nentry:\n    x = frob 1\n    ret\n}\n"
+        (tmp_path / f"f{k}.pir").write_text(text)
+    outs = []
+    for jobs in ("1", "2"):
+        status = main(["check", "-r", str(tmp_path), "--jobs", jobs])
+        cap = capsys.readouterr()
+        outs.append((status, cap.out, cap.err))
+    assert outs[0] == outs[1] and outs[0][0] == 1
+    assert outs[0][1].count(": ok (") == 4
