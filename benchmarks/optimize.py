@@ -51,7 +51,7 @@ from pylogic.analysis.optimize import optimize, static_size
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import (DIFFERENT, IDENTICAL, NOT_COMPARED, compare_runs,
                                          limit_reached)
-from pylogic.interp.machine import run_module
+from pylogic.interp.native import ENGINES, run_with
 from pylogic.ir.llvm.clang import PREPARATION, prepare_c, run_opt
 from pylogic.ir.llvm.importer import import_llvm
 from pylogic.ir.load import load_module
@@ -170,8 +170,14 @@ def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 
 
 # ---------------------------------------------------------------- one version
 
+#: how versions run (``--exec-engine``): auto | interp | native; every engine gives the
+#: interpreter's result (``pylogic.interp.native.run_with``)
+EXEC_ENGINE = "auto"
+
+
 def _runs(module, cases, fuel):
-    return [run_module(module, entry="main", args=a, inputs=i, fuel=fuel) for a, i in cases]
+    return [run_with(EXEC_ENGINE, module, entry="main", args=a, inputs=i, fuel=fuel)
+            for a, i in cases]
 
 
 def _metrics(runs) -> dict:
@@ -627,6 +633,8 @@ def main(argv=None) -> int:
     ap.add_argument("--name", default="harness")
     ap.add_argument("--fuel", type=int, default=FUEL)
     ap.add_argument("--engine", default="clingo")
+    ap.add_argument("--exec-engine", choices=ENGINES, default="auto",
+                    help="how programs run: interp, native (llvmlite) or auto (default)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--budget", type=float, default=None, help="wall-time budget (s)")
     ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
@@ -635,6 +643,8 @@ def main(argv=None) -> int:
     ap.add_argument("--resummarise", metavar="RUN.json",
                     help="only recompute the summary of an existing run file")
     a = ap.parse_args(argv)
+    global EXEC_ENGINE
+    EXEC_ENGINE = a.exec_engine  # inherited by forked --jobs workers
     if a.resummarise:
         return resummarise(a.resummarise)
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]

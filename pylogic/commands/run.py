@@ -16,7 +16,8 @@ from pylogic.commands import check_output_file, load_input, positive_int, write_
 from pylogic.errors import PathlogicError
 from pylogic.interp.decode import resolve_function
 from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
-                                    ERROR_STATUS, run_module)
+                                    ERROR_STATUS)
+from pylogic.interp.native import ENGINES, run_with
 from pylogic.ir.parser import parse_int
 
 #: Option values that are integer lists may start with '-' (``--args -3,4``): let argparse take
@@ -51,6 +52,11 @@ def add_parser(subparsers) -> None:
                    help="print everything (output, counts, error, profile) as one JSON object")
     p.add_argument("--verify", action="store_true",
                    help="verify the module (pathlogic check) before running it")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="interp: the reference interpreter; native: PIR compiled to machine "
+                        "code (llvmlite), runs that do not end normally replayed in the "
+                        "interpreter; auto (default): the interpreter for short runs, native "
+                        "code past 1M instructions. Same output, status and counts on all")
     if hasattr(p, "_negative_number_matcher"):
         p._negative_number_matcher = _NEGATIVE_LIST
     p.set_defaults(func=run)
@@ -81,15 +87,16 @@ def run(args) -> int:
     if resolve_function(module.function_map(), args.function) is None:
         defined = ", ".join(f.name for f in module.defined_functions()) or "none"
         raise PathlogicError(f"no function '{args.function}' to run (defined: {defined})")
-    result = run_module(module, entry=args.function, args=argv, inputs=inputs, fuel=args.fuel,
-                        memory_limit=args.memory_limit, max_depth=args.max_depth)
+    result = run_with(args.engine, module, entry=args.function, args=argv, inputs=inputs,
+                      fuel=args.fuel, memory_limit=args.memory_limit, max_depth=args.max_depth)
     if args.profile:
         data = result.to_json()
         write_file(args.profile, json.dumps({"file": args.file, "function": args.function,
                                              "edges": data["edge_profile"],
                                              "blocks": data["block_profile"]}, indent=1) + "\n")
     if args.json:
-        data = {"file": args.file, "function": args.function, **result.to_json()}
+        data = {"file": args.file, "function": args.function, **result.to_json(),
+                "engine": getattr(result, "engine", "interp")}
         sys.stdout.write(json.dumps(data) + "\n")
     else:
         sys.stdout.flush()

@@ -17,6 +17,7 @@ import shlex
 
 from pylogic.commands import positive_float, positive_int
 from pylogic.errors import PathlogicError
+from pylogic.interp.native import ENGINES
 from pylogic.interp.differential import EXIT_HELP, EXIT_NOT_CHECKED, IDENTICAL, NATIVE_FUEL, \
     NATIVE_TIMEOUT, Validation, native_vs_pir, run_native
 
@@ -44,6 +45,10 @@ def add_parser(subparsers) -> None:
                    help="link flags of the native build, e.g. --ldflags='-lz -lm' (repeatable; "
                         "a single flag starting with '-' needs the '=' form: --ldflags=-lz)")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    p.add_argument("--engine", choices=ENGINES, default="auto",
+                   help="how the imported PIR runs: interp, native (llvmlite) or auto (the "
+                        "interpreter for short runs, native code past 1M instructions; "
+                        "default); the same result on all")
     p.set_defaults(func=run)
 
 
@@ -68,7 +73,7 @@ def run(args) -> int:
         raise
     # run_native is looked up here, at call time, so that a stand-in can replace it
     v = native_vs_pir(args.file, args.fuel, args.args, args.input, args.timeout,
-                      native=run_native, ldflags=ldflags)
+                      native=run_native, ldflags=ldflags, engine=args.engine)
     if args.json:
         print(json.dumps(v.to_dict(), indent=2))
         return v.exit_code

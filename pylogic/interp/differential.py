@@ -56,8 +56,9 @@ from typing import Callable, Iterable, Optional
 
 from pylogic.errors import PathlogicError, SourceLoc
 from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
-                                    KINDS, run_module)
+                                    KINDS)
 from pylogic.interp.decode import resolve_function
+from pylogic.interp.native.select import run_with
 from pylogic.interp.result import RunResult
 from pylogic.ir.llvm.clang import compile_native, find_clang, find_lli
 from pylogic.ir.load import load_program
@@ -316,7 +317,7 @@ def compare_runs(before: RunResult, after: RunResult,
 def compare_modules(before: Module, after: Module, cases: Iterable = (((), ()),), *,
                     entry: str = "main", fuel: int = DEFAULT_FUEL,
                     memory_limit: int = DEFAULT_MEMORY_LIMIT,
-                    max_depth: int = DEFAULT_MAX_DEPTH) -> TransformCheck:
+                    max_depth: int = DEFAULT_MAX_DEPTH, engine: str = "auto") -> TransformCheck:
     """Run ``before`` and ``after`` (a transformed ``before``) on each case and compare.
 
     Parameters
@@ -326,6 +327,8 @@ def compare_modules(before: Module, after: Module, cases: Iterable = (((), ()),)
     entry: the function both runs start at.
     fuel, memory_limit, max_depth: limits of each run (``run_module``); a run that hits one is
         ``not compared``, never ``identical``.
+    engine: ``auto`` | ``interp`` | ``native`` (``pylogic.interp.native.run_with``; every
+        engine gives the interpreter's result).
 
     A case is ``identical`` only when both runs completed normally and agree; both stopping on
     the same run-time error (an input list too short, a division by zero) is ``not compared``
@@ -340,8 +343,8 @@ def compare_modules(before: Module, after: Module, cases: Iterable = (((), ()),)
     check = TransformCheck()
     for args, inputs in cases:
         args, inputs = tuple(int(a) for a in args), tuple(int(i) for i in inputs)
-        runs = [run_module(m, entry=entry, args=args, inputs=inputs, fuel=fuel,
-                           memory_limit=memory_limit, max_depth=max_depth)
+        runs = [run_with(engine, m, entry=entry, args=args, inputs=inputs, fuel=fuel,
+                         memory_limit=memory_limit, max_depth=max_depth)
                 for m in (before, after)]
         verdict, detail = compare_runs(*runs)
         check.comparisons.append(Comparison(args, inputs, verdict, detail, *runs))
@@ -510,7 +513,7 @@ def _native_signal(status: Optional[int]) -> bool:
 def native_vs_pir(path: str, fuel: int = NATIVE_FUEL, args=(), inputs=(),
                   timeout: float = NATIVE_TIMEOUT, *, module: Optional[Module] = None,
                   report=None, self_checking: bool = False,
-                  native: Callable = run_native, ldflags=()) -> Validation:
+                  native: Callable = run_native, ldflags=(), engine: str = "auto") -> Validation:
     """Run ``path`` natively and through import + interpreter; compare stdout and exit status.
 
     Parameters
@@ -525,6 +528,7 @@ def native_vs_pir(path: str, fuel: int = NATIVE_FUEL, args=(), inputs=(),
         is ``native-fails`` (not compared).
     native: the native runner (``run_native``; a stand-in in tests).
     ldflags: link flags of the native build (``("-lz",)``).
+    engine: how the PIR runs: ``auto`` | ``interp`` | ``native`` (``run_with``).
 
     Returns: a ``Validation``; ``identical`` only when both runs completed normally with the
     same output bytes and exit status; a program the interpreter cannot run (no ``main``, an
@@ -570,7 +574,7 @@ def native_vs_pir(path: str, fuel: int = NATIVE_FUEL, args=(), inputs=(),
         return v
     started, entry = with_argv(module, [path, *args])
     t0 = time.perf_counter()
-    res = run_module(started, entry=entry, inputs=tuple(int(i) for i in inputs), fuel=fuel)
+    res = run_with(engine, started, entry=entry, inputs=tuple(int(i) for i in inputs), fuel=fuel)
     v.pir_seconds = time.perf_counter() - t0
     v.pir_stdout, v.pir_exit = _text(res.stdout_bytes), res.exit_status
     v.pir_instructions_executed = int(res.counts.get("instructions", 0))

@@ -297,3 +297,27 @@ def test_random_pir(seed):
     for _ in range(3):
         args = (rng.randrange(-20, 40), rng.randrange(-5, 5))
         both(module, args=args, inputs=(1, 2, 3), fuel=rng.choice((500, 5000, 100_000)))
+
+
+# ---------------------------------------------------------------- engine selection
+
+def test_auto_is_tiered(monkeypatch):
+    from pylogic.interp.native import select
+    monkeypatch.setattr(select, "AUTO_SLICE", 1000)
+    module = load_module(ROOT / "examples" / "loop_call.pir")
+    short = select.run_with("auto", module, fuel=10**6)
+    assert short.engine == "native"  # loop_call needs more than 1000 instructions
+    monkeypatch.setattr(select, "AUTO_SLICE", 10**6)
+    assert select.run_with("auto", module).engine == "interp"
+    ref = select.run_with("interp", module)
+    for engine in select.ENGINES:
+        assert observable(select.run_with(engine, module)) == observable(ref)
+
+
+def test_run_command_engines(tmp_path, capsys):
+    from pylogic.cli import main
+    outs = []
+    for engine in ("interp", "native", "auto"):
+        status = main(["run", str(ROOT / "examples" / "loop_call.pir"), "--engine", engine])
+        outs.append((status, capsys.readouterr()))
+    assert outs[0] == outs[1] == outs[2]

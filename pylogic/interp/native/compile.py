@@ -216,6 +216,15 @@ def _unguarded(ins: Instr) -> bool:
     return ins.guard is None or ins.guard in TRUE_PREDICATES
 
 
+def _reads_old(dtype: str) -> bool:
+    """Whether a deposit type's new value depends on the destination's old value."""
+    try:
+        return any(deposit(dtype, g, c, 0) != deposit(dtype, g, c, 1)
+                   for g in (0, 1) for c in (0, 1))
+    except ValueError:
+        return False
+
+
 def _kind_vector(instrs) -> tuple:
     v = [0] * len(KINDS)
     for ins in instrs:
@@ -343,10 +352,14 @@ class FunctionCompiler:
         self.abort(3)
         self.place(ok)
         self.bump("@pl_entries", 1, self.k)
+        s = self.t()
+        self.emit(f"{s} = load i64, ptr @pl_steps")
+        self.fuel_check(s)
         if self.frames:
             self.frame(0)
             self.check_abort()
         self.emit("br label %B0")
+        self.headers = self.loop_headers()
         for i, b in enumerate(f.blocks):
             self.block(i, b)
         self.place("unwind")
@@ -355,8 +368,10 @@ class FunctionCompiler:
         entry = [f"define internal i64 @pf{self.k}({params}) {{", "entry:"]
         for name, s in self.slots.items():
             entry.append(f"  {s} = alloca i64")
+        zero = self.maybe_unwritten()
         for name, s in self.slots.items():
-            entry.append(f"  store i64 0, ptr {s}")
+            if name in zero:  # a zero store where none is needed costs SROA a lot of time
+                entry.append(f"  store i64 0, ptr {s}")
         for i, p in enumerate(f.params):
             if p in self.slots:
                 entry.append(f"  store i64 %arg{i}, ptr {self.slots[p]}")
@@ -366,6 +381,99 @@ class FunctionCompiler:
         self.lines.append("")
         self.mc.infos[f.name] = self.info
         return "\n".join(entry + self.lines)
+
+    def maybe_unwritten(self) -> set:
+        """Registers some read of which may come before any write (IR.md: they read 0):
+        a must-be-written forward dataflow over the blocks (bit sets), parameters written on
+        entry, guarded writes not counting."""
+        f = self.f
+        bit = {name: 1 << i for i, name in enumerate(self.slots)}
+        everything = (1 << len(bit)) - 1
+        params = 0
+        for p in f.params:
+            params |= bit.get(p, 0)
+        n = len(f.blocks)
+        IN = [everything] * n
+        if n:
+            IN[0] = params
+        need = 0
+
+        def walk(i, record):
+            nonlocal need
+            cur = IN[i]
+            out = []
+            for ins in f.blocks[i].instrs:
+                reads = [op.name for op in ins.uses() if isinstance(op, Reg)]
+                if ins.guard is not None:
+                    reads.append(ins.guard)
+                if isinstance(ins, PredDefine):
+                    reads += [d.name for d in ins.dests if _reads_old(d.dtype)]
+                if record:
+                    for r in reads:
+                        b = bit.get(r, 0)
+                        if b and not cur & b:
+                            need |= b
+                if isinstance(ins, Br):
+                    out.append((ins.target, cur))
+                elif isinstance(ins, CondBr):
+                    out += [(ins.if_true, cur), (ins.if_false, cur)]
+                if ins.is_terminator and _unguarded(ins):
+                    break
+                if _unguarded(ins) or isinstance(ins, PredDefine):
+                    for d in ins.defs():
+                        cur |= bit.get(d, 0)
+            return out
+
+        changed = True
+        while changed:
+            changed = False
+            for i in range(n):
+                for target, state in walk(i, False):
+                    j = self.start.get(target)
+                    if j is not None and IN[j] & state != IN[j]:
+                        IN[j] &= state
+                        changed = True
+        for i in range(n):
+            walk(i, True)
+        return {name for name, b in bit.items() if need & b}
+
+    def fuel_check(self, steps: str) -> None:
+        f, c = self.t(), self.t()
+        self.emit(f"{f} = load i64, ptr @pl_fuel")
+        self.emit(f"{c} = icmp sgt i64 {steps}, {f}")
+        ok, bad = self.label(), self.label()
+        self.emit(f"br i1 {c}, label %{bad}, label %{ok}")
+        self.place(bad)
+        self.abort(ABORT_FUEL)
+        self.place(ok)
+
+    def loop_headers(self) -> set:
+        """Blocks entered by a retreating edge of a depth-first search from the entry."""
+        succ = []
+        for b in self.f.blocks:
+            out = []
+            for ins in b.instrs:
+                if isinstance(ins, Br):
+                    out.append(ins.target)
+                elif isinstance(ins, CondBr):
+                    out += [ins.if_true, ins.if_false]
+                if ins.is_terminator and _unguarded(ins):
+                    break
+            succ.append([self.start[t] for t in out if t in self.start])
+        headers, state = set(), {0: 1}
+        stack = [(0, iter(succ[0]))] if succ else []
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                headers.add(nxt)
+            elif nxt not in state:
+                state[nxt] = 1
+                stack.append((nxt, iter(succ[nxt])))
+        return headers
 
     def block(self, i: int, b) -> None:
         self.place(f"B{i}")
@@ -379,21 +487,21 @@ class FunctionCompiler:
         closed = end >= 1 and reached[-1].is_terminator and _unguarded(reached[-1])
         length = len(reached) + (0 if closed else 1)
         exits = []
-        self.info.blocks.append((b.label, _kind_vector(reached), exits,
-                                 [_kind_vector(reached[j + 1:]) for j in range(len(reached))]))
-        # fuel: charge the block, conservatively
-        s, n, c = self.t(), self.t(), self.t()
+        after = [()] * len(reached)  # kind vector of the instructions after each one
+        acc = [0] * len(KINDS)
+        for j in range(len(reached) - 1, -1, -1):
+            after[j] = tuple(acc)
+            acc[_KIND_OF.get(type(reached[j]), len(KINDS) - 1)] += 1
+        self.info.blocks.append((b.label, tuple(acc), exits, after))
+        # fuel: charge the block in full; compare with the fuel at loop headers only (and at
+        # function entries; the engine compares once more at the end): every cycle of the
+        # CFG passes a header, and a completed run is rejected if it overspent.
+        s, n = self.t(), self.t()
         self.emit(f"{s} = load i64, ptr @pl_steps")
         self.emit(f"{n} = add i64 {s}, {length}")
         self.emit(f"store i64 {n}, ptr @pl_steps")
-        f = self.t()
-        self.emit(f"{f} = load i64, ptr @pl_fuel")
-        self.emit(f"{c} = icmp sgt i64 {n}, {f}")
-        ok, bad = self.label(), self.label()
-        self.emit(f"br i1 {c}, label %{bad}, label %{ok}")
-        self.place(bad)
-        self.abort(ABORT_FUEL)
-        self.place(ok)
+        if i in self.headers:
+            self.fuel_check(n)
         for j, ins in enumerate(reached):
             rest = length - (j + 1)
             self.instr(ins, (i, j), b.label, rest, exits, j)
@@ -671,8 +779,11 @@ class FunctionCompiler:
         else:
             g = "1"
         olds = []
-        for name, _ in tables:  # every old value before any destination is written
-            olds.append(self.zext(self.truth(self.val(Reg(name)))))
+        for name, table in tables:  # every old value before any destination is written
+            if (table >> 1 & 0x55) == (table & 0x55):  # the new value ignores the old one
+                olds.append("0")
+            else:
+                olds.append(self.zext(self.truth(self.val(Reg(name)))))
         for (name, table), old in zip(tables, olds):
             i1, i2, i3, i4, sh, r = (self.t() for _ in range(6))
             self.emit(f"{i1} = shl i64 {g}, 2")

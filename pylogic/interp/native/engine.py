@@ -47,7 +47,7 @@ _ENTRY = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.POINTER(ctypes.c_int64))
 _INITIALIZED = False
 #: LLVM passes run on the generated code (``optimize``) and the code generator's level.
 PIPELINE = "cheap"
-CODEGEN_OPT = 1
+CODEGEN_OPT = 0
 
 
 def _target_machine():
@@ -286,6 +286,8 @@ class NativeMachine:
             threading.stack_size(old)
         th.join()
         abort = self.g["abort"].value
+        if not abort and self.g["steps"].value > fuel:
+            abort = 2  # overspent between two fuel checks
         if abort or "value" not in box:
             reason = {1: "run-time fault", 2: "fuel", 3: "call depth"}.get(abort)
             if reason is None:
