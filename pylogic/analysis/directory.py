@@ -19,7 +19,7 @@ from typing import Callable, Optional
 
 from facts_gen.extract import restrict_facts, write_facts
 from facts_gen.naming import escape_field, function_id, names_function
-from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, call_with_budget
+from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, BudgetPool, call_with_budget
 from pylogic.analysis.cache import NO_CACHE, Cache, c_dependencies, key, tool_versions
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
@@ -163,11 +163,11 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
         result.failures.append(f"{f}: analysis failed: {message}")
     result.functions = function_rows(run)
     if predicates:
-        _stage(progress, "predicate statistics")
+        _stage(progress, "predicate statistics", unit="functions with defines")
         t3 = time.perf_counter()
-        result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache)
+        result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache,
+                                           jobs=jobs, progress=progress)
         result.seconds["predicates"] = time.perf_counter() - t3
-        _note(progress, f"{len(result.predicates)} functions with defines")
 
 
 def _stage(progress, name: str, total: int = 0, unit: str = "") -> None:
@@ -276,38 +276,67 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
 
 
 def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str],
-                   timeout: Optional[float] = None, cache: Cache = NO_CACHE) -> list[dict]:
-    """PAS (BDD) vs PPG statistics for every function that has predicate defines; with a
-    ``timeout``, each function's statistics are computed in a worker process under that budget
-    (BDDs can grow exponentially: no unbounded phase)."""
-    rows = []
+                   timeout: Optional[float] = None, cache: Cache = NO_CACHE, jobs: int = 1,
+                   progress: Optional[Callable[[int, int], None]] = None) -> list[dict]:
+    """PAS (BDD) vs PPG statistics for every function that has predicate defines, in file and
+    function order. With a ``timeout``, each function's statistics are computed in a child
+    process under that budget (BDDs can grow exponentially: no unbounded phase), ``jobs`` at a
+    time; ``progress(done, total)`` after each function."""
+    todo = []                                   # (position, fid, cache key, call arguments)
+    done: dict[int, list[dict]] = {}
     for program in loaded.programs:
         if program.relpath in run.module_failures:
             continue
+        ids = escape_field(program.relpath)              # the file part of the function ids
         for fn in program.module.defined_functions():
             fid = function_id(program.relpath, fn.name)
             if not has_defines(fn) or fid in run.failures or fid not in run.scopes:
                 continue
+            position = len(todo) + len(done)
             k = key("predicates", run.engine, fid, print_function(fn)) if cache.enabled else ""
             cached = cache.get("predicates", k) if cache.enabled else None
             if cached is not None:
-                rows.extend(cached)
+                done[position] = cached
                 continue
-            ids = escape_field(program.relpath)          # the file part of the function ids
-            outcome = call_with_budget(predicate_summary, program.module, ids,
-                                       run.rows.for_module(ids), [fn.name], seconds=timeout)
-            if not outcome.ok:
-                failures.append(f"{fid}: predicate analysis failed: {outcome.error}")
-                continue
-            mine = [{**row, "function": function_id(program.relpath, row["function"])}
-                    for row in outcome.value]
-            for row in mine:
-                if "error" in row:
-                    failures.append(f"{row['function']}: {row['error']}")
-            if not any("error" in row for row in mine):
-                cache.put("predicates", k, mine)
-            rows.extend(mine)
-    return rows
+            todo.append((position, fid, k, (predicate_summary, (program.module, ids,
+                                                                run.rows.for_module(ids),
+                                                                [fn.name]))))
+    total = len(todo) + len(done)
+    counter = len(done)
+    problems: dict[int, list[str]] = {}          # by position: the same order with any jobs
+
+    def record(position: int, fid: str, k: str, outcome) -> None:
+        nonlocal counter
+        counter += 1
+        if progress:
+            progress(counter, total)
+        if not outcome.ok:
+            problems[position] = [f"{fid}: predicate analysis failed: {outcome.error}"]
+            return
+        relpath = fid.rpartition("::")[0]
+        mine = [{**row, "function": f"{relpath}::{row['function']}"} for row in outcome.value]
+        problems[position] = [f"{row['function']}: {row['error']}" for row in mine if "error" in row]
+        if not any("error" in row for row in mine):
+            cache.put("predicates", k, mine)
+        done[position] = mine
+
+    if timeout is None:
+        for position, fid, k, (fn, args) in todo:
+            record(position, fid, k, call_with_budget(fn, *args, seconds=None))
+    else:
+        with BudgetPool(jobs) as pool:
+            for item in todo:
+                pool.submit(_apply_call, item, timeout)
+            for (position, fid, k, _), outcome in pool.outcomes():
+                record(position, fid, k, outcome)
+    failures.extend(line for position in sorted(problems) for line in problems[position])
+    return [row for position in sorted(done) for row in done[position]]
+
+
+def _apply_call(item: tuple):
+    """A BudgetPool task of ``predicate_rows``: ``fn(*args)``."""
+    fn, args = item[3]
+    return fn(*args)
 
 
 def function_rows(run: AnalysisRun) -> list[dict]:
