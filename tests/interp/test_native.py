@@ -157,7 +157,10 @@ def test_every_deposit_type():
 def test_abnormal_ends_are_the_interpreters(src, fault):
     module = load_text(src, verify=False)
     a, b = both(module, inputs=(1,), fuel=100_000, max_depth=200)
-    assert b.engine.startswith("interp (replay")
+    if fault == "fuel exhausted":  # stopped exactly by the precise variant
+        assert b.engine == "native (exact fuel)"
+    else:
+        assert b.engine.startswith("interp (replay")
     if fault:
         assert fault in str(a.error)
 
@@ -199,6 +202,14 @@ entry:
     module = load_text(src, verify=False)
     _, b = both(module, args=(3000,))
     assert b.engine == "native"
+
+
+def test_fuel_exhaustion_is_exact_natively():
+    module = load_module(ROOT / "examples" / "loop_call.pir")
+    for fuel in (1, 2, 17, 100, 500, 1061):
+        a, b = both(module, fuel=fuel)
+        assert "fuel exhausted" in str(a.error)
+        assert b.engine == "native (exact fuel)"
 
 
 def test_fuel_exactly_enough():

@@ -14,8 +14,10 @@ per function entry (``@pl_entries``).
 
 Anything the interpreter would report as a run-time error -- a bad address, division by zero,
 exhausted input, an unknown extern, fuel or call depth beyond the limits, ``exit()`` -- sets
-``@pl_abort`` and unwinds (every function returns at once). The engine then reruns the program
-in the reference interpreter, which produces the exact error, location and counts; the native
+``@pl_abort`` and unwinds (every function returns at once). Fuel exhaustion is then made exact
+by a second, *precise* compilation (the fuel counted and checked before every instruction, the
+stop position recorded in ``@pl_stop``, kinds counted in ``@pl_kinds``); for the other cases
+the engine reruns the program in the reference interpreter, which produces the exact error, location and counts; the native
 code only has to be exact on runs that end normally. Its fuel and depth tests are conservative
 (a block is charged in full before it runs), so a run that completes natively also completes in
 the interpreter.
@@ -165,11 +167,14 @@ class CompiledModule:
     n_exits: int
     builtins: list  # builtin id -> (name, callable key)
     global_addrs: dict
+    positions: list  # precise mode: ``@pl_stop`` value -> (function, block label, Instr|None)
 
 
 class ModuleCompiler:
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, precise: bool = False):
         self.module = module
+        self.precise = precise
+        self.positions: list = []  # precise mode: stop position id -> (function, label, instr)
         self.functions = module.function_map()
         self.global_addrs = {g.name: (i + 1) << 32 for i, g in enumerate(module.globals)}
         self.defined = [f for f in module.functions if not f.extern and f.blocks]
@@ -190,7 +195,9 @@ class ModuleCompiler:
         head = [_PRELUDE,
                 f"@pl_edges = global [{n_e} x i64] zeroinitializer",
                 f"@pl_exits = global [{n_x} x i64] zeroinitializer",
-                f"@pl_entries = global [{n_f} x i64] zeroinitializer", ""]
+                f"@pl_entries = global [{n_f} x i64] zeroinitializer",
+                f"@pl_kinds = global [{len(KINDS)} x i64] zeroinitializer",
+                "@pl_stop = global i64 -1", ""]
         for f in self.defined:  # entry points taking an argument vector
             k = self.fid[f.name]
             n = len(f.params)
@@ -202,7 +209,7 @@ class ModuleCompiler:
             lines += [f"  %r = call i64 @pf{k}({args})", "  ret i64 %r", "}", ""]
             head.append("\n".join(lines))
         return CompiledModule("\n".join(head + body), self.infos, self.edges, self.n_exits,
-                              self.builtins, self.global_addrs)
+                              self.builtins, self.global_addrs, self.positions)
 
     def builtin_id(self, name: str) -> int:
         k = self.builtin_ids.get(name)
@@ -352,9 +359,10 @@ class FunctionCompiler:
         self.abort(3)
         self.place(ok)
         self.bump("@pl_entries", 1, self.k)
-        s = self.t()
-        self.emit(f"{s} = load i64, ptr @pl_steps")
-        self.fuel_check(s)
+        if not self.mc.precise:
+            s = self.t()
+            self.emit(f"{s} = load i64, ptr @pl_steps")
+            self.fuel_check(s)
         if self.frames:
             self.frame(0)
             self.check_abort()
@@ -437,6 +445,27 @@ class FunctionCompiler:
             walk(i, True)
         return {name for name, b in bit.items() if need & b}
 
+    def tick(self, label: str, ins) -> None:
+        """Precise mode: stop before this instruction when the fuel is spent (recording where),
+        else count it (and its kind)."""
+        pos = len(self.mc.positions)
+        self.mc.positions.append((self.f.name, label, ins))
+        s, c = self.t(), self.t()
+        self.emit(f"{s} = load i64, ptr @pl_steps")
+        f = self.t()
+        self.emit(f"{f} = load i64, ptr @pl_fuel")
+        self.emit(f"{c} = icmp sge i64 {s}, {f}")
+        ok, bad = self.label(), self.label()
+        self.emit(f"br i1 {c}, label %{bad}, label %{ok}")
+        self.place(bad)
+        self.emit(f"store i64 {pos}, ptr @pl_stop")
+        self.abort(ABORT_FUEL)
+        self.place(ok)
+        n = self.t()
+        self.emit(f"{n} = add i64 {s}, 1")
+        self.emit(f"store i64 {n}, ptr @pl_steps")
+        self.bump("@pl_kinds", 1, _KIND_OF.get(type(ins), len(KINDS) - 1))
+
     def fuel_check(self, steps: str) -> None:
         f, c = self.t(), self.t()
         self.emit(f"{f} = load i64, ptr @pl_fuel")
@@ -496,16 +525,22 @@ class FunctionCompiler:
         # fuel: charge the block in full; compare with the fuel at loop headers only (and at
         # function entries; the engine compares once more at the end): every cycle of the
         # CFG passes a header, and a completed run is rejected if it overspent.
-        s, n = self.t(), self.t()
-        self.emit(f"{s} = load i64, ptr @pl_steps")
-        self.emit(f"{n} = add i64 {s}, {length}")
-        self.emit(f"store i64 {n}, ptr @pl_steps")
-        if i in self.headers:
-            self.fuel_check(n)
+        precise = self.mc.precise
+        if not precise:
+            s, n = self.t(), self.t()
+            self.emit(f"{s} = load i64, ptr @pl_steps")
+            self.emit(f"{n} = add i64 {s}, {length}")
+            self.emit(f"store i64 {n}, ptr @pl_steps")
+            if i in self.headers:
+                self.fuel_check(n)
         for j, ins in enumerate(reached):
-            rest = length - (j + 1)
+            rest = 0 if precise else length - (j + 1)
+            if precise:
+                self.tick(b.label, ins)
             self.instr(ins, (i, j), b.label, rest, exits, j)
         if not closed:
+            if precise:
+                self.tick(b.label, None)
             self.abort(ABORT_FAULT)  # control reaches the end of the block
 
     def instr(self, ins: Instr, pc: tuple, label: str, rest: int, exits: list, j: int) -> None:
@@ -795,9 +830,12 @@ class FunctionCompiler:
             self.store(name, r)
 
 
-def compile_module(module: Module, builtin_lookup) -> CompiledModule:
-    """LLVM IR text of ``module`` plus the tables to rebuild the interpreter's counts."""
-    return ModuleCompiler(module).compile(builtin_lookup)
+def compile_module(module: Module, builtin_lookup, precise: bool = False) -> CompiledModule:
+    """LLVM IR text of ``module`` plus the tables to rebuild the interpreter's counts.
+
+    ``precise``: count and check the fuel before every instruction (and count kinds), so that
+    a run that exhausts its fuel stops exactly where the interpreter's does (``@pl_stop``)."""
+    return ModuleCompiler(module, precise).compile(builtin_lookup)
 
 
 __all__ = ["compile_module", "CompiledModule", "FunctionInfo", "MASK64"]

@@ -9,7 +9,10 @@ Exactness: a run that ends normally (the entry function returns) gives the inter
 return value, counts (``instructions``, ``nullified``, ``executed``, ``branches_taken``,
 ``calls``), kinds, edge and block profiles and peak memory: the memory is the interpreter's
 ``Memory`` (the same segment ids in the same order), the C library is the interpreter's
-``Builtins``. A run that does not end normally -- a run-time error, fuel or call-depth limit,
+``Builtins``. A run that exhausts its fuel is rerun by a variant compiled to count and check
+the fuel before every instruction (``compile_module(precise=True)``), which stops where the
+interpreter stops, with its message, location, counts and kinds (``"native (exact fuel)"``).
+Any other run that does not end normally -- a run-time error, the call-depth limit,
 ``exit()``/``abort()`` -- is *replayed in the reference interpreter*, whose result is returned
 (``RunResult.engine`` says ``"interp (replay: ...)"``), so errors, their locations and the
 counts up to them are the interpreter's by construction. A module the native compiler cannot
@@ -142,8 +145,9 @@ class NativeUnavailable(Exception):
 class NativeMachine:
     """A compiled module plus its run-time state (memory, output, callbacks)."""
 
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, precise: bool = False):
         self.module = module
+        self.precise = precise
         self.busy = False
         self.memory = NativeMemory()
         self.stdout: list = []
@@ -155,7 +159,7 @@ class NativeMachine:
         self.builtins.frames = self
         self.functions = module.function_map()
         try:
-            self.compiled = compile_module(module, self.builtins.lookup)
+            self.compiled = compile_module(module, self.builtins.lookup, precise)
             tm = _target_machine()
             llmod = llvm.parse_assembly(self.compiled.text)
             llmod.verify()
@@ -175,6 +179,8 @@ class NativeMachine:
         self.exit_counts = (ctypes.c_int64 * max(1, c.n_exits)).from_address(addr("pl_exits"))
         self.entry_counts = (ctypes.c_int64 * max(1, len(c.functions))).from_address(
             addr("pl_entries"))
+        self.kind_counters = (ctypes.c_int64 * len(KINDS)).from_address(addr("pl_kinds"))
+        self.stop = ctypes.c_int64.from_address(addr("pl_stop"))
         self.builtin_fns = [self.builtins.lookup(name) for name in c.builtins]
         self.fnames = {info.index: name for name, info in c.functions.items()}
         self.callbacks = {  # kept alive as long as the machine
@@ -251,8 +257,9 @@ class NativeMachine:
             self.g[name].value = 0
         self.g["fuel"].value = fuel
         self.g["maxdepth"].value = max_depth + 1
-        for arr in (self.edge_counts, self.exit_counts, self.entry_counts):
+        for arr in (self.edge_counts, self.exit_counts, self.entry_counts, self.kind_counters):
             ctypes.memset(arr, 0, ctypes.sizeof(arr))
+        self.stop.value = -1
 
     def run(self, entry: str, args, inputs, fuel: int, memory_limit: int,
             capture_profile: bool, max_depth: int):
@@ -288,6 +295,14 @@ class NativeMachine:
         abort = self.g["abort"].value
         if not abort and self.g["steps"].value > fuel:
             abort = 2  # overspent between two fuel checks
+        if abort == 2 and self.precise and self.stop.value >= 0 and self.failure is None:
+            fname, label, ins = self.compiled.positions[self.stop.value]
+            message = f"fuel exhausted: more than {fuel} instructions"
+            loc = ins.loc if ins is not None and ins.loc is not None else \
+                SourceLoc(self.module.path)
+            error = RunError(f"{message} in {fname} block {label}", loc)
+            error.fault = message  # as Machine.location_error
+            return self.result(0, capture_profile, error)
         if abort or "value" not in box:
             reason = {1: "run-time fault", 2: "fuel", 3: "call depth"}.get(abort)
             if reason is None:
@@ -296,7 +311,7 @@ class NativeMachine:
         # the entry function's own allocas were released by its frame callback (if it has any)
         return self.result(box["value"], capture_profile)
 
-    def result(self, return_value: int, capture_profile: bool) -> RunResult:
+    def result(self, return_value: int, capture_profile: bool, error=None) -> RunResult:
         c = self.compiled
         out = self.stdout
         data = b"".join(x if isinstance(x, bytes) else b"%d\n" % x for x in out)
@@ -319,12 +334,17 @@ class NativeMachine:
                         key = c.edges[k]
                         edges[key] = edges.get(key, 0) + n
                         blocks[key[0], key[2]] = blocks.get((key[0], key[2]), 0) + n
-            kinds_of = _kinds_closure(c, entries, edge_counts, exits)
+            if self.precise:  # counted per instruction
+                kinds = dict(zip(KINDS, list(self.kind_counters)))
+                kinds_of = kinds.copy
+            else:
+                kinds_of = _kinds_closure(c, entries, edge_counts, exits)
         return RunResult(
             stdout=data.decode("utf-8", "replace"), stdout_bytes=data,
             prints=[x for x in out if not isinstance(x, bytes)],
-            return_value=to_signed64(return_value), exit_status=return_value & 0xFF,
-            error=None, counts=counts, kinds_of=kinds_of, edge_profile=edges,
+            return_value=to_signed64(return_value) if error is None else 0,
+            exit_status=return_value & 0xFF if error is None else ERROR_STATUS,
+            error=error, counts=counts, kinds_of=kinds_of, edge_profile=edges,
             block_profile=blocks, peak_memory=self.memory.peak_bytes)
 
 
@@ -370,21 +390,21 @@ _CACHE: "OrderedDict[int, tuple]" = OrderedDict()
 _CACHE_SIZE = 16
 
 
-def machine_for(module: Module):
+def machine_for(module: Module, precise: bool = False):
     """The compiled machine of ``module`` (cached by identity), or NativeUnavailable."""
-    hit = _CACHE.get(id(module))
+    hit = _CACHE.get((id(module), precise))
     if hit is not None and hit[0] is module:
-        _CACHE.move_to_end(id(module))
+        _CACHE.move_to_end((id(module), precise))
         if isinstance(hit[1], NativeUnavailable):
             raise hit[1]
         if not hit[1].busy:
             return hit[1]
-        return NativeMachine(module)
+        return NativeMachine(module, precise)
     try:
-        machine = NativeMachine(module)
+        machine = NativeMachine(module, precise)
     except NativeUnavailable as exc:
         machine = exc
-    _CACHE[id(module)] = (module, machine)
+    _CACHE[(id(module), precise)] = (module, machine)
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     if isinstance(machine, NativeUnavailable):
@@ -398,16 +418,19 @@ def run_module_native(module: Module, entry: str = "main", args: Iterable[int] =
                       max_depth: int = DEFAULT_MAX_DEPTH) -> RunResult:
     """``pylogic.interp.run_module`` on native code: the same parameters and result.
 
-    Runs that do not end normally, and modules that cannot be compiled, are run by the
-    interpreter (the oracle); ``RunResult.engine`` records which engine produced the result.
+    A run that exhausts its fuel is run again by a variant compiled to count and check the fuel
+    before every instruction, which stops exactly where the interpreter does. Other runs that
+    do not end normally, and modules that cannot be compiled, are run by the interpreter (the
+    oracle); ``RunResult.engine`` records which engine produced the result.
     """
     args, inputs = tuple(args), tuple(inputs)
     reason = None
-    try:
-        machine = machine_for(module)
-    except NativeUnavailable as exc:
-        machine, reason = None, str(exc)
-    if machine is not None:
+    for precise in (False, True):
+        try:
+            machine = machine_for(module, precise)
+        except NativeUnavailable as exc:
+            reason = str(exc)
+            break
         machine.busy = True
         try:
             res = machine.run(entry, args, inputs, fuel, memory_limit, capture_profile,
@@ -415,9 +438,11 @@ def run_module_native(module: Module, entry: str = "main", args: Iterable[int] =
         finally:
             machine.busy = False
         if isinstance(res, RunResult):
-            res.engine = "native"
+            res.engine = "native (exact fuel)" if precise else "native"
             return res
         reason = res
+        if res != "fuel":  # only fuel exhaustion has a native second chance
+            break
     res = run_module(module, entry=entry, args=args, inputs=inputs, fuel=fuel,
                      memory_limit=memory_limit, capture_profile=capture_profile,
                      max_depth=max_depth)
