@@ -27,7 +27,7 @@ from pylogic.engines.csv_io import write_rows
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import LoadedDirectory, discover, load_directory, relative_name
-from pylogic.ir.printer import print_function
+from pylogic.ir.printer import print_function, print_module
 from pylogic.predicates.pas import PAS_RELATIONS
 from pylogic.predicates.summary import predicate_summary
 from pylogic.transforms.if_conversion import NEEDS as IF_CONVERT_NEEDS
@@ -238,12 +238,22 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
     """If-convert every module in place (rows for all modules in one run); each converted
     module is run before and after on the interpreter (``main``, no inputs), and a difference
     is a failure. Per file: the pass's totals and the check's verdict. With ``timeout``, the
-    pass on a file has that budget per function."""
-    modules = [(p.module, p.relpath) for p in loaded.programs]
+    pass on a file has that budget per function. A file whose module, engine and pathlogic are
+    those of a cached conversion (its result and check) is not converted or run again."""
+    keys = {p.relpath: key("if-convert", engine, print_module(p.module)) for p in loaded.programs} \
+        if cache.enabled else {}
+    totals = {}
+    todo = []
+    for program in loaded.programs:
+        hit = cache.get("if-convert", keys[program.relpath]) if cache.enabled else None
+        if hit is None:
+            todo.append(program)
+        else:
+            program.module, totals[program.relpath] = hit
+    modules = [(p.module, p.relpath) for p in todo]
     run = analyze_modules(modules, engine=engine, relations=IF_CONVERT_NEEDS, timeout=timeout,
                           cache=cache)
-    totals = {}
-    for program in loaded.programs:
+    for program in todo:
         rows = run.rows.for_module(escape_field(program.relpath))
         if program.relpath in run.module_failures:
             failures.append(f"{program.relpath}: not if-converted: "
@@ -270,9 +280,11 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
                 failures.append(f"{program.relpath}: if-conversion changed behaviour: "
                                 f"{check.first_difference}")
                 continue
+        if cache.enabled:
+            cache.put("if-convert", keys[program.relpath], (new, entry))
         program.module = new
         totals[program.relpath] = entry
-    return totals
+    return {p.relpath: totals[p.relpath] for p in loaded.programs if p.relpath in totals}
 
 
 def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str],

@@ -86,7 +86,7 @@ def cache_line(cache: dict) -> str:
     """``cache: 12 of 12 files, 40 of 41 functions' analyses, ... reused (ROOT)``; '' when off."""
     if not cache.get("root"):
         return ""
-    names = {"load": "files", "analyses": "functions' analyses",
+    names = {"load": "files", "analyses": "functions' analyses", "if-convert": "if-conversions",
              "predicates": "functions' predicate statistics"}
     parts = [f"{c['hits']} of {c['hits'] + c['misses']} {names.get(kind, kind)}"
              for kind, c in cache.items() if kind != "root" and c["hits"] + c["misses"]]

@@ -119,3 +119,21 @@ def test_a_changed_header_reloads_the_c_file(tmp_path):
     changed = analyze_directory(src, tmp_path / "o3", engine="clingo", cache=Cache(cache))
     assert changed.summary()["cache"]["load"] == {"hits": 0, "misses": 1}
     assert (tmp_path / "o3" / "facts").exists()
+
+
+def test_if_conversion_is_cached_with_its_check(corpus, tmp_path, monkeypatch):
+    """A second --if-convert run converts nothing, runs no engine and no interpreter check,
+    and writes the same outputs and if-conversion records."""
+    from pylogic.analysis import directory
+    cache = tmp_path / "cache"
+    first = analyze_directory(corpus, tmp_path / "o1", engine="clingo", if_convert_first=True,
+                              cache=Cache(cache))
+    monkeypatch.setattr(run_mod, "run_checked", no_engine)
+    monkeypatch.setattr(directory, "compare_modules", no_engine)
+    second = analyze_directory(corpus, tmp_path / "o2", engine="clingo", if_convert_first=True,
+                               cache=Cache(cache))
+    s = second.summary()
+    assert not second.failed and s["engine_calls"] == []
+    assert s["cache"]["if-convert"] == {"hits": len(list(corpus.glob("*.pir"))), "misses": 0}
+    assert second.if_conversion == first.if_conversion
+    assert tree(tmp_path / "o1") == tree(tmp_path / "o2")
