@@ -1,10 +1,19 @@
-"""Interpreter throughput: a loop-heavy PIR program (nested loops, arithmetic, predicated
-instructions, loads/stores, a call per outer iteration) at a few sizes.
+"""Execution speed: the reference interpreter against the native engine (issue #12 item 5),
+LLVM's interpreter and native code.
 
-    python benchmarks/interp.py [--sizes 30,100,300] [--repeat 3] [--out runs/bench-interp.json]
+    python benchmarks/interp.py [--sizes 30,100,300] [--repeat 3] [--csmith 1-50]
+        [--long-fuel 30000000] [--timeout 10] [--out runs/bench-interp.json]
 
-Prints and records executed instructions per second (nullified ones included, as counted by
-RunResult.counts["instructions"]), best of ``--repeat`` runs, plus the one-off decode time.
+(1) A loop-heavy PIR program (nested loops, arithmetic, predicated instructions, loads/stores,
+a call per outer iteration) at a few sizes: instructions per second (nullified ones included,
+RunResult.counts["instructions"]), best of ``--repeat``, in the interpreter and natively
+(``run_module_native``: compile once, then per run), plus the one-off decode/compile times.
+(2) csmith programs (benchmarks/corpus.py CSMITH_OPTIONS): each seed imported, run in the
+interpreter and by the native engine with fuel 1e7 (first run: compilation included; then
+run only), results compared (output, status, error, counts, kinds, profiles). The seeds that
+exhaust that fuel (the long-running ones) are run again with ``--long-fuel`` on both engines,
+and their C source with ``lli-14 -jit-kind=mcjit -force-interpreter`` (clang -O0 IR) and as a
+clang -O0 binary, each with ``--timeout`` (these run to the program's end, not to a fuel).
 """
 from __future__ import annotations
 
@@ -16,8 +25,17 @@ import platform
 import sys
 import time
 
+import shutil
+import subprocess
+import tempfile
+
+from benchmarks.corpus import csmith_program
 from pylogic.interp import run_module
 from pylogic.interp.machine import Machine
+from pylogic.interp.native import engine as native_engine
+from pylogic.interp.native.engine import NativeMachine, run_module_native
+from pylogic.ir.llvm.clang import find_clang
+from pylogic.ir.load import load_program
 from pylogic.ir.parser import parse_module
 from pylogic.report.table import StreamTable
 
@@ -77,10 +95,122 @@ def python_baseline_ns() -> float:
                              number=200_000, repeat=5)) / 200_000 * 1e9
 
 
+def observable(r) -> tuple:
+    """Everything both engines must agree on."""
+    return (r.stdout_bytes, r.return_value, r.exit_status,
+            None if r.error is None else str(r.error), r.counts, r.kinds, r.edge_profile,
+            r.block_profile, r.peak_memory)
+
+
+def seeds_of(text: str) -> list[int]:
+    out = []
+    for part in text.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out += range(int(a), int(b) + 1)
+        elif part.strip():
+            out.append(int(part))
+    return out
+
+
+def _timed(cmd, timeout: float):
+    t0 = time.perf_counter()
+    try:
+        subprocess.run(cmd, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    return round(time.perf_counter() - t0, 4)
+
+
+def csmith_section(seeds, workdir: str, long_fuel: int, timeout: float) -> dict:
+    """Both engines on each csmith seed (fuel 1e7), then the long-running ones four ways."""
+    os.environ.setdefault("CPATH", "/usr/include/csmith")
+    rows, long_rows = [], []
+    table = StreamTable(["seed", "instructions", "interp s", "native 1st s", "native s", "same"],
+                        [5, 12, 9, 12, 9, 5], "rrrrrl")
+    print(table.header(), flush=True)
+    for seed in seeds:
+        path = csmith_program(seed, workdir)
+        if path is None:
+            continue
+        module, _report = load_program(path)
+        t0 = time.perf_counter()
+        a = run_module(module)
+        t1 = time.perf_counter()
+        b = run_module_native(module)
+        t2 = time.perf_counter()
+        c = run_module_native(module)
+        t3 = time.perf_counter()
+        row = {"seed": seed, "instructions": a.counts.get("instructions"),
+               "interp_s": round(t1 - t0, 4), "native_first_s": round(t2 - t1, 4),
+               "native_s": round(t3 - t2, 4), "engine": b.engine,
+               "identical": observable(a) == observable(b) == observable(c),
+               "error": None if a.error is None else a.error.message[:80]}
+        rows.append(row)
+        print(table.row([seed, row["instructions"], row["interp_s"], row["native_first_s"],
+                         row["native_s"], row["identical"]]), flush=True)
+        if a.error is not None and a.error.message.startswith("fuel exhausted"):
+            long_rows.append(long_run(seed, path, module, long_fuel, timeout))
+    done = [r for r in rows if r["error"] is None]
+    summary = {
+        "programs": len(rows), "identical": sum(r["identical"] for r in rows),
+        "completed_within_fuel": len(done),
+        "completed_interp_s": round(sum(r["interp_s"] for r in done), 3),
+        "completed_native_first_s": round(sum(r["native_first_s"] for r in done), 3),
+        "completed_native_s": round(sum(r["native_s"] for r in done), 4),
+    }
+    if long_rows:
+        ti = sum(r["interp_s"] for r in long_rows)
+        tn = sum(r["native_first_s"] for r in long_rows)
+        summary.update(long_programs=len(long_rows), long_fuel=long_fuel,
+                       long_interp_s=round(ti, 2), long_native_first_s=round(tn, 2),
+                       long_speedup=round(ti / tn, 1) if tn else None,
+                       long_instructions=sum(r["instructions"] for r in long_rows))
+    return {"rows": rows, "long": long_rows, "summary": summary}
+
+
+def long_run(seed: int, path: str, module, fuel: int, timeout: float) -> dict:
+    """One long-running csmith program: interpreter and native engine at ``fuel``; LLVM's
+    interpreter and a native build to the program's end (or ``timeout``)."""
+    t0 = time.perf_counter()
+    a = run_module(module, fuel=fuel)
+    t1 = time.perf_counter()
+    machine = NativeMachine(module)  # compile time alone (not cached: a fresh machine)
+    t2 = time.perf_counter()
+    del machine
+    native_engine._CACHE.clear()  # the first run compiles (both variants when fuel runs out)
+    b = run_module_native(module, fuel=fuel)
+    t3 = time.perf_counter()
+    row = {"seed": seed, "fuel": fuel, "instructions": a.counts.get("instructions"),
+           "interp_s": round(t1 - t0, 3), "native_compile_s": round(t2 - t1, 3),
+           "native_first_s": round(t3 - t2, 3), "engine": b.engine,
+           "identical": observable(a) == observable(b),
+           "stopped": None if a.error is None else a.error.message[:60]}
+    clang, lli = find_clang(), shutil.which("lli-14") or shutil.which("lli")
+    if clang:
+        with tempfile.TemporaryDirectory() as tmp:
+            ll, exe = os.path.join(tmp, "p.ll"), os.path.join(tmp, "p")
+            subprocess.run([clang, "-S", "-emit-llvm", "-O0", "-w", "-o", ll, path],
+                           capture_output=True)
+            subprocess.run([clang, "-O0", "-w", "-o", exe, path], capture_output=True)
+            if lli and os.path.exists(ll):
+                row["lli_interpreter_s"] = _timed(
+                    [lli, "-jit-kind=mcjit", "-force-interpreter", ll], timeout)
+            if os.path.exists(exe):
+                row["clang_O0_s"] = _timed([exe], timeout)
+    row["timeout_s"] = timeout
+    print(f"  long seed {seed}: {row}", flush=True)
+    return row
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="30,100,300")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--csmith", default="1-50", help="csmith seeds ('' to skip)")
+    ap.add_argument("--long-fuel", type=int, default=30_000_000)
+    ap.add_argument("--timeout", type=float, default=10.0)
+    ap.add_argument("--workdir", default="/tmp/pathlogic-corpus")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "runs",
                                                   "bench-interp.json"))
     args = ap.parse_args(argv)
@@ -89,22 +219,38 @@ def main(argv=None) -> int:
     Machine(module)
     decode_s = time.perf_counter() - t0
     rows = []
-    table = StreamTable(["n", "instructions", "seconds", "M instr/s"], [5, 10, 8, 9], "rrrr")
+    t0 = time.perf_counter()
+    NativeMachine(module)
+    compile_s = time.perf_counter() - t0
+    run_module_native(module, args=(1,))  # compiled once (cached), then timed per run
+    table = StreamTable(["n", "instructions", "seconds", "M instr/s", "native s", "speedup"],
+                        [5, 10, 8, 9, 9, 8], "rrrrrr")
     print(table.header(), flush=True)
     for n in (int(s) for s in args.sizes.split(",")):
-        best, res = None, None
+        best, res, nbest, nres = None, None, None, None
         for _ in range(args.repeat):
             t0 = time.perf_counter()
             res = run_module(module, args=(n,), fuel=10 ** 10)
             dt = time.perf_counter() - t0
             best = dt if best is None else min(best, dt)
+            t0 = time.perf_counter()
+            nres = run_module_native(module, args=(n,), fuel=10 ** 10)
+            dt = time.perf_counter() - t0
+            nbest = dt if nbest is None else min(nbest, dt)
         assert res.error is None, res.error
+        assert observable(res) == observable(nres) and nres.engine == "native"
         instrs = res.counts["instructions"]
         row = {"n": n, "instructions": instrs, "nullified": res.counts["nullified"],
                "calls": res.counts["calls"], "kinds": res.kinds, "seconds": round(best, 4),
-               "instructions_per_second": round(instrs / best), "output": res.prints}
+               "instructions_per_second": round(instrs / best), "output": res.prints,
+               "native_seconds": round(nbest, 5),
+               "native_instructions_per_second": round(instrs / nbest),
+               "speedup": round(best / nbest, 1)}
         rows.append(row)
-        print(table.row([n, instrs, f"{best:.3f}", f"{instrs / best / 1e6:.2f}"]), flush=True)
+        print(table.row([n, instrs, f"{best:.3f}", f"{instrs / best / 1e6:.2f}",
+                         f"{nbest:.4f}", f"{best / nbest:.0f}x"]), flush=True)
+    csmith = csmith_section(seeds_of(args.csmith), args.workdir, args.long_fuel,
+                            args.timeout) if args.csmith else None
     record = {
         "benchmark": "interp", "program": "nested loops + predication + load/store + call",
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
@@ -113,13 +259,17 @@ def main(argv=None) -> int:
                     "processor": platform.processor() or platform.machine(),
                     "cpus": os.cpu_count()},
         "python_baseline_ns_per_list_add": round(python_baseline_ns(), 1),
-        "decode_seconds": round(decode_s, 5), "repeat": args.repeat, "results": rows,
+        "decode_seconds": round(decode_s, 5), "native_compile_seconds": round(compile_s, 4),
+        "repeat": args.repeat, "results": rows, "csmith": csmith,
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as fh:
         json.dump(record, fh, indent=1)
         fh.write("\n")
-    print(f"decode: {decode_s * 1e3:.2f} ms; wrote {os.path.normpath(args.out)}")
+    print(f"decode: {decode_s * 1e3:.2f} ms; native compile: {compile_s * 1e3:.1f} ms")
+    if csmith:
+        print(json.dumps(csmith["summary"]))
+    print(f"wrote {os.path.normpath(args.out)}")
     return 0
 
 

@@ -21,6 +21,14 @@ from pylogic.ir.parser import parse_module  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def always_precise(monkeypatch):
+    """Fuel exhaustion always takes the precise native variant here (the engine would replay
+    small fuels in the interpreter, which is cheaper than compiling the variant)."""
+    from pylogic.interp.native import engine
+    monkeypatch.setattr(engine, "INTERP_RATE", 1e-3)
+
+
 def observable(r) -> dict:
     return {"stdout": r.stdout_bytes, "return": r.return_value, "status": r.exit_status,
             "error": None if r.error is None else str(r.error), "counts": r.counts,
@@ -210,6 +218,14 @@ def test_fuel_exhaustion_is_exact_natively():
         a, b = both(module, fuel=fuel)
         assert "fuel exhausted" in str(a.error)
         assert b.engine == "native (exact fuel)"
+
+
+def test_small_fuel_replays_when_cheaper(monkeypatch):
+    from pylogic.interp.native import engine
+    monkeypatch.setattr(engine, "INTERP_RATE", 4e6)
+    module = load_text("func main() {\nentry:\n    br entry\n}\n")
+    a, b = both(module, fuel=1000)
+    assert b.engine.startswith("interp (replay: fuel")
 
 
 def test_fuel_exactly_enough():

@@ -142,6 +142,29 @@ done:
 """
 
 
+#: precise mode: one call per instruction (small code, so the variant compiles quickly)
+_TICK = """\
+define internal i1 @pl_tick(i64 %pos, i64 %kind) noinline {
+  %s = load i64, ptr @pl_steps
+  %f = load i64, ptr @pl_fuel
+  %out = icmp sge i64 %s, %f
+  br i1 %out, label %stop, label %go
+stop:
+  store i64 %pos, ptr @pl_stop
+  store i64 2, ptr @pl_abort
+  ret i1 false
+go:
+  %s1 = add i64 %s, 1
+  store i64 %s1, ptr @pl_steps
+  %pk = getelementptr i64, ptr @pl_kinds, i64 %kind
+  %k = load i64, ptr %pk
+  %k1 = add i64 %k, 1
+  store i64 %k1, ptr %pk
+  ret i1 true
+}
+"""
+
+
 class _Fault(Exception):
     """The instruction faults whenever it executes (unknown symbol, relation, ...)."""
 
@@ -197,7 +220,7 @@ class ModuleCompiler:
                 f"@pl_exits = global [{n_x} x i64] zeroinitializer",
                 f"@pl_entries = global [{n_f} x i64] zeroinitializer",
                 f"@pl_kinds = global [{len(KINDS)} x i64] zeroinitializer",
-                "@pl_stop = global i64 -1", ""]
+                "@pl_stop = global i64 -1", _TICK, ""]
         for f in self.defined:  # entry points taking an argument vector
             k = self.fid[f.name]
             n = len(f.params)
@@ -446,25 +469,15 @@ class FunctionCompiler:
         return {name for name, b in bit.items() if need & b}
 
     def tick(self, label: str, ins) -> None:
-        """Precise mode: stop before this instruction when the fuel is spent (recording where),
-        else count it (and its kind)."""
+        """Precise mode: stop before this instruction when the fuel is spent (``@pl_tick``
+        records where), else count it (and its kind)."""
         pos = len(self.mc.positions)
         self.mc.positions.append((self.f.name, label, ins))
-        s, c = self.t(), self.t()
-        self.emit(f"{s} = load i64, ptr @pl_steps")
-        f = self.t()
-        self.emit(f"{f} = load i64, ptr @pl_fuel")
-        self.emit(f"{c} = icmp sge i64 {s}, {f}")
-        ok, bad = self.label(), self.label()
-        self.emit(f"br i1 {c}, label %{bad}, label %{ok}")
-        self.place(bad)
-        self.emit(f"store i64 {pos}, ptr @pl_stop")
-        self.abort(ABORT_FUEL)
-        self.place(ok)
-        n = self.t()
-        self.emit(f"{n} = add i64 {s}, 1")
-        self.emit(f"store i64 {n}, ptr @pl_steps")
-        self.bump("@pl_kinds", 1, _KIND_OF.get(type(ins), len(KINDS) - 1))
+        ok, go = self.t(), self.label()
+        kind = _KIND_OF.get(type(ins), len(KINDS) - 1)
+        self.emit(f"{ok} = call i1 @pl_tick(i64 {pos}, i64 {kind})")
+        self.emit(f"br i1 {ok}, label %{go}, label %unwind")
+        self.place(go)
 
     def fuel_check(self, steps: str) -> None:
         f, c = self.t(), self.t()

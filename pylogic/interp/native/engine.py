@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import time
 from collections import OrderedDict
 from typing import Iterable
 
@@ -37,6 +38,10 @@ from pylogic.interp.native.compile import ABORT_CALLBACK, compile_module
 from pylogic.interp.result import RunResult
 from pylogic.ir.model import Module, to_signed64
 
+#: the interpreter's speed assumed when choosing how to make a fuel exhaustion exact
+INTERP_RATE = 4e6  # PIR instructions per second (runs/bench-interp.json: 3.5-7 M/s)
+#: compile time of the precise variant relative to the fast one (measured: 1.5-1.6x)
+PRECISE_COST = 1.6
 STACK_SIZE = 512 << 20  # bytes of native stack for a run (10,000 PIR frames of ~50 KB)
 
 _ALLOCA_CB = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)
@@ -158,6 +163,7 @@ class NativeMachine:
         self.builtins = Builtins(self.memory, self.stdout)
         self.builtins.frames = self
         self.functions = module.function_map()
+        t0 = time.perf_counter()
         try:
             self.compiled = compile_module(module, self.builtins.lookup, precise)
             tm = _target_machine()
@@ -169,6 +175,7 @@ class NativeMachine:
         except Exception as exc:  # LLVM rejected what we generated: say so, run interpreted
             raise NativeUnavailable(f"native compilation failed: {exc}") from exc
         self.llmod = llmod
+        self.compile_seconds = time.perf_counter() - t0
         addr = self.engine.get_global_value_address
         self.g = {name: ctypes.c_int64.from_address(addr("pl_" + name))
                   for name in ("steps", "fuel", "nul", "calls", "depth", "maxdepth", "abort",
@@ -419,7 +426,9 @@ def run_module_native(module: Module, entry: str = "main", args: Iterable[int] =
     """``pylogic.interp.run_module`` on native code: the same parameters and result.
 
     A run that exhausts its fuel is run again by a variant compiled to count and check the fuel
-    before every instruction, which stops exactly where the interpreter does. Other runs that
+    before every instruction, which stops exactly where the interpreter does (or by the
+    interpreter when that is estimated to be cheaper than compiling the variant:
+    ``PRECISE_COST``, ``INTERP_RATE``). Other runs that
     do not end normally, and modules that cannot be compiled, are run by the interpreter (the
     oracle); ``RunResult.engine`` records which engine produced the result.
     """
@@ -442,6 +451,11 @@ def run_module_native(module: Module, entry: str = "main", args: Iterable[int] =
             return res
         reason = res
         if res != "fuel":  # only fuel exhaustion has a native second chance
+            break
+        hit = _CACHE.get((id(module), True))
+        if (hit is None or hit[0] is not module) and \
+                PRECISE_COST * machine.compile_seconds > fuel / INTERP_RATE:
+            reason = "fuel (interpreting is cheaper than compiling the precise variant)"
             break
     res = run_module(module, entry=entry, args=args, inputs=inputs, fuel=fuel,
                      memory_limit=memory_limit, capture_profile=capture_profile,
