@@ -348,3 +348,47 @@ def test_run_command_engines(tmp_path, capsys):
         status = main(["run", str(ROOT / "examples" / "loop_call.pir"), "--engine", engine])
         outs.append((status, capsys.readouterr()))
     assert outs[0] == outs[1] == outs[2]
+
+
+def test_native_stack_objects_seen_by_builtins():
+    src = """
+global fmt = "%s|%d\\n"
+global hello = "hello"
+func g(p) {
+entry:
+    n = call strlen(p)
+    ret n
+}
+func f(k) {
+entry:
+    b = alloca 16
+    c = call strcpy(b, hello)
+    b1 = add b, 1
+    store.1 b1, 69
+    n = call g(b)
+    r = call printf(fmt, b, n)
+    z = cmp.eq k, 1
+    cbr z, bad, ok
+bad:
+    call free(b)
+    ret 0
+ok:
+    ret n
+}
+func main(k) {
+entry:
+    x = call f(0)
+    s = call llvm.stacksave()
+    a = alloca 8
+    store a, x
+    call llvm.stackrestore(s)
+    y = call f(k)
+    print y
+    ret x
+}
+"""
+    module = load_text(src, verify=False)
+    _, b = both(module, args=(0,))
+    assert b.engine == "native"
+    _, b = both(module, args=(1,))  # free of a stack object: the interpreter's fault
+    assert b.engine.startswith("interp (replay")

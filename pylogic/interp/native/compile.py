@@ -23,11 +23,14 @@ code only has to be exact on runs that end normally. Its fuel and depth tests ar
 the interpreter.
 
 Memory is the interpreter's segmented memory: addresses are ``segment_id << 32 | offset``; the
-segment table ``@pl_segtab`` (``base, length`` pairs indexed by segment id, maintained by the
-engine's ``NativeMemory``) is consulted on every load and store, so an access outside a live
-object faults exactly where the interpreter's does. ``alloca``, the C library builtins, ``input``
-and ``print`` call back into Python (``engine.py``), except ``memcpy``/``memmove``/``memset``,
-which are done natively after the same bounds checks.
+segment table ``@pl_segtab`` (``id, base, length`` entries: direct for small ids, a window
+indexed by ``id & @pl_winmask`` above ``@pl_segcap``; engine.py ``NativeMemory``) is consulted
+on every load and store, so an access outside a live object faults exactly where the
+interpreter's does. ``alloca`` allocates natively with the interpreter's segment ids, live-byte
+limit and peak (``@pl_alloca``; C memory, freed on return by ``@pl_release``) except in
+functions that use ``stacksave``/``stackrestore``, which call back into Python. The C library
+builtins, ``input`` and ``print`` call back into Python (``engine.py``), except
+``memcpy``/``memmove``/``memset``, which are done natively after the same bounds checks.
 """
 from __future__ import annotations
 
@@ -61,6 +64,14 @@ _PRELUDE = """\
 @pl_abort = global i64 0
 @pl_segtab = global ptr null
 @pl_segcap = global i64 0
+@pl_winmask = global i64 0
+@pl_nextid = global i64 1
+@pl_live = global i64 0
+@pl_peak = global i64 0
+@pl_limit = global i64 0
+@pl_astack = global ptr null
+@pl_atop = global i64 0
+@pl_acap = global i64 0
 @pl_cb_alloca = global ptr null
 @pl_cb_frame = global ptr null
 @pl_cb_builtin = global ptr null
@@ -70,17 +81,29 @@ _PRELUDE = """\
 declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
+define internal i64 @pl_slot(i64 %sid) alwaysinline {
+  %d = load i64, ptr @pl_segcap
+  %mask = load i64, ptr @pl_winmask
+  %isd = icmp ult i64 %sid, %d
+  %w = and i64 %sid, %mask
+  %wi = add i64 %d, %w
+  %idx = select i1 %isd, i64 %sid, i64 %wi
+  %i3 = mul i64 %idx, 3
+  ret i64 %i3
+}
+
 define internal ptr @pl_addr(i64 %a, i64 %n) alwaysinline {
   %sid = lshr i64 %a, 32
-  %cap = load i64, ptr @pl_segcap
-  %in = icmp ult i64 %sid, %cap
-  br i1 %in, label %look, label %bad
-look:
+  %i3 = call i64 @pl_slot(i64 %sid)
   %tab = load ptr, ptr @pl_segtab
-  %i2 = shl i64 %sid, 1
-  %pb = getelementptr i64, ptr %tab, i64 %i2
+  %pk = getelementptr i64, ptr %tab, i64 %i3
+  %key = load i64, ptr %pk
+  %live = icmp eq i64 %key, %sid
+  br i1 %live, label %look, label %bad
+look:
+  %pb = getelementptr i64, ptr %pk, i64 1
   %base = load i64, ptr %pb
-  %pl = getelementptr i64, ptr %pb, i64 1
+  %pl = getelementptr i64, ptr %pk, i64 2
   %len = load i64, ptr %pl
   %off = and i64 %a, 4294967295
   %end = add i64 %off, %n
@@ -93,6 +116,97 @@ good:
 bad:
   store i64 1, ptr @pl_abort
   ret ptr null
+}
+
+declare ptr @calloc(i64, i64)
+declare void @free(ptr)
+
+define internal i64 @pl_alloca(i64 %size) {
+  %neg = icmp slt i64 %size, 0
+  %big = icmp sgt i64 %size, 4294967295
+  %no = or i1 %neg, %big
+  br i1 %no, label %bad, label %c1
+c1:
+  %live = load i64, ptr @pl_live
+  %nl = add i64 %live, %size
+  %lim = load i64, ptr @pl_limit
+  %over = icmp sgt i64 %nl, %lim
+  br i1 %over, label %bad, label %c2
+c2:
+  %sid = load i64, ptr @pl_nextid
+  %i3 = call i64 @pl_slot(i64 %sid)
+  %tab = load ptr, ptr @pl_segtab
+  %pk = getelementptr i64, ptr %tab, i64 %i3
+  %key = load i64, ptr %pk
+  %busy = icmp ne i64 %key, 0
+  br i1 %busy, label %bad, label %c3
+c3:
+  %top = load i64, ptr @pl_atop
+  %acap = load i64, ptr @pl_acap
+  %full = icmp uge i64 %top, %acap
+  br i1 %full, label %bad, label %c4
+c4:
+  %n1 = add i64 %size, 1
+  %p = call ptr @calloc(i64 %n1, i64 1)
+  %pn = icmp eq ptr %p, null
+  br i1 %pn, label %bad, label %ok
+ok:
+  store i64 %sid, ptr %pk
+  %pb = getelementptr i64, ptr %pk, i64 1
+  %base = ptrtoint ptr %p to i64
+  store i64 %base, ptr %pb
+  %pl = getelementptr i64, ptr %pk, i64 2
+  store i64 %size, ptr %pl
+  store i64 %nl, ptr @pl_live
+  %peak = load i64, ptr @pl_peak
+  %up = icmp sgt i64 %nl, %peak
+  %np = select i1 %up, i64 %nl, i64 %peak
+  store i64 %np, ptr @pl_peak
+  %sid1 = add i64 %sid, 1
+  store i64 %sid1, ptr @pl_nextid
+  %as = load ptr, ptr @pl_astack
+  %pa = getelementptr i64, ptr %as, i64 %top
+  store i64 %sid, ptr %pa
+  %top1 = add i64 %top, 1
+  store i64 %top1, ptr @pl_atop
+  %addr = shl i64 %sid, 32
+  ret i64 %addr
+bad:
+  store i64 1, ptr @pl_abort
+  ret i64 0
+}
+
+define internal void @pl_release(i64 %mark) {
+entry:
+  br label %loop
+loop:
+  %top = load i64, ptr @pl_atop
+  %done = icmp sle i64 %top, %mark
+  br i1 %done, label %exit, label %body
+body:
+  %t1 = sub i64 %top, 1
+  %as = load ptr, ptr @pl_astack
+  %pa = getelementptr i64, ptr %as, i64 %t1
+  %sid = load i64, ptr %pa
+  %i3 = call i64 @pl_slot(i64 %sid)
+  %tab = load ptr, ptr @pl_segtab
+  %pk = getelementptr i64, ptr %tab, i64 %i3
+  %pb = getelementptr i64, ptr %pk, i64 1
+  %base = load i64, ptr %pb
+  %pl = getelementptr i64, ptr %pk, i64 2
+  %len = load i64, ptr %pl
+  %p = inttoptr i64 %base to ptr
+  call void @free(ptr %p)
+  store i64 0, ptr %pk
+  store i64 0, ptr %pb
+  store i64 0, ptr %pl
+  %live = load i64, ptr @pl_live
+  %nl = sub i64 %live, %len
+  store i64 %nl, ptr @pl_live
+  store i64 %t1, ptr @pl_atop
+  br label %loop
+exit:
+  ret void
 }
 
 define internal i64 @pl_memmove(i64 %d, i64 %s, i64 %n) {
@@ -281,10 +395,16 @@ class FunctionCompiler:
         self.edge_index: dict = {}
         self.info = FunctionInfo(f.name, self.k, len(f.params),
                                  f.blocks[0].label if f.blocks else "")
-        self.frames = any(isinstance(ins, Alloca) or (isinstance(ins, Call) and (
+        stack_calls = any(isinstance(ins, Call) and (
             ins.callee.lstrip("@").startswith("llvm.stack") or
-            ins.callee.lstrip("@") in ("stacksave", "stackrestore")))
+            ins.callee.lstrip("@") in ("stacksave", "stackrestore"))
             for b in f.blocks for ins in b.instrs)
+        allocas = any(isinstance(ins, Alloca) for b in f.blocks for ins in b.instrs)
+        # stacksave/stackrestore work on the interpreter's frame list: such functions allocate
+        # through the Python callback; the others allocate natively (``@pl_alloca``) and free
+        # their stack objects on return (``@pl_release``)
+        self.frames = stack_calls
+        self.native_frames = allocas and not stack_calls
 
     # ------------------------------------------------------------ helpers
 
@@ -389,6 +509,8 @@ class FunctionCompiler:
         if self.frames:
             self.frame(0)
             self.check_abort()
+        if self.native_frames:
+            self.emit("%mark = load i64, ptr @pl_atop")
         self.emit("br label %B0")
         self.headers = self.loop_headers()
         for i, b in enumerate(f.blocks):
@@ -601,6 +723,8 @@ class FunctionCompiler:
     def ret(self, value: str) -> None:
         if self.frames:
             self.frame(1)
+        if self.native_frames:
+            self.emit("call void @pl_release(i64 %mark)")
         self.bump("@pl_depth", -1)
         self.emit(f"ret i64 {value}")
 
@@ -745,6 +869,12 @@ class FunctionCompiler:
                 self.emit(f"{w} = trunc i64 {v} to i{bits}")
                 v = w
             self.emit(f"store i{bits} {v}, ptr {p}, align 1")
+        elif isinstance(ins, Alloca) and self.native_frames:
+            size = self.val(ins.size)
+            r = self.t()
+            self.emit(f"{r} = call i64 @pl_alloca(i64 {size})")
+            self.check_abort()
+            self.store(ins.dest, r)
         elif isinstance(ins, Alloca):
             size = self.val(ins.size)
             fp, r = self.t(), self.t()

@@ -42,7 +42,10 @@ from pylogic.ir.model import Module, to_signed64
 INTERP_RATE = 4e6  # PIR instructions per second (runs/bench-interp.json: 3.5-7 M/s)
 #: compile time of the precise variant relative to the fast one (measured: 1.5-1.6x)
 PRECISE_COST = 1.6
-STACK_SIZE = 512 << 20  # bytes of native stack for a run (10,000 PIR frames of ~50 KB)
+STACK_SIZE = 512 << 20
+ASTACK = 1 << 20  # live native stack objects at most (more: the run is replayed)
+_free = ctypes.CDLL(None).free
+_free.argtypes = [ctypes.c_void_p]  # bytes of native stack for a run (10,000 PIR frames of ~50 KB)
 
 _ALLOCA_CB = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_int64)
 _FRAME_CB = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64)
@@ -95,26 +98,86 @@ def optimize(llmod, tm, pipeline: str) -> None:
             fpm.run(f, pb)
 
 
-class NativeMemory(Memory):
-    """The interpreter's segmented memory, plus the segment table the native code reads:
-    ``table[2 * sid] = base address, table[2 * sid + 1] = length`` (0, 0 for dead or unused
-    ids). Segment ``bytearray``s are pinned (exported to ctypes) while live; builtins only write
-    them in place, never resize them."""
+class NativeSegment:
+    """A stack object allocated by native code, seen by the builtins as a ``bytearray``
+    (length, slices, slice assignment of the same length, ``find``)."""
 
-    def __init__(self, limit: int = DEFAULT_MEMORY_LIMIT):
+    def __init__(self, base: int, size: int):
+        self.base, self.size = base, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            start, stop, _ = index.indices(self.size)
+            return ctypes.string_at(self.base + start, max(0, stop - start))
+        return ctypes.c_uint8.from_address(self.base + index).value
+
+    def __setitem__(self, index, data) -> None:
+        start, stop, _ = index.indices(self.size)
+        assert len(data) == stop - start
+        ctypes.memmove(self.base + start, bytes(data), len(data))
+
+    def find(self, sub, start: int = 0, end=None) -> int:
+        data = self[start:end if end is not None else self.size]
+        i = data.find(sub if isinstance(sub, bytes) else bytes((sub,)))
+        return -1 if i < 0 else i + start
+
+
+class NativeMemory(Memory):
+    """The interpreter's segmented memory, shared with native code.
+
+    The segment table the native code reads has entries ``(segment id, base address, length)``
+    (id 0 when free): a direct part for ids below ``direct`` (globals and early objects), then
+    a window indexed by ``id & (window - 1)`` for later ids (ids are never reused, so a direct
+    table would grow with every ``alloca`` ever made). An allocation whose window slot is held
+    by a live object makes the run fall back (native: the run is replayed in the interpreter;
+    Python: the window doubles). Objects the builtins allocate (``malloc``, globals) are
+    ``bytearray``s pinned while live; native ``alloca`` objects live in C memory and are seen
+    through ``NativeSegment``. ``next_id``, ``live_bytes`` and ``peak_bytes`` live in the
+    native globals once the engine is bound, so both sides count the same objects."""
+
+    def __init__(self, limit: int = DEFAULT_MEMORY_LIMIT, direct: int = 1024,
+                 window: int = 1 << 18):
+        self._cells = {name: ctypes.c_int64(0) for name in ("next_id", "live_bytes",
+                                                           "peak_bytes", "limit")}
         super().__init__(limit)
-        self.cap = 0
-        self.table = None
+        self.direct, self.window = direct, window
+        self.table = (ctypes.c_int64 * (3 * (direct + window)))()
         self.pins: dict = {}
         self.on_grow = None  # engine: publish the new table to the native globals
-        self._grow(256)
 
-    def _grow(self, need: int) -> None:
-        cap = max(need, 2 * self.cap)
-        table = (ctypes.c_int64 * (2 * cap))()
-        if self.table is not None:
-            ctypes.memmove(table, self.table, ctypes.sizeof(self.table))
-        self.table, self.cap = table, cap
+    def bind(self, cells: dict) -> None:
+        """Move the counters into the native globals (``name -> c_int64 at its address``)."""
+        for name, cell in cells.items():
+            cell.value = self._cells[name].value
+        self._cells = cells
+
+    next_id = property(lambda self: self._cells["next_id"].value,
+                       lambda self, v: setattr(self._cells["next_id"], "value", v))
+    live_bytes = property(lambda self: self._cells["live_bytes"].value,
+                          lambda self, v: setattr(self._cells["live_bytes"], "value", v))
+    peak_bytes = property(lambda self: self._cells["peak_bytes"].value,
+                          lambda self, v: setattr(self._cells["peak_bytes"], "value", v))
+    limit = property(lambda self: self._cells["limit"].value,
+                     lambda self, v: setattr(self._cells["limit"], "value", v))
+
+    def slot(self, sid: int) -> int:
+        return 3 * (sid if sid < self.direct else self.direct + (sid & (self.window - 1)))
+
+    def _grow_window(self) -> None:
+        old = [(self.table[i], self.table[i + 1], self.table[i + 2])
+               for i in range(3 * self.direct, len(self.table), 3) if self.table[i]]
+        self.window *= 2
+        table = (ctypes.c_int64 * (3 * (self.direct + self.window)))()
+        ctypes.memmove(table, self.table, 3 * 8 * self.direct)
+        self.table = table
+        for sid, base, size in old:
+            i = self.slot(sid)
+            if table[i]:
+                raise Fault("segment table collision")  # the run is replayed
+            table[i], table[i + 1], table[i + 2] = sid, base, size
         if self.on_grow is not None:
             self.on_grow()
 
@@ -126,21 +189,37 @@ class NativeMemory(Memory):
     def alloc(self, size: int, kind: str) -> int:
         addr = super().alloc(size, kind)
         sid = addr >> 32
-        if sid >= self.cap:
-            self._grow(sid + 1)
+        while self.table[self.slot(sid)]:
+            if self.window >= 1 << 24:
+                raise Fault("segment table collision")
+            self._grow_window()
         buf = self.segments[sid]
+        i = self.slot(sid)
         if buf:
             pin = (ctypes.c_char * len(buf)).from_buffer(buf)
             self.pins[sid] = pin
-            self.table[2 * sid] = ctypes.addressof(pin)
-            self.table[2 * sid + 1] = len(buf)
+            self.table[i + 1] = ctypes.addressof(pin)
+        self.table[i] = sid
+        self.table[i + 2] = len(buf)
         return addr
 
     def release(self, sid: int, how: str) -> None:
         super().release(sid, how)
-        self.table[2 * sid] = 0
-        self.table[2 * sid + 1] = 0
+        i = self.slot(sid)
+        self.table[i] = self.table[i + 1] = self.table[i + 2] = 0
         self.pins.pop(sid, None)
+
+    def locate(self, addr: int, size: int, access: str):
+        sid = addr >> 32
+        buf = self.segments.get(sid)
+        if buf is None and sid > 0:
+            i = self.slot(sid)
+            if self.table[i] == sid:
+                buf = NativeSegment(self.table[i + 1], self.table[i + 2])
+        off = addr & 0xFFFFFFFF
+        if buf is None or off + size > len(buf):
+            self.bad_access(addr, size, access)
+        return buf, off
 
 
 class NativeUnavailable(Exception):
@@ -154,7 +233,7 @@ class NativeMachine:
         self.module = module
         self.precise = precise
         self.busy = False
-        self.memory = NativeMemory()
+        self.memory = NativeMemory(direct=1 << max(10, (len(module.globals) + 256).bit_length()))
         self.stdout: list = []
         self.inputs: list = []
         self.allocas: list = []
@@ -179,8 +258,14 @@ class NativeMachine:
         addr = self.engine.get_global_value_address
         self.g = {name: ctypes.c_int64.from_address(addr("pl_" + name))
                   for name in ("steps", "fuel", "nul", "calls", "depth", "maxdepth", "abort",
-                               "segcap")}
+                               "segcap", "winmask", "atop", "acap")}
         self.segtab = ctypes.c_void_p.from_address(addr("pl_segtab"))
+        self.memory.bind({name: ctypes.c_int64.from_address(addr("pl_" + glob))
+                          for name, glob in (("next_id", "nextid"), ("live_bytes", "live"),
+                                             ("peak_bytes", "peak"), ("limit", "limit"))})
+        self.astack = (ctypes.c_int64 * ASTACK)()
+        ctypes.c_void_p.from_address(addr("pl_astack")).value = ctypes.addressof(self.astack)
+        self.g["acap"].value = ASTACK
         c = self.compiled
         self.edge_counts = (ctypes.c_int64 * max(1, len(c.edges))).from_address(addr("pl_edges"))
         self.exit_counts = (ctypes.c_int64 * max(1, c.n_exits)).from_address(addr("pl_exits"))
@@ -205,7 +290,8 @@ class NativeMachine:
 
     def _publish_table(self) -> None:
         self.segtab.value = ctypes.addressof(self.memory.table)
-        self.g["segcap"].value = self.memory.cap
+        self.g["segcap"].value = self.memory.direct
+        self.g["winmask"].value = self.memory.window - 1
 
     def _fail(self, exc: BaseException) -> None:
         if self.failure is None:
@@ -253,14 +339,26 @@ class NativeMachine:
 
     # ------------------------------------------------------------ running
 
+    def release_native_stack(self) -> None:
+        """Free the C memory of native stack objects a run left behind (it stopped early)."""
+        top = self.g["atop"].value
+        table = self.memory.table
+        for k in range(top):
+            i = self.memory.slot(self.astack[k])
+            if table[i] == self.astack[k] and table[i + 1]:
+                _free(table[i + 1])
+            table[i] = table[i + 1] = table[i + 2] = 0
+        self.g["atop"].value = 0
+
     def reset(self, inputs, fuel: int, memory_limit: int, max_depth: int) -> None:
+        self.release_native_stack()
         self.memory.reset(memory_limit)
         self.stdout.clear()
         self.inputs[:] = [to_signed64(int(v)) for v in reversed(list(inputs))]
         self.allocas = []
         self.frame_stack = []
         self.failure = None
-        for name in ("steps", "nul", "calls", "depth", "abort"):
+        for name in ("steps", "nul", "calls", "depth", "abort", "atop"):
             self.g[name].value = 0
         self.g["fuel"].value = fuel
         self.g["maxdepth"].value = max_depth + 1
