@@ -182,8 +182,10 @@ class NativeMemory(Memory):
             self.on_grow()
 
     def reset(self, limit: int) -> None:
+        for sid in self.segments:  # native objects are gone already (release_native_stack)
+            i = self.slot(sid)
+            self.table[i] = self.table[i + 1] = self.table[i + 2] = 0
         super().reset(limit)
-        ctypes.memset(self.table, 0, ctypes.sizeof(self.table))
         self.pins.clear()
 
     def alloc(self, size: int, kind: str) -> int:
