@@ -1,9 +1,11 @@
 """Execution speed: the reference interpreter against the native engine (issue #12 item 5),
 LLVM's interpreter and native code.
 
-    python benchmarks/interp.py [--sizes 30,100,300] [--repeat 3] [--csmith 1-50]
-        [--long-fuel 30000000] [--timeout 10] [--out runs/bench-interp.json]
+    python -m benchmarks.interp [--sizes 30,100,300,1000] [--repeat 3] [--csmith 1-50]
+        [--long-fuel 100000000] [--timeout 10] [--out runs/bench-interp.json]
 
+(0) A C loop (the one of benchmarks/scale.py) imported and run in the interpreter and the native
+engine, by ``lli-14 -jit-kind=mcjit -force-interpreter`` and as a clang -O0 binary.
 (1) A loop-heavy PIR program (nested loops, arithmetic, predicated instructions, loads/stores,
 a call per outer iteration) at a few sizes: instructions per second (nullified ones included,
 RunResult.counts["instructions"]), best of ``--repeat``, in the interpreter and natively
@@ -169,6 +171,47 @@ def csmith_section(seeds, workdir: str, long_fuel: int, timeout: float) -> dict:
     return {"rows": rows, "long": long_rows, "summary": summary}
 
 
+C_LOOP = ("int a[1024];\nint main(void) {\n  unsigned s = 0;\n"
+          "  for (int r = 0; r < 300; r++)\n    for (int i = 0; i < 1024; i++) {\n"
+          "      a[i] = a[i] * 31 + (i ^ r);\n      if (a[i] & 1) s += a[i]; else s ^= i;\n"
+          "    }\n  return s & 0xff;\n}\n")
+
+
+def c_loop_section(timeout: float) -> dict:
+    """The same C loop (benchmarks/scale.py's) four ways: imported PIR in the interpreter and
+    the native engine (first run with compilation, then warm), ``lli-14 -jit-kind=mcjit
+    -force-interpreter`` on its clang -O0 IR, and a clang -O0 binary."""
+    clang, lli = find_clang(), shutil.which("lli-14") or shutil.which("lli")
+    if not clang:
+        return {"skipped": "clang not found"}
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        c = os.path.join(tmp, "loop.c")
+        with open(c, "w") as fh:
+            fh.write(C_LOOP)
+        module, _ = load_program(c)
+        t0 = time.perf_counter()
+        a = run_module(module, fuel=10 ** 10)
+        t1 = time.perf_counter()
+        b = run_module_native(module, fuel=10 ** 10)
+        t2 = time.perf_counter()
+        b2 = run_module_native(module, fuel=10 ** 10)
+        t3 = time.perf_counter()
+        out.update(instructions=a.counts["instructions"], exit_status=a.exit_status,
+                   interp_s=round(t1 - t0, 3), native_first_s=round(t2 - t1, 4),
+                   native_s=round(t3 - t2, 4), engine=b.engine,
+                   identical=observable(a) == observable(b) == observable(b2))
+        ll, exe = os.path.join(tmp, "loop.ll"), os.path.join(tmp, "loop")
+        subprocess.run([clang, "-S", "-emit-llvm", "-O0", "-o", ll, c], capture_output=True)
+        subprocess.run([clang, "-O0", "-o", exe, c], capture_output=True)
+        if lli:
+            out["lli_interpreter_s"] = _timed([lli, "-jit-kind=mcjit", "-force-interpreter", ll],
+                                              timeout * 6)
+        out["clang_O0_s"] = _timed([exe], timeout)
+    print(f"C loop: {out}", flush=True)
+    return out
+
+
 def long_run(seed: int, path: str, module, fuel: int, timeout: float) -> dict:
     """One long-running csmith program: interpreter and native engine at ``fuel``; LLVM's
     interpreter and a native build to the program's end (or ``timeout``)."""
@@ -205,10 +248,10 @@ def long_run(seed: int, path: str, module, fuel: int, timeout: float) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="30,100,300")
+    ap.add_argument("--sizes", default="30,100,300,1000")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--csmith", default="1-50", help="csmith seeds ('' to skip)")
-    ap.add_argument("--long-fuel", type=int, default=30_000_000)
+    ap.add_argument("--long-fuel", type=int, default=100_000_000)
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--workdir", default="/tmp/pathlogic-corpus")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "runs",
@@ -249,6 +292,7 @@ def main(argv=None) -> int:
         rows.append(row)
         print(table.row([n, instrs, f"{best:.3f}", f"{instrs / best / 1e6:.2f}",
                          f"{nbest:.4f}", f"{best / nbest:.0f}x"]), flush=True)
+    c_loop = c_loop_section(args.timeout)
     csmith = csmith_section(seeds_of(args.csmith), args.workdir, args.long_fuel,
                             args.timeout) if args.csmith else None
     record = {
@@ -260,7 +304,7 @@ def main(argv=None) -> int:
                     "cpus": os.cpu_count()},
         "python_baseline_ns_per_list_add": round(python_baseline_ns(), 1),
         "decode_seconds": round(decode_s, 5), "native_compile_seconds": round(compile_s, 4),
-        "repeat": args.repeat, "results": rows, "csmith": csmith,
+        "repeat": args.repeat, "results": rows, "c_loop": c_loop, "csmith": csmith,
     }
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as fh:
