@@ -392,10 +392,12 @@ class NativeMachine:
             box["value"] = fn(argv)
 
         old = threading.stack_size()
-        threading.stack_size(STACK_SIZE)
         try:
+            threading.stack_size(STACK_SIZE)
             th = threading.Thread(target=go, name="pathlogic-native")
             th.start()
+        except (RuntimeError, ValueError, MemoryError) as exc:  # no room for the stack
+            return f"native thread: {exc}"
         finally:
             threading.stack_size(old)
         th.join()
