@@ -40,8 +40,8 @@ from pylogic.ir.model import Module, to_signed64
 
 #: the interpreter's speed assumed when choosing how to make a fuel exhaustion exact
 INTERP_RATE = 4e6  # PIR instructions per second (runs/bench-interp.json: 3.5-7 M/s)
-#: compile time of the precise variant relative to the fast one (measured: 1.5-1.6x)
-PRECISE_COST = 1.6
+#: compile time of the precise variant relative to the fast one (measured: 1.1-1.3x)
+PRECISE_COST = 1.2
 STACK_SIZE = 512 << 20
 ASTACK = 1 << 20  # live native stack objects at most (more: the run is replayed)
 _free = ctypes.CDLL(None).free
@@ -58,6 +58,7 @@ _ENTRY = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.POINTER(ctypes.c_int64))
 _INITIALIZED = False
 #: LLVM passes run on the generated code (``optimize``) and the code generator's level.
 PIPELINE = "cheap"
+PRECISE_PIPELINE = "sroa"  # the precise variant runs once, to the fuel: compile it quickly
 CODEGEN_OPT = 0
 
 
@@ -250,7 +251,7 @@ class NativeMachine:
             tm = _target_machine()
             llmod = llvm.parse_assembly(self.compiled.text)
             llmod.verify()
-            optimize(llmod, tm, PIPELINE)
+            optimize(llmod, tm, PRECISE_PIPELINE if precise else PIPELINE)
             self.engine = llvm.create_mcjit_compiler(llmod, tm)
             self.engine.finalize_object()
         except Exception as exc:  # LLVM rejected what we generated: say so, run interpreted
