@@ -29,11 +29,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from pylogic.analysis.cache import Cache, default_root, key
 from pylogic.engines import CheckedProgram, load_program_cached
 from pylogic.errors import PathlogicError
 
 SCOPES = ("function", "predicated", "demand")
 _OUTPUTS: dict = {}   # analysis name -> (checked program, its outputs)
+_SHIPPED: dict = {}   # cache key -> checked program (this process)
+
+
+def _shipped(path: Path, identity: str) -> CheckedProgram:
+    """The checked program of a shipped (or composed) file, parsed once per pathlogic source:
+    the user cache (``analysis/cache.py``; off with PATHLOGIC_CACHE=off) keeps it, keyed by
+    pathlogic's own source, ``datalog/`` included, and ``identity``. Parsing the catalog cost
+    about 2 s of every command that runs an analysis (issue #12 item 2)."""
+    root = default_root()
+    if root is None:
+        return load_program_cached(path)
+    k = key("program", identity)
+    program = _SHIPPED.get(k)
+    if program is None:
+        cache = Cache(root)
+        program = cache.get("programs", k)
+        if program is None:
+            program = load_program_cached(path)
+            cache.put("programs", k, program)
+        _SHIPPED[k] = program
+    return program
 
 
 def datalog_dir() -> Path:
@@ -61,8 +83,8 @@ class Analysis:
         return datalog_dir() / self.file
 
     def program(self) -> CheckedProgram:
-        """The checked program (parsed once, reused while its files are unchanged)."""
-        return load_program_cached(self.path)
+        """The checked program (parsed once, reused while pathlogic is unchanged)."""
+        return _shipped(self.path, self.file)
 
     @property
     def outputs(self) -> tuple[str, ...]:
@@ -147,4 +169,4 @@ def compose(analyses: Iterable[Analysis]) -> CheckedProgram:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(text)
         os.replace(tmp, path)
-    return load_program_cached(path)
+    return _shipped(path, text)

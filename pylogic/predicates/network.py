@@ -48,6 +48,29 @@ from pylogic.predicates.conditions import SWAPPED, eval_rel
 FALSE, TRUE = 0, 1
 
 
+#: Last defining blocks per function, by identity (a Function's own hash walks all of it);
+#: the Function is kept in the entry so its id cannot be reused while cached.
+_LAST_DEFS: dict[int, tuple[Function, dict[str, str]]] = {}
+
+
+def last_defining_blocks(function: Function) -> dict[str, str]:
+    """``{register: label of the block that defines it last in layout order}``, computed once
+    per function (issue #12 item 2: it was rescanned for every predicate pair). A register no
+    block defines is absent; readers use the entry block for it."""
+    hit = _LAST_DEFS.get(id(function))
+    if hit is not None and hit[0] is function:
+        return hit[1]
+    last: dict[str, str] = {}
+    for b in function.blocks:
+        for ins in b.instrs:
+            for name in ins.defs():
+                last[name] = b.label
+    if len(_LAST_DEFS) >= 256:
+        _LAST_DEFS.clear()
+    _LAST_DEFS[id(function)] = (function, last)
+    return last
+
+
 class PredicateError(PathlogicError):
     """A predicate query names something the analysis does not know."""
 

@@ -20,7 +20,7 @@ from pylogic.ir.model import TRUE_PREDICATES, Function
 from pylogic.predicates.brute_force import BruteForce
 from pylogic.predicates.conditions import ConditionLayer, domain_bits, finite_domain_cubes
 from pylogic.predicates.network import (
-    PAS_RELATIONS, DefineNetwork, PredicateError, build_network, _safe,
+    PAS_RELATIONS, DefineNetwork, PredicateError, _safe, build_network, last_defining_blocks,
 )
 from pylogic.predicates.sat_check import SatChecker
 
@@ -361,10 +361,7 @@ class PredicateAnalysis:
                 return versions[j].value, versions[j].label
             if not known:
                 raise PredicateError(f"unknown predicate {name!r} in {self.function.name}")
-            at = self.function.blocks[0].label
-            for b in self.function.blocks:          # the block that defines it last
-                if any(name in ins.defs() for ins in b.instrs):
-                    at = b.label
+            at = last_defining_blocks(self.function).get(name, self.function.blocks[0].label)
         label, index = at if isinstance(at, tuple) else (at, None)
         if label not in net.block_entry:
             raise PredicateError(f"unknown block {label!r} in {self.function.name}")

@@ -24,7 +24,7 @@ from typing import Mapping, Optional
 
 from pylogic.errors import PathlogicError, SourceLoc
 from pylogic.ir.model import TRUE_PREDICATES, Function, Module
-from pylogic.predicates.network import PredicateError
+from pylogic.predicates.network import PredicateError, last_defining_blocks
 
 #: The output relations of ``datalog/ppg.dl`` a ``PartitionGraph`` reads:
 #: ``module_rows(module, relations=PPG_RELATIONS)``.
@@ -40,11 +40,7 @@ Node = tuple  # (name, kind)
 def last_defining_block(function: Function, pred: str) -> str:
     """The block that defines ``pred`` last in layout order (the entry if none): the point PAS
     reads a bare predicate name at (pas.py ``PredicateAnalysis``)."""
-    at = function.blocks[0].label
-    for b in function.blocks:
-        if any(pred in ins.defs() for ins in b.instrs):
-            at = b.label
-    return at
+    return last_defining_blocks(function).get(pred, function.blocks[0].label)
 
 
 class PartitionGraph:
@@ -99,6 +95,9 @@ class PartitionGraph:
         for g, an, ak, bn, bk in mine("ppg_disjoint"):
             self._disjoint[g].add(((an, ak), (bn, bk)))
         self._equiv: dict = {}
+        self._root_nodes: dict = {}
+        self._root_frozen: dict = {}
+        self._cover: dict = {}
         self.values = {(b, p): (n, k) for b, p, n, k in mine("ppg_value")}
         self.reps = {(vn, vk): (rn, rk) for vn, vk, rn, rk in mine("ppg_rep")}
         self.dummies = [((pn, pk), (cn, ck)) for pn, pk, cn, ck in mine("ppg_dummy")]
@@ -153,25 +152,71 @@ class PartitionGraph:
 
     def covers(self, a, b, g: str = "pred") -> bool:
         """a ∨ b is always true: the root is covered, where a node is covered when it is ⊆ a or
-        ⊆ b, or all members of one of its partitions are covered (a ∨ b ⊇ each member)."""
+        ⊆ b, or all members of one of its partitions (or of a node equal to it) are covered
+        (a ∨ b ⊇ each member). The least such set, grown upwards from the nodes below a and b
+        (a cycle proves nothing); the graph's indexes are built once, so a query touches only
+        what it covers (issue #12 item 2: the walk down from the root cost ~1 ms a pair)."""
         self.queries += 1
         na, nb = self._node(a, g), self._node(b, g)
-        sub = self._subset[g]
-        memo: dict = {}
+        below, sizes, member_of, lifted, always = self._cover_index(g)
+        roots = self._root_set(g)
+        covered: set = set()
+        remaining: dict = {}
+        stack = [*below.get(na, ()), *below.get(nb, ()), *always]
+        while stack:
+            x = stack.pop()
+            if x in covered:
+                continue
+            covered.add(x)
+            if x in roots:
+                return True
+            for pid in member_of.get(x, ()):
+                left = remaining.get(pid, sizes[pid][1]) - 1
+                remaining[pid] = left
+                if left == 0:
+                    stack.extend(lifted.get(sizes[pid][0], ()))
+        return False
 
-        def covered(x) -> bool:
-            if x in memo:
-                return memo[x]
-            memo[x] = False                      # in progress: a cycle proves nothing
-            ok = (x, na) in sub or (x, nb) in sub or any(
-                all(covered(m) for m in kids)
-                for y in self._equivalents(g, x) for kids in self._by_parent[g].get(y, ()))
-            memo[x] = ok
-            return ok
+    def _cover_index(self, g: str) -> tuple:
+        """(nodes below each node, (parent, distinct member count) per partition, the
+        partitions each node is a member of, the nodes a complete partition of y covers -- y
+        and every node equal to it --, and the nodes covered by an empty partition)."""
+        hit = self._cover.get(g)
+        if hit is None:
+            below: dict = defaultdict(list)
+            for x, n in self._subset[g]:
+                below[n].append(x)
+            sizes: list = []
+            member_of: dict = defaultdict(list)
+            for parent, kid_lists in self._by_parent[g].items():
+                for kids in kid_lists:
+                    distinct = set(kids)
+                    for m in distinct:
+                        member_of[m].append(len(sizes))
+                    sizes.append((parent, len(distinct)))
+            nodes = ({x for pair in self._subset[g] for x in pair} | set(self._by_parent[g])
+                     | set(member_of))
+            lifted: dict = defaultdict(list)
+            for x in nodes:
+                for y in self._equivalents(g, x):
+                    lifted[y].append(x)
+            always = [x for parent, n in sizes if n == 0 for x in lifted.get(parent, ())]
+            hit = self._cover[g] = (below, sizes, member_of, lifted, always)
+        return hit
 
-        root = TRUE_NODE if g == "pred" else ("__start__", "-")
-        roots = [x for (r, x) in sub if r == root]          # every node equivalent to the root
-        return any(covered(x) for x in roots)
+    def _root_set(self, g: str) -> frozenset:
+        hit = self._root_frozen.get(g)
+        if hit is None:
+            hit = self._root_frozen[g] = frozenset(self._roots(g))
+        return hit
+
+    def _roots(self, g: str) -> list:
+        """Every node the root is a subset of (so equal to it), found once per graph."""
+        hit = self._root_nodes.get(g)
+        if hit is None:
+            root = TRUE_NODE if g == "pred" else ("__start__", "-")
+            hit = self._root_nodes[g] = [x for (r, x) in self._subset[g] if r == root]
+        return hit
 
     def _equivalents(self, g: str, x) -> list:
         """Nodes with the same domain as x (proven both ways), x included."""
