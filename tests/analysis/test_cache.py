@@ -137,3 +137,20 @@ def test_if_conversion_is_cached_with_its_check(corpus, tmp_path, monkeypatch):
     assert s["cache"]["if-convert"] == {"hits": len(list(corpus.glob("*.pir"))), "misses": 0}
     assert second.if_conversion == first.if_conversion
     assert tree(tmp_path / "o1") == tree(tmp_path / "o2")
+
+
+def test_shipped_programs_are_parsed_once(tmp_path, monkeypatch):
+    """With a cache, a catalog program's checked form is read back instead of parsed again."""
+    from pylogic.analysis import catalog
+    monkeypatch.setenv("PATHLOGIC_CACHE", str(tmp_path))
+    monkeypatch.setattr(catalog, "_SHIPPED", {})
+    first = catalog.get("ppg").program()
+    assert list((tmp_path / "programs").rglob("*"))
+    monkeypatch.setattr(catalog, "_SHIPPED", {})
+    monkeypatch.setattr(catalog, "load_program_cached", no_engine)   # parsing is not allowed
+    again = catalog.get("ppg").program()
+    assert sorted(again.outputs) == sorted(first.outputs)
+    assert again is not first
+    monkeypatch.setenv("PATHLOGIC_CACHE", "off")
+    with pytest.raises(AssertionError):
+        catalog.get("dominance").program()                            # off: parsed, not read
