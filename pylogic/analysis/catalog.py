@@ -113,6 +113,8 @@ CATALOG: tuple[Analysis, ...] = (
     Analysis("acyclic_control_dependence", "acyclic_control_dependence.dl", "demand",
              "ipdom_acyclic, cdep_acyclic: retreating edges to __exit__ (hyperblock predicates)"),
     Analysis("liveness", "liveness.dl", "demand", "predicate-aware live_in/live_out of registers"),
+    Analysis("dce", "dce.dl", "demand",
+             "dce_useful/dce_dead: marking dead code elimination (effects, then what they read)"),
     Analysis("ppg", "ppg.dl", "predicated",
              "predicate partition graphs (block and predicate-register PPGs, subset/disjoint)"),
 )

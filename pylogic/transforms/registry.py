@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import if_conversion, predicated_cp, sccp
+from pylogic.transforms import dce, if_conversion, predicated_cp, sccp
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "predicated CP, basic PVG (Knoop-Ruething): regions to PSSA hyperblocks, constants"),
     Pass("pcp-full", predicated_cp.pcp_full, predicated_cp.NEEDS,
          "predicated CP, full PVG: also predicate values, off-predicated code removed"),
+    Pass("dce", dce.dce, dce.NEEDS,
+         "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
 )}
 
 

@@ -1,0 +1,67 @@
+"""Dead code elimination (``pathlogic optimize --passes dce``; issue #13 item 3): remove every
+instruction ``datalog/dce.dl`` marks dead -- pure instructions nothing useful reads, dead cycles
+included (the marking step of aggressive DCE; branches are kept). Guards, predicate defines and
+guarded writes are read as IR.md defines them, so it is sound on predicated code too.
+
+Example: ``x = add x, 1`` in a loop whose ``x`` nothing else reads is removed with its ``mov``
+initialisation; ``print`` and stores are never removed.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from pylogic.errors import PathlogicError
+from pylogic.ir.model import Module
+from pylogic.transforms.record import TransformRecord
+
+NEEDS = ("dce_dead",)
+
+
+@dataclass(frozen=True)
+class FunctionDce:
+    function: str
+    removed: int
+    instructions: int
+
+
+@dataclass
+class DceRecord(TransformRecord):
+    transform: str = "dce"
+
+    def totals(self) -> dict:
+        return {"functions": len(self.applied),
+                "removed": sum(a.removed for a in self.applied),
+                "instructions_before": sum(a.instructions for a in self.applied)}
+
+    def summary(self) -> str:
+        t = self.totals()
+        return f"dce: {t['removed']} of {t['instructions_before']} instructions removed"
+
+
+def dce(module: Module, rows, *, functions: Optional[Iterable[str]] = None
+        ) -> tuple[Module, DceRecord]:
+    """``(new module, record)``: the dead instructions of every (or each named) function
+    removed; ``rows`` holds ``dce_dead`` (``Rows`` of the module)."""
+    fmap = module.function_map()
+    wanted = None if functions is None else list(functions)
+    for name in wanted or ():
+        if name not in fmap or fmap[name].extern:
+            raise PathlogicError(f"no function '{name}' for dce")
+    record = DceRecord(options={"functions": None if wanted is None else sorted(wanted)})
+    out = []
+    for fn in module.functions:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+            out.append(fn)
+            continue
+        dead = {row[0] for row in rows.function(fn.name)["dce_dead"]}
+        blocks, removed, total = [], 0, 0
+        for b in fn.blocks:
+            keep = [ins for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
+            removed += len(b.instrs) - len(keep)
+            total += len(b.instrs)
+            blocks.append(dataclasses.replace(b, instrs=tuple(keep)))
+        out.append(dataclasses.replace(fn, blocks=tuple(blocks)))
+        record.applied.append(FunctionDce(fn.name, removed, total))
+    return dataclasses.replace(module, functions=tuple(out)), record
