@@ -96,6 +96,7 @@ class NameTable:
         self.sigil = sigil
         self.map: dict[str, str] = {}
         self.used: set[str] = set()
+        self.next: dict[str, int] = {}   # base -> the suffix to try first (constant-time fresh)
 
     def get(self, llvm_name: str) -> str:
         if llvm_name[:1] in ("%", "@"):
@@ -110,11 +111,15 @@ class NameTable:
         return self._unique(self.sigil + hint)
 
     def _unique(self, base: str) -> str:
-        name, k = base, 1
+        """``base``, else ``base$k`` for the first free k, counting on from the last one given
+        for ``base`` (issue #12 item 3: restarting at 2 made N fresh names cost N^2)."""
+        k = self.next.get(base, 1)
+        name = base if k == 1 else f"{base}${k}"
         while name in self.used:
             k += 1
             name = f"{base}${k}"
         self.used.add(name)
+        self.next[base] = k + 1
         return name
 
 
