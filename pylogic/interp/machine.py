@@ -1,8 +1,9 @@
 """The reference interpreter: runs a PIR module exactly as IR.md says, with counts and profiles.
 
 The machine keeps an explicit frame stack (no Python recursion), so deep PIR recursion ends in a
-clear "call depth limit" error. Functions are pre-decoded once per module (``decode.py``) and the
-decoded module is cached, so running the same module on many inputs pays decoding once.
+clear "call depth limit" error. Functions are decoded once per module (``decode.py``), each on its
+first call, and the decoded module is cached, so running the same module on many inputs pays
+decoding once.
 
 Stack memory (``alloca``) is freed when its call returns; a later access through a saved pointer
 is a run-time error ("use of dead memory"), as is any access outside a live object.
@@ -41,6 +42,39 @@ _KIND_OF = {Br: 0, CondBr: 0, Mov: 1, BinOp: 1, UnOp: 1, Cmp: 1, Select: 1, Load
             PredDefine: 4, Call: 5, Ret: 6, Alloca: 7, Input: 7, Print: 7}
 
 
+class DecodedFunctions(dict):
+    """Function name -> ``FunctionCode``, each decoded on its first use (issue #12 item 3:
+    decoding every function up front was 96% of a short run of a big module). Only the
+    functions a run entered are here, and only they have counts or profiles to report."""
+
+    def __init__(self, machine: "Machine"):
+        super().__init__()
+        self.machine = machine
+        self.order = {f.name: k for k, f in enumerate(machine.module.functions)}
+
+    def __missing__(self, name: str) -> FunctionCode:
+        fc = self[name] = self.machine.decode(name)
+        return fc
+
+    def in_module_order(self) -> list[FunctionCode]:
+        """The decoded functions in the module's order (profiles list them so, as before)."""
+        return sorted(self.values(), key=lambda fc: self.order[fc.name])
+
+
+class CallSites(dict):
+    """Call site pc -> (callee's ``FunctionCode``, destination slot), the callee decoded when the
+    site is first executed."""
+
+    def __init__(self, code: DecodedFunctions, call_sites: dict):
+        super().__init__()
+        self.code, self.call_sites = code, call_sites
+
+    def __missing__(self, pc: int) -> tuple:
+        name, dest = self.call_sites[pc]
+        entry = self[pc] = (self.code[name], dest)
+        return entry
+
+
 class Machine:
     """A decoded module plus the per-run state its decoded code refers to (reset by ``run``)."""
 
@@ -67,12 +101,18 @@ class Machine:
             "SYM": unknown_symbol, "Fault": Fault,
         }
         self.functions = module.function_map()
-        self.code: dict[str, FunctionCode] = {
-            f.name: FunctionDecoder(f, self.functions, self.global_addrs, self.builtins,
-                                    shared).decode()
-            for f in module.functions if not f.extern and f.blocks}
-        for fc in self.code.values():
-            fc.sites = {pc: (self.code[name], dest) for pc, (name, dest) in fc.call_sites.items()}
+        self.shared = shared
+        self.code = DecodedFunctions(self)
+
+    def decode(self, name: str) -> FunctionCode:
+        """``name`` decoded (``DecodedFunctions`` calls this on its first use)."""
+        f = self.functions[name]
+        if f.extern or not f.blocks:
+            raise KeyError(name)
+        fc = FunctionDecoder(f, self.functions, self.global_addrs, self.builtins,
+                             self.shared).decode()
+        fc.sites = CallSites(self.code, fc.call_sites)
+        return fc
 
     # ------------------------------------------------------------ helpers used by decoded code
 
@@ -236,7 +276,7 @@ class Machine:
             kinds_of = partial(
                 kind_counts,
                 [(c.name, c.kind_table or _kind_table(c), c.entries, c.edge_counts,
-                  c.exit_counts) for c in self.code.values() if c.entries],
+                  c.exit_counts) for c in self.code.in_module_order() if c.entries],
                 None if cut is None else (fc.name, cut),
                 [(f.name, ret_pc) for f, _r, ret_pc, _d, _a in frames])
         return self.result(steps, return_value, error, capture_profile, kinds_of)
@@ -253,7 +293,7 @@ class Machine:
         }
         edges, blocks = {}, {}
         if capture_profile:
-            for fc in self.code.values():
+            for fc in self.code.in_module_order():
                 name = fc.name
                 if fc.entries:
                     blocks[(name, fc.labels[0])] = fc.entries
