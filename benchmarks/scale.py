@@ -16,7 +16,9 @@ size varies:
   analyses, predicate statistics, total), cache off;
 * ``predicates``: ``pathlogic predicates`` on the if-converted csmith seed 9005 ``@main``
   (issue #12's 3,321-pair function), whole-command wall time;
-* ``import``: a C function of N ``if``s (N = 1,000 .. 8,000): clang -O0 + opt vs our import;
+* ``import``: a C function of N ``if``s (N = 1,000 .. 8,000): clang -O0 + opt vs our import,
+  with seconds per N log N; and the csmith corpus: clang + opt alone vs the whole load, with a
+  profile of the load by own time (what dominates);
 * ``execution``: a loop-heavy program on the reference interpreter, on the native engine when
   present (``pylogic.interp.native``), on LLVM's interpreter (``lli-14 -jit-kind=mcjit
   -force-interpreter``; plain lli would JIT-compile) and natively (clang -O0).
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import shutil
@@ -251,7 +254,47 @@ def section_import(sizes, work: Path, timeout: float) -> dict:
     out["exponent_pathlogic"] = _exp([(r["ifs"], r["pathlogic_import_s"]) for r in out["runs"]
                                       if r["pathlogic_import_s"]])
     out["exponent_clang"] = _exp([(r["ifs"], r["clang_s"]) for r in out["runs"]])
+    # N log N or better: seconds / (N log2 N) must not grow with N.
+    out["seconds_per_n_log_n"] = [
+        {"ifs": r["ifs"], "us": round(1e6 * r["pathlogic_import_s"] / (r["ifs"] * math.log2(r["ifs"])), 3)}
+        for r in out["runs"] if r["pathlogic_import_s"]]
     return out
+
+
+def section_import_corpus(n: int, work: Path, top: int = 12) -> dict:
+    """The csmith corpus: clang -O0 + opt alone vs the whole load (the same two steps plus our
+    import and verification), then a profile of the whole load by own time (issue #12 item 3:
+    the import may cost at most 2x clang + opt)."""
+    import cProfile
+    import pstats
+    from pylogic.ir.llvm.clang import prepare_c
+    from pylogic.ir.load import load_program
+    os.environ.setdefault("CPATH", "/usr/include/csmith")
+    files = sorted((p for p in csmith_dir(n, work).iterdir() if p.suffix == ".c"),
+                   key=lambda p: int(p.stem[4:]))
+    t0 = time.perf_counter()
+    for path in files:
+        prepare_c(str(path))
+    prepare_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for path in files:
+        load_program(str(path))
+    load_s = time.perf_counter() - t0
+    profile = cProfile.Profile()
+    profile.enable()
+    for path in files:
+        load_program(str(path))
+    profile.disable()
+    stats = pstats.Stats(profile)
+    total = sum(v[2] for v in stats.stats.values())  # own time, all functions
+    rows = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:top]
+    dominated = [{"function": f"{Path(file).name}:{line}({name})", "own_s": round(v[2], 3),
+                  "share": round(v[2] / total, 3)} for (file, line, name), v in rows]
+    result = {"programs": len(files), "clang_opt_s": round(prepare_s, 3),
+              "load_s": round(load_s, 3), "ratio": round(load_s / prepare_s, 2),
+              "profile_top_own_time": dominated}
+    print(json.dumps({k: v for k, v in result.items() if k != "profile_top_own_time"}), flush=True)
+    return result
 
 
 # ---------------------------------------------------------------- execution
@@ -321,6 +364,7 @@ def main(argv=None) -> int:
         if "import" in sections:
             result["import"] = section_import([int(s) for s in a.import_sizes.split(",")], work,
                                               a.timeout)
+            result["import"]["csmith"] = section_import_corpus(a.csmith, work)
         if "execution" in sections:
             result["execution"] = section_execution(work, a.timeout)
     finally:
