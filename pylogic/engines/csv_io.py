@@ -2,6 +2,8 @@
 line; ``number`` columns are 32-bit signed integers, checked on the way in (never wrapped)."""
 from __future__ import annotations
 
+import gzip
+import zlib
 from pathlib import Path
 
 from pylogic.engines.dialect import INT32_MAX, INT32_MIN
@@ -20,16 +22,35 @@ def parse_number(text: str) -> int:
         raise
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _facts_bytes(path: Path) -> bytes:
+    """The bytes of a facts file, gunzipped when it is gzip-compressed: Soufflé reads facts
+    through zlib's gzip stream, which takes plain and compressed files alike."""
+    data = path.read_bytes()
+    if not data.startswith(_GZIP_MAGIC):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise DatalogError(f"gzip-compressed facts file cannot be decompressed: {exc}",
+                           SourceLoc(str(path))) from None
+
+
 def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]:
-    """Read ``path`` as tuples of ``relation`` (a semantics.Relation). A missing file is an empty
-    relation (as in Soufflé). Raises DatalogError naming file and line on a bad row."""
+    """Read ``path`` as tuples of ``relation`` (a semantics.Relation); a gzip-compressed file is
+    read decompressed, as Soufflé does. A missing file is an empty relation (callers that must
+    refuse it check first: ``run.check_input_files``). Raises DatalogError naming file and line
+    on a bad row."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = _facts_bytes(path)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         return []
     except UnicodeDecodeError as exc:               # located: line and column of the bad byte
-        head = path.read_bytes()[:exc.start]
+        head = data[:exc.start]
         line, col = head.count(b"\n") + 1, exc.start - (head.rfind(b"\n") + 1) + 1
         raise DatalogError(f"facts file is not UTF-8 (byte 0x{exc.object[exc.start]:02x})",
                            SourceLoc(str(path), line, col)) from None
