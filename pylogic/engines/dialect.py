@@ -153,6 +153,20 @@ class PlanHint:
     entries: tuple = ()
 
 
+@dataclass(frozen=True)
+class Pragma:
+    """``.pragma "key" "value"``: an option of the souffle binary set in the program. Only the
+    ones that steer evaluation and leave the result unchanged are accepted; the clingo engine
+    ignores them."""
+    key: str
+    value: str | None
+    loc: SourceLoc = field(compare=False)
+
+
+#: Soufflé options that only steer evaluation (the rows do not change): accepted and ignored.
+EVALUATION_PRAGMAS = frozenset({"magic-transform", "magic-transform-exclude", "inline-exclude",
+                                "no-warn", "jobs", "index-stats", "verbose"})
+
 # ---- normalized literals (built by semantics.py, read by stratify.py and the engines) ---------
 
 
@@ -189,13 +203,14 @@ class Program:
     files: list = field(default_factory=list)  # every file read, main first
     macros: set = field(default_factory=set)  # #define'd names (include guards)
     plans: list = field(default_factory=list)  # (Clause, PlanHint): each .plan and its rule
+    pragmas: list = field(default_factory=list)  # Pragma, accepted and ignored
 
 # ---- grammar ---------------------------------------------------------------------------------
 
 
 GRAMMAR = r"""
 start: _item*
-_item: decl | type_decl | io | clause | include | plan
+_item: decl | type_decl | io | clause | include | plan | pragma
 
 include: INCLUDE
 decl: ".decl" _names "(" [attr ("," attr)*] ")" QUALIFIER*
@@ -208,6 +223,8 @@ type_decl: ".type" IDENT "<:" IDENT              -> subtype
 io: IO_KW _names io_params?
 io_params: "(" [kv ("," kv)*] ")"
 kv: IDENT "=" (STRING | IDENT | NUMBER)
+
+pragma: PRAGMA STRING STRING?
 
 plan: ".plan" plan_entry ("," plan_entry)*
 plan_entry: NUMBER ":" "(" [NUMBER ("," NUMBER)*] ")"
@@ -245,6 +262,7 @@ aggregate: AGG ":" agg_body
          | "{" disj "}"
 
 INCLUDE: /#include[ \t]*"[^"\n]*"/
+PRAGMA.2: ".pragma"
 IO_KW.2: ".input" | ".output" | ".printsize"
 QUALIFIER.2: /(brie|btree_delete|btree|eqrel|inline|no_inline|magic|no_magic|overridable)\b/
 AGG.2: /(count|sum|min|max|mean)\b/
@@ -275,7 +293,7 @@ def _parser() -> Lark:
 
 _UNSUPPORTED = [
     (re.compile(r"^[ \t]*(#[ \t]*(?!include\b)\w+)", re.M), "preprocessor directive '{0}'"),
-    (re.compile(r"(\.(comp|init|functor|override|lattice|pragma|limitsize))\b"),
+    (re.compile(r"(\.(comp|init|functor|override|lattice|limitsize))\b"),
      "'{0}' directive"),
     (re.compile(r"\bchoice-domain\b"), "choice-domain"),
     (re.compile(r"\.type\s+\w+\s*=\s*(\w+\s*\{|\$)"), "algebraic data type (ADT)"),
@@ -389,6 +407,16 @@ class _ToAst(Transformer):
     # -- top level
     def start(self, items):
         return items
+
+    @v_args(meta=True)
+    def pragma(self, meta, children):
+        key = _unescape(str(children[1]))
+        value = _unescape(str(children[2])) if len(children) > 2 else None
+        if key not in EVALUATION_PRAGMAS:
+            raise DatalogError(f"unsupported construct: .pragma \"{key}\" (only the pragmas "
+                               f"that steer evaluation are accepted: "
+                               f"{', '.join(sorted(EVALUATION_PRAGMAS))})", self._loc(meta))
+        return Pragma(key, value, self._loc(meta))
 
     @v_args(meta=True)
     def plan(self, meta, children):
@@ -554,7 +582,7 @@ _TOKEN_NAMES = {"ADDOP": "'+'/'-'", "MULOP": "'*'/'/'/'%'", "CMP": "a comparison
                 "LPAR": "'('", "IDENT": "a name", "NUMBER": "a number", "STRING": "a string",
                 "AGG": "an aggregate", "MINUS": "'-'", "SEMICOLON": "';'", "IF": "':-'",
                 "BANG": "'!'", "TRUE": "true", "FALSE": "false", "QUALIFIER": "a qualifier",
-                "INCLUDE": "#include", "IO_KW": "a directive", "VBAR": "'|'", "EQUAL": "'='"}
+                "INCLUDE": "#include", "IO_KW": "a directive", "PRAGMA": ".pragma", "VBAR": "'|'", "EQUAL": "'='"}
 
 
 def _token_name(name: str) -> str:
@@ -673,6 +701,9 @@ def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
     program.files.append(str(path))
     previous = None
     for item in parse_text(text, str(path)):
+        if isinstance(item, Pragma):
+            program.pragmas.append(item)
+            continue
         if isinstance(item, PlanHint):
             if not (isinstance(previous, Clause) and previous.body is not None):
                 raise DatalogError(".plan must directly follow a rule", item.loc)
