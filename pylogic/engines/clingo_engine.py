@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from pylogic.engines.base import register
+from pylogic.engines.functors import Functors
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import load_inputs
@@ -157,7 +158,7 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
                  for rel, rows in inputs.items() if rows and rel in needed]
         if parts:
             ctl.add("base", [], "".join(parts))
-        ctl.ground([("base", [])])
+        ctl.ground([("base", [])], context=Functors())
     except RuntimeError as exc:  # a translation bug, not a user error: report it located anyway
         raise DatalogError(f"clingo rejected the translated program: {exc}",
                            SourceLoc(checked.main_file)) from None

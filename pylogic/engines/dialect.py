@@ -45,7 +45,8 @@ class Str:
 
 @dataclass(frozen=True)
 class BinOp:
-    """Arithmetic ``+ - * / %`` (Soufflé: 32-bit, C semantics for ``/`` and ``%``)."""
+    """Arithmetic ``+ - * / %`` (Soufflé: 32-bit, C semantics for ``/`` and ``%``), ``^`` (power),
+    bit operators ``band bor bxor bshl bshr bshru`` and logical ``land lor lxor``."""
 
     op: str
     left: object
@@ -56,6 +57,28 @@ class BinOp:
 @dataclass(frozen=True)
 class Neg:
     operand: object
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Call:
+    """An intrinsic functor: ``cat(a, b)``, ``strlen(s)``, ``substr(s, i, n)``, ``to_number(s)``,
+    ``to_string(n)``, ``min(a, b, ...)``, ``max(...)``, ``range(a, b[, step])`` (one value per
+    element), and the unary ``bnot x``, ``lnot x``."""
+
+    name: str
+    args: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Test:
+    """``match(pattern, text)`` / ``contains(part, text)`` as a body literal; ``negated`` after
+    ``!`` (a bad regular expression makes both ``match`` and ``!match`` false, as in Soufflé)."""
+
+    name: str
+    args: tuple
+    negated: bool
     loc: SourceLoc = field(compare=False)
 
 
@@ -241,20 +264,40 @@ atom: IDENT "(" [term ("," term)*] ")"
     | "!" lit              -> negation
     | "(" disj ")"
     | term CMP term        -> constraint
+    | TEST_KW "(" term "," term ")" -> test
     | TRUE                 -> true
     | FALSE                -> false
 
-?term: sum
+?term: lor
+// Soufflé's precedence (parser.yy), lowest first; ^ is right-associative above unary minus
+?lor: lor LOR lxor          -> binop
+    | lxor
+?lxor: lxor LXOR land       -> binop
+     | land
+?land: land LAND bor        -> binop
+     | bor
+?bor: bor BOR bxor          -> binop
+    | bxor
+?bxor: bxor BXOR band       -> binop
+     | band
+?band: band BAND shift      -> binop
+     | shift
+?shift: shift SHIFT sum     -> binop
+      | sum
 ?sum: sum ADDOP prod       -> binop
     | prod
 ?prod: prod MULOP unary    -> binop
      | unary
 ?unary: "-" unary          -> neg
+      | UNARY_KW unary     -> unary_call
+      | power
+?power: primary CARET unary -> binop
       | primary
 ?primary: IDENT            -> var
         | NUMBER           -> num
         | STRING           -> string
         | "(" term ")"
+        | FUNCTOR "(" [term ("," term)*] ")" -> call
         | aggregate
 aggregate: AGG ":" agg_body
          | AGG term ":" agg_body
@@ -266,6 +309,17 @@ PRAGMA.2: ".pragma"
 IO_KW.2: ".input" | ".output" | ".printsize"
 QUALIFIER.2: /(brie|btree_delete|btree|eqrel|inline|no_inline|magic|no_magic|overridable)\b/
 AGG.2: /(count|sum|min|max|mean)\b/
+FUNCTOR.3: /(cat|strlen|substr|to_number|to_string|min|max|range)(?=\s*\()/
+TEST_KW.3: /(match|contains)(?=\s*\()/
+UNARY_KW.2: /(bnot|lnot)\b/
+LOR.2: /lor\b/
+LXOR.2: /lxor\b/
+LAND.2: /land\b/
+BOR.2: /bor\b/
+BXOR.2: /bxor\b/
+BAND.2: /band\b/
+SHIFT.2: /(bshru|bshr|bshl)\b/
+CARET: "^"
 TRUE.2: /true\b/
 FALSE.2: /false\b/
 IDENT: /[_?a-zA-Z][_?a-zA-Z0-9]*/
@@ -301,18 +355,14 @@ _UNSUPPORTED = [
     (re.compile(r"\$"), "ADT branch constructor '$'"),
     (re.compile(r"@\w+"), "user-defined functor '{0}'"),
     (re.compile(r"\bnil\b"), "'nil'"),
-    (re.compile(r"\b(cat|strlen|ord|to_number|to_string|to_float|to_unsigned|itof|itou|ftoi|ftou|"
-                r"utoi|utof|substr|match|contains|range|autoinc|as|lnot|bnot)\s*\("),
+    (re.compile(r"\b(ord|to_float|to_unsigned|itof|itou|ftoi|ftou|utoi|utof|autoinc|as)\s*\("),
      "functor '{0}'"),
-    (re.compile(r"\b(land|lor|lxor|band|bor|bxor|bshl|bshru|bshr)\b"), "bitwise/logical operator '{0}'"),
-    (re.compile(r"\^"), "power operator '^'"),
     (re.compile(r"\b\d+\.\d+"), "float constant"),
     (re.compile(r"\b\d+u\b"), "unsigned constant"),
     (re.compile(r":\s*(float|unsigned)\b"), "type '{0}'"),
     (re.compile(r"<:\s*(float|unsigned)\b"), "type '{0}'"),
     (re.compile(r"\bmean\b"), "aggregate 'mean'"),
     (re.compile(r"(\.include)\b"), "'{0}' directive (#include is supported)"),
-    (re.compile(r"\b(min|max)\s*\([^():{}]*,"), "binary functor '{0}'"),
 ]
 
 
@@ -544,6 +594,26 @@ class _ToAst(Transformer):
             return Num(-x.value, self._loc(meta))
         return Neg(x, self._loc(meta))
 
+    @v_args(meta=True)
+    def call(self, meta, children):
+        name = str(children[0])
+        args = tuple(c for c in children[1:] if c is not None)
+        arity = _FUNCTOR_ARITY[name]
+        if not arity[0] <= len(args) <= arity[1]:
+            want = str(arity[0]) if arity[0] == arity[1] else \
+                f"{arity[0]} or more" if arity[1] > 99 else f"{arity[0]} to {arity[1]}"
+            raise DatalogError(f"functor '{name}' takes {want} argument(s), not {len(args)}",
+                               self._loc(meta))
+        return Call(name, args, self._loc(meta))
+
+    @v_args(meta=True)
+    def unary_call(self, meta, children):
+        return Call(str(children[0]), (children[1],), self._loc(meta))
+
+    @v_args(meta=True)
+    def test(self, meta, children):
+        return Test(str(children[0]), (children[1], children[2]), False, self._loc(meta))
+
     def var(self, children):
         tok = children[0]
         loc = self._loc(tok)
@@ -576,6 +646,10 @@ class _ToAst(Transformer):
             body = Conj((body,), body.loc)
         return Aggregate(op, target, body, loc)
 
+
+#: Argument counts of the intrinsic functors (min, max, cat: one or more).
+_FUNCTOR_ARITY = {"cat": (1, 999), "strlen": (1, 1), "substr": (3, 3), "to_number": (1, 1),
+                  "to_string": (1, 1), "min": (1, 999), "max": (1, 999), "range": (2, 3)}
 
 _TOKEN_NAMES = {"ADDOP": "'+'/'-'", "MULOP": "'*'/'/'/'%'", "CMP": "a comparison", "COLON": "':'",
                 "COMMA": "','", "DOT": "'.'", "RBRACE": "'}'", "LBRACE": "'{'", "RPAR": "')'",

@@ -8,9 +8,9 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
-from pylogic.engines.dialect import (AggLit, Aggregate, Atom, BinOp, BoolLit, Clause, Conj,
+from pylogic.engines.dialect import (AggLit, Aggregate, Atom, BinOp, BoolLit, Call, Clause, Conj,
                                      Constraint, Disj, Neg, NegAtom, Negation, Num, Program, Str,
-                                     Var, Wildcard)
+                                     Test, Var, Wildcard)
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
 from pylogic.errors import DatalogError, SourceLoc
 
@@ -136,6 +136,8 @@ def term_vars(term) -> list:
         return term_vars(term.left) + term_vars(term.right)
     if isinstance(term, Neg):
         return term_vars(term.operand)
+    if isinstance(term, Call):
+        return [v for a in term.args for v in term_vars(a)]
     return []
 
 
@@ -149,6 +151,8 @@ def lit_vars(lit) -> list:
         return lit_vars(lit.atom)
     if isinstance(lit, Constraint):
         return term_vars(lit.left) + term_vars(lit.right)
+    if isinstance(lit, Test):
+        return [v for a in lit.args for v in term_vars(a)]
     if isinstance(lit, AggLit):
         out = [lit.result] + (term_vars(lit.target) if lit.target is not None else [])
         for b in lit.body:
@@ -164,6 +168,8 @@ def _has_wildcard(term) -> Wildcard | None:
         return _has_wildcard(term.left) or _has_wildcard(term.right)
     if isinstance(term, Neg):
         return _has_wildcard(term.operand)
+    if isinstance(term, Call):
+        return next((w for a in term.args if (w := _has_wildcard(a))), None)
     return None
 
 
@@ -175,6 +181,8 @@ def _dnf(node, negated: bool) -> list:
         return [[Constraint(_FLIP[node.op], node.left, node.right, node.loc) if negated else node]]
     if isinstance(node, BoolLit):
         return [[]] if node.value != negated else []
+    if isinstance(node, Test):
+        return [[Test(node.name, node.args, node.negated != negated, node.loc)]]
     if isinstance(node, Negation):
         return _dnf(node.inner, not negated)
     if isinstance(node, (Conj, Disj)):
@@ -296,6 +304,13 @@ class _Checker:
                     raise DatalogError("underscore '_' in a constraint", w.loc)
             return Constraint(lit.op, self.lift_term(lit.left, body),
                               self.lift_term(lit.right, body), lit.loc)
+        if isinstance(lit, Test):
+            for side in lit.args:
+                w = _has_wildcard(side)
+                if w:
+                    raise DatalogError(f"underscore '_' in '{lit.name}'", w.loc)
+            return Test(lit.name, tuple(self.lift_term(a, body) for a in lit.args), lit.negated,
+                        lit.loc)
         raise DatalogError(f"unexpected construct {type(lit).__name__}", getattr(lit, "loc", None))
 
     def lift_term(self, term, body: list):
@@ -306,6 +321,8 @@ class _Checker:
                          term.loc)
         if isinstance(term, Neg):
             return Neg(self.lift_term(term.operand, body), term.loc)
+        if isinstance(term, Call):
+            return Call(term.name, tuple(self.lift_term(a, body) for a in term.args), term.loc)
         return term
 
     def lift_aggregate(self, agg: Aggregate, body: list) -> Var:
@@ -329,11 +346,17 @@ class _Checker:
                 inner.append(lit)
             else:
                 inner.append(lit)
-                for t in (lit.left, lit.right) if isinstance(lit, Constraint) else lit.atom.args:
+                for t in (lit.left, lit.right) if isinstance(lit, Constraint) else \
+                        lit.args if isinstance(lit, Test) else lit.atom.args:
                     if _contains_agg(t):
                         raise DatalogError("unsupported construct: nested aggregate", t.loc)
                 if isinstance(lit, NegAtom):
                     self.check_atom(lit.atom)
+                elif isinstance(lit, Test):
+                    for side in lit.args:
+                        w = _has_wildcard(side)
+                        if w:
+                            raise DatalogError(f"underscore '_' in '{lit.name}'", w.loc)
                 else:
                     for side in (lit.left, lit.right):
                         w = _has_wildcard(side)
@@ -422,7 +445,7 @@ class _Checker:
             if v.name not in bound:
                 raise DatalogError(f"ungrounded variable '{v.name}' in the head", v.loc)
         for lit in rule.body:
-            if isinstance(lit, (NegAtom, Constraint)):
+            if isinstance(lit, (NegAtom, Constraint, Test)):
                 for v in lit_vars(lit):
                     if v.name not in bound:
                         raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
@@ -499,6 +522,9 @@ class _Checker:
                                              "constraint")
             elif isinstance(lit, AggLit) and lit.target is not None:
                 self.check_term_kind(lit.target, "number", kinds, f"'{lit.op}' target")
+            elif isinstance(lit, Test):
+                for a in lit.args:
+                    self.check_term_kind(a, "symbol", kinds, f"'{lit.name}'")
         rel = self.relations[rule.head.rel]
         for i, a in enumerate(rule.head.args):
             _, tname, kind = rel.columns[i]
@@ -522,6 +548,10 @@ class _Checker:
             return "symbol"
         if isinstance(term, (Num, BinOp, Neg)):
             return "number"
+        if isinstance(term, Call):
+            if term.name in ("min", "max"):
+                return next((k for a in term.args if (k := self.kind_of(a, kinds))), None)
+            return _CALL_RESULT[term.name]
         return None
 
     def check_term_kind(self, term, expected: str, kinds, where: str) -> None:
@@ -539,6 +569,16 @@ class _Checker:
                 raise DatalogError(f"type error: string constant where {where} expects {expected}",
                                    term.loc)
             return
+        if isinstance(term, Call):
+            result = self.kind_of(term, kinds) or expected
+            if result != expected:
+                raise DatalogError(f"type error: '{term.name}' gives a {result} where {where} "
+                                   f"expects {expected}", term.loc)
+            for i, a in enumerate(term.args):
+                want = result if term.name in ("min", "max") else _CALL_ARGS[term.name][
+                    min(i, len(_CALL_ARGS[term.name]) - 1)]
+                self.check_term_kind(a, want, kinds, f"argument {i + 1} of '{term.name}'")
+            return
         if expected != "number":
             raise DatalogError(f"type error: number expression where {where} expects {expected}",
                                term.loc)
@@ -549,9 +589,19 @@ class _Checker:
             self.check_term_kind(term.operand, "number", kinds, "operand of unary '-'")
 
 
+#: Intrinsic functors: the kind of their value and of their arguments (the last repeats).
+_CALL_RESULT = {"cat": "symbol", "substr": "symbol", "to_string": "symbol", "strlen": "number",
+                "to_number": "number", "range": "number", "bnot": "number", "lnot": "number"}
+_CALL_ARGS = {"cat": ("symbol",), "substr": ("symbol", "number"), "to_string": ("number",),
+              "strlen": ("symbol",), "to_number": ("symbol",), "range": ("number",),
+              "bnot": ("number",), "lnot": ("number",)}
+
+
 def _contains_agg(term) -> bool:
     if isinstance(term, Aggregate):
         return True
+    if isinstance(term, Call):
+        return any(_contains_agg(a) for a in term.args)
     if isinstance(term, BinOp):
         return _contains_agg(term.left) or _contains_agg(term.right)
     if isinstance(term, Neg):

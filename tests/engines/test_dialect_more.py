@@ -43,3 +43,83 @@ def test_a_pragma_that_changes_the_program_is_refused_at_its_line(tmp_path):
         run(tmp_path, '.decl r(x: number)\n.output r\n.pragma "legacy"\nr(1).\n')
     assert err.value.loc.line == 3 and err.value.loc.col == 1
     assert '.pragma "legacy"' in err.value.message
+
+
+def _i32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_string_functors(tmp_path, engine):
+    words = ["hello", "a12", "", "x-y-z"]
+    text = (".decl s(x: symbol)\n.input s\n"
+            ".decl r(a: symbol, n: number, b: symbol, c: symbol, d: number)\n.output r\n"
+            'r(cat(x, "-", x), strlen(x), substr(x, 1, 2), to_string(strlen(x) * -3), '
+            "max(strlen(x), 2, min(4, 3))) :- s(x).\n")
+    got = run(tmp_path, text, engine, {"s": words})
+    want = sorted((w + "-" + w, len(w), w[1:3] if len(w) >= 1 else "", str(len(w) * -3),
+                   max(len(w), 2, min(4, 3))) for w in words)
+    assert got["r"] == want
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_match_contains_and_their_negations(tmp_path, engine):
+    import re
+    words = ["a12", "abc", "hello", "a", "ll"]
+    text = (".decl s(x: symbol)\n.input s\n.decl m(x: symbol)\n.output m\n"
+            ".decl nm(x: symbol)\n.output nm\n.decl c(x: symbol)\n.output c\n"
+            ".decl nc(x: symbol)\n.output nc\n.decl bad(x: symbol)\n.output bad\n"
+            'm(x) :- s(x), match("a[0-9]+|[[:alpha:]]{3}", x).\n'
+            'nm(x) :- s(x), !match("a[0-9]+|[[:alpha:]]{3}", x).\n'
+            'c(x) :- s(x), contains("l", x).\nnc(x) :- s(x), !contains("l", x).\n'
+            'bad(x) :- s(x), match("a{x}", x).\nbad(x) :- s(x), !match("a{x}", x).\n')
+    got = run(tmp_path, text, engine, {"s": words})
+    rx = re.compile(r"a[0-9]+|[a-zA-Z]{3}")
+    assert got["m"] == sorted((w,) for w in words if rx.fullmatch(w))
+    assert got["nm"] == sorted((w,) for w in words if not rx.fullmatch(w))
+    assert got["c"] == sorted((w,) for w in words if "l" in w)
+    assert got["nc"] == sorted((w,) for w in words if "l" not in w)
+    assert got["bad"] == []      # std::regex refuses the pattern: neither match nor !match
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_bit_logical_power_and_range(tmp_path, engine):
+    pairs = [(6, 3), (-8, 1), (-8, 28), (1, 31), (0, 0), (-1, 33), (2, 10), (7, -1)]
+    text = (".decl p(a: number, b: number)\n.input p\n"
+            ".decl r(a: number, b: number, x: number, y: number, z: number, s1: number, "
+            "s2: number, s3: number, p: number, l1: number, l2: number, l3: number, n: number, "
+            "m: number)\n.output r\n"
+            "r(a, b, a band b, a bor b, a bxor b, a bshl b, a bshr b, a bshru b, "
+            "a ^ (b band 7), a land b, a lor b, a lxor b, bnot a, lnot b) :- p(a, b).\n"
+            ".decl g(x: number)\n.output g\ng(x) :- x = range(1, 10, 4).\n"
+            "g(x) :- x = range(20, 17).\ng(-2^2 + 2+3*2^2 band 7).\n")
+    got = run(tmp_path, text, engine, {"p": [f"{a}\t{b}" for a, b in pairs]})
+    want = []
+    for a, b in pairs:
+        want.append((a, b, a & b, a | b, a ^ b, _i32((a & 0xFFFFFFFF) << (b & 31)),
+                     a >> (b & 31), _i32((a & 0xFFFFFFFF) >> (b & 31)), int(a ** (b & 7)),
+                     int(bool(a) and bool(b)), int(bool(a) or bool(b)), int(bool(a) != bool(b)),
+                     ~a, int(not b)))
+    assert got["r"] == sorted(want)
+    assert got["g"] == sorted([(1,), (5,), (9,), (20,), (19,), (18,), (-(2 ** 2) + 6,)])
+
+
+def test_a_functor_of_the_wrong_kind_is_a_located_type_error(tmp_path):
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, '.decl r(x: number)\n.output r\nr(x) :- x = cat("a", "b").\n')
+    assert err.value.loc.line == 3 and "type error" in err.value.message
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, '.decl r(x: number)\n.output r\nr(strlen(1)).\n')
+    assert err.value.loc.line == 3 and "strlen" in err.value.message
+
+
+@pytest.mark.parametrize("text, col, word", [
+    ('r(x) :- x = ord("a").', 13, "'ord'"),
+    ("r(x) :- x = autoinc().", 13, "'autoinc'"),
+    ("r(x) :- x = substr(\"a\", 1).", 13, "'substr' takes 3"),
+])
+def test_functors_outside_the_dialect_are_refused_at_their_column(tmp_path, text, col, word):
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, ".decl r(x: number)\n.output r\n" + text + "\n")
+    assert (err.value.loc.line, err.value.loc.col) == (3, col) and word in err.value.message
