@@ -201,6 +201,7 @@ class _Checker:
         self.types = TypeSystem(program.types)
         self.relations: dict[str, Relation] = {}
         self.fresh = itertools.count()
+        self.eqrels: list = []  # Decls of 'eqrel' relations
 
     # -- declarations and IO
     def declare(self) -> None:
@@ -209,9 +210,11 @@ class _Checker:
                 raise DatalogError(f"relation '{d.name}' is declared twice (first at "
                                    f"{self.relations[d.name].loc})", d.loc)
             for q, qloc in d.qualifiers:
-                if q == "eqrel":
-                    raise DatalogError("unsupported construct: 'eqrel' relation representation",
-                                       qloc)
+                if q == "eqrel":       # Soufflé: binary, both columns of one type
+                    if len(d.attrs) != 2 or d.attrs[0][1] != d.attrs[1][1]:
+                        raise DatalogError(f"eqrel relation '{d.name}' must be binary with both "
+                                           "columns of one type", qloc)
+                    self.eqrels.append(d)
             cols, seen = [], set()
             for attr, tname in d.attrs:
                 if attr in seen:
@@ -253,6 +256,8 @@ class _Checker:
         out = []
         for clause in self.program.clauses:
             out.extend(self.clause(clause))
+        for d in self.eqrels:
+            out.extend(_equivalence_rules(d.name, d.loc))
         return out
 
     def clause(self, clause: Clause) -> list[Rule]:
@@ -595,6 +600,17 @@ _CALL_RESULT = {"cat": "symbol", "substr": "symbol", "to_string": "symbol", "str
 _CALL_ARGS = {"cat": ("symbol",), "substr": ("symbol", "number"), "to_string": ("number",),
               "strlen": ("symbol",), "to_number": ("symbol",), "range": ("number",),
               "bnot": ("number",), "lnot": ("number",)}
+
+
+def _equivalence_rules(rel: str, loc: SourceLoc) -> list[Rule]:
+    """An ``eqrel`` relation is the equivalence closure of what is derived into it (Soufflé's
+    union-find representation): reflexive on its elements, symmetric, transitive."""
+    x, y, z = (Var(f"#eq{n}", loc) for n in "xyz")
+
+    def a(*args):
+        return Atom(rel, args, loc)
+    return [Rule(a(x, x), (a(x, y),), loc), Rule(a(y, y), (a(x, y),), loc),
+            Rule(a(y, x), (a(x, y),), loc), Rule(a(x, z), (a(x, y), a(y, z)), loc)]
 
 
 def _contains_agg(term) -> bool:

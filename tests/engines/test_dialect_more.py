@@ -123,3 +123,25 @@ def test_functors_outside_the_dialect_are_refused_at_their_column(tmp_path, text
     with pytest.raises(DatalogError) as err:
         run(tmp_path, ".decl r(x: number)\n.output r\n" + text + "\n")
     assert (err.value.loc.line, err.value.loc.col) == (3, col) and word in err.value.message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_eqrel_is_the_equivalence_closure(tmp_path, engine):
+    import random
+
+    import networkx as nx
+    rnd = random.Random(16)
+    edges = [(rnd.randrange(30), rnd.randrange(30)) for _ in range(25)]
+    text = (".decl e(x: number, y: number)\n.input e\n"
+            ".decl eq(x: number, y: number) eqrel\n.output eq\neq(x, y) :- e(x, y).\n"
+            ".decl n(c: number)\n.output n\nn(c) :- c = count : { eq(_, _) }.\n")
+    got = run(tmp_path, text, engine, {"e": [f"{a}\t{b}" for a, b in edges]})
+    g = nx.Graph(edges)
+    want = sorted((a, b) for comp in nx.connected_components(g) for a in comp for b in comp)
+    assert got["eq"] == want and got["n"] == [(len(want),)]
+
+
+def test_eqrel_must_be_binary_over_one_type(tmp_path):
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, ".decl q(x: number, y: symbol) eqrel\n.output q\n")
+    assert err.value.loc.line == 1 and "eqrel" in err.value.message

@@ -44,7 +44,6 @@ UNSUPPORTED = [
     (".decl c(x: unsigned)", 12, "unsigned"),
     ("a(1.5).", 3, "float"),
     ("a(x) <= a(y) :- b(x), b(y).", 1, "subsumptive"),
-    (".decl e(x: number, y: number) eqrel", 31, "eqrel"),
 ]
 
 
