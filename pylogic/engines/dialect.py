@@ -190,6 +190,44 @@ class Pragma:
 EVALUATION_PRAGMAS = frozenset({"magic-transform", "magic-transform-exclude", "inline-exclude",
                                 "no-warn", "jobs", "index-stats", "verbose"})
 
+@dataclass(frozen=True)
+class CompParams:
+    names: tuple
+
+
+@dataclass(frozen=True)
+class CompRef:
+    """``Name<T1, ...>``: a component with its type arguments (a base or an ``.init``)."""
+    name: str
+    args: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class CompDecl:
+    """``.comp Name<params> : Base<args>, ... { items }`` (expanded away by ``components.py``)."""
+    name: str
+    params: tuple
+    bases: tuple
+    items: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Init:
+    """``.init name = Comp<args>``."""
+    name: str
+    comp: CompRef
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Override:
+    """``.override Rel`` inside a component: the bases' clauses of Rel are dropped."""
+    rel: str
+    loc: SourceLoc = field(compare=False)
+
+
 # ---- normalized literals (built by semantics.py, read by stratify.py and the engines) ---------
 
 
@@ -227,13 +265,20 @@ class Program:
     macros: set = field(default_factory=set)  # #define'd names (include guards)
     plans: list = field(default_factory=list)  # (Clause, PlanHint): each .plan and its rule
     pragmas: list = field(default_factory=list)  # Pragma, accepted and ignored
+    components: list = field(default_factory=list)  # top-level CompDecl and Init, in order
 
 # ---- grammar ---------------------------------------------------------------------------------
 
 
 GRAMMAR = r"""
 start: _item*
-_item: decl | type_decl | io | clause | include | plan | pragma
+_item: decl | type_decl | io | clause | include | plan | pragma | comp | init | override
+
+comp: ".comp" IDENT comp_params? (":" comp_ref ("," comp_ref)*)? "{" _item* "}"
+comp_params: "<" IDENT ("," IDENT)* ">"
+comp_ref: IDENT ("<" IDENT ("," IDENT)* ">")?
+init: ".init" IDENT "=" comp_ref
+override: ".override" IDENT
 
 include: INCLUDE
 decl: ".decl" _names "(" [attr ("," attr)*] ")" QUALIFIER*
@@ -322,7 +367,7 @@ SHIFT.2: /(bshru|bshr|bshl)\b/
 CARET: "^"
 TRUE.2: /true\b/
 FALSE.2: /false\b/
-IDENT: /[_?a-zA-Z][_?a-zA-Z0-9]*/
+IDENT: /[_?a-zA-Z][_?a-zA-Z0-9]*(\.[_?a-zA-Z][_?a-zA-Z0-9]*)*/
 NUMBER: /0x[0-9a-fA-F]+|0b[01]+|[0-9]+/
 STRING: /"(\\.|[^"\\\n])*"/
 CMP: "!=" | "<=" | "<" | ">=" | ">" | "="
@@ -347,7 +392,7 @@ def _parser() -> Lark:
 
 _UNSUPPORTED = [
     (re.compile(r"^[ \t]*(#[ \t]*(?!include\b)\w+)", re.M), "preprocessor directive '{0}'"),
-    (re.compile(r"(\.(comp|init|functor|override|lattice|limitsize))\b"),
+    (re.compile(r"(\.(functor|lattice|limitsize))\b"),
      "'{0}' directive"),
     (re.compile(r"\bchoice-domain\b"), "choice-domain"),
     (re.compile(r"\.type\s+\w+\s*=\s*(\w+\s*\{|\$)"), "algebraic data type (ADT)"),
@@ -595,6 +640,37 @@ class _ToAst(Transformer):
         return Neg(x, self._loc(meta))
 
     @v_args(meta=True)
+    def comp(self, meta, children):
+        name = str(children[0])
+        params, bases, items = (), [], []
+        for c in children[1:]:
+            if isinstance(c, CompParams):
+                params = c.names
+            elif isinstance(c, CompRef):
+                bases.append(c)
+            elif isinstance(c, list):
+                items.extend(c)
+            elif c is not None:
+                items.append(c)
+        return CompDecl(name, params, tuple(bases), tuple(items), self._loc(meta))
+
+    def comp_params(self, children):
+        return CompParams(tuple(str(c) for c in children))
+
+    @v_args(meta=True)
+    def comp_ref(self, meta, children):
+        return CompRef(str(children[0]), tuple(str(c) for c in children[1:] if c is not None),
+                       self._loc(meta))
+
+    @v_args(meta=True)
+    def init(self, meta, children):
+        return Init(str(children[0]), children[1], self._loc(meta))
+
+    @v_args(meta=True)
+    def override(self, meta, children):
+        return Override(str(children[0]), self._loc(meta))
+
+    @v_args(meta=True)
     def call(self, meta, children):
         name = str(children[0])
         args = tuple(c for c in children[1:] if c is not None)
@@ -617,6 +693,8 @@ class _ToAst(Transformer):
     def var(self, children):
         tok = children[0]
         loc = self._loc(tok)
+        if "." in str(tok):
+            raise DatalogError(f"qualified name '{tok}' used as a variable", loc)
         return Wildcard(loc) if str(tok) == "_" else Var(str(tok), loc)
 
     def num(self, children):
@@ -755,7 +833,8 @@ def read_source(path: Path, include_loc: SourceLoc | None = None) -> str:
 
 def parse_program(path: str | Path, text: str | None = None) -> Program:
     """Parse ``path`` (or ``text`` named as ``path``) and every file it ``#include``s, relative to
-    the including file. An include cycle or a missing include is a located DatalogError."""
+    the including file. An include cycle or a missing include is a located DatalogError.
+    Components stay in ``program.components`` (``components.expand_components`` expands them)."""
     program = Program()
     _parse_into(program, Path(path), text, stack=())
     return program
@@ -778,6 +857,12 @@ def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
         if isinstance(item, Pragma):
             program.pragmas.append(item)
             continue
+        if isinstance(item, (CompDecl, Init)):
+            program.components.append(item)
+            previous = item
+            continue
+        if isinstance(item, Override):
+            raise DatalogError(".override outside a component", item.loc)
         if isinstance(item, PlanHint):
             if not (isinstance(previous, Clause) and previous.body is not None):
                 raise DatalogError(".plan must directly follow a rule", item.loc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pylogic.engines.components import expand_components
 from pylogic.engines.dialect import parse_program
 from pylogic.engines.semantics import CheckedProgram, Relation, Rule, check_program
 
@@ -38,7 +39,9 @@ def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
         Located (file:line:col) at the first syntax, type, groundedness or stratification error,
         or at a construct outside the supported subset.
     """
-    return check_program(parse_program(path, text), str(path))
+    program = parse_program(path, text)
+    expand_components(program)
+    return check_program(program, str(path))
 
 
 _LOADED: dict[str, tuple[tuple, CheckedProgram]] = {}

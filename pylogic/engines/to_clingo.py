@@ -16,7 +16,7 @@ _GUARD = {"min": " < #sup", "max": " > #inf"}
 
 def pred_name(rel: str) -> str:
     """The clingo predicate of a Soufflé relation (injective, always a valid lowercase name)."""
-    return "r_" + rel.replace("?", "_Q")
+    return "r_" + rel.replace("?", "_Q").replace(".", "'")   # a.b (components): r_a'b
 
 
 def functor_name(name: str) -> str:

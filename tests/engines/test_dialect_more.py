@@ -145,3 +145,79 @@ def test_eqrel_must_be_binary_over_one_type(tmp_path):
     with pytest.raises(DatalogError) as err:
         run(tmp_path, ".decl q(x: number, y: symbol) eqrel\n.output q\n")
     assert err.value.loc.line == 1 and "eqrel" in err.value.message
+
+
+COMPONENTS = """
+.comp Graph<N> {
+    .decl edge(a: N, b: N)
+    .decl reach(a: N, b: N) overridable
+    .output reach
+    reach(x, y) :- edge(x, y).
+    reach(x, z) :- reach(x, y), edge(y, z).
+}
+.comp Undirected<N> : Graph<N> {
+    .override reach
+    reach(x, y) :- edge(x, y).
+    reach(y, x) :- edge(x, y).
+    reach(x, z) :- reach(x, y), reach(y, z).
+}
+.comp Net<N> {
+    .init g = Graph<N>
+    .decl e(a: N, b: N)
+    .input e
+    g.edge(x, y) :- e(x, y).
+    hub(x) :- g.reach(x, _).
+}
+.type city <: symbol
+.decl hub(x: symbol)
+.output hub
+.init roads = Net<city>
+.init u = Undirected<number>
+u.edge(1, 2). u.edge(2, 3).
+"""
+
+FLAT = """
+.type city <: symbol
+.decl hub(x: symbol)
+.output hub
+.decl roads.g.edge(a: city, b: city)
+.decl roads.g.reach(a: city, b: city)
+.output roads.g.reach
+roads.g.reach(x, y) :- roads.g.edge(x, y).
+roads.g.reach(x, z) :- roads.g.reach(x, y), roads.g.edge(y, z).
+.decl roads.e(a: city, b: city)
+.input roads.e
+roads.g.edge(x, y) :- roads.e(x, y).
+hub(x) :- roads.g.reach(x, _).
+.decl u.edge(a: number, b: number)
+.decl u.reach(a: number, b: number)
+.output u.reach
+u.reach(x, y) :- u.edge(x, y).
+u.reach(y, x) :- u.edge(x, y).
+u.reach(x, z) :- u.reach(x, y), u.reach(y, z).
+u.edge(1, 2). u.edge(2, 3).
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_components_expand_to_the_program_written_out_by_hand(tmp_path, engine):
+    facts = {"roads.e": ["a\tb", "b\tc", "d\ta"]}
+    got = run(tmp_path, COMPONENTS, engine, facts)
+    (tmp_path / "flat").mkdir()
+    want = run(tmp_path / "flat", FLAT, engine, facts)
+    assert got == want
+    assert got["u.reach"] == sorted((a, b) for a in (1, 2, 3) for b in (1, 2, 3))
+    assert got["hub"] == [("a",), ("b",), ("d",)]
+
+
+@pytest.mark.parametrize("text, line, phrase", [
+    (".comp A { .decl r(x: number) }\n.comp B : A { .override r }\n.init b = B\n", 2,
+     "not declared overridable"),
+    (".comp A { .decl r(x: number) }\n.init a = Nope\n", 2, "undeclared component 'Nope'"),
+    (".comp A<T> { .decl r(x: T) }\n.init a = A\n", 2, "takes 1 type parameter"),
+    (".comp A { .init a = A }\n.init a = A\n", 1, "deeper than"),
+])
+def test_component_errors_are_located(tmp_path, text, line, phrase):
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, text)
+    assert err.value.loc.line == line and phrase in err.value.message

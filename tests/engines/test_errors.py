@@ -35,8 +35,6 @@ UNSUPPORTED = [
     ('.include "other.dl"', 1, "'.include' directive"),
     ("a(x) :- b(x), x != nil.", 20, "nil"),
     (".decl c(x: number) choice-domain x", 20, "choice-domain"),
-    (".comp C { }", 1, ".comp"),
-    (".init c = C", 1, ".init"),
     (".functor f(x: number): number", 1, ".functor"),
     (".pragma \"legacy\" \"true\"", 1, ".pragma"),
     ("#undef X", 1, "#undef"),
