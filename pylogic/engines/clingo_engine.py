@@ -67,6 +67,26 @@ def _decode(text: str, kinds: tuple) -> tuple:
     return tuple(out)
 
 
+def souffle_text(sym) -> str:
+    """A record value as Soufflé prints it: ``[1, [2, nil]]`` (clingo tuples; ``nil``)."""
+    if sym.type == clingo.SymbolType.Number:
+        return str(sym.number)
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.name == "":
+        return "[" + ", ".join(souffle_text(a) for a in sym.arguments) + "]"
+    return sym.name
+
+
+def _read_model_records(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
+    """The public reader for relations with record columns (their values as Soufflé text)."""
+    for sym in model.symbols(shown=True):
+        rel = by_pred[(sym.name, len(sym.arguments))]
+        result[rel].append(tuple(a.number if k == "number" else a.string if k == "symbol"
+                                 else souffle_text(a)
+                                 for a, k in zip(sym.arguments, kinds_of[rel])))
+
+
 def _read_model_public(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
     for sym in model.symbols(shown=True):
         rel = by_pred[(sym.name, len(sym.arguments))]
@@ -171,7 +191,10 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
             if models > 1:
                 raise DatalogError("program has several answer sets (not stratified?)",
                                    SourceLoc(checked.main_file))
-            read = _raw_model_reader() or _read_model_public
+            records = any(k.startswith("record:") for r in shown
+                          for k in checked.relations[r].kinds)
+            read = _read_model_records if records else \
+                _raw_model_reader() or _read_model_public
             read(model, by_pred, result, {r: checked.relations[r].kinds for r in shown})
     if models == 0:
         raise DatalogError("clingo found no answer set (internal error)", SourceLoc(checked.main_file))

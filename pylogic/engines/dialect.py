@@ -61,6 +61,19 @@ class Neg:
 
 
 @dataclass(frozen=True)
+class Record:
+    """A record ``[t1, t2, ...]`` (a clingo tuple; ``nil`` is the empty record of any type)."""
+
+    args: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Nil:
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
 class Call:
     """An intrinsic functor: ``cat(a, b)``, ``strlen(s)``, ``substr(s, i, n)``, ``to_number(s)``,
     ``to_string(n)``, ``min(a, b, ...)``, ``max(...)``, ``range(a, b[, step])`` (one value per
@@ -151,12 +164,15 @@ class Decl:
 
 @dataclass(frozen=True)
 class TypeDecl:
-    """``.type T <: base`` (kind "sub") or ``.type T = A | B`` (kind "eq")."""
+    """``.type T <: base`` (kind "sub"), ``.type T = A | B`` (kind "eq") or a record type
+    ``.type T = [x: A, y: B]`` (kind "record": ``bases`` are the field types, ``fields`` their
+    names)."""
 
     name: str
     kind: str
     bases: tuple
     loc: SourceLoc = field(compare=False)
+    fields: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -286,6 +302,7 @@ attr: IDENT ":" IDENT
 _names: IDENT ("," IDENT)*
 type_decl: ".type" IDENT "<:" IDENT              -> subtype
          | ".type" IDENT "=" IDENT ("|" IDENT)*  -> eqtype
+         | ".type" IDENT "=" "[" [attr ("," attr)*] "]" -> recordtype
          | ".number_type" IDENT                  -> number_type
          | ".symbol_type" IDENT                  -> symbol_type
 io: IO_KW _names io_params?
@@ -343,6 +360,8 @@ atom: IDENT "(" [term ("," term)*] ")"
         | STRING           -> string
         | "(" term ")"
         | FUNCTOR "(" [term ("," term)*] ")" -> call
+        | "[" [term ("," term)*] "]" -> record
+        | NIL              -> nil
         | aggregate
 aggregate: AGG ":" agg_body
          | AGG term ":" agg_body
@@ -355,6 +374,7 @@ IO_KW.2: ".input" | ".output" | ".printsize"
 QUALIFIER.2: /(brie|btree_delete|btree|eqrel|inline|no_inline|magic|no_magic|overridable)\b/
 AGG.2: /(count|sum|min|max|mean)\b/
 FUNCTOR.3: /(cat|strlen|substr|to_number|to_string|min|max|range)(?=\s*\()/
+NIL.2: /nil\b/
 TEST_KW.3: /(match|contains)(?=\s*\()/
 UNARY_KW.2: /(bnot|lnot)\b/
 LOR.2: /lor\b/
@@ -396,10 +416,8 @@ _UNSUPPORTED = [
      "'{0}' directive"),
     (re.compile(r"\bchoice-domain\b"), "choice-domain"),
     (re.compile(r"\.type\s+\w+\s*=\s*(\w+\s*\{|\$)"), "algebraic data type (ADT)"),
-    (re.compile(r"\["), "record"),
     (re.compile(r"\$"), "ADT branch constructor '$'"),
     (re.compile(r"@\w+"), "user-defined functor '{0}'"),
-    (re.compile(r"\bnil\b"), "'nil'"),
     (re.compile(r"\b(ord|to_float|to_unsigned|itof|itou|ftoi|ftou|utoi|utof|autoinc|as)\s*\("),
      "functor '{0}'"),
     (re.compile(r"\b\d+\.\d+"), "float constant"),
@@ -547,6 +565,20 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def subtype(self, meta, c):
         return TypeDecl(str(c[0]), "sub", (str(c[1]),), self._loc(meta))
+
+    @v_args(meta=True)
+    def recordtype(self, meta, c):
+        fields = tuple(f for f in c[1:] if f is not None)
+        return TypeDecl(str(c[0]), "record", tuple(t for _, t in fields), self._loc(meta),
+                        tuple(n for n, _ in fields))
+
+    @v_args(meta=True)
+    def record(self, meta, children):
+        return Record(tuple(c for c in children if c is not None), self._loc(meta))
+
+    @v_args(meta=True)
+    def nil(self, meta, children):
+        return Nil(self._loc(meta))
 
     @v_args(meta=True)
     def eqtype(self, meta, c):
@@ -732,7 +764,7 @@ _FUNCTOR_ARITY = {"cat": (1, 999), "strlen": (1, 1), "substr": (3, 3), "to_numbe
 _TOKEN_NAMES = {"ADDOP": "'+'/'-'", "MULOP": "'*'/'/'/'%'", "CMP": "a comparison", "COLON": "':'",
                 "COMMA": "','", "DOT": "'.'", "RBRACE": "'}'", "LBRACE": "'{'", "RPAR": "')'",
                 "LPAR": "'('", "IDENT": "a name", "NUMBER": "a number", "STRING": "a string",
-                "AGG": "an aggregate", "MINUS": "'-'", "SEMICOLON": "';'", "IF": "':-'",
+                "AGG": "an aggregate", "NIL": "nil", "LSQB": "'['", "RSQB": "']'", "MINUS": "'-'", "SEMICOLON": "';'", "IF": "':-'",
                 "BANG": "'!'", "TRUE": "true", "FALSE": "false", "QUALIFIER": "a qualifier",
                 "INCLUDE": "#include", "IO_KW": "a directive", "PRAGMA": ".pragma", "VBAR": "'|'", "EQUAL": "'='"}
 

@@ -9,8 +9,8 @@ import itertools
 from dataclasses import dataclass, field
 
 from pylogic.engines.dialect import (AggLit, Aggregate, Atom, BinOp, BoolLit, Call, Clause, Conj,
-                                     Constraint, Disj, Neg, NegAtom, Negation, Num, Program, Str,
-                                     Test, Var, Wildcard)
+                                     Constraint, Disj, Neg, NegAtom, Negation, Nil, Num, Program,
+                                     Record, Str, Test, Var, Wildcard)
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
 from pylogic.errors import DatalogError, SourceLoc
 
@@ -87,6 +87,15 @@ class TypeSystem:
         self._kind, self._set = {}, {}
         for name in self.decls:
             self.kind(name, self.decls[name].loc)
+        for t in self.decls.values():
+            if t.kind == "record":
+                for b in t.bases:           # every field type exists (records may recurse)
+                    self.kind(b, t.loc)
+
+    def record_fields(self, kind: str) -> tuple | None:
+        """The field type names of record kind ``record:T`` (None for ``record:?``)."""
+        name = kind.split(":", 1)[1]
+        return self.decls[name].bases if name in self.decls else None
 
     def kind(self, name: str, loc: SourceLoc, _seen=()) -> str:
         if name in ("number", "symbol"):
@@ -98,9 +107,13 @@ class TypeSystem:
         if name in _seen:
             raise DatalogError(f"cyclic type definition of '{name}'", self.decls[name].loc)
         t = self.decls[name]
+        if t.kind == "record":
+            self._kind[name] = f"record:{name}"
+            return self._kind[name]
         kinds = {self.kind(b, t.loc, _seen + (name,)) for b in t.bases}
         if len(kinds) != 1:
-            raise DatalogError(f"union type '{name}' mixes number and symbol types", t.loc)
+            raise DatalogError(f"union type '{name}' mixes types of different kinds "
+                               f"({', '.join(sorted(k.split(':')[0] for k in kinds))})", t.loc)
         self._kind[name] = kinds.pop()
         return self._kind[name]
 
@@ -118,6 +131,8 @@ class TypeSystem:
                                    if u.kind == "sub" and name in u.bases}
                 for sub in list(result - {name}):
                     result |= self.values(sub)
+            elif t.kind == "record":
+                result = {name}
             else:
                 result = set()
                 for b in t.bases:
@@ -136,9 +151,31 @@ def term_vars(term) -> list:
         return term_vars(term.left) + term_vars(term.right)
     if isinstance(term, Neg):
         return term_vars(term.operand)
-    if isinstance(term, Call):
+    if isinstance(term, (Call, Record)):
         return [v for a in term.args for v in term_vars(a)]
     return []
+
+
+def pattern_vars(term) -> list:
+    """The variables a term binds by matching (a variable, or one inside a record of such)."""
+    if isinstance(term, Var):
+        return [term]
+    if isinstance(term, Record):
+        return [v for a in term.args for v in pattern_vars(a)]
+    return []
+
+
+def compatible(k1: str | None, k2: str | None) -> bool:
+    """Kinds that may meet: equal, unknown, or two records one of which is of unknown type."""
+    if not k1 or not k2 or k1 == k2:
+        return True
+    return k1.startswith("record:") and k2.startswith("record:") and "record:?" in (k1, k2)
+
+
+def _specific(*kinds) -> str | None:
+    """The most specific of ``kinds`` (a named record type over ``record:?``)."""
+    known = [k for k in kinds if k]
+    return next((k for k in known if k != "record:?"), known[0] if known else None)
 
 
 def lit_vars(lit) -> list:
@@ -168,7 +205,7 @@ def _has_wildcard(term) -> Wildcard | None:
         return _has_wildcard(term.left) or _has_wildcard(term.right)
     if isinstance(term, Neg):
         return _has_wildcard(term.operand)
-    if isinstance(term, Call):
+    if isinstance(term, (Call, Record)):
         return next((w for a in term.args if (w := _has_wildcard(a))), None)
     return None
 
@@ -238,6 +275,11 @@ class _Checker:
             if "delimiter" in params and len(params["delimiter"]) != 1:
                 raise DatalogError("delimiter must be a single character", io.loc)
             params.setdefault("loc", io.loc)
+            if io.kind != "printsize" and any(k.startswith("record:")
+                                              for k in self.relations[io.rel].kinds):
+                raise DatalogError(f"unsupported construct: .{io.kind} of '{io.rel}', which has a "
+                                   "record column (records are supported inside the program, "
+                                   "not in facts or output files)", io.loc)
             if io.kind == "input":
                 inputs.setdefault(io.rel, params)
                 self.input_files.setdefault(io.rel, []).append(params)
@@ -328,6 +370,8 @@ class _Checker:
             return Neg(self.lift_term(term.operand, body), term.loc)
         if isinstance(term, Call):
             return Call(term.name, tuple(self.lift_term(a, body) for a in term.args), term.loc)
+        if isinstance(term, Record):
+            return Record(tuple(self.lift_term(a, body) for a in term.args), term.loc)
         return term
 
     def lift_aggregate(self, agg: Aggregate, body: list) -> Var:
@@ -469,7 +513,9 @@ class _Checker:
 
         def note_col(v: Var, rel: Relation, i: int):
             _, tname, kind = rel.columns[i]
-            if kinds.setdefault(v.name, kind) != kind:
+            if kinds.get(v.name) == "record:?":
+                kinds[v.name] = kind
+            if not compatible(kinds.setdefault(v.name, kind), kind):
                 raise DatalogError(f"type error: variable '{v.name}' is used as {kinds[v.name]} "
                                    f"and as {kind} ({rel.name} column {i + 1})", v.loc)
             values = self.types.values(tname)
@@ -502,10 +548,11 @@ class _Checker:
             for lit in _all_lits(rule.body):
                 if isinstance(lit, Constraint):
                     lk, rk = self.kind_of(lit.left, kinds), self.kind_of(lit.right, kinds)
-                    if lk and rk and lk != rk:
+                    if not compatible(lk, rk):
                         raise DatalogError(f"type error: comparing {lk} with {rk}", lit.loc)
                     for side, k in ((lit.left, rk), (lit.right, lk)):
-                        if isinstance(side, Var) and k and side.name not in kinds:
+                        if isinstance(side, Var) and k and kinds.get(side.name) in (None,
+                                                                                  "record:?"):
                             kinds[side.name] = k
                     if lit.op == "=" and isinstance(lit.left, Var) and isinstance(lit.right, Var):
                         a, b = lit.left.name, lit.right.name
@@ -517,14 +564,14 @@ class _Checker:
                     kinds[lit.result.name] = "number"
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint):
-                k = self.kind_of(lit.left, kinds) or self.kind_of(lit.right, kinds)
+                k = _specific(self.kind_of(lit.left, kinds), self.kind_of(lit.right, kinds))
                 if lit.op not in ("=", "!=") and k == "symbol":
                     raise DatalogError(f"unsupported construct: ordering comparison '{lit.op}' on "
                                        "symbols (Soufflé orders symbols by its own rules)", lit.loc)
                 for side in (lit.left, lit.right):
                     if not isinstance(side, Var):
-                        self.check_term_kind(side, self.kind_of(side, kinds) or "number", kinds,
-                                             "constraint")
+                        self.check_term_kind(side, k or self.kind_of(side, kinds) or "number",
+                                             kinds, "constraint")
             elif isinstance(lit, AggLit) and lit.target is not None:
                 self.check_term_kind(lit.target, "number", kinds, f"'{lit.op}' target")
             elif isinstance(lit, Test):
@@ -536,7 +583,7 @@ class _Checker:
             where = f"{rel.name} column {i + 1}"
             if isinstance(a, Var):
                 k = kinds.get(a.name)
-                if k and k != kind:
+                if not compatible(k, kind):
                     raise DatalogError(f"type error: variable '{a.name}' is {k} but {where} is "
                                        f"{kind}", a.loc)
                 if a.name in sets and not sets[a.name] <= self.types.values(tname):
@@ -553,6 +600,8 @@ class _Checker:
             return "symbol"
         if isinstance(term, (Num, BinOp, Neg)):
             return "number"
+        if isinstance(term, (Record, Nil)):
+            return "record:?"
         if isinstance(term, Call):
             if term.name in ("min", "max"):
                 return next((k for a in term.args if (k := self.kind_of(a, kinds))), None)
@@ -564,10 +613,25 @@ class _Checker:
             return
         if isinstance(term, Var):
             k = kinds.get(term.name)
-            if k and k != expected:
+            if not compatible(k, expected):
                 raise DatalogError(f"type error: variable '{term.name}' is {k}, {where} expects "
                                    f"{expected}", term.loc)
-            kinds.setdefault(term.name, expected)
+            if k in (None, "record:?"):
+                kinds[term.name] = expected
+            return
+        if isinstance(term, (Record, Nil)):
+            if not expected.startswith("record:"):
+                raise DatalogError(f"type error: record where {where} expects {expected}",
+                                   term.loc)
+            fields = self.types.record_fields(expected) if isinstance(term, Record) else None
+            if fields is not None and len(fields) != len(term.args):
+                raise DatalogError(f"type error: record of {len(term.args)} field(s) where "
+                                   f"{where} expects {expected[7:]} of {len(fields)}", term.loc)
+            for i, a in enumerate(term.args if isinstance(term, Record) else ()):
+                want = self.types.kind(fields[i], term.loc) if fields is not None else \
+                    self.kind_of(a, kinds)
+                if want:
+                    self.check_term_kind(a, want, kinds, f"field {i + 1} of a record")
             return
         if isinstance(term, Str):
             if expected != "symbol":
@@ -616,7 +680,7 @@ def _equivalence_rules(rel: str, loc: SourceLoc) -> list[Rule]:
 def _contains_agg(term) -> bool:
     if isinstance(term, Aggregate):
         return True
-    if isinstance(term, Call):
+    if isinstance(term, (Call, Record)):
         return any(_contains_agg(a) for a in term.args)
     if isinstance(term, BinOp):
         return _contains_agg(term.left) or _contains_agg(term.right)
@@ -660,7 +724,7 @@ def _ground(lits, bound: set) -> set:
     bound = set(bound)
     for lit in lits:
         if isinstance(lit, Atom):
-            bound |= {a.name for a in lit.args if isinstance(a, Var)}
+            bound |= {v.name for a in lit.args for v in pattern_vars(a)}
     changed = True
     while changed:
         changed = False
@@ -671,6 +735,11 @@ def _ground(lits, bound: set) -> set:
                             all(v.name in bound for v in term_vars(b)):
                         bound.add(a.name)
                         changed = True
+                    elif isinstance(a, Record) and isinstance(b, Var) and b.name in bound:
+                        new = {v.name for v in pattern_vars(a)} - bound    # unpacking
+                        if new:
+                            bound |= new
+                            changed = True
             elif isinstance(lit, AggLit) and lit.result.name not in bound:
                 bound.add(lit.result.name)
                 changed = True

@@ -5,8 +5,8 @@ aggregates range over the tuple of their local variables (so duplicates do not c
 as in Soufflé). Integer ``/`` and ``\\`` truncate toward zero in clingo, as in C and Soufflé."""
 from __future__ import annotations
 
-from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num, Str,
-                                     Test, Var, Wildcard)
+from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
+                                     Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\", "band": "&", "bor": "?", "bxor": "^"}
@@ -52,6 +52,11 @@ def term(t) -> str:
         if t.op in _OPS:
             return f"({term(t.left)}{_OPS[t.op]}{term(t.right)})"
         return f"@{functor_name(t.op)}({term(t.left)},{term(t.right)})"
+    if isinstance(t, Record):     # a clingo tuple: (a,b), (a,), ()
+        inner = ",".join(term(a) for a in t.args)
+        return f"({inner},)" if len(t.args) == 1 else f"({inner})"
+    if isinstance(t, Nil):
+        return "nil"
     if isinstance(t, Call):
         if t.name == "bnot":
             return f"(~{term(t.args[0])})"

@@ -221,3 +221,51 @@ def test_component_errors_are_located(tmp_path, text, line, phrase):
     with pytest.raises(DatalogError) as err:
         run(tmp_path, text)
     assert err.value.loc.line == line and phrase in err.value.message
+
+
+RECORDS = """
+.type N <: number
+.type P = [a: N, b: N]
+.type L = [head: number, tail: L]
+.decl e(x: N, y: N)
+.input e
+.decl p(x: P)
+p([x, y]) :- e(x, y).
+.decl path(x: N, y: N)
+.output path
+path(x, y) :- p([x, y]).
+path(x, z) :- p(q), q = [x, y], path(y, z).
+.decl list(l: L)
+list([x, [y, nil]]) :- e(x, y).
+list(nil).
+.decl sums(s: number)
+.output sums
+sums(a + b) :- list([a, [b, nil]]).
+.decl n(c: number)
+.output n
+n(c) :- c = count : { list(_) }.
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_records_pack_unpack_and_nest(tmp_path, engine):
+    import networkx as nx
+    edges = [(1, 2), (2, 3), (3, 4), (5, 5), (2, 7)]
+    got = run(tmp_path, RECORDS, engine, {"e": [f"{a}\t{b}" for a, b in edges]})
+    closure = nx.transitive_closure(nx.DiGraph(edges), reflexive=None)
+    assert got["path"] == sorted(closure.edges())
+    assert got["sums"] == sorted({(a + b,) for a, b in edges})
+    assert got["n"] == [(len(set(edges)) + 1,)]
+
+
+@pytest.mark.parametrize("text, line, phrase", [
+    (".type P = [a: number]\n.decl r(x: P)\nr([1, 2]).\n", 3, "record of 2 field(s)"),
+    (".type P = [a: number]\n.decl r(x: P)\nr([\"s\"]).\n", 3, "type error"),
+    (".type P = [a: number]\n.decl r(x: number)\nr([1]).\n", 3, "record where"),
+    (".type P = [a: number]\n.decl r(x: P)\n.output r\n", 3, "record column"),
+    (".type P = [a: Nope]\n", 1, "undeclared type 'Nope'"),
+])
+def test_record_errors_are_located(tmp_path, text, line, phrase):
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, text)
+    assert err.value.loc.line == line and phrase in err.value.message
