@@ -278,7 +278,7 @@ class Program:
     ios: list = field(default_factory=list)
     clauses: list = field(default_factory=list)
     files: list = field(default_factory=list)  # every file read, main first
-    macros: set = field(default_factory=set)  # #define'd names (include guards)
+    macros: dict = field(default_factory=dict)  # #define'd name -> replacement ("" for guards)
     plans: list = field(default_factory=list)  # (Clause, PlanHint): each .plan and its rule
     pragmas: list = field(default_factory=list)  # Pragma, accepted and ignored
     components: list = field(default_factory=list)  # top-level CompDecl and Init, in order

@@ -269,3 +269,17 @@ def test_record_errors_are_located(tmp_path, text, line, phrase):
     with pytest.raises(DatalogError) as err:
         run(tmp_path, text)
     assert err.value.loc.line == line and phrase in err.value.message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_object_like_macros_expand_outside_strings(tmp_path, engine):
+    text = ('#define LIMIT 3\n#define PAIR [LIMIT, 1 + LIMIT]\n.type P = [a: number, b: number]\n'
+            '.decl p(x: P)\np(PAIR).\n.decl r(a: number, s: symbol)\n.output r\n'
+            'r(a + b, "LIMIT") :- p([a, b]), a <= LIMIT. // LIMIT in a comment\n')
+    assert run(tmp_path, text, engine)["r"] == [(3 + 4, "LIMIT")]
+
+
+def test_a_function_like_macro_is_refused_at_its_line(tmp_path):
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, ".decl r(x: number)\n#define F(x) x + 1\n")
+    assert err.value.loc.line == 2 and "function-like macro" in err.value.message
