@@ -12,6 +12,7 @@ from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_clingo import pred_name, program_text, quote
+from pylogic.engines.unsigned import from_clingo, to_clingo
 from pylogic.errors import DatalogError, SourceLoc
 
 try:
@@ -42,7 +43,8 @@ def facts_text(pred: str, kinds: tuple, rows) -> str:
     """clingo facts for ``rows`` of a relation whose columns have ``kinds``."""
     if not kinds:
         return f"{pred}.\n" if rows else ""
-    conv = [str if k == "number" else _quoter([r[i] for r in rows]) for i, k in enumerate(kinds)]
+    conv = [str if k in ("number", "unsigned") else _quoter([r[i] for r in rows])
+            for i, k in enumerate(kinds)]
     if len(conv) == 1:
         c = conv[0]
         return "".join([f"{pred}({c(r[0])}).\n" for r in rows])
@@ -59,7 +61,7 @@ def _decode(text: str, kinds: tuple) -> tuple:
     out = []
     for m, k in zip(_ARG.finditer(text, text.index("(")), kinds):
         s, n = m.group(1), m.group(2)
-        if k == "number":
+        if k in ("number", "unsigned"):
             out.append(int(n))
         else:
             out.append(_UNESCAPE.sub(lambda e: "\n" if e.group(1) == "n" else e.group(1), s)
@@ -82,7 +84,8 @@ def _read_model_records(model, by_pred: dict, result: dict, kinds_of: dict) -> N
     """The public reader for relations with record columns (their values as Soufflé text)."""
     for sym in model.symbols(shown=True):
         rel = by_pred[(sym.name, len(sym.arguments))]
-        result[rel].append(tuple(a.number if k == "number" else a.string if k == "symbol"
+        result[rel].append(tuple(a.number if k in ("number", "unsigned") else a.string
+                                 if k == "symbol"
                                  else souffle_text(a)
                                  for a, k in zip(sym.arguments, kinds_of[rel])))
 
@@ -165,6 +168,20 @@ def _raw_model_reader():
     return read
 
 
+def _biased(rows, kinds: tuple, shift) -> list:
+    """``rows`` with the unsigned columns moved to or from clingo's biased form."""
+    cols = [i for i, k in enumerate(kinds) if k == "unsigned"]
+    if not cols:
+        return rows
+    out = []
+    for row in rows:
+        row = list(row)
+        for i in cols:
+            row[i] = shift(row[i])
+        out.append(tuple(row))
+    return out
+
+
 def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: list[str],
                needed: set[str] | None = None) -> dict[str, list[tuple]]:
     """Evaluate ``checked`` with the (already validated) input tuples; return the sorted tuples of
@@ -174,7 +191,8 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
         ctl.add("base", [], program_text(checked, shown, needed))
-        parts = [facts_text(pred_name(rel), checked.relations[rel].kinds, rows)
+        parts = [facts_text(pred_name(rel), checked.relations[rel].kinds,
+                            _biased(rows, checked.relations[rel].kinds, to_clingo))
                  for rel, rows in inputs.items() if rows and rel in needed]
         if parts:
             ctl.add("base", [], "".join(parts))
@@ -198,7 +216,8 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
             read(model, by_pred, result, {r: checked.relations[r].kinds for r in shown})
     if models == 0:
         raise DatalogError("clingo found no answer set (internal error)", SourceLoc(checked.main_file))
-    return {rel: sorted(rows) for rel, rows in result.items()}
+    return {rel: sorted(_biased(rows, checked.relations[rel].kinds, from_clingo))
+            for rel, rows in result.items()}
 
 
 class ClingoEngine:

@@ -63,7 +63,7 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
     if arity == 0:                    # any line, blank included, is the empty tuple (Soufflé)
         return [()] if lines else []
     kinds = relation.kinds
-    number_cols = [i for i, k in enumerate(kinds) if k == "number"]
+    number_cols = [i for i, k in enumerate(kinds) if k in ("number", "unsigned")]
     rows = []
     for lineno, line in enumerate(lines, 1):
         if line.endswith("\r"):
@@ -79,9 +79,10 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
                 raise DatalogError(f"{relation.name} column {i + 1} "
                                    f"({relation.columns[i][0]}): not a number: {fields[i]!r}",
                                    SourceLoc(str(path), lineno)) from None
-            if not INT32_MIN <= value <= INT32_MAX:
+            low, high = (0, 2 ** 32 - 1) if kinds[i] == "unsigned" else (INT32_MIN, INT32_MAX)
+            if not low <= value <= high:
                 raise DatalogError(f"{relation.name} column {i + 1} ({relation.columns[i][0]}): "
-                                   f"{value} is outside the 32-bit number range",
+                                   f"{value} is outside the 32-bit {kinds[i]} range",
                                    SourceLoc(str(path), lineno))
             fields[i] = value
         rows.append(tuple(fields))
@@ -103,10 +104,11 @@ def _rows_ok(rows: list[tuple], kinds: tuple) -> bool:
         return False
     for i, k in enumerate(kinds):
         col = [r[i] for r in rows]
-        if k == "number":
+        if k in ("number", "unsigned"):
+            low, high = (0, 2 ** 32 - 1) if k == "unsigned" else (INT32_MIN, INT32_MAX)
             if not all(type(v) is int for v in col):
                 return False
-            if col and not (INT32_MIN <= min(col) and max(col) <= INT32_MAX):
+            if col and not (low <= min(col) and max(col) <= high):
                 return False
         else:
             if not all(type(v) is str for v in col):
@@ -126,13 +128,14 @@ def _check_rows_one_by_one(rows, relation, origin: str) -> list[tuple]:
             raise DatalogError(f"{relation.name}: tuple {n} {row!r} has {len(row)} value(s), "
                                f"expected {len(kinds)}", SourceLoc(origin))
         for i, (v, k) in enumerate(zip(row, kinds)):
-            if k == "number":
+            if k in ("number", "unsigned"):
                 if not isinstance(v, int) or isinstance(v, bool):
                     raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: expected an "
                                        f"int, got {v!r}", SourceLoc(origin))
-                if not INT32_MIN <= v <= INT32_MAX:
+                low, high = (0, 2 ** 32 - 1) if k == "unsigned" else (INT32_MIN, INT32_MAX)
+                if not low <= v <= high:
                     raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: {v} is "
-                                       "outside the 32-bit number range", SourceLoc(origin))
+                                       f"outside the 32-bit {k} range", SourceLoc(origin))
             elif not isinstance(v, str):
                 raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: expected a str, "
                                    f"got {v!r}", SourceLoc(origin))

@@ -35,6 +35,7 @@ class Wildcard:
 class Num:
     value: int
     loc: SourceLoc = field(compare=False)
+    suffix: str = ""     # "u": an unsigned literal (5u)
 
 
 @dataclass(frozen=True)
@@ -373,7 +374,7 @@ PRAGMA.2: ".pragma"
 IO_KW.2: ".input" | ".output" | ".printsize"
 QUALIFIER.2: /(brie|btree_delete|btree|eqrel|inline|no_inline|magic|no_magic|overridable)\b/
 AGG.2: /(count|sum|min|max|mean)\b/
-FUNCTOR.3: /(cat|strlen|substr|to_number|to_string|min|max|range)(?=\s*\()/
+FUNCTOR.3: /(cat|strlen|substr|to_number|to_string|to_unsigned|min|max|range)(?=\s*\()/
 NIL.2: /nil\b/
 TEST_KW.3: /(match|contains)(?=\s*\()/
 UNARY_KW.2: /(bnot|lnot)\b/
@@ -388,7 +389,7 @@ CARET: "^"
 TRUE.2: /true\b/
 FALSE.2: /false\b/
 IDENT: /[_?a-zA-Z][_?a-zA-Z0-9]*(\.[_?a-zA-Z][_?a-zA-Z0-9]*)*/
-NUMBER: /0x[0-9a-fA-F]+|0b[01]+|[0-9]+/
+NUMBER: /(0x[0-9a-fA-F]+|0b[01]+|[0-9]+)u?(?![0-9A-Za-z_])/
 STRING: /"(\\.|[^"\\\n])*"/
 CMP: "!=" | "<=" | "<" | ">=" | ">" | "="
 ADDOP: "+" | "-"
@@ -421,12 +422,11 @@ _UNSUPPORTED = [
     (re.compile(r"\.type\s+\w+\s*=\s*(\w+\s*\{|\$)"), "algebraic data type (ADT)"),
     (re.compile(r"\$"), "ADT branch constructor '$'"),
     (re.compile(r"@\w+"), "user-defined functor '{0}'"),
-    (re.compile(r"\b(ord|to_float|to_unsigned|itof|itou|ftoi|ftou|utoi|utof|autoinc|as)\s*\("),
+    (re.compile(r"\b(ord|to_float|itof|itou|ftoi|ftou|utoi|utof|autoinc|as)\s*\("),
      "functor '{0}'"),
     (re.compile(r"\b\d+\.\d+"), "float constant"),
-    (re.compile(r"\b\d+u\b"), "unsigned constant"),
-    (re.compile(r":\s*(float|unsigned)\b"), "type '{0}'"),
-    (re.compile(r"<:\s*(float|unsigned)\b"), "type '{0}'"),
+    (re.compile(r":\s*(float)\b"), "type '{0}'"),
+    (re.compile(r"<:\s*(float)\b"), "type '{0}'"),
     (re.compile(r"\bmean\b"), "aggregate 'mean'"),
     (re.compile(r"(\.include)\b"), "'{0}' directive (#include is supported)"),
 ]
@@ -493,9 +493,15 @@ def _unescape(raw: str) -> str:
 
 def _parse_int(tok: Token, loc: SourceLoc) -> int:
     s = str(tok)
+    if s.endswith("u"):                 # unsigned: 0 .. 2^32-1
+        s = s[:-1]
+        value = int(s, 16) if s.startswith("0x") else int(s, 2) if s.startswith("0b") else int(s)
+        if value > 2 ** 32 - 1:
+            raise DatalogError(f"unsigned constant {s}u is outside the 32-bit range", loc)
+        return value
     value = int(s, 16) if s.startswith("0x") else int(s, 2) if s.startswith("0b") else int(s)
-    if value > INT32_MAX + 1:  # +1: -2147483648 is written as -(2147483648)
-        raise DatalogError(f"number constant {s} is outside the 32-bit range of Soufflé's number", loc)
+    if value > 2 ** 32 - 1:   # a number's range (2^31-1; -2^31 as -(2147483648)) is checked
+        raise DatalogError(f"number constant {s} is outside the 32-bit range", loc)  # by type
     return value
 
 
@@ -554,6 +560,10 @@ class _ToAst(Transformer):
         names, attrs, quals = [], [], []
         for c in children:
             if isinstance(c, Token) and c.type == "IDENT":
+                if "." in str(c):           # Soufflé: a syntax error; instances declare them
+                    raise DatalogError(f"qualified name '{c}' in a .decl (relations of a "
+                                       "component instance are declared by the component)",
+                                       self._loc(c))
                 names.append(str(c))
             elif isinstance(c, Token) and c.type == "QUALIFIER":
                 quals.append((str(c), self._loc(c)))
@@ -667,7 +677,7 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def neg(self, meta, children):
         (x,) = children
-        if isinstance(x, Num):  # fold so that -2147483648 is a constant
+        if isinstance(x, Num) and not x.suffix:  # fold so that -2147483648 is a constant
             self.unnegated.pop(id(x), None)
             if -x.value < INT32_MIN:
                 raise DatalogError("number constant is outside the 32-bit range", x.loc)
@@ -735,9 +745,10 @@ class _ToAst(Transformer):
     def num(self, children):
         loc = self._loc(children[0])
         value = _parse_int(children[0], loc)
+        if str(children[0]).endswith("u"):
+            return Num(value, loc, "u")
         num = Num(value, loc)
-        if value > INT32_MAX:        # only as the operand of a minus (checked after the tree)
-            self.unnegated[id(num)] = num
+        # above 2^31-1: an unsigned value, or -2147483648 once negated (neg); checked by type
         return num
 
     def string(self, children):
@@ -762,7 +773,8 @@ class _ToAst(Transformer):
 
 #: Argument counts of the intrinsic functors (min, max, cat: one or more).
 _FUNCTOR_ARITY = {"cat": (1, 999), "strlen": (1, 1), "substr": (3, 3), "to_number": (1, 1),
-                  "to_string": (1, 1), "min": (1, 999), "max": (1, 999), "range": (2, 3)}
+                  "to_string": (1, 1), "min": (1, 999), "max": (1, 999), "range": (2, 3),
+                  "to_unsigned": (1, 1)}
 
 _TOKEN_NAMES = {"ADDOP": "'+'/'-'", "MULOP": "'*'/'/'/'%'", "CMP": "a comparison", "COLON": "':'",
                 "COMMA": "','", "DOT": "'.'", "RBRACE": "'}'", "LBRACE": "'{'", "RPAR": "')'",

@@ -14,6 +14,7 @@ except ImportError:  # the engine reports itself unavailable
     clingo = None
 
 _MASK = 0xFFFFFFFF
+_BIAS = 2 ** 31
 
 
 def _signed(v: int) -> int:
@@ -253,3 +254,71 @@ class Functors:
 
     def sf_lnot(self, a):
         return clingo.Number(int(not _int(a)))
+
+    # -- unsigned (held biased by -2^31: ``unsigned.py``); results modulo 2^32 (RamUnsigned)
+    def _u2(self, a, b, fn):
+        x, y = _int(a) + _BIAS, _int(b) + _BIAS
+        return clingo.Number(((fn(x, y) & _MASK) - _BIAS))
+
+    def sf_uadd(self, a, b):
+        return self._u2(a, b, lambda x, y: x + y)
+
+    def sf_usub(self, a, b):
+        return self._u2(a, b, lambda x, y: x - y)
+
+    def sf_umul(self, a, b):
+        return self._u2(a, b, lambda x, y: x * y)
+
+    def sf_udiv(self, a, b):
+        if _int(b) + _BIAS == 0:
+            raise RuntimeError("unsigned division by zero")
+        return self._u2(a, b, lambda x, y: x // y)
+
+    def sf_umod(self, a, b):
+        if _int(b) + _BIAS == 0:
+            raise RuntimeError("unsigned modulo by zero")
+        return self._u2(a, b, lambda x, y: x % y)
+
+    def sf_upower(self, a, b):    # static_cast<RamUnsigned>(std::pow(x, y))
+        x, y = _int(a) + _BIAS, _int(b) + _BIAS
+        try:
+            v = math.pow(x, y)
+        except OverflowError:
+            v = math.inf
+        if not v < 2 ** 32:
+            raise RuntimeError(f"unsigned {x} ^ {y} is outside the 32-bit range (undefined in "
+                               "Soufflé)")
+        return clingo.Number(int(v) - _BIAS)
+
+    def sf_uband(self, a, b):
+        return self._u2(a, b, lambda x, y: x & y)
+
+    def sf_ubor(self, a, b):
+        return self._u2(a, b, lambda x, y: x | y)
+
+    def sf_ubxor(self, a, b):
+        return self._u2(a, b, lambda x, y: x ^ y)
+
+    def sf_ubshl(self, a, b):
+        return self._u2(a, b, lambda x, y: x << (y & 31))
+
+    def sf_ubshr(self, a, b):
+        return self._u2(a, b, lambda x, y: x >> (y & 31))
+
+    def sf_uland(self, a, b):
+        return self._u2(a, b, lambda x, y: int(bool(x) and bool(y)))
+
+    def sf_ulor(self, a, b):
+        return self._u2(a, b, lambda x, y: int(bool(x) or bool(y)))
+
+    def sf_ulxor(self, a, b):
+        return self._u2(a, b, lambda x, y: int(bool(x) != bool(y)))
+
+    def sf_ubnot(self, a):
+        return clingo.Number(((~(_int(a) + _BIAS)) & _MASK) - _BIAS)
+
+    def sf_ulnot(self, a):
+        return clingo.Number(int(not (_int(a) + _BIAS)) - _BIAS)
+
+    def sf_to_unsigned(self, a):   # static_cast<RamUnsigned>(RamSigned): the bit pattern
+        return clingo.Number((_int(a) & _MASK) - _BIAS)

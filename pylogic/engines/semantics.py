@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pylogic.engines.dialect import (AggLit, Aggregate, Atom, BinOp, BoolLit, Call, Clause, Conj,
                                      Constraint, Disj, Neg, NegAtom, Negation, Nil, Num, Program,
                                      Record, Str, Test, Var, Wildcard)
+from pylogic.engines.unsigned import bias_rule
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
 from pylogic.errors import DatalogError, SourceLoc
 
@@ -74,6 +75,11 @@ _IO_KEYS = {"input": {"IO", "filename", "delimiter"},
 # ---- types ------------------------------------------------------------------------------------
 
 
+#: The primitive types (``unsigned``: 0..2^32-1, held biased by -2^31 on clingo, ``unsigned.py``).
+PRIMITIVE = ("number", "symbol", "unsigned")
+NUMERIC = ("number", "unsigned")
+
+
 class TypeSystem:
     """Soufflé's type lattice over ``number``/``symbol``: a subtype ``T <: B`` is its own set of
     values inside B, a union/equivalence ``T = A | B`` is the union of its members' sets."""
@@ -81,7 +87,7 @@ class TypeSystem:
     def __init__(self, type_decls):
         self.decls = {}
         for t in type_decls:
-            if t.name in self.decls or t.name in ("number", "symbol"):
+            if t.name in self.decls or t.name in PRIMITIVE:
                 raise DatalogError(f"type '{t.name}' is declared twice", t.loc)
             self.decls[t.name] = t
         self._kind, self._set = {}, {}
@@ -98,7 +104,7 @@ class TypeSystem:
         return self.decls[name].bases if name in self.decls else None
 
     def kind(self, name: str, loc: SourceLoc, _seen=()) -> str:
-        if name in ("number", "symbol"):
+        if name in PRIMITIVE:
             return name
         if name in self._kind:
             return self._kind[name]
@@ -121,7 +127,7 @@ class TypeSystem:
         """The set of primitive tags a type ranges over."""
         if name in self._set:
             return self._set[name]
-        if name in ("number", "symbol"):
+        if name in PRIMITIVE:
             result = {name} | {n for n, t in self.decls.items() if t.kind == "sub"
                                and self._kind[n] == name}
         else:
@@ -239,6 +245,9 @@ class _Checker:
         self.relations: dict[str, Relation] = {}
         self.fresh = itertools.count()
         self.eqrels: list = []  # Decls of 'eqrel' relations
+        # any unsigned type or literal: rules are rewritten for the biased representation
+        self.uses_unsigned = any(_unsigned_literal(c) for c in program.clauses) or \
+            any("unsigned" in t.bases for t in program.types)
 
     # -- declarations and IO
     def declare(self) -> None:
@@ -258,6 +267,7 @@ class _Checker:
                     raise DatalogError(f"attribute '{attr}' of '{d.name}' is declared twice", d.loc)
                 seen.add(attr)
                 cols.append((attr, tname, self.types.kind(tname, d.loc)))
+                self.uses_unsigned |= cols[-1][2] == "unsigned"
             self.relations[d.name] = Relation(d.name, tuple(cols), d.loc, d.doc)
 
     def io(self):
@@ -315,7 +325,10 @@ class _Checker:
                 rule = Rule(Atom(head.rel, head_args, head.loc), tuple(body), clause.loc)
                 rule = self.finish_aggregates(rule)
                 self.check_grounded(rule)
-                self.check_types(rule)
+                kinds = self.check_types(rule)
+                if self.uses_unsigned:
+                    rule = Rule(*bias_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
+                                           self.relations), rule.loc)
                 rules.append(rule)
         return rules
 
@@ -561,7 +574,9 @@ class _Checker:
                                 raise DatalogError(f"type error: '{a}' and '{b}' have types that "
                                                    "share no values", lit.loc)
                 elif isinstance(lit, AggLit):
-                    kinds[lit.result.name] = "number"
+                    tk = self.kind_of(lit.target, kinds) if lit.target is not None else None
+                    kinds[lit.result.name] = tk if tk in NUMERIC and lit.op in (
+                        "min", "max", "sum") else "number"
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint):
                 k = _specific(self.kind_of(lit.left, kinds), self.kind_of(lit.right, kinds))
@@ -573,7 +588,11 @@ class _Checker:
                         self.check_term_kind(side, k or self.kind_of(side, kinds) or "number",
                                              kinds, "constraint")
             elif isinstance(lit, AggLit) and lit.target is not None:
-                self.check_term_kind(lit.target, "number", kinds, f"'{lit.op}' target")
+                tk = self.kind_of(lit.target, kinds) or "number"
+                if tk == "unsigned" and lit.op not in ("min", "max", "sum"):
+                    raise DatalogError(f"unsupported construct: '{lit.op}' over unsigned values",
+                                       lit.loc)
+                self.check_term_kind(lit.target, tk, kinds, f"'{lit.op}' target")
             elif isinstance(lit, Test):
                 for a in lit.args:
                     self.check_term_kind(a, "symbol", kinds, f"'{lit.name}'")
@@ -592,18 +611,23 @@ class _Checker:
                                        f"({where})", a.loc)
             else:
                 self.check_term_kind(a, kind, kinds, where)
+        return kinds
 
     def kind_of(self, term, kinds) -> str | None:
         if isinstance(term, Var):
             return kinds.get(term.name)
         if isinstance(term, Str):
             return "symbol"
-        if isinstance(term, (Num, BinOp, Neg)):
-            return "number"
+        if isinstance(term, Num):         # a plain literal is number or unsigned by context
+            return "unsigned" if term.suffix == "u" else None
+        if isinstance(term, BinOp):
+            return _specific(self.kind_of(term.left, kinds), self.kind_of(term.right, kinds))
+        if isinstance(term, Neg):
+            return self.kind_of(term.operand, kinds)
         if isinstance(term, (Record, Nil)):
             return "record:?"
         if isinstance(term, Call):
-            if term.name in ("min", "max"):
+            if term.name in ("min", "max", "bnot", "lnot"):
                 return next((k for a in term.args if (k := self.kind_of(a, kinds))), None)
             return _CALL_RESULT[term.name]
         return None
@@ -644,26 +668,52 @@ class _Checker:
                 raise DatalogError(f"type error: '{term.name}' gives a {result} where {where} "
                                    f"expects {expected}", term.loc)
             for i, a in enumerate(term.args):
-                want = result if term.name in ("min", "max") else _CALL_ARGS[term.name][
+                want = result if term.name in ("min", "max", "bnot", "lnot") else \
+                    _CALL_ARGS[term.name][
                     min(i, len(_CALL_ARGS[term.name]) - 1)]
                 self.check_term_kind(a, want, kinds, f"argument {i + 1} of '{term.name}'")
             return
-        if expected != "number":
+        if expected not in NUMERIC:
             raise DatalogError(f"type error: number expression where {where} expects {expected}",
                                term.loc)
-        if isinstance(term, BinOp):
-            self.check_term_kind(term.left, "number", kinds, f"operand of '{term.op}'")
-            self.check_term_kind(term.right, "number", kinds, f"operand of '{term.op}'")
+        if isinstance(term, Num):
+            if term.suffix == "u" and expected != "unsigned":
+                raise DatalogError(f"type error: unsigned constant where {where} expects "
+                                   f"{expected}", term.loc)
+            if expected == "unsigned" and term.value < 0:
+                raise DatalogError(f"type error: negative constant where {where} expects "
+                                   "unsigned", term.loc)
+            if expected == "number" and term.value > 2 ** 31 - 1:
+                raise DatalogError(f"number constant {term.value} is outside the 32-bit range",
+                                   term.loc)
+        elif isinstance(term, BinOp):
+            self.check_term_kind(term.left, expected, kinds, f"operand of '{term.op}'")
+            self.check_term_kind(term.right, expected, kinds, f"operand of '{term.op}'")
         elif isinstance(term, Neg):
+            if expected == "unsigned":
+                raise DatalogError("unsupported construct: unary '-' on an unsigned value",
+                                   term.loc)
             self.check_term_kind(term.operand, "number", kinds, "operand of unary '-'")
 
 
 #: Intrinsic functors: the kind of their value and of their arguments (the last repeats).
 _CALL_RESULT = {"cat": "symbol", "substr": "symbol", "to_string": "symbol", "strlen": "number",
-                "to_number": "number", "range": "number", "bnot": "number", "lnot": "number"}
+                "to_number": "number", "range": "number", "to_unsigned": "unsigned"}
 _CALL_ARGS = {"cat": ("symbol",), "substr": ("symbol", "number"), "to_string": ("number",),
               "strlen": ("symbol",), "to_number": ("symbol",), "range": ("number",),
-              "bnot": ("number",), "lnot": ("number",)}
+              "to_unsigned": ("number",)}
+
+
+def _unsigned_literal(node) -> bool:
+    """Whether a parsed clause holds an unsigned literal (``5u``)."""
+    if isinstance(node, Num):
+        return node.suffix == "u"
+    if isinstance(node, (list, tuple)):
+        return any(_unsigned_literal(x) for x in node)
+    if hasattr(node, "__dataclass_fields__"):
+        return any(_unsigned_literal(getattr(node, f)) for f in node.__dataclass_fields__
+                   if f != "loc")
+    return False
 
 
 def _equivalence_rules(rel: str, loc: SourceLoc) -> list[Rule]:

@@ -36,7 +36,6 @@ UNSUPPORTED = [
     (".pragma \"legacy\" \"true\"", 1, ".pragma"),
     ("#undef X", 1, "#undef"),
     (".decl c(x: float)", 12, "float"),
-    (".decl c(x: unsigned)", 12, "unsigned"),
     ("a(1.5).", 3, "float"),
     ("a(x) <= a(y) :- b(x), b(y).", 1, "subsumptive"),
 ]
