@@ -39,12 +39,17 @@ def _quoter(column: list):
     return quote if ("\\" in joined or '"' in joined or "\n" in joined) else _plain_quote
 
 
+def _enum(value: str) -> str:
+    """An enumeration ADT value of a facts file (``$Mon``) as its clingo constant."""
+    return "adt_" + value[1:]
+
+
 def facts_text(pred: str, kinds: tuple, rows) -> str:
     """clingo facts for ``rows`` of a relation whose columns have ``kinds``."""
     if not kinds:
         return f"{pred}.\n" if rows else ""
-    conv = [str if k in ("number", "unsigned") else _quoter([r[i] for r in rows])
-            for i, k in enumerate(kinds)]
+    conv = [str if k in ("number", "unsigned") else _enum if k.startswith("adt:") else
+            _quoter([r[i] for r in rows]) for i, k in enumerate(kinds)]
     if len(conv) == 1:
         c = conv[0]
         return "".join([f"{pred}({c(r[0])}).\n" for r in rows])
@@ -77,6 +82,9 @@ def souffle_text(sym) -> str:
         return sym.string
     if sym.name == "":
         return "[" + ", ".join(souffle_text(a) for a in sym.arguments) + "]"
+    if sym.name.startswith("adt_"):     # $Branch or $Branch(a, b)
+        args = ", ".join(souffle_text(a) for a in sym.arguments)
+        return "$" + sym.name[4:] + (f"({args})" if sym.arguments else "")
     return sym.name
 
 
@@ -209,7 +217,7 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
             if models > 1:
                 raise DatalogError("program has several answer sets (not stratified?)",
                                    SourceLoc(checked.main_file))
-            records = any(k.startswith("record:") for r in shown
+            records = any(k.startswith(("record:", "adt:")) for r in shown
                           for k in checked.relations[r].kinds)
             read = _read_model_records if records else \
                 _raw_model_reader() or _read_model_public

@@ -64,6 +64,7 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
         return [()] if lines else []
     kinds = relation.kinds
     number_cols = [i for i, k in enumerate(kinds) if k in ("number", "unsigned")]
+    enum_cols = [(i, e) for i, e in enumerate(getattr(relation, "enums", ()) or ()) if e]
     rows = []
     for lineno, line in enumerate(lines, 1):
         if line.endswith("\r"):
@@ -85,6 +86,12 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
                                    f"{value} is outside the 32-bit {kinds[i]} range",
                                    SourceLoc(str(path), lineno))
             fields[i] = value
+        for i, allowed in enum_cols:          # an enumeration ADT: $Branch
+            if not (fields[i].startswith("$") and fields[i][1:] in allowed):
+                raise DatalogError(f"{relation.name} column {i + 1} ({relation.columns[i][0]}): "
+                                   f"{fields[i]!r} is not one of "
+                                   f"{', '.join('$' + b for b in sorted(allowed))}",
+                                   SourceLoc(str(path), lineno))
         rows.append(tuple(fields))
     return rows
 
@@ -92,6 +99,14 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
 def check_rows(rows, relation, origin: str) -> list[tuple]:
     """Validate in-memory tuples against ``relation``'s columns (types, int32 range)."""
     rows = [r if type(r) is tuple else tuple(r) for r in rows]
+    for i, allowed in enumerate(getattr(relation, "enums", ()) or ()):
+        if allowed:
+            bad = next((r for r in rows if not (isinstance(r[i], str) and r[i][1:] in allowed
+                                                and r[i][:1] == "$")), None)
+            if bad is not None:
+                raise DatalogError(f"{relation.name}: {bad!r} column {i + 1} is not one of "
+                                   f"{', '.join('$' + b for b in sorted(allowed))}",
+                                   SourceLoc(origin))
     if _rows_ok(rows, relation.kinds):
         return rows
     return _check_rows_one_by_one(rows, relation, origin)

@@ -70,6 +70,16 @@ class Record:
 
 
 @dataclass(frozen=True)
+class AdtTerm:
+    """An ADT value ``$Branch(t1, ...)`` (``$Branch`` for a branch without fields); a clingo
+    function term ``adt_Branch(...)``."""
+
+    branch: str
+    args: tuple
+    loc: SourceLoc = field(compare=False)
+
+
+@dataclass(frozen=True)
 class Nil:
     loc: SourceLoc = field(compare=False)
 
@@ -165,9 +175,10 @@ class Decl:
 
 @dataclass(frozen=True)
 class TypeDecl:
-    """``.type T <: base`` (kind "sub"), ``.type T = A | B`` (kind "eq") or a record type
+    """``.type T <: base`` (kind "sub"), ``.type T = A | B`` (kind "eq"), a record type
     ``.type T = [x: A, y: B]`` (kind "record": ``bases`` are the field types, ``fields`` their
-    names)."""
+    names) or an ADT ``.type T = A {x: N} | B {}`` (kind "adt": ``fields`` holds
+    ``(branch, (field types...))`` per branch, ``bases`` every field type)."""
 
     name: str
     kind: str
@@ -304,8 +315,10 @@ _names: IDENT ("," IDENT)*
 type_decl: ".type" IDENT "<:" IDENT              -> subtype
          | ".type" IDENT "=" IDENT ("|" IDENT)*  -> eqtype
          | ".type" IDENT "=" "[" [attr ("," attr)*] "]" -> recordtype
+         | ".type" IDENT "=" adt_branch ("|" adt_branch)* -> adttype
          | ".number_type" IDENT                  -> number_type
          | ".symbol_type" IDENT                  -> symbol_type
+adt_branch: IDENT "{" [attr ("," attr)*] "}"
 io: IO_KW _names io_params?
 io_params: "(" [kv ("," kv)*] ")"
 kv: IDENT "=" (STRING | IDENT | NUMBER)
@@ -363,6 +376,7 @@ atom: IDENT "(" [term ("," term)*] ")"
         | FUNCTOR "(" [term ("," term)*] ")" -> call
         | "[" [term ("," term)*] "]" -> record
         | NIL              -> nil
+        | "$" IDENT ("(" [term ("," term)*] ")")? -> adt
         | aggregate
 aggregate: AGG ":" agg_body
          | AGG term ":" agg_body
@@ -419,8 +433,6 @@ _UNSUPPORTED = [
     # choice_colourable's expected answer is a failed colouring); no engine-independent meaning
     (re.compile(r"\bchoice-domain\b"), "choice-domain (Soufflé keeps the first tuple its own "
                                         "evaluation order derives)"),
-    (re.compile(r"\.type\s+\w+\s*=\s*(\w+\s*\{|\$)"), "algebraic data type (ADT)"),
-    (re.compile(r"\$"), "ADT branch constructor '$'"),
     (re.compile(r"@\w+"), "user-defined functor '{0}'"),
     (re.compile(r"\b(ord|to_float|itof|itou|ftoi|ftou|utoi|utof|autoinc|as)\s*\("),
      "functor '{0}'"),
@@ -584,6 +596,20 @@ class _ToAst(Transformer):
         fields = tuple(f for f in c[1:] if f is not None)
         return TypeDecl(str(c[0]), "record", tuple(t for _, t in fields), self._loc(meta),
                         tuple(n for n, _ in fields))
+
+    @v_args(meta=True)
+    def adttype(self, meta, c):
+        branches = tuple(c[1:])
+        return TypeDecl(str(c[0]), "adt", tuple(t for _, fs in branches for t in fs),
+                        self._loc(meta), branches)
+
+    def adt_branch(self, c):
+        return (str(c[0]), tuple(t for f in c[1:] if f is not None for t in [f[1]]))
+
+    @v_args(meta=True)
+    def adt(self, meta, children):
+        return AdtTerm(str(children[0]), tuple(c for c in children[1:] if c is not None),
+                       self._loc(meta))
 
     @v_args(meta=True)
     def record(self, meta, children):

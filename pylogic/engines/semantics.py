@@ -8,7 +8,7 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
-from pylogic.engines.dialect import (AggLit, Aggregate, Atom, BinOp, BoolLit, Call, Clause, Conj,
+from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, BoolLit, Call, Clause, Conj,
                                      Constraint, Disj, Neg, NegAtom, Negation, Nil, Num, Program,
                                      Record, Str, Test, Var, Wildcard)
 from pylogic.engines.unsigned import bias_rule
@@ -28,9 +28,11 @@ class Rule:
 @dataclass(frozen=True)
 class Relation:
     name: str
-    columns: tuple  # ((attr, type_name, kind), ...) kind = "number" | "symbol"
+    columns: tuple  # ((attr, type_name, kind), ...) kind = "number" | "symbol" | "unsigned" |
+    #                 "record:T" | "adt:T"
     loc: SourceLoc = field(compare=False)
     doc: str = field(default="", compare=False)  # comment above its .decl
+    enums: tuple = field(default=(), compare=False)  # per column: branch names of an enum ADT
 
     @property
     def arity(self) -> int:
@@ -93,10 +95,23 @@ class TypeSystem:
         self._kind, self._set = {}, {}
         for name in self.decls:
             self.kind(name, self.decls[name].loc)
+        self.branches: dict[str, tuple] = {}   # ADT branch -> (its type, field type names)
         for t in self.decls.values():
-            if t.kind == "record":
-                for b in t.bases:           # every field type exists (records may recurse)
+            if t.kind in ("record", "adt"):
+                for b in t.bases:           # every field type exists (they may recurse)
                     self.kind(b, t.loc)
+            if t.kind == "adt":
+                for branch, fields in t.fields:
+                    if branch in self.branches:
+                        raise DatalogError(f"ADT branch '{branch}' is declared twice", t.loc)
+                    self.branches[branch] = (t.name, fields)
+
+    def enum_branches(self, kind: str) -> frozenset | None:
+        """The branches of an ADT kind whose branches have no fields (an enumeration)."""
+        t = self.decls.get(kind.split(":", 1)[1]) if kind.startswith("adt:") else None
+        if t is None or any(fields for _, fields in t.fields):
+            return None
+        return frozenset(b for b, _ in t.fields)
 
     def record_fields(self, kind: str) -> tuple | None:
         """The field type names of record kind ``record:T`` (None for ``record:?``)."""
@@ -113,8 +128,8 @@ class TypeSystem:
         if name in _seen:
             raise DatalogError(f"cyclic type definition of '{name}'", self.decls[name].loc)
         t = self.decls[name]
-        if t.kind == "record":
-            self._kind[name] = f"record:{name}"
+        if t.kind in ("record", "adt"):
+            self._kind[name] = f"{t.kind}:{name}"
             return self._kind[name]
         kinds = {self.kind(b, t.loc, _seen + (name,)) for b in t.bases}
         if len(kinds) != 1:
@@ -137,7 +152,7 @@ class TypeSystem:
                                    if u.kind == "sub" and name in u.bases}
                 for sub in list(result - {name}):
                     result |= self.values(sub)
-            elif t.kind == "record":
+            elif t.kind in ("record", "adt"):
                 result = {name}
             else:
                 result = set()
@@ -157,7 +172,7 @@ def term_vars(term) -> list:
         return term_vars(term.left) + term_vars(term.right)
     if isinstance(term, Neg):
         return term_vars(term.operand)
-    if isinstance(term, (Call, Record)):
+    if isinstance(term, (Call, Record, AdtTerm)):
         return [v for a in term.args for v in term_vars(a)]
     return []
 
@@ -166,7 +181,7 @@ def pattern_vars(term) -> list:
     """The variables a term binds by matching (a variable, or one inside a record of such)."""
     if isinstance(term, Var):
         return [term]
-    if isinstance(term, Record):
+    if isinstance(term, (Record, AdtTerm)):
         return [v for a in term.args for v in pattern_vars(a)]
     return []
 
@@ -211,7 +226,7 @@ def _has_wildcard(term) -> Wildcard | None:
         return _has_wildcard(term.left) or _has_wildcard(term.right)
     if isinstance(term, Neg):
         return _has_wildcard(term.operand)
-    if isinstance(term, (Call, Record)):
+    if isinstance(term, (Call, Record, AdtTerm)):
         return next((w for a in term.args if (w := _has_wildcard(a))), None)
     return None
 
@@ -268,7 +283,9 @@ class _Checker:
                 seen.add(attr)
                 cols.append((attr, tname, self.types.kind(tname, d.loc)))
                 self.uses_unsigned |= cols[-1][2] == "unsigned"
-            self.relations[d.name] = Relation(d.name, tuple(cols), d.loc, d.doc)
+            enums = tuple(self.types.enum_branches(k) for _, _, k in cols)
+            self.relations[d.name] = Relation(d.name, tuple(cols), d.loc, d.doc,
+                                              enums if any(enums) else ())
 
     def io(self):
         inputs, outputs, printsize = {}, {}, []
@@ -285,11 +302,13 @@ class _Checker:
             if "delimiter" in params and len(params["delimiter"]) != 1:
                 raise DatalogError("delimiter must be a single character", io.loc)
             params.setdefault("loc", io.loc)
-            if io.kind != "printsize" and any(k.startswith("record:")
-                                              for k in self.relations[io.rel].kinds):
+            rel = self.relations[io.rel]
+            if io.kind != "printsize" and any(k.startswith("record:") or (
+                    k.startswith("adt:") and not (rel.enums and rel.enums[i]))
+                    for i, k in enumerate(rel.kinds)):
                 raise DatalogError(f"unsupported construct: .{io.kind} of '{io.rel}', which has a "
-                                   "record column (records are supported inside the program, "
-                                   "not in facts or output files)", io.loc)
+                                   "record or ADT column (supported inside the program; in facts "
+                                   "and output files only ADTs whose branches have no fields)", io.loc)
             if io.kind == "input":
                 inputs.setdefault(io.rel, params)
                 self.input_files.setdefault(io.rel, []).append(params)
@@ -385,6 +404,9 @@ class _Checker:
             return Call(term.name, tuple(self.lift_term(a, body) for a in term.args), term.loc)
         if isinstance(term, Record):
             return Record(tuple(self.lift_term(a, body) for a in term.args), term.loc)
+        if isinstance(term, AdtTerm):
+            return AdtTerm(term.branch, tuple(self.lift_term(a, body) for a in term.args),
+                           term.loc)
         return term
 
     def lift_aggregate(self, agg: Aggregate, body: list) -> Var:
@@ -580,6 +602,9 @@ class _Checker:
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint):
                 k = _specific(self.kind_of(lit.left, kinds), self.kind_of(lit.right, kinds))
+                if lit.op not in ("=", "!=") and k and k.startswith("adt:"):
+                    raise DatalogError(f"unsupported construct: ordering comparison '{lit.op}' on "
+                                       "ADT values", lit.loc)
                 if lit.op not in ("=", "!=") and k == "symbol":
                     raise DatalogError(f"unsupported construct: ordering comparison '{lit.op}' on "
                                        "symbols (Soufflé orders symbols by its own rules)", lit.loc)
@@ -626,6 +651,9 @@ class _Checker:
             return self.kind_of(term.operand, kinds)
         if isinstance(term, (Record, Nil)):
             return "record:?"
+        if isinstance(term, AdtTerm):
+            owner = self.types.branches.get(term.branch)
+            return f"adt:{owner[0]}" if owner else None
         if isinstance(term, Call):
             if term.name in ("min", "max", "bnot", "lnot"):
                 return next((k for a in term.args if (k := self.kind_of(a, kinds))), None)
@@ -656,6 +684,20 @@ class _Checker:
                     self.kind_of(a, kinds)
                 if want:
                     self.check_term_kind(a, want, kinds, f"field {i + 1} of a record")
+            return
+        if isinstance(term, AdtTerm):
+            owner = self.types.branches.get(term.branch)
+            if owner is None:
+                raise DatalogError(f"undeclared ADT branch '${term.branch}'", term.loc)
+            if expected != f"adt:{owner[0]}":
+                raise DatalogError(f"type error: ${term.branch} (of {owner[0]}) where {where} "
+                                   f"expects {expected}", term.loc)
+            if len(term.args) != len(owner[1]):
+                raise DatalogError(f"${term.branch} takes {len(owner[1])} argument(s), not "
+                                   f"{len(term.args)}", term.loc)
+            for i, (a, t) in enumerate(zip(term.args, owner[1])):
+                self.check_term_kind(a, self.types.kind(t, term.loc), kinds,
+                                     f"field {i + 1} of ${term.branch}")
             return
         if isinstance(term, Str):
             if expected != "symbol":
@@ -730,7 +772,7 @@ def _equivalence_rules(rel: str, loc: SourceLoc) -> list[Rule]:
 def _contains_agg(term) -> bool:
     if isinstance(term, Aggregate):
         return True
-    if isinstance(term, (Call, Record)):
+    if isinstance(term, (Call, Record, AdtTerm)):
         return any(_contains_agg(a) for a in term.args)
     if isinstance(term, BinOp):
         return _contains_agg(term.left) or _contains_agg(term.right)
@@ -785,7 +827,8 @@ def _ground(lits, bound: set) -> set:
                             all(v.name in bound for v in term_vars(b)):
                         bound.add(a.name)
                         changed = True
-                    elif isinstance(a, Record) and isinstance(b, Var) and b.name in bound:
+                    elif isinstance(a, (Record, AdtTerm)) and isinstance(b, Var) and \
+                            b.name in bound:
                         new = {v.name for v in pattern_vars(a)} - bound    # unpacking
                         if new:
                             bound |= new

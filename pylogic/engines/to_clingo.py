@@ -5,7 +5,7 @@ aggregates range over the tuple of their local variables (so duplicates do not c
 as in Soufflé). Integer ``/`` and ``\\`` truncate toward zero in clingo, as in C and Soufflé."""
 from __future__ import annotations
 
-from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
+from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
                                      Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
 
@@ -57,6 +57,9 @@ def term(t) -> str:
         return f"({inner},)" if len(t.args) == 1 else f"({inner})"
     if isinstance(t, Nil):
         return "nil"
+    if isinstance(t, AdtTerm):   # $Branch(a, b) -> adt_Branch(a,b)
+        args = f"({','.join(term(a) for a in t.args)})" if t.args else ""
+        return f"adt_{t.branch}{args}"
     if isinstance(t, Call):
         if t.name == "bnot":
             return f"(~{term(t.args[0])})"

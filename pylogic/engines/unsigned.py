@@ -8,7 +8,7 @@ Facts are biased on the way in and unbiased on the way out (``clingo_engine``).
 biased form (constants shifted, operators renamed ``u<op>``)."""
 from __future__ import annotations
 
-from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num,
+from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num,
                                      Record, Var)
 from pylogic.errors import DatalogError
 
@@ -37,6 +37,10 @@ def bias_term(term, kind: str | None, kind_of, types):
             return term
         return Record(tuple(bias_term(a, types.kind(f, term.loc), kind_of, types)
                             for a, f in zip(term.args, fields)), term.loc)
+    if isinstance(term, AdtTerm) and term.branch in types.branches:
+        fields = types.branches[term.branch][1]
+        return AdtTerm(term.branch, tuple(bias_term(a, types.kind(f, term.loc), kind_of, types)
+                                          for a, f in zip(term.args, fields)), term.loc)
     if kind != "unsigned":
         return term
     if isinstance(term, Num):

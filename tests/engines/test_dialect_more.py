@@ -265,7 +265,7 @@ def test_records_pack_unpack_and_nest(tmp_path, engine):
     (".type P = [a: number]\n.decl r(x: P)\nr([1, 2]).\n", 3, "record of 2 field(s)"),
     (".type P = [a: number]\n.decl r(x: P)\nr([\"s\"]).\n", 3, "type error"),
     (".type P = [a: number]\n.decl r(x: number)\nr([1]).\n", 3, "record where"),
-    (".type P = [a: number]\n.decl r(x: P)\n.output r\n", 3, "record column"),
+    (".type P = [a: number]\n.decl r(x: P)\n.output r\n", 3, "record or ADT column"),
     (".type P = [a: Nope]\n", 1, "undeclared type 'Nope'"),
 ])
 def test_record_errors_are_located(tmp_path, text, line, phrase):
@@ -325,3 +325,56 @@ def test_an_unsigned_facts_value_out_of_range_is_located(tmp_path):
         run(tmp_path, ".decl a(x: unsigned)\n.input a\n.decl r(x: unsigned)\n.output r\n"
                       "r(x) :- a(x).\n", facts={"a": ["1", "4294967296"]})
     assert err.value.loc.line == 2 and "unsigned range" in err.value.message
+
+
+ADTS = """
+.type Day = Mon {} | Tue {} | Wed {} | Thu {}
+.type Shape = Circle {r: number} | Rect {w: number, h: number} | Pair {a: Shape, b: Shape}
+.decl next(x: Day, y: Day)
+.input next
+.decl before(x: Day, y: Day)
+.output before
+before(x, y) :- next(x, y).
+before(x, z) :- next(x, y), before(y, z).
+.decl s(x: Shape)
+s($Circle(2)). s($Rect(2, 3)). s($Pair($Circle(1), $Rect(4, 5))).
+.decl area(a: number)
+.output area
+area(3 * r * r) :- s($Circle(r)).
+area(w * h) :- s(x), x = $Rect(w, h).
+area(w + h) :- s($Pair(_, $Rect(w, h))).
+.decl same(n: number)
+.output same
+same(1) :- $Circle(1) != $Rect(1, 1).
+same(2) :- $Circle(1) = $Circle(1).
+same(3) :- $Circle(1) = $Circle(2).
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_adts_enumerations_in_files_and_branches_with_fields(tmp_path, engine):
+    days = ["Mon", "Tue", "Wed", "Thu"]
+    chain = list(zip(days, days[1:]))
+    got = run(tmp_path, ADTS, engine, {"next": [f"${a}\t${b}" for a, b in chain]})
+    assert got["before"] == sorted((f"${days[i]}", f"${days[j]}") for i in range(4)
+                                   for j in range(i + 1, 4))
+    assert got["area"] == sorted([(3 * 2 * 2,), (2 * 3,), (4 + 5,)])
+    assert got["same"] == [(1,), (2,)]
+
+
+@pytest.mark.parametrize("text, line, phrase", [
+    (".type D = A {} | B {}\n.decl r(x: D)\nr($C).\n", 3, "undeclared ADT branch '$C'"),
+    (".type D = A {x: number}\n.decl r(x: D)\nr($A).\n", 3, "takes 1 argument"),
+    (".type D = A {} | B {}\n.decl r(x: D)\n.input r\n.decl o(x: D)\n.output o\no(x) :- r(x).\n",
+     None, "not one of $A, $B"),
+    (".type D = A {x: number}\n.decl r(x: D)\n.output r\n", 3, "record or ADT column"),
+    (".type D = A {} | B {}\n.decl r(x: number)\nr(1) :- $A < $B.\n", 3, "ordering"),
+])
+def test_adt_errors_are_located(tmp_path, text, line, phrase):
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, text, facts={"r": ["$C"]})
+    assert phrase in err.value.message
+    if line is None:                        # the facts file's line
+        assert err.value.loc.file.endswith("r.facts") and err.value.loc.line == 1
+    else:
+        assert err.value.loc.line == line

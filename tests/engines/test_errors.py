@@ -25,8 +25,6 @@ def test_engine_error_is_datalog_error():
 # (program text placed on line 4, expected column, a word the message must contain)
 # (string, binary min/max, bit and power functors are supported: tests/engines/test_dialect_more.py)
 UNSUPPORTED = [
-    (".type T = A { x: number } | B {}", 11, "ADT"),
-    ("a(x) :- b(x), x = $A(1).", 19, "ADT"),
     ("a(x) :- b(x), x = @f(1).", 19, "functor '@f'"),
     ("a(y) :- s(x), y = ord(x).", 19, "functor 'ord'"),
     ("a(x) :- x = autoinc().", 13, "functor 'autoinc'"),
