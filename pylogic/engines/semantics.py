@@ -527,6 +527,10 @@ class _Checker:
                         raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
         for v in term_vars_of_atom(rule.head):
             if v.name not in bound:
+                if any(isinstance(lit, AggLit) and v.name in {w.name for w in lit_vars(lit)}
+                       for lit in rule.body):
+                    raise DatalogError(f"unsupported construct: aggregate witness (variable "
+                                       f"'{v.name}' is bound only inside an aggregate)", v.loc)
                 raise DatalogError(f"ungrounded variable '{v.name}' in the head", v.loc)
         for lit in rule.body:
             if isinstance(lit, (NegAtom, Constraint, Test)):

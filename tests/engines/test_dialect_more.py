@@ -378,3 +378,10 @@ def test_adt_errors_are_located(tmp_path, text, line, phrase):
         assert err.value.loc.file.endswith("r.facts") and err.value.loc.line == 1
     else:
         assert err.value.loc.line == line
+
+
+def test_an_aggregate_witness_is_refused_as_such(tmp_path):
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, ".decl s(n: symbol, h: number)\n.decl t(n: symbol, h: number)\n"
+                      "t(n, m) :- m = max h : { s(n, h) }.\n")
+    assert err.value.loc.line == 3 and "aggregate witness" in err.value.message
