@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pylogic.engines.components import expand_components
 from pylogic.engines.dialect import parse_program
+from pylogic.engines.magic import magic_transform, pragma_targets
 from pylogic.engines.semantics import CheckedProgram, Relation, Rule, check_program
 
 __all__ = ["CheckedProgram", "Relation", "Rule", "load_program", "load_program_cached"]
@@ -41,7 +42,9 @@ def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
     """
     program = parse_program(path, text)
     expand_components(program)
-    return check_program(program, str(path))
+    checked = check_program(program, str(path))
+    wanted, excluded = pragma_targets(program.pragmas)
+    return magic_transform(checked, wanted, excluded) if wanted else checked
 
 
 _LOADED: dict[str, tuple[tuple, CheckedProgram]] = {}

@@ -16,7 +16,8 @@ _GUARD = {"min": " < #sup", "max": " > #inf"}
 
 def pred_name(rel: str) -> str:
     """The clingo predicate of a Soufflé relation (injective, always a valid lowercase name)."""
-    return "r_" + rel.replace("?", "_Q").replace(".", "'")   # a.b (components): r_a'b
+    # a.b (components): r_a'b; p#bf and magic#p#bf (magic sets, magic.py): r_p'_bf, ...
+    return "r_" + rel.replace("?", "_Q").replace(".", "'").replace("#", "'_")
 
 
 def functor_name(name: str) -> str:
