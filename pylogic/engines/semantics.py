@@ -582,6 +582,11 @@ class _Checker:
                     note_col(a, rel, i)
                 else:
                     self.check_term_kind(a, rel.columns[i][2], kinds, f"{rel.name} column {i + 1}")
+        # a variable that only the head places gets its column's kind (as Soufflé deduces it)
+        head_rel = self.relations[rule.head.rel]
+        for a, col in zip(rule.head.args, head_rel.columns):
+            if isinstance(a, Var) and a.name not in kinds:
+                kinds[a.name] = col[2]
         # constraints and aggregates: propagate kinds to a fixpoint
         for _ in range(len(rule.body) + 1):
             for lit in _all_lits(rule.body):
@@ -603,6 +608,13 @@ class _Checker:
                     tk = self.kind_of(lit.target, kinds) if lit.target is not None else None
                     kinds[lit.result.name] = tk if tk in NUMERIC and lit.op in (
                         "min", "max", "sum") else "number"
+        # a variable given a numeric expression whose kind no context fixed is a number
+        for lit in _all_lits(rule.body):
+            if isinstance(lit, Constraint) and lit.op == "=":
+                for a, b in ((lit.left, lit.right), (lit.right, lit.left)):
+                    if isinstance(a, Var) and a.name not in kinds and \
+                            isinstance(b, (Num, BinOp, Neg)) and self.kind_of(b, kinds) is None:
+                        kinds[a.name] = "number"
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint):
                 k = _specific(self.kind_of(lit.left, kinds), self.kind_of(lit.right, kinds))

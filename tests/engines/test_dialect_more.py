@@ -385,3 +385,17 @@ def test_an_aggregate_witness_is_refused_as_such(tmp_path):
         run(tmp_path, ".decl s(n: symbol, h: number)\n.decl t(n: symbol, h: number)\n"
                       "t(n, m) :- m = max h : { s(n, h) }.\n")
     assert err.value.loc.line == 3 and "aggregate witness" in err.value.message
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_literal_takes_its_kind_from_the_head_column(tmp_path, engine):
+    # x = 1 + 2 into an unsigned column is unsigned (Soufflé deduces it from the head)
+    got = run(tmp_path, ".decl r(x: unsigned)\n.output r\nr(x) :- x = 4294967290 + 2.\n", engine)
+    assert got["r"] == [(4294967292,)]
+
+
+def test_a_number_expression_into_a_symbol_column_is_a_type_error(tmp_path):
+    # was accepted once literals became number-or-unsigned: clingo would then put 3 in a symbol
+    with pytest.raises(DatalogError) as err:
+        run(tmp_path, ".decl r(x: symbol)\n.output r\nr(x) :- x = 1 + 2.\n")
+    assert err.value.loc.line == 3 and "type error" in err.value.message
