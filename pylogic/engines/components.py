@@ -1,9 +1,10 @@
 """Soufflé components expanded away before checking: ``.comp Name<T...> : Base<A...> { ... }``,
 ``.init inst = Name<A...>`` and ``.override Rel``, as Soufflé's ComponentInstantiation does:
 an instance holds its component's items with the type parameters bound, its bases' items first
-(the clauses of a relation a deriving component overrides are dropped from every base below it), the items of its
-nested ``.init``s (already prefixed by their own instance name), and then every relation and
-type it declares is renamed ``inst.Name``, in declarations, IO directives and atoms alike. A
+(the clauses of a relation a deriving component overrides are dropped from every base below
+it), the items of its nested ``.init``s (already prefixed by their own instance name), and
+then every relation and type it declares is renamed ``inst.Name``, in declarations, IO
+directives and atoms alike. A
 clause whose relations are not declared in the instance keeps their names: they belong to the
 enclosing scope (Soufflé's "orphan" clauses)."""
 from __future__ import annotations

@@ -8,11 +8,11 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
-from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, BoolLit, Call, Clause, Conj,
-                                     Constraint, Disj, Neg, NegAtom, Negation, Nil, Num, Program,
-                                     Record, Str, Test, Var, Wildcard)
-from pylogic.engines.unsigned import bias_rule
+from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, BoolLit, Call,
+                                     Clause, Conj, Constraint, Disj, Neg, NegAtom, Negation, Nil,
+                                     Num, Program, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
+from pylogic.engines.unsigned import bias_rule
 from pylogic.errors import DatalogError, SourceLoc
 
 # ---- the normalized program --------------------------------------------------------------
@@ -307,8 +307,9 @@ class _Checker:
                     k.startswith("adt:") and not (rel.enums and rel.enums[i]))
                     for i, k in enumerate(rel.kinds)):
                 raise DatalogError(f"unsupported construct: .{io.kind} of '{io.rel}', which has a "
-                                   "record or ADT column (supported inside the program; in facts "
-                                   "and output files only ADTs whose branches have no fields)", io.loc)
+                                   "record or ADT column (supported inside the program; in "
+                                   "facts and output files only ADTs whose branches have no "
+                                   "fields)", io.loc)
             if io.kind == "input":
                 inputs.setdefault(io.rel, params)
                 self.input_files.setdefault(io.rel, []).append(params)

@@ -8,8 +8,8 @@ Facts are biased on the way in and unbiased on the way out (``clingo_engine``).
 biased form (constants shifted, operators renamed ``u<op>``)."""
 from __future__ import annotations
 
-from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num,
-                                     Record, Var)
+from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg,
+                                     NegAtom, Num, Record, Var)
 from pylogic.errors import DatalogError
 
 BIAS = 2 ** 31
