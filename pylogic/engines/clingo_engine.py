@@ -7,10 +7,12 @@ import re
 from pathlib import Path
 
 from pylogic.engines.base import register
+from pylogic.engines.functors import Functors
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_clingo import pred_name, program_text, quote
+from pylogic.engines.unsigned import from_clingo, to_clingo
 from pylogic.errors import DatalogError, SourceLoc
 
 try:
@@ -37,11 +39,17 @@ def _quoter(column: list):
     return quote if ("\\" in joined or '"' in joined or "\n" in joined) else _plain_quote
 
 
+def _enum(value: str) -> str:
+    """An enumeration ADT value of a facts file (``$Mon``) as its clingo constant."""
+    return "adt_" + value[1:]
+
+
 def facts_text(pred: str, kinds: tuple, rows) -> str:
     """clingo facts for ``rows`` of a relation whose columns have ``kinds``."""
     if not kinds:
         return f"{pred}.\n" if rows else ""
-    conv = [str if k == "number" else _quoter([r[i] for r in rows]) for i, k in enumerate(kinds)]
+    conv = [str if k in ("number", "unsigned") else _enum if k.startswith("adt:") else
+            _quoter([r[i] for r in rows]) for i, k in enumerate(kinds)]
     if len(conv) == 1:
         c = conv[0]
         return "".join([f"{pred}({c(r[0])}).\n" for r in rows])
@@ -58,12 +66,36 @@ def _decode(text: str, kinds: tuple) -> tuple:
     out = []
     for m, k in zip(_ARG.finditer(text, text.index("(")), kinds):
         s, n = m.group(1), m.group(2)
-        if k == "number":
+        if k in ("number", "unsigned"):
             out.append(int(n))
         else:
             out.append(_UNESCAPE.sub(lambda e: "\n" if e.group(1) == "n" else e.group(1), s)
                        if "\\" in s else s)
     return tuple(out)
+
+
+def souffle_text(sym) -> str:
+    """A record value as Soufflé prints it: ``[1, [2, nil]]`` (clingo tuples; ``nil``)."""
+    if sym.type == clingo.SymbolType.Number:
+        return str(sym.number)
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.name == "":
+        return "[" + ", ".join(souffle_text(a) for a in sym.arguments) + "]"
+    if sym.name.startswith("adt_"):     # $Branch or $Branch(a, b)
+        args = ", ".join(souffle_text(a) for a in sym.arguments)
+        return "$" + sym.name[4:] + (f"({args})" if sym.arguments else "")
+    return sym.name
+
+
+def _read_model_records(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
+    """The public reader for relations with record columns (their values as Soufflé text)."""
+    for sym in model.symbols(shown=True):
+        rel = by_pred[(sym.name, len(sym.arguments))]
+        result[rel].append(tuple(a.number if k in ("number", "unsigned") else a.string
+                                 if k == "symbol"
+                                 else souffle_text(a)
+                                 for a, k in zip(sym.arguments, kinds_of[rel])))
 
 
 def _read_model_public(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
@@ -144,6 +176,20 @@ def _raw_model_reader():
     return read
 
 
+def _biased(rows, kinds: tuple, shift) -> list:
+    """``rows`` with the unsigned columns moved to or from clingo's biased form."""
+    cols = [i for i, k in enumerate(kinds) if k == "unsigned"]
+    if not cols:
+        return rows
+    out = []
+    for row in rows:
+        row = list(row)
+        for i in cols:
+            row[i] = shift(row[i])
+        out.append(tuple(row))
+    return out
+
+
 def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: list[str],
                needed: set[str] | None = None) -> dict[str, list[tuple]]:
     """Evaluate ``checked`` with the (already validated) input tuples; return the sorted tuples of
@@ -153,11 +199,12 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
         ctl.add("base", [], program_text(checked, shown, needed))
-        parts = [facts_text(pred_name(rel), checked.relations[rel].kinds, rows)
+        parts = [facts_text(pred_name(rel), checked.relations[rel].kinds,
+                            _biased(rows, checked.relations[rel].kinds, to_clingo))
                  for rel, rows in inputs.items() if rows and rel in needed]
         if parts:
             ctl.add("base", [], "".join(parts))
-        ctl.ground([("base", [])])
+        ctl.ground([("base", [])], context=Functors())
     except RuntimeError as exc:  # a translation bug, not a user error: report it located anyway
         raise DatalogError(f"clingo rejected the translated program: {exc}",
                            SourceLoc(checked.main_file)) from None
@@ -170,11 +217,15 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
             if models > 1:
                 raise DatalogError("program has several answer sets (not stratified?)",
                                    SourceLoc(checked.main_file))
-            read = _raw_model_reader() or _read_model_public
+            records = any(k.startswith(("record:", "adt:")) for r in shown
+                          for k in checked.relations[r].kinds)
+            read = _read_model_records if records else \
+                _raw_model_reader() or _read_model_public
             read(model, by_pred, result, {r: checked.relations[r].kinds for r in shown})
     if models == 0:
         raise DatalogError("clingo found no answer set (internal error)", SourceLoc(checked.main_file))
-    return {rel: sorted(rows) for rel, rows in result.items()}
+    return {rel: sorted(_biased(rows, checked.relations[rel].kinds, from_clingo))
+            for rel, rows in result.items()}
 
 
 class ClingoEngine:

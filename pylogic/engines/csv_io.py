@@ -2,6 +2,8 @@
 line; ``number`` columns are 32-bit signed integers, checked on the way in (never wrapped)."""
 from __future__ import annotations
 
+import gzip
+import zlib
 from pathlib import Path
 
 from pylogic.engines.dialect import INT32_MAX, INT32_MIN
@@ -20,16 +22,35 @@ def parse_number(text: str) -> int:
         raise
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _facts_bytes(path: Path) -> bytes:
+    """The bytes of a facts file, gunzipped when it is gzip-compressed: Soufflé reads facts
+    through zlib's gzip stream, which takes plain and compressed files alike."""
+    data = path.read_bytes()
+    if not data.startswith(_GZIP_MAGIC):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise DatalogError(f"gzip-compressed facts file cannot be decompressed: {exc}",
+                           SourceLoc(str(path))) from None
+
+
 def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]:
-    """Read ``path`` as tuples of ``relation`` (a semantics.Relation). A missing file is an empty
-    relation (as in Soufflé). Raises DatalogError naming file and line on a bad row."""
+    """Read ``path`` as tuples of ``relation`` (a semantics.Relation); a gzip-compressed file is
+    read decompressed, as Soufflé does. A missing file is an empty relation (callers that must
+    refuse it check first: ``run.check_input_files``). Raises DatalogError naming file and line
+    on a bad row."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = _facts_bytes(path)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         return []
     except UnicodeDecodeError as exc:               # located: line and column of the bad byte
-        head = path.read_bytes()[:exc.start]
+        head = data[:exc.start]
         line, col = head.count(b"\n") + 1, exc.start - (head.rfind(b"\n") + 1) + 1
         raise DatalogError(f"facts file is not UTF-8 (byte 0x{exc.object[exc.start]:02x})",
                            SourceLoc(str(path), line, col)) from None
@@ -42,7 +63,8 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
     if arity == 0:                    # any line, blank included, is the empty tuple (Soufflé)
         return [()] if lines else []
     kinds = relation.kinds
-    number_cols = [i for i, k in enumerate(kinds) if k == "number"]
+    number_cols = [i for i, k in enumerate(kinds) if k in ("number", "unsigned")]
+    enum_cols = [(i, e) for i, e in enumerate(getattr(relation, "enums", ()) or ()) if e]
     rows = []
     for lineno, line in enumerate(lines, 1):
         if line.endswith("\r"):
@@ -58,11 +80,18 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
                 raise DatalogError(f"{relation.name} column {i + 1} "
                                    f"({relation.columns[i][0]}): not a number: {fields[i]!r}",
                                    SourceLoc(str(path), lineno)) from None
-            if not INT32_MIN <= value <= INT32_MAX:
+            low, high = (0, 2 ** 32 - 1) if kinds[i] == "unsigned" else (INT32_MIN, INT32_MAX)
+            if not low <= value <= high:
                 raise DatalogError(f"{relation.name} column {i + 1} ({relation.columns[i][0]}): "
-                                   f"{value} is outside the 32-bit number range",
+                                   f"{value} is outside the 32-bit {kinds[i]} range",
                                    SourceLoc(str(path), lineno))
             fields[i] = value
+        for i, allowed in enum_cols:          # an enumeration ADT: $Branch
+            if not (fields[i].startswith("$") and fields[i][1:] in allowed):
+                raise DatalogError(f"{relation.name} column {i + 1} ({relation.columns[i][0]}): "
+                                   f"{fields[i]!r} is not one of "
+                                   f"{', '.join('$' + b for b in sorted(allowed))}",
+                                   SourceLoc(str(path), lineno))
         rows.append(tuple(fields))
     return rows
 
@@ -70,6 +99,14 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]
 def check_rows(rows, relation, origin: str) -> list[tuple]:
     """Validate in-memory tuples against ``relation``'s columns (types, int32 range)."""
     rows = [r if type(r) is tuple else tuple(r) for r in rows]
+    for i, allowed in enumerate(getattr(relation, "enums", ()) or ()):
+        if allowed:
+            bad = next((r for r in rows if not (isinstance(r[i], str) and r[i][1:] in allowed
+                                                and r[i][:1] == "$")), None)
+            if bad is not None:
+                raise DatalogError(f"{relation.name}: {bad!r} column {i + 1} is not one of "
+                                   f"{', '.join('$' + b for b in sorted(allowed))}",
+                                   SourceLoc(origin))
     if _rows_ok(rows, relation.kinds):
         return rows
     return _check_rows_one_by_one(rows, relation, origin)
@@ -82,10 +119,11 @@ def _rows_ok(rows: list[tuple], kinds: tuple) -> bool:
         return False
     for i, k in enumerate(kinds):
         col = [r[i] for r in rows]
-        if k == "number":
+        if k in ("number", "unsigned"):
+            low, high = (0, 2 ** 32 - 1) if k == "unsigned" else (INT32_MIN, INT32_MAX)
             if not all(type(v) is int for v in col):
                 return False
-            if col and not (INT32_MIN <= min(col) and max(col) <= INT32_MAX):
+            if col and not (low <= min(col) and max(col) <= high):
                 return False
         else:
             if not all(type(v) is str for v in col):
@@ -105,13 +143,14 @@ def _check_rows_one_by_one(rows, relation, origin: str) -> list[tuple]:
             raise DatalogError(f"{relation.name}: tuple {n} {row!r} has {len(row)} value(s), "
                                f"expected {len(kinds)}", SourceLoc(origin))
         for i, (v, k) in enumerate(zip(row, kinds)):
-            if k == "number":
+            if k in ("number", "unsigned"):
                 if not isinstance(v, int) or isinstance(v, bool):
                     raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: expected an "
                                        f"int, got {v!r}", SourceLoc(origin))
-                if not INT32_MIN <= v <= INT32_MAX:
+                low, high = (0, 2 ** 32 - 1) if k == "unsigned" else (INT32_MIN, INT32_MAX)
+                if not low <= v <= high:
                     raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: {v} is "
-                                       "outside the 32-bit number range", SourceLoc(origin))
+                                       f"outside the 32-bit {k} range", SourceLoc(origin))
             elif not isinstance(v, str):
                 raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: expected a str, "
                                    f"got {v!r}", SourceLoc(origin))

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pylogic.engines.components import expand_components
 from pylogic.engines.dialect import parse_program
+from pylogic.engines.magic import magic_transform, pragma_targets
 from pylogic.engines.semantics import CheckedProgram, Relation, Rule, check_program
 
 __all__ = ["CheckedProgram", "Relation", "Rule", "load_program", "load_program_cached"]
@@ -38,7 +40,11 @@ def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
         Located (file:line:col) at the first syntax, type, groundedness or stratification error,
         or at a construct outside the supported subset.
     """
-    return check_program(parse_program(path, text), str(path))
+    program = parse_program(path, text)
+    expand_components(program)
+    checked = check_program(program, str(path))
+    wanted, excluded = pragma_targets(program.pragmas)
+    return magic_transform(checked, wanted, excluded) if wanted else checked
 
 
 _LOADED: dict[str, tuple[tuple, CheckedProgram]] = {}

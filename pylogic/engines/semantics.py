@@ -8,10 +8,11 @@ import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
-from pylogic.engines.dialect import (AggLit, Aggregate, Atom, BinOp, BoolLit, Clause, Conj,
-                                     Constraint, Disj, Neg, NegAtom, Negation, Num, Program, Str,
-                                     Var, Wildcard)
+from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, BoolLit, Call,
+                                     Clause, Conj, Constraint, Disj, Neg, NegAtom, Negation, Nil,
+                                     Num, Program, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
+from pylogic.engines.unsigned import bias_rule
 from pylogic.errors import DatalogError, SourceLoc
 
 # ---- the normalized program --------------------------------------------------------------
@@ -27,9 +28,11 @@ class Rule:
 @dataclass(frozen=True)
 class Relation:
     name: str
-    columns: tuple  # ((attr, type_name, kind), ...) kind = "number" | "symbol"
+    columns: tuple  # ((attr, type_name, kind), ...) kind = "number" | "symbol" | "unsigned" |
+    #                 "record:T" | "adt:T"
     loc: SourceLoc = field(compare=False)
     doc: str = field(default="", compare=False)  # comment above its .decl
+    enums: tuple = field(default=(), compare=False)  # per column: branch names of an enum ADT
 
     @property
     def arity(self) -> int:
@@ -74,6 +77,11 @@ _IO_KEYS = {"input": {"IO", "filename", "delimiter"},
 # ---- types ------------------------------------------------------------------------------------
 
 
+#: The primitive types (``unsigned``: 0..2^32-1, held biased by -2^31 on clingo, ``unsigned.py``).
+PRIMITIVE = ("number", "symbol", "unsigned")
+NUMERIC = ("number", "unsigned")
+
+
 class TypeSystem:
     """Soufflé's type lattice over ``number``/``symbol``: a subtype ``T <: B`` is its own set of
     values inside B, a union/equivalence ``T = A | B`` is the union of its members' sets."""
@@ -81,15 +89,37 @@ class TypeSystem:
     def __init__(self, type_decls):
         self.decls = {}
         for t in type_decls:
-            if t.name in self.decls or t.name in ("number", "symbol"):
+            if t.name in self.decls or t.name in PRIMITIVE:
                 raise DatalogError(f"type '{t.name}' is declared twice", t.loc)
             self.decls[t.name] = t
         self._kind, self._set = {}, {}
         for name in self.decls:
             self.kind(name, self.decls[name].loc)
+        self.branches: dict[str, tuple] = {}   # ADT branch -> (its type, field type names)
+        for t in self.decls.values():
+            if t.kind in ("record", "adt"):
+                for b in t.bases:           # every field type exists (they may recurse)
+                    self.kind(b, t.loc)
+            if t.kind == "adt":
+                for branch, fields in t.fields:
+                    if branch in self.branches:
+                        raise DatalogError(f"ADT branch '{branch}' is declared twice", t.loc)
+                    self.branches[branch] = (t.name, fields)
+
+    def enum_branches(self, kind: str) -> frozenset | None:
+        """The branches of an ADT kind whose branches have no fields (an enumeration)."""
+        t = self.decls.get(kind.split(":", 1)[1]) if kind.startswith("adt:") else None
+        if t is None or any(fields for _, fields in t.fields):
+            return None
+        return frozenset(b for b, _ in t.fields)
+
+    def record_fields(self, kind: str) -> tuple | None:
+        """The field type names of record kind ``record:T`` (None for ``record:?``)."""
+        name = kind.split(":", 1)[1]
+        return self.decls[name].bases if name in self.decls else None
 
     def kind(self, name: str, loc: SourceLoc, _seen=()) -> str:
-        if name in ("number", "symbol"):
+        if name in PRIMITIVE:
             return name
         if name in self._kind:
             return self._kind[name]
@@ -98,9 +128,13 @@ class TypeSystem:
         if name in _seen:
             raise DatalogError(f"cyclic type definition of '{name}'", self.decls[name].loc)
         t = self.decls[name]
+        if t.kind in ("record", "adt"):
+            self._kind[name] = f"{t.kind}:{name}"
+            return self._kind[name]
         kinds = {self.kind(b, t.loc, _seen + (name,)) for b in t.bases}
         if len(kinds) != 1:
-            raise DatalogError(f"union type '{name}' mixes number and symbol types", t.loc)
+            raise DatalogError(f"union type '{name}' mixes types of different kinds "
+                               f"({', '.join(sorted(k.split(':')[0] for k in kinds))})", t.loc)
         self._kind[name] = kinds.pop()
         return self._kind[name]
 
@@ -108,7 +142,7 @@ class TypeSystem:
         """The set of primitive tags a type ranges over."""
         if name in self._set:
             return self._set[name]
-        if name in ("number", "symbol"):
+        if name in PRIMITIVE:
             result = {name} | {n for n, t in self.decls.items() if t.kind == "sub"
                                and self._kind[n] == name}
         else:
@@ -118,6 +152,8 @@ class TypeSystem:
                                    if u.kind == "sub" and name in u.bases}
                 for sub in list(result - {name}):
                     result |= self.values(sub)
+            elif t.kind in ("record", "adt"):
+                result = {name}
             else:
                 result = set()
                 for b in t.bases:
@@ -136,7 +172,31 @@ def term_vars(term) -> list:
         return term_vars(term.left) + term_vars(term.right)
     if isinstance(term, Neg):
         return term_vars(term.operand)
+    if isinstance(term, (Call, Record, AdtTerm)):
+        return [v for a in term.args for v in term_vars(a)]
     return []
+
+
+def pattern_vars(term) -> list:
+    """The variables a term binds by matching (a variable, or one inside a record of such)."""
+    if isinstance(term, Var):
+        return [term]
+    if isinstance(term, (Record, AdtTerm)):
+        return [v for a in term.args for v in pattern_vars(a)]
+    return []
+
+
+def compatible(k1: str | None, k2: str | None) -> bool:
+    """Kinds that may meet: equal, unknown, or two records one of which is of unknown type."""
+    if not k1 or not k2 or k1 == k2:
+        return True
+    return k1.startswith("record:") and k2.startswith("record:") and "record:?" in (k1, k2)
+
+
+def _specific(*kinds) -> str | None:
+    """The most specific of ``kinds`` (a named record type over ``record:?``)."""
+    known = [k for k in kinds if k]
+    return next((k for k in known if k != "record:?"), known[0] if known else None)
 
 
 def lit_vars(lit) -> list:
@@ -149,6 +209,8 @@ def lit_vars(lit) -> list:
         return lit_vars(lit.atom)
     if isinstance(lit, Constraint):
         return term_vars(lit.left) + term_vars(lit.right)
+    if isinstance(lit, Test):
+        return [v for a in lit.args for v in term_vars(a)]
     if isinstance(lit, AggLit):
         out = [lit.result] + (term_vars(lit.target) if lit.target is not None else [])
         for b in lit.body:
@@ -164,6 +226,8 @@ def _has_wildcard(term) -> Wildcard | None:
         return _has_wildcard(term.left) or _has_wildcard(term.right)
     if isinstance(term, Neg):
         return _has_wildcard(term.operand)
+    if isinstance(term, (Call, Record, AdtTerm)):
+        return next((w for a in term.args if (w := _has_wildcard(a))), None)
     return None
 
 
@@ -175,6 +239,8 @@ def _dnf(node, negated: bool) -> list:
         return [[Constraint(_FLIP[node.op], node.left, node.right, node.loc) if negated else node]]
     if isinstance(node, BoolLit):
         return [[]] if node.value != negated else []
+    if isinstance(node, Test):
+        return [[Test(node.name, node.args, node.negated != negated, node.loc)]]
     if isinstance(node, Negation):
         return _dnf(node.inner, not negated)
     if isinstance(node, (Conj, Disj)):
@@ -193,6 +259,10 @@ class _Checker:
         self.types = TypeSystem(program.types)
         self.relations: dict[str, Relation] = {}
         self.fresh = itertools.count()
+        self.eqrels: list = []  # Decls of 'eqrel' relations
+        # any unsigned type or literal: rules are rewritten for the biased representation
+        self.uses_unsigned = any(_unsigned_literal(c) for c in program.clauses) or \
+            any("unsigned" in t.bases for t in program.types)
 
     # -- declarations and IO
     def declare(self) -> None:
@@ -201,16 +271,21 @@ class _Checker:
                 raise DatalogError(f"relation '{d.name}' is declared twice (first at "
                                    f"{self.relations[d.name].loc})", d.loc)
             for q, qloc in d.qualifiers:
-                if q == "eqrel":
-                    raise DatalogError("unsupported construct: 'eqrel' relation representation",
-                                       qloc)
+                if q == "eqrel":       # Soufflé: binary, both columns of one type
+                    if len(d.attrs) != 2 or d.attrs[0][1] != d.attrs[1][1]:
+                        raise DatalogError(f"eqrel relation '{d.name}' must be binary with both "
+                                           "columns of one type", qloc)
+                    self.eqrels.append(d)
             cols, seen = [], set()
             for attr, tname in d.attrs:
                 if attr in seen:
                     raise DatalogError(f"attribute '{attr}' of '{d.name}' is declared twice", d.loc)
                 seen.add(attr)
                 cols.append((attr, tname, self.types.kind(tname, d.loc)))
-            self.relations[d.name] = Relation(d.name, tuple(cols), d.loc, d.doc)
+                self.uses_unsigned |= cols[-1][2] == "unsigned"
+            enums = tuple(self.types.enum_branches(k) for _, _, k in cols)
+            self.relations[d.name] = Relation(d.name, tuple(cols), d.loc, d.doc,
+                                              enums if any(enums) else ())
 
     def io(self):
         inputs, outputs, printsize = {}, {}, []
@@ -227,6 +302,14 @@ class _Checker:
             if "delimiter" in params and len(params["delimiter"]) != 1:
                 raise DatalogError("delimiter must be a single character", io.loc)
             params.setdefault("loc", io.loc)
+            rel = self.relations[io.rel]
+            if io.kind != "printsize" and any(k.startswith("record:") or (
+                    k.startswith("adt:") and not (rel.enums and rel.enums[i]))
+                    for i, k in enumerate(rel.kinds)):
+                raise DatalogError(f"unsupported construct: .{io.kind} of '{io.rel}', which has a "
+                                   "record or ADT column (supported inside the program; in "
+                                   "facts and output files only ADTs whose branches have no "
+                                   "fields)", io.loc)
             if io.kind == "input":
                 inputs.setdefault(io.rel, params)
                 self.input_files.setdefault(io.rel, []).append(params)
@@ -245,6 +328,8 @@ class _Checker:
         out = []
         for clause in self.program.clauses:
             out.extend(self.clause(clause))
+        for d in self.eqrels:
+            out.extend(_equivalence_rules(d.name, d.loc))
         return out
 
     def clause(self, clause: Clause) -> list[Rule]:
@@ -260,7 +345,10 @@ class _Checker:
                 rule = Rule(Atom(head.rel, head_args, head.loc), tuple(body), clause.loc)
                 rule = self.finish_aggregates(rule)
                 self.check_grounded(rule)
-                self.check_types(rule)
+                kinds = self.check_types(rule)
+                if self.uses_unsigned:
+                    rule = Rule(*bias_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
+                                           self.relations), rule.loc)
                 rules.append(rule)
         return rules
 
@@ -296,6 +384,13 @@ class _Checker:
                     raise DatalogError("underscore '_' in a constraint", w.loc)
             return Constraint(lit.op, self.lift_term(lit.left, body),
                               self.lift_term(lit.right, body), lit.loc)
+        if isinstance(lit, Test):
+            for side in lit.args:
+                w = _has_wildcard(side)
+                if w:
+                    raise DatalogError(f"underscore '_' in '{lit.name}'", w.loc)
+            return Test(lit.name, tuple(self.lift_term(a, body) for a in lit.args), lit.negated,
+                        lit.loc)
         raise DatalogError(f"unexpected construct {type(lit).__name__}", getattr(lit, "loc", None))
 
     def lift_term(self, term, body: list):
@@ -306,6 +401,13 @@ class _Checker:
                          term.loc)
         if isinstance(term, Neg):
             return Neg(self.lift_term(term.operand, body), term.loc)
+        if isinstance(term, Call):
+            return Call(term.name, tuple(self.lift_term(a, body) for a in term.args), term.loc)
+        if isinstance(term, Record):
+            return Record(tuple(self.lift_term(a, body) for a in term.args), term.loc)
+        if isinstance(term, AdtTerm):
+            return AdtTerm(term.branch, tuple(self.lift_term(a, body) for a in term.args),
+                           term.loc)
         return term
 
     def lift_aggregate(self, agg: Aggregate, body: list) -> Var:
@@ -329,11 +431,17 @@ class _Checker:
                 inner.append(lit)
             else:
                 inner.append(lit)
-                for t in (lit.left, lit.right) if isinstance(lit, Constraint) else lit.atom.args:
+                for t in (lit.left, lit.right) if isinstance(lit, Constraint) else \
+                        lit.args if isinstance(lit, Test) else lit.atom.args:
                     if _contains_agg(t):
                         raise DatalogError("unsupported construct: nested aggregate", t.loc)
                 if isinstance(lit, NegAtom):
                     self.check_atom(lit.atom)
+                elif isinstance(lit, Test):
+                    for side in lit.args:
+                        w = _has_wildcard(side)
+                        if w:
+                            raise DatalogError(f"underscore '_' in '{lit.name}'", w.loc)
                 else:
                     for side in (lit.left, lit.right):
                         w = _has_wildcard(side)
@@ -420,9 +528,13 @@ class _Checker:
                         raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
         for v in term_vars_of_atom(rule.head):
             if v.name not in bound:
+                if any(isinstance(lit, AggLit) and v.name in {w.name for w in lit_vars(lit)}
+                       for lit in rule.body):
+                    raise DatalogError(f"unsupported construct: aggregate witness (variable "
+                                       f"'{v.name}' is bound only inside an aggregate)", v.loc)
                 raise DatalogError(f"ungrounded variable '{v.name}' in the head", v.loc)
         for lit in rule.body:
-            if isinstance(lit, (NegAtom, Constraint)):
+            if isinstance(lit, (NegAtom, Constraint, Test)):
                 for v in lit_vars(lit):
                     if v.name not in bound:
                         raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
@@ -441,7 +553,9 @@ class _Checker:
 
         def note_col(v: Var, rel: Relation, i: int):
             _, tname, kind = rel.columns[i]
-            if kinds.setdefault(v.name, kind) != kind:
+            if kinds.get(v.name) == "record:?":
+                kinds[v.name] = kind
+            if not compatible(kinds.setdefault(v.name, kind), kind):
                 raise DatalogError(f"type error: variable '{v.name}' is used as {kinds[v.name]} "
                                    f"and as {kind} ({rel.name} column {i + 1})", v.loc)
             values = self.types.values(tname)
@@ -469,15 +583,21 @@ class _Checker:
                     note_col(a, rel, i)
                 else:
                     self.check_term_kind(a, rel.columns[i][2], kinds, f"{rel.name} column {i + 1}")
+        # a variable that only the head places gets its column's kind (as Soufflé deduces it)
+        head_rel = self.relations[rule.head.rel]
+        for a, col in zip(rule.head.args, head_rel.columns):
+            if isinstance(a, Var) and a.name not in kinds:
+                kinds[a.name] = col[2]
         # constraints and aggregates: propagate kinds to a fixpoint
         for _ in range(len(rule.body) + 1):
             for lit in _all_lits(rule.body):
                 if isinstance(lit, Constraint):
                     lk, rk = self.kind_of(lit.left, kinds), self.kind_of(lit.right, kinds)
-                    if lk and rk and lk != rk:
+                    if not compatible(lk, rk):
                         raise DatalogError(f"type error: comparing {lk} with {rk}", lit.loc)
                     for side, k in ((lit.left, rk), (lit.right, lk)):
-                        if isinstance(side, Var) and k and side.name not in kinds:
+                        if isinstance(side, Var) and k and kinds.get(side.name) in (None,
+                                                                                  "record:?"):
                             kinds[side.name] = k
                     if lit.op == "=" and isinstance(lit.left, Var) and isinstance(lit.right, Var):
                         a, b = lit.left.name, lit.right.name
@@ -486,26 +606,45 @@ class _Checker:
                                 raise DatalogError(f"type error: '{a}' and '{b}' have types that "
                                                    "share no values", lit.loc)
                 elif isinstance(lit, AggLit):
-                    kinds[lit.result.name] = "number"
+                    tk = self.kind_of(lit.target, kinds) if lit.target is not None else None
+                    kinds[lit.result.name] = tk if tk in NUMERIC and lit.op in (
+                        "min", "max", "sum") else "number"
+        # a variable given a numeric expression whose kind no context fixed is a number
+        for lit in _all_lits(rule.body):
+            if isinstance(lit, Constraint) and lit.op == "=":
+                for a, b in ((lit.left, lit.right), (lit.right, lit.left)):
+                    if isinstance(a, Var) and a.name not in kinds and \
+                            isinstance(b, (Num, BinOp, Neg)) and self.kind_of(b, kinds) is None:
+                        kinds[a.name] = "number"
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint):
-                k = self.kind_of(lit.left, kinds) or self.kind_of(lit.right, kinds)
+                k = _specific(self.kind_of(lit.left, kinds), self.kind_of(lit.right, kinds))
+                if lit.op not in ("=", "!=") and k and k.startswith("adt:"):
+                    raise DatalogError(f"unsupported construct: ordering comparison '{lit.op}' on "
+                                       "ADT values", lit.loc)
                 if lit.op not in ("=", "!=") and k == "symbol":
                     raise DatalogError(f"unsupported construct: ordering comparison '{lit.op}' on "
                                        "symbols (Soufflé orders symbols by its own rules)", lit.loc)
                 for side in (lit.left, lit.right):
                     if not isinstance(side, Var):
-                        self.check_term_kind(side, self.kind_of(side, kinds) or "number", kinds,
-                                             "constraint")
+                        self.check_term_kind(side, k or self.kind_of(side, kinds) or "number",
+                                             kinds, "constraint")
             elif isinstance(lit, AggLit) and lit.target is not None:
-                self.check_term_kind(lit.target, "number", kinds, f"'{lit.op}' target")
+                tk = self.kind_of(lit.target, kinds) or "number"
+                if tk == "unsigned" and lit.op not in ("min", "max", "sum"):
+                    raise DatalogError(f"unsupported construct: '{lit.op}' over unsigned values",
+                                       lit.loc)
+                self.check_term_kind(lit.target, tk, kinds, f"'{lit.op}' target")
+            elif isinstance(lit, Test):
+                for a in lit.args:
+                    self.check_term_kind(a, "symbol", kinds, f"'{lit.name}'")
         rel = self.relations[rule.head.rel]
         for i, a in enumerate(rule.head.args):
             _, tname, kind = rel.columns[i]
             where = f"{rel.name} column {i + 1}"
             if isinstance(a, Var):
                 k = kinds.get(a.name)
-                if k and k != kind:
+                if not compatible(k, kind):
                     raise DatalogError(f"type error: variable '{a.name}' is {k} but {where} is "
                                        f"{kind}", a.loc)
                 if a.name in sets and not sets[a.name] <= self.types.values(tname):
@@ -514,14 +653,28 @@ class _Checker:
                                        f"({where})", a.loc)
             else:
                 self.check_term_kind(a, kind, kinds, where)
+        return kinds
 
     def kind_of(self, term, kinds) -> str | None:
         if isinstance(term, Var):
             return kinds.get(term.name)
         if isinstance(term, Str):
             return "symbol"
-        if isinstance(term, (Num, BinOp, Neg)):
-            return "number"
+        if isinstance(term, Num):         # a plain literal is number or unsigned by context
+            return "unsigned" if term.suffix == "u" else None
+        if isinstance(term, BinOp):
+            return _specific(self.kind_of(term.left, kinds), self.kind_of(term.right, kinds))
+        if isinstance(term, Neg):
+            return self.kind_of(term.operand, kinds)
+        if isinstance(term, (Record, Nil)):
+            return "record:?"
+        if isinstance(term, AdtTerm):
+            owner = self.types.branches.get(term.branch)
+            return f"adt:{owner[0]}" if owner else None
+        if isinstance(term, Call):
+            if term.name in ("min", "max", "bnot", "lnot"):
+                return next((k for a in term.args if (k := self.kind_of(a, kinds))), None)
+            return _CALL_RESULT[term.name]
         return None
 
     def check_term_kind(self, term, expected: str, kinds, where: str) -> None:
@@ -529,29 +682,115 @@ class _Checker:
             return
         if isinstance(term, Var):
             k = kinds.get(term.name)
-            if k and k != expected:
+            if not compatible(k, expected):
                 raise DatalogError(f"type error: variable '{term.name}' is {k}, {where} expects "
                                    f"{expected}", term.loc)
-            kinds.setdefault(term.name, expected)
+            if k in (None, "record:?"):
+                kinds[term.name] = expected
+            return
+        if isinstance(term, (Record, Nil)):
+            if not expected.startswith("record:"):
+                raise DatalogError(f"type error: record where {where} expects {expected}",
+                                   term.loc)
+            fields = self.types.record_fields(expected) if isinstance(term, Record) else None
+            if fields is not None and len(fields) != len(term.args):
+                raise DatalogError(f"type error: record of {len(term.args)} field(s) where "
+                                   f"{where} expects {expected[7:]} of {len(fields)}", term.loc)
+            for i, a in enumerate(term.args if isinstance(term, Record) else ()):
+                want = self.types.kind(fields[i], term.loc) if fields is not None else \
+                    self.kind_of(a, kinds)
+                if want:
+                    self.check_term_kind(a, want, kinds, f"field {i + 1} of a record")
+            return
+        if isinstance(term, AdtTerm):
+            owner = self.types.branches.get(term.branch)
+            if owner is None:
+                raise DatalogError(f"undeclared ADT branch '${term.branch}'", term.loc)
+            if expected != f"adt:{owner[0]}":
+                raise DatalogError(f"type error: ${term.branch} (of {owner[0]}) where {where} "
+                                   f"expects {expected}", term.loc)
+            if len(term.args) != len(owner[1]):
+                raise DatalogError(f"${term.branch} takes {len(owner[1])} argument(s), not "
+                                   f"{len(term.args)}", term.loc)
+            for i, (a, t) in enumerate(zip(term.args, owner[1])):
+                self.check_term_kind(a, self.types.kind(t, term.loc), kinds,
+                                     f"field {i + 1} of ${term.branch}")
             return
         if isinstance(term, Str):
             if expected != "symbol":
                 raise DatalogError(f"type error: string constant where {where} expects {expected}",
                                    term.loc)
             return
-        if expected != "number":
+        if isinstance(term, Call):
+            result = self.kind_of(term, kinds) or expected
+            if result != expected:
+                raise DatalogError(f"type error: '{term.name}' gives a {result} where {where} "
+                                   f"expects {expected}", term.loc)
+            for i, a in enumerate(term.args):
+                want = result if term.name in ("min", "max", "bnot", "lnot") else \
+                    _CALL_ARGS[term.name][
+                    min(i, len(_CALL_ARGS[term.name]) - 1)]
+                self.check_term_kind(a, want, kinds, f"argument {i + 1} of '{term.name}'")
+            return
+        if expected not in NUMERIC:
             raise DatalogError(f"type error: number expression where {where} expects {expected}",
                                term.loc)
-        if isinstance(term, BinOp):
-            self.check_term_kind(term.left, "number", kinds, f"operand of '{term.op}'")
-            self.check_term_kind(term.right, "number", kinds, f"operand of '{term.op}'")
+        if isinstance(term, Num):
+            if term.suffix == "u" and expected != "unsigned":
+                raise DatalogError(f"type error: unsigned constant where {where} expects "
+                                   f"{expected}", term.loc)
+            if expected == "unsigned" and term.value < 0:
+                raise DatalogError(f"type error: negative constant where {where} expects "
+                                   "unsigned", term.loc)
+            if expected == "number" and term.value > 2 ** 31 - 1:
+                raise DatalogError(f"number constant {term.value} is outside the 32-bit range",
+                                   term.loc)
+        elif isinstance(term, BinOp):
+            self.check_term_kind(term.left, expected, kinds, f"operand of '{term.op}'")
+            self.check_term_kind(term.right, expected, kinds, f"operand of '{term.op}'")
         elif isinstance(term, Neg):
+            if expected == "unsigned":
+                raise DatalogError("unsupported construct: unary '-' on an unsigned value",
+                                   term.loc)
             self.check_term_kind(term.operand, "number", kinds, "operand of unary '-'")
+
+
+#: Intrinsic functors: the kind of their value and of their arguments (the last repeats).
+_CALL_RESULT = {"cat": "symbol", "substr": "symbol", "to_string": "symbol", "strlen": "number",
+                "to_number": "number", "range": "number", "to_unsigned": "unsigned"}
+_CALL_ARGS = {"cat": ("symbol",), "substr": ("symbol", "number"), "to_string": ("number",),
+              "strlen": ("symbol",), "to_number": ("symbol",), "range": ("number",),
+              "to_unsigned": ("number",)}
+
+
+def _unsigned_literal(node) -> bool:
+    """Whether a parsed clause holds an unsigned literal (``5u``)."""
+    if isinstance(node, Num):
+        return node.suffix == "u"
+    if isinstance(node, (list, tuple)):
+        return any(_unsigned_literal(x) for x in node)
+    if hasattr(node, "__dataclass_fields__"):
+        return any(_unsigned_literal(getattr(node, f)) for f in node.__dataclass_fields__
+                   if f != "loc")
+    return False
+
+
+def _equivalence_rules(rel: str, loc: SourceLoc) -> list[Rule]:
+    """An ``eqrel`` relation is the equivalence closure of what is derived into it (Soufflé's
+    union-find representation): reflexive on its elements, symmetric, transitive."""
+    x, y, z = (Var(f"#eq{n}", loc) for n in "xyz")
+
+    def a(*args):
+        return Atom(rel, args, loc)
+    return [Rule(a(x, x), (a(x, y),), loc), Rule(a(y, y), (a(x, y),), loc),
+            Rule(a(y, x), (a(x, y),), loc), Rule(a(x, z), (a(x, y), a(y, z)), loc)]
 
 
 def _contains_agg(term) -> bool:
     if isinstance(term, Aggregate):
         return True
+    if isinstance(term, (Call, Record, AdtTerm)):
+        return any(_contains_agg(a) for a in term.args)
     if isinstance(term, BinOp):
         return _contains_agg(term.left) or _contains_agg(term.right)
     if isinstance(term, Neg):
@@ -594,7 +833,7 @@ def _ground(lits, bound: set) -> set:
     bound = set(bound)
     for lit in lits:
         if isinstance(lit, Atom):
-            bound |= {a.name for a in lit.args if isinstance(a, Var)}
+            bound |= {v.name for a in lit.args for v in pattern_vars(a)}
     changed = True
     while changed:
         changed = False
@@ -605,6 +844,12 @@ def _ground(lits, bound: set) -> set:
                             all(v.name in bound for v in term_vars(b)):
                         bound.add(a.name)
                         changed = True
+                    elif isinstance(a, (Record, AdtTerm)) and isinstance(b, Var) and \
+                            b.name in bound:
+                        new = {v.name for v in pattern_vars(a)} - bound    # unpacking
+                        if new:
+                            bound |= new
+                            changed = True
             elif isinstance(lit, AggLit) and lit.result.name not in bound:
                 bound.add(lit.result.name)
                 changed = True

@@ -5,17 +5,27 @@ aggregates range over the tuple of their local variables (so duplicates do not c
 as in Soufflé). Integer ``/`` and ``\\`` truncate toward zero in clingo, as in C and Soufflé."""
 from __future__ import annotations
 
-from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
-                                     Wildcard)
+from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
+                                     Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
 
-_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\"}
+_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\", "band": "&", "bor": "?", "bxor": "^"}
+# the rest are Python functions called while grounding (``functors.py``, prefix FUNCTOR_PREFIX)
 _GUARD = {"min": " < #sup", "max": " > #inf"}
 
 
 def pred_name(rel: str) -> str:
     """The clingo predicate of a Soufflé relation (injective, always a valid lowercase name)."""
-    return "r_" + rel.replace("?", "_Q")
+    # a.b (components): r_a'b; p#bf and magic#p#bf (magic sets, magic.py): r_p'_bf, ...
+    return "r_" + rel.replace("?", "_Q").replace(".", "'").replace("#", "'_")
+
+
+def functor_name(name: str) -> str:
+    """The Python function (``functors.Functors``) computing a Soufflé functor or operator."""
+    return FUNCTOR_PREFIX + {"^": "power"}.get(name, name)
+
+
+FUNCTOR_PREFIX = "sf_"
 
 
 def var_name(name: str) -> str:
@@ -40,7 +50,21 @@ def term(t) -> str:
     if isinstance(t, Wildcard):
         return "_"
     if isinstance(t, BinOp):
-        return f"({term(t.left)}{_OPS[t.op]}{term(t.right)})"
+        if t.op in _OPS:
+            return f"({term(t.left)}{_OPS[t.op]}{term(t.right)})"
+        return f"@{functor_name(t.op)}({term(t.left)},{term(t.right)})"
+    if isinstance(t, Record):     # a clingo tuple: (a,b), (a,), ()
+        inner = ",".join(term(a) for a in t.args)
+        return f"({inner},)" if len(t.args) == 1 else f"({inner})"
+    if isinstance(t, Nil):
+        return "nil"
+    if isinstance(t, AdtTerm):   # $Branch(a, b) -> adt_Branch(a,b)
+        args = f"({','.join(term(a) for a in t.args)})" if t.args else ""
+        return f"adt_{t.branch}{args}"
+    if isinstance(t, Call):
+        if t.name == "bnot":
+            return f"(~{term(t.args[0])})"
+        return f"@{functor_name(t.name)}({','.join(term(a) for a in t.args)})"
     if isinstance(t, Neg):
         return f"(-{term(t.operand)})"
     raise TypeError(f"cannot translate term {t!r}")
@@ -62,6 +86,9 @@ def literal(lit) -> str:
         if lit.op == "=" and isinstance(right, Var) and not isinstance(left, Var):
             left, right = right, left  # clingo binds the variable on the left of '='
         return f"{term(left)}{lit.op}{term(right)}"
+    if isinstance(lit, Test):   # 1 holds, 0 does not, -1 neither (a bad regular expression)
+        return f"@{functor_name(lit.name)}({','.join(term(a) for a in lit.args)})=" + \
+            ("0" if lit.negated else "1")
     if isinstance(lit, AggLit):
         elems = [term(v) for v in lit.tuple_vars]
         if lit.target is not None:

@@ -50,3 +50,27 @@ def test_a_blank_line_in_a_nullary_facts_file_is_the_empty_tuple(tmp_path, engin
     prog = tmp_path / "p.dl"
     prog.write_text(".decl n()\n.input n\n.decl r(x: number)\n.output r\nr(1) :- n().\n")
     assert run_program(prog, tmp_path, engine)["r"] == ([(1,)] if holds else [])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_gzip_compressed_facts_file_is_read(tmp_path, engine):
+    # Soufflé reads facts through zlib's gzip stream: compressed and plain files alike
+    if not engine_available(engine):
+        pytest.skip(f"{engine} not available")
+    import gzip
+    (tmp_path / "e.facts").write_bytes(gzip.compress(b"a\t1\nb\t-2\n"))
+    prog = tmp_path / "p.dl"
+    prog.write_text(".decl e(x: symbol, n: number)\n.input e\n"
+                    ".decl r(x: symbol, n: number)\n.output r\nr(x, n + 1) :- e(x, n).\n")
+    assert run_program(prog, tmp_path, engine)["r"] == [("a", 2), ("b", -1)]
+
+
+def test_a_truncated_gzip_facts_file_is_refused_naming_it(tmp_path):
+    import gzip
+    from pylogic.errors import DatalogError
+    (tmp_path / "e.facts").write_bytes(gzip.compress(b"a\nb\n" * 100)[:20])
+    prog = tmp_path / "p.dl"
+    prog.write_text(".decl e(x: symbol)\n.input e\n.decl r(x: symbol)\n.output r\nr(x) :- e(x).\n")
+    with pytest.raises(DatalogError) as err:
+        run_program(prog, tmp_path, "clingo")
+    assert "gzip" in str(err.value) and "e.facts" in str(err.value)

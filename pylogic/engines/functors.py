@@ -1,0 +1,324 @@
+"""Soufflé's intrinsic functors for the embedded engine: clingo calls these Python functions while
+grounding (``@sf_cat(X,Y)``; ``to_clingo.functor_name``). Each follows Soufflé 2.5's interpreter
+(``src/interpreter/Engine.cpp``): 32-bit two's-complement numbers, shifts masked to 0..31,
+``bshl`` on the unsigned pattern, ``^`` through ``std::pow`` cast back to 32 bits, strings as
+bytes (``strlen``, ``substr``), ``match`` as ``std::regex_match`` (whole text)."""
+from __future__ import annotations
+
+import math
+import re
+
+try:
+    import clingo
+except ImportError:  # the engine reports itself unavailable
+    clingo = None
+
+_MASK = 0xFFFFFFFF
+_BIAS = 2 ** 31
+
+
+def _signed(v: int) -> int:
+    """The 32-bit two's-complement value of ``v``'s low 32 bits."""
+    v &= _MASK
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def _num(v: int):
+    return clingo.Number(_signed(v))
+
+
+def _text(sym) -> str:
+    if sym.type != clingo.SymbolType.String:
+        raise RuntimeError(f"expected a symbol, got {sym}")
+    return sym.string
+
+
+def _int(sym) -> int:
+    if sym.type != clingo.SymbolType.Number:
+        raise RuntimeError(f"expected a number, got {sym}")
+    return sym.number
+
+
+def _order_key(sym):
+    return (0, sym.number) if sym.type == clingo.SymbolType.Number else (1, sym.string.encode())
+
+
+_REGEX: dict[str, re.Pattern | None] = {}
+
+_POSIX = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
+          "space": " \\t\\n\\r\\f\\v", "xdigit": "0-9A-Fa-f", "punct": re.escape(
+              "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"), "w": "a-zA-Z0-9_", "d": "0-9",
+          "s": " \\t\\n\\r\\f\\v", "blank": " \\t", "cntrl": "\\x00-\\x1f\\x7f"}
+_ESCAPES = set("dDwWsSbBntrfv0") | set("\\.^$*+?()[]{}|/-")
+
+
+class BadPattern(ValueError):
+    """A pattern std::regex (ECMAScript grammar) refuses: ``match`` is then false, as is
+    ``!match`` (Soufflé warns "wrong pattern provided")."""
+
+
+def ecmascript_to_python(pattern: str) -> str:
+    """The Python regular expression for an ECMAScript ``pattern`` as std::regex reads it.
+    Raises BadPattern where std::regex would throw, RuntimeError for a construct not translated
+    (never a guess)."""
+    out, i, n, depth = [], 0, len(pattern), 0
+    atom = False          # something a quantifier may follow
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= n:
+                raise BadPattern("trailing backslash")
+            e = pattern[i + 1]
+            if e not in _ESCAPES:
+                raise RuntimeError(f"match: escape '\\{e}' in {pattern!r} is not supported")
+            out.append("\\" + e)
+            i += 2
+            atom = e not in "bB"
+        elif c == "[":
+            j = i + 1
+            cls = ["["]
+            if j < n and pattern[j] == "^":
+                cls.append("^")
+                j += 1
+            first = True
+            while j < n and (pattern[j] != "]" or first):
+                first = False
+                if pattern.startswith("[:", j):
+                    k = pattern.find(":]", j + 2)
+                    name = pattern[j + 2:k] if k > 0 else None
+                    if name not in _POSIX:
+                        raise BadPattern(f"character class [:{name}:]")
+                    cls.append(_POSIX[name])
+                    j = k + 2
+                elif pattern[j] == "\\" and j + 1 < n:
+                    if pattern[j + 1] not in _ESCAPES:
+                        raise RuntimeError(f"match: escape '\\{pattern[j + 1]}' in {pattern!r} "
+                                           "is not supported")
+                    cls.append(pattern[j:j + 2])
+                    j += 2
+                elif pattern[j] == "[":
+                    cls.append("\\[")
+                    j += 1
+                else:
+                    cls.append(pattern[j])
+                    j += 1
+            if j >= n:
+                raise BadPattern("unterminated [")
+            cls.append("]")
+            out.append("".join(cls))
+            i = j + 1
+            atom = True
+        elif c == "(":
+            if pattern.startswith("(?", i):
+                if pattern[i:i + 3] not in ("(?:", "(?=", "(?!"):
+                    raise BadPattern("(? group")
+                out.append(pattern[i:i + 3])
+                i += 3
+            else:
+                out.append("(")
+                i += 1
+            depth += 1
+            atom = False
+        elif c == ")":
+            if depth == 0:
+                raise BadPattern("unbalanced )")
+            depth -= 1
+            out.append(")")
+            i += 1
+            atom = True
+        elif c in "*+?":
+            if not atom:
+                raise BadPattern(f"nothing to repeat at {i}")
+            out.append(c)
+            i += 1
+            if i < n and pattern[i] == "?":
+                out.append("?")
+                i += 1
+            atom = False
+        elif c == "{":
+            m = re.match(r"\{(\d+)(,(\d*))?\}", pattern[i:])
+            if not m or not atom:
+                raise BadPattern(f"bad brace at {i}")
+            out.append(m.group(0))
+            i += len(m.group(0))
+            if i < n and pattern[i] == "?":
+                out.append("?")
+                i += 1
+            atom = False
+        elif c in "}]":
+            out.append("\\" + c)   # a literal in ECMAScript's Annex B (std::regex accepts it)
+            i += 1
+            atom = True
+        elif c in "^$|.":
+            out.append(c)
+            i += 1
+            atom = c == "."
+        else:
+            out.append(re.escape(c))
+            i += 1
+            atom = True
+    if depth:
+        raise BadPattern("unbalanced (")
+    return "".join(out)
+
+
+class Functors:
+    """The clingo grounding context: one method per functor (``sf_`` + its name)."""
+
+    # -- strings (Soufflé: std::string, i.e. bytes)
+    def sf_cat(self, *args):
+        return clingo.String("".join(_text(a) for a in args))
+
+    def sf_strlen(self, s):
+        return clingo.Number(len(_text(s).encode()))
+
+    def sf_substr(self, s, idx, length):
+        data, i, n = _text(s).encode(), _int(idx) & _MASK, _int(length) & _MASK  # size_t
+        if i > len(data):           # std::out_of_range: Soufflé warns and gives ""
+            return clingo.String("")
+        return clingo.String(data[i:i + n].decode("utf-8", errors="replace"))
+
+    def sf_to_string(self, n):
+        return clingo.String(str(_int(n)))
+
+    def sf_to_number(self, s):
+        text = _text(s)       # std::stoi(text, base 10 / 0x / 0b): leading blanks, a prefix
+        m = re.match(r"\s*([+-]?)(0b[01]+|0x[0-9a-fA-F]+|\d+)", text)
+        if not m:
+            raise RuntimeError(f"wrong string provided by `to_number(\"{text}\")` functor")
+        digits = m.group(2)
+        value = int(digits, 0) if digits[:2] in ("0b", "0x") else int(digits)
+        value = -value if m.group(1) == "-" else value
+        if not -(2 ** 31) <= value < 2 ** 31:
+            raise RuntimeError(f"wrong string provided by `to_number(\"{text}\")` functor")
+        return clingo.Number(value)
+
+    # -- tests: 1 holds, 0 does not, -1 neither (Soufflé: a bad pattern fails match and !match)
+    def sf_contains(self, part, text):
+        return clingo.Number(1 if _text(part) in _text(text) else 0)
+
+    def sf_match(self, pattern, text):
+        p = _text(pattern)
+        if p not in _REGEX:
+            try:
+                _REGEX[p] = re.compile(ecmascript_to_python(p))
+            except (BadPattern, re.error):
+                _REGEX[p] = None
+        rx = _REGEX[p]
+        if rx is None:
+            return clingo.Number(-1)
+        return clingo.Number(1 if rx.fullmatch(_text(text)) else 0)
+
+    # -- numbers
+    def sf_min(self, *args):
+        return min(args, key=_order_key)
+
+    def sf_max(self, *args):
+        return max(args, key=_order_key)
+
+    def sf_range(self, a, b, step=None):
+        lo, hi = _int(a), _int(b)
+        st = (1 if lo <= hi else -1) if step is None else _int(step)
+        if st > 0:
+            return [clingo.Number(x) for x in range(lo, hi, st)]
+        if st < 0:
+            return [clingo.Number(x) for x in range(lo, hi, st)]
+        return [clingo.Number(lo)] if lo != hi else []
+
+    def sf_power(self, a, b):
+        try:
+            v = math.pow(_int(a), _int(b))
+        except (OverflowError, ValueError, ZeroDivisionError):
+            v = math.inf
+        if math.isnan(v) or not -(2 ** 31) <= v < 2 ** 31:
+            return clingo.Number(-(2 ** 31))   # x86's conversion of an out-of-range double
+        return clingo.Number(int(v))
+
+    def sf_bshl(self, a, b):
+        return _num((_int(a) & _MASK) << (_int(b) & 31))
+
+    def sf_bshr(self, a, b):
+        return _num(_int(a) >> (_int(b) & 31))
+
+    def sf_bshru(self, a, b):
+        return _num((_int(a) & _MASK) >> (_int(b) & 31))
+
+    def sf_land(self, a, b):
+        return clingo.Number(int(bool(_int(a)) and bool(_int(b))))
+
+    def sf_lor(self, a, b):
+        return clingo.Number(int(bool(_int(a)) or bool(_int(b))))
+
+    def sf_lxor(self, a, b):
+        return clingo.Number(int(bool(_int(a)) != bool(_int(b))))
+
+    def sf_lnot(self, a):
+        return clingo.Number(int(not _int(a)))
+
+    # -- unsigned (held biased by -2^31: ``unsigned.py``); results modulo 2^32 (RamUnsigned)
+    def _u2(self, a, b, fn):
+        x, y = _int(a) + _BIAS, _int(b) + _BIAS
+        return clingo.Number(((fn(x, y) & _MASK) - _BIAS))
+
+    def sf_uadd(self, a, b):
+        return self._u2(a, b, lambda x, y: x + y)
+
+    def sf_usub(self, a, b):
+        return self._u2(a, b, lambda x, y: x - y)
+
+    def sf_umul(self, a, b):
+        return self._u2(a, b, lambda x, y: x * y)
+
+    def sf_udiv(self, a, b):
+        if _int(b) + _BIAS == 0:
+            raise RuntimeError("unsigned division by zero")
+        return self._u2(a, b, lambda x, y: x // y)
+
+    def sf_umod(self, a, b):
+        if _int(b) + _BIAS == 0:
+            raise RuntimeError("unsigned modulo by zero")
+        return self._u2(a, b, lambda x, y: x % y)
+
+    def sf_upower(self, a, b):    # static_cast<RamUnsigned>(std::pow(x, y))
+        x, y = _int(a) + _BIAS, _int(b) + _BIAS
+        try:
+            v = math.pow(x, y)
+        except OverflowError:
+            v = math.inf
+        if not v < 2 ** 32:
+            raise RuntimeError(f"unsigned {x} ^ {y} is outside the 32-bit range (undefined in "
+                               "Soufflé)")
+        return clingo.Number(int(v) - _BIAS)
+
+    def sf_uband(self, a, b):
+        return self._u2(a, b, lambda x, y: x & y)
+
+    def sf_ubor(self, a, b):
+        return self._u2(a, b, lambda x, y: x | y)
+
+    def sf_ubxor(self, a, b):
+        return self._u2(a, b, lambda x, y: x ^ y)
+
+    def sf_ubshl(self, a, b):
+        return self._u2(a, b, lambda x, y: x << (y & 31))
+
+    def sf_ubshr(self, a, b):
+        return self._u2(a, b, lambda x, y: x >> (y & 31))
+
+    def sf_uland(self, a, b):
+        return self._u2(a, b, lambda x, y: int(bool(x) and bool(y)))
+
+    def sf_ulor(self, a, b):
+        return self._u2(a, b, lambda x, y: int(bool(x) or bool(y)))
+
+    def sf_ulxor(self, a, b):
+        return self._u2(a, b, lambda x, y: int(bool(x) != bool(y)))
+
+    def sf_ubnot(self, a):
+        return clingo.Number(((~(_int(a) + _BIAS)) & _MASK) - _BIAS)
+
+    def sf_ulnot(self, a):
+        return clingo.Number(int(not (_int(a) + _BIAS)) - _BIAS)
+
+    def sf_to_unsigned(self, a):   # static_cast<RamUnsigned>(RamSigned): the bit pattern
+        return clingo.Number((_int(a) & _MASK) - _BIAS)
