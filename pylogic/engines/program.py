@@ -17,7 +17,8 @@ from pylogic.engines.semantics import CheckedProgram, Relation, Rule, check_prog
 __all__ = ["CheckedProgram", "Relation", "Rule", "load_program", "load_program_cached"]
 
 
-def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
+def load_program(path: str | Path, text: str | None = None,
+                 include_dirs: tuple = ()) -> CheckedProgram:
     """Parse (with includes) and check a Soufflé-dialect program.
 
     Parameters
@@ -27,6 +28,10 @@ def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
     text : str, optional
         The program text, when it is not to be read from ``path`` (``path`` still names it in
         messages and anchors its includes).
+    include_dirs : tuple of paths
+        Where an ``#include`` not found beside the including file is looked for, in order
+        (Soufflé's ``-I``); kept as ``include_dirs`` on the result for engines that re-read the
+        source.
 
     Returns
     -------
@@ -38,7 +43,9 @@ def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
         Located (file:line:col) at the first syntax, type, groundedness or stratification error,
         or at a construct outside the supported subset.
     """
-    return check_program(parse_program(path, text), str(path))
+    checked = check_program(parse_program(path, text, include_dirs), str(path))
+    checked.include_dirs = [str(d) for d in include_dirs]
+    return checked
 
 
 _LOADED: dict[str, tuple[tuple, CheckedProgram]] = {}
