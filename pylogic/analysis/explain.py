@@ -1,0 +1,43 @@
+"""The model an explanation is rebuilt from (issue #17 item 2): input facts plus the engine's rows
+of every relation the explained one depends on, intermediate ``_`` relations included.
+
+Example
+-------
+>>> ex = explainer(load_query("datalog/dominance.dl"), "idom", facts_dir="runs/examples/facts")  # doctest: +SKIP
+>>> ex.explain("idom", ("loop_call.pir::main", "entry", "head"))["rule"]                      # doctest: +SKIP
+'.../datalog/dominance.dl:14:1'
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pylogic.analysis.query import run_query
+from pylogic.engines import CheckedProgram, load_inputs
+from pylogic.engines.explain import Explainer
+from pylogic.errors import DatalogError, SourceLoc
+
+
+def explainer(checked: CheckedProgram, rel: str, facts_dir: str | Path | None = None,
+              facts: dict | None = None, engine: str = "auto") -> Explainer:
+    """An ``Explainer`` over the engine's result for ``rel`` and what it depends on.
+
+    Raises
+    ------
+    DatalogError
+        Bad facts; or the engine does not return an intermediate relation (it only shows
+        ``.output`` ones), so no explanation can be rebuilt from its rows.
+    """
+    probe = Explainer(checked, {})
+    needed = sorted(r for r in probe._depends(rel) if r not in checked.inputs)
+    model = dict(load_inputs(checked, facts_dir, facts))
+    extra = [r for r in needed if r not in checked.outputs]
+    result = run_query(checked, facts_dir, facts=facts, engine=engine, extra=extra,
+                       only=[r for r in needed if r in checked.outputs] + extra)
+    unseen = [r for r in needed if r not in result]
+    if unseen:
+        raise DatalogError(f"explain: the {engine} engine does not return the intermediate "
+                           f"relations {', '.join(unseen[:5])}{' ...' if len(unseen) > 5 else ''}, "
+                           "which the explanation is rebuilt from (use --engine clingo)",
+                           SourceLoc(checked.main_file))
+    model.update(result)
+    return Explainer(checked, model)
