@@ -17,9 +17,10 @@ from pylogic.engines.explain import Explainer
 from pylogic.errors import DatalogError, SourceLoc
 
 
-def explainer(checked: CheckedProgram, rel: str, facts_dir: str | Path | None = None,
+def explainer(checked: CheckedProgram, rel: str | list, facts_dir: str | Path | None = None,
               facts: dict | None = None, engine: str = "auto") -> Explainer:
-    """An ``Explainer`` over the engine's result for ``rel`` and what it depends on.
+    """An ``Explainer`` over the engine's result for ``rel`` (a relation or a list of them) and
+    what it depends on.
 
     Raises
     ------
@@ -28,7 +29,8 @@ def explainer(checked: CheckedProgram, rel: str, facts_dir: str | Path | None = 
         ``.output`` ones), so no explanation can be rebuilt from its rows.
     """
     probe = Explainer(checked, {})
-    needed = sorted(r for r in probe._depends(rel) if r not in checked.inputs)
+    wanted = [rel] if isinstance(rel, str) else list(rel)
+    needed = sorted({r for w in wanted for r in probe._depends(w)} - set(checked.inputs))
     model = dict(load_inputs(checked, facts_dir, facts))
     extra = [r for r in needed if r not in checked.outputs]
     result = run_query(checked, facts_dir, facts=facts, engine=engine, extra=extra,
