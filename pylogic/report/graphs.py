@@ -90,9 +90,10 @@ def cfg_dot(view) -> str:
     return "\n".join(lines)
 
 
-def tree_dot(edges, root_label: str | None = None) -> str:
-    """A tree given as (parent, child) pairs, drawn top-down."""
-    nodes: dict[str, str] = {}
+def tree_dot(edges, root: str | None = None) -> str:
+    """A tree given as (parent, child) pairs, drawn top-down (``root`` alone when it has no
+    edges)."""
+    nodes: dict[str, str] = {root: "n0"} if root is not None else {}
     for d, n in edges:
         for x in (d, n):
             nodes.setdefault(x, f"n{len(nodes)}")

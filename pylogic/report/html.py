@@ -105,8 +105,8 @@ def write_report(view: RunView, dest: str | Path) -> dict:
                     rows.append(entry)
                 tables.append({"title": TITLES[rel], "columns": SHOWN[rel], "rows": rows})
             svgs = {"cfg": _svg(cfg_dot(f), stats["graph_errors"]),
-                    "domtree": _svg(tree_dot(f.rows.get("idom", [])), stats["graph_errors"]),
-                    "pdomtree": _svg(tree_dot(f.rows.get("ipdom", [])), stats["graph_errors"])}
+                    "domtree": _svg(tree_dot(f.rows.get("idom", []), f.entry), stats["graph_errors"]),
+                    "pdomtree": _svg(tree_dot(f.rows.get("ipdom", []), "__exit__"), stats["graph_errors"])}
             stats["svgs"] += sum(not isinstance(s, GraphError) for s in svgs.values())
             html = env.get_template("function.html").render(
                 root="../", f=f, tables=tables, graph=_graph,
