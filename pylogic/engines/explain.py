@@ -410,11 +410,14 @@ class Explainer:
                 node["checks"].append(show_literal(lit, env))
         return node
 
-    def why_not(self, rel: str, row: tuple) -> list[dict]:
+    def why_not(self, rel: str, row: tuple, depth: int = 2, _seen: frozenset = frozenset()
+                ) -> list[dict]:
         """Per rule with head ``rel``: ``{rule, rule_text, reason, satisfied, missing}``: the
         furthest any instance gets through the body over the model (``satisfied``: literals
         that held, bound), ``missing``: the first literal that no instance satisfies there.
-        [] for an input relation (an absent input fact is its own reason).
+        [] for an input relation (an absent input fact is its own reason). When the missing
+        literal is a fully bound atom of a computed relation, ``because`` answers why *it*
+        does not hold, ``depth`` levels down.
 
         Raises
         ------
@@ -426,7 +429,12 @@ class Explainer:
             raise DatalogError(f"{show_atom(rel, row)} holds (see explain)")
         answers = []
         for rule in self.rules.get(rel, ()):
-            answers.append(self._refute(rule, row))
+            answer = self._refute(rule, row)
+            missing = answer.pop("missing_atom", None)
+            if missing and depth > 0 and missing not in _seen and self.rules.get(missing[0]):
+                answer["because"] = {"atom": show_atom(*missing), "rules": self.why_not(
+                    missing[0], missing[1], depth - 1, _seen | {(rel, row)})}
+            answers.append(answer)
         return answers
 
     def _refute(self, rule, row: tuple) -> dict:
@@ -475,10 +483,16 @@ class Explainer:
                         missing=None)
         failed = best.get("failed")
         env = best.get("env", env)
+        atom = None
+        if isinstance(failed, Atom):
+            try:
+                atom = (failed.rel, tuple(evaluate(a, env) for a in failed.args))
+            except (KeyError, ZeroDivisionError):
+                atom = None   # not fully bound: no single atom to ask about
         return dict(base, reason="no instance satisfies the body past this literal",
                     satisfied=[show_literal(l, e) for l, e in best.get("done", [])],
                     missing=show_literal(failed, env) if failed is not None else None,
-                    missing_kind=type(failed).__name__,
+                    missing_kind=type(failed).__name__, missing_atom=atom,
                     truncated=budget[0] <= 0)
 
 

@@ -35,11 +35,19 @@ def why_not_text(atom: str, answers: list[dict], is_input: bool) -> str:
     if not answers:
         return f"{atom} does not hold: no rule derives that relation"
     lines = [f"{atom} does not hold; {len(answers)} rule(s) could derive it:"]
-    for a in answers:
-        lines.append(f"  rule {a['rule']}: {a['rule_text']}")
-        for lit in a["satisfied"]:
-            lines.append(f"    holds    {lit}")
-        if a.get("missing"):
-            lines.append(f"    MISSING  {a['missing']}")
-        lines.append(f"    ({a['reason']}{'; search truncated' if a.get('truncated') else ''})")
+    _why_not_lines(answers, lines, "  ")
     return "\n".join(lines)
+
+
+def _why_not_lines(answers: list[dict], lines: list[str], pad: str) -> None:
+    for a in answers:
+        lines.append(f"{pad}rule {a['rule']}: {a['rule_text']}")
+        for lit in a["satisfied"]:
+            lines.append(f"{pad}  holds    {lit}")
+        if a.get("missing"):
+            lines.append(f"{pad}  MISSING  {a['missing']}")
+        lines.append(f"{pad}  ({a['reason']}{'; search truncated' if a.get('truncated') else ''})")
+        because = a.get("because")
+        if because:
+            lines.append(f"{pad}  {because['atom']} does not hold because:")
+            _why_not_lines(because["rules"], lines, pad + "    ")

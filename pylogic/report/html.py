@@ -123,7 +123,7 @@ def write_report(view: RunView, dest: str | Path) -> dict:
         failures = list(view.summary.get("failures") or [])
         failures += [x for x in view.summary.get("files_failed") or [] if x not in failures]
         (tmp / "index.html").write_text(env.get_template("index.html").render(
-            root="", summary=view.summary, functions=view.functions,
+            root="", summary=view.summary, functions=view.functions, pages=pages,
             by_file=sorted(by_file.items()), failures=[_failure(x) for x in failures]),
             encoding="utf-8")
         stats["pages"] += 1

@@ -55,7 +55,7 @@ engine {{ summary.engine }}; {{ summary.seconds.total if summary.seconds else "?
 <h2>Predicates: BDD (PAS) vs PPG</h2>
 <table><tr><th>function</th><th>defines</th><th>predicates</th><th>BDD nodes</th><th>pairs</th>
 <th>disjoint BDD</th><th>disjoint PPG</th><th>implied BDD</th><th>implied PPG</th><th>covers BDD</th><th>covers PPG</th></tr>
-{% for p in summary.predicates %}<tr><td>{{ p.function }}</td>
+{% for p in summary.predicates %}<tr><td>{% if p.function in pages %}<a href="{{ pages[p.function] }}">{{ p.function }}</a>{% else %}{{ p.function }}{% endif %}</td>
 {% for k in ["defines", "predicates", "bdd_nodes", "pairs", "disjoint_bdd", "disjoint_ppg", "implied_bdd", "implied_ppg", "covers_bdd", "covers_ppg"] %}<td class="num">{{ p[k] if p[k] is not none else "" }}</td>{% endfor %}</tr>
 {% endfor %}</table>
 {% endif %}

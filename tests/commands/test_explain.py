@@ -176,6 +176,11 @@ def test_explain_text_and_why_not(facts, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert not doc["holds"] and len(doc["rules"]) == 1
     assert doc["rules"][0]["missing"] == '_dt_idom("loop_call.pir::main", "cfg", "entry", "body")'
+    because = doc["rules"][0]["because"]          # one level down: why that atom is missing
+    assert because["atom"] == doc["rules"][0]["missing"]
+    assert [r["missing"] for r in because["rules"]] == [
+        '_dt_idom_k("loop_call.pir::main", "cfg", 2, "entry", "body")']
+    assert because["rules"][0]["satisfied"] == ['_dt_final("loop_call.pir::main", "cfg", 2)']
     loops = datalog_dir() / "loops.dl"
     assert main(["explain", str(loops), "loop_header(loop_call.pir::main, body)",
                  "--facts", str(facts)]) == 3
