@@ -175,37 +175,39 @@ def _matrices(summary: dict, functions: list[FunctionView]) -> None:
 
 
 def _explanations(facts_dir: Path, functions: list[FunctionView], engine: str) -> None:
-    """Derivation trees of every shown row of functions with at most EXPLAIN_MAX_BLOCKS blocks,
-    one engine call per function and analysis (on that function's facts only)."""
+    """Derivation trees of every shown row of functions with at most EXPLAIN_MAX_BLOCKS blocks:
+    one engine call per analysis over those functions' facts, one ranking of its model."""
     small = [f for f in functions if f.blocks and len(f.blocks) <= EXPLAIN_MAX_BLOCKS
              and not f.stats.get("error")]
     for f in functions:
         if f not in small:
             f.explain_note = (f"{len(f.blocks)} blocks: no explanation pages above "
                               f"{EXPLAIN_MAX_BLOCKS} (use pathlogic explain)")
+    keep = {f.fid for f in small}
     for analysis in sorted(set(EXPLAINED_BY.values())):
+        rels = [r for r, a in EXPLAINED_BY.items() if a == analysis]
+        if not any(f.rows.get(r) for f in small for r in rels):
+            continue
         checked = catalog_get(analysis).program()
-        inputs = load_inputs(checked, facts_dir, None)
-        per_function = defaultdict(lambda: defaultdict(list))
-        for rel, rows in inputs.items():
-            for row in rows:
-                per_function[row[0]][rel].append(row)
+        facts = {r: [row for row in rows if row[0] in keep]
+                 for r, rows in load_inputs(checked, facts_dir, None).items()}
+        try:
+            ex = explainer(checked, rels, facts=facts, engine=engine)
+        except PathlogicError as exc:
+            for f in small:
+                f.explain_note = f"no explanations from {analysis}: {exc}"
+            continue
         for f in small:
-            rels = [r for r, a in EXPLAINED_BY.items() if a == analysis and f.rows.get(r)]
-            if not rels:
-                continue
-            facts = {r: per_function[f.fid].get(r, []) for r in checked.inputs}
-            try:
-                ex = explainer(checked, rels, facts=facts, engine=engine)
-                for rel in rels:
-                    kinds = checked.relations[rel].kinds
-                    for row in f.rows[rel]:
-                        typed = (f.fid,) + tuple(int(v) if k == "number" else v
-                                                 for v, k in zip(row, kinds[1:]))
+            for rel in rels:
+                kinds = checked.relations[rel].kinds
+                for row in f.rows.get(rel, []):
+                    typed = (f.fid,) + tuple(int(v) if k == "number" else v
+                                             for v, k in zip(row, kinds[1:]))
+                    try:
                         if ex.holds(rel, typed):
                             f.explanations[(rel, row)] = ex.explain(rel, typed)
-            except PathlogicError as exc:
-                f.explain_note = f"explanations stopped: {exc}"
+                    except PathlogicError as exc:
+                        f.explain_note = f"explanations stopped: {exc}"
 
 
 def explain_command(program: str, rel: str, fid: str, row: tuple, out: Path) -> str:

@@ -19,6 +19,11 @@ tr.failed td, .failure { color: #a00000; }
 pre { background: #f7f7f7; padding: .6em; overflow: auto; font-size: 85%; }
 code { background: #f4f4f4; }
 nav a { margin-right: 1em; }
+td.code { font-family: monospace; white-space: pre; }
+tr.removed td.code { background: #ffd6d6; text-decoration: line-through; }
+tr.inserted td.code { background: #d6f5d6; }
+tr.moved td.code { background: #d6e6ff; }
+.side { display: inline-block; vertical-align: top; margin-right: 2em; }
 </style></head>
 <body>
 <nav><a href="{{ root }}index.html">index</a></nav>
@@ -120,5 +125,45 @@ input facts (rebuilt from the engine's rows, as <code>pathlogic explain</code> p
 {% endblock %}
 """
 
+OPT_INDEX = """{% extends "base.html" %}
+{% block title %}optimize {{ passes|join(",") }}{% endblock %}
+{% block body %}
+<h1>pathlogic optimize --passes {{ passes|join(",") }}</h1>
+<table><tr><th>program</th><th>pass</th><th>size</th><th>after</th><th>removed</th><th>inserted</th>
+<th>moved</th><th>check</th></tr>
+{% for p in programs %}{% if p.error %}<tr class="failed"><td>{{ p.relpath }}</td><td colspan="7">{{ p.error }}</td></tr>
+{% else %}{% for v in p.views %}<tr><td><a href="{{ p.page }}">{{ p.relpath }}</a></td><td>{{ v.name }}</td>
+<td class="num">{{ v.totals.size_before }}</td><td class="num">{{ v.totals.size_after }}</td>
+<td class="num">{{ v.totals.removed }}</td><td class="num">{{ v.totals.added }}</td>
+<td class="num">{{ v.totals.moved }}</td><td>{{ p.verdict }}</td></tr>{% endfor %}{% endif %}
+{% endfor %}</table>
+{% endblock %}
+"""
+
+OPT_PROGRAM = """{% extends "base.html" %}
+{% block title %}{{ p.relpath }}{% endblock %}
+{% block body %}
+<h1>{{ p.relpath }}: {{ passes|join(",") }}</h1>
+{% if p.cases %}<h2>Behaviour: {{ p.verdict }}</h2>
+<table><tr><th>run</th><th>verdict</th>{% for k in columns %}<th>{{ k }}</th>{% endfor %}<th>detail</th></tr>
+{% for c in p.cases %}<tr><td>args={{ c.args }} input={{ c.inputs }}</td><td>{{ c.verdict }}</td>
+{% for k in columns %}<td class="num">{% if c.before %}{{ c.before[k] }} &rarr; {{ c.after[k] }}{% endif %}</td>{% endfor %}
+<td>{{ c.detail }}</td></tr>{% endfor %}</table>{% endif %}
+<p class="note">Red, struck through: removed; green: inserted; blue: moved to another block.</p>
+{% for v in p.views %}
+<h2>Pass {{ loop.index }}: {{ v.name }} <small>({{ v.totals.size_before }} &rarr; {{ v.totals.size_after }}
+instructions; {{ v.totals.removed }} removed, {{ v.totals.added }} inserted, {{ v.totals.moved }} moved)</small></h2>
+{% for f in v.functions %}
+<h3>{{ f.name }}</h3>
+{% for side in ["before", "after"] %}<div class="side"><table><tr><th colspan="2">{{ side }}</th></tr>
+{% for block, text, mark in f[side] %}<tr class="{{ mark }}"><td>{{ block }}</td><td class="code">{{ text }}</td></tr>
+{% endfor %}</table></div>{% endfor %}
+{% else %}<p class="note">no function changed</p>
+{% endfor %}
+{% endfor %}
+{% endblock %}
+"""
+
 TEMPLATES = {"base.html": BASE, "index.html": INDEX, "function.html": FUNCTION,
-             "explain.html": EXPLAIN}
+             "explain.html": EXPLAIN, "optimize.html": OPT_INDEX,
+             "optimize_program.html": OPT_PROGRAM}
