@@ -9,10 +9,11 @@ Example
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from pylogic.analysis.query import run_query
-from pylogic.engines import CheckedProgram, load_inputs
+from pylogic.engines import CheckedProgram, load_inputs, load_program, run_checked
 from pylogic.engines.explain import Explainer
 from pylogic.errors import DatalogError, SourceLoc
 
@@ -36,6 +37,9 @@ def explainer(checked: CheckedProgram, rel: str | list, facts_dir: str | Path | 
     result = run_query(checked, facts_dir, facts=facts, engine=engine, extra=extra,
                        only=[r for r in needed if r in checked.outputs] + extra)
     unseen = [r for r in needed if r not in result]
+    if unseen:   # an engine that shows only .output relations (Soufflé): ask for them too
+        result.update(_with_outputs(checked, unseen, facts_dir, facts, engine))
+        unseen = [r for r in needed if r not in result]
     if unseen:
         raise DatalogError(f"explain: the {engine} engine does not return the intermediate "
                            f"relations {', '.join(unseen[:5])}{' ...' if len(unseen) > 5 else ''}, "
@@ -43,3 +47,21 @@ def explainer(checked: CheckedProgram, rel: str | list, facts_dir: str | Path | 
                            SourceLoc(checked.main_file))
     model.update(result)
     return Explainer(checked, model)
+
+
+def _with_outputs(checked: CheckedProgram, relations: list[str], facts_dir, facts,
+                  engine: str) -> dict:
+    """The rows of ``relations`` from a copy of the program that includes it and adds an
+    ``.output`` directive for each (the same rules, so the same model)."""
+    with tempfile.TemporaryDirectory(prefix="pathlogic-explain-") as tmp:
+        main = Path(checked.main_file)
+        text = getattr(checked, "source_text", None)
+        if text is not None or not main.is_file():
+            main = Path(tmp) / "query.dl"
+            main.write_text(text or "")
+        wrapper = Path(tmp) / "explain.dl"
+        wrapper.write_text(f'#include "{main.resolve()}"\n'
+                           + "".join(f".output {r}\n" for r in relations))
+        dirs = [Path.cwd()] + [Path(d) for d in getattr(checked, "include_dirs", [])]
+        copy = load_program(wrapper, include_dirs=dirs)
+        return run_checked(copy, facts_dir, engine, facts, only=relations)

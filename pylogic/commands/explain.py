@@ -38,8 +38,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--function", metavar="NAME",
                    help="with --on: only the facts of the functions named NAME")
     p.add_argument("--engine", default="clingo", choices=engine_choices(),
-                   help="the engine whose rows are explained (default clingo: it returns the "
-                        "intermediate relations the tree is built from)")
+                   help="the engine whose rows are explained (default clingo, which returns "
+                        "intermediate relations directly; souffle runs a copy of the program "
+                        "with an .output for each)")
     p.add_argument("--missing-as-empty", action="store_true",
                    help="read a missing .input facts file as an empty relation")
     p.add_argument("--json", action="store_true", help="print the tree (or why-not) as JSON")
