@@ -12,7 +12,7 @@ import sys
 from pylogic.errors import PathlogicError
 
 #: Subcommand modules, in the order ``--help`` lists them.
-COMMANDS = ("run", "check", "import_pir", "analyze", "facts", "query", "compare_engines",
+COMMANDS = ("run", "check", "import_pir", "analyze", "facts", "query", "explain", "report", "compare_engines",
             "predicates", "validate", "ifconvert", "optimize")
 
 

@@ -42,6 +42,7 @@ class PassResult:
     removed: int
     added: int
     moved: int
+    module: Optional[Module] = field(default=None, repr=False, compare=False)  # the pass's output
 
     def totals(self) -> dict:
         own = self.record.totals() if hasattr(self.record, "totals") else {}
@@ -128,7 +129,7 @@ def optimize(module: Module, passes: Sequence[str], relpath: Optional[str] = Non
         seconds = time.perf_counter() - t0
         removed, added, moved = change_counts(current, new)
         result.passes.append(PassResult(name, record, seconds, static_size(current),
-                                        static_size(new), removed, added, moved))
+                                        static_size(new), removed, added, moved, new))
         current = new
     result.module = current
     return result

@@ -44,6 +44,8 @@ def add_parser(sub) -> None:
                    help="reuse what an earlier run computed for the same content (default "
                    "$PATHLOGIC_CACHE, else ~/.cache/pathlogic; PATHLOGIC_CACHE=off disables it)")
     p.add_argument("--no-cache", action="store_true", help="compute everything afresh")
+    p.add_argument("--html", action="store_true",
+                   help="also write the HTML report to OUT/html (as `pathlogic report OUT`)")
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local: this machine's processes (--jobs); dask: one task per file on a "
                    "Dask cluster (--scheduler, else a local cluster of --jobs workers)")
@@ -112,4 +114,7 @@ def run(args) -> int:
         print()
         print(predicate_table(result))
     print("\n".join(closing_lines(result)))
+    if args.html:
+        from pylogic.commands.report import build
+        build(result.out)
     return 1 if result.failed else 0

@@ -50,6 +50,9 @@ def add_parser(sub) -> None:
     p.add_argument("--input", default="", help="values `input` reads (3,4,...)")
     p.add_argument("--engine", default="auto", choices=engine_choices())
     p.add_argument("--json", action="store_true", help="one JSON object instead of tables")
+    p.add_argument("--html", metavar="DIR",
+                   help="write an HTML view to DIR: each pass's code before and after, "
+                        "removed/inserted/moved instructions marked, dynamic counts")
     p.set_defaults(func=run)
 
 
@@ -82,6 +85,8 @@ def run(args) -> int:
     try:
         if args.out:
             check_out(args.target, args.out)
+        if args.html:
+            check_output_path(args.html)
         passes = parse_passes(args.passes)
         cases = None
         if args.validate:
@@ -100,6 +105,10 @@ def run(args) -> int:
         raise
     if args.out:
         write_outputs(items, args.target, args.out)
+    if args.html:
+        from pylogic.report.html_optimize import write_optimize_report
+        stats = write_optimize_report(items, passes, args.html)
+        print(f"html: {stats['pages']} pages -> {Path(args.html) / 'index.html'}", file=sys.stderr)
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for item in items:

@@ -1,6 +1,12 @@
-"""``pathlogic query PROGRAM.dl (--facts DIR | --on DIR)``: run an ad hoc Soufflé-dialect program
-over a facts directory (or over facts extracted from the programs in a directory) and print
-each output relation as a table.
+"""``pathlogic query (PROGRAM.dl | -e TEXT) (--facts DIR | --on DIR)``: run an ad hoc
+Soufflé-dialect program over a facts directory (or over facts extracted from the programs in a
+directory) and print the program's own output relations as tables (``--all-outputs``: also
+those of the files it includes; a program with no ``.output`` of its own shows every output).
+
+The shipped analyses are on the include path (as Soufflé's ``-I``): ``#include "schema.dl"``
+and ``#include "dominance.dl"`` work from any directory. ``-e TEXT`` (repeatable, one line
+each) is a program given on the command line, its includes found from the current directory.
+``--csv`` prints one ``relation,value,...`` line per row (column names: ``--json``).
 
 Every ``.input`` relation needs its facts file (``--missing-as-empty`` reads a missing one as
 empty, as Soufflé does). With ``--on``, a program file that cannot be loaded or whose facts
@@ -10,6 +16,7 @@ the exit status is 1. Exit status: 0, 1 after an error or a left-out file, 124 w
 """
 from __future__ import annotations
 
+import csv
 import json
 import sys
 import tempfile
@@ -19,7 +26,8 @@ from facts_gen.extract import write_facts
 from pylogic.analysis.directory import facts_directory
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.commands import nonnegative_int, only_function, positive_float
-from pylogic.engines import engine_choices, load_program, run_checked, write_outputs
+from pylogic.analysis.query import load_query, run_query, shown_outputs
+from pylogic.engines import engine_choices, write_outputs
 from pylogic.engines.budget import TIMEOUT_STATUS, call_with_budget
 from pylogic.engines.run import check_input_files
 from pylogic.errors import DatalogError, PathlogicError, SourceLoc, printable_name
@@ -29,7 +37,9 @@ from pylogic.report.table import relation_table
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("query", help="run a Datalog (Soufflé dialect) program over facts",
                               description=__doc__)
-    p.add_argument("program", help="the .dl program")
+    p.add_argument("program", nargs="?", help="the .dl program (or -e TEXT)")
+    p.add_argument("-e", dest="text", action="append", metavar="TEXT",
+                   help="program text instead of a file (repeat for more lines)")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--facts", metavar="FACTSDIR", help="directory of NAME.facts files")
     src.add_argument("--on", metavar="DIR",
@@ -47,7 +57,12 @@ def add_parser(subparsers) -> None:
                    help=f"stop the engine after SECONDS (exit status {TIMEOUT_STATUS})")
     p.add_argument("--limit", type=nonnegative_int, default=None, metavar="N",
                    help="print at most N rows per relation")
-    p.add_argument("--json", action="store_true", help="print {relation: {columns, rows}} as JSON")
+    p.add_argument("--all-outputs", action="store_true",
+                   help="also print the output relations of included files")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print {relation: {columns, rows}} as JSON")
+    fmt.add_argument("--csv", action="store_true",
+                     help="print one CSV line per row: relation,value,...")
     p.set_defaults(func=run)
 
 
@@ -78,9 +93,11 @@ def extract_into(directory: str, facts_dir: Path, function: str | None = None) -
 def evaluate(checked, facts_dir: Path, args) -> dict:
     """The engine call, under ``--timeout`` when given."""
     options = dict(compiled=args.compiled, extra=list(checked.printsize))
+    if args.out is None:  # an engine may skip what the shown relations do not need
+        options["only"] = shown_outputs(checked, args.all_outputs) + list(checked.printsize)
     if args.timeout is None:
-        return run_checked(checked, facts_dir, args.engine, **options)
-    return call_with_budget(run_checked, (checked, facts_dir, args.engine), options,
+        return run_query(checked, facts_dir, engine=args.engine, **options)
+    return call_with_budget(run_query, (checked, facts_dir), dict(options, engine=args.engine),
                             seconds=args.timeout, what=f"query ({args.engine} engine)",
                             loc=SourceLoc(checked.main_file))
 
@@ -90,7 +107,10 @@ def run(args) -> int:
     if args.function and not args.on:
         raise PathlogicError("--function selects the functions of --on DIR (with --facts, "
                              "filter in the program)")
-    checked = load_program(args.program)
+    if (args.program is None) == (args.text is None):
+        raise PathlogicError("query: give a program file or -e TEXT (one of them)")
+    checked = (load_query(path=args.program) if args.text is None
+               else load_query(text="\n".join(args.text) + "\n"))
     with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
         left_out = False
         if args.facts:
@@ -113,17 +133,25 @@ def run(args) -> int:
         with output_directory(out) as tmp_out:   # all of RESULTDIR replaced at once, or not at all
             write_outputs(checked, result, tmp_out)
     status = 1 if left_out else 0
+    shown = [r for r in shown_outputs(checked, args.all_outputs) if r in result]
     columns = {r: [c[0] for c in checked.relations[r].columns] for r in result}
     if args.json:
         doc = {r: {"columns": columns[r],
-                   "rows": [list(t) for t in (rows if args.limit is None else rows[:args.limit])],
-                   "count": len(rows)}
-               for r, rows in result.items()}
+                   "rows": [list(t) for t in (result[r] if args.limit is None
+                                              else result[r][:args.limit])],
+                   "count": len(result[r])}
+               for r in shown + [r for r in checked.printsize if r in result]}
         json.dump(doc, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return status
+    if args.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        for rel in shown:
+            for row in (result[rel] if args.limit is None else result[rel][:args.limit]):
+                writer.writerow((rel,) + tuple(row))
+        return status
     blocks = []
-    for rel in checked.outputs:
+    for rel in shown:
         if rel in result:
             blocks.append(relation_table(rel, columns[rel], result[rel], args.limit))
     for rel in checked.printsize:

@@ -904,17 +904,38 @@ def read_source(path: Path, include_loc: SourceLoc | None = None) -> str:
                            SourceLoc(str(path), line, col)) from None
 
 
-def parse_program(path: str | Path, text: str | None = None) -> Program:
+def parse_program(path: str | Path, text: str | None = None,
+                  include_dirs: tuple = ()) -> Program:
     """Parse ``path`` (or ``text`` named as ``path``) and every file it ``#include``s, relative to
-    the including file. An include cycle or a missing include is a located DatalogError.
-    Components stay in ``program.components`` (``components.expand_components`` expands them)."""
+    the including file, else in the first of ``include_dirs`` that has it (Soufflé's ``-I``). An
+    include cycle or a missing include is a located DatalogError. Components stay in
+    ``program.components`` (``components.expand_components`` expands them)."""
     program = Program()
-    _parse_into(program, Path(path), text, stack=())
+    _parse_into(program, Path(path), text, stack=(), include_dirs=tuple(map(Path, include_dirs)))
     return program
 
 
+def _include_path(including: Path, rel: str, include_dirs: tuple, loc: SourceLoc) -> Path:
+    """Where ``#include "rel"`` in ``including`` is read from: beside the including file, else
+    the first include directory that has it (as cpp's ``-I``).
+
+    Raises
+    ------
+    DatalogError
+        At the ``#include``, naming every place looked in, when none has the file.
+    """
+    beside = including.parent / rel
+    if beside.exists() or Path(rel).is_absolute() or not include_dirs:
+        return beside
+    for d in include_dirs:
+        if (d / rel).exists():
+            return d / rel
+    places = ", ".join(str(p) for p in (beside.parent,) + include_dirs)
+    raise DatalogError(f'#include "{rel}": no such file (looked in {places})', loc)
+
+
 def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
-                include_loc: SourceLoc | None = None) -> None:
+                include_loc: SourceLoc | None = None, include_dirs: tuple = ()) -> None:
     resolved = path.resolve() if text is None else path
     if text is None:
         text = read_source(path, include_loc)
@@ -945,7 +966,8 @@ def _parse_into(program: Program, path: Path, text: str | None, stack: tuple,
         previous = item
         if isinstance(item, tuple):
             _, rel, loc = item
-            _parse_into(program, path.parent / rel, None, stack + (resolved,), loc)
+            _parse_into(program, _include_path(path, rel, include_dirs, loc), None,
+                        stack + (resolved,), loc, include_dirs)
         elif isinstance(item, Decl):
             program.decls.append(item)
         elif isinstance(item, TypeDecl):

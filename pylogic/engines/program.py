@@ -19,7 +19,8 @@ from pylogic.engines.semantics import CheckedProgram, Relation, Rule, check_prog
 __all__ = ["CheckedProgram", "Relation", "Rule", "load_program", "load_program_cached"]
 
 
-def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
+def load_program(path: str | Path, text: str | None = None,
+                 include_dirs: tuple = ()) -> CheckedProgram:
     """Parse (with includes) and check a Soufflé-dialect program.
 
     Parameters
@@ -29,6 +30,10 @@ def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
     text : str, optional
         The program text, when it is not to be read from ``path`` (``path`` still names it in
         messages and anchors its includes).
+    include_dirs : tuple of paths
+        Where an ``#include`` not found beside the including file is looked for, in order
+        (Soufflé's ``-I``); kept as ``include_dirs`` on the result for engines that re-read the
+        source.
 
     Returns
     -------
@@ -40,11 +45,11 @@ def load_program(path: str | Path, text: str | None = None) -> CheckedProgram:
         Located (file:line:col) at the first syntax, type, groundedness or stratification error,
         or at a construct outside the supported subset.
     """
-    program = parse_program(path, text)
+    program = parse_program(path, text, include_dirs)
     expand_components(program)
     checked = check_program(program, str(path))
-    wanted, excluded = pragma_targets(program.pragmas)
-    return magic_transform(checked, wanted, excluded) if wanted else checked
+    checked.include_dirs = [str(d) for d in include_dirs]
+    return checked
 
 
 _LOADED: dict[str, tuple[tuple, CheckedProgram]] = {}

@@ -52,6 +52,11 @@ def souffle_error(stderr: str, checked: CheckedProgram) -> DatalogError:
     return DatalogError(f"souffle: {first.strip()}", SourceLoc(checked.main_file))
 
 
+def include_flags(checked: CheckedProgram) -> list[str]:
+    """Soufflé's ``--include-dir`` for each include directory the program was loaded with."""
+    return [f"--include-dir={d}" for d in getattr(checked, "include_dirs", ())]
+
+
 def _run(cmd: list[str], checked: CheckedProgram) -> subprocess.CompletedProcess:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0 or "Error" in proc.stderr:
@@ -68,7 +73,8 @@ def compiled_binary(checked: CheckedProgram, souffle: str) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target) as tmp:
         tmp_binary = Path(tmp) / "program"
-        _run([souffle, "-o", str(tmp_binary), checked.main_file], checked)
+        _run([souffle, "-o", str(tmp_binary)] + include_flags(checked) + [checked.main_file],
+             checked)
         os.replace(tmp_binary, binary)
     return binary
 
@@ -120,7 +126,7 @@ def run_souffle(checked: CheckedProgram, facts_dir, facts: dict | None, shown: l
         if compiled:
             _run([str(compiled_binary(checked, souffle))] + opts, checked)
         else:
-            _run([souffle] + opts + [checked.main_file], checked)
+            _run([souffle] + opts + include_flags(checked) + [checked.main_file], checked)
         result = {}
         for rel in shown:
             params = checked.outputs.get(rel)

@@ -1,0 +1,560 @@
+"""Why a row holds, and why not: derivation trees rebuilt from any engine's result rows
+(issue #17 item 2; Soufflé's ``-t explain`` gives the same kind of answer from its provenance).
+
+The model (input facts plus every computed relation) is taken as given. Tuples are ranked by
+the round of a bottom-up re-derivation *inside the model*: an input fact has rank 0; a computed
+tuple gets rank k when some rule instance derives it whose positive body atoms all have lower
+ranks, its negated atoms are absent from the model and its aggregates and constraints hold on the
+model (they read lower strata, complete in the model). Each tuple keeps the first such instance,
+so its tree is finite (ranks strictly decrease toward the leaves). A rule instance that derives a
+tuple the engine did not compute, or a computed tuple no instance derives, is reported: the
+explanation never claims a derivation the rules do not give.
+
+"Why not" takes each rule whose head can match the row and walks its body in evaluation order
+over the model, reporting the furthest any instance gets: the first body literal no instance can
+satisfy, with the variables bound so far.
+
+Example
+-------
+>>> ex = Explainer(checked, model)                                    # doctest: +SKIP
+>>> tree = ex.explain("idom", ("f.pir::main", "entry", "b1"))         # doctest: +SKIP
+>>> tree["rule"], [c["atom"] for c in tree["children"]]               # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
+                                     Wildcard)
+from pylogic.engines.program import CheckedProgram
+from pylogic.errors import DatalogError, SourceLoc
+
+#: Partial instances tried per rule when looking for why a row does not hold.
+WHY_NOT_BUDGET = 200_000
+
+
+def _wrap(v: int) -> int:
+    """Soufflé's 32-bit number arithmetic."""
+    return (v + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
+def evaluate(term, env: dict):
+    """The value of ``term`` under ``env``; KeyError if a variable is unbound."""
+    if isinstance(term, Var):
+        return env[term.name]
+    if isinstance(term, (Num, Str)):
+        return term.value
+    if isinstance(term, Wildcard):
+        raise KeyError("_")
+    if isinstance(term, Neg):
+        return _wrap(-evaluate(term.operand, env))
+    if isinstance(term, BinOp):
+        a, b = evaluate(term.left, env), evaluate(term.right, env)
+        if term.op == "+":
+            return _wrap(a + b)
+        if term.op == "-":
+            return _wrap(a - b)
+        if term.op == "*":
+            return _wrap(a * b)
+        if b == 0:
+            raise ZeroDivisionError
+        q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)   # C: truncate toward 0
+        return _wrap(q if term.op == "/" else a - q * b)
+    raise DatalogError(f"explain: unsupported term {term!r}")
+
+
+def term_vars(term) -> set[str]:
+    if isinstance(term, Var):
+        return {term.name}
+    if isinstance(term, Neg):
+        return term_vars(term.operand)
+    if isinstance(term, BinOp):
+        return term_vars(term.left) | term_vars(term.right)
+    return set()
+
+
+def literal_vars(lit) -> set[str]:
+    if isinstance(lit, Atom):
+        return set().union(*(term_vars(a) for a in lit.args)) if lit.args else set()
+    if isinstance(lit, NegAtom):
+        return literal_vars(lit.atom)
+    if isinstance(lit, Constraint):
+        return term_vars(lit.left) | term_vars(lit.right)
+    if isinstance(lit, AggLit):
+        inner = set().union(*(literal_vars(b) for b in lit.body)) if lit.body else set()
+        return {lit.result.name} | inner | (term_vars(lit.target) if lit.target else set())
+    return set()
+
+
+_CMP = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def show_value(v) -> str:
+    if isinstance(v, int):
+        return str(v)
+    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def show_atom(rel: str, row: tuple) -> str:
+    return f"{rel}({', '.join(show_value(v) for v in row)})"
+
+
+def show_term(term, env: dict) -> str:
+    try:
+        return show_value(evaluate(term, env))
+    except (KeyError, ZeroDivisionError):
+        if isinstance(term, Wildcard):
+            return "_"
+        if isinstance(term, Var):
+            return "_" if term.name.startswith("#") else term.name
+        if isinstance(term, BinOp):
+            return f"{show_term(term.left, env)} {term.op} {show_term(term.right, env)}"
+        if isinstance(term, Neg):
+            return f"-{show_term(term.operand, env)}"
+        return "?"
+
+
+def show_literal(lit, env: dict) -> str:
+    """A body literal with the values bound in ``env`` (unbound variables by name)."""
+    if isinstance(lit, Atom):
+        return f"{lit.rel}({', '.join(show_term(a, env) for a in lit.args)})"
+    if isinstance(lit, NegAtom):
+        return "!" + show_literal(lit.atom, env)
+    if isinstance(lit, Constraint):
+        return f"{show_term(lit.left, env)} {lit.op} {show_term(lit.right, env)}"
+    if isinstance(lit, AggLit):
+        target = f" {show_term(lit.target, env)}" if lit.target is not None else ""
+        body = ", ".join(show_literal(b, env) for b in lit.body)
+        return f"{show_term(lit.result, env)} = {lit.op}{target} : {{ {body} }}"
+    return repr(lit)
+
+
+class Explainer:
+    """Derivations and refutations of rows of ``checked`` over ``model``.
+
+    Parameters
+    ----------
+    checked : CheckedProgram
+    model : dict
+        Relation -> tuples: the input facts and the computed rows of every relation the
+        explained relations depend on (an engine's ``run`` with those relations shown).
+    """
+
+    def __init__(self, checked: CheckedProgram, model: dict):
+        self.checked = checked
+        self.model = {r: set(map(tuple, rows)) for r, rows in model.items()}
+        self.rules = defaultdict(list)
+        for rule in checked.rules:
+            self.rules[rule.head.rel].append(rule)
+        self.rank: dict[tuple, int] = {}
+        self.why: dict[tuple, tuple] = {}     # (rel, row) -> (rule, env)
+        self._ranked: set[str] = set()
+        self._lines: dict[str, list[str]] = {}
+
+    # ---- matching ------------------------------------------------------------------------
+
+    def _outer(self, rule) -> dict:
+        """Per aggregate of ``rule``: the variables it shares with the rest of the rule."""
+        out = {}
+        for k, lit in enumerate(rule.body):
+            if isinstance(lit, AggLit):
+                rest = literal_vars(rule.head)
+                for j, other in enumerate(rule.body):
+                    if j != k:
+                        rest |= literal_vars(other)
+                inner = literal_vars(lit) - {lit.result.name}
+                out[id(lit)] = inner & rest
+        return out
+
+    @staticmethod
+    def _match(atom: Atom, row: tuple, env: dict) -> dict | None:
+        new = dict(env)
+        for arg, value in zip(atom.args, row):
+            if isinstance(arg, Var):
+                if arg.name in new:
+                    if new[arg.name] != value:
+                        return None
+                else:
+                    new[arg.name] = value
+            elif isinstance(arg, (Num, Str)):
+                if arg.value != value:
+                    return None
+            elif isinstance(arg, Wildcard):
+                continue
+            else:
+                try:
+                    if evaluate(arg, new) != value:
+                        return None
+                except (KeyError, ZeroDivisionError):
+                    return None   # an expression over unbound variables: not matchable here
+        new[("row", id(atom))] = row   # the tuple itself (wildcard positions included)
+        return new
+
+    def _ready(self, lit, env: dict, outer: dict) -> bool:
+        """Whether ``lit`` can be checked (or bind by ``=``) under ``env`` now."""
+        if isinstance(lit, Atom):
+            return False
+        if isinstance(lit, NegAtom):
+            return literal_vars(lit) <= env.keys()
+        if isinstance(lit, AggLit):
+            return outer[id(lit)] <= env.keys()
+        if isinstance(lit, Constraint):
+            free = (term_vars(lit.left) | term_vars(lit.right)) - env.keys()
+            if not free:
+                return True
+            return lit.op == "=" and any(
+                isinstance(side, Var) and side.name in free and term_vars(other) <= env.keys()
+                for side, other in ((lit.left, lit.right), (lit.right, lit.left)))
+        return True
+
+    def _check(self, lit, env: dict, outer: dict) -> list[dict]:
+        """The extensions of ``env`` that satisfy the non-atom literal ``lit`` on the model."""
+        try:
+            if isinstance(lit, NegAtom):
+                rows = self.model.get(lit.atom.rel, ())
+                if any(isinstance(a, Wildcard) for a in lit.atom.args):
+                    hit = any(self._match(lit.atom, r, env) is not None for r in rows)
+                else:
+                    hit = tuple(evaluate(a, env) for a in lit.atom.args) in rows
+                return [] if hit else [env]
+            if isinstance(lit, Constraint):
+                for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
+                    if isinstance(side, Var) and side.name not in env:
+                        return [dict(env, **{side.name: evaluate(other, env)})]
+                return [env] if _CMP[lit.op](evaluate(lit.left, env), evaluate(lit.right, env)) \
+                    else []
+            if isinstance(lit, AggLit):
+                value = self._aggregate(lit, {k: env[k] for k in outer[id(lit)]})
+                if value is None:
+                    return []
+                name = lit.result.name
+                if name in env:
+                    return [env] if env[name] == value else []
+                return [dict(env, **{name: value})]
+        except ZeroDivisionError:
+            return []
+        raise DatalogError(f"explain: unsupported literal {lit!r}")
+
+    def _aggregate(self, lit: AggLit, env: dict):
+        seen = {}
+        for inner in self._solve(list(lit.body), env, None, {}):
+            key = tuple(inner.get(v.name) for v in lit.tuple_vars)
+            seen[key] = evaluate(lit.target, inner) if lit.target is not None else 1
+        values = list(seen.values())
+        if lit.op == "count":
+            return len(values)
+        if lit.op == "sum":
+            return _wrap(sum(values))
+        if not values:
+            return None
+        if lit.op == "min":
+            return min(values)
+        if lit.op == "max":
+            return max(values)
+        raise DatalogError(f"explain: aggregate '{lit.op}' is not supported", lit.loc)
+
+    def _solve(self, lits: list, env: dict, known, outer: dict):
+        """Every extension of ``env`` satisfying ``lits``: atoms over ``known`` (rel -> set of
+        ranked tuples) or, when None, over the whole model."""
+        if not lits:
+            yield env
+            return
+        for k, lit in enumerate(lits):
+            if self._ready(lit, env, outer):
+                for nxt in self._check(lit, env, outer):
+                    yield from self._solve(lits[:k] + lits[k + 1:], nxt, known, outer)
+                return
+        k = next((k for k, lit in enumerate(lits) if isinstance(lit, Atom)), None)
+        if k is None:   # only literals still waiting for variables no atom binds
+            return
+        atom, rest = lits[k], lits[:k] + lits[k + 1:]
+        source = self.model.get(atom.rel, ()) if known is None else known.get(atom.rel, ())
+        for row in list(source):
+            nxt = self._match(atom, row, env)
+            if nxt is not None:
+                yield from self._solve(rest, nxt, known, outer)
+
+    # ---- ranking -------------------------------------------------------------------------
+
+    def _depends(self, rel: str) -> set[str]:
+        todo, seen = [rel], {rel}
+        while todo:
+            for rule in self.rules.get(todo.pop(), ()):
+                for lit in rule.body:
+                    atoms = [lit] if isinstance(lit, Atom) else \
+                        [lit.atom] if isinstance(lit, NegAtom) else \
+                        [b.atom if isinstance(b, NegAtom) else b for b in lit.body
+                         if isinstance(b, (Atom, NegAtom))] if isinstance(lit, AggLit) else []
+                    for a in atoms:
+                        if a.rel not in seen:
+                            seen.add(a.rel)
+                            todo.append(a.rel)
+        return seen
+
+    def _rank_for(self, rel: str) -> None:
+        """Rank every tuple of ``rel`` and of what it depends on (bottom-up, semi-naive)."""
+        wanted = self._depends(rel) - self._ranked
+        if not wanted:
+            return
+        known: dict[str, set] = defaultdict(set)
+        for (r, row), _ in self.rank.items():
+            known[r].add(row)
+        delta: dict[str, set] = defaultdict(set)
+        for r in wanted:
+            if r in self.checked.inputs:
+                for row in self.model.get(r, ()):
+                    if (r, row) not in self.rank:
+                        self.rank[(r, row)] = 0
+                        delta[r].add(row)
+                        known[r].add(row)
+        rules = [(rule, self._outer(rule)) for r in wanted for rule in self.rules.get(r, ())]
+        rnd = 0
+        first = True
+        while first or any(delta.values()):
+            rnd += 1
+            new: dict[str, set] = defaultdict(set)
+            for rule, outer in rules:
+                body = list(rule.body)
+                starts = [k for k, lit in enumerate(body) if isinstance(lit, Atom)]
+                if first:
+                    plans = [(None, body)]     # round 1: every rule over what is known
+                else:
+                    plans = [(k, body) for k in starts if delta.get(body[k].rel)]
+                for k, lits in plans:
+                    if k is None:
+                        envs = self._solve(lits, {}, known, outer)
+                    else:
+                        envs = (e for row in list(delta[lits[k].rel])
+                                for e0 in [self._match(lits[k], row, {})] if e0 is not None
+                                for e in self._solve(lits[:k] + lits[k + 1:], e0, known, outer))
+                    for env in envs:
+                        self._derived(rule, env, rnd, new)
+            first = False
+            for r, rows in new.items():
+                known[r] |= rows
+            delta = new
+        self._ranked |= wanted
+
+    def _derived(self, rule, env: dict, rnd: int, new: dict) -> None:
+        try:
+            row = tuple(evaluate(a, env) for a in rule.head.args)
+        except (KeyError, ZeroDivisionError):
+            return
+        key = (rule.head.rel, row)
+        if key in self.rank:
+            return
+        if row not in self.model.get(rule.head.rel, ()):
+            raise DatalogError(f"explain: the rule at {rule.loc} derives "
+                               f"{show_atom(rule.head.rel, row)}, which the engine's result does "
+                               "not hold (engine and explanation disagree)", rule.loc)
+        self.rank[key] = rnd
+        self.why[key] = (rule, env)
+        new[rule.head.rel].add(row)
+
+    # ---- answers -------------------------------------------------------------------------
+
+    def holds(self, rel: str, row: tuple) -> bool:
+        return tuple(row) in self.model.get(rel, ())
+
+    def rule_text(self, loc: SourceLoc) -> str:
+        """The source line a rule starts on (for display)."""
+        lines = self._lines.get(loc.file)
+        if lines is None:
+            try:
+                with open(loc.file, encoding="utf-8") as fh:
+                    lines = fh.read().split("\n")
+            except OSError:
+                lines = []
+            self._lines[loc.file] = lines
+        return lines[loc.line - 1].strip() if 0 < loc.line <= len(lines) else ""
+
+    def explain(self, rel: str, row: tuple) -> dict:
+        """The derivation tree of ``rel(row)``: nodes ``{atom, rel, row, kind, rank, rule,
+        rule_text, checks, children}``; ``kind`` is "input" (a leaf), "rule" (an instance of
+        the rule at ``rule``; a fact stated in the program has no children) or "ref" (a tuple
+        expanded earlier in the tree, by ``atom``).
+
+        Raises
+        ------
+        DatalogError
+            The row does not hold, or no rule instance derives it within the model.
+        """
+        row = tuple(row)
+        if not self.holds(rel, row):
+            raise DatalogError(f"{show_atom(rel, row)} does not hold (see why_not)")
+        self._rank_for(rel)
+        if (rel, row) not in self.rank:
+            raise DatalogError(f"explain: no rule instance derives {show_atom(rel, row)} inside "
+                               "the engine's result (engine and explanation disagree)")
+        return self._node(rel, row, set())
+
+    def _node(self, rel: str, row: tuple, done: set) -> dict:
+        key = (rel, row)
+        node = {"atom": show_atom(rel, row), "rel": rel, "row": list(row),
+                "rank": self.rank[key], "children": [], "checks": []}
+        if key in done:
+            node["kind"] = "ref"
+            return node
+        done.add(key)
+        if self.rank[key] == 0 and key not in self.why:
+            node["kind"] = "input"
+            return node
+        rule, env = self.why[key]
+        node.update(kind="rule", rule=str(rule.loc), rule_text=self.rule_text(rule.loc))
+        for lit in rule.body:
+            if isinstance(lit, Atom):
+                child = env[("row", id(lit))]
+                node["children"].append(self._node(lit.rel, child, done))
+            else:
+                node["checks"].append(show_literal(lit, env))
+        return node
+
+    def why_not(self, rel: str, row: tuple, depth: int = 2, _seen: frozenset = frozenset()
+                ) -> list[dict]:
+        """Per rule with head ``rel``: ``{rule, rule_text, reason, satisfied, missing}``: the
+        furthest any instance gets through the body over the model (``satisfied``: literals
+        that held, bound), ``missing``: the first literal that no instance satisfies there.
+        [] for an input relation (an absent input fact is its own reason). When the missing
+        literal is a fully bound atom of a computed relation, ``because`` answers why *it*
+        does not hold, ``depth`` levels down.
+
+        Raises
+        ------
+        DatalogError
+            The row holds.
+        """
+        row = tuple(row)
+        if self.holds(rel, row):
+            raise DatalogError(f"{show_atom(rel, row)} holds (see explain)")
+        answers = []
+        for rule in self.rules.get(rel, ()):
+            answer = self._refute(rule, row)
+            missing = answer.pop("missing_atom", None)
+            if missing and depth > 0 and missing not in _seen and self.rules.get(missing[0]):
+                answer["because"] = {"atom": show_atom(*missing), "rules": self.why_not(
+                    missing[0], missing[1], depth - 1, _seen | {(rel, row)})}
+            answers.append(answer)
+        return answers
+
+    def _refute(self, rule, row: tuple) -> dict:
+        base = {"rule": str(rule.loc), "rule_text": self.rule_text(rule.loc)}
+        env = self._match(Atom(rule.head.rel, tuple(a for a in rule.head.args), rule.head.loc),
+                          row, {})
+        if env is None:
+            simple = [(a, v) for a, v in zip(rule.head.args, row) if isinstance(a, (Num, Str))]
+            bad = next(((a, v) for a, v in simple if a.value != v), None)
+            what = (f"the head has {show_value(bad[0].value)} where the row has "
+                    f"{show_value(bad[1])}") if bad else "the head's expressions cannot give the row"
+            return dict(base, reason=what, satisfied=[], missing=None)
+        outer = self._outer(rule)
+        best = {"depth": -1}
+        budget = [WHY_NOT_BUDGET]
+
+        def walk(lits: list, env: dict, done: list) -> None:
+            if budget[0] <= 0:
+                return
+            budget[0] -= 1
+            if not lits:
+                best.update(depth=len(done), env=env, done=list(done), lits=[], complete=True)
+                return
+            order = [k for k, lit in enumerate(lits) if self._ready(lit, env, outer)] or \
+                [k for k, lit in enumerate(lits) if isinstance(lit, Atom)]
+            if not order:
+                return
+            k = order[0]
+            lit, rest = lits[k], lits[:k] + lits[k + 1:]
+            if isinstance(lit, Atom):
+                nexts = [e for r in self.model.get(lit.rel, ())
+                         for e in [self._match(lit, r, env)] if e is not None]
+            else:
+                nexts = self._check(lit, env, outer)
+            for nxt in nexts:
+                walk(rest, nxt, done + [(lit, nxt)])
+                if best.get("complete"):
+                    return
+            if not nexts and len(done) > best["depth"]:
+                best.update(depth=len(done), env=env, done=list(done), failed=lit)
+
+        walk(list(rule.body), env, [])
+        if best.get("complete"):
+            return dict(base, reason="every body literal holds but the head's expressions do "
+                        "not give the row", satisfied=[show_literal(l, e) for l, e in best["done"]],
+                        missing=None)
+        failed = best.get("failed")
+        env = best.get("env", env)
+        atom = None
+        if isinstance(failed, Atom):
+            try:
+                atom = (failed.rel, tuple(evaluate(a, env) for a in failed.args))
+            except (KeyError, ZeroDivisionError):
+                atom = None   # not fully bound: no single atom to ask about
+        return dict(base, reason="no instance satisfies the body past this literal",
+                    satisfied=[show_literal(l, e) for l, e in best.get("done", [])],
+                    missing=show_literal(failed, env) if failed is not None else None,
+                    missing_kind=type(failed).__name__, missing_atom=atom,
+                    truncated=budget[0] <= 0)
+
+
+def parse_row(text: str, checked: CheckedProgram) -> tuple[str, tuple]:
+    """``relation(v1, v2, ...)`` as a user writes it on the command line: symbols quoted
+    (``"a b"``, with ``\\"`` escapes) or bare (up to the next ``,`` or ``)``), numbers as integers.
+
+    Raises
+    ------
+    DatalogError
+        Located in the row text (``<row>:1:COL``): bad syntax, an undeclared relation, the wrong
+        number of values, a number column given a non-number.
+    """
+    def err(msg: str, pos: int) -> DatalogError:
+        return DatalogError(msg, SourceLoc("<row>", 1, pos + 1))
+
+    text = text.strip()
+    open_ = text.find("(")
+    if open_ <= 0 or not text.endswith(")"):
+        raise err("expected relation(v1, v2, ...)", 0)
+    rel = text[:open_].strip()
+    if rel not in checked.relations:
+        raise err(f"no relation '{rel}' is declared in the program", 0)
+    values, pos, inner_end = [], open_ + 1, len(text) - 1
+    starts = []
+    while pos < inner_end:
+        while pos < inner_end and text[pos] in " \t":
+            pos += 1
+        starts.append(pos)
+        if pos < inner_end and text[pos] == '"':
+            k, out = pos + 1, []
+            while k < inner_end and text[k] != '"':
+                if text[k] == "\\" and k + 1 < inner_end:
+                    k += 1
+                out.append(text[k])
+                k += 1
+            if k >= inner_end:
+                raise err("unterminated string", pos)
+            values.append(("str", "".join(out)))
+            pos = k + 1
+        else:
+            k = pos
+            while k < inner_end and text[k] != ",":
+                k += 1
+            values.append(("bare", text[pos:k].strip()))
+            pos = k
+        while pos < inner_end and text[pos] in " \t":
+            pos += 1
+        if pos < inner_end:
+            if text[pos] != ",":
+                raise err("expected ',' between values", pos)
+            pos += 1
+    relation = checked.relations[rel]
+    if len(values) != relation.arity:
+        raise err(f"{rel} has {relation.arity} columns, the row gives {len(values)}", open_)
+    row = []
+    for (kind, value), (attr, _, col_kind), at in zip(values, relation.columns, starts):
+        if col_kind == "number":
+            try:
+                row.append(int(value, 0))
+            except ValueError:
+                raise err(f"column '{attr}' of {rel} is a number, not {value!r}", at) from None
+        else:
+            row.append(value)
+    return rel, tuple(row)
