@@ -48,6 +48,9 @@ def load_program(path: str | Path, text: str | None = None,
     program = parse_program(path, text, include_dirs)
     expand_components(program)
     checked = check_program(program, str(path))
+    wanted, excluded = pragma_targets(program.pragmas)
+    if wanted:
+        checked = magic_transform(checked, wanted, excluded)
     checked.include_dirs = [str(d) for d in include_dirs]
     return checked
 
