@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import dce, if_conversion, predicated_cp, sccp
+from pylogic.transforms import dce, if_conversion, pre_motion, predicated_cp, sccp
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "predicated CP, full PVG: also predicate values, off-predicated code removed"),
     Pass("dce", dce.dce, dce.NEEDS,
          "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
+    Pass("pre-m", pre_motion.pre_m, pre_motion.NEEDS,
+         "PRE(M), PathFinder: code motion from the CMP region (datalog/pre.dl), = lazy code motion"),
 )}
 
 

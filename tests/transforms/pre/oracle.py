@@ -158,5 +158,7 @@ def lazy_code_motion(fn, exprs, antloc, comp, kills):
                     later_in[b] = v
                     changed = True
         ins |= {(a, b, e) for a, b in edges if later[(a, b)] and not later_in[b]}
+        if earliest_entry and not later_in[entry]:          # the virtual edge into the entry
+            ins.add(("__entry__", entry, e))
         outs |= {(b, e) for b in blocks if (b, e) in antloc and later_in[b]}
     return ins, outs
