@@ -36,8 +36,8 @@ from typing import Optional
 
 import networkx as nx
 
-from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load, Reg,
-                              Select, Store, UnOp)
+from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov,
+                              Reg, Select, Store, UnOp)
 from facts_gen.naming import instr_id
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
@@ -54,24 +54,153 @@ def _text(op) -> str:
     raise TypeError(f"not an operand: {op!r}")
 
 
-def expression_of(ins: Instr) -> Optional[tuple[str, str, tuple]]:
-    """``(name, op, operands)`` of the lexical expression ``ins`` computes, or None (moves,
-    calls, stores, allocas, inputs, predicate defines, branches compute none)."""
-    if isinstance(ins, BinOp):
-        op, args = ins.op, [ins.a, ins.b]
-    elif isinstance(ins, UnOp):
-        op, args = ins.op, [ins.a]
-    elif isinstance(ins, Cmp):
-        op, args = f"cmp.{ins.rel}", [ins.a, ins.b]
-    elif isinstance(ins, Select):
-        op, args = "select", [ins.cond, ins.a, ins.b]
-    elif isinstance(ins, Load):
-        op, args = f"load.{ins.size}{'s' if ins.signed else 'u'}", [ins.addr]
-    else:
-        return None
+def _operand_name(a, names: dict) -> tuple[str, tuple]:
+    """(text, leaves) of operand ``a`` under ``names`` ({register: (name, leaves)})."""
+    if isinstance(a, Reg) and a.name in names:
+        return names[a.name]
+    return _text(a), (a,)
+
+
+def _compose(op: str, parts: list) -> tuple[str, tuple]:
+    """(name, leaves) of ``op`` applied to operand (text, leaves) pairs."""
     if op in COMMUTATIVE:
-        args.sort(key=_text)
-    return f"{op}({','.join(_text(a) for a in args)})", op, tuple(args)
+        parts = sorted(parts, key=lambda p: p[0])
+    leaves: dict = {}
+    for _, ls in parts:
+        for leaf in ls:
+            leaves.setdefault(leaf, None)
+    return f"{op}({','.join(t for t, _ in parts)})", tuple(leaves)
+
+
+def _op_and_args(ins: Instr):
+    if isinstance(ins, BinOp):
+        return ins.op, [ins.a, ins.b]
+    if isinstance(ins, UnOp):
+        return ins.op, [ins.a]
+    if isinstance(ins, Cmp):
+        return f"cmp.{ins.rel}", [ins.a, ins.b]
+    if isinstance(ins, Select):
+        return "select", [ins.cond, ins.a, ins.b]
+    if isinstance(ins, Load):
+        return f"load.{ins.size}{'s' if ins.signed else 'u'}", [ins.addr]
+    return None, None
+
+
+def expression_of(ins: Instr, names: Optional[dict] = None) -> Optional[tuple[str, str, tuple]]:
+    """``(name, op, leaves)`` of the expression ``ins`` computes, or None (moves, calls, stores,
+    allocas, inputs, predicate defines, branches compute none). ``names`` (``value_names``)
+    substitutes registers by the values they hold; ``leaves`` are the operands the name is
+    built from (the instruction's own operands when nothing is substituted)."""
+    op, args = _op_and_args(ins)
+    if op is None:
+        return None
+    name, leaves = _compose(op, [_operand_name(a, names or {}) for a in args])
+    return name, op, leaves
+
+
+def substituted(ins: Instr, names: dict) -> bool:
+    """Whether some operand of ``ins`` is named through ``names`` (not a leaf itself)."""
+    return any(isinstance(a, Reg) and a.name in names for a in ins.uses())
+
+
+#: Longest value name built by substitution; a longer one keeps its register as a leaf.
+MAX_NAME = 160
+
+
+def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
+    """``{register: (name, leaves)}``: registers that can be named by the value they hold --
+    symbolic back-substitution (pathfinder.md §3.4.1.2) with copies and pure expressions
+    substituted, as far as it is exact.
+
+    A register qualifies when it has one definition, unguarded, a copy or a pure expression (no
+    load: memory is not in the name), it is no parameter, and it is never read (by any
+    instruction, guards included) where it may be *stale*: not yet written since the entry, or
+    a leaf of its name rewritten since its definition. Then at every read its value is its name
+    evaluated on the current leaves, so kills of the name are the definitions of its leaves,
+    and a copy named by a register can be replaced by that register at every read. Found by
+    iteration: a register read while possibly stale becomes a leaf, and the names built on it
+    change.
+    """
+    count: dict[str, int] = dict.fromkeys(fn.params, 1)
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for r in ins.defs():
+                count[r] = count.get(r, 0) + 1
+    define = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if ins.guard is not None or len(ins.defs()) != 1 or count[ins.defs()[0]] != 1:
+                continue
+            op, _ = _op_and_args(ins)
+            if isinstance(ins, Mov) or (op is not None and not is_load(op)):
+                define[ins.defs()[0]] = ins
+    succ = {b.label: b.successors() for b in fn.blocks}
+    while define:
+        names: dict = {}
+        bad: set = set()
+
+        def name(r: str, visiting: set):
+            if r in names:
+                return names[r]
+            if r in visiting:
+                bad.add(r)
+                return r, (Reg(r),)
+            visiting.add(r)
+            ins = define[r]
+            parts = [name(a.name, visiting) if isinstance(a, Reg) and a.name in define
+                     else (_text(a), (a,)) for a in ins.uses()]
+            visiting.discard(r)
+            if isinstance(ins, Mov):
+                out = parts[0]
+            else:
+                out = _compose(_op_and_args(ins)[0], parts)
+            if len(out[0]) > MAX_NAME:
+                bad.add(r)
+            names[r] = out
+            return out
+
+        for r in define:
+            name(r, set())
+        if not bad:
+            bad = _stale_reads(fn, names, succ)
+        if not bad:
+            return names
+        for r in bad:
+            del define[r]
+    return {}
+
+
+def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
+    """Named registers some instruction may read while stale (see
+    ``value_names``): a forward may-analysis, stale at the entry, made stale by a definition of
+    a leaf, made fresh by the register's own definition."""
+    dependents: dict[str, set] = {}
+    for r, (_, leaves) in names.items():
+        for leaf in leaves:
+            if isinstance(leaf, Reg):
+                dependents.setdefault(leaf.name, set()).add(r)
+    every = frozenset(names)
+    stale_in = {b.label: set() for b in fn.blocks}
+    stale_in[fn.blocks[0].label] = set(every)
+    bad: set = set()
+    work = [b.label for b in fn.blocks]
+    blocks = fn.block_map()
+    while work:
+        label = work.pop()
+        stale = set(stale_in[label])
+        for ins in blocks[label].instrs:
+            bad.update(a.name for a in ins.uses() if isinstance(a, Reg) and a.name in stale)
+            if ins.guard in stale:
+                bad.add(ins.guard)
+            for x in ins.defs():
+                stale |= dependents.get(x, set())
+                if x in every and ins.guard is None:
+                    stale.discard(x)
+        for s in succ[label]:
+            if s in stale_in and not stale <= stale_in[s]:
+                stale_in[s] |= stale
+                work.append(s)
+    return bad
 
 
 def is_load(op: str) -> bool:
@@ -96,16 +225,19 @@ def cyclic_blocks(fn: Function) -> set[str]:
     return out
 
 
-def candidate_expressions(fn: Function) -> dict[str, tuple[str, tuple]]:
-    """``{name: (op, operands)}`` of the expressions that can be redundant in ``fn`` (computed by
-    an unguarded instruction at least twice, or once on a cycle)."""
+def candidate_expressions(fn: Function, names: Optional[dict] = None
+                          ) -> dict[str, tuple[str, tuple]]:
+    """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
+    an unguarded instruction at least twice, or once on a cycle), named under ``names``
+    (default: ``value_names(fn)``)."""
+    names = value_names(fn) if names is None else names
     seen: dict[str, list] = {}
     where: dict[str, list[str]] = {}
     for b in fn.blocks:
         for ins in b.instrs:
             if ins.guard is not None:
                 continue
-            found = expression_of(ins)
+            found = expression_of(ins, names)
             if found is not None:
                 seen.setdefault(found[0], [found[1], found[2]])
                 where.setdefault(found[0], []).append(b.label)
@@ -124,7 +256,8 @@ def candidate_expressions(fn: Function) -> dict[str, tuple[str, tuple]]:
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
     """Append ``vf_expr``, ``vf_expr_operand``, ``vf_occurs`` and ``vf_kill`` of one defined
     function to ``out``."""
-    exprs = candidate_expressions(fn)
+    names = value_names(fn)
+    exprs = candidate_expressions(fn, names)
     if not exprs:
         return
     by_reg: dict[str, list[str]] = {}
@@ -142,7 +275,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
             if ins.guard is None:
-                found = expression_of(ins)
+                found = expression_of(ins, names)
                 if found is not None and found[0] in exprs:
                     out["vf_occurs"].append((f, i, found[0]))
             killed = {e for r in ins.defs() for e in by_reg.get(r, ())}

@@ -24,7 +24,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import candidate_expressions, clobbers_memory, expression_of, is_load
+from facts_gen.value_flow import (candidate_expressions, clobbers_memory, expression_of, is_load,
+                                  substituted, value_names)
 from pylogic.errors import PathlogicError
 from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, branch_targets)
 from pylogic.transforms.naming import FreshNames, used_names
@@ -42,6 +43,7 @@ class FunctionPre:
     replaced: int             # computations turned into a copy of the temporary (static)
     inserted: int             # computations inserted on edges
     split_edges: int          # new blocks made to hold insertions
+    copies_removed: int = 0   # copies of temporaries propagated into their readers
 
 
 @dataclass
@@ -49,7 +51,7 @@ class PreRecord(TransformRecord):
     transform: str = "pre-m"
 
     def totals(self) -> dict:
-        keys = ("expressions", "replaced", "inserted", "split_edges")
+        keys = ("expressions", "replaced", "inserted", "split_edges", "copies_removed")
         return {"functions": len(self.applied),
                 **{k: sum(getattr(a, k) for a in self.applied) for k in keys}}
 
@@ -70,12 +72,12 @@ def _kills(ins, exprs: dict) -> set:
     return out
 
 
-def _walk(block: Block, exprs: dict, available: set):
+def _walk(block: Block, exprs: dict, available: set, names: dict):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
     with ``available`` the expressions whose temporary is valid at the block's entry."""
     avail = set(available)
     for ins in block.instrs:
-        found = expression_of(ins) if ins.guard is None else None
+        found = expression_of(ins, names) if ins.guard is None else None
         e = found[0] if found is not None and found[0] in exprs else None
         yield ins, e, e is not None and e in avail
         if e is not None:
@@ -88,18 +90,32 @@ def _computation(ins, dest: str):
     return dataclasses.replace(ins, dest=dest, annotations=())
 
 
-def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: set,
+def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
                    name: str = "pre-m"):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
-    and ``avail_in`` {(b, e)} (AVAIL^M_in Must or May)."""
-    exprs = candidate_expressions(fn)
+    and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
+
+    An expression named through substituted registers (``value_names``) is inserted on an edge
+    only from a computation whose operands are all leaves (the name's own operands, valid on
+    the edge); without one, its insertions are dropped and only Must-available computations
+    reuse its temporary (global CSE on value names)."""
+    names = value_names(fn)
+    exprs = candidate_expressions(fn, names)
+    template = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            found = expression_of(ins, names) if ins.guard is None else None
+            if found is not None and found[0] in exprs and not substituted(ins, names):
+                template.setdefault(found[0], ins)
+    inserts = {(a, b, e) for a, b, e in inserts if e in template}
     entry_avail = defaultdict(set)
-    for b, e in avail_in:
-        entry_avail[b].add(e)
+    for (b, e), state in avail_in.items():
+        if state == "must" or e in template:
+            entry_avail[b].add(e)
     # which expressions have reuse: an insertion, or a computation t already holds
     reused = {e for _, _, e in inserts}
     for b in fn.blocks:
-        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label]) if held}
+        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names) if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
@@ -107,7 +123,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: set,
     blocks, replaced = [], 0
     for b in fn.blocks:
         out = []
-        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused):
+        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names):
             if e is None:
                 out.append(ins)
                 continue
@@ -118,20 +134,58 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: set,
             out.append(Mov(dest=ins.dest, src=Reg(temp[e]), annotations=ins.annotations,
                            loc=ins.loc))
         blocks.append(dataclasses.replace(b, instrs=tuple(out)))
-    # insertions: one computation of e per insertion edge, from a template occurrence
-    template = {}
-    for b in fn.blocks:
-        for ins in b.instrs:
-            found = expression_of(ins) if ins.guard is None else None
-            if found is not None and found[0] in reused:
-                template.setdefault(found[0], ins)
+    # insertions: one computation of e per insertion edge, from a leaf-operand occurrence
     on_edge = defaultdict(list)
     for a, b, e in sorted(inserts):
         on_edge[(a, b)].append(_computation(template[e], temp[e]))
     blocks, split = _place(fn, blocks, on_edge, fresh)
-    new = dataclasses.replace(fn, blocks=tuple(blocks))
+    new, copies = propagate_copies(dataclasses.replace(fn, blocks=tuple(blocks)),
+                                   set(temp.values()))
     return new, FunctionPre(fn.name, len(reused), replaced, sum(map(len, on_edge.values())),
-                            split)
+                            split, copies)
+
+
+def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
+    """``fn`` without the copies ``x = mov t`` of a temporary ``t`` in ``temps`` whose every
+    read of ``x`` sees ``t`` unchanged since the copy (``value_names``: x is named by the leaf
+    t): those reads read ``t`` and the copy goes. Returns the function and the copies removed.
+    """
+    names = value_names(fn)
+    source = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if isinstance(ins, Mov) and isinstance(ins.src, Reg) and ins.src.name in temps \
+                    and ins.dest in names:
+                text, leaves = names[ins.dest]
+                if len(leaves) == 1 and isinstance(leaves[0], Reg) and leaves[0].name in temps \
+                        and text == leaves[0].name:
+                    source[ins.dest] = leaves[0]
+    if not source:
+        return fn, 0
+    blocks = []
+    for b in fn.blocks:
+        out = []
+        for ins in b.instrs:
+            if isinstance(ins, Mov) and ins.dest in source:
+                continue
+            out.append(_read_through(ins, source))
+        blocks.append(dataclasses.replace(b, instrs=tuple(out)))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), len(source)
+
+
+def _read_through(ins, source: dict):
+    """``ins`` reading ``source[x]`` wherever it read register ``x``."""
+    changes = {}
+    for f in dataclasses.fields(ins):
+        v = getattr(ins, f.name)
+        if isinstance(v, Reg) and v.name in source:
+            changes[f.name] = source[v.name]
+        elif f.name == "args" and any(isinstance(a, Reg) and a.name in source for a in v):
+            changes[f.name] = tuple(source.get(a.name, a) if isinstance(a, Reg) else a
+                                    for a in v)
+    if ins.guard in source:
+        changes["guard"] = source[ins.guard].name
+    return dataclasses.replace(ins, **changes) if changes else ins
 
 
 def _place(fn: Function, blocks: list, on_edge: dict, fresh: FreshNames):
@@ -197,7 +251,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
             continue
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
-        avail = {(b, e) for b, e, _ in view["pre_m_avail_in"]}
+        avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
         new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail)
         out.append(new)
         record.applied.append(info)

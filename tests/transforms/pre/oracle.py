@@ -6,7 +6,7 @@ formulation of Drechsler & Stadel 1993) written from the textbook equations.
 from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
-from facts_gen.value_flow import expression_of
+from facts_gen.value_flow import expression_of, value_names
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
 
@@ -23,11 +23,12 @@ def meet(x: str, y: str) -> str:
 def local_properties(fn, exprs):
     """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block."""
     antloc, comp, kills = set(), set(), set()
+    names = value_names(fn)
     for b in fn.blocks:
         killed = set()
         last = {}
         for ins in b.instrs:
-            found = expression_of(ins) if ins.guard is None else None
+            found = expression_of(ins, names) if ins.guard is None else None
             if found and found[0] in exprs:
                 e = found[0]
                 if e not in killed:

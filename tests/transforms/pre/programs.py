@@ -32,6 +32,14 @@ def random_program(seed: int, blocks: int | None = None, name: str = "main") -> 
                 dest = rnd.choice(("x", "y", "z")) if rnd.random() < 0.85 else x
                 body.append(f"{dest} = {op} {x}, {y}")
                 body.append(f"print {dest}")
+            elif kind < 0.62:                    # single-definition temporaries (SSA style)
+                op, x, y = rnd.choice(exprs)
+                u = f"u{i}_{len(body)}"
+                body.append(f"{u} = {op} {x}, {y}")
+                if rnd.random() < 0.3:
+                    body.append(f"{x} = add {x}, 1")  # makes u stale as a name of x
+                body.append(f"w = {rnd.choice(OPS)} {u}, {rnd.choice(REGS)}")
+                body.append("print w")
             elif kind < 0.7:
                 body.append(f"{rnd.choice(REGS)} = add {rnd.choice(REGS)}, 1")
             elif kind < 0.85:

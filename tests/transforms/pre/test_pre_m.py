@@ -77,11 +77,29 @@ def test_diamond_inserts_on_the_free_edge_and_reuses_at_the_join():
     module, new = pre_m(DIAMOND)
     text = print_function(new.functions[0])
     assert "right:\n    pre.t = add a, b\n    br join" in text
-    assert "y = mov pre.t" in text
+    assert "join:\n    print pre.t" in text       # the copies y = pre.t, x = pre.t propagated
     for c in (0, 1):
         assert compare_modules(module, new, [((3, 4, c), ())]).verdict == "identical"
         assert evaluations(new, (3, 4, c)) == 1                 # 2 -> 1 on the c path
     assert evaluations(module, (3, 4, 1)) == 2
+
+
+def test_value_names_substitute_single_definitions_only_where_exact():
+    from facts_gen.value_flow import value_names
+    fn = parse_module("func main(a, b) {\ne:\n u = add a, 1\n v = mul u, 2\n print v\n"
+                      " s = add a, 1\n a = add a, 1\n w = mul s, 2\n print w\n ret 0\n}\n"
+                      ).functions[0]
+    names = value_names(fn)
+    assert names["v"][0] == "mul(2,add(1,a))"        # read before a changes: exact
+    assert "s" not in names and "w" in names          # s read after a changed: a leaf
+    assert names["w"][0] == "mul(2,s)"
+
+
+def test_values_under_different_registers_are_one_name():
+    module, new = pre_m("func main(a, b) {\ne:\n t1 = mul a, 4\n x = add b, t1\n"
+                        " t2 = mul a, 4\n y = add b, t2\n print x\n print y\n ret 0\n}\n")
+    assert compare_modules(module, new, [((3, 5), ())]).verdict == "identical"
+    assert evaluations(module, (3, 5)) == 4 and evaluations(new, (3, 5)) == 2
 
 
 def test_do_until_invariant_is_hoisted_by_motion():
