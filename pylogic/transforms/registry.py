@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import dce, if_conversion, pre_motion, predicated_cp, sccp
+from pylogic.transforms import (dce, if_conversion, pre_motion, pre_speculation, predicated_cp,
+                                sccp)
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
     Pass("pre-m", pre_motion.pre_m, pre_motion.NEEDS,
          "PRE(M), PathFinder: code motion from the CMP region (datalog/pre.dl), = lazy code motion"),
+    Pass("pre-ms", pre_speculation.pre_ms, pre_speculation.NEEDS,
+         "PRE(MS) speculation step: min-cut insertions on the profiled CMP (run as pre-ms,pre-m)"),
 )}
 
 
