@@ -127,3 +127,31 @@ def test_pre_m_inserts_exactly_where_lazy_code_motion_does(generated):
         assert set(got["pre_m_compute"]) == want_compute, fn.name
         inserted += len(want_insert)
     assert inserted >= 50
+
+
+def test_lattice_and_its_two_bit_encoding():
+    """§12 item 8: Must ⊓ No = May, ⊤ ⊓ x = x, May ⊓ x = May; the 2-bit encoding (all, some)
+    ⊤=(1,0), Must=(1,1), No=(0,0), May=(0,1) with ⊓ = (AND, OR) gives the same table; the thread
+    merge ⊔ = (OR, OR) gives Must ⊔ No = Must, May ⊔ No = May."""
+    code = {"top": (1, 0), "must": (1, 1), "no": (0, 0), "may": (0, 1)}
+    decode = {v: k for k, v in code.items()}
+    for x in code:
+        for y in code:
+            bits = (code[x][0] & code[y][0], code[x][1] | code[y][1])
+            assert oracle.meet(x, y) == decode[bits], (x, y)
+    assert oracle.meet("must", "no") == "may" and oracle.meet("top", "no") == "no"
+    join = lambda x, y: decode[(code[x][0] | code[y][0], code[x][1] | code[y][1])]  # noqa: E731
+    assert join("must", "no") == "must" and join("may", "no") == "may"
+
+
+def test_reuse_needs_a_generator_before_and_a_loop_invariant_reuses_itself():
+    """§12 item 10 (Def 4.1): the first computation on a path is not redundant; a single
+    loop-invariant computation reuses its own value only around the loop (May at its block)."""
+    m = parse_module("func f(a, b, n) {\ne:\n x = add a, b\n br l\nl:\n y = mul a, b\n"
+                     " n = sub n, 1\n cbr n, l, d\nd:\n z = add a, b\n ret z\n}\n")
+    rows = module_rows(m, "t.pir", relations=["pre_avail_in", "pre_antloc"], engine="clingo")
+    view = rows.function("f")
+    avail = {(b, e): s for b, e, s in view["pre_avail_in"]}
+    assert ("e", "add(a,b)") not in avail                      # first computation: No
+    assert avail[("d", "add(a,b)")] == "must"                  # fully redundant
+    assert avail[("l", "mul(a,b)")] == "may"                   # its own value, via the back edge
