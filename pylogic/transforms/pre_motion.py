@@ -62,19 +62,33 @@ class PreRecord(TransformRecord):
                 f"({t['split_edges']} edges split)")
 
 
-def _kills(ins, exprs: dict) -> set:
-    """The candidate expressions instruction ``ins`` may change."""
-    written = set(ins.defs())
-    out = {e for e, (op, args) in exprs.items()
-           if any(isinstance(a, Reg) and a.name in written for a in args)}
-    if clobbers_memory(ins):
-        out |= {e for e, (op, _) in exprs.items() if is_load(op)}
-    return out
+class _KillIndex:
+    """Which candidate expressions an instruction may change: by written leaf register, and
+    every load for a store or call."""
+
+    def __init__(self, exprs: dict):
+        self.by_reg: dict[str, set] = defaultdict(set)
+        self.loads = set()
+        for e, (op, leaves) in exprs.items():
+            for a in leaves:
+                if isinstance(a, Reg):
+                    self.by_reg[a.name].add(e)
+            if is_load(op):
+                self.loads.add(e)
+
+    def __call__(self, ins) -> set:
+        out = set()
+        for r in ins.defs():
+            out |= self.by_reg.get(r, set())
+        if clobbers_memory(ins):
+            out |= self.loads
+        return out
 
 
-def _walk(block: Block, exprs: dict, available: set, names: dict):
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
     with ``available`` the expressions whose temporary is valid at the block's entry."""
+    kills = kills or _KillIndex(exprs)
     avail = set(available)
     for ins in block.instrs:
         found = expression_of(ins, names) if ins.guard is None else None
@@ -82,7 +96,7 @@ def _walk(block: Block, exprs: dict, available: set, names: dict):
         yield ins, e, e is not None and e in avail
         if e is not None:
             avail.add(e)
-        avail -= _kills(ins, exprs)
+        avail -= kills(ins)
 
 
 def _computation(ins, dest: str):
@@ -114,16 +128,19 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
             entry_avail[b].add(e)
     # which expressions have reuse: an insertion, or a computation t already holds
     reused = {e for _, _, e in inserts}
+    kills = _KillIndex(exprs)
     for b in fn.blocks:
-        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names) if held}
+        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills)
+                   if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
+    kills_t = _KillIndex(exprs_t)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out = []
-        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names):
+        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t):
             if e is None:
                 out.append(ins)
                 continue

@@ -15,8 +15,8 @@ computes exactly what it did: restructuring alone never changes behaviour.
 
 Growth is bounded: at most ``max_names`` expressions are split at any one block (2^k copies),
 and with ``budget`` (``pre-mr-budget``, PRE(Mr) §6.3.2.2) expressions are taken one at a time,
-in order of their Must exits, only while the instructions added stay within ``budget`` times
-the function's size. The reducibility fix of Fig. 6.19 is not applied (the interpreter and the
+in order of their Must exits, only while the instructions the copies add (counted before
+unreached copies are dropped, an upper bound) stay within ``budget`` times the function's size. The reducibility fix of Fig. 6.19 is not applied (the interpreter and the
 passes here do not need reducible loops).
 """
 from __future__ import annotations
@@ -136,21 +136,25 @@ def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         chosen: list[str] = []
         per_block = defaultdict(int)
         size = _size(fn.blocks)
-        new = fn
+        block_size = {b.label: len(b.instrs) for b in fn.blocks}
         for e in order:
             if must_exits[e] == 0 or any(per_block[b] >= max_names for b in region[e]):
                 continue
-            trial = chosen + [e]
-            cmp = defaultdict(set)
-            for x in trial:
-                for b in region[x]:
-                    cmp[b].add(x)
-            candidate = restructure(fn, cmp, avail_out, FreshNames(used_names(fn, module)))
-            if budget is not None and _size(candidate.blocks) - size > budget * size:
-                continue
-            chosen, new = trial, candidate
+            if budget is not None:
+                # copies before pruning bound the growth: each block of e's region doubles
+                grown = sum(block_size[b] * ((2 ** (per_block[b] + (b in region[e]))) - 1)
+                            for b in set(per_block) | region[e])
+                if grown > budget * size:
+                    continue
+            chosen.append(e)
             for b in region[e]:
                 per_block[b] += 1
+        cmp = defaultdict(set)
+        for e in chosen:
+            for b in region[e]:
+                cmp[b].add(e)
+        new = restructure(fn, cmp, avail_out, FreshNames(used_names(fn, module))) if chosen \
+            else fn
         out.append(new)
         record.applied.append(FunctionRestructure(
             fn.name, len(chosen), len(region) - len(chosen), len(fn.blocks), len(new.blocks),
