@@ -23,8 +23,9 @@ from benchmarks.optimize import (DEFAULT_WORKDIR, FUEL, IDENTICAL, REFERENCE, RO
                                  labels_of, llvm_label, ours_label, run, source_state, summarise,
                                  torture_sample)
 
-OURS = (("pre-m",), ("sccp", "pre-m"))
-LLVM = ("gvn", "early-cse,gvn")
+OURS = (("pre-m",), ("pre-ms", "pre-m"), ("pre-mr", "pre-m"), ("pre-mr-budget", "pre-m"),
+        ("sccp", "pre-m"))
+LLVM = ("gvn", "early-cse,gvn", "instsimplify")
 KEYS = ("expression_evaluations", "load_evaluations", "instructions", "static_size")
 
 
