@@ -13,7 +13,7 @@ from pylogic.interp.machine import run_module
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_function
 from pylogic.ir.verify import verify_module
-from tests.transforms.pre.programs import random_module
+from pylogic.ir.synthetic_values import random_module
 
 DIAMOND = """func main(a, b, c) {
 entry:

@@ -12,7 +12,7 @@ from pylogic.interp.differential import compare_modules
 from pylogic.interp.machine import run_module
 from pylogic.ir.parser import parse_module
 from pylogic.ir.verify import verify_module
-from tests.transforms.pre.programs import random_module
+from pylogic.ir.synthetic_values import random_module
 from tests.transforms.pre.test_pre_m import WHILE_DO
 
 # Fig. 6.1: while (true) { if (O) c+d else if (P) break; if (Q) c+d else { R; S; a+b } }

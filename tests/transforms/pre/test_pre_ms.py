@@ -13,7 +13,7 @@ from pylogic.interp.machine import run_module
 from pylogic.ir.parser import parse_module
 from pylogic.ir.verify import verify_module
 from pylogic.transforms.pre_speculation import speculation_cut
-from tests.transforms.pre.programs import random_module
+from pylogic.ir.synthetic_values import random_module
 
 # §5.4 [Inference] CFG: S->A|B; A->f; f->C|h; C->j; B->g; g->h|k; h->i; i->j|k|D; k->l;
 # l->k|m|D; j->m; D->m; m->E. Three-way branches are a side exit plus a cbr.

@@ -1,4 +1,4 @@
-"""Seeded generator of small PIR programs for the PathFinder PRE tests: random CFGs (forward
+"""Seeded generator of PIR programs for the PathFinder PRE tests and benchmarks: random CFGs (forward
 branches, loops bounded by counters, diamonds, critical edges) whose blocks compute lexical
 expressions over a few registers, redefine operands (kills), load and store a global. Every
 program terminates and prints what it computes, so the interpreter can compare versions.
@@ -16,8 +16,10 @@ REGS = ("a", "b", "c", "d")
 OPS = ("add", "sub", "mul", "xor")
 
 
-def random_program(seed: int, blocks: int | None = None, name: str = "main") -> str:
-    """The text of one function ``name(a, b, c, d, s)`` (``s`` seeds its branch decisions)."""
+def random_program(seed: int, blocks: int | None = None, name: str = "main",
+                   span: int | None = None) -> str:
+    """The text of one function ``name(a, b, c, d, s)`` (``s`` seeds its branch decisions);
+    ``span``: forward branches go at most that many blocks ahead (most blocks stay reachable)."""
     rnd = random.Random(seed)
     n = blocks or rnd.randint(3, 10)
     exprs = [(rnd.choice(OPS), rnd.choice(REGS), rnd.choice(REGS + ("7",))) for _ in range(4)]
@@ -51,14 +53,15 @@ def random_program(seed: int, blocks: int | None = None, name: str = "main") -> 
         if i == n - 1:
             lines.append("    ret x")
             continue
-        fwd = rnd.randint(i + 1, n - 1)
+        last = n - 1 if span is None else min(n - 1, i + span)
+        fwd = rnd.randint(i + 1, last)
         r = rnd.random()
         if r < 0.2 and i > 0:                      # a loop back to some earlier block
             back = rnd.randint(0, i)
             lines += [f"    k{i} = add k{i}, 1", f"    t{i} = cmp.lt k{i}, 3",
                       f"    cbr t{i}, B{back}, B{fwd}"]
         elif r < 0.7:
-            other = rnd.randint(i + 1, n - 1)
+            other = rnd.randint(i + 1, last)
             lines += ["    s = mul s, 1103515245", "    s = add s, 12345",
                       f"    q{i} = shr s, 16", f"    q{i} = and q{i}, 1",
                       f"    cbr q{i}, B{fwd}, B{other}"]
@@ -68,10 +71,10 @@ def random_program(seed: int, blocks: int | None = None, name: str = "main") -> 
     return "\n".join(lines) + "\n"
 
 
-def random_module(seeds, blocks: int | None = None) -> Module:
+def random_module(seeds, blocks: int | None = None, span: int | None = None) -> Module:
     """One module of ``random_program(seed)`` functions named ``f<seed>`` (blocks the entry does
     not reach dropped), and the global ``g``."""
-    module = parse_module("global g[64]\n" + "".join(random_program(s, blocks, f"f{s}")
+    module = parse_module("global g[64]\n" + "".join(random_program(s, blocks, f"f{s}", span)
                                                      for s in seeds))
     functions = []
     for fn in module.functions:
