@@ -140,3 +140,16 @@ def test_while_do_invariant_is_speculated_when_the_loop_runs():
                            ).verdict == "identical"
     count = lambda m: expression_evaluations(m, run_module(m, args=(1, 2, 5)))["expressions"]  # noqa: E731
     assert count(module) - count(result.module) == 4          # 5 evaluations of a+b -> 1
+
+
+def test_optimize_with_validation_profiles_pre_ms_on_the_first_case(tmp_path):
+    """``pathlogic optimize F --passes pre-ms,pre-m --validate --args ... --input ...``: the
+    speculation step profiles the program on the first case (else it has no profile)."""
+    from pylogic.analysis.optimize import optimize_files
+    from tests.transforms.pre.test_pre_mr import FIG_6_1, INPUTS
+    path = tmp_path / "fig61.pir"
+    path.write_text(FIG_6_1)
+    _, [item] = optimize_files(path, ["pre-ms", "pre-m"], engine="clingo",
+                               cases=[((1, 2, 3, 4), INPUTS)])
+    assert item.check.verdict == "identical"
+    assert item.result.passes[0].record.totals()["inserted"] > 0
