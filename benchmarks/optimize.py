@@ -47,6 +47,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from benchmarks.common import machine_info
 from benchmarks.corpus import FLOAT_IR, csmith_program
+from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize, static_size
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import (DIFFERENT, IDENTICAL, NOT_COMPARED, compare_runs,
@@ -189,6 +190,16 @@ def _metrics(runs) -> dict:
     return out
 
 
+def _evaluations(module, runs) -> dict:
+    """Dynamic evaluations of expressions and of loads (copies excluded; what PRE removes,
+    ``pylogic/analysis/evaluations.py``); empty when not countable (side exits)."""
+    counts = [expression_evaluations(module, r) for r in runs]
+    if not counts or any(c is None for c in counts):
+        return {}
+    return {"expression_evaluations": sum(c["expressions"] for c in counts),
+            "load_evaluations": sum(c["loads"] for c in counts)}
+
+
 def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
     """Run ``module`` on ``cases`` and compare with the original's runs."""
     rec = {"pipeline": label, "side": side, "verdict": NOT_COMPARED, "detail": ""}
@@ -222,6 +233,7 @@ def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
         rec.update(verdict=NOT_COMPARED if nc else ok, detail=(nc[0] if nc else "")[:200])
     if rec["verdict"] in (IDENTICAL, REFERENCE):
         rec.update(_metrics(runs))
+        rec.update(_evaluations(module, runs))
     rec["_runs"] = runs
     return rec
 

@@ -14,6 +14,7 @@ from pylogic.ir.model import Module
 from facts_gen.cfg import cfg_facts
 from facts_gen.instructions import instruction_facts
 from facts_gen.naming import function_id
+from facts_gen.value_flow import value_flow_facts
 
 #: Every input relation facts_gen writes, in ``datalog/schema.dl`` order (the schema declares
 #: them; ``tests/facts_gen/test_schema.py`` checks the two agree through the Datalog front end).
@@ -24,6 +25,7 @@ RELATIONS = (
     "memory", "annotation",
     "global_var", "extern_function",
     "edge_profile",
+    "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill",
 )
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")
@@ -58,6 +60,7 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["function"].append((f,))
         cfg_facts(f, fn, out)
         instruction_facts(f, fn, out)
+        value_flow_facts(f, fn, out)
     if profile:
         names = {fn.name for fn in module.functions if not fn.extern}
         for (fname, a, b), count in sorted(profile.items()):

@@ -115,6 +115,9 @@ CATALOG: tuple[Analysis, ...] = (
     Analysis("liveness", "liveness.dl", "demand", "predicate-aware live_in/live_out of registers"),
     Analysis("dce", "dce.dl", "demand",
              "dce_useful/dce_dead: marking dead code elimination (effects, then what they read)"),
+    Analysis("pre", "pre.dl", "demand",
+             "PathFinder value flow: AVAIL/ANTIC of lexical expressions and loads on the "
+             "{must, may, no} lattice, the CMP region, PRE(M) insertions"),
     Analysis("ppg", "ppg.dl", "predicated",
              "predicate partition graphs (block and predicate-register PPGs, subset/disjoint)"),
 )

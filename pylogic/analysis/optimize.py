@@ -196,6 +196,10 @@ def _optimize_one(work: tuple) -> ProgramOptimization:
     if function is not None:
         wanted = [fn.name for fn in module.defined_functions() if same_function(fn.name, function)]
         options = {name: {"functions": wanted} for name in passes}
+    if cases and "pre-ms" in passes:        # PRE(MS) profiles on the first validation case
+        options = options or {}
+        options.setdefault("pre-ms", {}).update(entry=entry or "main", args=tuple(cases[0][0]),
+                                                inputs=tuple(cases[0][1]))
     try:
         item.result = optimize(module, passes, relpath, engine=engine, options=options)
     except PathlogicError as exc:

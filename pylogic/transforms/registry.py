@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import dce, if_conversion, predicated_cp, sccp
+from pylogic.transforms import (dce, if_conversion, pre_motion, pre_restructure, pre_speculation,
+                                predicated_cp, sccp)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,14 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "predicated CP, full PVG: also predicate values, off-predicated code removed"),
     Pass("dce", dce.dce, dce.NEEDS,
          "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
+    Pass("pre-m", pre_motion.pre_m, pre_motion.NEEDS,
+         "PRE(M), PathFinder: code motion from the CMP region (datalog/pre.dl), = lazy code motion"),
+    Pass("pre-ms", pre_speculation.pre_ms, pre_speculation.NEEDS,
+         "PRE(MS) speculation step: min-cut insertions on the profiled CMP (run as pre-ms,pre-m)"),
+    Pass("pre-mr", pre_restructure.pre_mr, pre_restructure.NEEDS,
+         "PRE(MR) restructuring step: CMP regions duplicated, Fig. 6.10 (run as pre-mr,pre-m)"),
+    Pass("pre-mr-budget", pre_restructure.pre_mr_budget, pre_restructure.NEEDS,
+         "PRE(Mr): pre-mr within a 20% code-growth budget (run as pre-mr-budget,pre-m)"),
 )}
 
 

@@ -1,0 +1,275 @@
+"""PRE(M): code-motion-only partial redundancy elimination derived from the CMP region
+(``pathlogic optimize --passes pre-m``; PathFinder §6.3.1.2, issue #14).
+
+``datalog/pre.dl`` decides (M-availability, where CMP nodes act as kills; insertion edges
+(6.2); computations left in place (6.3)); this pass rewrites. For every candidate expression or
+load ``e`` (``facts_gen/value_flow.py``) that has some reuse, a fresh temporary ``t`` holds its
+value (Replace, 6.1): a computation of ``e`` whose value ``t`` already holds -- AVAIL^M_in is
+Must or May at its block's entry, or an earlier computation in the same block with no kill
+between -- becomes ``dest = mov t``; any other computation becomes ``t = e; dest = mov t``; and
+``t = e`` is inserted on every insertion edge: at the end of its source when that block has one
+successor and one branch, at the start of its target when that has one predecessor (and is not
+the entry), otherwise in a new block splitting the edge. The insertion points equal those of
+lazy code motion (tests/transforms/pre: the LCM oracle), so no path computes ``e`` more often
+than before and insertions are down-safe (ANTIC_in = Must): a load or division is inserted
+only where every path goes on to compute it anyway.
+
+Example: ``if (c) x = a+b; y = a+b`` becomes ``if (c) {t = a+b; x = t} else {t = a+b};
+y = t``: one evaluation of ``a+b`` on each path instead of two on the first.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from facts_gen.value_flow import (candidate_expressions, clobbers_memory, expression_of, is_load,
+                                  substituted, value_names)
+from pylogic.errors import PathlogicError
+from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, branch_targets)
+from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.record import TransformRecord
+
+NEEDS = ("pre_m_insert", "pre_m_avail_in")
+#: The source of the virtual edge into the entry block in ``pre_m_insert`` (datalog/pre.dl).
+VIRTUAL_ENTRY = "__entry__"
+
+
+@dataclass(frozen=True)
+class FunctionPre:
+    function: str
+    expressions: int          # expressions given a temporary
+    replaced: int             # computations turned into a copy of the temporary (static)
+    inserted: int             # computations inserted on edges
+    split_edges: int          # new blocks made to hold insertions
+    copies_removed: int = 0   # copies of temporaries propagated into their readers
+
+
+@dataclass
+class PreRecord(TransformRecord):
+    transform: str = "pre-m"
+
+    def totals(self) -> dict:
+        keys = ("expressions", "replaced", "inserted", "split_edges", "copies_removed")
+        return {"functions": len(self.applied),
+                **{k: sum(getattr(a, k) for a in self.applied) for k in keys}}
+
+    def summary(self) -> str:
+        t = self.totals()
+        return (f"{self.transform}: {t['replaced']} computations of {t['expressions']} "
+                f"expressions replaced by temporaries, {t['inserted']} inserted on edges "
+                f"({t['split_edges']} edges split)")
+
+
+class _KillIndex:
+    """Which candidate expressions an instruction may change: by written leaf register, and
+    every load for a store or call."""
+
+    def __init__(self, exprs: dict):
+        self.by_reg: dict[str, set] = defaultdict(set)
+        self.loads = set()
+        for e, (op, leaves) in exprs.items():
+            for a in leaves:
+                if isinstance(a, Reg):
+                    self.by_reg[a.name].add(e)
+            if is_load(op):
+                self.loads.add(e)
+
+    def __call__(self, ins) -> set:
+        out = set()
+        for r in ins.defs():
+            out |= self.by_reg.get(r, set())
+        if clobbers_memory(ins):
+            out |= self.loads
+        return out
+
+
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None):
+    """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
+    with ``available`` the expressions whose temporary is valid at the block's entry."""
+    kills = kills or _KillIndex(exprs)
+    avail = set(available)
+    for ins in block.instrs:
+        found = expression_of(ins, names) if ins.guard is None else None
+        e = found[0] if found is not None and found[0] in exprs else None
+        yield ins, e, e is not None and e in avail
+        if e is not None:
+            avail.add(e)
+        avail -= kills(ins)
+
+
+def _computation(ins, dest: str):
+    """``ins`` writing ``dest`` instead (the same expression, annotations dropped)."""
+    return dataclasses.replace(ins, dest=dest, annotations=())
+
+
+def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
+                   name: str = "pre-m"):
+    """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
+    and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
+
+    An expression named through substituted registers (``value_names``) is inserted on an edge
+    only from a computation whose operands are all leaves (the name's own operands, valid on
+    the edge); without one, its insertions are dropped and only Must-available computations
+    reuse its temporary (global CSE on value names)."""
+    names = value_names(fn)
+    exprs = candidate_expressions(fn, names)
+    template = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            found = expression_of(ins, names) if ins.guard is None else None
+            if found is not None and found[0] in exprs and not substituted(ins, names):
+                template.setdefault(found[0], ins)
+    inserts = {(a, b, e) for a, b, e in inserts if e in template}
+    entry_avail = defaultdict(set)
+    for (b, e), state in avail_in.items():
+        if state == "must" or e in template:
+            entry_avail[b].add(e)
+    # which expressions have reuse: an insertion, or a computation t already holds
+    reused = {e for _, _, e in inserts}
+    kills = _KillIndex(exprs)
+    for b in fn.blocks:
+        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills)
+                   if held}
+    if not reused:
+        return fn, FunctionPre(fn.name, 0, 0, 0, 0)
+    temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
+    exprs_t = {e: exprs[e] for e in reused}
+    kills_t = _KillIndex(exprs_t)
+    blocks, replaced = [], 0
+    for b in fn.blocks:
+        out = []
+        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t):
+            if e is None:
+                out.append(ins)
+                continue
+            if held:
+                replaced += 1
+            else:
+                out.append(_computation(ins, temp[e]))
+            out.append(Mov(dest=ins.dest, src=Reg(temp[e]), annotations=ins.annotations,
+                           loc=ins.loc))
+        blocks.append(dataclasses.replace(b, instrs=tuple(out)))
+    # insertions: one computation of e per insertion edge, from a leaf-operand occurrence
+    on_edge = defaultdict(list)
+    for a, b, e in sorted(inserts):
+        on_edge[(a, b)].append(_computation(template[e], temp[e]))
+    blocks, split = _place(fn, blocks, on_edge, fresh)
+    new, copies = propagate_copies(dataclasses.replace(fn, blocks=tuple(blocks)),
+                                   set(temp.values()))
+    return new, FunctionPre(fn.name, len(reused), replaced, sum(map(len, on_edge.values())),
+                            split, copies)
+
+
+def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
+    """``fn`` without the copies ``x = mov t`` of a temporary ``t`` in ``temps`` whose every
+    read of ``x`` sees ``t`` unchanged since the copy (``value_names``: x is named by the leaf
+    t): those reads read ``t`` and the copy goes. Returns the function and the copies removed.
+    """
+    names = value_names(fn)
+    source = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if isinstance(ins, Mov) and isinstance(ins.src, Reg) and ins.src.name in temps \
+                    and ins.dest in names:
+                text, leaves = names[ins.dest]
+                if len(leaves) == 1 and isinstance(leaves[0], Reg) and leaves[0].name in temps \
+                        and text == leaves[0].name:
+                    source[ins.dest] = leaves[0]
+    if not source:
+        return fn, 0
+    blocks = []
+    for b in fn.blocks:
+        out = []
+        for ins in b.instrs:
+            if isinstance(ins, Mov) and ins.dest in source:
+                continue
+            out.append(_read_through(ins, source))
+        blocks.append(dataclasses.replace(b, instrs=tuple(out)))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), len(source)
+
+
+def _read_through(ins, source: dict):
+    """``ins`` reading ``source[x]`` wherever it read register ``x``."""
+    changes = {}
+    for f in dataclasses.fields(ins):
+        v = getattr(ins, f.name)
+        if isinstance(v, Reg) and v.name in source:
+            changes[f.name] = source[v.name]
+        elif f.name == "args" and any(isinstance(a, Reg) and a.name in source for a in v):
+            changes[f.name] = tuple(source.get(a.name, a) if isinstance(a, Reg) else a
+                                    for a in v)
+    if ins.guard in source:
+        changes["guard"] = source[ins.guard].name
+    return dataclasses.replace(ins, **changes) if changes else ins
+
+
+def _place(fn: Function, blocks: list, on_edge: dict, fresh: FreshNames):
+    """Put each edge's computations at the end of its source, the start of its target, or in a
+    new block on the edge (critical edges); returns the blocks and how many edges were split."""
+    preds = defaultdict(set)
+    for a, b in fn.edges():
+        preds[b].add(a)
+    entry = fn.blocks[0].label
+    index = {b.label: k for k, b in enumerate(blocks)}
+    added, split = [], 0
+    for (a, b), code in sorted(on_edge.items()):
+        if a == VIRTUAL_ENTRY:                       # the edge into the function
+            first = blocks[index[b]]
+            if preds[b]:
+                added_first = Block(label=fresh.fresh("pre.entry"), instrs=tuple(code) + (Br(target=b),))
+                blocks.insert(0, added_first)
+                index = {blk.label: k for k, blk in enumerate(blocks)}
+                split += 1
+            else:
+                blocks[index[b]] = dataclasses.replace(first, instrs=tuple(code) + first.instrs)
+            continue
+        src = blocks[index[a]]
+        branches = [k for k, ins in enumerate(src.instrs) if branch_targets(ins)]
+        if b != entry and preds[b] == {a}:
+            tgt = blocks[index[b]]
+            blocks[index[b]] = dataclasses.replace(tgt, instrs=tuple(code) + tgt.instrs)
+        elif src.successors() == (b,) and len(branches) == 1:
+            k = branches[0]
+            blocks[index[a]] = dataclasses.replace(
+                src, instrs=src.instrs[:k] + tuple(code) + src.instrs[k:])
+        else:
+            label = fresh.fresh(f"{a}.pre.{b}")
+            retarget = {b: label}
+            instrs = []
+            for ins in src.instrs:
+                if isinstance(ins, Br) and ins.target == b:
+                    ins = dataclasses.replace(ins, target=label)
+                elif isinstance(ins, CondBr) and b in (ins.if_true, ins.if_false):
+                    ins = dataclasses.replace(ins, if_true=retarget.get(ins.if_true, ins.if_true),
+                                              if_false=retarget.get(ins.if_false, ins.if_false))
+                instrs.append(ins)
+            blocks[index[a]] = dataclasses.replace(src, instrs=tuple(instrs))
+            added.append(Block(label=label, instrs=tuple(code) + (Br(target=b),)))
+            split += 1
+    return blocks + added, split
+
+
+def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
+          ) -> tuple[Module, PreRecord]:
+    """``(new module, record)``: PRE(M) on every (or each named) function; ``rows`` holds
+    ``pre_m_insert`` and ``pre_m_avail_in`` of the module (``Rows``)."""
+    fmap = module.function_map()
+    wanted = None if functions is None else list(functions)
+    for name in wanted or ():
+        if name not in fmap or fmap[name].extern:
+            raise PathlogicError(f"no function '{name}' for pre-m")
+    record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
+    out = []
+    for fn in module.functions:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+            out.append(fn)
+            continue
+        view = rows.function(fn.name)
+        inserts = set(view["pre_m_insert"])
+        avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
+        new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail)
+        out.append(new)
+        record.applied.append(info)
+    return dataclasses.replace(module, functions=tuple(out)), record

@@ -1,0 +1,168 @@
+"""PRE(MR), its restructuring step (``pathlogic optimize --passes pre-mr,pre-m``; PathFinder
+§6.3.1.1, Fig. 6.10): duplicate the CMP region so that Must-available and No-available paths
+through it never merge; ``pre-m`` then recomputes availability on the new CFG, finds the
+region's Must exits fully available and removes their computations, and hoists what it can.
+
+Fig. 6.10: every block n gets one copy per assignment of Must / No to the expressions of
+CMP(n) = {e | Prevented[n, e]} (one copy, the original, when CMP(n) is empty; the all-No copy
+keeps the original label, so the function still starts at its entry); a copy's AVAIL_out for e is
+its assigned value inside e's region and the original AVAIL_out outside; each branch of a copy
+goes to the copy of its target whose assigned values equal the copy's AVAIL_out (the
+compatibility test of line 14, read as "AVAIL_in[n_j] ⊑ AVAIL_out[m_i]", pathfinder.md
+[Inference]); copies the entry does not reach are dropped (lines 18-24). Every copy holds the
+same instructions as its original and branches to copies of the same targets, so the program
+computes exactly what it did: restructuring alone never changes behaviour.
+
+Growth is bounded: at most ``max_names`` expressions are split at any one block (2^k copies),
+and with ``budget`` (``pre-mr-budget``, PRE(Mr) §6.3.2.2) expressions are taken one at a time,
+in order of their Must exits, only while the instructions the copies add (counted before
+unreached copies are dropped, an upper bound) stay within ``budget`` times the function's size. The reducibility fix of Fig. 6.19 is not applied (the interpreter and the
+passes here do not need reducible loops).
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from pylogic.errors import PathlogicError
+from pylogic.ir.model import Br, CondBr, Function, Module
+from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.record import TransformRecord
+
+NEEDS = ("pre_prevented", "pre_avail_out", "pre_cmp_exit")
+
+
+@dataclass(frozen=True)
+class FunctionRestructure:
+    function: str
+    expressions: int          # expressions whose CMP region was split
+    skipped: int              # expressions with a CMP region left alone (cap or budget)
+    blocks_before: int
+    blocks_after: int
+    size_before: int
+    size_after: int
+
+
+@dataclass
+class RestructureRecord(TransformRecord):
+    transform: str = "pre-mr"
+
+    def totals(self) -> dict:
+        keys = ("expressions", "skipped", "blocks_before", "blocks_after", "size_before",
+                "size_after")
+        return {k: sum(getattr(a, k) for a in self.applied) for k in keys}
+
+
+def _size(blocks) -> int:
+    return sum(len(b.instrs) for b in blocks)
+
+
+def restructure(fn: Function, cmp: dict, avail_out: dict, fresh: FreshNames) -> Function:
+    """``fn`` with the CMP regions ``cmp`` ({block: set of expressions}) split (Fig. 6.10);
+    ``avail_out``: {(block, e): "must" | "may"} (absent: No)."""
+    copies: dict[str, list] = {}
+    for b in fn.blocks:
+        names = sorted(cmp.get(b.label, ()))
+        table = []
+        for values in itertools.product(("no", "must"), repeat=len(names)):
+            assign = dict(zip(names, values))
+            label = b.label if all(v == "no" for v in values) else fresh.fresh(f"{b.label}.mr")
+            table.append((assign, label))
+        copies[b.label] = table
+
+    def out(block: str, assign: dict, e: str) -> str:
+        return assign[e] if e in assign else avail_out.get((block, e), "no")
+
+    def target(block: str, assign: dict, succ: str) -> str:
+        for cand, label in copies[succ]:
+            if all(out(block, assign, e) == v for e, v in cand.items()):
+                return label
+        return copies[succ][0][1]          # a May or ⊤ value: any copy computes the same
+
+    made = {}
+    for b in fn.blocks:
+        for assign, label in copies[b.label]:
+            instrs = []
+            for ins in b.instrs:
+                if isinstance(ins, Br):
+                    ins = dataclasses.replace(ins, target=target(b.label, assign, ins.target))
+                elif isinstance(ins, CondBr):
+                    ins = dataclasses.replace(ins, if_true=target(b.label, assign, ins.if_true),
+                                              if_false=target(b.label, assign, ins.if_false))
+                instrs.append(ins)
+            made[label] = dataclasses.replace(b, label=label, instrs=tuple(instrs))
+    order = [label for b in fn.blocks for _, label in copies[b.label]]
+    reached, stack = {fn.blocks[0].label}, [fn.blocks[0].label]
+    while stack:
+        for s in made[stack.pop()].successors():
+            if s not in reached:
+                reached.add(s)
+                stack.append(s)
+    return dataclasses.replace(fn, blocks=tuple(made[l] for l in order if l in reached))
+
+
+def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
+           max_names: int = 4, budget: Optional[float] = None
+           ) -> tuple[Module, RestructureRecord]:
+    """``(new module, record)``: the CMP regions of every (or each named) function split;
+    ``rows``: ``pre_prevented``, ``pre_avail_out``, ``pre_cmp_exit`` of the module."""
+    fmap = module.function_map()
+    wanted = None if functions is None else list(functions)
+    for name in wanted or ():
+        if name not in fmap or fmap[name].extern:
+            raise PathlogicError(f"no function '{name}' for pre-mr")
+    record = RestructureRecord(transform="pre-mr" if budget is None else "pre-mr-budget",
+                               options={"max_names": max_names, "budget": budget})
+    out = []
+    for fn in module.functions:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+            out.append(fn)
+            continue
+        view = rows.function(fn.name)
+        region = defaultdict(set)
+        for b, e in view["pre_prevented"]:
+            region[e].add(b)
+        if not region:
+            out.append(fn)
+            continue
+        avail_out = {(b, e): s for b, e, s in view["pre_avail_out"]}
+        must_exits = defaultdict(int)
+        for _, _, e, kind in view["pre_cmp_exit"]:
+            must_exits[e] += kind == "must"
+        order = sorted(region, key=lambda e: (-must_exits[e], len(region[e]), e))
+        chosen: list[str] = []
+        per_block = defaultdict(int)
+        size = _size(fn.blocks)
+        block_size = {b.label: len(b.instrs) for b in fn.blocks}
+        for e in order:
+            if must_exits[e] == 0 or any(per_block[b] >= max_names for b in region[e]):
+                continue
+            if budget is not None:
+                # copies before pruning bound the growth: each block of e's region doubles
+                grown = sum(block_size[b] * ((2 ** (per_block[b] + (b in region[e]))) - 1)
+                            for b in set(per_block) | region[e])
+                if grown > budget * size:
+                    continue
+            chosen.append(e)
+            for b in region[e]:
+                per_block[b] += 1
+        cmp = defaultdict(set)
+        for e in chosen:
+            for b in region[e]:
+                cmp[b].add(e)
+        new = restructure(fn, cmp, avail_out, FreshNames(used_names(fn, module))) if chosen \
+            else fn
+        out.append(new)
+        record.applied.append(FunctionRestructure(
+            fn.name, len(chosen), len(region) - len(chosen), len(fn.blocks), len(new.blocks),
+            size, _size(new.blocks)))
+    return dataclasses.replace(module, functions=tuple(out)), record
+
+
+def pre_mr_budget(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
+                  max_names: int = 4, budget: float = 0.2):
+    """PRE(Mr) (§6.3.2.2): ``pre_mr`` within a code-growth budget (default 20% [AGS97])."""
+    return pre_mr(module, rows, functions=functions, max_names=max_names, budget=budget)
