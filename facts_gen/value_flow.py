@@ -173,34 +173,45 @@ def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
 def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
     """Named registers some instruction may read while stale (see
     ``value_names``): a forward may-analysis, stale at the entry, made stale by a definition of
-    a leaf, made fresh by the register's own definition."""
-    dependents: dict[str, set] = {}
+    a leaf, made fresh by the register's own definition. Sets are bit masks over the named
+    registers (one Python int per block state)."""
+    index = {r: k for k, r in enumerate(names)}
+    dependents: dict[str, int] = {}
     for r, (_, leaves) in names.items():
         for leaf in leaves:
             if isinstance(leaf, Reg):
-                dependents.setdefault(leaf.name, set()).add(r)
-    every = frozenset(names)
-    stale_in = {b.label: set() for b in fn.blocks}
-    stale_in[fn.blocks[0].label] = set(every)
-    bad: set = set()
+                dependents[leaf.name] = dependents.get(leaf.name, 0) | (1 << index[r])
+    plans: dict[str, list] = {}  # block -> per instruction (reads, [(made stale, made fresh)])
+    for b in fn.blocks:
+        steps = []
+        for ins in b.instrs:
+            reads = 0
+            for a in ins.uses():
+                if isinstance(a, Reg) and a.name in index:
+                    reads |= 1 << index[a.name]
+            if ins.guard in index:
+                reads |= 1 << index[ins.guard]
+            effects = [(dependents.get(x, 0),
+                        (1 << index[x]) if x in index and ins.guard is None else 0)
+                       for x in ins.defs()]
+            steps.append((reads, effects))
+        plans[b.label] = steps
+    stale_in = {b.label: 0 for b in fn.blocks}
+    stale_in[fn.blocks[0].label] = (1 << len(index)) - 1
+    bad = 0
     work = [b.label for b in fn.blocks]
-    blocks = fn.block_map()
     while work:
         label = work.pop()
-        stale = set(stale_in[label])
-        for ins in blocks[label].instrs:
-            bad.update(a.name for a in ins.uses() if isinstance(a, Reg) and a.name in stale)
-            if ins.guard in stale:
-                bad.add(ins.guard)
-            for x in ins.defs():
-                stale |= dependents.get(x, set())
-                if x in every and ins.guard is None:
-                    stale.discard(x)
+        stale = stale_in[label]
+        for reads, effects in plans[label]:
+            bad |= reads & stale
+            for made_stale, made_fresh in effects:
+                stale = (stale | made_stale) & ~made_fresh
         for s in succ[label]:
-            if s in stale_in and not stale <= stale_in[s]:
+            if s in stale_in and stale & ~stale_in[s]:
                 stale_in[s] |= stale
                 work.append(s)
-    return bad
+    return {r for r, k in index.items() if bad >> k & 1}
 
 
 def is_load(op: str) -> bool:
