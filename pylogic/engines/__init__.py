@@ -22,6 +22,7 @@ from pylogic.engines.run import load_inputs, run_checked, run_program, write_out
 # the order "auto" prefers; a new engine is one file plus one line here.
 from pylogic.engines import souffle_engine  # noqa: E402,F401
 from pylogic.engines import clingo_engine  # noqa: E402,F401
+from pylogic.engines import duckdb_engine  # noqa: E402,F401
 
 __all__ = ["run_program", "run_checked", "write_outputs", "load_inputs", "load_program",
            "load_program_cached", "CheckedProgram", "Engine", "EngineError", "engine",
