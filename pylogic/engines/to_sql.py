@@ -63,6 +63,12 @@ def _wrap(expr: str) -> str:
     return f"((({expr}) + 2147483648) & 4294967295) - 2147483648"
 
 
+def _wrap_const(value: int) -> int:
+    """A constant wrapped to 32 bits: the parser folds ``-(-2147483648)`` to 2147483648, which
+    clingo wraps to -2147483648 (measured)."""
+    return (value + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
 def _has_division(term) -> bool:
     if isinstance(term, BinOp):
         return term.op in ("/", "%") or _has_division(term.left) or _has_division(term.right)
@@ -95,7 +101,7 @@ class _Scope:
                                    "bound before it is used (unsupported)", t.loc)
             return self.env[t.name]
         if isinstance(t, Num):
-            return f"CAST({t.value} AS BIGINT)"
+            return f"CAST({_wrap_const(t.value)} AS BIGINT)"
         if isinstance(t, Str):
             return literal_str(t.value)
         if isinstance(t, BinOp):
@@ -142,7 +148,7 @@ class _Scope:
                 elif isinstance(arg, Str):
                     self.conds.append(f"{col} = {literal_str(arg.value)}")
                 elif isinstance(arg, Num):
-                    self.conds.append(f"{col} = {arg.value}")
+                    self.conds.append(f"{col} = {_wrap_const(arg.value)}")
                 else:
                     later.append((col, arg))
         pending = [lit for lit in lits if isinstance(lit, (Constraint, AggLit))]
