@@ -70,24 +70,56 @@ def _insert_new(con, rel: str, selects: list[str]) -> None:
                 f"SELECT * FROM {table_name(rel)}")
 
 
-def _linear_recursive(con, checked: CheckedProgram, rel: str, rules: list) -> None:
-    """One relation, each rule reading it at most once: WITH RECURSIVE (see the docstring)."""
-    relation = checked.relations[rel]
-    cols = ", ".join(c for c, _ in column_types(relation))
+def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list) -> None:
+    """A recursive component as one ``WITH RECURSIVE`` query over a tagged union of its relations
+    (a column ``tag`` names the relation, each relation has its own columns, NULL elsewhere).
+    The working table is the semi-naive delta; a rule with several recursive atoms (non-linear,
+    e.g. the dominator-tree walk) has one version per recursive atom, that atom reading the
+    delta and the others the whole relation so far (DuckDB's ``USING KEY`` CTE with
+    ``recurring.``, DuckDB >= 1.3). DuckDB iterates inside the engine: no statement per round."""
+    scc = {rel: k for k, rel in enumerate(rels)}
+    slots = {rel: [(f"s{k}_{c}", t) for c, t in column_types(checked.relations[rel])]
+             for k, rel in enumerate(rels)}
+    every = [col for rel in rels for col in slots[rel]]
     work = '"_w"'
-    base = [f"SELECT * FROM {table_name(rel)}"]
-    step = []
+
+    def tagged(rel: str, select: str) -> str:
+        cols = [f"CAST(NULL AS {t}) AS {c}" for c, t in every]
+        own = {c for c, _ in slots[rel]}
+        cols = [f"_x.c{c.split('_c')[1]} AS {c}" if c in own else sql
+                for (c, _), sql in zip(every, cols)]
+        return f"SELECT {scc[rel]} AS tag, {', '.join(cols)} FROM ({select}) AS _x"
+
+    def part(rel: str, source: str) -> str:
+        cols = ", ".join(f"{c} AS c{i}" for i, (c, _) in enumerate(slots[rel]))
+        return f"(SELECT {cols} FROM {source} WHERE tag = {scc[rel]})"
+
+    base = [tagged(rel, f"SELECT * FROM {table_name(rel)}") for rel in rels]
+    step, linear = [], True
     for rule in rules:
-        if any(a.rel == rel for a in _positive_atoms(rule)):
-            step.append(rule_select(rule, relation, lambda i, atom: work if atom.rel == rel
-                                    else table_name(atom.rel)))
-        else:
-            base.append(rule_select(rule, relation, _full))
-    con.execute(f"CREATE TEMP TABLE _fix AS WITH RECURSIVE {work}({cols}) AS ({_union(base)} "
-                f"UNION SELECT * FROM ({_union(step)})) SELECT * FROM {work}")
-    con.execute(f"DELETE FROM {table_name(rel)}")
-    con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM _fix")
+        relation = checked.relations[rule.head.rel]
+        recursive = [i for i, a in enumerate(_positive_atoms(rule)) if a.rel in scc]
+        if not recursive:
+            base.append(tagged(rule.head.rel, rule_select(rule, relation, _full)))
+        linear = linear and len(recursive) <= 1
+        for k in recursive:  # version k: the k-th positive atom reads the delta
+            step.append(tagged(rule.head.rel, rule_select(
+                rule, relation, lambda i, atom, k=k: part(atom.rel, work) if i == k
+                else part(atom.rel, f"recurring.{work}") if atom.rel in scc
+                else table_name(atom.rel))))
+    names = ", ".join(["tag"] + [c for c, _ in every])
+    key = "" if linear else f" USING KEY ({names})"
+    con.execute(f"CREATE TEMP TABLE _fix AS WITH RECURSIVE {work}({names}){key} AS "
+                f"({_union(base)} UNION SELECT * FROM ({_union(step)})) SELECT * FROM {work}")
+    for rel in rels:
+        con.execute(f"DELETE FROM {table_name(rel)}")
+        con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM {part(rel, '_fix')}")
     con.execute("DROP TABLE _fix")
+
+
+#: How recursive components are evaluated: "cte" (one WITH RECURSIVE query each, the default)
+#: or "loop" (semi-naive rounds driven from Python: one set of statements per round).
+RECURSION = "cte"
 
 
 def _semi_naive(con, checked: CheckedProgram, rels: list[str], rules: list) -> int:
@@ -148,8 +180,8 @@ def evaluate(con, checked: CheckedProgram, needed: set[str]) -> None:
         if not any(reads):
             (rel,) = rels
             _insert_new(con, rel, [rule_select(r, checked.relations[rel], _full) for r in rules])
-        elif len(rels) == 1 and max(reads) == 1:
-            _linear_recursive(con, checked, rels[0], rules)
+        elif RECURSION == "cte":
+            _recursive_cte(con, checked, rels, rules)
         else:
             _semi_naive(con, checked, rels, rules)
 
