@@ -34,8 +34,47 @@ except ImportError:  # not installed: the engine reports itself unavailable
     duckdb = None
 
 
-def _load(con, checked: CheckedProgram, rel: str, rows: list, tmpdir: str) -> None:
-    """Bulk-load ``rows`` into ``rel``'s table through a CSV file (strings quoted)."""
+class Symbols:
+    """The run's symbol table: each distinct symbol a number (0, 1, ...), as in Soufflé."""
+
+    def __init__(self):
+        self.number: dict[str, int] = {}
+        self.names: list[str] = []
+
+    def intern(self, s: str) -> int:
+        n = self.number.get(s)
+        if n is None:
+            n = self.number[s] = len(self.names)
+            self.names.append(s)
+        return n
+
+    def encode(self, kinds: tuple, rows: list) -> list:
+        """``rows`` with every symbol column replaced by the symbols' numbers."""
+        cols = [i for i, k in enumerate(kinds) if k == "symbol"]
+        if not cols:
+            return rows
+        number, names, intern = self.number, self.names, self.intern
+        columns = list(zip(*rows))
+        for i in cols:
+            for s in set(columns[i]) - number.keys():
+                intern(s)
+            columns[i] = [number[s] for s in columns[i]]
+        return list(zip(*columns))
+
+    def decode(self, kinds: tuple, rows: list) -> list:
+        cols = [i for i, k in enumerate(kinds) if k == "symbol"]
+        if not cols or not rows:
+            return rows
+        names = self.names
+        columns = list(zip(*rows))
+        for i in cols:
+            columns[i] = [names[n] for n in columns[i]]
+        return list(zip(*columns))
+
+
+def _load(con, checked: CheckedProgram, rel: str, rows: list, tmpdir: str,
+          symbols: Symbols) -> None:
+    """Bulk-load ``rows`` into ``rel``'s table through a CSV file (symbols as their numbers)."""
     relation = checked.relations[rel]
     if not rows:
         return
@@ -44,11 +83,11 @@ def _load(con, checked: CheckedProgram, rel: str, rows: list, tmpdir: str) -> No
         return
     path = os.path.join(tmpdir, f"{len(os.listdir(tmpdir))}.csv")
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n").writerows(rows)
+        csv.writer(fh, lineterminator="\n").writerows(symbols.encode(relation.kinds, rows))
     columns = "{" + ", ".join(f"'{c}': '{t}'" for c, t in column_types(relation)) + "}"
     con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM read_csv(?, header = false, "
-                f"delim = ',', quote = '\"', escape = '\"', new_line = '\\n', "
-                f"allow_quoted_nulls = false, auto_detect = false, columns = {columns})", [path])
+                f"delim = ',', new_line = '\\n', auto_detect = false, columns = {columns})",
+                [path])
     os.unlink(path)
 
 
@@ -70,28 +109,29 @@ def _insert_new(con, rel: str, selects: list[str]) -> None:
                 f"SELECT * FROM {table_name(rel)}")
 
 
-def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list) -> None:
+def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list,
+                   intern) -> None:
     """A recursive component as one ``WITH RECURSIVE`` query over a tagged union of its relations
-    (a column ``tag`` names the relation, each relation has its own columns, NULL elsewhere).
+    (a column ``tag`` names the relation; its columns first, NULL after them).
     The working table is the semi-naive delta; a rule with several recursive atoms (non-linear,
     e.g. the dominator-tree walk) has one version per recursive atom, that atom reading the
     delta and the others the whole relation so far (DuckDB's ``USING KEY`` CTE with
     ``recurring.``, DuckDB >= 1.3). DuckDB iterates inside the engine: no statement per round."""
     scc = {rel: k for k, rel in enumerate(rels)}
-    slots = {rel: [(f"s{k}_{c}", t) for c, t in column_types(checked.relations[rel])]
-             for k, rel in enumerate(rels)}
-    every = [col for rel in rels for col in slots[rel]]
+    # every column is INTEGER (symbols interned), so the relations share the columns c0..c(w-1)
+    # of the union: its width is the largest arity, not the sum (DuckDB's USING KEY CTE copies
+    # its whole table each iteration, so width is time)
+    width = max(len(column_types(checked.relations[rel])) for rel in rels)
     work = '"_w"'
 
     def tagged(rel: str, select: str) -> str:
-        cols = [f"CAST(NULL AS {t}) AS {c}" for c, t in every]
-        own = {c for c, _ in slots[rel]}
-        cols = [f"_x.c{c.split('_c')[1]} AS {c}" if c in own else sql
-                for (c, _), sql in zip(every, cols)]
+        n = len(column_types(checked.relations[rel]))
+        cols = [f"_x.c{i} AS c{i}" if i < n else f"CAST(NULL AS INTEGER) AS c{i}"
+                for i in range(width)]
         return f"SELECT {scc[rel]} AS tag, {', '.join(cols)} FROM ({select}) AS _x"
 
     def part(rel: str, source: str) -> str:
-        cols = ", ".join(f"{c} AS c{i}" for i, (c, _) in enumerate(slots[rel]))
+        cols = ", ".join(f"c{i}" for i in range(len(column_types(checked.relations[rel]))))
         return f"(SELECT {cols} FROM {source} WHERE tag = {scc[rel]})"
 
     base = [tagged(rel, f"SELECT * FROM {table_name(rel)}") for rel in rels]
@@ -100,14 +140,14 @@ def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list) -
         relation = checked.relations[rule.head.rel]
         recursive = [i for i, a in enumerate(_positive_atoms(rule)) if a.rel in scc]
         if not recursive:
-            base.append(tagged(rule.head.rel, rule_select(rule, relation, _full)))
+            base.append(tagged(rule.head.rel, rule_select(rule, relation, _full, intern)))
         linear = linear and len(recursive) <= 1
         for k in recursive:  # version k: the k-th positive atom reads the delta
             step.append(tagged(rule.head.rel, rule_select(
                 rule, relation, lambda i, atom, k=k: part(atom.rel, work) if i == k
                 else part(atom.rel, f"recurring.{work}") if atom.rel in scc
-                else table_name(atom.rel))))
-    names = ", ".join(["tag"] + [c for c, _ in every])
+                else table_name(atom.rel), intern, first=k)))
+    names = ", ".join(["tag"] + [f"c{i}" for i in range(width)])
     key = "" if linear else f" USING KEY ({names})"
     con.execute(f"CREATE TEMP TABLE _fix AS WITH RECURSIVE {work}({names}){key} AS "
                 f"({_union(base)} UNION SELECT * FROM ({_union(step)})) SELECT * FROM {work}")
@@ -121,52 +161,68 @@ def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list) -
 #: or "loop" (semi-naive rounds driven from Python: one set of statements per round).
 RECURSION = "cte"
 
+#: Join atoms in body order (a semi-naive version from its delta atom), as Soufflé does, with
+#: DuckDB's join-order optimizer off; False: DuckDB reorders joins by its estimates.
+JOIN_IN_BODY_ORDER = os.environ.get("PATHLOGIC_DUCKDB_JOIN_ORDER", "body") == "body"
 
-def _semi_naive(con, checked: CheckedProgram, rels: list[str], rules: list) -> int:
-    """Mutual or non-linear recursion, iterated from here; returns the number of rounds."""
+
+def _semi_naive(con, checked: CheckedProgram, rels: list[str], rules: list, intern) -> int:
+    """Mutual or non-linear recursion, iterated from here; returns the number of rounds. A round
+    evaluates only the versions whose delta atom's relation grew in the previous round, and
+    touches only the relations that grow (DuckDB has no indexes to make a round cost its delta,
+    so what a round skips is what keeps long chains of small rounds affordable)."""
     scc = set(rels)
+    size: dict[str, int] = {}
     for rel in rels:  # round 0: every rule on the full tables (inputs only so far)
-        selects = [rule_select(r, checked.relations[rel], _full) for r in rules
+        selects = [rule_select(r, checked.relations[rel], _full, intern) for r in rules
                    if r.head.rel == rel]
         con.execute(create_table(checked.relations[rel], "delta", temp=True))
+        con.execute(create_table(checked.relations[rel], "new", temp=True))
+        size[rel] = 0
         if selects:
-            con.execute(f"INSERT INTO {table_name(rel, 'delta')} ({_union(selects)}) EXCEPT "
-                        f"SELECT * FROM {table_name(rel)}")
+            size[rel] = con.execute(f"INSERT INTO {table_name(rel, 'delta')} ({_union(selects)}) "
+                                    f"EXCEPT SELECT * FROM {table_name(rel)}").fetchone()[0]
     for rel in rels:
-        con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM {table_name(rel, 'delta')}")
-    versions: dict[str, list[str]] = {rel: [] for rel in rels}
+        if size[rel]:
+            con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM {table_name(rel, 'delta')}")
+    versions: dict[str, list[tuple[str, str]]] = {rel: [] for rel in rels}
     for rule in rules:
         relation = checked.relations[rule.head.rel]
-        recursive = [i for i, a in enumerate(_positive_atoms(rule)) if a.rel in scc]
-        for k in recursive:  # version k: the k-th positive atom reads the delta
-            versions[rule.head.rel].append(rule_select(
+        atoms = _positive_atoms(rule)
+        for k in [i for i, a in enumerate(atoms) if a.rel in scc]:  # version k: atom k's delta
+            versions[rule.head.rel].append((atoms[k].rel, rule_select(
                 rule, relation, lambda i, atom, k=k: table_name(atom.rel, "delta") if i == k
-                else table_name(atom.rel)))
+                else table_name(atom.rel), intern, first=k)))
     rounds = 0
-    while True:
+    while any(size.values()):
         rounds += 1
-        new = 0
+        grown = {}
         for rel in rels:
-            con.execute(create_table(checked.relations[rel], "new", temp=True))
-            if versions[rel]:
-                con.execute(f"INSERT INTO {table_name(rel, 'new')} ({_union(versions[rel])}) "
-                            f"EXCEPT SELECT * FROM {table_name(rel)}")
-                new += con.execute(f"SELECT count(*) FROM {table_name(rel, 'new')}").fetchone()[0]
+            live = [sql for source, sql in versions[rel] if size[source]]
+            if live:
+                n = con.execute(f"INSERT INTO {table_name(rel, 'new')} ({_union(live)}) "
+                                f"EXCEPT SELECT * FROM {table_name(rel)}").fetchone()[0]
+                if n:
+                    grown[rel] = n
         for rel in rels:
-            con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM {table_name(rel, 'new')}")
-            con.execute(f"DROP TABLE {table_name(rel, 'delta')}")
-            con.execute(f"ALTER TABLE {table_name(rel, 'new')} RENAME TO "
-                        f"{table_name(rel, 'delta')}")
-        if not new:
-            break
+            if size[rel]:
+                con.execute(f"DELETE FROM {table_name(rel, 'delta')}")
+            if rel in grown:
+                con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM "
+                            f"{table_name(rel, 'new')}")
+                con.execute(f"INSERT INTO {table_name(rel, 'delta')} SELECT * FROM "
+                            f"{table_name(rel, 'new')}")
+                con.execute(f"DELETE FROM {table_name(rel, 'new')}")
+            size[rel] = grown.get(rel, 0)
     for rel in rels:
         con.execute(f"DROP TABLE {table_name(rel, 'delta')}")
+        con.execute(f"DROP TABLE {table_name(rel, 'new')}")
     return rounds
 
 
-def evaluate(con, checked: CheckedProgram, needed: set[str]) -> None:
+def evaluate(con, checked: CheckedProgram, needed: set[str], intern) -> None:
     """Evaluate every stratum of ``checked`` that ``needed`` holds, bottom-up, into ``con``'s
-    tables (created and loaded by the caller)."""
+    tables (created and loaded by the caller); ``intern``: the symbol table's ``intern``."""
     by_head: dict[str, list] = {}
     for rule in checked.rules:
         if rule.head.rel in needed:
@@ -179,11 +235,11 @@ def evaluate(con, checked: CheckedProgram, needed: set[str]) -> None:
         reads = [sum(a.rel in rels for a in _positive_atoms(r)) for r in rules]
         if not any(reads):
             (rel,) = rels
-            _insert_new(con, rel, [rule_select(r, checked.relations[rel], _full) for r in rules])
+            _insert_new(con, rel, [rule_select(r, checked.relations[rel], _full, intern) for r in rules])
         elif RECURSION == "cte":
-            _recursive_cte(con, checked, rels, rules)
+            _recursive_cte(con, checked, rels, rules, intern)
         else:
-            _semi_naive(con, checked, rels, rules)
+            _semi_naive(con, checked, rels, rules, intern)
 
 
 def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: list[str],
@@ -194,18 +250,22 @@ def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         needed = needed_relations(checked, shown)
     config = {"threads": jobs} if jobs else {}
     con = duckdb.connect(":memory:", config=config)
+    if JOIN_IN_BODY_ORDER:
+        con.execute("SET disabled_optimizers = 'join_order'")
+    symbols = Symbols()
     try:
         for rel in sorted(needed):
             con.execute(create_table(checked.relations[rel]))
         with tempfile.TemporaryDirectory(prefix="pathlogic-duckdb-") as tmpdir:
             for rel, rows in inputs.items():
                 if rel in needed:
-                    _load(con, checked, rel, rows, tmpdir)
-        evaluate(con, checked, needed)
+                    _load(con, checked, rel, rows, tmpdir, symbols)
+        evaluate(con, checked, needed, symbols.intern)
         result = {}
         for rel in shown:
             rows = con.execute(f"SELECT * FROM {table_name(rel)}").fetchall()
-            result[rel] = sorted([()] * len(rows) if not checked.relations[rel].arity else rows)
+            kinds = checked.relations[rel].kinds
+            result[rel] = sorted(symbols.decode(kinds, rows) if kinds else [()] * len(rows))
         return result
     except duckdb.Error as exc:  # a translation bug, not a user error: report it located anyway
         raise DatalogError(f"duckdb rejected the translated program: "

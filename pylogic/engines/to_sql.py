@@ -1,7 +1,10 @@
 """Translation of a CheckedProgram's rules to SQL over DuckDB tables (``duckdb_engine.py``).
 
-One table per relation, ``"r_<name>"`` with columns ``c0..c(n-1)`` (``INTEGER`` for number
-columns, ``VARCHAR`` for symbols; a nullary relation keeps one constant column ``c0 = 0``). A
+One table per relation, ``"r_<name>"`` with columns ``c0..c(n-1)``, all ``INTEGER``: a symbol
+is stored as its number in the run's symbol table (``intern``), as Soufflé does; symbols are
+only compared with ``=``/``!=`` (the checker refuses ordering on symbols), so joins on numbers
+give the same rows, and are faster than on strings. A nullary relation keeps one constant
+column ``c0 = 0``. A
 rule becomes one ``SELECT DISTINCT`` of its head columns:
 
 - positive atoms are ``FROM`` items (a variable's first occurrence binds it, later ones are
@@ -29,7 +32,7 @@ from pylogic.engines.semantics import Relation, Rule, lit_vars, term_vars
 from pylogic.errors import DatalogError
 
 _CMP = {"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_SQL_TYPE = {"number": "INTEGER", "symbol": "VARCHAR"}
+_SQL_TYPE = {"number": "INTEGER", "symbol": "INTEGER"}  # symbols interned
 
 
 def ident(name: str) -> str:
@@ -52,10 +55,6 @@ def column_types(rel: Relation) -> list[tuple[str, str]]:
 def create_table(rel: Relation, version: str = "", temp: bool = False) -> str:
     cols = ", ".join(f"{c} {t}" for c, t in column_types(rel))
     return f"CREATE {'TEMP ' if temp else ''}TABLE {table_name(rel.name, version)} ({cols})"
-
-
-def literal_str(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"
 
 
 def _wrap(expr: str) -> str:
@@ -81,8 +80,9 @@ class _Scope:
     """The SQL of one conjunction: ``FROM`` items, ``WHERE`` conditions and where each variable's
     value is (``env``: variable name -> SQL expression)."""
 
-    def __init__(self, env: dict[str, str], prefix: str, counter: list):
+    def __init__(self, env: dict[str, str], prefix: str, counter: list, intern):
         self.env = dict(env)
+        self.intern = intern  # symbol -> its number in the run's symbol table
         self.froms: list[str] = []
         self.conds: list[str] = []
         self.prefix = prefix
@@ -94,7 +94,7 @@ class _Scope:
 
     # -- terms
     def term(self, t) -> str:
-        """SQL of a ground term: VARCHAR for symbols, BIGINT for arithmetic, a column otherwise."""
+        """SQL of a ground term: a symbol's number, BIGINT arithmetic, or a column."""
         if isinstance(t, Var):
             if t.name not in self.env:
                 raise DatalogError(f"duckdb engine: cannot order the body so that '{t.name}' is "
@@ -103,7 +103,7 @@ class _Scope:
         if isinstance(t, Num):
             return f"CAST({_wrap_const(t.value)} AS BIGINT)"
         if isinstance(t, Str):
-            return literal_str(t.value)
+            return str(self.intern(t.value))
         if isinstance(t, BinOp):
             left = f"CAST({self.term(t.left)} AS BIGINT)"
             right = f"CAST({self.term(t.right)} AS BIGINT)"
@@ -128,12 +128,15 @@ class _Scope:
         return all(v.name in self.env for v in term_vars(t))
 
     # -- the body
-    def conjunction(self, lits, table_of) -> None:
+    def conjunction(self, lits, table_of, first: int | None = None) -> None:
         """Add ``lits`` (normalized literals) to this scope. ``table_of(i, atom)``: the table the
-        ``i``-th positive atom of ``lits`` reads."""
+        ``i``-th positive atom of ``lits`` reads; ``first``: the atom joined first (a semi-naive
+        version starts from its delta, as Soufflé's plans do), the others in body order."""
         later = []  # (column, term): atom arguments that are expressions, checked once bound
-        atoms = [lit for lit in lits if isinstance(lit, Atom)]
-        for i, atom in enumerate(atoms):
+        atoms = list(enumerate(lit for lit in lits if isinstance(lit, Atom)))
+        if first is not None:
+            atoms.insert(0, atoms.pop(first))
+        for i, atom in atoms:
             a = self.alias("t")
             self.froms.append(f"{table_of(i, atom)} AS {a}")
             for j, arg in enumerate(atom.args):
@@ -146,7 +149,7 @@ class _Scope:
                     else:
                         self.env[arg.name] = col
                 elif isinstance(arg, Str):
-                    self.conds.append(f"{col} = {literal_str(arg.value)}")
+                    self.conds.append(f"{col} = {self.intern(arg.value)}")
                 elif isinstance(arg, Num):
                     self.conds.append(f"{col} = {_wrap_const(arg.value)}")
                 else:
@@ -196,7 +199,7 @@ class _Scope:
 
     def aggregate(self, lit: AggLit) -> None:
         """``result = op target : { body }`` as a LATERAL subquery (see the module docstring)."""
-        inner = _Scope(self.env, self.prefix + "a", self.counter)
+        inner = _Scope(self.env, self.prefix + "a", self.counter, self.intern)
         inner.conjunction(lit.body, lambda i, atom: table_name(atom.rel))
         frm = f" FROM {', '.join(inner.froms)}" if inner.froms else ""
         where = f" WHERE {' AND '.join(inner.conds)}" if inner.conds else ""
@@ -216,11 +219,14 @@ class _Scope:
             self.conds.append(f"{a}.v IS NOT NULL")
 
 
-def rule_select(rule: Rule, relation: Relation, table_of) -> str:
+def rule_select(rule: Rule, relation: Relation, table_of, intern,
+                first: int | None = None) -> str:
     """``SELECT DISTINCT`` of ``rule``'s head tuples, its body atoms read from ``table_of(i,
-    atom)`` (``i``: position among the rule's positive atoms; None for a negated atom)."""
-    scope = _Scope({}, "", [0])
-    scope.conjunction(rule.body, table_of)
+    atom)`` (``i``: position among the rule's positive atoms; None for a negated atom);
+    ``intern(symbol)``: the symbol's number; ``first``: the atom joined first. The engine
+    disables DuckDB's join reordering, so atoms are joined in this order (as Soufflé does)."""
+    scope = _Scope({}, "", [0], intern)
+    scope.conjunction(rule.body, table_of, first)
     cols = []
     for j, arg in enumerate(rule.head.args):
         sql = scope.defined(arg)
