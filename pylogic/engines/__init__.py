@@ -4,7 +4,8 @@
     rows["idom"]  # sorted list of tuples: int for number columns, str for symbol columns
 
 ``engine`` is an engine name (``engine_names()``: "souffle", the binary on PATH; "clingo",
-embedded, always available) or "auto" (the first available, in that order). Every error a user
+embedded, always available; "duckdb", embedded, strata compiled to SQL) or "auto" (the first
+available, in that order). Every error a user
 can cause is a located DatalogError.
 
 Layout: ``program.py`` (the checked program: ``dialect.py`` parses, ``semantics.py`` and
