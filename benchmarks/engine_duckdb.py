@@ -7,7 +7,9 @@ runs/engine-duckdb.json.
 (a) What ``pathlogic analyze`` runs on every function (the catalog's function-scope analyses
 composed, ``pylogic.analysis.run.analyze_modules``, no cache) on one generated function: a chain
 b0 -> ... -> b(N-1), a structured CFG and a random CFG (benchmarks/cfg_analyses.py's
-generators) of N blocks; each run in its own process with a time limit, recording the time, the
+generators; "random" keeps two successors per block, plain branches as dominance_scale.py's
+random, "hyper" keeps them all: hyperblocks with predicate defines, so the PPG runs too) of N
+blocks; each run in its own process with a time limit, recording the time, the
 rows and a digest of them: the engines must give the same digest.
 (b) ``pathlogic analyze`` of csmith seeds 1..K plus the examples on each engine (``--no-cache``):
 the analysis phase is the sum of the engine calls in summary.json; the results directories
@@ -45,8 +47,10 @@ def _function(kind: str, size: int):
         while len(labels) < size:
             budget = int(budget * size / max(len(labels), 1)) + 1
             labels, succs = structured_cfg(random.Random(size), budget)
-    else:
+    else:  # random: each block keeps its first two successors, as dominance_scale.py's random
         labels, succs = random_cfg(random.Random(size), size, edge_factor=1.4, exit_prob=0.05)
+        if kind == "random":
+            succs = {b: list(dict.fromkeys(s))[:2] for b, s in succs.items()}
     return function_from_cfg("@f", labels, succs), len(labels)
 
 
