@@ -35,7 +35,6 @@ from benchmarks.common import growth_exponent, write_run  # noqa: E402
 
 
 def _function(kind: str, size: int):
-    from benchmarks.cfg_analyses import make_facts  # noqa: F401 (same generators)
     import random
     from pylogic.ir.synthetic import function_from_cfg, random_cfg, structured_cfg
     if kind == "chain":

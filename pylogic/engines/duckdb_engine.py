@@ -256,7 +256,8 @@ def evaluate(con, checked: CheckedProgram, needed: set[str], intern) -> None:
         reads = [sum(a.rel in rels for a in _positive_atoms(r)) for r in rules]
         if not any(reads):
             (rel,) = rels
-            _insert_new(con, rel, [rule_select(r, checked.relations[rel], _full, intern) for r in rules])
+            _insert_new(con, rel, [rule_select(r, checked.relations[rel], _full, intern)
+                                   for r in rules])
         elif RECURSION == "cte":
             _recursive_cte(con, checked, rels, rules, intern)
         else:
