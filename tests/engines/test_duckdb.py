@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from pylogic.engines import load_program, run_checked
@@ -147,12 +148,17 @@ def python_oracle(edges: set) -> dict:
             "stuck": sorted(stuck)}
 
 
-@settings(max_examples=40, deadline=None)
+@pytest.mark.parametrize("strategy", ["cte", "loop"])   # duckdb_engine.RECURSION
+@settings(max_examples=30, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=16))
-def test_recursion_matches_python(tmp_path_factory, edge_list):
+def test_recursion_matches_python(tmp_path_factory, strategy, edge_list):
     path = tmp_path_factory.mktemp("rec") / "rec.dl"
     path.write_text(RECURSION)
-    got = run_checked(load_program(path), None, "duckdb", facts={"edge": edge_list})
+    old, duckdb_engine.RECURSION = duckdb_engine.RECURSION, strategy
+    try:
+        got = run_checked(load_program(path), None, "duckdb", facts={"edge": edge_list})
+    finally:
+        duckdb_engine.RECURSION = old
     assert got == python_oracle(set(edge_list))
 
 
@@ -163,15 +169,16 @@ def test_a_long_chain_is_one_recursive_query(tmp_path, monkeypatch):
     path.write_text(RECURSION)
     program = load_program(path)
     n = 20_000
-    rounds = []
-    real = duckdb_engine._semi_naive
-    monkeypatch.setattr(duckdb_engine, "_semi_naive",
-                        lambda *a: rounds.append(a[2]) or real(*a))
+    calls = []
+    real = duckdb_engine._recursive_cte
+    monkeypatch.setattr(duckdb_engine, "_recursive_cte",
+                        lambda *a: calls.append(a[2]) or real(*a))
+    monkeypatch.setattr(duckdb_engine, "_semi_naive", None)   # never the per-round loop
     start = time.perf_counter()
     got = run_checked(program, None, "duckdb", facts={"edge": [(i, i + 1) for i in range(n)]},
                       only=["reach", "stuck"])
     elapsed = time.perf_counter() - start
     assert got["reach"] == [(i,) for i in range(n + 1)]
     assert got["stuck"] == [(n, 1)]
-    assert rounds == []
+    assert calls == [["reach"]]          # one query for the 20,000-round component
     assert elapsed < 20, elapsed
