@@ -46,10 +46,25 @@ def table_name(rel: str, version: str = "") -> str:
 
 
 def column_types(rel: Relation) -> list[tuple[str, str]]:
-    """``[(column, SQL type)]`` of ``rel``'s table."""
+    """``[(column, SQL type)]`` of ``rel``'s table.
+
+    Raises
+    ------
+    DatalogError
+        At the relation's declaration, for a column kind other than number and symbol.
+    """
     if not rel.arity:
         return [("c0", "INTEGER")]
+    for k in rel.kinds:
+        if k not in _SQL_TYPE:
+            raise DatalogError(f"duckdb engine: unsupported construct: {k} column of "
+                               f"'{rel.name}' (the duckdb engine has number and symbol)", rel.loc)
     return [(f"c{i}", _SQL_TYPE[k]) for i, k in enumerate(rel.kinds)]
+
+
+def _refuse(what: str, node) -> DatalogError:
+    """The located error for a construct this translation does not cover (never guessed)."""
+    return DatalogError(f"duckdb engine: unsupported construct: {what}", getattr(node, "loc", None))
 
 
 def create_table(rel: Relation, version: str = "", temp: bool = False) -> str:
@@ -105,6 +120,8 @@ class _Scope:
         if isinstance(t, Str):
             return str(self.intern(t.value))
         if isinstance(t, BinOp):
+            if t.op not in ("+", "-", "*", "/", "%"):
+                raise _refuse(f"operator '{t.op}'", t)
             left = f"CAST({self.term(t.left)} AS BIGINT)"
             right = f"CAST({self.term(t.right)} AS BIGINT)"
             if t.op == "/":
@@ -114,8 +131,7 @@ class _Scope:
             return _wrap(f"{left} {t.op} {right}")
         if isinstance(t, Neg):
             return _wrap(f"-CAST({self.term(t.operand)} AS BIGINT)")
-        raise DatalogError(f"duckdb engine: unsupported term {type(t).__name__}",
-                           getattr(t, "loc", None))
+        raise _refuse(f"term {type(t).__name__}", t)
 
     def defined(self, t) -> str:
         """SQL of ``t``; a term with a division also conditions the body on being defined."""
@@ -133,6 +149,13 @@ class _Scope:
         ``i``-th positive atom of ``lits`` reads; ``first``: the atom joined first (a semi-naive
         version starts from its delta, as Soufflé's plans do), the others in body order."""
         later = []  # (column, term): atom arguments that are expressions, checked once bound
+        for lit in lits:
+            if not isinstance(lit, (Atom, NegAtom, Constraint, AggLit)):
+                raise _refuse(f"literal {type(lit).__name__}", lit)
+            if isinstance(lit, Constraint) and lit.op not in _CMP:
+                raise _refuse(f"constraint '{lit.op}'", lit)
+            if isinstance(lit, AggLit) and lit.op not in ("count", "sum", "min", "max"):
+                raise _refuse(f"aggregate '{lit.op}'", lit)
         atoms = list(enumerate(lit for lit in lits if isinstance(lit, Atom)))
         if first is not None:
             atoms.insert(0, atoms.pop(first))
@@ -227,10 +250,10 @@ def rule_select(rule: Rule, relation: Relation, table_of, intern,
     disables DuckDB's join reordering, so atoms are joined in this order (as Soufflé does)."""
     scope = _Scope({}, "", [0], intern)
     scope.conjunction(rule.body, table_of, first)
-    cols = []
+    cols, types = [], column_types(relation)
     for j, arg in enumerate(rule.head.args):
         sql = scope.defined(arg)
-        cols.append(f"CAST({sql} AS {_SQL_TYPE[relation.kinds[j]]}) AS c{j}")
+        cols.append(f"CAST({sql} AS {types[j][1]}) AS c{j}")
     if not cols:
         cols = ["0 AS c0"]
     frm = f" FROM {', '.join(scope.froms)}" if scope.froms else ""

@@ -182,3 +182,37 @@ def test_a_long_chain_is_one_recursive_query(tmp_path, monkeypatch):
     assert got["stuck"] == [(n, 1)]
     assert calls == [["reach"]]          # one query for the 20,000-round component
     assert elapsed < 20, elapsed
+
+
+def test_constructs_outside_the_translation_are_refused_located(tmp_path):
+    """A node the SQL translation does not cover (the dialect grows: an operator, a literal or a
+    column kind it has never seen) is refused at its location, never guessed."""
+    import dataclasses
+
+    from pylogic.engines.dialect import BinOp, Constraint, Var
+    from pylogic.engines.semantics import Relation
+    from pylogic.engines.to_sql import column_types, rule_select
+    from pylogic.errors import DatalogError, SourceLoc
+
+    path = tmp_path / "p.dl"
+    path.write_text(".decl e(x: number)\n.decl p(x: number)\n.output p\n"
+                    "p(x + 1) :- e(x), x < 3.\n")
+    program = load_program(path)
+    rule, rel = program.rules[0], program.relations["p"]
+    where = SourceLoc(str(path), 4, 9)
+    full = lambda i, atom: f"r_{atom.rel}"                       # noqa: E731
+    power = dataclasses.replace(rule.head, args=(BinOp("^", Var("x", where), Var("x", where),
+                                                       where),))
+    cases = [(dataclasses.replace(rule, head=power), "operator '^'"),
+             (dataclasses.replace(rule, body=rule.body[:1] + (
+                 Constraint("~", Var("x", where), Var("x", where), where),)), "constraint '~'"),
+             (dataclasses.replace(rule, body=rule.body + ("a literal",)), "literal str")]
+    for bad, what in cases:
+        with pytest.raises(DatalogError) as info:
+            rule_select(bad, rel, full, lambda s: 0)
+        assert f"unsupported construct: {what}" in info.value.message
+    assert rule_select(rule, rel, full, lambda s: 0).startswith("SELECT DISTINCT")
+    odd = Relation("u", (("x", "unsigned", "unsigned"),), where)
+    with pytest.raises(DatalogError) as info:
+        column_types(odd)
+    assert "unsigned column of 'u'" in info.value.message and info.value.loc.line == 4
