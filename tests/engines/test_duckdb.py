@@ -54,8 +54,9 @@ def expressions(draw, depth=3):
         return leaf, _LEAVES[leaf]
     op = draw(st.sampled_from(["+", "-", "*", "/", "%", "neg"]))
     left, f = draw(expressions(depth - 1))
-    if op == "neg":
-        return f"-({left})", lambda x, y: None if f(x, y) is None else wrap(-f(x, y))
+    if op == "neg":  # minus on a bare constant is folded by the parser and range-checked there
+        text = f"0 - ({left})" if left in _LEAVES and left not in ("x", "y") else f"-({left})"
+        return text, lambda x, y: None if f(x, y) is None else wrap(-f(x, y))
     if op in ("/", "%"):
         return f"({left}) {op} y", _lift(op, f, _LEAVES["y"])
     right, g = draw(expressions(depth - 1))
