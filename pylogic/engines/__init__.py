@@ -4,7 +4,8 @@
     rows["idom"]  # sorted list of tuples: int for number columns, str for symbol columns
 
 ``engine`` is an engine name (``engine_names()``: "souffle", the binary on PATH; "clingo",
-embedded, always available) or "auto" (the first available, in that order). Every error a user
+embedded, always available; "duckdb", embedded, strata compiled to SQL) or "auto" (the first
+available, in that order). Every error a user
 can cause is a located DatalogError.
 
 Layout: ``program.py`` (the checked program: ``dialect.py`` parses, ``semantics.py`` and
@@ -22,6 +23,7 @@ from pylogic.engines.run import load_inputs, run_checked, run_program, write_out
 # the order "auto" prefers; a new engine is one file plus one line here.
 from pylogic.engines import souffle_engine  # noqa: E402,F401
 from pylogic.engines import clingo_engine  # noqa: E402,F401
+from pylogic.engines import duckdb_engine  # noqa: E402,F401
 
 __all__ = ["run_program", "run_checked", "write_outputs", "load_inputs", "load_program",
            "load_program_cached", "CheckedProgram", "Engine", "EngineError", "engine",

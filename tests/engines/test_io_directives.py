@@ -8,7 +8,7 @@ import pytest
 from pylogic.engines import run_program
 from tests.support import engine_available
 
-ENGINES = ["clingo", "souffle"]
+ENGINES = ["clingo", "duckdb", "souffle"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from pylogic.engines import load_program, run_checked
@@ -59,12 +60,13 @@ def checked(tmp: Path):
     return _checked["p"]
 
 
+@pytest.mark.parametrize("engine", ["clingo", "duckdb"])   # both embedded engines
 @settings(max_examples=40, deadline=None)
 @given(edges)
-def test_graph_queries_match_python(tmp_path_factory, edge_list):
+def test_graph_queries_match_python(tmp_path_factory, engine, edge_list):
     edge_set = set(edge_list)
     nodes = {x for e in edge_set for x in e} | {0}
     prog = checked(tmp_path_factory.mktemp("oracle"))
-    got = run_checked(prog, None, "clingo",
+    got = run_checked(prog, None, engine,
                       facts={"edge": edge_list, "node": [(n,) for n in nodes]})
     assert got == oracle(edge_set, nodes)

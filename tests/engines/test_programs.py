@@ -9,6 +9,7 @@ import pytest
 
 from pylogic.engines import load_program, run_program
 from pylogic.engines.csv_io import read_output
+from pylogic.errors import DatalogError
 from tests.support import ENGINES, needs_souffle
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -32,9 +33,23 @@ def test_every_program_has_expected_outputs():
             assert (PROGRAMS / name / "expected" / f"{rel}.csv").exists(), (name, rel)
 
 
+#: Programs an engine refuses (a located "unsupported construct" error), with what they use.
+REFUSED = {("dialect", "duckdb"): "ADTs, records, unsigned, functors, components: the SQL "
+                                  "translation covers number and symbol columns only"}
+
+
+def refused(name: str, engine: str) -> None:
+    """For a program listed in REFUSED: check that the engine refuses it, then skip."""
+    if (name, engine) in REFUSED:
+        with pytest.raises(DatalogError, match="unsupported construct"):
+            run_program(PROGRAMS / f"{name}.dl", PROGRAMS / name, engine=engine)
+        pytest.skip(f"{engine} refuses {name}.dl ({REFUSED[name, engine]})")
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", ALL)
 def test_engine_matches_expected(name, engine):
+    refused(name, engine)
     got = run_program(PROGRAMS / f"{name}.dl", PROGRAMS / name, engine=engine)
     assert got == expected_rows(name)
 
@@ -42,6 +57,7 @@ def test_engine_matches_expected(name, engine):
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", ALL)
 def test_engine_writes_souffle_format(name, engine, tmp_path):
+    refused(name, engine)
     run_program(PROGRAMS / f"{name}.dl", PROGRAMS / name, engine=engine, output_dir=tmp_path)
     checked = load_program(PROGRAMS / f"{name}.dl")
     for rel, params in checked.outputs.items():
