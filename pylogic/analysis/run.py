@@ -345,11 +345,17 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
 
 
 def module_rows(module: Module, relpath: Optional[str] = None, *,
-                relations: Optional[Sequence[str]] = None, engine: str = "auto") -> Rows:
+                relations: Optional[Sequence[str]] = None, engine: str = "auto",
+                functions: Optional[Sequence[str]] = None) -> Rows:
     """Facts and analysis rows of one module (function ids ``relpath::name``, default relpath:
-    the module's path); raises the first engine error instead of recording it."""
+    the module's path), of the functions named ``functions`` only when given; raises the first
+    engine error instead of recording it."""
     relpath = relpath or module.path
-    run = analyze_modules([(module, relpath)], engine=engine, relations=relations)
+    keep = None
+    if functions is not None:
+        wanted = {function_id(relpath, name) for name in functions}
+        keep = wanted.__contains__
+    run = analyze_modules([(module, relpath)], engine=engine, relations=relations, keep=keep)
     if run.module_failures:
         raise PathlogicError(f"{printable_name(relpath)}: {run.module_failures[relpath]}")
     if run.failures:

@@ -55,7 +55,8 @@ def run(args) -> int:
                 raise PathlogicError(f"no block {args.at!r} in function {fn.name}",
                                      fn.loc or SourceLoc(args.file))
     relpath = Path(args.file).name
-    analysed = module_rows(module, relpath, relations=SUMMARY_RELATIONS)   # PAS + PPG, one run
+    analysed = module_rows(module, relpath, relations=SUMMARY_RELATIONS,   # PAS + PPG, one run
+                           functions=[fn.name for fn in fns])            # of these only
     graphs = partition_graphs(module, analysed, relpath, [fn.name for fn in fns])
     result = {fn.name: relation_matrix(fn, analysed.of(function_id(relpath, fn.name)),
                                        graphs.get(fn.name), at=args.at, check=args.check,

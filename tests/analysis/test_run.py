@@ -113,3 +113,16 @@ def test_asking_for_input_facts_only_needs_no_engine(examples, monkeypatch):
     rows = run_mod.module_rows(examples[0][0], examples[0][1], relations=["rpo"], engine="clingo")
     assert calls["engine"] == []
     assert rows.function(examples[0][0].defined_functions()[0].name)["rpo"]
+
+
+def test_module_rows_of_named_functions_only():
+    """``predicates --function F`` analyses F alone (issue #12 item 2): the same rows for F as
+    a whole-module run, none for the other functions."""
+    from pylogic.analysis.run import module_rows
+    from pylogic.ir.load import load_program
+    module, _ = load_program(str(ROOT / "examples" / "loop_call.pir"))
+    whole = module_rows(module, "lc.pir", relations=("idom", "ipdom"))
+    only = module_rows(module, "lc.pir", relations=("idom", "ipdom"), functions=["fib"])
+    assert only.functions() == ["lc.pir::fib"]
+    assert sorted(only["idom"]) == sorted(r for r in whole["idom"] if r[0] == "lc.pir::fib")
+    assert any(r[0] != "lc.pir::fib" for r in whole["idom"])
