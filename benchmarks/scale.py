@@ -307,20 +307,26 @@ def section_execution(work: Path, timeout: float) -> dict:
                  "  for (int r = 0; r < 300; r++)\n    for (int i = 0; i < 1024; i++) {\n"
                  "      a[i] = a[i] * 31 + (i ^ r);\n      if (a[i] & 1) s += a[i]; else s ^= i;\n"
                  "    }\n  return s & 0xff;\n}\n")
-    out = {}
-    t, proc = _run(_pathlogic() + ["run", str(c), "--json", "--fuel", "1000000000"], timeout)
-    try:
-        data = json.loads(proc.stdout)
-        out["interpreter_s"] = round(t, 2)
-        out["instructions"] = data.get("counts", {}).get("instructions")
-    except ValueError:
-        out["interpreter_error"] = (proc.stderr or proc.stdout)[-200:]
-    try:
-        from pylogic.interp import native  # noqa: F401  (issue #12 item 5, when present)
-        t, proc = _run(_pathlogic() + ["run", str(c), "--engine", "native"], timeout)
-        out["native_engine_s"] = round(t, 2) if proc.returncode >= 0 else None
-    except ImportError:
-        out["native_engine_s"] = None
+    # In process, after one import (a command's start-up and import would hide the engines).
+    from pylogic.interp.machine import run_module
+    from pylogic.interp.native import run_module_native
+    from pylogic.ir.load import load_program
+    module, _ = load_program(str(c))
+    fuel = 10 ** 9
+    t0 = time.perf_counter()
+    ref = run_module(module, fuel=fuel)
+    out = {"interpreter_s": round(time.perf_counter() - t0, 3),
+           "instructions": ref.counts["instructions"]}
+    t0 = time.perf_counter()
+    first = run_module_native(module, fuel=fuel)      # compilation included
+    out["native_engine_first_s"] = round(time.perf_counter() - t0, 3)
+    t0 = time.perf_counter()
+    warm = run_module_native(module, fuel=fuel)       # compiled code cached per module
+    out["native_engine_warm_s"] = round(time.perf_counter() - t0, 4)
+    out["native_engine_agrees"] = all(
+        (r.stdout, r.exit_status, r.counts) == (ref.stdout, ref.exit_status, ref.counts)
+        for r in (first, warm))
+    out["speedup_first"] = round(out["interpreter_s"] / out["native_engine_first_s"], 1)
     ll = work / "loop.ll"
     subprocess.run([find_clang(), "-S", "-emit-llvm", "-O0", "-o", str(ll), str(c)], check=True,
                    capture_output=True)
