@@ -13,6 +13,7 @@ from pylogic.ir.load import LoadedDirectory, load_directory
 from pylogic.ir.model import Module
 from facts_gen.cfg import cfg_facts
 from facts_gen.instructions import instruction_facts
+from facts_gen.interprocedural import RELATIONS as INTERPROCEDURAL, interprocedural_facts
 from facts_gen.naming import function_id
 
 #: Every input relation facts_gen writes, in ``datalog/schema.dl`` order (the schema declares
@@ -24,7 +25,7 @@ RELATIONS = (
     "memory", "annotation",
     "global_var", "extern_function",
     "edge_profile",
-)
+) + INTERPROCEDURAL
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")
 
@@ -58,6 +59,7 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["function"].append((f,))
         cfg_facts(f, fn, out)
         instruction_facts(f, fn, out)
+    interprocedural_facts(module, relpath, out)
     if profile:
         names = {fn.name for fn in module.functions if not fn.extern}
         for (fname, a, b), count in sorted(profile.items()):

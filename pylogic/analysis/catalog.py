@@ -115,6 +115,9 @@ CATALOG: tuple[Analysis, ...] = (
     Analysis("liveness", "liveness.dl", "demand", "predicate-aware live_in/live_out of registers"),
     Analysis("dce", "dce.dl", "demand",
              "dce_useful/dce_dead: marking dead code elimination (effects, then what they read)"),
+    Analysis("correlation", "correlation.dl", "demand",
+             "demand-driven interprocedural branch correlation (PathFinder ch. 7): answers of "
+             "(v relop c) queries per branch and per incoming edge; needs whole modules"),
     Analysis("ppg", "ppg.dl", "predicated",
              "predicate partition graphs (block and predicate-register PPGs, subset/disjoint)"),
 )
