@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import dce, if_conversion, predicated_cp, sccp
+from pylogic.transforms import cbe, dce, if_conversion, predicated_cp, sccp
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "predicated CP, full PVG: also predicate values, off-predicated code removed"),
     Pass("dce", dce.dce, dce.NEEDS,
          "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
+    Pass("cbe", cbe.cbe, cbe.NEEDS,
+         "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),
 )}
 
 

@@ -33,7 +33,9 @@ def random_module(rng: random.Random, functions: int = 3):
                     text.append(f"    {d} = mov {s}")
                 elif kind < 0.7:
                     text.append(f"    {d} = add {s}, 1")
-                elif kind < 0.8:
+                elif kind < 0.75:
+                    text.append(f"    print {s}")
+                elif kind < 0.85:
                     text.append(f"    {d} = cmp.{rng.choice(RELS)} {s}, {rng.randint(-1, 2)}")
                 elif k > 0:
                     callee = names[rng.randrange(k)]
