@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import cbe, dce, if_conversion, predicated_cp, sccp
+from pylogic.transforms import cbe, dce, icbe, if_conversion, predicated_cp, sccp
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
     Pass("cbe", cbe.cbe, cbe.NEEDS,
          "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),
+    Pass("icbe", icbe.icbe, icbe.NEEDS,
+         "cbe + entry splitting: callee clones for call sites that decide its entry branch"),
 )}
 
 

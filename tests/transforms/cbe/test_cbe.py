@@ -127,3 +127,58 @@ def test_examples_behave_the_same(name):
     check = compare_modules(module, result.module, [((), (1, 0, 3, 2, 5))])
     assert check.verdict != "different", check.first_difference
     assert check.agrees or check.verdict == "not compared"
+
+
+# ---- icbe: cbe + entry splitting
+CALLEE_CHECK = """func get(p, k) {
+entry:
+    t = cmp.eq p, 0
+    cbr t, none, some
+none:
+    ret -1
+some:
+    v = add p, k
+    ret v
+}
+func main(n) {
+entry:
+    p = mov 8
+    i = mov 0
+    s = mov 0
+    br loop
+loop:
+    v = call get(p, i)
+    s = add s, v
+    w = call get(n, i)
+    s = add s, w
+    i = add i, 1
+    d = cmp.lt i, 4
+    cbr d, loop, done
+done:
+    print s
+    ret 0
+}
+"""
+
+
+def test_icbe_clones_the_callee_for_the_call_site_that_decides_its_entry_branch():
+    module = parse_module(CALLEE_CHECK)
+    result = optimize(module, ["icbe"], "t.pir")
+    record = result.passes[0].record
+    splits = [a for a in record.applied if hasattr(a, "clone")]
+    assert [(s.function, s.outcome, s.calls) for s in splits] == [("get", "FALSE", (("main", "loop#0"),))]
+    assert "get.icbe" in result.module.function_map()
+    cases = [((a,), ()) for a in (0, 5)]
+    assert compare_modules(module, result.module, cases).verdict == "identical"
+    # the call with p = 8 no longer tests p == 0; the call with n still does
+    assert executed(result.module, (0, 5)) == executed(module, (0, 5)) - 8
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_icbe_random_modules_behave_the_same(seed):
+    module = random_module(random.Random(100 + seed))
+    result = optimize(module, ["icbe"], "t.pir")
+    verify_module(result.module)
+    check = compare_modules(module, result.module, [((a,), ()) for a in ARGS], fuel=20_000)
+    assert check.verdict != "different", check.first_difference
+    assert executed(result.module, ARGS) <= executed(module, ARGS)
