@@ -13,6 +13,10 @@ so copies need no renaming. Paths are found shortest first, at most ``max_path``
 each branch may duplicate at most ``limit`` instructions (the per-conditional limit N of §7.5)
 and the module may grow by at most ``growth`` (a fraction of its instructions).
 
+A branch with one answer on every path that reaches it (``correlation``) becomes a ``br`` where
+it is. Answers through parameters assume the program is entered at ``main`` or at a function no
+call site calls (``external_entry``), as ``pathlogic run`` and the harness do.
+
 Example: ``i = mov 0; br cond`` then ``cond: t = cmp.lt i, 10; cbr t, body, end``: the edge from
 the entry decides TRUE, so the entry jumps to a copy of ``cond`` that ends in ``br body``.
 """
@@ -27,7 +31,8 @@ from pylogic.ir.model import Br, CondBr, Function, Module
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection, TransformRecord
 
-NEEDS = ("correlation_edge", "correlation_through", "correlation_start", "branch_compare")
+NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
+         "branch_compare")
 DEFAULT_LIMIT = 64          # instructions duplicated per branch (PathFinder §7.5: N = 5..200 nodes)
 DEFAULT_GROWTH = 0.5        # module growth cap, as a fraction of its instructions
 DEFAULT_MAX_PATH = 4        # blocks back from the branch
@@ -46,12 +51,24 @@ class Threaded:
     duplicated: int
 
 
+@dataclass(frozen=True)
+class Decided:
+    """Branch ``branch`` (block ``block``) has the one answer ``outcome`` on every path that
+    reaches it: its ``cbr`` is a ``br`` now, nothing duplicated."""
+    function: str
+    branch: str
+    block: str
+    outcome: str
+    duplicated: int = 0
+
+
 @dataclass
 class CbeRecord(TransformRecord):
     transform: str = "cbe"
 
     def totals(self) -> dict:
-        return {"threaded": len(self.applied),
+        return {"threaded": sum(isinstance(a, Threaded) for a in self.applied),
+                "decided": sum(isinstance(a, Decided) for a in self.applied),
                 "branches": len({(a.function, a.branch) for a in self.applied}),
                 "duplicated": sum(a.duplicated for a in self.applied),
                 "rejected": len(self.rejected)}
@@ -136,7 +153,24 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         order = [b.label for b in fn.blocks]
         names = FreshNames(used_names(fn, module))
         spent: dict[str, int] = {}
+        everywhere: dict[str, set] = {}
+        for i, a in view["correlation"]:
+            everywhere.setdefault(i, set()).add(a)
+        for i, answers in sorted(everywhere.items()):      # decided on every path: no copy
+            outcome = _pure(answers)
+            block = i.rpartition("#")[0]
+            if outcome is None or block not in blocks:
+                continue
+            term = blocks[block].instrs[-1]
+            if not isinstance(term, CondBr) or f"{block}#{len(blocks[block].instrs) - 1}" != i:
+                continue
+            target = term.if_true if outcome == "TRUE" else term.if_false
+            blocks[block] = dataclasses.replace(blocks[block], instrs=blocks[block].instrs[:-1] + (
+                Br(target=target, annotations=term.annotations, loc=term.loc),))
+            record.applied.append(Decided(fn.name, i, block, outcome))
         for i, block, source, path, outcome in _candidates(fn, view, max_path):
+            if _pure(everywhere.get(i, set())) is not None:
+                continue
             chain = (source,) + path
             where = f"{source}->{path[0]}"
             if any(chain[k + 1] not in _targets(blocks[chain[k]]) for k in range(len(path))):

@@ -20,7 +20,7 @@ from typing import Iterable, Optional
 from facts_gen.naming import function_id
 from pylogic.ir.model import Br, Call, CondBr, Module
 from pylogic.transforms.cbe import (DEFAULT_GROWTH, DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
-                                    CbeRecord, cbe)
+                                    CbeRecord, Decided, Threaded, cbe)
 from pylogic.transforms.record import Rejection
 
 NEEDS = CBE_NEEDS + ("correlation_call",)
@@ -44,10 +44,12 @@ class IcbeRecord(CbeRecord):
     transform: str = "icbe"
 
     def totals(self) -> dict:
-        threaded = [a for a in self.applied if not isinstance(a, EntrySplit)]
+        threaded = [a for a in self.applied if isinstance(a, Threaded)]
         splits = [a for a in self.applied if isinstance(a, EntrySplit)]
         return {"threaded": len(threaded),
-                "branches": len({(a.function, a.branch) for a in threaded}),
+                "decided": sum(isinstance(a, Decided) for a in self.applied),
+                "branches": len({(a.function, a.branch) for a in self.applied
+                                 if not isinstance(a, EntrySplit)}),
                 "entry_splits": len(splits),
                 "calls_redirected": sum(len(a.calls) for a in splits),
                 "duplicated": sum(a.duplicated for a in self.applied),

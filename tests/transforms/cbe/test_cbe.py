@@ -93,6 +93,40 @@ def test_a_test_decided_on_every_path_is_removed_on_every_path():
     assert (before, after) == (2 * len(ARGS), len(ARGS))
 
 
+EVERYWHERE = """func main(n) {
+entry:
+    x = mov 4
+    c = cmp.gt n, 0
+    cbr c, a, b
+a:
+    y = mov x
+    br j
+b:
+    y = mov 9
+    br j
+j:
+    t = cmp.gt y, 3
+    cbr t, p, q
+p:
+    print y
+    ret 0
+q:
+    print 0
+    ret 1
+}
+"""
+
+
+def test_a_branch_decided_on_every_path_becomes_a_jump_in_place():
+    module = parse_module(EVERYWHERE)
+    result = cbe_on(module)
+    record = result.passes[0].record
+    assert [(type(a).__name__, a.block, a.outcome) for a in record.applied] == [("Decided", "j", "TRUE")]
+    assert result.passes[0].size_after == result.passes[0].size_before
+    assert compare_modules(module, result.module, [((a,), ()) for a in ARGS]).verdict == "identical"
+    assert executed(result.module, ARGS) == executed(module, ARGS) - len(ARGS)
+
+
 def test_duplication_limit_keeps_the_branch():
     module = parse_module(CORRELATED)
     record = cbe_on(module, limit=1).passes[0].record
