@@ -17,7 +17,8 @@ OUTPUTS = ["correlation", "correlation_edge", "correlation_cost"]
 
 
 def answers(module, engine="clingo"):
-    rows = module_rows(module, "r.pir", relations=OUTPUTS, engine=engine)
+    rows = module_rows(module, "r.pir", relations=OUTPUTS + ["correlation_through",
+                       "correlation_start", "correlation_call"], engine=engine)
     out = {}
     for f, i, a in rows["correlation"]:
         out.setdefault((f.split("::")[1], i), set()).add(a)
@@ -82,8 +83,9 @@ def test_a_branch_decided_on_every_path_never_goes_the_other_way(seed):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree(engine):
-    module = random_module(random.Random(3))
-    _, base = answers(module, "clingo")
-    _, other = answers(module, engine)
-    for rel in OUTPUTS:
-        assert sorted(base[rel]) == sorted(other[rel])
+    for seed in range(5):
+        module = random_module(random.Random(seed))
+        _, base = answers(module, "clingo")
+        _, other = answers(module, engine)
+        for rel in OUTPUTS + ["correlation_through", "correlation_start", "correlation_call"]:
+            assert sorted(base[rel]) == sorted(other[rel]), (seed, rel)
