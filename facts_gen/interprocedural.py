@@ -107,6 +107,8 @@ def _range_of(ins) -> Optional[str]:
     if isinstance(ins, Mov) and isinstance(ins.src, Imm):
         return f"eq {ins.src.value}"
     if isinstance(ins, Cmp):
+        if isinstance(ins.a, Imm) and isinstance(ins.b, Imm):      # a compare of constants
+            return "eq 1" if decide(f"eq {ins.a.value}", ins.rel, ins.b.value) == "TRUE" else "eq 0"
         return "range 0 1"
     if isinstance(ins, Load) and not ins.signed and ins.size < 8:
         return f"range 0 {(1 << (8 * ins.size)) - 1}"
@@ -142,6 +144,8 @@ def _branch_condition(block, t: int) -> Optional[tuple[str, str, int]]:
             v, rel, c = ins.a.name, ins.rel, ins.b.value
         elif isinstance(ins.b, Reg) and isinstance(ins.a, Imm):
             v, rel, c = ins.b.name, SWAPPED[ins.rel], ins.a.value
+        elif isinstance(ins.a, Imm) and isinstance(ins.b, Imm):
+            return r, "ne", 0                   # decided by the compare's constant result
         else:
             return None
         if v == r or any(v in later.defs() for later in block.instrs[k + 1:t]):

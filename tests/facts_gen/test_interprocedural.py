@@ -94,3 +94,10 @@ def test_call_graph_and_correlation_facts_of_a_module():
     assert (callee, "eq 1", "ne", "0", "TRUE") in facts["decides"]
     assert (callee, "eq 0", "ne", "0", "FALSE") in facts["decides"]
     assert (main, "range 0 255", "eq", "0", "TRUE") not in facts["decides"]
+
+
+def test_a_compare_of_two_constants_asserts_its_result():
+    text = "func main() {\nentry:\n    t = cmp.ne 7, 0\n    cbr t, a, b\na:\n    ret 1\nb:\n    ret 0\n}\n"
+    facts = extract_module(parse_module(text), "m.pir")
+    assert facts["branch_compare"] == [("m.pir::main", "entry#1", "t", "ne", "0")]
+    assert ("m.pir::main", "entry#0", "t", "eq 1") in facts["assert_def"]
