@@ -25,6 +25,9 @@ RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
 #: Datalog form, spec §10.3).
 DEFAULT_BUDGET = 4
+#: Assertion x query pairs the ``decides`` table may examine in one module before it is cut to
+#: the queries of each function's call-graph neighbours.
+DECIDES_LIMIT = 2_000_000
 
 MIN64, MAX64 = -(1 << 63), (1 << 63) - 1
 NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
@@ -159,6 +162,8 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     defined = {fn.name: fn for fn in module.defined_functions() if fn.blocks}
     callers: dict[str, int] = {name: 0 for name in defined}
     queries: set[tuple[str, int]] = set()
+    own: dict[str, set] = {}                     # function id -> its branches' (rel, c)
+    neighbours: dict[str, set] = {}              # function id -> itself, callers and callees
     conds: dict[str, set[str]] = {}
     for fn in defined.values():
         f = function_id(relpath, fn.name)
@@ -172,7 +177,10 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             mine.add(f"eq {a.value}")
                     if ins.callee in defined and ins.guard is None:
                         callers[ins.callee] += 1
-                        out["call_target"].append((f, i, function_id(relpath, ins.callee)))
+                        g = function_id(relpath, ins.callee)
+                        out["call_target"].append((f, i, g))
+                        neighbours.setdefault(f, {f}).add(g)
+                        neighbours.setdefault(g, {g}).add(f)
                         for pos, a in enumerate(ins.args):
                             kind, text = _operand(a)
                             out["call_arg"].append((f, i, pos, kind, text))
@@ -197,6 +205,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                         continue
                     v, rel, c = cond
                     queries.add((rel, c))
+                    own.setdefault(f, set()).add((rel, c))
                     out["branch_compare"].append((f, i, v, rel, str(c)))
                     if ins.if_true == ins.if_false:
                         continue
@@ -209,15 +218,22 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             out["assert_edge"].append((f, b.label, target, r, z))
                             mine.add(z)
                             queries.add(("ne", 0))
+                            own.setdefault(f, set()).add(("ne", 0))
     for name, n in callers.items():
         if n == 0 or name.lstrip("@") == "main":
             out["external_entry"].append((function_id(relpath, name),))
+    # Decisions are made for every query of the module; when that table would exceed
+    # DECIDES_LIMIT pairs, a function gets only the queries of itself, its callers and callees
+    # (fewer decisions: farther queries become UNDEF there, never a wrong answer).
+    small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
+        near = queries if small else set().union(*(own.get(g, set())
+                                                   for g in neighbours.get(f, {f})))
         for cond in sorted(mine):
             if cond.startswith("eq "):
                 out["const_cond"].append((f, cond[3:], cond))
-            for rel, c in sorted(queries):
+            for rel, c in sorted(near):
                 answer = decide(cond, rel, c)
                 if answer is not None:
                     out["decides"].append((f, cond, rel, str(c), answer))

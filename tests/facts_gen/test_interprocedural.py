@@ -101,3 +101,14 @@ def test_a_compare_of_two_constants_asserts_its_result():
     facts = extract_module(parse_module(text), "m.pir")
     assert facts["branch_compare"] == [("m.pir::main", "entry#1", "t", "ne", "0")]
     assert ("m.pir::main", "entry#0", "t", "eq 1") in facts["assert_def"]
+
+
+def test_a_large_decides_table_keeps_the_neighbours_queries(monkeypatch):
+    import facts_gen.interprocedural as ip
+    module = parse_module(PROGRAM)
+    full = set(extract_module(module, "m.pir")["decides"])
+    monkeypatch.setattr(ip, "DECIDES_LIMIT", 0)
+    cut = set(extract_module(module, "m.pir")["decides"])
+    assert cut <= full
+    # is_empty and main call each other's neighbours: both queries stay
+    assert {(r[2], r[3]) for r in cut} == {(r[2], r[3]) for r in full}
