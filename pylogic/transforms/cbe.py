@@ -13,8 +13,8 @@ so copies need no renaming. Paths are found shortest first, at most ``max_path``
 each branch may duplicate at most ``limit`` instructions (the per-conditional limit N of §7.5)
 and the module may grow by at most ``growth`` (a fraction of its instructions).
 
-A branch with one answer on every path that reaches it (``correlation``) becomes a ``br`` where
-it is. Answers through parameters assume the program is entered at ``main`` or at a function no
+A branch with one answer on every path that reaches it (``correlation``), or on a constant
+operand, becomes a ``br`` where it is. Answers through parameters assume the program is entered at ``main`` or at a function no
 call site calls (``external_entry``), as ``pathlogic run`` and the harness do.
 
 Example: ``i = mov 0; br cond`` then ``cond: t = cmp.lt i, 10; cbr t, body, end``: the edge from
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from pylogic.errors import PathlogicError
-from pylogic.ir.model import Br, CondBr, Function, Module
+from pylogic.ir.model import Br, CondBr, Function, Imm, Module
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection, TransformRecord
 
@@ -156,6 +156,11 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         everywhere: dict[str, set] = {}
         for i, a in view["correlation"]:
             everywhere.setdefault(i, set()).add(a)
+        for b in fn.blocks:                               # cbr on a constant (source 1)
+            term = b.instrs[-1] if b.instrs else None
+            if isinstance(term, CondBr) and term.guard is None and isinstance(term.cond, Imm):
+                everywhere[f"{b.label}#{len(b.instrs) - 1}"] = {"FALSE" if term.cond.value == 0
+                                                                else "TRUE"}
         for i, answers in sorted(everywhere.items()):      # decided on every path: no copy
             outcome = _pure(answers)
             block = i.rpartition("#")[0]

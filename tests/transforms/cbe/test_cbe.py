@@ -127,6 +127,15 @@ def test_a_branch_decided_on_every_path_becomes_a_jump_in_place():
     assert executed(result.module, ARGS) == executed(module, ARGS) - len(ARGS)
 
 
+def test_a_branch_on_a_constant_becomes_a_jump():
+    module = parse_module("func main() {\nentry:\n    cbr 0, a, b\na:\n    ret 1\nb:\n"
+                          "    print 2\n    ret 0\n}\n")
+    result = cbe_on(module)
+    assert [(a.block, a.outcome) for a in result.passes[0].record.applied] == [("entry", "FALSE")]
+    assert compare_modules(module, result.module, [((), ())]).verdict == "identical"
+    assert (executed(module, (0,)), executed(result.module, (0,))) == (1, 0)
+
+
 def test_duplication_limit_keeps_the_branch():
     module = parse_module(CORRELATED)
     record = cbe_on(module, limit=1).passes[0].record
