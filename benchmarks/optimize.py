@@ -50,6 +50,7 @@ from benchmarks.corpus import FLOAT_IR, csmith_program
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize, static_size
 from pylogic.errors import PathlogicError
+from pylogic.interp.conditionals import conditional_branches
 from pylogic.interp.differential import (DIFFERENT, IDENTICAL, NOT_COMPARED, compare_runs,
                                          limit_reached)
 from pylogic.interp.native import ENGINES, run_with
@@ -62,8 +63,10 @@ from pylogic.transforms.registry import PASSES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")
-TORTURE = "/opt/torture/gcc-12.2.0/gcc/testsuite/gcc.c-torture/execute"
 DEFAULT_WORKDIR = "/tmp/pathlogic-corpus"
+TORTURE = "/opt/torture/gcc-12.2.0/gcc/testsuite/gcc.c-torture/execute"
+if not os.path.isdir(TORTURE):      # where benchmarks.corpus.torture_programs extracts them
+    TORTURE = os.path.join(DEFAULT_WORKDIR, "torture")
 FUEL = 20_000_000
 #: Normalisation after every LLVM pipeline: the original was prepared with lowerswitch, so LLVM's
 #: output gets its switches lowered the same way before the import ("" to import it as is; the
@@ -77,7 +80,8 @@ EXAMPLE_CASES = {
     "pcp_ifconverted.pir": [((), (0, 0)), ((), (1, 0)), ((), (0, 1)), ((), (3, 4))],
 }
 #: Dynamic counts per version (``instructions`` from RunResult.counts, the rest from .kinds).
-METRICS = ("instructions", "branches", "loads", "stores", "predicate_defines")
+METRICS = ("instructions", "branches", "loads", "stores", "predicate_defines",
+           "conditional_branches")
 ORIGINAL = "original"
 #: Extra clang flags of the preparation (torture programs are old C: warnings off).
 PREPARE_FLAGS = ("-w",)
@@ -181,12 +185,13 @@ def _runs(module, cases, fuel):
             for a, i in cases]
 
 
-def _metrics(runs) -> dict:
+def _metrics(runs, module) -> dict:
     out = {k: 0 for k in METRICS}
     for r in runs:
         out["instructions"] += int(r.counts.get("instructions", 0))
-        for k in METRICS[1:]:
+        for k in METRICS[1:-1]:
             out[k] += int(r.kinds.get(k, 0))
+        out["conditional_branches"] += conditional_branches(module, r)  # executed cbr (issue #15)
     return out
 
 
@@ -232,7 +237,7 @@ def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
         ok = REFERENCE if side == "input" else IDENTICAL
         rec.update(verdict=NOT_COMPARED if nc else ok, detail=(nc[0] if nc else "")[:200])
     if rec["verdict"] in (IDENTICAL, REFERENCE):
-        rec.update(_metrics(runs))
+        rec.update(_metrics(runs, module))
         rec.update(_evaluations(module, runs))
     rec["_runs"] = runs
     return rec

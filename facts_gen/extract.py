@@ -13,6 +13,7 @@ from pylogic.ir.load import LoadedDirectory, load_directory
 from pylogic.ir.model import Module
 from facts_gen.cfg import cfg_facts
 from facts_gen.instructions import instruction_facts
+from facts_gen.interprocedural import RELATIONS as INTERPROCEDURAL, interprocedural_facts
 from facts_gen.naming import function_id
 from facts_gen.value_flow import value_flow_facts
 
@@ -26,7 +27,7 @@ RELATIONS = (
     "global_var", "extern_function",
     "edge_profile",
     "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill",
-)
+) + INTERPROCEDURAL
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")
 
@@ -61,6 +62,7 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         cfg_facts(f, fn, out)
         instruction_facts(f, fn, out)
         value_flow_facts(f, fn, out)
+    interprocedural_facts(module, relpath, out)
     if profile:
         names = {fn.name for fn in module.functions if not fn.extern}
         for (fname, a, b), count in sorted(profile.items()):

@@ -24,6 +24,7 @@ from pylogic.analysis.cache import NO_CACHE, Cache, c_dependencies, key, tool_ve
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
+from pylogic.analysis.correlation_stats import correlation_rows, totals as correlation_totals
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import LoadedDirectory, discover, load_directory, relative_name
@@ -45,6 +46,7 @@ class DirectoryAnalysis:
     functions: list[dict] = field(default_factory=list)
     predicates: list[dict] = field(default_factory=list)
     if_conversion: Optional[dict] = None
+    correlation: Optional[list] = None       # analyze --correlation (correlation_stats.py)
     problems: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
@@ -72,6 +74,9 @@ class DirectoryAnalysis:
             "coverage": coverage(self.loaded),
             "if_conversion": self.if_conversion,
             "predicates": self.predicates,
+            **({"correlation": {"functions": self.correlation,
+                                "totals": correlation_totals(self.correlation)}}
+               if self.correlation is not None else {}),
             "engine_calls": [{"analyses": list(c.analyses), "functions": len(c.functions),
                               "seconds": round(c.seconds, 4), "error": c.error}
                              for c in (self.run.calls if self.run else [])],
@@ -88,8 +93,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
                       function: Optional[str] = None,
                       cache: Cache = NO_CACHE,
-                      executor: Optional[Callable[..., DirectoryAnalysis]] = None
-                      ) -> DirectoryAnalysis:
+                      executor: Optional[Callable[..., DirectoryAnalysis]] = None,
+                      correlation: bool = False) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
@@ -100,6 +105,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     ``executor``: None, this process and ``jobs`` workers; or a callable running the load and
     the analyses elsewhere and returning their ``DirectoryAnalysis`` (``distributed.
     dask_executor``: tasks of consecutive files on a Dask cluster), the outputs written here.
+    ``correlation``: also branch-correlation statistics, one engine run per module
+    (``correlation_stats.py``).
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
@@ -122,6 +129,14 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
         result.seconds["load"] = time.perf_counter() - t0
         analyze_loaded(result, jobs=jobs, progress=progress, **options)
     run = result.run
+    if correlation:
+        _stage(progress, "branch correlation", unit="files")
+        result.correlation, result.seconds["correlation"] = correlation_rows(
+            [(p.module, p.relpath) for p in result.loaded.programs], result.engine,
+            result.failures)
+        if function is not None:
+            result.correlation = [r for r in result.correlation
+                                  if names_function(r["function"], function)]
     if function is not None and not run.facts["function"] and not run.module_failures \
             and not any(p.skipped for p in result.loaded.problems):
         raise PathlogicError(f"--function: no function '{function}' in {target}")

@@ -14,7 +14,8 @@ from pylogic.commands import positive_float, positive_int
 from pylogic.analysis.directory import analyze_directory
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
-from pylogic.report.analysis import closing_lines, function_table, predicate_table
+from pylogic.report.analysis import (closing_lines, correlation_table, function_table,
+                                     predicate_table)
 from pylogic.report.progress import Progress
 
 
@@ -51,6 +52,10 @@ def add_parser(sub) -> None:
                    "Dask cluster (--scheduler, else a local cluster of --jobs workers)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="the Dask scheduler for --executor dask (e.g. tcp://10.0.0.5:8786)")
+    p.add_argument("--correlation", action="store_true",
+                   help="also branch correlation per function (PathFinder ch. 7): conditional "
+                   "branches, analyzable, correlated intra/inter, node-query pairs; one engine "
+                   "run per file")
     p.set_defaults(func=run)
 
 
@@ -101,7 +106,8 @@ def run(args) -> int:
                                    predicates=not args.no_predicates, progress=bar,
                                    timeout=None if math.isinf(args.function_timeout)
                                    else args.function_timeout, function=args.function,
-                                   cache=_cache(args), executor=_executor(args))
+                                   cache=_cache(args), executor=_executor(args),
+                                   correlation=args.correlation)
     finally:
         bar.close()
     for problem in result.loaded.problems:
@@ -113,6 +119,9 @@ def run(args) -> int:
     if not args.quiet and result.predicates:
         print()
         print(predicate_table(result))
+    if result.correlation is not None:
+        print()
+        print(correlation_table(result))
     print("\n".join(closing_lines(result)))
     if args.html:
         from pylogic.commands.report import build

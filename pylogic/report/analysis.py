@@ -23,6 +23,21 @@ def function_table(result: DirectoryAnalysis) -> str:
          for r in result.functions])
 
 
+#: ``analyze --correlation`` columns (PathFinder §7.5, Table 7.2): heading, key.
+CORRELATION_COLUMNS = (("function", "function"), ("cbr", "conditional"),
+                       ("analyzable", "analyzable"), ("corr intra", "correlated_intra"),
+                       ("corr inter", "correlated_inter"), ("full intra", "full_intra"),
+                       ("full inter", "full_inter"), ("node-query pairs", "pairs"))
+
+
+def correlation_table(result: DirectoryAnalysis) -> str:
+    """Branch correlation per function, and the total as the last row."""
+    rows = [[r[k] for _, k in CORRELATION_COLUMNS] for r in result.correlation or ()]
+    total = ["total"] + [sum(r[k] for r in result.correlation or ())
+                         for _, k in CORRELATION_COLUMNS[1:]]
+    return format_table([h for h, _ in CORRELATION_COLUMNS], rows + [total])
+
+
 def predicate_table(result: DirectoryAnalysis) -> str:
     """PAS (BDD) vs PPG: pairs of predicates proved disjoint / implied by each."""
     return format_table([h for h, _ in PREDICATE_COLUMNS],

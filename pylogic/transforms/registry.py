@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import (dce, if_conversion, pre_motion, pre_restructure, pre_speculation,
-                                predicated_cp, sccp)
+from pylogic.transforms import (cbe, dce, icbe, if_conversion, pre_motion, pre_restructure,
+                                pre_speculation, predicated_cp, sccp)
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,10 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "PRE(MR) restructuring step: CMP regions duplicated, Fig. 6.10 (run as pre-mr,pre-m)"),
     Pass("pre-mr-budget", pre_restructure.pre_mr_budget, pre_restructure.NEEDS,
          "PRE(Mr): pre-mr within a 20% code-growth budget (run as pre-mr-budget,pre-m)"),
+    Pass("cbe", cbe.cbe, cbe.NEEDS,
+         "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),
+    Pass("icbe", icbe.icbe, icbe.NEEDS,
+         "cbe + entry splitting: callee clones for call sites that decide its entry branch"),
 )}
 
 

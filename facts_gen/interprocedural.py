@@ -1,0 +1,247 @@
+"""Interprocedural and branch-correlation facts of a whole module (issue #15 slice 1): the call
+graph resolved to function ids, call sites in normal form (arguments, result), return values,
+copies, constant assignments, compares feeding branches, what an instruction or a branch edge
+asserts about a register, and which of those assertions decide the module's branch queries.
+
+PathFinder §7.1.3 (spec ``pathfinder.md`` §10.1, §10.3): a query ``(v relop c)`` raised at a
+conditional branch is resolved by a constant assignment, by a branch condition on the incoming
+edge, or by a value range (the unsigned-to-signed source: a zero-extended load, a 0/1 compare, an
+``and`` with a non-negative mask, a 32-bit sign extension). Comparing 64-bit constants is done
+here, once, into the table ``decides`` (Datalog integers are 32-bit on both engines).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, Imm, Load, Module, Mov, Reg,
+                              Ret)
+from facts_gen.naming import function_id, instr_id
+
+RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
+             "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
+             "correlation_budget")
+
+#: Times a branch query may go from a procedure entry to its callers before its unresolved paths
+#: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
+#: Datalog form, spec §10.3).
+DEFAULT_BUDGET = 4
+#: Assertion x query pairs the ``decides`` table may examine in one module before it is cut to
+#: the queries of each function's call-graph neighbours.
+DECIDES_LIMIT = 2_000_000
+
+MIN64, MAX64 = -(1 << 63), (1 << 63) - 1
+NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
+           "ltu": "geu", "geu": "ltu", "leu": "gtu", "gtu": "leu"}
+SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le",
+           "ltu": "gtu", "gtu": "ltu", "leu": "geu", "geu": "leu"}
+
+
+def _unsigned_to_signed(lo: int, hi: int) -> list[tuple[int, int]]:
+    """The unsigned interval [lo, hi] (0 <= lo <= hi < 2^64) as signed intervals."""
+    out = []
+    if lo <= MAX64:
+        out.append((lo, min(hi, MAX64)))
+    if hi > MAX64:
+        out.append((max(lo, 1 << 63) - (1 << 64), hi - (1 << 64)))
+    return out
+
+
+def condition_set(rel: str, c: int) -> list[tuple[int, int]]:
+    """The signed 64-bit values x with ``x rel c``, as disjoint sorted intervals."""
+    u = c & ((1 << 64) - 1)
+    table = {
+        "eq": [(c, c)],
+        "ne": [(MIN64, c - 1), (c + 1, MAX64)],
+        "lt": [(MIN64, c - 1)], "le": [(MIN64, c)],
+        "gt": [(c + 1, MAX64)], "ge": [(c, MAX64)],
+        "ltu": _unsigned_to_signed(0, u - 1) if u > 0 else [],
+        "leu": _unsigned_to_signed(0, u),
+        "gtu": _unsigned_to_signed(u + 1, (1 << 64) - 1) if u < (1 << 64) - 1 else [],
+        "geu": _unsigned_to_signed(u, (1 << 64) - 1),
+    }[rel]
+    return _merged((a, b) for a, b in table if a <= b)
+
+
+def _merged(intervals) -> list[tuple[int, int]]:
+    """Sorted, with overlapping and adjacent intervals joined (so subset tests are per piece)."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(intervals):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def parse_condition(cond: str) -> list[tuple[int, int]]:
+    """The value set of an assertion text: ``"REL C"`` or ``"range LO HI"``."""
+    parts = cond.split()
+    if parts[0] == "range":
+        return [(int(parts[1]), int(parts[2]))]
+    return condition_set(parts[0], int(parts[1]))
+
+
+def _subset(a: list, b: list) -> bool:
+    return all(any(lo2 <= lo and hi <= hi2 for lo2, hi2 in b) for lo, hi in a)
+
+
+def _disjoint(a: list, b: list) -> bool:
+    return all(hi < lo2 or hi2 < lo for lo, hi in a for lo2, hi2 in b)
+
+
+def decide(cond: str, rel: str, c: int) -> Optional[str]:
+    """``TRUE`` when every value the assertion allows satisfies ``rel c``, ``FALSE`` when none
+    does, else None (an empty assertion -- a dead path -- decides nothing)."""
+    s, q = parse_condition(cond), condition_set(rel, c)
+    if not s:
+        return None
+    if _subset(s, q):
+        return "TRUE"
+    if _disjoint(s, q):
+        return "FALSE"
+    return None
+
+
+def _range_of(ins) -> Optional[str]:
+    """What the result of ``ins`` always satisfies, from its opcode alone (PathFinder source 3,
+    the unsigned-to-signed conversion, generalised to ranges)."""
+    if ins.guard is not None:
+        return None
+    if isinstance(ins, Mov) and isinstance(ins.src, Imm):
+        return f"eq {ins.src.value}"
+    if isinstance(ins, Cmp):
+        if isinstance(ins.a, Imm) and isinstance(ins.b, Imm):      # a compare of constants
+            return "eq 1" if decide(f"eq {ins.a.value}", ins.rel, ins.b.value) == "TRUE" else "eq 0"
+        return "range 0 1"
+    if isinstance(ins, Load) and not ins.signed and ins.size < 8:
+        return f"range 0 {(1 << (8 * ins.size)) - 1}"
+    if isinstance(ins, BinOp):
+        a, b = ins.a, ins.b
+        if ins.op == "and":
+            masks = [x.value for x in (a, b) if isinstance(x, Imm) and x.value >= 0]
+            if masks:
+                return f"range 0 {min(masks)}"
+        if ins.op == "shr" and isinstance(b, Imm) and 1 <= b.value % 64:
+            return f"range 0 {(1 << (64 - b.value % 64)) - 1}"
+        if ins.op == "sar" and isinstance(b, Imm) and 1 <= b.value % 64:
+            k = b.value % 64
+            return f"range {-(1 << (63 - k))} {(1 << (63 - k)) - 1}"
+    return None
+
+
+def _branch_condition(block, t: int) -> Optional[tuple[str, str, int]]:
+    """``(v, rel, c)``: the unguarded ``cbr`` at index t decides on ``v rel c`` -- a compare of a
+    register with a constant in the same block, neither redefined before the branch -- or on
+    ``r ne 0`` for a condition register not computed by a compare here."""
+    cbr = block.instrs[t]
+    if cbr.guard is not None or not isinstance(cbr.cond, Reg):
+        return None
+    r = cbr.cond.name
+    for k in range(t - 1, -1, -1):
+        ins = block.instrs[k]
+        if r not in ins.defs():
+            continue
+        if not isinstance(ins, Cmp) or ins.guard is not None:
+            return (r, "ne", 0) if not isinstance(ins, Cmp) else None
+        if isinstance(ins.a, Reg) and isinstance(ins.b, Imm):
+            v, rel, c = ins.a.name, ins.rel, ins.b.value
+        elif isinstance(ins.b, Reg) and isinstance(ins.a, Imm):
+            v, rel, c = ins.b.name, SWAPPED[ins.rel], ins.a.value
+        elif isinstance(ins.a, Imm) and isinstance(ins.b, Imm):
+            return r, "ne", 0                   # decided by the compare's constant result
+        else:
+            return None
+        if v == r or any(v in later.defs() for later in block.instrs[k + 1:t]):
+            return None
+        return v, rel, c
+    return r, "ne", 0
+
+
+def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tuple]]) -> None:
+    """Append the interprocedural and correlation relations of ``module`` to ``out``."""
+    defined = {fn.name: fn for fn in module.defined_functions() if fn.blocks}
+    callers: dict[str, int] = {name: 0 for name in defined}
+    queries: set[tuple[str, int]] = set()
+    own: dict[str, set] = {}                     # function id -> its branches' (rel, c)
+    neighbours: dict[str, set] = {}              # function id -> itself, callers and callees
+    conds: dict[str, set[str]] = {}
+    for fn in defined.values():
+        f = function_id(relpath, fn.name)
+        mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (IR.md)
+        for b in fn.blocks:
+            for k, ins in enumerate(b.instrs):
+                i = instr_id(b.label, k)
+                if isinstance(ins, Call):
+                    for pos, a in enumerate(ins.args):
+                        if isinstance(a, Imm):
+                            mine.add(f"eq {a.value}")
+                    if ins.callee in defined and ins.guard is None:
+                        callers[ins.callee] += 1
+                        g = function_id(relpath, ins.callee)
+                        out["call_target"].append((f, i, g))
+                        neighbours.setdefault(f, {f}).add(g)
+                        neighbours.setdefault(g, {g}).add(f)
+                        for pos, a in enumerate(ins.args):
+                            kind, text = _operand(a)
+                            out["call_arg"].append((f, i, pos, kind, text))
+                        if ins.dest is not None:
+                            out["call_result"].append((f, i, ins.dest))
+                elif isinstance(ins, Ret) and ins.guard is None:
+                    kind, text = _operand(ins.value) if ins.value is not None else ("const", "0")
+                    out["return_value"].append((f, i, kind, text))
+                    if kind == "const":
+                        mine.add(f"eq {text}")
+                elif isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Reg):
+                    out["copy"].append((f, i, ins.dest, ins.src.name))
+                if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Imm):
+                    out["const_assign"].append((f, i, ins.dest, str(ins.src.value)))
+                rng = _range_of(ins)
+                if rng is not None:
+                    out["assert_def"].append((f, i, ins.defs()[0], rng))
+                    mine.add(rng)
+                if isinstance(ins, CondBr):
+                    cond = _branch_condition(b, k)
+                    if cond is None:
+                        continue
+                    v, rel, c = cond
+                    queries.add((rel, c))
+                    own.setdefault(f, set()).add((rel, c))
+                    out["branch_compare"].append((f, i, v, rel, str(c)))
+                    if ins.if_true == ins.if_false:
+                        continue
+                    r = ins.cond.name
+                    for target, rel2 in ((ins.if_true, rel), (ins.if_false, NEGATED[rel])):
+                        out["assert_edge"].append((f, b.label, target, v, f"{rel2} {c}"))
+                        mine.add(f"{rel2} {c}")
+                        if r != v:
+                            z = "ne 0" if target == ins.if_true else "eq 0"
+                            out["assert_edge"].append((f, b.label, target, r, z))
+                            mine.add(z)
+                            queries.add(("ne", 0))
+                            own.setdefault(f, set()).add(("ne", 0))
+    for name, n in callers.items():
+        if n == 0 or name.lstrip("@") == "main":
+            out["external_entry"].append((function_id(relpath, name),))
+    # Decisions are made for every query of the module; when that table would exceed
+    # DECIDES_LIMIT pairs, a function gets only the queries of itself, its callers and callees
+    # (fewer decisions: farther queries become UNDEF there, never a wrong answer).
+    small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
+    for f, mine in conds.items():
+        out["correlation_budget"].append((f, DEFAULT_BUDGET))
+        near = queries if small else set().union(*(own.get(g, set())
+                                                   for g in neighbours.get(f, {f})))
+        for cond in sorted(mine):
+            if cond.startswith("eq "):
+                out["const_cond"].append((f, cond[3:], cond))
+            for rel, c in sorted(near):
+                answer = decide(cond, rel, c)
+                if answer is not None:
+                    out["decides"].append((f, cond, rel, str(c), answer))
+
+
+def _operand(op) -> tuple[str, str]:
+    if isinstance(op, Reg):
+        return "reg", op.name
+    if isinstance(op, Imm):
+        return "const", str(op.value)
+    return "global", op.name

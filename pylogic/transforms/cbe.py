@@ -1,0 +1,218 @@
+"""Conditional branch elimination (``pathlogic optimize --passes cbe``; issue #15 slice 3,
+PathFinder §7.3.1 and the ICBE driver of §7.5, intraprocedural restructuring).
+
+``datalog/correlation.dl`` answers, for each analyzable branch ``cbr`` on ``(v relop c)`` and each
+edge its query crossed, whether the outcome is known on every path through that edge
+(``correlation_edge``: the answer set is ``{TRUE}`` or ``{FALSE}``). The answers may come through
+calls (procedure summaries) and callers; the restructuring stays inside the function. For a path
+``X_L -> X_{L-1} -> ... -> X_1 -> B`` whose first edge is decided and whose other edges are not,
+the blocks ``X_{L-1} .. X_1, B`` are duplicated (the Must copy of §7.3.1), ``X_L`` jumps to the
+copy, and the copy of ``B`` ends in ``br`` to the decided target: the branch is gone on those
+paths and evaluated as before on the others (the No copy). Registers are function-wide in PIR,
+so copies need no renaming. Paths are found shortest first, at most ``max_path`` blocks back;
+each branch may duplicate at most ``limit`` instructions (the per-conditional limit N of §7.5)
+and the module may grow by at most ``growth`` (a fraction of its instructions).
+
+A branch with one answer on every path that reaches it (``correlation``), or on a constant
+operand, becomes a ``br`` where it is. Answers through parameters assume the program is entered at ``main`` or at a function no
+call site calls (``external_entry``), as ``pathlogic run`` and the harness do.
+
+Example: ``i = mov 0; br cond`` then ``cond: t = cmp.lt i, 10; cbr t, body, end``: the edge from
+the entry decides TRUE, so the entry jumps to a copy of ``cond`` that ends in ``br body``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from pylogic.errors import PathlogicError
+from pylogic.ir.model import Br, CondBr, Function, Imm, Module
+from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.record import Rejection, TransformRecord
+
+NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
+         "branch_compare")
+DEFAULT_LIMIT = 64          # instructions duplicated per branch (PathFinder §7.5: N = 5..200 nodes)
+DEFAULT_GROWTH = 0.5        # module growth cap, as a fraction of its instructions
+DEFAULT_MAX_PATH = 4        # blocks back from the branch
+
+
+@dataclass(frozen=True)
+class Threaded:
+    """Branch ``branch`` (block ``block``) removed on the paths entering ``path[0]`` from
+    ``source``: ``path`` (ending in ``block``) duplicated, ``outcome`` TRUE or FALSE."""
+    function: str
+    branch: str
+    block: str
+    source: str
+    path: tuple
+    outcome: str
+    duplicated: int
+
+
+@dataclass(frozen=True)
+class Decided:
+    """Branch ``branch`` (block ``block``) has the one answer ``outcome`` on every path that
+    reaches it: its ``cbr`` is a ``br`` now, nothing duplicated."""
+    function: str
+    branch: str
+    block: str
+    outcome: str
+    duplicated: int = 0
+
+
+@dataclass
+class CbeRecord(TransformRecord):
+    transform: str = "cbe"
+
+    def totals(self) -> dict:
+        return {"threaded": sum(isinstance(a, Threaded) for a in self.applied),
+                "decided": sum(isinstance(a, Decided) for a in self.applied),
+                "branches": len({(a.function, a.branch) for a in self.applied}),
+                "duplicated": sum(a.duplicated for a in self.applied),
+                "rejected": len(self.rejected)}
+
+    def summary(self) -> str:
+        t = self.totals()
+        return (f"cbe: {t['branches']} branches removed on {t['threaded']} paths, "
+                f"{t['duplicated']} instructions duplicated")
+
+
+def _pure(answers: set) -> Optional[str]:
+    return next(iter(answers)) if answers in ({"TRUE"}, {"FALSE"}) else None
+
+
+def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
+    """``(branch, block, source, path, outcome)`` per decided path, shortest first."""
+    edge_ans: dict[tuple, set] = {}
+    for i, m, n, v, a in view["correlation_edge"]:
+        edge_ans.setdefault((i, m, n, v), set()).add(a)
+    through: dict[tuple, set] = {}
+    for i, m, n, v, w in view["correlation_through"]:
+        through.setdefault((i, m, n, v), set()).add(w)
+    start: dict[str, set] = {}
+    for i, v in view["correlation_start"]:
+        start.setdefault(i, set()).add(v)
+    preds: dict[str, list[str]] = {b.label: [] for b in fn.blocks}
+    for a, b in fn.edges():
+        preds[b].append(a)
+    blocks = fn.block_map()
+    out = []
+    for i in sorted({row[0] for row in view["branch_compare"]}):
+        block = i.rpartition("#")[0]
+        if block not in blocks or not isinstance(blocks[block].instrs[-1], CondBr):
+            continue
+        frontier = [((block,), v) for v in sorted(start.get(i, ()))]
+        seen_sources: set = set()
+        for _ in range(max_path):
+            nxt = []
+            for path, v in frontier:
+                for x in preds[path[0]]:
+                    answers = edge_ans.get((i, x, path[0], v), set())
+                    outcome = _pure(answers)
+                    if outcome is not None:
+                        if (x, path[0]) not in seen_sources:
+                            seen_sources.add((x, path[0]))
+                            out.append((i, block, x, path, outcome))
+                    elif len(answers) > 1 and x not in path:
+                        nxt.extend(((x,) + path, w) for w in sorted(through.get((i, x, path[0], v), ())))
+            frontier = nxt
+    return sorted(out, key=lambda c: (len(c[3]), c))
+
+
+def _retarget(ins, old: str, new: str):
+    if isinstance(ins, Br) and ins.target == old:
+        return dataclasses.replace(ins, target=new)
+    if isinstance(ins, CondBr) and old in (ins.if_true, ins.if_false):
+        return dataclasses.replace(ins, if_true=new if ins.if_true == old else ins.if_true,
+                                   if_false=new if ins.if_false == old else ins.if_false)
+    return ins
+
+
+def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
+        limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
+        max_path: int = DEFAULT_MAX_PATH) -> tuple[Module, CbeRecord]:
+    """``(new module, record)``: decided branches removed on their decided paths."""
+    fmap = module.function_map()
+    wanted = None if functions is None else list(functions)
+    for name in wanted or ():
+        if name not in fmap or fmap[name].extern:
+            raise PathlogicError(f"no function '{name}' for cbe")
+    record = CbeRecord(options={"functions": None if wanted is None else sorted(wanted),
+                                "limit": limit, "growth": growth, "max_path": max_path})
+    size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
+    allowance = int(size * growth)
+    out = []
+    for fn in module.functions:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+            out.append(fn)
+            continue
+        view = rows.function(fn.name)
+        blocks = {b.label: b for b in fn.blocks}
+        order = [b.label for b in fn.blocks]
+        names = FreshNames(used_names(fn, module))
+        spent: dict[str, int] = {}
+        everywhere: dict[str, set] = {}
+        for i, a in view["correlation"]:
+            everywhere.setdefault(i, set()).add(a)
+        for b in fn.blocks:                               # cbr on a constant (source 1)
+            term = b.instrs[-1] if b.instrs else None
+            if isinstance(term, CondBr) and term.guard is None and isinstance(term.cond, Imm):
+                everywhere[f"{b.label}#{len(b.instrs) - 1}"] = {"FALSE" if term.cond.value == 0
+                                                                else "TRUE"}
+        for i, answers in sorted(everywhere.items()):      # decided on every path: no copy
+            outcome = _pure(answers)
+            block = i.rpartition("#")[0]
+            if outcome is None or block not in blocks:
+                continue
+            term = blocks[block].instrs[-1]
+            if not isinstance(term, CondBr) or f"{block}#{len(blocks[block].instrs) - 1}" != i:
+                continue
+            target = term.if_true if outcome == "TRUE" else term.if_false
+            blocks[block] = dataclasses.replace(blocks[block], instrs=blocks[block].instrs[:-1] + (
+                Br(target=target, annotations=term.annotations, loc=term.loc),))
+            record.applied.append(Decided(fn.name, i, block, outcome))
+        for i, block, source, path, outcome in _candidates(fn, view, max_path):
+            if _pure(everywhere.get(i, set())) is not None:
+                continue
+            chain = (source,) + path
+            where = f"{source}->{path[0]}"
+            if any(chain[k + 1] not in _targets(blocks[chain[k]]) for k in range(len(path))):
+                record.rejected.append(Rejection(fn.name, i, where, "path changed",
+                                                 "an earlier restructuring rerouted an edge"))
+                continue
+            cost = sum(len(blocks[b].instrs) for b in path)
+            if spent.get(i, 0) + cost > limit or cost > allowance:
+                record.rejected.append(Rejection(fn.name, i, where, "duplication limit",
+                                                 f"{cost} instructions"))
+                continue
+            copies = {b: names.fresh(f"{b}.cbe") for b in path}
+            for k, b in enumerate(path):
+                instrs = list(blocks[b].instrs)
+                if b == block and k == len(path) - 1:
+                    term = instrs[-1]
+                    target = term.if_true if outcome == "TRUE" else term.if_false
+                    instrs[-1] = Br(target=target, annotations=term.annotations, loc=term.loc)
+                else:
+                    instrs[-1] = _retarget(instrs[-1], path[k + 1], copies[path[k + 1]])
+                blocks[copies[b]] = dataclasses.replace(blocks[b], label=copies[b],
+                                                        instrs=tuple(instrs))
+                order.append(copies[b])
+            src = blocks[source]
+            blocks[source] = dataclasses.replace(
+                src, instrs=src.instrs[:-1] + (_retarget(src.instrs[-1], path[0], copies[path[0]]),))
+            spent[i] = spent.get(i, 0) + cost
+            allowance -= cost
+            record.applied.append(Threaded(fn.name, i, block, source, path, outcome, cost))
+        out.append(dataclasses.replace(fn, blocks=tuple(blocks[b] for b in order)))
+    return dataclasses.replace(module, functions=tuple(out)), record
+
+
+def _targets(block) -> tuple:
+    term = block.instrs[-1]
+    if isinstance(term, Br):
+        return (term.target,)
+    if isinstance(term, CondBr):
+        return (term.if_true, term.if_false)
+    return ()

@@ -1,0 +1,149 @@
+"""Oracle for datalog/correlation.dl: random modules, and the answers of each branch query found
+by enumerating backward ICFG paths one at a time (an explicit call stack for return values, so
+call/return matching is by construction), each path ending at its resolution. Tests only."""
+from __future__ import annotations
+
+import random
+
+from facts_gen.interprocedural import NEGATED, decide
+from pylogic.ir.model import Call, Cmp, CondBr, Imm, Mov, Reg, Ret
+from pylogic.ir.parser import parse_module
+
+REGS = ("x", "y", "z")
+RELS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def random_module(rng: random.Random, functions: int = 3):
+    """A module of ``functions`` functions f0.. (f_k calls only f_j, j < k; main last)."""
+    names = [f"f{k}" for k in range(functions - 1)] + ["main"]
+    text = []
+    for k, name in enumerate(names):
+        params = ("x", "y") if name != "main" else ("x",)
+        nblocks = rng.randint(2, 6)
+        labels = ["entry"] + [f"b{j}" for j in range(1, nblocks)]
+        text.append(f"func {name}({', '.join(params)}) {{")
+        for j, label in enumerate(labels):
+            text.append(f"{label}:")
+            for _ in range(rng.randint(0, 3)):
+                d, s = rng.choice(REGS), rng.choice(REGS)
+                kind = rng.random()
+                if kind < 0.3:
+                    text.append(f"    {d} = mov {rng.randint(-2, 3)}")
+                elif kind < 0.55:
+                    text.append(f"    {d} = mov {s}")
+                elif kind < 0.7:
+                    text.append(f"    {d} = add {s}, 1")
+                elif kind < 0.75:
+                    text.append(f"    print {s}")
+                elif kind < 0.85:
+                    text.append(f"    {d} = cmp.{rng.choice(RELS)} {s}, {rng.randint(-1, 2)}")
+                elif k > 0:
+                    callee = names[rng.randrange(k)]
+                    text.append(f"    {d} = call {callee}({s}, {rng.randint(-1, 2)})")
+            later = labels[j + 1:] or ["entry"]
+            t = rng.random()
+            if j == len(labels) - 1 or t < 0.15:
+                text.append(f"    ret {rng.choice(REGS + ('1', '0'))}")
+            elif t < 0.4:
+                text.append(f"    br {rng.choice(later + labels[:j + 1][-1:])}")
+            else:
+                targets = [rng.choice(labels[j + 1:]), rng.choice(labels)]
+                rng.shuffle(targets)
+                text.append(f"    t = cmp.{rng.choice(RELS)} {rng.choice(REGS)}, {rng.randint(-1, 2)}")
+                text.append(f"    cbr t, {targets[0]}, {targets[1]}")
+        text.append("}")
+    return parse_module("\n".join(text) + "\n")
+
+
+class Oracle:
+    """Answers of the query raised at a branch, path by path (crossings: entry -> callers)."""
+
+    def __init__(self, module, budget: int):
+        self.fns = {f.name: f for f in module.defined_functions()}
+        self.budget = budget
+        self.sites = {name: [] for name in self.fns}
+        for f in self.fns.values():
+            for b in f.blocks:
+                for k, ins in enumerate(b.instrs):
+                    if isinstance(ins, Call) and ins.callee in self.fns:
+                        self.sites[ins.callee].append((f.name, b.label, k, ins))
+        self.preds = {name: {b.label: [] for b in f.blocks} for name, f in self.fns.items()}
+        for name, f in self.fns.items():
+            for a, s in f.edges():
+                self.preds[name][s].append(a)
+
+    def branch(self, fname: str, label: str, k: int, v: str, rel: str, c: int) -> set:
+        self.rel, self.c, self.out = rel, c, set()
+        self.walk(fname, label, k, v, (), 0, frozenset())
+        return self.out
+
+    def answer(self, cond: str) -> None:
+        self.out.add(decide(cond, self.rel, self.c) or "UNDEF")
+
+    def walk(self, fname, label, k, v, stack, crossings, seen):
+        fn = self.fns[fname]
+        block = fn.block_map()[label]
+        for idx in range(k - 1, -1, -1):
+            ins = block.instrs[idx]
+            if v not in ins.defs():
+                continue
+            if isinstance(ins, Mov) and isinstance(ins.src, Imm):
+                return self.answer(f"eq {ins.src.value}")
+            if isinstance(ins, Mov):
+                v = ins.src.name
+                continue
+            if isinstance(ins, Cmp):
+                return self.answer("range 0 1")
+            if isinstance(ins, Call) and ins.callee in self.fns:
+                callee = self.fns[ins.callee]
+                for b in callee.blocks:
+                    for j, r in enumerate(b.instrs):
+                        if not isinstance(r, Ret):
+                            continue
+                        if r.value is None or isinstance(r.value, Imm):
+                            self.answer(f"eq {r.value.value if r.value is not None else 0}")
+                        else:
+                            self.walk(callee.name, b.label, j, r.value.name,
+                                      stack + ((fname, label, idx, ins),), crossings, seen)
+                return None
+            return self.out.add("UNDEF")
+        state = (fname, label, v, stack, crossings)
+        if state in seen:
+            return None
+        seen = seen | {state}
+        if label == fn.blocks[0].label:
+            if v not in fn.params:
+                self.answer("eq 0")
+            else:
+                p = fn.params.index(v)
+                if stack:
+                    cf, cl, ck, call = stack[-1]
+                    self.arg(cf, cl, ck, call, p, stack[:-1], crossings, seen)
+                else:
+                    if not self.sites[fname] or fname == "main":
+                        self.out.add("UNDEF")
+                    for cf, cl, ck, call in self.sites[fname]:
+                        if isinstance(call.args[p], Reg) and crossings >= self.budget:
+                            self.out.add("UNDEF")
+                        else:
+                            self.arg(cf, cl, ck, call, p, (), crossings + 1, seen)
+        for m in self.preds[fname][label]:
+            pm = fn.block_map()[m]
+            term = pm.instrs[-1]
+            if isinstance(term, CondBr) and term.if_true != term.if_false and len(pm.instrs) > 1:
+                cmp = pm.instrs[-2]
+                z = "ne 0" if label == term.if_true else "eq 0"
+                if isinstance(cmp, Cmp) and cmp.dest == term.cond.name:
+                    rel = cmp.rel if label == term.if_true else NEGATED[cmp.rel]
+                    cond = (f"{rel} {cmp.b.value}" if isinstance(cmp.a, Reg) and v == cmp.a.name
+                            and cmp.a.name != cmp.dest else z if v == cmp.dest else None)
+                    if cond is not None and decide(cond, self.rel, self.c):
+                        self.answer(cond)
+                        continue
+            self.walk(fname, m, len(pm.instrs) - 1, v, stack, crossings, seen)
+
+    def arg(self, cf, cl, ck, call, p, stack, crossings, seen):
+        a = call.args[p]
+        if isinstance(a, Imm):
+            return self.answer(f"eq {a.value}")
+        return self.walk(cf, cl, ck, a.name, stack, crossings, seen)
