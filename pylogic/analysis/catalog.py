@@ -115,6 +115,9 @@ CATALOG: tuple[Analysis, ...] = (
     Analysis("liveness", "liveness.dl", "demand", "predicate-aware live_in/live_out of registers"),
     Analysis("dce", "dce.dl", "demand",
              "dce_useful/dce_dead: marking dead code elimination (effects, then what they read)"),
+    Analysis("predicated_deadness", "predicated_deadness.dl", "demand",
+             "pd_du/pd_dead/pd_partially_dead/pd_candidate: predicate-aware def-use chains and "
+             "deadness per definition (PPDE line 7, predicated_pde.md §2.5-§2.7)"),
     Analysis("ppg", "ppg.dl", "predicated",
              "predicate partition graphs (block and predicate-register PPGs, subset/disjoint)"),
 )
