@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import dce, if_conversion, predicated_cp, sccp
+from pylogic.transforms import dce, if_conversion, pde, predicated_cp, sccp
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,12 @@ class Pass:
     run: Callable
     needs: tuple[str, ...]
     summary: str
+    #: repeat on the rows of its own output while ``record.changed`` (at most MAX_ROUNDS runs)
+    fixpoint: bool = False
 
+
+#: the most runs of a ``fixpoint`` pass in one pipeline step
+MAX_ROUNDS = 64
 
 PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("if-convert", if_conversion.if_convert, if_conversion.NEEDS,
@@ -33,6 +38,9 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "predicated CP, full PVG: also predicate values, off-predicated code removed"),
     Pass("dce", dce.dce, dce.NEEDS,
          "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
+    Pass("pde", pde.pde, pde.NEEDS,
+         "partial dead code elimination (Knoop-Ruething-Steffen): sinking + dead assignments, "
+         "iterated", fixpoint=True),
 )}
 
 
