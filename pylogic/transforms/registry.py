@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import dce, if_conversion, pde, predicated_cp, sccp
+from pylogic.transforms import dce, if_conversion, pde, ppde, predicated_cp, sccp
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,9 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("pde", pde.pde, pde.NEEDS,
          "partial dead code elimination (Knoop-Ruething-Steffen): sinking + dead assignments, "
          "iterated", fixpoint=True),
+    Pass("ppde", ppde.ppde, ppde.NEEDS,
+         "partial dead code elimination on predicated code (Xue-Cai-Gao PPDE) inside each "
+         "block: split, merge and delete under existing predicates (PPG)", fixpoint=True),
 )}
 
 
