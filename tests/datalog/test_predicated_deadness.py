@@ -171,3 +171,28 @@ def test_the_if_converted_sample_is_predicated():
         guarded += any(guard_of(i) and i.defs() for f in module.defined_functions()
                        for b in f.blocks for i in b.instrs)
     assert guarded >= 15
+
+
+SIDE_EXIT = """func main(a) {
+entry: !hyperblock
+    x = add a, 1
+    p:ut, q:uf = pcmp.gt a, 0
+    (p) br out
+    x = mov 2
+    br out
+out:
+    print x
+    ret 0
+}
+"""
+
+
+def test_a_value_leaving_by_a_side_exit_before_its_overwrite_is_live():
+    """liveness.dl: a register read at a side exit's target is live at the block's entry when
+    the block overwrites it only after the side exit (found by the PPDE property test T26)."""
+    module = parse_module(SIDE_EXIT)
+    rows = module_rows(module, "t.pir", relations=("live_in",) + RELATIONS, engine="clingo")
+    fr = rows.function("main")
+    assert ("out", "x") in set(fr["live_in"])
+    assert ("entry#0", "x", "out#0") in {tuple(r) for r in fr["pd_du"]}
+    assert "entry#0" in {r[0] for r in fr["pd_partially_dead"]}
