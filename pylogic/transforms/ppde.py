@@ -24,7 +24,7 @@ v is live at its target (``live_in``); when the scan passes the block's end, or 
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -197,13 +197,19 @@ class _BlockPpde:
     def _settle(self, snapshot):
         """The previous original candidate and all its copies are done: undo them if a path
         through the block now runs longer (copies left side by side in one hyperblock issue
-        more instructions than the original); a snapshot for the next original."""
-        if snapshot is not None and not _no_path_longer([it.ins for it in snapshot[0]],
-                                                        [it.ins for it in self.items]):
+        more instructions than the original) or if they only moved; a snapshot for the next
+        original."""
+        before = None if snapshot is None else [it.ins for it in snapshot[0]]
+        after = [it.ins for it in self.items]
+        if before is not None and (not _no_path_longer(before, after)
+                                   or Counter(map(repr, before)) == Counter(map(repr, after))):
+            # a longer path, or a mere reordering (kept, it would let two independent
+            # candidates swap places on every round: the pass would never reach its fixpoint)
             self.items = snapshot[0]
             self.forest = snapshot[1]
             self.stats = snapshot[2]
-            self.stats["undone"] += 1
+            if before != after:
+                self.stats["undone"] += 1
         return (list(self.items), {o: {d: list(a) for d, a in f.items()}
                                    for o, f in self.forest.items()}, defaultdict(int, self.stats))
 
