@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence
 
-from pylogic.analysis.run import module_rows
+from pylogic.analysis.passes import run_pass
 from facts_gen.naming import same_function
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import compare_modules
@@ -122,10 +122,9 @@ def optimize(module: Module, passes: Sequence[str], relpath: Optional[str] = Non
     result = Optimization(module, module)
     current = module
     for name in passes:
-        spec = get_pass(name)
         t0 = time.perf_counter()
-        rows = module_rows(current, relpath, relations=spec.needs, engine=engine)
-        new, record = spec.run(current, rows, **dict((options or {}).get(name, {})))
+        new, record = run_pass(name, current, relpath, engine=engine,
+                               **dict((options or {}).get(name, {})))
         seconds = time.perf_counter() - t0
         removed, added, moved = change_counts(current, new)
         result.passes.append(PassResult(name, record, seconds, static_size(current),

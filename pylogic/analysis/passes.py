@@ -10,7 +10,7 @@ from typing import Optional
 
 from pylogic.analysis.run import module_rows
 from pylogic.ir.model import Module
-from pylogic.transforms.registry import get_pass
+from pylogic.transforms.registry import MAX_ROUNDS, get_pass
 
 
 def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine: str = "auto",
@@ -18,4 +18,11 @@ def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine
     """``(new module, record)`` of pass ``name`` on ``module`` (function ids ``relpath::name``)."""
     spec = get_pass(name)
     rows = module_rows(module, relpath, relations=spec.needs, engine=engine)
-    return spec.run(module, rows, **options)
+    new, record = spec.run(module, rows, **options)
+    rounds = 1
+    while spec.fixpoint and record.changed and rounds < MAX_ROUNDS:    # fresh rows each round
+        rows = module_rows(new, relpath, relations=spec.needs, engine=engine)
+        new, later = spec.run(new, rows, **options)
+        record.absorb(later)
+        rounds += 1
+    return new, record

@@ -61,7 +61,9 @@ def render() -> str:
             part = [a for a in catalog.CATALOG if (catalog.datalog_dir() / file).resolve()
                     in {Path(f).resolve() for f in a.program().files}]
             if part and file != "schema.dl":
-                a = min(part, key=lambda a: len(a.program().files))
+                # the family's own analysis (ppg/ -> ppg.dl) first, then the smallest includer
+                a = min(part, key=lambda a: (not file.startswith(Path(a.file).stem + "/"),
+                                             len(a.program().files)))
                 out += [f"Part of analysis `{a.name}` (scope: {a.scope}): {a.summary}.", ""]
         out += ["| relation | kind | columns | meaning |", "|---|---|---|---|"]
         for d in decls[file]:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import (cbe, dce, icbe, if_conversion, pre_motion, pre_restructure,
-                                pre_speculation, predicated_cp, sccp)
+from pylogic.transforms import (cbe, dce, icbe, if_conversion, pde, ppde, pre_motion,
+                                pre_restructure, pre_speculation, predicated_cp, sccp)
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,12 @@ class Pass:
     run: Callable
     needs: tuple[str, ...]
     summary: str
+    #: repeat on the rows of its own output while ``record.changed`` (at most MAX_ROUNDS runs)
+    fixpoint: bool = False
 
+
+#: the most runs of a ``fixpoint`` pass in one pipeline step
+MAX_ROUNDS = 64
 
 PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("if-convert", if_conversion.if_convert, if_conversion.NEEDS,
@@ -34,6 +39,12 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "predicated CP, full PVG: also predicate values, off-predicated code removed"),
     Pass("dce", dce.dce, dce.NEEDS,
          "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
+    Pass("pde", pde.pde, pde.NEEDS,
+         "partial dead code elimination (Knoop-Ruething-Steffen): sinking + dead assignments, "
+         "iterated", fixpoint=True),
+    Pass("ppde", ppde.ppde, ppde.NEEDS,
+         "partial dead code elimination on predicated code (Xue-Cai-Gao PPDE) inside each "
+         "block: split, merge and delete under existing predicates (PPG)", fixpoint=True),
     Pass("pre-m", pre_motion.pre_m, pre_motion.NEEDS,
          "PRE(M), PathFinder: code motion from the CMP region (datalog/pre.dl), = lazy code motion"),
     Pass("pre-ms", pre_speculation.pre_ms, pre_speculation.NEEDS,

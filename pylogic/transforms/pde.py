@@ -1,0 +1,181 @@
+"""Classical partial dead code elimination (``pathlogic optimize --passes pde``; issue #13 item 3):
+assignment sinking plus dead-assignment elimination, iterated to a fixpoint (Knoop, Rüthing,
+Steffen, PLDI'94), on unpredicated code. One application is one round; the driver repeats the
+pass on the rows of its own output until a round changes nothing (``Pass.fixpoint``).
+
+A round reads ``datalog/predicated_deadness.dl`` (per-definition deadness) and ``liveness.dl``:
+
+- every fully dead candidate (``pd_dead`` and ``pd_candidate``, unguarded) is deleted;
+- in each block that lost nothing, the last partially dead candidate ``v = π``
+  (``pd_partially_dead``) that can leave its block is sunk: nothing after it in the block reads
+  or writes ``v`` or writes an operand of ``π`` (DEP, predicated_pde.md §2.4), the block ends in
+  ``br``/``cbr`` not reading ``v``, and every successor where ``v`` is live has the block as its
+  only predecessor. It is removed and a copy is placed at the top of each successor where ``v``
+  is live-in, none where it is dead. Critical edges are not split (a split would add a jump on
+  its path), so no path executes more instructions than before.
+
+Example: ``x = add a, 1`` before ``cbr c, L, R`` with ``x`` read only in ``L`` (single
+predecessor) moves to the top of ``L``; the path through ``R`` runs one instruction less.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from pylogic.errors import PathlogicError
+from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, Reg
+from pylogic.transforms.record import TransformRecord
+
+NEEDS = ("pd_dead", "pd_partially_dead", "pd_candidate", "live_in")
+
+
+@dataclass(frozen=True)
+class FunctionPde:
+    function: str
+    deleted: int
+    sunk: int
+    copies: int
+    rounds: int = 1
+
+
+@dataclass
+class PdeRecord(TransformRecord):
+    transform: str = "pde"
+    rounds: int = 1
+    last_changed: bool = False
+
+    @property
+    def changed(self) -> bool:
+        """The last round changed the module (the driver runs another)."""
+        return self.last_changed
+
+    def absorb(self, later: "PdeRecord") -> None:
+        """Fold the record of the next round into this one."""
+        self.rounds += 1
+        self.last_changed = later.last_changed
+        by_name = {a.function: a for a in self.applied}
+        for a in later.applied:
+            old = by_name.get(a.function)
+            by_name[a.function] = a if old is None else FunctionPde(
+                a.function, old.deleted + a.deleted, old.sunk + a.sunk, old.copies + a.copies,
+                old.rounds + (1 if (a.deleted or a.sunk) else 0))
+        self.applied = list(by_name.values())
+
+    def totals(self) -> dict:
+        return {"functions": len(self.applied), "rounds": self.rounds,
+                "deleted": sum(a.deleted for a in self.applied),
+                "sunk": sum(a.sunk for a in self.applied),
+                "copies": sum(a.copies for a in self.applied)}
+
+    def summary(self) -> str:
+        t = self.totals()
+        return (f"{self.transform}: {t['deleted']} deleted, {t['sunk']} sunk into {t['copies']} "
+                f"copies in {t['rounds']} rounds")
+
+
+def _guarded(ins) -> bool:
+    return ins.guard is not None and ins.guard not in TRUE_PREDICATES
+
+
+def _reads(ins) -> set:
+    out = {op.name for op in ins.uses() if isinstance(op, Reg)}
+    if _guarded(ins):
+        out.add(ins.guard)
+    return out
+
+
+def predecessors(fn) -> dict:
+    """label -> set of predecessor labels (side exits included)."""
+    preds = defaultdict(set)
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for t in _targets(ins):
+                preds[t].add(b.label)
+    return preds
+
+
+def _targets(ins) -> tuple:
+    if isinstance(ins, Br):
+        return (ins.target,)
+    if isinstance(ins, CondBr):
+        return (ins.if_true, ins.if_false)
+    return ()
+
+
+def sink_target(fn, block, k: int, live: set, preds: dict) -> Optional[list]:
+    """The successors that receive instruction ``k`` of ``block`` when it sinks out of it, or
+    None when it cannot leave (a dependence in the block, a side exit, a ret, a shared live
+    successor). ``live``: (label, register) pairs live at block entries."""
+    d = block.instrs[k]
+    (v,) = d.defs()
+    operands = _reads(d)
+    for ins in block.instrs[k + 1:-1]:
+        if v in _reads(ins) or v in ins.defs() or operands & set(ins.defs()) or _targets(ins):
+            return None
+    term = block.instrs[-1]
+    if not isinstance(term, (Br, CondBr)) or _guarded(term) or v in _reads(term):
+        return None
+    succs = list(dict.fromkeys(_targets(term)))
+    if block.label in succs:
+        return None
+    out = [s for s in succs if (s, v) in live]
+    if any(preds[s] != {block.label} for s in out):
+        return None
+    return out
+
+
+def pde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
+        ) -> tuple[Module, PdeRecord]:
+    """One round of partial dead code elimination: ``(new module, record)``; ``rows`` holds
+    ``NEEDS`` of ``module``. ``record.changed``: the round changed something."""
+    fmap = module.function_map()
+    wanted = None if functions is None else list(functions)
+    for name in wanted or ():
+        if name not in fmap or fmap[name].extern:
+            raise PathlogicError(f"no function '{name}' for pde")
+    record = PdeRecord(options={"functions": None if wanted is None else sorted(wanted)})
+    out = []
+    for fn in module.functions:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+            out.append(fn)
+            continue
+        fr = rows.function(fn.name)
+        candidates = {r[0] for r in fr["pd_candidate"]}
+        dead = {r[0] for r in fr["pd_dead"]} & candidates
+        partial = {r[0] for r in fr["pd_partially_dead"]} & candidates
+        live = {(b, r) for b, r in fr["live_in"]}
+        preds = predecessors(fn)
+        instrs = {b.label: list(b.instrs) for b in fn.blocks}
+        arriving = defaultdict(list)
+        deleted = sunk = copies = 0
+        for b in fn.blocks:
+            gone = {k for k, ins in enumerate(b.instrs)
+                    if f"{b.label}#{k}" in dead and not _guarded(ins)}
+            if gone:
+                instrs[b.label] = [ins for k, ins in enumerate(b.instrs) if k not in gone]
+                deleted += len(gone)
+                continue
+            for k in range(len(b.instrs) - 1, -1, -1):
+                ins = b.instrs[k]
+                if f"{b.label}#{k}" not in partial or _guarded(ins) or len(ins.defs()) != 1:
+                    continue
+                targets = sink_target(fn, b, k, live, preds)
+                if targets is None:
+                    continue
+                instrs[b.label] = list(b.instrs[:k] + b.instrs[k + 1:])
+                for s in targets:
+                    arriving[s].append(ins)
+                sunk += 1
+                copies += len(targets)
+                break
+        blocks = []
+        for b in fn.blocks:
+            body = arriving[b.label] + instrs[b.label]
+            blocks.append(dataclasses.replace(b, instrs=tuple(body)))
+        out.append(dataclasses.replace(fn, blocks=tuple(blocks)))
+        record.applied.append(FunctionPde(fn.name, deleted, sunk, copies,
+                                          1 if (deleted or sunk) else 0))
+        record.last_changed = record.last_changed or bool(deleted or sunk)
+    return dataclasses.replace(module, functions=tuple(out)), record

@@ -1,0 +1,417 @@
+"""Partial dead code elimination on predicated code (``pathlogic optimize --passes ppde``;
+issue #13 item 2; Xue, Cai, Gao, predicated_pde.md §3): sink partially dead instructions along
+the implicit branches of predicated code, splitting them into copies under existing, mutually
+disjoint predicates and merging copies whose predicates partition a join predicate, without
+adding a compare or a predicate, and delete what becomes fully dead.
+
+Scope of this version: every block is its own cycle-free SEME region (a hyperblock, or a basic
+block); code is moved inside its block only (no interface blocks, so nothing is sunk out of a
+block: classical ``pde`` does that on branchy code). Per round (the driver repeats the pass on
+fresh rows until nothing changes):
+
+- line 7: candidates ``datalog/predicated_deadness.dl`` proves fully dead (``pd_dead``) go;
+- every other candidate of each block, last first (reverse order of data dependences inside a
+  block), runs through Sink (Figure 8) with its four cases, the compensation copies of Case 2 at
+  LUB_Diff (Figure 13, line 81: next to δ with a materialised predicate) and the merge forest F
+  of Case 3 (AddInst, lines 63-75), F kept per original candidate (§3.6 item 8).
+
+Predicates are compared through the PPG of ``ppg.dl`` (``predicates.partition_queries``). A
+predicate whose value the PPG does not model in the block, or that is written more than once in
+it, is "overlapping" with everything (Case 4): conservative, never unsafe. A branch δ uses v when
+v is live at its target (``live_in``); when the scan passes the block's end, or a side exit under
+α's own predicate, with v used nowhere, the copy is fully dead and is deleted.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from pylogic.errors import PathlogicError
+from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, PredDefine, Reg, Ret
+from pylogic.predicates.partition_queries import BlockPredicates
+from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
+from pylogic.transforms.record import TransformRecord
+
+NEEDS = ("pd_dead", "pd_candidate", "live_in") + PPG_RELATIONS
+
+
+@dataclass(frozen=True)
+class FunctionPpde:
+    function: str
+    deleted: int            # fully dead at line 7 or in Sink (Case 1 / 3(a) / dead at the end)
+    split: int              # Case 2 applications (partially dead: narrowed to q and LUB_Diff)
+    copies: int             # copies inserted (θ, compensation, merged)
+    merged: int             # Case 3 merges
+    swaps: int              # Case 1 moves past an independent instruction
+    encountered: int        # δ examined (Table IV's V)
+    candidates: int         # candidates processed (Table IV's C, copies included)
+    reverted: int = 0       # blocks kept as they were: a path through them would run longer
+    undone: int = 0         # candidates whose motion was undone for the same reason
+
+
+@dataclass
+class PpdeRecord(TransformRecord):
+    transform: str = "ppde"
+    rounds: int = 1
+    last_changed: bool = False
+    #: per original candidate (function, block, text): the guards of its copies at the end of
+    #: the round, for the Definition 1 checks (copies disjoint, within the original)
+    copies_of: dict = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        return self.last_changed
+
+    def absorb(self, later: "PpdeRecord") -> None:
+        """Fold the next round's record into this one."""
+        self.rounds += 1
+        self.last_changed = later.last_changed
+        by_name = {a.function: a for a in self.applied}
+        for a in later.applied:
+            old = by_name.get(a.function)
+            by_name[a.function] = a if old is None else FunctionPpde(
+                a.function, *(getattr(old, f.name) + getattr(a, f.name)
+                              for f in dataclasses.fields(FunctionPpde)[1:]))
+        self.applied = list(by_name.values())
+
+    def totals(self) -> dict:
+        keys = [f.name for f in dataclasses.fields(FunctionPpde)[1:]]
+        return {"functions": len(self.applied), "rounds": self.rounds,
+                **{k: sum(getattr(a, k) for a in self.applied) for k in keys}}
+
+    def summary(self) -> str:
+        t = self.totals()
+        return (f"ppde: {t['deleted']} deleted, {t['split']} split, {t['merged']} merged, "
+                f"{t['copies']} copies in {t['rounds']} rounds")
+
+
+def _guard(ins) -> str:
+    return "p0" if ins.guard is None or ins.guard in TRUE_PREDICATES else ins.guard
+
+
+def _reads(ins) -> set:
+    out = {op.name for op in ins.uses() if isinstance(op, Reg)}
+    if ins.guard is not None and ins.guard not in TRUE_PREDICATES:
+        out.add(ins.guard)
+    if isinstance(ins, PredDefine):
+        out |= {d.name for d in ins.dests if d.dtype not in ("ut", "uf")}
+    return out
+
+
+def _targets(ins) -> tuple:
+    if isinstance(ins, Br):
+        return (ins.target,)
+    if isinstance(ins, CondBr):
+        return (ins.if_true, ins.if_false)
+    return ()
+
+
+class _Copy:
+    """One instruction of the block being rewritten; copies of a candidate share ``origin``."""
+    __slots__ = ("ins", "origin")
+
+    def __init__(self, ins, origin=None):
+        self.ins = ins
+        self.origin = origin
+
+
+class _BlockPpde:
+    """PPDE on one block (Figures 7, 8, 13 with the block as the region)."""
+
+    def __init__(self, label, instrs, preds: BlockPredicates, live: set, candidates: set,
+                 single_def: dict):
+        self.label = label
+        self.items = [_Copy(ins) for ins in instrs]
+        self.preds = preds
+        self.live = live
+        self.single_def = single_def        # predicate -> index of its one define, or None
+        self.stats = defaultdict(int)
+        for k, item in enumerate(self.items):
+            if k in candidates:
+                item.origin = item
+        self.forest: dict = {}              # origin -> {δ item: [arrived copies]}
+
+    # ---------------------------------------------------------------- predicates
+    def _usable(self, p: str, before: Optional[_Copy] = None) -> bool:
+        """The PPG models p here and its one define (if any) precedes ``before``."""
+        if p == "p0":
+            return True
+        if not self.preds.known(p) or p not in self.single_def:
+            return False
+        k = self.single_def[p]
+        return k is None or before is None or any(
+            it.ins is self.define_ins.get(p) for it in self.items[:self.items.index(before)])
+
+    def _relation(self, p: str, q: str, delta: _Copy) -> str:
+        if not (self._usable(p) and self._usable(q, delta)):
+            return "overlap"
+        if self.preds.is_disjoint(p, q):
+            return "disjoint"
+        sub, sup = self.preds.is_subset(q, p), self.preds.is_subset(p, q)
+        if sub and sup:
+            return "equal"
+        if sub:
+            return "q<p"
+        if sup:
+            return "p<q"
+        return "overlap"
+
+    # ---------------------------------------------------------------- dependences (§2.4)
+    def _uses(self, v: str, delta) -> bool:
+        if isinstance(delta, Ret):
+            return v in _reads(delta)
+        return v in _reads(delta) or any((t, v) in self.live for t in _targets(delta))
+
+    def _dep(self, alpha, delta) -> tuple[bool, bool]:
+        """(DEP(α, δ), DEFINED-BUT-NOT-USED(α, δ))."""
+        (v,) = alpha.defs()
+        defined = v in delta.defs()
+        used = self._uses(v, delta)
+        killed = bool(_reads(alpha) & set(delta.defs()))
+        return defined or used or killed, defined and not used
+
+    # ---------------------------------------------------------------- the worklist (Fig. 7)
+    def run(self) -> list:
+        self.define_ins = {}
+        for k, it in enumerate(self.items):
+            for d in it.ins.defs() if isinstance(it.ins, PredDefine) else ():
+                self.define_ins[d] = it.ins
+        work = [it for it in reversed(self.items) if it.origin is it]
+        snapshot = None
+        while work:
+            alpha = work.pop(0)
+            if alpha.origin is alpha:
+                snapshot = self._settle(snapshot)
+            if alpha not in self.items:
+                continue
+            self.stats["candidates"] += 1
+            if not self._usable(_guard(alpha.ins), alpha):
+                continue
+            for new in self._sink(alpha):
+                work.insert(0, new)
+        self._settle(snapshot)
+        return [it.ins for it in self.items]
+
+    def _settle(self, snapshot):
+        """The previous original candidate and all its copies are done: undo them if a path
+        through the block now runs longer (copies left side by side in one hyperblock issue
+        more instructions than the original) or if they only moved; a snapshot for the next
+        original."""
+        before = None if snapshot is None else [it.ins for it in snapshot[0]]
+        after = [it.ins for it in self.items]
+        if before is not None and (not _no_path_longer(before, after)
+                                   or Counter(map(repr, before)) == Counter(map(repr, after))):
+            # a longer path, or a mere reordering (kept, it would let two independent
+            # candidates swap places on every round: the pass would never reach its fixpoint)
+            self.items = snapshot[0]
+            self.forest = snapshot[1]
+            self.stats = snapshot[2]
+            if before != after:
+                self.stats["undone"] += 1
+        return (list(self.items), {o: {d: list(a) for d, a in f.items()}
+                                   for o, f in self.forest.items()}, defaultdict(int, self.stats))
+
+    def _delete(self, item: _Copy) -> None:
+        self.items.remove(item)
+        for arrivals in self.forest.get(item.origin, {}).values():
+            if item in arrivals:
+                arrivals.remove(item)             # §3.6 item 2: no stale F entries
+
+    def _insert_before(self, delta: _Copy, ins, origin) -> _Copy:
+        new = _Copy(ins, origin)
+        self.items.insert(self.items.index(delta), new)
+        self.stats["copies"] += 1
+        return new
+
+    def _sink(self, alpha: _Copy) -> list:
+        """Sink (Figure 8) from the instruction after α to the block's end; the new copies."""
+        p = _guard(alpha.ins)
+        (v,) = alpha.ins.defs()
+        k = self.items.index(alpha) + 1
+        while k < len(self.items):
+            delta = self.items[k]
+            self.stats["encountered"] += 1
+            q = _guard(delta.ins)
+            rel = self._relation(p, q, delta)
+            dep, dbnu = self._dep(alpha.ins, delta.ins)
+            if rel == "disjoint":
+                if dep and isinstance(delta.ins, PredDefine):
+                    return []             # a define writes its destinations whatever its guard
+                k += 1
+                continue
+            if rel == "equal":                                        # Case 1
+                if dep:
+                    if dbnu:
+                        self._delete(alpha)
+                        self.stats["deleted"] += 1
+                    return []
+                if _targets(delta.ins) or isinstance(delta.ins, Ret):
+                    # all of α's executions leave here and v is dead there
+                    self._delete(alpha)
+                    self.stats["deleted"] += 1
+                    return []
+                self.items.remove(alpha)                              # swap past δ
+                self.items.insert(self.items.index(delta) + 1, alpha)
+                self.stats["swaps"] += 1
+                k = self.items.index(alpha) + 1
+                continue
+            if rel == "q<p":                                          # Case 2
+                rest = self.preds.lub_diff(p, q)
+                if rest is None or not all(self._usable(r, delta) for r in rest):
+                    if dep:
+                        return []
+                    k += 1
+                    continue
+                made = []
+                if not dbnu:
+                    made.append(self._insert_before(delta, _with_guard(alpha.ins, q), alpha.origin))
+                for r in sorted(rest):                                # CompensationInsert
+                    made.append(self._insert_before(delta, _with_guard(alpha.ins, r),
+                                                    alpha.origin))
+                self._delete(alpha)
+                self.stats["split"] += 1
+                return made
+            if rel == "p<q":                                          # Case 3
+                if dep and dbnu:
+                    self._delete(alpha)
+                    self.stats["deleted"] += 1
+                    return []
+                merged = self._add_inst(alpha, delta, q)
+                if merged is not None:
+                    return [merged]
+                if dep:
+                    return []
+                k += 1
+                continue
+            if dep:                                                   # Case 4
+                return []
+            k += 1
+        if not any((t, v) in self.live for t in _successors(self.items)):
+            self._delete(alpha)                                       # dead past the block
+            self.stats["deleted"] += 1
+        return []
+
+    def _add_inst(self, alpha: _Copy, delta: _Copy, q: str) -> Optional[_Copy]:
+        """AddInst (lines 63-75): record α's arrival at δ; when the arrived copies' predicates
+        partition E-PRED(δ), replace them by one copy under M-PRED(δ) before δ."""
+        arrivals = self.forest.setdefault(alpha.origin, {}).setdefault(delta, [])
+        if alpha in arrivals:
+            return None
+        arrivals.append(alpha)
+        names = {_guard(a.ins) for a in arrivals}
+        if not self._partitioned(q, names):
+            return None
+        for a in list(arrivals):
+            self._delete(a)
+        self.forest[alpha.origin].pop(delta, None)
+        self.stats["merged"] += 1
+        return self._insert_before(delta, _with_guard(alpha.ins, q), alpha.origin)
+
+    def _partitioned(self, q: str, names: set) -> bool:
+        """The predicates ``names`` (mutually disjoint copies) cover q: q is one of them, or
+        every member of some partition of q is (recursively), in the PPG."""
+        ppg = self.preds.ppg
+        name_nodes = {self.preds.node[n] for n in names if self.preds.known(n)}
+        eq = lambda n: set(ppg._equivalents("pred", n))        # noqa: E731
+        targets = set().union(*(eq(n) for n in name_nodes)) if name_nodes else set()
+
+        def covered(node, depth=0) -> bool:
+            if node in targets:
+                return True
+            if depth > 8:
+                return False
+            return any(all(covered(kid, depth + 1) for kid in kids)
+                       for x in eq(node) for kids in ppg._by_parent["pred"].get(x, ()))
+        return self.preds.known(q) and covered(self.preds.node[q])
+
+
+def _no_path_longer(before: list, after: list) -> bool:
+    """Every exit of the block (each branch or ret, in order; they are never moved) is reached
+    after no more instructions than before, so no path through the block runs longer."""
+    def prefixes(instrs):
+        return [k for k, ins in enumerate(instrs) if _targets(ins) or isinstance(ins, Ret)]
+    a, b = prefixes(before), prefixes(after)
+    return len(a) == len(b) and all(y <= x for x, y in zip(a, b)) and len(after) <= len(before)
+
+
+def _successors(items) -> set:
+    return {t for it in items for t in _targets(it.ins)}
+
+
+def _with_guard(ins, p: str):
+    return dataclasses.replace(ins, guard=None if p == "p0" else p)
+
+
+def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
+         ) -> tuple[Module, PpdeRecord]:
+    """One round of PPDE on every block of every (or each named) function:
+    ``(new module, record)``; ``rows`` holds ``NEEDS`` of ``module``."""
+    fmap = module.function_map()
+    wanted = None if functions is None else list(functions)
+    for name in wanted or ():
+        if name not in fmap or fmap[name].extern:
+            raise PathlogicError(f"no function '{name}' for ppde")
+    record = PpdeRecord(options={"functions": None if wanted is None else sorted(wanted)})
+    out = []
+    for fn in module.functions:
+        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+            out.append(fn)
+            continue
+        fr = rows.function(fn.name)
+        candidates = {r[0] for r in fr["pd_candidate"]}
+        dead = {r[0] for r in fr["pd_dead"]} & candidates
+        live = {(b, r) for b, r in fr["live_in"]}
+        ppg = PartitionGraph(fr, fn)
+        stats = defaultdict(int)
+        blocks = []
+        for b in fn.blocks:
+            keep = [(k, ins) for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
+            stats["deleted"] += len(b.instrs) - len(keep)
+            instrs = [ins for _, ins in keep]
+            cands = {j for j, (k, ins) in enumerate(keep) if f"{b.label}#{k}" in candidates
+                     and len(ins.defs()) == 1}
+            defines = defaultdict(list)
+            for j, ins in enumerate(instrs):
+                for d in ins.defs():
+                    defines[d].append((j, isinstance(ins, PredDefine)))
+            guards = {_guard(i) for i in instrs} - {"p0"}
+            names = {d for d, ws in defines.items() if any(pd for _, pd in ws)} | guards
+            single = {}
+            for name in names:
+                ws = defines.get(name, [])
+                if not ws:
+                    single[name] = None
+                elif len(ws) == 1 and ws[0][1]:
+                    single[name] = ws[0][0]
+            if not cands or not guards and not any(_targets(i) for i in instrs[:-1]):
+                # no predicated code here: nothing for Sink to split (pde's job)
+                blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+                continue
+            work = _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names), live, cands,
+                              single)
+            result = work.run()
+            if not _no_path_longer(instrs, result):
+                # Definition 1: no path's dynamic count may grow (in a hyperblock every issued
+                # instruction counts, nullified or not): keep the block as it was
+                stats["reverted"] += 1
+                blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+                continue
+            for key, n in work.stats.items():
+                stats[key] += n
+            for it in work.items:
+                if it.origin is not None and it.origin is not it:
+                    record.copies_of.setdefault(
+                        (fn.name, b.label, id(it.origin), _guard(it.origin.ins)), []
+                    ).append(_guard(it.ins))
+            blocks.append(dataclasses.replace(b, instrs=tuple(result)))
+        new_fn = dataclasses.replace(fn, blocks=tuple(blocks))
+        changed = new_fn != fn
+        out.append(new_fn)
+        record.applied.append(FunctionPpde(fn.name, stats["deleted"], stats["split"],
+                                           stats["copies"], stats["merged"], stats["swaps"],
+                                           stats["encountered"], stats["candidates"],
+                                           stats["reverted"], stats["undone"]))
+        record.last_changed = record.last_changed or changed
+    return dataclasses.replace(module, functions=tuple(out)), record
