@@ -73,7 +73,7 @@ def test_twenty_csmith_programs(tmp_path, cluster):
 def test_cli(tmp_path, cluster, capsys):
     assert main(["analyze", str(ROOT / "examples"), "--out", str(tmp_path / "o"), "--executor",
                  "dask", "--scheduler", cluster, "--engine", "clingo", "--quiet"]) == 0
-    assert "8 functions in 5 files" in capsys.readouterr().out
+    assert "9 functions in 6 files" in capsys.readouterr().out
     assert main(["analyze", str(ROOT / "examples"), "--out", str(tmp_path / "p"),
                  "--scheduler", cluster]) == 1
     assert "--scheduler needs --executor dask" in capsys.readouterr().err

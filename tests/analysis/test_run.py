@@ -46,7 +46,7 @@ def test_facts_once_per_module_and_one_engine_call_per_scope(examples, monkeypat
     assert sorted(seen) == sorted(set(seen)), "a function was evaluated twice"
     assert len(calls["engine"]) == len({names for names in result.scopes.values()}) == 2
     predicated = {f for f, names in result.scopes.items() if "ppg" in names}
-    assert predicated == {"pas_fig3b.pir::fig3b", "pcp_ifconverted.pir::main"}
+    assert predicated == {"pas_fig3b.pir::fig3b", "pcp_ifconverted.pir::main", "ppde_hyperblock.pir::main"}
     for f in result.rows.functions():
         rows = result.rows.of(f)
         assert rows["idom"] or f.endswith(("square",)) or rows["block"]

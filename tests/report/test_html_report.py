@@ -160,7 +160,9 @@ def test_pages_load_in_headless_chromium(examples_report):
     page = re.search(r'<a href="(f/\d+\.html)">main</a>', block).group(1)
     report = check_pages(examples_report, shots, function_page=page)
     assert report["errors"] == []
-    assert report["pages"] == 17 and report["svgs"] == 24
+    pages = sorted(examples_report.rglob("*.html"))   # every page written was loaded
+    assert report["pages"] == len(pages) >= 17
+    assert report["svgs"] == sum(p.read_text().count("<svg") for p in pages) >= 24
     for shot in report["screenshots"]:
         assert Path(shot).stat().st_size > 10_000
     assert len(report["screenshots"]) == 2

@@ -54,4 +54,4 @@ def test_analyze_and_facts_report_their_stages(tmp_path, capsys):
     assert not any(ln.startswith("pathlogic:") for ln in err)
     assert main(["facts", str(ROOT / "examples"), "--out", str(tmp_path / "f")]) == 0
     err = capsys.readouterr().err
-    assert "[facts] load: 5 files" in err and "[facts] extract: 5 files" in err
+    assert "[facts] load: 6 files" in err and "[facts] extract: 6 files" in err
