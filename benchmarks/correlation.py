@@ -22,6 +22,7 @@ from benchmarks.corpus import FLOAT_IR, csmith_program
 from benchmarks.optimize import DEFAULT_WORKDIR, PREPARE_FLAGS, parse_range
 from facts_gen.extract import extract_module
 from pylogic.analysis import catalog
+from pylogic.analysis.correlation_stats import intraprocedural
 from pylogic.engines import run_checked
 from pylogic.errors import PathlogicError
 from pylogic.interp.conditionals import conditional_blocks
@@ -29,16 +30,6 @@ from pylogic.ir.llvm.clang import prepare_c
 from pylogic.ir.llvm.importer import import_llvm
 
 OUTPUTS = ["correlation", "correlation_cost"]
-
-
-def intraprocedural(facts: dict) -> dict:
-    """The facts with calls opaque: no call targets (so no summaries, no callers) and every
-    function entered from outside (a parameter is UNDEF at the entry)."""
-    out = dict(facts)
-    for rel in ("call_target", "call_arg", "call_result"):
-        out[rel] = []
-    out["external_entry"] = [(f,) for (f,) in facts["function"]]
-    return out
 
 
 def measure(facts: dict, engine: str) -> dict:

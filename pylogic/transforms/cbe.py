@@ -26,10 +26,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.errors import PathlogicError
 from pylogic.ir.model import Br, CondBr, Function, Imm, Module
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection, TransformRecord
+from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
          "branch_compare")
@@ -134,18 +134,14 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
         max_path: int = DEFAULT_MAX_PATH) -> tuple[Module, CbeRecord]:
     """``(new module, record)``: decided branches removed on their decided paths."""
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            raise PathlogicError(f"no function '{name}' for cbe")
+    wanted = wanted_functions(module, functions, "cbe")
     record = CbeRecord(options={"functions": None if wanted is None else sorted(wanted),
                                 "limit": limit, "growth": growth, "max_path": max_path})
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
     allowance = int(size * growth)
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         view = rows.function(fn.name)

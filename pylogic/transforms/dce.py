@@ -12,9 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.errors import PathlogicError
 from pylogic.ir.model import Module
 from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("dce_dead",)
 
@@ -44,15 +44,11 @@ def dce(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         ) -> tuple[Module, DceRecord]:
     """``(new module, record)``: the dead instructions of every (or each named) function
     removed; ``rows`` holds ``dce_dead`` (``Rows`` of the module)."""
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            raise PathlogicError(f"no function '{name}' for dce")
+    wanted = wanted_functions(module, functions, "dce")
     record = DceRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         dead = {row[0] for row in rows.function(fn.name)["dce_dead"]}

@@ -24,9 +24,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.errors import PathlogicError
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, Reg
 from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pd_dead", "pd_partially_dead", "pd_candidate", "live_in")
 
@@ -130,15 +130,11 @@ def pde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         ) -> tuple[Module, PdeRecord]:
     """One round of partial dead code elimination: ``(new module, record)``; ``rows`` holds
     ``NEEDS`` of ``module``. ``record.changed``: the round changed something."""
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            raise PathlogicError(f"no function '{name}' for pde")
+    wanted = wanted_functions(module, functions, "pde")
     record = PdeRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         fr = rows.function(fn.name)

@@ -28,11 +28,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from pylogic.errors import PathlogicError
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, PredDefine, Reg, Ret
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
 from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pd_dead", "pd_candidate", "live_in") + PPG_RELATIONS
 
@@ -348,15 +348,11 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
          ) -> tuple[Module, PpdeRecord]:
     """One round of PPDE on every block of every (or each named) function:
     ``(new module, record)``; ``rows`` holds ``NEEDS`` of ``module``."""
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            raise PathlogicError(f"no function '{name}' for ppde")
+    wanted = wanted_functions(module, functions, "ppde")
     record = PpdeRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         fr = rows.function(fn.name)

@@ -26,10 +26,10 @@ from typing import Iterable, Optional
 
 from facts_gen.value_flow import (candidate_expressions, clobbers_memory, expression_of, is_load,
                                   substituted, value_names)
-from pylogic.errors import PathlogicError
 from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, branch_targets)
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pre_m_insert", "pre_m_avail_in")
 #: The source of the virtual edge into the entry block in ``pre_m_insert`` (datalog/pre.dl).
@@ -255,15 +255,11 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
           ) -> tuple[Module, PreRecord]:
     """``(new module, record)``: PRE(M) on every (or each named) function; ``rows`` holds
     ``pre_m_insert`` and ``pre_m_avail_in`` of the module (``Rows``)."""
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            raise PathlogicError(f"no function '{name}' for pre-m")
+    wanted = wanted_functions(module, functions, "pre-m")
     record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         view = rows.function(fn.name)

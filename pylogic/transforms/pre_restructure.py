@@ -27,10 +27,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.errors import PathlogicError
 from pylogic.ir.model import Br, CondBr, Function, Module
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pre_prevented", "pre_avail_out", "pre_cmp_exit")
 
@@ -109,16 +109,12 @@ def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
            ) -> tuple[Module, RestructureRecord]:
     """``(new module, record)``: the CMP regions of every (or each named) function split;
     ``rows``: ``pre_prevented``, ``pre_avail_out``, ``pre_cmp_exit`` of the module."""
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            raise PathlogicError(f"no function '{name}' for pre-mr")
+    wanted = wanted_functions(module, functions, "pre-mr")
     record = RestructureRecord(transform="pre-mr" if budget is None else "pre-mr-budget",
                                options={"max_names": max_names, "budget": budget})
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         view = rows.function(fn.name)

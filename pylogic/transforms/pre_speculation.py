@@ -26,12 +26,12 @@ import networkx as nx
 from networkx.algorithms.flow import edmonds_karp
 
 from facts_gen.value_flow import candidate_expressions, expression_of, substituted, value_names
-from pylogic.errors import PathlogicError
 from pylogic.interp.machine import run_module
 from pylogic.ir.model import Function, Module
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.pre_motion import _place
 from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pre_cmp_entry", "pre_cmp_exit", "pre_prevented")
 #: Operators a speculative computation may not have (they can fault).
@@ -98,18 +98,14 @@ def pre_ms(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     """``(new module, record)``: speculative computations on min-cut edges of every CMP region
     (``rows``: ``pre_cmp_entry``, ``pre_cmp_exit``, ``pre_prevented``); ``profile``
     ``{(function, from, to): count}``, default: the interpreter's run of ``entry``."""
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            raise PathlogicError(f"no function '{name}' for pre-ms")
+    wanted = wanted_functions(module, functions, "pre-ms")
     if profile is None:
         profile = run_module(module, entry, args, inputs).edge_profile
     record = SpeculationRecord(options={"entry": entry, "args": list(args),
                                         "inputs": list(inputs)})
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         view = rows.function(fn.name)
