@@ -104,6 +104,20 @@ def _computation(ins, dest: str):
     return dataclasses.replace(ins, dest=dest, annotations=())
 
 
+def insertion_templates(fn: Function) -> tuple[dict, dict, dict]:
+    """``(value names, candidate expressions, {expression: the first unguarded computation of
+    it whose operands are all leaves})``: what an edge insertion copies (PathFinder §6.2)."""
+    names = value_names(fn)
+    exprs = candidate_expressions(fn, names)
+    template = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            found = expression_of(ins, names) if ins.guard is None else None
+            if found is not None and found[0] in exprs and not substituted(ins, names):
+                template.setdefault(found[0], ins)
+    return names, exprs, template
+
+
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
                    name: str = "pre-m"):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
@@ -113,14 +127,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     only from a computation whose operands are all leaves (the name's own operands, valid on
     the edge); without one, its insertions are dropped and only Must-available computations
     reuse its temporary (global CSE on value names)."""
-    names = value_names(fn)
-    exprs = candidate_expressions(fn, names)
-    template = {}
-    for b in fn.blocks:
-        for ins in b.instrs:
-            found = expression_of(ins, names) if ins.guard is None else None
-            if found is not None and found[0] in exprs and not substituted(ins, names):
-                template.setdefault(found[0], ins)
+    names, exprs, template = insertion_templates(fn)
     inserts = {(a, b, e) for a, b, e in inserts if e in template}
     entry_avail = defaultdict(set)
     for (b, e), state in avail_in.items():

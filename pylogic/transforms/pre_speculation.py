@@ -25,11 +25,10 @@ from typing import Iterable, Optional
 import networkx as nx
 from networkx.algorithms.flow import edmonds_karp
 
-from facts_gen.value_flow import candidate_expressions, expression_of, substituted, value_names
 from pylogic.interp.machine import run_module
 from pylogic.ir.model import Function, Module
 from pylogic.transforms.naming import FreshNames, used_names
-from pylogic.transforms.pre_motion import _place
+from pylogic.transforms.pre_motion import _place, insertion_templates
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
@@ -130,14 +129,7 @@ def pre_ms(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
 
 
 def _speculate(fn: Function, by_e: dict, fresh: FreshNames, record) -> Function:
-    names = value_names(fn)
-    exprs = candidate_expressions(fn, names)
-    template = {}
-    for b in fn.blocks:
-        for ins in b.instrs:
-            found = expression_of(ins, names) if ins.guard is None else None
-            if found is not None and found[0] in exprs and not substituted(ins, names):
-                template.setdefault(found[0], ins)
+    names, exprs, template = insertion_templates(fn)
     on_edge = defaultdict(list)
     for e in sorted(by_e):
         entries, inner, exits = by_e[e]
