@@ -15,14 +15,15 @@ output-sensitive.
 Generators and users: every unguarded instruction computing the expression (§4.1: for arithmetic
 "users alone suffice"; loads are users, Ex. 4.1). A guarded computation is neither (it may be
 nullified) but its write is still a kill. Kills: an instruction writing an operand register
-(guarded or not); for loads also every store and call (may-alias, no disambiguation; Ex. 4.1
-"stores that could not be disambiguated").
+(guarded or not), in ``vf_kill``; for loads also every store and call (may-alias, no
+disambiguation; Ex. 4.1 "stores that could not be disambiguated"): ``vf_clobber`` lists those
+instructions once and ``vf_load`` the load expressions, instead of one ``vf_kill`` row per pair.
 
 Example
 -------
 >>> from pylogic.ir.parser import parse_module
 >>> m = parse_module("func f(a) {\\ne:\\n x = add a, 1\\n y = add 1, a\\n ret y\\n}\\n")
->>> out = {"vf_expr": [], "vf_expr_operand": [], "vf_occurs": [], "vf_kill": []}
+>>> out = {name: [] for name in VALUE_FLOW_RELATIONS}
 >>> value_flow_facts("t::f", m.functions[0], out)
 >>> out["vf_expr"], out["vf_occurs"]
 ([('t::f', 'add(1,a)', 'add')], [('t::f', 'e#0', 'add(1,a)'), ('t::f', 'e#1', 'add(1,a)')])
@@ -41,7 +42,8 @@ from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr
 from facts_gen.naming import instr_id
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
-VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill")
+VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
+                        "vf_clobber")
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
 
@@ -282,6 +284,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
                 by_reg.setdefault(a.name, []).append(name)
         if is_load(op):
             loads.append(name)
+            out["vf_load"].append((f, name))
     for b in fn.blocks:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
@@ -290,6 +293,6 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
                 if found is not None and found[0] in exprs:
                     out["vf_occurs"].append((f, i, found[0]))
             killed = {e for r in ins.defs() for e in by_reg.get(r, ())}
-            if clobbers_memory(ins):
-                killed.update(loads)
             out["vf_kill"].extend((f, i, e) for e in sorted(killed))
+            if loads and clobbers_memory(ins):
+                out["vf_clobber"].append((f, i))

@@ -34,7 +34,9 @@ def test_value_flow_facts_name_expressions_occurrences_and_kills():
         ("e#0", "add(a,b)"), ("e#1", "add(a,b)"), ("e#3", "load.4u(p)"), ("e#5", "load.4u(p)")]
     # a = mov 1 and the guarded write of z? (z is no operand): only the mov kills add(a,b);
     # the store kills the load
-    assert sorted(r[1:] for r in facts["vf_kill"]) == [("e#2", "add(a,b)"), ("e#4", "load.4u(p)")]
+    assert sorted(r[1:] for r in facts["vf_kill"]) == [("e#2", "add(a,b)")]
+    assert [r[1:] for r in facts["vf_clobber"]] == [("e#4",)]
+    assert [r[1:] for r in facts["vf_load"]] == [("load.4u(p)",)]
 
 
 def test_a_single_computation_is_a_candidate_only_on_a_cycle():
