@@ -53,6 +53,7 @@ from pylogic.ir.model import (TRUE_PREDICATES, Block, Br, Cmp, CondBr, Function,
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.regions import Region, RegionLimits, select_regions
+from pylogic.transforms.selection import rewrites
 
 __all__ = ["if_convert", "IfConversionRecord", "ConvertedRegion", "convert_region"]
 
@@ -163,7 +164,7 @@ def if_convert(module: Module, rows, *, max_blocks: int = 16, max_instrs: int = 
         "functions": None if wanted is None else sorted(wanted)})
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         out.append(_convert_function(fn, module, limits, record,

@@ -34,6 +34,7 @@ from pylogic.transforms.pcp.pvg import (build_pvg, evaluate, false_predicates, o
 from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.regions import RegionLimits, select_regions
 from pylogic.transforms.sccp import FunctionSccp, SccpRecord, apply_constants
+from pylogic.transforms.selection import rewrites
 
 NEEDS = ("rpo", "reachable")
 #: ``remap``: Algorithm 1 and the analysis results written back into the code (Fig. 3(b)/(c)).
@@ -90,7 +91,7 @@ def _global(module: Module, rows, *, full: bool, max_blocks: int, max_paths: int
             record: PCPRecord, wanted=None) -> Module:
     functions = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             functions.append(fn)
             continue
         frows = rows.function(fn.name)
@@ -114,7 +115,7 @@ def _hyperblocks(module: Module, *, full: bool, max_blocks: int, max_paths: int,
                  record: PCPRecord, wanted=None) -> Module:
     functions = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             functions.append(fn)
             continue
         regions, _ = select_regions(fn, RegionLimits(max_blocks=max_blocks, allow_memory=False))

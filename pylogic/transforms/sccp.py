@@ -64,6 +64,7 @@ from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, C
                               Print, Reg, Ret, Select, Store, UnOp)
 from pylogic.transforms.lattice import BOT, TOP, apply, meet
 from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.selection import rewrites
 
 __all__ = ["sccp", "SccpRecord", "FunctionSccp", "ConstantUse", "NEEDS", "TOP", "BOTTOM",
            "conditional_constants", "apply_constants", "CCAnalysis", "CCResult"]
@@ -603,7 +604,7 @@ def sccp(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     record = SccpRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
     for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
+        if not rewrites(fn, wanted):
             out.append(fn)
             continue
         new, info = _sccp_function(fn, module, rows.function(fn.name))
