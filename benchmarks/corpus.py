@@ -40,6 +40,7 @@ DEFAULT_WORKDIR = "/tmp/pathlogic-corpus"
 DEFAULT_OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                            "runs", "import-coverage.json")
 TORTURE_DIR = "gcc/testsuite/gcc.c-torture/execute/"
+TREE_SSA_DIR = "gcc/testsuite/gcc.dg/tree-ssa/"
 FLOAT_IR = re.compile(r"(?<![%@\w.\"])(?:half|float|double|x86_fp80|fp128)(?![\w.])")
 FUEL = 20_000_000
 NATIVE_TIMEOUT = 5.0
@@ -70,7 +71,17 @@ def csmith_program(seed: int, workdir: str, preset: str = "small") -> str | None
 
 def torture_programs(workdir: str) -> list[str]:
     """Extract (once) gcc.c-torture/execute/*.c from the gcc-12-source tarball."""
-    dest = os.path.join(workdir, "torture")
+    return _gcc_testsuite_programs(workdir, "torture", TORTURE_DIR)
+
+
+def tree_ssa_programs(workdir: str) -> list[str]:
+    """Extract (once) gcc.dg/tree-ssa/*.c from the gcc-12-source tarball. Most are compile-only
+    tests (``dg-do compile``, no ``main``): they import and optimize, but cannot be run."""
+    return _gcc_testsuite_programs(workdir, "tree-ssa", TREE_SSA_DIR)
+
+
+def _gcc_testsuite_programs(workdir: str, folder: str, member_dir: str) -> list[str]:
+    dest = os.path.join(workdir, folder)
     done = os.path.join(dest, ".extracted")
     if not os.path.exists(done):
         tarballs = sorted(glob.glob("/usr/src/gcc-12/gcc-*.tar.*"))
@@ -80,10 +91,10 @@ def torture_programs(workdir: str) -> list[str]:
         with tarfile.open(tarballs[0]) as tf:
             for member in tf:
                 name = member.name
-                k = name.find(TORTURE_DIR)
+                k = name.find(member_dir)
                 if k < 0 or not member.isfile() or not name.endswith(".c"):
                     continue
-                rest = name[k + len(TORTURE_DIR):]
+                rest = name[k + len(member_dir):]
                 if "/" in rest:
                     continue  # ieee/, builtins/ need special harnesses
                 data = tf.extractfile(member).read()

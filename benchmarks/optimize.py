@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import fnmatch
 import glob
 import json
 import os
@@ -46,7 +47,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from benchmarks.common import machine_info
-from benchmarks.corpus import FLOAT_IR, csmith_program
+from benchmarks.corpus import FLOAT_IR, csmith_program, tree_ssa_programs
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize, static_size
 from pylogic.errors import PathlogicError
@@ -159,7 +160,18 @@ def _uses_float(path: str) -> bool:
         return bool(FLOAT_C.search(fh.read()))
 
 
-def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 12) -> list[tuple]:
+def tree_ssa_sample(patterns: str, workdir: str = DEFAULT_WORKDIR) -> list[str]:
+    """gcc.dg/tree-ssa programs whose file names match one of the comma-separated glob
+    ``patterns`` (``ssa-pre-*``, ``ssa-thread-*,ssa-dom-thread-*``) and use no floating point."""
+    pats = [q.strip() for q in patterns.split(",") if q.strip()]
+    if not pats:
+        return []
+    return [p for p in tree_ssa_programs(workdir)
+            if any(fnmatch.fnmatch(os.path.basename(p), q) for q in pats) and not _uses_float(p)]
+
+
+def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 12,
+           tree_ssa: str = "") -> list[tuple]:
     """[(program name, kind, path)]"""
     items = []
     if examples:
@@ -170,6 +182,7 @@ def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 
         if p is not None:
             items.append((f"csmith-{s}.c", "csmith", p))
     items += [(os.path.basename(p), "torture", p) for p in torture_sample(torture, seed)]
+    items += [(os.path.basename(p), "tree-ssa", p) for p in tree_ssa_sample(tree_ssa, workdir)]
     return items
 
 
@@ -641,6 +654,8 @@ def main(argv=None) -> int:
     ap.add_argument("--csmith", default="", help="seeds, e.g. 1-10 or 1,4,7")
     ap.add_argument("--torture", default="0", help="N short programs (sampled), or 'all'")
     ap.add_argument("--seed", type=int, default=12, help="torture sampling seed")
+    ap.add_argument("--tree-ssa", default="", metavar="GLOBS",
+                    help="gcc.dg/tree-ssa programs by file-name globs, e.g. 'ssa-pre-*'")
     ap.add_argument("--ours", action="append", default=None,
                     help="one of our pipelines, passes comma-separated (repeat); default if-convert")
     ap.add_argument("--llvm", action="append", default=None,
@@ -666,7 +681,7 @@ def main(argv=None) -> int:
         return resummarise(a.resummarise)
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
     llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM)
-    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed)
+    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa)
     labels = labels_of(ours, llvm)
     source = source_state()     # at the start: the code the workers run (HEAD may move meanwhile)
     t0 = time.time()
@@ -685,7 +700,8 @@ def main(argv=None) -> int:
                                if a.normalise else "none"),
         "settings": {"fuel": a.fuel, "engine": a.engine, "jobs": a.jobs,
                      "corpus": {"examples": a.examples, "csmith": a.csmith, "torture": a.torture,
-                                "torture_seed": a.seed, "torture_max_bytes": 1500}},
+                                "torture_seed": a.seed, "torture_max_bytes": 1500,
+                                "tree_ssa": a.tree_ssa}},
         "pipelines": {"ours": [ours_label(p) for p in ours], "llvm": [llvm_label(s) for s in llvm]},
         "summary": summary,
         "not_attempted": left,
