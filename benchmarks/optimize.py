@@ -48,6 +48,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from benchmarks.common import machine_info
 from benchmarks.corpus import FLOAT_IR, csmith_program, tree_ssa_programs
+from benchmarks.drivers import add_driver
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize, static_size
 from pylogic.errors import PathlogicError
@@ -69,6 +70,8 @@ TORTURE = "/opt/torture/gcc-12.2.0/gcc/testsuite/gcc.c-torture/execute"
 if not os.path.isdir(TORTURE):      # where benchmarks.corpus.torture_programs extracts them
     TORTURE = os.path.join(DEFAULT_WORKDIR, "torture")
 FUEL = 20_000_000
+#: Fuel of each driver case of a program without main (benchmarks/drivers.py).
+DRIVER_FUEL = 1_000_000
 #: Normalisation after every LLVM pipeline: the original was prepared with lowerswitch, so LLVM's
 #: output gets its switches lowered the same way before the import ("" to import it as is; the
 #: importer also reads ``switch``, as a chain of compares).
@@ -344,11 +347,21 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             if FLOAT_IR.search(ll):
                 rec.update(status="excluded", detail="floating point")
                 return rec
-            module, report = import_llvm(ll, path)
+            ll, driver_cases, driven = add_driver(ll)   # compile-only tests: a main that calls
+            module, report = import_llvm(ll, path)       # their functions (benchmarks/drivers.py)
     except PathlogicError as exc:
         rec.update(status="prepare-error", detail=str(exc)[:200])
         return rec
     cases = EXAMPLE_CASES.get(name, [((), ())]) if kind == "example" else [((), ())]
+    if ll is not None and driver_cases:
+        fuel = min(fuel, DRIVER_FUEL)
+        trial = _runs(module, driver_cases, fuel)
+        cases = [c for c, r in zip(driver_cases, trial) if r.error is None and not limit_reached(r)]
+        rec["driver"] = {"functions": [f.name for f in driven], "cases": len(driver_cases),
+                         "completed": len(cases), "fuel": fuel}
+        if not cases:
+            rec.update(status="original not run", detail="no driver case completed")
+            return rec
     rec["cases"] = [[list(a), list(i)] for a, i in cases]
     base = _version(ORIGINAL, "input", module, report, cases, fuel, [None] * len(cases))
     base_runs = base.pop("_runs", None)
@@ -644,7 +657,8 @@ def header_text(name, ours, llvm, normalise, fuel) -> str:
         + (f", then -passes={normalise} (switches lowered like the original's)" if normalise
            else ", imported as is (switch read by the importer)")
         + f", then imported: {', '.join(llvm_label(s) for s in llvm) or '-'}",
-        f"  runs: main, no args (examples: their own cases), fuel {fuel:,}; identical only when"
+        f"  runs: main, no args (examples: their own cases; programs without main: a driver"
+        f" main calls each function, benchmarks/drivers.py), fuel {fuel:,}; identical only when"
         " every run completed and agreed with the original"])
 
 
