@@ -164,13 +164,25 @@ def _uses_float(path: str) -> bool:
 
 
 def tree_ssa_sample(patterns: str, workdir: str = DEFAULT_WORKDIR) -> list[str]:
-    """gcc.dg/tree-ssa programs whose file names match one of the comma-separated glob
-    ``patterns`` (``ssa-pre-*``, ``ssa-thread-*,ssa-dom-thread-*``) and use no floating point."""
+    """gcc.dg/tree-ssa programs that match one of the comma-separated ``patterns`` and use no
+    floating point: a file-name glob (``ssa-pre-*``), or ``dump:PASS`` for the tests whose
+    dg-options dump that GCC pass (``dump:pre``: the PRE tests; ``dump:thread*``)."""
     pats = [q.strip() for q in patterns.split(",") if q.strip()]
     if not pats:
         return []
-    return [p for p in tree_ssa_programs(workdir)
-            if any(fnmatch.fnmatch(os.path.basename(p), q) for q in pats) and not _uses_float(p)]
+
+    def matches(path: str) -> bool:
+        for q in pats:
+            if q.startswith("dump:"):
+                with open(path, errors="replace") as fh:
+                    dumps = re.findall(r"-fdump-tree-([\w-]+?)(?:-details|-stats|-all|-blocks)*\b",
+                                       fh.read())
+                if any(fnmatch.fnmatch(d, q[5:]) for d in dumps):
+                    return True
+            elif fnmatch.fnmatch(os.path.basename(path), q):
+                return True
+        return False
+    return [p for p in tree_ssa_programs(workdir) if matches(p) and not _uses_float(p)]
 
 
 def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 12,

@@ -82,3 +82,18 @@ def test_harness_validates_a_compile_only_program(tmp_path):
                              "fuel": harness.DRIVER_FUEL}
     verdicts = {v["pipeline"]: v["verdict"] for v in rec["versions"]}
     assert verdicts == {"original": "reference", "ours:pre-m": "identical", "opt:gvn": "identical"}
+
+
+def test_tree_ssa_selection_by_name_and_by_dumped_pass(tmp_path):
+    from benchmarks.optimize import tree_ssa_sample
+    folder = tmp_path / "tree-ssa"
+    folder.mkdir()
+    (folder / ".extracted").write_text("")
+    (folder / "ssa-pre-1.c").write_text('/* { dg-options "-O2 -fdump-tree-pre-stats" } */\n')
+    (folder / "loadpre1.c").write_text('/* { dg-options "-O2 -fdump-tree-pre-details" } */\n')
+    (folder / "ssa-thread-1.c").write_text('/* { dg-options "-O2 -fdump-tree-thread1-details" } */\n')
+    (folder / "fp.c").write_text('/* { dg-options "-fdump-tree-pre" } */\ndouble d;\n')
+    names = lambda q: sorted(p.rsplit("/", 1)[1] for p in tree_ssa_sample(q, str(tmp_path)))
+    assert names("ssa-pre-*") == ["ssa-pre-1.c"]
+    assert names("dump:pre") == ["loadpre1.c", "ssa-pre-1.c"]          # fp.c: floating point
+    assert names("dump:thread*,ssa-pre-*") == ["ssa-pre-1.c", "ssa-thread-1.c"]
