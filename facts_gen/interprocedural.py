@@ -15,11 +15,12 @@ from typing import Optional
 
 from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, Imm, Load, Module, Mov, Reg,
                               Ret)
+from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
 from facts_gen.naming import function_id, instr_id
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
-             "correlation_budget")
+             "correlation_budget") + CELL_RELATIONS
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
@@ -219,6 +220,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             mine.add(z)
                             queries.add(("ne", 0))
                             own.setdefault(f, set()).add(("ne", 0))
+    memory_cell_facts(module, relpath, out, conds)   # globals and dereferences (Fig. 7.4)
     for name, n in callers.items():
         if n == 0 or name.lstrip("@") == "main":
             out["external_entry"].append((function_id(relpath, name),))
