@@ -17,7 +17,7 @@ from tests.datalog.test_correlation import branches
 from tests.support import ENGINES
 
 OUTPUTS = ["correlation", "correlation_edge", "correlation_through", "correlation_start",
-           "correlation_call", "correlation_cost"]
+           "correlation_call", "correlation_cost", "correlation_inside"]
 
 
 def answers(module, engine="clingo"):

@@ -193,3 +193,87 @@ def test_cbe_removes_the_null_test_and_the_interpreter_agrees():
     assert "null pointer" in str(before.error)
     run_b, run_a = run_module(module, args=(1,)), run_module(new, args=(1,))
     assert conditional_branches(module, run_b) == 2 and conditional_branches(new, run_a) == 1
+
+
+# ---- item 26: Fig. 7.9, interprocedural restructuring [Inference: rebuilt from the text]
+FIG_7_9 = """global x[8]
+func f(k) {
+E:
+    c = cmp.gt k, 0
+    cbr c, W, G
+W:
+    store x, 0
+    br G
+G:
+    ret 0
+}
+func main(a, k) {
+entry:
+    c = cmp.gt a, 0
+    cbr c, A, B
+A:
+    store x, 0
+    br C
+B:
+    u = input
+    store x, u
+    br C
+C:
+    call f(k)
+    br D
+D:
+    y = load x
+    t = cmp.eq y, 0
+    cbr t, yes, no
+yes:
+    print 1
+    ret 0
+no:
+    print 0
+    ret 0
+}
+"""
+CASES = [((a, k), (u,)) for a in (1, 0) for k in (1, 0) for u in (0, 7)]
+
+
+def test_fig_7_9_call_site_split_callee_not_duplicated():
+    """P (x == 0) after the call: A is a Must path (x := 0), B a No path (x from the input); in
+    f, W stores 0 (Must at the call-site exit) and E lies on the transparent path ({Trans}).
+    icbe splits the call site C for the path from A -- C and its copy both call f, which is not
+    duplicated -- and (C, D), (C', D') both exist, D' ending in br to P's TRUE target."""
+    module = parse_module(FIG_7_9)
+    new = optimize(module, ["icbe"], "m.pir").module
+    assert compare_modules(module, new, CASES).verdict == "identical"
+    fns = {fn.name: fn for fn in new.defined_functions()}
+    assert sorted(fns) == ["f", "main"]                             # no clone of f
+    assert fns["f"] == module.function_map()["f"]                   # E, W, G once, unchanged
+    main = fns["main"]
+    calls = [b.label for b in main.blocks for ins in b.instrs
+             if type(ins).__name__ == "Call" and ins.callee == "f"]
+    assert len(calls) == 2 and "C" in calls                         # C split: C and C'
+    copy = next(label for label in calls if label != "C")
+    edges = set(main.edges())
+    copy_d = next(n for m, n in edges if m == copy)
+    assert ("C", "D") in edges and copy_d != "D" and ("A", copy) in edges
+    term = main.block_map()[copy_d].instrs[-1]
+    assert type(term).__name__ == "Br" and term.target == "yes"
+    # normal call-site form: each copy of the call site has one callee entry and returns to the
+    # one block it sits in (a PIR call returns to the next instruction)
+    for label in calls:
+        block = main.block_map()[label]
+        assert sum(type(i).__name__ == "Call" for i in block.instrs) == 1
+    before = conditional_branches(module, run_module(module, args=(1, 0), inputs=(0,)))
+    after = conditional_branches(new, run_module(new, args=(1, 0), inputs=(0,)))
+    assert after == before - 1
+
+
+def test_a_callee_with_an_undecided_path_keeps_the_call_site_whole():
+    """Fig. 7.4: the edge from B is FALSE, but f's own path F assigns an unknown value to x, so
+    duplicating C for B would be wrong (with input 0 the branch goes TRUE): nothing is threaded."""
+    module = parse_module(FIG_7_4)
+    new, record = optimize(module, ["icbe"], "m.pir").module, None
+    cases = [((a, k), (u, u)) for a in (1, 0) for k in (1, 0) for u in (0, 7)]
+    assert compare_modules(module, new, cases).verdict == "identical"
+    calls = [b.label for fn in new.defined_functions() for b in fn.blocks for ins in b.instrs
+             if type(ins).__name__ == "Call"]
+    assert calls == ["C"]
