@@ -15,6 +15,7 @@ from typing import Optional
 
 from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, Imm, Load, Module, Mov, Reg,
                               Ret)
+from facts_gen.constant_folding import block_constants
 from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
 from facts_gen.naming import function_id, instr_id
 
@@ -170,6 +171,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
         f = function_id(relpath, fn.name)
         mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (IR.md)
         for b in fn.blocks:
+            folded = block_constants(b)         # constants computed from constants (source 1)
             for k, ins in enumerate(b.instrs):
                 i = instr_id(b.label, k)
                 if isinstance(ins, Call):
@@ -196,7 +198,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                     out["copy"].append((f, i, ins.dest, ins.src.name))
                 if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Imm):
                     out["const_assign"].append((f, i, ins.dest, str(ins.src.value)))
-                rng = _range_of(ins)
+                rng = f"eq {folded[k]}" if k in folded else _range_of(ins)
                 if rng is not None:
                     out["assert_def"].append((f, i, ins.defs()[0], rng))
                     mine.add(rng)

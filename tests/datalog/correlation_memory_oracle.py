@@ -12,7 +12,7 @@ import random
 from facts_gen.interprocedural import NEGATED, decide
 from pylogic.ir.model import Call, Cmp, CondBr, GlobalAddr, Imm, Load, Mov, Reg, Ret, Store
 from pylogic.ir.parser import parse_module
-from tests.datalog.correlation_oracle import Oracle
+from tests.datalog.correlation_oracle import Oracle, lattice_fold
 
 REGS = ("x", "y", "p")
 CELLS = ("g", "h")
@@ -120,6 +120,9 @@ class MemoryOracle(Oracle):
             if isinstance(ins, Mov) and isinstance(ins.src, Reg):
                 v = ins.src.name
                 continue
+            const = lattice_fold(block, idx)
+            if const is not None:
+                return self.answer(f"eq {const}")
             if isinstance(ins, Cmp):
                 return self.answer("range 0 1")
             if isinstance(ins, Call) and ins.callee in self.fns:

@@ -8,6 +8,28 @@ import random
 from facts_gen.interprocedural import NEGATED, decide
 from pylogic.ir.model import Call, Cmp, CondBr, Imm, Mov, Reg, Ret
 from pylogic.ir.parser import parse_module
+from pylogic.transforms.lattice import BOT, apply
+
+
+def lattice_fold(block, idx):
+    """The constant instruction ``idx`` of ``block`` computes from constants set earlier in the
+    block (SCCP's evaluator, ``transforms.lattice.apply``, on constant operands only), or None."""
+    known = {}
+    for k, ins in enumerate(block.instrs[:idx + 1]):
+        value = None
+        ops = [known.get(o.name, BOT) if isinstance(o, Reg) else o.value if isinstance(o, Imm)
+               else BOT for o in ins.uses()]
+        if ins.guard is None and ops and BOT not in ops and ins.opcode in (
+                "mov", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr",
+                "sar", "neg", "not", "cmp", "select"):
+            value = apply(ins.rel if ins.opcode == "cmp" else ins.opcode, *ops)
+        for r in ins.defs():
+            known.pop(r, None)
+        if value is not None and value is not BOT and len(ins.defs()) == 1:
+            known[ins.defs()[0]] = value
+        if k == idx:
+            return None if value is BOT else value
+    return None
 
 REGS = ("x", "y", "z")
 RELS = ("eq", "ne", "lt", "le", "gt", "ge")
@@ -92,6 +114,9 @@ class Oracle:
             if isinstance(ins, Mov):
                 v = ins.src.name
                 continue
+            const = lattice_fold(block, idx)
+            if const is not None:
+                return self.answer(f"eq {const}")
             if isinstance(ins, Cmp):
                 return self.answer("range 0 1")
             if isinstance(ins, Call) and ins.callee in self.fns:
