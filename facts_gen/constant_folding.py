@@ -3,7 +3,8 @@ source, "a node assigning a constant to v" (§7.1.3.1), extended to a value comp
 constants -- ``a = mul 924, 2; b = add a, 4`` assigns 1852 to b -- as LLVM's jump threading sees
 through its lazy value analysis. An instruction's value is folded when every operand is an
 immediate or a register an earlier unguarded instruction of the same block set to a folded value
-(nothing in between redefines it); the arithmetic is IR.md's (64-bit wrapping, shift counts mod
+(nothing in between redefines it), or compares an operand with itself (``cmp.eq @g, @g``: a
+global's address is not a constant, but is equal to itself); the arithmetic is IR.md's (64-bit wrapping, shift counts mod
 64, ``div``/``rem`` truncating; a division by zero faults and is not folded). The values are
 ``assert_def`` rows ``eq C`` of the instruction."""
 from __future__ import annotations
@@ -51,6 +52,8 @@ def _fold(ins, value) -> Optional[int]:
         a = value(ins.a)
         return None if a is None else to_signed64(-a if ins.op == "neg" else ~a)
     if isinstance(ins, Cmp):
+        if ins.a == ins.b and not isinstance(ins.a, Imm):   # one value compared with itself
+            return int(ins.rel in ("eq", "le", "ge", "leu", "geu"))
         a, b = value(ins.a), value(ins.b)
         return None if a is None or b is None else int(_REL[ins.rel](a, b))
     if isinstance(ins, Select):

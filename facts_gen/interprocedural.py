@@ -117,12 +117,18 @@ def _range_of(ins) -> Optional[str]:
         return "range 0 1"
     if isinstance(ins, Load) and not ins.signed and ins.size < 8:
         return f"range 0 {(1 << (8 * ins.size)) - 1}"
+    if isinstance(ins, Load) and ins.size < 8:                  # sign-extended
+        return f"range {-(1 << (8 * ins.size - 1))} {(1 << (8 * ins.size - 1)) - 1}"
     if isinstance(ins, BinOp):
         a, b = ins.a, ins.b
         if ins.op == "and":
             masks = [x.value for x in (a, b) if isinstance(x, Imm) and x.value >= 0]
             if masks:
                 return f"range 0 {min(masks)}"
+        if ins.op == "or":                  # every bit of a negative mask m set: m <= x | m <= -1
+            masks = [x.value for x in (a, b) if isinstance(x, Imm) and x.value < 0]
+            if masks:
+                return f"range {min(masks)} -1"
         if ins.op == "shr" and isinstance(b, Imm) and 1 <= b.value % 64:
             return f"range 0 {(1 << (64 - b.value % 64)) - 1}"
         if ins.op == "sar" and isinstance(b, Imm) and 1 <= b.value % 64:
@@ -151,6 +157,8 @@ def _branch_condition(block, t: int) -> Optional[tuple[str, str, int]]:
             v, rel, c = ins.b.name, SWAPPED[ins.rel], ins.a.value
         elif isinstance(ins.a, Imm) and isinstance(ins.b, Imm):
             return r, "ne", 0                   # decided by the compare's constant result
+        elif ins.a == ins.b:
+            return r, "ne", 0                   # a value compared with itself (folded)
         else:
             return None
         if v == r or any(v in later.defs() for later in block.instrs[k + 1:t]):

@@ -27,8 +27,11 @@ def random_block(rng: random.Random) -> list[str]:
             lines.append(f"{d} = {rng.choice(BIN)} {op()}, {op()}")
         elif kind < 0.6:
             lines.append(f"{d} = {rng.choice(['neg', 'not'])} {op()}")
-        elif kind < 0.75:
+        elif kind < 0.7:
             lines.append(f"{d} = cmp.{rng.choice(RELS)} {op()}, {op()}")
+        elif kind < 0.75:
+            x = rng.choice(REGS)
+            lines.append(f"{d} = cmp.{rng.choice(RELS)} {x}, {x}")
         elif kind < 0.85:
             lines.append(f"{d} = select {op()}, {op()}, {op()}")
         elif kind < 0.93:
@@ -72,10 +75,31 @@ entry:
     e = add x, 1
     f = cmp.ne d, 922
     g = div 1, 0
+    i = cmp.le x, x
     a = input
     h = add a, 1
     ret 0
 }
 """
     got = block_constants(parse_module(text).function_map()["main"].blocks[0])
-    assert got == {0: 1848, 1: 1852, 2: 1844, 3: 922, 5: 0}
+    assert got == {0: 1848, 1: 1852, 2: 1844, 3: 922, 5: 0, 7: 1}
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_opcode_ranges_hold_on_the_interpreter(seed):
+    """``_range_of``'s signed narrow loads and ``or`` with a negative mask: the value the
+    interpreter computes lies in the asserted range."""
+    from facts_gen.interprocedural import _range_of, parse_condition
+    rng = random.Random(seed)
+    size = rng.choice((1, 2, 4))
+    byte_values = [rng.randrange(256) for _ in range(8)]
+    mask = -rng.randrange(1, 1 << rng.choice((2, 8, 40)))
+    x = rng.choice(VALUES)
+    text = (f"global m[8] = {{{', '.join(map(str, byte_values))}}}\nfunc main(x) {{\nentry:\n"
+            f"    a = load.{size} m\n    b = or x, {mask}\n    print a\n    print b\n    ret 0\n}}\n")
+    module = parse_module(text)
+    block = module.function_map()["main"].blocks[0]
+    got = run_module(module, args=(x,)).prints
+    for ins, value in zip(block.instrs[:2], got):
+        (lo, hi), = parse_condition(_range_of(ins))
+        assert lo <= value <= hi, (ins, value)
