@@ -8,8 +8,8 @@ Per program, each version validated on the interpreter against the original (as
 ``benchmarks/optimize.py`` does: prepared once, ``main`` with no arguments): executed conditional
 branches of the original, ``icbe``, ``icbe,icbe`` (analysis redone on the restructured code, as
 LLVM's worklist re-threads), ``opt-14 -passes=jump-threading``, and ``icbe`` with each new
-correlation source switched off (memory cells, dereferences, constant folding) to attribute the
-gain. ``CAUSES`` is the hand analysis of why LLVM still removes more (read from the programs,
+correlation source switched off (memory cells, dereferences, constant folding, the rewriting of a
+query through a compare) to attribute the gain. ``CAUSES`` is the hand analysis of why LLVM still removes more (read from the programs,
 LLVM's output and our answers); the script checks each claim it can (the counts), not the prose.
 """
 from __future__ import annotations
@@ -43,19 +43,20 @@ CAUSES = {
                    "(v relop c) query language",
     "pr49886.c": "a chain of nine `c && ...` tests: one icbe round threads the first ones within "
                  "its path limit; icbe,icbe removes more than LLVM",
-    "pr61673.c": "a query on a compare's 0/1 result (the && merge of c >= 0 && c <= 127 on a "
-                 "signed char): deciding it needs rewriting the query through the compare into "
-                 "(c le 127), which the (v relop c) rewriting does not do",
     "strlen-5.c": "j = i = 0 then ++j across blocks (the A() macro's branches) and j != 3: "
                   "a constant carried through additions in other blocks (LLVM's LVI); our "
                   "folding is block-local and queries do not rewrite through add",
 }
 
 
+SOURCES = ("cells", "deref", "folding", "rewrite")
+
+
 @contextmanager
 def without(source: str):
     """Switch one new correlation source off while extracting facts (an ablation)."""
-    saved = (interprocedural.memory_cell_facts, interprocedural.block_constants)
+    saved = (interprocedural.memory_cell_facts, interprocedural.block_constants,
+             interprocedural._compare_shape)
     if source == "cells":
         def cells_off(module, relpath, out, conds):
             fresh = {k: [] for k in out}
@@ -70,10 +71,13 @@ def without(source: str):
         interprocedural.memory_cell_facts = deref_off
     elif source == "folding":
         interprocedural.block_constants = lambda block: {}
+    elif source == "rewrite":
+        interprocedural._compare_shape = lambda ins: None
     try:
         yield
     finally:
-        interprocedural.memory_cell_facts, interprocedural.block_constants = saved
+        (interprocedural.memory_cell_facts, interprocedural.block_constants,
+         interprocedural._compare_shape) = saved
 
 
 def measure(name: str, fuel: int) -> dict:
@@ -94,7 +98,7 @@ def measure(name: str, fuel: int) -> dict:
 
     ours("icbe", ["icbe"])
     ours("icbe,icbe", ["icbe", "icbe"])
-    for source in ("cells", "deref", "folding"):
+    for source in SOURCES:
         with without(source):
             ours(f"icbe without {source}", ["icbe"])
     out = run_opt(run_opt(ll, "jump-threading", path), "lowerswitch", path)
@@ -131,7 +135,7 @@ def main(argv=None) -> int:
             still.append(name)
             rec["cause"] = CAUSES.get(name, "not examined")
         else:
-            gained = [s for s in ("cells", "deref", "folding")
+            gained = [s for s in SOURCES
                       if (cbr.get(f"icbe without {s}") or 0) > icbe]
             rec["fixed_by"] = gained or ["opcode ranges and self-compares (not ablated)"]
         del rec["versions"]

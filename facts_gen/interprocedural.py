@@ -21,7 +21,7 @@ from facts_gen.naming import function_id, instr_id
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
-             "correlation_budget") + CELL_RELATIONS
+             "correlation_budget", "query_rewrite") + CELL_RELATIONS
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
@@ -175,9 +175,12 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     own: dict[str, set] = {}                     # function id -> its branches' (rel, c)
     neighbours: dict[str, set] = {}              # function id -> itself, callers and callees
     conds: dict[str, set[str]] = {}
+    compares: list[tuple] = []                   # (f, i, t, a, rel, c): t = cmp.rel a, c
+    rewritten: set[tuple] = set()
     for fn in defined.values():
         f = function_id(relpath, fn.name)
         mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (IR.md)
+        merged = _read_beyond_its_branch(fn)
         for b in fn.blocks:
             folded = block_constants(b)         # constants computed from constants (source 1)
             for k, ins in enumerate(b.instrs):
@@ -207,6 +210,10 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                 if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Imm):
                     out["const_assign"].append((f, i, ins.dest, str(ins.src.value)))
                 rng = f"eq {folded[k]}" if k in folded else _range_of(ins)
+                if isinstance(ins, Cmp) and k not in folded and ins.guard is None:
+                    shape = _compare_shape(ins)
+                    if shape is not None and shape[0] != ins.dest and ins.dest in merged:
+                        compares.append((f, i, ins.dest) + shape)
                 if rng is not None:
                     out["assert_def"].append((f, i, ins.defs()[0], rng))
                     mine.add(rng)
@@ -231,6 +238,27 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             queries.add(("ne", 0))
                             own.setdefault(f, set()).add(("ne", 0))
     memory_cell_facts(module, relpath, out, conds)   # globals and dereferences (Fig. 7.4)
+    # A query on a compare's 0/1 result t = cmp.REL a, C is the compare's own question (a REL C)
+    # or its negation: back-substitution through the compare (PathFinder §7.1.3.1: richer
+    # rewriting than copies), for the queries the 0/1 range does not decide. The new queries are
+    # decided in the compare's function only (elsewhere they are UNDEF: the decides table stays
+    # the size of the branch queries').
+    extra: dict[str, set] = {}
+    for _ in range(2):
+        for f, i, t, a, rel1, c1 in compares:
+            for rel0, c0 in sorted(queries | extra.get(f, set())):
+                x, y = decide("eq 1", rel0, c0), decide("eq 0", rel0, c0)
+                if (x, y) == ("TRUE", "FALSE"):
+                    new = (rel1, c1)
+                elif (x, y) == ("FALSE", "TRUE"):
+                    new = (NEGATED[rel1], c1)
+                else:
+                    continue
+                row = (f, i, t, rel0, str(c0), a, new[0], str(new[1]))
+                if row not in rewritten:
+                    rewritten.add(row)
+                    out["query_rewrite"].append(row)
+                    extra.setdefault(f, set()).add(new)
     for name, n in callers.items():
         if n == 0 or name.lstrip("@") == "main":
             out["external_entry"].append((function_id(relpath, name),))
@@ -242,6 +270,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
         near = queries if small else set().union(*(own.get(g, set())
                                                    for g in neighbours.get(f, {f})))
+        near = near | extra.get(f, set())
         for cond in sorted(mine):
             if cond.startswith("eq "):
                 out["const_cond"].append((f, cond[3:], cond))
@@ -249,6 +278,28 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                 answer = decide(cond, rel, c)
                 if answer is not None:
                     out["decides"].append((f, cond, rel, str(c), answer))
+
+
+def _read_beyond_its_branch(fn: Function) -> set[str]:
+    """Registers read other than as the condition of a ``cbr`` in the block that computes them
+    (a compare feeding its own block's ``cbr`` is asked about directly: branch_compare)."""
+    out: set[str] = set()
+    for b in fn.blocks:
+        own = {r for ins in b.instrs for r in ins.defs()}
+        for ins in b.instrs:
+            if isinstance(ins, CondBr) and isinstance(ins.cond, Reg) and ins.cond.name in own:
+                continue
+            out.update(op.name for op in ins.uses() if isinstance(op, Reg))
+    return out
+
+
+def _compare_shape(ins: Cmp) -> Optional[tuple[str, str, int]]:
+    """``(a, rel, c)`` when the compare is ``a rel c`` of a register and a constant."""
+    if isinstance(ins.a, Reg) and isinstance(ins.b, Imm):
+        return ins.a.name, ins.rel, ins.b.value
+    if isinstance(ins.b, Reg) and isinstance(ins.a, Imm):
+        return ins.b.name, SWAPPED[ins.rel], ins.a.value
+    return None
 
 
 def _operand(op) -> tuple[str, str]:

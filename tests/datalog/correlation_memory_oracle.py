@@ -12,7 +12,7 @@ import random
 from facts_gen.interprocedural import NEGATED, decide
 from pylogic.ir.model import Call, Cmp, CondBr, GlobalAddr, Imm, Load, Mov, Reg, Ret, Store
 from pylogic.ir.parser import parse_module
-from tests.datalog.correlation_oracle import Oracle, lattice_fold
+from tests.datalog.correlation_oracle import Oracle, compare_rewrite, edge_conditions, lattice_fold
 
 REGS = ("x", "y", "p")
 CELLS = ("g", "h")
@@ -93,6 +93,13 @@ class MemoryOracle(Oracle):
         self.writes = {name: {"*" + x for x in writes(name)} for name in self.fns}
 
     def walk(self, fname, label, k, v, stack, crossings, seen):
+        saved = (self.rel, self.c)          # a compare may rewrite the query on this path
+        try:
+            return self._walk(fname, label, k, v, stack, crossings, seen)
+        finally:
+            self.rel, self.c = saved
+
+    def _walk(self, fname, label, k, v, stack, crossings, seen):
         fn = self.fns[fname]
         block = fn.block_map()[label]
         for idx in range(k - 1, -1, -1):
@@ -124,7 +131,11 @@ class MemoryOracle(Oracle):
             if const is not None:
                 return self.answer(f"eq {const}")
             if isinstance(ins, Cmp):
-                return self.answer("range 0 1")
+                new = compare_rewrite(ins, self.rel, self.c)
+                if new is None:
+                    return self.answer("range 0 1")
+                v, self.rel, self.c = new
+                continue
             if isinstance(ins, Call) and ins.callee in self.fns:
                 callee = self.fns[ins.callee]
                 for b in callee.blocks:
@@ -142,7 +153,7 @@ class MemoryOracle(Oracle):
                             self.out.add("UNDEF")
                 return None
             return self.out.add("UNDEF")
-        state = (fname, label, v, stack, crossings)
+        state = (fname, label, v, stack, crossings, self.rel, self.c)
         if state in seen:
             return None
         seen = seen | {state}
@@ -179,16 +190,10 @@ class MemoryOracle(Oracle):
         for m in self.preds[fname][label]:
             pm = fn.block_map()[m]
             term = pm.instrs[-1]
-            if isinstance(term, CondBr) and term.if_true != term.if_false and len(pm.instrs) > 1:
-                cmp = pm.instrs[-2]
-                z = "ne 0" if label == term.if_true else "eq 0"
-                if isinstance(cmp, Cmp) and cmp.dest == term.cond.name:
-                    rel = cmp.rel if label == term.if_true else NEGATED[cmp.rel]
-                    cond = (f"{rel} {cmp.b.value}" if isinstance(cmp.a, Reg) and v == cmp.a.name
-                            and cmp.a.name != cmp.dest else z if v == cmp.dest else None)
-                    if cond is not None and decide(cond, self.rel, self.c):
-                        self.answer(cond)
-                        continue
+            cond = edge_conditions(pm, label).get(v)
+            if cond is not None and decide(cond, self.rel, self.c):
+                self.answer(cond)
+                continue
             self.walk(fname, m, len(pm.instrs) - 1, v, stack, crossings, seen)
 
     def arg(self, cf, cl, ck, call, p, stack, crossings, seen):
