@@ -17,7 +17,10 @@ spend most of the engine's time on fixed costs, a few thousand node-query pairs 
 chain f0 -> f1 -> ... -> f(N-1), each f_k testing (p gt k) on its parameter behind ``--filler``
 instructions, so the true edge of each caller's test leaves the query open and it climbs to main,
 which calls f0 with an unknown and with a constant; ``--engines clingo,souffle`` measures each
-program on every engine named (with the same rows, checked).
+program on every engine named (with the same rows, checked). ``--diamonds 16,32,64,128`` adds one
+long function of N diamonds, the k-th testing (p gt k), whose queries climb every earlier diamond
+inside the function: the crossing budget cannot bound that, the window (``--windows``: blocks
+around the branch in reverse postorder, ``correlation_window``) does.
 """
 from __future__ import annotations
 
@@ -94,6 +97,37 @@ def measure_chains(depths: list[int], filler: int, budgets: list[int], engines: 
     return out
 
 
+def diamond_module(n: int):
+    lines = ["func main(p) {", "entry:", "    br d0"]
+    for k in range(n):
+        lines += [f"d{k}:", f"    t = cmp.gt p, {k}", f"    cbr t, a{k}, b{k}", f"a{k}:", "    print 1",
+                  f"    br d{k + 1}", f"b{k}:", "    print 0", f"    br d{k + 1}"]
+    lines += [f"d{n}:", "    ret 0", "}"]
+    return parse_module("\n".join(lines) + "\n")
+
+
+def measure_diamonds(sizes: list[int], windows: list[int], engines: list[str]) -> list[dict]:
+    out = []
+    for n in sizes:
+        facts = extract_module(diamond_module(n), f"diamonds-{n}.pir")
+        rec = {"program": f"diamonds-{n}", "blocks": 3 * n + 2, "engines": {}}
+        for engine in engines:
+            rec["engines"][engine] = {}
+            for w in windows + [None]:
+                mine = dict(facts)
+                if w is not None:
+                    mine["correlation_window"] = [(f, w) for f, _ in facts["correlation_window"]]
+                rec["engines"][engine]["unbounded" if w is None else str(w)] = measure(mine, engine)
+        first = rec["engines"][engines[0]]
+        for engine in engines[1:]:
+            assert {k: (v["node_query_pairs"], v["answers"]) for k, v in rec["engines"][engine].items()} \
+                == {k: (v["node_query_pairs"], v["answers"]) for k, v in first.items()}, (n, engine)
+        out.append(rec)
+        print(rec["program"], {e: {k: (v["node_query_pairs"], v["answers"], v["seconds"])
+                                   for k, v in r.items()} for e, r in rec["engines"].items()}, flush=True)
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--csmith", default="1-20")
@@ -104,12 +138,19 @@ def main(argv=None) -> int:
     ap.add_argument("--chains", default="", help="synthetic call-chain depths, e.g. 8,16,32,64")
     ap.add_argument("--filler", type=int, default=20)
     ap.add_argument("--engines", default="", help="engines for the chains (default --engine)")
+    ap.add_argument("--diamonds", default="", help="long-function sizes, e.g. 16,32,64,128")
+    ap.add_argument("--windows", default="4,16")
     a = ap.parse_args(argv)
     budgets = [int(b) for b in a.budgets.split(",")]
     chains = []
     if a.chains:
         chains = measure_chains([int(n) for n in a.chains.split(",")], a.filler, budgets,
                                 (a.engines or a.engine).split(","))
+    diamonds = []
+    if a.diamonds:
+        diamonds = measure_diamonds([int(n) for n in a.diamonds.split(",")],
+                                    [int(w) for w in a.windows.split(",")],
+                                    (a.engines or a.engine).split(","))
     programs = []
     for seed in parse_range(a.csmith):
         path = csmith_program(seed, a.workdir)
@@ -150,7 +191,7 @@ def main(argv=None) -> int:
     path = write_run(a.out, {"engine": a.engine, "csmith": a.csmith, "budgets": budgets,
                              "note": "timings taken with other jobs on the 2-core machine",
                              "totals": total, "programs": programs,
-                             "chains": chains, "chain_filler": a.filler})
+                             "chains": chains, "chain_filler": a.filler, "diamonds": diamonds})
     print(f"totals: {total}\nwrote {path}")
     return 0
 

@@ -21,12 +21,16 @@ from facts_gen.naming import function_id, instr_id
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
-             "correlation_budget", "query_rewrite") + CELL_RELATIONS
+             "correlation_budget", "correlation_window", "query_rewrite") + CELL_RELATIONS
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
 #: Datalog form, spec §10.3).
 DEFAULT_BUDGET = 4
+#: Blocks of its own function a branch query may visit around the branch, in reverse postorder
+#: (an order-independent bound on visited nodes, PathFinder §7.5's early termination inside a
+#: procedure; this default does not bound the programs we analyze).
+DEFAULT_WINDOW = 1 << 20
 #: Assertion x query pairs the ``decides`` table may examine in one module before it is cut to
 #: the queries of each function's call-graph neighbours.
 DECIDES_LIMIT = 2_000_000
@@ -268,6 +272,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
+        out["correlation_window"].append((f, DEFAULT_WINDOW))
         near = queries if small else set().union(*(own.get(g, set())
                                                    for g in neighbours.get(f, {f})))
         near = near | extra.get(f, set())
