@@ -15,7 +15,10 @@ alias analysis assumes the same of a non-escaping global). Its value is what its
 - a call of a defined function that stores to ``x`` (itself or through its callees) changes
   ``*x`` (its value at the callee's exits is a summary query, Fig. 7.4); other calls do not (an
   extern cannot reach ``x`` either: its address never escapes);
-- at the program's start (``main``'s entry) ``*x`` holds its initial bytes.
+- at the program's start (``main``'s entry) ``*x`` holds its initial bytes; at the entry of a
+  function with call sites, what it held before those calls. Like the answers through
+  parameters, this assumes a program is entered at ``main`` or at a function no call site calls
+  (``external_entry``, where a cell is UNDEF), as ``pathlogic run`` and the harness do.
 
 Dereference (source 4): an unguarded ``load p`` or ``store p, _`` that completes has p != 0. In
 the reference interpreter (``pylogic/interp/memory.py``) every object lives in a segment whose id
