@@ -180,6 +180,9 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     neighbours: dict[str, set] = {}              # function id -> itself, callers and callees
     conds: dict[str, set[str]] = {}
     compares: list[tuple] = []                   # (f, i, t, a, rel, c): t = cmp.rel a, c
+    asserts: list[tuple] = []                    # assert_def candidates (f, i, r, cond)
+    n_copy, n_ret, n_res, n_bc = (len(out[r]) for r in ("copy", "return_value", "call_result",
+                                                        "branch_compare"))
     rewritten: set[tuple] = set()
     for fn in defined.values():
         f = function_id(relpath, fn.name)
@@ -190,10 +193,8 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
             for k, ins in enumerate(b.instrs):
                 i = instr_id(b.label, k)
                 if isinstance(ins, Call):
-                    for pos, a in enumerate(ins.args):
-                        if isinstance(a, Imm):
-                            mine.add(f"eq {a.value}")
-                    if ins.callee in defined and ins.guard is None:
+                    if ins.callee in defined and ins.guard is None:   # (only these args are read)
+                        mine.update(f"eq {a.value}" for a in ins.args if isinstance(a, Imm))
                         callers[ins.callee] += 1
                         g = function_id(relpath, ins.callee)
                         out["call_target"].append((f, i, g))
@@ -218,9 +219,8 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                     shape = _compare_shape(ins)
                     if shape is not None and shape[0] != ins.dest and ins.dest in merged:
                         compares.append((f, i, ins.dest) + shape)
-                if rng is not None:
-                    out["assert_def"].append((f, i, ins.defs()[0], rng))
-                    mine.add(rng)
+                if rng is not None:                   # kept below if a query can meet it
+                    asserts.append((f, i, ins.defs()[0], rng))
                 if isinstance(ins, CondBr):
                     cond = _branch_condition(b, k)
                     if cond is None:
@@ -242,6 +242,14 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             queries.add(("ne", 0))
                             own.setdefault(f, set()).add(("ne", 0))
     memory_cell_facts(module, relpath, out, conds)   # globals and dereferences (Fig. 7.4)
+    # Only definitions a query can meet get their assertion (and their decisions): a query's
+    # variable starts at a branch and changes only through copies (cells included), return
+    # values, parameters and compare rewrites -- so the other registers are never asked about.
+    queried = _queryable(module, relpath, out, n_copy, n_ret, n_res, n_bc, compares)
+    for f, i, r, cond in asserts:
+        if (f, r) in queried:
+            out["assert_def"].append((f, i, r, cond))
+            conds[f].add(cond)
     # A query on a compare's 0/1 result t = cmp.REL a, C is the compare's own question (a REL C)
     # or its negation: back-substitution through the compare (PathFinder §7.1.3.1: richer
     # rewriting than copies), for the queries the 0/1 range does not decide. The new queries are
@@ -283,6 +291,51 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                 answer = decide(cond, rel, c)
                 if answer is not None:
                     out["decides"].append((f, cond, rel, str(c), answer))
+
+
+def _queryable(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n_res: int,
+               n_bc: int, compares: list) -> set[tuple[str, str]]:
+    """``{(function id, register)}`` a branch query of this module may be pending on: the
+    closure of the branch registers under copies (this module's rows from the given offsets),
+    call results (to the callee's returned registers), parameters (to the call sites'
+    arguments) and compare rewrites; a memory cell's query reaches the registers stored to it."""
+    copies: dict[tuple, list] = {}
+    for f, _, d, w in out["copy"][n_copy:]:
+        copies.setdefault((f, d), []).append((f, w))
+        if d.startswith("*"):
+            copies.setdefault(("*", d), []).append((f, w))
+    rets: dict[str, list] = {}
+    for h, _, kind, text in out["return_value"][n_ret:]:
+        if kind == "reg":
+            rets.setdefault(h, []).append((h, text))
+    targets = {(f, i): g for f, i, g in out["call_target"]}
+    step: dict[tuple, list] = {}
+    for f, i, r in out["call_result"][n_res:]:
+        step.setdefault((f, r), []).extend(rets.get(targets.get((f, i)), []))
+    params = {}
+    for fn in module.defined_functions():
+        for p, name in enumerate(fn.params):
+            params[(function_id(relpath, fn.name), name)] = p
+    args: dict[tuple, list] = {}
+    for f, i, pos, kind, text in out["call_arg"]:
+        if kind == "reg" and (f, i) in targets:
+            args.setdefault((targets[(f, i)], pos), []).append((f, text))
+    for f, _, t, a, _, _ in compares:
+        step.setdefault((f, t), []).append((f, a))
+    seen = {(f, v) for f, _, v, _, _ in out["branch_compare"][n_bc:]}
+    work = list(seen)
+    while work:
+        f, v = work.pop()
+        nxt = copies.get((f, v), []) + step.get((f, v), [])
+        if v.startswith("*"):
+            nxt = nxt + copies.get(("*", v), [])
+        if (f, v) in params:
+            nxt = nxt + args.get((f, params[(f, v)]), [])
+        for key in nxt:
+            if key not in seen:
+                seen.add(key)
+                work.append(key)
+    return seen
 
 
 def _read_beyond_its_branch(fn: Function) -> set[str]:
