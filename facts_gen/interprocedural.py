@@ -15,16 +15,22 @@ from typing import Optional
 
 from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, Imm, Load, Module, Mov, Reg,
                               Ret)
+from facts_gen.constant_folding import block_constants
+from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
 from facts_gen.naming import function_id, instr_id
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
-             "correlation_budget")
+             "correlation_budget", "correlation_window", "query_rewrite") + CELL_RELATIONS
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
 #: Datalog form, spec §10.3).
 DEFAULT_BUDGET = 4
+#: Blocks of its own function a branch query may visit around the branch, in reverse postorder
+#: (an order-independent bound on visited nodes, PathFinder §7.5's early termination inside a
+#: procedure; this default does not bound the programs we analyze).
+DEFAULT_WINDOW = 1 << 20
 #: Assertion x query pairs the ``decides`` table may examine in one module before it is cut to
 #: the queries of each function's call-graph neighbours.
 DECIDES_LIMIT = 2_000_000
@@ -115,12 +121,18 @@ def _range_of(ins) -> Optional[str]:
         return "range 0 1"
     if isinstance(ins, Load) and not ins.signed and ins.size < 8:
         return f"range 0 {(1 << (8 * ins.size)) - 1}"
+    if isinstance(ins, Load) and ins.size < 8:                  # sign-extended
+        return f"range {-(1 << (8 * ins.size - 1))} {(1 << (8 * ins.size - 1)) - 1}"
     if isinstance(ins, BinOp):
         a, b = ins.a, ins.b
         if ins.op == "and":
             masks = [x.value for x in (a, b) if isinstance(x, Imm) and x.value >= 0]
             if masks:
                 return f"range 0 {min(masks)}"
+        if ins.op == "or":                  # every bit of a negative mask m set: m <= x | m <= -1
+            masks = [x.value for x in (a, b) if isinstance(x, Imm) and x.value < 0]
+            if masks:
+                return f"range {min(masks)} -1"
         if ins.op == "shr" and isinstance(b, Imm) and 1 <= b.value % 64:
             return f"range 0 {(1 << (64 - b.value % 64)) - 1}"
         if ins.op == "sar" and isinstance(b, Imm) and 1 <= b.value % 64:
@@ -149,6 +161,8 @@ def _branch_condition(block, t: int) -> Optional[tuple[str, str, int]]:
             v, rel, c = ins.b.name, SWAPPED[ins.rel], ins.a.value
         elif isinstance(ins.a, Imm) and isinstance(ins.b, Imm):
             return r, "ne", 0                   # decided by the compare's constant result
+        elif ins.a == ins.b:
+            return r, "ne", 0                   # a value compared with itself (folded)
         else:
             return None
         if v == r or any(v in later.defs() for later in block.instrs[k + 1:t]):
@@ -165,17 +179,22 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     own: dict[str, set] = {}                     # function id -> its branches' (rel, c)
     neighbours: dict[str, set] = {}              # function id -> itself, callers and callees
     conds: dict[str, set[str]] = {}
+    compares: list[tuple] = []                   # (f, i, t, a, rel, c): t = cmp.rel a, c
+    asserts: list[tuple] = []                    # assert_def candidates (f, i, r, cond)
+    n_copy, n_ret, n_res, n_bc = (len(out[r]) for r in ("copy", "return_value", "call_result",
+                                                        "branch_compare"))
+    rewritten: set[tuple] = set()
     for fn in defined.values():
         f = function_id(relpath, fn.name)
         mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (IR.md)
+        merged = _read_beyond_its_branch(fn)
         for b in fn.blocks:
+            folded = block_constants(b)         # constants computed from constants (source 1)
             for k, ins in enumerate(b.instrs):
                 i = instr_id(b.label, k)
                 if isinstance(ins, Call):
-                    for pos, a in enumerate(ins.args):
-                        if isinstance(a, Imm):
-                            mine.add(f"eq {a.value}")
-                    if ins.callee in defined and ins.guard is None:
+                    if ins.callee in defined and ins.guard is None:   # (only these args are read)
+                        mine.update(f"eq {a.value}" for a in ins.args if isinstance(a, Imm))
                         callers[ins.callee] += 1
                         g = function_id(relpath, ins.callee)
                         out["call_target"].append((f, i, g))
@@ -195,10 +214,13 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                     out["copy"].append((f, i, ins.dest, ins.src.name))
                 if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Imm):
                     out["const_assign"].append((f, i, ins.dest, str(ins.src.value)))
-                rng = _range_of(ins)
-                if rng is not None:
-                    out["assert_def"].append((f, i, ins.defs()[0], rng))
-                    mine.add(rng)
+                rng = f"eq {folded[k]}" if k in folded else _range_of(ins)
+                if isinstance(ins, Cmp) and k not in folded and ins.guard is None:
+                    shape = _compare_shape(ins)
+                    if shape is not None and shape[0] != ins.dest and ins.dest in merged:
+                        compares.append((f, i, ins.dest) + shape)
+                if rng is not None:                   # kept below if a query can meet it
+                    asserts.append((f, i, ins.defs()[0], rng))
                 if isinstance(ins, CondBr):
                     cond = _branch_condition(b, k)
                     if cond is None:
@@ -219,6 +241,36 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             mine.add(z)
                             queries.add(("ne", 0))
                             own.setdefault(f, set()).add(("ne", 0))
+    memory_cell_facts(module, relpath, out, conds)   # globals and dereferences (Fig. 7.4)
+    # Only definitions a query can meet get their assertion (and their decisions): a query's
+    # variable starts at a branch and changes only through copies (cells included), return
+    # values, parameters and compare rewrites -- so the other registers are never asked about.
+    queried = _queryable(module, relpath, out, n_copy, n_ret, n_res, n_bc, compares)
+    for f, i, r, cond in asserts:
+        if (f, r) in queried:
+            out["assert_def"].append((f, i, r, cond))
+            conds[f].add(cond)
+    # A query on a compare's 0/1 result t = cmp.REL a, C is the compare's own question (a REL C)
+    # or its negation: back-substitution through the compare (PathFinder §7.1.3.1: richer
+    # rewriting than copies), for the queries the 0/1 range does not decide. The new queries are
+    # decided in the compare's function only (elsewhere they are UNDEF: the decides table stays
+    # the size of the branch queries').
+    extra: dict[str, set] = {}
+    for _ in range(2):
+        for f, i, t, a, rel1, c1 in compares:
+            for rel0, c0 in sorted(queries | extra.get(f, set())):
+                x, y = decide("eq 1", rel0, c0), decide("eq 0", rel0, c0)
+                if (x, y) == ("TRUE", "FALSE"):
+                    new = (rel1, c1)
+                elif (x, y) == ("FALSE", "TRUE"):
+                    new = (NEGATED[rel1], c1)
+                else:
+                    continue
+                row = (f, i, t, rel0, str(c0), a, new[0], str(new[1]))
+                if row not in rewritten:
+                    rewritten.add(row)
+                    out["query_rewrite"].append(row)
+                    extra.setdefault(f, set()).add(new)
     for name, n in callers.items():
         if n == 0 or name.lstrip("@") == "main":
             out["external_entry"].append((function_id(relpath, name),))
@@ -228,8 +280,10 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
+        out["correlation_window"].append((f, DEFAULT_WINDOW))
         near = queries if small else set().union(*(own.get(g, set())
                                                    for g in neighbours.get(f, {f})))
+        near = near | extra.get(f, set())
         for cond in sorted(mine):
             if cond.startswith("eq "):
                 out["const_cond"].append((f, cond[3:], cond))
@@ -237,6 +291,73 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                 answer = decide(cond, rel, c)
                 if answer is not None:
                     out["decides"].append((f, cond, rel, str(c), answer))
+
+
+def _queryable(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n_res: int,
+               n_bc: int, compares: list) -> set[tuple[str, str]]:
+    """``{(function id, register)}`` a branch query of this module may be pending on: the
+    closure of the branch registers under copies (this module's rows from the given offsets),
+    call results (to the callee's returned registers), parameters (to the call sites'
+    arguments) and compare rewrites; a memory cell's query reaches the registers stored to it."""
+    copies: dict[tuple, list] = {}
+    for f, _, d, w in out["copy"][n_copy:]:
+        copies.setdefault((f, d), []).append((f, w))
+        if d.startswith("*"):
+            copies.setdefault(("*", d), []).append((f, w))
+    rets: dict[str, list] = {}
+    for h, _, kind, text in out["return_value"][n_ret:]:
+        if kind == "reg":
+            rets.setdefault(h, []).append((h, text))
+    targets = {(f, i): g for f, i, g in out["call_target"]}
+    step: dict[tuple, list] = {}
+    for f, i, r in out["call_result"][n_res:]:
+        step.setdefault((f, r), []).extend(rets.get(targets.get((f, i)), []))
+    params = {}
+    for fn in module.defined_functions():
+        for p, name in enumerate(fn.params):
+            params[(function_id(relpath, fn.name), name)] = p
+    args: dict[tuple, list] = {}
+    for f, i, pos, kind, text in out["call_arg"]:
+        if kind == "reg" and (f, i) in targets:
+            args.setdefault((targets[(f, i)], pos), []).append((f, text))
+    for f, _, t, a, _, _ in compares:
+        step.setdefault((f, t), []).append((f, a))
+    seen = {(f, v) for f, _, v, _, _ in out["branch_compare"][n_bc:]}
+    work = list(seen)
+    while work:
+        f, v = work.pop()
+        nxt = copies.get((f, v), []) + step.get((f, v), [])
+        if v.startswith("*"):
+            nxt = nxt + copies.get(("*", v), [])
+        if (f, v) in params:
+            nxt = nxt + args.get((f, params[(f, v)]), [])
+        for key in nxt:
+            if key not in seen:
+                seen.add(key)
+                work.append(key)
+    return seen
+
+
+def _read_beyond_its_branch(fn: Function) -> set[str]:
+    """Registers read other than as the condition of a ``cbr`` in the block that computes them
+    (a compare feeding its own block's ``cbr`` is asked about directly: branch_compare)."""
+    out: set[str] = set()
+    for b in fn.blocks:
+        own = {r for ins in b.instrs for r in ins.defs()}
+        for ins in b.instrs:
+            if isinstance(ins, CondBr) and isinstance(ins.cond, Reg) and ins.cond.name in own:
+                continue
+            out.update(op.name for op in ins.uses() if isinstance(op, Reg))
+    return out
+
+
+def _compare_shape(ins: Cmp) -> Optional[tuple[str, str, int]]:
+    """``(a, rel, c)`` when the compare is ``a rel c`` of a register and a constant."""
+    if isinstance(ins.a, Reg) and isinstance(ins.b, Imm):
+        return ins.a.name, ins.rel, ins.b.value
+    if isinstance(ins.b, Reg) and isinstance(ins.a, Imm):
+        return ins.b.name, SWAPPED[ins.rel], ins.a.value
+    return None
 
 
 def _operand(op) -> tuple[str, str]:

@@ -13,6 +13,10 @@ so copies need no renaming. Paths are found shortest first, at most ``max_path``
 each branch may duplicate at most ``limit`` instructions (the per-conditional limit N of §7.5)
 and the module may grow by at most ``growth`` (a fraction of its instructions).
 
+A path may pass a call whose callee is transparent to the query on some of its paths (the call
+site is then duplicated, the callee is not: PathFinder Fig. 7.9); the answers the callee gives on
+its other paths (``correlation_inside``) stay on the duplicated path, so they must be the outcome.
+
 A branch with one answer on every path that reaches it (``correlation``), or on a constant
 operand, becomes a ``br`` where it is. Answers through parameters assume the program is entered at ``main`` or at a function no
 call site calls (``external_entry``), as ``pathlogic run`` and the harness do.
@@ -32,7 +36,7 @@ from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
-         "branch_compare")
+         "correlation_inside", "branch_compare")
 DEFAULT_LIMIT = 64          # instructions duplicated per branch (PathFinder §7.5: N = 5..200 nodes)
 DEFAULT_GROWTH = 0.5        # module growth cap, as a fraction of its instructions
 DEFAULT_MAX_PATH = 4        # blocks back from the branch
@@ -94,6 +98,9 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     start: dict[str, set] = {}
     for i, v in view["correlation_start"]:
         start.setdefault(i, set()).add(v)
+    inside: dict[tuple, set] = {}        # answers of calls the query passes in a block (Fig. 7.9)
+    for i, m, v0, a in view["correlation_inside"]:
+        inside.setdefault((i, m, v0), set()).add(a)
     preds: dict[str, list[str]] = {b.label: [] for b in fn.blocks}
     for a, b in fn.edges():
         preds[b].append(a)
@@ -103,20 +110,25 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
         block = i.rpartition("#")[0]
         if block not in blocks or not isinstance(blocks[block].instrs[-1], CondBr):
             continue
-        frontier = [((block,), v) for v in sorted(start.get(i, ()))]
+        # (path, v at its start, answers of the calls the query passes inside the path's blocks:
+        # the duplicated path keeps them, so they must agree with the outcome)
+        own = inside.get((i, block, "#branch"), set())
+        frontier = [((block,), v, own) for v in sorted(start.get(i, ()))]
         seen_sources: set = set()
         for _ in range(max_path):
             nxt = []
-            for path, v in frontier:
+            for path, v, own in frontier:
                 for x in preds[path[0]]:
                     answers = edge_ans.get((i, x, path[0], v), set())
                     outcome = _pure(answers)
                     if outcome is not None:
-                        if (x, path[0]) not in seen_sources:
+                        if (x, path[0]) not in seen_sources and own <= {outcome}:
                             seen_sources.add((x, path[0]))
                             out.append((i, block, x, path, outcome))
                     elif len(answers) > 1 and x not in path:
-                        nxt.extend(((x,) + path, w) for w in sorted(through.get((i, x, path[0], v), ())))
+                        more = own | inside.get((i, x, v), set())
+                        nxt.extend(((x,) + path, w, more)
+                                   for w in sorted(through.get((i, x, path[0], v), ())))
             frontier = nxt
     return sorted(out, key=lambda c: (len(c[3]), c))
 

@@ -8,6 +8,82 @@ import random
 from facts_gen.interprocedural import NEGATED, decide
 from pylogic.ir.model import Call, Cmp, CondBr, Imm, Mov, Reg, Ret
 from pylogic.ir.parser import parse_module
+from pylogic.transforms.lattice import BOT, apply
+
+
+def edge_conditions(block, target) -> dict:
+    """``{register: condition}`` the edge from ``block`` to ``target`` asserts: an unguarded
+    ``cbr r`` with two targets says r != 0 (or == 0); when r's last definition in the block is
+    ``r = cmp.REL v, C`` (v not redefined before the cbr) it says (v REL C) (or the negation)."""
+    term = block.instrs[-1]
+    if not isinstance(term, CondBr) or term.guard is not None or term.if_true == term.if_false \
+            or not isinstance(term.cond, Reg):
+        return {}
+    taken = target == term.if_true
+    r = term.cond.name
+    out = {r: "ne 0" if taken else "eq 0"}
+    for k in range(len(block.instrs) - 2, -1, -1):
+        ins = block.instrs[k]
+        if r not in ins.defs():
+            continue
+        if not isinstance(ins, Cmp):
+            return out
+        if ins.guard is not None:
+            return {}
+        swap = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "ltu": "gtu", "gtu": "ltu",
+                "leu": "geu", "geu": "leu"}
+        if isinstance(ins.a, Reg) and isinstance(ins.b, Imm):
+            v, rel, c = ins.a.name, ins.rel, ins.b.value
+        elif isinstance(ins.b, Reg) and isinstance(ins.a, Imm):
+            v, rel, c = ins.b.name, swap.get(ins.rel, ins.rel), ins.a.value
+        elif isinstance(ins.a, Imm) and isinstance(ins.b, Imm) or ins.a == ins.b:
+            return out
+        else:
+            return {}
+        if v == r or any(v in later.defs() for later in block.instrs[k + 1:-1]):
+            return {}
+        out[v] = f"{rel if taken else NEGATED[rel]} {c}"
+        return out
+    return out
+
+
+def compare_rewrite(ins, rel, c):
+    """``(a, rel2, c2)``: at ``t = cmp.REL a, C`` the query (t rel c), which t's 0/1 range does
+    not decide, asks (a REL C) or its negation; None when the range decides it or a is no register."""
+    one, zero = decide("eq 1", rel, c), decide("eq 0", rel, c)
+    if (one, zero) not in (("TRUE", "FALSE"), ("FALSE", "TRUE")):
+        return None
+    if isinstance(ins.a, Reg) and isinstance(ins.b, Imm):
+        a, r, k = ins.a.name, ins.rel, ins.b.value
+    elif isinstance(ins.b, Reg) and isinstance(ins.a, Imm):
+        a, r, k = ins.b.name, {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "ltu": "gtu", "gtu": "ltu",
+                               "leu": "geu", "geu": "leu"}.get(ins.rel, ins.rel), ins.a.value
+    else:
+        return None
+    if a == ins.dest:
+        return None
+    return a, r if one == "TRUE" else NEGATED[r], k
+
+
+def lattice_fold(block, idx):
+    """The constant instruction ``idx`` of ``block`` computes from constants set earlier in the
+    block (SCCP's evaluator, ``transforms.lattice.apply``, on constant operands only), or None."""
+    known = {}
+    for k, ins in enumerate(block.instrs[:idx + 1]):
+        value = None
+        ops = [known.get(o.name, BOT) if isinstance(o, Reg) else o.value if isinstance(o, Imm)
+               else BOT for o in ins.uses()]
+        if ins.guard is None and ops and BOT not in ops and ins.opcode in (
+                "mov", "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr",
+                "sar", "neg", "not", "cmp", "select"):
+            value = apply(ins.rel if ins.opcode == "cmp" else ins.opcode, *ops)
+        for r in ins.defs():
+            known.pop(r, None)
+        if value is not None and value is not BOT and len(ins.defs()) == 1:
+            known[ins.defs()[0]] = value
+        if k == idx:
+            return None if value is BOT else value
+    return None
 
 REGS = ("x", "y", "z")
 RELS = ("eq", "ne", "lt", "le", "gt", "ge")
@@ -81,6 +157,13 @@ class Oracle:
         self.out.add(decide(cond, self.rel, self.c) or "UNDEF")
 
     def walk(self, fname, label, k, v, stack, crossings, seen):
+        saved = (self.rel, self.c)          # a compare may rewrite the query on this path
+        try:
+            return self._walk(fname, label, k, v, stack, crossings, seen)
+        finally:
+            self.rel, self.c = saved
+
+    def _walk(self, fname, label, k, v, stack, crossings, seen):
         fn = self.fns[fname]
         block = fn.block_map()[label]
         for idx in range(k - 1, -1, -1):
@@ -92,8 +175,15 @@ class Oracle:
             if isinstance(ins, Mov):
                 v = ins.src.name
                 continue
+            const = lattice_fold(block, idx)
+            if const is not None:
+                return self.answer(f"eq {const}")
             if isinstance(ins, Cmp):
-                return self.answer("range 0 1")
+                new = compare_rewrite(ins, self.rel, self.c)
+                if new is None:
+                    return self.answer("range 0 1")
+                v, self.rel, self.c = new
+                continue
             if isinstance(ins, Call) and ins.callee in self.fns:
                 callee = self.fns[ins.callee]
                 for b in callee.blocks:
@@ -107,7 +197,7 @@ class Oracle:
                                       stack + ((fname, label, idx, ins),), crossings, seen)
                 return None
             return self.out.add("UNDEF")
-        state = (fname, label, v, stack, crossings)
+        state = (fname, label, v, stack, crossings, self.rel, self.c)
         if state in seen:
             return None
         seen = seen | {state}
@@ -130,16 +220,10 @@ class Oracle:
         for m in self.preds[fname][label]:
             pm = fn.block_map()[m]
             term = pm.instrs[-1]
-            if isinstance(term, CondBr) and term.if_true != term.if_false and len(pm.instrs) > 1:
-                cmp = pm.instrs[-2]
-                z = "ne 0" if label == term.if_true else "eq 0"
-                if isinstance(cmp, Cmp) and cmp.dest == term.cond.name:
-                    rel = cmp.rel if label == term.if_true else NEGATED[cmp.rel]
-                    cond = (f"{rel} {cmp.b.value}" if isinstance(cmp.a, Reg) and v == cmp.a.name
-                            and cmp.a.name != cmp.dest else z if v == cmp.dest else None)
-                    if cond is not None and decide(cond, self.rel, self.c):
-                        self.answer(cond)
-                        continue
+            cond = edge_conditions(pm, label).get(v)
+            if cond is not None and decide(cond, self.rel, self.c):
+                self.answer(cond)
+                continue
             self.walk(fname, m, len(pm.instrs) - 1, v, stack, crossings, seen)
 
     def arg(self, cf, cl, ck, call, p, stack, crossings, seen):

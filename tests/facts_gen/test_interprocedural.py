@@ -90,7 +90,11 @@ def test_call_graph_and_correlation_facts_of_a_module():
                                                (main, "entry#3", "s", "ne", "0")]
     assert (main, "entry", "done", "s", "ne 0") in facts["assert_edge"]
     assert (main, "entry", "more", "s", "eq 0") in facts["assert_edge"]
-    assert (main, "more#0", "u", "range 0 255") in facts["assert_def"]
+    # u is never asked about (no branch, return, argument or cell reaches it): no assertion
+    assert not [r for r in facts["assert_def"] if r[2] == "u"]
+    queried = PROGRAM.replace("    print u\n    br done", "    w = cmp.eq u, 300\n    cbr w, done, done2\n"
+                              "done2:\n    ret 2")
+    assert (main, "more#0", "u", "range 0 255") in extract_module(parse_module(queried), "m.pir")["assert_def"]
     assert (callee, "eq 1", "ne", "0", "TRUE") in facts["decides"]
     assert (callee, "eq 0", "ne", "0", "FALSE") in facts["decides"]
     assert (main, "range 0 255", "eq", "0", "TRUE") not in facts["decides"]

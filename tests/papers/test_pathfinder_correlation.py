@@ -1,10 +1,9 @@
 """PathFinder ch. 7 (spec pathfinder.md §12 items 20-27) on datalog/correlation.dl and the cbe
 pass. Programs are PIR models of the thesis' examples; the drawings are lost, so every model is
-[Inference] rebuilt from the text, as the spec marks them. Not covered (and not claimed): item 20
-(a global variable's query through a callee: the analysis follows registers, not memory), item
-22's pointer-dereference source (not implemented; the thesis' lcc implementation had only
-constants and branches either), items 21/24's removal through return values and item 27 (exit
-splitting: a PIR call returns to one place; ``icbe`` does entry splitting only)."""
+[Inference] rebuilt from the text, as the spec marks them. Item 20 (a global variable's query
+through a callee), item 22's pointer-dereference source and item 26 (Fig. 7.9) are in
+``test_pathfinder_memory.py``. Not covered here: items 21/24's removal through return values and
+item 27 (exit splitting: a PIR call returns to one place; ``icbe`` does entry splitting only)."""
 from __future__ import annotations
 
 import pytest
