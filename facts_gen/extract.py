@@ -27,6 +27,7 @@ RELATIONS = (
     "global_var", "extern_function",
     "edge_profile",
     "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load", "vf_clobber",
+    "vf_store_gen",
 ) + INTERPROCEDURAL
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")

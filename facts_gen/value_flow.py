@@ -43,7 +43,7 @@ from facts_gen.naming import instr_id
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
-                        "vf_clobber")
+                        "vf_clobber", "vf_store_gen")
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
 
@@ -238,22 +238,92 @@ def cyclic_blocks(fn: Function) -> set[str]:
     return out
 
 
+def _definitions(fn: Function) -> dict[str, list[Instr]]:
+    """``{register: every instruction writing it}`` (parameters: a ``None`` entry)."""
+    out: dict[str, list] = {p: [None] for p in fn.params}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for r in ins.defs():
+                out.setdefault(r, []).append(ins)
+    return out
+
+
+def _fits(v, size: int, signed: bool, defs: dict, seen: set) -> bool:
+    """Whether operand ``v`` always holds a value that ``size`` bytes extended (sign- or
+    zero-) give back unchanged, so ``store.size A, v`` then ``load.size A`` reads ``v``:
+    a constant in range, or a register every write of which is such a value (a register never
+    written reads 0, which fits). Conservative: anything else does not fit."""
+    if size >= 8:
+        return True
+    bits = 8 * size
+    lo, hi = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
+    if isinstance(v, Imm):
+        return lo <= v.value < hi
+    if not isinstance(v, Reg) or v.name in seen or v.name not in defs:
+        return False
+    seen = seen | {v.name}
+    for ins in defs[v.name]:
+        if ins is None or len(ins.defs()) != 1:
+            return False
+        if isinstance(ins, Mov):
+            ok = _fits(ins.src, size, signed, defs, seen)
+        elif isinstance(ins, Cmp):
+            ok = True                                             # 0 or 1
+        elif isinstance(ins, Load):      # sign-extended from M bytes fits M..8 signed only
+            ok = (ins.size < size and (not ins.signed or signed)) or \
+                (ins.size == size and ins.signed == signed)
+        elif isinstance(ins, BinOp) and ins.op == "and":          # in [0, c]
+            ok = any(isinstance(c, Imm) and 0 <= c.value < hi for c in (ins.a, ins.b))
+        elif isinstance(ins, BinOp) and ins.op in ("sar", "shr") and isinstance(ins.b, Imm):
+            k = ins.b.value % 64                                   # shift counts mod 64
+            if ins.op == "sar":                                    # in [-2^(63-k), 2^(63-k))
+                ok = signed and k >= 64 - bits
+            else:                                                  # in [0, 2^(64-k))
+                ok = k > 0 and k >= 64 - bits + (1 if signed else 0)
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def store_generated(ins: Instr, names: dict, defs: dict) -> list[str]:
+    """The load names whose value an unguarded ``store.N A, v`` makes ``v`` (pathfinder.md
+    §3.4.1.1: across ``store L, t`` the name ``*L`` becomes ``t``): ``load.Ns(A)`` and
+    ``load.Nu(A)`` when ``v`` fits N bytes so extended (both for N = 8)."""
+    if not isinstance(ins, Store) or ins.guard is not None:
+        return []
+    addr = _operand_name(ins.addr, names)
+    return [_compose(f"load.{ins.size}{'s' if signed else 'u'}", [addr])[0]
+            for signed in (True, False) if _fits(ins.value, ins.size, signed, defs, set())]
+
+
 def candidate_expressions(fn: Function, names: Optional[dict] = None
                           ) -> dict[str, tuple[str, tuple]]:
     """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
-    an unguarded instruction at least twice, or once on a cycle), named under ``names``
-    (default: ``value_names(fn)``)."""
+    an unguarded instruction at least twice, or once on a cycle; a store generating a load's
+    value counts as a computation of it), named under ``names`` (default: ``value_names(fn)``)."""
     names = value_names(fn) if names is None else names
     seen: dict[str, list] = {}
     where: dict[str, list[str]] = {}
+    stored: dict[str, list[str]] = {}
+    defs = None
     for b in fn.blocks:
         for ins in b.instrs:
             if ins.guard is not None:
+                continue
+            if isinstance(ins, Store):
+                defs = _definitions(fn) if defs is None else defs
+                for e in store_generated(ins, names, defs):
+                    stored.setdefault(e, []).append(b.label)
                 continue
             found = expression_of(ins, names)
             if found is not None:
                 seen.setdefault(found[0], [found[1], found[2]])
                 where.setdefault(found[0], []).append(b.label)
+    for e, blocks in stored.items():
+        if e in where:
+            where[e] = where[e] + blocks
     cyclic = None
     out = {}
     for name, blocks in where.items():
@@ -267,14 +337,15 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None
 
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
-    """Append ``vf_expr``, ``vf_expr_operand``, ``vf_occurs`` and ``vf_kill`` of one defined
-    function to ``out``."""
+    """Append the value-flow relations (``VALUE_FLOW_RELATIONS``) of one defined function to
+    ``out``."""
     names = value_names(fn)
     exprs = candidate_expressions(fn, names)
     if not exprs:
         return
     by_reg: dict[str, list[str]] = {}
     loads: list[str] = []
+    defs = None
     for name, (op, args) in sorted(exprs.items()):
         out["vf_expr"].append((f, name, op))
         for pos, a in enumerate(args):
@@ -296,3 +367,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
             out["vf_kill"].extend((f, i, e) for e in sorted(killed))
             if loads and clobbers_memory(ins):
                 out["vf_clobber"].append((f, i))
+                if isinstance(ins, Store):
+                    defs = _definitions(fn) if defs is None else defs
+                    out["vf_store_gen"].extend(
+                        (f, i, e) for e in store_generated(ins, names, defs) if e in exprs)

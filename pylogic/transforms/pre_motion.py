@@ -24,9 +24,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (candidate_expressions, clobbers_memory, expression_of, is_load,
-                                  substituted, value_names)
-from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, branch_targets)
+from facts_gen.value_flow import (_definitions, candidate_expressions, clobbers_memory,
+                                  expression_of, is_load, store_generated, substituted,
+                                  value_names)
+from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
+                              branch_targets)
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -85,9 +87,17 @@ class _KillIndex:
         return out
 
 
-def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None):
+def _stored(ins, exprs: dict, names: dict, defs: dict) -> list[str]:
+    """The candidate loads whose value store ``ins`` makes its stored value (vf_store_gen)."""
+    if not isinstance(ins, Store):
+        return []
+    return [e for e in store_generated(ins, names, defs) if e in exprs]
+
+
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, defs=None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
-    with ``available`` the expressions whose temporary is valid at the block's entry."""
+    with ``available`` the expressions whose temporary is valid at the block's entry; a store
+    makes the loads it generates available (``t = mov v`` after it)."""
     kills = kills or _KillIndex(exprs)
     avail = set(available)
     for ins in block.instrs:
@@ -97,6 +107,8 @@ def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None):
         if e is not None:
             avail.add(e)
         avail -= kills(ins)
+        if defs is not None:
+            avail.update(_stored(ins, exprs, names, defs))
 
 
 def _computation(ins, dest: str):
@@ -136,8 +148,9 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # which expressions have reuse: an insertion, or a computation t already holds
     reused = {e for _, _, e in inserts}
     kills = _KillIndex(exprs)
+    defs = _definitions(fn)
     for b in fn.blocks:
-        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills)
+        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs)
                    if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
@@ -147,9 +160,13 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     blocks, replaced = [], 0
     for b in fn.blocks:
         out = []
-        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t):
+        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t,
+                                  defs):
             if e is None:
                 out.append(ins)
+                # store-to-load forwarding: the stored value is the load's (vf_store_gen)
+                out.extend(Mov(dest=temp[g], src=ins.value, loc=ins.loc)
+                           for g in _stored(ins, exprs_t, names, defs))
                 continue
             if held:
                 replaced += 1

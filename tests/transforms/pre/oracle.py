@@ -6,7 +6,7 @@ formulation of Drechsler & Stadel 1993) written from the textbook equations.
 from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
-from facts_gen.value_flow import expression_of, value_names
+from facts_gen.value_flow import _definitions, expression_of, store_generated, value_names
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
 
@@ -24,6 +24,7 @@ def local_properties(fn, exprs):
     """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block."""
     antloc, comp, kills = set(), set(), set()
     names = value_names(fn)
+    defs = _definitions(fn)
     for b in fn.blocks:
         killed = set()
         last = {}
@@ -41,6 +42,10 @@ def local_properties(fn, exprs):
                     killed.add(e)
                     kills.add((b.label, e))
                     last[e] = False
+            if isinstance(ins, Store):     # the stored value is the load's after it (§3.4.1.1)
+                for e in store_generated(ins, names, defs):
+                    if e in exprs:
+                        last[e] = True
         comp |= {(b.label, e) for e, v in last.items() if v}
     return antloc, comp, kills
 
