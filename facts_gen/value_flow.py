@@ -114,10 +114,12 @@ def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
     symbolic back-substitution (pathfinder.md §3.4.1.2) with copies and pure expressions
     substituted, as far as it is exact.
 
-    A register qualifies when it has one definition, unguarded, a copy or a pure expression (no
-    load: memory is not in the name), it is no parameter, and it is never read (by any
-    instruction, guards included) where it may be *stale*: not yet written since the entry, or
-    a leaf of its name rewritten since its definition. Then at every read its value is its name
+    A register qualifies when it has one definition, unguarded, a copy, a pure expression or a
+    load (pathfinder.md §3.4.1.1: indirection in the name, ``t := load L`` names t ``*L``; such
+    a name has the pseudo-leaf ``MEMORY``, rewritten by every store and call), it is no
+    parameter, and it is never read (by any instruction, guards included) where it may be
+    *stale*: not yet written since the entry, or a leaf of its name rewritten since its
+    definition. Then at every read its value is its name
     evaluated on the current leaves, so kills of the name are the definitions of its leaves,
     and a copy named by a register can be replaced by that register at every read. Found by
     iteration: a register read while possibly stale becomes a leaf, and the names built on it
@@ -134,7 +136,7 @@ def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
             if ins.guard is not None or len(ins.defs()) != 1 or count[ins.defs()[0]] != 1:
                 continue
             op, _ = _op_and_args(ins)
-            if isinstance(ins, Mov) or (op is not None and not is_load(op)):
+            if isinstance(ins, Mov) or op is not None:
                 define[ins.defs()[0]] = ins
     succ = {b.label: b.successors() for b in fn.blocks}
     while define:
@@ -156,6 +158,8 @@ def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
                 out = parts[0]
             else:
                 out = _compose(_op_and_args(ins)[0], parts)
+                if isinstance(ins, Load) and MEMORY not in out[1]:
+                    out = (out[0], out[1] + (MEMORY,))
             if len(out[0]) > MAX_NAME:
                 bad.add(r)
             names[r] = out
@@ -196,6 +200,8 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
             effects = [(dependents.get(x, 0),
                         (1 << index[x]) if x in index and ins.guard is None else 0)
                        for x in ins.defs()]
+            if clobbers_memory(ins):          # every name built on a load goes stale
+                effects.insert(0, (dependents.get(MEMORY.name, 0), 0))
             steps.append((reads, effects))
         plans[b.label] = steps
     stale_in = {b.label: 0 for b in fn.blocks}
@@ -218,6 +224,16 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
 
 def is_load(op: str) -> bool:
     return op.startswith("load.")
+
+
+#: The pseudo-leaf of every name built on a load (``value_names``): memory, "written" by every
+#: store and call (not a PIR identifier, so no register is called so).
+MEMORY = Reg("<memory>")
+
+
+def reads_memory(op: str, leaves) -> bool:
+    """Whether the expression's value depends on memory: a load, or built on one."""
+    return is_load(op) or MEMORY in leaves
 
 
 def clobbers_memory(ins: Instr) -> bool:
@@ -348,12 +364,12 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
     defs = None
     for name, (op, args) in sorted(exprs.items()):
         out["vf_expr"].append((f, name, op))
-        for pos, a in enumerate(args):
+        for pos, a in enumerate(a for a in args if a != MEMORY):
             kind = "reg" if isinstance(a, Reg) else "const" if isinstance(a, Imm) else "global"
             out["vf_expr_operand"].append((f, name, pos, kind, _text(a)))
             if kind == "reg":
                 by_reg.setdefault(a.name, []).append(name)
-        if is_load(op):
+        if reads_memory(op, args):
             loads.append(name)
             out["vf_load"].append((f, name))
     for b in fn.blocks:

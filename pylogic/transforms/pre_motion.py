@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from facts_gen.value_flow import (_definitions, candidate_expressions, clobbers_memory,
-                                  expression_of, is_load, store_generated, substituted,
+                                  expression_of, reads_memory, store_generated, substituted,
                                   value_names)
 from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
                               branch_targets)
@@ -75,7 +75,7 @@ class _KillIndex:
             for a in leaves:
                 if isinstance(a, Reg):
                     self.by_reg[a.name].add(e)
-            if is_load(op):
+            if reads_memory(op, leaves):
                 self.loads.add(e)
 
     def __call__(self, ins) -> set:
@@ -189,7 +189,8 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
 def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
     """``fn`` without the copies ``x = mov t`` of a temporary ``t`` in ``temps`` whose every
     read of ``x`` sees ``t`` unchanged since the copy (``value_names``: x is named by the leaf
-    t): those reads read ``t`` and the copy goes. Returns the function and the copies removed.
+    t, or x and t have the same name): those reads read ``t`` and the copy goes. Returns the
+    function and the copies removed.
     """
     names = value_names(fn)
     source = {}
@@ -201,6 +202,10 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
                 if len(leaves) == 1 and isinstance(leaves[0], Reg) and leaves[0].name in temps \
                         and text == leaves[0].name:
                     source[ins.dest] = leaves[0]
+                elif ins.src.name in names and names[ins.src.name][0] == text:
+                    # t itself is named (one definition): x and t hold the same name's value
+                    # wherever x is read (x fresh there, and t is only ever rewritten with it)
+                    source[ins.dest] = ins.src
     if not source:
         return fn, 0
     blocks = []

@@ -6,7 +6,8 @@ formulation of Drechsler & Stadel 1993) written from the textbook equations.
 from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
-from facts_gen.value_flow import _definitions, expression_of, store_generated, value_names
+from facts_gen.value_flow import (_definitions, expression_of, reads_memory, store_generated,
+                                  value_names)
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
 
@@ -37,7 +38,7 @@ def local_properties(fn, exprs):
                 last[e] = True
             for e, (op, args) in exprs.items():
                 regs = {a.name for a in args if isinstance(a, Reg)}
-                if set(ins.defs()) & regs or (op.startswith("load") and
+                if set(ins.defs()) & regs or (reads_memory(op, args) and
                                               isinstance(ins, (Store, Call))):
                     killed.add(e)
                     kills.add((b.label, e))
