@@ -29,7 +29,8 @@ RELATIONS = (
     "edge_profile",
     "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load", "vf_clobber",
     "vf_store_gen",
-    "vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class", "vng_truncated",
+    "vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
+    "vng_merge", "vng_merge_succ", "vng_truncated",
 ) + INTERPROCEDURAL
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")

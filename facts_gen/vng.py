@@ -35,7 +35,9 @@ of n's own seed name, and computations are in one class when one generates the o
 where a hash-based GVN does not (tests/facts_gen/test_vng.py).
 
 Facts (declared in ``datalog/schema.dl``, used by ``datalog/vng.dl``): ``vng_seed``,
-``vng_transfer``, ``vng_kill``, ``vng_gen``, ``vng_class``; a function whose threads would take
+``vng_node``, ``vng_transfer``, ``vng_kill``, ``vng_gen``, ``vng_class``, ``vng_merge`` and
+``vng_merge_succ`` (the thread merges ANTIC's ⊔ runs over, enumerated so the "for all thread
+successors" is a positive chain, pathfinder.md §10.2); a function whose threads would take
 more than ``MAX_VISITS`` steps is cut short, its pending names grounded to ω (fewer names: never
 a wrong claim) and reported in ``vng_truncated``.
 """
@@ -52,7 +54,7 @@ from facts_gen.value_flow import _definitions, _fits
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value Name Graph" section).
 VNG_RELATIONS = ("vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
-                 "vng_truncated")
+                 "vng_merge", "vng_merge_succ", "vng_truncated")
 OMEGA = None
 OMEGA_TEXT = "ω"
 #: default loop iteration window (§3.8: w = 2, 3 are the practically relevant windows)
@@ -558,5 +560,16 @@ def vng_facts(f: str, fn: Function, out: dict[str, list[tuple]],
             out["vng_transfer"].append((f, n, text(e), text(e2)))
     out["vng_kill"].extend(sorted((f, n, text(e)) for n, e in g["kills"]))
     out["vng_gen"].extend(sorted((f, n, text(e)) for n, e in g["gens"]))
+    # thread merges (Def 3.3, Ex. 4.2): several names at n's exit that are one name at its entry
+    into = defaultdict(set)
+    for n, e in g["nodes"]:
+        if n != START:
+            e_in = g["transfers"].get((n, e), e)
+            if e_in is not OMEGA:
+                into[(n, text(e_in))].add(text(e))
+    for (n, e_in), outs in sorted(into.items()):
+        if len(outs) > 1:
+            out["vng_merge"].append((f, n, e_in, len(outs)))
+            out["vng_merge_succ"].extend((f, n, e_in, k, e) for k, e in enumerate(sorted(outs)))
     if g["truncated"]:
         out["vng_truncated"].append((f,))
