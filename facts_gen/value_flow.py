@@ -288,8 +288,12 @@ def _fits(v, size: int, signed: bool, defs: dict, seen: set) -> bool:
         elif isinstance(ins, Load):      # sign-extended from M bytes fits M..8 signed only
             ok = (ins.size < size and (not ins.signed or signed)) or \
                 (ins.size == size and ins.signed == signed)
-        elif isinstance(ins, BinOp) and ins.op == "and":          # in [0, c]
-            ok = any(isinstance(c, Imm) and 0 <= c.value < hi for c in (ins.a, ins.b))
+        elif isinstance(ins, BinOp) and ins.op in ("and", "or", "xor"):
+            # bitwise: the bits above N stay copies of bit N-1 (sign) or zero (zero extension)
+            # when they are in both operands; and with a constant in [0, c] fits too
+            ok = all(_fits(x, size, signed, defs, seen) for x in (ins.a, ins.b)) or (
+                ins.op == "and" and any(isinstance(c, Imm) and 0 <= c.value < hi
+                                        for c in (ins.a, ins.b)))
         elif isinstance(ins, BinOp) and ins.op in ("sar", "shr") and isinstance(ins.b, Imm):
             k = ins.b.value % 64                                   # shift counts mod 64
             if ins.op == "sar":                                    # in [-2^(63-k), 2^(63-k))

@@ -86,9 +86,10 @@ def test_pre_m_forwards_stores_to_loads_in_a_loop():
 def _random_program(rng: random.Random) -> str:
     """Stores of assorted values and sizes to two globals, loads of every size and
     extension, calls and a branch: forwarding must read back exactly what memory holds."""
-    vals = ["a", "b", "9", "-1", "255", "4294967295", "-129", "m", "k", "s", "q", "c"]
+    vals = ["a", "b", "9", "-1", "255", "4294967295", "-129", "m", "k", "s", "q", "c", "o",
+            "x", "n"]
     lines = [" m = and a, 255", " k = sar b, 48", " s = shr a, 33", " q = load.2u @h",
-             " c = cmp.lt a, b"]
+             " c = cmp.lt a, b", " o = or m, k", " x = xor s, q", " n = and k, -262144"]
     body = []
     for _ in range(rng.randint(4, 9)):
         g = rng.choice(["@g", "@h", "@g"])
