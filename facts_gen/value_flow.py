@@ -254,7 +254,7 @@ def cyclic_blocks(fn: Function) -> set[str]:
     return out
 
 
-def _definitions(fn: Function) -> dict[str, list[Instr]]:
+def definitions(fn: Function) -> dict[str, list[Instr]]:
     """``{register: every instruction writing it}`` (parameters: a ``None`` entry)."""
     out: dict[str, list] = {p: [None] for p in fn.params}
     for b in fn.blocks:
@@ -264,7 +264,8 @@ def _definitions(fn: Function) -> dict[str, list[Instr]]:
     return out
 
 
-def _fits(v, size: int, signed: bool, defs: dict, seen: set) -> bool:
+def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = frozenset()
+                   ) -> bool:
     """Whether operand ``v`` always holds a value that ``size`` bytes extended (sign- or
     zero-) give back unchanged, so ``store.size A, v`` then ``load.size A`` reads ``v``:
     a constant in range, or a register every write of which is such a value (a register never
@@ -282,7 +283,7 @@ def _fits(v, size: int, signed: bool, defs: dict, seen: set) -> bool:
         if ins is None or len(ins.defs()) != 1:
             return False
         if isinstance(ins, Mov):
-            ok = _fits(ins.src, size, signed, defs, seen)
+            ok = fits_extension(ins.src, size, signed, defs, seen)
         elif isinstance(ins, Cmp):
             ok = True                                             # 0 or 1
         elif isinstance(ins, Load):      # sign-extended from M bytes fits M..8 signed only
@@ -291,7 +292,7 @@ def _fits(v, size: int, signed: bool, defs: dict, seen: set) -> bool:
         elif isinstance(ins, BinOp) and ins.op in ("and", "or", "xor"):
             # bitwise: the bits above N stay copies of bit N-1 (sign) or zero (zero extension)
             # when they are in both operands; and with a constant in [0, c] fits too
-            ok = all(_fits(x, size, signed, defs, seen) for x in (ins.a, ins.b)) or (
+            ok = all(fits_extension(x, size, signed, defs, seen) for x in (ins.a, ins.b)) or (
                 ins.op == "and" and any(isinstance(c, Imm) and 0 <= c.value < hi
                                         for c in (ins.a, ins.b)))
         elif isinstance(ins, BinOp) and ins.op in ("sar", "shr") and isinstance(ins.b, Imm):
@@ -315,7 +316,7 @@ def store_generated(ins: Instr, names: dict, defs: dict) -> list[str]:
         return []
     addr = _operand_name(ins.addr, names)
     return [_compose(f"load.{ins.size}{'s' if signed else 'u'}", [addr])[0]
-            for signed in (True, False) if _fits(ins.value, ins.size, signed, defs, set())]
+            for signed in (True, False) if fits_extension(ins.value, ins.size, signed, defs, set())]
 
 
 def candidate_expressions(fn: Function, names: Optional[dict] = None
@@ -333,7 +334,7 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None
             if ins.guard is not None:
                 continue
             if isinstance(ins, Store):
-                defs = _definitions(fn) if defs is None else defs
+                defs = definitions(fn) if defs is None else defs
                 for e in store_generated(ins, names, defs):
                     stored.setdefault(e, []).append(b.label)
                 continue
@@ -388,6 +389,6 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
             if loads and clobbers_memory(ins):
                 out["vf_clobber"].append((f, i))
                 if isinstance(ins, Store):
-                    defs = _definitions(fn) if defs is None else defs
+                    defs = definitions(fn) if defs is None else defs
                     out["vf_store_gen"].extend(
                         (f, i, e) for e in store_generated(ins, names, defs) if e in exprs)

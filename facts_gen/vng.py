@@ -11,9 +11,9 @@ of the name (§3.4.1.1, Example 1). ``ω`` (``OMEGA``) names a value no other na
 ``substitute(ins, e)`` maps the name ``e`` at the exit of ``ins`` to the name of the same value
 at its entry: across ``r = mov s`` r becomes s, across ``r = add a, 4`` r becomes a+4 (linear
 forms simplify), across ``t = load L`` t becomes ``*(L)`` (indirection increases), across
-``store L, t`` ``*(L)`` becomes t (decreases; exact only when t survives the load's extension,
-``value_flow._fits``), a register written by a call, ``input``, ``alloca`` or a guarded write
-makes the name ω. May-aliasing is ignored here (threads run across stores and calls that may
+``store L, t`` ``*(L)`` becomes t (decreases; exact only when t survives the load's
+extension, ``value_flow.fits_extension``), a register written by a call, ``input``,
+``alloca`` or a guarded write makes the name ω. May-aliasing is ignored here (threads run across stores and calls that may
 change a load in the name); those instructions are *kills* in the dataflow (§3.4.1.4).
 
 Step 1 (``threads``, Fig. 3.12): from every computation (seed: an unguarded expression or load,
@@ -50,7 +50,7 @@ from typing import Optional
 from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov,
                               Reg, Select, Store, UnOp)
 from facts_gen.naming import instr_id
-from facts_gen.value_flow import _definitions, _fits
+from facts_gen.value_flow import definitions, fits_extension
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value Name Graph" section).
 VNG_RELATIONS = ("vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
@@ -257,7 +257,7 @@ def _syntactic(x: tuple, y: tuple) -> Optional[int]:
 def substitute(ins: Instr, e: Optional[tuple], defs: Optional[dict] = None,
                diff=_syntactic) -> Optional[tuple]:
     """The name at the entry of ``ins`` of the value named ``e`` at its exit (Def 3.1's
-    back-substitution b(n, e)); ``defs`` (``value_flow._definitions``) enables the store rule;
+    back-substitution b(n, e)); ``defs`` (``value_flow.definitions``) enables the store rule;
     ``diff(x, y)``: the constant x - y of two names at the entry of ``ins``, or None (default:
     from the names alone; ``Graph.differ`` also looks at the instructions before ``ins``)."""
     if e is OMEGA:
@@ -277,7 +277,7 @@ def substitute(ins: Instr, e: Optional[tuple], defs: Optional[dict] = None,
         def store_rule(a):
             if a is not None and a[0] == "load" and a[1] == ins.size and \
                     (a[3] == addr or diff(a[3], addr) == 0) and \
-                    _fits(ins.value, ins.size, a[2], defs, set()):
+                    fits_extension(ins.value, ins.size, a[2], defs, set()):
                 return val
             return _KEEP
         e = _map_atoms(e, store_rule)
@@ -336,7 +336,8 @@ class Graph:
         self.pred[first[fn.blocks[0].label]].append(START)
         succ = {b.label: list(dict.fromkeys(b.successors())) for b in fn.blocks}
         self.back: set = set()
-        state, stack = {fn.blocks[0].label: 1}, [(fn.blocks[0].label, iter(succ[fn.blocks[0].label]))]
+        root = fn.blocks[0].label
+        state, stack = {root: 1}, [(root, iter(succ[root]))]
         while stack:                                  # iterative DFS: retreating edges
             b, it = stack[-1]
             for s in it:
@@ -480,7 +481,7 @@ def build(fn: Function, window: Optional[int] = None, max_visits: int = MAX_VISI
     prints them); ``window`` default: ``WINDOW``."""
     window = WINDOW if window is None else window
     graph = Graph(fn)
-    defs = _definitions(fn)
+    defs = definitions(fn)
     seeds = {n: s for n in graph.order if (s := seed_name(graph.instr[n])) is not None}
     transfers, visited, truncated = threads(fn, graph, seeds, defs, window, max_visits)
     kills = set()

@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (_definitions, candidate_expressions, clobbers_memory,
+from facts_gen.value_flow import (definitions, candidate_expressions, clobbers_memory,
                                   expression_of, reads_memory, store_generated, substituted,
                                   value_names)
 from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
@@ -148,7 +148,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # which expressions have reuse: an insertion, or a computation t already holds
     reused = {e for _, _, e in inserts}
     kills = _KillIndex(exprs)
-    defs = _definitions(fn)
+    defs = definitions(fn)
     for b in fn.blocks:
         reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs)
                    if held}

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from facts_gen import vng
-from facts_gen.value_flow import _definitions
+from facts_gen.value_flow import definitions
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.machine import run_module
@@ -190,7 +190,7 @@ def _gvn_relates_x0_y2() -> bool:
 
 def test_fig_3_14_svn_relates_what_gvn_does_not():
     fn, g = build(FIG_3_14)
-    graph, defs = g["graph"], _definitions(fn)
+    graph, defs = g["graph"], definitions(fn)
     x0, y = vng.atom(("reg", "x0")), vng.atom(("reg", "y"))
     assert vng.synonyms(graph, "join#0", x0, y, defs)            # x0 ≡ y2 at S8
     assert g["classes"]["join#0"] == g["classes"]["join#1"]       # x0+1 and y2+1: one class
@@ -208,7 +208,7 @@ def test_item_3_back_substitution_rules():
                      " p3 = load @Lp\n store L, t\n t = load L\n ret 0\n}\n")
     fn = m.functions[0]
     i = {k: ins for k, ins in enumerate(fn.blocks[0].instrs)}
-    defs = _definitions(fn)
+    defs = definitions(fn)
     p4 = vng.atom(("reg", "p4"))
     assert T(vng.substitute(i[0], p4)) == "p3+1"
     star = vng.substitute(i[1], vng.add(vng.atom(("reg", "p3")), vng.const(1)))
@@ -222,7 +222,8 @@ def test_item_3_back_substitution_rules():
     loop = "func f(i, n) {\ne:\n br h\nh:\n x = mul i, 3\n i = add i, 1\n c = cmp.lt i, n\n" \
            " cbr c, h, d\nd:\n ret x\n}\n"
     _, g1 = build(loop, window=1)
-    grounded = [(n, T(e)) for (n, e), e2 in g1["transfers"].items() if e2 is None and n != vng.START]
+    grounded = [(n, T(e)) for (n, e), e2 in g1["transfers"].items()
+                if e2 is None and n != vng.START]
     assert grounded and all(n == "h#3" for n, _ in grounded)       # at the back edge's source
 
 
@@ -387,7 +388,7 @@ join:
 
 def test_dilution_vng_constants_where_a_cp_lattice_finds_none():
     fn, g = build(DILUTION)
-    defs, graph = _definitions(fn), g["graph"]
+    defs, graph = definitions(fn), g["graph"]
     bc = vng.add(vng.atom(("reg", "b")), vng.atom(("reg", "c")))
     assert vng.synonyms(graph, "join#0", bc, vng.const(1), defs)   # b+c ≡ 1 on all paths
     assert not vng.synonyms(graph, "join#0", vng.atom(("reg", "b")), vng.const(1), defs)

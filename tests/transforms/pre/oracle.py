@@ -6,7 +6,7 @@ formulation of Drechsler & Stadel 1993) written from the textbook equations.
 from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
-from facts_gen.value_flow import (_definitions, expression_of, reads_memory, store_generated,
+from facts_gen.value_flow import (definitions, expression_of, reads_memory, store_generated,
                                   value_names)
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
@@ -25,7 +25,7 @@ def local_properties(fn, exprs):
     """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block."""
     antloc, comp, kills = set(), set(), set()
     names = value_names(fn)
-    defs = _definitions(fn)
+    defs = definitions(fn)
     for b in fn.blocks:
         killed = set()
         last = {}

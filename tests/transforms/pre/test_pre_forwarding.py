@@ -9,7 +9,7 @@ import random
 import pytest
 
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import _definitions, store_generated, value_names
+from facts_gen.value_flow import definitions, store_generated, value_names
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
@@ -48,7 +48,7 @@ done:
 
 def gens(text: str) -> dict:
     fn = parse_module(text).functions[0]
-    names, defs = value_names(fn), _definitions(fn)
+    names, defs = value_names(fn), definitions(fn)
     return {f"{b.label}#{k}": store_generated(ins, names, defs)
             for b in fn.blocks for k, ins in enumerate(b.instrs) if ins.opcode == "store"}
 
