@@ -157,17 +157,24 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = _KillIndex(exprs_t)
+    needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
+                                  inserts)
     blocks, replaced = [], 0
     for b in fn.blocks:
-        out = []
+        out, out_index = [], []
         for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t,
                                   defs):
             if e is None:
                 out.append(ins)
-                # store-to-load forwarding: the stored value is the load's (vf_store_gen)
+                # store-to-load forwarding: the stored value is the load's (vf_store_gen),
+                # copied only where some path reaches a use of the temporary
+                k = len(out_index)
                 out.extend(Mov(dest=temp[g], src=ins.value, loc=ins.loc)
-                           for g in _stored(ins, exprs_t, names, defs))
+                           for g in _stored(ins, exprs_t, names, defs)
+                           if (b.label, k, g) in needed)
+                out_index.append(ins)
                 continue
+            out_index.append(ins)
             if held:
                 replaced += 1
             else:
@@ -184,6 +191,56 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                                    set(temp.values()))
     return new, FunctionPre(fn.name, len(reused), replaced, sum(map(len, on_edge.values())),
                             split, copies)
+
+
+def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
+                         names: dict, kills, defs: dict, inserts: set) -> set:
+    """``{(block, index, e)}``: the stores generating ``e`` whose value some path carries to a
+    computation of ``e`` that reuses the temporary, before any other write of it or kill of
+    ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge writes
+    the temporary). Only those stores get ``t = mov value``."""
+    events = {}                          # block -> [(index, e, "use" | "gen" | "kill")]
+    for b in fn.blocks:
+        ev = []
+        for k, (ins, e, held) in enumerate(_walk(b, exprs_t, entry_avail[b.label] & reused,
+                                                 names, kills, defs)):
+            if e is not None:
+                ev.append((k, e, "use" if held else "gen"))
+            ev.extend((k, x, "kill") for x in kills(ins))
+            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs))
+        events[b.label] = ev
+    first = {}
+    for label, ev in events.items():
+        seen = {}
+        for _, e, kind in ev:
+            seen.setdefault(e, kind)
+        first[label] = seen
+    succ = {b.label: b.successors() for b in fn.blocks}
+    on_edge = {(a, b, e) for a, b, e in inserts}
+    need_in = {label: {e for e, kind in f.items() if kind == "use"} for label, f in first.items()}
+    need_out = {label: set() for label in need_in}
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(fn.blocks):
+            out = set()
+            for s in succ[b.label]:
+                out |= {e for e in need_in.get(s, ()) if (b.label, s, e) not in on_edge}
+            if out != need_out[b.label]:
+                need_out[b.label] = out
+                grown = {e for e in out if e not in first[b.label]} - need_in[b.label]
+                if grown:
+                    need_in[b.label] |= grown
+                changed = True
+    needed = set()
+    for label, ev in events.items():
+        for pos, (k, g, kind) in enumerate(ev):
+            if kind != "store":
+                continue
+            nxt = next((kd for k2, e2, kd in ev[pos + 1:] if e2 == g), None)
+            if nxt == "use" or (nxt is None and g in need_out[label]):
+                needed.add((label, k, g))
+    return needed
 
 
 def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
