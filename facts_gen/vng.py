@@ -379,12 +379,16 @@ class Graph:
 
 
 def threads(fn: Function, graph: Graph, seeds: dict, defs: dict, window: Optional[int] = None,
-            max_visits: int = MAX_VISITS):
+            max_visits: int = MAX_VISITS, sizes: Optional[list] = None):
     """Fig. 3.12: ``(transfers, visited, truncated)``: ``transfers`` {(n, e): e'} for every
     name e at the exit of n that back-substitutes to another name e' (ω included), ``visited``
     the (n, e) pairs at statement exits the threads pass, ``truncated`` whether ``max_visits``
-    cut Step 1 short (its pending names grounded to ω)."""
+    cut Step 1 short (its pending names grounded to ω). ``sizes``, if given, receives |S1|
+    (distinct names, ω excluded) of the seeds and after each traversal (Table 3.1)."""
     window = WINDOW if window is None else window
+    names = set(seeds.values())
+    if sizes is not None:
+        sizes.append(len(names))
     transfers: dict = {}
     visited: set = set()
     work = [[] for _ in range(window + 2)]
@@ -409,14 +413,32 @@ def threads(fn: Function, graph: Graph, seeds: dict, defs: dict, window: Optiona
                 transfers[(n, e)] = e2
             if e2 is OMEGA:
                 continue
+            names.add(e2)
             for m in graph.pred[n]:
                 if (m, e2) not in visited:
                     (work[level + 1] if (m, n) in graph.back else stack).append((m, e2, n))
+        if sizes is not None:
+            sizes.append(len(names))
     for m, e, _ in work[window + 1]:               # lines 19-21: ground what is left to ω
         if (m, e) not in visited:
             visited.add((m, e))
             transfers[(m, e)] = OMEGA
     return transfers, visited, truncated
+
+
+def name_space(fn: Function, window: int = 3) -> dict:
+    """Table 3.1's columns for one function: ``sizes`` (|S1| of the seeds and after each of the
+    ``window + 1`` traversals), ``N`` statements, ``bs`` % of statements where back-substitution
+    changed some name, ``V`` registers, ``truncated``."""
+    graph = Graph(fn)
+    defs = definitions(fn)
+    seeds = {n: s for n in graph.order if (s := seed_name(graph.instr[n])) is not None}
+    sizes: list = []
+    transfers, _, truncated = threads(fn, graph, seeds, defs, window, sizes=sizes)
+    changed = {n for (n, _), e2 in transfers.items() if n != START and e2 is not OMEGA}
+    regs = {r for ins in graph.instr.values() for r in ins.defs()} | set(fn.params)
+    return {"sizes": sizes, "N": len(graph.order), "V": len(regs), "truncated": truncated,
+            "bs": round(100 * len(changed) / max(1, len(graph.order)), 1)}
 
 
 # ------------------------------------------------------------------ Step 2: SVN

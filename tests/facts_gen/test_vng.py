@@ -459,3 +459,16 @@ def test_vng_rows_identical_on_every_engine(engine):
             name = module.functions[0].name
             for r in rels:
                 assert sorted(got.function(name)[r]) == sorted(want.function(name)[r]), (eng, r)
+
+
+def test_name_space_counts_grow_per_traversal_table_3_1():
+    """Table 3.1's columns (facts_gen.vng.name_space): |S1| of the seeds, then after each
+    traversal; a loop renaming i+1 per iteration adds names with every back edge crossed."""
+    fn = parse_module(RECURRENT).functions[0]
+    got = vng.name_space(fn, window=3)
+    assert len(got["sizes"]) == 5 and got["sizes"] == sorted(got["sizes"])
+    assert got["sizes"][0] == len(set(vng.build(fn)["seeds"].values()))
+    assert got["sizes"][4] > got["sizes"][3] > got["sizes"][2]      # names keep coming
+    straight = vng.name_space(parse_module(FIG_3_3).functions[0], window=3)
+    assert straight["sizes"][1:] == [straight["sizes"][1]] * 4       # no loop: one traversal
+    assert straight["N"] == 7 and straight["V"] == 5
