@@ -28,7 +28,7 @@ RELATIONS = (
     "global_var", "extern_function",
     "edge_profile",
     "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load", "vf_clobber",
-    "vf_store_gen",
+    "vf_store_gen", "vf_load_root", "vf_store_root",
     "vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
     "vng_merge", "vng_merge_succ", "vng_truncated",
 ) + INTERPROCEDURAL
@@ -57,6 +57,7 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
     out = out if out is not None else empty_facts()
     for g in module.globals:
         out["global_var"].append((relpath, g.name, g.size))
+    defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     for fn in module.functions:
         if fn.extern:
             out["extern_function"].append((relpath, fn.name))
@@ -67,7 +68,7 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["function"].append((f,))
         cfg_facts(f, fn, out)
         instruction_facts(f, fn, out)
-        value_flow_facts(f, fn, out)
+        value_flow_facts(f, fn, out, defined)
         if vng:
             vng_facts(f, fn, out)
     interprocedural_facts(module, relpath, out)

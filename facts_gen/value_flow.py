@@ -37,13 +37,15 @@ from typing import Optional
 
 import networkx as nx
 
-from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov,
-                              Reg, Select, Store, UnOp)
+from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load,
+                              Mov, Reg, Select, Store, UnOp)
 from facts_gen.naming import instr_id
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
-                        "vf_clobber", "vf_store_gen")
+                        "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root")
+#: The root of an address that may point anywhere but into a private alloca.
+ANY = "*"
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
 
@@ -236,6 +238,73 @@ def reads_memory(op: str, leaves) -> bool:
     return is_load(op) or MEMORY in leaves
 
 
+#: Library calls that write memory only at their first argument and keep no pointer
+#: (the interpreter's builtins of these names, when the module does not define them).
+MEMORY_WRITERS = frozenset({"memcpy", "memmove", "memset", "__memcpy_chk", "__memmove_chk",
+                            "__memset_chk"})
+
+
+def memory_writer(ins: Instr, defined: frozenset = frozenset()) -> bool:
+    """Whether ``ins`` calls one of ``MEMORY_WRITERS`` (not defined in the module)."""
+    return isinstance(ins, Call) and ins.callee not in defined and \
+        ins.callee.lstrip("@") in MEMORY_WRITERS and bool(ins.args)
+
+
+def address_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, str]:
+    """``{register: alloca register}``: registers pointing into a *private* alloca -- one
+    written once by ``alloca`` whose address never escapes (it and the registers derived from it
+    by ``mov``/``add``/``sub``, each written once, are only load and store addresses, compared,
+    derived from, or arguments of ``memcpy``/``memset``-like calls (``MEMORY_WRITERS``, unless
+    ``defined`` names them); stored as a value, passed to another call, returned, selected or
+    copied into a register written elsewhere, it escapes). Nothing else can point into such memory: a call
+    cannot change it, a store through another address cannot either, and a load through another
+    address cannot read it (the alias facts vf_load_root / vf_store_root; C's object rules, as
+    LLVM's BasicAA uses them)."""
+    defs = definitions(fn)
+    single = {r: ds[0] for r, ds in defs.items() if len(ds) == 1 and ds[0] is not None
+              and ds[0].guard is None}
+    root = {r: r for r, ins in single.items() if isinstance(ins, Alloca)}
+    changed = True
+    while changed:
+        changed = False
+        for r, ins in single.items():
+            if r in root:
+                continue
+            got = None
+            if isinstance(ins, Mov) and isinstance(ins.src, Reg):
+                got = root.get(ins.src.name)
+            elif isinstance(ins, BinOp) and ins.op in ("add", "sub"):
+                ra = root.get(ins.a.name) if isinstance(ins.a, Reg) else None
+                rb = root.get(ins.b.name) if isinstance(ins.b, Reg) else None
+                got = ra if rb is None and (ra is not None) else \
+                    rb if ins.op == "add" and ra is None else None
+                if ra is not None and rb is not None:
+                    got = None
+            if got is not None:
+                root[r] = got
+                changed = True
+    escaped = set()
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for pos, a in enumerate(ins.uses()):
+                if not (isinstance(a, Reg) and a.name in root):
+                    continue
+                ok = ins.guard is None and (
+                    (isinstance(ins, Load) and pos == 0) or (isinstance(ins, Store) and pos == 0)
+                    or isinstance(ins, Cmp) or memory_writer(ins, defined)
+                    or (isinstance(ins, (Mov, BinOp)) and ins.defs()[0] in root))
+                if not ok:
+                    escaped.add(root[a.name])
+            if ins.guard in root:
+                escaped.add(root[ins.guard])
+    return {r: a for r, a in root.items() if a not in escaped}
+
+
+def memory_root(addr, roots: dict) -> str:
+    """The private alloca an address points into, or ``ANY``."""
+    return roots.get(addr.name, ANY) if isinstance(addr, Reg) else ANY
+
+
 def clobbers_memory(ins: Instr) -> bool:
     """A store or a call: may change any loaded value (no alias analysis)."""
     return isinstance(ins, (Store, Call))
@@ -357,7 +426,42 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None
     return out
 
 
-def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
+def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str, str]:
+    """``{load expression: the private alloca it reads, or ANY}`` (every occurrence's address
+    names the same value, so one occurrence decides)."""
+    out = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if isinstance(ins, Load) and ins.guard is None:
+                found = expression_of(ins, names)
+                if found is not None and found[0] in exprs:
+                    out.setdefault(found[0], memory_root(ins.addr, roots))
+    return out
+
+
+def written_root(ins: Instr, roots: dict, defined: frozenset = frozenset()) -> Optional[str]:
+    """The memory root a store or a ``MEMORY_WRITERS`` call writes; None for other calls."""
+    if isinstance(ins, Store):
+        return memory_root(ins.addr, roots)
+    if memory_writer(ins, defined):
+        return memory_root(ins.args[0], roots)
+    return None
+
+
+def spares(ins: Instr, root: Optional[str], roots: dict, defined: frozenset = frozenset()
+           ) -> bool:
+    """Whether the store or call ``ins`` surely leaves a load expression of memory root ``root``
+    (``load_roots``; None: an expression built on loads) unchanged."""
+    if root is None or not clobbers_memory(ins):
+        return False
+    written = written_root(ins, roots, defined)
+    if written is None:                 # any other call: private allocas are out of its reach
+        return root != ANY
+    return written != root
+
+
+def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
+                     defined: frozenset = frozenset()) -> None:
     """Append the value-flow relations (``VALUE_FLOW_RELATIONS``) of one defined function to
     ``out``."""
     names = value_names(fn)
@@ -377,6 +481,10 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
         if reads_memory(op, args):
             loads.append(name)
             out["vf_load"].append((f, name))
+    if loads:
+        roots = address_roots(fn, defined)
+        for name, r in sorted(load_roots(fn, names, exprs, roots).items()):
+            out["vf_load_root"].append((f, name, r))
     for b in fn.blocks:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
@@ -388,7 +496,9 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
             out["vf_kill"].extend((f, i, e) for e in sorted(killed))
             if loads and clobbers_memory(ins):
                 out["vf_clobber"].append((f, i))
-                if isinstance(ins, Store):
+                written = written_root(ins, roots, defined)
+                if written is not None:
+                    out["vf_store_root"].append((f, i, written))
                     defs = definitions(fn) if defs is None else defs
                     out["vf_store_gen"].extend(
                         (f, i, e) for e in store_generated(ins, names, defs) if e in exprs)

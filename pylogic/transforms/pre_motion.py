@@ -24,8 +24,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (definitions, candidate_expressions, clobbers_memory,
-                                  expression_of, reads_memory, store_generated, substituted,
+from facts_gen.value_flow import (address_roots, definitions, candidate_expressions,
+                                  clobbers_memory, expression_of, is_load, load_roots,
+                                  reads_memory, spares, store_generated, substituted,
                                   value_names)
 from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
                               branch_targets)
@@ -68,9 +69,10 @@ class _KillIndex:
     """Which candidate expressions an instruction may change: by written leaf register, and
     every load for a store or call."""
 
-    def __init__(self, exprs: dict):
+    def __init__(self, exprs: dict, spare=None):
         self.by_reg: dict[str, set] = defaultdict(set)
         self.loads = set()
+        self.spare = spare              # spare(ins, e): the store or call surely leaves e alone
         for e, (op, leaves) in exprs.items():
             for a in leaves:
                 if isinstance(a, Reg):
@@ -83,7 +85,7 @@ class _KillIndex:
         for r in ins.defs():
             out |= self.by_reg.get(r, set())
         if clobbers_memory(ins):
-            out |= self.loads
+            out |= {e for e in self.loads if not (self.spare and self.spare(ins, e))}
         return out
 
 
@@ -131,7 +133,7 @@ def insertion_templates(fn: Function) -> tuple[dict, dict, dict]:
 
 
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
-                   name: str = "pre-m"):
+                   name: str = "pre-m", defined: frozenset = frozenset()):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
     and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
 
@@ -147,7 +149,12 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
             entry_avail[b].add(e)
     # which expressions have reuse: an insertion, or a computation t already holds
     reused = {e for _, _, e in inserts}
-    kills = _KillIndex(exprs)
+    roots = address_roots(fn, defined)  # ``defined``: the module's functions (alias facts)
+    lroots = load_roots(fn, names, exprs, roots)
+
+    def spare(ins, e):                  # private allocas (vf_load_root / vf_store_root)
+        return spares(ins, lroots.get(e) if is_load(exprs[e][0]) else None, roots, defined)
+    kills = _KillIndex(exprs, spare)
     defs = definitions(fn)
     for b in fn.blocks:
         reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs)
@@ -156,7 +163,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
-    kills_t = _KillIndex(exprs_t)
+    kills_t = _KillIndex(exprs_t, spare)
     needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
                                   inserts)
     blocks, replaced = [], 0
@@ -343,6 +350,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     ``pre_m_insert`` and ``pre_m_avail_in`` of the module (``Rows``)."""
     wanted = wanted_functions(module, functions, "pre-m")
     record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
+    defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):
@@ -351,7 +359,8 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
-        new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail)
+        new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
+                                   defined=defined)
         out.append(new)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record

@@ -51,7 +51,7 @@ def test_firstmin_a_min_is_never_loaded_again():
 
 @pytest.fixture(scope="module")
 def generated():
-    module = random_module(range(5000, 5120))
+    module = random_module(range(5000, 5060))
     return module, optimize(module, ["vng-fre"], "gen.pir", engine="clingo").module
 
 
