@@ -97,12 +97,15 @@ def main(argv=None) -> int:
     ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
     ap.add_argument("--out", default=None)
     ap.add_argument("--scale", default=None, help="block counts, e.g. 100,300,1000")
+    ap.add_argument("--ours", action="append", default=None, metavar="P1,P2",
+                    help="our pipeline (repeatable; default: the five of OURS)")
     a = ap.parse_args(argv)
     if a.scale:
         return scale([int(x) for x in a.scale.split(",")],
                      a.out or os.path.join(ROOT, "runs", "bench-pre.json"))
     a.out = a.out or os.path.join(ROOT, "runs", "optimize-pre.json")
-    ours, llvm = [list(p) for p in OURS], list(LLVM)
+    ours = [p.split(",") for p in a.ours] if a.ours else [list(p) for p in OURS]
+    llvm = list(LLVM)
     items = corpus(a.examples, a.csmith, "0", a.workdir, a.seed)
     if a.torture != "0":
         programs = torture_programs(a.workdir)

@@ -16,6 +16,7 @@ from facts_gen.instructions import instruction_facts
 from facts_gen.interprocedural import RELATIONS as INTERPROCEDURAL, interprocedural_facts
 from facts_gen.naming import function_id
 from facts_gen.value_flow import value_flow_facts
+from facts_gen.vng import vng_facts
 
 #: Every input relation facts_gen writes, in ``datalog/schema.dl`` order (the schema declares
 #: them; ``tests/facts_gen/test_schema.py`` checks the two agree through the Datalog front end).
@@ -27,6 +28,9 @@ RELATIONS = (
     "global_var", "extern_function",
     "edge_profile",
     "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load", "vf_clobber",
+    "vf_store_gen", "vf_load_root", "vf_store_root",
+    "vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
+    "vng_merge", "vng_merge_succ", "vng_truncated",
 ) + INTERPROCEDURAL
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")
@@ -43,14 +47,17 @@ def restrict_facts(facts: dict[str, list[tuple]], keep) -> dict[str, list[tuple]
 
 
 def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | None = None,
-                   profile: dict | None = None) -> dict[str, list[tuple]]:
+                   profile: dict | None = None, vng: bool = False) -> dict[str, list[tuple]]:
     """Append the facts of every defined function of ``module`` (named by ``relpath``) to ``out``.
 
     ``profile``, if given, maps (function name, from, to) -> count (the interpreter's edge profile).
+    ``vng``: also the Value Name Graph (``facts_gen/vng.py``; its relations are empty otherwise:
+    they cost about as much as the rest of the facts together, so only who reads them pays).
     """
     out = out if out is not None else empty_facts()
     for g in module.globals:
         out["global_var"].append((relpath, g.name, g.size))
+    defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     for fn in module.functions:
         if fn.extern:
             out["extern_function"].append((relpath, fn.name))
@@ -61,7 +68,9 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["function"].append((f,))
         cfg_facts(f, fn, out)
         instruction_facts(f, fn, out)
-        value_flow_facts(f, fn, out)
+        value_flow_facts(f, fn, out, defined)
+        if vng:
+            vng_facts(f, fn, out)
     interprocedural_facts(module, relpath, out)
     if profile:
         names = {fn.name for fn in module.functions if not fn.extern}

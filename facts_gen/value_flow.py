@@ -37,13 +37,15 @@ from typing import Optional
 
 import networkx as nx
 
-from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov,
-                              Reg, Select, Store, UnOp)
+from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load,
+                              Mov, Reg, Select, Store, UnOp)
 from facts_gen.naming import instr_id
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
-                        "vf_clobber")
+                        "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root")
+#: The root of an address that may point anywhere but into a private alloca.
+ANY = "*"
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
 
@@ -114,10 +116,12 @@ def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
     symbolic back-substitution (pathfinder.md §3.4.1.2) with copies and pure expressions
     substituted, as far as it is exact.
 
-    A register qualifies when it has one definition, unguarded, a copy or a pure expression (no
-    load: memory is not in the name), it is no parameter, and it is never read (by any
-    instruction, guards included) where it may be *stale*: not yet written since the entry, or
-    a leaf of its name rewritten since its definition. Then at every read its value is its name
+    A register qualifies when it has one definition, unguarded, a copy, a pure expression or a
+    load (pathfinder.md §3.4.1.1: indirection in the name, ``t := load L`` names t ``*L``; such
+    a name has the pseudo-leaf ``MEMORY``, rewritten by every store and call), it is no
+    parameter, and it is never read (by any instruction, guards included) where it may be
+    *stale*: not yet written since the entry, or a leaf of its name rewritten since its
+    definition. Then at every read its value is its name
     evaluated on the current leaves, so kills of the name are the definitions of its leaves,
     and a copy named by a register can be replaced by that register at every read. Found by
     iteration: a register read while possibly stale becomes a leaf, and the names built on it
@@ -134,7 +138,7 @@ def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
             if ins.guard is not None or len(ins.defs()) != 1 or count[ins.defs()[0]] != 1:
                 continue
             op, _ = _op_and_args(ins)
-            if isinstance(ins, Mov) or (op is not None and not is_load(op)):
+            if isinstance(ins, Mov) or op is not None:
                 define[ins.defs()[0]] = ins
     succ = {b.label: b.successors() for b in fn.blocks}
     while define:
@@ -156,6 +160,8 @@ def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
                 out = parts[0]
             else:
                 out = _compose(_op_and_args(ins)[0], parts)
+                if isinstance(ins, Load) and MEMORY not in out[1]:
+                    out = (out[0], out[1] + (MEMORY,))
             if len(out[0]) > MAX_NAME:
                 bad.add(r)
             names[r] = out
@@ -196,6 +202,8 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
             effects = [(dependents.get(x, 0),
                         (1 << index[x]) if x in index and ins.guard is None else 0)
                        for x in ins.defs()]
+            if clobbers_memory(ins):          # every name built on a load goes stale
+                effects.insert(0, (dependents.get(MEMORY.name, 0), 0))
             steps.append((reads, effects))
         plans[b.label] = steps
     stale_in = {b.label: 0 for b in fn.blocks}
@@ -220,6 +228,83 @@ def is_load(op: str) -> bool:
     return op.startswith("load.")
 
 
+#: The pseudo-leaf of every name built on a load (``value_names``): memory, "written" by every
+#: store and call (not a PIR identifier, so no register is called so).
+MEMORY = Reg("<memory>")
+
+
+def reads_memory(op: str, leaves) -> bool:
+    """Whether the expression's value depends on memory: a load, or built on one."""
+    return is_load(op) or MEMORY in leaves
+
+
+#: Library calls that write memory only at their first argument and keep no pointer
+#: (the interpreter's builtins of these names, when the module does not define them).
+MEMORY_WRITERS = frozenset({"memcpy", "memmove", "memset", "__memcpy_chk", "__memmove_chk",
+                            "__memset_chk"})
+
+
+def memory_writer(ins: Instr, defined: frozenset = frozenset()) -> bool:
+    """Whether ``ins`` calls one of ``MEMORY_WRITERS`` (not defined in the module)."""
+    return isinstance(ins, Call) and ins.callee not in defined and \
+        ins.callee.lstrip("@") in MEMORY_WRITERS and bool(ins.args)
+
+
+def address_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, str]:
+    """``{register: alloca register}``: registers pointing into a *private* alloca -- one
+    written once by ``alloca`` whose address never escapes (it and the registers derived from it
+    by ``mov``/``add``/``sub``, each written once, are only load and store addresses, compared,
+    derived from, or arguments of ``memcpy``/``memset``-like calls (``MEMORY_WRITERS``, unless
+    ``defined`` names them); stored as a value, passed to another call, returned, selected or
+    copied into a register written elsewhere, it escapes). Nothing else can point into such memory: a call
+    cannot change it, a store through another address cannot either, and a load through another
+    address cannot read it (the alias facts vf_load_root / vf_store_root; C's object rules, as
+    LLVM's BasicAA uses them)."""
+    defs = definitions(fn)
+    single = {r: ds[0] for r, ds in defs.items() if len(ds) == 1 and ds[0] is not None
+              and ds[0].guard is None}
+    root = {r: r for r, ins in single.items() if isinstance(ins, Alloca)}
+    changed = True
+    while changed:
+        changed = False
+        for r, ins in single.items():
+            if r in root:
+                continue
+            got = None
+            if isinstance(ins, Mov) and isinstance(ins.src, Reg):
+                got = root.get(ins.src.name)
+            elif isinstance(ins, BinOp) and ins.op in ("add", "sub"):
+                ra = root.get(ins.a.name) if isinstance(ins.a, Reg) else None
+                rb = root.get(ins.b.name) if isinstance(ins.b, Reg) else None
+                got = ra if rb is None and (ra is not None) else \
+                    rb if ins.op == "add" and ra is None else None
+                if ra is not None and rb is not None:
+                    got = None
+            if got is not None:
+                root[r] = got
+                changed = True
+    escaped = set()
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for pos, a in enumerate(ins.uses()):
+                if not (isinstance(a, Reg) and a.name in root):
+                    continue
+                ok = ins.guard is None and (
+                    (isinstance(ins, Load) and pos == 0) or (isinstance(ins, Store) and pos == 0)
+                    or isinstance(ins, Cmp) or memory_writer(ins, defined)
+                    or (isinstance(ins, (Mov, BinOp)) and ins.defs()[0] in root))
+                if not ok:
+                    escaped.add(root[a.name])
+            if ins.guard in root:
+                escaped.add(root[ins.guard])
+    return {r: a for r, a in root.items() if a not in escaped}
+
+
+def memory_root(addr, roots: dict) -> str:
+    """The private alloca an address points into, or ``ANY``."""
+    return roots.get(addr.name, ANY) if isinstance(addr, Reg) else ANY
+
+
 def clobbers_memory(ins: Instr) -> bool:
     """A store or a call: may change any loaded value (no alias analysis)."""
     return isinstance(ins, (Store, Call))
@@ -238,22 +323,97 @@ def cyclic_blocks(fn: Function) -> set[str]:
     return out
 
 
+def definitions(fn: Function) -> dict[str, list[Instr]]:
+    """``{register: every instruction writing it}`` (parameters: a ``None`` entry)."""
+    out: dict[str, list] = {p: [None] for p in fn.params}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for r in ins.defs():
+                out.setdefault(r, []).append(ins)
+    return out
+
+
+def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = frozenset()
+                   ) -> bool:
+    """Whether operand ``v`` always holds a value that ``size`` bytes extended (sign- or
+    zero-) give back unchanged, so ``store.size A, v`` then ``load.size A`` reads ``v``:
+    a constant in range, or a register every write of which is such a value (a register never
+    written reads 0, which fits). Conservative: anything else does not fit."""
+    if size >= 8:
+        return True
+    bits = 8 * size
+    lo, hi = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
+    if isinstance(v, Imm):
+        return lo <= v.value < hi
+    if not isinstance(v, Reg) or v.name in seen or v.name not in defs:
+        return False
+    seen = seen | {v.name}
+    for ins in defs[v.name]:
+        if ins is None or len(ins.defs()) != 1:
+            return False
+        if isinstance(ins, Mov):
+            ok = fits_extension(ins.src, size, signed, defs, seen)
+        elif isinstance(ins, Cmp):
+            ok = True                                             # 0 or 1
+        elif isinstance(ins, Load):      # sign-extended from M bytes fits M..8 signed only
+            ok = (ins.size < size and (not ins.signed or signed)) or \
+                (ins.size == size and ins.signed == signed)
+        elif isinstance(ins, BinOp) and ins.op in ("and", "or", "xor"):
+            # bitwise: the bits above N stay copies of bit N-1 (sign) or zero (zero extension)
+            # when they are in both operands; and with a constant in [0, c] fits too
+            ok = all(fits_extension(x, size, signed, defs, seen) for x in (ins.a, ins.b)) or (
+                ins.op == "and" and any(isinstance(c, Imm) and 0 <= c.value < hi
+                                        for c in (ins.a, ins.b)))
+        elif isinstance(ins, BinOp) and ins.op in ("sar", "shr") and isinstance(ins.b, Imm):
+            k = ins.b.value % 64                                   # shift counts mod 64
+            if ins.op == "sar":                                    # in [-2^(63-k), 2^(63-k))
+                ok = signed and k >= 64 - bits
+            else:                                                  # in [0, 2^(64-k))
+                ok = k > 0 and k >= 64 - bits + (1 if signed else 0)
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def store_generated(ins: Instr, names: dict, defs: dict) -> list[str]:
+    """The load names whose value an unguarded ``store.N A, v`` makes ``v`` (pathfinder.md
+    §3.4.1.1: across ``store L, t`` the name ``*L`` becomes ``t``): ``load.Ns(A)`` and
+    ``load.Nu(A)`` when ``v`` fits N bytes so extended (both for N = 8)."""
+    if not isinstance(ins, Store) or ins.guard is not None:
+        return []
+    addr = _operand_name(ins.addr, names)
+    return [_compose(f"load.{ins.size}{'s' if signed else 'u'}", [addr])[0]
+            for signed in (True, False) if fits_extension(ins.value, ins.size, signed, defs, set())]
+
+
 def candidate_expressions(fn: Function, names: Optional[dict] = None
                           ) -> dict[str, tuple[str, tuple]]:
     """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
-    an unguarded instruction at least twice, or once on a cycle), named under ``names``
-    (default: ``value_names(fn)``)."""
+    an unguarded instruction at least twice, or once on a cycle; a store generating a load's
+    value counts as a computation of it), named under ``names`` (default: ``value_names(fn)``)."""
     names = value_names(fn) if names is None else names
     seen: dict[str, list] = {}
     where: dict[str, list[str]] = {}
+    stored: dict[str, list[str]] = {}
+    defs = None
     for b in fn.blocks:
         for ins in b.instrs:
             if ins.guard is not None:
+                continue
+            if isinstance(ins, Store):
+                defs = definitions(fn) if defs is None else defs
+                for e in store_generated(ins, names, defs):
+                    stored.setdefault(e, []).append(b.label)
                 continue
             found = expression_of(ins, names)
             if found is not None:
                 seen.setdefault(found[0], [found[1], found[2]])
                 where.setdefault(found[0], []).append(b.label)
+    for e, blocks in stored.items():
+        if e in where:
+            where[e] = where[e] + blocks
     cyclic = None
     out = {}
     for name, blocks in where.items():
@@ -266,25 +426,65 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None
     return out
 
 
-def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
-    """Append ``vf_expr``, ``vf_expr_operand``, ``vf_occurs`` and ``vf_kill`` of one defined
-    function to ``out``."""
+def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str, str]:
+    """``{load expression: the private alloca it reads, or ANY}`` (every occurrence's address
+    names the same value, so one occurrence decides)."""
+    out = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if isinstance(ins, Load) and ins.guard is None:
+                found = expression_of(ins, names)
+                if found is not None and found[0] in exprs:
+                    out.setdefault(found[0], memory_root(ins.addr, roots))
+    return out
+
+
+def written_root(ins: Instr, roots: dict, defined: frozenset = frozenset()) -> Optional[str]:
+    """The memory root a store or a ``MEMORY_WRITERS`` call writes; None for other calls."""
+    if isinstance(ins, Store):
+        return memory_root(ins.addr, roots)
+    if memory_writer(ins, defined):
+        return memory_root(ins.args[0], roots)
+    return None
+
+
+def spares(ins: Instr, root: Optional[str], roots: dict, defined: frozenset = frozenset()
+           ) -> bool:
+    """Whether the store or call ``ins`` surely leaves a load expression of memory root ``root``
+    (``load_roots``; None: an expression built on loads) unchanged."""
+    if root is None or not clobbers_memory(ins):
+        return False
+    written = written_root(ins, roots, defined)
+    if written is None:                 # any other call: private allocas are out of its reach
+        return root != ANY
+    return written != root
+
+
+def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
+                     defined: frozenset = frozenset()) -> None:
+    """Append the value-flow relations (``VALUE_FLOW_RELATIONS``) of one defined function to
+    ``out``."""
     names = value_names(fn)
     exprs = candidate_expressions(fn, names)
     if not exprs:
         return
     by_reg: dict[str, list[str]] = {}
     loads: list[str] = []
+    defs = None
     for name, (op, args) in sorted(exprs.items()):
         out["vf_expr"].append((f, name, op))
-        for pos, a in enumerate(args):
+        for pos, a in enumerate(a for a in args if a != MEMORY):
             kind = "reg" if isinstance(a, Reg) else "const" if isinstance(a, Imm) else "global"
             out["vf_expr_operand"].append((f, name, pos, kind, _text(a)))
             if kind == "reg":
                 by_reg.setdefault(a.name, []).append(name)
-        if is_load(op):
+        if reads_memory(op, args):
             loads.append(name)
             out["vf_load"].append((f, name))
+    if loads:
+        roots = address_roots(fn, defined)
+        for name, r in sorted(load_roots(fn, names, exprs, roots).items()):
+            out["vf_load_root"].append((f, name, r))
     for b in fn.blocks:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
@@ -296,3 +496,9 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
             out["vf_kill"].extend((f, i, e) for e in sorted(killed))
             if loads and clobbers_memory(ins):
                 out["vf_clobber"].append((f, i))
+                written = written_root(ins, roots, defined)
+                if written is not None:
+                    out["vf_store_root"].append((f, i, written))
+                    defs = definitions(fn) if defs is None else defs
+                    out["vf_store_gen"].extend(
+                        (f, i, e) for e in store_generated(ins, names, defs) if e in exprs)

@@ -118,6 +118,9 @@ CATALOG: tuple[Analysis, ...] = (
     Analysis("pre", "pre.dl", "demand",
              "PathFinder value flow: AVAIL/ANTIC of lexical expressions and loads on the "
              "{must, may, no} lattice, the CMP region, PRE(M) insertions"),
+    Analysis("vng", "vng.dl", "demand",
+             "PathFinder Value Name Graph: AVAIL of every computation's value along value "
+             "threads (facts_gen/vng.py), fully redundant computations"),
     Analysis("correlation", "correlation.dl", "demand",
              "demand-driven interprocedural branch correlation (PathFinder ch. 7): answers of "
              "(v relop c) queries per branch and per incoming edge; needs whole modules"),

@@ -398,7 +398,7 @@ def coverage(loaded: LoadedDirectory) -> dict:
 
 
 def facts_directory(target, out, *, jobs: int = 1, function: Optional[str] = None,
-                    progress=None) -> tuple[dict, LoadedDirectory, dict]:
+                    progress=None, vng: bool = False) -> tuple[dict, LoadedDirectory, dict]:
     """``pathlogic facts``: extract the facts of every program under ``target`` into ``out``
     (replaced all at once; with ``function``, only the functions of that name). Returns
     ``(facts, loaded, failures)``; ``failures`` maps a file whose extraction failed to the
@@ -410,7 +410,7 @@ def facts_directory(target, out, *, jobs: int = 1, function: Optional[str] = Non
         raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
     _stage(progress, "extract", len(loaded.programs), "files")
     failures: dict[str, str] = {}
-    facts = extract([(p.module, p.relpath) for p in loaded.programs], failures=failures)
+    facts = extract([(p.module, p.relpath) for p in loaded.programs], failures=failures, vng=vng)
     if function is not None:
         facts = restrict_facts(facts, lambda fid: names_function(fid, function))
         if not facts["function"]:

@@ -76,14 +76,15 @@ def scope_of(fn: Function) -> str:
 
 
 def extract(modules: Iterable[tuple[Module, str]], profile: Optional[dict] = None,
-            failures: Optional[dict[str, str]] = None) -> dict[str, list[tuple]]:
+            failures: Optional[dict[str, str]] = None, vng: bool = False
+            ) -> dict[str, list[tuple]]:
     """The facts of every ``(module, relpath)``, extracted once each. A module whose extraction
     fails contributes no rows; with ``failures`` given, its error is recorded there (by relpath)
     instead of raised, so one module never costs the others their facts."""
     facts = empty_facts()
     for module, relpath in modules:
         try:
-            mine = extract_module(module, relpath, empty_facts(), profile=profile)
+            mine = extract_module(module, relpath, empty_facts(), profile=profile, vng=vng)
         except Exception as exc:  # noqa: BLE001 -- isolate one module (a bug or a bad name)
             if failures is None:
                 raise
@@ -328,7 +329,9 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
     """
     modules = list(modules)
     module_failures: dict[str, str] = {}
-    facts = extract(modules, profile, module_failures)
+    # the Value Name Graph's facts only for who asks for its analysis (facts_gen/vng.py)
+    vng = relations is not None and bool(set(relations) & set(catalog.get("vng").outputs))
+    facts = extract(modules, profile, module_failures, vng=vng)
     if keep is not None:
         facts = restrict_facts(facts, keep)
     modules = [(m, rel) for m, rel in modules if rel not in module_failures]

@@ -97,7 +97,7 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
         facts_dir = Path(tmp) / "facts"
         _, loaded, failures = facts_directory(args.dir, facts_dir,  # missing / empty DIR: error
-                                              function=args.function)
+                                              function=args.function, vng=True)
         for problem in loaded.problems:
             print(f"pathlogic: {problem.message}", file=sys.stderr)
         for relpath, message in sorted(failures.items()):

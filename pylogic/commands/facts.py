@@ -22,6 +22,8 @@ def add_parser(sub) -> None:
     p.add_argument("--jobs", type=positive_int, default=1, help="worker processes for reading")
     p.add_argument("--function", metavar="NAME",
                    help="only the facts of the functions named NAME (in any file)")
+    p.add_argument("--vng", action="store_true",
+                   help="also the Value Name Graph (vng_* relations; PathFinder ch. 3)")
     p.set_defaults(func=run)
 
 
@@ -29,7 +31,8 @@ def run(args) -> int:
     progress = Progress("facts")
     try:
         facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs,
-                                                  function=args.function, progress=progress)
+                                                  function=args.function, progress=progress,
+                                                  vng=args.vng)
     finally:
         progress.close()
     for problem in loaded.problems:

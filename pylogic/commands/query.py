@@ -66,7 +66,8 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def extract_into(directory: str, facts_dir: Path, function: str | None = None) -> bool:
+def extract_into(directory: str, facts_dir: Path, function: str | None = None,
+                 vng: bool = False) -> bool:
     """Write the facts of every program under ``directory`` to ``facts_dir`` (only the functions
     named ``function``, if given); print the inputs that were left out (or loaded with notes) to
     stderr. Returns whether a file was left out.
@@ -77,7 +78,7 @@ def extract_into(directory: str, facts_dir: Path, function: str | None = None) -
         ``directory`` does not exist or holds no input; no function is named ``function``.
     """
     work = facts_dir.parent / f"{facts_dir.name}-all" if function else facts_dir
-    facts, loaded, failures = facts_directory(directory, work)
+    facts, loaded, failures = facts_directory(directory, work, vng=vng)
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for relpath, message in sorted(failures.items()):
@@ -121,7 +122,8 @@ def run(args) -> int:
                                    f"--facts {facts_dir}: not a directory")
         else:
             facts_dir = Path(tmp) / "facts"
-            left_out = extract_into(args.on, facts_dir, args.function)
+            left_out = extract_into(args.on, facts_dir, args.function,
+                                    vng=any(r.startswith("vng_") for r in checked.inputs))
         try:
             check_input_files(checked, facts_dir, missing_ok=args.missing_as_empty)
         except DatalogError as exc:

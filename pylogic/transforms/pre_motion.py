@@ -24,9 +24,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (candidate_expressions, clobbers_memory, expression_of, is_load,
-                                  substituted, value_names)
-from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, branch_targets)
+from facts_gen.value_flow import (address_roots, definitions, candidate_expressions,
+                                  clobbers_memory, expression_of, is_load, load_roots,
+                                  reads_memory, spares, store_generated, substituted,
+                                  value_names)
+from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
+                              branch_targets)
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -66,14 +69,15 @@ class _KillIndex:
     """Which candidate expressions an instruction may change: by written leaf register, and
     every load for a store or call."""
 
-    def __init__(self, exprs: dict):
+    def __init__(self, exprs: dict, spare=None):
         self.by_reg: dict[str, set] = defaultdict(set)
         self.loads = set()
+        self.spare = spare              # spare(ins, e): the store or call surely leaves e alone
         for e, (op, leaves) in exprs.items():
             for a in leaves:
                 if isinstance(a, Reg):
                     self.by_reg[a.name].add(e)
-            if is_load(op):
+            if reads_memory(op, leaves):
                 self.loads.add(e)
 
     def __call__(self, ins) -> set:
@@ -81,13 +85,21 @@ class _KillIndex:
         for r in ins.defs():
             out |= self.by_reg.get(r, set())
         if clobbers_memory(ins):
-            out |= self.loads
+            out |= {e for e in self.loads if not (self.spare and self.spare(ins, e))}
         return out
 
 
-def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None):
+def _stored(ins, exprs: dict, names: dict, defs: dict) -> list[str]:
+    """The candidate loads whose value store ``ins`` makes its stored value (vf_store_gen)."""
+    if not isinstance(ins, Store):
+        return []
+    return [e for e in store_generated(ins, names, defs) if e in exprs]
+
+
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, defs=None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
-    with ``available`` the expressions whose temporary is valid at the block's entry."""
+    with ``available`` the expressions whose temporary is valid at the block's entry; a store
+    makes the loads it generates available (``t = mov v`` after it)."""
     kills = kills or _KillIndex(exprs)
     avail = set(available)
     for ins in block.instrs:
@@ -97,6 +109,8 @@ def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None):
         if e is not None:
             avail.add(e)
         avail -= kills(ins)
+        if defs is not None:
+            avail.update(_stored(ins, exprs, names, defs))
 
 
 def _computation(ins, dest: str):
@@ -119,7 +133,7 @@ def insertion_templates(fn: Function) -> tuple[dict, dict, dict]:
 
 
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
-                   name: str = "pre-m"):
+                   name: str = "pre-m", defined: frozenset = frozenset()):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
     and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
 
@@ -135,22 +149,39 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
             entry_avail[b].add(e)
     # which expressions have reuse: an insertion, or a computation t already holds
     reused = {e for _, _, e in inserts}
-    kills = _KillIndex(exprs)
+    roots = address_roots(fn, defined)  # ``defined``: the module's functions (alias facts)
+    lroots = load_roots(fn, names, exprs, roots)
+
+    def spare(ins, e):                  # private allocas (vf_load_root / vf_store_root)
+        return spares(ins, lroots.get(e) if is_load(exprs[e][0]) else None, roots, defined)
+    kills = _KillIndex(exprs, spare)
+    defs = definitions(fn)
     for b in fn.blocks:
-        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills)
+        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs)
                    if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
-    kills_t = _KillIndex(exprs_t)
+    kills_t = _KillIndex(exprs_t, spare)
+    needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
+                                  inserts)
     blocks, replaced = [], 0
     for b in fn.blocks:
-        out = []
-        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t):
+        out, out_index = [], []
+        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t,
+                                  defs):
             if e is None:
                 out.append(ins)
+                # store-to-load forwarding: the stored value is the load's (vf_store_gen),
+                # copied only where some path reaches a use of the temporary
+                k = len(out_index)
+                out.extend(Mov(dest=temp[g], src=ins.value, loc=ins.loc)
+                           for g in _stored(ins, exprs_t, names, defs)
+                           if (b.label, k, g) in needed)
+                out_index.append(ins)
                 continue
+            out_index.append(ins)
             if held:
                 replaced += 1
             else:
@@ -169,10 +200,61 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                             split, copies)
 
 
+def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
+                         names: dict, kills, defs: dict, inserts: set) -> set:
+    """``{(block, index, e)}``: the stores generating ``e`` whose value some path carries to a
+    computation of ``e`` that reuses the temporary, before any other write of it or kill of
+    ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge writes
+    the temporary). Only those stores get ``t = mov value``."""
+    events = {}                          # block -> [(index, e, "use" | "gen" | "kill")]
+    for b in fn.blocks:
+        ev = []
+        for k, (ins, e, held) in enumerate(_walk(b, exprs_t, entry_avail[b.label] & reused,
+                                                 names, kills, defs)):
+            if e is not None:
+                ev.append((k, e, "use" if held else "gen"))
+            ev.extend((k, x, "kill") for x in kills(ins))
+            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs))
+        events[b.label] = ev
+    first = {}
+    for label, ev in events.items():
+        seen = {}
+        for _, e, kind in ev:
+            seen.setdefault(e, kind)
+        first[label] = seen
+    succ = {b.label: b.successors() for b in fn.blocks}
+    on_edge = {(a, b, e) for a, b, e in inserts}
+    need_in = {label: {e for e, kind in f.items() if kind == "use"} for label, f in first.items()}
+    need_out = {label: set() for label in need_in}
+    changed = True
+    while changed:
+        changed = False
+        for b in reversed(fn.blocks):
+            out = set()
+            for s in succ[b.label]:
+                out |= {e for e in need_in.get(s, ()) if (b.label, s, e) not in on_edge}
+            if out != need_out[b.label]:
+                need_out[b.label] = out
+                grown = {e for e in out if e not in first[b.label]} - need_in[b.label]
+                if grown:
+                    need_in[b.label] |= grown
+                changed = True
+    needed = set()
+    for label, ev in events.items():
+        for pos, (k, g, kind) in enumerate(ev):
+            if kind != "store":
+                continue
+            nxt = next((kd for k2, e2, kd in ev[pos + 1:] if e2 == g), None)
+            if nxt == "use" or (nxt is None and g in need_out[label]):
+                needed.add((label, k, g))
+    return needed
+
+
 def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
     """``fn`` without the copies ``x = mov t`` of a temporary ``t`` in ``temps`` whose every
     read of ``x`` sees ``t`` unchanged since the copy (``value_names``: x is named by the leaf
-    t): those reads read ``t`` and the copy goes. Returns the function and the copies removed.
+    t, or x and t have the same name): those reads read ``t`` and the copy goes. Returns the
+    function and the copies removed.
     """
     names = value_names(fn)
     source = {}
@@ -184,6 +266,10 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
                 if len(leaves) == 1 and isinstance(leaves[0], Reg) and leaves[0].name in temps \
                         and text == leaves[0].name:
                     source[ins.dest] = leaves[0]
+                elif ins.src.name in names and names[ins.src.name][0] == text:
+                    # t itself is named (one definition): x and t hold the same name's value
+                    # wherever x is read (x fresh there, and t is only ever rewritten with it)
+                    source[ins.dest] = ins.src
     if not source:
         return fn, 0
     blocks = []
@@ -264,6 +350,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     ``pre_m_insert`` and ``pre_m_avail_in`` of the module (``Rows``)."""
     wanted = wanted_functions(module, functions, "pre-m")
     record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
+    defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):
@@ -272,7 +359,8 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
-        new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail)
+        new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
+                                   defined=defined)
         out.append(new)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record

@@ -12,7 +12,7 @@ from typing import Callable
 
 from pylogic.errors import PathlogicError
 from pylogic.transforms import (cbe, dce, icbe, if_conversion, pde, ppde, pre_motion,
-                                pre_restructure, pre_speculation, predicated_cp, sccp)
+                                pre_restructure, pre_speculation, predicated_cp, sccp, vng_fre)
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,9 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "PRE(MR) restructuring step: CMP regions duplicated, Fig. 6.10 (run as pre-mr,pre-m)"),
     Pass("pre-mr-budget", pre_restructure.pre_mr_budget, pre_restructure.NEEDS,
          "PRE(Mr): pre-mr within a 20% code-growth budget (run as pre-mr-budget,pre-m)"),
+    Pass("vng-fre", vng_fre.vng_fre, vng_fre.NEEDS,
+         "full redundancies on the Value Name Graph (datalog/vng.dl): one temporary per VNG name, "
+         "copies where threads rename values"),
     Pass("cbe", cbe.cbe, cbe.NEEDS,
          "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),
     Pass("icbe", icbe.icbe, icbe.NEEDS,

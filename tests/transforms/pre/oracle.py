@@ -6,7 +6,8 @@ formulation of Drechsler & Stadel 1993) written from the textbook equations.
 from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
-from facts_gen.value_flow import expression_of, value_names
+from facts_gen.value_flow import (address_roots, definitions, expression_of, is_load,
+                                  load_roots, reads_memory, spares, store_generated, value_names)
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
 
@@ -20,10 +21,13 @@ def meet(x: str, y: str) -> str:
     return MAY
 
 
-def local_properties(fn, exprs):
+def local_properties(fn, exprs, defined=frozenset()):
     """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block."""
     antloc, comp, kills = set(), set(), set()
     names = value_names(fn)
+    defs = definitions(fn)
+    roots = address_roots(fn, defined)
+    lroots = load_roots(fn, names, exprs, roots)
     for b in fn.blocks:
         killed = set()
         last = {}
@@ -36,11 +40,17 @@ def local_properties(fn, exprs):
                 last[e] = True
             for e, (op, args) in exprs.items():
                 regs = {a.name for a in args if isinstance(a, Reg)}
-                if set(ins.defs()) & regs or (op.startswith("load") and
-                                              isinstance(ins, (Store, Call))):
+                if set(ins.defs()) & regs or (
+                        reads_memory(op, args) and isinstance(ins, (Store, Call)) and
+                        not spares(ins, lroots.get(e) if is_load(op) else None, roots,
+                                   defined)):
                     killed.add(e)
                     kills.add((b.label, e))
                     last[e] = False
+            if isinstance(ins, Store):     # the stored value is the load's after it (§3.4.1.1)
+                for e in store_generated(ins, names, defs):
+                    if e in exprs:
+                        last[e] = True
         comp |= {(b.label, e) for e, v in last.items() if v}
     return antloc, comp, kills
 
