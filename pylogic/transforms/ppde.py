@@ -31,10 +31,11 @@ from typing import Iterable, Optional
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, PredDefine, Reg, Ret
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
+from pylogic.transforms.ppde_regions import INTERFACE, PAID, CrossBlock
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
-NEEDS = ("pd_dead", "pd_candidate", "live_in") + PPG_RELATIONS
+NEEDS = ("pd_dead", "pd_candidate", "live_in", "idom") + PPG_RELATIONS
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,11 @@ class FunctionPpde:
     candidates: int         # candidates processed (Table IV's C, copies included)
     reverted: int = 0       # blocks kept as they were: a path through them would run longer
     undone: int = 0         # candidates whose motion was undone for the same reason
+    sunk_out: int = 0       # candidates moved out of their block (ppde_regions)
+    copies_out: int = 0     # their copies in other blocks
+    merged_out: int = 0     # joins where copies merged
+    interface: int = 0      # interface / split blocks kept
+    emptied: int = 0        # blocks emptied by the motion and deleted
 
 
 @dataclass
@@ -344,10 +350,13 @@ def _with_guard(ins, p: str):
     return dataclasses.replace(ins, guard=None if p == "p0" else p)
 
 
-def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
+def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
+         cross_block: bool = True, interface: str = PAID, main_exit: Optional[str] = None
          ) -> tuple[Module, PpdeRecord]:
     """One round of PPDE on every block of every (or each named) function:
-    ``(new module, record)``; ``rows`` holds ``NEEDS`` of ``module``."""
+    ``(new module, record)``; ``rows`` holds ``NEEDS`` of ``module``. ``cross_block``: then
+    move candidates out of their blocks across the SEME regions (``ppde_regions``), in the
+    blocks the in-block phase left unchanged; ``interface``/``main_exit``: see there."""
     wanted = wanted_functions(module, functions, "ppde")
     record = PpdeRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
@@ -362,6 +371,7 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         ppg = PartitionGraph(fr, fn)
         stats = defaultdict(int)
         blocks = []
+        inblock = {}
         for b in fn.blocks:
             keep = [(k, ins) for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
             stats["deleted"] += len(b.instrs) - len(keep)
@@ -388,6 +398,7 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
             work = _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names), live, cands,
                               single)
             result = work.run()
+            inblock[b.label] = work
             if not _no_path_longer(instrs, result):
                 # Definition 1: no path's dynamic count may grow (in a hyperblock every issued
                 # instruction counts, nullified or not): keep the block as it was
@@ -402,12 +413,66 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
                         (fn.name, b.label, id(it.origin), _guard(it.origin.ins)), []
                     ).append(_guard(it.ins))
             blocks.append(dataclasses.replace(b, instrs=tuple(result)))
+        if cross_block:
+            blocks = _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
+                                  _fallthrough(inblock))
         new_fn = dataclasses.replace(fn, blocks=tuple(blocks))
         changed = new_fn != fn
         out.append(new_fn)
         record.applied.append(FunctionPpde(fn.name, stats["deleted"], stats["split"],
                                            stats["copies"], stats["merged"], stats["swaps"],
                                            stats["encountered"], stats["candidates"],
-                                           stats["reverted"], stats["undone"]))
+                                           stats["reverted"], stats["undone"],
+                                           stats["sunk_out"], stats["copies_out"],
+                                           stats["merged_out"], stats["interface"],
+                                           stats["emptied"]))
         record.last_changed = record.last_changed or changed
     return dataclasses.replace(module, functions=tuple(out)), record
+
+
+def _fallthrough(inblock: dict):
+    """``test(label, g, side_guards)``: the PPG proves that g holds exactly when control
+    reaches the final branch of ``label`` (g disjoint from every side exit's guard, and g with
+    them partitions the block's p0): a copy under g leaves by that branch alone (§3.6 item 4)."""
+    def test(label: str, g: str, sides) -> bool:
+        work = inblock.get(label)
+        if work is None or not work._usable(g) or not all(work._usable(s) for s in sides):
+            return False
+        preds = work.preds
+        if not all(preds.is_disjoint(g, s) for s in sides):
+            return False
+        return work._partitioned("p0", {g, *sides})
+    return test
+
+
+def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
+                 fallthrough) -> list:
+    """The block-boundary motion (``ppde_regions``) on the blocks the in-block phase left as
+    they were (their candidate ids still name them)."""
+    from pylogic.ir.model import Block
+    claimed = {b.label for b, new in zip(fn.blocks, blocks) if b.instrs != new.instrs}
+    cands = set()
+    for ident in candidates:
+        label, _, k = ident.rpartition("#")
+        if label not in claimed and k.isdigit():
+            cands.add((label, int(k)))
+    bm = fn.block_map()
+    cands = {(b, k) for b, k in cands if b in bm and k < len(bm[b].instrs)
+             and len(bm[b].instrs[k].defs()) == 1}
+    if not cands:
+        return blocks
+    idom = {n: d for d, n in fr["idom"]}
+    work = CrossBlock(fn, {b.label: b.instrs for b in blocks}, claimed, cands, live, idom,
+                      interface, main_exit, fallthrough)
+    body = work.run()
+    for key, value in (("sunk_out", work.stats.sunk), ("copies_out", work.stats.copies),
+                       ("merged_out", work.stats.merged), ("interface", work.stats.interface),
+                       ("emptied", work.stats.emptied)):
+        stats[key] += value
+    stats["deleted"] += work.stats.deleted
+    if not (work.stats.sunk or work.stats.deleted):
+        return blocks
+    old = {b.label: b for b in blocks}
+    return [dataclasses.replace(old[label], instrs=instrs) if label in old
+            else Block(label=label, instrs=instrs, annotations=(INTERFACE,))
+            for label, instrs in body.items()]
