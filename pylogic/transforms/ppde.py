@@ -35,7 +35,7 @@ from pylogic.transforms.ppde_regions import INTERFACE, PAID, CrossBlock
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
-NEEDS = ("pd_dead", "pd_candidate", "live_in", "idom") + PPG_RELATIONS
+NEEDS = ("pd_dead", "pd_faint", "pd_candidate", "live_in", "idom") + PPG_RELATIONS
 
 
 @dataclass(frozen=True)
@@ -127,8 +127,13 @@ class _BlockPpde:
     """PPDE on one block (Figures 7, 8, 13 with the block as the region)."""
 
     def __init__(self, label, instrs, preds: BlockPredicates, live: set, candidates: set,
-                 single_def: dict):
+                 single_def: dict, exporting: bool = False):
         self.label = label
+        #: Case 1 at a branch across blocks (ppde_regions): a copy whose executions all leave
+        #: by a branch δ with its register live there is exported: it waits just before δ and
+        #: the cross-block phase moves it into δ's targets. copy -> δ
+        self.exporting = exporting
+        self.exported: dict = {}
         self.items = [_Copy(ins) for ins in instrs]
         self.preds = preds
         self.live = live
@@ -207,17 +212,24 @@ class _BlockPpde:
         original."""
         before = None if snapshot is None else [it.ins for it in snapshot[0]]
         after = [it.ins for it in self.items]
-        if before is not None and (not _no_path_longer(before, after)
-                                   or Counter(map(repr, before)) == Counter(map(repr, after))):
+        exported = {id(it.ins): id(d.ins) for it, d in self.exported.items()}
+        if before is not None and (
+                not _no_exit_longer(before, snapshot[4], after, exported)
+                or not exported and len(after) > len(before)
+                or (exported == snapshot[4]
+                    and Counter(map(repr, before)) == Counter(map(repr, after)))):
             # a longer path, or a mere reordering (kept, it would let two independent
             # candidates swap places on every round: the pass would never reach its fixpoint)
             self.items = snapshot[0]
             self.forest = snapshot[1]
             self.stats = snapshot[2]
+            self.exported = snapshot[3]
             if before != after:
                 self.stats["undone"] += 1
         return (list(self.items), {o: {d: list(a) for d, a in f.items()}
-                                   for o, f in self.forest.items()}, defaultdict(int, self.stats))
+                                   for o, f in self.forest.items()}, defaultdict(int, self.stats),
+                dict(self.exported),
+                {id(it.ins): id(d.ins) for it, d in self.exported.items()})
 
     def _delete(self, item: _Copy) -> None:
         self.items.remove(item)
@@ -242,6 +254,16 @@ class _BlockPpde:
             q = _guard(delta.ins)
             rel = self._relation(p, q, delta)
             dep, dbnu = self._dep(alpha.ins, delta.ins)
+            leaves = self._leaves_by(alpha, delta, rel) if self.exporting else None
+            if leaves == "dead":                                      # dead wherever it goes
+                self._delete(alpha)
+                self.stats["deleted"] += 1
+                return []
+            if leaves:
+                self.items.remove(alpha)                              # Case 1 at a branch:
+                self.items.insert(self.items.index(delta), alpha)     # out by δ (ppde_regions)
+                self.exported[alpha] = delta
+                return []
             if rel == "disjoint":
                 if dep and isinstance(delta.ins, PredDefine):
                     return []             # a define writes its destinations whatever its guard
@@ -299,6 +321,40 @@ class _BlockPpde:
             self.stats["deleted"] += 1
         return []
 
+    def _leaves_by(self, alpha: _Copy, delta: _Copy, rel: str) -> Optional[str]:
+        """"export" when all executions of α leave the block by branch δ, which does not read
+        α's register, with the register live at a target (§3.3 Case 1, Fig. 9): δ is a side
+        exit under α's own predicate, or the final branch and α's predicate is the block's
+        (p0) or exactly the fall-through one (§3.6 item 4); "dead" when it is dead at every
+        target of δ; else None."""
+        ins = delta.ins
+        if not _targets(ins) or _guard(ins) == "p0" and delta is not self.items[-1]:
+            return None
+        (v,) = alpha.ins.defs()
+        if v in _reads(ins):
+            return None
+        g = _guard(alpha.ins)
+        if delta is not self.items[-1]:
+            ok = rel == "equal" and g != "p0"
+        elif _guard(ins) != "p0":
+            ok = False
+        elif g == "p0":
+            ok = not any(_targets(it.ins) for it in self.items[self.items.index(alpha) + 1:-1])
+        else:
+            ok = self.fallthrough(g)
+        if not ok:
+            return None
+        return "export" if any((t, v) in self.live for t in _targets(ins)) else "dead"
+
+    def fallthrough(self, g: str) -> bool:
+        """g holds exactly when control reaches the block's final branch: disjoint from every
+        side exit's guard and, with them, a partition of the block's p0 (PPG)."""
+        sides = {_guard(it.ins) for it in self.items[:-1] if _targets(it.ins)}
+        if "p0" in sides or not self._usable(g) or not all(self._usable(x) for x in sides):
+            return False
+        return all(self.preds.is_disjoint(g, x) for x in sides) and \
+            self._partitioned("p0", {g, *sides})
+
     def _add_inst(self, alpha: _Copy, delta: _Copy, q: str) -> Optional[_Copy]:
         """AddInst (lines 63-75): record α's arrival at δ; when the arrived copies' predicates
         partition E-PRED(δ), replace them by one copy under M-PRED(δ) before δ."""
@@ -331,6 +387,28 @@ class _BlockPpde:
             return any(all(covered(kid, depth + 1) for kid in kids)
                        for x in eq(node) for kids in ppg._by_parent["pred"].get(x, ()))
         return self.preds.known(q) and covered(self.preds.node[q])
+
+
+def _exit_costs(instrs: list, exported: dict) -> list:
+    """Per exit of the block (each branch or ret, in order): the instructions issued before it
+    on the path leaving there; an exported copy (id -> id of its branch) counts only on the
+    path of its own branch (it will sit in that branch's target)."""
+    costs, issued = [], 0
+    pending = defaultdict(int)
+    for ins in instrs:
+        if id(ins) in exported:
+            pending[exported[id(ins)]] += 1
+            continue
+        if _targets(ins) or isinstance(ins, Ret):
+            costs.append(issued + pending[id(ins)])
+        issued += 1
+    return costs
+
+
+def _no_exit_longer(before: list, before_exported: dict, after: list, exported: dict) -> bool:
+    """No path through the block issues more instructions than before (Definition 1)."""
+    a, b = _exit_costs(before, before_exported), _exit_costs(after, exported)
+    return len(a) == len(b) and all(y <= x for x, y in zip(a, b))
 
 
 def _no_path_longer(before: list, after: list) -> bool:
@@ -366,12 +444,14 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             continue
         fr = rows.function(fn.name)
         candidates = {r[0] for r in fr["pd_candidate"]}
-        dead = {r[0] for r in fr["pd_dead"]} & candidates
+        dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
         live = {(b, r) for b, r in fr["live_in"]}
         ppg = PartitionGraph(fr, fn)
         stats = defaultdict(int)
         blocks = []
         inblock = {}
+        exports = []
+        fallbacks = {}
         for b in fn.blocks:
             keep = [(k, ins) for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
             stats["deleted"] += len(b.instrs) - len(keep)
@@ -395,11 +475,16 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                 # no predicated code here: nothing for Sink to split (pde's job)
                 blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
                 continue
-            work = _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names), live, cands,
-                              single)
+            make = lambda exporting, b=b, instrs=instrs, names=names, cands=cands, \
+                single=single: _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names),
+                                          live, cands, single, exporting=exporting)  # noqa: E731
+            fallbacks[b.label] = lambda make=make, instrs=instrs: _plain(make(False), instrs)
+            work = make(cross_block)
             result = work.run()
             inblock[b.label] = work
-            if not _no_path_longer(instrs, result):
+            exported = {id(it.ins): id(d.ins) for it, d in work.exported.items()}
+            if not _no_exit_longer(instrs, {}, result, exported) or \
+                    not exported and len(result) > len(instrs):
                 # Definition 1: no path's dynamic count may grow (in a hyperblock every issued
                 # instruction counts, nullified or not): keep the block as it was
                 stats["reverted"] += 1
@@ -413,9 +498,11 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                         (fn.name, b.label, id(it.origin), _guard(it.origin.ins)), []
                     ).append(_guard(it.ins))
             blocks.append(dataclasses.replace(b, instrs=tuple(result)))
+            for it, d in work.exported.items():
+                exports.append((b.label, it.ins, d.ins))
         if cross_block:
             blocks = _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
-                                  _fallthrough(inblock))
+                                  _fallthrough(inblock), exports, fallbacks)
         new_fn = dataclasses.replace(fn, blocks=tuple(blocks))
         changed = new_fn != fn
         out.append(new_fn)
@@ -430,6 +517,13 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     return dataclasses.replace(module, functions=tuple(out)), record
 
 
+def _plain(work: "_BlockPpde", instrs: list) -> list:
+    """The in-block result of ``work`` (not exporting), or ``instrs`` if a path would grow."""
+    result = work.run()
+    return result if _no_exit_longer(instrs, {}, result, {}) and len(result) <= len(instrs) \
+        else instrs
+
+
 def _fallthrough(inblock: dict):
     """``test(label, g, side_guards)``: the PPG proves that g holds exactly when control
     reaches the final branch of ``label`` (g disjoint from every side exit's guard, and g with
@@ -438,19 +532,17 @@ def _fallthrough(inblock: dict):
         work = inblock.get(label)
         if work is None or not work._usable(g) or not all(work._usable(s) for s in sides):
             return False
-        preds = work.preds
-        if not all(preds.is_disjoint(g, s) for s in sides):
-            return False
-        return work._partitioned("p0", {g, *sides})
+        return work.fallthrough(g)
     return test
 
 
 def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
-                 fallthrough) -> list:
+                 fallthrough, exports=(), fallbacks=None) -> list:
     """The block-boundary motion (``ppde_regions``) on the blocks the in-block phase left as
     they were (their candidate ids still name them)."""
     from pylogic.ir.model import Block
     claimed = {b.label for b, new in zip(fn.blocks, blocks) if b.instrs != new.instrs}
+    claimed |= {label for label, _, _ in exports}
     cands = set()
     for ident in candidates:
         label, _, k = ident.rpartition("#")
@@ -459,19 +551,17 @@ def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
     bm = fn.block_map()
     cands = {(b, k) for b, k in cands if b in bm and k < len(bm[b].instrs)
              and len(bm[b].instrs[k].defs()) == 1}
-    if not cands:
+    if not cands and not exports:
         return blocks
     idom = {n: d for d, n in fr["idom"]}
     work = CrossBlock(fn, {b.label: b.instrs for b in blocks}, claimed, cands, live, idom,
                       interface, main_exit, fallthrough)
-    body = work.run()
+    body = work.run(exports, lambda label: fallbacks[label]())
     for key, value in (("sunk_out", work.stats.sunk), ("copies_out", work.stats.copies),
                        ("merged_out", work.stats.merged), ("interface", work.stats.interface),
                        ("emptied", work.stats.emptied)):
         stats[key] += value
     stats["deleted"] += work.stats.deleted
-    if not (work.stats.sunk or work.stats.deleted):
-        return blocks
     old = {b.label: b for b in blocks}
     return [dataclasses.replace(old[label], instrs=instrs) if label in old
             else Block(label=label, instrs=instrs, annotations=(INTERFACE,))

@@ -215,18 +215,21 @@ class CrossBlock:
     def _plan(self, label: str, k: int) -> Optional[_Plan]:
         """Where the candidate at index k of ``label`` and its copies go, or None."""
         alpha = self.body[label][k]
-        region = self.region_of[label]
         out = self._leave(label, k + 1, alpha)
         if out is None:
             return None
-        plan = _Plan(touched={label})
         if not out:
+            plan = _Plan(touched={label})
             plan.touched |= {t for i in self.body[label][k + 1:] for t in _targets(i)}
             return plan                                  # dead on every exit: deleted
-        copy = dataclasses.replace(alpha, guard=None)
+        return self._propagate(label, out, dataclasses.replace(alpha, guard=None))
+
+    def _propagate(self, label: str, out: list, copy) -> Optional[_Plan]:
+        """The copies of ``copy`` leaving ``label`` by the edges ``out`` (index, target), moved
+        on through the region in topological order (Cases 1-3 at block boundaries)."""
+        region = self.region_of[label]
+        plan = _Plan(touched={label})
         arrivals = defaultdict(list)            # join -> [(source, index)]
-        moving = [(label, out)]
-        order = lambda b: self.topo.get(b, 0)   # noqa: E731
 
         def send(src, edges):
             for idx, t in edges:
@@ -240,8 +243,7 @@ class CrossBlock:
                     plan.edges.append((src, self.body[src][idx], t))   # interface block
 
         send(label, out)
-        pending = sorted(region.blocks, key=order)
-        for b in pending:
+        for b in sorted(region.blocks, key=lambda b: self.topo.get(b, 0)):
             if b in arrivals:
                 edges = arrivals.pop(b)
                 if sorted(edges) == sorted(self.preds[b]):
@@ -249,31 +251,31 @@ class CrossBlock:
                     plan.merged += 1
                 else:
                     for src, idx in edges:
-                        if idx == len(self.body[src]) - 1 and len(_targets(self.body[src][idx])) == 1:
+                        term = self.body[src][idx]
+                        if idx == len(self.body[src]) - 1 and len(_targets(term)) == 1 \
+                                and (src != label or _guard(term) == "p0"):
                             plan.parked[src] = copy              # stays at its block's end
                             plan.touched.add(src)
                         else:
-                            plan.edges.append((src, self.body[src][idx], b))   # split edge
+                            plan.edges.append((src, term, b))    # split critical edge
                     continue
             if b in plan.tops and b != label:
                 nxt = self._leave(b, 0, copy)
                 if nxt is not None:
                     del plan.tops[b]
-                    for _, t in nxt:
-                        plan.touched.add(t)
                     send(b, nxt)
         if not plan.tops and not plan.edges and plan.parked and set(plan.parked) <= {label}:
             return None                                          # nothing would move
         return plan
 
     # ------------------------------------------------------------------ applying a plan
-    def _emptied_by(self, plan: _Plan, label: str) -> set:
+    def _emptied_by(self, plan: _Plan, label: str, gone) -> set:
         """Blocks the plan leaves holding only an unguarded ``br`` (to be deleted)."""
         out = set()
         for b in plan.touched:
             if b not in self.body or b == self.fn.blocks[0].label:
                 continue
-            instrs = [i for j, i in enumerate(self.body[b]) if not (b == label and j == self._k)]
+            instrs = [i for i in self.body[b] if not (b == label and i is gone)]
             if b in plan.tops or b in plan.parked:
                 continue
             if len(instrs) == 1 and isinstance(instrs[0], Br) and instrs[0].guard is None \
@@ -281,30 +283,64 @@ class CrossBlock:
                 out.add(b)
         return out
 
-    def run(self) -> dict:
-        """Every motion of the round; the new block bodies (new blocks included, in layout)."""
+    def run(self, exports=(), fallback=None) -> dict:
+        """Every motion of the round; the new block bodies (new blocks included, in layout).
+        ``exports``: (label, copy, branch) the in-block phase left just before ``branch``, all
+        of whose executions leave by it (Case 1 at a branch); the in-block phase counted them
+        on their branch's path only, so they move all or none: if one cannot, the block gets
+        ``fallback(label)``, its in-block result without exports."""
+        by_block = defaultdict(list)
+        for label, copy, branch in exports:
+            by_block[label].append((copy, branch))
+        for label, items in by_block.items():
+            if not self._export_all(label, items) and fallback is not None:
+                self.body[label] = list(fallback(label))     # in-block result without exports
         order = sorted(self.candidates, key=lambda lk: (-self.topo.get(lk[0], 0), -lk[1]))
         for label, k in order:
             if label in self.claimed or label not in self.region_of:
                 continue
-            self._k = k
             plan = self._plan(label, k)
-            if plan is None:
-                continue
-            if plan.touched & self.claimed:
-                self.stats.waited += 1
-                continue
-            emptied = self._emptied_by(plan, label)
-            if self.interface == PAID:
-                sources = {s for s, _, _ in plan.edges}
-                if not sources <= emptied or any(e in self.new_blocks for e in plan.edges):
-                    self.stats.unpaid += 1
-                    continue
-            self._apply(label, k, plan, emptied)
+            if plan is not None:
+                self._commit(label, self.body[label][k], plan)
         return self._finish()
 
-    def _apply(self, label: str, k: int, plan: _Plan, emptied: set) -> None:
-        alpha = self.body[label].pop(k)
+    def _export_all(self, label: str, items: list) -> bool:
+        """Move every exported copy of ``label``; on the first that cannot move, undo them."""
+        saved = ({b: list(i) for b, i in self.body.items()}, set(self.claimed),
+                 {e: list(c) for e, c in self.new_blocks.items()}, set(self.emptied),
+                 dataclasses.replace(self.stats))
+        for copy, branch in items:
+            (v,) = copy.defs()
+            j = next(j for j, i in enumerate(self.body[label]) if i is branch)
+            out = [(j, t) for t in _targets(branch) if (t, v) in self.live]
+            plan = self._propagate(label, out, dataclasses.replace(copy, guard=None)) \
+                if label in self.region_of else None
+            if plan is not None:
+                plan.touched.discard(label)             # the in-block phase changed it already
+            if plan is None or not self._commit(label, copy, plan):
+                self.body, self.claimed, self.new_blocks, self.emptied, self.stats = saved
+                self.stats.unpaid += 1
+                return False
+        return True
+
+    def _commit(self, label: str, alpha, plan: _Plan) -> bool:
+        """Apply ``plan`` for ``alpha`` of ``label`` unless it touches a claimed block or (paid)
+        would keep an interface block that lengthens a path."""
+        if plan.touched & self.claimed:
+            self.stats.waited += 1
+            return False
+        emptied = self._emptied_by(plan, label, alpha)
+        if self.interface == PAID:
+            sources = {s for s, _, _ in plan.edges}
+            if not sources <= emptied or any(e in self.new_blocks for e in plan.edges):
+                self.stats.unpaid += 1
+                return False
+        self._apply(label, alpha, plan, emptied)
+        return True
+
+    def _apply(self, label: str, alpha, plan: _Plan, emptied: set) -> None:
+        instrs = self.body[label]
+        instrs.pop(next(j for j, i in enumerate(instrs) if i is alpha))
         copy = dataclasses.replace(alpha, guard=None)
         for b, c in plan.parked.items():
             self.body[b].insert(len(self.body[b]) - 1, c)
