@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, PredDefine, Reg, Ret
+from pylogic.ir.printer import print_instr
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
 from pylogic.transforms.ppde_regions import INTERFACE, PAID, CrossBlock
@@ -65,6 +66,9 @@ class PpdeRecord(TransformRecord):
     #: per original candidate (function, block, text): the guards of its copies at the end of
     #: the round, for the Definition 1 checks (copies disjoint, within the original)
     copies_of: dict = field(default_factory=dict)
+    #: per candidate moved out of its block in the round (function, block, instruction text):
+    #: the blocks its copies went to (ppde_regions)
+    blocks_of: dict = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -502,7 +506,7 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                 exports.append((b.label, it.ins, d.ins))
         if cross_block:
             blocks = _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
-                                  _fallthrough(inblock), exports, fallbacks)
+                                  _fallthrough(inblock), exports, fallbacks, record)
         new_fn = dataclasses.replace(fn, blocks=tuple(blocks))
         changed = new_fn != fn
         out.append(new_fn)
@@ -537,7 +541,7 @@ def _fallthrough(inblock: dict):
 
 
 def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
-                 fallthrough, exports=(), fallbacks=None) -> list:
+                 fallthrough, exports=(), fallbacks=None, record=None) -> list:
     """The block-boundary motion (``ppde_regions``) on the blocks the in-block phase left as
     they were (their candidate ids still name them)."""
     from pylogic.ir.model import Block
@@ -562,6 +566,9 @@ def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
                        ("emptied", work.stats.emptied)):
         stats[key] += value
     stats["deleted"] += work.stats.deleted
+    if record is not None:
+        for label, alpha, dests in work.moves:
+            record.blocks_of[(fn.name, label, print_instr(alpha).strip())] = dests
     old = {b.label: b for b in blocks}
     return [dataclasses.replace(old[label], instrs=instrs) if label in old
             else Block(label=label, instrs=instrs, annotations=(INTERFACE,))

@@ -170,6 +170,9 @@ class CrossBlock:
         self.exits = {b.label for b in fn.blocks if INTERFACE in b.annotations}
         self.emptied: set = set()
         self.stats = CrossBlockStats()
+        #: (label, candidate, destinations): a block label, or an edge (source, branch, target)
+        #: for a new block
+        self.moves: list = []
 
     # ------------------------------------------------------------------ one block boundary
     def _leave(self, label: str, start: int, ins) -> Optional[list]:
@@ -308,7 +311,7 @@ class CrossBlock:
         """Move every exported copy of ``label``; on the first that cannot move, undo them."""
         saved = ({b: list(i) for b, i in self.body.items()}, set(self.claimed),
                  {e: list(c) for e, c in self.new_blocks.items()}, set(self.emptied),
-                 dataclasses.replace(self.stats))
+                 dataclasses.replace(self.stats), list(self.moves))
         for copy, branch in items:
             (v,) = copy.defs()
             j = next(j for j, i in enumerate(self.body[label]) if i is branch)
@@ -318,7 +321,8 @@ class CrossBlock:
             if plan is not None:
                 plan.touched.discard(label)             # the in-block phase changed it already
             if plan is None or not self._commit(label, copy, plan):
-                self.body, self.claimed, self.new_blocks, self.emptied, self.stats = saved
+                (self.body, self.claimed, self.new_blocks, self.emptied, self.stats,
+                 self.moves) = saved
                 self.stats.unpaid += 1
                 return False
         return True
@@ -354,6 +358,7 @@ class CrossBlock:
             self.stats.deleted += 1
             return
         self.stats.sunk += 1
+        self.moves.append((label, alpha, [*plan.tops, *plan.parked, *(e for e in plan.edges)]))
         self.stats.copies += len(plan.tops) + len(plan.parked) + len(plan.edges)
         self.stats.merged += plan.merged
 
@@ -397,12 +402,14 @@ class CrossBlock:
         for (src, branch, t), name in names.items():
             anchor = src
             region = self.region_of.get(src)
-            if self.main_exit is not None and t != self.main_exit and region is not None \
-                    and self.region_of.get(t) is not region:
-                # a non-main exit: into the parent region (after its last block)
+            if self.main_exit is not None and self.main_exit not in (t, f"{src}->{t}") \
+                    and region is not None and self.region_of.get(t) is not region:
+                # a non-main exit: into the parent region, after its last block (line 21);
+                # the root region's parent is the function's end
                 parent = [r for r in self.regions if r.head == region.parent]
-                blocks = set(parent[0].blocks if parent else region.blocks)
-                inside = [b for b in layout if b in blocks]
-                anchor = inside[-1] if inside else src
+                inside = [b for b in layout if parent and b in parent[0].blocks]
+                anchor = inside[-1] if inside else layout[-1]
             layout.insert(layout.index(anchor) + 1, name)
+        self.moves = [(label, alpha, [names[d] if d in names else d for d in dests])
+                      for label, alpha, dests in self.moves]
         return {b: tuple(self.body[b]) for b in layout if b in self.body}
