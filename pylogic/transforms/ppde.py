@@ -237,6 +237,7 @@ class _BlockPpde:
 
     def _delete(self, item: _Copy) -> None:
         self.items.remove(item)
+        self.exported.pop(item, None)
         for arrivals in self.forest.get(item.origin, {}).values():
             if item in arrivals:
                 arrivals.remove(item)             # §3.6 item 2: no stale F entries
@@ -267,6 +268,9 @@ class _BlockPpde:
                 self.items.remove(alpha)                              # Case 1 at a branch:
                 self.items.insert(self.items.index(delta), alpha)     # out by δ (ppde_regions)
                 self.exported[alpha] = delta
+                for arrivals in self.forest.get(alpha.origin, {}).values():
+                    if alpha in arrivals:
+                        arrivals.remove(alpha)                    # it leaves: no merge here
                 return []
             if rel == "disjoint":
                 if dep and isinstance(delta.ins, PredDefine):
@@ -503,7 +507,8 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                     ).append(_guard(it.ins))
             blocks.append(dataclasses.replace(b, instrs=tuple(result)))
             for it, d in work.exported.items():
-                exports.append((b.label, it.ins, d.ins))
+                if it in work.items:
+                    exports.append((b.label, it.ins, d.ins))
         if cross_block:
             blocks = _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
                                   _fallthrough(inblock), exports, fallbacks, record)
