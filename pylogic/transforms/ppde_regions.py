@@ -39,10 +39,13 @@ deleted: the new block's ``br`` replaces the deleted one's, so no path executes 
 (Definition 1); ``interface="keep"`` is the paper's setting, where each interface block that
 receives code adds its ``br`` to the paths through it.
 
-Every motion is one original candidate with all its copies, planned first and applied whole. The
-blocks a motion touches (its own, those its copies enter or leave, the successors whose liveness
-it reads) are claimed for the round: a later motion touching a claimed block waits for the next
-round, on fresh ``live_in`` rows (liveness at a block entry changes only where a motion put code).
+Every motion is one original candidate with all its copies, planned first and applied whole,
+candidates last first (reverse topological order of blocks, then of instructions), so a chain of
+dependent candidates moves in one round. Liveness at block entries comes from ``live_in`` rows;
+after each motion, what its copies read is made live in every block it touched (an
+over-approximation: more copies, fewer deletions, never a wrong one); the next round has fresh
+rows. Blocks the in-block phase changed keep their code (their candidate ids are stale) but may
+receive copies.
 """
 from __future__ import annotations
 
@@ -129,9 +132,10 @@ class CrossBlockStats:
     merged: int = 0          # joins where copies merged (Case 3, AddInst)
     interface: int = 0       # interface or split blocks kept (holding code)
     emptied: int = 0         # blocks left empty by the motion and deleted (line 20)
-    waited: int = 0          # motions left for the next round (a claimed block)
+    waited: int = 0          # motions left for the next round (into an emptied block)
     unpaid: int = 0          # motions not made: an interface block would lengthen a path
     deleted: int = 0         # copies dead on every edge they leave by (past their block)
+    export_failed: int = 0   # blocks whose exports could move in the dry run but not after
 
 
 @dataclass
@@ -152,15 +156,18 @@ class CrossBlock:
                  fallthrough=None):
         self.fn = fn
         self.body = {label: list(instrs) for label, instrs in body.items()}
-        self.claimed = set(claimed)
-        self.candidates = candidates            # (label, index) of candidates in unclaimed blocks
-        self.live = live                        # (label, register) live at the block's entry
+        self.claimed = set(claimed)             # blocks the in-block phase changed
+        #: candidates of the unchanged blocks, as (label, instruction): indices shift as code moves
+        self.candidates = [(label, self.body[label][k]) for label, k in sorted(
+            candidates, key=lambda lk: (-self.topo_of(fn).get(lk[0], 0), -lk[1]))
+            if label not in self.claimed and label in self.body]
+        self.live = set(live)
         self.interface = interface
         self.fallthrough = fallthrough or (lambda label, g, sides: False)
         self.main_exit = main_exit
         self.regions = seme_regions(fn, idom)
         self.region_of = {b: r for r in self.regions for b in r.blocks}
-        self.topo = {b: k for k, b in enumerate(reverse_postorder(fn))}
+        self.topo = self.topo_of(fn)
         self.preds = defaultdict(list)          # target -> incoming edges (source, index)
         for label, instrs in self.body.items():
             for k, ins in enumerate(instrs):
@@ -173,6 +180,10 @@ class CrossBlock:
         #: (label, candidate, destinations): a block label, or an edge (source, branch, target)
         #: for a new block
         self.moves: list = []
+
+    @staticmethod
+    def topo_of(fn: Function) -> dict:
+        return {b: k for k, b in enumerate(reverse_postorder(fn))}
 
     # ------------------------------------------------------------------ one block boundary
     def _leave(self, label: str, start: int, ins) -> Optional[list]:
@@ -295,23 +306,34 @@ class CrossBlock:
         by_block = defaultdict(list)
         for label, copy, branch in exports:
             by_block[label].append((copy, branch))
-        for label, items in by_block.items():
-            if not self._export_all(label, items) and fallback is not None:
+        # first which blocks can export everything (a dry run each, on the state before any
+        # motion), then their in-block results without exports for the others, then the
+        # exports: a fallback never overwrites copies another motion put into its block
+        movable = {label for label, items in by_block.items() if self._export_all(label, items,
+                                                                                  dry=True)}
+        for label in by_block:
+            if label not in movable and fallback is not None:
                 self.body[label] = list(fallback(label))     # in-block result without exports
-        order = sorted(self.candidates, key=lambda lk: (-self.topo.get(lk[0], 0), -lk[1]))
-        for label, k in order:
-            if label in self.claimed or label not in self.region_of:
+                self.stats.unpaid += 1
+        for label in movable:
+            self._export_all(label, by_block[label])
+        for label, alpha in self.candidates:            # last first (reverse topological)
+            if label not in self.region_of:
+                continue
+            k = next((j for j, i in enumerate(self.body[label]) if i is alpha), None)
+            if k is None:
                 continue
             plan = self._plan(label, k)
             if plan is not None:
-                self._commit(label, self.body[label][k], plan)
+                self._commit(label, alpha, plan)
         return self._finish()
 
-    def _export_all(self, label: str, items: list) -> bool:
-        """Move every exported copy of ``label``; on the first that cannot move, undo them."""
+    def _export_all(self, label: str, items: list, dry: bool = False) -> bool:
+        """Move every exported copy of ``label``; on the first that cannot move, undo them
+        (``dry``: undo them in any case)."""
         saved = ({b: list(i) for b, i in self.body.items()}, set(self.claimed),
                  {e: list(c) for e, c in self.new_blocks.items()}, set(self.emptied),
-                 dataclasses.replace(self.stats), list(self.moves))
+                 dataclasses.replace(self.stats), list(self.moves), set(self.live))
         for copy, branch in items:
             (v,) = copy.defs()
             j = next(j for j, i in enumerate(self.body[label]) if i is branch)
@@ -322,16 +344,21 @@ class CrossBlock:
                 plan.touched.discard(label)             # the in-block phase changed it already
             if plan is None or not self._commit(label, copy, plan):
                 (self.body, self.claimed, self.new_blocks, self.emptied, self.stats,
-                 self.moves) = saved
-                self.stats.unpaid += 1
+                 self.moves, self.live) = saved
+                if not dry:
+                    self.stats.export_failed += 1    # the copies stay before their branches
                 return False
+        if dry:
+            (self.body, self.claimed, self.new_blocks, self.emptied, self.stats,
+             self.moves, self.live) = saved
         return True
 
     def _commit(self, label: str, alpha, plan: _Plan) -> bool:
-        """Apply ``plan`` for ``alpha`` of ``label`` unless it touches a claimed block or (paid)
+        """Apply ``plan`` for ``alpha`` of ``label`` unless it puts code into a block another
+        motion emptied or (paid)
         would keep an interface block that lengthens a path."""
-        if plan.touched & self.claimed:
-            self.stats.waited += 1
+        if (set(plan.tops) | set(plan.parked)) & self.emptied:
+            self.stats.waited += 1              # a block another motion emptied stays empty
             return False
         emptied = self._emptied_by(plan, label, alpha)
         if self.interface == PAID:
@@ -351,8 +378,10 @@ class CrossBlock:
         for b, c in plan.tops.items():
             self.body[b].insert(0, c)
         for edge in plan.edges:
-            self.new_blocks.setdefault(edge, []).append(copy)
-        self.claimed |= plan.touched
+            self.new_blocks.setdefault(edge, []).insert(0, copy)   # earlier code goes first
+        # what the copies read is live where they went (an over-approximation: more copies,
+        # fewer deletions, never a wrong one), for the motions after this one in the round
+        self.live |= {(b, r) for b in plan.touched for r in _reads(alpha)}
         self.emptied |= emptied
         if not (plan.tops or plan.parked or plan.edges):
             self.stats.deleted += 1
