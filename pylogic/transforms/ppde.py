@@ -4,16 +4,22 @@ the implicit branches of predicated code, splitting them into copies under exist
 disjoint predicates and merging copies whose predicates partition a join predicate, without
 adding a compare or a predicate, and delete what becomes fully dead.
 
-Scope of this version: every block is its own cycle-free SEME region (a hyperblock, or a basic
-block); code is moved inside its block only (no interface blocks, so nothing is sunk out of a
-block: classical ``pde`` does that on branchy code). Per round (the driver repeats the pass on
-fresh rows until nothing changes):
+Per round (the driver repeats the pass on fresh rows of the functions it changed until nothing
+changes), two phases:
 
-- line 7: candidates ``datalog/predicated_deadness.dl`` proves fully dead (``pd_dead``) go;
-- every other candidate of each block, last first (reverse order of data dependences inside a
+- inside each block (a hyperblock, or a basic block with guarded code): line 7, the candidates
+  ``datalog/predicated_deadness.dl`` proves fully dead (``pd_dead``) or faint (``pd_faint``) go;
+  every other candidate of the block, last first (reverse order of data dependences inside a
   block), runs through Sink (Figure 8) with its four cases, the compensation copies of Case 2 at
   LUB_Diff (Figure 13, line 81: next to δ with a materialised predicate) and the merge forest F
-  of Case 3 (AddInst, lines 63-75), F kept per original candidate (§3.6 item 8).
+  of Case 3 (AddInst, lines 63-75), F kept per original candidate (§3.6 item 8). A copy all of
+  whose executions leave by a branch (a side exit under its own predicate, or the final branch
+  under p0 or the exact fall-through predicate) with its register live there is exported;
+- across blocks (``ppde_regions``, ``cross_block=True``): the exported copies, then the
+  candidates of the blocks the first phase left unchanged, move through the cycle-free SEME
+  region into successors, merge at joins, and leave the region into interface blocks
+  (``interface="paid"``: only where that lengthens no path; ``"keep"``: the paper's setting;
+  ``main_exit="SRC->TARGET"`` lays the other interface blocks out in the parent region).
 
 Predicates are compared through the PPG of ``ppg.dl`` (``predicates.partition_queries``). A
 predicate whose value the PPG does not model in the block, or that is written more than once in
@@ -578,3 +584,11 @@ def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
     return [dataclasses.replace(old[label], instrs=instrs) if label in old
             else Block(label=label, instrs=instrs, annotations=(INTERFACE,))
             for label, instrs in body.items()]
+
+
+def ppde_keep(module: Module, rows, **options) -> tuple[Module, PpdeRecord]:
+    """``ppde`` with ``interface="keep"`` (the paper's setting, predicated_pde.md §2.1): an
+    interface block that receives code stays, and its ``br`` runs on the paths through it."""
+    module, record = ppde(module, rows, **{"interface": "keep", **options})
+    record.transform = "ppde-keep"
+    return module, record

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import product
+from pathlib import Path
 
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
@@ -23,35 +24,7 @@ from pylogic.transforms.ppde_regions import INTERFACE
 # region R3 (block 7, p2); HB is blocks 2-5 if-converted (p1 = p3 ∪ p4 = p5 ∪ p6) with its
 # exits to block 6 (p5) and, by a side exit, to block 8 (p6); block 6 exits to block 8 (I3's
 # `br BB8`). a, x, y are live at every exit (block 8 prints them).
-R2 = """func main(a, b, c, d, e, g, h, k) {
-B1:
-    x = add b, c
-    c1 = cmp.gt k, 0
-    cbr c1, HB, B7
-HB: !hyperblock
-    y = add a, c
-    a = add c, e
-    p3:ut, p4:uf = pcmp.gt g, 0
-    (p3) y = add c, d
-    (p3) print y
-    (p4) print 0
-    p5:ut, p6:uf = pcmp.gt h, 0
-    (p6) br B8
-    br B6
-B6:
-    x = add b, d
-    br B8
-B7:
-    k = sub k, 1
-    t = cmp.gt k, -2
-    cbr t, B7, B8
-B8:
-    print a
-    print x
-    print y
-    ret 0
-}
-"""
+R2 = (Path(__file__).parent / "running_example.pir").read_text()
 
 
 def inputs(module):
