@@ -393,13 +393,18 @@ class _BlockPpde:
         eq = lambda n: set(ppg._equivalents("pred", n))        # noqa: E731
         targets = set().union(*(eq(n) for n in name_nodes)) if name_nodes else set()
 
-        def covered(node, depth=0) -> bool:
+        memo: dict = {}
+
+        def covered(node) -> bool:
+            # memoised (once per PPG node; a node on the current path counts as uncovered):
+            # without it the walk is exponential in the partitions under TRUE of a big function
             if node in targets:
                 return True
-            if depth > 8:
-                return False
-            return any(all(covered(kid, depth + 1) for kid in kids)
-                       for x in eq(node) for kids in ppg._by_parent["pred"].get(x, ()))
+            if node not in memo:
+                memo[node] = False
+                memo[node] = any(all(covered(kid) for kid in kids)
+                                 for x in eq(node) for kids in ppg._by_parent["pred"].get(x, ()))
+            return memo[node]
         return self.preds.known(q) and covered(self.preds.node[q])
 
 
@@ -466,6 +471,7 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         inblock = {}
         exports = []
         fallbacks = {}
+        fell_back = {}                  # label -> the in-block work used instead (no exports)
         for b in fn.blocks:
             keep = [(k, ins) for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
             stats["deleted"] += len(b.instrs) - len(keep)
@@ -492,7 +498,8 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             make = lambda exporting, b=b, instrs=instrs, names=names, cands=cands, \
                 single=single: _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names),
                                           live, cands, single, exporting=exporting)  # noqa: E731
-            fallbacks[b.label] = lambda make=make, instrs=instrs: _plain(make(False), instrs)
+            fallbacks[b.label] = lambda make=make, instrs=instrs: _plain(
+                make(False), instrs, fell_back)
             work = make(cross_block)
             result = work.run()
             inblock[b.label] = work
@@ -518,6 +525,11 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         if cross_block:
             blocks = _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
                                   _fallthrough(inblock), exports, fallbacks, record)
+        for label, used in fell_back.items():          # count what the block really got
+            for key, n in inblock[label].stats.items():
+                stats[key] -= n
+            for key, n in used.stats.items():
+                stats[key] += n
         new_fn = dataclasses.replace(fn, blocks=tuple(blocks))
         changed = new_fn != fn
         out.append(new_fn)
@@ -532,9 +544,11 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     return dataclasses.replace(module, functions=tuple(out)), record
 
 
-def _plain(work: "_BlockPpde", instrs: list) -> list:
-    """The in-block result of ``work`` (not exporting), or ``instrs`` if a path would grow."""
+def _plain(work: "_BlockPpde", instrs: list, used: dict) -> list:
+    """The in-block result of ``work`` (not exporting), or ``instrs`` if a path would grow;
+    ``used[label]``: that work (its statistics replace the exporting run's)."""
     result = work.run()
+    used[work.label] = work
     return result if _no_exit_longer(instrs, {}, result, {}) and len(result) <= len(instrs) \
         else instrs
 

@@ -195,7 +195,6 @@ class CrossBlock:
         instrs = self.body[label]
         (v,) = ins.defs()
         reads, g = _reads(ins), _guard(ins)
-        out = []
         for k in range(start, len(instrs)):
             d = instrs[k]
             last = k == len(instrs) - 1
