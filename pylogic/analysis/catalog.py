@@ -125,8 +125,8 @@ CATALOG: tuple[Analysis, ...] = (
              "demand-driven interprocedural branch correlation (PathFinder ch. 7): answers of "
              "(v relop c) queries per branch and per incoming edge; needs whole modules"),
     Analysis("predicated_deadness", "predicated_deadness.dl", "demand",
-             "pd_du/pd_dead/pd_partially_dead/pd_candidate: predicate-aware def-use chains and "
-             "deadness per definition (PPDE line 7, predicated_pde.md §2.5-§2.7)"),
+             "pd_du/pd_dead/pd_partially_dead/pd_candidate/pd_faint: predicate-aware def-use chains "
+             "and deadness per definition (PPDE line 7, predicated_pde.md §2.5-§2.7)"),
     Analysis("ppg", "ppg.dl", "predicated",
              "predicate partition graphs (block and predicate-register PPGs, subset/disjoint)"),
 )

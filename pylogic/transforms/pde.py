@@ -28,7 +28,7 @@ from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, Reg
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
-NEEDS = ("pd_dead", "pd_partially_dead", "pd_candidate", "live_in")
+NEEDS = ("pd_dead", "pd_faint", "pd_partially_dead", "pd_candidate", "live_in")
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,8 @@ def pde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
             continue
         fr = rows.function(fn.name)
         candidates = {r[0] for r in fr["pd_candidate"]}
-        dead = {r[0] for r in fr["pd_dead"]} & candidates
+        # pd_faint ⊇ pd_dead: whole dead chains at once (one round, not one per link)
+        dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
         partial = {r[0] for r in fr["pd_partially_dead"]} & candidates
         live = {(b, r) for b, r in fr["live_in"]}
         preds = predecessors(fn)

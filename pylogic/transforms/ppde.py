@@ -4,16 +4,22 @@ the implicit branches of predicated code, splitting them into copies under exist
 disjoint predicates and merging copies whose predicates partition a join predicate, without
 adding a compare or a predicate, and delete what becomes fully dead.
 
-Scope of this version: every block is its own cycle-free SEME region (a hyperblock, or a basic
-block); code is moved inside its block only (no interface blocks, so nothing is sunk out of a
-block: classical ``pde`` does that on branchy code). Per round (the driver repeats the pass on
-fresh rows until nothing changes):
+Per round (the driver repeats the pass on fresh rows of the functions it changed until nothing
+changes), two phases:
 
-- line 7: candidates ``datalog/predicated_deadness.dl`` proves fully dead (``pd_dead``) go;
-- every other candidate of each block, last first (reverse order of data dependences inside a
+- inside each block (a hyperblock, or a basic block with guarded code): line 7, the candidates
+  ``datalog/predicated_deadness.dl`` proves fully dead (``pd_dead``) or faint (``pd_faint``) go;
+  every other candidate of the block, last first (reverse order of data dependences inside a
   block), runs through Sink (Figure 8) with its four cases, the compensation copies of Case 2 at
   LUB_Diff (Figure 13, line 81: next to δ with a materialised predicate) and the merge forest F
-  of Case 3 (AddInst, lines 63-75), F kept per original candidate (§3.6 item 8).
+  of Case 3 (AddInst, lines 63-75), F kept per original candidate (§3.6 item 8). A copy all of
+  whose executions leave by a branch (a side exit under its own predicate, or the final branch
+  under p0 or the exact fall-through predicate) with its register live there is exported;
+- across blocks (``ppde_regions``, ``cross_block=True``): the exported copies, then the
+  candidates of the blocks the first phase left unchanged, move through the cycle-free SEME
+  region into successors, merge at joins, and leave the region into interface blocks
+  (``interface="paid"``: only where that lengthens no path; ``"keep"``: the paper's setting;
+  ``main_exit="SRC->TARGET"`` lays the other interface blocks out in the parent region).
 
 Predicates are compared through the PPG of ``ppg.dl`` (``predicates.partition_queries``). A
 predicate whose value the PPG does not model in the block, or that is written more than once in
@@ -29,12 +35,14 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, PredDefine, Reg, Ret
+from pylogic.ir.printer import print_instr
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
+from pylogic.transforms.ppde_regions import INTERFACE, PAID, CrossBlock
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
-NEEDS = ("pd_dead", "pd_candidate", "live_in") + PPG_RELATIONS
+NEEDS = ("pd_dead", "pd_faint", "pd_candidate", "live_in", "idom") + PPG_RELATIONS
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,11 @@ class FunctionPpde:
     candidates: int         # candidates processed (Table IV's C, copies included)
     reverted: int = 0       # blocks kept as they were: a path through them would run longer
     undone: int = 0         # candidates whose motion was undone for the same reason
+    sunk_out: int = 0       # candidates moved out of their block (ppde_regions)
+    copies_out: int = 0     # their copies in other blocks
+    merged_out: int = 0     # joins where copies merged
+    interface: int = 0      # interface / split blocks kept
+    emptied: int = 0        # blocks emptied by the motion and deleted
 
 
 @dataclass
@@ -59,6 +72,9 @@ class PpdeRecord(TransformRecord):
     #: per original candidate (function, block, text): the guards of its copies at the end of
     #: the round, for the Definition 1 checks (copies disjoint, within the original)
     copies_of: dict = field(default_factory=dict)
+    #: per candidate moved out of its block in the round (function, block, instruction text):
+    #: the blocks its copies went to (ppde_regions)
+    blocks_of: dict = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -121,8 +137,13 @@ class _BlockPpde:
     """PPDE on one block (Figures 7, 8, 13 with the block as the region)."""
 
     def __init__(self, label, instrs, preds: BlockPredicates, live: set, candidates: set,
-                 single_def: dict):
+                 single_def: dict, exporting: bool = False):
         self.label = label
+        #: Case 1 at a branch across blocks (ppde_regions): a copy whose executions all leave
+        #: by a branch δ with its register live there is exported: it waits just before δ and
+        #: the cross-block phase moves it into δ's targets. copy -> δ
+        self.exporting = exporting
+        self.exported: dict = {}
         self.items = [_Copy(ins) for ins in instrs]
         self.preds = preds
         self.live = live
@@ -201,20 +222,28 @@ class _BlockPpde:
         original."""
         before = None if snapshot is None else [it.ins for it in snapshot[0]]
         after = [it.ins for it in self.items]
-        if before is not None and (not _no_path_longer(before, after)
-                                   or Counter(map(repr, before)) == Counter(map(repr, after))):
+        exported = {id(it.ins): id(d.ins) for it, d in self.exported.items()}
+        if before is not None and (
+                not _no_exit_longer(before, snapshot[4], after, exported)
+                or not exported and len(after) > len(before)
+                or (exported == snapshot[4]
+                    and Counter(map(repr, before)) == Counter(map(repr, after)))):
             # a longer path, or a mere reordering (kept, it would let two independent
             # candidates swap places on every round: the pass would never reach its fixpoint)
             self.items = snapshot[0]
             self.forest = snapshot[1]
             self.stats = snapshot[2]
+            self.exported = snapshot[3]
             if before != after:
                 self.stats["undone"] += 1
         return (list(self.items), {o: {d: list(a) for d, a in f.items()}
-                                   for o, f in self.forest.items()}, defaultdict(int, self.stats))
+                                   for o, f in self.forest.items()}, defaultdict(int, self.stats),
+                dict(self.exported),
+                {id(it.ins): id(d.ins) for it, d in self.exported.items()})
 
     def _delete(self, item: _Copy) -> None:
         self.items.remove(item)
+        self.exported.pop(item, None)
         for arrivals in self.forest.get(item.origin, {}).values():
             if item in arrivals:
                 arrivals.remove(item)             # §3.6 item 2: no stale F entries
@@ -236,6 +265,19 @@ class _BlockPpde:
             q = _guard(delta.ins)
             rel = self._relation(p, q, delta)
             dep, dbnu = self._dep(alpha.ins, delta.ins)
+            leaves = self._leaves_by(alpha, delta, rel) if self.exporting else None
+            if leaves == "dead":                                      # dead wherever it goes
+                self._delete(alpha)
+                self.stats["deleted"] += 1
+                return []
+            if leaves:
+                self.items.remove(alpha)                              # Case 1 at a branch:
+                self.items.insert(self.items.index(delta), alpha)     # out by δ (ppde_regions)
+                self.exported[alpha] = delta
+                for arrivals in self.forest.get(alpha.origin, {}).values():
+                    if alpha in arrivals:
+                        arrivals.remove(alpha)                    # it leaves: no merge here
+                return []
             if rel == "disjoint":
                 if dep and isinstance(delta.ins, PredDefine):
                     return []             # a define writes its destinations whatever its guard
@@ -293,6 +335,40 @@ class _BlockPpde:
             self.stats["deleted"] += 1
         return []
 
+    def _leaves_by(self, alpha: _Copy, delta: _Copy, rel: str) -> Optional[str]:
+        """"export" when all executions of α leave the block by branch δ, which does not read
+        α's register, with the register live at a target (§3.3 Case 1, Fig. 9): δ is a side
+        exit under α's own predicate, or the final branch and α's predicate is the block's
+        (p0) or exactly the fall-through one (§3.6 item 4); "dead" when it is dead at every
+        target of δ; else None."""
+        ins = delta.ins
+        if not _targets(ins) or _guard(ins) == "p0" and delta is not self.items[-1]:
+            return None
+        (v,) = alpha.ins.defs()
+        if v in _reads(ins):
+            return None
+        g = _guard(alpha.ins)
+        if delta is not self.items[-1]:
+            ok = rel == "equal" and g != "p0"
+        elif _guard(ins) != "p0":
+            ok = False
+        elif g == "p0":
+            ok = not any(_targets(it.ins) for it in self.items[self.items.index(alpha) + 1:-1])
+        else:
+            ok = self.fallthrough(g)
+        if not ok:
+            return None
+        return "export" if any((t, v) in self.live for t in _targets(ins)) else "dead"
+
+    def fallthrough(self, g: str) -> bool:
+        """g holds exactly when control reaches the block's final branch: disjoint from every
+        side exit's guard and, with them, a partition of the block's p0 (PPG)."""
+        sides = {_guard(it.ins) for it in self.items[:-1] if _targets(it.ins)}
+        if "p0" in sides or not self._usable(g) or not all(self._usable(x) for x in sides):
+            return False
+        return all(self.preds.is_disjoint(g, x) for x in sides) and \
+            self._partitioned("p0", {g, *sides})
+
     def _add_inst(self, alpha: _Copy, delta: _Copy, q: str) -> Optional[_Copy]:
         """AddInst (lines 63-75): record α's arrival at δ; when the arrived copies' predicates
         partition E-PRED(δ), replace them by one copy under M-PRED(δ) before δ."""
@@ -317,14 +393,41 @@ class _BlockPpde:
         eq = lambda n: set(ppg._equivalents("pred", n))        # noqa: E731
         targets = set().union(*(eq(n) for n in name_nodes)) if name_nodes else set()
 
-        def covered(node, depth=0) -> bool:
+        memo: dict = {}
+
+        def covered(node) -> bool:
+            # memoised (once per PPG node; a node on the current path counts as uncovered):
+            # without it the walk is exponential in the partitions under TRUE of a big function
             if node in targets:
                 return True
-            if depth > 8:
-                return False
-            return any(all(covered(kid, depth + 1) for kid in kids)
-                       for x in eq(node) for kids in ppg._by_parent["pred"].get(x, ()))
+            if node not in memo:
+                memo[node] = False
+                memo[node] = any(all(covered(kid) for kid in kids)
+                                 for x in eq(node) for kids in ppg._by_parent["pred"].get(x, ()))
+            return memo[node]
         return self.preds.known(q) and covered(self.preds.node[q])
+
+
+def _exit_costs(instrs: list, exported: dict) -> list:
+    """Per exit of the block (each branch or ret, in order): the instructions issued before it
+    on the path leaving there; an exported copy (id -> id of its branch) counts only on the
+    path of its own branch (it will sit in that branch's target)."""
+    costs, issued = [], 0
+    pending = defaultdict(int)
+    for ins in instrs:
+        if id(ins) in exported:
+            pending[exported[id(ins)]] += 1
+            continue
+        if _targets(ins) or isinstance(ins, Ret):
+            costs.append(issued + pending[id(ins)])
+        issued += 1
+    return costs
+
+
+def _no_exit_longer(before: list, before_exported: dict, after: list, exported: dict) -> bool:
+    """No path through the block issues more instructions than before (Definition 1)."""
+    a, b = _exit_costs(before, before_exported), _exit_costs(after, exported)
+    return len(a) == len(b) and all(y <= x for x, y in zip(a, b))
 
 
 def _no_path_longer(before: list, after: list) -> bool:
@@ -344,10 +447,13 @@ def _with_guard(ins, p: str):
     return dataclasses.replace(ins, guard=None if p == "p0" else p)
 
 
-def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
+def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
+         cross_block: bool = True, interface: str = PAID, main_exit: Optional[str] = None
          ) -> tuple[Module, PpdeRecord]:
     """One round of PPDE on every block of every (or each named) function:
-    ``(new module, record)``; ``rows`` holds ``NEEDS`` of ``module``."""
+    ``(new module, record)``; ``rows`` holds ``NEEDS`` of ``module``. ``cross_block``: then
+    move candidates out of their blocks across the SEME regions (``ppde_regions``), in the
+    blocks the in-block phase left unchanged; ``interface``/``main_exit``: see there."""
     wanted = wanted_functions(module, functions, "ppde")
     record = PpdeRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
@@ -357,11 +463,15 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
             continue
         fr = rows.function(fn.name)
         candidates = {r[0] for r in fr["pd_candidate"]}
-        dead = {r[0] for r in fr["pd_dead"]} & candidates
+        dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
         live = {(b, r) for b, r in fr["live_in"]}
         ppg = PartitionGraph(fr, fn)
         stats = defaultdict(int)
         blocks = []
+        inblock = {}
+        exports = []
+        fallbacks = {}
+        fell_back = {}                  # label -> the in-block work used instead (no exports)
         for b in fn.blocks:
             keep = [(k, ins) for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
             stats["deleted"] += len(b.instrs) - len(keep)
@@ -385,10 +495,17 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
                 # no predicated code here: nothing for Sink to split (pde's job)
                 blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
                 continue
-            work = _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names), live, cands,
-                              single)
+            make = lambda exporting, b=b, instrs=instrs, names=names, cands=cands, \
+                single=single: _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names),
+                                          live, cands, single, exporting=exporting)  # noqa: E731
+            fallbacks[b.label] = lambda make=make, instrs=instrs: _plain(
+                make(False), instrs, fell_back)
+            work = make(cross_block)
             result = work.run()
-            if not _no_path_longer(instrs, result):
+            inblock[b.label] = work
+            exported = {id(it.ins): id(d.ins) for it, d in work.exported.items()}
+            if not _no_exit_longer(instrs, {}, result, exported) or \
+                    not exported and len(result) > len(instrs):
                 # Definition 1: no path's dynamic count may grow (in a hyperblock every issued
                 # instruction counts, nullified or not): keep the block as it was
                 stats["reverted"] += 1
@@ -402,12 +519,90 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
                         (fn.name, b.label, id(it.origin), _guard(it.origin.ins)), []
                     ).append(_guard(it.ins))
             blocks.append(dataclasses.replace(b, instrs=tuple(result)))
+            for it, d in work.exported.items():
+                if it in work.items:
+                    exports.append((b.label, it.ins, d.ins))
+        if cross_block:
+            blocks = _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
+                                  _fallthrough(inblock), exports, fallbacks, record)
+        for label, used in fell_back.items():          # count what the block really got
+            for key, n in inblock[label].stats.items():
+                stats[key] -= n
+            for key, n in used.stats.items():
+                stats[key] += n
         new_fn = dataclasses.replace(fn, blocks=tuple(blocks))
         changed = new_fn != fn
         out.append(new_fn)
         record.applied.append(FunctionPpde(fn.name, stats["deleted"], stats["split"],
                                            stats["copies"], stats["merged"], stats["swaps"],
                                            stats["encountered"], stats["candidates"],
-                                           stats["reverted"], stats["undone"]))
+                                           stats["reverted"], stats["undone"],
+                                           stats["sunk_out"], stats["copies_out"],
+                                           stats["merged_out"], stats["interface"],
+                                           stats["emptied"]))
         record.last_changed = record.last_changed or changed
     return dataclasses.replace(module, functions=tuple(out)), record
+
+
+def _plain(work: "_BlockPpde", instrs: list, used: dict) -> list:
+    """The in-block result of ``work`` (not exporting), or ``instrs`` if a path would grow;
+    ``used[label]``: that work (its statistics replace the exporting run's)."""
+    result = work.run()
+    used[work.label] = work
+    return result if _no_exit_longer(instrs, {}, result, {}) and len(result) <= len(instrs) \
+        else instrs
+
+
+def _fallthrough(inblock: dict):
+    """``test(label, g, side_guards)``: the PPG proves that g holds exactly when control
+    reaches the final branch of ``label`` (g disjoint from every side exit's guard, and g with
+    them partitions the block's p0): a copy under g leaves by that branch alone (§3.6 item 4)."""
+    def test(label: str, g: str, sides) -> bool:
+        work = inblock.get(label)
+        if work is None or not work._usable(g) or not all(work._usable(s) for s in sides):
+            return False
+        return work.fallthrough(g)
+    return test
+
+
+def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
+                 fallthrough, exports=(), fallbacks=None, record=None) -> list:
+    """The block-boundary motion (``ppde_regions``) on the blocks the in-block phase left as
+    they were (their candidate ids still name them)."""
+    from pylogic.ir.model import Block
+    claimed = {b.label for b, new in zip(fn.blocks, blocks) if b.instrs != new.instrs}
+    claimed |= {label for label, _, _ in exports}
+    cands = set()
+    for ident in candidates:
+        label, _, k = ident.rpartition("#")
+        if label not in claimed and k.isdigit():
+            cands.add((label, int(k)))
+    bm = fn.block_map()
+    cands = {(b, k) for b, k in cands if b in bm and k < len(bm[b].instrs)
+             and len(bm[b].instrs[k].defs()) == 1}
+    if not cands and not exports:
+        return blocks
+    idom = {n: d for d, n in fr["idom"]}
+    work = CrossBlock(fn, {b.label: b.instrs for b in blocks}, claimed, cands, live, idom,
+                      interface, main_exit, fallthrough)
+    body = work.run(exports, lambda label: fallbacks[label]())
+    for key, value in (("sunk_out", work.stats.sunk), ("copies_out", work.stats.copies),
+                       ("merged_out", work.stats.merged), ("interface", work.stats.interface),
+                       ("emptied", work.stats.emptied)):
+        stats[key] += value
+    stats["deleted"] += work.stats.deleted
+    if record is not None:
+        for label, alpha, dests in work.moves:
+            record.blocks_of[(fn.name, label, print_instr(alpha).strip())] = dests
+    old = {b.label: b for b in blocks}
+    return [dataclasses.replace(old[label], instrs=instrs) if label in old
+            else Block(label=label, instrs=instrs, annotations=(INTERFACE,))
+            for label, instrs in body.items()]
+
+
+def ppde_keep(module: Module, rows, **options) -> tuple[Module, PpdeRecord]:
+    """``ppde`` with ``interface="keep"`` (the paper's setting, predicated_pde.md §2.1): an
+    interface block that receives code stays, and its ``br`` runs on the paths through it."""
+    module, record = ppde(module, rows, **{"interface": "keep", **options})
+    record.transform = "ppde-keep"
+    return module, record

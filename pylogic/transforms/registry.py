@@ -43,8 +43,11 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "partial dead code elimination (Knoop-Ruething-Steffen): sinking + dead assignments, "
          "iterated", fixpoint=True),
     Pass("ppde", ppde.ppde, ppde.NEEDS,
-         "partial dead code elimination on predicated code (Xue-Cai-Gao PPDE) inside each "
-         "block: split, merge and delete under existing predicates (PPG)", fixpoint=True),
+         "partial dead code elimination on predicated code (Xue-Cai-Gao PPDE): split, merge "
+         "and delete under existing predicates (PPG), sink across SEME regions", fixpoint=True),
+    Pass("ppde-keep", ppde.ppde_keep, ppde.NEEDS,
+         "ppde in the paper's setting: interface blocks on region exits kept (their br runs)",
+         fixpoint=True),
     Pass("pre-m", pre_motion.pre_m, pre_motion.NEEDS,
          "PRE(M), PathFinder: code motion from the CMP region (datalog/pre.dl), = lazy code motion"),
     Pass("pre-ms", pre_speculation.pre_ms, pre_speculation.NEEDS,
