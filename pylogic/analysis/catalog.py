@@ -118,6 +118,9 @@ CATALOG: tuple[Analysis, ...] = (
     Analysis("pre", "pre.dl", "demand",
              "PathFinder value flow: AVAIL/ANTIC of lexical expressions and loads on the "
              "{must, may, no} lattice, the CMP region, PRE(M) insertions"),
+    Analysis("pre_statistics", "pre_statistics.dl", "demand",
+             "PathFinder Table 6.1 per computation: optimizable (local / must / may reuse), "
+             "prevented by a CMP region, loop invariant, invariant not hoistable by motion"),
     Analysis("correlation", "correlation.dl", "demand",
              "demand-driven interprocedural branch correlation (PathFinder ch. 7): answers of "
              "(v relop c) queries per branch and per incoming edge; needs whole modules"),
