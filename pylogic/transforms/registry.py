@@ -53,6 +53,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "PRE(MR) restructuring step: CMP regions duplicated, Fig. 6.10 (run as pre-mr,pre-m)"),
     Pass("pre-mr-budget", pre_restructure.pre_mr_budget, pre_restructure.NEEDS,
          "PRE(Mr): pre-mr within a 20% code-growth budget (run as pre-mr-budget,pre-m)"),
+    Pass("pre-r", pre_restructure.pre_r, pre_restructure.R_NEEDS,
+         "PRE(R) restructuring only: PartialReuse blocks duplicated (run as pre-r,pre-m)"),
     Pass("cbe", cbe.cbe, cbe.NEEDS,
          "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),
     Pass("icbe", icbe.icbe, icbe.NEEDS,
