@@ -7,6 +7,13 @@ identical, and each program where LLVM evaluates fewer.
 
     python -m benchmarks.pre --examples --csmith 1-20 --torture 40 --out runs/optimize-pre.json
     python -m benchmarks.pre --scale 100,300,1000,3000 --out runs/bench-pre.json
+    python -m benchmarks.pre --summarise runs/optimize-pre-all.json [--with RUN2.json]
+
+``--summarise``: adds to a run file of ``benchmarks.optimize`` (our PRE pipelines and LLVM's) the
+``pre`` summary below, the code growth of the restructuring passes against the thesis' (PRE(R)
+80% vs PRE(MR) about 33%, §6.3.1.4: instructions in basic blocks, inserted computations not
+counted, i.e. the restructuring step's own record), and where LLVM wins, by cause
+(``benchmarks/pre_llvm_wins.py``).
 
 ``--scale``: analysis time of ``datalog/pre.dl`` (every output, one engine call) on one generated
 function of N blocks (``pylogic.ir.synthetic_values``), on every available engine, against the
@@ -24,6 +31,7 @@ import time
 
 from benchmarks.common import machine_info
 from benchmarks.corpus import torture_programs
+from benchmarks.pre_llvm_wins import GVN, OURS as MR_LABEL, merged, summary as llvm_wins
 from benchmarks.optimize import (DEFAULT_WORKDIR, FUEL, IDENTICAL, REFERENCE, ROOT, corpus,
                                  labels_of, llvm_label, ours_label, run, source_state, summarise,
                                  torture_sample)
@@ -50,6 +58,69 @@ def pre_summary(records: list[dict], labels: list[str]) -> dict:
             row[l] = vs[l]["expression_evaluations"] + vs[l]["load_evaluations"]
         rows.append(row)
     return {"programs": len(rows), "totals": totals, "evaluations_per_program": rows}
+
+
+#: Restructuring passes whose record gives size before / after the split (pre_restructure.py).
+RESTRUCTURING = ("ours:pre-mr,pre-m", "ours:pre-r,pre-m", "ours:pre-mr-budget,pre-m")
+#: §6.3.1.4, SPEC95 average code growth (percent); PRE(M) grows by 0 in that measure.
+THESIS_GROWTH = {"ours:pre-r,pre-m": 80.0, "ours:pre-mr,pre-m": 33.0, "ours:pre-m": 0.0}
+
+
+def growth_summary(records: list[dict]) -> dict:
+    """Per restructuring pipeline, over the programs where it and the original were identical:
+    instructions the split added (its record: size after - size before, the functions it
+    split), the programs' static size, total growth in percent, the mean of per-program growth,
+    and loops given one entry by the reducibility fix (Fig. 6.19) or left with several."""
+    out = {}
+    for label in RESTRUCTURING:
+        added = size = fixed = left = 0
+        per_program = []
+        for r in records:
+            vs = {v["pipeline"]: v for v in r.get("versions", [])}
+            v, o = vs.get(label), vs.get("original")
+            if not (v and o and v.get("verdict") == IDENTICAL and v.get("passes")):
+                continue
+            split = v["passes"][0]
+            grown = split.get("size_after", 0) - split.get("size_before", 0)
+            added += grown
+            size += o["static_size"]
+            fixed += split.get("irreducible_fixed", 0)
+            left += split.get("irreducible_left", 0)
+            per_program.append(100.0 * grown / max(1, o["static_size"]))
+        if per_program:
+            out[label] = {"programs": len(per_program), "instructions_added": added,
+                          "static_size": size, "growth_percent": round(100.0 * added / max(1, size), 1),
+                          "mean_program_growth_percent": round(sum(per_program) / len(per_program), 1),
+                          "loops_made_single_entry": fixed, "loops_left_multi_entry": left,
+                          "thesis_percent": THESIS_GROWTH.get(label)}
+    return out
+
+
+def summarise_run(path: str, extra: list[str]) -> int:
+    """Add ``pre``, ``code_growth`` and ``llvm_wins`` to the run file ``path``."""
+    with open(path) as fh:
+        payload = json.load(fh)
+    records = merged(payload["programs"], extra)
+    labels = ["original"] + [l for l in payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
+                             if l not in ("ours:pre-mr,pre-m,dce",)]
+    payload["pre"] = pre_summary(payload["programs"], labels)
+    payload["code_growth"] = growth_summary(payload["programs"])
+    payload["llvm_wins"] = {f"{ours} vs {gvn}": llvm_wins(records, ours, gvn)
+                            for ours in (MR_LABEL, "ours:pre-m") for gvn in (GVN, "opt:early-cse,gvn")}
+    if extra:
+        payload["llvm_wins_extra_runs"] = extra
+    with open(path, "w") as fh:
+        json.dump(payload, fh, indent=1)
+        fh.write("\n")
+    print(f"{payload['pre']['programs']} programs identical in every version and countable")
+    for l, t in payload["pre"]["totals"].items():
+        print(f"  {l:50} " + "  ".join(f"{k}={v}" for k, v in t.items()))
+    for l, g in payload["code_growth"].items():
+        print(f"growth {l}: {g}")
+    for key, w in payload["llvm_wins"].items():
+        print(f"{key}: {w['programs']}; LLVM ahead by cause {w['by_cause']}; parts "
+              f"{w['parts_total']} of {w['gap_total']}")
+    return 0
 
 
 def scale(sizes: list[int], out: str) -> int:
@@ -97,7 +168,12 @@ def main(argv=None) -> int:
     ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
     ap.add_argument("--out", default=None)
     ap.add_argument("--scale", default=None, help="block counts, e.g. 100,300,1000")
+    ap.add_argument("--summarise", metavar="RUN.json", help="add the PRE summaries to a run file")
+    ap.add_argument("--with", dest="extra", action="append", default=[],
+                    help="with --summarise: another run file on the same programs (more versions)")
     a = ap.parse_args(argv)
+    if a.summarise:
+        return summarise_run(a.summarise, a.extra)
     if a.scale:
         return scale([int(x) for x in a.scale.split(",")],
                      a.out or os.path.join(ROOT, "runs", "bench-pre.json"))
