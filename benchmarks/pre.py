@@ -8,6 +8,11 @@ identical, and each program where LLVM evaluates fewer.
     python -m benchmarks.pre --examples --csmith 1-20 --torture 40 --out runs/optimize-pre.json
     python -m benchmarks.pre --scale 100,300,1000,3000 --out runs/bench-pre.json
     python -m benchmarks.pre --summarise runs/optimize-pre-all.json [--with RUN2.json]
+    python -m benchmarks.pre --statistics DIR [DIR ...] --out runs/pre-statistics.json
+
+``--statistics``: PathFinder Table 6.1 (``pathlogic analyze --pre``) on each directory of
+programs, totals and percentages beside the thesis' SPEC95 averages, with and without the
+functions the importer synthesises (global initialisers).
 
 ``--summarise``: adds to a run file of ``benchmarks.optimize`` (our PRE pipelines and LLVM's) the
 ``pre`` summary below, the code growth of the restructuring passes against the thesis' (PRE(R)
@@ -32,6 +37,8 @@ import time
 from benchmarks.common import machine_info
 from benchmarks.corpus import torture_programs
 from benchmarks.pre_llvm_wins import GVN, OURS as MR_LABEL, merged, summary as llvm_wins
+from pylogic.analysis.directory import analyze_directory
+from pylogic.analysis.pre_stats import THESIS, percentages, totals
 from benchmarks.optimize import (DEFAULT_WORKDIR, FUEL, IDENTICAL, REFERENCE, ROOT, corpus,
                                  labels_of, llvm_label, ours_label, run, source_state, summarise,
                                  torture_sample)
@@ -123,28 +130,63 @@ def summarise_run(path: str, extra: list[str]) -> int:
     return 0
 
 
-def scale(sizes: list[int], out: str) -> int:
-    """Time the pre analysis on generated functions of each size, per available engine."""
+def statistics(dirs: list[str], out: str, jobs: int = 1) -> int:
+    """Table 6.1 of every directory (``analyze --pre``), into ``out``."""
+    rows = []
+    for d in dirs:
+        t0 = time.perf_counter()
+        result = analyze_directory(d, os.path.join("/tmp", f"pre-statistics-{os.getpid()}"),
+                                   engine="clingo", jobs=jobs, predicates=False, pre=True)
+        mine = [r for r in result.pre if "::@__pathlogic_" not in r["function"]]
+        rows.append({"directory": d, "files": len(result.loaded.programs),
+                     "files_failed": sum(1 for p in result.loaded.problems if p.skipped),
+                     "functions": len(result.pre), "failures": len(result.failures),
+                     "totals": totals(result.pre), "percent": percentages(totals(result.pre)),
+                     "without_synthetic": {"functions": len(mine), "totals": totals(mine),
+                                           "percent": percentages(totals(mine))},
+                     "seconds": {k: round(v, 1) for k, v in result.seconds.items()},
+                     "wall_seconds": round(time.perf_counter() - t0, 1)})
+        print(rows[-1], flush=True)
+    with open(out, "w") as fh:
+        json.dump({"machine": machine_info(), "source": source_state(),
+                   "note": "shared 2-core machine under load (timings rough); static counts per "
+                           "computation of an expression or load (datalog/pre_statistics.dl)",
+                   "thesis_spec95_percent": THESIS, "corpora": rows}, fh, indent=1)
+        fh.write("\n")
+    return 0
+
+
+def scale(sizes: list[int], out: str, analysis: str = "pre") -> int:
+    """Time a PRE analysis (``pre``, or ``pre_statistics``: Table 6.1, which includes it) on
+    generated functions of each size, per available engine; rows already in ``out`` are kept
+    (each row says which analysis, when and at what load it was measured)."""
     from pylogic.analysis import catalog
     from pylogic.analysis.run import module_rows
     from pylogic.engines import engine, engine_names
     from pylogic.ir.synthetic_values import random_module
-    outputs = list(catalog.get("pre").outputs)
-    rows = []
+    outputs = list(catalog.get(analysis).outputs)
+    try:
+        with open(out) as fh:
+            rows = json.load(fh)["rows"]
+    except (OSError, ValueError, KeyError):
+        rows = []
     for n in sizes:
         module = random_module([n], blocks=n, span=3)
         fn = module.defined_functions()[0]
         for name in engine_names():
             if not engine(name).available():
-                rows.append({"blocks": n, "engine": name, "skipped": engine(name).unavailable_reason()})
+                rows.append({"blocks": n, "engine": name, "analysis": analysis,
+                             "skipped": engine(name).unavailable_reason()})
                 continue
             t0 = time.perf_counter()
             got = module_rows(module, "scale.pir", relations=outputs, engine=name)
             seconds = time.perf_counter() - t0
             rows.append({"blocks": len(fn.blocks), "instructions": sum(len(b.instrs) for b in fn.blocks),
-                         "engine": name, "seconds": round(seconds, 3),
+                         "engine": name, "analysis": analysis, "seconds": round(seconds, 3),
                          "expressions": len({r[1] for r in got["vf_expr"]}),
-                         "avail_rows": len(got["pre_avail_in"]), "prevented": len(got["pre_prevented"])})
+                         "avail_rows": len(got["pre_avail_in"]), "prevented": len(got["pre_prevented"]),
+                         "load_average": round(os.getloadavg()[0], 1),
+                         "date": time.strftime("%Y-%m-%dT%H:%M:%S")})
             print(rows[-1], flush=True)
     with open(out, "w") as fh:
         json.dump({"machine": machine_info(), "source": source_state(),
@@ -168,15 +210,21 @@ def main(argv=None) -> int:
     ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
     ap.add_argument("--out", default=None)
     ap.add_argument("--scale", default=None, help="block counts, e.g. 100,300,1000")
+    ap.add_argument("--analysis", default="pre", choices=("pre", "pre_statistics"),
+                    help="with --scale: which analysis to time")
     ap.add_argument("--summarise", metavar="RUN.json", help="add the PRE summaries to a run file")
+    ap.add_argument("--statistics", nargs="+", metavar="DIR", help="Table 6.1 of directories")
     ap.add_argument("--with", dest="extra", action="append", default=[],
                     help="with --summarise: another run file on the same programs (more versions)")
     a = ap.parse_args(argv)
     if a.summarise:
         return summarise_run(a.summarise, a.extra)
+    if a.statistics:
+        return statistics(a.statistics, a.out or os.path.join(ROOT, "runs", "pre-statistics.json"),
+                          a.jobs)
     if a.scale:
         return scale([int(x) for x in a.scale.split(",")],
-                     a.out or os.path.join(ROOT, "runs", "bench-pre.json"))
+                     a.out or os.path.join(ROOT, "runs", "bench-pre.json"), a.analysis)
     a.out = a.out or os.path.join(ROOT, "runs", "optimize-pre.json")
     ours, llvm = [list(p) for p in OURS], list(LLVM)
     items = corpus(a.examples, a.csmith, "0", a.workdir, a.seed)
