@@ -174,7 +174,7 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
     read of ``x`` sees ``t`` unchanged since the copy (``value_names``: x is named by the leaf
     t): those reads read ``t`` and the copy goes. Returns the function and the copies removed.
     """
-    names = value_names(fn)
+    names = value_names(fn, keep=frozenset(temps))     # t itself may have copies of one def
     source = {}
     for b in fn.blocks:
         for ins in b.instrs:
