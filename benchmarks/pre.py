@@ -111,6 +111,12 @@ def summarise_run(path: str, extra: list[str]) -> int:
     labels = ["original"] + [l for l in payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
                              if l not in ("ours:pre-mr,pre-m,dce",)]
     payload["pre"] = pre_summary(payload["programs"], labels)
+    t = payload["pre"]["totals"]
+    base = t["original"]["expression_evaluations"] + t["original"]["load_evaluations"]
+    # Table 6.1 "global CSE" 7.8% / "complete PRE" 9.5% of all dynamic (lexical arithmetic)
+    payload["pre"]["removed_percent"] = {
+        l: round(100.0 * (base - v["expression_evaluations"] - v["load_evaluations"]) / max(1, base), 2)
+        for l, v in t.items()}
     payload["code_growth"] = growth_summary(payload["programs"])
     payload["llvm_wins"] = {f"{ours} vs {gvn}": llvm_wins(records, ours, gvn)
                             for ours in (MR_LABEL, "ours:pre-m") for gvn in (GVN, "opt:early-cse,gvn")}
@@ -122,6 +128,7 @@ def summarise_run(path: str, extra: list[str]) -> int:
     print(f"{payload['pre']['programs']} programs identical in every version and countable")
     for l, t in payload["pre"]["totals"].items():
         print(f"  {l:50} " + "  ".join(f"{k}={v}" for k, v in t.items()))
+    print(f"dynamic evaluations removed (%): {payload['pre']['removed_percent']}")
     for l, g in payload["code_growth"].items():
         print(f"growth {l}: {g}")
     for key, w in payload["llvm_wins"].items():
