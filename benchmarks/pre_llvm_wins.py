@@ -13,7 +13,9 @@ prepared programs:
 * ``opt:gvn -enable-load-pre=false``: plus scalar PRE (of value numbers, not lexical names);
 * ``opt:gvn``: plus load PRE (partially redundant loads, across calls and stores);
 * ``opt:dce`` (optional, ``--with`` a second run file that has it): trivially dead instructions
-  alone (instsimplify deletes them too: csmith computes many values it never uses).
+  alone (instsimplify deletes them too: csmith computes many values it never uses);
+* ``opt:gvn -enable-pre=false -enable-load-pre=false -aa-pipeline=`` (optional): the same without
+  alias analysis (every store and call may write every load, as ours assumes).
 
 Per program where ``opt:gvn`` evaluates fewer expressions + loads than ``ours:pre-mr,pre-m``
 (every version identical), the gap is split into measured parts (dynamic evaluations):
@@ -27,9 +29,12 @@ Per program where ``opt:gvn`` evaluates fewer expressions + loads than ``ours:pr
 * ``dead_loads``: of the load gap, unused loads LLVM's dce alone deletes (ours keeps every
   load: a bad load is a run-time error in the interpreter);
 * ``load_pre``: loads gvn's load PRE removes (gvn vs gvn-noloadpre), within the load gap;
-* ``memory_dependence``: the rest of the load gap (full redundancies through memory:
-  store-to-load forwarding, non-aliasing stores and calls; ours treats every store and call as
-  a kill of every load);
+* ``alias_analysis``: loads gvn without PRE removes only with alias analysis (a load across
+  stores and calls that cannot write it; ours treats every store and call as a kill of every
+  load), within the rest of the load gap (0 without the no-AA version);
+* ``memory_dependence``: the rest of the load gap (full redundancies through memory that need no
+  alias analysis: store-to-load forwarding, loads of the same pointer; or all of them without
+  the no-AA version);
 
 and the ``cause`` is the largest part. Writes ``llvm_wins`` into the run file (or ``--out``):
 
@@ -47,9 +52,10 @@ INSTSIMPLIFY = "opt:instsimplify"
 NO_PRE = "opt:gvn -enable-pre=false -enable-load-pre=false"
 NO_LOAD_PRE = "opt:gvn -enable-load-pre=false"
 DCE = "opt:dce"
+NO_AA = "opt:gvn -enable-pre=false -enable-load-pre=false -aa-pipeline="
 NEEDED = ("original", OURS, GVN, INSTSIMPLIFY, NO_PRE, NO_LOAD_PRE)
 PARTS = ("dead_code", "simplification", "scalar_pre", "value_numbering", "dead_loads", "load_pre",
-         "memory_dependence")
+         "alias_analysis", "memory_dependence")
 OK = ("identical", "reference")
 
 
@@ -82,9 +88,13 @@ def classify(record: dict, ours: str = OURS, gvn: str = GVN) -> dict | None:
     value_numbering = xgap - dead_code - simplification - scalar_pre
     dead_loads = min(lgap, max(0, lo - ld))
     load_pre = min(lgap - dead_loads, max(0, ll - lg))
-    memory_dependence = lgap - dead_loads - load_pre
+    no_aa = vs.get(NO_AA, {})
+    alias = 0
+    if no_aa.get("verdict") in OK and "load_evaluations" in no_aa:
+        alias = min(lgap - dead_loads - load_pre, max(0, no_aa["load_evaluations"] - l0))
+    memory_dependence = lgap - dead_loads - load_pre - alias
     parts = dict(zip(PARTS, (dead_code, simplification, scalar_pre, value_numbering, dead_loads,
-                             load_pre, memory_dependence)))
+                             load_pre, alias, memory_dependence)))
     return {"program": record["program"], "kind": record.get("kind"), "gap": gap,
             "expression_gap": xm - xg, "load_gap": lm - lg, **parts,
             "cause": max(PARTS, key=lambda k: (parts[k], -PARTS.index(k))),

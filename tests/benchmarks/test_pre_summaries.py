@@ -5,8 +5,8 @@ read from its own record."""
 from __future__ import annotations
 
 from benchmarks.pre import growth_summary
-from benchmarks.pre_llvm_wins import (DCE, GVN, INSTSIMPLIFY, NO_LOAD_PRE, NO_PRE, OURS, classify,
-                                      summary)
+from benchmarks.pre_llvm_wins import (DCE, GVN, INSTSIMPLIFY, NO_AA, NO_LOAD_PRE, NO_PRE, OURS,
+                                      classify, summary)
 
 
 def _v(pipeline, x, l, verdict="identical", **more):
@@ -22,13 +22,15 @@ def _record(**counts):
 
 def test_the_gap_is_split_by_what_each_single_pass_removes():
     r = _record(original=(100, 50), **{OURS: (90, 40), GVN: (70, 30), INSTSIMPLIFY: (88, 50),
-                                       DCE: (96, 48), NO_PRE: (80, 36), NO_LOAD_PRE: (75, 36)})
+                                       DCE: (96, 48), NO_PRE: (80, 36), NO_LOAD_PRE: (75, 36),
+                                       NO_AA: (80, 37)})
     c = classify(r)
     # expression gap 20: dce 4, folds beyond dce 96-88 = 8, scalar PRE 80-75 = 5, rest 3;
-    # load gap 10: dead loads 2, load PRE 36-30 = 6, memory dependence 2
+    # load gap 10: dead loads 2, load PRE 36-30 = 6, alias analysis 37-36 = 1, the rest 1
     assert (c["gap"], c["expression_gap"], c["load_gap"]) == (30, 20, 10)
     assert (c["dead_code"], c["simplification"], c["scalar_pre"], c["value_numbering"]) == (4, 8, 5, 3)
-    assert (c["dead_loads"], c["load_pre"], c["memory_dependence"]) == (2, 6, 2)
+    assert (c["dead_loads"], c["load_pre"], c["alias_analysis"], c["memory_dependence"]) == (
+        2, 6, 1, 1)
     assert c["cause"] == "simplification"
 
 
