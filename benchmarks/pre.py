@@ -9,6 +9,10 @@ identical, and each program where LLVM evaluates fewer.
     python -m benchmarks.pre --scale 100,300,1000,3000 --out runs/bench-pre.json
     python -m benchmarks.pre --summarise runs/optimize-pre-all.json [--with RUN2.json]
     python -m benchmarks.pre --statistics DIR [DIR ...] --out runs/pre-statistics.json
+    python -m benchmarks.pre --merge RUN1.json RUN2.json --out runs/optimize-pre-all.json
+
+``--merge``: one run file from runs of the same pipelines on different programs (e.g. csmith +
+tree-ssa, then the torture programs within a time budget), the harness summary recomputed.
 
 ``--statistics``: PathFinder Table 6.1 (``pathlogic analyze --pre``) on each directory of
 programs, totals and percentages beside the thesis' SPEC95 averages, with and without the
@@ -137,6 +141,33 @@ def summarise_run(path: str, extra: list[str]) -> int:
     return 0
 
 
+def merge(paths: list[str], out: str) -> int:
+    """Concatenate run files of the same pipelines into ``out`` (summary recomputed)."""
+    runs = []
+    for path in paths:
+        with open(path) as fh:
+            runs.append(json.load(fh))
+    first = runs[0]
+    if any(r["pipelines"] != first["pipelines"] for r in runs):
+        raise SystemExit("--merge: the runs have different pipelines")
+    programs = [p for r in runs for p in r["programs"]]
+    labels = ["original"] + first["pipelines"]["ours"] + first["pipelines"]["llvm"]
+    payload = {k: v for k, v in first.items() if k not in ("programs", "summary")}
+    payload.update(name=os.path.splitext(os.path.basename(out))[0].replace("optimize-", ""),
+                   parts=[{"file": os.path.basename(p), "name": r["name"], "source": r["source"],
+                           "settings": r["settings"], "machine": r["machine"],
+                           "programs": len(r["programs"]), "not_attempted": r["not_attempted"],
+                           "wall_seconds": r["wall_seconds"]} for p, r in zip(paths, runs)],
+                   not_attempted=sum(r["not_attempted"] for r in runs),
+                   wall_seconds=round(sum(r["wall_seconds"] for r in runs), 1),
+                   summary=summarise(programs, labels), programs=programs)
+    with open(out, "w") as fh:
+        json.dump(payload, fh, indent=1)
+        fh.write("\n")
+    print(f"wrote {out}: {len(programs)} programs, {payload['not_attempted']} not attempted")
+    return 0
+
+
 def statistics(dirs: list[str], out: str, jobs: int = 1) -> int:
     """Table 6.1 of every directory (``analyze --pre``), into ``out``."""
     rows = []
@@ -221,9 +252,12 @@ def main(argv=None) -> int:
                     help="with --scale: which analysis to time")
     ap.add_argument("--summarise", metavar="RUN.json", help="add the PRE summaries to a run file")
     ap.add_argument("--statistics", nargs="+", metavar="DIR", help="Table 6.1 of directories")
+    ap.add_argument("--merge", nargs="+", metavar="RUN.json", help="concatenate run files (--out)")
     ap.add_argument("--with", dest="extra", action="append", default=[],
                     help="with --summarise: another run file on the same programs (more versions)")
     a = ap.parse_args(argv)
+    if a.merge:
+        return merge(a.merge, a.out)
     if a.summarise:
         return summarise_run(a.summarise, a.extra)
     if a.statistics:
