@@ -112,8 +112,7 @@ def summarise_run(path: str, extra: list[str]) -> int:
     with open(path) as fh:
         payload = json.load(fh)
     records = merged(payload["programs"], extra)
-    labels = ["original"] + [l for l in payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
-                             if l not in ("ours:pre-mr,pre-m,dce",)]
+    labels = ["original"] + payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
     payload["pre"] = pre_summary(payload["programs"], labels)
     t = payload["pre"]["totals"]
     base = t["original"]["expression_evaluations"] + t["original"]["load_evaluations"]
