@@ -36,15 +36,25 @@ Per program where ``opt:gvn`` evaluates fewer expressions + loads than ``ours:pr
   alias analysis: store-to-load forwarding, loads of the same pointer; or all of them without
   the no-AA version);
 
-and the ``cause`` is the largest part. Writes ``llvm_wins`` into the run file (or ``--out``):
+and the ``cause`` is the largest part. ``--opcodes N``: for the N programs with the largest gap,
+which instructions each LLVM version dropped, statically (opcode counts of the prepared .ll
+against opt's output: ``load``, ``zext``, ``icmp``, ...). Writes ``llvm_wins`` into the run file
+(or ``--out``):
 
-    python -m benchmarks.pre_llvm_wins runs/optimize-pre-all.json
+    python -m benchmarks.pre_llvm_wins runs/optimize-pre-all.json --opcodes 20
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 from collections import Counter
+
+from benchmarks.corpus import csmith_program
+from benchmarks.optimize import DEFAULT_WORKDIR, PREPARE_FLAGS, TORTURE
+from pylogic.errors import PathlogicError
+from pylogic.ir.llvm.clang import prepare_c, run_opt
 
 OURS = "ours:pre-mr,pre-m"
 GVN = "opt:gvn"
@@ -127,6 +137,37 @@ def summary(records: list[dict], ours: str = OURS, gvn: str = GVN) -> dict:
             "per_program": sorted(rows, key=lambda r: -r["gap"])}
 
 
+OPCODE = re.compile(r"^[ \t]+(?:%[\w.$-]+ = )?(\w+)", re.M)
+
+
+def source_of(program: str, kind: str, workdir: str = DEFAULT_WORKDIR) -> str | None:
+    """The C file a harness record was prepared from."""
+    if kind == "csmith":
+        return csmith_program(int(program[len("csmith-"):-len(".c")]), workdir)
+    folder = {"torture": TORTURE, "tree-ssa": os.path.join(workdir, "tree-ssa")}.get(kind)
+    path = os.path.join(folder, program) if folder else None
+    return path if path and os.path.isfile(path) else None
+
+
+def opcode_deltas(program: str, kind: str, specs: tuple = ("gvn", "instsimplify", "dce")) -> dict:
+    """Per LLVM pipeline: opcode -> (count in opt's output) - (count in the prepared .ll),
+    the opcodes it dropped or added (static)."""
+    path = source_of(program, kind)
+    if path is None:
+        return {}
+    try:
+        ll = prepare_c(path, PREPARE_FLAGS)
+        before = Counter(OPCODE.findall(ll))
+        out = {}
+        for spec in specs:
+            after = Counter(OPCODE.findall(run_opt(ll, spec, path)))
+            out[spec] = {op: after[op] - before[op] for op in sorted(set(before) | set(after))
+                         if after[op] != before[op] and op not in ("br", "ret", "define")}
+        return out
+    except PathlogicError as exc:
+        return {"error": str(exc)[:200]}
+
+
 def merged(records: list[dict], extra: list[str]) -> list[dict]:
     """``records`` with the versions of the same programs in the ``extra`` run files added
     (versions already present are kept; the originals must agree on every count)."""
@@ -156,12 +197,17 @@ def main(argv=None) -> int:
                     help="another run file on the same programs (e.g. with opt:dce and "
                          "ours:pre-mr,pre-m,dce): its versions are added by program")
     ap.add_argument("--out", help="write here instead of into the run file")
+    ap.add_argument("--opcodes", type=int, default=0, metavar="N",
+                    help="static opcode changes of each LLVM version for the N largest gaps")
     a = ap.parse_args(argv)
     with open(a.run) as fh:
         payload = json.load(fh)
     programs = merged(payload["programs"], a.extra)
     wins = {f"{ours} vs {gvn}": summary(programs, ours, gvn)
             for ours in (OURS, "ours:pre-m") for gvn in (GVN, "opt:early-cse,gvn")}
+    for s in wins.values():
+        for row in s["per_program"][:a.opcodes]:
+            row["static_opcode_changes"] = opcode_deltas(row["program"], row["kind"])
     for key, s in wins.items():
         print(f"{key}: {s['programs']}; LLVM ahead by cause {s['by_cause']}; "
               f"parts {s['parts_total']} of a gap of {s['gap_total']} evaluations")
