@@ -37,7 +37,8 @@ def local_properties(fn, exprs):
             for e, (op, args) in exprs.items():
                 regs = {a.name for a in args if isinstance(a, Reg)}
                 if set(ins.defs()) & regs or (op.startswith("load") and
-                                              isinstance(ins, (Store, Call))):
+                                              isinstance(ins, (Store, Call))) or (
+                        op in ("div", "rem") and isinstance(ins, Call)):
                     killed.add(e)
                     kills.add((b.label, e))
                     last[e] = False

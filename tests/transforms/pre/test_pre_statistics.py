@@ -28,7 +28,8 @@ SEEDS = range(300)
 
 def _kills(ins, op, args) -> bool:
     regs = {a.name for a in args if isinstance(a, Reg)}
-    return bool(set(ins.defs()) & regs) or (op.startswith("load") and isinstance(ins, (Store, Call)))
+    return bool(set(ins.defs()) & regs) or (op.startswith("load") and isinstance(ins, (Store, Call))) \
+        or (op in ("div", "rem") and isinstance(ins, Call))
 
 
 def natural_loops(fn) -> dict:
