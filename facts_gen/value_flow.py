@@ -33,6 +33,7 @@ References: pathfinder.md §3.5 (separable VNG), §4.1 (generators, users, kills
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional
 
 import networkx as nx
@@ -111,12 +112,13 @@ def substituted(ins: Instr, names: dict) -> bool:
 MAX_NAME = 160
 
 
-def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
+def value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple[str, tuple]]:
     """``{register: (name, leaves)}``: registers that can be named by the value they hold --
     symbolic back-substitution (pathfinder.md §3.4.1.2) with copies and pure expressions
     substituted, as far as it is exact.
 
-    A register qualifies when it has one definition, unguarded, a copy, a pure expression or a
+    A register qualifies when it has one definition (or identical copies of it, as restructuring
+    makes), unguarded, a copy, a pure expression or a
     load (pathfinder.md §3.4.1.1: indirection in the name, ``t := load L`` names t ``*L``; such
     a name has the pseudo-leaf ``MEMORY``, rewritten by every store and call), it is no
     parameter, and it is never read (by any instruction, guards included) where it may be
@@ -125,17 +127,23 @@ def value_names(fn: Function) -> dict[str, tuple[str, tuple]]:
     evaluated on the current leaves, so kills of the name are the definitions of its leaves,
     and a copy named by a register can be replaced by that register at every read. Found by
     iteration: a register read while possibly stale becomes a leaf, and the names built on it
-    change.
+    change. Registers in ``keep`` are never substituted (always leaves).
     """
     count: dict[str, int] = dict.fromkeys(fn.params, 1)
+    first: dict[str, Instr] = {}
     for b in fn.blocks:
         for ins in b.instrs:
             for r in ins.defs():
+                same = dataclasses.replace(ins, annotations=())
+                if first.get(r) == same:
+                    continue        # a copy of one definition (a block duplicated by pre-mr)
+                first[r] = same
                 count[r] = count.get(r, 0) + 1
     define = {}
     for b in fn.blocks:
         for ins in b.instrs:
-            if ins.guard is not None or len(ins.defs()) != 1 or count[ins.defs()[0]] != 1:
+            if ins.guard is not None or len(ins.defs()) != 1 or count[ins.defs()[0]] != 1 \
+                    or ins.defs()[0] in keep:
                 continue
             op, _ = _op_and_args(ins)
             if isinstance(ins, Mov) or op is not None:

@@ -121,6 +121,9 @@ CATALOG: tuple[Analysis, ...] = (
     Analysis("vng", "vng.dl", "demand",
              "PathFinder Value Name Graph: AVAIL of every computation's value along value "
              "threads (facts_gen/vng.py), fully redundant computations"),
+    Analysis("pre_statistics", "pre_statistics.dl", "demand",
+             "PathFinder Table 6.1 per computation: optimizable (local / must / may reuse), "
+             "prevented by a CMP region, loop invariant, invariant not hoistable by motion"),
     Analysis("correlation", "correlation.dl", "demand",
              "demand-driven interprocedural branch correlation (PathFinder ch. 7): answers of "
              "(v relop c) queries per branch and per incoming edge; needs whole modules"),

@@ -25,6 +25,7 @@ from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
 from pylogic.analysis.correlation_stats import correlation_rows, totals as correlation_totals
+from pylogic.analysis.pre_stats import pre_rows, summary as pre_summary
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import LoadedDirectory, discover, load_directory, relative_name
@@ -47,6 +48,7 @@ class DirectoryAnalysis:
     predicates: list[dict] = field(default_factory=list)
     if_conversion: Optional[dict] = None
     correlation: Optional[list] = None       # analyze --correlation (correlation_stats.py)
+    pre: Optional[list] = None               # analyze --pre (pre_stats.py, Table 6.1)
     problems: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
@@ -77,6 +79,7 @@ class DirectoryAnalysis:
             **({"correlation": {"functions": self.correlation,
                                 "totals": correlation_totals(self.correlation)}}
                if self.correlation is not None else {}),
+            **({"pre": pre_summary(self.pre)} if self.pre is not None else {}),
             "engine_calls": [{"analyses": list(c.analyses), "functions": len(c.functions),
                               "seconds": round(c.seconds, 4), "error": c.error}
                              for c in (self.run.calls if self.run else [])],
@@ -94,7 +97,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       function: Optional[str] = None,
                       cache: Cache = NO_CACHE,
                       executor: Optional[Callable[..., DirectoryAnalysis]] = None,
-                      correlation: bool = False) -> DirectoryAnalysis:
+                      correlation: bool = False, pre: bool = False) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
@@ -107,6 +110,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     dask_executor``: tasks of consecutive files on a Dask cluster), the outputs written here.
     ``correlation``: also branch-correlation statistics, one engine run per module
     (``correlation_stats.py``).
+    ``pre``: also the PRE statistics of PathFinder Table 6.1 per function (``pre_stats.py``),
+    on the facts extracted once.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
@@ -137,6 +142,12 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
         if function is not None:
             result.correlation = [r for r in result.correlation
                                   if names_function(r["function"], function)]
+    if pre:
+        _stage(progress, "pre statistics", unit="engine calls")
+        result.pre, result.seconds["pre"] = pre_rows(
+            [(p.module, p.relpath) for p in result.loaded.programs], run, result.engine,
+            result.failures, jobs=jobs, timeout=timeout, cache=cache,
+            keep=None if function is None else (lambda fid: names_function(fid, function)))
     if function is not None and not run.facts["function"] and not run.module_failures \
             and not any(p.skipped for p in result.loaded.problems):
         raise PathlogicError(f"--function: no function '{function}' in {target}")

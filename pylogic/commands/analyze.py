@@ -15,7 +15,7 @@ from pylogic.analysis.directory import analyze_directory
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
 from pylogic.report.analysis import (closing_lines, correlation_table, function_table,
-                                     predicate_table)
+                                     pre_table, predicate_table)
 from pylogic.report.progress import Progress
 
 
@@ -56,6 +56,10 @@ def add_parser(sub) -> None:
                    help="also branch correlation per function (PathFinder ch. 7): conditional "
                    "branches, analyzable, correlated intra/inter, node-query pairs; one engine "
                    "run per file")
+    p.add_argument("--pre", action="store_true",
+                   help="also PRE statistics per function (PathFinder Table 6.1): computations of "
+                   "expressions and loads, partially redundant ones, those a CMP region keeps "
+                   "code motion from optimizing, loop invariants, those not hoistable by motion")
     p.set_defaults(func=run)
 
 
@@ -107,7 +111,7 @@ def run(args) -> int:
                                    timeout=None if math.isinf(args.function_timeout)
                                    else args.function_timeout, function=args.function,
                                    cache=_cache(args), executor=_executor(args),
-                                   correlation=args.correlation)
+                                   correlation=args.correlation, pre=args.pre)
     finally:
         bar.close()
     for problem in result.loaded.problems:
@@ -122,6 +126,9 @@ def run(args) -> int:
     if result.correlation is not None:
         print()
         print(correlation_table(result))
+    if result.pre is not None:
+        print()
+        print(pre_table(result))
     print("\n".join(closing_lines(result)))
     if args.html:
         from pylogic.commands.report import build

@@ -3,6 +3,7 @@ PPG) and the one-line summary, from a ``DirectoryAnalysis``."""
 from __future__ import annotations
 
 from pylogic.analysis.directory import DirectoryAnalysis
+from pylogic.analysis.pre_stats import summary as pre_summary
 from pylogic.report.table import format_table
 
 PREDICATE_COLUMNS = (("function", "function"), ("defines", "defines"), ("preds", "predicates"),
@@ -36,6 +37,29 @@ def correlation_table(result: DirectoryAnalysis) -> str:
     total = ["total"] + [sum(r[k] for r in result.correlation or ())
                          for _, k in CORRELATION_COLUMNS[1:]]
     return format_table([h for h, _ in CORRELATION_COLUMNS], rows + [total])
+
+
+#: ``analyze --pre`` columns (PathFinder Table 6.1): heading, key.
+PRE_COLUMNS = (("function", "function"), ("computations", "computations"), ("loads", "loads"),
+               ("redundant", "redundant"), ("strictly partial", "strictly_partial"),
+               ("prevented (CMP)", "prevented"), ("loop invariant", "loop_invariant"),
+               ("invariant prevented", "invariant_prevented"))
+#: Table 6.1 ratios, ours next to the thesis' SPEC95 average: heading, key.
+PRE_RATIOS = (("redundant / computations", "redundant_of_computations"),
+              ("prevented / redundant", "prevented_of_redundant"),
+              ("loop invariant / redundant", "loop_invariant_of_redundant"),
+              ("invariant prevented / loop invariant", "invariant_prevented_of_loop_invariant"))
+
+
+def pre_table(result: DirectoryAnalysis) -> str:
+    """PRE statistics per function and in total, then the Table 6.1 ratios beside the thesis'."""
+    s = pre_summary(result.pre or [])
+    rows = [[r[k] for _, k in PRE_COLUMNS] for r in s["functions"]]
+    rows.append(["total"] + [s["totals"][k] for _, k in PRE_COLUMNS[1:]])
+    ratios = [[h, "-" if s["percent"][k] is None else f"{s['percent'][k]}%",
+               f"{s['thesis'][k]}%"] for h, k in PRE_RATIOS]
+    return (format_table([h for h, _ in PRE_COLUMNS], rows) + "\n\n"
+            + format_table(["Table 6.1", "ours", "thesis (SPEC95 avg)"], ratios))
 
 
 def predicate_table(result: DirectoryAnalysis) -> str:

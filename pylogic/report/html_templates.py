@@ -65,6 +65,18 @@ engine {{ summary.engine }}; {{ summary.seconds.total if summary.seconds else "?
 {% endfor %}</table>
 {% endif %}
 
+{% if summary.pre %}
+<h2>PRE statistics (PathFinder Table 6.1)</h2>
+<table><tr><th>function</th><th>computations</th><th>loads</th><th>redundant</th><th>strictly partial</th>
+<th>prevented (CMP)</th><th>loop invariant</th><th>invariant prevented</th></tr>
+{% for p in summary.pre.functions %}<tr><td>{% if p.function in pages %}<a href="{{ pages[p.function] }}">{{ p.function }}</a>{% else %}{{ p.function }}{% endif %}</td>
+{% for k in ["computations", "loads", "redundant", "strictly_partial", "prevented", "loop_invariant", "invariant_prevented"] %}<td class="num">{{ p[k] }}</td>{% endfor %}</tr>
+{% endfor %}<tr><td>total</td>{% for k in ["computations", "loads", "redundant", "strictly_partial", "prevented", "loop_invariant", "invariant_prevented"] %}<td class="num">{{ summary.pre.totals[k] }}</td>{% endfor %}</tr></table>
+<table><tr><th>Table 6.1</th><th>ours (%)</th><th>thesis, SPEC95 avg (%)</th></tr>
+{% for k, v in summary.pre.percent.items() %}<tr><td>{{ k|replace("_", " ") }}</td><td class="num">{{ v if v is not none else "-" }}</td><td class="num">{{ summary.pre.thesis[k] }}</td></tr>{% endfor %}
+</table>
+{% endif %}
+
 <h2>Relations</h2>
 <table><tr><th>relation</th><th>rows</th></tr>
 {% for rel, n in (summary.relations or {}).items() %}<tr><td>{{ rel }}</td><td class="num">{{ n }}</td></tr>{% endfor %}

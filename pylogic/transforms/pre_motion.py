@@ -256,7 +256,7 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
     t, or x and t have the same name): those reads read ``t`` and the copy goes. Returns the
     function and the copies removed.
     """
-    names = value_names(fn)
+    names = value_names(fn, keep=frozenset(temps))     # t itself may have copies of one def
     source = {}
     for b in fn.blocks:
         for ins in b.instrs:

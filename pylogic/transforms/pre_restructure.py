@@ -16,8 +16,11 @@ computes exactly what it did: restructuring alone never changes behaviour.
 Growth is bounded: at most ``max_names`` expressions are split at any one block (2^k copies),
 and with ``budget`` (``pre-mr-budget``, PRE(Mr) §6.3.2.2) expressions are taken one at a time,
 in order of their Must exits, only while the instructions the copies add (counted before
-unreached copies are dropped, an upper bound) stay within ``budget`` times the function's size. The reducibility fix of Fig. 6.19 is not applied (the interpreter and the
-passes here do not need reducible loops).
+unreached copies are dropped, an upper bound) stay within ``budget`` times the function's size.
+
+Reducibility (Fig. 6.19, ``transforms/reducible.py``): when the input function is reducible and
+the split gives a loop a second entry (Fig. 6.2(c)), the duplication is extended up to one loop
+node that becomes the loop's only entry (``reducible=False``: left irreducible).
 """
 from __future__ import annotations
 
@@ -30,9 +33,12 @@ from typing import Iterable, Optional
 from pylogic.ir.model import Br, CondBr, Function, Module
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.reducible import make_reducible, multi_entry_loop
 from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pre_prevented", "pre_avail_out", "pre_cmp_exit")
+#: PRE(R) splits where reuse is only partial (§6.3.1.3) instead of the CMP region.
+R_NEEDS = ("pre_partial_reuse", "pre_avail_out", "pre_cmp_exit")
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,9 @@ class FunctionRestructure:
     blocks_after: int
     size_before: int
     size_after: int
+    irreducible_fixed: int = 0   # loops the split left with two entries, given one (Fig. 6.19)
+    irreducible_left: int = 0    # such loops the fix could not give one entry
+    size_split: int = 0          # size after the split, before the fix
 
 
 @dataclass
@@ -52,7 +61,7 @@ class RestructureRecord(TransformRecord):
 
     def totals(self) -> dict:
         keys = ("expressions", "skipped", "blocks_before", "blocks_after", "size_before",
-                "size_after")
+                "size_after", "irreducible_fixed", "irreducible_left", "size_split")
         return {k: sum(getattr(a, k) for a in self.applied) for k in keys}
 
 
@@ -74,7 +83,11 @@ def restructure(fn: Function, cmp: dict, avail_out: dict, fresh: FreshNames) -> 
         copies[b.label] = table
 
     def out(block: str, assign: dict, e: str) -> str:
-        return assign[e] if e in assign else avail_out.get((block, e), "no")
+        # a transparent block passes its copy's value on (CMP blocks always: AVAIL_out = May);
+        # a block that computes or kills e has AVAIL_out Must or No in every copy (PRE(R))
+        if e in assign and avail_out.get((block, e)) == "may":
+            return assign[e]
+        return avail_out.get((block, e), "no")
 
     def target(block: str, assign: dict, succ: str) -> str:
         for cand, label in copies[succ]:
@@ -105,13 +118,16 @@ def restructure(fn: Function, cmp: dict, avail_out: dict, fresh: FreshNames) -> 
 
 
 def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
-           max_names: int = 4, budget: Optional[float] = None
-           ) -> tuple[Module, RestructureRecord]:
+           max_names: int = 4, budget: Optional[float] = None, reducible: bool = True,
+           region_relation: str = "pre_prevented") -> tuple[Module, RestructureRecord]:
     """``(new module, record)``: the CMP regions of every (or each named) function split;
     ``rows``: ``pre_prevented``, ``pre_avail_out``, ``pre_cmp_exit`` of the module."""
     wanted = wanted_functions(module, functions, "pre-mr")
-    record = RestructureRecord(transform="pre-mr" if budget is None else "pre-mr-budget",
-                               options={"max_names": max_names, "budget": budget})
+    pure = region_relation == "pre_partial_reuse"
+    record = RestructureRecord(transform="pre-r" if pure else
+                               "pre-mr" if budget is None else "pre-mr-budget",
+                               options={"max_names": max_names, "budget": budget,
+                                        "reducible": reducible})
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):
@@ -119,7 +135,7 @@ def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             continue
         view = rows.function(fn.name)
         region = defaultdict(set)
-        for b, e in view["pre_prevented"]:
+        for b, e in view[region_relation]:
             region[e].add(b)
         if not region:
             out.append(fn)
@@ -134,7 +150,8 @@ def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         size = _size(fn.blocks)
         block_size = {b.label: len(b.instrs) for b in fn.blocks}
         for e in order:
-            if must_exits[e] == 0 or any(per_block[b] >= max_names for b in region[e]):
+            if (must_exits[e] == 0 and not pure) or any(per_block[b] >= max_names
+                                                         for b in region[e]):
                 continue
             if budget is not None:
                 # copies before pruning bound the growth: each block of e's region doubles
@@ -149,16 +166,30 @@ def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         for e in chosen:
             for b in region[e]:
                 cmp[b].add(e)
-        new = restructure(fn, cmp, avail_out, FreshNames(used_names(fn, module))) if chosen \
-            else fn
+        fresh = FreshNames(used_names(fn, module))
+        new = restructure(fn, cmp, avail_out, fresh) if chosen else fn
+        split, fixed, left = _size(new.blocks), 0, 0
+        if reducible and chosen and multi_entry_loop(fn) is None:
+            new, fixed, left = make_reducible(new, fresh)
         out.append(new)
         record.applied.append(FunctionRestructure(
             fn.name, len(chosen), len(region) - len(chosen), len(fn.blocks), len(new.blocks),
-            size, _size(new.blocks)))
+            size, _size(new.blocks), fixed, left, split))
     return dataclasses.replace(module, functions=tuple(out)), record
 
 
 def pre_mr_budget(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
-                  max_names: int = 4, budget: float = 0.2):
+                  max_names: int = 4, budget: float = 0.2, reducible: bool = True):
     """PRE(Mr) (§6.3.2.2): ``pre_mr`` within a code-growth budget (default 20% [AGS97])."""
-    return pre_mr(module, rows, functions=functions, max_names=max_names, budget=budget)
+    return pre_mr(module, rows, functions=functions, max_names=max_names, budget=budget,
+                  reducible=reducible)
+
+
+def pre_r(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
+          max_names: int = 4, reducible: bool = True):
+    """PRE(R) (§6.3.1.3, Fig. 6.12), the reference point of the code-growth comparison: Fig. 6.10
+    duplicating every block where reuse is only partial (PartialReuse: AVAIL_in = May and
+    ANTIC_in != No), not only the CMP region; ``pre-m`` then removes the fully redundant
+    computations (run as ``pre-r,pre-m``)."""
+    return pre_mr(module, rows, functions=functions, max_names=max_names, reducible=reducible,
+                  region_relation="pre_partial_reuse")

@@ -59,6 +59,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("vng-fre", vng_fre.vng_fre, vng_fre.NEEDS,
          "full redundancies on the Value Name Graph (datalog/vng.dl): one temporary per VNG name, "
          "copies where threads rename values"),
+    Pass("pre-r", pre_restructure.pre_r, pre_restructure.R_NEEDS,
+         "PRE(R) restructuring only: PartialReuse blocks duplicated (run as pre-r,pre-m)"),
     Pass("cbe", cbe.cbe, cbe.NEEDS,
          "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),
     Pass("icbe", icbe.icbe, icbe.NEEDS,

@@ -43,7 +43,8 @@ def local_properties(fn, exprs, defined=frozenset()):
                 if set(ins.defs()) & regs or (
                         reads_memory(op, args) and isinstance(ins, (Store, Call)) and
                         not spares(ins, lroots.get(e) if is_load(op) else None, roots,
-                                   defined)):
+                                   defined)) or (
+                        op in ("div", "rem") and isinstance(ins, Call)):
                     killed.add(e)
                     kills.add((b.label, e))
                     last[e] = False

@@ -1,4 +1,4 @@
-"""pre-m on the fixed corpus sample of the optimization harness (issue #14 acceptance: a fixed
+"""pre-m, after sccp, pre-mr and pre-mr-budget too, on the fixed corpus sample of the optimization harness (issue #14 acceptance: a fixed
 sample of at least 20 programs in the suite): the .pir examples with their cases, the C fixtures
 of the LLVM front end and five short csmith programs, prepared as benchmarks/optimize.py
 prepares them. Every version must be identical in the interpreter, and never evaluate more
@@ -14,7 +14,7 @@ from pylogic.interp.machine import run_module
 from pylogic.ir.verify import verify_module
 from tests.transforms.test_corpus_pipelines import PROGRAMS, _load
 
-PIPELINES = (("pre-m",), ("sccp", "pre-m"))
+PIPELINES = (("pre-m",), ("sccp", "pre-m"), ("pre-mr", "pre-m"), ("pre-mr-budget", "pre-m"))
 
 
 def test_the_sample_has_at_least_twenty_programs():
