@@ -7,9 +7,10 @@ it TRUE or FALSE on every path to that call) is removed in a clone of the callee
 ``br`` to the decided target; those call sites call the clone (one clone per callee and outcome;
 the original stays for every other caller). Growth counts against the same budget as ``cbe``.
 
-Exit splitting (a callee returning to different points of its caller, §7.4's return-points
-array) has no PIR form -- a call returns to one place -- so the correlations found through
-return values (``correlation`` answers from summaries) are not removed here.
+Then **exit splitting** (``exit_splitting.py``): a branch on a call's result whose callee
+returns decide it at some returns is removed on those paths by a clone of the callee returning
+through numbered exits (``ret.N``) to one continuation per exit (``call ... to L0, L1``),
+pathlogic's extension of IR.md for §7.4's return-points array.
 """
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from facts_gen.naming import function_id
 from pylogic.ir.model import Br, Call, CondBr, Module
 from pylogic.transforms.cbe import (DEFAULT_GROWTH, DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
                                     CbeRecord, Decided, Threaded, cbe)
+from pylogic.transforms.exit_splitting import NEEDS as EXIT_NEEDS, ExitSplit, split_exits
 from pylogic.transforms.record import Rejection
 
-NEEDS = CBE_NEEDS + ("correlation_call",)
+NEEDS = tuple(dict.fromkeys(CBE_NEEDS + ("correlation_call",) + EXIT_NEEDS))
 DEFAULT_CLONE_LIMIT = 200   # instructions per clone (PathFinder §7.5: per-conditional limit)
 
 
@@ -52,19 +54,21 @@ class IcbeRecord(CbeRecord):
                                  if not isinstance(a, EntrySplit)}),
                 "entry_splits": len(splits),
                 "calls_redirected": sum(len(a.calls) for a in splits),
+                "exit_splits": sum(isinstance(a, ExitSplit) for a in self.applied),
                 "duplicated": sum(a.duplicated for a in self.applied),
                 "rejected": len(self.rejected)}
 
 
 def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
          limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
-         max_path: int = DEFAULT_MAX_PATH, clone_limit: int = DEFAULT_CLONE_LIMIT
-         ) -> tuple[Module, IcbeRecord]:
-    """``(new module, record)``: ``cbe``, then entry splitting of decided entry branches."""
+         max_path: int = DEFAULT_MAX_PATH, clone_limit: int = DEFAULT_CLONE_LIMIT,
+         exits: bool = True) -> tuple[Module, IcbeRecord]:
+    """``(new module, record)``: ``cbe``, then entry splitting of decided entry branches, then
+    exit splitting (``exits=False``: without it)."""
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
     threaded, inner = cbe(module, rows, functions=functions, limit=limit, growth=growth,
                           max_path=max_path)
-    record = IcbeRecord(options={**inner.options, "clone_limit": clone_limit},
+    record = IcbeRecord(options={**inner.options, "clone_limit": clone_limit, "exits": exits},
                         applied=list(inner.applied), rejected=list(inner.rejected))
     allowance = int(size * growth) - sum(a.duplicated for a in inner.applied)
     wanted = None if functions is None else set(functions)
@@ -123,4 +127,13 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                            for k, ins in enumerate(b.instrs))
             blocks.append(dataclasses.replace(b, instrs=instrs))
         out.append(dataclasses.replace(fn, blocks=tuple(blocks)))
-    return dataclasses.replace(threaded, functions=tuple(out) + tuple(clones)), record
+    entry_split = dataclasses.replace(threaded, functions=tuple(out) + tuple(clones))
+    if not exits:
+        return entry_split, record
+    origin = {a.clone: a.function for a in record.applied if isinstance(a, EntrySplit)}
+    result, applied, rejected, _added = split_exits(
+        entry_split, rows, wanted=wanted, origin=origin, allowance=allowance,
+        clone_limit=clone_limit)
+    record.applied.extend(applied)
+    record.rejected.extend(rejected)
+    return result, record
