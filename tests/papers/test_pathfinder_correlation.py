@@ -3,8 +3,8 @@ pass. Programs are PIR models of the thesis' examples; the drawings are lost, so
 [Inference] rebuilt from the text, as the spec marks them. Not covered (and not claimed): item 20
 (a global variable's query through a callee: the analysis follows registers, not memory), item
 22's pointer-dereference source (not implemented; the thesis' lcc implementation had only
-constants and branches either), items 21/24's removal through return values and item 27 (exit
-splitting: a PIR call returns to one place; ``icbe`` does entry splitting only)."""
+constants and branches either). Items 21/24's removal through return values and item 27 (exit
+splitting) are in ``test_pathfinder_exit_splitting.py``."""
 from __future__ import annotations
 
 import pytest
