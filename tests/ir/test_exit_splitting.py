@@ -14,6 +14,7 @@ from pylogic.engines import run_program
 from pylogic.errors import PathlogicError
 from pylogic.interp import run_module
 from pylogic.interp.native.select import run_with
+from pylogic.ir.model import Call
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
@@ -165,3 +166,29 @@ def test_correlation_answers_per_exit():
     for f, i, a in rows:
         got.setdefault((f.split("::")[1], i.split("#")[0]), set()).add(a)
     assert got[("main", "one")] == {"TRUE"} and got[("main", "zero")] == {"FALSE"}
+
+
+def test_predicated_deadness_follows_the_call_result_into_the_continuations():
+    m = parse_module(SPLIT, "s.pir")
+    rows = module_rows(m, "s.pir", relations=["pd_du", "pd_dead"], engine="clingo")
+    du = {(r[1], r[3]) for r in rows["pd_du"] if r[0] == "s.pir::main" and r[2] == "x"}
+    assert du == {("loop#0", "one#0"), ("loop#0", "zero#0")}
+    assert ("s.pir::main", "loop#0") not in set(rows["pd_dead"])
+
+
+@pytest.mark.parametrize("after", ["sccp", "dce", "pde", "cbe", "icbe", "if-convert", "pre-m",
+                                   "sccp,dce"])
+def test_passes_after_icbe_keep_split_exits_and_behaviour(after):
+    """Passes run on icbe's output (calls with continuations, ret.N) keep the program's
+    behaviour: sccp follows every continuation, jump forwarding retargets them, if-conversion
+    keeps ret.N and does not predicate a call's exits."""
+    from pylogic.analysis.optimize import optimize
+    from pylogic.interp.differential import compare_modules
+    from tests.papers.test_pathfinder_exit_splitting import MERGE
+    module = parse_module(MERGE, "merge.pir")
+    result = optimize(module, ["icbe"] + after.split(","), "merge.pir")
+    assert verify_module(result.module) == []
+    assert any(isinstance(i, Call) and i.continuations for f in result.module.functions
+               for b in f.blocks for i in b.instrs)
+    cases = [((8, 8), (1, 1)), ((3, 5), (4, 1)), ((0, 2), (1, 1))]
+    assert compare_modules(module, result.module, cases).verdict == "identical"
