@@ -192,3 +192,19 @@ def test_passes_after_icbe_keep_split_exits_and_behaviour(after):
                for b in f.blocks for i in b.instrs)
     cases = [((8, 8), (1, 1)), ((3, 5), (4, 1)), ((0, 2), (1, 1))]
     assert compare_modules(module, result.module, cases).verdict == "identical"
+
+
+def test_check_and_run_report_misuse_without_a_traceback(tmp_path, capsys):
+    from pylogic.cli import main
+    path = tmp_path / "bad.pir"
+    path.write_text("func h(a) {\nentry:\n    ret.1 a\n}\nfunc main() {\nentry:\n"
+                    "    x = call h(1)\n    ret x\n}\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    _, err = capsys.readouterr()
+    assert f"{path}:7:5: verify error: function 'main', block 'entry': 'h' returns through " \
+           f"exit 1 (ret.1 at line 3)" in err and "Traceback" not in err
+    good = tmp_path / "good.pir"
+    good.write_text(SPLIT, encoding="utf-8")
+    assert main(["run", str(good), "--args", "6"]) == 303 & 255
+    out, _ = capsys.readouterr()
+    assert out.splitlines()[0] == "303"
