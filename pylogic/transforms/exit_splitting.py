@@ -8,11 +8,15 @@ its outcome (``ret.N``, pathlogic's extension of IR.md); the call names one cont
 (``call F'(...) to L0, L1``), and the continuation of a decided exit ends in ``br`` to the
 decided target: the branch is gone on those paths. A return that passes on the result of another
 call (``correlation_return_call``) is split in turn by splitting that callee's exits (fgetc's
-``return fillbuf(fp)``, spec §7.1.2), up to ``MAX_DEPTH`` calls deep.
+``return fillbuf(fp)``, spec §7.1.2), up to ``MAX_DEPTH`` calls deep. A return whose block is
+entered from blocks that decide it differently (``correlation_return_edge``: C's single
+``return`` block after ``retval = 1`` / ``retval = 0``) is tail-duplicated: one copy per decided
+outcome, entered from the blocks that decide it so.
 
 Exit numbers: undecided returns (if any) keep exit 0, then TRUE, then FALSE; each exit N >= 1
 costs one load per return in the interpreter's counts (the return-points array of §7.4).
-Growth (clones and duplicated instructions) counts against the caller's allowance.
+Growth (clones and duplicated instructions) counts against the caller's allowance; a clone that
+replaces its callee's only call site counts only what it adds (``icbe`` drops the original).
 """
 from __future__ import annotations
 
@@ -25,8 +29,8 @@ from pylogic.ir.model import Br, Call, CondBr, Function, Module, Ret
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection
 
-NEEDS = ("correlation_return", "correlation_branch_call", "correlation_return_call",
-         "branch_compare")
+NEEDS = ("correlation_return", "correlation_return_edge", "correlation_branch_call",
+         "correlation_return_call", "branch_compare")
 MAX_DEPTH = 4   # calls deep a return may pass on another call's split exits
 _ORDER = ("UNDEF", "TRUE", "FALSE")
 
@@ -67,6 +71,12 @@ class _Splitter:
         self.ids = {function_id(rows.relpath, f.name): f.name for f in module.defined_functions()}
         self.taken = {f.name for f in module.functions}
         self.plans: dict = {}        # (function, rel, c) -> _Plan or None
+        self.sites: dict = {}        # function -> its call sites in ``module``
+        for f in module.functions:
+            for b in f.blocks:
+                for ins in b.instrs:
+                    if isinstance(ins, Call):
+                        self.sites[ins.callee] = self.sites.get(ins.callee, 0) + 1
         self.new: list = []          # clones made, in order
 
     def view(self, name: str):
@@ -110,6 +120,17 @@ class _Splitter:
             if r == rel and cc == c:
                 answers.setdefault(jr, set()).add(a)
         passes_on = {jr: (j, self.ids.get(g)) for jr, j, g in view["correlation_return_call"]}
+        edge_answers: dict = {}
+        for m, n, r, cc, a in view["correlation_return_edge"]:
+            if r == rel and cc == c:
+                edge_answers.setdefault((m, n), set()).add(a)
+        preds: dict = {}
+        for b in fn.blocks:
+            for t in dict.fromkeys(_final_targets(b)):
+                preds.setdefault(t, []).append(b.label)
+            for ins in b.instrs[:-1]:          # side exits: their targets are not duplicated
+                for t in _side_targets(ins):
+                    preds.setdefault(t, []).append(None)
         per_return: dict = {}    # label -> outcome or (call index, Call, sub plan)
         for b in fn.blocks:
             term = b.instrs[-1]
@@ -127,10 +148,21 @@ class _Splitter:
                     if sub is not None:
                         per_return[b.label] = (found[0], found[1], sub)
                         continue
+            if outcome is None and b.label in preds and None not in preds[b.label] and \
+                    b.label != fn.blocks[0].label and \
+                    all(ins.guard is None for ins in b.instrs):
+                by_pred = {m: _pure(edge_answers.get((m, b.label), {"UNDEF"})) or "UNDEF"
+                           for m in preds[b.label]}
+                if set(by_pred.values()) & {"TRUE", "FALSE"}:
+                    per_return[b.label] = by_pred   # tail duplication per deciding predecessor
+                    continue
             per_return[b.label] = outcome or "UNDEF"
         present = set()
         for v in per_return.values():
-            present.update(v[2].exits if isinstance(v, tuple) else (v,))
+            if isinstance(v, dict):
+                present.update(v.values())
+            else:
+                present.update(v[2].exits if isinstance(v, tuple) else (v,))
         if not present & {"TRUE", "FALSE"} or len(present) < 2:
             return None
         exits = tuple(o for o in _ORDER if o in present)
@@ -139,11 +171,21 @@ class _Splitter:
         labels = FreshNames(used_names(fn, self.module))
         blocks, size = [], sum(p.size for p in {id(v[2]): v[2] for v in per_return.values()
                                                 if isinstance(v, tuple)}.values())
+        retarget: dict = {}                 # (pred, return block) -> its copy
         for b in fn.blocks:
             v = per_return.get(b.label)
             term = b.instrs[-1]
             if v is None:
                 blocks.append(b)
+            elif isinstance(v, dict):           # tail duplication
+                for o in _ORDER:
+                    ms = [m for m, x in v.items() if x == o]
+                    if not ms:
+                        continue
+                    label = b.label if o == "UNDEF" else labels.fresh(f"{b.label}.{o.lower()}")
+                    blocks.append(dataclasses.replace(b, label=label, instrs=b.instrs[:-1] + (
+                        dataclasses.replace(term, exit=number[o]),)))
+                    retarget.update({(m, b.label): label for m in ms if label != b.label})
             elif not isinstance(v, tuple):
                 blocks.append(dataclasses.replace(b, instrs=b.instrs[:-1] + (
                     dataclasses.replace(term, exit=number[v]),)))
@@ -155,6 +197,10 @@ class _Splitter:
                 for label, o in zip(conts, sub.exits):
                     blocks.append(dataclasses.replace(b, label=label, instrs=b.instrs[k + 1:-1] + (
                         dataclasses.replace(term, exit=number[o]),)))
+        if retarget:
+            blocks = [dataclasses.replace(b, instrs=b.instrs[:-1] + (
+                _retarget(b.instrs[-1], {o: n for (m, o), n in retarget.items()
+                                         if m == b.label}),)) for b in blocks]
         clone = dataclasses.replace(fn, name=clone_name, blocks=tuple(blocks))
         size += sum(len(b.instrs) for b in clone.blocks)
         if size > self.clone_limit:
@@ -199,6 +245,9 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
             mid = b.instrs[k + 1:-1]
             cost = (0 if plan.clone.name in paid else plan.size) + \
                 (len(plan.exits) - 1) * (len(mid) + 1)
+            if sp.sites.get(call.callee) == 1 and call.callee.lstrip("@") != "main":
+                # its only call: the original is dropped (icbe), the clone replaces it
+                cost = max(0, cost - sum(len(x.instrs) for x in sp.fmap[call.callee].blocks))
             if cost > sp.allowance:
                 rejected.append(Rejection(fn.name, i, label, "duplication limit",
                                           f"exit split of {call.callee}: {cost} instructions"))
@@ -223,6 +272,40 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
     used = _closure(called, clones)
     out += [c for c in clones if c.name in used]
     return dataclasses.replace(module, functions=tuple(out)), applied, rejected, added
+
+
+def _final_targets(block) -> tuple:
+    term = block.instrs[-1]
+    if isinstance(term, Br):
+        return (term.target,)
+    if isinstance(term, CondBr):
+        return (term.if_true, term.if_false)
+    if isinstance(term, Call):
+        return term.continuations
+    return ()
+
+
+def _side_targets(ins) -> tuple:
+    if isinstance(ins, Br):
+        return (ins.target,)
+    if isinstance(ins, CondBr):
+        return (ins.if_true, ins.if_false)
+    return ()
+
+
+def _retarget(term, new: dict):
+    """``term`` with its targets renamed by ``new`` (old label -> copy)."""
+    if not new:
+        return term
+    if isinstance(term, Br):
+        return dataclasses.replace(term, target=new.get(term.target, term.target))
+    if isinstance(term, CondBr):
+        return dataclasses.replace(term, if_true=new.get(term.if_true, term.if_true),
+                                   if_false=new.get(term.if_false, term.if_false))
+    if isinstance(term, Call):
+        return dataclasses.replace(term, continuations=tuple(new.get(t, t)
+                                                             for t in term.continuations))
+    return term
 
 
 def _closure(called: set, clones: list) -> set:
