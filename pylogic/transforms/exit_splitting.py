@@ -13,6 +13,10 @@ entered from blocks that decide it differently (``correlation_return_edge``: C's
 ``return`` block after ``retval = 1`` / ``retval = 0``) is tail-duplicated: one copy per decided
 outcome, entered from the blocks that decide it so.
 
+A callee whose summary is transparent (``correlation_return_trans``: some path returns the
+caller's argument, whose answer is the caller's) or that already has numbered or guarded returns
+is not split.
+
 Exit numbers: undecided returns (if any) keep exit 0, then TRUE, then FALSE; each exit N >= 1
 costs one load per return in the interpreter's counts (the return-points array of §7.4).
 Growth (clones and duplicated instructions) counts against the caller's allowance; a clone that
@@ -29,8 +33,8 @@ from pylogic.ir.model import Br, Call, CondBr, Function, Module, Ret
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection
 
-NEEDS = ("correlation_return", "correlation_return_edge", "correlation_branch_call",
-         "correlation_return_call", "branch_compare")
+NEEDS = ("correlation_return", "correlation_return_edge", "correlation_return_trans",
+         "correlation_branch_call", "correlation_return_call", "branch_compare")
 MAX_DEPTH = 4   # calls deep a return may pass on another call's split exits
 _ORDER = ("UNDEF", "TRUE", "FALSE")
 
@@ -115,6 +119,11 @@ class _Splitter:
         self.plans[key] = None   # in progress: a recursive use is not split
         fn = self.fmap[name]
         view = self.view(name)
+        if (rel, c) in set(view["correlation_return_trans"]):
+            return None          # a path returns the caller's own argument: no per-return answer
+        if any(isinstance(ins, Ret) and (ins.exit or ins.guard is not None)
+               for b in fn.blocks for ins in b.instrs):
+            return None          # already split, or side-exit returns: their exits are not ours
         answers: dict = {}
         for jr, r, cc, a in view["correlation_return"]:
             if r == rel and cc == c:

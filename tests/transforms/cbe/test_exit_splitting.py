@@ -175,3 +175,46 @@ def test_random_modules_through_two_rounds_behave_the_same(seed):
     check = compare_modules(module, result.module, cases, fuel=20_000)
     assert check.verdict != "different", check.first_difference
     assert executed(result.module, cases) <= executed(module, cases)
+
+
+# `pick` returns 1, its argument x (TRANS: the caller's value) or 0; the return in `out`
+# mixes a decided path with the transparent one, so its own answers ({TRUE}) do not cover it.
+TRANSPARENT = """func pick(x, f) {
+entry:
+    z = cmp.eq f, 0
+    cbr z, zero, some
+zero:
+    ret 0
+some:
+    o = cmp.eq f, 1
+    cbr o, one, pass
+one:
+    r = mov 1
+    br out
+pass:
+    r = mov x
+    br out
+out:
+    ret r
+}
+func main(a, f) {
+entry:
+    v = call pick(a, f)
+    t = cmp.eq v, 1
+    cbr t, yes, no
+yes:
+    print 1
+    ret 0
+no:
+    print 0
+    ret 0
+}
+"""
+
+
+def test_a_transparent_summary_is_not_split():
+    module = parse_module(TRANSPARENT, "t.pir")
+    result = optimize(module, ["icbe"], "t.pir", options={"icbe": {"growth": 5.0}})
+    assert not any(isinstance(a, ExitSplit) for a in result.passes[0].record.applied)
+    cases = [((a, f), ()) for a in (0, 1, 5) for f in (0, 1, 2)]
+    assert compare_modules(module, result.module, cases).verdict == "identical"
