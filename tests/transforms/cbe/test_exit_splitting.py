@@ -62,7 +62,8 @@ done:
 }
 """
 
-# A search returning an address (unknown) or 0 (NULL): only the NULL exit decides `p == 0`.
+# A search returning an address (unknown: recomputed, never dereferenced) or 0 (NULL): only the
+# NULL exit decides `p == 0`.
 PARTIAL = """global a[80]
 
 func find(n, v) {
@@ -82,7 +83,7 @@ next:
     i = add i, 1
     br cond
 found:
-    retval = mov p
+    retval = add a, o
     br return
 missing:
     retval = mov 0
@@ -155,6 +156,19 @@ def test_a_partly_decided_callee_keeps_an_undecided_exit():
     without = optimize(module, ["icbe"], "p.pir", options={"icbe": {"exits": False}}).module
     misses = 2                                                   # v = 4 and v = 28
     assert executed(out, cases) == executed(without, cases) - misses
+
+
+def test_a_dereferenced_address_decides_the_other_exit_too():
+    """The found exit returns the register just loaded through: non-null (the dereference
+    source, PathFinder §12 item 22), so both exits decide `p == 0` and main's test goes."""
+    module = parse_module(PARTIAL.replace("retval = add a, o", "retval = mov p"), "p.pir")
+    result = optimize(module, ["icbe"], "p.pir")
+    splits = [a for a in result.passes[0].record.applied if isinstance(a, ExitSplit)]
+    assert [(s.callee, s.exits) for s in splits] == [("find", ("TRUE", "FALSE"))]
+    cases = [((v,), ()) for v in (0, 3, 4, 27, 28)]
+    assert compare_modules(module, result.module, cases).verdict == "identical"
+    without = optimize(module, ["icbe"], "p.pir", options={"icbe": {"exits": False}}).module
+    assert executed(result.module, cases) == executed(without, cases) - len(cases)
 
 
 def test_the_growth_cap_holds_exit_splitting_back():
