@@ -21,7 +21,8 @@ from facts_gen.naming import function_id, instr_id
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
-             "correlation_budget", "correlation_window", "query_rewrite") + CELL_RELATIONS
+             "correlation_budget", "correlation_window", "query_rewrite", "call_continuation",
+             "return_exit") + CELL_RELATIONS
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
@@ -205,9 +206,12 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             out["call_arg"].append((f, i, pos, kind, text))
                         if ins.dest is not None:
                             out["call_result"].append((f, i, ins.dest))
+                        out["call_continuation"].extend(   # exit splitting (README)
+                            (f, i, e, t) for e, t in enumerate(ins.continuations))
                 elif isinstance(ins, Ret) and ins.guard is None:
                     kind, text = _operand(ins.value) if ins.value is not None else ("const", "0")
                     out["return_value"].append((f, i, kind, text))
+                    out["return_exit"].append((f, i, ins.exit))
                     if kind == "const":
                         mine.add(f"eq {text}")
                 elif isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Reg):

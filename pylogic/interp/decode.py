@@ -81,6 +81,7 @@ class FunctionCode:
     exit_pcs: list  # exit counter index -> pc of a guarded ``ret`` (a side exit)
     exit_counts: list  # exit counter index -> times taken (a fresh list per run)
     call_sites: dict  # pc -> (callee name, dest slot or -1); resolved by the machine
+    continuations: dict  # pc of a call with continuations -> ((edge index, target pc), ...) per exit
     sites: dict = field(default_factory=dict)  # pc -> (FunctionCode, dest slot or -1)
     entries: int = 0
     kind_table: Optional[tuple] = None  # machine._kind_table, built on first use
@@ -133,6 +134,7 @@ class FunctionDecoder:
         self.exit_pcs: list = []
         self.edge_index: dict = {}
         self.call_sites: dict = {}
+        self.continuations: dict = {}
         defined = set(function.params)
         for b in function.blocks:
             for ins in b.instrs:
@@ -200,12 +202,18 @@ class FunctionDecoder:
             last = b.instrs[-1] if b.instrs else None
             closed = last is not None and last.is_terminator and _unguarded(last)
             layout.append((b, closed))
-            pc += len(b.instrs) + (0 if closed else 1)
+            pc += len(b.instrs) + (0 if closed else 1) + sum(
+                1 for ins in b.instrs if isinstance(ins, Ret) and ins.exit)
         self.start = start
         # pc -> (instruction or None, label, body lines, kind); kind: straight | exit | call
         items = []
         for b, closed in layout:
             for ins in b.instrs:
+                if isinstance(ins, Ret) and ins.exit:
+                    # ret.N: one load of the return point first (PathFinder §7.4, item 27)
+                    fetch = Load(dest="\0return-point", addr=Imm(0), guard=ins.guard,
+                                 loc=ins.loc)
+                    items.append((fetch, b.label, [f"XB[0] = {ins.exit}"], "straight"))
                 items.append((ins, b.label, *self.body(ins, len(items), b.label)))
             if not closed:  # IR.md: every block ends with an unguarded terminator
                 msg = f"control reaches the end of block {b.label} without a terminator"
@@ -220,7 +228,8 @@ class FunctionDecoder:
             segment_line_pc=seg_lines, instrs=[it[0] for it in items],
             labels=[it[1] for it in items], edges=self.edges, edge_counts=self.edge_counts,
             edge_pcs=self.edge_pcs, edge_targets=self.edge_targets, exit_pcs=self.exit_pcs,
-            exit_counts=self.exit_counts, call_sites=self.call_sites, decoder=self)
+            exit_counts=self.exit_counts, call_sites=self.call_sites,
+            continuations=self.continuations, decoder=self)
 
     def body(self, ins: Instr, pc: int, label: str) -> tuple[list[str], str]:
         """Python lines of one instruction without its guard test, and how it ends control:
@@ -243,7 +252,7 @@ class FunctionDecoder:
                 self.exit_counts.append(0)
             return count + [f"BOX[0] = {value}", "return -1"], "exit"
         if isinstance(ins, Call):
-            return self.call(ins, pc)
+            return self.call(ins, pc, label)
         return self.simple(ins), "straight"
 
     def guard_of(self, ins) -> Optional[str]:
@@ -319,12 +328,18 @@ class FunctionDecoder:
             return [f"raise Fault({f'branch to unknown label {target}'!r})"]
         return [f"EC[{self.edge(src, target, pc)}] += 1", f"return {self.start[target]}"]
 
-    def call(self, ins: Call, pc: int) -> tuple[list[str], str]:
+    def call(self, ins: Call, pc: int, label: str = "") -> tuple[list[str], str]:
         args = ", ".join(self.val(a) for a in ins.args)
         callee = resolve_function(self.functions, ins.callee)
         dest = self.slot(ins.dest) if ins.dest is not None else -1
         if ins.dest is not None and ins.dest in TRUE_PREDICATES:
             dest = -1
+        if ins.continuations:  # exit splitting: the machine continues at the exit's label
+            if callee is None or any(t not in self.start for t in ins.continuations):
+                return [f"raise Fault({f'call to {ins.callee} with continuations it cannot take'!r})"], \
+                    "straight"
+            self.continuations[pc] = tuple((self.edge(label, t, pc), self.start[t])
+                                           for t in ins.continuations)
         if callee is not None:
             self.call_sites[pc] = (callee.name, dest)
             return [f"BOX[0] = ({args}{',' if ins.args else ''})", f"return {-2 - pc}"], "call"

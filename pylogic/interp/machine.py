@@ -87,6 +87,7 @@ class Machine:
         self.calls = [0]
         self.refund = [0]  # instructions of segments charged but skipped by side exits
         self.box = [None]  # call arguments / return value passed to the machine loop
+        self.exit_box = [0]  # the exit of the last ``ret.N`` (exit splitting), 0 after ``ret``
         self.allocas: list = []  # segment ids alloca'd by the current frame
         self.busy = False
         self.builtins = Builtins(self.memory, self.stdout)
@@ -96,6 +97,7 @@ class Machine:
         shared = {
             "SEGS": self.memory.segments, "BAD": self.memory.bad_access, "FROM": int.from_bytes,
             "SO": self.stdout, "NUL": self.nullified, "CALLS": self.calls, "BOX": self.box,
+            "XB": self.exit_box,
             "REF": self.refund,
             "INPUT": self.read_input, "ALLOCA": self.alloca, "DIV": div64, "REM": rem64,
             "SYM": unknown_symbol, "Fault": Fault,
@@ -136,6 +138,7 @@ class Machine:
         self.calls[0] = 0
         self.refund[0] = 0
         self.box[0] = None
+        self.exit_box[0] = 0
         self.allocas = []
         for fc in self.code.values():  # fresh counters: a finished run's stay with its result
             ns = fc.decoder.ns
@@ -175,6 +178,7 @@ class Machine:
                              exit_status=ERROR_STATUS)
 
         box, calls, memory, refund = self.box, self.calls, self.memory, self.refund
+        exit_box = self.exit_box
         R = [0] * fc.nregs
         for slot, value in zip(fc.param_slots, args):
             R[slot] = to_signed64(int(value))
@@ -244,13 +248,30 @@ class Machine:
             if pc == -1:  # ret: value in box[0]
                 for sid in self.allocas:
                     memory.release(sid, f"its call of {fc.name} returned")
+                exit_no = exit_box[0]
+                exit_box[0] = 0
                 if not frames:
                     return_value = box[0]
                     break
                 value = box[0]
+                callee_name = fc.name
                 fc, R, pc, dest, self.allocas = frames.pop()
                 if dest >= 0:
                     R[dest] = value
+                if exit_no or fc.continuations:
+                    conts = fc.continuations.get(pc - 1)
+                    if conts is None and not exit_no:
+                        pass
+                    elif conts is None or exit_no >= len(conts):
+                        named = 0 if conts is None else len(conts)
+                        error = self.location_error(
+                            fc, pc - 1, f"{callee_name} returned through exit {exit_no} but the "
+                                        f"call names {named} continuation(s)")
+                        cut = pc
+                        break
+                    else:
+                        edge, pc = conts[exit_no]  # the return-point array (PathFinder §7.4)
+                        fc.edge_counts[edge] += 1
             else:  # call at site -2 - pc: arguments in box[0]
                 site = -2 - pc
                 callee, dest = fc.sites[site]
@@ -278,7 +299,8 @@ class Machine:
                 [(c.name, c.kind_table or _kind_table(c), c.entries, c.edge_counts,
                   c.exit_counts) for c in self.code.in_module_order() if c.entries],
                 None if cut is None else (fc.name, cut),
-                [(f.name, ret_pc) for f, _r, ret_pc, _d, _a in frames])
+                [(f.name, ret_pc) for f, _r, ret_pc, _d, _a in frames
+                 if ret_pc - 1 not in f.continuations])
         return self.result(steps, return_value, error, capture_profile, kinds_of)
 
     def result(self, steps: int, return_value: int, error, capture_profile: bool,
@@ -288,7 +310,9 @@ class Machine:
         nullified = self.nullified[0]
         counts = {
             "instructions": steps, "nullified": nullified, "executed": steps - nullified,
-            "branches_taken": sum(sum(fc.edge_counts) for fc in self.code.values()),
+            "branches_taken": sum(sum(fc.edge_counts) for fc in self.code.values())
+            - sum(fc.edge_counts[k] for fc in self.code.values()  # returns, not branches
+                  for conts in fc.continuations.values() for k, _t in conts),
             "calls": self.calls[0],
         }
         edges, blocks = {}, {}
@@ -391,7 +415,8 @@ def _kind_table(fc: FunctionCode) -> tuple:
             elif pc < e and pc in side:
                 edges = side[pc]  # br: one edge; cbr: one per distinct target
                 exits.append((pc, edges[0], edges[1] if len(edges) > 1 else -1, -1))
-        segments.append((s, e, s - 1 in fc.call_sites, tuple(exits)))
+        segments.append((s, e, s - 1 in fc.call_sites and s - 1 not in fc.continuations,
+                         tuple(exits)))
     fc.kind_table = (segments, packed, list(fc.edge_targets))
     return fc.kind_table
 

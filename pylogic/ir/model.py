@@ -209,13 +209,20 @@ class Alloca(Instr):
 
 @dataclass(frozen=True, kw_only=True)
 class Call(Instr):
+    """``[R =] call F(A, ...)``; with ``to L0, L1, ...`` (pathlogic's exit-splitting extension
+    of IR.md, PathFinder §7.4) the call ends its block and continues at ``continuations[k]``
+    when the callee returns through ``ret.k``."""
     dest: Optional[str]
     callee: str
     args: tuple = ()  # tuple[Operand, ...]
+    continuations: tuple = ()  # tuple[str, ...]: labels per exit number; () = an ordinary call
     opcode = "call"
 
     def defs(self): return (self.dest,) if self.dest is not None else ()
     def uses(self): return tuple(self.args)
+
+    @property
+    def is_terminator(self): return bool(self.continuations)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -259,7 +266,11 @@ class CondBr(Instr):
 
 @dataclass(frozen=True, kw_only=True)
 class Ret(Instr):
+    """``ret [A]``; ``ret.N [A]`` (N >= 1, pathlogic's exit-splitting extension) returns through
+    exit N: the caller's call continues at its N-th continuation label. Exit N >= 1 costs one
+    load (the return-points array of PathFinder §7.4); ``ret`` is exit 0."""
     value: Optional[Operand] = None
+    exit: int = 0
     opcode = "ret"
 
     def uses(self): return (self.value,) if self.value is not None else ()
@@ -274,6 +285,8 @@ def branch_targets(instr: Instr) -> tuple[str, ...]:
         return (instr.target,)
     if isinstance(instr, CondBr):
         return (instr.if_true, instr.if_false)
+    if isinstance(instr, Call):
+        return instr.continuations
     return ()
 
 
@@ -343,3 +356,10 @@ class Module:
 
     def defined_functions(self) -> list[Function]:
         return [f for f in self.functions if not f.extern]
+
+
+def uses_exit_splitting(module: Module) -> bool:
+    """Whether ``module`` uses pathlogic's exit-splitting extension (``ret.N`` with N >= 1 or a
+    call with continuations; README "PIR extensions")."""
+    return any((isinstance(ins, Ret) and ins.exit) or (isinstance(ins, Call) and ins.continuations)
+               for fn in module.functions for b in fn.blocks for ins in b.instrs)

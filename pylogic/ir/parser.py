@@ -131,7 +131,7 @@ _STORE_SUFFIX_RE = re.compile(r"[0-9]+\Z")
 #: Opcode spellings listed in "unknown opcode" messages (IR.md "Instructions").
 OPCODE_SPELLINGS = (BINARY_OPS + UNARY_OPS +
                     ("mov", "cmp.REL", "select", "pcmp.REL", "load[.N][u]", "store[.N]",
-                     "alloca", "call", "input", "print", "br", "cbr", "ret"))
+                     "alloca", "call", "input", "print", "br", "cbr", "ret", "ret.N"))
 _VALUE_OPS = frozenset(BINARY_OPS + UNARY_OPS + ("mov", "cmp", "select", "load", "alloca",
                                                  "input"))
 _STATEMENT_OPS = frozenset(("store", "print", "br", "cbr", "ret"))
@@ -692,7 +692,8 @@ class _ModuleParser:
             return Alloca(dest=dest, size=self._operand(cur, "the size of 'alloca'"), **common)
         if op == "call":
             callee, args = self._call_rest(cur)
-            return Call(dest=dest, callee=callee, args=args, **common)
+            return Call(dest=dest, callee=callee, args=args,
+                        continuations=self._continuations(cur, callee), **common)
         if op == "input":
             return Input(dest=dest, **common)
         if base == "pcmp":
@@ -730,12 +731,19 @@ class _ModuleParser:
             cur.expect(",", "after the true label of 'cbr'")
             if_false = cur.ident("the false label of 'cbr'")
             return CondBr(cond=cond, if_true=if_true, if_false=if_false, **common)
-        if op == "ret":
+        if base == "ret":
+            exit_ = 0
+            if suffix:  # ret.N: exit-splitting extension (README "PIR extensions")
+                if not suffix.isdigit():
+                    raise _LineError(f"bad return exit in '{op}' (expected ret or ret.N with N "
+                                     f"a non-negative decimal number, e.g. ret.1)", at)
+                exit_ = int(suffix)
             value = None if cur.i >= cur.n else self._operand(cur, "the return value")
-            return Ret(value=value, **common)
+            return Ret(value=value, exit=exit_, **common)
         if op == "call":
             callee, args = self._call_rest(cur)
-            return Call(dest=None, callee=callee, args=args, **common)
+            return Call(dest=None, callee=callee, args=args,
+                        continuations=self._continuations(cur, callee), **common)
         if base == "pcmp":
             return self._ia64_define(cur, op, suffix, at, common)
         if op in _VALUE_OPS or base in ("cmp", "load"):
@@ -743,6 +751,18 @@ class _ModuleParser:
         if second is not None and second.partition(".")[0] in _KNOWN_BASES:
             raise _LineError(f"expected '=' after destination '{op}'", at + 1)
         raise _LineError(_unknown_opcode(op), at)
+
+    def _continuations(self, cur: _Cursor, callee: str) -> tuple:
+        """``to L0, L1, ...`` after a call (exit-splitting extension): the label per exit."""
+        if cur.peek() != "to":
+            return ()
+        cur.i += 1
+        labels = [cur.ident(f"a continuation label after 'to' (call to '{callee}')")]
+        while cur.peek() == ",":
+            cur.i += 1
+            labels.append(cur.ident(f"continuation label {len(labels)} after 'to' (call to "
+                                    f"'{callee}')"))
+        return tuple(labels)
 
     def _call_rest(self, cur: _Cursor):
         callee = cur.ident("a function name after 'call'")

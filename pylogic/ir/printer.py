@@ -50,6 +50,8 @@ def _body(ins: Instr) -> str:
         return f"{ins.dest} = alloca {ins.size}"
     if isinstance(ins, Call):
         call = f"call {ins.callee}({', '.join(str(a) for a in ins.args)})"
+        if ins.continuations:
+            call += f" to {', '.join(ins.continuations)}"
         return call if ins.dest is None else f"{ins.dest} = {call}"
     if isinstance(ins, Input):
         return f"{ins.dest} = input"
@@ -60,7 +62,8 @@ def _body(ins: Instr) -> str:
     if isinstance(ins, CondBr):
         return f"cbr {ins.cond}, {ins.if_true}, {ins.if_false}"
     if isinstance(ins, Ret):
-        return "ret" if ins.value is None else f"ret {ins.value}"
+        op = f"ret.{ins.exit}" if ins.exit else "ret"
+        return op if ins.value is None else f"{op} {ins.value}"
     raise TypeError(f"cannot print {type(ins).__name__}")
 
 

@@ -12,6 +12,9 @@ Rules (IR.md "Module", "Instructions", "Predicate defines"):
   is last and only last; guarded ones before it are side exits;
 - branch targets are labels of the function; calls name a defined or ``extern`` function and pass
   as many arguments as it has parameters (a last parameter named ``...`` makes it variadic);
+- exit splitting (pathlogic's extension, README "PIR extensions"): a call with continuations
+  (``call F(...) to L0, L1``) ends its block, is unguarded, calls a defined function and names a
+  continuation for every exit ``ret.N`` of F; a plain call's callee has no ``ret.N`` with N >= 1;
 - guards are predicates: ``p0``/``true`` or a register some predicate define of the function
   writes; such a register is not also written by an ordinary instruction; ordinary instructions
   do not write ``p0``/``true`` or a global's name;
@@ -23,7 +26,7 @@ from __future__ import annotations
 from pylogic.errors import SourceLoc, VerifyError
 from pylogic.ir.model import (
     BINARY_OPS, DEPOSIT_TYPES, MEMORY_SIZES, RELATIONS, TRUE_PREDICATES, UNARY_OPS, BinOp,
-    Block, Call, Cmp, Function, GlobalAddr, Load, Module, PredDefine, Store, UnOp,
+    Block, Call, Cmp, Function, GlobalAddr, Load, Module, PredDefine, Ret, Store, UnOp,
     branch_targets,
 )
 
@@ -49,6 +52,7 @@ class _Reporter:
     def __init__(self, module: Module):
         self.file_loc = SourceLoc(module.path)
         self.errors: list[VerifyError] = []
+        self.exits: dict = {}  # function name -> its highest ``ret.N`` (N >= 1)
 
     def report(self, message: str, *locs, function: str | None = None,
                block: str | None = None) -> None:
@@ -93,9 +97,23 @@ def verify_module(m: Module) -> list[VerifyError]:
             r.report(f"duplicate function '{fn.name}'{_at(functions[fn.name].loc)}", fn.loc)
         else:
             functions[fn.name] = fn
+    r.exits = split_exits(m)
     for fn in m.functions:
         _verify_function(fn, functions, globals_seen, r)
     return r.errors
+
+
+def split_exits(m: Module) -> dict:
+    """``{function: highest ret.N instruction}`` of the functions that return through an exit
+    N >= 1 (exit splitting, PathFinder §7.4)."""
+    out = {}
+    for fn in m.functions:
+        for b in fn.blocks:
+            for ins in b.instrs:
+                if isinstance(ins, Ret) and ins.exit and (fn.name not in out
+                                                          or ins.exit > out[fn.name].exit):
+                    out[fn.name] = ins
+    return out
 
 
 def check_module(m: Module) -> Module:
@@ -164,6 +182,31 @@ def _verify_block(fn: Function, b: Block, labels: dict, predicates: set, functio
                    f"after it never run; only guarded side exits may appear mid-block)", ins)
     for ins in b.instrs:
         _verify_instr(ins, fn, labels, predicates, functions, globals_, report)
+        if isinstance(ins, Call):
+            _verify_exits(ins, functions, r.exits, report)
+
+
+def _verify_exits(ins: Call, functions: dict, exits: dict, report) -> None:
+    """Exit splitting: the call names a continuation for every exit of its callee."""
+    callee = functions.get(ins.callee)
+    if ins.continuations:
+        if ins.guard is not None:
+            report(f"a call with continuations ('to {', '.join(ins.continuations)}') ends its "
+                   f"block and cannot be guarded", ins)
+        if callee is not None and (callee.extern or not callee.blocks):
+            report(f"call to extern '{ins.callee}' names continuations (only a defined "
+                   f"function can return through an exit)", ins)
+    top = exits.get(ins.callee)
+    if top is None or callee is None:
+        return
+    where = f" at line {top.loc.line}" if top.loc is not None and top.loc.line else ""
+    if not ins.continuations:
+        report(f"'{ins.callee}' returns through exit {top.exit} (ret.{top.exit}{where}) but "
+               f"this call names no continuations: write 'call {ins.callee}(...) to L0, ..., "
+               f"L{top.exit}'", ins)
+    elif len(ins.continuations) <= top.exit:
+        report(f"call to '{ins.callee}' names {len(ins.continuations)} continuation(s) but "
+               f"'{ins.callee}' returns through exit {top.exit} (ret.{top.exit}{where})", ins)
 
 
 def _verify_instr(ins, fn: Function, labels: dict, predicates: set, functions: dict,

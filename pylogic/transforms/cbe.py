@@ -30,7 +30,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.ir.model import Br, CondBr, Function, Imm, Module
+from pylogic.ir.model import Br, Call, CondBr, Function, Imm, Module
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -139,6 +139,9 @@ def _retarget(ins, old: str, new: str):
     if isinstance(ins, CondBr) and old in (ins.if_true, ins.if_false):
         return dataclasses.replace(ins, if_true=new if ins.if_true == old else ins.if_true,
                                    if_false=new if ins.if_false == old else ins.if_false)
+    if isinstance(ins, Call) and old in ins.continuations:   # exit splitting (README)
+        return dataclasses.replace(ins, continuations=tuple(new if t == old else t
+                                                            for t in ins.continuations))
     return ins
 
 
@@ -223,4 +226,6 @@ def _targets(block) -> tuple:
         return (term.target,)
     if isinstance(term, CondBr):
         return (term.if_true, term.if_false)
+    if isinstance(term, Call):
+        return term.continuations
     return ()

@@ -1,15 +1,17 @@
 """Interprocedural conditional branch elimination (``pathlogic optimize --passes icbe``; issue
 #15 slice 3, PathFinder §7.2-§7.5): ``cbe``, then **entry splitting**.
 
-A branch in a function's entry block (which no edge enters, so it runs once per call) whose
-query on a parameter is decided at a call site (``correlation_call``: the caller's argument makes
-it TRUE or FALSE on every path to that call) is removed in a clone of the callee that starts with
-``br`` to the decided target; those call sites call the clone (one clone per callee and outcome;
-the original stays for every other caller). Growth counts against the same budget as ``cbe``.
+A branch on the chain of blocks from a function's entry (which no edge enters), each entered only
+from the one before (so it runs once per call), whose query on a parameter is decided at a call
+site (``correlation_call``: the caller's argument makes it TRUE or FALSE on every path to that
+call) is removed in a clone of the callee where its ``cbr`` is a ``br`` to the decided target;
+call sites deciding the same branches the same way share one clone (the original stays for every
+other caller). Growth counts against the same budget as ``cbe``.
 
-Exit splitting (a callee returning to different points of its caller, §7.4's return-points
-array) has no PIR form -- a call returns to one place -- so the correlations found through
-return values (``correlation`` answers from summaries) are not removed here.
+Then **exit splitting** (``exit_splitting.py``): a branch on a call's result whose callee
+returns decide it at some returns is removed on those paths by a clone of the callee returning
+through numbered exits (``ret.N``) to one continuation per exit (``call ... to L0, L1``),
+pathlogic's extension of IR.md for §7.4's return-points array.
 """
 from __future__ import annotations
 
@@ -21,9 +23,10 @@ from facts_gen.naming import function_id
 from pylogic.ir.model import Br, Call, CondBr, Module
 from pylogic.transforms.cbe import (DEFAULT_GROWTH, DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
                                     CbeRecord, Decided, Threaded, cbe)
+from pylogic.transforms.exit_splitting import NEEDS as EXIT_NEEDS, ExitSplit, split_exits
 from pylogic.transforms.record import Rejection
 
-NEEDS = CBE_NEEDS + ("correlation_call",)
+NEEDS = tuple(dict.fromkeys(CBE_NEEDS + ("correlation_call",) + EXIT_NEEDS))
 DEFAULT_CLONE_LIMIT = 200   # instructions per clone (PathFinder §7.5: per-conditional limit)
 
 
@@ -39,6 +42,15 @@ class EntrySplit:
     duplicated: int
 
 
+@dataclass(frozen=True)
+class Dropped:
+    """``function`` (``size`` instructions) was cloned for every call site it had: no call is
+    left, so it is removed (PathFinder §7.1.2: code reachable only from fgetc's original entry
+    can be deleted if no other call site uses that entry)."""
+    function: str
+    size: int
+
+
 @dataclass
 class IcbeRecord(CbeRecord):
     transform: str = "icbe"
@@ -49,52 +61,55 @@ class IcbeRecord(CbeRecord):
         return {"threaded": len(threaded),
                 "decided": sum(isinstance(a, Decided) for a in self.applied),
                 "branches": len({(a.function, a.branch) for a in self.applied
-                                 if not isinstance(a, EntrySplit)}),
+                                 if not isinstance(a, (EntrySplit, Dropped))}),
                 "entry_splits": len(splits),
                 "calls_redirected": sum(len(a.calls) for a in splits),
-                "duplicated": sum(a.duplicated for a in self.applied),
+                "exit_splits": sum(isinstance(a, ExitSplit) for a in self.applied),
+                "dropped_functions": sum(isinstance(a, Dropped) for a in self.applied),
+                "duplicated": sum(getattr(a, "duplicated", 0) for a in self.applied),
                 "rejected": len(self.rejected)}
 
 
 def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
          limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
-         max_path: int = DEFAULT_MAX_PATH, clone_limit: int = DEFAULT_CLONE_LIMIT
-         ) -> tuple[Module, IcbeRecord]:
-    """``(new module, record)``: ``cbe``, then entry splitting of decided entry branches."""
+         max_path: int = DEFAULT_MAX_PATH, clone_limit: int = DEFAULT_CLONE_LIMIT,
+         exits: bool = True) -> tuple[Module, IcbeRecord]:
+    """``(new module, record)``: ``cbe``, then entry splitting of decided entry branches, then
+    exit splitting (``exits=False``: without it)."""
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
     threaded, inner = cbe(module, rows, functions=functions, limit=limit, growth=growth,
                           max_path=max_path)
-    record = IcbeRecord(options={**inner.options, "clone_limit": clone_limit},
+    record = IcbeRecord(options={**inner.options, "clone_limit": clone_limit, "exits": exits},
                         applied=list(inner.applied), rejected=list(inner.rejected))
     allowance = int(size * growth) - sum(a.duplicated for a in inner.applied)
     wanted = None if functions is None else set(functions)
     fmap = threaded.function_map()
     relpath = rows.relpath
     ids = {function_id(relpath, fn.name): fn.name for fn in threaded.defined_functions()}
-    decided: dict[tuple, list] = {}              # (callee, branch, outcome) -> [(caller, instr)]
     answers: dict[tuple, set] = {}
     for fn in threaded.defined_functions():
         for i, g, j, a in rows.function(fn.name)["correlation_call"]:
             answers.setdefault((fn.name, i, ids.get(g), j), set()).add(a)
+    sites: dict[tuple, tuple] = {}               # (caller, instr) -> (callee, {branch: outcome})
     for (callee, i, caller, j), ans in sorted(answers.items(), key=str):
         if caller is None or len(ans) != 1 or "UNDEF" in ans:
             continue
         if wanted is not None and caller not in wanted:
             continue
-        decided.setdefault((callee, i, next(iter(ans))), []).append((caller, j))
+        if _entry_chain_branch(fmap[callee], i) is None:
+            continue
+        sites.setdefault((caller, j), (callee, {}))[1][i] = next(iter(ans))
+    groups: dict[tuple, list] = {}               # (callee, decisions) -> call sites sharing a clone
+    for site, (callee, decisions) in sorted(sites.items()):
+        groups.setdefault((callee, tuple(sorted(decisions.items()))), []).append(site)
     redirect: dict[tuple, str] = {}              # (caller, instr) -> clone
     clones = []
     taken = {f.name for f in threaded.functions}
-    for (callee, i, outcome), calls in sorted(decided.items()):
+    for (callee, decisions), calls in sorted(groups.items()):
         fn = fmap[callee]
-        entry = fn.blocks[0]
-        term = entry.instrs[-1]
         cost = sum(len(b.instrs) for b in fn.blocks)
-        calls = [c for c in calls if c not in redirect]
-        if not calls or not isinstance(term, CondBr) or f"{entry.label}#{len(entry.instrs) - 1}" != i:
-            continue
         if cost > clone_limit or cost > allowance:
-            record.rejected.append(Rejection(callee, i, None, "duplication limit",
+            record.rejected.append(Rejection(callee, decisions[0][0], None, "duplication limit",
                                              f"clone of {cost} instructions"))
             continue
         name, n = f"{callee}.icbe", 1
@@ -102,14 +117,20 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             n += 1
             name = f"{callee}.icbe{n}"
         taken.add(name)
-        target = term.if_true if outcome == "TRUE" else term.if_false
-        new_entry = dataclasses.replace(entry, instrs=entry.instrs[:-1] + (
-            Br(target=target, annotations=term.annotations, loc=term.loc),))
-        clones.append(dataclasses.replace(fn, name=name, blocks=(new_entry,) + fn.blocks[1:]))
+        blocks = {b.label: b for b in fn.blocks}
+        for k, (i, outcome) in enumerate(decisions):
+            label = _entry_chain_branch(fn, i)
+            term = blocks[label].instrs[-1]
+            target = term.if_true if outcome == "TRUE" else term.if_false
+            blocks[label] = dataclasses.replace(blocks[label], instrs=blocks[label].instrs[:-1] + (
+                Br(target=target, annotations=term.annotations, loc=term.loc),))
+            record.applied.append(EntrySplit(callee, i, outcome, name, tuple(calls),
+                                             cost if k == 0 else 0))
+        clones.append(dataclasses.replace(fn, name=name,
+                                          blocks=tuple(blocks[b.label] for b in fn.blocks)))
         for c in calls:
             redirect[c] = name
         allowance -= cost
-        record.applied.append(EntrySplit(callee, i, outcome, name, tuple(calls), cost))
     out = []
     for fn in threaded.functions:
         mine = {j: clone for (caller, j), clone in redirect.items() if caller == fn.name}
@@ -123,4 +144,68 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                            for k, ins in enumerate(b.instrs))
             blocks.append(dataclasses.replace(b, instrs=instrs))
         out.append(dataclasses.replace(fn, blocks=tuple(blocks)))
-    return dataclasses.replace(threaded, functions=tuple(out) + tuple(clones)), record
+    entry_split = dataclasses.replace(threaded, functions=tuple(out) + tuple(clones))
+    if not exits:
+        return entry_split, record
+    origin = {a.clone: a.function for a in record.applied if isinstance(a, EntrySplit)}
+    result, applied, rejected, _added = split_exits(
+        entry_split, rows, wanted=wanted, origin=origin, allowance=allowance,
+        clone_limit=clone_limit)
+    record.applied.extend(applied)
+    record.rejected.extend(rejected)
+    cloned = {a.function for a in record.applied if isinstance(a, EntrySplit)} | \
+        {a.callee for a in applied} | {c for c in origin.values()}
+    before = {f.name for f in module.functions}
+    cloned |= {f.name for f in result.functions if f.name not in before}   # clones left uncalled
+    result, dropped = _drop_uncalled(result, cloned, _called(module) | (cloned - before))
+    record.applied.extend(dropped)
+    return result, record
+
+
+def _called(module: Module) -> set:
+    """Names of the functions some call site of ``module`` calls."""
+    return {ins.callee for f in module.functions for b in f.blocks for ins in b.instrs
+            if isinstance(ins, Call)}
+
+
+def _drop_uncalled(module: Module, cloned: set, called_before: set) -> tuple[Module, list]:
+    """Remove functions of ``cloned`` (and what only they called) that had call sites before (or
+    are new) and have none now; ``main`` and functions no call site called (external entries)
+    stay."""
+    functions = list(module.functions)
+    dropped = []
+    candidates = set(cloned)
+    while True:
+        called = {ins.callee for f in functions for b in f.blocks for ins in b.instrs
+                  if isinstance(ins, Call) and ins.callee != f.name}
+        gone = [f for f in functions if f.name in candidates and f.name in called_before
+                and f.name not in called and f.name.lstrip("@") != "main" and not f.extern]
+        if not gone:
+            break
+        for f in gone:
+            functions.remove(f)
+            dropped.append(Dropped(f.name, sum(len(b.instrs) for b in f.blocks)))
+            candidates |= {ins.callee for b in f.blocks for ins in b.instrs
+                           if isinstance(ins, Call)}
+    return dataclasses.replace(module, functions=tuple(functions)), dropped
+
+
+def _entry_chain_branch(fn, i: str) -> Optional[str]:
+    """The block of branch ``i`` when it still ends in that ``cbr`` and lies on the chain of
+    single-predecessor blocks from ``fn``'s unentered entry (what ``correlation_call`` assumed:
+    ``cbe`` may have added edges since), else None."""
+    label = i.rpartition("#")[0]
+    blocks = fn.block_map()
+    b = blocks.get(label)
+    if b is None or not isinstance(b.instrs[-1], CondBr) or f"{label}#{len(b.instrs) - 1}" != i:
+        return None
+    preds: dict = {}
+    for x, y in fn.edges():
+        preds.setdefault(y, []).append(x)
+    entry, seen, at = fn.blocks[0].label, set(), label
+    while at != entry:
+        if at in seen or len(preds.get(at, ())) != 1:
+            return None
+        seen.add(at)
+        at = preds[at][0]
+    return label if not preds.get(entry) else None

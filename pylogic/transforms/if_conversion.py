@@ -390,8 +390,8 @@ def convert_region(fn: Function, region: Region, namer: _Namer, cdep_rows,
                 continue
             guard = edge_pred.get((x, d), p) if d in ("T", "F") else p
             if s is None:
-                instrs.append(Ret(value=term.value, guard=guard, annotations=term.annotations,
-                                  loc=term.loc))
+                instrs.append(Ret(value=term.value, exit=term.exit, guard=guard,
+                                  annotations=term.annotations, loc=term.loc))
             else:
                 instrs.append(Br(target=s, guard=guard, annotations=term.annotations,
                                  loc=term.loc))

@@ -39,6 +39,7 @@ NOT_SINGLE_ENTRY = "not single-entry"
 LOOP_HEADER = "loop header (back edge)"
 SIDE_EXIT_TARGET = "target of a side exit"
 FUNCTION_ENTRY = "function entry"
+SPLIT_CALL = "ends in a call with continuations"   # exit splitting (README "PIR extensions")
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,16 @@ def side_exit_targets(block: Block) -> tuple:
     return tuple(t for ins in block.instrs[:-1] for t in branch_targets(ins))
 
 
+def _ends_in_split_call(block: Block) -> bool:
+    """A call with continuations ends ``block``: its exits are returns, not predicable edges."""
+    return bool(block.instrs) and isinstance(block.instrs[-1], Call) and \
+        bool(block.instrs[-1].continuations)
+
+
 def block_obstacle(block: Block, limits: RegionLimits) -> str | None:
     """Why ``block``'s instructions cannot be put under a block predicate, or None."""
+    if _ends_in_split_call(block):
+        return SPLIT_CALL
     for ins in block.instrs:
         if isinstance(ins, Call) and not limits.allow_calls:
             return HAS_CALL
@@ -132,7 +141,8 @@ def select_regions(fn: Function, limits: RegionLimits) -> tuple[list, list]:
 
         while True:
             frontier = {t for m in members for t in final_targets(bm[m])
-                        if t in index and t not in inside and t not in consumed}
+                        if t in index and t not in inside and t not in consumed
+                        and not _ends_in_split_call(bm[m])}
             ready = sorted((textual[t], t) for t in frontier if mergeable(t) is None)
             if not ready:
                 break

@@ -64,7 +64,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("cbe", cbe.cbe, cbe.NEEDS,
          "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),
     Pass("icbe", icbe.icbe, icbe.NEEDS,
-         "cbe + entry splitting: callee clones for call sites that decide its entry branch"),
+         "cbe + entry and exit splitting: callee clones for call sites that decide its entry "
+         "branches; callee clones returning through ret.N to per-exit continuations"),
 )}
 
 

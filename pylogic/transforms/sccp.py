@@ -344,6 +344,9 @@ class CCAnalysis:
                 continue
             new = self.computed(state, ins)
             state[d] = new if g is not BOTTOM else meet(state[d], new)
+        if isinstance(ins, Call) and ins.continuations:   # exit splitting: any exit may return
+            out_edges.extend((t, dict(state)) for t in ins.continuations)
+            return True
         return False
 
 
@@ -531,6 +534,9 @@ def _forward_jumps(blocks: list) -> tuple[list, int]:
         if isinstance(ins, CondBr) and (ins.if_true in target or ins.if_false in target):
             return dataclasses.replace(ins, if_true=target.get(ins.if_true, ins.if_true),
                                        if_false=target.get(ins.if_false, ins.if_false))
+        if isinstance(ins, Call) and any(t in target for t in ins.continuations):
+            return dataclasses.replace(ins, continuations=tuple(target.get(t, t)
+                                                                for t in ins.continuations))
         return ins
 
     out = [dataclasses.replace(b, instrs=tuple(redirect(i) for i in b.instrs))

@@ -2,8 +2,8 @@
 pass. Programs are PIR models of the thesis' examples; the drawings are lost, so every model is
 [Inference] rebuilt from the text, as the spec marks them. Item 20 (a global variable's query
 through a callee), item 22's pointer-dereference source and item 26 (Fig. 7.9) are in
-``test_pathfinder_memory.py``. Not covered here: items 21/24's removal through return values and
-item 27 (exit splitting: a PIR call returns to one place; ``icbe`` does entry splitting only)."""
+``test_pathfinder_memory.py``; items 21/24's removal through return values and item 27 (exit
+splitting) are in ``test_pathfinder_exit_splitting.py``."""
 from __future__ import annotations
 
 import pytest

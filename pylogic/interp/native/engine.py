@@ -36,7 +36,7 @@ from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEM
 from pylogic.interp.memory import Fault, Memory
 from pylogic.interp.native.compile import ABORT_CALLBACK, compile_module
 from pylogic.interp.result import RunResult
-from pylogic.ir.model import Module, to_signed64
+from pylogic.ir.model import Module, to_signed64, uses_exit_splitting
 
 #: the interpreter's speed assumed when choosing how to make a fuel exhaustion exact
 INTERP_RATE = 4e6  # PIR instructions per second (runs/bench-interp.json: 3.5-7 M/s)
@@ -245,6 +245,9 @@ class NativeMachine:
         self.builtins = Builtins(self.memory, self.stdout)
         self.builtins.frames = self
         self.functions = module.function_map()
+        if uses_exit_splitting(module):
+            raise NativeUnavailable("exit splitting (ret.N, call ... to L0, L1) is not compiled "
+                                    "natively; the interpreter runs it")
         t0 = time.perf_counter()
         try:
             self.compiled = compile_module(module, self.builtins.lookup, precise)
