@@ -21,8 +21,8 @@ from facts_gen.naming import function_id, instr_id
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
-             "correlation_budget", "correlation_window", "query_rewrite", "call_continuation",
-             "return_exit") + CELL_RELATIONS
+             "correlation_budget", "correlation_window", "query_rewrite") + CELL_RELATIONS + (
+             "call_continuation", "return_exit")
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the

@@ -194,20 +194,25 @@ def seed_name(ins: Instr) -> Optional[tuple]:
 
 
 _KEEP = ("keep",)
+#: Operator/load nesting beyond which a name is ω (fewer names, never a wrong one); keeps the
+#: recursive name operations within Python's stack on long def-use chains.
+MAX_NAME_DEPTH = 16
 
 
-def _map_atoms(n: tuple, f) -> Optional[tuple]:
+def _map_atoms(n: tuple, f, depth: int = 0) -> Optional[tuple]:
     """n with every atom a replaced by the name f(a) (f returns _KEEP to keep a; OMEGA is
     propagated), rebuilt bottom-up so operator and load arguments are rewritten too."""
+    if depth > MAX_NAME_DEPTH:
+        return OMEGA
     out = const(n[1])
     for a, c in n[2]:
         if a[0] == "op":
-            args = [_map_atoms(x, f) for x in a[2]]
+            args = [_map_atoms(x, f, depth + 1) for x in a[2]]
             if any(x is OMEGA for x in args):
                 return OMEGA
             a2 = _opaque(a[1], args)
         elif a[0] == "load":
-            addr = _map_atoms(a[3], f)
+            addr = _map_atoms(a[3], f, depth + 1)
             if addr is OMEGA:
                 return OMEGA
             a2 = atom(("load", a[1], a[2], addr))

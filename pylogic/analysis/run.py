@@ -330,7 +330,8 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
     modules = list(modules)
     module_failures: dict[str, str] = {}
     # the Value Name Graph's facts only for who asks for its analysis (facts_gen/vng.py)
-    vng = relations is not None and bool(set(relations) & set(catalog.get("vng").outputs))
+    vng = relations is not None and any(r.startswith("vng_") and r in catalog.get("vng").outputs
+                                        for r in relations)
     facts = extract(modules, profile, module_failures, vng=vng)
     if keep is not None:
         facts = restrict_facts(facts, keep)

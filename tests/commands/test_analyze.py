@@ -186,7 +186,7 @@ def test_the_last_lines_name_every_failure_and_the_results(tmp_path, capsys):
     assert tail[2].endswith("bad.pir:3:9: parse error: unknown opcode 'frob' (expected one of: "
                             "add, sub, mul, div, rem, and, or, xor, shl, shr, sar, neg, not, mov, "
                             "cmp.REL, select, pcmp.REL, load[.N][u], store[.N], alloca, call, "
-                            "input, print, br, cbr, ret)")
+                            "input, print, br, cbr, ret, ret.N)")
     assert "worse.pir:" in tail[3] and len(tail) == 5
     assert tail[-1].startswith("1 functions in 1 files (2 files failed, 0 functions failed)")
     assert (out / "results" / "idom.tsv").is_file()

@@ -472,3 +472,27 @@ def test_name_space_counts_grow_per_traversal_table_3_1():
     straight = vng.name_space(parse_module(FIG_3_3).functions[0], window=3)
     assert straight["sizes"][1:] == [straight["sizes"][1]] * 4       # no loop: one traversal
     assert straight["N"] == 7 and straight["V"] == 5
+
+
+def test_a_long_chain_of_operators_gives_names_not_a_recursion_error(monkeypatch):
+    """Back-substitution nests operator names along a def-use chain; past MAX_NAME_DEPTH a name
+    is ω, so extraction stays within a bounded stack however long the chain (a generated sccp
+    program hit Python's recursion limit here)."""
+    import sys
+    import facts_gen.vng as vng_module
+    from facts_gen.extract import extract_module
+    from pylogic.analysis.run import empty_facts
+    from pylogic.ir.parser import parse_module
+    body = "\n".join(f"    x{i + 1} = mul x{i}, b" for i in range(80))
+    text = f"func main(x0, b) {{\nentry:\n{body}\n    print x80\n    ret 0\n}}\n"
+    module = parse_module(text, "chain.pir")
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(400)
+        facts = extract_module(module, "chain.pir", empty_facts(), vng=True)
+        assert facts["vng_node"], "names were built"
+        monkeypatch.setattr(vng_module, "MAX_NAME_DEPTH", 10 ** 6)
+        with pytest.raises(RecursionError):      # the cap is what keeps it in bounds
+            extract_module(module, "chain.pir", empty_facts(), vng=True)
+    finally:
+        sys.setrecursionlimit(limit)
