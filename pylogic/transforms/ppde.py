@@ -34,11 +34,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, PredDefine, Reg, Ret
+from pylogic.ir.model import Br, CondBr, Module, PredDefine, Ret
 from pylogic.ir.printer import print_instr
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
-from pylogic.transforms.ppde_regions import INTERFACE, PAID, CrossBlock
+from pylogic.transforms.ppde_regions import INTERFACE, PAID, CrossBlock, _guard, _reads
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
@@ -101,19 +101,6 @@ class PpdeRecord(TransformRecord):
         t = self.totals()
         return (f"ppde: {t['deleted']} deleted, {t['split']} split, {t['merged']} merged, "
                 f"{t['copies']} copies in {t['rounds']} rounds")
-
-
-def _guard(ins) -> str:
-    return "p0" if ins.guard is None or ins.guard in TRUE_PREDICATES else ins.guard
-
-
-def _reads(ins) -> set:
-    out = {op.name for op in ins.uses() if isinstance(op, Reg)}
-    if ins.guard is not None and ins.guard not in TRUE_PREDICATES:
-        out.add(ins.guard)
-    if isinstance(ins, PredDefine):
-        out |= {d.name for d in ins.dests if d.dtype not in ("ut", "uf")}
-    return out
 
 
 def _targets(ins) -> tuple:
