@@ -146,12 +146,16 @@ def parse_range(text: str) -> list[int]:
 
 def torture_sample(n: str, seed: int = 12, directory: str = TORTURE, max_bytes: int = 1500) -> list[str]:
     """``n`` short torture programs (source at most ``max_bytes``, no floating-point types in
-    the source), sampled with ``seed``; ``all``: every top-level program."""
+    the source), sampled with ``seed``; ``all``: every top-level program; otherwise
+    comma-separated file-name globs (``pr68506.c,2000*``: the programs a run file named)."""
     progs = sorted(glob.glob(os.path.join(directory, "*.c")))
     if n == "all":
         return progs
     if not n or n == "0":
         return []
+    if not n.isdigit():
+        pats = [q.strip() for q in n.split(",") if q.strip()]
+        return [p for p in progs if any(fnmatch.fnmatch(os.path.basename(p), q) for q in pats)]
     short = [p for p in progs if os.path.getsize(p) <= max_bytes and not _uses_float(p)]
     random.Random(seed).shuffle(short)
     return sorted(short[:int(n)])
@@ -678,7 +682,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--examples", action="store_true", help="the .pir examples")
     ap.add_argument("--csmith", default="", help="seeds, e.g. 1-10 or 1,4,7")
-    ap.add_argument("--torture", default="0", help="N short programs (sampled), or 'all'")
+    ap.add_argument("--torture", default="0", help="N short programs (sampled), 'all', or file-name globs "
+                    "(comma-separated, e.g. 'pr68506.c,2000*')")
     ap.add_argument("--seed", type=int, default=12, help="torture sampling seed")
     ap.add_argument("--tree-ssa", default="", metavar="GLOBS",
                     help="gcc.dg/tree-ssa programs by file-name globs, e.g. 'ssa-pre-*'")

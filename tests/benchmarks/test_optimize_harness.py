@@ -121,6 +121,18 @@ def test_parse_range():
     assert harness.parse_range("0") == [] and harness.parse_range("") == []
 
 
+def test_torture_sample_by_count_all_or_globs(tmp_path):
+    for name in ("20001130-1.c", "20001130-2.c", "pr68506.c", "big.c"):
+        (tmp_path / name).write_text("int main(void) { return 0; }\n" + ("/*x*/" * 400 if name == "big.c" else ""))
+    d = str(tmp_path)
+    names = lambda ps: [os.path.basename(p) for p in ps]
+    assert names(harness.torture_sample("pr68506.c,20001130-*", directory=d)) == \
+        ["20001130-1.c", "20001130-2.c", "pr68506.c"]
+    assert len(harness.torture_sample("all", directory=d)) == 4
+    assert "big.c" not in names(harness.torture_sample("4", directory=d))   # N: short ones only
+    assert harness.torture_sample("0", directory=d) == []
+
+
 def test_parity_reasons():
     from benchmarks.optimize import parity_of
 
