@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, Reg
-from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.record import FixpointRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pd_dead", "pd_faint", "pd_partially_dead", "pd_candidate", "live_in")
@@ -41,27 +41,8 @@ class FunctionPde:
 
 
 @dataclass
-class PdeRecord(TransformRecord):
+class PdeRecord(FixpointRecord):
     transform: str = "pde"
-    rounds: int = 1
-    last_changed: bool = False
-
-    @property
-    def changed(self) -> bool:
-        """The last round changed the module (the driver runs another)."""
-        return self.last_changed
-
-    def absorb(self, later: "PdeRecord") -> None:
-        """Fold the record of the next round into this one."""
-        self.rounds += 1
-        self.last_changed = later.last_changed
-        by_name = {a.function: a for a in self.applied}
-        for a in later.applied:
-            old = by_name.get(a.function)
-            by_name[a.function] = a if old is None else FunctionPde(
-                a.function, old.deleted + a.deleted, old.sunk + a.sunk, old.copies + a.copies,
-                old.rounds + (1 if (a.deleted or a.sunk) else 0))
-        self.applied = list(by_name.values())
 
     def totals(self) -> dict:
         return {"functions": len(self.applied), "rounds": self.rounds,

@@ -39,7 +39,7 @@ from pylogic.ir.printer import print_instr
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
 from pylogic.transforms.ppde_regions import INTERFACE, PAID, CrossBlock, _guard, _reads
-from pylogic.transforms.record import TransformRecord
+from pylogic.transforms.record import FixpointRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pd_dead", "pd_faint", "pd_candidate", "live_in", "idom") + PPG_RELATIONS
@@ -65,32 +65,14 @@ class FunctionPpde:
 
 
 @dataclass
-class PpdeRecord(TransformRecord):
+class PpdeRecord(FixpointRecord):
     transform: str = "ppde"
-    rounds: int = 1
-    last_changed: bool = False
     #: per original candidate (function, block, text): the guards of its copies at the end of
     #: the round, for the Definition 1 checks (copies disjoint, within the original)
     copies_of: dict = field(default_factory=dict)
     #: per candidate moved out of its block in the round (function, block, instruction text):
     #: the blocks its copies went to (ppde_regions)
     blocks_of: dict = field(default_factory=dict)
-
-    @property
-    def changed(self) -> bool:
-        return self.last_changed
-
-    def absorb(self, later: "PpdeRecord") -> None:
-        """Fold the next round's record into this one."""
-        self.rounds += 1
-        self.last_changed = later.last_changed
-        by_name = {a.function: a for a in self.applied}
-        for a in later.applied:
-            old = by_name.get(a.function)
-            by_name[a.function] = a if old is None else FunctionPpde(
-                a.function, *(getattr(old, f.name) + getattr(a, f.name)
-                              for f in dataclasses.fields(FunctionPpde)[1:]))
-        self.applied = list(by_name.values())
 
     def totals(self) -> dict:
         keys = [f.name for f in dataclasses.fields(FunctionPpde)[1:]]

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["Rejection", "TransformRecord"]
+__all__ = ["FixpointRecord", "Rejection", "TransformRecord"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,32 @@ class TransformRecord:
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
+
+
+@dataclass
+class FixpointRecord(TransformRecord):
+    """Record of a pass the driver repeats while ``changed`` (registry ``fixpoint=True``): its
+    ``applied`` entries are per-function dataclasses whose first field is ``function`` and whose
+    other fields are counts, summed round by round by :meth:`absorb`."""
+    rounds: int = 1
+    last_changed: bool = False
+
+    @property
+    def changed(self) -> bool:
+        """The last round changed the module (the driver runs another)."""
+        return self.last_changed
+
+    def absorb(self, later: "FixpointRecord") -> None:
+        """Fold the record of the next round into this one."""
+        self.rounds += 1
+        self.last_changed = later.last_changed
+        by_name = {a.function: a for a in self.applied}
+        for a in later.applied:
+            old = by_name.get(a.function)
+            by_name[a.function] = a if old is None else type(a)(
+                a.function, *(getattr(old, f.name) + getattr(a, f.name)
+                              for f in dataclasses.fields(a)[1:]))
+        self.applied = list(by_name.values())
 
 
 def _plain(x):
