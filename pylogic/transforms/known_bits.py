@@ -174,7 +174,8 @@ def _shift(op: str, a: Bits, b: Bits) -> Bits:
         return normal(Bits(_low(_trailing_zeros(a)), 0, 1))
     if op == "shr":         # no larger than a (unsigned)
         return normal(Bits(M & ~_low(64 - _leading_zeros(a)), 0, 1))
-    return normal(Bits(0, 0, a.sign))   # sar keeps at least a's sign bits
+    # sar keeps a's sign bit and at least its sign bits
+    return normal(Bits(a.zero & SIGN, a.one & SIGN, a.sign))
 
 
 def _division(op: str, a: Bits, b: Bits) -> Bits:

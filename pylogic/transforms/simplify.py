@@ -106,6 +106,42 @@ class SimplifyRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the function's values
 
+def readonly_globals(module: Module) -> dict:
+    """``{name: Global}``: globals no instruction can write -- their address is only a load
+    address, directly or through registers written once by ``add G, C`` that are only load
+    addresses (stored, passed to a call, compared or copied, it escapes). PIR offers no other
+    way to reach a global but forging its address from an integer: C's object rules, which
+    LLVM's ``constant`` globals and BasicAA rely on too."""
+    gmap = module.global_map()
+    escaped, derived = set(), {}
+    for fn in module.defined_functions():
+        count = Counter(d for b in fn.blocks for i in b.instrs for d in i.defs())
+        for b in fn.blocks:
+            for ins in b.instrs:
+                if isinstance(ins, BinOp) and ins.op == "add" and ins.guard is None:
+                    g, c = ins.a, ins.b
+                    if isinstance(c, GlobalAddr):
+                        g, c = c, g
+                    if isinstance(g, GlobalAddr) and isinstance(c, Imm):
+                        if count[ins.dest] == 1 and ins.dest not in fn.params:
+                            derived[(fn.name, ins.dest)] = g.name
+                            continue
+        for b in fn.blocks:
+            for ins in b.instrs:
+                if isinstance(ins, BinOp) and (fn.name, ins.dest) in derived:
+                    continue
+                for k, a in enumerate(ins.uses()):
+                    if isinstance(ins, Load) and k == 0:
+                        continue
+                    if isinstance(a, GlobalAddr):
+                        escaped.add(a.name)
+                    elif isinstance(a, Reg) and (fn.name, a.name) in derived:
+                        escaped.add(derived[fn.name, a.name])
+                if ins.guard is not None and (fn.name, ins.guard) in derived:
+                    escaped.add(derived[fn.name, ins.guard])
+    return {n: g for n, g in gmap.items() if n not in escaped}
+
+
 def _is_pure(ins: Instr) -> bool:
     """No side effect and cannot fault (``div``/``rem`` only by a non-zero literal)."""
     if isinstance(ins, BinOp) and ins.op in ("div", "rem"):
@@ -116,8 +152,9 @@ def _is_pure(ins: Instr) -> bool:
 class _Values:
     """Definitions, SSA values and known bits of one function."""
 
-    def __init__(self, fn: Function, idom: dict[str, str]):
+    def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None):
         self.fn = fn
+        self.readonly = readonly or {}
         entry = fn.blocks[0].label
         children = defaultdict(list)
         for n, d in idom.items():
@@ -288,8 +325,32 @@ def _stable(values: _Values, a) -> bool:
     return not isinstance(a, Reg) or a.name in values.ssa
 
 
+def _constant_load(ins: Load, values: _Values) -> Optional[int]:
+    """The value ``ins`` reads when it reads a read-only global inside its bounds (so it cannot
+    fault either), else None."""
+    addr, off = values.leader(ins.addr), 0
+    inner = values.ssa_def(addr)
+    if isinstance(inner, BinOp) and inner.op == "add" and inner.guard is None:
+        g, c = (inner.a, inner.b) if isinstance(inner.a, GlobalAddr) else (inner.b, inner.a)
+        if isinstance(g, GlobalAddr) and isinstance(c, Imm):
+            addr, off = g, c.value
+    if not isinstance(addr, GlobalAddr) or addr.name not in values.readonly:
+        return None
+    g = values.readonly[addr.name]
+    if off < 0 or off + ins.size > g.size:
+        return None
+    data = g.init[off:off + ins.size].ljust(ins.size, b"\0")
+    return int.from_bytes(data, "little", signed=ins.signed)
+
+
 def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
     """``(replacement, rule)`` for a pure instruction that simplifies, or None."""
+    if isinstance(ins, Load) and values.readonly:
+        v = _constant_load(ins, values)
+        if v is not None:
+            return Mov(dest=ins.dest, src=Imm(v), guard=ins.guard, annotations=ins.annotations,
+                       loc=ins.loc), "load-constant-global"
+        return None
     if not isinstance(ins, (BinOp, UnOp, Cmp, Select)):
         return None
     dest = ins.dest
@@ -393,15 +454,16 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
         fn = dataclasses.replace(fn, blocks=tuple(blocks))
 
 
-def simplify_function(fn: Function, idom: dict[str, str]) -> tuple[Function, FunctionSimplify]:
+def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dict] = None
+                      ) -> tuple[Function, FunctionSimplify]:
     """``fn`` simplified to a fixpoint (``idom``: node -> immediate dominator; the CFG does not
-    change, so it holds for every round)."""
+    change, so it holds for every round; ``readonly``: ``readonly_globals`` of its module)."""
     size = sum(len(b.instrs) for b in fn.blocks)
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
     while rounds < MAX_ROUNDS:
         rounds += 1
-        values = _Values(fn, idom)
+        values = _Values(fn, idom, readonly)
         values.solve()
         fn, n = _rewrite_round(fn, values, rules)
         fn, dead = _delete_dead(fn)
@@ -419,12 +481,13 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     wanted = wanted_functions(module, functions, "simplify")
     record = SimplifyRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
+    readonly = readonly_globals(module)
     for fn in module.functions:
         if not rewrites(fn, wanted):
             out.append(fn)
             continue
         idom = {n: d for d, n in rows.function(fn.name)["idom"]}
-        new, info = simplify_function(fn, idom)
+        new, info = simplify_function(fn, idom, readonly)
         out.append(new)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record
