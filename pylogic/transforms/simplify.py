@@ -67,6 +67,9 @@ MAX_VISITS = 200
 _RIGHT_IDENTITY = {"add": 0, "sub": 0, "mul": 1, "div": 1, "xor": 0, "or": 0, "and": -1,
                    "shl": 0, "shr": 0, "sar": 0}
 _LEFT_IDENTITY = {"add": 0, "mul": 1, "xor": 0, "or": 0, "and": -1}
+#: a REL b == b SWAPPED[REL] a
+_SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le",
+            "ltu": "gtu", "gtu": "ltu", "leu": "geu", "geu": "leu"}
 #: x OP x
 _SAME_OPERANDS = {"and": "x", "or": "x", "sub": 0, "xor": 0, "eq": 1, "ne": 0, "lt": 0, "gt": 0,
                   "le": 1, "ge": 1, "ltu": 0, "gtu": 0, "leu": 1, "geu": 1}
@@ -384,9 +387,14 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
     if values.same(a, b) and op in _SAME_OPERANDS:
         same = _SAME_OPERANDS[op]
         return mov(a, f"{op}-same") if same == "x" else mov(Imm(same), f"{op}-same")
-    if isinstance(ins, Cmp):
-        return None
     ka, kbits = values.operand(a), values.operand(b)
+    if isinstance(ins, Cmp):
+        # a 0/1 value compared with 0 or 1 is itself: cmp.ne x, 0 / cmp.eq x, 1 / cmp.gtu x, 0
+        for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, _SWAPPED[op])):
+            if kx.zero | 1 == kb.M and (rel, c.constant) in (("ne", 0), ("eq", 1), ("gtu", 0),
+                                                              ("geu", 1), ("gt", 0), ("ge", 1)):
+                return mov(x, "cmp-bool")
+        return None
     cb, ca = kbits.constant, ka.constant
     if cb is not None and op in _RIGHT_IDENTITY and (
             cb == _RIGHT_IDENTITY[op] or (op in ("shl", "shr", "sar") and cb % 64 == 0)):
@@ -401,6 +409,16 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         for x, kx, m in ((a, ka, kbits), (b, kbits, ka)):
             if (~m.zero & ~kx.one & kb.M) == 0:
                 return mov(x, "or-known-bits")      # every bit m may set is one in x
+    if op == "rem" and cb is not None:
+        # |x| < |c|: x rem c = x (PIR rem: the sign follows the dividend); rem (rem x, c1), c2
+        # with |c1| <= |c2| likewise
+        lo, hi = kb.signed_range(ka)
+        if -abs(cb) < lo and hi < abs(cb):
+            return mov(a, "rem-range")
+        inner = values.ssa_def(a)
+        if isinstance(inner, BinOp) and inner.op == "rem" and isinstance(inner.b, Imm) \
+                and 0 < abs(inner.b.value) <= abs(cb):
+            return mov(a, "rem-rem")
     if op in ("sar", "shr", "shl") and cb is not None:
         k = cb % 64
         inner = values.ssa_def(a)

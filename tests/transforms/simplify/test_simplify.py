@@ -78,15 +78,21 @@ RULES = """
     r47 = mul x8, y8          ; (kept)
     r48 = cmp.ltu r47, 65536  ; constant (known bits of a product of bytes)
     r49 = shl s8, 56          ; shl-sar: t = shl x, 56 has its low 56 bits zero
+    r50 = rem x, -7           ; (kept)
+    r51 = rem r50, 7          ; rem-rem
+    r52 = rem x8, 256         ; rem-range
+    r53 = cmp.ne b, 0         ; cmp-bool
+    r54 = cmp.eq 1, b         ; cmp-bool
+    r55 = cmp.ne x8, 0        ; (not 0/1: kept)
 """
-N_RULES = 49
+N_RULES = 55
 EXPECTED_RULES = {"add-identity", "sub-identity", "sub-same", "mul-identity", "constant",
                   "and-same", "or-same", "xor-same", "or-identity", "and-identity",
                   "xor-identity", "shl-identity", "shr-identity", "sar-identity", "div-identity",
                   "eq-same", "ltu-same", "ge-same", "select-constant-condition",
                   "select-equal-arms", "and-known-bits", "sar-shl", "shr-shl", "not-not",
-                  "shl-sar"}
-KEPT = ("r25", "r31", "r33", "r35", "r38", "r40", "r42", "r45", "r47")
+                  "shl-sar", "rem-rem", "rem-range", "cmp-bool"}
+KEPT = ("r25", "r31", "r33", "r35", "r38", "r40", "r42", "r50", "r55", "r45", "r47")
 
 
 def rules_program(with_division: bool = True) -> str:
@@ -243,9 +249,9 @@ func main(n) {
 entry:
     br head
 head:
-    a = cmp.eq x, 1
+    a = cmp.eq x, 5
     print a
-    x = mov 1
+    x = mov 5
     c = cmp.lt n, 3
     n = add n, 1
     cbr c, head, done
@@ -256,7 +262,7 @@ done:
 
 
 def test_a_register_read_before_its_only_write_is_not_treated_as_ssa():
-    """x is written once, but read first (0) then 1: ``cmp.eq x, 1`` is not ``1``."""
+    """x is written once, but read first (0) then 5: ``cmp.eq x, 5`` is not ``1``."""
     before, after, _ = simplified(READ_BEFORE_WRITTEN)
     assert "cmp.eq" in print_instr(_defs(after)["a"])
     assert compare_modules(before, after, [((0,), ())]).verdict == "identical"
