@@ -362,3 +362,29 @@ def test_loads_of_read_only_globals_fold_and_no_other_load_does():
     a, b = run_module(before), run_module(after)
     assert a.error is not None and b.error is not None        # the load of c faults on both
     assert str(a.error).split(":")[-1] == str(b.error).split(":")[-1]
+
+
+#: gcc torture programs where instsimplify let gvn evaluate less than pre-mr,pre-m
+#: (/tmp/lead/pre_gvn_causes.json "simplification"), short ones.
+TORTURE_SAMPLE = ("widechar-2.c", "20000227-1.c", "960302-1.c", "shiftopt-1.c", "strlen-5.c",
+                  "pr71083.c", "20020423-1.c", "20031215-1.c")
+
+
+def test_optimize_validate_on_a_torture_sample(tmp_path, capsys):
+    """``pathlogic optimize DIR --passes simplify --validate``: every program identical."""
+    import json
+    import os
+    from benchmarks.optimize import TORTURE
+    from pylogic.cli import main
+    from tests.support import clang_path
+    if clang_path() is None or not os.path.isdir(TORTURE):
+        pytest.skip("clang-14 or the gcc torture tests are not installed")
+    for name in TORTURE_SAMPLE:
+        shutil.copy(os.path.join(TORTURE, name), tmp_path / name)
+    assert main(["optimize", str(tmp_path), "--passes", "simplify", "--validate", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["programs"]) == len(TORTURE_SAMPLE)
+    for p in doc["programs"]:
+        assert p["check"]["verdict"] == "identical", (p["program"], p["check"])
+    rewritten = sum(p["passes"][0]["totals"]["rewritten"] for p in doc["programs"])
+    assert rewritten >= 40, rewritten
