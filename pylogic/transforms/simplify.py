@@ -409,6 +409,26 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         for x, kx, m in ((a, ka, kbits), (b, kbits, ka)):
             if (~m.zero & ~kx.one & kb.M) == 0:
                 return mov(x, "or-known-bits")      # every bit m may set is one in x
+    if op in ("add", "sub"):
+        # (x + y) - x = y, (x + y) - y = x, (x - y) + y = x, x - (x - y) = y: SSA values
+        for outer, inner_op, cands in (("sub", "add", ((a, b, 0), (a, b, 1))),
+                                       ("add", "sub", ((a, b, 0), (b, a, 0))),
+                                       ("sub", "sub", ((b, a, 2),))):
+            if op != outer:
+                continue
+            for into, other, pos in cands:
+                inner = values.ssa_def(into)
+                if not (isinstance(inner, BinOp) and inner.op == inner_op):
+                    continue
+                if pos == 0 and values.same(inner.b, other) and _stable(values, inner.a) \
+                        and _stable(values, inner.b):
+                    return mov(inner.a, f"{op}-{inner_op}")
+                if pos == 1 and values.same(inner.a, other) and _stable(values, inner.b) \
+                        and _stable(values, inner.a):
+                    return mov(inner.b, f"{op}-{inner_op}")
+                if pos == 2 and values.same(inner.a, other) and _stable(values, inner.b) \
+                        and _stable(values, inner.a):
+                    return mov(inner.b, f"{op}-{inner_op}")
     if op == "rem" and cb is not None:
         # |x| < |c|: x rem c = x (PIR rem: the sign follows the dividend); rem (rem x, c1), c2
         # with |c1| <= |c2| likewise

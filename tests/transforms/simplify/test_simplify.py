@@ -84,15 +84,23 @@ RULES = """
     r53 = cmp.ne b, 0         ; cmp-bool
     r54 = cmp.eq 1, b         ; cmp-bool
     r55 = cmp.ne x8, 0        ; (not 0/1: kept)
+    r56 = add x, y            ; (kept)
+    r57 = sub r56, y          ; sub-add
+    r58 = sub r56, x          ; sub-add
+    r59 = sub x, y            ; (kept)
+    r60 = add r59, y          ; add-sub
+    r61 = sub x, r59          ; sub-sub
 """
-N_RULES = 55
+N_RULES = 61
 EXPECTED_RULES = {"add-identity", "sub-identity", "sub-same", "mul-identity", "constant",
                   "and-same", "or-same", "xor-same", "or-identity", "and-identity",
                   "xor-identity", "shl-identity", "shr-identity", "sar-identity", "div-identity",
                   "eq-same", "ltu-same", "ge-same", "select-constant-condition",
                   "select-equal-arms", "and-known-bits", "sar-shl", "shr-shl", "not-not",
-                  "shl-sar", "rem-rem", "rem-range", "cmp-bool"}
-KEPT = ("r25", "r31", "r33", "r35", "r38", "r40", "r42", "r50", "r55", "r45", "r47")
+                  "shl-sar", "rem-rem", "rem-range", "cmp-bool", "sub-add", "add-sub",
+                  "sub-sub"}
+KEPT = ("r25", "r31", "r33", "r35", "r38", "r40", "r42", "r50", "r55", "r56", "r59", "r45",
+        "r47")
 
 
 def rules_program(with_division: bool = True) -> str:
