@@ -346,6 +346,11 @@ def _constant_load(ins: Load, values: _Values) -> Optional[int]:
     return int.from_bytes(data, "little", signed=ins.signed)
 
 
+def _binop(ins: BinOp, op: str, a, b, rule: str) -> tuple[Instr, str]:
+    return BinOp(op=op, dest=ins.dest, a=a, b=b, guard=ins.guard, annotations=ins.annotations,
+                 loc=ins.loc), rule
+
+
 def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
     """``(replacement, rule)`` for a pure instruction that simplifies, or None."""
     if isinstance(ins, Load) and values.readonly:
@@ -429,6 +434,22 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
                 if pos == 2 and values.same(inner.a, other) and _stable(values, inner.b) \
                         and _stable(values, inner.a):
                     return mov(inner.b, f"{op}-{inner_op}")
+    if cb is not None and op in ("and", "or", "xor", "add", "sub", "shl"):
+        # constants combined through an SSA value (InstCombine's reassociation of constants):
+        # the inner instruction may then die; never more evaluations than before
+        inner = values.ssa_def(a)
+        if isinstance(inner, BinOp) and isinstance(inner.b, Imm) and _stable(values, inner.a) \
+                and inner.guard is None:
+            c1, x = inner.b.value, inner.a
+            if op == "shl" and inner.op == "and" \
+                    and c1 & (kb.M >> (cb % 64)) == kb.M >> (cb % 64):
+                return _binop(ins, "shl", x, Imm(cb), "shl-and")   # the mask keeps what survives
+            if op == inner.op and op in ("and", "or", "xor"):
+                c = {"and": c1 & cb, "or": c1 | cb, "xor": c1 ^ cb}[op]
+                return _binop(ins, op, x, Imm(c), f"{op}-{op}")
+            if op in ("add", "sub") and inner.op in ("add", "sub"):
+                c = (c1 if inner.op == "add" else -c1) + (cb if op == "add" else -cb)
+                return _binop(ins, "add", x, Imm(c), "add-constants")
     if op == "rem" and cb is not None:
         # |x| < |c|: x rem c = x (PIR rem: the sign follows the dividend); rem (rem x, c1), c2
         # with |c1| <= |c2| likewise

@@ -90,17 +90,26 @@ RULES = """
     r59 = sub x, y            ; (kept)
     r60 = add r59, y          ; add-sub
     r61 = sub x, r59          ; sub-sub
+    r62 = and x, 65535        ; (kept)
+    r63 = shl r62, 48         ; shl-and: shl x, 48
+    r64 = shl r62, 40         ; (the mask clears bits that survive: kept)
+    r65 = and r62, 4080       ; and-and: and x, 4080
+    r66 = or x, 3             ; (kept)
+    r67 = or r66, 12          ; or-or: or x, 15
+    r68 = xor r66, 5          ; (x | 3) ^ 5: kept
+    r69 = add x, 7            ; (kept)
+    r70 = sub r69, 9          ; add-constants: add x, -2
 """
-N_RULES = 61
+N_RULES = 70
 EXPECTED_RULES = {"add-identity", "sub-identity", "sub-same", "mul-identity", "constant",
                   "and-same", "or-same", "xor-same", "or-identity", "and-identity",
                   "xor-identity", "shl-identity", "shr-identity", "sar-identity", "div-identity",
                   "eq-same", "ltu-same", "ge-same", "select-constant-condition",
                   "select-equal-arms", "and-known-bits", "sar-shl", "shr-shl", "not-not",
                   "shl-sar", "rem-rem", "rem-range", "cmp-bool", "sub-add", "add-sub",
-                  "sub-sub"}
-KEPT = ("r25", "r31", "r33", "r35", "r38", "r40", "r42", "r50", "r55", "r56", "r59", "r45",
-        "r47")
+                  "sub-sub", "shl-and", "and-and", "or-or", "add-constants"}
+KEPT = ("r25", "r31", "r33", "r35", "r38", "r40", "r42", "r50", "r55", "r56", "r59", "r62",
+        "r63", "r64", "r65", "r66", "r67", "r68", "r69", "r70", "r45", "r47")
 
 
 def rules_program(with_division: bool = True) -> str:
@@ -148,6 +157,9 @@ def test_every_rule_fires_and_agrees_with_the_interpreter_on_every_i8_pair():
     rules = record.totals()["rules"]
     assert EXPECTED_RULES <= set(rules), EXPECTED_RULES - set(rules)
     defs = _defs(after)
+    combined = {"r63": "r63 = shl x, 48", "r65": "r65 = and x, 4080", "r67": "r67 = or x, 15",
+                "r70": "r70 = add x, -2", "r64": "r64 = shl r62, 40", "r68": "r68 = xor r66, 5"}
+    assert {r: print_instr(defs[r]) for r in combined} == combined
     for r in KEPT[:-2]:
         assert not isinstance(defs[r], Mov), print_instr(defs[r])
     folded = [r for r in (f"r{k}" for k in range(1, N_RULES + 1)) if r not in KEPT]
