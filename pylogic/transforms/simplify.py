@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Module, Mov,
-                              PredDefine, Reg, Select, UnOp)
+                              PredDefine, Reg, Select, UnOp, branch_targets)
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
 from pylogic.transforms.record import TransformRecord
@@ -185,6 +185,11 @@ class _Values:
                         self.reads[a.name].append((b.label, k))
                 if ins.guard is not None:
                     self.reads[ins.guard].append((b.label, k))
+        # a block may be left before its end by a side exit (hyperblocks): a definition after
+        # one does not reach the other blocks on every path through its block
+        self.first_exit = {b.label: next((k for k, i in enumerate(b.instrs[:-1])
+                                          if branch_targets(i)), len(b.instrs))
+                           for b in fn.blocks}
         params = set(fn.params)
         self.params = params
         self.ssa: dict[str, Instr] = {}
@@ -200,7 +205,8 @@ class _Values:
     def _dominates(self, b: str, k: int, ub: str, uk: int) -> bool:
         if b == ub:
             return k < uk
-        return self.pre[b] <= self.pre[ub] and self.post[ub] <= self.post[b]
+        return k < self.first_exit[b] and self.pre[b] <= self.pre[ub] \
+            and self.post[ub] <= self.post[b]
 
     # ------------------------------------------------------------ known bits
     def operand(self, a) -> Bits:

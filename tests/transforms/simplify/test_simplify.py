@@ -408,3 +408,27 @@ def test_optimize_validate_on_a_torture_sample(tmp_path, capsys):
         assert p["check"]["verdict"] == "identical", (p["program"], p["check"])
     rewritten = sum(p["passes"][0]["totals"]["rewritten"] for p in doc["programs"])
     assert rewritten >= 40, rewritten
+
+
+SIDE_EXIT = """
+func main(a) {
+entry: !hyperblock
+    p:ut = pcmp.gt a, 0
+    (p) br out
+    x = mov 7
+    br out
+out:
+    y = cmp.eq x, 7
+    print y
+    ret 0
+}
+"""
+
+
+def test_a_definition_after_a_side_exit_does_not_reach_the_exit_target():
+    """x is written once, in a block dominating ``out``, but after the side exit to ``out``:
+    on that path ``out`` reads 0, so ``cmp.eq x, 7`` is not 1."""
+    before, after, _ = simplified(SIDE_EXIT)
+    assert "cmp.eq" in print_instr(_defs(after)["y"])
+    for a in (-1, 1):
+        assert compare_modules(before, after, [((a,), ())]).verdict == "identical"
