@@ -200,7 +200,58 @@ class _Values:
             if ins.guard is None and b in self.pre and not isinstance(ins, PredDefine) and all(
                     self._dominates(b, k, ub, uk) for ub, uk in self.reads[r] if ub in self.pre):
                 self.ssa[r] = ins
+        self.unwritten = self._maybe_unwritten()
         self.bits: dict[str, Bits] = {}
+
+    def _maybe_unwritten(self) -> set:
+        """Registers (not SSA values, not parameters) some read of which may come before any
+        write (it then reads 0): definite assignment, a forward must-problem over the CFG;
+        a block with a side exit passes on only what it writes before its first one."""
+        fn = self.fn
+        regs = [r for r in self.defs if r not in self.ssa and r not in self.params]
+        bit = {r: 1 << i for i, r in enumerate(regs)}
+        every = (1 << len(regs)) - 1
+        gen, preds = {}, defaultdict(list)
+        for b in fn.blocks:
+            g = 0
+            for ins in b.instrs[:self.first_exit[b.label] + 1]:
+                if ins.guard is None and not isinstance(ins, PredDefine):
+                    for d in ins.defs():
+                        g |= bit.get(d, 0)
+            gen[b.label] = g
+        for a, b in fn.edges():
+            if a in self.pre:
+                preds[b].append(a)
+        entry = fn.blocks[0].label
+        live = [b.label for b in fn.blocks if b.label in self.pre]
+        into = {b: (0 if b == entry else every) for b in live}
+        changed = True
+        while changed:
+            changed = False
+            for b in live:
+                if b == entry:
+                    continue
+                new = every
+                for p in preds[b]:
+                    new &= into[p] | gen[p]
+                if new != into[b]:
+                    into[b], changed = new, True
+        out = set()
+        for b in fn.blocks:
+            if b.label not in self.pre:
+                continue
+            written = into[b.label]
+            for ins in b.instrs:
+                reads = [a.name for a in ins.uses() if isinstance(a, Reg)]
+                if ins.guard is not None:
+                    reads.append(ins.guard)
+                for r in reads:
+                    if r in bit and not written & bit[r]:
+                        out.add(r)
+                if ins.guard is None and not isinstance(ins, PredDefine):
+                    for d in ins.defs():
+                        written |= bit.get(d, 0)
+        return out
 
     def _dominates(self, b: str, k: int, ub: str, uk: int) -> bool:
         if b == ub:
@@ -248,7 +299,7 @@ class _Values:
     def _register_bits(self, r: str, results: dict) -> Optional[Bits]:
         if r in self.params:
             return kb.UNKNOWN
-        out = None if r in self.ssa else kb.const(0)
+        out = kb.const(0) if r in self.unwritten else None
         for b, k, ins in self.defs[r]:
             v = results.get((b, k))
             if v is None:
@@ -269,9 +320,8 @@ class _Values:
         instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
         for r in self.params:
             self.bits[r] = kb.UNKNOWN
-        for r in self.defs:
-            if r not in self.ssa and r not in self.params:
-                self.bits[r] = kb.const(0)      # read before written
+        for r in self.unwritten:
+            self.bits[r] = kb.const(0)      # may be read before it is written
         work = [key for key, ins in instr.items() if ins.defs()]
         pending = set(work)
         while work:

@@ -432,3 +432,34 @@ def test_a_definition_after_a_side_exit_does_not_reach_the_exit_target():
     assert "cmp.eq" in print_instr(_defs(after)["y"])
     for a in (-1, 1):
         assert compare_modules(before, after, [((a,), ())]).verdict == "identical"
+
+
+PHI_SAME = """
+func main(a) {
+entry:
+    c = cmp.gt a, 0
+    cbr c, l, r
+l:
+    x = mov 5
+    br j
+r:
+    x = mov 5
+    br j
+j:
+    y = cmp.eq x, 5
+    print y
+    ret 0
+}
+"""
+
+
+def test_a_phi_of_one_constant_is_that_constant_only_when_written_on_every_path():
+    """x is written on both paths to j (definite assignment): ``cmp.eq x, 5`` is 1; when the path
+    through r does not write it, x may read 0 there and nothing folds."""
+    before, after, _ = simplified(PHI_SAME)
+    assert print_instr(_defs(after)["y"]) == "y = mov 1"
+    one_path = PHI_SAME.replace("r:\n    x = mov 5\n", "r:\n")
+    before, after, _ = simplified(one_path)
+    assert "cmp.eq" in print_instr(_defs(after)["y"])
+    for a in (-1, 1):
+        assert compare_modules(before, after, [((a,), ())]).verdict == "identical"
