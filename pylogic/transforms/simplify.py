@@ -6,8 +6,9 @@ Per function, to a fixpoint:
 1. **known bits** of every register (``transforms.known_bits``: known zero/one bits and sign bits,
    LLVM's computeKnownBits / ComputeNumSignBits), computed optimistically over the whole
    function: a register's set is the union of what its definitions compute (plus 0 when it may be
-   read before it is written: IR.md, an unwritten register reads 0; unknown for parameters), so
-   phis lowered to copies are followed through loops with no depth limit;
+   read before it is written, by definite assignment over the CFG: IR.md, an unwritten register
+   reads 0; unknown for parameters), so phis lowered to copies are followed through loops with
+   no depth limit;
 2. each pure instruction (arithmetic, ``neg``/``not``, ``cmp``, ``select``) is rewritten in place
    (its guard kept) to ``mov C`` when its value is one constant (constant folding with the
    interpreter's operators, ``transforms.lattice.apply``; ``div``/``rem`` only when the divisor
@@ -23,14 +24,21 @@ Per function, to a fixpoint:
    ``sar (shl x, k), k`` = x when x has more than k sign bits (trunc of a value already in range,
    the importer's re-normalisation after ``add``/``lshr``/``trunc`` of iN), ``shr (shl x, k), k`` =
    x when x's top k bits are known zero, ``shl (shr|sar x, k), k`` = x when x's low k bits are
-   known zero; operands compared for equality through SSA copies;
-4. pure instructions whose result nothing reads are deleted (LLVM deletes trivially dead
+   known zero; operands compared for equality through SSA copies; ``(x+y)-y``, ``(x+y)-x``,
+   ``(x-y)+y``, ``x-(x-y)`` cancelled; constants combined (``and (and x, c1), c2`` = ``and x,
+   c1&c2``, likewise ``or``/``xor``/``add``/``sub``; ``shl (and x, m), k`` = ``shl x, k`` when m
+   keeps every bit the shift keeps), so the inner instruction may die (InstCombine's share);
+4. a load from a *read-only* global (``readonly_globals``: its address is only ever a load
+   address) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
+   fault; LLVM folds loads from ``constant`` globals);
+5. pure instructions whose result nothing reads are deleted (LLVM deletes trivially dead
    instructions the same way). Loads, stores, calls, ``input``, ``print``, ``alloca``, branches
    and ``div``/``rem`` that may fault are never deleted or moved: a bad load is a run-time error in
    the interpreter.
 
-Nothing moves and no block changes; every rewrite replaces an instruction's operation by a copy
-or a constant at the same place.
+Nothing moves and no block changes (constant branches are left to ``sccp``); every rewrite
+replaces an instruction's operation by a copy, a constant or an equal operation at the same
+place, and keeps its guard.
 
 Example: in ``t = and x, 4294967295 / u = shr t, 8 / v = shl u, 32 / w = sar v, 32 / y = and w,
 16777215`` (csmith's crc32_byte after import), ``w`` becomes ``mov u`` (u < 2**56 has 33+ sign
