@@ -12,7 +12,8 @@ from typing import Callable
 
 from pylogic.errors import PathlogicError
 from pylogic.transforms import (cbe, dce, icbe, if_conversion, pde, ppde, pre_motion,
-                                pre_restructure, pre_speculation, predicated_cp, sccp, vng_fre)
+                                pre_restructure, pre_speculation, predicated_cp, sccp, simplify,
+                                vng_fre)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("icbe", icbe.icbe, icbe.NEEDS,
          "cbe + entry and exit splitting: callee clones for call sites that decide its entry "
          "branches; callee clones returning through ret.N to per-exit continuations"),
+    Pass("simplify", simplify.simplify, simplify.NEEDS,
+         "instruction simplification (LLVM InstSimplify): folds, identities, known bits, dead"),
 )}
 
 
