@@ -28,7 +28,7 @@ RELATIONS = (
     "global_var", "extern_function",
     "edge_profile",
     "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load", "vf_clobber",
-    "vf_store_gen", "vf_load_root", "vf_store_root",
+    "vf_store_gen", "vf_load_root", "vf_store_root", "vf_global_root",
     "vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
     "vng_merge", "vng_merge_succ", "vng_truncated",
 ) + INTERPROCEDURAL

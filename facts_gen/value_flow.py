@@ -44,9 +44,17 @@ from facts_gen.naming import instr_id
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
-                        "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root")
+                        "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root",
+                        "vf_global_root")
 #: The root of an address that may point anywhere but into a private alloca.
 ANY = "*"
+#: The root of an address into global NAME is ``&NAME`` (no identifier starts with ``&``).
+GLOBAL = "&"
+
+
+def is_global_root(root: str) -> bool:
+    """Whether ``root`` names a global object (which an ``ANY`` address may also reach)."""
+    return root.startswith(GLOBAL)
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
 
@@ -308,8 +316,48 @@ def address_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, s
     return {r: a for r, a in root.items() if a not in escaped}
 
 
+def global_roots(fn: Function) -> dict[str, str]:
+    """``{register: "&NAME"}``: registers pointing into global NAME -- written once, unguarded,
+    by ``mov NAME`` or by ``add``/``sub`` of an offset to such an address (C's object rules, as
+    LLVM's BasicAA uses them: pointer arithmetic stays inside its object; the interpreter's
+    segments, one per object, fault otherwise). Distinct globals never overlap."""
+    defs = definitions(fn)
+    single = {r: ds[0] for r, ds in defs.items() if len(ds) == 1 and ds[0] is not None
+              and ds[0].guard is None}
+    root: dict[str, str] = {}
+
+    def of(a):
+        if isinstance(a, GlobalAddr):
+            return GLOBAL + a.name
+        return root.get(a.name) if isinstance(a, Reg) else None
+    changed = True
+    while changed:
+        changed = False
+        for r, ins in single.items():
+            if r in root:
+                continue
+            got = None
+            if isinstance(ins, Mov):
+                got = of(ins.src)
+            elif isinstance(ins, BinOp) and ins.op in ("add", "sub"):
+                ra, rb = of(ins.a), of(ins.b)
+                got = ra if rb is None else rb if ra is None and ins.op == "add" else None
+            if got is not None:
+                root[r] = got
+                changed = True
+    return root
+
+
+def memory_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, str]:
+    """``{register: root}``: ``address_roots`` (private allocas) and ``global_roots``."""
+    return {**global_roots(fn), **address_roots(fn, defined)}
+
+
 def memory_root(addr, roots: dict) -> str:
-    """The private alloca an address points into, or ``ANY``."""
+    """The root an address points into (``memory_roots``: a private alloca register, or
+    ``&NAME`` for global NAME), or ``ANY``."""
+    if isinstance(addr, GlobalAddr):
+        return GLOBAL + addr.name
     return roots.get(addr.name, ANY) if isinstance(addr, Reg) else ANY
 
 
@@ -434,17 +482,44 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None
     return out
 
 
-def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str, str]:
-    """``{load expression: the private alloca it reads, or ANY}`` (every occurrence's address
-    names the same value, so one occurrence decides)."""
-    out = {}
+def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str, frozenset]:
+    """``{expression reading memory: the roots it reads}``: for a load, the root of its address
+    (``memory_root``) and those of the loads its address is built on; for an expression built
+    on loads (``value_names``), those of the loads its operands are named by. Unioned over the
+    occurrences (equal names read the same memory; the union is the safe side)."""
+    defs = definitions(fn)
+    memo: dict[str, frozenset] = {}
+
+    def of_reg(r: str) -> frozenset:           # roots of the loads register r is named by
+        if r not in memo:
+            memo[r] = frozenset()
+            ins = defs[r][0]
+            out = set(of_operands(ins))
+            if isinstance(ins, Load):
+                out.add(memory_root(ins.addr, roots))
+            memo[r] = frozenset(out)
+        return memo[r]
+
+    def of_operands(ins) -> set:
+        out: set = set()
+        for a in ins.uses():
+            if isinstance(a, Reg) and a.name in names and defs.get(a.name, [None])[0] is not None:
+                out |= of_reg(a.name)
+        return out
+
+    out: dict[str, set] = {}
     for b in fn.blocks:
         for ins in b.instrs:
-            if isinstance(ins, Load) and ins.guard is None:
-                found = expression_of(ins, names)
-                if found is not None and found[0] in exprs:
-                    out.setdefault(found[0], memory_root(ins.addr, roots))
-    return out
+            if ins.guard is not None:
+                continue
+            found = expression_of(ins, names)
+            if found is None or found[0] not in exprs or not reads_memory(found[1], found[2]):
+                continue
+            got = of_operands(ins)
+            if isinstance(ins, Load):
+                got.add(memory_root(ins.addr, roots))
+            out.setdefault(found[0], set()).update(got)
+    return {e: frozenset(r) for e, r in out.items() if r}
 
 
 def written_root(ins: Instr, roots: dict, defined: frozenset = frozenset()) -> Optional[str]:
@@ -456,16 +531,23 @@ def written_root(ins: Instr, roots: dict, defined: frozenset = frozenset()) -> O
     return None
 
 
-def spares(ins: Instr, root: Optional[str], roots: dict, defined: frozenset = frozenset()
-           ) -> bool:
-    """Whether the store or call ``ins`` surely leaves a load expression of memory root ``root``
-    (``load_roots``; None: an expression built on loads) unchanged."""
-    if root is None or not clobbers_memory(ins):
+def may_write(written: Optional[str], root: str) -> bool:
+    """Whether a write of root ``written`` (None: an arbitrary call) may change memory of
+    ``root``: a private alloca only by a write of its own root; a global by a write of its own
+    root, through ``ANY`` or by a call; ``ANY`` by anything but a private alloca's write."""
+    if written is None:
+        return root == ANY or is_global_root(root)
+    return written == root or (written == ANY and is_global_root(root)) or (
+        root == ANY and is_global_root(written))
+
+
+def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset()) -> bool:
+    """Whether the store or call ``ins`` surely leaves an expression reading memory of ``root``
+    (a root or a set of roots, ``load_roots``; None: unknown) unchanged."""
+    if not root or not clobbers_memory(ins):
         return False
     written = written_root(ins, roots, defined)
-    if written is None:                 # any other call: private allocas are out of its reach
-        return root != ANY
-    return written != root
+    return not any(may_write(written, r) for r in ([root] if isinstance(root, str) else root))
 
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
@@ -490,9 +572,11 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
             loads.append(name)
             out["vf_load"].append((f, name))
     if loads:
-        roots = address_roots(fn, defined)
-        for name, r in sorted(load_roots(fn, names, exprs, roots).items()):
-            out["vf_load_root"].append((f, name, r))
+        roots = memory_roots(fn, defined)
+        globs = set()
+        for name, rs in sorted(load_roots(fn, names, exprs, roots).items()):
+            out["vf_load_root"].extend((f, name, r) for r in sorted(rs))
+            globs |= {r for r in rs if is_global_root(r)}
     for b in fn.blocks:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
@@ -507,6 +591,10 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                 written = written_root(ins, roots, defined)
                 if written is not None:
                     out["vf_store_root"].append((f, i, written))
+                    if is_global_root(written):
+                        globs.add(written)
                     defs = definitions(fn) if defs is None else defs
                     out["vf_store_gen"].extend(
                         (f, i, e) for e in store_generated(ins, names, defs) if e in exprs)
+    if loads:
+        out["vf_global_root"].extend((f, r) for r in sorted(globs))

@@ -24,10 +24,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (address_roots, definitions, candidate_expressions,
-                                  clobbers_memory, expression_of, is_load, load_roots,
-                                  reads_memory, spares, store_generated, substituted,
-                                  value_names)
+from facts_gen.value_flow import (definitions, candidate_expressions, clobbers_memory,
+                                  expression_of, load_roots, memory_roots, reads_memory, spares,
+                                  store_generated, substituted, value_names)
 from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
                               branch_targets)
 from pylogic.transforms.naming import FreshNames, used_names
@@ -149,11 +148,11 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
             entry_avail[b].add(e)
     # which expressions have reuse: an insertion, or a computation t already holds
     reused = {e for _, _, e in inserts}
-    roots = address_roots(fn, defined)  # ``defined``: the module's functions (alias facts)
+    roots = memory_roots(fn, defined)   # ``defined``: the module's functions (alias facts)
     lroots = load_roots(fn, names, exprs, roots)
 
-    def spare(ins, e):                  # private allocas (vf_load_root / vf_store_root)
-        return spares(ins, lroots.get(e) if is_load(exprs[e][0]) else None, roots, defined)
+    def spare(ins, e):                  # alias facts (vf_load_root / vf_store_root)
+        return spares(ins, lroots.get(e), roots, defined)
     kills = _KillIndex(exprs, spare)
     defs = definitions(fn)
     for b in fn.blocks:
