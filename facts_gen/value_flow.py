@@ -52,9 +52,14 @@ ANY = "*"
 GLOBAL = "&"
 
 
+#: The root of an address derived from alloca R whose address escapes is ``^R``.
+ESCAPED = "^"
+
+
 def is_global_root(root: str) -> bool:
-    """Whether ``root`` names a global object (which an ``ANY`` address may also reach)."""
-    return root.startswith(GLOBAL)
+    """Whether ``root`` names a global object or an escaped alloca: an object distinct from
+    every other root, which an ``ANY`` address and calls may also reach."""
+    return root.startswith(GLOBAL) or root.startswith(ESCAPED)
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
 
@@ -276,9 +281,25 @@ def address_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, s
     cannot change it, a store through another address cannot either, and a load through another
     address cannot read it (the alias facts vf_load_root / vf_store_root; C's object rules, as
     LLVM's BasicAA uses them)."""
+    root, escaped = _alloca_roots(fn, defined)
+    return {r: a for r, a in root.items() if a not in escaped}
+
+
+def escaped_alloca_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, str]:
+    """``{register: "^ALLOCA"}``: registers derived (as in ``address_roots``) from an alloca
+    whose address escapes. A store or memset through them writes that alloca only (its
+    underlying object, as LLVM's BasicAA decides), which other pointers and calls may reach too:
+    such a root is like a global's (``is_global_root``)."""
+    root, escaped = _alloca_roots(fn, defined)
+    return {r: ESCAPED + a for r, a in root.items() if a in escaped}
+
+
+def _alloca_roots(fn: Function, defined: frozenset) -> tuple[dict[str, str], set]:
+    """``({register: the alloca register it is derived from}, {allocas whose address escapes})``
+    (``address_roots``)."""
     defs = definitions(fn)
-    single = {r: ds[0] for r, ds in defs.items() if len(ds) == 1 and ds[0] is not None
-              and ds[0].guard is None}
+    single = {r: ds[0] for r, ds in defs.items() if ds[0] is not None and ds[0].guard is None
+              and all(_same(d, ds[0]) for d in ds[1:])}   # copies of one definition: one
     root = {r: r for r, ins in single.items() if isinstance(ins, Alloca)}
     changed = True
     while changed:
@@ -313,17 +334,24 @@ def address_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, s
                     escaped.add(root[a.name])
             if ins.guard in root:
                 escaped.add(root[ins.guard])
-    return {r: a for r, a in root.items() if a not in escaped}
+    return root, escaped
+
+
+def _same(a: Optional[Instr], b: Instr) -> bool:
+    """Whether ``a`` is a copy of ``b`` (annotations aside)."""
+    return a is not None and dataclasses.replace(a, annotations=()) == \
+        dataclasses.replace(b, annotations=())
 
 
 def global_roots(fn: Function) -> dict[str, str]:
     """``{register: "&NAME"}``: registers pointing into global NAME -- written once, unguarded,
     by ``mov NAME`` or by ``add``/``sub`` of an offset to such an address (C's object rules, as
     LLVM's BasicAA uses them: pointer arithmetic stays inside its object; the interpreter's
-    segments, one per object, fault otherwise). Distinct globals never overlap."""
+    segments, one per object, fault otherwise). Distinct globals never overlap. Identical
+    copies of one definition (blocks pre-mr duplicated) count as one."""
     defs = definitions(fn)
-    single = {r: ds[0] for r, ds in defs.items() if len(ds) == 1 and ds[0] is not None
-              and ds[0].guard is None}
+    single = {r: ds[0] for r, ds in defs.items() if ds[0] is not None and ds[0].guard is None
+              and all(_same(d, ds[0]) for d in ds[1:])}
     root: dict[str, str] = {}
 
     def of(a):
@@ -348,16 +376,59 @@ def global_roots(fn: Function) -> dict[str, str]:
     return root
 
 
-def memory_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, str]:
-    """``{register: root}``: ``address_roots`` (private allocas) and ``global_roots``."""
-    return {**global_roots(fn), **address_roots(fn, defined)}
+#: The root of an address into a read-only global NAME is ``=NAME`` (``readonly_globals``):
+#: nothing writes it, so no store or call changes a load of it.
+READONLY = "="
+
+
+def readonly_globals(module) -> frozenset[str]:
+    """Globals of ``module`` nothing can write: in every defined function their address (and
+    every register ``global_roots`` derives from it) is only a load address, compared, or
+    derived into such a register -- never stored, stored to, passed, returned or selected, so
+    no pointer to them exists outside (``const`` tables such as gcc torture ashrdi-1's
+    ``zext``: PIR keeps no read-only flag, LLVM's memory dependence knows it)."""
+    written: set[str] = set()
+    for fn in module.functions:
+        if fn.extern or not fn.blocks:
+            continue
+        groots = global_roots(fn)
+
+        def root(a):
+            if isinstance(a, GlobalAddr):
+                return GLOBAL + a.name
+            return groots.get(a.name) if isinstance(a, Reg) else None
+        for b in fn.blocks:
+            for ins in b.instrs:
+                for pos, a in enumerate(ins.uses()):
+                    r = root(a)
+                    if r is None:
+                        continue
+                    ok = ins.guard is None and (
+                        (isinstance(ins, Load) and pos == 0) or isinstance(ins, Cmp)
+                        or (isinstance(ins, (Mov, BinOp)) and groots.get(ins.defs()[0]) == r))
+                    if not ok:
+                        written.add(r[len(GLOBAL):])
+                if ins.guard in groots:
+                    written.add(groots[ins.guard][len(GLOBAL):])
+    return frozenset(g.name for g in module.globals if g.name not in written)
+
+
+def memory_roots(fn: Function, defined: frozenset = frozenset(),
+                 readonly: frozenset = frozenset()) -> dict[str, str]:
+    """``{register: root}``: ``address_roots`` (private allocas), ``escaped_alloca_roots`` and
+    ``global_roots`` (``=NAME``
+    for the ``readonly`` globals); plus ``{"&NAME": "=NAME"}`` for each of those, which
+    ``memory_root`` reads for the global's own name."""
+    ro = {GLOBAL + g: READONLY + g for g in readonly}
+    groots = {r: ro.get(g, g) for r, g in global_roots(fn).items()}
+    return {**ro, **groots, **escaped_alloca_roots(fn, defined), **address_roots(fn, defined)}
 
 
 def memory_root(addr, roots: dict) -> str:
     """The root an address points into (``memory_roots``: a private alloca register, or
     ``&NAME`` for global NAME), or ``ANY``."""
     if isinstance(addr, GlobalAddr):
-        return GLOBAL + addr.name
+        return roots.get(GLOBAL + addr.name, GLOBAL + addr.name)
     return roots.get(addr.name, ANY) if isinstance(addr, Reg) else ANY
 
 
@@ -551,9 +622,9 @@ def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset()) -> b
 
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
-                     defined: frozenset = frozenset()) -> None:
+                     defined: frozenset = frozenset(), readonly: frozenset = frozenset()) -> None:
     """Append the value-flow relations (``VALUE_FLOW_RELATIONS``) of one defined function to
-    ``out``."""
+    ``out`` (``defined``: the module's functions; ``readonly``: its ``readonly_globals``)."""
     names = value_names(fn)
     exprs = candidate_expressions(fn, names)
     if not exprs:
@@ -572,7 +643,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
             loads.append(name)
             out["vf_load"].append((f, name))
     if loads:
-        roots = memory_roots(fn, defined)
+        roots = memory_roots(fn, defined, readonly)
         globs = set()
         for name, rs in sorted(load_roots(fn, names, exprs, roots).items()):
             out["vf_load_root"].extend((f, name, r) for r in sorted(rs))

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from facts_gen.value_flow import (definitions, candidate_expressions, clobbers_memory,
-                                  expression_of, load_roots, memory_roots, reads_memory, spares,
+                                  expression_of, load_roots, memory_roots, reads_memory,
+                                  readonly_globals, spares,
                                   store_generated, substituted, value_names)
 from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
                               branch_targets)
@@ -132,7 +133,8 @@ def insertion_templates(fn: Function) -> tuple[dict, dict, dict]:
 
 
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
-                   name: str = "pre-m", defined: frozenset = frozenset()):
+                   name: str = "pre-m", defined: frozenset = frozenset(),
+                   readonly: frozenset = frozenset()):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
     and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
 
@@ -148,7 +150,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
             entry_avail[b].add(e)
     # which expressions have reuse: an insertion, or a computation t already holds
     reused = {e for _, _, e in inserts}
-    roots = memory_roots(fn, defined)   # ``defined``: the module's functions (alias facts)
+    roots = memory_roots(fn, defined, readonly)   # the module's functions, read-only globals
     lroots = load_roots(fn, names, exprs, roots)
 
     def spare(ins, e):                  # alias facts (vf_load_root / vf_store_root)
@@ -350,6 +352,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     wanted = wanted_functions(module, functions, "pre-m")
     record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
+    readonly = readonly_globals(module)
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):
@@ -359,7 +362,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
         new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
-                                   defined=defined)
+                                   defined=defined, readonly=readonly)
         out.append(new)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record

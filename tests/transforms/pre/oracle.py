@@ -21,12 +21,13 @@ def meet(x: str, y: str) -> str:
     return MAY
 
 
-def local_properties(fn, exprs, defined=frozenset()):
-    """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block."""
+def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset()):
+    """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block
+    (``readonly``: the module's ``readonly_globals``)."""
     antloc, comp, kills = set(), set(), set()
     names = value_names(fn)
     defs = definitions(fn)
-    roots = memory_roots(fn, defined)
+    roots = memory_roots(fn, defined, readonly)
     lroots = load_roots(fn, names, exprs, roots)
     for b in fn.blocks:
         killed = set()

@@ -16,46 +16,55 @@ import random
 import pytest
 
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import ANY, candidate_expressions, may_write
+from facts_gen.value_flow import (ANY, candidate_expressions, is_global_root, may_write,
+                                  memory_root, memory_roots, readonly_globals)
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules
 from pylogic.interp.machine import run_module
+from pylogic.ir.model import GlobalAddr
 from pylogic.ir.parser import parse_module
 from tests.support import needs_souffle
 from tests.transforms.pre.test_value_flow_analysis import RELATIONS, oracle_rows
 
-HEADER = ("global @g[16]\nglobal @h[16]\n"
+HEADER = ("global @g[16]\nglobal @h[16]\nglobal @t[16] = {7, 0, 0, 0, 0, 0, 0, 0, 9}\n"
+          "extern func @memset(d, c, n)\n"
           "func @poke(q) {\ne:\n store q, 55\n store @h, 66\n ret\n}\n"
           "func @quiet(q) {\ne:\n r = load q\n ret r\n}\n")
 SEEDS = range(150)
 
 
 def memory_program(seed: int, name: str = "main") -> str:
-    """One function ``name(a, sel, n)``: loads of @g, @h, @g+8, a private alloca and a pointer
-    ``p`` that is @g or @h+8 by ``sel``; stores to each; calls; expressions on loaded values;
-    a loop of ``n`` rounds. Prints every loaded value."""
+    """One function ``name(a, sel, n)``: loads of @g, @h, @g+8, a private alloca ``l``, an
+    escaped alloca ``m``, a read-only table @t and a pointer ``p`` that is @g or @h+8 by
+    ``sel``; stores and memsets to the writable ones; calls; expressions on loaded values; a loop
+    of ``n`` rounds. Prints every loaded value."""
     rnd = random.Random(seed)
     blocks = rnd.randint(3, 7)
     lines = [f"func {name}(a, sel, n) {{", "e:", " l = alloca 16", " store l, a",
+             " m = alloca 16", " call @poke(m)", " t8 = add @t, 8",
              " h8 = add @h, 8", " g8 = add @g, 8", " p = select sel, @g, h8", " k = mov 0",
              " br B0"]
-    addrs = ("@g", "@h", "g8", "h8", "l", "p")
+    addrs = ("@g", "@h", "g8", "h8", "l", "p", "m")
+    loaded = addrs + ("@t", "t8")
     for i in range(blocks):
         lines.append(f"B{i}:")
         for j in range(rnd.randint(1, 5)):
             r = rnd.random()
             a = rnd.choice(addrs)
             if r < 0.45:
+                a = rnd.choice(loaded)
                 size = rnd.choice(("8", "4", "4u", "1"))
                 lines += [f" v{i}_{j} = load.{size} {a}", f" w{i}_{j} = cmp.eq v{i}_{j}, 1",
                           f" print w{i}_{j}", f" print v{i}_{j}"]
             elif r < 0.75:
                 lines.append(f" store.{rnd.choice(('8', '4', '1'))} {a}, "
                              f"{rnd.choice(('a', 'k', '1', '300'))}")
+            elif r < 0.8:
+                lines.append(f" call @poke({rnd.choice(('@h', 'p', 'l', 'g8', 'm'))})")
             elif r < 0.85:
-                lines.append(f" call @poke({rnd.choice(('@h', 'p', 'l', 'g8'))})")
+                lines.append(f" call @memset({rnd.choice(('m', 'l', 'p'))}, 3, 8)")
             elif r < 0.92:
                 lines.append(f" x{i}_{j} = call @quiet({rnd.choice(('@g', 'p'))})")
             else:
@@ -88,6 +97,24 @@ def test_may_write_follows_the_object_rules():
     assert may_write("l", "l") and not may_write("l", ANY) and not may_write("l", "&@g")
 
 
+def test_read_only_globals_and_escaped_allocas():
+    m = parse_module(HEADER + "global @u[8]\nglobal @w[8]\nglobal @z[8]\n"
+                     "func @keep(q) {\ne:\n ret 0\n}\n"
+                     "func main(a) {\ne:\n x = load @t\n u4 = add @u, 4\n y = load u4\n"
+                     " c = cmp.eq u4, @t\n call @keep(@w)\n store @g, @z\n ret 0\n}\n")
+    # @t and @u only ever reach loads and compares; @w is passed, @z stored, @g/@h written
+    assert readonly_globals(m) == frozenset({"@t", "@u"})
+    fn = [f for f in m.functions if f.name == "main"][0]
+    roots = memory_roots(fn, readonly=readonly_globals(m))
+    assert memory_root(GlobalAddr("@t"), roots) == "=@t" and roots["u4"] == "=@u"
+    assert memory_root(GlobalAddr("@g"), roots) == "&@g"
+    # an alloca passed to a call escapes: its writes are its own, but calls reach it
+    e = parse_module(HEADER + "func main(a) {\ne:\n m = alloca 8\n m4 = add m, 4\n"
+                     " call @poke(m)\n store m4, a\n ret 0\n}\n").functions[-1]
+    assert memory_roots(e)["m4"] == "^m" and is_global_root("^m")
+    assert not may_write("^m", "&@g") and may_write(None, "^m") and may_write(ANY, "^m")
+
+
 def test_loads_of_other_globals_survive_a_store_and_their_compares_too():
     # pr68506 in miniature: v is stored before the loop, e and y are written in it
     m = parse_module("global @v[2]\nglobal @e[1]\nglobal @y[1]\n"
@@ -118,10 +145,12 @@ def generated():
 def test_datalog_equals_the_fixed_point_with_global_roots(generated):
     rows = module_rows(generated, "gen.pir", relations=RELATIONS, engine="clingo")
     spared = 0
+    readonly = readonly_globals(generated)
+    assert readonly == frozenset({"@t"})
     for fn in generated.defined_functions():
         if not fn.name.startswith("f"):
             continue
-        want = oracle_rows(fn)
+        want = oracle_rows(fn, readonly)
         got = rows.function(fn.name)
         for rel in RELATIONS:
             assert set(got[rel]) == want[rel], (fn.name, rel)
