@@ -24,11 +24,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (definitions, candidate_expressions, clobbers_memory,
+from facts_gen.value_flow import (MEMORY, definitions, candidate_expressions, clobbers_memory,
                                   expression_of, load_roots, memory_roots, reads_memory,
                                   readonly_globals, spares,
                                   store_generated, substituted, value_names)
-from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
+from pylogic.ir.model import (Block, Br, CondBr, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets)
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
@@ -143,13 +143,16 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     the edge); without one, its insertions are dropped and only Must-available computations
     reuse its temporary (global CSE on value names)."""
     names, exprs, template = insertion_templates(fn)
-    inserts = {(a, b, e) for a, b, e in inserts if e in template}
+    plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in)
+    inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
     entry_avail = defaultdict(set)
+    inserted = {e for _, _, e in inserts}
     for (b, e), state in avail_in.items():
-        if state == "must" or e in template:
+        if state == "must" or e in template or e in inserted:
             entry_avail[b].add(e)
-    # which expressions have reuse: an insertion, or a computation t already holds
-    reused = {e for _, _, e in inserts}
+    # which expressions have reuse: an insertion, or a computation t already holds, or an
+    # operand of an insertion read from its temporary
+    reused = {e for _, _, e in inserts} | {n for _, n in edge_uses}
     roots = memory_roots(fn, defined, readonly)   # the module's functions, read-only globals
     lroots = load_roots(fn, names, exprs, roots)
 
@@ -166,7 +169,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = _KillIndex(exprs_t, spare)
     needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
-                                  inserts)
+                                  inserts, edge_uses)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out, out_index = [], []
@@ -192,8 +195,14 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
         blocks.append(dataclasses.replace(b, instrs=tuple(out)))
     # insertions: one computation of e per insertion edge, from a leaf-operand occurrence
     on_edge = defaultdict(list)
-    for a, b, e in sorted(inserts):
-        on_edge[(a, b)].append(_computation(template[e], temp[e]))
+    # operands first: an expression's name is longer than the names it is built on
+    for a, b, e in sorted(inserts, key=lambda x: (x[0], x[1], len(x[2]), x[2])):
+        if e in template:
+            on_edge[(a, b)].append(_computation(template[e], temp[e]))
+        else:
+            ins, operands = plans[(a, b, e)]
+            source = {r: Reg(temp[n]) if n in temp else n for r, n in operands.items()}
+            on_edge[(a, b)].append(_computation(_read_through(ins, source), temp[e]))
     blocks, split = _place(fn, blocks, on_edge, fresh)
     new, copies = propagate_copies(dataclasses.replace(fn, blocks=tuple(blocks)),
                                    set(temp.values()))
@@ -201,8 +210,71 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                             split, copies)
 
 
+def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inserts: set,
+                   avail_in: dict) -> tuple[dict, set]:
+    """``({(a, b, e): (occurrence, {operand register: expression name or leaf operand})},
+    {(a, e')})``: how to insert on edge a -> b an expression ``e`` that has no computation with
+    leaf operands (its operands are named registers, e.g. ``cmp.eq(1,load.2s(@v))``): from an
+    occurrence whose every named operand is a leaf (its name is one), or an expression ``e'``
+    whose temporary holds it on the edge -- ``e'`` is inserted on the same edge too (placed
+    first) or Must-available at ``b`` (AVAIL^M_in; then ``(a, e')`` is an edge use of the
+    temporary). Sound as a leaf template is: ANTIC_in[b] = Must, so nothing changes ``e`` (nor
+    ``e'``, built on a part of ``e``'s leaves and memory) between the edge and ``e``'s
+    occurrence."""
+    occurrence = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            found = expression_of(ins, names) if ins.guard is None else None
+            if found is not None and found[0] in exprs and found[0] not in template:
+                occurrence.setdefault(found[0], ins)
+    operands = {}
+    for e, ins in occurrence.items():
+        plan = {}
+        for a in ins.uses():
+            if not (isinstance(a, Reg) and a.name in names):
+                continue
+            text, leaves = names[a.name]
+            if text in exprs:
+                plan[a.name] = text
+            elif len(leaves) == 1 and leaves[0] != MEMORY and _leaf_text(leaves[0]) == text:
+                plan[a.name] = leaves[0]                  # a copy of a leaf
+            else:
+                plan[a.name] = None
+        if all(v is not None for v in plan.values()):
+            operands[e] = (ins, plan)
+    ok = {(a, b, e) for a, b, e in inserts if e in template}
+    allowed = set(operands)
+    while True:
+        plans: dict = {}
+        pending = {(a, b, e) for a, b, e in inserts if e in allowed}
+        changed = True
+        while changed:             # an operand inserted on the same edge must be insertable
+            changed = False
+            for a, b, e in sorted(pending - set(plans)):
+                ins, plan = operands[e]
+                if all(not isinstance(n, str) or (a, b, n) in ok or (a, b, n) in plans or
+                       (a != VIRTUAL_ENTRY and avail_in.get((b, n)) == "must")
+                       for n in plan.values()):
+                    plans[(a, b, e)] = (ins, plan)
+                    changed = True
+        # all or none of an expression's insertions: May-availability then means t holds it
+        partial = {e for a, b, e in pending if (a, b, e) not in plans}
+        if not partial:
+            break
+        allowed -= partial
+    edge_uses = {(a, n) for (a, b, e), (_, plan) in plans.items() for n in plan.values()
+                 if isinstance(n, str) and (a, b, n) not in ok and (a, b, n) not in plans}
+    return plans, edge_uses
+
+
+def _leaf_text(leaf) -> str:
+    """The text of a leaf operand in a value name (``value_flow._text``)."""
+    return str(leaf.value) if isinstance(leaf, Imm) else leaf.name
+
+
 def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
-                         names: dict, kills, defs: dict, inserts: set) -> set:
+                         names: dict, kills, defs: dict, inserts: set,
+                         edge_uses: set = frozenset()) -> set:
     """``{(block, index, e)}``: the stores generating ``e`` whose value some path carries to a
     computation of ``e`` that reuses the temporary, before any other write of it or kill of
     ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge writes
@@ -231,7 +303,7 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     while changed:
         changed = False
         for b in reversed(fn.blocks):
-            out = set()
+            out = {e for a, e in edge_uses if a == b.label}    # read by an edge insertion
             for s in succ[b.label]:
                 out |= {e for e in need_in.get(s, ()) if (b.label, s, e) not in on_edge}
             if out != need_out[b.label]:
