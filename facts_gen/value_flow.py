@@ -39,7 +39,7 @@ from typing import Optional
 import networkx as nx
 
 from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load,
-                              Mov, Reg, Select, Store, UnOp)
+                              Mov, Reg, Ret, Select, Store, UnOp)
 from facts_gen.naming import instr_id
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
@@ -460,8 +460,8 @@ def definitions(fn: Function) -> dict[str, list[Instr]]:
     return out
 
 
-def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = frozenset()
-                   ) -> bool:
+def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = frozenset(),
+                   returns=None) -> bool:
     """Whether operand ``v`` always holds a value that ``size`` bytes extended (sign- or
     zero-) give back unchanged, so ``store.size A, v`` then ``load.size A`` reads ``v``:
     a constant in range, or a register every write of which is such a value (a register never
@@ -479,16 +479,19 @@ def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = fro
         if ins is None or len(ins.defs()) != 1:
             return False
         if isinstance(ins, Mov):
-            ok = fits_extension(ins.src, size, signed, defs, seen)
+            ok = fits_extension(ins.src, size, signed, defs, seen, returns)
         elif isinstance(ins, Cmp):
             ok = True                                             # 0 or 1
+        elif isinstance(ins, Call) and returns is not None:       # what the callee returns
+            ok = returns(ins.callee, size, signed)
         elif isinstance(ins, Load):      # sign-extended from M bytes fits M..8 signed only
             ok = (ins.size < size and (not ins.signed or signed)) or \
                 (ins.size == size and ins.signed == signed)
         elif isinstance(ins, BinOp) and ins.op in ("and", "or", "xor"):
             # bitwise: the bits above N stay copies of bit N-1 (sign) or zero (zero extension)
             # when they are in both operands; and with a constant in [0, c] fits too
-            ok = all(fits_extension(x, size, signed, defs, seen) for x in (ins.a, ins.b)) or (
+            ok = all(fits_extension(x, size, signed, defs, seen, returns)
+                     for x in (ins.a, ins.b)) or (
                 ins.op == "and" and any(isinstance(c, Imm) and 0 <= c.value < hi
                                         for c in (ins.a, ins.b)))
         elif isinstance(ins, BinOp) and ins.op in ("sar", "shr") and isinstance(ins.b, Imm):
@@ -504,7 +507,32 @@ def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = fro
     return True
 
 
-def store_generated(ins: Instr, names: dict, defs: dict) -> list[str]:
+class ReturnFits:
+    """``returns(callee, size, signed)``: whether every value the module's function ``callee``
+    returns fits ``size`` bytes so extended (``fits_extension`` of each ``ret`` operand; a bare
+    ``ret`` returns 0), so storing a call's result and loading it back reads the result
+    (struct returns: gcc torture pr45070's ``rv.ucs``). Unknown callees and recursion: no."""
+
+    def __init__(self, module):
+        self.functions = {fn.name: fn for fn in module.functions if not fn.extern and fn.blocks}
+        self.memo: dict = {}
+        self.defs: dict = {}
+
+    def __call__(self, callee: str, size: int, signed: bool) -> bool:
+        key = (callee, size, signed)
+        if key not in self.memo:
+            fn = self.functions.get(callee)
+            self.memo[key] = False              # while in progress (recursion): no
+            if fn is not None:
+                defs = self.defs.setdefault(callee, definitions(fn))
+                self.memo[key] = all(
+                    ins.value is None or fits_extension(ins.value, size, signed, defs,
+                                                        frozenset(), self)
+                    for b in fn.blocks for ins in b.instrs if isinstance(ins, Ret))
+        return self.memo[key]
+
+
+def store_generated(ins: Instr, names: dict, defs: dict, returns=None) -> list[str]:
     """The load names whose value an unguarded ``store.N A, v`` makes ``v`` (pathfinder.md
     §3.4.1.1: across ``store L, t`` the name ``*L`` becomes ``t``): ``load.Ns(A)`` and
     ``load.Nu(A)`` when ``v`` fits N bytes so extended (both for N = 8)."""
@@ -512,10 +540,11 @@ def store_generated(ins: Instr, names: dict, defs: dict) -> list[str]:
         return []
     addr = _operand_name(ins.addr, names)
     return [_compose(f"load.{ins.size}{'s' if signed else 'u'}", [addr])[0]
-            for signed in (True, False) if fits_extension(ins.value, ins.size, signed, defs, set())]
+            for signed in (True, False)
+            if fits_extension(ins.value, ins.size, signed, defs, frozenset(), returns)]
 
 
-def candidate_expressions(fn: Function, names: Optional[dict] = None
+def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=None
                           ) -> dict[str, tuple[str, tuple]]:
     """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
     an unguarded instruction at least twice, or once on a cycle; a store generating a load's
@@ -531,7 +560,7 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None
                 continue
             if isinstance(ins, Store):
                 defs = definitions(fn) if defs is None else defs
-                for e in store_generated(ins, names, defs):
+                for e in store_generated(ins, names, defs, returns):
                     stored.setdefault(e, []).append(b.label)
                 continue
             found = expression_of(ins, names)
@@ -622,11 +651,13 @@ def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset()) -> b
 
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
-                     defined: frozenset = frozenset(), readonly: frozenset = frozenset()) -> None:
+                     defined: frozenset = frozenset(), readonly: frozenset = frozenset(),
+                     returns=None) -> None:
     """Append the value-flow relations (``VALUE_FLOW_RELATIONS``) of one defined function to
-    ``out`` (``defined``: the module's functions; ``readonly``: its ``readonly_globals``)."""
+    ``out`` (``defined``: the module's functions; ``readonly``: its ``readonly_globals``;
+    ``returns``: its ``ReturnFits``)."""
     names = value_names(fn)
-    exprs = candidate_expressions(fn, names)
+    exprs = candidate_expressions(fn, names, returns)
     if not exprs:
         return
     by_reg: dict[str, list[str]] = {}
@@ -666,6 +697,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                         globs.add(written)
                     defs = definitions(fn) if defs is None else defs
                     out["vf_store_gen"].extend(
-                        (f, i, e) for e in store_generated(ins, names, defs) if e in exprs)
+                        (f, i, e) for e in store_generated(ins, names, defs, returns)
+                        if e in exprs)
     if loads:
         out["vf_global_root"].extend((f, r) for r in sorted(globs))

@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (MEMORY, definitions, candidate_expressions, clobbers_memory,
+from facts_gen.value_flow import (MEMORY, ReturnFits, definitions, candidate_expressions, clobbers_memory,
                                   expression_of, load_roots, memory_roots, reads_memory,
                                   readonly_globals, spares,
                                   store_generated, substituted, value_names)
@@ -89,14 +89,16 @@ class _KillIndex:
         return out
 
 
-def _stored(ins, exprs: dict, names: dict, defs: dict) -> list[str]:
-    """The candidate loads whose value store ``ins`` makes its stored value (vf_store_gen)."""
+def _stored(ins, exprs: dict, names: dict, defs: dict, returns=None) -> list[str]:
+    """The candidate loads whose value store ``ins`` makes its stored value (vf_store_gen;
+    ``returns``: the module's ``ReturnFits``)."""
     if not isinstance(ins, Store):
         return []
-    return [e for e in store_generated(ins, names, defs) if e in exprs]
+    return [e for e in store_generated(ins, names, defs, returns) if e in exprs]
 
 
-def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, defs=None):
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, defs=None,
+          returns=None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
     with ``available`` the expressions whose temporary is valid at the block's entry; a store
     makes the loads it generates available (``t = mov v`` after it)."""
@@ -110,7 +112,7 @@ def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, de
             avail.add(e)
         avail -= kills(ins)
         if defs is not None:
-            avail.update(_stored(ins, exprs, names, defs))
+            avail.update(_stored(ins, exprs, names, defs, returns))
 
 
 def _computation(ins, dest: str):
@@ -118,11 +120,11 @@ def _computation(ins, dest: str):
     return dataclasses.replace(ins, dest=dest, annotations=())
 
 
-def insertion_templates(fn: Function) -> tuple[dict, dict, dict]:
+def insertion_templates(fn: Function, returns=None) -> tuple[dict, dict, dict]:
     """``(value names, candidate expressions, {expression: the first unguarded computation of
     it whose operands are all leaves})``: what an edge insertion copies (PathFinder §6.2)."""
     names = value_names(fn)
-    exprs = candidate_expressions(fn, names)
+    exprs = candidate_expressions(fn, names, returns)
     template = {}
     for b in fn.blocks:
         for ins in b.instrs:
@@ -134,7 +136,7 @@ def insertion_templates(fn: Function) -> tuple[dict, dict, dict]:
 
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
                    name: str = "pre-m", defined: frozenset = frozenset(),
-                   readonly: frozenset = frozenset()):
+                   readonly: frozenset = frozenset(), returns=None):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
     and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
 
@@ -142,7 +144,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     only from a computation whose operands are all leaves (the name's own operands, valid on
     the edge); without one, its insertions are dropped and only Must-available computations
     reuse its temporary (global CSE on value names)."""
-    names, exprs, template = insertion_templates(fn)
+    names, exprs, template = insertion_templates(fn, returns)
     plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in)
     inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
     entry_avail = defaultdict(set)
@@ -161,27 +163,27 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     kills = _KillIndex(exprs, spare)
     defs = definitions(fn)
     for b in fn.blocks:
-        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs)
-                   if held}
+        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs,
+                                             returns) if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = _KillIndex(exprs_t, spare)
     needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
-                                  inserts, edge_uses)
+                                  inserts, edge_uses, returns)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out, out_index = [], []
         for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t,
-                                  defs):
+                                  defs, returns):
             if e is None:
                 out.append(ins)
                 # store-to-load forwarding: the stored value is the load's (vf_store_gen),
                 # copied only where some path reaches a use of the temporary
                 k = len(out_index)
                 out.extend(Mov(dest=temp[g], src=ins.value, loc=ins.loc)
-                           for g in _stored(ins, exprs_t, names, defs)
+                           for g in _stored(ins, exprs_t, names, defs, returns)
                            if (b.label, k, g) in needed)
                 out_index.append(ins)
                 continue
@@ -274,7 +276,7 @@ def _leaf_text(leaf) -> str:
 
 def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
                          names: dict, kills, defs: dict, inserts: set,
-                         edge_uses: set = frozenset()) -> set:
+                         edge_uses: set = frozenset(), returns=None) -> set:
     """``{(block, index, e)}``: the stores generating ``e`` whose value some path carries to a
     computation of ``e`` that reuses the temporary, before any other write of it or kill of
     ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge writes
@@ -283,11 +285,11 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     for b in fn.blocks:
         ev = []
         for k, (ins, e, held) in enumerate(_walk(b, exprs_t, entry_avail[b.label] & reused,
-                                                 names, kills, defs)):
+                                                 names, kills, defs, returns)):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
             ev.extend((k, x, "kill") for x in kills(ins))
-            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs))
+            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs, returns))
         events[b.label] = ev
     first = {}
     for label, ev in events.items():
@@ -424,7 +426,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     wanted = wanted_functions(module, functions, "pre-m")
     record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
-    readonly = readonly_globals(module)
+    readonly, returns = readonly_globals(module), ReturnFits(module)
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):
@@ -434,7 +436,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
         new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
-                                   defined=defined, readonly=readonly)
+                                   defined=defined, readonly=readonly, returns=returns)
         out.append(new)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record
