@@ -39,14 +39,27 @@ from typing import Optional
 import networkx as nx
 
 from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load,
-                              Mov, Reg, Select, Store, UnOp)
+                              Mov, Reg, Ret, Select, Store, UnOp)
 from facts_gen.naming import instr_id
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
-                        "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root")
+                        "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root",
+                        "vf_global_root")
 #: The root of an address that may point anywhere but into a private alloca.
 ANY = "*"
+#: The root of an address into global NAME is ``&NAME`` (no identifier starts with ``&``).
+GLOBAL = "&"
+
+
+#: The root of an address derived from alloca R whose address escapes is ``^R``.
+ESCAPED = "^"
+
+
+def is_global_root(root: str) -> bool:
+    """Whether ``root`` names a global object or an escaped alloca: an object distinct from
+    every other root, which an ``ANY`` address and calls may also reach."""
+    return root.startswith(GLOBAL) or root.startswith(ESCAPED)
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
 
@@ -268,9 +281,25 @@ def address_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, s
     cannot change it, a store through another address cannot either, and a load through another
     address cannot read it (the alias facts vf_load_root / vf_store_root; C's object rules, as
     LLVM's BasicAA uses them)."""
+    root, escaped = _alloca_roots(fn, defined)
+    return {r: a for r, a in root.items() if a not in escaped}
+
+
+def escaped_alloca_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, str]:
+    """``{register: "^ALLOCA"}``: registers derived (as in ``address_roots``) from an alloca
+    whose address escapes. A store or memset through them writes that alloca only (its
+    underlying object, as LLVM's BasicAA decides), which other pointers and calls may reach too:
+    such a root is like a global's (``is_global_root``)."""
+    root, escaped = _alloca_roots(fn, defined)
+    return {r: ESCAPED + a for r, a in root.items() if a in escaped}
+
+
+def _alloca_roots(fn: Function, defined: frozenset) -> tuple[dict[str, str], set]:
+    """``({register: the alloca register it is derived from}, {allocas whose address escapes})``
+    (``address_roots``)."""
     defs = definitions(fn)
-    single = {r: ds[0] for r, ds in defs.items() if len(ds) == 1 and ds[0] is not None
-              and ds[0].guard is None}
+    single = {r: ds[0] for r, ds in defs.items() if ds[0] is not None and ds[0].guard is None
+              and all(_same(d, ds[0]) for d in ds[1:])}   # copies of one definition: one
     root = {r: r for r, ins in single.items() if isinstance(ins, Alloca)}
     changed = True
     while changed:
@@ -305,11 +334,101 @@ def address_roots(fn: Function, defined: frozenset = frozenset()) -> dict[str, s
                     escaped.add(root[a.name])
             if ins.guard in root:
                 escaped.add(root[ins.guard])
-    return {r: a for r, a in root.items() if a not in escaped}
+    return root, escaped
+
+
+def _same(a: Optional[Instr], b: Instr) -> bool:
+    """Whether ``a`` is a copy of ``b`` (annotations aside)."""
+    return a is not None and dataclasses.replace(a, annotations=()) == \
+        dataclasses.replace(b, annotations=())
+
+
+def global_roots(fn: Function) -> dict[str, str]:
+    """``{register: "&NAME"}``: registers pointing into global NAME -- written once, unguarded,
+    by ``mov NAME`` or by ``add``/``sub`` of an offset to such an address (C's object rules, as
+    LLVM's BasicAA uses them: pointer arithmetic stays inside its object; the interpreter's
+    segments, one per object, fault otherwise). Distinct globals never overlap. Identical
+    copies of one definition (blocks pre-mr duplicated) count as one."""
+    defs = definitions(fn)
+    single = {r: ds[0] for r, ds in defs.items() if ds[0] is not None and ds[0].guard is None
+              and all(_same(d, ds[0]) for d in ds[1:])}
+    root: dict[str, str] = {}
+
+    def of(a):
+        if isinstance(a, GlobalAddr):
+            return GLOBAL + a.name
+        return root.get(a.name) if isinstance(a, Reg) else None
+    changed = True
+    while changed:
+        changed = False
+        for r, ins in single.items():
+            if r in root:
+                continue
+            got = None
+            if isinstance(ins, Mov):
+                got = of(ins.src)
+            elif isinstance(ins, BinOp) and ins.op in ("add", "sub"):
+                ra, rb = of(ins.a), of(ins.b)
+                got = ra if rb is None else rb if ra is None and ins.op == "add" else None
+            if got is not None:
+                root[r] = got
+                changed = True
+    return root
+
+
+#: The root of an address into a read-only global NAME is ``=NAME`` (``readonly_globals``):
+#: nothing writes it, so no store or call changes a load of it.
+READONLY = "="
+
+
+def readonly_globals(module) -> frozenset[str]:
+    """Globals of ``module`` nothing can write: in every defined function their address (and
+    every register ``global_roots`` derives from it) is only a load address, compared, or
+    derived into such a register -- never stored, stored to, passed, returned or selected, so
+    no pointer to them exists outside (``const`` tables such as gcc torture ashrdi-1's
+    ``zext``: PIR keeps no read-only flag, LLVM's memory dependence knows it)."""
+    written: set[str] = set()
+    for fn in module.functions:
+        if fn.extern or not fn.blocks:
+            continue
+        groots = global_roots(fn)
+
+        def root(a):
+            if isinstance(a, GlobalAddr):
+                return GLOBAL + a.name
+            return groots.get(a.name) if isinstance(a, Reg) else None
+        for b in fn.blocks:
+            for ins in b.instrs:
+                for pos, a in enumerate(ins.uses()):
+                    r = root(a)
+                    if r is None:
+                        continue
+                    ok = ins.guard is None and (
+                        (isinstance(ins, Load) and pos == 0) or isinstance(ins, Cmp)
+                        or (isinstance(ins, (Mov, BinOp)) and groots.get(ins.defs()[0]) == r))
+                    if not ok:
+                        written.add(r[len(GLOBAL):])
+                if ins.guard in groots:
+                    written.add(groots[ins.guard][len(GLOBAL):])
+    return frozenset(g.name for g in module.globals if g.name not in written)
+
+
+def memory_roots(fn: Function, defined: frozenset = frozenset(),
+                 readonly: frozenset = frozenset()) -> dict[str, str]:
+    """``{register: root}``: ``address_roots`` (private allocas), ``escaped_alloca_roots`` and
+    ``global_roots`` (``=NAME``
+    for the ``readonly`` globals); plus ``{"&NAME": "=NAME"}`` for each of those, which
+    ``memory_root`` reads for the global's own name."""
+    ro = {GLOBAL + g: READONLY + g for g in readonly}
+    groots = {r: ro.get(g, g) for r, g in global_roots(fn).items()}
+    return {**ro, **groots, **escaped_alloca_roots(fn, defined), **address_roots(fn, defined)}
 
 
 def memory_root(addr, roots: dict) -> str:
-    """The private alloca an address points into, or ``ANY``."""
+    """The root an address points into (``memory_roots``: a private alloca register, or
+    ``&NAME`` for global NAME), or ``ANY``."""
+    if isinstance(addr, GlobalAddr):
+        return roots.get(GLOBAL + addr.name, GLOBAL + addr.name)
     return roots.get(addr.name, ANY) if isinstance(addr, Reg) else ANY
 
 
@@ -341,8 +460,8 @@ def definitions(fn: Function) -> dict[str, list[Instr]]:
     return out
 
 
-def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = frozenset()
-                   ) -> bool:
+def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = frozenset(),
+                   returns=None) -> bool:
     """Whether operand ``v`` always holds a value that ``size`` bytes extended (sign- or
     zero-) give back unchanged, so ``store.size A, v`` then ``load.size A`` reads ``v``:
     a constant in range, or a register every write of which is such a value (a register never
@@ -360,16 +479,19 @@ def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = fro
         if ins is None or len(ins.defs()) != 1:
             return False
         if isinstance(ins, Mov):
-            ok = fits_extension(ins.src, size, signed, defs, seen)
+            ok = fits_extension(ins.src, size, signed, defs, seen, returns)
         elif isinstance(ins, Cmp):
             ok = True                                             # 0 or 1
+        elif isinstance(ins, Call) and returns is not None:       # what the callee returns
+            ok = returns(ins.callee, size, signed)
         elif isinstance(ins, Load):      # sign-extended from M bytes fits M..8 signed only
             ok = (ins.size < size and (not ins.signed or signed)) or \
                 (ins.size == size and ins.signed == signed)
         elif isinstance(ins, BinOp) and ins.op in ("and", "or", "xor"):
             # bitwise: the bits above N stay copies of bit N-1 (sign) or zero (zero extension)
             # when they are in both operands; and with a constant in [0, c] fits too
-            ok = all(fits_extension(x, size, signed, defs, seen) for x in (ins.a, ins.b)) or (
+            ok = all(fits_extension(x, size, signed, defs, seen, returns)
+                     for x in (ins.a, ins.b)) or (
                 ins.op == "and" and any(isinstance(c, Imm) and 0 <= c.value < hi
                                         for c in (ins.a, ins.b)))
         elif isinstance(ins, BinOp) and ins.op in ("sar", "shr") and isinstance(ins.b, Imm):
@@ -385,7 +507,32 @@ def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = fro
     return True
 
 
-def store_generated(ins: Instr, names: dict, defs: dict) -> list[str]:
+class ReturnFits:
+    """``returns(callee, size, signed)``: whether every value the module's function ``callee``
+    returns fits ``size`` bytes so extended (``fits_extension`` of each ``ret`` operand; a bare
+    ``ret`` returns 0), so storing a call's result and loading it back reads the result
+    (struct returns: gcc torture pr45070's ``rv.ucs``). Unknown callees and recursion: no."""
+
+    def __init__(self, module):
+        self.functions = {fn.name: fn for fn in module.functions if not fn.extern and fn.blocks}
+        self.memo: dict = {}
+        self.defs: dict = {}
+
+    def __call__(self, callee: str, size: int, signed: bool) -> bool:
+        key = (callee, size, signed)
+        if key not in self.memo:
+            fn = self.functions.get(callee)
+            self.memo[key] = False              # while in progress (recursion): no
+            if fn is not None:
+                defs = self.defs.setdefault(callee, definitions(fn))
+                self.memo[key] = all(
+                    ins.value is None or fits_extension(ins.value, size, signed, defs,
+                                                        frozenset(), self)
+                    for b in fn.blocks for ins in b.instrs if isinstance(ins, Ret))
+        return self.memo[key]
+
+
+def store_generated(ins: Instr, names: dict, defs: dict, returns=None) -> list[str]:
     """The load names whose value an unguarded ``store.N A, v`` makes ``v`` (pathfinder.md
     §3.4.1.1: across ``store L, t`` the name ``*L`` becomes ``t``): ``load.Ns(A)`` and
     ``load.Nu(A)`` when ``v`` fits N bytes so extended (both for N = 8)."""
@@ -393,10 +540,11 @@ def store_generated(ins: Instr, names: dict, defs: dict) -> list[str]:
         return []
     addr = _operand_name(ins.addr, names)
     return [_compose(f"load.{ins.size}{'s' if signed else 'u'}", [addr])[0]
-            for signed in (True, False) if fits_extension(ins.value, ins.size, signed, defs, set())]
+            for signed in (True, False)
+            if fits_extension(ins.value, ins.size, signed, defs, frozenset(), returns)]
 
 
-def candidate_expressions(fn: Function, names: Optional[dict] = None
+def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=None
                           ) -> dict[str, tuple[str, tuple]]:
     """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
     an unguarded instruction at least twice, or once on a cycle; a store generating a load's
@@ -412,7 +560,7 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None
                 continue
             if isinstance(ins, Store):
                 defs = definitions(fn) if defs is None else defs
-                for e in store_generated(ins, names, defs):
+                for e in store_generated(ins, names, defs, returns):
                     stored.setdefault(e, []).append(b.label)
                 continue
             found = expression_of(ins, names)
@@ -434,17 +582,44 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None
     return out
 
 
-def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str, str]:
-    """``{load expression: the private alloca it reads, or ANY}`` (every occurrence's address
-    names the same value, so one occurrence decides)."""
-    out = {}
+def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str, frozenset]:
+    """``{expression reading memory: the roots it reads}``: for a load, the root of its address
+    (``memory_root``) and those of the loads its address is built on; for an expression built
+    on loads (``value_names``), those of the loads its operands are named by. Unioned over the
+    occurrences (equal names read the same memory; the union is the safe side)."""
+    defs = definitions(fn)
+    memo: dict[str, frozenset] = {}
+
+    def of_reg(r: str) -> frozenset:           # roots of the loads register r is named by
+        if r not in memo:
+            memo[r] = frozenset()
+            ins = defs[r][0]
+            out = set(of_operands(ins))
+            if isinstance(ins, Load):
+                out.add(memory_root(ins.addr, roots))
+            memo[r] = frozenset(out)
+        return memo[r]
+
+    def of_operands(ins) -> set:
+        out: set = set()
+        for a in ins.uses():
+            if isinstance(a, Reg) and a.name in names and defs.get(a.name, [None])[0] is not None:
+                out |= of_reg(a.name)
+        return out
+
+    out: dict[str, set] = {}
     for b in fn.blocks:
         for ins in b.instrs:
-            if isinstance(ins, Load) and ins.guard is None:
-                found = expression_of(ins, names)
-                if found is not None and found[0] in exprs:
-                    out.setdefault(found[0], memory_root(ins.addr, roots))
-    return out
+            if ins.guard is not None:
+                continue
+            found = expression_of(ins, names)
+            if found is None or found[0] not in exprs or not reads_memory(found[1], found[2]):
+                continue
+            got = of_operands(ins)
+            if isinstance(ins, Load):
+                got.add(memory_root(ins.addr, roots))
+            out.setdefault(found[0], set()).update(got)
+    return {e: frozenset(r) for e, r in out.items() if r}
 
 
 def written_root(ins: Instr, roots: dict, defined: frozenset = frozenset()) -> Optional[str]:
@@ -456,24 +631,33 @@ def written_root(ins: Instr, roots: dict, defined: frozenset = frozenset()) -> O
     return None
 
 
-def spares(ins: Instr, root: Optional[str], roots: dict, defined: frozenset = frozenset()
-           ) -> bool:
-    """Whether the store or call ``ins`` surely leaves a load expression of memory root ``root``
-    (``load_roots``; None: an expression built on loads) unchanged."""
-    if root is None or not clobbers_memory(ins):
+def may_write(written: Optional[str], root: str) -> bool:
+    """Whether a write of root ``written`` (None: an arbitrary call) may change memory of
+    ``root``: a private alloca only by a write of its own root; a global by a write of its own
+    root, through ``ANY`` or by a call; ``ANY`` by anything but a private alloca's write."""
+    if written is None:
+        return root == ANY or is_global_root(root)
+    return written == root or (written == ANY and is_global_root(root)) or (
+        root == ANY and is_global_root(written))
+
+
+def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset()) -> bool:
+    """Whether the store or call ``ins`` surely leaves an expression reading memory of ``root``
+    (a root or a set of roots, ``load_roots``; None: unknown) unchanged."""
+    if not root or not clobbers_memory(ins):
         return False
     written = written_root(ins, roots, defined)
-    if written is None:                 # any other call: private allocas are out of its reach
-        return root != ANY
-    return written != root
+    return not any(may_write(written, r) for r in ([root] if isinstance(root, str) else root))
 
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
-                     defined: frozenset = frozenset()) -> None:
+                     defined: frozenset = frozenset(), readonly: frozenset = frozenset(),
+                     returns=None) -> None:
     """Append the value-flow relations (``VALUE_FLOW_RELATIONS``) of one defined function to
-    ``out``."""
+    ``out`` (``defined``: the module's functions; ``readonly``: its ``readonly_globals``;
+    ``returns``: its ``ReturnFits``)."""
     names = value_names(fn)
-    exprs = candidate_expressions(fn, names)
+    exprs = candidate_expressions(fn, names, returns)
     if not exprs:
         return
     by_reg: dict[str, list[str]] = {}
@@ -490,9 +674,11 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
             loads.append(name)
             out["vf_load"].append((f, name))
     if loads:
-        roots = address_roots(fn, defined)
-        for name, r in sorted(load_roots(fn, names, exprs, roots).items()):
-            out["vf_load_root"].append((f, name, r))
+        roots = memory_roots(fn, defined, readonly)
+        globs = set()
+        for name, rs in sorted(load_roots(fn, names, exprs, roots).items()):
+            out["vf_load_root"].extend((f, name, r) for r in sorted(rs))
+            globs |= {r for r in rs if is_global_root(r)}
     for b in fn.blocks:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
@@ -507,6 +693,11 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                 written = written_root(ins, roots, defined)
                 if written is not None:
                     out["vf_store_root"].append((f, i, written))
+                    if is_global_root(written):
+                        globs.add(written)
                     defs = definitions(fn) if defs is None else defs
                     out["vf_store_gen"].extend(
-                        (f, i, e) for e in store_generated(ins, names, defs) if e in exprs)
+                        (f, i, e) for e in store_generated(ins, names, defs, returns)
+                        if e in exprs)
+    if loads:
+        out["vf_global_root"].extend((f, r) for r in sorted(globs))

@@ -24,11 +24,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (address_roots, definitions, candidate_expressions,
-                                  clobbers_memory, expression_of, is_load, load_roots,
-                                  reads_memory, spares, store_generated, substituted,
-                                  value_names)
-from pylogic.ir.model import (Block, Br, CondBr, Function, Module, Mov, Reg, Store,
+from facts_gen.value_flow import (MEMORY, ReturnFits, definitions, candidate_expressions, clobbers_memory,
+                                  expression_of, load_roots, memory_roots, reads_memory,
+                                  readonly_globals, spares,
+                                  store_generated, substituted, value_names)
+from pylogic.ir.model import (Block, Br, CondBr, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets)
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
@@ -89,14 +89,16 @@ class _KillIndex:
         return out
 
 
-def _stored(ins, exprs: dict, names: dict, defs: dict) -> list[str]:
-    """The candidate loads whose value store ``ins`` makes its stored value (vf_store_gen)."""
+def _stored(ins, exprs: dict, names: dict, defs: dict, returns=None) -> list[str]:
+    """The candidate loads whose value store ``ins`` makes its stored value (vf_store_gen;
+    ``returns``: the module's ``ReturnFits``)."""
     if not isinstance(ins, Store):
         return []
-    return [e for e in store_generated(ins, names, defs) if e in exprs]
+    return [e for e in store_generated(ins, names, defs, returns) if e in exprs]
 
 
-def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, defs=None):
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, defs=None,
+          returns=None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
     with ``available`` the expressions whose temporary is valid at the block's entry; a store
     makes the loads it generates available (``t = mov v`` after it)."""
@@ -110,7 +112,7 @@ def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, de
             avail.add(e)
         avail -= kills(ins)
         if defs is not None:
-            avail.update(_stored(ins, exprs, names, defs))
+            avail.update(_stored(ins, exprs, names, defs, returns))
 
 
 def _computation(ins, dest: str):
@@ -118,11 +120,11 @@ def _computation(ins, dest: str):
     return dataclasses.replace(ins, dest=dest, annotations=())
 
 
-def insertion_templates(fn: Function) -> tuple[dict, dict, dict]:
+def insertion_templates(fn: Function, returns=None) -> tuple[dict, dict, dict]:
     """``(value names, candidate expressions, {expression: the first unguarded computation of
     it whose operands are all leaves})``: what an edge insertion copies (PathFinder §6.2)."""
     names = value_names(fn)
-    exprs = candidate_expressions(fn, names)
+    exprs = candidate_expressions(fn, names, returns)
     template = {}
     for b in fn.blocks:
         for ins in b.instrs:
@@ -133,7 +135,8 @@ def insertion_templates(fn: Function) -> tuple[dict, dict, dict]:
 
 
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
-                   name: str = "pre-m", defined: frozenset = frozenset()):
+                   name: str = "pre-m", defined: frozenset = frozenset(),
+                   readonly: frozenset = frozenset(), returns=None):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
     and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
 
@@ -141,43 +144,46 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     only from a computation whose operands are all leaves (the name's own operands, valid on
     the edge); without one, its insertions are dropped and only Must-available computations
     reuse its temporary (global CSE on value names)."""
-    names, exprs, template = insertion_templates(fn)
-    inserts = {(a, b, e) for a, b, e in inserts if e in template}
+    names, exprs, template = insertion_templates(fn, returns)
+    plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in)
+    inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
     entry_avail = defaultdict(set)
+    inserted = {e for _, _, e in inserts}
     for (b, e), state in avail_in.items():
-        if state == "must" or e in template:
+        if state == "must" or e in template or e in inserted:
             entry_avail[b].add(e)
-    # which expressions have reuse: an insertion, or a computation t already holds
-    reused = {e for _, _, e in inserts}
-    roots = address_roots(fn, defined)  # ``defined``: the module's functions (alias facts)
+    # which expressions have reuse: an insertion, or a computation t already holds, or an
+    # operand of an insertion read from its temporary
+    reused = {e for _, _, e in inserts} | {n for _, n in edge_uses}
+    roots = memory_roots(fn, defined, readonly)   # the module's functions, read-only globals
     lroots = load_roots(fn, names, exprs, roots)
 
-    def spare(ins, e):                  # private allocas (vf_load_root / vf_store_root)
-        return spares(ins, lroots.get(e) if is_load(exprs[e][0]) else None, roots, defined)
+    def spare(ins, e):                  # alias facts (vf_load_root / vf_store_root)
+        return spares(ins, lroots.get(e), roots, defined)
     kills = _KillIndex(exprs, spare)
     defs = definitions(fn)
     for b in fn.blocks:
-        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs)
-                   if held}
+        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs,
+                                             returns) if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = _KillIndex(exprs_t, spare)
     needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
-                                  inserts)
+                                  inserts, edge_uses, returns)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out, out_index = [], []
         for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t,
-                                  defs):
+                                  defs, returns):
             if e is None:
                 out.append(ins)
                 # store-to-load forwarding: the stored value is the load's (vf_store_gen),
                 # copied only where some path reaches a use of the temporary
                 k = len(out_index)
                 out.extend(Mov(dest=temp[g], src=ins.value, loc=ins.loc)
-                           for g in _stored(ins, exprs_t, names, defs)
+                           for g in _stored(ins, exprs_t, names, defs, returns)
                            if (b.label, k, g) in needed)
                 out_index.append(ins)
                 continue
@@ -191,8 +197,14 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
         blocks.append(dataclasses.replace(b, instrs=tuple(out)))
     # insertions: one computation of e per insertion edge, from a leaf-operand occurrence
     on_edge = defaultdict(list)
-    for a, b, e in sorted(inserts):
-        on_edge[(a, b)].append(_computation(template[e], temp[e]))
+    # operands first: an expression's name is longer than the names it is built on
+    for a, b, e in sorted(inserts, key=lambda x: (x[0], x[1], len(x[2]), x[2])):
+        if e in template:
+            on_edge[(a, b)].append(_computation(template[e], temp[e]))
+        else:
+            ins, operands = plans[(a, b, e)]
+            source = {r: Reg(temp[n]) if n in temp else n for r, n in operands.items()}
+            on_edge[(a, b)].append(_computation(_read_through(ins, source), temp[e]))
     blocks, split = _place(fn, blocks, on_edge, fresh)
     new, copies = propagate_copies(dataclasses.replace(fn, blocks=tuple(blocks)),
                                    set(temp.values()))
@@ -200,8 +212,71 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                             split, copies)
 
 
+def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inserts: set,
+                   avail_in: dict) -> tuple[dict, set]:
+    """``({(a, b, e): (occurrence, {operand register: expression name or leaf operand})},
+    {(a, e')})``: how to insert on edge a -> b an expression ``e`` that has no computation with
+    leaf operands (its operands are named registers, e.g. ``cmp.eq(1,load.2s(@v))``): from an
+    occurrence whose every named operand is a leaf (its name is one), or an expression ``e'``
+    whose temporary holds it on the edge -- ``e'`` is inserted on the same edge too (placed
+    first) or Must-available at ``b`` (AVAIL^M_in; then ``(a, e')`` is an edge use of the
+    temporary). Sound as a leaf template is: ANTIC_in[b] = Must, so nothing changes ``e`` (nor
+    ``e'``, built on a part of ``e``'s leaves and memory) between the edge and ``e``'s
+    occurrence."""
+    occurrence = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            found = expression_of(ins, names) if ins.guard is None else None
+            if found is not None and found[0] in exprs and found[0] not in template:
+                occurrence.setdefault(found[0], ins)
+    operands = {}
+    for e, ins in occurrence.items():
+        plan = {}
+        for a in ins.uses():
+            if not (isinstance(a, Reg) and a.name in names):
+                continue
+            text, leaves = names[a.name]
+            if text in exprs:
+                plan[a.name] = text
+            elif len(leaves) == 1 and leaves[0] != MEMORY and _leaf_text(leaves[0]) == text:
+                plan[a.name] = leaves[0]                  # a copy of a leaf
+            else:
+                plan[a.name] = None
+        if all(v is not None for v in plan.values()):
+            operands[e] = (ins, plan)
+    ok = {(a, b, e) for a, b, e in inserts if e in template}
+    allowed = set(operands)
+    while True:
+        plans: dict = {}
+        pending = {(a, b, e) for a, b, e in inserts if e in allowed}
+        changed = True
+        while changed:             # an operand inserted on the same edge must be insertable
+            changed = False
+            for a, b, e in sorted(pending - set(plans)):
+                ins, plan = operands[e]
+                if all(not isinstance(n, str) or (a, b, n) in ok or (a, b, n) in plans or
+                       (a != VIRTUAL_ENTRY and avail_in.get((b, n)) == "must")
+                       for n in plan.values()):
+                    plans[(a, b, e)] = (ins, plan)
+                    changed = True
+        # all or none of an expression's insertions: May-availability then means t holds it
+        partial = {e for a, b, e in pending if (a, b, e) not in plans}
+        if not partial:
+            break
+        allowed -= partial
+    edge_uses = {(a, n) for (a, b, e), (_, plan) in plans.items() for n in plan.values()
+                 if isinstance(n, str) and (a, b, n) not in ok and (a, b, n) not in plans}
+    return plans, edge_uses
+
+
+def _leaf_text(leaf) -> str:
+    """The text of a leaf operand in a value name (``value_flow._text``)."""
+    return str(leaf.value) if isinstance(leaf, Imm) else leaf.name
+
+
 def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
-                         names: dict, kills, defs: dict, inserts: set) -> set:
+                         names: dict, kills, defs: dict, inserts: set,
+                         edge_uses: set = frozenset(), returns=None) -> set:
     """``{(block, index, e)}``: the stores generating ``e`` whose value some path carries to a
     computation of ``e`` that reuses the temporary, before any other write of it or kill of
     ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge writes
@@ -210,11 +285,11 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     for b in fn.blocks:
         ev = []
         for k, (ins, e, held) in enumerate(_walk(b, exprs_t, entry_avail[b.label] & reused,
-                                                 names, kills, defs)):
+                                                 names, kills, defs, returns)):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
             ev.extend((k, x, "kill") for x in kills(ins))
-            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs))
+            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs, returns))
         events[b.label] = ev
     first = {}
     for label, ev in events.items():
@@ -230,7 +305,7 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     while changed:
         changed = False
         for b in reversed(fn.blocks):
-            out = set()
+            out = {e for a, e in edge_uses if a == b.label}    # read by an edge insertion
             for s in succ[b.label]:
                 out |= {e for e in need_in.get(s, ()) if (b.label, s, e) not in on_edge}
             if out != need_out[b.label]:
@@ -351,6 +426,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     wanted = wanted_functions(module, functions, "pre-m")
     record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
+    readonly, returns = readonly_globals(module), ReturnFits(module)
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):
@@ -360,7 +436,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
         new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
-                                   defined=defined)
+                                   defined=defined, readonly=readonly, returns=returns)
         out.append(new)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record

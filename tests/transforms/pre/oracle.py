@@ -6,8 +6,8 @@ formulation of Drechsler & Stadel 1993) written from the textbook equations.
 from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
-from facts_gen.value_flow import (address_roots, definitions, expression_of, is_load,
-                                  load_roots, reads_memory, spares, store_generated, value_names)
+from facts_gen.value_flow import (definitions, expression_of, load_roots, memory_roots,
+                                  reads_memory, spares, store_generated, value_names)
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
 
@@ -21,12 +21,13 @@ def meet(x: str, y: str) -> str:
     return MAY
 
 
-def local_properties(fn, exprs, defined=frozenset()):
-    """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block."""
+def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset()):
+    """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block
+    (``readonly``: the module's ``readonly_globals``)."""
     antloc, comp, kills = set(), set(), set()
     names = value_names(fn)
     defs = definitions(fn)
-    roots = address_roots(fn, defined)
+    roots = memory_roots(fn, defined, readonly)
     lroots = load_roots(fn, names, exprs, roots)
     for b in fn.blocks:
         killed = set()
@@ -42,8 +43,7 @@ def local_properties(fn, exprs, defined=frozenset()):
                 regs = {a.name for a in args if isinstance(a, Reg)}
                 if set(ins.defs()) & regs or (
                         reads_memory(op, args) and isinstance(ins, (Store, Call)) and
-                        not spares(ins, lroots.get(e) if is_load(op) else None, roots,
-                                   defined)) or (
+                        not spares(ins, lroots.get(e), roots, defined)) or (
                         op in ("div", "rem") and isinstance(ins, Call)):
                     killed.add(e)
                     kills.add((b.label, e))

@@ -45,10 +45,11 @@ def test_a_single_computation_is_a_candidate_only_on_a_cycle():
     assert sorted(candidate_expressions(m.functions[0])) == ["mul(3,a)", "sub(n,1)"]
 
 
-def oracle_rows(fn):
-    """The relations of ``RELATIONS`` as the Python MFP computes them (reachable blocks)."""
+def oracle_rows(fn, readonly=frozenset()):
+    """The relations of ``RELATIONS`` as the Python MFP computes them (reachable blocks;
+    ``readonly``: the module's read-only globals)."""
     exprs = candidate_expressions(fn)
-    antloc, comp, kills = oracle.local_properties(fn, exprs)
+    antloc, comp, kills = oracle.local_properties(fn, exprs, readonly=readonly)
     av_in, av_out = oracle.availability(fn, exprs, comp, kills - comp)
     an_in, an_out = oracle.anticipability(fn, exprs, antloc, kills - antloc)
     succ, _, _ = oracle.graph(fn)
