@@ -147,13 +147,15 @@ def _retarget(ins, old: str, new: str):
 
 def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
-        max_path: int = DEFAULT_MAX_PATH) -> tuple[Module, CbeRecord]:
-    """``(new module, record)``: decided branches removed on their decided paths."""
+        max_path: int = DEFAULT_MAX_PATH,
+        allowance: Optional[int] = None) -> tuple[Module, CbeRecord]:
+    """``(new module, record)``: decided branches removed on their decided paths; at most
+    ``allowance`` instructions duplicated in all (default: ``growth`` of the module's size)."""
     wanted = wanted_functions(module, functions, "cbe")
     record = CbeRecord(options={"functions": None if wanted is None else sorted(wanted),
                                 "limit": limit, "growth": growth, "max_path": max_path})
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
-    allowance = int(size * growth)
+    allowance = int(size * growth) if allowance is None else allowance
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):
