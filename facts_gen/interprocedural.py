@@ -21,11 +21,12 @@ from facts_gen.query_arithmetic import arithmetic_steps, decide_query, rewrite a
 from facts_gen.value_sets import (MAX64, MIN64, _disjoint, _merged, _subset,  # noqa: F401 (re-exported)
                                   condition_set, parse_condition)
 from facts_gen.naming import function_id, instr_id
+from facts_gen.pair_queries import RELATIONS as PAIR_RELATIONS, pair_facts
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
              "correlation_budget", "correlation_window", "query_rewrite") + CELL_RELATIONS + (
-             "call_continuation", "return_exit")
+             "call_continuation", "return_exit") + PAIR_RELATIONS
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
@@ -146,6 +147,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
         f = function_id(relpath, fn.name)
         mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (IR.md)
         merged = _read_beyond_its_branch(fn)
+        first_copy = len(out["copy"])
         arith.extend((f, instr_id(label, k), v, a, step)
                      for label, k, v, a, step in arithmetic_steps(fn, _range_of))
         for b in fn.blocks:
@@ -204,6 +206,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             mine.add(z)
                             queries.add(("ne", 0))
                             own.setdefault(f, set()).add(("ne", 0))
+        pair_facts(f, fn, out, out["copy"][first_copy:])    # queries (v rel w): pair_queries.py
     memory_cell_facts(module, relpath, out, conds)   # globals and dereferences (Fig. 7.4)
     # Only definitions a query can meet get their assertion (and their decisions): a query's
     # variable starts at a branch and changes only through copies (cells included), return

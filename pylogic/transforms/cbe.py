@@ -36,7 +36,7 @@ from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
-         "correlation_inside", "branch_compare")
+         "correlation_inside", "branch_compare", "branch_pair")
 DEFAULT_LIMIT = 64          # instructions duplicated per branch (PathFinder §7.5: N = 5..200 nodes)
 DEFAULT_GROWTH = 0.5        # module growth cap, as a fraction of its instructions
 DEFAULT_MAX_PATH = 4        # blocks back from the branch
@@ -106,7 +106,8 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
         preds[b].append(a)
     blocks = fn.block_map()
     out = []
-    for i in sorted({row[0] for row in view["branch_compare"]}):
+    for i in sorted({row[0] for row in view["branch_compare"]} |
+                    {row[0] for row in view["branch_pair"]}):      # (v rel w): pair queries
         block = i.rpartition("#")[0]
         if block not in blocks or not isinstance(blocks[block].instrs[-1], CondBr):
             continue
