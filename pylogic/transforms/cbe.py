@@ -89,18 +89,19 @@ def _pure(answers: set) -> Optional[str]:
 
 def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     """``(branch, block, source, path, outcome)`` per decided path, shortest first."""
+    # a query is (v, rel, c): a rewritten one may reach v beside the branch's own (part C)
     edge_ans: dict[tuple, set] = {}
-    for i, m, n, v, a in view["correlation_edge"]:
-        edge_ans.setdefault((i, m, n, v), set()).add(a)
+    for i, m, n, v, rel, c, a in view["correlation_edge"]:
+        edge_ans.setdefault((i, m, n, (v, rel, c)), set()).add(a)
     through: dict[tuple, set] = {}
-    for i, m, n, v, w in view["correlation_through"]:
-        through.setdefault((i, m, n, v), set()).add(w)
+    for i, m, n, v, w, rel, c in view["correlation_through"]:
+        through.setdefault((i, m, n, (v, rel, c)), set()).add((w, rel, c))
     start: dict[str, set] = {}
-    for i, v in view["correlation_start"]:
-        start.setdefault(i, set()).add(v)
+    for i, v, rel, c in view["correlation_start"]:
+        start.setdefault(i, set()).add((v, rel, c))
     inside: dict[tuple, set] = {}        # answers of calls the query passes in a block (Fig. 7.9)
-    for i, m, v0, a in view["correlation_inside"]:
-        inside.setdefault((i, m, v0), set()).add(a)
+    for i, m, v0, rel, c, a in view["correlation_inside"]:
+        inside.setdefault((i, m, "#branch" if v0 == "#branch" else (v0, rel, c)), set()).add(a)
     preds: dict[str, list[str]] = {b.label: [] for b in fn.blocks}
     for a, b in fn.edges():
         preds[b].append(a)

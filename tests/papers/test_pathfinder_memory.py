@@ -68,7 +68,7 @@ def test_fig_7_4_global_query_through_a_call_is_partially_correlated():
     assert at_p == {"UNDEF", "FALSE"}
     assert at_p == MemoryOracle(module, budget=4).branch("main", "C", 3, "y", "eq", 0)
     edges = {}
-    for f, i, m, n, v, a in rows["correlation_edge"]:
+    for f, i, m, n, v, _, _, a in rows["correlation_edge"]:
         if i == "C#3":
             edges.setdefault((m, n, v), set()).add(a)
     assert edges == {("A", "C", "*x"): {"UNDEF"}, ("B", "C", "*x"): {"FALSE"}}
