@@ -29,7 +29,9 @@ from benchmarks.common import write_run
 from benchmarks.optimize import (PREPARE_FLAGS, REFERENCE, TORTURE, _version, import_llvm,
                                  optimize, prepare_c, run_opt)
 
-#: Why LLVM still removes more, per program (hand analysis; see the module doc).
+#: Why LLVM still removes more, per program (hand analysis; see the module doc). Written after
+#: issue #15 part B; part C (iteration, arithmetic, pair and field queries) recovered all of them
+#: (runs/cbe-llvm-wins.json), so none is printed now -- kept for a program that loses again.
 CAUSES = {
     "20001130-1.c": "arithmetic on the queried value: on the false edge of x != 0, "
                     "inc = sext32(x + 1) is 1; our queries (v relop c) rewrite through copies, "
