@@ -17,12 +17,16 @@ from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, Imm, Load, Mod
                               Ret)
 from facts_gen.constant_folding import block_constants
 from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
+from facts_gen.query_arithmetic import arithmetic_steps, decide_query, rewrite as arithmetic_rewrite
+from facts_gen.value_sets import (MAX64, MIN64, _disjoint, _merged, _subset,  # noqa: F401 (re-exported)
+                                  condition_set, parse_condition)
 from facts_gen.naming import function_id, instr_id
+from facts_gen.pair_queries import RELATIONS as PAIR_RELATIONS, pair_facts
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
              "correlation_budget", "correlation_window", "query_rewrite") + CELL_RELATIONS + (
-             "call_continuation", "return_exit")
+             "call_continuation", "return_exit") + PAIR_RELATIONS
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
 #: become UNDEF (PathFinder §7.5 terminates after a node-query budget; a depth bound is the
@@ -35,70 +39,23 @@ DEFAULT_WINDOW = 1 << 20
 #: Assertion x query pairs the ``decides`` table may examine in one module before it is cut to
 #: the queries of each function's call-graph neighbours.
 DECIDES_LIMIT = 2_000_000
+#: Query rewriting makes a query at most REWRITE_DEPTH rewrites from its branch (a loop's
+#: ``i = add i, 1`` would make new ones forever) and at most REWRITE_LIMIT new queries per
+#: function; a query left without its rewrite is UNDEF at that definition.
+REWRITE_DEPTH = 8
+REWRITE_LIMIT = 64
 
-MIN64, MAX64 = -(1 << 63), (1 << 63) - 1
 NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
            "ltu": "geu", "geu": "ltu", "leu": "gtu", "gtu": "leu"}
 SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le",
            "ltu": "gtu", "gtu": "ltu", "leu": "geu", "geu": "leu"}
 
 
-def _unsigned_to_signed(lo: int, hi: int) -> list[tuple[int, int]]:
-    """The unsigned interval [lo, hi] (0 <= lo <= hi < 2^64) as signed intervals."""
-    out = []
-    if lo <= MAX64:
-        out.append((lo, min(hi, MAX64)))
-    if hi > MAX64:
-        out.append((max(lo, 1 << 63) - (1 << 64), hi - (1 << 64)))
-    return out
-
-
-def condition_set(rel: str, c: int) -> list[tuple[int, int]]:
-    """The signed 64-bit values x with ``x rel c``, as disjoint sorted intervals."""
-    u = c & ((1 << 64) - 1)
-    table = {
-        "eq": [(c, c)],
-        "ne": [(MIN64, c - 1), (c + 1, MAX64)],
-        "lt": [(MIN64, c - 1)], "le": [(MIN64, c)],
-        "gt": [(c + 1, MAX64)], "ge": [(c, MAX64)],
-        "ltu": _unsigned_to_signed(0, u - 1) if u > 0 else [],
-        "leu": _unsigned_to_signed(0, u),
-        "gtu": _unsigned_to_signed(u + 1, (1 << 64) - 1) if u < (1 << 64) - 1 else [],
-        "geu": _unsigned_to_signed(u, (1 << 64) - 1),
-    }[rel]
-    return _merged((a, b) for a, b in table if a <= b)
-
-
-def _merged(intervals) -> list[tuple[int, int]]:
-    """Sorted, with overlapping and adjacent intervals joined (so subset tests are per piece)."""
-    out: list[tuple[int, int]] = []
-    for lo, hi in sorted(intervals):
-        if out and lo <= out[-1][1] + 1:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        else:
-            out.append((lo, hi))
-    return out
-
-
-def parse_condition(cond: str) -> list[tuple[int, int]]:
-    """The value set of an assertion text: ``"REL C"`` or ``"range LO HI"``."""
-    parts = cond.split()
-    if parts[0] == "range":
-        return [(int(parts[1]), int(parts[2]))]
-    return condition_set(parts[0], int(parts[1]))
-
-
-def _subset(a: list, b: list) -> bool:
-    return all(any(lo2 <= lo and hi <= hi2 for lo2, hi2 in b) for lo, hi in a)
-
-
-def _disjoint(a: list, b: list) -> bool:
-    return all(hi < lo2 or hi2 < lo for lo, hi in a for lo2, hi2 in b)
-
-
 def decide(cond: str, rel: str, c: int) -> Optional[str]:
     """``TRUE`` when every value the assertion allows satisfies ``rel c``, ``FALSE`` when none
     does, else None (an empty assertion -- a dead path -- decides nothing)."""
+    if "." in rel or rel == "in":                # a width or set query (query_arithmetic.py)
+        return decide_query(parse_condition(cond), rel, c)
     s, q = parse_condition(cond), condition_set(rel, c)
     if not s:
         return None
@@ -181,6 +138,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     neighbours: dict[str, set] = {}              # function id -> itself, callers and callees
     conds: dict[str, set[str]] = {}
     compares: list[tuple] = []                   # (f, i, t, a, rel, c): t = cmp.rel a, c
+    arith: list[tuple] = []                      # (f, i, v, a, step): query_arithmetic.py
     asserts: list[tuple] = []                    # assert_def candidates (f, i, r, cond)
     n_copy, n_ret, n_res, n_bc = (len(out[r]) for r in ("copy", "return_value", "call_result",
                                                         "branch_compare"))
@@ -189,6 +147,9 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
         f = function_id(relpath, fn.name)
         mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (IR.md)
         merged = _read_beyond_its_branch(fn)
+        first_copy = len(out["copy"])
+        arith.extend((f, instr_id(label, k), v, a, step)
+                     for label, k, v, a, step in arithmetic_steps(fn, _range_of))
         for b in fn.blocks:
             folded = block_constants(b)         # constants computed from constants (source 1)
             for k, ins in enumerate(b.instrs):
@@ -245,36 +206,43 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             mine.add(z)
                             queries.add(("ne", 0))
                             own.setdefault(f, set()).add(("ne", 0))
+        pair_facts(f, fn, out, out["copy"][first_copy:])    # queries (v rel w): pair_queries.py
     memory_cell_facts(module, relpath, out, conds)   # globals and dereferences (Fig. 7.4)
     # Only definitions a query can meet get their assertion (and their decisions): a query's
     # variable starts at a branch and changes only through copies (cells included), return
     # values, parameters and compare rewrites -- so the other registers are never asked about.
-    queried = _queryable(module, relpath, out, n_copy, n_ret, n_res, n_bc, compares)
+    rewriters: dict[tuple, list] = {}
+    for f, i, t, a, rel1, c1 in compares:
+        rewriters.setdefault((f, t), []).append((i, a, _compare_step(rel1, c1)))
+    for f, i, v, a, step in arith:
+        rewriters.setdefault((f, v), []).append((i, a, _arith_step(step)))
+    pending = _pending(module, relpath, out, n_copy, n_ret, n_res, n_bc, rewriters)
+    queried = set(pending)
     for f, i, r, cond in asserts:
         if (f, r) in queried:
             out["assert_def"].append((f, i, r, cond))
             conds[f].add(cond)
     # A query on a compare's 0/1 result t = cmp.REL a, C is the compare's own question (a REL C)
     # or its negation: back-substitution through the compare (PathFinder §7.1.3.1: richer
-    # rewriting than copies), for the queries the 0/1 range does not decide. The new queries are
-    # decided in the compare's function only (elsewhere they are UNDEF: the decides table stays
-    # the size of the branch queries').
+    # rewriting than copies), for the queries the 0/1 range does not decide; and through add/sub
+    # of a constant and sign/zero extensions (query_arithmetic.py: the preimage of the query's
+    # set, exact modulo the width). Rows only for the queries that may be pending on t
+    # (``_pending``); the new queries are decided in the functions they may be pending in and
+    # their neighbours (elsewhere they are UNDEF: the decides table stays small).
     extra: dict[str, set] = {}
-    for _ in range(2):
-        for f, i, t, a, rel1, c1 in compares:
-            for rel0, c0 in sorted(queries | extra.get(f, set())):
-                x, y = decide("eq 1", rel0, c0), decide("eq 0", rel0, c0)
-                if (x, y) == ("TRUE", "FALSE"):
-                    new = (rel1, c1)
-                elif (x, y) == ("FALSE", "TRUE"):
-                    new = (NEGATED[rel1], c1)
-                else:
+    for (f, r), qs in pending.items():
+        extra.setdefault(f, set()).update(q for q in qs if q not in queries)
+    for (f, t), steps in sorted(rewriters.items()):
+        for i, a, fn in steps:
+            for q, depth in sorted(pending.get((f, t), {}).items(), key=str):
+                if depth >= REWRITE_DEPTH:
                     continue
-                row = (f, i, t, rel0, str(c0), a, new[0], str(new[1]))
-                if row not in rewritten:
-                    rewritten.add(row)
-                    out["query_rewrite"].append(row)
-                    extra.setdefault(f, set()).add(new)
+                new = fn(q)
+                if new is not None and new in pending.get((f, a), ()):
+                    row = (f, i, t, q[0], str(q[1]), a, new[0], str(new[1]))
+                    if row not in rewritten:
+                        rewritten.add(row)
+                        out["query_rewrite"].append(row)
     for name, n in callers.items():
         if n == 0 or name.lstrip("@") == "main":
             out["external_entry"].append((function_id(relpath, name),))
@@ -287,22 +255,43 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
         out["correlation_window"].append((f, DEFAULT_WINDOW))
         near = queries if small else set().union(*(own.get(g, set())
                                                    for g in neighbours.get(f, {f})))
-        near = near | extra.get(f, set())
+        near = near | set().union(*(extra.get(g, set()) for g in neighbours.get(f, {f}) | {f}))
         for cond in sorted(mine):
             if cond.startswith("eq "):
                 out["const_cond"].append((f, cond[3:], cond))
-            for rel, c in sorted(near):
+            for rel, c in sorted(near, key=str):
                 answer = decide(cond, rel, c)
                 if answer is not None:
                     out["decides"].append((f, cond, rel, str(c), answer))
 
 
-def _queryable(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n_res: int,
-               n_bc: int, compares: list) -> set[tuple[str, str]]:
-    """``{(function id, register)}`` a branch query of this module may be pending on: the
-    closure of the branch registers under copies (this module's rows from the given offsets),
-    call results (to the callee's returned registers), parameters (to the call sites'
-    arguments) and compare rewrites; a memory cell's query reaches the registers stored to it."""
+def _compare_step(rel1: str, c1: int):
+    """The query on t = cmp.REL1 a, C1 that (rel0, c0) on t becomes, or None."""
+    def step(q):
+        rel0, c0 = q
+        x, y = decide("eq 1", rel0, c0), decide("eq 0", rel0, c0)
+        if (x, y) == ("TRUE", "FALSE"):
+            return rel1, c1
+        if (x, y) == ("FALSE", "TRUE"):
+            return NEGATED[rel1], c1
+        return None
+    return step
+
+
+def _arith_step(step: tuple):
+    return lambda q: arithmetic_rewrite(step, q[0], q[1])
+
+
+def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n_res: int,
+             n_bc: int, rewriters: dict) -> dict[tuple, dict]:
+    """``{(function id, register): {(rel, c)}}``: the queries a branch query of this module may
+    be pending on each register with: the closure of the branch queries under copies (this
+    module's rows from the given offsets), call results (to the callee's returned registers),
+    parameters (to the call sites' arguments) and ``rewriters`` (``(f, t) -> [(instr, a,
+    step)]``: the query on t becomes ``step(query)`` on a, None for none; at most REWRITE_DEPTH
+    rewrites from a branch and REWRITE_LIMIT new queries per function); a memory cell's query
+    reaches the registers stored to it. Each query maps to the fewest rewrites it is reached
+    with."""
     copies: dict[tuple, list] = {}
     for f, _, d, w in out["copy"][n_copy:]:
         copies.setdefault((f, d), []).append((f, w))
@@ -324,22 +313,43 @@ def _queryable(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int,
     for f, i, pos, kind, text in out["call_arg"]:
         if kind == "reg" and (f, i) in targets:
             args.setdefault((targets[(f, i)], pos), []).append((f, text))
-    for f, _, t, a, _, _ in compares:
-        step.setdefault((f, t), []).append((f, a))
-    seen = {(f, v) for f, _, v, _, _ in out["branch_compare"][n_bc:]}
-    work = list(seen)
+    pending: dict[tuple, dict] = {}              # (f, register) -> {query: fewest rewrites}
+    branch = set()
+    work = []
+    made: dict[str, set] = {}
+
+    def add(key, q, depth):
+        qs = pending.setdefault(key, {})
+        if depth < qs.get(q, REWRITE_DEPTH + 1):
+            qs[q] = depth
+            work.append((key, q, depth))
+    for f, _, v, rel, c in out["branch_compare"][n_bc:]:
+        branch.add((rel, int(c)))
+        add((f, v), (rel, int(c)), 0)
     while work:
-        f, v = work.pop()
+        (f, v), q, depth = work.pop()
+        if pending[(f, v)][q] < depth:
+            continue                                 # reached with fewer rewrites since
         nxt = copies.get((f, v), []) + step.get((f, v), [])
         if v.startswith("*"):
             nxt = nxt + copies.get(("*", v), [])
         if (f, v) in params:
             nxt = nxt + args.get((f, params[(f, v)]), [])
         for key in nxt:
-            if key not in seen:
-                seen.add(key)
-                work.append(key)
-    return seen
+            add(key, q, depth)
+        if depth >= REWRITE_DEPTH:
+            continue
+        for _, a, rewrite_step in rewriters.get((f, v), ()):
+            new = rewrite_step(q)
+            if new is None:
+                continue
+            mine = made.setdefault(f, set())
+            if new not in branch and new not in mine:
+                if len(mine) >= REWRITE_LIMIT:
+                    continue
+                mine.add(new)
+            add((f, a), new, depth + 1)
+    return pending
 
 
 def _read_beyond_its_branch(fn: Function) -> set[str]:

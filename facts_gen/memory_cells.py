@@ -4,8 +4,12 @@ pointer dereferences as the fourth correlation source (§7.1.3.1 source 4, item 
 
 A global ``x`` is a cell, named ``*x`` (no register can be so named), when its name is used only
 as the address of loads and stores of one width: every load of the same size and signedness, every
-store of that size, nothing else (no ``add x, 8``, no ``call f(x)``, no ``store p, x``). Its address
-then never reaches a register, so only the stores naming it change it (pointers are not forged
+store of that size, nothing else (no ``call f(x)``, no ``store p, x``). Fields (issue #15 part
+C): ``t = add x, C`` whose register t is only the address of loads and stores in its own block,
+before t is redefined, accesses x's bytes at offset C; a global whose accesses at constant offsets
+never overlap is one cell per offset, ``*x+C`` (``*x`` at 0), each under the rule above (gcc
+torture anon-1: ``foo.b = 6; foo.a = 5; if (foo.b != 6)``). Its address
+then never reaches a register we do not follow, so only the stores naming it change it (pointers are not forged
 from integer constants -- in the interpreter segment addresses are chosen at run time, and LLVM's
 alias analysis assumes the same of a non-escaping global). Its value is what its loads read:
 
@@ -31,7 +35,7 @@ specify invalid addresses, so the claim rests on the interpreter's memory model.
 """
 from __future__ import annotations
 
-from pylogic.ir.model import Call, GlobalAddr, Load, Module, Reg, Store
+from pylogic.ir.model import BinOp, Call, GlobalAddr, Imm, Load, Module, Reg, Store
 from facts_gen.naming import function_id, instr_id
 
 RELATIONS = ("memory_cell", "cell_def", "cell_init", "deref")
@@ -54,45 +58,102 @@ def _range(size: int, signed: bool) -> str:
     return f"range 0 {(1 << (8 * size)) - 1}"
 
 
-def tracked_cells(module: Module) -> dict[str, tuple[int, bool]]:
-    """``{global name: (size, signed)}`` of the globals that are memory cells (module doc)."""
-    shape: dict[str, set] = {}
-    bad: set[str] = set()
+def _accesses(module: Module):
+    """``(where, shapes, bad)``: ``where[(function, block, index)] = (g, offset)`` for each load
+    or store of a global g's bytes at a constant offset -- through ``@g`` itself, or through a
+    register ``t = add @g, C`` of the same block (not redefined in between); ``shapes[(g,
+    offset)]``: the kinds of those accesses; ``bad``: the globals whose address is used any
+    other way (it may reach a register we do not follow: not cells)."""
     sizes = {g.name: g.size for g in module.globals}
+    where: dict[tuple, tuple] = {}
+    shapes: dict[tuple, set] = {}
+    bad: set[str] = set()
+
+    def field(ins):                        # t = add @g, C (either order)
+        if isinstance(ins, BinOp) and ins.op == "add" and ins.guard is None:
+            for a, c in ((ins.a, ins.b), (ins.b, ins.a)):
+                if isinstance(a, GlobalAddr) and a.name in sizes and isinstance(c, Imm):
+                    return a.name, c.value
+        return None
     for fn in module.defined_functions():
+        bound: dict[str, set] = {}         # register -> globals some `add @g, C` binds it to
         for b in fn.blocks:
             for ins in b.instrs:
+                if field(ins) is not None:
+                    bound.setdefault(ins.dest, set()).add(field(ins)[0])
+        for b in fn.blocks:
+            current: dict[str, tuple] = {}
+            for k, ins in enumerate(b.instrs):
+                via = None
+                if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) \
+                        and ins.addr.name in current and (isinstance(ins, Load) or ins.value != ins.addr):
+                    via = ins.addr.name
+                    where[(fn.name, b.label, k)] = current[via]
+                elif isinstance(ins, (Load, Store)) and isinstance(ins.addr, GlobalAddr) \
+                        and ins.addr.name in sizes and (isinstance(ins, Load) or ins.value != ins.addr):
+                    where[(fn.name, b.label, k)] = (ins.addr.name, 0)
+                if (fn.name, b.label, k) in where:
+                    g_off = where[(fn.name, b.label, k)]
+                    kind = ("load", ins.size, ins.signed) if isinstance(ins, Load) else ("store", ins.size, None)
+                    shapes.setdefault(g_off, set()).add(kind)
+                made = field(ins)
                 for op in ins.uses():
-                    if not isinstance(op, GlobalAddr) or op.name not in sizes:
-                        continue
-                    if isinstance(ins, Load) and ins.addr == op:
-                        shape.setdefault(op.name, set()).add(("load", ins.size, ins.signed))
-                    elif isinstance(ins, Store) and ins.addr == op and ins.value != op:
-                        shape.setdefault(op.name, set()).add(("store", ins.size, None))
-                    else:
+                    if isinstance(op, GlobalAddr) and op.name in sizes and made is None and \
+                            not ((fn.name, b.label, k) in where and via is None and ins.addr == op):
                         bad.add(op.name)
-    out = {}
-    for name, kinds in shape.items():
-        loads = {(n, s) for k, n, s in kinds if k == "load"}
-        stores = {n for k, n, _ in kinds if k == "store"}
-        if name in bad or len(loads) != 1:
+                    elif isinstance(op, Reg) and op.name in bound and not (via == op.name and ins.addr == op):
+                        bad.update(bound[op.name])
+                for r in ins.defs():
+                    current.pop(r, None)
+                if made is not None:
+                    current[ins.dest] = made
+    return where, shapes, bad
+
+
+def cell_name(g: str, offset: int) -> str:
+    """``*g`` for the global's first bytes, ``*g+8`` for a field at offset 8."""
+    return f"*{g}" if offset == 0 else f"*{g}+{offset}"
+
+
+def tracked_cells(module: Module) -> tuple[dict[str, tuple], dict[tuple, str]]:
+    """``({cell name: (global, offset, size, signed)}, {(function, block, index): cell name})``:
+    the memory cells (module doc) and the loads and stores that name them. A global is split
+    into cells at the offsets it is accessed at when those accesses never overlap; a field is a
+    cell when all its loads have one size and signedness and its stores that size."""
+    where, shapes, bad = _accesses(module)
+    sizes = {g.name: g.size for g in module.globals}
+    fields: dict[str, dict] = {}
+    for (g, off), kinds in shapes.items():
+        fields.setdefault(g, {})[off] = kinds
+    cells = {}
+    for g, offs in fields.items():
+        if g in bad:
             continue
-        (size, signed), = loads
-        if stores <= {size} and size <= sizes[name]:
-            out[name] = (size, signed)
-    return out
+        spans = sorted((off, n) for off, kinds in offs.items() for _, n, _ in kinds)
+        if any(off < 0 or off + n > sizes[g] for off, n in spans) or any(
+                a + n > b and (a, n) != (b, m) for (a, n), (b, m) in zip(spans, spans[1:])) or \
+                any(len({n for _, n, _ in kinds}) > 1 for kinds in offs.values()):
+            continue                                 # overlapping or mixed widths: no cells
+        for off, kinds in offs.items():
+            loads = {(n, sg) for k, n, sg in kinds if k == "load"}
+            if len(loads) != 1:
+                continue
+            (size, signed), = loads
+            cells[cell_name(g, off)] = (g, off, size, signed)
+    named = {key: cell_name(*g_off) for key, g_off in where.items() if cell_name(*g_off) in cells}
+    return cells, named
 
 
-def _writers(module: Module, cells: dict) -> dict[str, set[str]]:
+def _writers(module: Module, named: dict) -> dict[str, set[str]]:
     """``{function: cells it may store to, itself or through the defined functions it calls}``."""
     defined = {fn.name: fn for fn in module.defined_functions() if fn.blocks}
     own = {name: set() for name in defined}
     calls = {name: set() for name in defined}
     for name, fn in defined.items():
         for b in fn.blocks:
-            for ins in b.instrs:
-                if isinstance(ins, Store) and isinstance(ins.addr, GlobalAddr) and ins.addr.name in cells:
-                    own[name].add(ins.addr.name)
+            for k, ins in enumerate(b.instrs):
+                if isinstance(ins, Store) and (name, b.label, k) in named:
+                    own[name].add(named[(name, b.label, k)])
                 elif isinstance(ins, Call) and ins.callee in defined:
                     calls[name].add(ins.callee)
     changed = True
@@ -110,8 +171,8 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
                       conds: dict[str, set[str]]) -> None:
     """Append cell and dereference facts (and the copies and assertions of cells) to ``out``;
     add each function's assertions to ``conds`` (the keys of its ``decides`` rows)."""
-    cells = tracked_cells(module)
-    writers = _writers(module, cells)
+    cells, named = tracked_cells(module)
+    writers = _writers(module, named)
     inits = {g.name: g.init for g in module.globals}
     for fn in module.defined_functions():
         if not fn.blocks:
@@ -119,12 +180,12 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
         f = function_id(relpath, fn.name)
         mine = conds.setdefault(f, {"eq 0"})
         for x in sorted(cells):
-            out["memory_cell"].append((f, "*" + x))
+            out["memory_cell"].append((f, x))
         if fn.name.lstrip("@") == "main":
-            for x, (size, signed) in sorted(cells.items()):
-                raw = int.from_bytes(inits[x][:size].ljust(size, b"\0"), "little")
+            for x, (g, off, size, signed) in sorted(cells.items()):
+                raw = int.from_bytes(inits[g][off:off + size].ljust(size, b"\0"), "little")
                 cond = f"eq {_extend(raw, size, signed)}"
-                out["cell_init"].append((f, "*" + x, cond))
+                out["cell_init"].append((f, x, cond))
                 mine.add(cond)
         for b in fn.blocks:
             for k, ins in enumerate(b.instrs):
@@ -132,13 +193,11 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
                 if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) and ins.guard is None:
                     out["deref"].append((f, i, ins.addr.name))       # PathFinder source 4
                     mine.add("ne 0")
-                if isinstance(ins, Load) and isinstance(ins.addr, GlobalAddr) \
-                        and ins.addr.name in cells and ins.guard is None:
-                    out["copy"].append((f, i, ins.dest, "*" + ins.addr.name))
-                elif isinstance(ins, Store) and isinstance(ins.addr, GlobalAddr) \
-                        and ins.addr.name in cells:
-                    cell = "*" + ins.addr.name
-                    size, signed = cells[ins.addr.name]
+                cell = named.get((fn.name, b.label, k))
+                if isinstance(ins, Load) and cell is not None and ins.guard is None:
+                    out["copy"].append((f, i, ins.dest, cell))
+                elif isinstance(ins, Store) and cell is not None:
+                    _, _, size, signed = cells[cell]
                     out["cell_def"].append((f, i, cell))
                     if ins.guard is not None:
                         continue
@@ -153,4 +212,4 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
                         mine.add(cond)
                 elif isinstance(ins, Call) and ins.callee in writers:
                     for x in sorted(writers[ins.callee]):
-                        out["cell_def"].append((f, i, "*" + x))
+                        out["cell_def"].append((f, i, x))

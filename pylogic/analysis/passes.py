@@ -22,6 +22,12 @@ def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine
     rounds = 1
     before = module
     while spec.fixpoint and record.changed and rounds < MAX_ROUNDS:    # fresh rows each round
+        if spec.whole_module:       # interprocedural rows: a change anywhere may decide more
+            rows = module_rows(new, relpath, relations=spec.needs, engine=engine)
+            new, later = spec.run(new, rows, **{**options, **record.next_options()})
+            record.absorb(later)
+            rounds += 1
+            continue
         # only the functions the last round changed can change again: their rows alone are
         # recomputed (csmith-7: 17 s of Datalog per whole-module round)
         changed = changed_functions(before, new, options.get("functions"))

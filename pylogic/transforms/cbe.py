@@ -36,7 +36,7 @@ from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
-         "correlation_inside", "branch_compare")
+         "correlation_inside", "branch_compare", "branch_pair")
 DEFAULT_LIMIT = 64          # instructions duplicated per branch (PathFinder §7.5: N = 5..200 nodes)
 DEFAULT_GROWTH = 0.5        # module growth cap, as a fraction of its instructions
 DEFAULT_MAX_PATH = 4        # blocks back from the branch
@@ -89,24 +89,26 @@ def _pure(answers: set) -> Optional[str]:
 
 def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     """``(branch, block, source, path, outcome)`` per decided path, shortest first."""
+    # a query is (v, rel, c): a rewritten one may reach v beside the branch's own (part C)
     edge_ans: dict[tuple, set] = {}
-    for i, m, n, v, a in view["correlation_edge"]:
-        edge_ans.setdefault((i, m, n, v), set()).add(a)
+    for i, m, n, v, rel, c, a in view["correlation_edge"]:
+        edge_ans.setdefault((i, m, n, (v, rel, c)), set()).add(a)
     through: dict[tuple, set] = {}
-    for i, m, n, v, w in view["correlation_through"]:
-        through.setdefault((i, m, n, v), set()).add(w)
+    for i, m, n, v, w, rel, c in view["correlation_through"]:
+        through.setdefault((i, m, n, (v, rel, c)), set()).add((w, rel, c))
     start: dict[str, set] = {}
-    for i, v in view["correlation_start"]:
-        start.setdefault(i, set()).add(v)
+    for i, v, rel, c in view["correlation_start"]:
+        start.setdefault(i, set()).add((v, rel, c))
     inside: dict[tuple, set] = {}        # answers of calls the query passes in a block (Fig. 7.9)
-    for i, m, v0, a in view["correlation_inside"]:
-        inside.setdefault((i, m, v0), set()).add(a)
+    for i, m, v0, rel, c, a in view["correlation_inside"]:
+        inside.setdefault((i, m, "#branch" if v0 == "#branch" else (v0, rel, c)), set()).add(a)
     preds: dict[str, list[str]] = {b.label: [] for b in fn.blocks}
     for a, b in fn.edges():
         preds[b].append(a)
     blocks = fn.block_map()
     out = []
-    for i in sorted({row[0] for row in view["branch_compare"]}):
+    for i in sorted({row[0] for row in view["branch_compare"]} |
+                    {row[0] for row in view["branch_pair"]}):      # (v rel w): pair queries
         block = i.rpartition("#")[0]
         if block not in blocks or not isinstance(blocks[block].instrs[-1], CondBr):
             continue
@@ -147,13 +149,15 @@ def _retarget(ins, old: str, new: str):
 
 def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
-        max_path: int = DEFAULT_MAX_PATH) -> tuple[Module, CbeRecord]:
-    """``(new module, record)``: decided branches removed on their decided paths."""
+        max_path: int = DEFAULT_MAX_PATH,
+        allowance: Optional[int] = None) -> tuple[Module, CbeRecord]:
+    """``(new module, record)``: decided branches removed on their decided paths; at most
+    ``allowance`` instructions duplicated in all (default: ``growth`` of the module's size)."""
     wanted = wanted_functions(module, functions, "cbe")
     record = CbeRecord(options={"functions": None if wanted is None else sorted(wanted),
                                 "limit": limit, "growth": growth, "max_path": max_path})
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
-    allowance = int(size * growth)
+    allowance = int(size * growth) if allowance is None else allowance
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):

@@ -12,22 +12,31 @@ Then **exit splitting** (``exit_splitting.py``): a branch on a call's result who
 returns decide it at some returns is removed on those paths by a clone of the callee returning
 through numbered exits (``ret.N``) to one continuation per exit (``call ... to L0, L1``),
 pathlogic's extension of IR.md for §7.4's return-points array.
+
+The pass is iterated by the driver (``fixpoint``, whole-module rows each round: PathFinder §7.5
+repeats ICBE until no conditional is left to remove) until a round removes nothing; every round
+after the first gets ``base_size``, the size the iteration started from, so the growth of all
+rounds together stays within ``growth`` of it (what is left of the budget when a round starts is
+``base_size * growth`` minus what the module has grown since).
 """
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from facts_gen.naming import function_id
 from pylogic.ir.model import Br, Call, CondBr, Module
-from pylogic.transforms.cbe import (DEFAULT_GROWTH, DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
+from pylogic.transforms.cbe import (DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
                                     CbeRecord, Decided, Threaded, cbe)
 from pylogic.transforms.exit_splitting import NEEDS as EXIT_NEEDS, ExitSplit, split_exits
 from pylogic.transforms.record import Rejection
 
 NEEDS = tuple(dict.fromkeys(CBE_NEEDS + ("correlation_call",) + EXIT_NEEDS))
 DEFAULT_CLONE_LIMIT = 200   # instructions per clone (PathFinder §7.5: per-conditional limit)
+#: growth of the whole iteration, a fraction of the input's size (the thesis bounds only each
+#: conditional's duplication, §7.5): two rounds of 0.5 each could reach 1.25
+ITERATION_GROWTH = 1.0
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,30 @@ class Dropped:
 @dataclass
 class IcbeRecord(CbeRecord):
     transform: str = "icbe"
+    rounds: int = 1
+    #: the size the iteration started from (its growth budget is a fraction of this)
+    base_size: int = 0
+    last_changed: bool = False
+    #: per round: instructions before and after, branches removed (``Threaded``, ``Decided``,
+    #: entry and exit splits), instructions the round may still add when it starts
+    round_log: list = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        """The last round removed a branch somewhere (the driver runs another)."""
+        return self.last_changed
+
+    def next_options(self) -> dict:
+        """Options of the next round: the same growth budget, counted from the first input."""
+        return {"base_size": self.base_size}
+
+    def absorb(self, later: "IcbeRecord") -> None:
+        """Fold the record of the next round into this one."""
+        self.rounds += 1
+        self.last_changed = later.last_changed
+        self.applied.extend(later.applied)
+        self.rejected.extend(later.rejected)
+        self.round_log.extend(later.round_log)
 
     def totals(self) -> dict:
         threaded = [a for a in self.applied if isinstance(a, Threaded)]
@@ -67,21 +100,26 @@ class IcbeRecord(CbeRecord):
                 "exit_splits": sum(isinstance(a, ExitSplit) for a in self.applied),
                 "dropped_functions": sum(isinstance(a, Dropped) for a in self.applied),
                 "duplicated": sum(getattr(a, "duplicated", 0) for a in self.applied),
-                "rejected": len(self.rejected)}
+                "rejected": len(self.rejected),
+                "rounds": self.rounds}
 
 
 def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
-         limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
+         limit: int = DEFAULT_LIMIT, growth: float = ITERATION_GROWTH,
          max_path: int = DEFAULT_MAX_PATH, clone_limit: int = DEFAULT_CLONE_LIMIT,
-         exits: bool = True) -> tuple[Module, IcbeRecord]:
-    """``(new module, record)``: ``cbe``, then entry splitting of decided entry branches, then
-    exit splitting (``exits=False``: without it)."""
+         exits: bool = True, base_size: Optional[int] = None) -> tuple[Module, IcbeRecord]:
+    """``(new module, record)``: one round of ``cbe``, then entry splitting of decided entry
+    branches, then exit splitting (``exits=False``: without it). ``base_size``: the size of the
+    module the iteration started from (default: this module's)."""
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
+    base = size if base_size is None else base_size
+    budget = max(0, int(base * growth) - (size - base))      # left of the whole iteration's
     threaded, inner = cbe(module, rows, functions=functions, limit=limit, growth=growth,
-                          max_path=max_path)
+                          max_path=max_path, allowance=budget)
     record = IcbeRecord(options={**inner.options, "clone_limit": clone_limit, "exits": exits},
-                        applied=list(inner.applied), rejected=list(inner.rejected))
-    allowance = int(size * growth) - sum(a.duplicated for a in inner.applied)
+                        applied=list(inner.applied), rejected=list(inner.rejected),
+                        base_size=base)
+    allowance = budget - sum(a.duplicated for a in inner.applied)
     wanted = None if functions is None else set(functions)
     fmap = threaded.function_map()
     relpath = rows.relpath
@@ -146,7 +184,7 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         out.append(dataclasses.replace(fn, blocks=tuple(blocks)))
     entry_split = dataclasses.replace(threaded, functions=tuple(out) + tuple(clones))
     if not exits:
-        return entry_split, record
+        return _finished(record, size, entry_split, budget)
     origin = {a.clone: a.function for a in record.applied if isinstance(a, EntrySplit)}
     result, applied, rejected, _added = split_exits(
         entry_split, rows, wanted=wanted, origin=origin, allowance=allowance,
@@ -159,6 +197,16 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     cloned |= {f.name for f in result.functions if f.name not in before}   # clones left uncalled
     result, dropped = _drop_uncalled(result, cloned, _called(module) | (cloned - before))
     record.applied.extend(dropped)
+    return _finished(record, size, result, budget)
+
+
+def _finished(record: IcbeRecord, size: int, result: Module, budget: int):
+    """``(result, record)`` with this round logged."""
+    removed = sum(not isinstance(a, Dropped) for a in record.applied)
+    record.last_changed = removed > 0
+    record.round_log.append({"size_before": size, "size_after": sum(
+        len(b.instrs) for f in result.defined_functions() for b in f.blocks),
+        "removed": removed, "budget": budget})
     return result, record
 
 

@@ -24,6 +24,10 @@ class Pass:
     summary: str
     #: repeat on the rows of its own output while ``record.changed`` (at most MAX_ROUNDS runs)
     fixpoint: bool = False
+    #: a ``fixpoint`` pass whose rows are interprocedural: each round reads the whole module's rows
+    #: (not only the changed functions') and gets ``record.next_options()`` (e.g. what is left of
+    #: a growth budget that bounds the whole iteration)
+    whole_module: bool = False
 
 
 #: the most runs of a ``fixpoint`` pass in one pipeline step
@@ -66,7 +70,8 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),
     Pass("icbe", icbe.icbe, icbe.NEEDS,
          "cbe + entry and exit splitting: callee clones for call sites that decide its entry "
-         "branches; callee clones returning through ret.N to per-exit continuations"),
+         "branches; callee clones returning through ret.N to per-exit continuations; iterated "
+         "within one growth budget", fixpoint=True, whole_module=True),
     Pass("simplify", simplify.simplify, simplify.NEEDS,
          "instruction simplification (LLVM InstSimplify): folds, identities, known bits, dead"),
 )}

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 
-from facts_gen.interprocedural import NEGATED, decide
-from pylogic.ir.model import Call, Cmp, CondBr, Imm, Mov, Reg, Ret
+from facts_gen.interprocedural import (NEGATED, _disjoint, _merged, _subset, condition_set, decide,
+                                      parse_condition)
+from facts_gen.query_arithmetic import query_set
+from pylogic.ir.model import BinOp, Call, Cmp, CondBr, Imm, Mov, Reg, Ret
 from pylogic.ir.parser import parse_module
 from pylogic.transforms.lattice import BOT, apply
 
@@ -47,10 +49,37 @@ def edge_conditions(block, target) -> dict:
     return out
 
 
-def compare_rewrite(ins, rel, c):
-    """``(a, rel2, c2)``: at ``t = cmp.REL a, C`` the query (t rel c), which t's 0/1 range does
-    not decide, asks (a REL C) or its negation; None when the range decides it or a is no register."""
-    one, zero = decide("eq 1", rel, c), decide("eq 0", rel, c)
+M64 = 1 << 64
+
+
+def moved(intervals, k: int) -> list:
+    """``{wrap64(x + k) : x in intervals}`` (forward: the query's value from the current one)."""
+    out = []
+    for a, b in intervals:
+        if b - a + 1 >= M64:
+            return [(-(1 << 63), (1 << 63) - 1)]
+        lo, hi = a + k, b + k
+        w = lambda x: (x + (1 << 63)) % M64 - (1 << 63)
+        out.extend([(w(lo), w(hi))] if w(lo) <= w(hi) else [(w(lo), (1 << 63) - 1), (-(1 << 63), w(hi))])
+    return out
+
+
+def shifted_decide(cond: str, shift: int, rel: str, c: int):
+    """The query (x + shift rel c) against the values ``cond`` allows for x."""
+    if shift == 0:
+        return decide(cond, rel, c)
+    s = moved(parse_condition(cond), shift)
+    if not s:
+        return None
+    q = condition_set(rel, c)
+    return "TRUE" if _subset(s, q) else "FALSE" if _disjoint(s, q) else None
+
+
+def compare_rewrite(ins, rel, c, shift: int = 0):
+    """``(a, rel2, c2)``: at ``t = cmp.REL a, C`` the query (t + shift rel c), which t's 0/1
+    range does not decide, asks (a REL C) or its negation; None when the range decides it or a
+    is no register."""
+    one, zero = shifted_decide("eq 1", shift, rel, c), shifted_decide("eq 0", shift, rel, c)
     if (one, zero) not in (("TRUE", "FALSE"), ("FALSE", "TRUE")):
         return None
     if isinstance(ins.a, Reg) and isinstance(ins.b, Imm):
@@ -134,7 +163,12 @@ def random_module(rng: random.Random, functions: int = 3):
 class Oracle:
     """Answers of the query raised at a branch, path by path (crossings: entry -> callers)."""
 
-    def __init__(self, module, budget: int):
+    def __init__(self, module, budget: int, rewrites=()):
+        # which rewrites through an add the facts allow (a depth bound, facts_gen): the rewritten
+        # query itself is computed here, by the shift, not read from the rows
+        self.allowed = {}
+        for f, i, _, rel0, c0, _, _, _ in rewrites:
+            self.allowed.setdefault((f.split("::")[-1], i), []).append(query_set(rel0, c0))
         self.fns = {f.name: f for f in module.defined_functions()}
         self.budget = budget
         self.sites = {name: [] for name in self.fns}
@@ -148,20 +182,27 @@ class Oracle:
             for a, s in f.edges():
                 self.preds[name][s].append(a)
 
+    #: the query is on (current variable + shift), wrapped to 64 bits: adds of a constant on the
+    #: path (issue #15 part C)
+    shift = 0
+
     def branch(self, fname: str, label: str, k: int, v: str, rel: str, c: int) -> set:
-        self.rel, self.c, self.out = rel, c, set()
+        self.rel, self.c, self.shift, self.out = rel, c, 0, set()
         self.walk(fname, label, k, v, (), 0, frozenset())
         return self.out
 
     def answer(self, cond: str) -> None:
-        self.out.add(decide(cond, self.rel, self.c) or "UNDEF")
+        self.out.add(self.decides(cond) or "UNDEF")
+
+    def decides(self, cond: str):
+        return shifted_decide(cond, self.shift, self.rel, self.c)
 
     def walk(self, fname, label, k, v, stack, crossings, seen):
-        saved = (self.rel, self.c)          # a compare may rewrite the query on this path
+        saved = (self.rel, self.c, self.shift)    # a compare or add may rewrite the query here
         try:
             return self._walk(fname, label, k, v, stack, crossings, seen)
         finally:
-            self.rel, self.c = saved
+            self.rel, self.c, self.shift = saved
 
     def _walk(self, fname, label, k, v, stack, crossings, seen):
         fn = self.fns[fname]
@@ -179,10 +220,21 @@ class Oracle:
             if const is not None:
                 return self.answer(f"eq {const}")
             if isinstance(ins, Cmp):
-                new = compare_rewrite(ins, self.rel, self.c)
+                new = compare_rewrite(ins, self.rel, self.c, self.shift)
                 if new is None:
                     return self.answer("range 0 1")
                 v, self.rel, self.c = new
+                self.shift = 0
+                continue
+            if isinstance(ins, BinOp) and ins.op in ("add", "sub") and isinstance(ins.a, Reg) \
+                    and isinstance(ins.b, Imm) and ins.guard is None:
+                if stack:                   # no rewriting inside a summary (correlation.dl)
+                    return self.out.add("UNDEF")
+                now = _merged(moved(condition_set(self.rel, self.c), -self.shift))
+                if now not in self.allowed.get((fname, f"{label}#{idx}"), []):
+                    return self.out.add("UNDEF")     # beyond the facts' rewriting bound
+                k = ins.b.value if ins.op == "add" else -ins.b.value
+                v, self.shift = ins.a.name, (self.shift + k + (1 << 63)) % M64 - (1 << 63)
                 continue
             if isinstance(ins, Call) and ins.callee in self.fns:
                 callee = self.fns[ins.callee]
@@ -197,7 +249,7 @@ class Oracle:
                                       stack + ((fname, label, idx, ins),), crossings, seen)
                 return None
             return self.out.add("UNDEF")
-        state = (fname, label, v, stack, crossings, self.rel, self.c)
+        state = (fname, label, v, stack, crossings, self.rel, self.c, self.shift)
         if state in seen:
             return None
         seen = seen | {state}
@@ -221,7 +273,7 @@ class Oracle:
             pm = fn.block_map()[m]
             term = pm.instrs[-1]
             cond = edge_conditions(pm, label).get(v)
-            if cond is not None and decide(cond, self.rel, self.c):
+            if cond is not None and self.decides(cond):
                 self.answer(cond)
                 continue
             self.walk(fname, m, len(pm.instrs) - 1, v, stack, crossings, seen)

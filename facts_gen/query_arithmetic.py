@@ -1,0 +1,213 @@
+"""Branch queries rewritten through arithmetic (issue #15 part C; PathFinder §7.1.3.1 allows a
+richer back-substitution than copies): a query on ``v = add a, K`` (``sub a, K``) asks about
+``a``, a query on ``v = sar (shl a, 64-W), 64-W`` (the importer's sign extension from W bits) or
+``v = and a, 2^W-1`` (zero extension) asks about ``a``'s low W bits.
+
+A query is ``(rel, c)``: the branch queries ``(v relop c)``, or, made here, a set of values
+``("in", "LO..HI,LO..HI")``; either may carry a width ``"s32." / "u8." ...``: then it asks
+about ``ext(low W bits of v)`` (sign or zero extension). Rewriting is exact by construction: the
+new query's set is the preimage of the old one under the instruction, computed modulo the width
+(2^64, or 2^W for a width query), so the width's wrap-around is in the set and can never change
+an answer. A width query on a register every definition of which already lies in the width's
+range (a sign-extended load, a ``sar``, a constant; not a parameter) is that register's own
+query (``ext(low W bits of a) = a`` there).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+from facts_gen.value_sets import MAX64, MIN64, _disjoint, _merged, _subset, condition_set, parse_condition
+from pylogic.ir.model import BinOp, Cmp, Function, Imm, Load, Mov, Reg
+
+WIDTHS = (8, 16, 32)
+RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
+
+
+def universe(kind: str) -> tuple[int, int]:
+    """The values a query of width ``kind`` ("", "s32", "u8", ...) compares."""
+    if not kind:
+        return MIN64, MAX64
+    w = int(kind[1:])
+    return (-(1 << (w - 1)), (1 << (w - 1)) - 1) if kind[0] == "s" else (0, (1 << w) - 1)
+
+
+def split(rel: str) -> tuple[str, str]:
+    """``(kind, base relation)`` of a query relation: ``"s32.lt"`` -> ``("s32", "lt")``."""
+    kind, _, base = rel.rpartition(".")
+    return kind, base
+
+
+def _cut(intervals, lo: int, hi: int) -> list[tuple[int, int]]:
+    return [(max(a, lo), min(b, hi)) for a, b in intervals if max(a, lo) <= min(b, hi)]
+
+
+def query_set(rel: str, c) -> list[tuple[int, int]]:
+    """The values (within the query's universe) that satisfy the query, as sorted intervals."""
+    kind, base = split(rel)
+    if base == "in":
+        pieces = [p.split("..") for p in str(c).split(",") if p]
+        s = [(int(a), int(b)) for a, b in pieces]
+    else:
+        s = condition_set(base, int(c))
+    return _merged(_cut(s, *universe(kind)))
+
+
+def image(kind: str, intervals) -> list[tuple[int, int]]:
+    """``{ext(low W bits of x) : x in intervals}`` (identity for kind "")."""
+    if not kind:
+        return list(intervals)
+    lo, hi = universe(kind)
+    m = hi - lo + 1
+    out = []
+    for a, b in intervals:
+        if b - a + 1 >= m:
+            return [(lo, hi)]
+        a2, b2 = (a - lo) % m + lo, (b - lo) % m + lo
+        out.extend([(a2, b2)] if a2 <= b2 else [(a2, hi), (lo, b2)])
+    return _merged(out)
+
+
+def decide_query(cond_set, rel: str, c) -> Optional[str]:
+    """TRUE / FALSE / None for an assertion's 64-bit value set against a query."""
+    if not cond_set:
+        return None
+    kind, _ = split(rel)
+    s, q = image(kind, cond_set), query_set(rel, c)
+    if _subset(s, q):
+        return "TRUE"
+    if _disjoint(s, q):
+        return "FALSE"
+    return None
+
+
+def canonical(kind: str, intervals, care: tuple = None, hint=None) -> tuple[str, object]:
+    """The query of width ``kind`` whose set is ``intervals`` (within ``care``, the values the
+    register can hold; default: the kind's universe): a plain relation when one has exactly
+    that set there (so it shares decisions with the branch queries; constant ``hint`` first),
+    else ``in``."""
+    care = care or universe(kind)
+    s = _merged(_cut(intervals, *care))
+    prefix = f"{kind}." if kind else ""
+    ends = {e for a, b in s for e in (a - 1, a, b, b + 1)} or {0}
+    for c in sorted(ends, key=lambda e: (e != hint, abs(e), e)):
+        if not MIN64 <= c <= MAX64:
+            continue
+        for base in RELS:
+            if _merged(_cut(query_set(prefix + base, c), *care)) == s:
+                return prefix + base, c
+    return prefix + "in", ",".join(f"{a}..{b}" for a, b in s)
+
+
+def shifted(kind: str, intervals, k: int) -> list[tuple[int, int]]:
+    """``{x in universe : wrap(x + k) in intervals}``, wrap modulo the kind's width."""
+    lo, hi = universe(kind)
+    m = hi - lo + 1
+    out = []
+    for a, b in intervals:
+        a2, b2 = a - k, b - k
+        if b2 - a2 + 1 >= m:
+            return [(lo, hi)]
+        a3, b3 = (a2 - lo) % m + lo, (b2 - lo) % m + lo
+        out.extend([(a3, b3)] if a3 <= b3 else [(a3, hi), (lo, b3)])
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def rewrite(step: tuple, rel: str, c) -> Optional[tuple[str, object]]:
+    """The query on the instruction's operand that ``(rel, c)`` on its result becomes (``step``
+    from :func:`arithmetic_steps`), or None."""
+    what, arg, in_range = step
+    kind, _ = split(rel)
+    q = query_set(rel, c)
+    hint = None if split(rel)[1] == "in" else int(c)
+    if what == "add":
+        new_kind, new = kind, shifted(kind, q, arg)
+        hint = None if hint is None else hint - arg
+    else:                                          # ("sext" | "zext", W): v = ext_W(a)
+        w = arg
+        mine = f"{'s' if what == 'sext' else 'u'}{w}"
+        lo, hi = universe(mine)
+        klo, khi = universe(kind)
+        if not (klo <= lo and hi <= khi):          # the outer width must keep ext_W(a) whole
+            return None
+        new_kind, new = mine, q
+    if new_kind and new_kind in in_range:          # a's definitions all lie in the width's range
+        return canonical("", new, care=universe(new_kind), hint=hint)
+    return canonical(new_kind, new, hint=hint)
+
+
+def arithmetic_steps(fn: Function, range_of) -> list[tuple]:
+    """``(block, index, v, a, step)`` per instruction a query on ``v`` may be rewritten through:
+    ``step`` = ``("add", K, in_range)`` or ``("sext"|"zext", W, in_range)``; ``in_range``: the
+    widths ("s32", ...) every definition of ``a`` in ``fn`` lies within (``range_of(ins)``: the
+    assertion text of an instruction's result, or None)."""
+    ranges = _in_range(fn, range_of)
+    out = []
+    for b in fn.blocks:
+        for k, ins in enumerate(b.instrs):
+            if not isinstance(ins, BinOp) or ins.guard is not None:
+                continue
+            a, x = ins.a, ins.b
+            if ins.op == "add" and isinstance(x, Reg) and isinstance(a, Imm):
+                a, x = x, a
+            if ins.op in ("add", "sub") and isinstance(a, Reg) and isinstance(x, Imm):
+                kk = x.value if ins.op == "add" else -x.value
+                out.append((b.label, k, ins.dest, a.name, ("add", kk, ranges.get(a.name, ()))))
+            elif ins.op == "and" and isinstance(a, Reg) and isinstance(x, Imm):
+                w = {(1 << w) - 1: w for w in WIDTHS}.get(x.value)
+                if w is not None:
+                    out.append((b.label, k, ins.dest, a.name, ("zext", w, ranges.get(a.name, ()))))
+            elif ins.op == "sar" and isinstance(a, Reg) and isinstance(x, Imm) and 64 - x.value in WIDTHS:
+                src = _shl_source(b.instrs, k, a.name, x.value)
+                if src is not None:
+                    out.append((b.label, k, ins.dest, src,
+                                ("sext", 64 - x.value, ranges.get(src, ()))))
+    return out
+
+
+def _shl_source(instrs, k: int, t: str, s: int) -> Optional[str]:
+    """``a`` when ``t``'s last definition before ``k`` is ``t = shl a, s`` (unguarded) and ``a``
+    is not redefined between."""
+    for j in range(k - 1, -1, -1):
+        ins = instrs[j]
+        if t not in ins.defs():
+            continue
+        if isinstance(ins, BinOp) and ins.op == "shl" and ins.guard is None and \
+                isinstance(ins.a, Reg) and ins.b == Imm(s) and ins.a.name != t and \
+                not any(ins.a.name in later.defs() for later in instrs[j + 1:k]):
+            return ins.a.name
+        return None
+    return None
+
+
+def _in_range(fn: Function, range_of) -> dict[str, tuple]:
+    """register -> the widths ("s8", "u16", ...) all its definitions lie within (parameters
+    and guarded definitions lie within none; an unwritten register reads 0)."""
+    defs: dict[str, list] = {}
+    copies: dict[str, set] = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for r in ins.defs():
+                if isinstance(ins, Mov) and isinstance(ins.src, Reg) and ins.guard is None:
+                    copies.setdefault(r, set()).add(ins.src.name)
+                    continue
+                rng = range_of(ins) if isinstance(ins, (BinOp, Load, Mov, Cmp)) else None
+                defs.setdefault(r, []).append(parse_condition(rng) if rng else None)
+    kinds = [f"{s}{w}" for w in WIDTHS for s in "su"]
+    out: dict[str, tuple] = {}
+    for kind in kinds:
+        lo, hi = universe(kind)
+        ok = {r for r, sets in defs.items() if r not in fn.params and all(
+            s is not None and all(lo <= a and b <= hi for a, b in s) for s in sets)}
+        ok |= {r for r in copies if r not in defs and r not in fn.params}
+        changed = True
+        while changed:                                 # copies of registers in range
+            changed = False
+            for r in list(ok):
+                if any(src not in ok for src in copies.get(r, ())):
+                    ok.discard(r)
+                    changed = True
+        for r in ok:
+            out[r] = out.get(r, ()) + (kind,)
+    return out
