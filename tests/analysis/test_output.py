@@ -107,7 +107,7 @@ def test_a_signal_during_the_commit_waits_for_it(tmp_path, monkeypatch):
         calls.append((a, b))
         real(a, b)
         if len(calls) == 1:                       # old moved away, new not yet in place
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)     # to this thread, synchronously
 
     monkeypatch.setattr(output.os, "replace", replace)
     with pytest.raises(KeyboardInterrupt):
