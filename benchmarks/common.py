@@ -24,6 +24,19 @@ def write_run(name: str, payload: dict) -> Path:
     return path
 
 
+def store_derived(run_path: str, payload: dict, key: str, result, out: str | None = None) -> None:
+    """Write ``result``, derived from the run file ``run_path`` (already read as ``payload``), to
+    ``out`` when given, else back into the run file under ``key``."""
+    if out:
+        target, data = out, result
+    else:
+        payload[key] = result
+        target, data = run_path, payload
+    with open(target, "w") as fh:
+        json.dump(data, fh, indent=1)
+        fh.write("\n")
+
+
 def growth_exponent(sizes: list[float], costs: list[float]) -> float | None:
     """Least-squares slope of log(cost) against log(size): cost ~ size^slope."""
     import math

@@ -51,6 +51,7 @@ import os
 import re
 from collections import Counter
 
+from benchmarks.common import store_derived
 from benchmarks.corpus import csmith_program
 from benchmarks.optimize import DEFAULT_WORKDIR, PREPARE_FLAGS, TORTURE
 from pylogic.errors import PathlogicError
@@ -211,15 +212,7 @@ def main(argv=None) -> int:
     for key, s in wins.items():
         print(f"{key}: {s['programs']}; LLVM ahead by cause {s['by_cause']}; "
               f"parts {s['parts_total']} of a gap of {s['gap_total']} evaluations")
-    if a.out:
-        with open(a.out, "w") as fh:
-            json.dump(wins, fh, indent=1)
-            fh.write("\n")
-    else:
-        payload["llvm_wins"] = wins
-        with open(a.run, "w") as fh:
-            json.dump(payload, fh, indent=1)
-            fh.write("\n")
+    store_derived(a.run, payload, "llvm_wins", wins, a.out)
     return 0
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from benchmarks.common import store_derived
 from benchmarks.optimize import PREPARE_FLAGS
 from benchmarks.pre_llvm_wins import opcode_deltas, source_of
 from pylogic.analysis.evaluations import expression_evaluations
@@ -108,15 +109,7 @@ def main(argv=None) -> int:
     for row in result["behind"]:
         print(f"  {row['program']}: +{row['gap']} (residual of instsimplify: "
               f"{row.get('instsimplify_residual', {}).get('residual')})")
-    if a.out:
-        with open(a.out, "w") as fh:
-            json.dump(result, fh, indent=1)
-            fh.write("\n")
-    else:
-        payload["simplify_vs_gvn"] = result
-        with open(a.run, "w") as fh:
-            json.dump(payload, fh, indent=1)
-            fh.write("\n")
+    store_derived(a.run, payload, "simplify_vs_gvn", result, a.out)
     return 0
 
 
