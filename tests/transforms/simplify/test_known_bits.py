@@ -18,6 +18,7 @@ from pylogic.interp.machine import run_module
 from pylogic.ir.model import BINARY_OPS, RELATIONS
 from pylogic.ir.parser import parse_module
 from pylogic.transforms import known_bits as kb
+from tests.transforms.simplify.pairs_program import pairs_program
 
 EDGES = (1 << 63) - 1, -(1 << 63), 1 << 32, -(1 << 32), 255 << 56, 0x100, 0xFFFF, -0x8000, 1 << 31
 UNIVERSE = sorted(set(range(-128, 128)) | set(range(128, 256, 5)) | set(EDGES))
@@ -37,23 +38,7 @@ def _program(ops) -> str:
             body.append(ins)
         body.append(f"print r{k}")
     lines = "\n".join(("    " + x) if not x.endswith(":") else x for x in body)
-    return f"""func main() {{
-entry:
-    n = input
-    br loop
-loop:
-    c = cmp.gt n, 0
-    cbr c, next, done
-next:
-    a = input
-    b = input
-{lines}
-    n = sub n, 1
-    br loop
-done:
-    ret 0
-}}
-"""
+    return pairs_program(lines)
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from pylogic.ir.model import Load, Mov
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_instr
 from pylogic.ir.verify import verify_module
+from tests.transforms.simplify.pairs_program import pairs_program
 
 # Operands of the shapes the importer produces: x8 a zero-extended byte (zext i8), s8 a
 # sign-extended one (sext i8 / load.1), b a 0/1 (i1), x and y full 64-bit values. Each line is one
@@ -115,24 +116,7 @@ KEPT = ("r25", "r31", "r33", "r35", "r38", "r40", "r42", "r50", "r55", "r56", "r
 def rules_program(with_division: bool = True) -> str:
     body = RULES if with_division else RULES.replace("r45 = div x8, y8", "r45 = mov 0")
     prints = "\n".join(f"    print r{k}" for k in range(1, N_RULES + 1))
-    return f"""func main() {{
-entry:
-    n = input
-    br loop
-loop:
-    c = cmp.gt n, 0
-    cbr c, next, done
-next:
-    x = input
-    y = input
-{body}
-{prints}
-    n = sub n, 1
-    br loop
-done:
-    ret 0
-}}
-"""
+    return pairs_program(body + "\n" + prints, "x", "y")
 
 
 def simplified(text: str):
