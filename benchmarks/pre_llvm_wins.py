@@ -198,6 +198,10 @@ def main(argv=None) -> int:
                     help="another run file on the same programs (e.g. with opt:dce and "
                          "ours:pre-mr,pre-m,dce): its versions are added by program")
     ap.add_argument("--out", help="write here instead of into the run file")
+    ap.add_argument("--ours", action="append", default=[],
+                    help=f"our pipeline to compare (repeat; default {OURS} and ours:pre-m), e.g. "
+                         "'ours:simplify,pre-mr,pre-m' (its gap parts still come from LLVM's "
+                         "single passes: a fold both do is not part of its gap)")
     ap.add_argument("--opcodes", type=int, default=0, metavar="N",
                     help="static opcode changes of each LLVM version for the N largest gaps")
     a = ap.parse_args(argv)
@@ -205,7 +209,7 @@ def main(argv=None) -> int:
         payload = json.load(fh)
     programs = merged(payload["programs"], a.extra)
     wins = {f"{ours} vs {gvn}": summary(programs, ours, gvn)
-            for ours in (OURS, "ours:pre-m") for gvn in (GVN, "opt:early-cse,gvn")}
+            for ours in (a.ours or (OURS, "ours:pre-m")) for gvn in (GVN, "opt:early-cse,gvn")}
     for s in wins.values():
         for row in s["per_program"][:a.opcodes]:
             row["static_opcode_changes"] = opcode_deltas(row["program"], row["kind"])
