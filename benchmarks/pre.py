@@ -122,7 +122,8 @@ def summarise_run(path: str, extra: list[str]) -> int:
         for l, v in t.items()}
     payload["code_growth"] = growth_summary(payload["programs"])
     payload["llvm_wins"] = {f"{ours} vs {gvn}": llvm_wins(records, ours, gvn)
-                            for ours in (MR_LABEL, "ours:pre-m") for gvn in (GVN, "opt:early-cse,gvn")}
+                            for ours in (MR_LABEL, "ours:pre-m", "ours:simplify,pre-mr,pre-m")
+                            if ours in labels for gvn in (GVN, "opt:early-cse,gvn")}
     if extra:
         payload["llvm_wins_extra_runs"] = extra
     with open(path, "w") as fh:
