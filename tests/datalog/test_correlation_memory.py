@@ -160,3 +160,13 @@ def test_the_random_modules_decide_branches_through_a_copy_of_the_dereferenced_p
             oracle_module.same_value = saved
         gained += sum(full[b] != exact[b] for b in full)
     assert gained >= 12, gained   # 15
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_engines_agree_with_allocas_and_copies(engine):
+    for seed in (2, 17, 26):
+        module = random_memory_module(random.Random(seed), allocas=True)
+        _, base = answers(module, "clingo")
+        _, other = answers(module, engine)
+        for rel in OUTPUTS:
+            assert sorted(base[rel]) == sorted(other[rel]), (seed, rel)
