@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, Imm, Load, Module, Mov, Reg,
+from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, CondBr, Function, Imm, Load, Module, Mov, Reg,
                               Ret)
 from facts_gen.constant_folding import block_constants
 from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
@@ -73,6 +73,8 @@ def _range_of(ins) -> Optional[str]:
         return None
     if isinstance(ins, Mov) and isinstance(ins.src, Imm):
         return f"eq {ins.src.value}"
+    if isinstance(ins, Alloca):     # an alloca's address is never 0 (IR.md: fresh bytes; source 4)
+        return "ne 0"
     if isinstance(ins, Cmp):
         if isinstance(ins.a, Imm) and isinstance(ins.b, Imm):      # a compare of constants
             return "eq 1" if decide(f"eq {ins.a.value}", ins.rel, ins.b.value) == "TRUE" else "eq 0"

@@ -29,13 +29,14 @@ the reference interpreter (``pylogic/interp/memory.py``) every object lives in a
 is at least 1, an address is ``id << 32 | offset``, and an access outside every live segment --
 address 0 among them -- is a run-time error that stops the program (the native engine replays
 faulting runs in the interpreter); in C and LLVM IR a null dereference is undefined. So a branch
-reached after such an access, with p not redefined since, sees p != 0. Only the address register
-itself is covered (``load (add p, 8)`` says nothing about p without assuming more); IR.md does not
+reached after such an access, with p not redefined since, sees p != 0, and so does a copy of p
+made by a `mov` in the same block (neither redefined in between). Only the address register
+and its copies are covered (``load (add p, 8)`` says nothing about p without assuming more); IR.md does not
 specify invalid addresses, so the claim rests on the interpreter's memory model.
 """
 from __future__ import annotations
 
-from pylogic.ir.model import BinOp, Call, GlobalAddr, Imm, Load, Module, Reg, Store
+from pylogic.ir.model import BinOp, Call, GlobalAddr, Imm, Load, Module, Mov, Reg, Store
 from facts_gen.naming import function_id, instr_id
 
 RELATIONS = ("memory_cell", "cell_def", "cell_init", "deref")
@@ -188,10 +189,12 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
                 out["cell_init"].append((f, x, cond))
                 mine.add(cond)
         for b in fn.blocks:
+            same = _copies_in_block(b)
             for k, ins in enumerate(b.instrs):
                 i = instr_id(b.label, k)
                 if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) and ins.guard is None:
-                    out["deref"].append((f, i, ins.addr.name))       # PathFinder source 4
+                    for r in sorted(same[k].get(ins.addr.name, {ins.addr.name})):
+                        out["deref"].append((f, i, r))               # PathFinder source 4
                     mine.add("ne 0")
                 cell = named.get((fn.name, b.label, k))
                 if isinstance(ins, Load) and cell is not None and ins.guard is None:
@@ -213,3 +216,23 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
                 elif isinstance(ins, Call) and ins.callee in writers:
                     for x in sorted(writers[ins.callee]):
                         out["cell_def"].append((f, i, x))
+
+
+def _copies_in_block(block) -> list[dict[str, set[str]]]:
+    """Before each instruction of ``block``: the registers holding the same value as each
+    register through unguarded ``mov``s in the block, neither redefined since (a dereference of
+    one is one of all: gcc.dg/tree-ssa 20030730-1.c stores through a copy of the tested pointer)."""
+    classes: dict[str, set[str]] = {}
+    before = []
+    for ins in block.instrs:
+        before.append({r: set(c) for r, c in classes.items()})
+        for d in ins.defs():
+            old = classes.pop(d, None)
+            if old is not None:
+                old.discard(d)
+        if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Reg) \
+                and ins.src.name != ins.dest:
+            c = classes.setdefault(ins.src.name, {ins.src.name})
+            c.add(ins.dest)
+            classes[ins.dest] = c
+    return before

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from facts_gen.interprocedural import NEGATED, decide
-from pylogic.ir.model import Call, Cmp, CondBr, GlobalAddr, Imm, Load, Mov, Reg, Ret, Store
+from pylogic.ir.model import Alloca, Call, Cmp, CondBr, GlobalAddr, Imm, Load, Mov, Reg, Ret, Store
 from pylogic.ir.parser import parse_module
 from tests.datalog.correlation_oracle import Oracle, compare_rewrite, edge_conditions, lattice_fold
 
@@ -19,8 +19,12 @@ CELLS = ("g", "h")
 RELS = ("eq", "ne", "lt", "gt")
 
 
-def random_memory_module(rng: random.Random, functions: int = 3):
-    """Functions f0.. then main (f_k calls only f_j, j < k); globals g, h (cells) and buf."""
+def random_memory_module(rng: random.Random, functions: int = 3, allocas: bool = False):
+    """Functions f0.. then main (f_k calls only f_j, j < k); globals g, h (cells) and buf;
+    with ``allocas``, p may also be ``alloca 8`` (never 0) often copied to x or y
+    just before a store through p, and
+    branches on p (and on half the others) test against 0."""
+    pointers = ['mov buf', 'add buf, 8', 'mov 0', 'mov x'] + (['alloca 8'] * 3 if allocas else [])
     names = [f"f{k}" for k in range(functions - 1)] + ["main"]
     text = [f"global g[8] = {{{rng.randint(0, 3)}}}", "global h[8]", "global buf[32]"]
     for k, name in enumerate(names):
@@ -44,7 +48,10 @@ def random_memory_module(rng: random.Random, functions: int = 3):
                 elif kind < 0.5:
                     text.append(f"    {d} = mov {s}")
                 elif kind < 0.6:
-                    text.append(f"    p = {rng.choice(['mov buf', 'add buf, 8', 'mov 0', 'mov x'])}")
+                    text.append(f"    p = {rng.choice(pointers)}")
+                    if allocas and rng.random() < 0.5:    # a copy, then an access through p
+                        text.append(f"    {d} = mov p")
+                        text.append(f"    store p, {rng.randint(-1, 2)}")
                 elif kind < 0.7:
                     text.append(f"    {d} = load p")
                 elif kind < 0.75:
@@ -65,10 +72,27 @@ def random_memory_module(rng: random.Random, functions: int = 3):
             else:
                 targets = [rng.choice(labels[j + 1:]), rng.choice(labels)]
                 rng.shuffle(targets)
-                text.append(f"    t = cmp.{rng.choice(RELS)} {rng.choice(REGS)}, {rng.randint(-1, 2)}")
+                rel, r, c = rng.choice(RELS), rng.choice(REGS), rng.randint(-1, 2)
+                if allocas and (r == "p" or rng.random() < 0.5):
+                    rel, c = rel if rel in ("eq", "ne") else "eq", 0      # null tests
+                text.append(f"    t = cmp.{rel} {r}, {c}")
                 text.append(f"    cbr t, {targets[0]}, {targets[1]}")
         text.append("}")
     return parse_module("\n".join(text) + "\n")
+
+
+def same_value(block, idx: int, a: str, v: str) -> bool:
+    """Before instruction idx of block, a and v hold the same value by the block's own copies:
+    value numbers forward from the block's start (a register its own number there, a ``mov`` of a
+    register copies the number, any other definition a fresh one)."""
+    number = {}
+    for k, ins in enumerate(block.instrs[:idx]):
+        for d in ins.defs():
+            if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Reg):
+                number[d] = number.get(ins.src.name, ins.src.name)
+            else:
+                number[d] = ("def", k)
+    return number.get(a, a) == number.get(v, v)
 
 
 class MemoryOracle(Oracle):
@@ -109,7 +133,8 @@ class MemoryOracle(Oracle):
                 or (isinstance(ins, Call) and v in self.writes.get(ins.callee, ()))
             if not defines:
                 if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) \
-                        and ins.addr.name == v and decide("ne 0", self.rel, self.c):
+                        and same_value(block, idx, ins.addr.name, v) \
+                        and decide("ne 0", self.rel, self.c):
                     return self.answer("ne 0")                        # source 4
                 continue
             if isinstance(ins, Store):
@@ -124,6 +149,8 @@ class MemoryOracle(Oracle):
                 continue
             if isinstance(ins, Mov) and isinstance(ins.src, Imm):
                 return self.answer(f"eq {ins.src.value}")
+            if isinstance(ins, Alloca):
+                return self.answer("ne 0")            # an alloca's address is never 0
             if isinstance(ins, Mov) and isinstance(ins.src, Reg):
                 v = ins.src.name
                 continue

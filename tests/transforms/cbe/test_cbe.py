@@ -225,3 +225,72 @@ def test_icbe_random_modules_behave_the_same(seed):
     check = compare_modules(module, result.module, [((a,), ()) for a in ARGS], fuel=20_000)
     assert check.verdict != "different", check.first_difference
     assert executed(result.module, ARGS) <= executed(module, ARGS)
+
+
+# gcc.dg/tree-ssa 20030807-2.c (imported): the null tests of an alloca's address are decided.
+ALLOCA_NULL_TESTS = """func oof() {
+entry:
+    live = alloca 4
+    t = cmp.ne live, 0
+    cbr t, then, end
+then:
+    print 1
+    br end
+end:
+    ret 0
+}
+
+func main(n) {
+entry:
+    s = alloca n
+    p = mov s
+    call oof()
+    c = cmp.eq p, 0
+    cbr c, null, ok
+null:
+    print 0
+    ret 1
+ok:
+    store p, 7
+    ret 0
+}
+"""
+
+
+def test_the_null_tests_of_an_alloca_are_removed():
+    module = parse_module(ALLOCA_NULL_TESTS)
+    result = optimize(module, ["icbe"], "t.pir")
+    applied = {(a.block, a.outcome) for p in result.passes for a in p.record.applied}
+    assert applied == {("entry", "TRUE"), ("entry", "FALSE")}, applied
+    cases = [((n,), ()) for n in (8, 16)]
+    assert compare_modules(module, result.module, cases).verdict == "identical"
+    assert (executed(module, (8, 16)), executed(result.module, (8, 16))) == (4, 0)
+
+
+# gcc.dg/tree-ssa 20030730-1.c (imported): a store through a copy of the tested pointer.
+STORE_THROUGH_A_COPY = """func main(n) {
+entry:
+    call = alloca 8
+    p = mov call
+    a = mov p
+    store.4 a, n
+    c = cmp.ne p, 0
+    cbr c, then, end
+then:
+    print 1
+    ret 0
+end:
+    ret 1
+}
+"""
+
+
+def test_a_store_through_a_copy_decides_the_null_test():
+    module = parse_module(STORE_THROUGH_A_COPY.replace("alloca 8", "input"))
+    result = optimize(module, ["icbe"], "t.pir")
+    assert [(a.block, a.outcome) for p in result.passes for a in p.record.applied] == \
+        [("entry", "TRUE")]
+    buf = parse_module("global buf[8]\n" + STORE_THROUGH_A_COPY.replace("alloca 8", "mov buf"))
+    result = optimize(buf, ["icbe"], "t.pir")
+    assert compare_modules(buf, result.module, [((n,), ()) for n in (0, 5)]).verdict == "identical"
+    assert (executed(buf, (0, 5)), executed(result.module, (0, 5))) == (2, 0)
