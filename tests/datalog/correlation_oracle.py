@@ -283,3 +283,19 @@ class Oracle:
         if isinstance(a, Imm):
             return self.answer(f"eq {a.value}")
         return self.walk(cf, cl, ck, a.name, stack, crossings, seen)
+
+
+def assert_answers_hold(module, got: dict, taken: set) -> None:
+    """The interpreter's check of branch answers: a branch whose only answer in ``got``
+    (``{(function, "block#index"): answers}``) is TRUE (FALSE) never took its false (true) edge
+    in ``taken`` (the union of edge profiles, ``(function, block, target)``)."""
+    for fn in module.defined_functions():
+        for b in fn.blocks:
+            term = b.instrs[-1]
+            if not isinstance(term, CondBr) or term.if_true == term.if_false:
+                continue
+            ans = got.get((fn.name, f"{b.label}#{len(b.instrs) - 1}"))
+            if ans == {"TRUE"}:
+                assert (fn.name, b.label, term.if_false) not in taken
+            if ans == {"FALSE"}:
+                assert (fn.name, b.label, term.if_true) not in taken

@@ -11,8 +11,8 @@ import pytest
 
 from pylogic.analysis.run import module_rows
 from pylogic.interp import run_module
-from pylogic.ir.model import CondBr
 from tests.datalog.correlation_memory_oracle import MemoryOracle, random_memory_module
+from tests.datalog.correlation_oracle import assert_answers_hold
 from tests.datalog.test_correlation import branches
 from tests.support import ENGINES
 
@@ -60,16 +60,7 @@ def test_a_branch_decided_on_every_path_never_goes_the_other_way(seed):
     for x in (-1, 0, 1, 2):
         for inputs in ((), (0, 1, 2, 0, 1, 2), (5, -1, 0, 7)):
             taken |= set(run_module(module, args=(x,), inputs=inputs, fuel=5_000).edge_profile)
-    for fn in module.defined_functions():
-        for b in fn.blocks:
-            term = b.instrs[-1]
-            if not isinstance(term, CondBr) or term.if_true == term.if_false:
-                continue
-            ans = got.get((fn.name, f"{b.label}#{len(b.instrs) - 1}"))
-            if ans == {"TRUE"}:
-                assert (fn.name, b.label, term.if_false) not in taken
-            if ans == {"FALSE"}:
-                assert (fn.name, b.label, term.if_true) not in taken
+    assert_answers_hold(module, got, taken)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -131,16 +122,7 @@ def test_alloca_decided_branches_never_go_the_other_way(seed):
     for x in (-1, 0, 1, 2):
         for inputs in ((), (0, 1, 2, 0, 1, 2)):
             taken |= set(run_module(module, args=(x,), inputs=inputs, fuel=5_000).edge_profile)
-    for fn in module.defined_functions():
-        for b in fn.blocks:
-            term = b.instrs[-1]
-            if not isinstance(term, CondBr) or term.if_true == term.if_false:
-                continue
-            ans = got.get((fn.name, f"{b.label}#{len(b.instrs) - 1}"))
-            if ans == {"TRUE"}:
-                assert (fn.name, b.label, term.if_false) not in taken
-            if ans == {"FALSE"}:
-                assert (fn.name, b.label, term.if_true) not in taken
+    assert_answers_hold(module, got, taken)
 
 
 def test_the_random_modules_decide_branches_through_a_copy_of_the_dereferenced_pointer():
