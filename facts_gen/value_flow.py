@@ -297,29 +297,8 @@ def escaped_alloca_roots(fn: Function, defined: frozenset = frozenset()) -> dict
 def _alloca_roots(fn: Function, defined: frozenset) -> tuple[dict[str, str], set]:
     """``({register: the alloca register it is derived from}, {allocas whose address escapes})``
     (``address_roots``)."""
-    defs = definitions(fn)
-    single = {r: ds[0] for r, ds in defs.items() if ds[0] is not None and ds[0].guard is None
-              and all(_same(d, ds[0]) for d in ds[1:])}   # copies of one definition: one
-    root = {r: r for r, ins in single.items() if isinstance(ins, Alloca)}
-    changed = True
-    while changed:
-        changed = False
-        for r, ins in single.items():
-            if r in root:
-                continue
-            got = None
-            if isinstance(ins, Mov) and isinstance(ins.src, Reg):
-                got = root.get(ins.src.name)
-            elif isinstance(ins, BinOp) and ins.op in ("add", "sub"):
-                ra = root.get(ins.a.name) if isinstance(ins.a, Reg) else None
-                rb = root.get(ins.b.name) if isinstance(ins.b, Reg) else None
-                got = ra if rb is None and (ra is not None) else \
-                    rb if ins.op == "add" and ra is None else None
-                if ra is not None and rb is not None:
-                    got = None
-            if got is not None:
-                root[r] = got
-                changed = True
+    single = _single_definitions(fn)
+    root = _grow_roots(single, {r: r for r, ins in single.items() if isinstance(ins, Alloca)})
     escaped = set()
     for b in fn.blocks:
         for ins in b.instrs:
@@ -337,27 +316,19 @@ def _alloca_roots(fn: Function, defined: frozenset) -> tuple[dict[str, str], set
     return root, escaped
 
 
-def _same(a: Optional[Instr], b: Instr) -> bool:
-    """Whether ``a`` is a copy of ``b`` (annotations aside)."""
-    return a is not None and dataclasses.replace(a, annotations=()) == \
-        dataclasses.replace(b, annotations=())
+def _single_definitions(fn: Function) -> dict[str, Instr]:
+    """``{register: its definition}`` for registers written once, unguarded (identical copies
+    of one definition, as in blocks pre-mr duplicated, count as one)."""
+    return {r: ds[0] for r, ds in definitions(fn).items() if ds[0] is not None
+            and ds[0].guard is None and all(_same(d, ds[0]) for d in ds[1:])}
 
 
-def global_roots(fn: Function) -> dict[str, str]:
-    """``{register: "&NAME"}``: registers pointing into global NAME -- written once, unguarded,
-    by ``mov NAME`` or by ``add``/``sub`` of an offset to such an address (C's object rules, as
-    LLVM's BasicAA uses them: pointer arithmetic stays inside its object; the interpreter's
-    segments, one per object, fault otherwise). Distinct globals never overlap. Identical
-    copies of one definition (blocks pre-mr duplicated) count as one."""
-    defs = definitions(fn)
-    single = {r: ds[0] for r, ds in defs.items() if ds[0] is not None and ds[0].guard is None
-              and all(_same(d, ds[0]) for d in ds[1:])}
-    root: dict[str, str] = {}
-
+def _grow_roots(single: dict[str, Instr], root: dict[str, str], base=lambda a: None) -> dict:
+    """``root`` ({register: root}) extended to the ``single`` definitions that copy a rooted
+    value or add/subtract an offset to one (pointer arithmetic stays inside its object);
+    ``base``: the root of a non-register operand (a global's address), or None."""
     def of(a):
-        if isinstance(a, GlobalAddr):
-            return GLOBAL + a.name
-        return root.get(a.name) if isinstance(a, Reg) else None
+        return root.get(a.name) if isinstance(a, Reg) else base(a)
     changed = True
     while changed:
         changed = False
@@ -374,6 +345,22 @@ def global_roots(fn: Function) -> dict[str, str]:
                 root[r] = got
                 changed = True
     return root
+
+
+def _same(a: Optional[Instr], b: Instr) -> bool:
+    """Whether ``a`` is a copy of ``b`` (annotations aside)."""
+    return a is not None and dataclasses.replace(a, annotations=()) == \
+        dataclasses.replace(b, annotations=())
+
+
+def global_roots(fn: Function) -> dict[str, str]:
+    """``{register: "&NAME"}``: registers pointing into global NAME -- written once, unguarded,
+    by ``mov NAME`` or by ``add``/``sub`` of an offset to such an address (C's object rules, as
+    LLVM's BasicAA uses them: pointer arithmetic stays inside its object; the interpreter's
+    segments, one per object, fault otherwise). Distinct globals never overlap. Identical
+    copies of one definition (blocks pre-mr duplicated) count as one."""
+    return _grow_roots(_single_definitions(fn), {},
+                       lambda a: GLOBAL + a.name if isinstance(a, GlobalAddr) else None)
 
 
 #: The root of an address into a read-only global NAME is ``=NAME`` (``readonly_globals``):
