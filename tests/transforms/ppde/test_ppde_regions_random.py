@@ -11,8 +11,7 @@ is checked for semantics on two of the modules."""
 from __future__ import annotations
 
 import random
-from collections import Counter
-from itertools import combinations, product
+from itertools import combinations
 
 import pytest
 
@@ -20,14 +19,13 @@ from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.parser import parse_module
-from pylogic.ir.printer import print_instr, print_module
+from pylogic.ir.printer import print_module
 from pylogic.predicates.network import PAS_RELATIONS
-from pylogic.predicates.pas import PredicateAnalysis
 from pylogic.transforms import ppde as ppde_pass
 from pylogic.transforms.ppde_regions import seme_regions
+from tests.transforms.ppde.test_ppde_random import (CASES, REGS, assert_copies_within_original,
+                                                    guards, pcmps)
 
-REGS = ("r0", "r1", "r2", "r3")
-CASES = [((a, g, h), ()) for a, g, h in product((-1, 0, 1), repeat=3)]
 FUNCTIONS, SEGMENTS, MODULES = 40, 4, 8          # 8 x 40 = 320 regions
 
 
@@ -84,15 +82,6 @@ def module_text(seed: int) -> str:
     return "".join(funcs) + "\n".join(main + ["    ret 0", "}"]) + "\n"
 
 
-def pcmps(module) -> Counter:
-    return Counter(print_instr(i).strip() for f in module.defined_functions()
-                   for b in f.blocks for i in b.instrs if i.opcode == "pcmp")
-
-
-def guards(module) -> set:
-    return {i.guard for f in module.defined_functions() for b in f.blocks for i in b.instrs}
-
-
 def reach(fn) -> dict:
     succ = {b.label: set(b.successors()) for b in fn.blocks}
     out = {}
@@ -121,14 +110,7 @@ def test_t26_across_blocks(seed):
             assert d in r.get(label, set()) or label not in r, (fname, label, d)   # within
         for d, e in combinations(dests, 2):
             assert e not in r[d] and d not in r[e], (fname, label, d, e)         # disjoint
-    fns = {fn.name: fn for fn in module.defined_functions()}
-    for (fname, label, _, original), copies in record.copies_of.items():
-        pas = PredicateAnalysis(fns[fname], rows.function(fname))
-        value = lambda p: pas.bdd.true if p == "p0" else pas.value((p, label))   # noqa: E731
-        for c in copies:
-            assert value(c) & ~value(original) == pas.bdd.false, (fname, label, c, original)
-        for c, d in combinations(copies, 2):
-            assert value(c) & value(d) == pas.bdd.false, (fname, label, c, d)
+    assert_copies_within_original(module, rows, record)
     # to the fixpoint
     result = optimize(module, ["ppde"], "t.pir", engine="clingo")
     new = result.module
