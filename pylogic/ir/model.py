@@ -6,7 +6,7 @@ their ``%``/``@`` prefix. Integer literals are normalised to signed 64-bit.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
 from pylogic.errors import SourceLoc
@@ -288,6 +288,19 @@ def branch_targets(instr: Instr) -> tuple[str, ...]:
     if isinstance(instr, Call):
         return instr.continuations
     return ()
+
+
+def retargeted(instr: Instr, where: dict) -> Instr:
+    """``instr`` with the labels it may transfer control to renamed by ``where`` (old label ->
+    new label); ``instr`` itself when it names none of them."""
+    if not any(t in where for t in branch_targets(instr)):
+        return instr
+    if isinstance(instr, Br):
+        return replace(instr, target=where.get(instr.target, instr.target))
+    if isinstance(instr, CondBr):
+        return replace(instr, if_true=where.get(instr.if_true, instr.if_true),
+                       if_false=where.get(instr.if_false, instr.if_false))
+    return replace(instr, continuations=tuple(where.get(t, t) for t in instr.continuations))
 
 
 # ---------------------------------------------------------------- containers

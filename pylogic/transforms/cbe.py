@@ -30,7 +30,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.ir.model import Br, Call, CondBr, Function, Imm, Module
+from pylogic.ir.model import Br, Call, CondBr, Function, Imm, Module, retargeted
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -135,16 +135,7 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     return sorted(out, key=lambda c: (len(c[3]), c))
 
 
-def _retarget(ins, old: str, new: str):
-    if isinstance(ins, Br) and ins.target == old:
-        return dataclasses.replace(ins, target=new)
-    if isinstance(ins, CondBr) and old in (ins.if_true, ins.if_false):
-        return dataclasses.replace(ins, if_true=new if ins.if_true == old else ins.if_true,
-                                   if_false=new if ins.if_false == old else ins.if_false)
-    if isinstance(ins, Call) and old in ins.continuations:   # exit splitting (README)
-        return dataclasses.replace(ins, continuations=tuple(new if t == old else t
-                                                            for t in ins.continuations))
-    return ins
+
 
 
 def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
@@ -210,13 +201,14 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                     target = term.if_true if outcome == "TRUE" else term.if_false
                     instrs[-1] = Br(target=target, annotations=term.annotations, loc=term.loc)
                 else:
-                    instrs[-1] = _retarget(instrs[-1], path[k + 1], copies[path[k + 1]])
+                    instrs[-1] = retargeted(instrs[-1], {path[k + 1]: copies[path[k + 1]]})
                 blocks[copies[b]] = dataclasses.replace(blocks[b], label=copies[b],
                                                         instrs=tuple(instrs))
                 order.append(copies[b])
             src = blocks[source]
             blocks[source] = dataclasses.replace(
-                src, instrs=src.instrs[:-1] + (_retarget(src.instrs[-1], path[0], copies[path[0]]),))
+                src, instrs=src.instrs[:-1] + (
+                    retargeted(src.instrs[-1], {path[0]: copies[path[0]]}),))
             spent[i] = spent.get(i, 0) + cost
             allowance -= cost
             record.applied.append(Threaded(fn.name, i, block, source, path, outcome, cost))

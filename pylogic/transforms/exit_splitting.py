@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from facts_gen.naming import function_id
-from pylogic.ir.model import Br, Call, CondBr, Function, Module, Ret
+from pylogic.ir.model import Br, Call, CondBr, Function, Module, Ret, retargeted
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection
 
@@ -208,7 +208,7 @@ class _Splitter:
                         dataclasses.replace(term, exit=number[o]),)))
         if retarget:
             blocks = [dataclasses.replace(b, instrs=b.instrs[:-1] + (
-                _retarget(b.instrs[-1], {o: n for (m, o), n in retarget.items()
+                retargeted(b.instrs[-1], {o: n for (m, o), n in retarget.items()
                                          if m == b.label}),)) for b in blocks]
         clone = dataclasses.replace(fn, name=clone_name, blocks=tuple(blocks))
         size += sum(len(b.instrs) for b in clone.blocks)
@@ -302,19 +302,7 @@ def _side_targets(ins) -> tuple:
     return ()
 
 
-def _retarget(term, new: dict):
-    """``term`` with its targets renamed by ``new`` (old label -> copy)."""
-    if not new:
-        return term
-    if isinstance(term, Br):
-        return dataclasses.replace(term, target=new.get(term.target, term.target))
-    if isinstance(term, CondBr):
-        return dataclasses.replace(term, if_true=new.get(term.if_true, term.if_true),
-                                   if_false=new.get(term.if_false, term.if_false))
-    if isinstance(term, Call):
-        return dataclasses.replace(term, continuations=tuple(new.get(t, t)
-                                                             for t in term.continuations))
-    return term
+
 
 
 def _closure(called: set, clones: list) -> set:

@@ -55,7 +55,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.ir.cfg import retreating_edges, reverse_postorder
-from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Function, PredDefine, Reg, Ret
+from pylogic.ir.model import (TRUE_PREDICATES, Br, CondBr, Function, PredDefine, Reg, Ret,
+                              retargeted)
 
 KEEP, PAID = "keep", "paid"
 #: the annotation of an interface (or split) block: it is the exit, code in it stays there
@@ -116,13 +117,7 @@ def _targets(ins) -> tuple:
     return ()
 
 
-def _retarget(ins, old: str, new: str):
-    if isinstance(ins, Br) and ins.target == old:
-        return dataclasses.replace(ins, target=new)
-    if isinstance(ins, CondBr) and old in (ins.if_true, ins.if_false):
-        return dataclasses.replace(ins, if_true=new if ins.if_true == old else ins.if_true,
-                                   if_false=new if ins.if_false == old else ins.if_false)
-    return ins
+
 
 
 @dataclass
@@ -409,7 +404,7 @@ class CrossBlock:
             if j is None:
                 j = next(j for j, ins in enumerate(self.body[src]) if ins is branch)
                 current[(src, id(branch))] = j
-            self.body[src][j] = _retarget(self.body[src][j], t, name)
+            self.body[src][j] = retargeted(self.body[src][j], {t: name})
         redirect = {b: self.body[b][0].target for b in self.emptied}
         for b in list(redirect):
             t, seen = redirect[b], {b}
@@ -425,7 +420,7 @@ class CrossBlock:
                 for j, ins in enumerate(instrs):
                     for t in _targets(ins):
                         if t in redirect:
-                            instrs[j] = ins = _retarget(ins, t, redirect[t])
+                            instrs[j] = ins = retargeted(ins, {t: redirect[t]})
         layout = [b.label for b in self.fn.blocks]
         for (src, branch, t), name in names.items():
             anchor = src

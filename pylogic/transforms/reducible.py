@@ -27,7 +27,7 @@ from typing import Optional
 
 import networkx as nx
 
-from pylogic.ir.model import Br, CondBr, Function
+from pylogic.ir.model import Function, retargeted
 from pylogic.transforms.naming import FreshNames
 
 #: Rounds of the fix on one function (each removes one multi-entry loop).
@@ -72,13 +72,7 @@ def _peel(g: nx.DiGraph, loop: set, entries: set, header: str) -> tuple[set, boo
     return seen, nx.is_directed_acyclic_graph(g.subgraph(seen))
 
 
-def _retarget(ins, where: dict):
-    if isinstance(ins, Br) and ins.target in where:
-        return dataclasses.replace(ins, target=where[ins.target])
-    if isinstance(ins, CondBr) and (ins.if_true in where or ins.if_false in where):
-        return dataclasses.replace(ins, if_true=where.get(ins.if_true, ins.if_true),
-                                   if_false=where.get(ins.if_false, ins.if_false))
-    return ins
+
 
 
 def fix_loop(fn: Function, loop: set, entries: set, fresh: FreshNames) -> Optional[Function]:
@@ -106,10 +100,10 @@ def fix_loop(fn: Function, loop: set, entries: set, fresh: FreshNames) -> Option
             blocks.append(b)
         else:                                      # edges from outside the loop enter the copies
             blocks.append(dataclasses.replace(
-                b, instrs=tuple(_retarget(i, copy) for i in b.instrs)))
+                b, instrs=tuple(retargeted(i, copy) for i in b.instrs)))
         if b.label in peel:
             blocks.append(dataclasses.replace(
-                b, label=copy[b.label], instrs=tuple(_retarget(i, copy) for i in b.instrs)))
+                b, label=copy[b.label], instrs=tuple(retargeted(i, copy) for i in b.instrs)))
     return dataclasses.replace(fn, blocks=tuple(blocks))
 
 
