@@ -30,7 +30,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.ir.model import Br, Call, CondBr, Function, Imm, Module, retargeted
+from pylogic.ir.model import Br, CondBr, Function, Imm, Module, branch_targets, retargeted
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -184,7 +184,7 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                 continue
             chain = (source,) + path
             where = f"{source}->{path[0]}"
-            if any(chain[k + 1] not in _targets(blocks[chain[k]]) for k in range(len(path))):
+            if any(chain[k + 1] not in branch_targets(blocks[chain[k]].instrs[-1]) for k in range(len(path))):
                 record.rejected.append(Rejection(fn.name, i, where, "path changed",
                                                  "an earlier restructuring rerouted an edge"))
                 continue
@@ -216,12 +216,3 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     return dataclasses.replace(module, functions=tuple(out)), record
 
 
-def _targets(block) -> tuple:
-    term = block.instrs[-1]
-    if isinstance(term, Br):
-        return (term.target,)
-    if isinstance(term, CondBr):
-        return (term.if_true, term.if_false)
-    if isinstance(term, Call):
-        return term.continuations
-    return ()

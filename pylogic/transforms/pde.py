@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, Reg
+from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, Reg, branch_targets
 from pylogic.transforms.record import FixpointRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
@@ -72,17 +72,9 @@ def predecessors(fn) -> dict:
     preds = defaultdict(set)
     for b in fn.blocks:
         for ins in b.instrs:
-            for t in _targets(ins):
+            for t in branch_targets(ins):
                 preds[t].add(b.label)
     return preds
-
-
-def _targets(ins) -> tuple:
-    if isinstance(ins, Br):
-        return (ins.target,)
-    if isinstance(ins, CondBr):
-        return (ins.if_true, ins.if_false)
-    return ()
 
 
 def sink_target(fn, block, k: int, live: set, preds: dict) -> Optional[list]:
@@ -93,12 +85,12 @@ def sink_target(fn, block, k: int, live: set, preds: dict) -> Optional[list]:
     (v,) = d.defs()
     operands = _reads(d)
     for ins in block.instrs[k + 1:-1]:
-        if v in _reads(ins) or v in ins.defs() or operands & set(ins.defs()) or _targets(ins):
+        if v in _reads(ins) or v in ins.defs() or operands & set(ins.defs()) or branch_targets(ins):
             return None
     term = block.instrs[-1]
     if not isinstance(term, (Br, CondBr)) or _guarded(term) or v in _reads(term):
         return None
-    succs = list(dict.fromkeys(_targets(term)))
+    succs = list(dict.fromkeys(branch_targets(term)))
     if block.label in succs:
         return None
     out = [s for s in succs if (s, v) in live]

@@ -34,7 +34,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from pylogic.ir.model import Br, CondBr, Module, PredDefine, Ret
+from pylogic.ir.model import Call, Module, PredDefine, Ret, branch_targets
 from pylogic.ir.printer import print_instr
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
@@ -83,14 +83,6 @@ class PpdeRecord(FixpointRecord):
         t = self.totals()
         return (f"ppde: {t['deleted']} deleted, {t['split']} split, {t['merged']} merged, "
                 f"{t['copies']} copies in {t['rounds']} rounds")
-
-
-def _targets(ins) -> tuple:
-    if isinstance(ins, Br):
-        return (ins.target,)
-    if isinstance(ins, CondBr):
-        return (ins.if_true, ins.if_false)
-    return ()
 
 
 class _Copy:
@@ -152,7 +144,7 @@ class _BlockPpde:
     def _uses(self, v: str, delta) -> bool:
         if isinstance(delta, Ret):
             return v in _reads(delta)
-        return v in _reads(delta) or any((t, v) in self.live for t in _targets(delta))
+        return v in _reads(delta) or any((t, v) in self.live for t in branch_targets(delta))
 
     def _dep(self, alpha, delta) -> tuple[bool, bool]:
         """(DEP(α, δ), DEFINED-BUT-NOT-USED(α, δ))."""
@@ -258,7 +250,7 @@ class _BlockPpde:
                         self._delete(alpha)
                         self.stats["deleted"] += 1
                     return []
-                if _targets(delta.ins) or isinstance(delta.ins, Ret):
+                if branch_targets(delta.ins) or isinstance(delta.ins, Ret):
                     # all of α's executions leave here and v is dead there
                     self._delete(alpha)
                     self.stats["deleted"] += 1
@@ -311,8 +303,10 @@ class _BlockPpde:
         (p0) or exactly the fall-through one (§3.6 item 4); "dead" when it is dead at every
         target of δ; else None."""
         ins = delta.ins
-        if not _targets(ins) or _guard(ins) == "p0" and delta is not self.items[-1]:
+        if not branch_targets(ins) or _guard(ins) == "p0" and delta is not self.items[-1]:
             return None
+        if isinstance(ins, Call):
+            return None                          # a split call (exit splitting) is not a branch
         (v,) = alpha.ins.defs()
         if v in _reads(ins):
             return None
@@ -322,17 +316,17 @@ class _BlockPpde:
         elif _guard(ins) != "p0":
             ok = False
         elif g == "p0":
-            ok = not any(_targets(it.ins) for it in self.items[self.items.index(alpha) + 1:-1])
+            ok = not any(branch_targets(it.ins) for it in self.items[self.items.index(alpha) + 1:-1])
         else:
             ok = self.fallthrough(g)
         if not ok:
             return None
-        return "export" if any((t, v) in self.live for t in _targets(ins)) else "dead"
+        return "export" if any((t, v) in self.live for t in branch_targets(ins)) else "dead"
 
     def fallthrough(self, g: str) -> bool:
         """g holds exactly when control reaches the block's final branch: disjoint from every
         side exit's guard and, with them, a partition of the block's p0 (PPG)."""
-        sides = {_guard(it.ins) for it in self.items[:-1] if _targets(it.ins)}
+        sides = {_guard(it.ins) for it in self.items[:-1] if branch_targets(it.ins)}
         if "p0" in sides or not self._usable(g) or not all(self._usable(x) for x in sides):
             return False
         return all(self.preds.is_disjoint(g, x) for x in sides) and \
@@ -387,7 +381,7 @@ def _exit_costs(instrs: list, exported: dict) -> list:
         if id(ins) in exported:
             pending[exported[id(ins)]] += 1
             continue
-        if _targets(ins) or isinstance(ins, Ret):
+        if branch_targets(ins) or isinstance(ins, Ret):
             costs.append(issued + pending[id(ins)])
         issued += 1
     return costs
@@ -403,13 +397,13 @@ def _no_path_longer(before: list, after: list) -> bool:
     """Every exit of the block (each branch or ret, in order; they are never moved) is reached
     after no more instructions than before, so no path through the block runs longer."""
     def prefixes(instrs):
-        return [k for k, ins in enumerate(instrs) if _targets(ins) or isinstance(ins, Ret)]
+        return [k for k, ins in enumerate(instrs) if branch_targets(ins) or isinstance(ins, Ret)]
     a, b = prefixes(before), prefixes(after)
     return len(a) == len(b) and all(y <= x for x, y in zip(a, b)) and len(after) <= len(before)
 
 
 def _successors(items) -> set:
-    return {t for it in items for t in _targets(it.ins)}
+    return {t for it in items for t in branch_targets(it.ins)}
 
 
 def _with_guard(ins, p: str):
@@ -460,7 +454,7 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                     single[name] = None
                 elif len(ws) == 1 and ws[0][1]:
                     single[name] = ws[0][0]
-            if not cands or not guards and not any(_targets(i) for i in instrs[:-1]):
+            if not cands or not guards and not any(branch_targets(i) for i in instrs[:-1]):
                 # no predicated code here: nothing for Sink to split (pde's job)
                 blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
                 continue

@@ -55,8 +55,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.ir.cfg import retreating_edges, reverse_postorder
-from pylogic.ir.model import (TRUE_PREDICATES, Br, CondBr, Function, PredDefine, Reg, Ret,
-                              retargeted)
+from pylogic.ir.model import (TRUE_PREDICATES, Br, Call, Function, PredDefine, Reg, Ret,
+                              branch_targets, retargeted)
 
 KEEP, PAID = "keep", "paid"
 #: the annotation of an interface (or split) block: it is the exit, code in it stays there
@@ -110,11 +110,7 @@ def _reads(ins) -> set:
 
 
 def _targets(ins) -> tuple:
-    if isinstance(ins, Br):
-        return (ins.target,)
-    if isinstance(ins, CondBr):
-        return tuple(dict.fromkeys((ins.if_true, ins.if_false)))
-    return ()
+    return tuple(dict.fromkeys(branch_targets(ins)))
 
 
 
@@ -193,8 +189,8 @@ class CrossBlock:
         for k in range(start, len(instrs)):
             d = instrs[k]
             last = k == len(instrs) - 1
-            if isinstance(d, Ret):
-                return None
+            if isinstance(d, Ret) or isinstance(d, Call) and d.continuations:
+                return None                                    # a ret or a split call
             if v in d.defs() or v in _reads(d) or reads & set(d.defs()):
                 return None                                    # DEP (§2.4)
             if not _targets(d):
