@@ -28,8 +28,8 @@ from facts_gen.value_flow import (MEMORY, ReturnFits, definitions, candidate_exp
                                   expression_of, load_roots, memory_roots, reads_memory,
                                   readonly_globals, spares,
                                   store_generated, substituted, value_names)
-from pylogic.ir.model import (Block, Br, CondBr, Function, Imm, Module, Mov, Reg, Store,
-                              branch_targets)
+from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
+                              branch_targets, retargeted)
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -398,22 +398,16 @@ def _place(fn: Function, blocks: list, on_edge: dict, fresh: FreshNames):
         if b != entry and preds[b] == {a}:
             tgt = blocks[index[b]]
             blocks[index[b]] = dataclasses.replace(tgt, instrs=tuple(code) + tgt.instrs)
-        elif src.successors() == (b,) and len(branches) == 1:
+        elif src.successors() == (b,) and len(branches) == 1 and \
+                not isinstance(src.instrs[branches[0]], Call):     # not before a split call
             k = branches[0]
             blocks[index[a]] = dataclasses.replace(
                 src, instrs=src.instrs[:k] + tuple(code) + src.instrs[k:])
         else:
             label = fresh.fresh(f"{a}.pre.{b}")
             retarget = {b: label}
-            instrs = []
-            for ins in src.instrs:
-                if isinstance(ins, Br) and ins.target == b:
-                    ins = dataclasses.replace(ins, target=label)
-                elif isinstance(ins, CondBr) and b in (ins.if_true, ins.if_false):
-                    ins = dataclasses.replace(ins, if_true=retarget.get(ins.if_true, ins.if_true),
-                                              if_false=retarget.get(ins.if_false, ins.if_false))
-                instrs.append(ins)
-            blocks[index[a]] = dataclasses.replace(src, instrs=tuple(instrs))
+            instrs = tuple(retargeted(ins, retarget) for ins in src.instrs)
+            blocks[index[a]] = dataclasses.replace(src, instrs=instrs)
             added.append(Block(label=label, instrs=tuple(code) + (Br(target=b),)))
             split += 1
     return blocks + added, split
