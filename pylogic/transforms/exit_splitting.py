@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from facts_gen.naming import function_id
-from pylogic.ir.model import Br, Call, CondBr, Function, Module, Ret, retargeted
+from pylogic.ir.model import Br, Call, CondBr, Function, Module, Ret, branch_targets, retargeted
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection
 
@@ -135,10 +135,10 @@ class _Splitter:
                 edge_answers.setdefault((m, n), set()).add(a)
         preds: dict = {}
         for b in fn.blocks:
-            for t in dict.fromkeys(_final_targets(b)):
+            for t in dict.fromkeys(branch_targets(b.instrs[-1])):
                 preds.setdefault(t, []).append(b.label)
             for ins in b.instrs[:-1]:          # side exits: their targets are not duplicated
-                for t in _side_targets(ins):
+                for t in branch_targets(ins):
                     preds.setdefault(t, []).append(None)
         per_return: dict = {}    # label -> outcome or (call index, Call, sub plan)
         for b in fn.blocks:
@@ -281,28 +281,6 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
     used = _closure(called, clones)
     out += [c for c in clones if c.name in used]
     return dataclasses.replace(module, functions=tuple(out)), applied, rejected, added
-
-
-def _final_targets(block) -> tuple:
-    term = block.instrs[-1]
-    if isinstance(term, Br):
-        return (term.target,)
-    if isinstance(term, CondBr):
-        return (term.if_true, term.if_false)
-    if isinstance(term, Call):
-        return term.continuations
-    return ()
-
-
-def _side_targets(ins) -> tuple:
-    if isinstance(ins, Br):
-        return (ins.target,)
-    if isinstance(ins, CondBr):
-        return (ins.if_true, ins.if_false)
-    return ()
-
-
-
 
 
 def _closure(called: set, clones: list) -> set:

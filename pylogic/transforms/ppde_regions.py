@@ -113,9 +113,6 @@ def _targets(ins) -> tuple:
     return tuple(dict.fromkeys(branch_targets(ins)))
 
 
-
-
-
 @dataclass
 class CrossBlockStats:
     sunk: int = 0            # original candidates moved out of their block
