@@ -5,7 +5,12 @@ on edges. Found by reading the passes' private target lists against ``branch_tar
 - sinking: pde saw J in SPLIT with the single predecessor A, sank A's ``x = add s, 5`` into J,
   and the path B -> J printed 6 instead of 100;
 - PRE: pre-m put ``mul s, 3`` in a new block on the edge B -> J but left the call's continuation
-  at J, so the new block was unreachable and B -> J printed 0 instead of 3."""
+  at J, so the new block was unreachable and B -> J printed 0 instead of 3;
+- pcp-basic/pcp-full: predicated SSA ended the block at the split call with no exits, so its
+  continuations looked unreachable from it: K was deleted and B -> J printed nothing instead of
+  3; such a block is now analysed predicate-blind (the sccp transfer follows continuations).
+
+Every registered pass runs on both programs on every path."""
 from __future__ import annotations
 
 import pytest
@@ -13,6 +18,7 @@ import pytest
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.parser import parse_module
+from pylogic.transforms.registry import PASSES
 
 SPLIT = """func f(a) {
 entry:
@@ -99,3 +105,12 @@ def test_pre_insertions_on_split_call_edges(passes):
     if passes == ["pre-m"]:      # the partial redundancy at J is removed: A -> J evaluates once
         assert result.comparisons[0].after.counts["instructions"] < \
             result.comparisons[0].before.counts["instructions"]
+
+
+@pytest.mark.parametrize("name", sorted(PASSES))
+def test_every_pass_keeps_split_call_programs(name):
+    for text, cases in ((SPLIT, CASES), (PRE, [((), (0,)), ((), (1,)), ((), (-1,))])):
+        module = parse_module(text)
+        result = compare_modules(module, optimize(module, [name]).module, cases)
+        assert [c.verdict for c in result.comparisons] == ["identical"] * len(cases), \
+            (name, [c.detail for c in result.comparisons])

@@ -296,6 +296,8 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
         fold_at, cond = _folded_condition(block, uses)
         last = len(block.instrs) - 1
         for k, ins in enumerate(block.instrs):
+            if isinstance(ins, Call) and ins.continuations:
+                raise PSSAUnsupported(f"{label}: a split call (exit splitting)")
             guard = None if ins.guard in TRUE_PREDICATES else ins.guard
             if guard is not None:
                 pssa.predicated = True
