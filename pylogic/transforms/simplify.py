@@ -8,7 +8,9 @@ Per function, to a fixpoint:
    function: a register's set is the union of what its definitions compute (plus 0 when it may be
    read before it is written, by definite assignment over the CFG: IR.md, an unwritten register
    reads 0; unknown for parameters), so phis lowered to copies are followed through loops with
-   no depth limit;
+   no depth limit; only over blocks found executable (a ``cbr`` whose condition is known leaves
+   by one edge: SCCP's executable edges, GVN's processFoldableCondBr), so a definition behind a
+   decided branch joins nothing;
 2. each pure instruction (arithmetic, ``neg``/``not``, ``cmp``, ``select``) is rewritten in place
    (its guard kept) to ``mov C`` when its value is one constant (constant folding with the
    interpreter's operators, ``transforms.lattice.apply``; ``div``/``rem`` only when the divisor
@@ -54,7 +56,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Module, Mov,
+from pylogic.ir.model import (BinOp, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load, Module, Mov,
                               PredDefine, Reg, Select, UnOp, branch_targets)
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
@@ -317,8 +319,32 @@ class _Values:
             out = v if out is None else kb.join(out, v)
         return out
 
+    def _successors(self, block) -> set:
+        """The blocks control may reach from ``block`` as far as the known bits tell: a ``cbr``
+        terminator on a condition known non-zero (zero) leaves by its true (false) edge only."""
+        out = set()
+        last = len(block.instrs) - 1
+        for k, ins in enumerate(block.instrs):
+            if k == last and isinstance(ins, CondBr) and ins.guard is None:
+                c = self.operand(ins.cond)
+                if isinstance(ins.cond, Reg) and ins.cond.name not in self.bits \
+                        and ins.cond.name in self.defs and ins.cond.name not in self.params:
+                    continue        # no value yet (optimistic): neither edge so far
+                if c.one:
+                    out.add(ins.if_true)
+                elif c.zero == kb.M:
+                    out.add(ins.if_false)
+                else:
+                    out.update((ins.if_true, ins.if_false))
+            else:
+                out.update(branch_targets(ins))
+        return out
+
     def solve(self) -> None:
-        """The known bits of every register: the optimistic fixpoint (a worklist over reads)."""
+        """The known bits of every register: the optimistic fixpoint (a worklist over reads),
+        over the blocks found executable (SCCP's executable edges: GVN's processFoldableCondBr
+        likewise ignores what a constant branch cannot reach); a definition in a block never
+        found executable contributes nothing (it never runs)."""
         results: dict[tuple, Bits] = {}
         visits: Counter = Counter()
         users = defaultdict(set)
@@ -326,12 +352,51 @@ class _Values:
             for b, k in rs:
                 users[r].add((b, k))
         instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
+        blocks = self.fn.block_map()
         for r in self.params:
             self.bits[r] = kb.UNKNOWN
         for r in self.unwritten:
             self.bits[r] = kb.const(0)      # may be read before it is written
-        work = [key for key, ins in instr.items() if ins.defs()]
-        pending = set(work)
+        self.executable = set()
+        work, pending = [], set()
+
+        def reach(label: str) -> None:
+            new = [label]
+            while new:
+                b = new.pop()
+                if b in self.executable or b not in blocks:
+                    continue
+                self.executable.add(b)
+                for k, ins in enumerate(blocks[b].instrs):
+                    if ins.defs() and (b, k) not in pending:
+                        pending.add((b, k))
+                        work.append((b, k))
+                new.extend(self._successors(blocks[b]) - self.executable)
+
+        reach(self.fn.blocks[0].label)
+        while True:
+            self._propagate(work, pending, results, visits, users, instr, blocks, reach)
+            # a condition left without a value (nothing reached defines it): both edges
+            stuck = [b.instrs[-1].cond.name for b in self.fn.blocks
+                     if b.label in self.executable and isinstance(b.instrs[-1], CondBr)
+                     and isinstance(b.instrs[-1].cond, Reg)
+                     and b.instrs[-1].cond.name in self.defs
+                     and b.instrs[-1].cond.name not in self.bits]
+            if not stuck:
+                break
+            for r in stuck:
+                self.bits[r] = kb.UNKNOWN
+                for u in users[r]:
+                    if u[0] in self.executable and isinstance(instr[u], CondBr):
+                        for t in self._successors(blocks[u[0]]) - self.executable:
+                            reach(t)
+                    elif u[0] in self.executable and u not in pending and instr[u].defs():
+                        pending.add(u)
+                        work.append(u)
+        for r in self.defs:     # anything never evaluated (unreachable cycles): unknown
+            self.bits.setdefault(r, kb.UNKNOWN)
+
+    def _propagate(self, work, pending, results, visits, users, instr, blocks, reach) -> None:
         while work:
             key = work.pop()
             pending.discard(key)
@@ -354,11 +419,14 @@ class _Values:
                     continue
                 self.bits[r] = bits
                 for u in users[r]:
-                    if u not in pending and instr[u].defs():
+                    if u[0] not in self.executable:
+                        continue
+                    if isinstance(instr[u], CondBr):
+                        for t in self._successors(blocks[u[0]]) - self.executable:
+                            reach(t)
+                    elif u not in pending and instr[u].defs():
                         pending.add(u)
                         work.append(u)
-        for r in self.defs:     # anything never evaluated (unreachable cycles): unknown
-            self.bits.setdefault(r, kb.UNKNOWN)
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):
