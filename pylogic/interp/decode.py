@@ -86,6 +86,17 @@ class FunctionCode:
     entries: int = 0
     kind_table: Optional[tuple] = None  # machine._kind_table, built on first use
     _steps: Optional[list] = None
+    #: typed parameters (README "PIR extensions"): (position, lo, hi, type) each
+    param_checks: tuple = ()
+
+    def bad_argument(self, args) -> Optional[str]:
+        """The run-time error of calling this function with ``args`` (an argument outside its
+        typed parameter's range), or None."""
+        for k, lo, hi, t in self.param_checks:
+            v = args[k] if k < len(args) else 0
+            if not lo <= v <= hi:
+                return f"argument {k + 1} of {self.name} ({v}) is outside its type {t}"
+        return None
 
     @property
     def name(self) -> str:
@@ -229,7 +240,9 @@ class FunctionDecoder:
             labels=[it[1] for it in items], edges=self.edges, edge_counts=self.edge_counts,
             edge_pcs=self.edge_pcs, edge_targets=self.edge_targets, exit_pcs=self.exit_pcs,
             exit_counts=self.exit_counts, call_sites=self.call_sites,
-            continuations=self.continuations, decoder=self)
+            continuations=self.continuations, decoder=self,
+            param_checks=tuple((k, *self.f.param_ranges()[p], t) for k, (p, t) in
+                               enumerate(zip(self.f.params, self.f.param_types)) if t))
 
     def body(self, ins: Instr, pc: int, label: str) -> tuple[list[str], str]:
         """Python lines of one instruction without its guard test, and how it ends control:

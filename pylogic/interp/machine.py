@@ -180,8 +180,13 @@ class Machine:
         box, calls, memory, refund = self.box, self.calls, self.memory, self.refund
         exit_box = self.exit_box
         R = [0] * fc.nregs
+        args = [to_signed64(int(v)) for v in args]
         for slot, value in zip(fc.param_slots, args):
-            R[slot] = to_signed64(int(value))
+            R[slot] = value
+        bad = fc.param_checks and fc.bad_argument(args)
+        if bad:
+            return RunResult(error=RunError(bad, SourceLoc(self.module.path)),
+                             exit_status=ERROR_STATUS)
         segments, lengths = fc.segments, fc.segment_lengths
         pc, frames, fast = 0, [], True
         cut = None  # where the run stopped in ``fc``, if inside it (``kind_counts``)
@@ -281,6 +286,12 @@ class Machine:
                                   f"calling {callee.name}")
                     cut = site + 1
                     break
+                if callee.param_checks:
+                    bad = callee.bad_argument(box[0])
+                    if bad:
+                        error = self.location_error(fc, site, bad)
+                        cut = site + 1
+                        break
                 frames.append((fc, R, site + 1, dest, self.allocas))
                 self.allocas = []
                 fc = callee

@@ -6,6 +6,7 @@ their ``%``/``@`` prefix. Integer literals are normalised to signed 64-bit.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Optional, Union
 
@@ -322,6 +323,21 @@ class Block:
         return tuple(seen)
 
 
+#: ``sN`` / ``uN`` (1 <= N <= 63): a typed parameter (README "PIR extensions").
+_PARAM_TYPE = re.compile(r"([su])([1-9][0-9]?)\Z")
+
+
+def param_type_range(ptype: str) -> Optional[tuple[int, int]]:
+    """``(lo, hi)``: the values a parameter of type ``sN`` (sign-extended N-bit: -2**(N-1) ..
+    2**(N-1)-1) or ``uN`` (zero-extended: 0 .. 2**N-1) may hold; None for an untyped (``""``)
+    or malformed type."""
+    m = _PARAM_TYPE.match(ptype)
+    if not m or int(m.group(2)) > 63:
+        return None
+    n = int(m.group(2))
+    return (-(1 << (n - 1)), (1 << (n - 1)) - 1) if m.group(1) == "s" else (0, (1 << n) - 1)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Function:
     name: str
@@ -330,6 +346,18 @@ class Function:
     extern: bool = False
     annotations: Annotations = ()
     loc: Optional[SourceLoc] = field(default=None, compare=False, repr=False)
+    #: () or one type per parameter: "" (any 64-bit value) or "sN"/"uN" (``param_type_range``);
+    #: a call whose argument lies outside its parameter's range is a run-time error
+    param_types: tuple = ()
+
+    def param_ranges(self) -> dict[str, tuple[int, int]]:
+        """``{parameter: (lo, hi)}`` for the typed parameters."""
+        out = {}
+        for p, t in zip(self.params, self.param_types):
+            r = param_type_range(t) if t else None
+            if r is not None:
+                out[p] = r
+        return out
 
     @property
     def entry(self) -> Optional[Block]:

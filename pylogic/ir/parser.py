@@ -26,7 +26,7 @@ from pylogic.ir.deposit_types import DEPOSIT_ALIASES, IA64_COMPLETERS
 from pylogic.ir.model import (
     BINARY_OPS, RELATIONS, UNARY_OPS, Alloca, BinOp, Block, Call, Cmp, CondBr, Function,
     Global, GlobalAddr, Imm, Input, Load, Module, Mov, PredDefine, PredDest, Print, Reg, Ret,
-    Select, Store, Br, UnOp, to_signed64,
+    Select, Store, Br, UnOp, param_type_range, to_signed64,
 )
 
 __all__ = ["parse_module", "parse_file", "parse_int", "decode_string", "encode_string",
@@ -325,11 +325,12 @@ def _is_define_at(toks: list, i: int) -> bool:
 # ---------------------------------------------------------------- module parser
 
 class _FunctionBuilder:
-    __slots__ = ("name", "params", "annotations", "loc", "blocks", "ok")
+    __slots__ = ("name", "params", "param_types", "annotations", "loc", "blocks", "ok")
 
-    def __init__(self, name, params, annotations, loc, ok):
+    def __init__(self, name, params, annotations, loc, ok, param_types=()):
         self.name = name
         self.params = params
+        self.param_types = param_types
         self.annotations = annotations
         self.loc = loc
         self.blocks = []  # [label, instrs, hyperblock, annotations, loc]
@@ -340,7 +341,7 @@ class _FunctionBuilder:
                              annotations=annots, loc=loc)
                        for label, instrs, hyper, annots, loc in self.blocks)
         return Function(name=self.name, params=self.params, blocks=blocks,
-                        annotations=self.annotations, loc=self.loc)
+                        annotations=self.annotations, loc=self.loc, param_types=self.param_types)
 
 
 class _ModuleParser:
@@ -452,17 +453,18 @@ class _ModuleParser:
             cur = _Cursor(toks, 2 if extern else 1)
             name = cur.ident("a function name after 'func'")
             cur.expect("(", f"after function name '{name}'")
-            params = self._params(cur)
+            params, param_types = self._params(cur)
             if extern:
                 if cur.peek() == "{":
                     raise _LineError(f"extern function '{name}' cannot have a body (remove "
                                      f"'extern' or the body)", cur.i)
                 cur.end(f"after extern function '{name}'")
                 self.functions.append(Function(name=name, params=params, extern=True,
-                                               annotations=annotations, loc=loc))
+                                               annotations=annotations, loc=loc,
+                                               param_types=param_types))
                 return None
             cur.expect("{", f"at the end of the header of function '{name}'")
-            fn = _FunctionBuilder(name, params, annotations, loc, True)
+            fn = _FunctionBuilder(name, params, annotations, loc, True, param_types)
             if cur.peek() == "}":  # `func f() { }`: empty body on one line
                 cur.i += 1
                 cur.end(f"after '}}' closing function '{name}'")
@@ -478,18 +480,29 @@ class _ModuleParser:
                 return None
             return _FunctionBuilder(name, (), (), loc, False)
 
-    def _params(self, cur: _Cursor) -> tuple:
+    def _params(self, cur: _Cursor) -> tuple[tuple, tuple]:
+        """``(names, types)``: ``P`` or ``P:sN``/``P:uN`` (typed parameters, README "PIR
+        extensions"); types is () when no parameter has one."""
         if cur.peek() == ")":
             cur.i += 1
-            return ()
-        params = []
+            return (), ()
+        params, types = [], []
         while True:
             params.append(cur.ident("a parameter name"))
+            types.append("")
+            if cur.peek() == ":":
+                cur.i += 1
+                t = cur.peek()
+                if t is None or param_type_range(t) is None:
+                    raise _LineError(f"parameter '{params[-1]}' needs a type sN or uN "
+                                     f"(1 <= N <= 63) after ':'", cur.i)
+                types[-1] = t
+                cur.i += 1
             if cur.peek() == ",":
                 cur.i += 1
                 continue
             cur.expect(")", "after the last parameter")
-            return tuple(params)
+            return tuple(params), (tuple(types) if any(types) else ())
 
     def _global(self, toks) -> None:
         """``global NAME[SIZE]``, ``global NAME[SIZE] = {b, ...}``, ``global NAME = "text"``."""

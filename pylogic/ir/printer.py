@@ -86,7 +86,8 @@ def print_block(block: Block) -> str:
 
 def print_function(fn: Function) -> str:
     """A function definition or ``extern func`` declaration (no final newline)."""
-    header = f"{fn.name}({', '.join(fn.params)})"
+    types = fn.param_types or ("",) * len(fn.params)
+    header = f"{fn.name}({', '.join(p + (':' + t if t else '') for p, t in zip(fn.params, types))})"
     if fn.extern:
         return f"extern func {header}" + _annotations(fn.annotations)
     lines = [f"func {header} {{" + _annotations(fn.annotations)]

@@ -19,7 +19,9 @@ Rules (IR.md "Module", "Instructions", "Predicate defines"):
   writes; such a register is not also written by an ordinary instruction; ordinary instructions
   do not write ``p0``/``true`` or a global's name;
 - ``load``/``store`` sizes are 1, 2, 4 or 8; opcodes, relations and deposit types are known;
-  a predicate define has one or two distinct destinations.
+  a predicate define has one or two distinct destinations;
+- typed parameters (README "PIR extensions"): one type per parameter, each ``sN``/``uN`` with
+  1 <= N <= 63, none on ``...``.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from pylogic.errors import SourceLoc, VerifyError
 from pylogic.ir.model import (
     BINARY_OPS, DEPOSIT_TYPES, MEMORY_SIZES, RELATIONS, TRUE_PREDICATES, UNARY_OPS, BinOp,
     Block, Call, Cmp, Function, GlobalAddr, Load, Module, PredDefine, Ret, Store, UnOp,
-    branch_targets,
+    branch_targets, param_type_range,
 )
 
 __all__ = ["verify_module", "check_module", "VerifyErrors", "VARIADIC_PARAM"]
@@ -141,6 +143,13 @@ def _verify_function(fn: Function, functions: dict, globals_: dict, r: _Reporter
         if p in globals_:
             r.report(f"parameter '{p}' has the name of a global (reads of '{p}' would give "
                      f"the global's address)", fn.loc, function=name)
+    if fn.param_types and len(fn.param_types) != len(fn.params):
+        r.report(f"{len(fn.param_types)} parameter types for {len(fn.params)} parameters",
+                 fn.loc, function=name)
+    for p, t in zip(fn.params, fn.param_types):
+        if t and (param_type_range(t) is None or p == VARIADIC_PARAM):
+            r.report(f"parameter '{p}' has type '{t}' (a type is sN or uN, 1 <= N <= 63, and "
+                     f"'{VARIADIC}' has none)", fn.loc, function=name)
     labels = {}
     for b in fn.blocks:
         if b.label in labels:

@@ -268,3 +268,11 @@ def load(size: int, signed: bool) -> Bits:
     if signed:
         return Bits(0, 0, 65 - 8 * size)
     return normal(Bits(M & ~_low(8 * size), 0, 1))
+
+
+def in_range(lo: int, hi: int) -> Bits:
+    """The values lo..hi (signed): the bits and sign bits every one of them shares."""
+    if lo >= 0:
+        return normal(Bits(M & ~_low(hi.bit_length()), 0, 1))
+    sign = min(sign_bits(lo), sign_bits(hi))
+    return normal(Bits(0, 0, sign))

@@ -306,9 +306,17 @@ class _Values:
             return kb.load(ins.size, ins.signed)
         return kb.UNKNOWN
 
+    def param_bits(self, r: str) -> Bits:
+        """A parameter's value on entry: in its type's range when it has one (a call with an
+        argument outside it faults; README "PIR extensions") and nothing writes it again."""
+        rng = self.fn.param_ranges().get(r) if self.fn.param_types else None
+        if rng is None or r in self.defs:
+            return kb.UNKNOWN
+        return kb.in_range(*rng)
+
     def _register_bits(self, r: str, results: dict) -> Optional[Bits]:
         if r in self.params:
-            return kb.UNKNOWN
+            return self.param_bits(r)
         out = kb.const(0) if r in self.unwritten else None
         for b, k, ins in self.defs[r]:
             v = results.get((b, k))
@@ -354,7 +362,7 @@ class _Values:
         instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
         blocks = self.fn.block_map()
         for r in self.params:
-            self.bits[r] = kb.UNKNOWN
+            self.bits[r] = self.param_bits(r)
         for r in self.unwritten:
             self.bits[r] = kb.const(0)      # may be read before it is written
         self.executable = set()
@@ -435,10 +443,15 @@ class _Values:
         while isinstance(a, Reg) and a.name in self.ssa and isinstance(self.ssa[a.name], Mov) \
                 and seen < 64:
             src = self.ssa[a.name].src
-            if isinstance(src, Reg) and src.name not in self.ssa:
+            if isinstance(src, Reg) and not self.is_value(src.name):
                 break
             a, seen = src, seen + 1
         return a
+
+    def is_value(self, r: str) -> bool:
+        """``r`` holds one value wherever it is read: an SSA register, or a parameter nothing
+        writes again."""
+        return r in self.ssa or (r in self.params and r not in self.defs)
 
     def same(self, a, b) -> bool:
         return a == b or self.leader(a) == self.leader(b)
@@ -457,7 +470,7 @@ def _stable(values: _Values, a) -> bool:
     """``a`` has the same value wherever an SSA value built on it is read (a literal, a global's
     address, or an SSA register)."""
     a = values.leader(a)
-    return not isinstance(a, Reg) or a.name in values.ssa
+    return not isinstance(a, Reg) or values.is_value(a.name)
 
 
 def _constant_load(ins: Load, values: _Values) -> Optional[int]:

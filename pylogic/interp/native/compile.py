@@ -501,6 +501,21 @@ class FunctionCompiler:
         self.place(bad)
         self.abort(3)
         self.place(ok)
+        # typed parameters (README "PIR extensions"): an argument outside its range faults
+        for k, p in enumerate(f.params):
+            lo_hi = f.param_ranges().get(p) if f.param_types else None
+            if lo_hi is None:
+                continue
+            lo, hi = lo_hi
+            a, b, c = self.t(), self.t(), self.t()
+            self.emit(f"{a} = icmp slt i64 %arg{k}, {lo}")
+            self.emit(f"{b} = icmp sgt i64 %arg{k}, {hi}")
+            self.emit(f"{c} = or i1 {a}, {b}")
+            good, bad_arg = self.label(), self.label()
+            self.emit(f"br i1 {c}, label %{bad_arg}, label %{good}")
+            self.place(bad_arg)
+            self.abort(ABORT_FAULT)
+            self.place(good)
         self.bump("@pl_entries", 1, self.k)
         if not self.mc.precise:
             s = self.t()

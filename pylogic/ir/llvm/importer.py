@@ -215,7 +215,9 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
                        sum(len(b) for _, b in blocks), 0)
             out_functions.append(_extern(pir_name, nparams, path, variadic))
             continue
-        fn = Function(name=fn.name, params=fn.params, blocks=fn.blocks, loc=SourceLoc(path))
+        # typed parameters only where every call is a direct one the LLVM verifier type-checked
+        fn = Function(name=fn.name, params=fn.params, blocks=fn.blocks, loc=SourceLoc(path),
+                      param_types=() if name in ctx.address_taken else fn.param_types)
         report.add(pir_name, "imported", "", lowerer.llvm_instructions,
                    sum(len(b.instrs) for b in fn.blocks))
         out_functions.append(fn)
@@ -383,6 +385,7 @@ def _add_init(functions: list, relocations: list, ctx: ModuleContext, path: str)
             entry = Block(label=entry.label, hyperblock=entry.hyperblock, annotations=entry.annotations,
                           instrs=(Call(dest=None, callee=INIT_FUNCTION, args=()),) + entry.instrs)
             f = Function(name=f.name, params=f.params, blocks=(entry,) + f.blocks[1:],
+                         param_types=f.param_types,
                          extern=f.extern, annotations=f.annotations, loc=f.loc)
         out.append(f)
     return out + [init]

@@ -171,6 +171,15 @@ class ModuleContext:
         self.returns_aggregate: set[str] = set()  # '@f' with a hidden %sret.out
 
 
+def param_type(ty) -> str:
+    """The PIR parameter type (README "PIR extensions") of an LLVM parameter type: the
+    canonical form of iN (module docstring), ``u1`` for i1, ``sN`` for 2 <= N < 64; "" for
+    anything else (i64, pointers)."""
+    if isinstance(ty, IntT) and ty.bits < 64:
+        return "u1" if ty.bits == 1 else f"s{ty.bits}"
+    return ""
+
+
 class FunctionLowerer:
     """Lowers one function; raises Unsupported(reason) for anything outside the subset."""
 
@@ -212,9 +221,10 @@ class FunctionLowerer:
         self.phis = self._collect_phis(blocks)
         self.edge_labels: dict = {}
         self.pending_edges: list = []
-        pir_params = []
+        pir_params, param_types = [], []
         entry_prologue = []
-        for pname, _ in params:
+        for pname, ty in params:
+            param_types.append(param_type(ty) if pname not in byvals else "")
             if pname in byvals:
                 inner = self.regs.fresh(sanitize(pname[1:]) + ".byval")
                 pir_params.append(inner)
@@ -229,9 +239,11 @@ class FunctionLowerer:
             aggregate_leaves(ret_type, self.L)  # supported leaves only
             self.ret_slot = self.regs.fresh("sret.out")
             pir_params.append(self.ret_slot)
+            param_types.append("")
         if variadic:
             self.va_area = self.regs.fresh("va.area")
             pir_params.append(self.va_area)
+            param_types.append("")
         for k, (label, instrs) in enumerate(blocks):
             self.block_label = label
             self._start(self.labels.get(label))
@@ -242,7 +254,8 @@ class FunctionLowerer:
         if self.entry_allocas:
             entry = self.out_blocks[0]
             self.out_blocks[0] = Block(label=entry.label, instrs=tuple(self.entry_allocas) + entry.instrs)
-        return Function(name=name, params=tuple(pir_params), blocks=tuple(self.out_blocks))
+        return Function(name=name, params=tuple(pir_params), blocks=tuple(self.out_blocks),
+                        param_types=tuple(param_types) if any(param_types) else ())
 
     def entry_alloca(self, size: int, hint: str) -> Reg:
         """Memory allocated once per call of this function (for one call site's use)."""
