@@ -187,6 +187,16 @@ def _division(op: str, a: Bits, b: Bits) -> Bits:
         if non_negative:
             return normal(Bits(M & ~_low(64 - _leading_zeros(a)), 0, sign))
         return normal(Bits(0, 0, sign))
+    # div by a constant c, |c| >= 2: |q| <= |a| / 2**k with k = floor(log2 |c|), so k more sign
+    # bits for c > 0 (ComputeNumSignBits' SDiv), k - 1 for c < 0 (MIN / -2**k = 2**(63-k));
+    # a >= 0 and c > 0: q <= max(a) // c
+    c = b.constant
+    if c is not None and abs(c) >= 2:
+        zero = 0
+        if non_negative and c > 0:
+            zero = M & ~_low((unsigned_range(a)[1] // c).bit_length())
+        k = abs(c).bit_length() - 1 - (c < 0)
+        return normal(Bits(zero, 0, min(64, a.sign + k)))
     # div: |q| <= |a|, except MIN / -1 = MIN (one sign bit fewer at most)
     if non_negative and b.zero & SIGN:
         return normal(Bits(M & ~_low(64 - _leading_zeros(a)), 0, 1))
