@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from pylogic.ir.model import (BinOp, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load, Module, Mov,
-                              PredDefine, Reg, Select, UnOp, branch_targets)
+                              PredDefine, Reg, Select, UnOp, branch_targets, to_signed64)
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
 from pylogic.transforms.record import TransformRecord
@@ -212,6 +212,7 @@ class _Values:
                 self.ssa[r] = ins
         self.unwritten = self._maybe_unwritten()
         self.bits: dict[str, Bits] = {}
+        self.here: Optional[tuple] = None       # (block, index) of the instruction rewritten
 
     def _maybe_unwritten(self) -> set:
         """Registers (not SSA values, not parameters) some read of which may come before any
@@ -448,6 +449,12 @@ class _Values:
             a, seen = src, seen + 1
         return a
 
+    def instr_at(self) -> dict:
+        """``{(block, index): instruction}``."""
+        if not hasattr(self, "_at"):
+            self._at = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
+        return self._at
+
     def is_value(self, r: str) -> bool:
         """``r`` holds one value wherever it is read: an SSA register, or a parameter nothing
         writes again."""
@@ -465,6 +472,20 @@ class _Values:
 
 
 # ---------------------------------------------------------------- rewriting
+
+def _stable_since(values: _Values, x, inner) -> bool:
+    """``x`` has the same value where the SSA register ``inner`` is defined (read there) and at
+    the instruction being rewritten (``values.here``): ``_stable``, or both in one block with no
+    write of x between them."""
+    if _stable(values, x):
+        return True
+    r, here = values.leader(inner), values.here
+    if not (isinstance(x, Reg) and isinstance(r, Reg) and r.name in values.ssa and here):
+        return False
+    b, i, _ = values.defs[r.name][0]
+    return b == here[0] and i < here[1] and not any(
+        db == b and i < dk < here[1] for db, dk, _ in values.defs.get(x.name, ()))
+
 
 def _stable(values: _Values, a) -> bool:
     """``a`` has the same value wherever an SSA value built on it is read (a literal, a global's
@@ -570,21 +591,20 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
                 inner = values.ssa_def(into)
                 if not (isinstance(inner, BinOp) and inner.op == inner_op):
                     continue
-                if pos == 0 and values.same(inner.b, other) and _stable(values, inner.a) \
-                        and _stable(values, inner.b):
+                here = (_stable_since(values, inner.a, into)
+                        and _stable_since(values, inner.b, into))
+                if pos == 0 and values.same(inner.b, other) and here:
                     return mov(inner.a, f"{op}-{inner_op}")
-                if pos == 1 and values.same(inner.a, other) and _stable(values, inner.b) \
-                        and _stable(values, inner.a):
+                if pos == 1 and values.same(inner.a, other) and here:
                     return mov(inner.b, f"{op}-{inner_op}")
-                if pos == 2 and values.same(inner.a, other) and _stable(values, inner.b) \
-                        and _stable(values, inner.a):
+                if pos == 2 and values.same(inner.a, other) and here:
                     return mov(inner.b, f"{op}-{inner_op}")
     if cb is not None and op in ("and", "or", "xor", "add", "sub", "shl"):
         # constants combined through an SSA value (InstCombine's reassociation of constants):
         # the inner instruction may then die; never more evaluations than before
         inner = values.ssa_def(a)
-        if isinstance(inner, BinOp) and isinstance(inner.b, Imm) and _stable(values, inner.a) \
-                and inner.guard is None:
+        if isinstance(inner, BinOp) and isinstance(inner.b, Imm) \
+                and _stable_since(values, inner.a, a) and inner.guard is None:
             c1, x = inner.b.value, inner.a
             if op == "shl" and inner.op == "and" \
                     and c1 & (kb.M >> (cb % 64)) == kb.M >> (cb % 64):
@@ -617,14 +637,114 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
                 return mov(inner.a, "shr-shl")
             if op == "shl" and inner.op in ("shr", "sar") and x.zero & kb._low(k) == kb._low(k):
                 return mov(inner.a, f"shl-{inner.op}")
+    return _sub_of_sum(ins, values)
+
+
+def _sub_of_sum(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
+    """``x - (x + c)`` = ``x - (c + x)`` = -c (SSA values; InstSimplify's X - (X + Y))."""
+    if not (isinstance(ins, BinOp) and ins.op == "sub"):
+        return None
+    inner = values.ssa_def(ins.b)
+    if not (isinstance(inner, BinOp) and inner.op == "add"):
+        return None
+    for x, c in ((inner.a, inner.b), (inner.b, inner.a)):
+        if isinstance(c, Imm) and values.same(x, ins.a) and _stable_since(values, x, ins.b):
+            return Mov(dest=ins.dest, src=Imm(to_signed64(-c.value)), guard=ins.guard,
+                       annotations=ins.annotations, loc=ins.loc), "sub-add-constant"
     return None
+
+
+# ---------------------------------------------------------------- demanded low bits
+
+#: the low L bits of ``op a, b`` depend only on the low L bits of a and b (``shl`` by a constant:
+#: of a)
+_LOW_BITS_CLOSED = ("add", "sub", "mul", "and", "or", "xor", "shl")
+
+
+def _demanded_shift(values: _Values, r: str) -> Optional[int]:
+    """The smallest k such that every read of ``r`` is ``shl r, k'`` with k' >= k (only r's low
+    64 - k bits matter anywhere: the importer's ``shl 64-N; sar 64-N`` re-normalisation of an
+    iN result), or None."""
+    if not values.reads.get(r):
+        return None
+    at = values.instr_at()
+    k = 64
+    for b, i in values.reads[r]:
+        ins = at[b, i]
+        if not (isinstance(ins, BinOp) and ins.op == "shl" and ins.a == Reg(r)
+                and isinstance(ins.b, Imm) and 0 < ins.b.value % 64 and ins.guard != r):
+            return None
+        k = min(k, ins.b.value % 64)
+    return k
+
+
+def _low_source(values: _Values, a, keep: int):
+    """An operand equal to ``a`` in its low ``keep`` bits that ``a`` was normalised from:
+    y of ``sar (shl y, j), j`` with 64 - j >= keep, or of ``and y, m`` with m's low keep bits
+    set (SSA values, y stable); None when ``a`` is neither."""
+    inner = values.ssa_def(a)
+    if not isinstance(inner, BinOp) or not isinstance(inner.b, Imm):
+        return None
+    low = kb._low(keep)
+    if inner.op == "and" and inner.b.value & low == low and _stable(values, inner.a):
+        return inner.a
+    if inner.op == "sar" and 64 - inner.b.value % 64 >= keep:
+        shl = values.ssa_def(inner.a)
+        if isinstance(shl, BinOp) and shl.op == "shl" and isinstance(shl.b, Imm) \
+                and shl.b.value % 64 == inner.b.value % 64 and _stable(values, shl.a):
+            return shl.a
+    return None
+
+
+def _demanded_rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
+    """InstCombine's SimplifyDemandedBits for sign-extensions: when only the low L bits of
+    ``d = op a, b`` are ever read (``_demanded_shift``) and op's low bits depend only on its
+    operands' low bits, an operand re-normalised from y (``sar (shl y, j), j``, ``and y, m``)
+    that keeps those L bits is replaced by y; d's low L bits stay the same, so every read
+    does. Then ``(x + 8) - 8`` in i32 arithmetic cancels like 64-bit arithmetic."""
+    if not isinstance(ins, BinOp) or ins.op not in _LOW_BITS_CLOSED:
+        return None
+    if ins.op == "shl" and not isinstance(ins.b, Imm):
+        return None
+    k = _demanded_shift(values, ins.dest)
+    if k is None:
+        return None
+    keep = 64 - k
+    a = _low_source(values, ins.a, keep) if ins.a != Reg(ins.dest) else None
+    b = None
+    if ins.op != "shl" and ins.b != Reg(ins.dest):
+        b = _low_source(values, ins.b, keep)
+    if a is None and b is None:
+        return None
+    return _binop(ins, ins.op, a if a is not None else ins.a, b if b is not None else ins.b,
+                  "demanded-bits")
+
+
+def _demanded_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
+    """``_demanded_rewrite`` everywhere, in a round of its own (when no other rule applies):
+    it changes the high bits of what it rewrites, which the other rules' known bits of this
+    round would not see."""
+    blocks, n = [], 0
+    for b in fn.blocks:
+        instrs = []
+        for ins in b.instrs:
+            got = _demanded_rewrite(ins, values)
+            if got is not None and got[0] != ins:
+                instrs.append(got[0])
+                rules[got[1]] += 1
+                n += 1
+            else:
+                instrs.append(ins)
+        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), n
 
 
 def _rewrite_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
     blocks, n = [], 0
     for b in fn.blocks:
         instrs = []
-        for ins in b.instrs:
+        for k, ins in enumerate(b.instrs):
+            values.here = (b.label, k)
             got = _rewrite(ins, values)
             if got is not None and got[0] != ins:
                 instrs.append(got[0])
@@ -670,6 +790,8 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
         values = _Values(fn, idom, readonly)
         values.solve()
         fn, n = _rewrite_round(fn, values, rules)
+        if not n:
+            fn, n = _demanded_round(fn, values, rules)
         fn, dead = _delete_dead(fn)
         rewritten += n
         removed += dead
