@@ -739,6 +739,98 @@ def _demanded_round(fn: Function, values: _Values, rules: Counter) -> tuple[Func
     return dataclasses.replace(fn, blocks=tuple(blocks)), n
 
 
+# ---------------------------------------------------------------- equalities of branch edges
+
+def _edge_facts(fn: Function, values: _Values) -> list[tuple[str, str, int]]:
+    """``(block E, register x, constant C)``: x == C wherever E dominates (GVN's
+    propagateEquality): E's only way in is the edge of ``cbr c`` on which ``c`` (an SSA value)
+    is 1 (0), so c == 1 (0) there, and when ``c = cmp.eq x, C`` (``cmp.ne``) on its true
+    (false) edge, x == C (x one value everywhere: ``is_value``)."""
+    preds = defaultdict(list)
+    for a, b in fn.edges():
+        preds[b].append(a)
+    out = []
+    for b in fn.blocks:
+        ins = b.instrs[-1] if b.instrs else None
+        if not (isinstance(ins, CondBr) and ins.if_true != ins.if_false
+                and isinstance(ins.cond, Reg)):
+            continue
+        c = values.leader(ins.cond)
+        if not (isinstance(c, Reg) and values.is_value(c.name)):
+            continue
+        for target, truth in ((ins.if_true, 1), (ins.if_false, 0)):
+            if preds[target] != [b.label] or target == fn.blocks[0].label \
+                    or target not in values.pre \
+                    or any(target in branch_targets(i) for i in b.instrs[:-1]):
+                continue        # another way in: a side exit, another block
+            out.append((target, c.name, truth))
+            cmp = values.ssa.get(c.name)
+            if isinstance(cmp, Cmp) and cmp.rel in ("eq", "ne") \
+                    and (cmp.rel == "eq") == bool(truth):
+                for x, k in ((cmp.a, cmp.b), (cmp.b, cmp.a)):
+                    x = values.leader(x)
+                    if isinstance(k, Imm) and isinstance(x, Reg) and values.is_value(x.name):
+                        out.append((target, x.name, k.value))
+    return out
+
+
+def _equality_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
+    """Every operand (and ``cbr`` condition) that is, through SSA copies, a register
+    ``_edge_facts`` fixes in a block dominating the read becomes that constant; in a round of
+    its own, like ``_demanded_round``. Definitions are never rewritten, only reads."""
+    facts = _edge_facts(fn, values)
+    if not facts:
+        return fn, 0
+    pre, post = values.pre, values.post
+    blocks, n = [], 0
+    for b in fn.blocks:
+        if b.label not in pre:
+            blocks.append(b)
+            continue
+        here = {}
+        for e, x, v in facts:
+            if pre[e] <= pre[b.label] and post[b.label] <= post[e]:
+                here.setdefault(x, v)
+        if not here:
+            blocks.append(b)
+            continue
+        instrs = []
+        for ins in b.instrs:
+            new = _replace_reads(ins, here, values)
+            if new is not None and new != ins:
+                instrs.append(new)
+                rules["edge-equality"] += 1
+                n += 1
+            else:
+                instrs.append(ins)
+        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), n
+
+
+def _replace_reads(ins: Instr, known: dict, values: _Values) -> Optional[Instr]:
+    """``ins`` with every operand whose leader is a register of ``known`` replaced by its
+    constant (pure instructions and ``cbr`` only), or None."""
+    def sub(a):
+        r = values.leader(a)
+        if isinstance(a, Reg) and isinstance(r, Reg) and r.name in known:
+            return Imm(known[r.name])
+        return a
+    if isinstance(ins, CondBr):
+        c = sub(ins.cond)
+        return dataclasses.replace(ins, cond=c) if c != ins.cond else None
+    if isinstance(ins, (BinOp, Cmp)):
+        a, b = sub(ins.a), sub(ins.b)
+        return dataclasses.replace(ins, a=a, b=b) if (a, b) != (ins.a, ins.b) else None
+    if isinstance(ins, UnOp):
+        a = sub(ins.a)
+        return dataclasses.replace(ins, a=a) if a != ins.a else None
+    if isinstance(ins, Select):
+        c, a, b = sub(ins.cond), sub(ins.a), sub(ins.b)
+        return dataclasses.replace(ins, cond=c, a=a, b=b) \
+            if (c, a, b) != (ins.cond, ins.a, ins.b) else None
+    return None
+
+
 def _rewrite_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
     blocks, n = [], 0
     for b in fn.blocks:
@@ -792,6 +884,8 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
         fn, n = _rewrite_round(fn, values, rules)
         if not n:
             fn, n = _demanded_round(fn, values, rules)
+        if not n:
+            fn, n = _equality_round(fn, values, rules)
         fn, dead = _delete_dead(fn)
         rewritten += n
         removed += dead
