@@ -56,8 +56,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from pylogic.ir.model import (BinOp, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load, Module, Mov,
-                              PredDefine, Reg, Select, UnOp, branch_targets, to_signed64)
+from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load,
+                              Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
+                              to_signed64)
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
 from pylogic.transforms.record import TransformRecord
@@ -165,9 +166,11 @@ def _is_pure(ins: Instr) -> bool:
 class _Values:
     """Definitions, SSA values and known bits of one function."""
 
-    def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None):
+    def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
+                 returns: Optional[dict] = None):
         self.fn = fn
         self.readonly = readonly or {}
+        self.returns = returns or {}    # defined function -> known bits of what it returns
         entry = fn.blocks[0].label
         children = defaultdict(list)
         for n, d in idom.items():
@@ -305,6 +308,8 @@ class _Values:
             return kb.BOOL
         if isinstance(ins, Load):
             return kb.load(ins.size, ins.signed)
+        if isinstance(ins, Call):
+            return self.returns.get(ins.callee, kb.UNKNOWN)
         return kb.UNKNOWN
 
     def param_bits(self, r: str) -> Bits:
@@ -870,16 +875,33 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
         fn = dataclasses.replace(fn, blocks=tuple(blocks))
 
 
-def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dict] = None
-                      ) -> tuple[Function, FunctionSimplify]:
+def return_bits(values: _Values) -> Bits:
+    """The known bits of what the function of ``values`` (solved) returns: the join over its
+    ``ret``s in executable blocks (a missing value returns 0)."""
+    out = None
+    for b in values.fn.blocks:
+        if b.label not in values.executable:
+            continue
+        for ins in b.instrs:
+            if isinstance(ins, Ret):
+                v = kb.const(0) if ins.value is None else values.operand(ins.value)
+                out = v if out is None else kb.join(out, v)
+    return kb.UNKNOWN if out is None else out
+
+
+def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
+                      returns: Optional[dict] = None) -> tuple[Function, FunctionSimplify]:
     """``fn`` simplified to a fixpoint (``idom``: node -> immediate dominator; the CFG does not
-    change, so it holds for every round; ``readonly``: ``readonly_globals`` of its module)."""
+    change, so it holds for every round; ``readonly``: ``readonly_globals`` of its module;
+    ``returns``: known bits of what defined functions return, ``return_bits``: the result of a
+    call of one is one of them -- fn's own is added to it)."""
     size = sum(len(b.instrs) for b in fn.blocks)
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
+    values = None
     while rounds < MAX_ROUNDS:
         rounds += 1
-        values = _Values(fn, idom, readonly)
+        values = _Values(fn, idom, readonly, returns)
         values.solve()
         fn, n = _rewrite_round(fn, values, rules)
         if not n:
@@ -891,7 +913,39 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
         removed += dead
         if not n and not dead:
             break
+        values = None
+    if returns is not None and fn.blocks:
+        if values is None:          # the last round changed fn
+            values = _Values(fn, idom, readonly, returns)
+            values.solve()
+        returns[fn.name] = return_bits(values)
     return fn, FunctionSimplify(fn.name, size, rewritten, removed, rounds, dict(rules))
+
+
+def _callees_first(module: Module) -> list:
+    """The defined functions, each after the ones it calls (post-order of the call graph; a
+    cycle is entered at its first function, whose callers then see no bits for it yet)."""
+    fns = {f.name: f for f in module.defined_functions()}
+
+    def callees(name):
+        return iter(sorted({i.callee for b in fns[name].blocks for i in b.instrs
+                            if isinstance(i, Call) and i.callee in fns}))
+    order, seen = [], set()
+    for root in fns:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, callees(root))]
+        while stack:
+            name, it = stack[-1]
+            nxt = next((c for c in it if c not in seen), None)
+            if nxt is None:
+                stack.pop()
+                order.append(fns[name])
+            else:
+                seen.add(nxt)
+                stack.append((nxt, callees(nxt)))
+    return order
 
 
 def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
@@ -900,14 +954,16 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     holds ``idom`` (``Rows`` of the module)."""
     wanted = wanted_functions(module, functions, "simplify")
     record = SimplifyRecord(options={"functions": None if wanted is None else sorted(wanted)})
-    out = []
     readonly = readonly_globals(module)
-    for fn in module.functions:
+    returns: dict = {}
+    done = {}
+    for fn in _callees_first(module):
         if not rewrites(fn, wanted):
-            out.append(fn)
             continue
         idom = {n: d for d, n in rows.function(fn.name)["idom"]}
-        new, info = simplify_function(fn, idom, readonly)
-        out.append(new)
+        done[fn.name], info = simplify_function(fn, idom, readonly, returns)
         record.applied.append(info)
-    return dataclasses.replace(module, functions=tuple(out)), record
+    out = tuple(done.get(fn.name, fn) for fn in module.functions)
+    position = {fn.name: k for k, fn in enumerate(module.functions)}
+    record.applied.sort(key=lambda a: position[a.function])
+    return dataclasses.replace(module, functions=out), record
