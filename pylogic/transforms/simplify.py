@@ -749,7 +749,7 @@ def _demanded_round(fn: Function, values: _Values, rules: Counter) -> tuple[Func
 def _edge_facts(fn: Function, values: _Values) -> list[tuple[str, str, int]]:
     """``(block E, register x, constant C)``: x == C wherever E dominates (GVN's
     propagateEquality): E's only way in is the edge of ``cbr c`` on which ``c`` (an SSA value)
-    is 1 (0), so c == 1 (0) there, and when ``c = cmp.eq x, C`` (``cmp.ne``) on its true
+    is non-zero (0), so c == 1 (0) there when c is a 0/1 value, and when ``c = cmp.eq x, C`` (``cmp.ne``) on its true
     (false) edge, x == C (x one value everywhere: ``is_value``)."""
     preds = defaultdict(list)
     for a, b in fn.edges():
@@ -768,7 +768,8 @@ def _edge_facts(fn: Function, values: _Values) -> list[tuple[str, str, int]]:
                     or target not in values.pre \
                     or any(target in branch_targets(i) for i in b.instrs[:-1]):
                 continue        # another way in: a side exit, another block
-            out.append((target, c.name, truth))
+            if truth == 0 or values.operand(c).zero | 1 == kb.M:
+                out.append((target, c.name, truth))     # non-zero is 1 only for a 0/1 value
             cmp = values.ssa.get(c.name)
             if isinstance(cmp, Cmp) and cmp.rel in ("eq", "ne") \
                     and (cmp.rel == "eq") == bool(truth):
@@ -814,7 +815,7 @@ def _equality_round(fn: Function, values: _Values, rules: Counter) -> tuple[Func
 
 def _replace_reads(ins: Instr, known: dict, values: _Values) -> Optional[Instr]:
     """``ins`` with every operand whose leader is a register of ``known`` replaced by its
-    constant (pure instructions and ``cbr`` only), or None."""
+    constant (copies, pure instructions and ``cbr`` only), or None."""
     def sub(a):
         r = values.leader(a)
         if isinstance(a, Reg) and isinstance(r, Reg) and r.name in known:
@@ -823,6 +824,9 @@ def _replace_reads(ins: Instr, known: dict, values: _Values) -> Optional[Instr]:
     if isinstance(ins, CondBr):
         c = sub(ins.cond)
         return dataclasses.replace(ins, cond=c) if c != ins.cond else None
+    if isinstance(ins, Mov):
+        c = sub(ins.src)
+        return dataclasses.replace(ins, src=c) if c != ins.src else None
     if isinstance(ins, (BinOp, Cmp)):
         a, b = sub(ins.a), sub(ins.b)
         return dataclasses.replace(ins, a=a, b=b) if (a, b) != (ins.a, ins.b) else None

@@ -83,3 +83,34 @@ def test_a_side_exit_into_the_target_is_another_way_in():
     assert "mul" in print_instr(_defs(after)["y"])
     for a, b in ((6, 0), (6, 1), (2, 1), (2, 0)):
         assert compare_modules(before, after, [((a, b), ())]).verdict == "identical"
+
+
+NOT_BOOLEAN = """
+func main(a) {
+entry:
+    x = and a, 6
+    cbr x, some, zero
+some:
+    y = add x, 1
+    print y
+    br out
+zero:
+    z = add x, 1
+    w = mov x
+    print z
+    print w
+    br out
+out:
+    ret 0
+}
+"""
+
+
+def test_a_condition_that_is_not_0_or_1_is_only_fixed_on_its_false_edge():
+    """On the true edge x is 2, 4 or 6, not 1; on the false edge it is 0 (copies too)."""
+    before, after = simplified(NOT_BOOLEAN)
+    d = _defs(after)
+    assert "add" in print_instr(d["y"])
+    assert print_instr(d["z"]) == "z = mov 1" and print_instr(d["w"]) == "w = mov 0"
+    for a in range(-8, 9):
+        assert compare_modules(before, after, [((a,), ())]).verdict == "identical"
