@@ -33,7 +33,15 @@ Per function, to a fixpoint:
 4. a load from a *read-only* global (``readonly_globals``: its address is only ever a load
    address) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
    fault; LLVM folds loads from ``constant`` globals);
-5. pure instructions whose result nothing reads are deleted (LLVM deletes trivially dead
+5. when no rule above applies, in rounds of their own: demanded low bits (an operand
+   re-normalised from y, ``sar (shl y, j), j`` or ``and y, m``, is replaced by y when only the
+   low bits it keeps are ever read: InstCombine's SimplifyDemandedBits), then equalities of
+   branch edges (in the blocks a ``cbr`` edge dominates, its 0/1 condition and the x of
+   ``cmp.eq x, C`` are constants: GVN's propagateEquality);
+6. across calls: functions are simplified callees first, and a call of a defined function has
+   the known bits of what its executed ``ret``s return; a typed parameter (README "PIR
+   extensions") nothing writes has its type's known bits;
+7. pure instructions whose result nothing reads are deleted (LLVM deletes trivially dead
    instructions the same way). Loads, stores, calls, ``input``, ``print``, ``alloca``, branches
    and ``div``/``rem`` that may fault are never deleted or moved: a bad load is a run-time error in
    the interpreter.
