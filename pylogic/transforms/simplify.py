@@ -58,6 +58,7 @@ from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load
                               PredDefine, Reg, Select, UnOp, branch_targets)
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
+from pylogic.transforms.reaching import reaching_definitions
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
@@ -210,6 +211,9 @@ class _Values:
                 self.ssa[r] = ins
         self.unwritten = self._maybe_unwritten()
         self.bits: dict[str, Bits] = {}
+        # flow-sensitive: the definitions reaching each read, and the known bits of each
+        self.reaching = reaching_definitions(fn)
+        self.def_bits: dict[int, Bits] = {}
 
     def _maybe_unwritten(self) -> set:
         """Registers (not SSA values, not parameters) some read of which may come before any
@@ -268,26 +272,50 @@ class _Values:
             and self.post[ub] <= self.post[b]
 
     # ------------------------------------------------------------ known bits
-    def operand(self, a) -> Bits:
+    def operand(self, a, site: Optional[tuple] = None) -> Bits:
+        """Known bits of operand ``a``; read by the instruction at ``site``: the join of the
+        definitions reaching that read (``transforms.reaching``), else of all of a's."""
         if isinstance(a, Imm):
             return kb.const(a.value)
         if isinstance(a, Reg):
             if a.name in ("p0", "true"):
                 return kb.const(1)
+            if site is not None:
+                got = self._reaching_bits(a.name, site)
+                if got is not None:
+                    return got
             if a.name not in self.defs and a.name not in self.params:
                 return kb.const(0)      # never written: reads 0 (IR.md)
             return self.bits.get(a.name, kb.UNKNOWN)
         return kb.UNKNOWN       # a global's address
 
-    def evaluate(self, ins: Instr) -> Optional[Bits]:
-        """Known bits of what ``ins`` writes (its single destination); None: an operand has no
-        value yet (optimistic start)."""
+    def _reaching_bits(self, r: str, site: tuple) -> Optional[Bits]:
+        """Join of the known bits of the definitions of ``r`` reaching ``site`` (those with a
+        value yet: optimistic); None when ``site`` has no reaching information for ``r`` or no
+        reaching definition has a value yet."""
+        ids = self.reaching.at(site, r)
+        if ids is None:
+            return None
+        out = None
+        for i in ids:
+            v = self.def_bits.get(i)
+            if v is not None:
+                out = v if out is None else kb.join(out, v)
+        return out
+
+    def evaluate(self, ins: Instr, site: Optional[tuple] = None) -> Optional[Bits]:
+        """Known bits of what ``ins`` (at ``site``, when given) writes (its single destination);
+        None: an operand has no value yet (optimistic start)."""
         args = list(ins.uses())
         for a in args:
-            if isinstance(a, Reg) and a.name not in self.bits and a.name not in ("p0", "true") \
-                    and a.name in self.defs and a.name not in self.params:
+            if not isinstance(a, Reg) or a.name in ("p0", "true"):
+                continue
+            if site is not None and self.reaching.at(site, a.name) is not None:
+                if self._reaching_bits(a.name, site) is None:
+                    return None
+            elif a.name not in self.bits and a.name in self.defs and a.name not in self.params:
                 return None
-        ops = [self.operand(a) for a in args]
+        ops = [self.operand(a, site) for a in args]
         if isinstance(ins, Mov):
             return ops[0]
         if isinstance(ins, BinOp):
@@ -304,6 +332,10 @@ class _Values:
             return kb.load(ins.size, ins.signed)
         return kb.UNKNOWN
 
+    def at(self, site: tuple) -> "_AtSite":
+        """These values as seen by the instruction at ``site`` (label, index)."""
+        return _AtSite(self, site)
+
     def _register_bits(self, r: str, results: dict) -> Optional[Bits]:
         if r in self.params:
             return kb.UNKNOWN
@@ -318,25 +350,33 @@ class _Values:
         return out
 
     def solve(self) -> None:
-        """The known bits of every register: the optimistic fixpoint (a worklist over reads)."""
+        """The known bits of every definition (flow-sensitive: each read joins the definitions
+        reaching it) and of every register (the join of its definitions): the optimistic
+        fixpoint, a worklist over reads."""
         results: dict[tuple, Bits] = {}
         visits: Counter = Counter()
+        defs = self.reaching.defs
         users = defaultdict(set)
-        for r, rs in self.reads.items():
-            for b, k in rs:
-                users[r].add((b, k))
+        for site, regs in self.reaching.reads.items():
+            for ids in regs.values():
+                for i in ids:
+                    users[i].add(site)
+        site_defs = defaultdict(list)       # (label, index) -> ids of the definitions there
+        for i, d in enumerate(defs):
+            if d.kind == "instr":
+                site_defs[d.site].append(i)
+            elif d.kind == "entry":
+                self.def_bits[i] = kb.UNKNOWN if d.reg in self.params else kb.const(0)
+            else:
+                self.def_bits[i] = kb.const(d.value)
         instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
-        for r in self.params:
-            self.bits[r] = kb.UNKNOWN
-        for r in self.unwritten:
-            self.bits[r] = kb.const(0)      # may be read before it is written
-        work = [key for key, ins in instr.items() if ins.defs()]
+        work = [key for key in site_defs]
         pending = set(work)
         while work:
             key = work.pop()
             pending.discard(key)
             ins = instr[key]
-            new = self.evaluate(ins)
+            new = self.evaluate(ins, key)
             if new is None:
                 continue
             visits[key] += 1
@@ -348,17 +388,25 @@ class _Values:
                 if new == old:
                     continue
             results[key] = new
-            for r in ins.defs():
-                bits = self._register_bits(r, results)
-                if bits is None or bits == self.bits.get(r):
-                    continue
-                self.bits[r] = bits
-                for u in users[r]:
-                    if u not in pending and instr[u].defs():
+            for i in site_defs[key]:
+                v = new
+                if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
+                    v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
+                self.def_bits[i] = v
+                for u in users[i]:
+                    if u not in pending:
                         pending.add(u)
                         work.append(u)
-        for r in self.defs:     # anything never evaluated (unreachable cycles): unknown
-            self.bits.setdefault(r, kb.UNKNOWN)
+        for key, ids in site_defs.items():    # never evaluated (unreachable cycles): unknown
+            for i in ids:
+                self.def_bits.setdefault(i, kb.UNKNOWN)
+        for r in self.params:
+            self.bits[r] = kb.UNKNOWN
+        for r in self.defs:
+            if r in self.params:
+                continue
+            bits = self._register_bits(r, results)
+            self.bits[r] = kb.UNKNOWN if bits is None else bits
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):
@@ -381,6 +429,24 @@ class _Values:
         if isinstance(a, Reg):
             return self.ssa.get(a.name)
         return None
+
+
+class _AtSite:
+    """``_Values`` as the instruction at ``site`` sees them: its operands' known bits are those of
+    the definitions reaching it (sound for any register it reads: an SSA value built on one reads
+    the same value there); everything else is the function's."""
+
+    def __init__(self, values: _Values, site: tuple):
+        self._values, self._site = values, site
+
+    def __getattr__(self, name):
+        return getattr(self._values, name)
+
+    def operand(self, a) -> Bits:
+        return self._values.operand(a, self._site)
+
+    def evaluate(self, ins: Instr) -> Optional[Bits]:
+        return self._values.evaluate(ins, self._site)
 
 
 # ---------------------------------------------------------------- rewriting
@@ -543,8 +609,8 @@ def _rewrite_round(fn: Function, values: _Values, rules: Counter) -> tuple[Funct
     blocks, n = [], 0
     for b in fn.blocks:
         instrs = []
-        for ins in b.instrs:
-            got = _rewrite(ins, values)
+        for k, ins in enumerate(b.instrs):
+            got = _rewrite(ins, values.at((b.label, k)))
             if got is not None and got[0] != ins:
                 instrs.append(got[0])
                 rules[got[1]] += 1
