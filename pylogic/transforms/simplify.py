@@ -58,6 +58,7 @@ from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load
                               PredDefine, Reg, Select, UnOp, branch_targets)
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
+from pylogic.transforms.branch_facts import BranchFacts
 from pylogic.transforms.reaching import reaching_definitions
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -332,6 +333,21 @@ class _Values:
             return kb.load(ins.size, ins.signed)
         return kb.UNKNOWN
 
+    def stable(self, a) -> bool:
+        """``a`` holds one value for the whole call: a literal, a global's address, a register
+        never written (a parameter or 0) or an SSA value (through copies)."""
+        a = self.leader(a)
+        return not isinstance(a, Reg) or a.name in self.ssa or a.name not in self.defs
+
+    def branch_facts(self) -> BranchFacts:
+        """Compares decided by dominating branches (``transforms.branch_facts``), built once."""
+        if getattr(self, "_branch_facts", None) is None:
+            self._branch_facts = BranchFacts(
+                self.fn, self.stable, self.leader,
+                lambda d, n: d in self.pre and n in self.pre and self.pre[d] <= self.pre[n]
+                and self.post[n] <= self.post[d])
+        return self._branch_facts
+
     def at(self, site: tuple) -> "_AtSite":
         """These values as seen by the instruction at ``site`` (label, index)."""
         return _AtSite(self, site)
@@ -438,6 +454,7 @@ class _AtSite:
 
     def __init__(self, values: _Values, site: tuple):
         self._values, self._site = values, site
+        self.site = site
 
     def __getattr__(self, name):
         return getattr(self._values, name)
@@ -479,6 +496,15 @@ def _constant_load(ins: Load, values: _Values) -> Optional[int]:
 def _binop(ins: BinOp, op: str, a, b, rule: str) -> tuple[Instr, str]:
     return BinOp(op=op, dest=ins.dest, a=a, b=b, guard=ins.guard, annotations=ins.annotations,
                  loc=ins.loc), rule
+
+
+def _decided_by_branch(ins: Cmp, values) -> Optional[int]:
+    """The value a dominating branch on the same stable operands gives the compare ``ins``
+    (``transforms.branch_facts``), or None."""
+    site = getattr(values, "site", None)
+    if site is None or not (values.stable(ins.a) and values.stable(ins.b)):
+        return None
+    return values.branch_facts().value(site[0], ins, values.leader)
 
 
 def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
@@ -524,6 +550,9 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         return mov(a, f"{op}-same") if same == "x" else mov(Imm(same), f"{op}-same")
     ka, kbits = values.operand(a), values.operand(b)
     if isinstance(ins, Cmp):
+        decided = _decided_by_branch(ins, values)
+        if decided is not None:
+            return mov(Imm(decided), "cmp-dominating-branch")
         # a 0/1 value compared with 0 or 1 is itself: cmp.ne x, 0 / cmp.eq x, 1 / cmp.gtu x, 0
         for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, _SWAPPED[op])):
             if kx.zero | 1 == kb.M and (rel, c.constant) in (("ne", 0), ("eq", 1), ("gtu", 0),
