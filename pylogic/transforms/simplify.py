@@ -214,6 +214,7 @@ class _Values:
         self.bits: dict[str, Bits] = {}
         # flow-sensitive: the definitions reaching each read, and the known bits of each
         self.reaching = reaching_definitions(fn)
+        self.fn_blocks = fn.block_map()
         self.def_bits: dict[int, Bits] = {}
 
     def _maybe_unwritten(self) -> set:
@@ -446,6 +447,34 @@ class _Values:
             return self.ssa.get(a.name)
         return None
 
+    def reaching_def(self, a, site: tuple) -> Optional[Instr]:
+        """The one definition of register ``a`` that reaches its read at ``site`` when it is an
+        unguarded instruction writing only ``a`` (it then dominates ``site``: every path to it
+        ends with that write), else None."""
+        if not isinstance(a, Reg):
+            return None
+        ids = self.reaching.at(site, a.name)
+        if ids is None or len(ids) != 1:
+            return None
+        d = self.reaching.defs[ids[0]]
+        if d.kind != "instr":
+            return None
+        (b, k), (ub, uk) = d.site, site
+        ins = self.fn_blocks[b].instrs[k]
+        if ins.guard is not None or isinstance(ins, PredDefine) or len(ins.defs()) != 1 \
+                or not self._dominates(b, k, ub, uk):
+            return None
+        return ins
+
+    def site_leader(self, a, site: tuple):
+        """``leader`` of what operand ``a`` read at ``site`` holds: through a reaching copy of a
+        stable value (its definition dominates that copy, which dominates ``site``, so it is
+        not written again in between)."""
+        ins = self.reaching_def(a, site)
+        if isinstance(ins, Mov) and self.stable(ins.src):
+            return self.leader(ins.src)
+        return self.leader(a)
+
 
 class _AtSite:
     """``_Values`` as the instruction at ``site`` sees them: its operands' known bits are those of
@@ -464,6 +493,23 @@ class _AtSite:
 
     def evaluate(self, ins: Instr) -> Optional[Bits]:
         return self._values.evaluate(ins, self._site)
+
+    # The instruction's own operands are followed through the definitions reaching them; an
+    # operand of an inner definition is compared by its value there, which rules only use when
+    # it is stable (``_stable``, through ``leader``, which stays the function's).
+    def same(self, a, b) -> bool:
+        v = self._values
+        return a == b or v.site_leader(a, self._site) == v.site_leader(b, self._site)
+
+    def ssa_def(self, a) -> Optional[Instr]:
+        v = self._values
+        inner = v.ssa_def(a)
+        if inner is not None:
+            return inner
+        ins = v.reaching_def(v.leader(a), self._site)
+        if isinstance(ins, Mov):
+            return v.ssa_def(ins.src) if v.stable(ins.src) else None
+        return ins
 
 
 # ---------------------------------------------------------------- rewriting

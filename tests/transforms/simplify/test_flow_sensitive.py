@@ -277,3 +277,32 @@ def programs(draw):
 def test_random_programs_stay_identical(text, inputs):
     before, after = simplified(text)
     _identical(before, after, [inputs])
+
+
+COPIES = """
+func main() {
+e:
+    x = input
+    y = input
+    n = xor x, -1
+    t = mov n
+    a = xor t, -1
+    print a
+    u = mov x
+    s = add u, y
+    u = mov y
+    d = sub s, u
+    print d
+    ret 0
+}
+"""
+
+
+def test_rules_follow_a_reaching_copy_of_a_stable_value_and_no_other():
+    """``t``'s one reaching definition copies the SSA value n, so ``xor t, -1`` is ``xor (xor x,
+    -1), -1`` = x; ``s - u`` is not ``(u + y) - u``: u was written again after s read it."""
+    before, after = simplified(COPIES)
+    d = _defs(after)
+    assert d["a"] == ["a = mov x"]
+    assert d["d"] == ["d = sub s, u"]
+    _identical(before, after, [(3, 5), (-1, 0), (0, 7)])
