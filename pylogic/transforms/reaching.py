@@ -20,8 +20,10 @@ forward, may), of three kinds:
   other predecessors' definitions reach as well. ``cbr c, L, L`` establishes nothing.
 
 A block's side exits (``(p) br L``, a split call's continuations) pass on the state after the
-instructions before them. Blocks not reachable from the entry have no states (``at`` answers
-None there).
+instructions before them. A ``cbr`` on a literal, or on a register just set to one by a ``mov``
+(what ``simplify`` leaves of a decided compare), passes it on one edge only (GVN's
+processFoldableCondBr: the other target's phi inputs from it are dead). Blocks not reachable from
+the entry have no states (``at`` answers None there).
 
 Example: in ``e: v = load x / c = cmp.ne v, 7 / cbr c, bad, ok`` the read of ``v`` in ``ok``
 (only predecessor e) is reached by one definition, the edge's ``v = 7``.
@@ -126,6 +128,27 @@ def edge_equalities(instrs: tuple) -> dict:
     return out
 
 
+def constant_branch(instrs: tuple) -> Optional[str]:
+    """The one target of the block's final ``cbr`` when its condition is a literal or was set to
+    one by an unguarded ``mov`` after any other write of it in the block; else None."""
+    if not instrs or not isinstance(instrs[-1], CondBr) or instrs[-1].guard is not None:
+        return None
+    br = instrs[-1]
+    cond = br.cond
+    if isinstance(cond, Reg) and cond.name not in _CONSTANT_REGS:
+        for ins in reversed(instrs[:-1]):
+            if branch_targets(ins):
+                return None
+            if cond.name in ins.defs():
+                cond = ins.src if isinstance(ins, Mov) and ins.guard is None else None
+                break
+    elif isinstance(cond, Reg):
+        cond = Imm(1)
+    if not isinstance(cond, Imm):
+        return None
+    return br.if_true if cond.value != 0 else br.if_false
+
+
 def reaching_definitions(fn: Function) -> Reaching:
     """Reaching definitions (module docstring) of ``fn``."""
     blocks = fn.block_map()
@@ -158,6 +181,8 @@ def reaching_definitions(fn: Function) -> Reaching:
             for d in ins.defs():
                 if d not in _CONSTANT_REGS:
                     instr_bit[(b.label, k, d)] = new(Def("instr", d, (b.label, k)))
+    # a cbr whose condition is a literal, or was just set to one, goes one way only
+    taken = {b.label: t for b in fn.blocks if (t := constant_branch(b.instrs)) is not None}
     edges: dict = {}            # (from, to) -> [(register, bit)]
     for b in fn.blocks:
         if b.label not in reachable:
@@ -179,7 +204,7 @@ def reaching_definitions(fn: Function) -> Reaching:
                     state &= ~mask[d]
                 state |= bit
             for t in branch_targets(ins):
-                if t in blocks:
+                if t in blocks and (k < len(instrs) - 1 or taken.get(label, t) == t):
                     out = state
                     if k == len(instrs) - 1:
                         for r, bit in edges.get((label, t), ()):

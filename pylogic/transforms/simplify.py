@@ -54,11 +54,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Module, Mov,
-                              PredDefine, Reg, Select, UnOp, branch_targets)
+from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load, Module,
+                              Mov, PredDefine, Reg, Select, UnOp, branch_targets)
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
 from pylogic.transforms.branch_facts import BranchFacts
+from pylogic.transforms.alloca_memory import known_alloca_loads
 from pylogic.transforms.reaching import reaching_definitions
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -119,13 +120,25 @@ class SimplifyRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the function's values
 
+def _copy_source(ins: Instr, k: int, defined: set) -> bool:
+    """Is operand ``k`` of ``ins`` the source of the builtin ``memcpy``/``memmove`` (which only
+    reads it; not when the module defines a function of that name)?"""
+    if not isinstance(ins, Call) or k != 1:
+        return False
+    name = ins.callee.lstrip("@")
+    name = name.split(".")[1] if name.startswith("llvm.") else name
+    return name in ("memcpy", "memmove") and name not in defined
+
+
 def readonly_globals(module: Module) -> dict:
     """``{name: Global}``: globals no instruction can write -- their address is only a load
-    address, directly or through registers written once by ``add G, C`` that are only load
-    addresses (stored, passed to a call, compared or copied, it escapes). PIR offers no other
+    address or the source of a builtin ``memcpy``, directly or through registers written once by
+    ``add G, C`` that are only such addresses (stored, passed to another call, compared or
+    copied, it escapes). PIR offers no other
     way to reach a global but forging its address from an integer: C's object rules, which
     LLVM's ``constant`` globals and BasicAA rely on too."""
     gmap = module.global_map()
+    defined = {f.name.lstrip("@") for f in module.defined_functions()}
     escaped, derived = set(), {}
     for fn in module.defined_functions():
         count = Counter(d for b in fn.blocks for i in b.instrs for d in i.defs())
@@ -144,7 +157,7 @@ def readonly_globals(module: Module) -> dict:
                 if isinstance(ins, BinOp) and (fn.name, ins.dest) in derived:
                     continue
                 for k, a in enumerate(ins.uses()):
-                    if isinstance(ins, Load) and k == 0:
+                    if isinstance(ins, Load) and k == 0 or _copy_source(ins, k, defined):
                         continue
                     if isinstance(a, GlobalAddr):
                         escaped.add(a.name)
@@ -165,9 +178,11 @@ def _is_pure(ins: Instr) -> bool:
 class _Values:
     """Definitions, SSA values and known bits of one function."""
 
-    def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None):
+    def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
+                 defined: Optional[set] = None):
         self.fn = fn
         self.readonly = readonly or {}
+        self.defined = defined      # names of the module's defined functions (None: unknown)
         entry = fn.blocks[0].label
         children = defaultdict(list)
         for n, d in idom.items():
@@ -451,6 +466,11 @@ class _Values:
         """The one definition of register ``a`` that reaches its read at ``site`` when it is an
         unguarded instruction writing only ``a`` (it then dominates ``site``: every path to it
         ends with that write), else None."""
+        got = self.reaching_def_site(a, site)
+        return None if got is None else got[1]
+
+    def reaching_def_site(self, a, site: tuple) -> Optional[tuple]:
+        """``((label, index), instruction)`` of ``reaching_def``, or None."""
         if not isinstance(a, Reg):
             return None
         ids = self.reaching.at(site, a.name)
@@ -464,7 +484,17 @@ class _Values:
         if ins.guard is not None or isinstance(ins, PredDefine) or len(ins.defs()) != 1 \
                 or not self._dominates(b, k, ub, uk):
             return None
-        return ins
+        return (b, k), ins
+
+    def alloca_loads(self) -> dict:
+        """``{site: value}``: loads reading known bytes of an alloca (``transforms.alloca_memory``),
+        computed once per round."""
+        if getattr(self, "_alloca_loads", None) is None:
+            def constant(a, site):
+                return self.operand(a, site).constant
+            self._alloca_loads = known_alloca_loads(self.fn, self.reaching_def_site, constant,
+                                                    self.readonly, self.defined)
+        return self._alloca_loads
 
     def site_leader(self, a, site: tuple):
         """``leader`` of what operand ``a`` read at ``site`` holds: through a reaching copy of a
@@ -555,11 +585,14 @@ def _decided_by_branch(ins: Cmp, values) -> Optional[int]:
 
 def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
     """``(replacement, rule)`` for a pure instruction that simplifies, or None."""
-    if isinstance(ins, Load) and values.readonly:
-        v = _constant_load(ins, values)
+    if isinstance(ins, Load):
+        v = _constant_load(ins, values) if values.readonly else None
+        rule = "load-constant-global"
+        if v is None and getattr(values, "site", None) is not None:
+            v, rule = values.alloca_loads().get(values.site), "load-known-alloca"
         if v is not None:
             return Mov(dest=ins.dest, src=Imm(v), guard=ins.guard, annotations=ins.annotations,
-                       loc=ins.loc), "load-constant-global"
+                       loc=ins.loc), rule
         return None
     if not isinstance(ins, (BinOp, UnOp, Cmp, Select)):
         return None
@@ -718,7 +751,8 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
         fn = dataclasses.replace(fn, blocks=tuple(blocks))
 
 
-def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dict] = None
+def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
+                      defined: Optional[set] = None
                       ) -> tuple[Function, FunctionSimplify]:
     """``fn`` simplified to a fixpoint (``idom``: node -> immediate dominator; the CFG does not
     change, so it holds for every round; ``readonly``: ``readonly_globals`` of its module)."""
@@ -727,7 +761,7 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
     rewritten = removed = rounds = 0
     while rounds < MAX_ROUNDS:
         rounds += 1
-        values = _Values(fn, idom, readonly)
+        values = _Values(fn, idom, readonly, defined)
         values.solve()
         fn, n = _rewrite_round(fn, values, rules)
         fn, dead = _delete_dead(fn)
@@ -746,12 +780,13 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     record = SimplifyRecord(options={"functions": None if wanted is None else sorted(wanted)})
     out = []
     readonly = readonly_globals(module)
+    defined = {f.name.lstrip("@") for f in module.defined_functions()}
     for fn in module.functions:
         if not rewrites(fn, wanted):
             out.append(fn)
             continue
         idom = {n: d for d, n in rows.function(fn.name)["idom"]}
-        new, info = simplify_function(fn, idom, readonly)
+        new, info = simplify_function(fn, idom, readonly, defined)
         out.append(new)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record

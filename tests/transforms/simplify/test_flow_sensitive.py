@@ -231,8 +231,9 @@ KS = (0, 1, 3, 7, -1)
 @st.composite
 def programs(draw):
     """Acyclic programs: blocks b0..bn, each a few writes of r0..r2 (constants, inputs, add/and/
-    shl of registers and constants, copies, writes under a predicate, side exits), ending in a branch forward on ``cmp.eq/ne`` of a
-    register and a constant (or on a register itself), the last block printing every register."""
+    shl of registers and constants, copies, writes under a predicate, side exits), ending in a
+    branch forward on ``cmp.eq/ne`` of a register and a constant (or on a register itself), the
+    last block printing every register."""
     n = draw(st.integers(2, 5))
     blocks = []
     for k in range(n):
@@ -306,3 +307,29 @@ def test_rules_follow_a_reaching_copy_of_a_stable_value_and_no_other():
     assert d["a"] == ["a = mov x"]
     assert d["d"] == ["d = sub s, u"]
     _identical(before, after, [(3, 5), (-1, 0), (0, 7)])
+
+
+DECIDED = """
+func main() {
+e:
+    x = input
+    c = mov 1
+    cbr c, yes, no
+yes:
+    x = mov 4
+    br join
+no:
+    x = mov 5
+    br join
+join:
+    y = and x, 7
+    print y
+    ret 0
+}
+"""
+
+
+def test_a_branch_on_a_register_just_set_to_a_constant_goes_one_way():
+    before, after = simplified(DECIDED)
+    assert _defs(after)["y"] == ["y = mov 4"]
+    _identical(before, after, [(3,)])
