@@ -59,7 +59,7 @@ from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
 from pylogic.transforms.branch_facts import BranchFacts
-from pylogic.transforms.alloca_memory import known_alloca_loads
+from pylogic.transforms.known_memory import known_loads
 from pylogic.transforms.reaching import reaching_definitions
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -179,10 +179,11 @@ class _Values:
     """Definitions, SSA values and known bits of one function."""
 
     def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
-                 defined: Optional[set] = None):
+                 defined: Optional[set] = None, global_sizes: Optional[dict] = None):
         self.fn = fn
         self.readonly = readonly or {}
         self.defined = defined      # names of the module's defined functions (None: unknown)
+        self.global_sizes = global_sizes or {}
         entry = fn.blocks[0].label
         children = defaultdict(list)
         for n, d in idom.items():
@@ -486,15 +487,16 @@ class _Values:
             return None
         return (b, k), ins
 
-    def alloca_loads(self) -> dict:
-        """``{site: value}``: loads reading known bytes of an alloca (``transforms.alloca_memory``),
-        computed once per round."""
-        if getattr(self, "_alloca_loads", None) is None:
+    def known_loads(self) -> dict:
+        """``{site: value}``: loads reading known bytes of an alloca or a global
+        (``transforms.known_memory``), computed once per round."""
+        if getattr(self, "_known_loads", None) is None:
             def constant(a, site):
                 return self.operand(a, site).constant
-            self._alloca_loads = known_alloca_loads(self.fn, self.reaching_def_site, constant,
-                                                    self.readonly, self.defined)
-        return self._alloca_loads
+            self._known_loads = known_loads(self.fn, self.reaching_def_site, constant,
+                                                    self.readonly, self.defined,
+                                                    self.global_sizes)
+        return self._known_loads
 
     def site_leader(self, a, site: tuple):
         """``leader`` of what operand ``a`` read at ``site`` holds: through a reaching copy of a
@@ -589,7 +591,7 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         v = _constant_load(ins, values) if values.readonly else None
         rule = "load-constant-global"
         if v is None and getattr(values, "site", None) is not None:
-            v, rule = values.alloca_loads().get(values.site), "load-known-alloca"
+            v, rule = values.known_loads().get(values.site), "load-known-bytes"
         if v is not None:
             return Mov(dest=ins.dest, src=Imm(v), guard=ins.guard, annotations=ins.annotations,
                        loc=ins.loc), rule
@@ -752,16 +754,17 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
 
 
 def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
-                      defined: Optional[set] = None
+                      defined: Optional[set] = None, global_sizes: Optional[dict] = None
                       ) -> tuple[Function, FunctionSimplify]:
     """``fn`` simplified to a fixpoint (``idom``: node -> immediate dominator; the CFG does not
-    change, so it holds for every round; ``readonly``: ``readonly_globals`` of its module)."""
+    change, so it holds for every round; ``readonly``: ``readonly_globals`` of its module;
+    ``defined``: names of its defined functions; ``global_sizes``: its globals' sizes)."""
     size = sum(len(b.instrs) for b in fn.blocks)
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
     while rounds < MAX_ROUNDS:
         rounds += 1
-        values = _Values(fn, idom, readonly, defined)
+        values = _Values(fn, idom, readonly, defined, global_sizes)
         values.solve()
         fn, n = _rewrite_round(fn, values, rules)
         fn, dead = _delete_dead(fn)
@@ -781,12 +784,13 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     out = []
     readonly = readonly_globals(module)
     defined = {f.name.lstrip("@") for f in module.defined_functions()}
+    global_sizes = {g.name: g.size for g in module.globals}
     for fn in module.functions:
         if not rewrites(fn, wanted):
             out.append(fn)
             continue
         idom = {n: d for d, n in rows.function(fn.name)["idom"]}
-        new, info = simplify_function(fn, idom, readonly, defined)
+        new, info = simplify_function(fn, idom, readonly, defined, global_sizes)
         out.append(new)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record

@@ -1,20 +1,24 @@
-"""Known bytes of a function's allocas, so ``simplify`` folds the loads that read them (issue #14:
+"""Known bytes of a function's allocas and globals, so ``simplify`` folds the loads that read them
+(issue #14:
 GVN forwards a load from a fresh alloca, a ``memset`` or a ``memcpy`` from a constant global; e.g.
 a bit-field's first read-modify-write of an uninitialised struct, or a struct initialised from a
 ``__const`` copy).
 
-A forward must-analysis over the CFG: at each point, for each ``r = alloca N`` site X (N a literal,
-at most ``MAX_BYTES``), the bytes of the object X allocated last, each a value 0..255 or unknown,
-or nothing known of X at all. IR.md: an alloca's bytes start zeroed. Then, per instruction:
+A forward must-analysis over the CFG: at each point, for each object -- an ``r = alloca N`` site X
+(N a literal; the object X allocated last) or a global, of at most ``MAX_BYTES`` -- its bytes, each
+a value 0..255 or unknown, or nothing known of it at all. IR.md: an alloca's bytes start zeroed;
+a global's are unknown at the function's entry (earlier code may have written it). Then, per
+instruction (a write into an object of which nothing is known makes the written bytes known):
 
 * ``r = alloca N`` at X: X's N bytes are 0 (a new object);
-* ``store.k A, V`` where A is X's address plus a literal offset inside it: those k bytes become V's
-  (its known bits at the store, when one constant; else unknown); a store into another object (a
-  global's or another alloca's address plus an offset below 2**32: the interpreter's objects are
-  segments 2**32 bytes apart, so it stays in its object or faults) changes no tracked byte; any
-  other store (its address unknown) forgets everything;
+* ``store.k A, V`` where A is an object's address plus a literal offset inside it: those k bytes
+  become V's
+  (its known bits at the store, when one constant; else unknown); a store into an untracked object
+  (its address plus an offset below 2**32: the interpreter's objects are segments 2**32 bytes
+  apart, so it stays in its object or faults) changes no tracked byte; any other store (its
+  address unknown) forgets everything;
 * ``call memset(A, C, N)`` / ``memcpy``/``memmove(A, G, N)`` (the interpreter's builtins, when the
-  module does not define the callee) with A inside X, C and N literals (or known constants) and G a
+  module does not define the callee) with A inside an object, C and N literals (or known constants) and G a
   read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; any other
   call forgets everything (a callee may write an object whose address escaped, or free the frame's
   allocas: ``llvm.stackrestore``);
@@ -37,7 +41,7 @@ from typing import Callable, Optional
 from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Store, branch_targets)
 
-__all__ = ["known_alloca_loads", "MAX_BYTES"]
+__all__ = ["known_loads", "MAX_BYTES"]
 
 #: allocas larger than this are not tracked
 MAX_BYTES = 256
@@ -52,9 +56,12 @@ def _callee(name: str) -> str:
     return name.split(".")[1] if name.startswith("llvm.") else name
 
 
-def known_alloca_loads(fn: Function, reaching_def: Callable, constant: Callable,
-                       readonly: dict, defined: set) -> dict:
-    """``{(label, index): value}`` for the loads of ``fn`` that read known bytes of an alloca.
+def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
+                       readonly: dict, defined: Optional[set],
+                       global_sizes: Optional[dict] = None) -> dict:
+    """``{(label, index): value}`` for the loads of ``fn`` that read known bytes of an alloca or a
+    global (``global_sizes``: name -> bytes of the module's globals; a global's bytes are unknown
+    at the entry and become known by the writes above).
 
     ``reaching_def(reg, site)``: ``(site, instruction)`` of the one unguarded definition reaching
     that read, or None;
@@ -62,8 +69,8 @@ def known_alloca_loads(fn: Function, reaching_def: Callable, constant: Callable,
     module's read-only globals by name; ``defined``: names of functions the module defines (None:
     unknown, so no call is taken for a builtin)."""
     blocks = fn.block_map()
-    sizes = {}                  # alloca site -> bytes
-    for b in fn.blocks:
+    sizes = {g: n for g, n in (global_sizes or {}).items() if 0 < n <= MAX_BYTES}
+    for b in fn.blocks:         # alloca site -> bytes
         for k, ins in enumerate(b.instrs):
             if isinstance(ins, Alloca) and isinstance(ins.size, Imm) \
                     and 0 < ins.size.value <= MAX_BYTES and ins.guard is None:
@@ -144,13 +151,13 @@ def known_alloca_loads(fn: Function, reaching_def: Callable, constant: Callable,
             got = written(state, ins.addr, ins.size, site)
             if got is None:
                 return {}
-            if got == () or got[0] not in state:
+            if got == ():
                 return state
             x, off = got
             v = constant(ins.value, site)
             data = (tuple((v >> (8 * i)) & 0xFF for i in range(ins.size)) if v is not None
                     else (None,) * ins.size)
-            return _write(state, x, off, data)
+            return _write(state, x, off, data, sizes[x])
         if isinstance(ins, Call):
             name = _callee(ins.callee)
             if defined is None or name in defined or name not in _COPY + _SET \
@@ -160,7 +167,7 @@ def known_alloca_loads(fn: Function, reaching_def: Callable, constant: Callable,
             got = written(state, ins.args[0], n, site)
             if got is None or n < 0:
                 return {}
-            if got == () or got[0] not in state:
+            if got == ():
                 return state
             x, off = got
             if name in _SET:
@@ -170,7 +177,7 @@ def known_alloca_loads(fn: Function, reaching_def: Callable, constant: Callable,
                 data = global_bytes(ins.args[1], site, n)
                 if data is None:
                     return {}       # the source may be anything, even overlap
-            return _write(state, x, off, data) if x in state else state
+            return _write(state, x, off, data, sizes[x])
         return state
 
     order = _rpo(blocks, fn.blocks[0].label)
@@ -206,7 +213,10 @@ def known_alloca_loads(fn: Function, reaching_def: Callable, constant: Callable,
                 got = resolve(ins.addr, (label, k))
                 if got is not None and got[0] in state and inside(got[0], got[1], ins.size):
                     data = state[got[0]][got[1]:got[1] + ins.size]
-                    if None not in data:
+                    # the interpreter's load.8u of a top bit set is 2**63 or more, which no
+                    # literal is (IR.md: signed 64-bit): left a load
+                    if None not in data and not (ins.size == 8 and not ins.signed
+                                                 and data[7] >= 128):
                         out[(label, k)] = int.from_bytes(bytes(data), "little",
                                                          signed=ins.signed)
             if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
@@ -216,9 +226,9 @@ def known_alloca_loads(fn: Function, reaching_def: Callable, constant: Callable,
     return out
 
 
-def _write(state: dict, x, off: int, data: tuple) -> dict:
+def _write(state: dict, x, off: int, data: tuple, size: int) -> dict:
     state = dict(state)
-    old = state[x]
+    old = state.get(x, (None,) * size)
     state[x] = old[:off] + tuple(data) + old[off + len(data):]
     return state
 

@@ -1,4 +1,4 @@
-"""Loads of known alloca bytes folded by simplify (``transforms.alloca_memory``: a fresh alloca's
+"""Loads of known bytes folded by simplify (``transforms.known_memory``: a fresh alloca's
 zeros, constant stores, memset, memcpy from a read-only global): the expected folds on small
 programs, what must stay a load (an unknown store or call in between, a join of different
 bytes, a guarded store, a load past the end), each checked by the interpreter, and hypothesis on
@@ -236,3 +236,39 @@ e:
 extern func @memcpy(%a0, %a1, %a2)
 """, "t.pir")
     assert set(readonly_globals(module)) == {"@b"}
+
+
+GLOBALS = """
+global @b[4]
+global @c[4]
+func main() {
+e:
+    store.4 @b, 56374
+    a = load.1 @b
+    call @memset(@c, 7, 2)
+    x = load.2u @c
+    y = load.4 @c
+    call @g()
+    z = load.1 @b
+    print a
+    print x
+    print y
+    print z
+    ret 0
+}
+func @g() {
+e:
+    store.1 @b, 1
+    ret 0
+}
+extern func @memset(%a0, %a1, %a2)
+"""
+
+
+def test_globals_bytes_are_known_after_writes_until_a_call():
+    """``a`` reads the low byte of the stored 56374 (pr58726's bit-field); ``y`` reads two bytes
+    nothing wrote in this function (unknown); after the call ``z`` is a load again."""
+    before, after = simplified(GLOBALS)
+    assert _text(after, "a") == ["a = mov 54"] and _text(after, "x") == ["x = mov 1799"]
+    assert "load" in _text(after, "y")[0] and "load" in _text(after, "z")[0]
+    _identical(before, after)
