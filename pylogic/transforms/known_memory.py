@@ -22,7 +22,8 @@ instruction (a write into an object of which nothing is known makes the written 
   read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; any other
   call forgets everything (a callee may write an object whose address escaped, or free the frame's
   allocas: ``llvm.stackrestore``);
-* at a join, a byte is known when it is the same on every incoming edge.
+* at a join, a byte is known when it is the same on every incoming edge (not the edge a ``cbr``
+  on a literal, or on a register just set to one, never takes: ``reaching.constant_branch``).
 
 An address is resolved through the one definition reaching its read (``_Values.reaching_def``):
 copies and ``add`` of a literal back to the alloca, so it is the object X allocated last (X
@@ -40,6 +41,7 @@ from typing import Callable, Optional
 
 from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Store, branch_targets)
+from pylogic.transforms.reaching import constant_branch
 
 __all__ = ["known_loads", "MAX_BYTES"]
 
@@ -184,17 +186,19 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     index = {b: i for i, b in enumerate(order)}
     into = {order[0]: {}}
     work, queued = [0], {order[0]}
+    taken = {b.label: t for b in fn.blocks if (t := constant_branch(b.instrs)) is not None}
     while work:
         label = order[heapq.heappop(work)]
         queued.discard(label)
         state = into[label]
+        last = len(blocks[label].instrs) - 1
         for k, ins in enumerate(blocks[label].instrs):
             if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
                 state = {}      # may or may not run
             else:
                 state = step(state, (label, k), ins)
             for t in branch_targets(ins):
-                if t not in blocks:
+                if t not in blocks or k == last and taken.get(label, t) != t:
                     continue
                 old = into.get(t)
                 new = state if old is None else _meet(old, state)

@@ -272,3 +272,35 @@ def test_globals_bytes_are_known_after_writes_until_a_call():
     assert _text(after, "a") == ["a = mov 54"] and _text(after, "x") == ["x = mov 1799"]
     assert "load" in _text(after, "y")[0] and "load" in _text(after, "z")[0]
     _identical(before, after)
+
+
+NOT_TAKEN = """
+func main() {
+e:
+    p = alloca 8
+    store p, 42
+    c = mov 0
+    cbr c, other, join
+other:
+    call @h(p)
+    br join
+join:
+    a = load p
+    print a
+    ret 0
+}
+func @h(q) {
+e:
+    store q, 1
+    ret 0
+}
+"""
+
+
+def test_an_edge_a_constant_branch_never_takes_does_not_join():
+    before, after = simplified(NOT_TAKEN)
+    assert _text(after, "a") == ["a = mov 42"]
+    _identical(before, after)
+    before, after = simplified(NOT_TAKEN.replace("c = mov 0", "c = input"))
+    assert "load" in _text(after, "a")[0]
+    _identical(before, after, [(0,), (1,)])
