@@ -18,7 +18,7 @@ instruction (a write into an object of which nothing is known makes the written 
   apart, so it stays in its object or faults) changes no tracked byte; any other store (its
   address unknown) forgets everything;
 * ``call memset(A, C, N)`` / ``memcpy``/``memmove(A, G, N)`` (the interpreter's builtins, when the
-  module does not define the callee) with A inside an object, C and N literals (or known constants) and G a
+  module does not define the callee) with A inside an object, C and N known constants and G a
   read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; any other
   call forgets everything (a callee may write an object whose address escaped, or free the frame's
   allocas: ``llvm.stackrestore``);

@@ -5,10 +5,12 @@ Per function, to a fixpoint:
 
 1. **known bits** of every register (``transforms.known_bits``: known zero/one bits and sign bits,
    LLVM's computeKnownBits / ComputeNumSignBits), computed optimistically over the whole
-   function: a register's set is the union of what its definitions compute (plus 0 when it may be
-   read before it is written, by definite assignment over the CFG: IR.md, an unwritten register
-   reads 0; unknown for parameters), so phis lowered to copies are followed through loops with
-   no depth limit;
+   function and flow-sensitively: each read of a register joins what the definitions *reaching*
+   it compute (``transforms.reaching``: the entry's value, 0 for a register not yet written (IR.md)
+   and unknown for a parameter; the equalities of the branch edges on the way, GVN's
+   propagateEquality), so PRE's temporaries and phis lowered to copies fold at each read and are
+   followed through loops with no depth limit; a register's own set (for rules about SSA values)
+   is the union of what all its definitions compute;
 2. each pure instruction (arithmetic, ``neg``/``not``, ``cmp``, ``select``) is rewritten in place
    (its guard kept) to ``mov C`` when its value is one constant (constant folding with the
    interpreter's operators, ``transforms.lattice.apply``; ``div``/``rem`` only when the divisor
@@ -28,9 +30,14 @@ Per function, to a fixpoint:
    ``(x-y)+y``, ``x-(x-y)`` cancelled; constants combined (``and (and x, c1), c2`` = ``and x,
    c1&c2``, likewise ``or``/``xor``/``add``/``sub``; ``shl (and x, m), k`` = ``shl x, k`` when m
    keeps every bit the shift keeps), so the inner instruction may die (InstCombine's share);
+   a compare a dominating branch on the same stable operands decides folds too
+   (``transforms.branch_facts``); the operands of a rule are followed through the one definition
+   reaching them (a dominating unguarded write, through it a copy of a stable value);
 4. a load from a *read-only* global (``readonly_globals``: its address is only ever a load
-   address) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
-   fault; LLVM folds loads from ``constant`` globals);
+   address or a builtin ``memcpy``'s source) at a constant offset inside it becomes ``mov`` of the
+   bytes it reads (it cannot fault; LLVM folds loads from ``constant`` globals); so does a load of
+   bytes known at that point (``transforms.known_memory``: a fresh alloca's zeros, constant
+   stores, memset, memcpy of a read-only global; GVN forwards these);
 5. pure instructions whose result nothing reads are deleted (LLVM deletes trivially dead
    instructions the same way). Loads, stores, calls, ``input``, ``print``, ``alloca``, branches
    and ``div``/``rem`` that may fault are never deleted or moved: a bad load is a run-time error in
