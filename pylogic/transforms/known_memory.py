@@ -19,8 +19,9 @@ instruction (a write into an object of which nothing is known makes the written 
   address unknown) forgets everything;
 * ``call memset(A, C, N)`` / ``memcpy``/``memmove(A, G, N)`` (the interpreter's builtins, when the
   module does not define the callee) with A inside an object, C and N known constants and G a
-  read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; any other
-  call forgets everything (a callee may write an object whose address escaped, or free the frame's
+  read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; a builtin
+  that writes nothing existing (``malloc``, ``strlen``, ``memcmp``, ...: ``_NO_WRITE``) changes
+  nothing; any other call forgets everything (a callee may write an object whose address escaped, or free the frame's
   allocas: ``llvm.stackrestore``);
 * at a join, a byte is known when it is the same on every incoming edge (not the edge a ``cbr``
   on a literal, or on a register just set to one, never takes: ``reaching.constant_branch``).
@@ -51,6 +52,10 @@ MAX_BYTES = 256
 OFFSET_LIMIT = 1 << 32
 _COPY = ("memcpy", "memmove")
 _SET = ("memset",)
+#: builtins that write no memory that exists before the call (``interp.builtins``: they read
+#: their arguments' bytes, or allocate a new object)
+_NO_WRITE = frozenset({"malloc", "calloc", "strlen", "strnlen", "strcmp", "strncmp", "memcmp",
+                       "bcmp", "memchr", "strchr", "index", "strrchr"})
 
 
 def _callee(name: str) -> str:
@@ -162,6 +167,8 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
             return _write(state, x, off, data, sizes[x])
         if isinstance(ins, Call):
             name = _callee(ins.callee)
+            if defined is not None and name not in defined and name in _NO_WRITE:
+                return state
             if defined is None or name in defined or name not in _COPY + _SET \
                     or len(ins.args) < 3:
                 return {}
