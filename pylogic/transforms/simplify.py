@@ -5,12 +5,15 @@ Per function, to a fixpoint:
 
 1. **known bits** of every register (``transforms.known_bits``: known zero/one bits and sign bits,
    LLVM's computeKnownBits / ComputeNumSignBits), computed optimistically over the whole
-   function: a register's set is the union of what its definitions compute (plus 0 when it may be
-   read before it is written, by definite assignment over the CFG: IR.md, an unwritten register
-   reads 0; unknown for parameters), so phis lowered to copies are followed through loops with
-   no depth limit; only over blocks found executable (a ``cbr`` whose condition is known leaves
-   by one edge: SCCP's executable edges, GVN's processFoldableCondBr), so a definition behind a
-   decided branch joins nothing;
+   function and flow-sensitively: each read of a register joins what the definitions *reaching*
+   it compute (``transforms.reaching``: the entry's value, 0 for a register not yet written (IR.md),
+   a typed parameter's range, unknown for another parameter; the equalities of the branch edges
+   on the way, GVN's propagateEquality), so PRE's temporaries and phis lowered to copies fold at
+   each read and are followed through loops with no depth limit; a register's own set (for rules
+   about SSA values) is the union of what all its definitions compute; only definitions in
+   blocks found executable count (a ``cbr`` whose condition is known leaves by one edge: SCCP's
+   executable edges, GVN's processFoldableCondBr), so a definition behind a decided branch joins
+   nothing;
 2. each pure instruction (arithmetic, ``neg``/``not``, ``cmp``, ``select``) is rewritten in place
    (its guard kept) to ``mov C`` when its value is one constant (constant folding with the
    interpreter's operators, ``transforms.lattice.apply``; ``div``/``rem`` only when the divisor
@@ -30,9 +33,14 @@ Per function, to a fixpoint:
    ``(x-y)+y``, ``x-(x-y)`` cancelled; constants combined (``and (and x, c1), c2`` = ``and x,
    c1&c2``, likewise ``or``/``xor``/``add``/``sub``; ``shl (and x, m), k`` = ``shl x, k`` when m
    keeps every bit the shift keeps), so the inner instruction may die (InstCombine's share);
+   a compare a dominating branch on the same stable operands decides folds too
+   (``transforms.branch_facts``); the operands of a rule are followed through the one definition
+   reaching them (a dominating unguarded write, through it a copy of a stable value);
 4. a load from a *read-only* global (``readonly_globals``: its address is only ever a load
-   address) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
-   fault; LLVM folds loads from ``constant`` globals);
+   address or a builtin ``memcpy``'s source) at a constant offset inside it becomes ``mov`` of the
+   bytes it reads (it cannot fault; LLVM folds loads from ``constant`` globals); so does a load of
+   bytes known at that point (``transforms.known_memory``: a fresh alloca's zeros, constant
+   stores, memset, memcpy of a read-only global; GVN forwards these);
 5. when no rule above applies, in rounds of their own: demanded low bits (an operand
    re-normalised from y, ``sar (shl y, j), j`` or ``and y, m``, is replaced by y when only the
    low bits it keeps are ever read: InstCombine's SimplifyDemandedBits), then equalities of
@@ -69,6 +77,9 @@ from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Im
                               to_signed64)
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.known_bits import Bits
+from pylogic.transforms.branch_facts import BranchFacts
+from pylogic.transforms.known_memory import known_loads
+from pylogic.transforms.reaching import reaching_definitions
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
@@ -128,13 +139,25 @@ class SimplifyRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the function's values
 
+def _copy_source(ins: Instr, k: int, defined: set) -> bool:
+    """Is operand ``k`` of ``ins`` the source of the builtin ``memcpy``/``memmove`` (which only
+    reads it; not when the module defines a function of that name)?"""
+    if not isinstance(ins, Call) or k != 1:
+        return False
+    name = ins.callee.lstrip("@")
+    name = name.split(".")[1] if name.startswith("llvm.") else name
+    return name in ("memcpy", "memmove") and name not in defined
+
+
 def readonly_globals(module: Module) -> dict:
     """``{name: Global}``: globals no instruction can write -- their address is only a load
-    address, directly or through registers written once by ``add G, C`` that are only load
-    addresses (stored, passed to a call, compared or copied, it escapes). PIR offers no other
+    address or the source of a builtin ``memcpy``, directly or through registers written once by
+    ``add G, C`` that are only such addresses (stored, passed to another call, compared or
+    copied, it escapes). PIR offers no other
     way to reach a global but forging its address from an integer: C's object rules, which
     LLVM's ``constant`` globals and BasicAA rely on too."""
     gmap = module.global_map()
+    defined = {f.name.lstrip("@") for f in module.defined_functions()}
     escaped, derived = set(), {}
     for fn in module.defined_functions():
         count = Counter(d for b in fn.blocks for i in b.instrs for d in i.defs())
@@ -153,7 +176,7 @@ def readonly_globals(module: Module) -> dict:
                 if isinstance(ins, BinOp) and (fn.name, ins.dest) in derived:
                     continue
                 for k, a in enumerate(ins.uses()):
-                    if isinstance(ins, Load) and k == 0:
+                    if isinstance(ins, Load) and k == 0 or _copy_source(ins, k, defined):
                         continue
                     if isinstance(a, GlobalAddr):
                         escaped.add(a.name)
@@ -175,10 +198,13 @@ class _Values:
     """Definitions, SSA values and known bits of one function."""
 
     def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
-                 returns: Optional[dict] = None):
+                 returns: Optional[dict] = None, defined: Optional[set] = None,
+                 global_sizes: Optional[dict] = None):
         self.fn = fn
         self.readonly = readonly or {}
         self.returns = returns or {}    # defined function -> known bits of what it returns
+        self.defined = defined      # names of the module's defined functions (None: unknown)
+        self.global_sizes = global_sizes or {}
         entry = fn.blocks[0].label
         children = defaultdict(list)
         for n, d in idom.items():
@@ -224,6 +250,10 @@ class _Values:
         self.unwritten = self._maybe_unwritten()
         self.bits: dict[str, Bits] = {}
         self.here: Optional[tuple] = None       # (block, index) of the instruction rewritten
+        # flow-sensitive: the definitions reaching each read, and the known bits of each
+        self.reaching = reaching_definitions(fn)
+        self.fn_blocks = fn.block_map()
+        self.def_bits: dict[int, Bits] = {}
 
     def _maybe_unwritten(self) -> set:
         """Registers (not SSA values, not parameters) some read of which may come before any
@@ -282,26 +312,50 @@ class _Values:
             and self.post[ub] <= self.post[b]
 
     # ------------------------------------------------------------ known bits
-    def operand(self, a) -> Bits:
+    def operand(self, a, site: Optional[tuple] = None) -> Bits:
+        """Known bits of operand ``a``; read by the instruction at ``site``: the join of the
+        definitions reaching that read (``transforms.reaching``), else of all of a's."""
         if isinstance(a, Imm):
             return kb.const(a.value)
         if isinstance(a, Reg):
             if a.name in ("p0", "true"):
                 return kb.const(1)
+            if site is not None:
+                got = self._reaching_bits(a.name, site)
+                if got is not None:
+                    return got
             if a.name not in self.defs and a.name not in self.params:
                 return kb.const(0)      # never written: reads 0 (IR.md)
             return self.bits.get(a.name, kb.UNKNOWN)
         return kb.UNKNOWN       # a global's address
 
-    def evaluate(self, ins: Instr) -> Optional[Bits]:
-        """Known bits of what ``ins`` writes (its single destination); None: an operand has no
-        value yet (optimistic start)."""
+    def _reaching_bits(self, r: str, site: tuple) -> Optional[Bits]:
+        """Join of the known bits of the definitions of ``r`` reaching ``site`` (those with a
+        value yet: optimistic); None when ``site`` has no reaching information for ``r`` or no
+        reaching definition has a value yet."""
+        ids = self.reaching.at(site, r)
+        if ids is None:
+            return None
+        out = None
+        for i in ids:
+            v = self.def_bits.get(i)
+            if v is not None:
+                out = v if out is None else kb.join(out, v)
+        return out
+
+    def evaluate(self, ins: Instr, site: Optional[tuple] = None) -> Optional[Bits]:
+        """Known bits of what ``ins`` (at ``site``, when given) writes (its single destination);
+        None: an operand has no value yet (optimistic start)."""
         args = list(ins.uses())
         for a in args:
-            if isinstance(a, Reg) and a.name not in self.bits and a.name not in ("p0", "true") \
-                    and a.name in self.defs and a.name not in self.params:
+            if not isinstance(a, Reg) or a.name in ("p0", "true"):
+                continue
+            if site is not None and self.reaching.at(site, a.name) is not None:
+                if self._reaching_bits(a.name, site) is None:
+                    return None
+            elif a.name not in self.bits and a.name in self.defs and a.name not in self.params:
                 return None
-        ops = [self.operand(a) for a in args]
+        ops = [self.operand(a, site) for a in args]
         if isinstance(ins, Mov):
             return ops[0]
         if isinstance(ins, BinOp):
@@ -328,6 +382,30 @@ class _Values:
             return kb.UNKNOWN
         return kb.in_range(*rng)
 
+    def entry_bits(self, r: str) -> Bits:
+        """A parameter's value on entry: its type's range when it has one, else unknown."""
+        rng = self.fn.param_ranges().get(r) if self.fn.param_types else None
+        return kb.UNKNOWN if rng is None else kb.in_range(*rng)
+
+    def stable(self, a) -> bool:
+        """``a`` holds one value for the whole call: a literal, a global's address, a register
+        never written (a parameter or 0) or an SSA value (through copies)."""
+        a = self.leader(a)
+        return not isinstance(a, Reg) or a.name in self.ssa or a.name not in self.defs
+
+    def branch_facts(self) -> BranchFacts:
+        """Compares decided by dominating branches (``transforms.branch_facts``), built once."""
+        if getattr(self, "_branch_facts", None) is None:
+            self._branch_facts = BranchFacts(
+                self.fn, self.stable, self.leader,
+                lambda d, n: d in self.pre and n in self.pre and self.pre[d] <= self.pre[n]
+                and self.post[n] <= self.post[d])
+        return self._branch_facts
+
+    def at(self, site: tuple) -> "_AtSite":
+        """These values as seen by the instruction at ``site`` (label, index)."""
+        return _AtSite(self, site)
+
     def _register_bits(self, r: str, results: dict) -> Optional[Bits]:
         if r in self.params:
             return self.param_bits(r)
@@ -341,17 +419,27 @@ class _Values:
             out = v if out is None else kb.join(out, v)
         return out
 
-    def _successors(self, block) -> set:
+    def _no_value_yet(self, a, site: tuple) -> bool:
+        """Operand ``a`` read at ``site`` has no known bits yet (optimistic start)."""
+        if not isinstance(a, Reg) or a.name in ("p0", "true"):
+            return False
+        if self.reaching.at(site, a.name) is not None:
+            return self._reaching_bits(a.name, site) is None
+        return a.name not in self.bits and a.name in self.defs and a.name not in self.params
+
+    def _successors(self, block, forced=frozenset()) -> set:
         """The blocks control may reach from ``block`` as far as the known bits tell: a ``cbr``
-        terminator on a condition known non-zero (zero) leaves by its true (false) edge only."""
+        terminator on a condition known non-zero (zero) leaves by its true (false) edge only;
+        one whose condition has no value yet by neither (both once ``block`` is ``forced``)."""
         out = set()
         last = len(block.instrs) - 1
         for k, ins in enumerate(block.instrs):
-            if k == last and isinstance(ins, CondBr) and ins.guard is None:
-                c = self.operand(ins.cond)
-                if isinstance(ins.cond, Reg) and ins.cond.name not in self.bits \
-                        and ins.cond.name in self.defs and ins.cond.name not in self.params:
-                    continue        # no value yet (optimistic): neither edge so far
+            if k == last and isinstance(ins, CondBr) and ins.guard is None \
+                    and block.label not in forced:
+                site = (block.label, k)
+                if self._no_value_yet(ins.cond, site):
+                    continue
+                c = self.operand(ins.cond, site)
                 if c.one:
                     out.add(ins.if_true)
                 elif c.zero == kb.M:
@@ -363,24 +451,40 @@ class _Values:
         return out
 
     def solve(self) -> None:
-        """The known bits of every register: the optimistic fixpoint (a worklist over reads),
-        over the blocks found executable (SCCP's executable edges: GVN's processFoldableCondBr
-        likewise ignores what a constant branch cannot reach); a definition in a block never
-        found executable contributes nothing (it never runs)."""
+        """The known bits of every definition (flow-sensitive: each read joins the definitions
+        reaching it) and of every register (the join of its definitions): the optimistic
+        fixpoint, a worklist over reads, over the blocks found executable (SCCP's executable
+        edges: GVN's processFoldableCondBr likewise ignores what a constant branch cannot
+        reach); a definition in a block never found executable contributes nothing (it never
+        runs). A definition of an executable block left without a value (a cycle with no base)
+        becomes unknown, and so does a condition: then both its edges are taken."""
         results: dict[tuple, Bits] = {}
         visits: Counter = Counter()
+        defs = self.reaching.defs
         users = defaultdict(set)
-        for r, rs in self.reads.items():
-            for b, k in rs:
-                users[r].add((b, k))
+        for site, regs in self.reaching.reads.items():
+            for ids in regs.values():
+                for i in ids:
+                    users[i].add(site)
+        site_defs = defaultdict(list)       # (label, index) -> ids of the definitions there
+        for i, d in enumerate(defs):
+            if d.kind == "instr":
+                site_defs[d.site].append(i)
+            elif d.kind == "entry":
+                self.def_bits[i] = self.entry_bits(d.reg) if d.reg in self.params \
+                    else kb.const(0)
+            else:
+                self.def_bits[i] = kb.const(d.value)
         instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
         blocks = self.fn.block_map()
-        for r in self.params:
-            self.bits[r] = self.param_bits(r)
-        for r in self.unwritten:
-            self.bits[r] = kb.const(0)      # may be read before it is written
-        self.executable = set()
+        self.executable: set = set()
+        forced: set = set()
         work, pending = [], set()
+
+        def push(site: tuple) -> None:
+            if site[0] in self.executable and site not in pending:
+                pending.add(site)
+                work.append(site)
 
         def reach(label: str) -> None:
             new = [label]
@@ -390,65 +494,66 @@ class _Values:
                     continue
                 self.executable.add(b)
                 for k, ins in enumerate(blocks[b].instrs):
-                    if ins.defs() and (b, k) not in pending:
-                        pending.add((b, k))
-                        work.append((b, k))
-                new.extend(self._successors(blocks[b]) - self.executable)
+                    if ins.defs() or isinstance(ins, CondBr):
+                        push((b, k))
+                new.extend(self._successors(blocks[b], forced) - self.executable)
 
+        for r in self.params:
+            self.bits[r] = self.param_bits(r)
         reach(self.fn.blocks[0].label)
         while True:
-            self._propagate(work, pending, results, visits, users, instr, blocks, reach)
-            # a condition left without a value (nothing reached defines it): both edges
-            stuck = [b.instrs[-1].cond.name for b in self.fn.blocks
-                     if b.label in self.executable and isinstance(b.instrs[-1], CondBr)
-                     and isinstance(b.instrs[-1].cond, Reg)
-                     and b.instrs[-1].cond.name in self.defs
-                     and b.instrs[-1].cond.name not in self.bits]
+            while work:
+                key = work.pop()
+                pending.discard(key)
+                ins = instr[key]
+                if isinstance(ins, CondBr):
+                    for t in self._successors(blocks[key[0]], forced) - self.executable:
+                        reach(t)
+                    continue
+                new = self.evaluate(ins, key)
+                if new is None:
+                    continue
+                visits[key] += 1
+                old = results.get(key)
+                if old is not None:
+                    new = kb.join(old, new)
+                    if visits[key] > MAX_VISITS:
+                        new = kb.UNKNOWN
+                    if new == old:
+                        continue
+                results[key] = new
+                for i in site_defs[key]:
+                    v = new
+                    if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
+                        v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
+                    self.def_bits[i] = v
+                    for u in users[i]:
+                        push(u)
+            idle = [i for key, ids in site_defs.items() if key[0] in self.executable
+                    for i in ids if i not in self.def_bits]
+            for i in idle:
+                self.def_bits[i] = kb.UNKNOWN
+                for u in users[i]:
+                    push(u)
+            if idle:
+                continue
+            stuck = [b.label for b in self.fn.blocks
+                     if b.label in self.executable and b.label not in forced
+                     and isinstance(b.instrs[-1], CondBr) and b.instrs[-1].guard is None
+                     and self._no_value_yet(b.instrs[-1].cond, (b.label, len(b.instrs) - 1))]
             if not stuck:
                 break
-            for r in stuck:
-                self.bits[r] = kb.UNKNOWN
-                for u in users[r]:
-                    if u[0] in self.executable and isinstance(instr[u], CondBr):
-                        for t in self._successors(blocks[u[0]]) - self.executable:
-                            reach(t)
-                    elif u[0] in self.executable and u not in pending and instr[u].defs():
-                        pending.add(u)
-                        work.append(u)
-        for r in self.defs:     # anything never evaluated (unreachable cycles): unknown
-            self.bits.setdefault(r, kb.UNKNOWN)
-
-    def _propagate(self, work, pending, results, visits, users, instr, blocks, reach) -> None:
-        while work:
-            key = work.pop()
-            pending.discard(key)
-            ins = instr[key]
-            new = self.evaluate(ins)
-            if new is None:
+            for b in stuck:
+                forced.add(b)
+                for t in self._successors(blocks[b], forced) - self.executable:
+                    reach(t)
+        for r in self.params:
+            self.bits[r] = self.param_bits(r)
+        for r in self.defs:
+            if r in self.params:
                 continue
-            visits[key] += 1
-            old = results.get(key)
-            if old is not None:
-                new = kb.join(old, new)
-                if visits[key] > MAX_VISITS:
-                    new = kb.UNKNOWN
-                if new == old:
-                    continue
-            results[key] = new
-            for r in ins.defs():
-                bits = self._register_bits(r, results)
-                if bits is None or bits == self.bits.get(r):
-                    continue
-                self.bits[r] = bits
-                for u in users[r]:
-                    if u[0] not in self.executable:
-                        continue
-                    if isinstance(instr[u], CondBr):
-                        for t in self._successors(blocks[u[0]]) - self.executable:
-                            reach(t)
-                    elif u not in pending and instr[u].defs():
-                        pending.add(u)
-                        work.append(u)
+            bits = self._register_bits(r, results)
+            self.bits[r] = kb.UNKNOWN if bits is None else bits
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):
@@ -482,6 +587,86 @@ class _Values:
         if isinstance(a, Reg):
             return self.ssa.get(a.name)
         return None
+
+    def reaching_def(self, a, site: tuple) -> Optional[Instr]:
+        """The one definition of register ``a`` that reaches its read at ``site`` when it is an
+        unguarded instruction writing only ``a`` (it then dominates ``site``: every path to it
+        ends with that write), else None."""
+        got = self.reaching_def_site(a, site)
+        return None if got is None else got[1]
+
+    def reaching_def_site(self, a, site: tuple) -> Optional[tuple]:
+        """``((label, index), instruction)`` of ``reaching_def``, or None."""
+        if not isinstance(a, Reg):
+            return None
+        ids = self.reaching.at(site, a.name)
+        if ids is None or len(ids) != 1:
+            return None
+        d = self.reaching.defs[ids[0]]
+        if d.kind != "instr":
+            return None
+        (b, k), (ub, uk) = d.site, site
+        ins = self.fn_blocks[b].instrs[k]
+        if ins.guard is not None or isinstance(ins, PredDefine) or len(ins.defs()) != 1 \
+                or not self._dominates(b, k, ub, uk):
+            return None
+        return (b, k), ins
+
+    def known_loads(self) -> dict:
+        """``{site: value}``: loads reading known bytes of an alloca or a global
+        (``transforms.known_memory``), computed once per round."""
+        if getattr(self, "_known_loads", None) is None:
+            def constant(a, site):
+                return self.operand(a, site).constant
+            self._known_loads = known_loads(self.fn, self.reaching_def_site, constant,
+                                                    self.readonly, self.defined,
+                                                    self.global_sizes)
+        return self._known_loads
+
+    def site_leader(self, a, site: tuple):
+        """``leader`` of what operand ``a`` read at ``site`` holds: through a reaching copy of a
+        stable value (its definition dominates that copy, which dominates ``site``, so it is
+        not written again in between)."""
+        ins = self.reaching_def(a, site)
+        if isinstance(ins, Mov) and self.stable(ins.src):
+            return self.leader(ins.src)
+        return self.leader(a)
+
+
+class _AtSite:
+    """``_Values`` as the instruction at ``site`` sees them: its operands' known bits are those of
+    the definitions reaching it (sound for any register it reads: an SSA value built on one reads
+    the same value there); everything else is the function's."""
+
+    def __init__(self, values: _Values, site: tuple):
+        self._values, self._site = values, site
+        self.site = site
+
+    def __getattr__(self, name):
+        return getattr(self._values, name)
+
+    def operand(self, a) -> Bits:
+        return self._values.operand(a, self._site)
+
+    def evaluate(self, ins: Instr) -> Optional[Bits]:
+        return self._values.evaluate(ins, self._site)
+
+    # The instruction's own operands are followed through the definitions reaching them; an
+    # operand of an inner definition is compared by its value there, which rules only use when
+    # it is stable (``_stable``, through ``leader``, which stays the function's).
+    def same(self, a, b) -> bool:
+        v = self._values
+        return a == b or v.site_leader(a, self._site) == v.site_leader(b, self._site)
+
+    def ssa_def(self, a) -> Optional[Instr]:
+        v = self._values
+        inner = v.ssa_def(a)
+        if inner is not None:
+            return inner
+        ins = v.reaching_def(v.leader(a), self._site)
+        if isinstance(ins, Mov):
+            return v.ssa_def(ins.src) if v.stable(ins.src) else None
+        return ins
 
 
 # ---------------------------------------------------------------- rewriting
@@ -530,13 +715,25 @@ def _binop(ins: BinOp, op: str, a, b, rule: str) -> tuple[Instr, str]:
                  loc=ins.loc), rule
 
 
+def _decided_by_branch(ins: Cmp, values) -> Optional[int]:
+    """The value a dominating branch on the same stable operands gives the compare ``ins``
+    (``transforms.branch_facts``), or None."""
+    site = getattr(values, "site", None)
+    if site is None or not (values.stable(ins.a) and values.stable(ins.b)):
+        return None
+    return values.branch_facts().value(site[0], ins, values.leader)
+
+
 def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
     """``(replacement, rule)`` for a pure instruction that simplifies, or None."""
-    if isinstance(ins, Load) and values.readonly:
-        v = _constant_load(ins, values)
+    if isinstance(ins, Load):
+        v = _constant_load(ins, values) if values.readonly else None
+        rule = "load-constant-global"
+        if v is None and getattr(values, "site", None) is not None:
+            v, rule = values.known_loads().get(values.site), "load-known-bytes"
         if v is not None:
             return Mov(dest=ins.dest, src=Imm(v), guard=ins.guard, annotations=ins.annotations,
-                       loc=ins.loc), "load-constant-global"
+                       loc=ins.loc), rule
         return None
     if not isinstance(ins, (BinOp, UnOp, Cmp, Select)):
         return None
@@ -573,6 +770,9 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         return mov(a, f"{op}-same") if same == "x" else mov(Imm(same), f"{op}-same")
     ka, kbits = values.operand(a), values.operand(b)
     if isinstance(ins, Cmp):
+        decided = _decided_by_branch(ins, values)
+        if decided is not None:
+            return mov(Imm(decided), "cmp-dominating-branch")
         # a 0/1 value compared with 0 or 1 is itself: cmp.ne x, 0 / cmp.eq x, 1 / cmp.gtu x, 0
         for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, _SWAPPED[op])):
             if kx.zero | 1 == kb.M and (rel, c.constant) in (("ne", 0), ("eq", 1), ("gtu", 0),
@@ -854,7 +1054,7 @@ def _rewrite_round(fn: Function, values: _Values, rules: Counter) -> tuple[Funct
         instrs = []
         for k, ins in enumerate(b.instrs):
             values.here = (b.label, k)
-            got = _rewrite(ins, values)
+            got = _rewrite(ins, values.at((b.label, k)))
             if got is not None and got[0] != ins:
                 instrs.append(got[0])
                 rules[got[1]] += 1
@@ -894,26 +1094,29 @@ def return_bits(values: _Values) -> Bits:
     for b in values.fn.blocks:
         if b.label not in values.executable:
             continue
-        for ins in b.instrs:
+        for k, ins in enumerate(b.instrs):
             if isinstance(ins, Ret):
-                v = kb.const(0) if ins.value is None else values.operand(ins.value)
+                v = kb.const(0) if ins.value is None \
+                    else values.operand(ins.value, (b.label, k))
                 out = v if out is None else kb.join(out, v)
     return kb.UNKNOWN if out is None else out
 
 
 def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
-                      returns: Optional[dict] = None) -> tuple[Function, FunctionSimplify]:
+                      returns: Optional[dict] = None, defined: Optional[set] = None,
+                      global_sizes: Optional[dict] = None) -> tuple[Function, FunctionSimplify]:
     """``fn`` simplified to a fixpoint (``idom``: node -> immediate dominator; the CFG does not
     change, so it holds for every round; ``readonly``: ``readonly_globals`` of its module;
     ``returns``: known bits of what defined functions return, ``return_bits``: the result of a
-    call of one is one of them -- fn's own is added to it)."""
+    call of one is one of them -- fn's own is added to it); ``defined``: names of its defined
+    functions; ``global_sizes``: its globals' sizes)."""
     size = sum(len(b.instrs) for b in fn.blocks)
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
     values = None
     while rounds < MAX_ROUNDS:
         rounds += 1
-        values = _Values(fn, idom, readonly, returns)
+        values = _Values(fn, idom, readonly, returns, defined, global_sizes)
         values.solve()
         fn, n = _rewrite_round(fn, values, rules)
         if not n:
@@ -928,7 +1131,7 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
         values = None
     if returns is not None and fn.blocks:
         if values is None:          # the last round changed fn
-            values = _Values(fn, idom, readonly, returns)
+            values = _Values(fn, idom, readonly, returns, defined, global_sizes)
             values.solve()
         returns[fn.name] = return_bits(values)
     return fn, FunctionSimplify(fn.name, size, rewritten, removed, rounds, dict(rules))
@@ -969,11 +1172,14 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     readonly = readonly_globals(module)
     returns: dict = {}
     done = {}
+    defined = {f.name.lstrip("@") for f in module.defined_functions()}
+    global_sizes = {g.name: g.size for g in module.globals}
     for fn in _callees_first(module):
         if not rewrites(fn, wanted):
             continue
         idom = {n: d for d, n in rows.function(fn.name)["idom"]}
-        done[fn.name], info = simplify_function(fn, idom, readonly, returns)
+        done[fn.name], info = simplify_function(fn, idom, readonly, returns, defined,
+                                                 global_sizes)
         record.applied.append(info)
     out = tuple(done.get(fn.name, fn) for fn in module.functions)
     position = {fn.name: k for k, fn in enumerate(module.functions)}

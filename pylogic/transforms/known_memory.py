@@ -1,0 +1,270 @@
+"""Known bytes of a function's allocas and globals, so ``simplify`` folds the loads that read them
+(issue #14:
+GVN forwards a load from a fresh alloca, a ``memset`` or a ``memcpy`` from a constant global; e.g.
+a bit-field's first read-modify-write of an uninitialised struct, or a struct initialised from a
+``__const`` copy).
+
+A forward must-analysis over the CFG: at each point, for each object -- an ``r = alloca N`` site X
+(N a literal; the object X allocated last) or a global, of at most ``MAX_BYTES`` -- its bytes, each
+a value 0..255 or unknown, or nothing known of it at all. IR.md: an alloca's bytes start zeroed;
+a global's are unknown at the function's entry (earlier code may have written it). Then, per
+instruction (a write into an object of which nothing is known makes the written bytes known):
+
+* ``r = alloca N`` at X: X's N bytes are 0 (a new object);
+* ``store.k A, V`` where A is an object's address plus a literal offset inside it: those k bytes
+  become V's
+  (its known bits at the store, when one constant; else unknown); a store into an untracked object
+  (its address plus an offset below 2**32: the interpreter's objects are segments 2**32 bytes
+  apart, so it stays in its object or faults) changes no tracked byte; any other store (its
+  address unknown) forgets everything;
+* ``call memset(A, C, N)`` / ``memcpy``/``memmove(A, G, N)`` (the interpreter's builtins, when the
+  module does not define the callee) with A inside an object, C and N known constants and G a
+  read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; a builtin
+  that writes nothing existing (``malloc``, ``strlen``, ``memcmp``, ...: ``_NO_WRITE``) changes
+  nothing; any other call forgets everything (a callee may write an object whose address escaped, or free the frame's
+  allocas: ``llvm.stackrestore``);
+* at a join, a byte is known when it is the same on every incoming edge (not the edge a ``cbr``
+  on a literal, or on a register just set to one, never takes: ``reaching.constant_branch``).
+
+An address is resolved through the one definition reaching its read (``_Values.reaching_def``):
+copies and ``add`` of a literal back to the alloca, so it is the object X allocated last (X
+dominates the chain, which dominates the read: X cannot run again in between). A load of k
+bytes at a known offset inside X whose bytes are all known reads them (little-endian, extended as
+the load says); it cannot fault (in bounds of a live object), so it becomes ``mov`` of that value.
+
+References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (a load from a fresh alloca, a memset or a
+memcpy from a constant: AnalyzeLoadFromClobberingMemInst); IR.md (alloca, load, store).
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Callable, Optional
+
+from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
+                              Store, branch_targets)
+from pylogic.transforms.reaching import constant_branch
+
+__all__ = ["known_loads", "MAX_BYTES"]
+
+#: allocas larger than this are not tracked
+MAX_BYTES = 256
+#: an object's offsets: the interpreter's segments are 2**32 bytes apart
+OFFSET_LIMIT = 1 << 32
+_COPY = ("memcpy", "memmove")
+_SET = ("memset",)
+#: builtins that write no memory that exists before the call (``interp.builtins``: they read
+#: their arguments' bytes, or allocate a new object)
+_NO_WRITE = frozenset({"malloc", "calloc", "strlen", "strnlen", "strcmp", "strncmp", "memcmp",
+                       "bcmp", "memchr", "strchr", "index", "strrchr"})
+
+
+def _callee(name: str) -> str:
+    name = name.lstrip("@")
+    return name.split(".")[1] if name.startswith("llvm.") else name
+
+
+def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
+                       readonly: dict, defined: Optional[set],
+                       global_sizes: Optional[dict] = None) -> dict:
+    """``{(label, index): value}`` for the loads of ``fn`` that read known bytes of an alloca or a
+    global (``global_sizes``: name -> bytes of the module's globals; a global's bytes are unknown
+    at the entry and become known by the writes above).
+
+    ``reaching_def(reg, site)``: ``(site, instruction)`` of the one unguarded definition reaching
+    that read, or None;
+    ``constant(operand, site)``: its value there when known, else None; ``readonly``: the
+    module's read-only globals by name; ``defined``: names of functions the module defines (None:
+    unknown, so no call is taken for a builtin)."""
+    blocks = fn.block_map()
+    sizes = {g: n for g, n in (global_sizes or {}).items() if 0 < n <= MAX_BYTES}
+    for b in fn.blocks:         # alloca site -> bytes
+        for k, ins in enumerate(b.instrs):
+            if isinstance(ins, Alloca) and isinstance(ins.size, Imm) \
+                    and 0 < ins.size.value <= MAX_BYTES and ins.guard is None:
+                sizes[(b.label, k)] = ins.size.value
+    if not sizes:
+        return {}
+
+    def resolve(a, site, depth=0):
+        """``(base, offset)`` of the address operand ``a`` read at ``site``: base an alloca's
+        site or a global's name; None when unknown."""
+        if isinstance(a, GlobalAddr):
+            return a.name, 0
+        if depth > 16 or not isinstance(a, Reg):
+            return None
+        got = reaching_def(a, site)
+        if got is None:
+            return None
+        dsite, ins = got
+        if isinstance(ins, Alloca):
+            return dsite, 0
+        if isinstance(ins, Mov):
+            return resolve(ins.src, dsite, depth + 1)
+        if isinstance(ins, BinOp) and ins.op == "add":
+            for base, off in ((ins.a, ins.b), (ins.b, ins.a)):
+                if isinstance(off, Imm):
+                    got = resolve(base, dsite, depth + 1)
+                    if got is not None:
+                        return got[0], got[1] + off.value
+        return None
+
+    def written(state: dict, addr, n: int, site):
+        """``(object, offset)`` a write of ``n`` bytes at ``addr`` touches when it is a tracked
+        alloca, inside it; ``()`` when it touches no tracked object (another object: an address
+        within 2**32 bytes past its base stays in its segment, IR.md via the interpreter's
+        segmented memory, or faults); None when it may touch any."""
+        got = resolve(addr, site)
+        if got is None or n is None:
+            return None
+        base, off = got
+        if not 0 <= off <= OFFSET_LIMIT - n:
+            return None
+        if base not in sizes:
+            return ()
+        return (base, off) if off + n <= sizes[base] else None
+
+    def global_bytes(a, site, n, depth=0):
+        """The ``n`` bytes a read-only global holds at operand ``a`` (read at ``site``)."""
+        off = 0
+        while isinstance(a, Reg) and depth < 16:
+            got = reaching_def(a, site)
+            if got is None:
+                return None
+            dsite, ins = got
+            if isinstance(ins, Mov):
+                a, site = ins.src, dsite
+            elif isinstance(ins, BinOp) and ins.op == "add" and isinstance(ins.b, Imm):
+                a, site, off = ins.a, dsite, off + ins.b.value
+            else:
+                return None
+            depth += 1
+        if not isinstance(a, GlobalAddr) or a.name not in readonly:
+            return None
+        g = readonly[a.name]
+        if off < 0 or off + n > g.size:
+            return None
+        return tuple(g.init[off:off + n].ljust(n, b"\0"))
+
+    def inside(x, off, n):
+        return x is not None and 0 <= off and off + n <= sizes[x]
+
+    def step(state: dict, site, ins) -> dict:
+        if isinstance(ins, Alloca):
+            if site in sizes:
+                state = dict(state)
+                state[site] = (0,) * sizes[site]
+            return state
+        if isinstance(ins, Store):
+            got = written(state, ins.addr, ins.size, site)
+            if got is None:
+                return {}
+            if got == ():
+                return state
+            x, off = got
+            v = constant(ins.value, site)
+            data = (tuple((v >> (8 * i)) & 0xFF for i in range(ins.size)) if v is not None
+                    else (None,) * ins.size)
+            return _write(state, x, off, data, sizes[x])
+        if isinstance(ins, Call):
+            name = _callee(ins.callee)
+            if defined is not None and name not in defined and name in _NO_WRITE:
+                return state
+            if defined is None or name in defined or name not in _COPY + _SET \
+                    or len(ins.args) < 3:
+                return {}
+            n = constant(ins.args[2], site)
+            got = written(state, ins.args[0], n, site)
+            if got is None or n < 0:
+                return {}
+            if got == ():
+                return state
+            x, off = got
+            if name in _SET:
+                c = constant(ins.args[1], site)
+                data = (c & 0xFF,) * n if c is not None else (None,) * n
+            else:
+                data = global_bytes(ins.args[1], site, n)
+                if data is None:
+                    return {}       # the source may be anything, even overlap
+            return _write(state, x, off, data, sizes[x])
+        return state
+
+    order = _rpo(blocks, fn.blocks[0].label)
+    index = {b: i for i, b in enumerate(order)}
+    into = {order[0]: {}}
+    work, queued = [0], {order[0]}
+    taken = {b.label: t for b in fn.blocks if (t := constant_branch(b.instrs)) is not None}
+    while work:
+        label = order[heapq.heappop(work)]
+        queued.discard(label)
+        state = into[label]
+        last = len(blocks[label].instrs) - 1
+        for k, ins in enumerate(blocks[label].instrs):
+            if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
+                state = {}      # may or may not run
+            else:
+                state = step(state, (label, k), ins)
+            for t in branch_targets(ins):
+                if t not in blocks or k == last and taken.get(label, t) != t:
+                    continue
+                old = into.get(t)
+                new = state if old is None else _meet(old, state)
+                if old is None or new != old:
+                    into[t] = new
+                    if t not in queued:
+                        queued.add(t)
+                        heapq.heappush(work, index[t])
+    out = {}
+    for label in order:
+        if label not in into:
+            continue
+        state = into[label]
+        for k, ins in enumerate(blocks[label].instrs):
+            if isinstance(ins, Load) and state:
+                got = resolve(ins.addr, (label, k))
+                if got is not None and got[0] in state and inside(got[0], got[1], ins.size):
+                    data = state[got[0]][got[1]:got[1] + ins.size]
+                    # the interpreter's load.8u of a top bit set is 2**63 or more, which no
+                    # literal is (IR.md: signed 64-bit): left a load
+                    if None not in data and not (ins.size == 8 and not ins.signed
+                                                 and data[7] >= 128):
+                        out[(label, k)] = int.from_bytes(bytes(data), "little",
+                                                         signed=ins.signed)
+            if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
+                state = {}
+            else:
+                state = step(state, (label, k), ins)
+    return out
+
+
+def _write(state: dict, x, off: int, data: tuple, size: int) -> dict:
+    state = dict(state)
+    old = state.get(x, (None,) * size)
+    state[x] = old[:off] + tuple(data) + old[off + len(data):]
+    return state
+
+
+def _meet(a: dict, b: dict) -> dict:
+    out = {}
+    for x in a.keys() & b.keys():
+        if a[x] == b[x]:
+            out[x] = a[x]
+        else:
+            out[x] = tuple(p if p == q else None for p, q in zip(a[x], b[x]))
+    return out
+
+
+def _rpo(blocks: dict, entry: str) -> list:
+    seen, post = {entry}, []
+    stack = [(entry, iter(blocks[entry].successors()))]
+    while stack:
+        b, it = stack[-1]
+        for s in it:
+            if s in blocks and s not in seen:
+                seen.add(s)
+                stack.append((s, iter(blocks[s].successors())))
+                break
+        else:
+            stack.pop()
+            post.append(b)
+    return post[::-1]

@@ -1,0 +1,266 @@
+"""Reaching definitions of one PIR function, with the equalities its branches establish: the
+flow-sensitive view of registers that ``simplify`` folds with (issue #14, value numbering).
+
+PIR registers may be written many times (phis lowered to copies, PRE's temporaries, forwarded
+loads), so one value per register is the join of all its definitions. Here every read of a
+register at an instruction gets the *definitions that reach it* (the classic bit-vector problem,
+forward, may), of three kinds:
+
+* an instruction writing the register (:class:`Def` ``kind="instr"``); a guarded write or a
+  predicate define does not kill the earlier ones (it may leave the old value);
+* the function's entry (``kind="entry"``): a parameter's argument, otherwise 0 (IR.md: a
+  register never written reads 0);
+* an edge's equality (``kind="edge"``, LLVM GVN's propagateEquality, PredicateInfo's copies on
+  branch edges): ``cbr c, T, F`` whose condition was just computed in its block by ``c = cmp.eq
+  r, K`` / ``cmp.ne r, K`` (K a literal, neither c nor r written between the compare and the
+  branch) establishes c = 1 on T and c = 0 on F (c is 0/1), and r = K on the edge where the
+  compare says so (eq: T, ne: F), for r and for the register r was copied from just before
+  (``r = mov q`` in the block, q not written after). Any other condition establishes c = 0 on F.
+  An edge definition kills the register's other definitions on that edge only; at a join the
+  other predecessors' definitions reach as well. ``cbr c, L, L`` establishes nothing.
+
+A block's side exits (``(p) br L``, a split call's continuations) pass on the state after the
+instructions before them. A ``cbr`` on a literal, or on a register just set to one by a ``mov``
+(what ``simplify`` leaves of a decided compare), passes it on one edge only (GVN's
+processFoldableCondBr: the other target's phi inputs from it are dead). Blocks not reachable from
+the entry have no states (``at`` answers None there).
+
+Example: in ``e: v = load x / c = cmp.ne v, 7 / cbr c, bad, ok`` the read of ``v`` in ``ok``
+(only predecessor e) is reached by one definition, the edge's ``v = 7``.
+
+References: Aho, Sethi, Ullman, "Compilers", §10.5 (reaching definitions); LLVM 14
+GVN.cpp (propagateEquality), PredicateInfo.cpp.
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Optional
+
+from pylogic.ir.model import (Cmp, CondBr, Function, Imm, Instr, Mov, PredDefine, Reg,
+                              branch_targets)
+
+__all__ = ["Def", "Reaching", "reaching_definitions"]
+
+#: registers that always read 1 and are never defined
+_CONSTANT_REGS = ("p0", "true")
+
+
+@dataclass(frozen=True)
+class Def:
+    """One definition of ``reg``: ``kind`` "instr" (``site`` = (label, index) of the writing
+    instruction), "entry" (the value at the function's entry) or "edge" (``site`` = (from, to),
+    ``value`` the literal the register equals on that edge)."""
+    kind: str
+    reg: str
+    site: Optional[tuple] = None
+    value: Optional[int] = None
+
+
+@dataclass
+class Reaching:
+    """``defs[i]`` is definition i; ``reads[(label, index)][reg]`` the ids of the definitions of
+    ``reg`` that reach that instruction's read of it (operands and guard)."""
+    defs: list
+    reads: dict
+
+    def at(self, site: tuple, reg: str) -> Optional[tuple]:
+        """Ids of the definitions of ``reg`` reaching the instruction at ``site``; None when the
+        instruction does not read ``reg`` or is unreachable."""
+        return self.reads.get(site, {}).get(reg)
+
+
+def _writes_kill(ins: Instr) -> bool:
+    """Does the instruction certainly overwrite its destinations?"""
+    return ins.guard is None and not isinstance(ins, PredDefine)
+
+
+def _read_regs(ins: Instr) -> list:
+    out = [a.name for a in ins.uses() if isinstance(a, Reg) and a.name not in _CONSTANT_REGS]
+    if ins.guard is not None and ins.guard not in _CONSTANT_REGS:
+        out.append(ins.guard)
+    return out
+
+
+def edge_equalities(instrs: tuple) -> dict:
+    """``{target: [(reg, value), ...]}``: what the block's final ``cbr`` establishes on each of
+    its edges (module docstring); empty when it establishes nothing."""
+    if not instrs or not isinstance(instrs[-1], CondBr) or instrs[-1].guard is not None:
+        return {}
+    br = instrs[-1]
+    if br.if_true == br.if_false or not isinstance(br.cond, Reg) \
+            or br.cond.name in _CONSTANT_REGS:
+        return {}
+    c = br.cond.name
+    out = {br.if_true: [], br.if_false: [(c, 0)]}
+    written: set = set()        # registers written after the current position
+    for k in range(len(instrs) - 2, -1, -1):
+        ins = instrs[k]
+        if c in ins.defs():
+            if not (isinstance(ins, Cmp) and ins.guard is None):
+                return out
+            out[br.if_true].append((c, 1))
+            if ins.rel not in ("eq", "ne"):
+                return out
+            r, v = ins.a, ins.b
+            if isinstance(r, Imm):
+                r, v = v, r
+            if not (isinstance(r, Reg) and isinstance(v, Imm)) or r.name in _CONSTANT_REGS \
+                    or r.name in written or r.name == c:
+                return out
+            edge = br.if_true if ins.rel == "eq" else br.if_false
+            out[edge].append((r.name, v.value))
+            written.add(c)
+            # r = mov q just before (q not written since): q equals K on that edge too
+            for j in range(k - 1, -1, -1):
+                prev = instrs[j]
+                if r.name in prev.defs():
+                    if isinstance(prev, Mov) and prev.guard is None and isinstance(prev.src, Reg) \
+                            and prev.src.name not in _CONSTANT_REGS \
+                            and prev.src.name not in written and prev.src.name != r.name:
+                        out[edge].append((prev.src.name, v.value))
+                    break
+                written.update(prev.defs())
+            return out
+        written.update(ins.defs())
+        if branch_targets(ins):
+            return out          # a side exit in between: keep to the block's last stretch
+    return out
+
+
+def constant_branch(instrs: tuple) -> Optional[str]:
+    """The one target of the block's final ``cbr`` when its condition is a literal or was set to
+    one by an unguarded ``mov`` after any other write of it in the block; else None."""
+    if not instrs or not isinstance(instrs[-1], CondBr) or instrs[-1].guard is not None:
+        return None
+    br = instrs[-1]
+    cond = br.cond
+    if isinstance(cond, Reg) and cond.name not in _CONSTANT_REGS:
+        for ins in reversed(instrs[:-1]):
+            if branch_targets(ins):
+                return None
+            if cond.name in ins.defs():
+                cond = ins.src if isinstance(ins, Mov) and ins.guard is None else None
+                break
+    elif isinstance(cond, Reg):
+        cond = Imm(1)
+    if not isinstance(cond, Imm):
+        return None
+    return br.if_true if cond.value != 0 else br.if_false
+
+
+def reaching_definitions(fn: Function) -> Reaching:
+    """Reaching definitions (module docstring) of ``fn``."""
+    blocks = fn.block_map()
+    entry = fn.blocks[0].label
+    order = _rpo(entry, blocks)
+    reachable = set(order)
+    defs: list = []
+    mask: dict = {}             # register -> bits of all its definitions
+    instr_bit: dict = {}        # (label, index, register) -> bit of that write
+
+    def new(d: Def) -> int:
+        defs.append(d)
+        bit = 1 << (len(defs) - 1)
+        mask[d.reg] = mask.get(d.reg, 0) | bit
+        return bit
+
+    regs = set(fn.params)
+    for b in fn.blocks:
+        for ins in b.instrs:
+            regs.update(ins.defs())
+            regs.update(_read_regs(ins))
+    regs.difference_update(_CONSTANT_REGS)
+    start = 0
+    for r in sorted(regs):
+        start |= new(Def("entry", r))
+    for b in fn.blocks:
+        if b.label not in reachable:
+            continue
+        for k, ins in enumerate(b.instrs):
+            for d in ins.defs():
+                if d not in _CONSTANT_REGS:
+                    instr_bit[(b.label, k, d)] = new(Def("instr", d, (b.label, k)))
+    # a cbr whose condition is a literal, or was just set to one, goes one way only
+    taken = {b.label: t for b in fn.blocks if (t := constant_branch(b.instrs)) is not None}
+    edges: dict = {}            # (from, to) -> [(register, bit)]
+    for b in fn.blocks:
+        if b.label not in reachable:
+            continue
+        for t, eqs in edge_equalities(b.instrs).items():
+            edges[(b.label, t)] = [(r, new(Def("edge", r, (b.label, t), v))) for r, v in eqs]
+
+    def walk(label: str, state: int, visit, send) -> None:
+        """Run the block from ``state``: ``visit(index, instr, state before it)`` per
+        instruction, ``send(target, state)`` per edge."""
+        instrs = blocks[label].instrs
+        for k, ins in enumerate(instrs):
+            visit(k, ins, state)
+            for d in ins.defs():
+                bit = instr_bit.get((label, k, d))
+                if bit is None:
+                    continue
+                if _writes_kill(ins):
+                    state &= ~mask[d]
+                state |= bit
+            for t in branch_targets(ins):
+                if t in blocks and (k < len(instrs) - 1 or taken.get(label, t) == t):
+                    out = state
+                    if k == len(instrs) - 1:
+                        for r, bit in edges.get((label, t), ()):
+                            out = (out & ~mask[r]) | bit
+                    send(t, out)
+
+    into = {entry: start}
+    index = {b: i for i, b in enumerate(order)}
+    work, queued = [0], {entry}         # block indices in reverse postorder
+
+    def propagate(t: str, s: int) -> None:
+        old = into.get(t)
+        if old is None or s | old != old:
+            into[t] = s if old is None else old | s
+            if t not in queued:
+                queued.add(t)
+                heapq.heappush(work, index[t])
+
+    while work:
+        label = order[heapq.heappop(work)]
+        queued.discard(label)
+        walk(label, into[label], lambda k, ins, s: None, propagate)
+    reads: dict = {}
+    for label in order:
+        if label not in into:
+            continue
+
+        def visit(k, ins, state, label=label):
+            regs_read = _read_regs(ins)
+            if regs_read:
+                reads[(label, k)] = {r: _bits(state & mask.get(r, 0)) for r in regs_read}
+
+        walk(label, into[label], visit, lambda t, s: None)
+    return Reaching(defs, reads)
+
+
+def _bits(x: int) -> tuple:
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return tuple(out)
+
+
+def _rpo(entry: str, blocks: dict) -> list:
+    seen, post = {entry}, []
+    stack = [(entry, iter(blocks[entry].successors()))]
+    while stack:
+        b, it = stack[-1]
+        for s in it:
+            if s in blocks and s not in seen:
+                seen.add(s)
+                stack.append((s, iter(blocks[s].successors())))
+                break
+        else:
+            stack.pop()
+            post.append(b)
+    return post[::-1]
