@@ -427,7 +427,9 @@ class FunctionDecoder:
         if n == 1:
             lines.append(f"{d} = (b[o] ^ 128) - 128" if ins.signed else f"{d} = b[o]")
         else:
-            lines.append(f"{d} = FROM(b[o:o + {n}], 'little', signed={ins.signed})")
+            # IR.md: every value is 64-bit two's complement, so load.8u reads the same value as
+            # load.8 (zero-extending 8 bytes leaves no bit to extend into)
+            lines.append(f"{d} = FROM(b[o:o + {n}], 'little', signed={ins.signed or n == 8})")
         return lines
 
     def store(self, ins: Store) -> list[str]:

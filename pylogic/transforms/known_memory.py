@@ -224,12 +224,9 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                 got = resolve(ins.addr, (label, k))
                 if got is not None and got[0] in state and inside(got[0], got[1], ins.size):
                     data = state[got[0]][got[1]:got[1] + ins.size]
-                    # the interpreter's load.8u of a top bit set is 2**63 or more, which no
-                    # literal is (IR.md: signed 64-bit): left a load
-                    if None not in data and not (ins.size == 8 and not ins.signed
-                                                 and data[7] >= 128):
+                    if None not in data:      # load.8u reads a signed 64-bit value (IR.md)
                         out[(label, k)] = int.from_bytes(bytes(data), "little",
-                                                         signed=ins.signed)
+                                                         signed=ins.signed or ins.size == 8)
             if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
                 state = {}
             else:

@@ -707,7 +707,7 @@ def _constant_load(ins: Load, values: _Values) -> Optional[int]:
     if off < 0 or off + ins.size > g.size:
         return None
     data = g.init[off:off + ins.size].ljust(ins.size, b"\0")
-    return int.from_bytes(data, "little", signed=ins.signed)
+    return int.from_bytes(data, "little", signed=ins.signed or ins.size == 8)   # IR.md: 64-bit
 
 
 def _binop(ins: BinOp, op: str, a, b, rule: str) -> tuple[Instr, str]:

@@ -392,3 +392,23 @@ entry:
     assert b.engine == "native"
     _, b = both(module, args=(1,))  # free of a stack object: the interpreter's fault
     assert b.engine.startswith("interp (replay")
+
+
+def test_load_8u_with_the_top_bit_set_is_a_64_bit_value():
+    """IR.md: every value is 64-bit two's complement, so ``load.8u`` of 0xFF00..00 reads the same
+    value as ``load.8`` (the interpreter returned 2**64 - 2**56, which no PIR value is, and
+    simplify's fold of the load to that constant then printed another number)."""
+    src = """
+global g[8] = {0, 0, 0, 0, 0, 0, 0, 255}
+func main() {
+entry:
+    a = load.8u g
+    b = load.8 g
+    c = cmp.eq a, b
+    print a
+    print c
+    ret 0
+}
+"""
+    a, _ = both(load_text(src))
+    assert a.prints == [-(1 << 56), 1]

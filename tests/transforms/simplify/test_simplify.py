@@ -449,3 +449,24 @@ def test_a_phi_of_one_constant_is_that_constant_only_when_written_on_every_path(
     assert "cmp.eq" in print_instr(_defs(after)["y"])
     for a in (-1, 1):
         assert compare_modules(before, after, [((a,), ())]).verdict == "identical"
+
+
+def test_folded_load_8u_of_a_read_only_global_keeps_its_value():
+    """A read-only global's 8 bytes with the top bit set fold to the signed 64-bit constant the
+    interpreter's ``load.8u`` reads (IR.md: values are 64-bit two's complement)."""
+    from pylogic.interp import run_module
+    from pylogic.ir.load import load_text
+    from pylogic.analysis.optimize import optimize
+    module = load_text("""
+global g[8] = {0, 0, 0, 0, 0, 0, 0, 255}
+func main() {
+entry:
+    a = load.8u g
+    print a
+    ret 0
+}
+""")
+    after = optimize(module, ["simplify"]).module
+    assert run_module(after).prints == run_module(module).prints == [-(1 << 56)]
+    assert not any(i.__class__.__name__ == "Load" for f in after.defined_functions()
+                   for b in f.blocks for i in b.instrs)
