@@ -68,6 +68,7 @@ from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Im
                               Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
                               to_signed64)
 from pylogic.transforms import known_bits as kb
+from pylogic.transforms.nonzero import NonZero, nonzero_fold
 from pylogic.transforms.known_bits import Bits
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
@@ -848,6 +849,30 @@ def _replace_reads(ins: Instr, known: dict, values: _Values) -> Optional[Instr]:
     return None
 
 
+def _nonzero_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
+    """Compares with 0 and ``div``/``rem x, x`` decided by non-zero facts
+    (``transforms.nonzero``: dereferenced pointers, global and ``alloca`` addresses, branch
+    edges), in a round of its own; rewritten to ``mov C``, guard kept."""
+    nz = NonZero(values)
+    blocks, n = [], 0
+    for b in fn.blocks:
+        if b.label not in values.executable:
+            blocks.append(b)
+            continue
+        instrs = []
+        for k, ins in enumerate(b.instrs):
+            v = nonzero_fold(ins, values, nz, b.label, k)
+            if v is not None:
+                instrs.append(Mov(dest=ins.dest, src=Imm(v), guard=ins.guard,
+                                  annotations=ins.annotations, loc=ins.loc))
+                rules["non-zero"] += 1
+                n += 1
+            else:
+                instrs.append(ins)
+        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), n
+
+
 def _rewrite_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
     blocks, n = [], 0
     for b in fn.blocks:
@@ -920,6 +945,8 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
             fn, n = _demanded_round(fn, values, rules)
         if not n:
             fn, n = _equality_round(fn, values, rules)
+        if not n:
+            fn, n = _nonzero_round(fn, values, rules)
         fn, dead = _delete_dead(fn)
         rewritten += n
         removed += dead
