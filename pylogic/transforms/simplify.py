@@ -30,14 +30,17 @@ Per function, to a fixpoint:
    ``(x-y)+y``, ``x-(x-y)`` cancelled; constants combined (``and (and x, c1), c2`` = ``and x,
    c1&c2``, likewise ``or``/``xor``/``add``/``sub``; ``shl (and x, m), k`` = ``shl x, k`` when m
    keeps every bit the shift keeps), so the inner instruction may die (InstCombine's share);
-4. a load from a *read-only* global (``readonly_globals``: its address is only ever a load
-   address) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
-   fault; LLVM folds loads from ``constant`` globals);
+4. a load from a *read-only* global (``readonly_globals``: a ``const global``, README "PIR
+   extensions", or one whose address is only ever a load address) at a constant offset inside
+   it becomes ``mov`` of the bytes it reads (it cannot fault; LLVM folds loads from
+   ``constant`` globals);
 5. when no rule above applies, in rounds of their own: demanded low bits (an operand
    re-normalised from y, ``sar (shl y, j), j`` or ``and y, m``, is replaced by y when only the
    low bits it keeps are ever read: InstCombine's SimplifyDemandedBits), then equalities of
    branch edges (in the blocks a ``cbr`` edge dominates, its 0/1 condition and the x of
-   ``cmp.eq x, C`` are constants: GVN's propagateEquality);
+   ``cmp.eq x, C`` are constants: GVN's propagateEquality), then non-zero facts
+   (``transforms.nonzero``: a dereferenced pointer, a global's or ``alloca``'s address, x on
+   the edge of ``cmp.ne x, 0``) decide compares with 0 and make ``div x, x`` 1;
 6. across calls: functions are simplified callees first, and a call of a defined function has
    the known bits of what its executed ``ret``s return; a typed parameter (README "PIR
    extensions") nothing writes has its type's known bits;
@@ -130,7 +133,8 @@ class SimplifyRecord(TransformRecord):
 # ---------------------------------------------------------------- the function's values
 
 def readonly_globals(module: Module) -> dict:
-    """``{name: Global}``: globals no instruction can write -- their address is only a load
+    """``{name: Global}``: globals no instruction can write -- ``const global``s (README "PIR
+    extensions": a write faults), and the others whose address is only a load
     address, directly or through registers written once by ``add G, C`` that are only load
     addresses (stored, passed to a call, compared or copied, it escapes). PIR offers no other
     way to reach a global but forging its address from an integer: C's object rules, which
@@ -162,7 +166,7 @@ def readonly_globals(module: Module) -> dict:
                         escaped.add(derived[fn.name, a.name])
                 if ins.guard is not None and (fn.name, ins.guard) in derived:
                     escaped.add(derived[fn.name, ins.guard])
-    return {n: g for n, g in gmap.items() if n not in escaped}
+    return {n: g for n, g in gmap.items() if n not in escaped or g.const}   # const: never written
 
 
 def _is_pure(ins: Instr) -> bool:
