@@ -373,7 +373,7 @@ def readonly_globals(module) -> frozenset[str]:
     every register ``global_roots`` derives from it) is only a load address, compared, or
     derived into such a register -- never stored, stored to, passed, returned or selected, so
     no pointer to them exists outside (``const`` tables such as gcc torture ashrdi-1's
-    ``zext``: PIR keeps no read-only flag, LLVM's memory dependence knows it)."""
+    ``zext``); and every ``const global`` (README "PIR extensions"), whatever its uses."""
     written: set[str] = set()
     for fn in module.functions:
         if fn.extern or not fn.blocks:
@@ -397,7 +397,8 @@ def readonly_globals(module) -> frozenset[str]:
                         written.add(r[len(GLOBAL):])
                 if ins.guard in groots:
                     written.add(groots[ins.guard][len(GLOBAL):])
-    return frozenset(g.name for g in module.globals if g.name not in written)
+    # a const global (README "PIR extensions") is never written: a write into it faults
+    return frozenset(g.name for g in module.globals if g.name not in written or g.const)
 
 
 def memory_roots(fn: Function, defined: frozenset = frozenset(),

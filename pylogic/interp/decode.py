@@ -436,6 +436,8 @@ class FunctionDecoder:
         n = ins.size
         lines = [f"a = {self.val(ins.addr)}", "b = SEGS.get(a >> 32)", "o = a & 4294967295",
                  f"if b is None or o + {n} > len(b): BAD(a, {n}, 'store')"]
+        if self.ns.get("RO"):       # const globals: a store into one faults
+            lines.append(f"if a >> 32 in RO: BAD(a, {n}, 'store')")
         if n == 1:
             lines.append(f"b[o] = {self.val(ins.value)} & 255")
         else:

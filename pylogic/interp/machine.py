@@ -101,6 +101,8 @@ class Machine:
             "REF": self.refund,
             "INPUT": self.read_input, "ALLOCA": self.alloca, "DIV": div64, "REM": rem64,
             "SYM": unknown_symbol, "Fault": Fault,
+            # segment ids of const globals (README "PIR extensions"): a store there faults
+            "RO": frozenset(i + 1 for i, g in enumerate(module.globals) if g.const),
         }
         self.functions = module.function_map()
         self.shared = shared
@@ -151,6 +153,8 @@ class Machine:
         for g in self.module.globals:
             addr = self.memory.alloc(max(g.size, len(g.init)), f"global {g.name}")
             self.memory.write(addr, g.init)
+            if g.const:
+                self.memory.readonly.add(addr >> 32)
 
     def location_error(self, fc: FunctionCode, pc: int, message: str) -> RunError:
         ins = fc.instrs[pc] if 0 <= pc < len(fc.instrs) else None

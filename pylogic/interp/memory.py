@@ -8,6 +8,9 @@ segment id) lands in no live segment and is reported as a run-time error instead
 touching a neighbour. Freed segments (heap ``free``, ``alloca`` memory of a returned call) are
 remembered so the error can say "after free" / "after return".
 
+Segments of ``const global``s (README "PIR extensions") are read-only: ``readonly`` holds
+their ids, and a write into one (a store, a library function) is a run-time error.
+
 The memory limit counts the bytes of all live allocations (globals included).
 """
 from __future__ import annotations
@@ -28,6 +31,7 @@ class Memory:
         self.segments: dict[int, bytearray] = {}
         self.kinds: dict[int, str] = {}  # segment id -> what it is ("global @g", "malloc", ...)
         self.dead: dict[int, str] = {}  # freed segment id -> how it died
+        self.readonly: set[int] = set()  # segment ids of const globals
         self.next_id = 1
         self.live_bytes = 0
         self.peak_bytes = 0
@@ -38,6 +42,7 @@ class Memory:
         self.segments.clear()
         self.kinds.clear()
         self.dead.clear()
+        self.readonly.clear()
         self.next_id = 1
         self.live_bytes = 0
         self.peak_bytes = 0
@@ -94,6 +99,8 @@ class Memory:
         what = f"{access} of {size} byte(s) at address {addr:#x}"
         if addr == 0:
             raise Fault(f"null pointer {access} of {size} byte(s)")
+        if sid in self.readonly and access in ("write", "store"):
+            raise Fault(f"{what}: {self.kinds[sid]} is constant")
         if sid in self.dead:
             raise Fault(f"{what}: use of dead memory ({self.dead[sid]})")
         buf = self.segments.get(sid)
@@ -112,6 +119,8 @@ class Memory:
         if not data:
             return
         buf, off = self.locate(addr, len(data), "write")
+        if addr >> SEGMENT_SHIFT in self.readonly:
+            self.bad_access(addr, len(data), "write")
         buf[off:off + len(data)] = data
 
     def cstring(self, addr: int, limit: int | None = None) -> bytes:

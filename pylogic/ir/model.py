@@ -373,11 +373,14 @@ class Function:
 
 @dataclass(frozen=True, kw_only=True)
 class Global:
-    """``global NAME[SIZE]`` with initial bytes ``init`` (shorter than SIZE; rest zero)."""
+    """``global NAME[SIZE]`` with initial bytes ``init`` (shorter than SIZE; rest zero);
+    ``const``: ``const global ...``, its bytes never change (a store into it is a run-time error;
+    README "PIR extensions")."""
     name: str
     size: int
     init: bytes = b""
     loc: Optional[SourceLoc] = field(default=None, compare=False, repr=False)
+    const: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "init", bytes(self.init).rstrip(b"\0"))

@@ -122,8 +122,8 @@ _INT_MAX = (1 << 64) - 1  # hex such as 0xFFFFFFFFFFFFFFFF is accepted and wraps
 
 #: Names declared by `global NAME ...` lines; found before parsing so that a global declared
 #: after its first use still resolves to GlobalAddr (IR.md: a global's name is its address).
-_GLOBAL_NAME_RE = re.compile(r"^[ \t]*global[ \t]+([%@][A-Za-z0-9_.$]+|[A-Za-z_.$][A-Za-z0-9_.$]*)",
-                             re.M)
+_GLOBAL_NAME_RE = re.compile(r"^[ \t]*(?:const[ \t]+)?global[ \t]+"
+                             r"([%@][A-Za-z0-9_.$]+|[A-Za-z_.$][A-Za-z0-9_.$]*)", re.M)
 
 _LOAD_SUFFIX_RE = re.compile(r"([0-9]+)(u?)\Z")
 _STORE_SUFFIX_RE = re.compile(r"[0-9]+\Z")
@@ -136,7 +136,7 @@ _VALUE_OPS = frozenset(BINARY_OPS + UNARY_OPS + ("mov", "cmp", "select", "load",
                                                  "input"))
 _STATEMENT_OPS = frozenset(("store", "print", "br", "cbr", "ret"))
 _KNOWN_BASES = _VALUE_OPS | _STATEMENT_OPS | {"call", "pcmp"}
-_TOPLEVEL_KEYWORDS = frozenset(("func", "global", "extern"))
+_TOPLEVEL_KEYWORDS = frozenset(("func", "global", "extern", "const"))
 
 
 
@@ -308,6 +308,8 @@ def _is_toplevel_start(toks: list) -> bool:
     second = toks[1]
     if first == "extern":
         return second == "func"
+    if first == "const":        # const global (README "PIR extensions")
+        return second == "global"
     return second != "=" and second != ":"
 
 
@@ -428,7 +430,7 @@ class _ModuleParser:
         """Returns (function builder now open or None, skipping)."""
         first = toks[0]
         if _is_toplevel_start(toks):
-            if first == "global":
+            if first in ("global", "const"):
                 self._global(toks)
                 return None, False
             return self._func_header(toks, extern=first == "extern"), False
@@ -505,10 +507,12 @@ class _ModuleParser:
             return tuple(params), (tuple(types) if any(types) else ())
 
     def _global(self, toks) -> None:
-        """``global NAME[SIZE]``, ``global NAME[SIZE] = {b, ...}``, ``global NAME = "text"``."""
+        """``global NAME[SIZE]``, ``global NAME[SIZE] = {b, ...}``, ``global NAME = "text"``,
+        each also as ``const global ...`` (README "PIR extensions")."""
         _check_tokens(toks)
         loc = self._loc(0)
-        cur = _Cursor(toks, 1)
+        const = toks[0] == "const"
+        cur = _Cursor(toks, 2 if const else 1)
         name = cur.ident("a global name after 'global'")
         size = None
         if cur.peek() == "[":
@@ -550,7 +554,7 @@ class _ModuleParser:
         if tok is not None and tok[0] == "#":
             raise _LineError("annotations are not supported on globals", cur.i)
         cur.end(f"after global '{name}'")
-        self.globals.append(Global(name=name, size=size, init=init, loc=loc))
+        self.globals.append(Global(name=name, size=size, init=init, loc=loc, const=const))
 
     def _byte_list(self, cur: _Cursor, name: str) -> bytes:
         out = bytearray()

@@ -98,12 +98,14 @@ def print_function(fn: Function) -> str:
 
 def print_global(g: Global) -> str:
     """``global NAME = "text"`` when the bytes read as a string and fill the global exactly,
-    else ``global NAME[SIZE]`` with ``= {b0, ...}`` when it has non-zero initial bytes."""
+    else ``global NAME[SIZE]`` with ``= {b0, ...}`` when it has non-zero initial bytes;
+    ``const global ...`` for a constant one."""
+    kw = "const global" if g.const else "global"
     if g.init and g.size == len(g.init) + 1 and is_string_like(g.init):
-        return f"global {g.name} = {encode_string(g.init)}"
+        return f"{kw} {g.name} = {encode_string(g.init)}"
     if not g.init:
-        return f"global {g.name}[{g.size}]"
-    return f"global {g.name}[{g.size}] = {{{', '.join(str(b) for b in g.init)}}}"
+        return f"{kw} {g.name}[{g.size}]"
+    return f"{kw} {g.name}[{g.size}] = {{{', '.join(str(b) for b in g.init)}}}"
 
 
 def print_module(m: Module) -> str:

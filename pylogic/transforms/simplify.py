@@ -36,16 +36,19 @@ Per function, to a fixpoint:
    a compare a dominating branch on the same stable operands decides folds too
    (``transforms.branch_facts``); the operands of a rule are followed through the one definition
    reaching them (a dominating unguarded write, through it a copy of a stable value);
-4. a load from a *read-only* global (``readonly_globals``: its address is only ever a load
-   address or a builtin ``memcpy``'s source) at a constant offset inside it becomes ``mov`` of the
-   bytes it reads (it cannot fault; LLVM folds loads from ``constant`` globals); so does a load of
-   bytes known at that point (``transforms.known_memory``: a fresh alloca's zeros, constant
-   stores, memset, memcpy of a read-only global; GVN forwards these);
+4. a load from a *read-only* global (``readonly_globals``: a ``const global``, README "PIR
+   extensions", or one whose address is only ever a load address or a builtin ``memcpy``'s
+   source) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
+   fault; LLVM folds loads from ``constant`` globals); so does a load of bytes known at that
+   point (``transforms.known_memory``: a fresh alloca's zeros, constant stores, memset, memcpy
+   of a read-only global; GVN forwards these);
 5. when no rule above applies, in rounds of their own: demanded low bits (an operand
    re-normalised from y, ``sar (shl y, j), j`` or ``and y, m``, is replaced by y when only the
    low bits it keeps are ever read: InstCombine's SimplifyDemandedBits), then equalities of
    branch edges (in the blocks a ``cbr`` edge dominates, its 0/1 condition and the x of
-   ``cmp.eq x, C`` are constants: GVN's propagateEquality);
+   ``cmp.eq x, C`` are constants: GVN's propagateEquality), then non-zero facts
+   (``transforms.nonzero``: a dereferenced pointer, a global's or ``alloca``'s address, x on
+   the edge of ``cmp.ne x, 0``) decide compares with 0 and make ``div x, x`` 1;
 6. across calls: functions are simplified callees first, and a call of a defined function has
    the known bits of what its executed ``ret``s return; a typed parameter (README "PIR
    extensions") nothing writes has its type's known bits;
@@ -76,6 +79,7 @@ from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Im
                               Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
                               to_signed64)
 from pylogic.transforms import known_bits as kb
+from pylogic.transforms.nonzero import NonZero, nonzero_fold
 from pylogic.transforms.known_bits import Bits
 from pylogic.transforms.branch_facts import BranchFacts
 from pylogic.transforms.known_memory import known_loads
@@ -150,10 +154,11 @@ def _copy_source(ins: Instr, k: int, defined: set) -> bool:
 
 
 def readonly_globals(module: Module) -> dict:
-    """``{name: Global}``: globals no instruction can write -- their address is only a load
-    address or the source of a builtin ``memcpy``, directly or through registers written once by
-    ``add G, C`` that are only such addresses (stored, passed to another call, compared or
-    copied, it escapes). PIR offers no other
+    """``{name: Global}``: globals no instruction can write -- ``const global``s (README "PIR
+    extensions": a write faults), and the others whose address is only a load address or the
+    source of a builtin ``memcpy``, directly or through registers written once by ``add G, C``
+    that are only such addresses (stored, passed to another call, compared or copied, it
+    escapes). PIR offers no other
     way to reach a global but forging its address from an integer: C's object rules, which
     LLVM's ``constant`` globals and BasicAA rely on too."""
     gmap = module.global_map()
@@ -184,7 +189,7 @@ def readonly_globals(module: Module) -> dict:
                         escaped.add(derived[fn.name, a.name])
                 if ins.guard is not None and (fn.name, ins.guard) in derived:
                     escaped.add(derived[fn.name, ins.guard])
-    return {n: g for n, g in gmap.items() if n not in escaped}
+    return {n: g for n, g in gmap.items() if n not in escaped or g.const}   # const: never written
 
 
 def _is_pure(ins: Instr) -> bool:
@@ -1048,6 +1053,30 @@ def _replace_reads(ins: Instr, known: dict, values: _Values) -> Optional[Instr]:
     return None
 
 
+def _nonzero_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
+    """Compares with 0 and ``div``/``rem x, x`` decided by non-zero facts
+    (``transforms.nonzero``: dereferenced pointers, global and ``alloca`` addresses, branch
+    edges), in a round of its own; rewritten to ``mov C``, guard kept."""
+    nz = NonZero(values)
+    blocks, n = [], 0
+    for b in fn.blocks:
+        if b.label not in values.executable:
+            blocks.append(b)
+            continue
+        instrs = []
+        for k, ins in enumerate(b.instrs):
+            v = nonzero_fold(ins, values, nz, b.label, k)
+            if v is not None:
+                instrs.append(Mov(dest=ins.dest, src=Imm(v), guard=ins.guard,
+                                  annotations=ins.annotations, loc=ins.loc))
+                rules["non-zero"] += 1
+                n += 1
+            else:
+                instrs.append(ins)
+        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), n
+
+
 def _rewrite_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
     blocks, n = [], 0
     for b in fn.blocks:
@@ -1123,6 +1152,8 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
             fn, n = _demanded_round(fn, values, rules)
         if not n:
             fn, n = _equality_round(fn, values, rules)
+        if not n:
+            fn, n = _nonzero_round(fn, values, rules)
         fn, dead = _delete_dead(fn)
         rewritten += n
         removed += dead

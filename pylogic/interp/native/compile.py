@@ -26,8 +26,11 @@ Memory is the interpreter's segmented memory: addresses are ``segment_id << 32 |
 segment table ``@pl_segtab`` (``id, base, length`` entries: direct for small ids, a window
 indexed by ``id & @pl_winmask`` above ``@pl_segcap``; engine.py ``NativeMemory``) is consulted
 on every load and store, so an access outside a live object faults exactly where the
-interpreter's does. ``alloca`` allocates natively with the interpreter's segment ids, live-byte
-limit and peak (``@pl_alloca``; C memory, freed on return by ``@pl_release``) except in
+interpreter's does; a store (and native ``memmove``/``memset``) goes through ``@pl_waddr``,
+which also faults on the segment of a ``const global`` (README "PIR extensions"; their ids are
+fixed at compile time, global k has id k + 1). ``alloca`` allocates natively with the
+interpreter's segment ids, live-byte limit and peak (``@pl_alloca``; C memory, freed on return
+by ``@pl_release``) except in
 functions that use ``stacksave``/``stackrestore``, which call back into Python. The C library
 builtins, ``input`` and ``print`` call back into Python (``engine.py``), except
 ``memcpy``/``memmove``/``memset``, which are done natively after the same bounds checks.
@@ -220,7 +223,7 @@ go:
   %bs = icmp eq ptr %ps, null
   br i1 %bs, label %done, label %go2
 go2:
-  %pd = call ptr @pl_addr(i64 %d, i64 %n)
+  %pd = call ptr @pl_waddr(i64 %d, i64 %n)
   %bd = icmp eq ptr %pd, null
   br i1 %bd, label %done, label %copy
 copy:
@@ -240,7 +243,7 @@ check:
   %neg = icmp slt i64 %n, 0
   br i1 %neg, label %bad, label %go
 go:
-  %pd = call ptr @pl_addr(i64 %d, i64 %n)
+  %pd = call ptr @pl_waddr(i64 %d, i64 %n)
   %bd = icmp eq ptr %pd, null
   br i1 %bd, label %done, label %fill
 fill:
@@ -296,6 +299,20 @@ class FunctionInfo:
     blocks: list = field(default_factory=list)
 
 
+def _write_address(readonly: list) -> str:
+    """``@pl_waddr``: ``@pl_addr`` for a write, null (a fault) in the segments ``readonly``
+    (the ids of the module's const globals)."""
+    if not readonly:
+        return ("define internal ptr @pl_waddr(i64 %a, i64 %n) alwaysinline {\n"
+                "  %p = call ptr @pl_addr(i64 %a, i64 %n)\n  ret ptr %p\n}\n")
+    cases = " ".join(f"i64 {sid}, label %bad" for sid in readonly)
+    return ("define internal ptr @pl_waddr(i64 %a, i64 %n) alwaysinline {\n"
+            "  %sid = lshr i64 %a, 32\n"
+            f"  switch i64 %sid, label %ok [ {cases} ]\n"
+            "ok:\n  %p = call ptr @pl_addr(i64 %a, i64 %n)\n  ret ptr %p\n"
+            "bad:\n  store i64 1, ptr @pl_abort\n  ret ptr null\n}\n")
+
+
 @dataclass
 class CompiledModule:
     text: str
@@ -334,7 +351,8 @@ class ModuleCompiler:
                 f"@pl_exits = global [{n_x} x i64] zeroinitializer",
                 f"@pl_entries = global [{n_f} x i64] zeroinitializer",
                 f"@pl_kinds = global [{len(KINDS)} x i64] zeroinitializer",
-                "@pl_stop = global i64 -1", _TICK, ""]
+                "@pl_stop = global i64 -1", _TICK,
+                _write_address([i + 1 for i, g in enumerate(self.module.globals) if g.const]), ""]
         for f in self.defined:  # entry points taking an argument vector
             k = self.fid[f.name]
             n = len(f.params)
@@ -877,7 +895,7 @@ class FunctionCompiler:
         elif isinstance(ins, Store):
             a = self.val(ins.addr)
             v = self.val(ins.value)
-            p = self.address(a, ins.size)
+            p = self.address(a, ins.size, write=True)
             bits = 8 * ins.size
             if bits != 64:
                 w = self.t()
@@ -911,11 +929,11 @@ class FunctionCompiler:
         else:
             raise _Fault(type(ins).__name__)
 
-    def address(self, a: str, size: int) -> str:
+    def address(self, a: str, size: int, write: bool = False) -> str:
         if size not in (1, 2, 4, 8):
             raise _Fault(f"size {size}")
         p, z = self.t(), self.t()
-        self.emit(f"{p} = call ptr @pl_addr(i64 {a}, i64 {size})")
+        self.emit(f"{p} = call ptr @{'pl_waddr' if write else 'pl_addr'}(i64 {a}, i64 {size})")
         self.emit(f"{z} = icmp eq ptr {p}, null")
         ok = self.label()
         self.emit(f"br i1 {z}, label %unwind, label %{ok}")

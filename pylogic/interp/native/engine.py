@@ -380,9 +380,13 @@ class NativeMachine:
             return "no entry function"
         self.reset(inputs, fuel, memory_limit, max_depth)
         try:
-            for g in self.module.globals:
+            for k, g in enumerate(self.module.globals):
                 addr = self.memory.alloc(max(g.size, len(g.init)), f"global {g.name}")
                 self.memory.write(addr, g.init)
+                if g.const:     # compiled in as segment k + 1 (compile.py @pl_waddr)
+                    if addr >> 32 != k + 1:
+                        return "global layout fault"
+                    self.memory.readonly.add(addr >> 32)
         except Fault:
             return "global layout fault"
         info = self.compiled.functions[f.name]

@@ -181,7 +181,8 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
             bad_globals[name] = reason
             report.globals_skipped.append({"name": name, "reason": reason})
         globals_out.append(Global(name=global_names[name], size=max(size, 1), init=bytes(init),
-                                  loc=SourceLoc(path)))
+                                  loc=SourceLoc(path),
+                                  const=_is_constant(text) and not relocs and not reason))
         relocations.extend((global_names[name], off, a) for off, _, a in relocs)
 
     ctx = ModuleContext(layout, global_names, functions, fake_addr, bad_globals)
@@ -285,6 +286,15 @@ def _aliases(module_text: str) -> list[tuple[str, str]]:
 def _is_external(text: str) -> bool:
     """Whether a printed global is a declaration (``@x = external global ptr``)."""
     return bool(re.match(r"@\S+\s*=\s*(?:\w+\s+)*external\b", text))
+
+
+def _is_constant(text: str) -> bool:
+    """Whether a printed global definition is an LLVM ``constant`` (``@s = private
+    unnamed_addr constant [3 x i8] c"ab\\00"``): its bytes never change (storing into it is
+    undefined), so it imports as a ``const global`` (README "PIR extensions") -- only when all
+    its bytes are known at import (no relocation: those are stored by ``__pathlogic_init``)."""
+    return bool(re.match(r"@[-\w.$]+\s*=\s*(?:\w+\s+)*constant\b", text)) \
+        and not _is_external(text)
 
 
 def _param_count(text: str) -> int:
