@@ -54,6 +54,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from facts_gen.value_flow import readonly_globals as readonly_by_roots
 from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Module, Mov,
                               PredDefine, Reg, Select, UnOp, branch_targets)
 from pylogic.transforms import known_bits as kb
@@ -150,7 +151,10 @@ def readonly_globals(module: Module) -> dict:
                         escaped.add(derived[fn.name, a.name])
                 if ins.guard is not None and (fn.name, ins.guard) in derived:
                     escaped.add(derived[fn.name, ins.guard])
-    return {n: g for n, g in gmap.items() if n not in escaped}
+    # value_flow's analysis also follows addresses with variable offsets (a table indexed by a
+    # loop counter, gcc torture ashldi-1's ``data``), compares and memcpy sources
+    never_written = readonly_by_roots(module)
+    return {n: g for n, g in gmap.items() if n not in escaped or n in never_written}
 
 
 def _is_pure(ins: Instr) -> bool:
