@@ -71,7 +71,8 @@ class _Translator:
         return ins.src, last
 
     def _source(self, p, a):
-        """``(name, leaves), (root, offset)`` of operand ``a`` of B's prefix at P's end."""
+        """``(name, leaves), (root, offset), operand`` of operand ``a`` of B's prefix at P's
+        end (the operand holding its value there)."""
         if isinstance(a, (Imm, GlobalAddr)):
             name = _operand_name(a, self.names)
         else:
@@ -88,7 +89,7 @@ class _Translator:
             root = self.roots[a.name], address_offset(a, self.roots, self.offsets)
         else:
             root = None
-        return name, root
+        return name, root, a
 
     def _unchanged_after(self, p, k: int, leaves) -> bool:
         """Nothing after index k of P writes a leaf of a name (memory for ``MEMORY``)."""
@@ -99,28 +100,31 @@ class _Translator:
         return True
 
     def translate(self, b, k: int, p):
-        """``(load name, leaves, root, offset)`` of B's load at index k on the edge from P."""
-        env, renv = {}, {}
+        """``(load name, leaves, root, offset, address operand at P's end or None)`` of B's load
+        at index k on the edge from P."""
+        env, renv, ops = {}, {}, {}
         for ins in self.blocks[b].instrs[:k + 1]:
             args = _op_and_args(ins)[1] if not isinstance(ins, Mov) else [ins.src]
-            parts, rts = [], []
+            parts, rts, operands = [], [], []
             for a in args:
                 if isinstance(a, Reg) and a.name in env:
                     parts.append(env[a.name])
                     rts.append(renv[a.name])
+                    operands.append(ops.get(a.name))
                     continue
                 got = self._source(p, a)
                 if got is None:
                     return None
                 parts.append(got[0])
                 rts.append(got[1])
+                operands.append(got[2])
             if isinstance(ins, Load):
                 name, leaves = _compose(f"load.{ins.size}{'s' if ins.signed else 'u'}", parts)
                 root, off = rts[0] if rts[0] is not None else (ANY, None)
-                return name, leaves, root, off
+                return name, leaves, root, off, operands[0]
             dest = ins.defs()[0]
             if isinstance(ins, Mov):
-                env[dest], renv[dest] = parts[0], rts[0]
+                env[dest], renv[dest], ops[dest] = parts[0], rts[0], operands[0]
                 continue
             env[dest] = _compose(_op_and_args(ins)[0], parts)
             renv[dest] = None
@@ -142,7 +146,7 @@ class _Translator:
 
     # -- the walk up from a predecessor -----------------------------------------------------
 
-    def value(self, b, load, p, tname, leaves, root, off):
+    def value(self, b, load, p, tname, leaves, root, off, _operand=None):
         """The operand holding the translated load's value at P's end, or None."""
         regs = {x.name for x in leaves if isinstance(x, Reg)}
         spans = {root: None if off is None else frozenset({(off, off + load.size)})}
@@ -228,21 +232,29 @@ def _one_round(fn: Function, fresh, defined, contents, readonly, returns):
         ps = tr.preds[b.label]
         if len(ps) < 2 or any(not _plain_end(tr.blocks[p]) or p == b.label for p in ps):
             continue
-        values = {}
-        for p in set(ps):
+        values, missing = {}, []
+        for p in sorted(set(ps)):
             got = tr.translate(b.label, k, p)
             v = None if got is None else tr.value(b.label, b.instrs[k], p, *got)
-            if v is None:
+            if v is not None:
+                values[p] = v
+            elif got is not None and got[4] is not None and tr.blocks[p].successors() == (b.label,):
+                missing.append((p, got[4]))       # GVN's load PRE: one predecessor loads
+            else:
                 break
-            values[p] = v
         else:
-            plans[b.label] = (k, values, fresh.fresh("phi.t"))
+            if values and len(missing) <= 1:
+                load = b.instrs[k]
+                t = fresh.fresh("phi.t")
+                for p, addr in missing:           # B's load ran right after, on this edge
+                    values[p] = dataclasses.replace(load, dest=t, addr=addr, annotations=())
+                plans[b.label] = (k, values, t)
     if not plans:
         return fn, 0
     at_end = defaultdict(list)
     for label, (k, values, t) in plans.items():
         for p, v in values.items():
-            at_end[p].append(Mov(dest=t, src=v))
+            at_end[p].append(v if isinstance(v, Load) else Mov(dest=t, src=v))
     blocks = []
     for b in fn.blocks:
         instrs = list(b.instrs)
