@@ -375,7 +375,8 @@ def readonly_globals(module) -> frozenset[str]:
     no pointer to them exists outside (``const`` tables such as gcc torture ashrdi-1's
     ``zext``: PIR keeps no read-only flag, LLVM's memory dependence knows it). The source of a
     ``memcpy``/``memmove`` (``MEMORY_COPIES``, not defined in the module) is read too."""
-    return frozenset(g.name for g in module.globals if g.name not in _written_globals(module))
+    written = _written_globals(module)
+    return frozenset(g.name for g in module.globals if g.name not in written)
 
 
 def _written_globals(module, skip: frozenset = frozenset()) -> set[str]:
@@ -651,6 +652,7 @@ class KnownBytes:
         self.alloca_of = _grow_roots(single, allocas)
         self.global_of = global_roots(fn)
         self.offsets = memory_offsets(fn)
+        self._memo: dict[int, tuple] = {}          # id(instruction) -> (it, generated)
         self.loads: dict[str, list] = {}         # object -> [(name, lo, size, signed)]
         seen = set()
         for b in fn.blocks:
@@ -713,14 +715,16 @@ class KnownBytes:
         """``{load name: the value it reads}`` right after ``ins`` (an int, or a GlobalAddr
         for an 8-byte load of a relocated address), for the loads inside the bytes ``ins``
         writes."""
+        key = id(ins)
+        if key in self._memo and self._memo[key][0] is ins:
+            return self._memo[key][1]
         got = self.written(ins) if self.loads else None
-        if got is None:
-            return {}
         out = {}
-        for name, off, size, signed in self.loads.get(got[0], ()):
+        for name, off, size, signed in self.loads.get(got[0], ()) if got else ():
             v = self.value_in(got, off, size, signed)
             if v is not None:
                 out[name] = v
+        self._memo[key] = (ins, out)
         return out
 
     @staticmethod
