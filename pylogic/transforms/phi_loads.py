@@ -158,7 +158,8 @@ class _Translator:
             instrs = block.instrs[:-1] if cur == p else block.instrs
             for ins in reversed(instrs):
                 found = self._generates(ins, tname, place, load)
-                if found is not None:
+                # (p = load p read the old p's cell, not the load of the new p)
+                if found is not None and not (isinstance(ins, Load) and ins.dest in regs):
                     ok = not (isinstance(found, Reg) and found.name in later)
                     return found if ok else None
                 if regs & set(ins.defs()) or (clobbers_memory(ins) and (

@@ -193,3 +193,14 @@ def test_no_load_goes_to_a_predecessor_that_may_leave_elsewhere():
     new = optimize(m, ["pre-m"], "t.pir", engine="clingo").module
     cases = [((x, y), ()) for x in (0, 1) for y in (0, 1)]
     assert compare_modules(m, new, cases).verdict == "identical"
+
+
+def test_a_load_that_writes_its_own_address_gives_no_value():
+    # r = load r reads the old r's cell: it is not the load of the new r
+    m = parse_module("func main(x) {\ne:\n a = alloca 8\n b = alloca 8\n store a, b\n"
+                     " store b, 7\n r = mov a\n cbr x, t, f\nt:\n r = load r\n ph = mov r\n"
+                     " br j\nf:\n ph = mov b\n br j\nj:\n v = load ph\n print v\n ret 0\n}\n")
+    fn, _ = phi_translated_loads(m.functions[0], FreshNames(set()))
+    new = optimize(m, ["pre-m"], "t.pir", engine="clingo").module
+    assert compare_modules(m, new, [((0,), ()), ((1,), ())]).verdict == "identical"
+    assert _loads(fn) == _loads(m.functions[0])
