@@ -30,7 +30,7 @@ RELATIONS = (
     "edge_profile",
     "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load", "vf_clobber",
     "vf_store_gen", "vf_load_root", "vf_store_root", "vf_global_root", "vf_load_span",
-    "vf_store_span",
+    "vf_store_span", "vf_store_over",
     "vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
     "vng_merge", "vng_merge_succ", "vng_truncated",
 ) + INTERPROCEDURAL
@@ -72,7 +72,8 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["function"].append((f,))
         cfg_facts(f, fn, out)
         instruction_facts(f, fn, out)
-        value_flow_facts(f, fn, out, defined, readonly, returns, contents(fn.name))
+        value_flow_facts(f, fn, out, defined, readonly, returns, contents(fn.name),
+                         {g.name: g.size for g in module.globals})
         if vng:
             vng_facts(f, fn, out)
     interprocedural_facts(module, relpath, out)

@@ -45,7 +45,7 @@ from facts_gen.naming import instr_id
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
                         "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root",
-                        "vf_global_root", "vf_load_span", "vf_store_span")
+                        "vf_global_root", "vf_load_span", "vf_store_span", "vf_store_over")
 #: The root of an address that may point anywhere but into a private alloca.
 ANY = "*"
 #: The root of an address into global NAME is ``&NAME`` (no identifier starts with ``&``).
@@ -844,12 +844,14 @@ def may_write(written: Optional[str], root: str) -> bool:
 
 
 def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset(),
-           spans: Optional[dict] = None, offsets: Optional[dict] = None) -> bool:
+           spans: Optional[dict] = None, offsets: Optional[dict] = None,
+           sizes: Optional[dict] = None) -> bool:
     """Whether the store or call ``ins`` surely leaves an expression reading memory of ``root``
     (a root or a set of roots, ``load_roots``; None: unknown) unchanged. With ``spans`` (the
     expression's ``load_spans``) and ``offsets`` (``memory_offsets``), a write of one of its
     roots at bytes none of its reads of that root touch spares it too, and so does a
-    ``memcpy``/``memset`` of 0 bytes (``writes_nothing``)."""
+    ``memcpy``/``memset`` of 0 bytes (``writes_nothing``); with ``sizes`` (``object_sizes``), a
+    write through ``ANY`` of more bytes than a root's object has cannot be to it."""
     if writes_nothing(ins, defined):
         return True
     if not root or not clobbers_memory(ins):
@@ -862,8 +864,32 @@ def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset(),
         if written == r and wspan is not None and spans.get(r) is not None and \
                 not any(lo < whi and wlo < hi for lo, hi in spans[r] for wlo, whi in [wspan]):
             continue                                         # disjoint bytes of one object
+        if written == ANY and sizes and r in sizes and (written_size(ins, defined) or 0) > sizes[r]:
+            continue                                         # too large for the object
         return False
     return True
+
+
+def written_size(ins: Instr, defined: frozenset = frozenset()) -> Optional[int]:
+    """How many bytes a store or a ``MEMORY_WRITERS`` call of a constant length writes."""
+    if isinstance(ins, Store):
+        return ins.size
+    if memory_writer(ins, defined) and len(ins.args) >= 3 and isinstance(ins.args[2], Imm):
+        return ins.args[2].value
+    return None
+
+
+def object_sizes(fn: Function, global_sizes: dict) -> dict[str, int]:
+    """``{root: bytes of its object}`` for the global roots (``&NAME``, ``=NAME``) and the
+    allocas of a constant size (``^R`` and ``R``): every access lies inside one object (C's
+    object rules; the interpreter's segments), so one larger than an object is not to it."""
+    out = {}
+    for g, n in global_sizes.items():
+        out[GLOBAL + g] = out[READONLY + g] = n
+    for r, ins in _single_definitions(fn).items():
+        if isinstance(ins, Alloca) and isinstance(ins.size, Imm):
+            out[r] = out[ESCAPED + r] = ins.size.value
+    return out
 
 
 #: Offsets kept in span facts (Souffle numbers are 32-bit): larger ones are unknown.
@@ -994,10 +1020,12 @@ def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                      defined: frozenset = frozenset(), readonly: frozenset = frozenset(),
-                     returns=None, contents: Optional[dict] = None) -> None:
+                     returns=None, contents: Optional[dict] = None,
+                     global_sizes: Optional[dict] = None) -> None:
     """Append the value-flow relations (``VALUE_FLOW_RELATIONS``) of one defined function to
     ``out`` (``defined``: the module's functions; ``readonly``: its ``readonly_globals``;
-    ``returns``: its ``ReturnFits``; ``contents``: its ``readonly_contents``)."""
+    ``returns``: its ``ReturnFits``; ``contents``: its ``function_contents`` for ``fn``;
+    ``global_sizes``: {global: size})."""
     names = value_names(fn)
     known = KnownBytes(fn, names, defined, contents)
     exprs = candidate_expressions(fn, names, returns, known)
@@ -1005,6 +1033,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
         return
     by_reg: dict[str, list[str]] = {}
     loads: list[str] = []
+    wide: list = []                 # (instruction, bytes) of writes through ANY
     defs = None
     for name, (op, args) in sorted(exprs.items()):
         out["vf_expr"].append((f, name, op))
@@ -1043,6 +1072,8 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                     span = written_span(ins, roots, offsets, defined)
                     if span is not None:
                         out["vf_store_span"].append((f, i) + span)
+                    if written == ANY and written_size(ins, defined):
+                        wide.append((i, written_size(ins, defined)))
                     if is_global_root(written):
                         globs.add(written)
                     defs = definitions(fn) if defs is None else defs
@@ -1056,3 +1087,6 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                                            if e in exprs and e not in same)
     if loads:
         out["vf_global_root"].extend((f, r) for r in sorted(globs))
+        sizes = object_sizes(fn, global_sizes or {})
+        out["vf_store_over"].extend((f, i, r) for i, n in wide for r in sorted(globs)
+                                    if r in sizes and n > sizes[r])

@@ -26,7 +26,7 @@ from typing import Iterable, Optional
 
 from facts_gen.value_flow import (MEMORY, KnownBytes, ReturnFits, definitions, candidate_expressions, clobbers_memory,
                                   expression_of, load_roots, load_spans, memory_offsets,
-                                  memory_roots, reads_memory,
+                                  memory_roots, object_sizes, reads_memory,
                                   function_contents, readonly_globals, spares,
                                   store_generated, substituted, value_names)
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
@@ -153,7 +153,8 @@ def insertion_templates(fn: Function, returns=None, known=None) -> tuple[dict, d
 
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
                    name: str = "pre-m", defined: frozenset = frozenset(),
-                   readonly: frozenset = frozenset(), returns=None, contents=None):
+                   readonly: frozenset = frozenset(), returns=None, contents=None,
+                   global_sizes=None):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
     and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
 
@@ -177,9 +178,10 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     lroots = load_roots(fn, names, exprs, roots)
     offsets = memory_offsets(fn)
     lspans = load_spans(fn, names, exprs, roots, offsets)
+    osizes = object_sizes(fn, global_sizes or {})
 
-    def spare(ins, e):      # alias facts (vf_load_root / vf_store_root, vf_*_span)
-        return spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets)
+    def spare(ins, e):      # alias facts (vf_load_root / vf_store_root, vf_*_span, vf_store_over)
+        return spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets, osizes)
     kills = _KillIndex(exprs, spare)
     defs = definitions(fn)
     for b in fn.blocks:
@@ -454,7 +456,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
         new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
                                    defined=defined, readonly=readonly, returns=returns,
-                                   contents=contents(fn.name))
+                                   contents=contents(fn.name), global_sizes=sizes)
         new, joined = phi_translated_loads(new, FreshNames(used_names(new, module)), defined,
                                            contents(fn.name), readonly, returns)
         new, dead = drop_dead_safe_loads(new, sizes)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
 from facts_gen.value_flow import (KnownBytes, definitions, expression_of, load_roots, load_spans,
-                                  memory_offsets, memory_roots, reads_memory, spares,
+                                  memory_offsets, memory_roots, object_sizes, reads_memory,
+                                  spares,
                                   store_generated, value_names)
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
@@ -22,7 +23,8 @@ def meet(x: str, y: str) -> str:
     return MAY
 
 
-def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset(), contents=None):
+def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset(), contents=None,
+                     global_sizes=None):
     """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block
     (``readonly``: the module's ``readonly_globals``; ``contents``: its ``readonly_contents``)."""
     antloc, comp, kills = set(), set(), set()
@@ -33,6 +35,7 @@ def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset(), conte
     offsets = memory_offsets(fn)
     spans = load_spans(fn, names, exprs, roots, offsets)
     known = KnownBytes(fn, names, defined, contents)
+    sizes = object_sizes(fn, global_sizes or {})
     for b in fn.blocks:
         killed = set()
         last = {}
@@ -48,7 +51,7 @@ def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset(), conte
                 if set(ins.defs()) & regs or (
                         reads_memory(op, args) and isinstance(ins, (Store, Call)) and
                         not spares(ins, lroots.get(e), roots, defined, spans.get(e),
-                                   offsets)) or (
+                                   offsets, sizes)) or (
                         op in ("div", "rem") and isinstance(ins, Call)):
                     killed.add(e)
                     kills.add((b.label, e))
