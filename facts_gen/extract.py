@@ -15,7 +15,8 @@ from facts_gen.cfg import cfg_facts
 from facts_gen.instructions import instruction_facts
 from facts_gen.interprocedural import RELATIONS as INTERPROCEDURAL, interprocedural_facts
 from facts_gen.naming import function_id
-from facts_gen.value_flow import ReturnFits, readonly_globals, value_flow_facts
+from facts_gen.value_flow import (ReturnFits, function_contents, readonly_globals,
+                                  value_flow_facts)
 from facts_gen.vng import vng_facts
 
 #: Every input relation facts_gen writes, in ``datalog/schema.dl`` order (the schema declares
@@ -28,7 +29,8 @@ RELATIONS = (
     "global_var", "extern_function",
     "edge_profile",
     "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load", "vf_clobber",
-    "vf_store_gen", "vf_load_root", "vf_store_root", "vf_global_root",
+    "vf_store_gen", "vf_load_root", "vf_store_root", "vf_global_root", "vf_load_span",
+    "vf_store_span", "vf_store_over",
     "vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
     "vng_merge", "vng_merge_succ", "vng_truncated",
 ) + INTERPROCEDURAL
@@ -59,6 +61,7 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["global_var"].append((relpath, g.name, g.size))
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     readonly, returns = readonly_globals(module), ReturnFits(module)
+    contents = function_contents(module)
     for fn in module.functions:
         if fn.extern:
             out["extern_function"].append((relpath, fn.name))
@@ -69,7 +72,8 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["function"].append((f,))
         cfg_facts(f, fn, out)
         instruction_facts(f, fn, out)
-        value_flow_facts(f, fn, out, defined, readonly, returns)
+        value_flow_facts(f, fn, out, defined, readonly, returns, contents(fn.name),
+                         {g.name: g.size for g in module.globals})
         if vng:
             vng_facts(f, fn, out)
     interprocedural_facts(module, relpath, out)

@@ -34,7 +34,7 @@ References: pathfinder.md §3.5 (separable VNG), §4.1 (generators, users, kills
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import Callable, Optional
 
 import networkx as nx
 
@@ -45,7 +45,7 @@ from facts_gen.naming import instr_id
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
                         "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root",
-                        "vf_global_root")
+                        "vf_global_root", "vf_load_span", "vf_store_span", "vf_store_over")
 #: The root of an address that may point anywhere but into a private alloca.
 ANY = "*"
 #: The root of an address into global NAME is ``&NAME`` (no identifier starts with ``&``).
@@ -373,10 +373,20 @@ def readonly_globals(module) -> frozenset[str]:
     every register ``global_roots`` derives from it) is only a load address, compared, or
     derived into such a register -- never stored, stored to, passed, returned or selected, so
     no pointer to them exists outside (``const`` tables such as gcc torture ashrdi-1's
-    ``zext``); and every ``const global`` (README "PIR extensions"), whatever its uses."""
+    ``zext``: LLVM's memory dependence knows it); and every ``const global`` (README "PIR
+    extensions"), whatever its uses. The source of a ``memcpy``/``memmove`` (``MEMORY_COPIES``,
+    not defined in the module) is read too."""
+    written = _written_globals(module)
+    # a const global is never written: a write into it faults
+    return frozenset(g.name for g in module.globals if g.name not in written or g.const)
+
+
+def _written_globals(module, skip: frozenset = frozenset()) -> set[str]:
+    """Globals some defined function (but those in ``skip``) may write (``readonly_globals``)."""
     written: set[str] = set()
+    defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     for fn in module.functions:
-        if fn.extern or not fn.blocks:
+        if fn.extern or not fn.blocks or fn.name in skip:
             continue
         groots = global_roots(fn)
 
@@ -392,13 +402,84 @@ def readonly_globals(module) -> frozenset[str]:
                         continue
                     ok = ins.guard is None and (
                         (isinstance(ins, Load) and pos == 0) or isinstance(ins, Cmp)
-                        or (isinstance(ins, (Mov, BinOp)) and groots.get(ins.defs()[0]) == r))
+                        or (isinstance(ins, (Mov, BinOp)) and groots.get(ins.defs()[0]) == r)
+                        or (pos == 1 and memory_writer(ins, defined)
+                            and ins.callee.lstrip("@") in MEMORY_COPIES))
                     if not ok:
                         written.add(r[len(GLOBAL):])
                 if ins.guard in groots:
                     written.add(groots[ins.guard][len(GLOBAL):])
-    # a const global (README "PIR extensions") is never written: a write into it faults
-    return frozenset(g.name for g in module.globals if g.name not in written or g.const)
+    return written
+
+
+#: The importer's function storing relocated addresses into globals, called first in main.
+INIT_FUNCTION = "@__pathlogic_init"
+
+
+def relocated_contents(module) -> dict[str, tuple[int, bytes, dict]]:
+    """``{name: (size, bytes, {offset: GlobalAddr or None})}``: globals only
+    ``@__pathlogic_init`` writes (the importer's relocations: constant initialisers holding
+    addresses, e.g. a ``const`` struct of pointers) -- in it only as store addresses, by
+    8-byte stores of constants or global addresses, and it is called once, as main's first
+    instruction. What main reads of them after that call: the initial bytes overlaid with the
+    stored constants, and at each offset a global's address was stored, that address (None: an
+    address plus an offset, which is no operand)."""
+    fns = {fn.name: fn for fn in module.functions if not fn.extern and fn.blocks}
+    init, main = fns.get(INIT_FUNCTION), fns.get("@main") or fns.get("main")
+    calls = [i for fn in fns.values() for b in fn.blocks for i in b.instrs
+             if isinstance(i, Call) and i.callee == INIT_FUNCTION]
+    if init is None or main is None or len(calls) != 1 or len(init.blocks) != 1 or \
+            not main.blocks[0].instrs or main.blocks[0].instrs[0] is not calls[0]:
+        return {}
+    sizes = {g.name: g for g in module.globals}
+    derived: dict[str, tuple[str, int]] = {}
+    stores: dict[str, list] = {}
+    bad: set = set()
+    for ins in init.blocks[0].instrs:
+        if isinstance(ins, BinOp) and ins.op == "add" and isinstance(ins.a, GlobalAddr) and \
+                isinstance(ins.b, Imm) and ins.guard is None:
+            derived[ins.dest] = (ins.a.name, ins.b.value)
+            continue
+        if isinstance(ins, Store) and ins.guard is None and ins.size == 8:
+            at = (ins.addr.name, 0) if isinstance(ins.addr, GlobalAddr) else \
+                derived.get(ins.addr.name) if isinstance(ins.addr, Reg) else None
+            if at is not None:
+                v = ins.value
+                value = v.value if isinstance(v, Imm) else v if isinstance(v, GlobalAddr) else None
+                stores.setdefault(at[0], []).append((at[1], value))
+                if isinstance(v, GlobalAddr):
+                    bad.add(v.name)                       # its address is stored: it escapes
+                elif isinstance(v, Reg) and v.name in derived:
+                    bad.add(derived[v.name][0])
+                continue
+        if not isinstance(ins, Ret):
+            return {}
+    outside = _written_globals(module, frozenset({INIT_FUNCTION}))
+    out = {}
+    for name, writes in stores.items():
+        g = sizes.get(name)
+        if g is None or name in outside or name in bad:
+            continue
+        data, slots = bytearray(g.init.ljust(g.size, b"\0")), {}
+        for off, value in writes:
+            if not 0 <= off <= g.size - 8:
+                break
+            if isinstance(value, int):
+                data[off:off + 8] = (value & ((1 << 64) - 1)).to_bytes(8, "little")
+                slots.pop(off, None)
+            else:
+                slots[off] = value
+        else:
+            out[name] = (g.size, bytes(data), slots)
+    return out
+
+
+def function_contents(module) -> Callable[[str], dict]:
+    """``contents(function name)``: the ``KnownBytes`` contents of globals in that function --
+    ``readonly_contents``, and in main also ``relocated_contents``."""
+    ro = readonly_contents(module)
+    main = {**ro, **relocated_contents(module)}
+    return lambda name: main if name in ("@main", "main") else ro
 
 
 def memory_roots(fn: Function, defined: frozenset = frozenset(),
@@ -532,11 +613,143 @@ def store_generated(ins: Instr, names: dict, defs: dict, returns=None) -> list[s
             if fits_extension(ins.value, ins.size, signed, defs, frozenset(), returns)]
 
 
-def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=None
-                          ) -> dict[str, tuple[str, tuple]]:
+def readonly_contents(module) -> dict[str, tuple[int, bytes, dict]]:
+    """``{name: (size, initial bytes, {})}`` of the ``readonly_globals`` of ``module``: what
+    they hold at every point of every run (the format of ``relocated_contents``)."""
+    ro = readonly_globals(module)
+    return {g.name: (g.size, g.init, {}) for g in module.globals if g.name in ro}
+
+
+#: Library calls copying their second argument's bytes to their first (the interpreter's
+#: ``memmove``), and those setting bytes to their second argument.
+MEMORY_COPIES = frozenset({"memcpy", "memmove", "__memcpy_chk", "__memmove_chk"})
+MEMORY_SETS = frozenset({"memset", "__memset_chk"})
+#: Longest write whose bytes ``KnownBytes`` follows.
+MAX_KNOWN = 1 << 16
+
+
+class KnownBytes:
+    """Writes whose bytes are known, at a known offset into one object, and the loads they
+    determine (store-to-load forwarding across sizes and offsets, as LLVM's GVN does through
+    memory dependence): ``alloca N`` (N fresh zeroed bytes, IR.md), a store of a constant,
+    ``memset`` of a constant byte and length, ``memcpy``/``memmove`` of a constant length from
+    a read-only global (``contents``: ``function_contents``). ``generated(ins)`` maps each load
+    name whose
+    bytes lie inside what ``ins`` writes to the value it then reads.
+
+    An address qualifies when its value name (``value_names``) has no leaf but constants,
+    global addresses and at most one alloca register it is derived from: it is that register's
+    current object (or the global) at the offset ``memory_offsets`` gives, wherever it is
+    read, so a write and a load with such addresses meet in one object exactly when their
+    objects are equal."""
+
+    def __init__(self, fn: Function, names: Optional[dict] = None,
+                 defined: frozenset = frozenset(), contents: Optional[dict] = None):
+        self.names = value_names(fn) if names is None else names
+        self.defined = defined
+        self.contents = contents or {}
+        single = _single_definitions(fn)
+        allocas = {r: r for r, ins in single.items() if isinstance(ins, Alloca)}
+        self.allocas = set(allocas)
+        self.alloca_of = _grow_roots(single, allocas)
+        self.global_of = global_roots(fn)
+        self.offsets = memory_offsets(fn)
+        self._memo: dict[int, tuple] = {}          # id(instruction) -> (it, generated)
+        self.loads: dict[str, list] = {}         # object -> [(name, lo, size, signed)]
+        seen = set()
+        for b in fn.blocks:
+            for ins in b.instrs:
+                if not isinstance(ins, Load) or ins.guard is not None:
+                    continue
+                name = expression_of(ins, self.names)[0]
+                at = self.place(ins.addr)
+                if at is not None and name not in seen:
+                    seen.add(name)
+                    self.loads.setdefault(at[0], []).append((name, at[1], ins.size, ins.signed))
+
+    def place(self, addr) -> Optional[tuple[str, int]]:
+        """``(object, offset)`` of a qualifying address (the class doc), else None."""
+        if isinstance(addr, GlobalAddr):
+            return GLOBAL + addr.name, 0
+        if not isinstance(addr, Reg) or addr.name not in self.offsets:
+            return None
+        off = self.offsets[addr.name]
+        leaves = [x for x in _operand_name(addr, self.names)[1] if isinstance(x, Reg)]
+        if not leaves and addr.name in self.global_of:
+            return self.global_of[addr.name], off
+        if len(leaves) == 1 and leaves[0].name in self.allocas and \
+                self.alloca_of.get(addr.name) == leaves[0].name:
+            return leaves[0].name, off
+        return None
+
+    def written(self, ins: Instr) -> Optional[tuple[str, int, bytes]]:
+        """``(object, offset, bytes)`` an unguarded write of known bytes puts there, or None."""
+        if ins.guard is not None:
+            return None
+        if isinstance(ins, Alloca):
+            n = ins.size.value if isinstance(ins.size, Imm) else -1
+            return (ins.dest, 0, bytes(n), {}) if ins.dest in self.allocas and \
+                0 <= n <= MAX_KNOWN else None
+        if isinstance(ins, Store):
+            at = self.place(ins.addr)
+            if at is None or not isinstance(ins.value, Imm):
+                return None
+            mask = (1 << (8 * ins.size)) - 1
+            return at + ((ins.value.value & mask).to_bytes(ins.size, "little"), {})
+        if not (memory_writer(ins, self.defined) and len(ins.args) >= 3 and
+                isinstance(ins.args[2], Imm) and 0 < ins.args[2].value <= MAX_KNOWN):
+            return None
+        n, callee, at = ins.args[2].value, ins.callee.lstrip("@"), self.place(ins.args[0])
+        if at is None:
+            return None
+        if callee in MEMORY_SETS and isinstance(ins.args[1], Imm):
+            return at + (bytes((ins.args[1].value & 0xFF,)) * n, {})
+        src = self.place(ins.args[1]) if callee in MEMORY_COPIES else None
+        if src is not None and src[0].startswith(GLOBAL) and src[0][1:] in self.contents:
+            size, init, slots = self.contents[src[0][1:]]
+            lo = src[1]
+            if 0 <= lo and lo + n <= size:
+                return at + (init[lo:lo + n].ljust(n, b"\0"),
+                             {o - lo: v for o, v in slots.items() if lo - 8 < o < lo + n})
+        return None
+
+    def generated(self, ins: Instr) -> dict:
+        """``{load name: the value it reads}`` right after ``ins`` (an int, or a GlobalAddr
+        for an 8-byte load of a relocated address), for the loads inside the bytes ``ins``
+        writes."""
+        key = id(ins)
+        if key in self._memo and self._memo[key][0] is ins:
+            return self._memo[key][1]
+        got = self.written(ins) if self.loads else None
+        out = {}
+        for name, off, size, signed in self.loads.get(got[0], ()) if got else ():
+            v = self.value_in(got, off, size, signed)
+            if v is not None:
+                out[name] = v
+        self._memo[key] = (ins, out)
+        return out
+
+    @staticmethod
+    def value_in(got: tuple, off: int, size: int, signed: bool):
+        """What a load of ``size`` bytes at ``off`` reads after the write ``got`` (``written``):
+        an int, a GlobalAddr (a relocated address), or None (not inside, or not known)."""
+        _, lo, data, slots = got
+        if not (lo <= off and off + size <= lo + len(data)):
+            return None
+        hit = [o for o in slots if o < off - lo + size and off - lo < o + 8]
+        if not hit:
+            return int.from_bytes(data[off - lo:off - lo + size], "little", signed=signed)
+        if hit == [off - lo] and size == 8 and slots[off - lo] is not None:
+            return slots[off - lo]
+        return None
+
+
+def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=None,
+                          known: Optional[KnownBytes] = None) -> dict[str, tuple[str, tuple]]:
     """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
     an unguarded instruction at least twice, or once on a cycle; a store generating a load's
-    value counts as a computation of it), named under ``names`` (default: ``value_names(fn)``)."""
+    value, or a write of known bytes it reads (``known``), counts as a computation of it),
+    named under ``names`` (default: ``value_names(fn)``)."""
     names = value_names(fn) if names is None else names
     seen: dict[str, list] = {}
     where: dict[str, list[str]] = {}
@@ -546,6 +759,9 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=No
         for ins in b.instrs:
             if ins.guard is not None:
                 continue
+            if known is not None:
+                for e in known.generated(ins):
+                    stored.setdefault(e, []).append(b.label)
             if isinstance(ins, Store):
                 defs = definitions(fn) if defs is None else defs
                 for e in store_generated(ins, names, defs, returns):
@@ -629,27 +845,197 @@ def may_write(written: Optional[str], root: str) -> bool:
         root == ANY and is_global_root(written))
 
 
-def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset()) -> bool:
+def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset(),
+           spans: Optional[dict] = None, offsets: Optional[dict] = None,
+           sizes: Optional[dict] = None) -> bool:
     """Whether the store or call ``ins`` surely leaves an expression reading memory of ``root``
-    (a root or a set of roots, ``load_roots``; None: unknown) unchanged."""
+    (a root or a set of roots, ``load_roots``; None: unknown) unchanged. With ``spans`` (the
+    expression's ``load_spans``) and ``offsets`` (``memory_offsets``), a write of one of its
+    roots at bytes none of its reads of that root touch spares it too, and so does a
+    ``memcpy``/``memset`` of 0 bytes (``writes_nothing``); with ``sizes`` (``object_sizes``), a
+    write through ``ANY`` of more bytes than a root's object has cannot be to it."""
+    if writes_nothing(ins, defined):
+        return True
     if not root or not clobbers_memory(ins):
         return False
     written = written_root(ins, roots, defined)
-    return not any(may_write(written, r) for r in ([root] if isinstance(root, str) else root))
+    wspan = written_span(ins, roots, offsets, defined) if spans and offsets is not None else None
+    for r in ([root] if isinstance(root, str) else root):
+        if not may_write(written, r):
+            continue
+        if written == r and wspan is not None and spans.get(r) is not None and \
+                not any(lo < whi and wlo < hi for lo, hi in spans[r] for wlo, whi in [wspan]):
+            continue                                         # disjoint bytes of one object
+        if written == ANY and sizes and r in sizes and (written_size(ins, defined) or 0) > sizes[r]:
+            continue                                         # too large for the object
+        return False
+    return True
+
+
+def written_size(ins: Instr, defined: frozenset = frozenset()) -> Optional[int]:
+    """How many bytes a store or a ``MEMORY_WRITERS`` call of a constant length writes."""
+    if isinstance(ins, Store):
+        return ins.size
+    if memory_writer(ins, defined) and len(ins.args) >= 3 and isinstance(ins.args[2], Imm):
+        return ins.args[2].value
+    return None
+
+
+def object_sizes(fn: Function, global_sizes: dict) -> dict[str, int]:
+    """``{root: bytes of its object}`` for the global roots (``&NAME``, ``=NAME``) and the
+    allocas of a constant size (``^R`` and ``R``): every access lies inside one object (C's
+    object rules; the interpreter's segments), so one larger than an object is not to it."""
+    out = {}
+    for g, n in global_sizes.items():
+        out[GLOBAL + g] = out[READONLY + g] = n
+    for r, ins in _single_definitions(fn).items():
+        if isinstance(ins, Alloca) and isinstance(ins.size, Imm):
+            out[r] = out[ESCAPED + r] = ins.size.value
+    return out
+
+
+#: Offsets kept in span facts (Souffle numbers are 32-bit): larger ones are unknown.
+MAX_OFFSET = 1 << 30
+
+
+def memory_offsets(fn: Function) -> dict[str, int]:
+    """``{register: constant byte offset}``: registers written once, unguarded, as an alloca
+    (offset 0) or as a copy of, or a constant added to or subtracted from, a global's address or
+    such a register. Combined with its root (``memory_roots``, grown along the same
+    definitions), the register points exactly ``offset`` bytes into the root's object."""
+    single = _single_definitions(fn)
+    off = {r: 0 for r, ins in single.items() if isinstance(ins, Alloca)}
+
+    def of(a):
+        if isinstance(a, GlobalAddr):
+            return 0
+        return off.get(a.name) if isinstance(a, Reg) else None
+
+    def const(a, depth=0):              # an immediate, or a register copied from one
+        if isinstance(a, Imm):
+            return a.value
+        ins = single.get(a.name) if isinstance(a, Reg) and depth < 8 else None
+        return const(ins.src, depth + 1) if isinstance(ins, Mov) else None
+    changed = True
+    while changed:
+        changed = False
+        for r, ins in single.items():
+            if r in off:
+                continue
+            got = None
+            if isinstance(ins, Mov):
+                got = of(ins.src)
+            elif isinstance(ins, BinOp) and ins.op == "add":
+                if const(ins.b) is not None and of(ins.a) is not None:
+                    got = of(ins.a) + const(ins.b)
+                elif const(ins.a) is not None and of(ins.b) is not None:
+                    got = of(ins.b) + const(ins.a)
+            elif isinstance(ins, BinOp) and ins.op == "sub" and const(ins.b) is not None \
+                    and of(ins.a) is not None:
+                got = of(ins.a) - const(ins.b)
+            if got is not None and abs(got) < MAX_OFFSET:
+                off[r] = got
+                changed = True
+    return off
+
+
+def address_offset(addr, roots: dict, offsets: dict) -> Optional[int]:
+    """The offset of ``addr`` into its root's object (``memory_offsets``), or None when its
+    root or offset is unknown."""
+    if isinstance(addr, GlobalAddr):
+        return 0
+    if isinstance(addr, Reg) and addr.name in roots:
+        return offsets.get(addr.name)
+    return None
+
+
+def writes_nothing(ins: Instr, defined: frozenset = frozenset()) -> bool:
+    """A ``MEMORY_WRITERS`` call of 0 bytes: it changes no memory."""
+    return memory_writer(ins, defined) and len(ins.args) >= 3 and ins.args[2] == Imm(0)
+
+
+def written_span(ins: Instr, roots: dict, offsets: Optional[dict],
+                 defined: frozenset = frozenset()) -> Optional[tuple[int, int]]:
+    """``(lo, hi)``: the bytes of its root (``written_root``) a store or a ``MEMORY_WRITERS``
+    call of a constant length writes, when its address's offset is known; else None."""
+    if offsets is None:
+        return None
+    if isinstance(ins, Store):
+        lo = address_offset(ins.addr, roots, offsets)
+        return None if lo is None else (lo, lo + ins.size)
+    if memory_writer(ins, defined) and len(ins.args) >= 3 and isinstance(ins.args[2], Imm) \
+            and 0 <= ins.args[2].value < MAX_OFFSET:
+        lo = address_offset(ins.args[0], roots, offsets)
+        return None if lo is None else (lo, lo + ins.args[2].value)
+    return None
+
+
+def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
+               offsets: dict) -> dict[str, dict]:
+    """``{expression reading memory: {root: frozenset of (lo, hi) byte ranges, or None}}``: the
+    bytes of each root (``load_roots``) the expression's loads read, None for a root some load
+    reads at an unknown offset."""
+    defs = definitions(fn)
+    memo: dict[str, dict] = {}
+
+    def merge(into: dict, got: dict) -> None:
+        for r, s in got.items():
+            into[r] = None if s is None or into.get(r, ()) is None else \
+                frozenset(into.get(r, frozenset()) | s)
+
+    def own(ins) -> dict:
+        lo = address_offset(ins.addr, roots, offsets)
+        return {memory_root(ins.addr, roots):
+                None if lo is None else frozenset({(lo, lo + ins.size)})}
+
+    def of_reg(r: str) -> dict:
+        if r not in memo:
+            memo[r] = {}
+            ins = defs[r][0]
+            out = of_operands(ins)
+            if isinstance(ins, Load):
+                merge(out, own(ins))
+            memo[r] = out
+        return memo[r]
+
+    def of_operands(ins) -> dict:
+        out: dict = {}
+        for a in ins.uses():
+            if isinstance(a, Reg) and a.name in names and defs.get(a.name, [None])[0] is not None:
+                merge(out, of_reg(a.name))
+        return out
+
+    out: dict[str, dict] = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if ins.guard is not None:
+                continue
+            found = expression_of(ins, names)
+            if found is None or found[0] not in exprs or not reads_memory(found[1], found[2]):
+                continue
+            got = of_operands(ins)
+            if isinstance(ins, Load):
+                merge(got, own(ins))
+            merge(out.setdefault(found[0], {}), got)
+    return out
 
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                      defined: frozenset = frozenset(), readonly: frozenset = frozenset(),
-                     returns=None) -> None:
+                     returns=None, contents: Optional[dict] = None,
+                     global_sizes: Optional[dict] = None) -> None:
     """Append the value-flow relations (``VALUE_FLOW_RELATIONS``) of one defined function to
     ``out`` (``defined``: the module's functions; ``readonly``: its ``readonly_globals``;
-    ``returns``: its ``ReturnFits``)."""
+    ``returns``: its ``ReturnFits``; ``contents``: its ``function_contents`` for ``fn``;
+    ``global_sizes``: {global: size})."""
     names = value_names(fn)
-    exprs = candidate_expressions(fn, names, returns)
+    known = KnownBytes(fn, names, defined, contents)
+    exprs = candidate_expressions(fn, names, returns, known)
     if not exprs:
         return
     by_reg: dict[str, list[str]] = {}
     loads: list[str] = []
+    wide: list = []                 # (instruction, bytes) of writes through ANY
     defs = None
     for name, (op, args) in sorted(exprs.items()):
         out["vf_expr"].append((f, name, op))
@@ -663,10 +1049,14 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
             out["vf_load"].append((f, name))
     if loads:
         roots = memory_roots(fn, defined, readonly)
+        offsets = memory_offsets(fn)
         globs = set()
         for name, rs in sorted(load_roots(fn, names, exprs, roots).items()):
             out["vf_load_root"].extend((f, name, r) for r in sorted(rs))
             globs |= {r for r in rs if is_global_root(r)}
+        for name, by_root in sorted(load_spans(fn, names, exprs, roots, offsets).items()):
+            out["vf_load_span"].extend((f, name, r, lo, hi) for r, s in sorted(by_root.items())
+                                       if s is not None for lo, hi in sorted(s))
     for b in fn.blocks:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
@@ -676,16 +1066,29 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                     out["vf_occurs"].append((f, i, found[0]))
             killed = {e for r in ins.defs() for e in by_reg.get(r, ())}
             out["vf_kill"].extend((f, i, e) for e in sorted(killed))
-            if loads and clobbers_memory(ins):
+            if loads and clobbers_memory(ins) and not writes_nothing(ins, defined):
                 out["vf_clobber"].append((f, i))
                 written = written_root(ins, roots, defined)
                 if written is not None:
                     out["vf_store_root"].append((f, i, written))
+                    span = written_span(ins, roots, offsets, defined)
+                    if span is not None:
+                        out["vf_store_span"].append((f, i) + span)
+                    if written == ANY and written_size(ins, defined):
+                        wide.append((i, written_size(ins, defined)))
                     if is_global_root(written):
                         globs.add(written)
                     defs = definitions(fn) if defs is None else defs
                     out["vf_store_gen"].extend(
                         (f, i, e) for e in store_generated(ins, names, defs, returns)
                         if e in exprs)
+            if loads:
+                same = set(store_generated(ins, names, definitions(fn) if defs is None else defs,
+                                           returns)) if isinstance(ins, Store) else set()
+                out["vf_store_gen"].extend((f, i, e) for e in sorted(known.generated(ins))
+                                           if e in exprs and e not in same)
     if loads:
         out["vf_global_root"].extend((f, r) for r in sorted(globs))
+        sizes = object_sizes(fn, global_sizes or {})
+        out["vf_store_over"].extend((f, i, r) for i, n in wide for r in sorted(globs)
+                                    if r in sizes and n > sizes[r])

@@ -24,13 +24,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (MEMORY, ReturnFits, definitions, candidate_expressions, clobbers_memory,
-                                  expression_of, load_roots, memory_roots, reads_memory,
-                                  readonly_globals, spares,
+from facts_gen.value_flow import (MEMORY, KnownBytes, ReturnFits, definitions, candidate_expressions, clobbers_memory,
+                                  expression_of, load_roots, load_spans, memory_offsets,
+                                  memory_roots, object_sizes, reads_memory,
+                                  function_contents, readonly_globals, spares,
                                   store_generated, substituted, value_names)
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
+from pylogic.transforms.dead_loads import drop_dead_safe_loads
 from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.phi_loads import phi_translated_loads
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
@@ -47,6 +50,8 @@ class FunctionPre:
     inserted: int             # computations inserted on edges
     split_edges: int          # new blocks made to hold insertions
     copies_removed: int = 0   # copies of temporaries propagated into their readers
+    dead_loads: int = 0       # loads nobody reads that cannot fault, removed (dead_loads.py)
+    phi_loads: int = 0        # loads through a join given by its predecessors (phi_loads.py)
 
 
 @dataclass
@@ -54,7 +59,8 @@ class PreRecord(TransformRecord):
     transform: str = "pre-m"
 
     def totals(self) -> dict:
-        keys = ("expressions", "replaced", "inserted", "split_edges", "copies_removed")
+        keys = ("expressions", "replaced", "inserted", "split_edges", "copies_removed",
+                "dead_loads", "phi_loads")
         return {"functions": len(self.applied),
                 **{k: sum(getattr(a, k) for a in self.applied) for k in keys}}
 
@@ -89,16 +95,27 @@ class _KillIndex:
         return out
 
 
-def _stored(ins, exprs: dict, names: dict, defs: dict, returns=None) -> list[str]:
-    """The candidate loads whose value store ``ins`` makes its stored value (vf_store_gen;
-    ``returns``: the module's ``ReturnFits``)."""
-    if not isinstance(ins, Store):
-        return []
-    return [e for e in store_generated(ins, names, defs, returns) if e in exprs]
+def _stored(ins, exprs: dict, names: dict, defs: dict, returns=None, known=None) -> list[str]:
+    """The candidate loads whose value store ``ins`` makes its stored value, or whose bytes a
+    write of known bytes determines (vf_store_gen; ``returns``: the module's ``ReturnFits``;
+    ``known``: the function's ``KnownBytes``)."""
+    out = [e for e in store_generated(ins, names, defs, returns) if e in exprs] \
+        if isinstance(ins, Store) else []
+    if known is not None:
+        out += [e for e in known.generated(ins) if e in exprs and e not in out]
+    return out
+
+
+def _stored_value(ins, e: str, known=None):
+    """What load ``e`` reads right after ``ins`` generates it (``_stored``)."""
+    if known is not None and e in known.generated(ins):
+        v = known.generated(ins)[e]
+        return Imm(v) if isinstance(v, int) else v          # a relocated global's address
+    return ins.value
 
 
 def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, defs=None,
-          returns=None):
+          returns=None, known=None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
     with ``available`` the expressions whose temporary is valid at the block's entry; a store
     makes the loads it generates available (``t = mov v`` after it)."""
@@ -112,7 +129,7 @@ def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, de
             avail.add(e)
         avail -= kills(ins)
         if defs is not None:
-            avail.update(_stored(ins, exprs, names, defs, returns))
+            avail.update(_stored(ins, exprs, names, defs, returns, known))
 
 
 def _computation(ins, dest: str):
@@ -120,11 +137,11 @@ def _computation(ins, dest: str):
     return dataclasses.replace(ins, dest=dest, annotations=())
 
 
-def insertion_templates(fn: Function, returns=None) -> tuple[dict, dict, dict]:
+def insertion_templates(fn: Function, returns=None, known=None) -> tuple[dict, dict, dict]:
     """``(value names, candidate expressions, {expression: the first unguarded computation of
     it whose operands are all leaves})``: what an edge insertion copies (PathFinder §6.2)."""
-    names = value_names(fn)
-    exprs = candidate_expressions(fn, names, returns)
+    names = value_names(fn) if known is None else known.names
+    exprs = candidate_expressions(fn, names, returns, known)
     template = {}
     for b in fn.blocks:
         for ins in b.instrs:
@@ -136,7 +153,8 @@ def insertion_templates(fn: Function, returns=None) -> tuple[dict, dict, dict]:
 
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
                    name: str = "pre-m", defined: frozenset = frozenset(),
-                   readonly: frozenset = frozenset(), returns=None):
+                   readonly: frozenset = frozenset(), returns=None, contents=None,
+                   global_sizes=None):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
     and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
 
@@ -144,7 +162,8 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     only from a computation whose operands are all leaves (the name's own operands, valid on
     the edge); without one, its insertions are dropped and only Must-available computations
     reuse its temporary (global CSE on value names)."""
-    names, exprs, template = insertion_templates(fn, returns)
+    known = KnownBytes(fn, None, defined, contents)   # writes of known bytes (vf_store_gen)
+    names, exprs, template = insertion_templates(fn, returns, known)
     plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in)
     inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
     entry_avail = defaultdict(set)
@@ -157,33 +176,36 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     reused = {e for _, _, e in inserts} | {n for _, n in edge_uses}
     roots = memory_roots(fn, defined, readonly)   # the module's functions, read-only globals
     lroots = load_roots(fn, names, exprs, roots)
+    offsets = memory_offsets(fn)
+    lspans = load_spans(fn, names, exprs, roots, offsets)
+    osizes = object_sizes(fn, global_sizes or {})
 
-    def spare(ins, e):                  # alias facts (vf_load_root / vf_store_root)
-        return spares(ins, lroots.get(e), roots, defined)
+    def spare(ins, e):      # alias facts (vf_load_root / vf_store_root, vf_*_span, vf_store_over)
+        return spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets, osizes)
     kills = _KillIndex(exprs, spare)
     defs = definitions(fn)
     for b in fn.blocks:
         reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs,
-                                             returns) if held}
+                                             returns, known) if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = _KillIndex(exprs_t, spare)
     needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
-                                  inserts, edge_uses, returns)
+                                  inserts, edge_uses, returns, known)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out, out_index = [], []
         for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t,
-                                  defs, returns):
+                                  defs, returns, known):
             if e is None:
                 out.append(ins)
                 # store-to-load forwarding: the stored value is the load's (vf_store_gen),
                 # copied only where some path reaches a use of the temporary
                 k = len(out_index)
-                out.extend(Mov(dest=temp[g], src=ins.value, loc=ins.loc)
-                           for g in _stored(ins, exprs_t, names, defs, returns)
+                out.extend(Mov(dest=temp[g], src=_stored_value(ins, g, known), loc=ins.loc)
+                           for g in _stored(ins, exprs_t, names, defs, returns, known)
                            if (b.label, k, g) in needed)
                 out_index.append(ins)
                 continue
@@ -276,7 +298,7 @@ def _leaf_text(leaf) -> str:
 
 def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
                          names: dict, kills, defs: dict, inserts: set,
-                         edge_uses: set = frozenset(), returns=None) -> set:
+                         edge_uses: set = frozenset(), returns=None, known=None) -> set:
     """``{(block, index, e)}``: the stores generating ``e`` whose value some path carries to a
     computation of ``e`` that reuses the temporary, before any other write of it or kill of
     ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge writes
@@ -285,11 +307,12 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     for b in fn.blocks:
         ev = []
         for k, (ins, e, held) in enumerate(_walk(b, exprs_t, entry_avail[b.label] & reused,
-                                                 names, kills, defs, returns)):
+                                                 names, kills, defs, returns, known)):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
             ev.extend((k, x, "kill") for x in kills(ins))
-            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs, returns))
+            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs, returns,
+                                                       known))
         events[b.label] = ev
     first = {}
     for label, ev in events.items():
@@ -421,6 +444,8 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     readonly, returns = readonly_globals(module), ReturnFits(module)
+    contents = function_contents(module)
+    sizes = {g.name: g.size for g in module.globals}
     out = []
     for fn in module.functions:
         if not rewrites(fn, wanted):
@@ -430,7 +455,12 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
         new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
-                                   defined=defined, readonly=readonly, returns=returns)
+                                   defined=defined, readonly=readonly, returns=returns,
+                                   contents=contents(fn.name), global_sizes=sizes)
+        new, joined = phi_translated_loads(new, FreshNames(used_names(new, module)), defined,
+                                           contents(fn.name), readonly, returns)
+        new, dead = drop_dead_safe_loads(new, sizes)
         out.append(new)
+        info = dataclasses.replace(info, dead_loads=dead, phi_loads=joined)
         record.applied.append(info)
     return dataclasses.replace(module, functions=tuple(out)), record

@@ -75,6 +75,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from facts_gen.value_flow import readonly_globals as readonly_by_roots
 from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load,
                               Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
                               to_signed64)
@@ -189,7 +190,11 @@ def readonly_globals(module: Module) -> dict:
                         escaped.add(derived[fn.name, a.name])
                 if ins.guard is not None and (fn.name, ins.guard) in derived:
                     escaped.add(derived[fn.name, ins.guard])
-    return {n: g for n, g in gmap.items() if n not in escaped or g.const}   # const: never written
+    # value_flow's analysis also follows addresses with variable offsets (a table indexed by a
+    # loop counter, gcc torture ashldi-1's ``data``), compares and memcpy sources; it includes
+    # every const global (never written: a write faults)
+    never_written = readonly_by_roots(module)
+    return {n: g for n, g in gmap.items() if n not in escaped or n in never_written}
 
 
 def _is_pure(ins: Instr) -> bool:

@@ -6,8 +6,10 @@ formulation of Drechsler & Stadel 1993) written from the textbook equations.
 from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
-from facts_gen.value_flow import (definitions, expression_of, load_roots, memory_roots,
-                                  reads_memory, spares, store_generated, value_names)
+from facts_gen.value_flow import (KnownBytes, definitions, expression_of, load_roots, load_spans,
+                                  memory_offsets, memory_roots, object_sizes, reads_memory,
+                                  spares,
+                                  store_generated, value_names)
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
 
@@ -21,14 +23,19 @@ def meet(x: str, y: str) -> str:
     return MAY
 
 
-def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset()):
+def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset(), contents=None,
+                     global_sizes=None):
     """``(antloc, comp, kills)``: sets of (block, expr), computed by walking each block
-    (``readonly``: the module's ``readonly_globals``)."""
+    (``readonly``: the module's ``readonly_globals``; ``contents``: its ``readonly_contents``)."""
     antloc, comp, kills = set(), set(), set()
     names = value_names(fn)
     defs = definitions(fn)
     roots = memory_roots(fn, defined, readonly)
     lroots = load_roots(fn, names, exprs, roots)
+    offsets = memory_offsets(fn)
+    spans = load_spans(fn, names, exprs, roots, offsets)
+    known = KnownBytes(fn, names, defined, contents)
+    sizes = object_sizes(fn, global_sizes or {})
     for b in fn.blocks:
         killed = set()
         last = {}
@@ -43,11 +50,15 @@ def local_properties(fn, exprs, defined=frozenset(), readonly=frozenset()):
                 regs = {a.name for a in args if isinstance(a, Reg)}
                 if set(ins.defs()) & regs or (
                         reads_memory(op, args) and isinstance(ins, (Store, Call)) and
-                        not spares(ins, lroots.get(e), roots, defined)) or (
+                        not spares(ins, lroots.get(e), roots, defined, spans.get(e),
+                                   offsets, sizes)) or (
                         op in ("div", "rem") and isinstance(ins, Call)):
                     killed.add(e)
                     kills.add((b.label, e))
                     last[e] = False
+            for e in known.generated(ins):  # writes of known bytes determine the load
+                if e in exprs:
+                    last[e] = True
             if isinstance(ins, Store):     # the stored value is the load's after it (§3.4.1.1)
                 for e in store_generated(ins, names, defs):
                     if e in exprs:

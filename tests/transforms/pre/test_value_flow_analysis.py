@@ -9,7 +9,7 @@ import pytest
 from pylogic.analysis.run import module_rows
 from pylogic.ir.parser import parse_module
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import candidate_expressions
+from facts_gen.value_flow import KnownBytes, candidate_expressions
 from tests.support import ENGINES
 from tests.transforms.pre import oracle
 from pylogic.ir.synthetic_values import random_module
@@ -45,11 +45,12 @@ def test_a_single_computation_is_a_candidate_only_on_a_cycle():
     assert sorted(candidate_expressions(m.functions[0])) == ["mul(3,a)", "sub(n,1)"]
 
 
-def oracle_rows(fn, readonly=frozenset()):
+def oracle_rows(fn, readonly=frozenset(), contents=None, defined=frozenset(), sizes=None):
     """The relations of ``RELATIONS`` as the Python MFP computes them (reachable blocks;
-    ``readonly``: the module's read-only globals)."""
-    exprs = candidate_expressions(fn)
-    antloc, comp, kills = oracle.local_properties(fn, exprs, readonly=readonly)
+    ``readonly``: the module's read-only globals, ``contents`` their bytes; ``defined``: its
+    functions; ``sizes``: {global: size})."""
+    exprs = candidate_expressions(fn, known=KnownBytes(fn, None, defined, contents))
+    antloc, comp, kills = oracle.local_properties(fn, exprs, defined, readonly, contents, sizes)
     av_in, av_out = oracle.availability(fn, exprs, comp, kills - comp)
     an_in, an_out = oracle.anticipability(fn, exprs, antloc, kills - antloc)
     succ, _, _ = oracle.graph(fn)
