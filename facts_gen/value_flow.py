@@ -790,40 +790,10 @@ def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str,
     """``{expression reading memory: the roots it reads}``: for a load, the root of its address
     (``memory_root``) and those of the loads its address is built on; for an expression built
     on loads (``value_names``), those of the loads its operands are named by. Unioned over the
-    occurrences (equal names read the same memory; the union is the safe side)."""
-    defs = definitions(fn)
-    memo: dict[str, frozenset] = {}
-
-    def of_reg(r: str) -> frozenset:           # roots of the loads register r is named by
-        if r not in memo:
-            memo[r] = frozenset()
-            ins = defs[r][0]
-            out = set(of_operands(ins))
-            if isinstance(ins, Load):
-                out.add(memory_root(ins.addr, roots))
-            memo[r] = frozenset(out)
-        return memo[r]
-
-    def of_operands(ins) -> set:
-        out: set = set()
-        for a in ins.uses():
-            if isinstance(a, Reg) and a.name in names and defs.get(a.name, [None])[0] is not None:
-                out |= of_reg(a.name)
-        return out
-
-    out: dict[str, set] = {}
-    for b in fn.blocks:
-        for ins in b.instrs:
-            if ins.guard is not None:
-                continue
-            found = expression_of(ins, names)
-            if found is None or found[0] not in exprs or not reads_memory(found[1], found[2]):
-                continue
-            got = of_operands(ins)
-            if isinstance(ins, Load):
-                got.add(memory_root(ins.addr, roots))
-            out.setdefault(found[0], set()).update(got)
-    return {e: frozenset(r) for e, r in out.items() if r}
+    occurrences (equal names read the same memory; the union is the safe side). The roots of
+    ``load_spans``, whatever the offsets."""
+    return {e: frozenset(spans) for e, spans in load_spans(fn, names, exprs, roots, {}).items()
+            if spans}
 
 
 def written_root(ins: Instr, roots: dict, defined: frozenset = frozenset()) -> Optional[str]:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Optional
 
+from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Store, branch_targets)
 from pylogic.transforms.reaching import constant_branch
@@ -189,7 +190,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
             return _write(state, x, off, data, sizes[x])
         return state
 
-    order = _rpo(blocks, fn.blocks[0].label)
+    order = reverse_postorder(fn)
     index = {b: i for i, b in enumerate(order)}
     into = {order[0]: {}}
     work, queued = [0], {order[0]}
@@ -250,18 +251,3 @@ def _meet(a: dict, b: dict) -> dict:
             out[x] = tuple(p if p == q else None for p, q in zip(a[x], b[x]))
     return out
 
-
-def _rpo(blocks: dict, entry: str) -> list:
-    seen, post = {entry}, []
-    stack = [(entry, iter(blocks[entry].successors()))]
-    while stack:
-        b, it = stack[-1]
-        for s in it:
-            if s in blocks and s not in seen:
-                seen.add(s)
-                stack.append((s, iter(blocks[s].successors())))
-                break
-        else:
-            stack.pop()
-            post.append(b)
-    return post[::-1]

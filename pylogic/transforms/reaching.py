@@ -37,6 +37,7 @@ import heapq
 from dataclasses import dataclass
 from typing import Optional
 
+from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Cmp, CondBr, Function, Imm, Instr, Mov, PredDefine, Reg,
                               branch_targets)
 
@@ -153,7 +154,7 @@ def reaching_definitions(fn: Function) -> Reaching:
     """Reaching definitions (module docstring) of ``fn``."""
     blocks = fn.block_map()
     entry = fn.blocks[0].label
-    order = _rpo(entry, blocks)
+    order = reverse_postorder(fn)
     reachable = set(order)
     defs: list = []
     mask: dict = {}             # register -> bits of all its definitions
@@ -249,18 +250,3 @@ def _bits(x: int) -> tuple:
         x ^= low
     return tuple(out)
 
-
-def _rpo(entry: str, blocks: dict) -> list:
-    seen, post = {entry}, []
-    stack = [(entry, iter(blocks[entry].successors()))]
-    while stack:
-        b, it = stack[-1]
-        for s in it:
-            if s in blocks and s not in seen:
-                seen.add(s)
-                stack.append((s, iter(blocks[s].successors())))
-                break
-        else:
-            stack.pop()
-            post.append(b)
-    return post[::-1]

@@ -947,19 +947,7 @@ def _demanded_round(fn: Function, values: _Values, rules: Counter) -> tuple[Func
     """``_demanded_rewrite`` everywhere, in a round of its own (when no other rule applies):
     it changes the high bits of what it rewrites, which the other rules' known bits of this
     round would not see."""
-    blocks, n = [], 0
-    for b in fn.blocks:
-        instrs = []
-        for ins in b.instrs:
-            got = _demanded_rewrite(ins, values)
-            if got is not None and got[0] != ins:
-                instrs.append(got[0])
-                rules[got[1]] += 1
-                n += 1
-            else:
-                instrs.append(ins)
-        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
-    return dataclasses.replace(fn, blocks=tuple(blocks)), n
+    return _rewrite_each(fn, lambda label, k, ins: _demanded_rewrite(ins, values), rules)
 
 
 # ---------------------------------------------------------------- equalities of branch edges
@@ -1006,29 +994,17 @@ def _equality_round(fn: Function, values: _Values, rules: Counter) -> tuple[Func
     if not facts:
         return fn, 0
     pre, post = values.pre, values.post
-    blocks, n = [], 0
-    for b in fn.blocks:
-        if b.label not in pre:
-            blocks.append(b)
-            continue
-        here = {}
-        for e, x, v in facts:
-            if pre[e] <= pre[b.label] and post[b.label] <= post[e]:
-                here.setdefault(x, v)
-        if not here:
-            blocks.append(b)
-            continue
-        instrs = []
-        for ins in b.instrs:
-            new = _replace_reads(ins, here, values)
-            if new is not None and new != ins:
-                instrs.append(new)
-                rules["edge-equality"] += 1
-                n += 1
-            else:
-                instrs.append(ins)
-        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
-    return dataclasses.replace(fn, blocks=tuple(blocks)), n
+    known: dict = {}            # label -> {register: constant} of the facts dominating it
+
+    def rewrite(label, k, ins):
+        if label not in known:
+            known[label] = {}
+            for e, x, v in facts:
+                if label in pre and pre[e] <= pre[label] and post[label] <= post[e]:
+                    known[label].setdefault(x, v)
+        new = _replace_reads(ins, known[label], values) if known[label] else None
+        return None if new is None else (new, "edge-equality")
+    return _rewrite_each(fn, rewrite, rules)
 
 
 def _replace_reads(ins: Instr, known: dict, values: _Values) -> Optional[Instr]:
@@ -1063,32 +1039,29 @@ def _nonzero_round(fn: Function, values: _Values, rules: Counter) -> tuple[Funct
     (``transforms.nonzero``: dereferenced pointers, global and ``alloca`` addresses, branch
     edges), in a round of its own; rewritten to ``mov C``, guard kept."""
     nz = NonZero(values)
-    blocks, n = [], 0
-    for b in fn.blocks:
-        if b.label not in values.executable:
-            blocks.append(b)
-            continue
-        instrs = []
-        for k, ins in enumerate(b.instrs):
-            v = nonzero_fold(ins, values, nz, b.label, k)
-            if v is not None:
-                instrs.append(Mov(dest=ins.dest, src=Imm(v), guard=ins.guard,
-                                  annotations=ins.annotations, loc=ins.loc))
-                rules["non-zero"] += 1
-                n += 1
-            else:
-                instrs.append(ins)
-        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
-    return dataclasses.replace(fn, blocks=tuple(blocks)), n
+
+    def rewrite(label, k, ins):
+        v = nonzero_fold(ins, values, nz, label, k) if label in values.executable else None
+        return None if v is None else (Mov(dest=ins.dest, src=Imm(v), guard=ins.guard,
+                                           annotations=ins.annotations, loc=ins.loc), "non-zero")
+    return _rewrite_each(fn, rewrite, rules)
 
 
 def _rewrite_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
+    def rewrite(label, k, ins):
+        values.here = (label, k)
+        return _rewrite(ins, values.at((label, k)))
+    return _rewrite_each(fn, rewrite, rules)
+
+
+def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]:
+    """``fn`` with each instruction replaced by ``rewrite(label, index, ins)`` when that gives
+    ``(new instruction, rule)`` other than ``ins``; and the number replaced."""
     blocks, n = [], 0
     for b in fn.blocks:
         instrs = []
         for k, ins in enumerate(b.instrs):
-            values.here = (b.label, k)
-            got = _rewrite(ins, values.at((b.label, k)))
+            got = rewrite(b.label, k, ins)
             if got is not None and got[0] != ins:
                 instrs.append(got[0])
                 rules[got[1]] += 1

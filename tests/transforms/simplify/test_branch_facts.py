@@ -8,13 +8,11 @@ import itertools
 
 import pytest
 
-from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
-from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_instr
-from pylogic.ir.verify import verify_module
 from pylogic.transforms.branch_facts import decide
 from pylogic.transforms.lattice import apply
+from tests.transforms.simplify.support import simplify_result
 
 RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 I8 = range(-128, 128)
@@ -44,9 +42,7 @@ def test_decide_agrees_with_the_interpreter_on_every_i8_pair():
 
 
 def simplified(text: str):
-    module = parse_module(text, "t.pir")
-    result = optimize(module, ["simplify"], "t.pir", engine="clingo")
-    assert verify_module(result.module) == []
+    module, result = simplify_result(text)
     d = {i.defs()[0]: print_instr(i) for f in result.module.defined_functions()
          for b in f.blocks for i in b.instrs if i.defs()}
     return module, result.module, d

@@ -6,20 +6,13 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.model import Mov
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_instr
-from pylogic.ir.verify import verify_module
 from pylogic.transforms.reaching import reaching_definitions
+from tests.transforms.simplify.support import simplified
 
-
-def simplified(text: str):
-    module = parse_module(text, "t.pir")
-    result = optimize(module, ["simplify"], "t.pir", engine="clingo")
-    assert verify_module(result.module) == []
-    return module, result.module
 
 
 def _defs(module, fn="main") -> dict:

@@ -14,10 +14,9 @@ from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
 from pylogic.interp.machine import run_module
 from pylogic.ir.model import Load, Mov
-from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_instr
-from pylogic.ir.verify import verify_module
 from tests.transforms.simplify.pairs_program import pairs_program
+from tests.transforms.simplify.support import simplify_result
 
 # Operands of the shapes the importer produces: x8 a zero-extended byte (zext i8), s8 a
 # sign-extended one (sext i8 / load.1), b a 0/1 (i1), x and y full 64-bit values. Each line is one
@@ -120,9 +119,7 @@ def rules_program(with_division: bool = True) -> str:
 
 
 def simplified(text: str):
-    module = parse_module(text, "t.pir")
-    result = optimize(module, ["simplify"], "t.pir", engine="clingo")
-    assert verify_module(result.module) == []
+    module, result = simplify_result(text)
     return module, result.module, result.passes[0].record
 
 

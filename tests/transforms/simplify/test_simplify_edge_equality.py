@@ -4,18 +4,10 @@ edge dominates (its target has no other way in), the condition is 1 (0) and ``cm
 branch on; a side exit or a second predecessor into the target keeps everything."""
 from __future__ import annotations
 
-from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
-from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_instr
-from pylogic.ir.verify import verify_module
+from tests.transforms.simplify.support import simplified
 
-
-def simplified(text: str):
-    module = parse_module(text, "t.pir")
-    result = optimize(module, ["simplify"], "t.pir", engine="clingo")
-    assert verify_module(result.module) == []
-    return module, result.module
 
 
 def _defs(module) -> dict:

@@ -5,19 +5,11 @@ argument the programs branch on; the cases the facts do not cover keep their ins
 zero divisor is a run-time error left to happen)."""
 from __future__ import annotations
 
-from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
-from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_instr
-from pylogic.ir.verify import verify_module
 from pylogic.transforms.nonzero import _keeps_value
+from tests.transforms.simplify.support import simplified
 
-
-def simplified(text: str):
-    module = parse_module(text, "t.pir")
-    result = optimize(module, ["simplify"], "t.pir", engine="clingo")
-    assert verify_module(result.module) == []
-    return module, result.module
 
 
 def _defs(module) -> dict:
