@@ -519,9 +519,22 @@ def cyclic_blocks(fn: Function) -> set[str]:
     return out
 
 
-def definitions(fn: Function) -> dict[str, list[Instr]]:
-    """``{register: every instruction writing it}`` (parameters: a ``None`` entry)."""
-    out: dict[str, list] = {p: [None] for p in fn.params}
+class Definitions(dict):
+    """``{register: every instruction writing it}`` (parameters: a ``None`` entry), with
+    ``ranges``: ``{parameter: (lo, hi)}`` of the typed parameters (README "PIR extensions": a
+    call with an argument outside the range is a run-time error), the values a ``None``
+    entry may stand for."""
+
+    def __init__(self, *args, ranges=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ranges = ranges or {}
+
+
+def definitions(fn: Function) -> Definitions:
+    """``{register: every instruction writing it}`` (parameters: a ``None`` entry; typed ones
+    with their range in ``ranges``)."""
+    out = Definitions({p: [None] for p in fn.params},
+                      ranges=fn.param_ranges() if fn.param_types else None)
     for b in fn.blocks:
         for ins in b.instrs:
             for r in ins.defs():
@@ -534,7 +547,8 @@ def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = fro
     """Whether operand ``v`` always holds a value that ``size`` bytes extended (sign- or
     zero-) give back unchanged, so ``store.size A, v`` then ``load.size A`` reads ``v``:
     a constant in range, or a register every write of which is such a value (a register never
-    written reads 0, which fits). Conservative: anything else does not fit."""
+    written reads 0, which fits; a typed parameter's entry value lies in its range,
+    ``Definitions.ranges``). Conservative: anything else does not fit."""
     if size >= 8:
         return True
     bits = 8 * size
@@ -545,7 +559,12 @@ def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = fro
         return False
     seen = seen | {v.name}
     for ins in defs[v.name]:
-        if ins is None or len(ins.defs()) != 1:
+        if ins is None:                      # a parameter: its type's range, when typed
+            rng = getattr(defs, "ranges", {}).get(v.name)
+            if rng is None or not (lo <= rng[0] and rng[1] < hi):
+                return False
+            continue
+        if len(ins.defs()) != 1:
             return False
         if isinstance(ins, Mov):
             ok = fits_extension(ins.src, size, signed, defs, seen, returns)
