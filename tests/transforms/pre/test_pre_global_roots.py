@@ -18,14 +18,13 @@ import pytest
 from facts_gen.extract import extract_module
 from facts_gen.value_flow import (ANY, candidate_expressions, is_global_root, may_write,
                                   memory_root, memory_roots, readonly_globals)
-from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules
-from pylogic.interp.machine import run_module
 from pylogic.ir.model import GlobalAddr
 from pylogic.ir.parser import parse_module
 from tests.support import needs_souffle
+from tests.transforms.pre.generated_programs import block_end, evaluation_counts
 from tests.transforms.pre.test_value_flow_analysis import RELATIONS, oracle_rows
 
 HEADER = ("global @g[16]\nglobal @h[16]\nglobal @t[16] = {7, 0, 0, 0, 0, 0, 0, 0, 9}\n"
@@ -69,22 +68,9 @@ def memory_program(seed: int, name: str = "main") -> str:
                 lines.append(f" x{i}_{j} = call @quiet({rnd.choice(('@g', 'p'))})")
             else:
                 lines.append(" a = add a, 1")
-        if i == blocks - 1:
-            lines.append(" ret 0")
-        elif rnd.random() < 0.3:
-            lines += [" k = add k, 1", f" c{i} = cmp.lt k, n", f" cbr c{i}, B{rnd.randint(0, i)},"
-                      f" B{i + 1}"]
-        elif rnd.random() < 0.6:
-            lines.append(f" cbr a, B{i + 1}, B{rnd.randint(i + 1, blocks - 1)}")
-        else:
-            lines.append(f" br B{i + 1}")
+        lines += block_end(rnd, i, blocks)
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def _counts(module, args) -> dict:
-    """``{"expressions", "loads"}`` evaluated running ``main(args)`` of ``module``."""
-    return expression_evaluations(module, run_module(module, "main", args=list(args)))
 
 
 CASES = [((a, sel, n), ()) for a, sel, n in ((1, 0, 2), (0, 1, 3), (300, 1, 0))]
@@ -130,7 +116,7 @@ def test_loads_of_other_globals_survive_a_store_and_their_compares_too():
     new = optimize(m, ["pre-mr", "pre-m"], "t.pir", engine="clingo").module
     for a in (1, 2, -7):
         assert compare_modules(m, new, [((a,), ())]).verdict == "identical"
-    before, after = _counts(m, (1,)), _counts(new, (1,))
+    before, after = evaluation_counts(m, (1,)), evaluation_counts(new, (1,))
     # 255 rounds: the loads of y and v are evaluated no more in the loop; the compare, a loop
     # invariant of a while loop, once per entry: pre-mr splits the header (its CMP region),
     # pre-m inserts cmp.eq(1,load.2s(@v)) on the first entry's edge from the load's temporary
@@ -138,7 +124,7 @@ def test_loads_of_other_globals_survive_a_store_and_their_compares_too():
     assert before["loads"] >= 3 * 255 and after["loads"] <= 3
     assert after["expressions"] <= before["expressions"] - 250
     only_m = optimize(m, ["pre-m"], "t.pir", engine="clingo").module
-    assert _counts(only_m, (1,))["expressions"] == before["expressions"]   # motion alone: no
+    assert evaluation_counts(only_m, (1,))["expressions"] == before["expressions"]   # motion alone: no
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +170,7 @@ def test_programs_with_globals_keep_their_behaviour(passes):
         check = compare_modules(m, new, CASES)
         assert check.verdict == "identical", (seed, check.first_difference)
         for args, _ in CASES:
-            b, a = _counts(m, args), _counts(new, args)
+            b, a = evaluation_counts(m, args), evaluation_counts(new, args)
             assert a["loads"] <= b["loads"] and a["expressions"] <= b["expressions"], (seed, args)
             removed += b["loads"] - a["loads"]
             computed += b["expressions"] - a["expressions"]

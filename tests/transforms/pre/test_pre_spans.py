@@ -18,13 +18,13 @@ import pytest
 from facts_gen.extract import extract_module
 from facts_gen.value_flow import (KnownBytes, memory_offsets, readonly_contents,
                                   readonly_globals, relocated_contents)
-from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules
 from pylogic.interp.machine import run_module
 from pylogic.ir.model import GlobalAddr
 from pylogic.ir.parser import parse_module
+from tests.transforms.pre.generated_programs import block_end, evaluation_counts
 from tests.transforms.pre.test_value_flow_analysis import RELATIONS, oracle_rows
 
 HEADER = ("global @g[16]\nglobal @t[16] = {1, 2, 3, 250, 5, 6, 7, 8, 128}\nglobal @s[4]\n"
@@ -81,21 +81,9 @@ def span_program(seed: int, name: str = "main") -> str:
                 lines.append(f" call @poke({rnd.choice(('m', 'm4', 'g1', 'p'))})")
             else:
                 lines.append(" a = add a, 1")
-        if i == blocks - 1:
-            lines.append(" ret 0")
-        elif rnd.random() < 0.3:
-            lines += [" k = add k, 1", f" c{i} = cmp.lt k, n",
-                      f" cbr c{i}, B{rnd.randint(0, i)}, B{i + 1}"]
-        elif rnd.random() < 0.6:
-            lines.append(f" cbr a, B{i + 1}, B{rnd.randint(i + 1, blocks - 1)}")
-        else:
-            lines.append(f" br B{i + 1}")
+        lines += block_end(rnd, i, blocks)
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def _counts(module, args) -> dict:
-    return expression_evaluations(module, run_module(module, "main", args=list(args)))
 
 
 def test_offsets_follow_constant_additions_from_allocas_and_globals():
@@ -118,12 +106,12 @@ def test_a_store_to_other_bytes_of_the_object_leaves_the_load_forwarded():
     assert {r[2:] for r in facts["vf_store_span"]} == {(0, 4), (4, 8), (8, 12)}
     new = optimize(m, ["pre-m"], "t.pir", engine="clingo").module
     assert compare_modules(m, new, [((5,), ())]).verdict == "identical"
-    assert _counts(m, (5,))["loads"] == 2 and _counts(new, (5,))["loads"] == 0
+    assert evaluation_counts(m, (5,))["loads"] == 2 and evaluation_counts(new, (5,))["loads"] == 0
     # an overlapping store (one byte inside the loaded four) still kills the forwarded value
     o = parse_module("func main(a) {\ne:\n x = alloca 8\n x3 = add x, 3\n store.4 x, 10\n"
                      " store.1 x3, a\n v = load.4 x\n print v\n ret 0\n}\n")
     new = optimize(o, ["pre-m"], "t.pir", engine="clingo").module
-    assert _counts(new, (5,))["loads"] == 1
+    assert evaluation_counts(new, (5,))["loads"] == 1
     assert compare_modules(o, new, [((5,), ()), ((-1,), ())]).verdict == "identical"
 
 
@@ -138,7 +126,7 @@ def test_a_copy_of_zero_bytes_through_any_pointer_writes_nothing():
     new = optimize(m, ["pre-m"], "t.pir", engine="clingo").module
     assert compare_modules(m, new, [((0,), ())]).verdict == "identical"
     # q and r forwarded from the store; s loaded again after the copy through q
-    assert _counts(m, (0,))["loads"] == 3 and _counts(new, (0,))["loads"] == 1
+    assert evaluation_counts(m, (0,))["loads"] == 3 and evaluation_counts(new, (0,))["loads"] == 1
 
 
 def test_known_bytes_determine_loads_of_other_sizes_and_offsets():
@@ -162,7 +150,7 @@ def test_known_bytes_determine_loads_of_other_sizes_and_offsets():
                                              "load.4s(add(4,x))": 0, "load.8s(x)": 0}
     new = optimize(m, ["pre-m"], "t.pir", engine="clingo").module
     assert compare_modules(m, new, [((0,), ())]).verdict == "identical"
-    assert _counts(m, (0,))["loads"] == 8 and _counts(new, (0,))["loads"] == 0
+    assert evaluation_counts(m, (0,))["loads"] == 8 and evaluation_counts(new, (0,))["loads"] == 0
     eight = int.from_bytes(bytes((1, 2, 3, 4, 255, 255, 255, 255)), "little", signed=True)
     assert run_module(new, "main", args=[0]).prints == [0, 2, 1, -1, 255, 0x04030201, -1, eight]
 
@@ -183,7 +171,7 @@ def test_a_write_through_another_object_or_offset_does_not_determine_a_load():
     new = optimize(m, ["pre-m"], "t.pir", engine="clingo").module
     for n in (0, 3):
         assert compare_modules(m, new, [((n,), ())]).verdict == "identical"
-    assert _counts(new, (3,))["loads"] == 2     # v forwarded (0), q (the stored y); w, z loaded
+    assert evaluation_counts(new, (3,))["loads"] == 2     # v forwarded (0), q (the stored y); w, z loaded
 
 
 RELOCATED = ("global @nil[4]\nglobal @c[16] = {0, 0, 0, 0, 0, 0, 0, 0, 64}\n"
@@ -207,7 +195,7 @@ def test_relocated_constants_are_known_in_main_after_the_init_call():
     assert compare_modules(m, new, [((0,), ())]).verdict == "identical"
     # p is @nil (a copy), t 64, v 9, w 1; u (half of the address, whose bytes are not known)
     # and q (through p) are loaded
-    assert _counts(m, (0,))["loads"] == 6 and _counts(new, (0,))["loads"] == 2
+    assert evaluation_counts(m, (0,))["loads"] == 6 and evaluation_counts(new, (0,))["loads"] == 2
     # written outside the init function, or the init called twice: nothing is known
     twice = MAIN.replace(" call @__pathlogic_init()\n x =", " call @__pathlogic_init()\n"
                          " call @__pathlogic_init()\n x =")
@@ -229,7 +217,7 @@ def test_a_write_larger_than_a_global_is_not_to_it():
     new = optimize(m, ["pre-m"], "t.pir", engine="clingo").module
     assert compare_modules(m, new, [((0,), ())]).verdict == "identical"
     # q and r forwarded from the store (the 64-byte copy cannot write @p); s after 8 bytes
-    assert _counts(m, (0,))["loads"] == 3 and _counts(new, (0,))["loads"] == 1
+    assert evaluation_counts(m, (0,))["loads"] == 3 and evaluation_counts(new, (0,))["loads"] == 1
 
 
 @pytest.fixture(scope="module")
@@ -262,7 +250,7 @@ def test_programs_with_spans_keep_their_behaviour(passes):
         check = compare_modules(m, new, CASES)
         assert check.verdict == "identical", (seed, check.first_difference)
         for args, _ in CASES:
-            b, a = _counts(m, args), _counts(new, args)
+            b, a = evaluation_counts(m, args), evaluation_counts(new, args)
             assert a["loads"] <= b["loads"] and a["expressions"] <= b["expressions"], (seed, args)
             removed += b["loads"] - a["loads"]
     assert removed > 50
