@@ -3,7 +3,7 @@ what GVN's propagateEquality does for a branch condition ``a REL b`` -- on the e
 true, ``a REL b`` is 1 and its inverse 0 (and ``a == b`` makes ``a``, ``b`` one value) -- here as a
 truth table over the order of the two operands.
 
-A fact is an edge ``B -> T`` that is T's only entry, where B ends in ``cbr c, T, F`` (T != F) and c
+A fact is an edge ``B -> T`` that is T's only entry (``sole_entry_edges``), where B ends in ``cbr c, T, F`` (T != F) and c
 was computed in B by ``c = cmp.REL a, b`` (unguarded, c not written again before the branch): in
 every block T dominates, ``a REL b`` is 1 (T is the true target) or 0 (the false one), provided a
 and b hold the values they held at the compare. That is so for *stable* operands (literals,
@@ -25,11 +25,11 @@ InstructionSimplify.cpp (isImpliedCondition).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
-from pylogic.ir.model import Cmp, CondBr, Function, Reg, branch_targets
+from pylogic.ir.model import Block, Cmp, CondBr, Function, Reg, branch_targets
 
-__all__ = ["ORDERS", "holds", "decide", "BranchFacts"]
+__all__ = ["ORDERS", "holds", "decide", "BranchFacts", "sole_entry_edges"]
 
 #: (signed order, unsigned order) of two 64-bit values, as signs -1 / 0 / 1
 ORDERS = ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -59,6 +59,25 @@ def decide(fact_rel: str, fact_value: int, swapped: bool, rel: str) -> Optional[
     return None
 
 
+def sole_entry_edges(fn: Function) -> Iterator[tuple[Block, CondBr, str, int]]:
+    """``(block B, its cbr, target T, 1 or 0)`` for each edge of a ``cbr c, T, F`` (T != F)
+    ending B that is T's only way in, so that c is non-zero (1) or zero (0) wherever T
+    dominates: T is not the entry (the function's start enters it too), B is its only
+    predecessor, and no side exit of B goes to T."""
+    preds = defaultdict(list)
+    for a, b in fn.edges():
+        preds[b].append(a)
+    entry = fn.blocks[0].label if fn.blocks else None
+    for b in fn.blocks:
+        br = b.instrs[-1] if b.instrs else None
+        if not isinstance(br, CondBr) or br.guard is not None or br.if_true == br.if_false:
+            continue
+        for target, truth in ((br.if_true, 1), (br.if_false, 0)):
+            if target != entry and preds[target] == [b.label] \
+                    and not any(target in branch_targets(i) for i in b.instrs[:-1]):
+                yield b, br, target, truth
+
+
 class BranchFacts:
     """The facts of one function (module docstring). ``stable(operand)`` says whether an operand
     is stable and ``key(operand)`` gives the value it stands for (e.g. through SSA copies);
@@ -66,23 +85,13 @@ class BranchFacts:
 
     def __init__(self, fn: Function, stable: Callable, key: Callable, dominates: Callable):
         self.dominates = dominates
-        preds = defaultdict(list)
-        for a, b in fn.edges():
-            preds[b].append(a)
         blocks = fn.block_map()
         # (key a, key b) -> [(block T, rel, value)]
         self.facts: dict = defaultdict(list)
-        for b in fn.blocks:
-            br = b.instrs[-1] if b.instrs else None
-            if not isinstance(br, CondBr) or br.guard is not None or br.if_true == br.if_false:
-                continue
+        for b, br, target, value in sole_entry_edges(fn):
             cmp = _condition(b.instrs, br)
-            if cmp is None or not (stable(cmp.a) and stable(cmp.b)):
-                continue
-            pair = (key(cmp.a), key(cmp.b))
-            for target, value in ((br.if_true, 1), (br.if_false, 0)):
-                if target in blocks and preds[target] == [b.label]:
-                    self.facts[pair].append((target, cmp.rel, value))
+            if target in blocks and cmp is not None and stable(cmp.a) and stable(cmp.b):
+                self.facts[(key(cmp.a), key(cmp.b))].append((target, cmp.rel, value))
 
     def value(self, block: str, ins: Cmp, key: Callable) -> Optional[int]:
         """The value of the compare ``ins`` in ``block`` a fact decides, or None (its operands

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Optional
 
-from pylogic.ir.model import (Alloca, BinOp, Cmp, CondBr, GlobalAddr, Imm, Load, Reg, Store,
-                              branch_targets)
+from pylogic.ir.model import Alloca, BinOp, Cmp, GlobalAddr, Imm, Load, Reg, Store
+from pylogic.transforms.branch_facts import sole_entry_edges
 
 #: Most single-predecessor blocks walked back from a read to the dereference before it.
 MAX_CHAIN = 32
@@ -48,37 +48,22 @@ class NonZero:
                     self.derefs[ins.addr.name].append((b.label, k))
 
     # ------------------------------------------------------------ branch edges
-    def _sole_edge(self, src, target: str) -> bool:
-        """``target``'s only way in is the terminator of block ``src`` (no side exit, no other
-        predecessor, not the entry)."""
-        fn, values = self.values.fn, self.values
-        return self.preds[target] == [src.label] and target != fn.blocks[0].label \
-            and target in values.pre \
-            and not any(target in branch_targets(i) for i in src.instrs[:-1])
-
     def _edge_facts(self) -> list[tuple[str, str]]:
-        """``(block E, register x)``: x != 0 wherever E dominates."""
+        """``(block E, register x)``: x != 0 wherever E dominates (``sole_entry_edges``)."""
         values, out = self.values, []
-        for b in values.fn.blocks:
-            ins = b.instrs[-1] if b.instrs else None
-            if not (isinstance(ins, CondBr) and ins.guard is None
-                    and ins.if_true != ins.if_false and isinstance(ins.cond, Reg)):
-                continue
+        for b, ins, target, truth in sole_entry_edges(values.fn):
             c = values.leader(ins.cond)
-            if not (isinstance(c, Reg) and values.is_value(c.name)):
+            if target not in values.pre or not (isinstance(c, Reg) and values.is_value(c.name)):
                 continue
+            if truth:
+                out.append((target, c.name))
             cmp = values.ssa.get(c.name)
-            for target, truth in ((ins.if_true, True), (ins.if_false, False)):
-                if not self._sole_edge(b, target):
-                    continue
-                if truth:
-                    out.append((target, c.name))
-                if isinstance(cmp, Cmp) and (cmp.rel == "ne") == truth \
-                        and cmp.rel in ("eq", "ne"):
-                    for x, k in ((cmp.a, cmp.b), (cmp.b, cmp.a)):
-                        x = values.leader(x)
-                        if k == Imm(0) and isinstance(x, Reg) and values.is_value(x.name):
-                            out.append((target, x.name))
+            if isinstance(cmp, Cmp) and (cmp.rel == "ne") == bool(truth) \
+                    and cmp.rel in ("eq", "ne"):
+                for x, k in ((cmp.a, cmp.b), (cmp.b, cmp.a)):
+                    x = values.leader(x)
+                    if k == Imm(0) and isinstance(x, Reg) and values.is_value(x.name):
+                        out.append((target, x.name))
         return out
 
     # ------------------------------------------------------------ dereferences

@@ -82,7 +82,7 @@ from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Im
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.nonzero import NonZero, nonzero_fold
 from pylogic.transforms.known_bits import Bits
-from pylogic.transforms.branch_facts import BranchFacts
+from pylogic.transforms.branch_facts import BranchFacts, sole_entry_edges
 from pylogic.transforms.known_memory import known_loads
 from pylogic.transforms.reaching import reaching_definitions
 from pylogic.transforms.record import TransformRecord
@@ -955,34 +955,22 @@ def _demanded_round(fn: Function, values: _Values, rules: Counter) -> tuple[Func
 def _edge_facts(fn: Function, values: _Values) -> list[tuple[str, str, int]]:
     """``(block E, register x, constant C)``: x == C wherever E dominates (GVN's
     propagateEquality): E's only way in is the edge of ``cbr c`` on which ``c`` (an SSA value)
-    is non-zero (0), so c == 1 (0) there when c is a 0/1 value, and when ``c = cmp.eq x, C`` (``cmp.ne``) on its true
-    (false) edge, x == C (x one value everywhere: ``is_value``)."""
-    preds = defaultdict(list)
-    for a, b in fn.edges():
-        preds[b].append(a)
+    is non-zero (0) (``branch_facts.sole_entry_edges``), so c == 1 (0) there when c is a 0/1
+    value, and when ``c = cmp.eq x, C`` (``cmp.ne``) on its true (false) edge, x == C (x one
+    value everywhere: ``is_value``)."""
     out = []
-    for b in fn.blocks:
-        ins = b.instrs[-1] if b.instrs else None
-        if not (isinstance(ins, CondBr) and ins.if_true != ins.if_false
-                and isinstance(ins.cond, Reg)):
-            continue
+    for b, ins, target, truth in sole_entry_edges(fn):
         c = values.leader(ins.cond)
-        if not (isinstance(c, Reg) and values.is_value(c.name)):
+        if target not in values.pre or not (isinstance(c, Reg) and values.is_value(c.name)):
             continue
-        for target, truth in ((ins.if_true, 1), (ins.if_false, 0)):
-            if preds[target] != [b.label] or target == fn.blocks[0].label \
-                    or target not in values.pre \
-                    or any(target in branch_targets(i) for i in b.instrs[:-1]):
-                continue        # another way in: a side exit, another block
-            if truth == 0 or values.operand(c).zero | 1 == kb.M:
-                out.append((target, c.name, truth))     # non-zero is 1 only for a 0/1 value
-            cmp = values.ssa.get(c.name)
-            if isinstance(cmp, Cmp) and cmp.rel in ("eq", "ne") \
-                    and (cmp.rel == "eq") == bool(truth):
-                for x, k in ((cmp.a, cmp.b), (cmp.b, cmp.a)):
-                    x = values.leader(x)
-                    if isinstance(k, Imm) and isinstance(x, Reg) and values.is_value(x.name):
-                        out.append((target, x.name, k.value))
+        if truth == 0 or values.operand(c).zero | 1 == kb.M:
+            out.append((target, c.name, truth))     # non-zero is 1 only for a 0/1 value
+        cmp = values.ssa.get(c.name)
+        if isinstance(cmp, Cmp) and cmp.rel in ("eq", "ne") and (cmp.rel == "eq") == bool(truth):
+            for x, k in ((cmp.a, cmp.b), (cmp.b, cmp.a)):
+                x = values.leader(x)
+                if isinstance(k, Imm) and isinstance(x, Reg) and values.is_value(x.name):
+                    out.append((target, x.name, k.value))
     return out
 
 

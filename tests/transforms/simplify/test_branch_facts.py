@@ -148,3 +148,28 @@ def test_an_ssa_value_redefined_in_a_loop_is_decided_per_iteration():
     before, after, d = simplified(LOOP)
     assert d["d"] == "d = mov 0"
     _identical(before, after, [(0,), (3,), (-1,)])
+
+
+# A branch back to the entry is not its only way in: the function's start enters it too.
+BACK_TO_ENTRY = """
+func main(a, b) {
+entry:
+    d = cmp.lt a, b
+    print d
+    br B
+B:
+    c = cmp.lt a, b
+    cbr c, entry, exit
+exit:
+    ret 0
+}
+"""
+
+
+def test_an_edge_into_the_entry_is_not_its_only_way_in():
+    """``cmp.lt a, b`` true on B -> entry decides nothing: the entry also runs first (with
+    a >= b the program prints 0 and stops; deciding both compares to 1 looped forever)."""
+    module, after, d = simplified(BACK_TO_ENTRY)
+    assert d["d"] == "d = cmp.lt a, b" and d["c"] == "c = cmp.lt a, b"
+    check = compare_modules(module, after, [((5, 3), ()), ((3, 3), ())], fuel=10_000)
+    assert check.verdict == "identical", check
