@@ -946,17 +946,13 @@ def writes_nothing(ins: Instr, defined: frozenset = frozenset()) -> bool:
 def written_span(ins: Instr, roots: dict, offsets: Optional[dict],
                  defined: frozenset = frozenset()) -> Optional[tuple[int, int]]:
     """``(lo, hi)``: the bytes of its root (``written_root``) a store or a ``MEMORY_WRITERS``
-    call of a constant length writes, when its address's offset is known; else None."""
-    if offsets is None:
+    call of a constant length (``written_size``) writes, when its address's offset is known;
+    else None."""
+    n = written_size(ins, defined)
+    if offsets is None or n is None or not 0 <= n < MAX_OFFSET:
         return None
-    if isinstance(ins, Store):
-        lo = address_offset(ins.addr, roots, offsets)
-        return None if lo is None else (lo, lo + ins.size)
-    if memory_writer(ins, defined) and len(ins.args) >= 3 and isinstance(ins.args[2], Imm) \
-            and 0 <= ins.args[2].value < MAX_OFFSET:
-        lo = address_offset(ins.args[0], roots, offsets)
-        return None if lo is None else (lo, lo + ins.args[2].value)
-    return None
+    lo = address_offset(ins.addr if isinstance(ins, Store) else ins.args[0], roots, offsets)
+    return None if lo is None else (lo, lo + n)
 
 
 def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
@@ -1055,7 +1051,13 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                     out["vf_occurs"].append((f, i, found[0]))
             killed = {e for r in ins.defs() for e in by_reg.get(r, ())}
             out["vf_kill"].extend((f, i, e) for e in sorted(killed))
-            if loads and clobbers_memory(ins) and not writes_nothing(ins, defined):
+            if not loads:
+                continue
+            gen: list = []          # the load names a store makes its value (store_generated)
+            if isinstance(ins, Store) and ins.guard is None:
+                defs = definitions(fn) if defs is None else defs
+                gen = store_generated(ins, names, defs, returns)
+            if clobbers_memory(ins) and not writes_nothing(ins, defined):
                 out["vf_clobber"].append((f, i))
                 written = written_root(ins, roots, defined)
                 if written is not None:
@@ -1063,19 +1065,14 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                     span = written_span(ins, roots, offsets, defined)
                     if span is not None:
                         out["vf_store_span"].append((f, i) + span)
-                    if written == ANY and written_size(ins, defined):
-                        wide.append((i, written_size(ins, defined)))
+                    size = written_size(ins, defined)
+                    if written == ANY and size:
+                        wide.append((i, size))
                     if is_global_root(written):
                         globs.add(written)
-                    defs = definitions(fn) if defs is None else defs
-                    out["vf_store_gen"].extend(
-                        (f, i, e) for e in store_generated(ins, names, defs, returns)
-                        if e in exprs)
-            if loads:
-                same = set(store_generated(ins, names, definitions(fn) if defs is None else defs,
-                                           returns)) if isinstance(ins, Store) else set()
-                out["vf_store_gen"].extend((f, i, e) for e in sorted(known.generated(ins))
-                                           if e in exprs and e not in same)
+                    out["vf_store_gen"].extend((f, i, e) for e in gen if e in exprs)
+            out["vf_store_gen"].extend((f, i, e) for e in sorted(known.generated(ins))
+                                       if e in exprs and e not in gen)
     if loads:
         out["vf_global_root"].extend((f, r) for r in sorted(globs))
         sizes = object_sizes(fn, global_sizes or {})
