@@ -40,6 +40,7 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Optional
 
+from pylogic.interp.builtins import builtin_name
 from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Store, branch_targets)
@@ -57,11 +58,6 @@ _SET = ("memset",)
 #: their arguments' bytes, or allocate a new object)
 _NO_WRITE = frozenset({"malloc", "calloc", "strlen", "strnlen", "strcmp", "strncmp", "memcmp",
                        "bcmp", "memchr", "strchr", "index", "strrchr"})
-
-
-def _callee(name: str) -> str:
-    name = name.lstrip("@")
-    return name.split(".")[1] if name.startswith("llvm.") else name
 
 
 def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
@@ -167,7 +163,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                     else (None,) * ins.size)
             return _write(state, x, off, data, sizes[x])
         if isinstance(ins, Call):
-            name = _callee(ins.callee)
+            name = builtin_name(ins.callee)
             if defined is not None and name not in defined and name in _NO_WRITE:
                 return state
             if defined is None or name in defined or name not in _COPY + _SET \

@@ -76,6 +76,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from facts_gen.value_flow import readonly_globals as readonly_by_roots
+from pylogic.interp.builtins import builtin_name
 from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load,
                               Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
                               to_signed64)
@@ -149,8 +150,7 @@ def _copy_source(ins: Instr, k: int, defined: set) -> bool:
     reads it; not when the module defines a function of that name)?"""
     if not isinstance(ins, Call) or k != 1:
         return False
-    name = ins.callee.lstrip("@")
-    name = name.split(".")[1] if name.startswith("llvm.") else name
+    name = builtin_name(ins.callee)
     return name in ("memcpy", "memmove") and name not in defined
 
 

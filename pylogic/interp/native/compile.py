@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pylogic.interp.builtins import builtin_name
 from pylogic.interp.decode import resolve_function
 from pylogic.interp.machine import KINDS, _KIND_OF
 from pylogic.ir.deposit_types import deposit
@@ -813,9 +814,7 @@ class FunctionCompiler:
             self.check_abort()
             self.store(ins.dest, r)
             return
-        name = ins.callee.lstrip("@")
-        if name.startswith("llvm."):
-            name = name.split(".")[1]
+        name = builtin_name(ins.callee)
         builtin = self.mc.lookup(ins.callee)
         if builtin is None:
             raise _Fault(ins.callee)
