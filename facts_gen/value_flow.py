@@ -811,8 +811,12 @@ def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str,
     on loads (``value_names``), those of the loads its operands are named by. Unioned over the
     occurrences (equal names read the same memory; the union is the safe side). The roots of
     ``load_spans``, whatever the offsets."""
-    return {e: frozenset(spans) for e, spans in load_spans(fn, names, exprs, roots, {}).items()
-            if spans}
+    return roots_of_spans(load_spans(fn, names, exprs, roots, {}))
+
+
+def roots_of_spans(spans: dict) -> dict[str, frozenset]:
+    """``load_roots`` from the ``load_spans`` already computed (its roots, whatever the offsets)."""
+    return {e: frozenset(by_root) for e, by_root in spans.items() if by_root}
 
 
 def written_root(ins: Instr, roots: dict, defined: frozenset = frozenset()) -> Optional[str]:
@@ -1036,10 +1040,11 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
         roots = memory_roots(fn, defined, readonly)
         offsets = memory_offsets(fn)
         globs = set()
-        for name, rs in sorted(load_roots(fn, names, exprs, roots).items()):
+        spans = load_spans(fn, names, exprs, roots, offsets)
+        for name, rs in sorted(roots_of_spans(spans).items()):
             out["vf_load_root"].extend((f, name, r) for r in sorted(rs))
             globs |= {r for r in rs if is_global_root(r)}
-        for name, by_root in sorted(load_spans(fn, names, exprs, roots, offsets).items()):
+        for name, by_root in sorted(spans.items()):
             out["vf_load_span"].extend((f, name, r, lo, hi) for r, s in sorted(by_root.items())
                                        if s is not None for lo, hi in sorted(s))
     for b in fn.blocks:

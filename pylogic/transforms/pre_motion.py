@@ -24,11 +24,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (MEMORY, KnownBytes, ReturnFits, definitions, candidate_expressions, clobbers_memory,
-                                  expression_of, load_roots, load_spans, memory_offsets,
-                                  memory_roots, object_sizes, reads_memory,
-                                  function_contents, readonly_globals, spares,
-                                  store_generated, substituted, value_names)
+from facts_gen.value_flow import (MEMORY, KnownBytes, ReturnFits, candidate_expressions,
+                                  clobbers_memory, definitions, expression_of,
+                                  function_contents, load_spans, memory_offsets, memory_roots,
+                                  object_sizes, reads_memory, readonly_globals, roots_of_spans,
+                                  spares, store_generated, substituted, value_names)
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
 from pylogic.transforms.dead_loads import drop_dead_safe_loads
@@ -175,9 +175,9 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # operand of an insertion read from its temporary
     reused = {e for _, _, e in inserts} | {n for _, n in edge_uses}
     roots = memory_roots(fn, defined, readonly)   # the module's functions, read-only globals
-    lroots = load_roots(fn, names, exprs, roots)
     offsets = memory_offsets(fn)
     lspans = load_spans(fn, names, exprs, roots, offsets)
+    lroots = roots_of_spans(lspans)
     osizes = object_sizes(fn, global_sizes or {})
 
     def spare(ins, e):      # alias facts (vf_load_root / vf_store_root, vf_*_span, vf_store_over)
