@@ -63,12 +63,12 @@ def _wrap_signed(value: int, bits: int) -> int:
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
-
 def builtin_name(callee: str) -> str:
     """The builtin a callee name calls: ``@memcpy`` -> ``memcpy``, an LLVM intrinsic by its
     base name (``llvm.memcpy.p0.p0.i64`` -> ``memcpy``)."""
     name = callee.lstrip("@")
     return name.split(".")[1] if name.startswith("llvm.") else name
+
 
 class Builtins:
     """The builtin functions, bound to one run's memory and stdout (a list of ints and bytes)."""
