@@ -36,6 +36,7 @@ import argparse
 import dataclasses
 import fnmatch
 import glob
+import hashlib
 import json
 import os
 import random
@@ -59,6 +60,7 @@ from pylogic.interp.native import ENGINES, run_with
 from pylogic.ir.llvm.clang import PREPARATION, prepare_c, run_opt
 from pylogic.ir.llvm.importer import import_llvm
 from pylogic.ir.load import load_module
+from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
 from pylogic.report.table import format_table
 from pylogic.transforms.registry import PASSES
@@ -411,6 +413,8 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         v = _version(label, "ours", result.module, None, cases, fuel, base_runs)
         v.pop("_runs", None)
         v["pass_seconds"] = round(time.perf_counter() - t1, 3)
+        # the optimized program itself, for refactoring checks (byte-identical before/after)
+        v["sha256"] = hashlib.sha256(print_module(result.module).encode()).hexdigest()
         v["passes"] = [p.totals() for p in result.passes]
         if v["verdict"] == IDENTICAL and result.passes:
             constants[tuple(pipeline)] = constant_keys(result.passes[-1].record)

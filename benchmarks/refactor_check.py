@@ -1,0 +1,163 @@
+"""A refactoring check stronger than the tests: every registered pass and every pipeline the
+README names, on a corpus, each optimized program reduced to the SHA-256 of its printed text.
+Two runs (before and after a change) agree only when every program's every version is
+byte-identical, or failed with the same message on both sides.
+
+    python -m benchmarks.refactor_check --csmith 1-50 --torture all --name before --jobs 2
+    python -m benchmarks.refactor_check --compare runs/refactor-before.json runs/refactor-after.json
+
+Programs are prepared exactly as ``benchmarks.optimize`` prepares them (clang-14 -O0, mem2reg,
+lowerswitch, a driver for compile-only tests). Pipelines share their prefixes: ``pre-mr,pre-m``
+runs ``pre-m`` on the ``pre-mr`` result already computed (``analysis.optimize`` chains passes the
+same way). Nothing runs in the interpreter: the harness figures come from ``benchmarks.optimize``.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from benchmarks.common import machine_info
+from benchmarks.corpus import FLOAT_IR
+from benchmarks.drivers import add_driver
+from benchmarks.optimize import DEFAULT_WORKDIR, PREPARE_FLAGS, corpus, source_state
+from pylogic.analysis.optimize import optimize
+from pylogic.errors import PathlogicError
+from pylogic.ir.llvm.clang import prepare_c
+from pylogic.ir.llvm.importer import import_llvm
+from pylogic.ir.load import load_module
+from pylogic.ir.printer import print_module
+from pylogic.transforms.registry import PASSES
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: the pipelines README.md and docs/ name, beyond every registered pass alone
+README_PIPELINES = (
+    "pre-mr,pre-m", "pre-ms,pre-m", "pre-mr-budget,pre-m", "pre-r,pre-m", "pre-mr,pre-m,dce",
+    "vng-fre,pre-mr,pre-m", "simplify,pre-mr,pre-m", "simplify,pre-mr,pre-m,simplify",
+    "if-convert,sccp", "if-convert,pcp-basic", "if-convert,pcp-full", "if-convert,ppde",
+    "icbe,icbe",
+)
+
+
+def pipelines() -> list[tuple[str, ...]]:
+    singles = [(name,) for name in sorted(PASSES)]
+    return singles + [tuple(p.split(",")) for p in README_PIPELINES]
+
+
+def _digest(module) -> str:
+    return hashlib.sha256(print_module(module).encode()).hexdigest()
+
+
+def check_program(item) -> dict:
+    """One program: {pipeline: sha256 | 'error: ...'} and the seconds of each step."""
+    name, kind, path = item
+    rec = {"program": name, "kind": kind, "versions": {}, "seconds": {}}
+    try:
+        if kind == "example":
+            module = load_module(path)
+        else:
+            ll = prepare_c(path, PREPARE_FLAGS)
+            if FLOAT_IR.search(ll):
+                rec["status"] = "excluded: floating point"
+                return rec
+            ll, _, _ = add_driver(ll)
+            module, _ = import_llvm(ll, path)
+    except PathlogicError as exc:
+        rec["status"] = f"prepare-error: {exc}"[:200]
+        return rec
+    except Exception as exc:    # an importer crash is the program's finding, not the run's
+        rec["status"] = f"crash: {type(exc).__name__}: {exc}"[:200]
+        return rec
+    rec["status"] = "ok"
+    done: dict[tuple, object] = {(): module}
+    for pipeline in pipelines():
+        prefix = max((p for p in done if pipeline[:len(p)] == p), key=len)
+        current = done[prefix]
+        label = ",".join(pipeline)
+        if isinstance(current, str):            # an earlier step failed
+            rec["versions"][label] = current
+            continue
+        for k in range(len(prefix), len(pipeline)):
+            t0 = time.perf_counter()
+            step = pipeline[:k + 1]
+            try:
+                current = optimize(current, [pipeline[k]], name, engine="clingo").module
+            except PathlogicError as exc:
+                current = f"error: {exc}"[:300]
+            except Exception as exc:
+                current = f"crash: {type(exc).__name__}: {exc}"[:300]
+            rec["seconds"][",".join(step)] = round(time.perf_counter() - t0, 3)
+            done[step] = current
+            if isinstance(current, str):
+                break
+        for k in range(len(prefix) + 1, len(pipeline) + 1):
+            done.setdefault(pipeline[:k], current)
+        rec["versions"][label] = current if isinstance(current, str) else _digest(current)
+    return rec
+
+
+def compare(before_path: str, after_path: str) -> int:
+    before = {r["program"]: r for r in json.load(open(before_path))["programs"]}
+    after = {r["program"]: r for r in json.load(open(after_path))["programs"]}
+    differ, same, missing = [], 0, sorted(set(before) ^ set(after))
+    for name in sorted(set(before) & set(after)):
+        b, a = before[name], after[name]
+        if b["status"] != a["status"]:
+            differ.append(f"{name}: status {b['status']!r} -> {a['status']!r}")
+            continue
+        for label in sorted(set(b["versions"]) | set(a["versions"])):
+            if b["versions"].get(label) != a["versions"].get(label):
+                differ.append(f"{name} {label}: {b['versions'].get(label)} -> "
+                              f"{a['versions'].get(label)}")
+            else:
+                same += 1
+    for line in differ:
+        print(line)
+    print(f"{same} versions byte-identical, {len(differ)} differ, "
+          f"{len(missing)} programs in one run only")
+    return 0 if not differ and not missing else 1
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--examples", action="store_true")
+    ap.add_argument("--csmith", default="")
+    ap.add_argument("--torture", default="0")
+    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--tree-ssa", default="")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--name", default="check")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"))
+    a = ap.parse_args(argv)
+    if a.compare:
+        return compare(*a.compare)
+    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa)
+    source = source_state()
+    t0 = time.time()
+    if a.jobs > 1:
+        with ProcessPoolExecutor(a.jobs) as pool:
+            records = list(pool.map(check_program, items, chunksize=1))
+    else:
+        records = [check_program(item) for item in items]
+    out = a.out or os.path.join(ROOT, "runs", f"refactor-{a.name}.json")
+    payload = {"machine": machine_info(), "source": source, "name": a.name,
+               "pipelines": [",".join(p) for p in pipelines()],
+               "wall_seconds": round(time.time() - t0, 1), "programs": records}
+    with open(out, "w") as fh:
+        json.dump(payload, fh, indent=0)
+        fh.write("\n")
+    ok = sum(r["status"] == "ok" for r in records)
+    print(f"wrote {out}: {len(records)} programs ({ok} optimized), {payload['wall_seconds']} s",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
