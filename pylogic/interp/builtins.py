@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from pylogic.interp.memory import Fault, Memory
+from pylogic.ir.ops import builtin_name
 from pylogic.ir.llvm.conventions import FAKE_FILES
 from pylogic.ir.model import MASK64, to_signed64
 
@@ -61,13 +62,6 @@ def ctype_flags(c: int) -> int:
 def _wrap_signed(value: int, bits: int) -> int:
     value &= (1 << bits) - 1
     return value - (1 << bits) if value >> (bits - 1) else value
-
-
-def builtin_name(callee: str) -> str:
-    """The builtin a callee name calls: ``@memcpy`` -> ``memcpy``, an LLVM intrinsic by its
-    base name (``llvm.memcpy.p0.p0.i64`` -> ``memcpy``)."""
-    name = callee.lstrip("@")
-    return name.split(".")[1] if name.startswith("llvm.") else name
 
 
 class Builtins:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.interp.memory import Fault
+from pylogic.ir.ops import div64, rem64
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (
     MASK64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, Imm,
@@ -33,24 +34,6 @@ _SIGNED_REL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": "
 _UNSIGNED_REL = {"ltu": "<", "leu": "<=", "gtu": ">", "geu": ">="}
 _BITWISE = {"and": "&", "or": "|", "xor": "^"}
 _ARITH = {"add": "+", "sub": "-", "mul": "*"}
-
-
-def div64(a: int, b: int) -> int:
-    """Signed truncating division (C); INT64_MIN / -1 wraps to INT64_MIN. IR.md."""
-    if b == 0:
-        raise Fault("division by zero")
-    q = abs(a) // abs(b)
-    if (a < 0) != (b < 0):
-        q = -q
-    return _MIN if q > _MAX else q
-
-
-def rem64(a: int, b: int) -> int:
-    """Signed remainder (C): the sign follows the dividend; INT64_MIN % -1 == 0. IR.md."""
-    if b == 0:
-        raise Fault("division by zero (remainder)")
-    r = abs(a) % abs(b)
-    return -r if a < 0 else r
 
 
 def unknown_symbol(name: str):

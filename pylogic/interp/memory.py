@@ -15,13 +15,11 @@ The memory limit counts the bytes of all live allocations (globals included).
 """
 from __future__ import annotations
 
+from pylogic.ir.ops import Fault  # noqa: F401 (the interpreter's faults are IR faults)
+
 SEGMENT_SHIFT = 32
 OFFSET_MASK = (1 << SEGMENT_SHIFT) - 1
 MAX_OBJECT = OFFSET_MASK  # one allocation must fit in a segment
-
-
-class Fault(Exception):
-    """A fault of the interpreted program; the machine adds the location and makes a RunError."""
 
 
 class Memory:

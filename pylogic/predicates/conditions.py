@@ -14,39 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import ceil, log2
 
+from pylogic.ir.ops import NEGATED, SIGNED_RELS, SWAPPED, UNSIGNED_RELS, eval_rel  # noqa: F401 (re-exported)
+
 INT_MIN = -(1 << 63)
 INT_MAX = (1 << 63) - 1
 MASK64 = (1 << 64) - 1
-
-SIGNED_RELS = ("eq", "ne", "lt", "le", "gt", "ge")
-UNSIGNED_RELS = ("ltu", "leu", "gtu", "geu")
-
-#: ``K REL x`` == ``x SWAPPED[REL] K``.
-SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le",
-           "ltu": "gtu", "leu": "geu", "gtu": "ltu", "geu": "leu"}
-#: ``not (x REL K)`` == ``x NEGATED[REL] K``.
-NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
-           "ltu": "geu", "geu": "ltu", "leu": "gtu", "gtu": "leu"}
-
-
-def eval_rel(rel: str, a: int, b: int) -> bool:
-    """Concrete value of ``a REL b`` on 64-bit integers (IR.md: signed and unsigned relations)."""
-    if rel in UNSIGNED_RELS:
-        a, b = a & MASK64, b & MASK64
-        rel = rel[:-1]
-    if rel == "eq":
-        return a == b
-    if rel == "ne":
-        return a != b
-    if rel == "lt":
-        return a < b
-    if rel == "le":
-        return a <= b
-    if rel == "gt":
-        return a > b
-    if rel == "ge":
-        return a >= b
-    raise ValueError(f"unknown relation {rel!r}")
 
 
 def _unsigned_to_signed(lo: int, hi: int) -> list[tuple[int, int]]:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Optional
 
-from pylogic.interp.builtins import builtin_name
+from pylogic.ir.ops import builtin_name
 from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Store, branch_targets)

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from pylogic.interp.decode import div64, rem64
 from pylogic.ir.model import to_signed64
-from pylogic.predicates.conditions import eval_rel
+from pylogic.ir.ops import div64, eval_rel, rem64
 
 
 class _Mark:

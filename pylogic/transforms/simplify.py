@@ -76,7 +76,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from facts_gen.value_flow import readonly_globals as readonly_by_roots
-from pylogic.interp.builtins import builtin_name
+from pylogic.ir.ops import builtin_name
 from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load,
                               Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
                               to_signed64)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pylogic.interp.builtins import builtin_name
+from pylogic.ir.ops import builtin_name
 from pylogic.interp.decode import resolve_function
 from pylogic.interp.machine import KINDS, _KIND_OF
 from pylogic.ir.deposit_types import deposit
