@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from pylogic.interp.memory import Fault, Memory
-from pylogic.ir.ops import builtin_name
+from pylogic.interp.memory import Memory
+from pylogic.ir.ops import Fault, builtin_name
 from pylogic.ir.llvm.conventions import FAKE_FILES
 from pylogic.ir.model import MASK64, to_signed64
 

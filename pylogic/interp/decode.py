@@ -7,33 +7,29 @@ call's return point) to the next unconditional terminator or call, side exits in
 compiled with one ``exec``. ``segments[pc](R)`` returns the next pc; negative results are events
 for the machine (``machine.py``): ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at
 ``pc`` (arguments in ``BOX[0]``). A one-function-per-instruction form (``steps``) is compiled on
-demand for exact stepping when fuel runs out. Faults raise ``memory.Fault``; the machine finds the
+demand for exact stepping when fuel runs out. Faults raise ``ops.Fault``; the machine finds the
 faulting instruction from the traceback's line number.
 
-Semantics are IR.md's: 64-bit two's complement wrap, C division, shift counts mod 64, guards
-nullify (counted in ``NUL``) except on predicate defines where the guard is an input of the
-deposit type (``pylogic.ir.deposit_types.deposit``), writes to ``p0``/``true`` discarded and
-reads of them give 1, never-written registers read 0.
+Semantics are IR.md's: every operator's Python expression and the wrap its value needs come from
+``pylogic.ir.ops`` (64-bit two's complement, C division, shift counts mod 64); guards nullify
+(counted in ``NUL``) except on predicate defines where the guard is an input of the deposit type
+(``pylogic.ir.deposit_types.deposit``), writes to ``p0``/``true`` discarded and reads of them
+give 1, never-written registers read 0.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional
 
-from pylogic.interp.memory import Fault
-from pylogic.ir.ops import div64, rem64
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (
-    MASK64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, Imm,
+    MASK64, MAX64, MIN64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, Imm,
     Input, Instr, Load, Mov, PredDefine, Print, Reg, Ret, Select, Store, UnOp)
+from pylogic.ir.ops import BINARY, RELATION, SHIFT_MASK, SIGNED, UNARY, UNSIGNED, Fault
 
-_MIN, _MAX = -(1 << 63), (1 << 63) - 1
-_WRAP = (f"if not {_MIN} <= v <= {_MAX}: "
+#: Store ``v`` wrapped to 64 bits (``to_signed64``, written out)
+_WRAP = (f"if not {MIN64} <= v <= {MAX64}: "
          f"v = ((v & {MASK64}) ^ {1 << 63}) - {1 << 63}")
-_SIGNED_REL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
-_UNSIGNED_REL = {"ltu": "<", "leu": "<=", "gtu": ">", "geu": ">="}
-_BITWISE = {"and": "&", "or": "|", "xor": "^"}
-_ARITH = {"add": "+", "sub": "-", "mul": "*"}
 
 
 def unknown_symbol(name: str):
@@ -355,9 +351,7 @@ class FunctionDecoder:
         if isinstance(ins, BinOp):
             return self.binop(ins)
         if isinstance(ins, UnOp):
-            if ins.op == "neg":
-                return [f"v = -{v(ins.a)}", _WRAP, f"{self.dest(ins.dest)} = v"]
-            return [f"{self.dest(ins.dest)} = ~{v(ins.a)}"]
+            return self.operator(UNARY, ins.op, ins.dest, ins.a)
         if isinstance(ins, Cmp):
             return [f"{self.dest(ins.dest)} = 1 if {self.condition(ins.rel, ins.a, ins.b)} else 0"]
         if isinstance(ins, Select):
@@ -375,32 +369,35 @@ class FunctionDecoder:
             return [f"SO.append({v(ins.value)})"]
         return [f"raise Fault({f'cannot execute {type(ins).__name__}'!r})"]
 
+    def expression(self, template: str, a, b=None) -> str:
+        """An ``ops`` Python template with the operands ``a``, ``b`` filled in."""
+        if b is None:
+            return template.format(a=self.val(a), ua=self.uval(a))
+        count = str(b.value & SHIFT_MASK) if isinstance(b, Imm) else \
+            f"({self.val(b)} & {SHIFT_MASK})"
+        return template.format(a=self.val(a), b=self.val(b), ua=self.uval(a), ub=self.uval(b),
+                               n=count)
+
     def condition(self, rel: str, a, b) -> str:
-        if rel in _SIGNED_REL:
-            return f"{self.val(a)} {_SIGNED_REL[rel]} {self.val(b)}"
-        if rel in _UNSIGNED_REL:
-            return f"{self.uval(a)} {_UNSIGNED_REL[rel]} {self.uval(b)}"
+        if rel in RELATION:
+            return self.expression(RELATION[rel].python, a, b)
         return f"SYM({f'relation {rel}'!r})"
 
     def binop(self, ins: BinOp) -> list[str]:
-        a, b, d, op = self.val(ins.a), self.val(ins.b), self.dest(ins.dest), ins.op
-        if op in _ARITH:
-            return [f"v = {a} {_ARITH[op]} {b}", _WRAP, f"{d} = v"]
-        if op in _BITWISE:
-            return [f"{d} = {a} {_BITWISE[op]} {b}"]
-        if op == "div":
-            return [f"{d} = DIV({a}, {b})"]
-        if op == "rem":
-            return [f"{d} = REM({a}, {b})"]
-        count = str(ins.b.value & 63) if isinstance(ins.b, Imm) else f"({b} & 63)"
-        if op == "shl":
-            return [f"v = {a} << {count}", _WRAP, f"{d} = v"]
-        if op == "sar":
-            return [f"{d} = {a} >> {count}"]
-        if op == "shr":  # logical: shift the unsigned value, then reinterpret as signed
-            return [f"v = {self.uval(ins.a)} >> {count}",
-                    f"if v > {_MAX}: v -= {1 << 64}", f"{d} = v"]
-        return [f"raise Fault({f'unknown operator {op}'!r})"]
+        return self.operator(BINARY, ins.op, ins.dest, ins.a, ins.b)
+
+    def operator(self, table: dict, op: str, dest: str, a, b=None) -> list[str]:
+        """``dest = op a[, b]`` from the ``ops`` table: its expression, then the wrap its range
+        calls for."""
+        if op not in table:
+            return [f"raise Fault({f'unknown operator {op}'!r})"]
+        d, value = self.dest(dest), table[op].value
+        expr = self.expression(table[op].python, a, b)
+        if value == SIGNED:
+            return [f"{d} = {expr}"]
+        if value == UNSIGNED:  # reinterpret as signed
+            return [f"v = {expr}", f"if v > {MAX64}: v -= {1 << 64}", f"{d} = v"]
+        return [f"v = {expr}", _WRAP, f"{d} = v"]
 
     def load(self, ins: Load) -> list[str]:
         n = ins.size

@@ -20,13 +20,13 @@ from typing import Iterable
 
 from pylogic.errors import RunError, SourceLoc
 from pylogic.interp.builtins import Builtins, ProgramExit
-from pylogic.interp.decode import FunctionCode, FunctionDecoder, div64, rem64, resolve_function, \
-    unknown_symbol
-from pylogic.interp.memory import Fault, Memory
+from pylogic.interp.decode import FunctionCode, FunctionDecoder, resolve_function, unknown_symbol
+from pylogic.interp.memory import Memory
 from pylogic.interp.result import RunResult
 from pylogic.ir.model import (
     Alloca, BinOp, Br, Call, Cmp, CondBr, Input, Load, Module, Mov, PredDefine, Print, Ret,
     Select, Store, UnOp, to_signed64)
+from pylogic.ir.ops import PYTHON_NAMES, Fault
 
 #: Exit status reported for a run that ended in a run-time error (BSD EX_SOFTWARE).
 ERROR_STATUS = 70
@@ -99,7 +99,7 @@ class Machine:
             "SO": self.stdout, "NUL": self.nullified, "CALLS": self.calls, "BOX": self.box,
             "XB": self.exit_box,
             "REF": self.refund,
-            "INPUT": self.read_input, "ALLOCA": self.alloca, "DIV": div64, "REM": rem64,
+            "INPUT": self.read_input, "ALLOCA": self.alloca, **PYTHON_NAMES,
             "SYM": unknown_symbol, "Fault": Fault,
             # segment ids of const globals (README "PIR extensions"): a store there faults
             "RO": frozenset(i + 1 for i, g in enumerate(module.globals) if g.const),

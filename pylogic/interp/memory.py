@@ -15,7 +15,7 @@ The memory limit counts the bytes of all live allocations (globals included).
 """
 from __future__ import annotations
 
-from pylogic.ir.ops import Fault  # noqa: F401 (the interpreter's faults are IR faults)
+from pylogic.ir.ops import Fault
 
 SEGMENT_SHIFT = 32
 OFFSET_MASK = (1 << SEGMENT_SHIFT) - 1

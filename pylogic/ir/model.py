@@ -12,7 +12,10 @@ from typing import Optional, Union
 
 from pylogic.errors import SourceLoc
 
+#: The 64-bit two's complement value domain (IR.md "Lexical"); operators: ``pylogic.ir.ops``.
 MASK64 = (1 << 64) - 1
+MIN64 = -(1 << 63)
+MAX64 = (1 << 63) - 1
 
 #: Predicate names that always read 1; writes to them are discarded (IR.md).
 TRUE_PREDICATES = frozenset({"p0", "true"})

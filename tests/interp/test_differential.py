@@ -14,9 +14,9 @@ from pylogic.interp.decode import resolve_function
 from pylogic.interp.differential import (DIFFERENT, IDENTICAL, NOT_COMPARED, compare_modules,
                                          compare_runs, native_vs_pir, run_native)
 from pylogic.interp.machine import DEFAULT_MEMORY_LIMIT, KINDS, Machine
-from pylogic.interp.memory import Fault
 from pylogic.ir.llvm.clang import find_clang
 from pylogic.ir.model import Imm
+from pylogic.ir.ops import Fault
 from pylogic.ir.parser import parse_file, parse_module
 from pylogic.ir.verify import verify_module
 

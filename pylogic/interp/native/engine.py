@@ -33,10 +33,11 @@ from pylogic.interp.builtins import Builtins
 from pylogic.interp.decode import resolve_function
 from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
                                     ERROR_STATUS, KINDS, run_module)
-from pylogic.interp.memory import Fault, Memory
+from pylogic.interp.memory import Memory
 from pylogic.interp.native.compile import ABORT_CALLBACK, compile_module
 from pylogic.interp.result import RunResult
 from pylogic.ir.model import Module, to_signed64, uses_exit_splitting
+from pylogic.ir.ops import Fault
 
 #: the interpreter's speed assumed when choosing how to make a fuel exhaustion exact
 INTERP_RATE = 4e6  # PIR instructions per second (runs/bench-interp.json: 3.5-7 M/s)

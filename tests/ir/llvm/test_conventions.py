@@ -9,9 +9,10 @@ from hypothesis import given, settings, strategies as st
 
 from pylogic.interp import run_module
 from pylogic.interp.builtins import Builtins
-from pylogic.interp.memory import Fault, Memory
+from pylogic.interp.memory import Memory
 from pylogic.ir.llvm.conventions import FAKE_FILES
 from pylogic.ir.llvm.importer import import_llvm
+from pylogic.ir.ops import Fault
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
