@@ -12,50 +12,25 @@ from __future__ import annotations
 from typing import Optional
 
 from pylogic.ir.model import BinOp, Block, Cmp, Imm, Mov, Reg, Select, UnOp, to_signed64
-
-_U64 = (1 << 64) - 1
-
-
-def _div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return -q if (a < 0) != (b < 0) else q
+from pylogic.ir.ops import REFLEXIVE, fold
 
 
-def _rem(a: int, b: int) -> int:
-    r = abs(a) % abs(b)
-    return -r if a < 0 else r
-
-
-_BIN = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
-    "shl": lambda a, b: a << (b % 64), "shr": lambda a, b: (a & _U64) >> (b % 64),
-    "sar": lambda a, b: a >> (b % 64), "div": _div, "rem": _rem,
-}
-_REL = {
-    "eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
-    "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
-    "ltu": lambda a, b: a & _U64 < b & _U64, "leu": lambda a, b: a & _U64 <= b & _U64,
-    "gtu": lambda a, b: a & _U64 > b & _U64, "geu": lambda a, b: a & _U64 >= b & _U64,
-}
-
-
-def _fold(ins, value) -> Optional[int]:
+def _instruction_value(ins, value) -> Optional[int]:
     if isinstance(ins, Mov):
         return value(ins.src)
     if isinstance(ins, BinOp):
         a, b = value(ins.a), value(ins.b)
         if a is None or b is None or (ins.op in ("div", "rem") and b == 0):
             return None
-        return to_signed64(_BIN[ins.op](a, b))
+        return fold(ins.op, a, b)
     if isinstance(ins, UnOp):
         a = value(ins.a)
-        return None if a is None else to_signed64(-a if ins.op == "neg" else ~a)
+        return None if a is None else fold(ins.op, a)
     if isinstance(ins, Cmp):
         if ins.a == ins.b and not isinstance(ins.a, Imm):   # one value compared with itself
-            return int(ins.rel in ("eq", "le", "ge", "leu", "geu"))
+            return int(ins.rel in REFLEXIVE)
         a, b = value(ins.a), value(ins.b)
-        return None if a is None or b is None else int(_REL[ins.rel](a, b))
+        return None if a is None or b is None else fold(ins.rel, a, b)
     if isinstance(ins, Select):
         c = value(ins.cond)
         if c is None:
@@ -77,7 +52,7 @@ def block_constants(block: Block) -> dict[int, int]:
         return None                     # a global's address is chosen at run time
 
     for k, ins in enumerate(block.instrs):
-        folded = _fold(ins, value) if ins.guard is None else None
+        folded = _instruction_value(ins, value) if ins.guard is None else None
         for r in ins.defs():
             known.pop(r, None)
         if folded is not None and len(ins.defs()) == 1:

@@ -15,11 +15,11 @@ from typing import Optional
 
 from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, CondBr, Function, Imm, Load, Module, Mov, Reg,
                               Ret)
+from pylogic.ir.ops import NEGATED, SWAPPED, intervals
 from facts_gen.constant_folding import block_constants
 from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
 from facts_gen.query_arithmetic import arithmetic_steps, decide_query, rewrite as arithmetic_rewrite
-from facts_gen.value_sets import (MAX64, MIN64, _disjoint, _merged, _subset,  # noqa: F401 (re-exported)
-                                  condition_set, parse_condition)
+from facts_gen.value_sets import _disjoint, _subset, parse_condition
 from facts_gen.naming import function_id, instr_id
 from facts_gen.pair_queries import RELATIONS as PAIR_RELATIONS, pair_facts
 
@@ -45,18 +45,12 @@ DECIDES_LIMIT = 2_000_000
 REWRITE_DEPTH = 8
 REWRITE_LIMIT = 64
 
-NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
-           "ltu": "geu", "geu": "ltu", "leu": "gtu", "gtu": "leu"}
-SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le",
-           "ltu": "gtu", "gtu": "ltu", "leu": "geu", "geu": "leu"}
-
-
 def decide(cond: str, rel: str, c: int) -> Optional[str]:
     """``TRUE`` when every value the assertion allows satisfies ``rel c``, ``FALSE`` when none
     does, else None (an empty assertion -- a dead path -- decides nothing)."""
     if "." in rel or rel == "in":                # a width or set query (query_arithmetic.py)
         return decide_query(parse_condition(cond), rel, c)
-    s, q = parse_condition(cond), condition_set(rel, c)
+    s, q = parse_condition(cond), intervals(rel, c)
     if not s:
         return None
     if _subset(s, q):

@@ -15,32 +15,23 @@ from functools import lru_cache
 from itertools import product
 from typing import Optional
 
+from pylogic.ir import model
 from pylogic.ir.model import Cmp, CondBr, Reg
+from pylogic.ir.ops import NEGATED, SWAPPED, eval_rel
 
 RELATIONS = ("branch_pair", "assert_pair", "pair_decides", "pair_key")
-RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
-NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
-           "ltu": "geu", "geu": "ltu", "leu": "gtu", "gtu": "leu"}
-SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le",
-           "ltu": "gtu", "gtu": "ltu", "leu": "geu", "geu": "leu"}
 #: the most pairs a function's pair queries may be renamed into (then UNDEF at the copy)
 PAIR_LIMIT = 256
-
-
-def _holds(rel: str, x: int, y: int, bits: int) -> bool:
-    m = 1 << bits
-    sx, sy = (x - m if x >= m // 2 else x), (y - m if y >= m // 2 else y)
-    return {"eq": x == y, "ne": x != y, "lt": sx < sy, "le": sx <= sy, "gt": sx > sy,
-            "ge": sx >= sy, "ltu": x < y, "leu": x <= y, "gtu": x > y, "geu": x >= y}[rel]
 
 
 @lru_cache(maxsize=None)
 def pair_decision(asserted: str, queried: str) -> Optional[str]:
     """TRUE when ``x asserted y`` implies ``x queried y``, FALSE when it excludes it, else None.
-    Decided on every pair of 4-bit values (signed and unsigned orders): which of these ten
-    relations imply or exclude which does not depend on the width."""
-    seen = {_holds(queried, x, y, 4) for x, y in product(range(16), repeat=2)
-            if _holds(asserted, x, y, 4)}
+    Decided on every pair of sign-extended 4-bit values (their signed and unsigned orders are
+    the 4-bit ones): which of these ten relations imply or exclude which does not depend on
+    the width."""
+    seen = {eval_rel(queried, x, y) for x, y in product(range(-8, 8), repeat=2)
+            if eval_rel(asserted, x, y)}
     return "TRUE" if seen == {True} else "FALSE" if seen == {False} else None
 
 
@@ -88,7 +79,7 @@ def pair_facts(f: str, fn, out: dict[str, list[tuple]], copies: list[tuple]) -> 
             out["assert_pair"].append((f, b.label, target, w, v, SWAPPED[r]))
     if not pairs:
         return
-    for asserted in RELS:
+    for asserted in model.RELATIONS:
         for queried in sorted(rels):
             answer = pair_decision(asserted, queried)
             if answer is not None:

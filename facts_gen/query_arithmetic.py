@@ -17,11 +17,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
-from facts_gen.value_sets import MAX64, MIN64, _disjoint, _merged, _subset, condition_set, parse_condition
-from pylogic.ir.model import BinOp, Cmp, Function, Imm, Load, Mov, Reg
+from facts_gen.value_sets import _disjoint, _merged, _subset, parse_condition
+from pylogic.ir import ops
+from pylogic.ir.model import MAX64, MIN64, RELATIONS, BinOp, Cmp, Function, Imm, Load, Mov, Reg
 
 WIDTHS = (8, 16, 32)
-RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 
 
 def universe(kind: str) -> tuple[int, int]:
@@ -49,7 +49,7 @@ def query_set(rel: str, c) -> list[tuple[int, int]]:
         pieces = [p.split("..") for p in str(c).split(",") if p]
         s = [(int(a), int(b)) for a, b in pieces]
     else:
-        s = condition_set(base, int(c))
+        s = ops.intervals(base, int(c))
     return _merged(_cut(s, *universe(kind)))
 
 
@@ -93,7 +93,7 @@ def canonical(kind: str, intervals, care: tuple = None, hint=None) -> tuple[str,
     for c in sorted(ends, key=lambda e: (e != hint, abs(e), e)):
         if not MIN64 <= c <= MAX64:
             continue
-        for base in RELS:
+        for base in RELATIONS:
             if _merged(_cut(query_set(prefix + base, c), *care)) == s:
                 return prefix + base, c
     return prefix + "in", ",".join(f"{a}..{b}" for a, b in s)

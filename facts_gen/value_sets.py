@@ -1,41 +1,15 @@
-"""Sets of signed 64-bit values as sorted disjoint intervals: what a branch query ``(v relop c)``
-or an assertion (``"REL C"``, ``"range LO HI"``) allows (PathFinder §7.1.3's correlation
-sources, decided in Python: Datalog integers are 32-bit on both engines)."""
+"""Sets of signed 64-bit values as sorted disjoint intervals: what an assertion (``"REL C"``,
+``"range LO HI"``) allows (PathFinder §7.1.3's correlation sources, decided in Python: Datalog
+integers are 32-bit on both engines); a branch query ``(v relop c)`` allows ``ops.intervals``."""
 from __future__ import annotations
 
-MIN64, MAX64 = -(1 << 63), (1 << 63) - 1
+from pylogic.ir.ops import intervals
 
 
-def _unsigned_to_signed(lo: int, hi: int) -> list[tuple[int, int]]:
-    """The unsigned interval [lo, hi] (0 <= lo <= hi < 2^64) as signed intervals."""
-    out = []
-    if lo <= MAX64:
-        out.append((lo, min(hi, MAX64)))
-    if hi > MAX64:
-        out.append((max(lo, 1 << 63) - (1 << 64), hi - (1 << 64)))
-    return out
-
-
-def condition_set(rel: str, c: int) -> list[tuple[int, int]]:
-    """The signed 64-bit values x with ``x rel c``, as disjoint sorted intervals."""
-    u = c & ((1 << 64) - 1)
-    table = {
-        "eq": [(c, c)],
-        "ne": [(MIN64, c - 1), (c + 1, MAX64)],
-        "lt": [(MIN64, c - 1)], "le": [(MIN64, c)],
-        "gt": [(c + 1, MAX64)], "ge": [(c, MAX64)],
-        "ltu": _unsigned_to_signed(0, u - 1) if u > 0 else [],
-        "leu": _unsigned_to_signed(0, u),
-        "gtu": _unsigned_to_signed(u + 1, (1 << 64) - 1) if u < (1 << 64) - 1 else [],
-        "geu": _unsigned_to_signed(u, (1 << 64) - 1),
-    }[rel]
-    return _merged((a, b) for a, b in table if a <= b)
-
-
-def _merged(intervals) -> list[tuple[int, int]]:
+def _merged(pieces) -> list[tuple[int, int]]:
     """Sorted, with overlapping and adjacent intervals joined (so subset tests are per piece)."""
     out: list[tuple[int, int]] = []
-    for lo, hi in sorted(intervals):
+    for lo, hi in sorted(pieces):
         if out and lo <= out[-1][1] + 1:
             out[-1] = (out[-1][0], max(out[-1][1], hi))
         else:
@@ -48,7 +22,7 @@ def parse_condition(cond: str) -> list[tuple[int, int]]:
     parts = cond.split()
     if parts[0] == "range":
         return [(int(parts[1]), int(parts[2]))]
-    return condition_set(parts[0], int(parts[1]))
+    return intervals(parts[0], int(parts[1]))
 
 
 def _subset(a: list, b: list) -> bool:

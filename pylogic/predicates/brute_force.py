@@ -12,7 +12,8 @@ from __future__ import annotations
 from itertools import product
 
 from pylogic.ir.deposit_types import deposit
-from pylogic.predicates.conditions import ConditionLayer, eval_rel
+from pylogic.ir.ops import eval_rel
+from pylogic.predicates.conditions import ConditionLayer
 
 
 class TooLarge(Exception):

@@ -14,50 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import ceil, log2
 
-from pylogic.ir.ops import NEGATED, SIGNED_RELS, SWAPPED, UNSIGNED_RELS, eval_rel  # noqa: F401 (re-exported)
-
-INT_MIN = -(1 << 63)
-INT_MAX = (1 << 63) - 1
-MASK64 = (1 << 64) - 1
-
-
-def _unsigned_to_signed(lo: int, hi: int) -> list[tuple[int, int]]:
-    """Signed intervals whose unsigned images are exactly ``[lo, hi]`` (0 <= lo <= hi < 2**64)."""
-    out = []
-    if lo <= INT_MAX:  # non-negative part keeps its value
-        out.append((lo, min(hi, INT_MAX)))
-    if hi > INT_MAX:  # upper half is the negative numbers
-        out.append((max(lo, INT_MAX + 1) - (1 << 64), hi - (1 << 64)))
-    return sorted(out)
-
-
-def true_intervals(rel: str, k: int) -> list[tuple[int, int]]:
-    """Disjoint signed intervals ``[lo, hi]`` on which ``x REL k`` holds (pas.md §3.3)."""
-    if rel in UNSIGNED_RELS:
-        u = k & MASK64
-        top = MASK64
-        if rel == "ltu":
-            rng = (0, u - 1) if u > 0 else None
-        elif rel == "leu":
-            rng = (0, u)
-        elif rel == "gtu":
-            rng = (u + 1, top) if u < top else None
-        else:  # geu
-            rng = (u, top)
-        return _unsigned_to_signed(*rng) if rng else []
-    if rel == "eq":
-        return [(k, k)]
-    if rel == "ne":
-        return [iv for iv in ((INT_MIN, k - 1), (k + 1, INT_MAX)) if iv[0] <= iv[1]]
-    if rel == "lt":
-        return [(INT_MIN, k - 1)] if k > INT_MIN else []
-    if rel == "le":
-        return [(INT_MIN, k)]
-    if rel == "gt":
-        return [(k + 1, INT_MAX)] if k < INT_MAX else []
-    if rel == "ge":
-        return [(k, INT_MAX)]
-    raise ValueError(f"unknown relation {rel!r}")
+from pylogic.ir.model import MASK64, MAX64, MIN64
+from pylogic.ir.ops import UNSIGNED_RELS, eval_rel, intervals
 
 
 def split_segments(conditions) -> list[tuple[int, int]]:
@@ -68,12 +26,12 @@ def split_segments(conditions) -> list[tuple[int, int]]:
     """
     cuts = set()
     for rel, k in conditions:
-        for lo, hi in true_intervals(rel, k):
-            if lo > INT_MIN:
+        for lo, hi in intervals(rel, k):
+            if lo > MIN64:
                 cuts.add(lo)
-            if hi < INT_MAX:
+            if hi < MAX64:
                 cuts.add(hi + 1)
-    bounds = [INT_MIN] + sorted(cuts) + [INT_MAX + 1]
+    bounds = [MIN64] + sorted(cuts) + [MAX64 + 1]
     return [(bounds[i], bounds[i + 1] - 1) for i in range(len(bounds) - 1)]
 
 
@@ -137,7 +95,7 @@ def basic_atom(rel: str, k: int):
     """
     unsigned = rel in UNSIGNED_RELS
     base = rel[:-1] if unsigned else rel
-    lo_k, hi_k = (0, MASK64) if unsigned else (INT_MIN, INT_MAX)
+    lo_k, hi_k = (0, MASK64) if unsigned else (MIN64, MAX64)
     kk = k & MASK64 if unsigned else k
     lt = "ltu" if unsigned else "lt"
     if base in ("eq", "ne"):
@@ -150,7 +108,7 @@ def basic_atom(rel: str, k: int):
     if kk == lo_k:  # x < MIN is false
         return base == "ge"
     if unsigned:
-        kk = kk - (1 << 64) if kk > INT_MAX else kk  # keep constants signed for printing
+        kk = kk - (1 << 64) if kk > MAX64 else kk  # keep constants signed for printing
     return ((lt, kk), base == "ge")
 
 
@@ -211,8 +169,8 @@ class ConditionLayer:
             return ("atom", ("c", fkey, atom[0]), atom[1])
         fam = self.families.get(fkey)
         cuts = self._cuts.get(fkey, set())
-        for lo, hi in true_intervals(rel, k):
-            if (lo > INT_MIN and lo not in cuts) or (hi < INT_MAX and hi + 1 not in cuts):
+        for lo, hi in intervals(rel, k):
+            if (lo > MIN64 and lo not in cuts) or (hi < MAX64 and hi + 1 not in cuts):
                 raise LookupError(f"condition {rel} {k} was not part of the analysed family")
         if fam is None:  # a value never compared: only trivial conditions reach here
             fam = self.families[fkey] = Family(fkey, [(rel, k)])

@@ -43,7 +43,7 @@ from pylogic.ir.model import (
     TRUE_PREDICATES, BinOp, Br, Cmp, CondBr, Function, GlobalAddr, Imm, Input, Mov, PredDefine,
     Reg, Select, UnOp, to_signed64,
 )
-from pylogic.predicates.conditions import SWAPPED, eval_rel
+from pylogic.ir.ops import REFLEXIVE, SWAPPED, eval_rel, fold
 
 FALSE, TRUE = 0, 1
 
@@ -237,7 +237,7 @@ class DefineNetwork:
         elif va[0] == "const" and vb[0] == "const":
             r = int(eval_rel(rel, va[1], vb[1]))                       # constant folding, e.g. (0=0)
         elif a == b:
-            r = int(rel in ("eq", "le", "ge", "leu", "geu"))
+            r = int(rel in REFLEXIVE)
         elif va[0] == "const":
             r = self.cond(SWAPPED[rel], b, a)                          # K rel x -> x rel' K
         elif vb[0] == "const":
@@ -454,14 +454,6 @@ def cfg_structure(function: Function, rows: Mapping) -> CfgStructure:
         reducible = all((u, h) in back for u in ls)
         loops[h] = Loop(h, ls, set(bodies[h]) if reducible else {h}, reducible)
     return CfgStructure(rpo, retreating, idom, loops, live_in)
-
-
-_FOLD = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
-    "shl": lambda a, b: a << (b % 64), "shr": lambda a, b: (a & ((1 << 64) - 1)) >> (b % 64),
-    "sar": lambda a, b: a >> (b % 64), "neg": lambda a: -a, "not": lambda a: ~a,
-}
 
 
 class NetworkBuilder:
@@ -751,8 +743,9 @@ class NetworkBuilder:
         if isinstance(ins, (BinOp, UnOp)):
             ops = [rd(ins.a)] + ([rd(ins.b)] if isinstance(ins, BinOp) else [])
             vals = [net.values[o] for o in ops]
-            if ins.op in _FOLD and all(v[0] == "const" for v in vals):
-                return net.const(_FOLD[ins.op](*[v[1] for v in vals]))
+            # div and rem may fault: never folded
+            if ins.op not in ("div", "rem") and all(v[0] == "const" for v in vals):
+                return net.const(fold(ins.op, *[v[1] for v in vals]))
         loop = net.loop_of.get(label)
         return net.fresh(ValueInfo(dest, "def", label, index, copy, loop))
 

@@ -28,21 +28,20 @@ from collections import defaultdict
 from typing import Callable, Iterator, Optional
 
 from pylogic.ir.model import Block, Cmp, CondBr, Function, Reg, branch_targets
+from pylogic.ir.ops import UNSIGNED_RELS, eval_rel
 
 __all__ = ["ORDERS", "holds", "decide", "BranchFacts", "sole_entry_edges"]
 
 #: (signed order, unsigned order) of two 64-bit values, as signs -1 / 0 / 1
 ORDERS = ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1))
 
-_TEST = {"eq": lambda o: o == 0, "ne": lambda o: o != 0, "lt": lambda o: o < 0,
-         "le": lambda o: o <= 0, "gt": lambda o: o > 0, "ge": lambda o: o >= 0}
-
 
 def holds(rel: str, order: tuple) -> bool:
-    """Does ``a REL b`` hold when a and b are in ``order`` (signed, unsigned)?"""
-    if rel.endswith("u"):
-        return _TEST[rel[:-1]](order[1])
-    return _TEST[rel](order[0])
+    """Does ``a REL b`` hold when a and b are in ``order`` (signed, unsigned)? As ``sign REL 0``
+    for the sign of the order REL compares in, REL's signed form for an unsigned relation."""
+    if rel in UNSIGNED_RELS:
+        return eval_rel(rel[:-1], order[1], 0)
+    return eval_rel(rel, order[0], 0)
 
 
 def decide(fact_rel: str, fact_value: int, swapped: bool, rel: str) -> Optional[int]:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from pylogic.ir.model import to_signed64
+from pylogic.ir.model import RELATIONS, to_signed64
+from pylogic.ir.ops import eval_rel
 from pylogic.transforms.lattice import apply
 
 M = (1 << 64) - 1
@@ -223,9 +224,9 @@ def compare(rel: str, a: Bits, b: Bits) -> Optional[int]:
     else:
         lo1, hi1 = signed_range(a)
         lo2, hi2 = signed_range(b)
-    always = {"lt": hi1 < lo2, "le": hi1 <= lo2, "gt": lo1 > hi2, "ge": lo1 >= hi2}[rel]
-    never = {"lt": lo1 >= hi2, "le": lo1 > hi2, "gt": hi1 <= lo2, "ge": hi1 < lo2}[rel]
-    return 1 if always else 0 if never else None
+    # the pair of values least and most in favour of a REL b
+    least, most = ((hi1, lo2), (lo1, hi2)) if rel in ("lt", "le") else ((lo1, hi2), (hi1, lo2))
+    return 1 if eval_rel(rel, *least) else 0 if not eval_rel(rel, *most) else None
 
 
 def transfer(op: str, *args: Bits) -> Bits:
@@ -265,7 +266,7 @@ def transfer(op: str, *args: Bits) -> Bits:
         if c.zero == M:
             return b
         return join(a, b)
-    if op in ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"):
+    if op in RELATIONS:
         decided = compare(op, *args)
         return BOOL if decided is None else const(decided)
     return UNKNOWN

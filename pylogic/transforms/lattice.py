@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from pylogic.ir.model import to_signed64
-from pylogic.ir.ops import div64, eval_rel, rem64
+from pylogic.ir.model import MAX64, MIN64, RELATIONS
+from pylogic.ir.ops import SWAPPED, fold, intervals
 
 
 class _Mark:
@@ -48,15 +48,6 @@ def meet_all(values: Iterable):
     return out
 
 
-_U64 = (1 << 64) - 1
-_FOLD = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
-    "shl": lambda a, b: a << (b % 64), "shr": lambda a, b: (a & _U64) >> (b % 64),
-    "sar": lambda a, b: a >> (b % 64), "div": div64, "rem": rem64,
-    "neg": lambda a: -a, "not": lambda a: ~a, "mov": lambda a: a,
-}
-RELATIONS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 #: Operations whose result is never a compile-time constant (memory, calls, input; a store has
 #: no result at all, but appears as a node of the predicated value graph).
 OPAQUE = frozenset({"load", "store", "call", "alloca", "input"})
@@ -65,13 +56,24 @@ OPAQUE = frozenset({"load", "store", "call", "alloca", "input"})
 #: Absorbing operands: ``x and 0``, ``x mul 0``, ``x or -1`` have that value whatever x is
 #: (as in LLVM's SCCP, which keeps them constant when the other operand is overdefined).
 ABSORBING = {"and": 0, "mul": 0, "or": -1}
-_MIN64, _MAX64 = -(1 << 63), (1 << 63) - 1
-#: Compares decided by one operand at the end of its range, whatever the other is (LLVM's SCCP
-#: gets these from constant ranges): (relation, operand position, value) -> result.
-DECIDED = {("geu", 1, 0): 1, ("ltu", 1, 0): 0, ("leu", 0, 0): 1, ("gtu", 0, 0): 0,
-           ("leu", 1, -1): 1, ("gtu", 1, -1): 0, ("geu", 0, -1): 1, ("ltu", 0, -1): 0,
-           ("ge", 1, _MIN64): 1, ("lt", 1, _MIN64): 0, ("le", 0, _MIN64): 1, ("gt", 0, _MIN64): 0,
-           ("le", 1, _MAX64): 1, ("gt", 1, _MAX64): 0, ("ge", 0, _MAX64): 1, ("lt", 0, _MAX64): 0}
+
+
+def _decided_compares() -> dict:
+    """Compares decided by one operand at the end of its range, whatever the other is (LLVM's
+    SCCP gets these from constant ranges): ``(relation, operand position, value) -> result``
+    wherever ``x REL value`` (position 1) or ``value REL x`` (position 0, ``x SWAPPED[REL]
+    value``) holds for every x or for none."""
+    decided = {}
+    for value in (0, -1, MIN64, MAX64):
+        for rel in RELATIONS:
+            for position, as_right in ((1, rel), (0, SWAPPED[rel])):
+                holds = intervals(as_right, value)
+                if holds in ([], [(MIN64, MAX64)]):
+                    decided[rel, position, value] = int(bool(holds))
+    return decided
+
+
+DECIDED = _decided_compares()
 
 
 def apply(op: str, *args):
@@ -91,10 +93,10 @@ def apply(op: str, *args):
         return BOT
     if any(a is TOP for a in args):
         return TOP
-    if op in RELATIONS:
-        return int(eval_rel(op, *args))
     if op in ("div", "rem") and args[1] == 0:
         return BOT
     if op == "select":
         return args[1] if args[0] != 0 else args[2]
-    return to_signed64(_FOLD[op](*args))
+    if op == "mov":
+        return args[0]
+    return fold(op, *args)

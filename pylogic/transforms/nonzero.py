@@ -22,6 +22,7 @@ from collections import defaultdict
 from typing import Optional
 
 from pylogic.ir.model import Alloca, BinOp, Cmp, GlobalAddr, Imm, Load, Reg, Store
+from pylogic.ir.ops import SWAPPED, eval_rel
 from pylogic.transforms.branch_facts import sole_entry_edges
 
 #: Most single-predecessor blocks walked back from a read to the dereference before it.
@@ -167,7 +168,7 @@ def nonzero_fold(ins, values, nz: NonZero, block: str, index: int) -> Optional[i
     (and ``cmp.gtu x, 0``, ``cmp.leu x, 0``) of a non-zero x; ``div x, x`` = 1 and ``rem x, x``
     = 0 for a non-zero x (the only fault, a zero divisor, cannot happen)."""
     if isinstance(ins, Cmp):
-        for x, z, rel in ((ins.a, ins.b, ins.rel), (ins.b, ins.a, _SWAP.get(ins.rel))):
+        for x, z, rel in ((ins.a, ins.b, ins.rel), (ins.b, ins.a, SWAPPED[ins.rel])):
             if z == Imm(0) and rel in _VS_ZERO and nz.at(x, block, index):
                 return _VS_ZERO[rel]
         return None
@@ -177,6 +178,5 @@ def nonzero_fold(ins, values, nz: NonZero, block: str, index: int) -> Optional[i
     return None
 
 
-#: x REL 0 for x != 0 (unsigned: x > 0)
-_VS_ZERO = {"eq": 0, "ne": 1, "gtu": 1, "leu": 0}
-_SWAP = {"eq": "eq", "ne": "ne", "ltu": "gtu", "geu": "leu"}
+#: x REL 0 for x != 0, the relations it decides (unsigned: x > 0)
+_VS_ZERO = {rel: int(eval_rel(rel, 1, 0)) for rel in ("eq", "ne", "gtu", "leu")}

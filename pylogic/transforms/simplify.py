@@ -76,10 +76,10 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from facts_gen.value_flow import readonly_globals as readonly_by_roots
-from pylogic.ir.ops import builtin_name
-from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load,
-                              Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
-                              to_signed64)
+from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
+                              Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
+                              branch_targets, to_signed64)
+from pylogic.ir.ops import REFLEXIVE, SWAPPED, builtin_name
 from pylogic.transforms import known_bits as kb
 from pylogic.transforms.nonzero import NonZero, nonzero_fold
 from pylogic.transforms.known_bits import Bits
@@ -103,12 +103,9 @@ MAX_VISITS = 200
 _RIGHT_IDENTITY = {"add": 0, "sub": 0, "mul": 1, "div": 1, "xor": 0, "or": 0, "and": -1,
                    "shl": 0, "shr": 0, "sar": 0}
 _LEFT_IDENTITY = {"add": 0, "mul": 1, "xor": 0, "or": 0, "and": -1}
-#: a REL b == b SWAPPED[REL] a
-_SWAPPED = {"eq": "eq", "ne": "ne", "lt": "gt", "gt": "lt", "le": "ge", "ge": "le",
-            "ltu": "gtu", "gtu": "ltu", "leu": "geu", "geu": "leu"}
 #: x OP x
-_SAME_OPERANDS = {"and": "x", "or": "x", "sub": 0, "xor": 0, "eq": 1, "ne": 0, "lt": 0, "gt": 0,
-                  "le": 1, "ge": 1, "ltu": 0, "gtu": 0, "leu": 1, "geu": 1}
+_SAME_OPERANDS = {"and": "x", "or": "x", "sub": 0, "xor": 0} | {
+    rel: int(rel in REFLEXIVE) for rel in RELATIONS}
 
 
 @dataclass(frozen=True)
@@ -784,7 +781,7 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         if decided is not None:
             return mov(Imm(decided), "cmp-dominating-branch")
         # a 0/1 value compared with 0 or 1 is itself: cmp.ne x, 0 / cmp.eq x, 1 / cmp.gtu x, 0
-        for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, _SWAPPED[op])):
+        for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, SWAPPED[op])):
             if kx.zero | 1 == kb.M and (rel, c.constant) in (("ne", 0), ("eq", 1), ("gtu", 0),
                                                               ("geu", 1), ("gt", 0), ("ge", 1)):
                 return mov(x, "cmp-bool")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 
-from facts_gen.interprocedural import NEGATED, decide
+from facts_gen.interprocedural import decide
+from pylogic.ir.ops import NEGATED
 from pylogic.ir.model import Alloca, Call, Cmp, CondBr, GlobalAddr, Imm, Load, Mov, Reg, Ret, Store
 from pylogic.ir.parser import parse_module
 from tests.datalog.correlation_oracle import Oracle, compare_rewrite, edge_conditions, lattice_fold

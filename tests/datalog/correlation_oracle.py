@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import random
 
-from facts_gen.interprocedural import (NEGATED, _disjoint, _merged, _subset, condition_set, decide,
-                                      parse_condition)
+from facts_gen.interprocedural import decide
 from facts_gen.query_arithmetic import query_set
+from facts_gen.value_sets import _disjoint, _merged, _subset, parse_condition
 from pylogic.ir.model import BinOp, Call, Cmp, CondBr, Imm, Mov, Reg, Ret
+from pylogic.ir.ops import NEGATED, intervals
 from pylogic.ir.parser import parse_module
 from pylogic.transforms.lattice import BOT, apply
+
+#: ``K REL x`` == ``x SWAP[REL] K``: the oracle's own table, written apart from pylogic.ir.ops on
+#: purpose (eq and ne are their own swap)
+SWAP = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "ltu": "gtu", "gtu": "ltu",
+        "leu": "geu", "geu": "leu"}
 
 
 def edge_conditions(block, target) -> dict:
@@ -32,12 +38,10 @@ def edge_conditions(block, target) -> dict:
             return out
         if ins.guard is not None:
             return {}
-        swap = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "ltu": "gtu", "gtu": "ltu",
-                "leu": "geu", "geu": "leu"}
         if isinstance(ins.a, Reg) and isinstance(ins.b, Imm):
             v, rel, c = ins.a.name, ins.rel, ins.b.value
         elif isinstance(ins.b, Reg) and isinstance(ins.a, Imm):
-            v, rel, c = ins.b.name, swap.get(ins.rel, ins.rel), ins.a.value
+            v, rel, c = ins.b.name, SWAP.get(ins.rel, ins.rel), ins.a.value
         elif isinstance(ins.a, Imm) and isinstance(ins.b, Imm) or ins.a == ins.b:
             return out
         else:
@@ -71,7 +75,7 @@ def shifted_decide(cond: str, shift: int, rel: str, c: int):
     s = moved(parse_condition(cond), shift)
     if not s:
         return None
-    q = condition_set(rel, c)
+    q = intervals(rel, c)
     return "TRUE" if _subset(s, q) else "FALSE" if _disjoint(s, q) else None
 
 
@@ -85,8 +89,7 @@ def compare_rewrite(ins, rel, c, shift: int = 0):
     if isinstance(ins.a, Reg) and isinstance(ins.b, Imm):
         a, r, k = ins.a.name, ins.rel, ins.b.value
     elif isinstance(ins.b, Reg) and isinstance(ins.a, Imm):
-        a, r, k = ins.b.name, {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le", "ltu": "gtu", "gtu": "ltu",
-                               "leu": "geu", "geu": "leu"}.get(ins.rel, ins.rel), ins.a.value
+        a, r, k = ins.b.name, SWAP.get(ins.rel, ins.rel), ins.a.value
     else:
         return None
     if a == ins.dest:
@@ -230,7 +233,7 @@ class Oracle:
                     and isinstance(ins.b, Imm) and ins.guard is None:
                 if stack:                   # no rewriting inside a summary (correlation.dl)
                     return self.out.add("UNDEF")
-                now = _merged(moved(condition_set(self.rel, self.c), -self.shift))
+                now = _merged(moved(intervals(self.rel, self.c), -self.shift))
                 if now not in self.allowed.get((fname, f"{label}#{idx}"), []):
                     return self.out.add("UNDEF")     # beyond the facts' rewriting bound
                 k = ins.b.value if ins.op == "add" else -ins.b.value

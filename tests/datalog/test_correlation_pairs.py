@@ -19,6 +19,7 @@ from pylogic.ir.model import Cmp, CondBr, Mov, Reg
 from pylogic.ir.parser import parse_module
 from tests.support import ENGINES
 
+# the oracle's own relation semantics, written apart from pylogic.ir.ops on purpose
 RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 NEG = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
        "ltu": "geu", "geu": "ltu", "leu": "gtu", "gtu": "leu"}

@@ -9,11 +9,10 @@ import pytest
 
 from facts_gen.constant_folding import block_constants
 from pylogic.interp import run_module
+from pylogic.ir.model import BINARY_OPS, RELATIONS
 from pylogic.ir.parser import parse_module
 
 VALUES = (0, 1, -1, 2, 7, 31, 32, 63, 64, 65, 255, -(1 << 63), (1 << 63) - 1, 1 << 32, -924)
-BIN = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "sar")
-RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 REGS = ("a", "b", "c", "d")
 
 
@@ -24,14 +23,14 @@ def random_block(rng: random.Random) -> list[str]:
     for _ in range(rng.randint(1, 8)):
         d, kind = rng.choice(REGS), rng.random()
         if kind < 0.5:
-            lines.append(f"{d} = {rng.choice(BIN)} {op()}, {op()}")
+            lines.append(f"{d} = {rng.choice(BINARY_OPS)} {op()}, {op()}")
         elif kind < 0.6:
             lines.append(f"{d} = {rng.choice(['neg', 'not'])} {op()}")
         elif kind < 0.7:
-            lines.append(f"{d} = cmp.{rng.choice(RELS)} {op()}, {op()}")
+            lines.append(f"{d} = cmp.{rng.choice(RELATIONS)} {op()}, {op()}")
         elif kind < 0.75:
             x = rng.choice(REGS)
-            lines.append(f"{d} = cmp.{rng.choice(RELS)} {x}, {x}")
+            lines.append(f"{d} = cmp.{rng.choice(RELATIONS)} {x}, {x}")
         elif kind < 0.85:
             lines.append(f"{d} = select {op()}, {op()}, {op()}")
         elif kind < 0.93:
@@ -89,7 +88,8 @@ entry:
 def test_opcode_ranges_hold_on_the_interpreter(seed):
     """``_range_of``'s signed narrow loads and ``or`` with a negative mask: the value the
     interpreter computes lies in the asserted range."""
-    from facts_gen.interprocedural import _range_of, parse_condition
+    from facts_gen.interprocedural import _range_of
+    from facts_gen.value_sets import parse_condition
     rng = random.Random(seed)
     size = rng.choice((1, 2, 4))
     byte_values = [rng.randrange(256) for _ in range(8)]

@@ -7,14 +7,17 @@ import itertools
 import random
 
 from facts_gen.extract import extract_module
-from facts_gen.interprocedural import NEGATED, decide, parse_condition
+from facts_gen.interprocedural import decide
+from facts_gen.value_sets import parse_condition
+from pylogic.ir.model import RELATIONS as RELS
+from pylogic.ir.ops import NEGATED
 from pylogic.ir.parser import parse_module
 
-RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 MASK = (1 << 64) - 1
 
 
 def holds(x: int, rel: str, c: int) -> bool:
+    """``x REL c``, written apart from pylogic.ir.ops on purpose (an oracle)."""
     ux, uc = x & MASK, c & MASK
     return {"eq": x == c, "ne": x != c, "lt": x < c, "le": x <= c, "gt": x > c, "ge": x >= c,
             "ltu": ux < uc, "leu": ux <= uc, "gtu": ux > uc, "geu": ux >= uc}[rel]

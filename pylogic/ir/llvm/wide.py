@@ -16,9 +16,9 @@ Unsupported with a reason naming them (the function is skipped, as before).
 from __future__ import annotations
 
 from pylogic.ir.llvm.types import IntT, Unsupported
-from pylogic.ir.model import BinOp, Cmp, Imm, Load, Mov, Reg, Select, Store
+from pylogic.ir.model import MASK64, BinOp, Cmp, Imm, Load, Mov, Reg, Select, Store
+from pylogic.ir.ops import fold
 
-MASK64 = (1 << 64) - 1
 M32 = (1 << 32) - 1
 
 
@@ -80,10 +80,8 @@ class WideLowering:
         return self.lw.tmp()
 
     def _bin(self, op: str, a, b):
-        if isinstance(a, Imm) and isinstance(b, Imm):
-            folded = _fold(op, a.value, b.value)
-            if folded is not None:
-                return Imm(folded)
+        if isinstance(a, Imm) and isinstance(b, Imm) and op not in ("div", "rem"):
+            return Imm(fold(op, a.value, b.value))
         t = self._t()
         self.lw.emit(BinOp(op=op, dest=t, a=a, b=b))
         return Reg(t)
@@ -335,29 +333,4 @@ class WideLowering:
             self.lw.emit(Store(addr=self.lw._offset(addr, 8 * i), value=w, size=8))
         self.lw.store_scalar(IntT(top_bits(bits)), words[-1],
                              self.lw._offset(addr, 8 * (len(words) - 1)))
-
-
-def _fold(op: str, a: int, b: int) -> int | None:
-    """PIR semantics of a binary op on two constants (64-bit wrap), for the helpers above."""
-    if op == "add":
-        r = a + b
-    elif op == "sub":
-        r = a - b
-    elif op == "mul":
-        r = a * b
-    elif op == "and":
-        r = a & b
-    elif op == "or":
-        r = a | b
-    elif op == "xor":
-        r = a ^ b
-    elif op == "shl":
-        r = a << (b & 63)
-    elif op == "shr":
-        r = (a & MASK64) >> (b & 63)
-    elif op == "sar":
-        r = _signed(a, 64) >> (b & 63)
-    else:
-        return None
-    return _signed(r, 64)
 

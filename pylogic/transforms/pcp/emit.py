@@ -18,13 +18,10 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pylogic.ir.model import (BinOp, Block, Br, Cmp, Imm, Input, Mov, PredDefine, PredDest, Print,
-                              Reg, Ret, UnOp)
+from pylogic.ir.model import (BINARY_OPS, RELATIONS, BinOp, Block, Br, Cmp, Imm, Input, Mov,
+                              PredDefine, PredDest, Print, Reg, Ret, UnOp)
 from pylogic.transforms.naming import FreshNames
-from pylogic.transforms.lattice import RELATIONS
 from pylogic.transforms.pcp.pssa import PSSA, TRUE, PSSAInstr, PSSAUnsupported, fpp_name
-
-BINARY = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "sar")
 
 
 class _Names(FreshNames):
@@ -75,7 +72,7 @@ def emit_region(pssa: PSSA, instrs: list[PSSAInstr], names: _Names, false_preds:
         tmp = names.fresh("%pp.t")
         if e[0] in RELATIONS:
             out.append(Cmp(guard=guard, rel=e[0], dest=tmp, a=args[0], b=args[1]))
-        elif e[0] in BINARY:
+        elif e[0] in BINARY_OPS:
             out.append(BinOp(guard=guard, op=e[0], dest=tmp, a=args[0], b=args[1]))
         else:
             out.append(UnOp(guard=guard, op=e[0], dest=tmp, a=args[0]))
@@ -114,7 +111,7 @@ def emit_region(pssa: PSSA, instrs: list[PSSAInstr], names: _Names, false_preds:
                 out.append(Print(guard=g, value=args[0]))
             elif ins.op in RELATIONS:
                 out.append(Cmp(guard=g, rel=ins.op, dest=d, a=args[0], b=args[1]))
-            elif ins.op in BINARY:
+            elif ins.op in BINARY_OPS:
                 out.append(BinOp(guard=g, op=ins.op, dest=d, a=args[0], b=args[1]))
             else:
                 out.append(UnOp(guard=g, op=ins.op, dest=d, a=args[0]))

@@ -9,12 +9,13 @@ import itertools
 import pytest
 
 from pylogic.interp.differential import compare_modules
+from pylogic.ir.model import RELATIONS as RELS
+from pylogic.ir.ops import SWAPPED
 from pylogic.ir.printer import print_instr
 from pylogic.transforms.branch_facts import decide
 from pylogic.transforms.lattice import apply
 from tests.transforms.simplify.support import simplify_result
 
-RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 I8 = range(-128, 128)
 
 
@@ -30,9 +31,7 @@ def test_decide_agrees_with_the_interpreter_on_every_i8_pair():
                 continue
             # y REL x is the swapped relation of x, y: look it up by the mirrored row
             if swapped:
-                mirrored = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt",
-                            "ge": "le", "ltu": "gtu", "leu": "geu", "gtu": "ltu", "geu": "leu"}
-                seen.add(row[index[mirrored[rel]]])
+                seen.add(row[index[SWAPPED[rel]]])
             else:
                 seen.add(row[index[rel]])
         if got is not None:
