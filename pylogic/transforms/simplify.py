@@ -80,12 +80,13 @@ from pylogic.ir.ops import builtin_name
 from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load,
                               Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
                               to_signed64)
-from pylogic.transforms import known_bits as kb
-from pylogic.transforms.nonzero import NonZero, nonzero_fold
-from pylogic.transforms.known_bits import Bits
-from pylogic.transforms.branch_facts import BranchFacts, sole_entry_edges
-from pylogic.transforms.known_memory import known_loads
-from pylogic.transforms.reaching import reaching_definitions
+from pylogic.flow import known_bits as kb
+from pylogic.flow.nonzero import NonZero, nonzero_fold
+from pylogic.flow.known_bits import Bits
+from pylogic.flow.branch_facts import BranchFacts, sole_entry_edges
+from pylogic.flow.known_memory import known_loads
+from pylogic.flow.reaching import reaching_definitions
+from pylogic.flow.stable import stable_operand
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
@@ -663,7 +664,7 @@ class _AtSite:
 
     # The instruction's own operands are followed through the definitions reaching them; an
     # operand of an inner definition is compared by its value there, which rules only use when
-    # it is stable (``_stable``, through ``leader``, which stays the function's).
+    # it is stable (``stable_operand``, through ``leader``, which stays the function's).
     def same(self, a, b) -> bool:
         v = self._values
         return a == b or v.site_leader(a, self._site) == v.site_leader(b, self._site)
@@ -683,9 +684,9 @@ class _AtSite:
 
 def _stable_since(values: _Values, x, inner) -> bool:
     """``x`` has the same value where the SSA register ``inner`` is defined (read there) and at
-    the instruction being rewritten (``values.here``): ``_stable``, or both in one block with no
-    write of x between them."""
-    if _stable(values, x):
+    the instruction being rewritten (``values.here``): ``stable_operand``, or both in one block
+    with no write of x between them."""
+    if stable_operand(values, x):
         return True
     r, here = values.leader(inner), values.here
     if not (isinstance(x, Reg) and isinstance(r, Reg) and r.name in values.ssa and here):
@@ -693,13 +694,6 @@ def _stable_since(values: _Values, x, inner) -> bool:
     b, i, _ = values.defs[r.name][0]
     return b == here[0] and i < here[1] and not any(
         db == b and i < dk < here[1] for db, dk, _ in values.defs.get(x.name, ()))
-
-
-def _stable(values: _Values, a) -> bool:
-    """``a`` has the same value wherever an SSA value built on it is read (a literal, a global's
-    address, or an SSA register)."""
-    a = values.leader(a)
-    return not isinstance(a, Reg) or values.is_value(a.name)
 
 
 def _constant_load(ins: Load, values: _Values) -> Optional[int]:
@@ -770,7 +764,7 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         return None
     if isinstance(ins, UnOp):
         inner = values.ssa_def(ins.a)
-        if isinstance(inner, UnOp) and inner.op == ins.op and _stable(values, inner.a):
+        if isinstance(inner, UnOp) and inner.op == ins.op and stable_operand(values, inner.a):
             return mov(inner.a, f"{ins.op}-{ins.op}")
         return None
     op = ins.rel if isinstance(ins, Cmp) else ins.op
@@ -852,7 +846,7 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         k = cb % 64
         inner = values.ssa_def(a)
         if isinstance(inner, BinOp) and isinstance(inner.b, Imm) and inner.b.value % 64 == k \
-                and _stable(values, inner.a):
+                and stable_operand(values, inner.a):
             x = values.operand(inner.a)
             if op == "sar" and inner.op == "shl" and x.sign > k:
                 return mov(inner.a, "sar-shl")
@@ -909,12 +903,12 @@ def _low_source(values: _Values, a, keep: int):
     if not isinstance(inner, BinOp) or not isinstance(inner.b, Imm):
         return None
     low = kb._low(keep)
-    if inner.op == "and" and inner.b.value & low == low and _stable(values, inner.a):
+    if inner.op == "and" and inner.b.value & low == low and stable_operand(values, inner.a):
         return inner.a
     if inner.op == "sar" and 64 - inner.b.value % 64 >= keep:
         shl = values.ssa_def(inner.a)
         if isinstance(shl, BinOp) and shl.op == "shl" and isinstance(shl.b, Imm) \
-                and shl.b.value % 64 == inner.b.value % 64 and _stable(values, shl.a):
+                and shl.b.value % 64 == inner.b.value % 64 and stable_operand(values, shl.a):
             return shl.a
     return None
 

@@ -10,7 +10,7 @@ from facts_gen.interprocedural import (NEGATED, _disjoint, _merged, _subset, con
 from facts_gen.query_arithmetic import query_set
 from pylogic.ir.model import BinOp, Call, Cmp, CondBr, Imm, Mov, Reg, Ret
 from pylogic.ir.parser import parse_module
-from pylogic.transforms.lattice import BOT, apply
+from pylogic.flow.lattice import BOT, apply
 
 
 def edge_conditions(block, target) -> dict:
@@ -96,7 +96,7 @@ def compare_rewrite(ins, rel, c, shift: int = 0):
 
 def lattice_fold(block, idx):
     """The constant instruction ``idx`` of ``block`` computes from constants set earlier in the
-    block (SCCP's evaluator, ``transforms.lattice.apply``, on constant operands only), or None."""
+    block (SCCP's evaluator, ``flow.lattice.apply``, on constant operands only), or None."""
     known = {}
     for k, ins in enumerate(block.instrs[:idx + 1]):
         value = None

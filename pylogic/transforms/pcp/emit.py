@@ -21,7 +21,7 @@ from typing import Optional
 from pylogic.ir.model import (BinOp, Block, Br, Cmp, Imm, Input, Mov, PredDefine, PredDest, Print,
                               Reg, Ret, UnOp)
 from pylogic.transforms.naming import FreshNames
-from pylogic.transforms.lattice import RELATIONS
+from pylogic.flow.lattice import RELATIONS
 from pylogic.transforms.pcp.pssa import PSSA, TRUE, PSSAInstr, PSSAUnsupported, fpp_name
 
 BINARY = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "sar")

@@ -44,7 +44,7 @@ from pylogic.ir.ops import builtin_name
 from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Store, branch_targets)
-from pylogic.transforms.reaching import constant_branch
+from pylogic.flow.reaching import constant_branch
 
 __all__ = ["known_loads", "MAX_BYTES"]
 

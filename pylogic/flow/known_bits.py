@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from pylogic.ir.model import to_signed64
-from pylogic.transforms.lattice import apply
+from pylogic.flow.lattice import apply
 
 M = (1 << 64) - 1
 SIGN = 1 << 63
