@@ -8,7 +8,7 @@ A :class:`Bits` describes a set of 64-bit values: every value of the set has 0 a
 counts are taken mod 64, ``shr`` logical, ``sar`` arithmetic, ``div``/``rem`` signed truncating).
 
 Every transfer function over-approximates: for all a in A, b in B, ``op(a, b)`` is in
-``transfer(op, A, B)`` (tests/transforms/test_known_bits.py checks it by enumeration against the
+``transfer(op, A, B)`` (tests/flow/test_known_bits.py checks it by enumeration against the
 interpreter's operators). ``join`` is the union of two sets (fewer known bits).
 
 Example

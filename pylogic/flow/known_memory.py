@@ -21,8 +21,8 @@ instruction (a write into an object of which nothing is known makes the written 
   module does not define the callee) with A inside an object, C and N known constants and G a
   read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; a builtin
   that writes nothing existing (``malloc``, ``strlen``, ``memcmp``, ...: ``_NO_WRITE``) changes
-  nothing; any other call forgets everything (a callee may write an object whose address escaped, or free the frame's
-  allocas: ``llvm.stackrestore``);
+  nothing; any other call forgets everything (a callee may write an object whose address
+  escaped, or free the frame's allocas: ``llvm.stackrestore``);
 * at a join, a byte is known when it is the same on every incoming edge (not the edge a ``cbr``
   on a literal, or on a register just set to one, never takes: ``reaching.constant_branch``).
 
@@ -71,7 +71,10 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     that read, or None;
     ``constant(operand, site)``: its value there when known, else None; ``readonly``: the
     module's read-only globals by name; ``defined``: names of functions the module defines (None:
-    unknown, so no call is taken for a builtin)."""
+    unknown, so no call is taken for a builtin).
+
+    References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (AnalyzeLoadFromClobberingMemInst);
+    IR.md (alloca's zeroed bytes, load, store)."""
     blocks = fn.block_map()
     sizes = {g: n for g, n in (global_sizes or {}).items() if 0 < n <= MAX_BYTES}
     for b in fn.blocks:         # alloca site -> bytes

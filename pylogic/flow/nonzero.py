@@ -31,7 +31,10 @@ MAX_CHAIN = 32
 
 class NonZero:
     """Non-zero facts of one solved ``simplify._Values`` (its function, dominator intervals,
-    SSA values and known bits)."""
+    SSA values and known bits); ``at(a, block, index)`` answers per read.
+
+    References: LLVM 14 ValueTracking.cpp (isKnownNonZero), GVN.cpp (propagateEquality);
+    pathfinder.md (correlation source 4: a dereferenced pointer is non-zero)."""
 
     def __init__(self, values):
         self.values = values

@@ -75,8 +75,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import readonly_globals as readonly_by_roots
-from pylogic.ir.ops import builtin_name
+from pylogic.flow.readonly_globals import (loaded_only_globals,
+                                           readonly_globals as readonly_by_roots)
 from pylogic.ir.model import (BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr, Load,
                               Module, Mov, PredDefine, Reg, Ret, Select, UnOp, branch_targets,
                               to_signed64)
@@ -146,56 +146,13 @@ class SimplifyRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the function's values
 
-def _copy_source(ins: Instr, k: int, defined: set) -> bool:
-    """Is operand ``k`` of ``ins`` the source of the builtin ``memcpy``/``memmove`` (which only
-    reads it; not when the module defines a function of that name)?"""
-    if not isinstance(ins, Call) or k != 1:
-        return False
-    name = builtin_name(ins.callee)
-    return name in ("memcpy", "memmove") and name not in defined
-
-
 def readonly_globals(module: Module) -> dict:
-    """``{name: Global}``: globals no instruction can write -- ``const global``s (README "PIR
-    extensions": a write faults), and the others whose address is only a load address or the
-    source of a builtin ``memcpy``, directly or through registers written once by ``add G, C``
-    that are only such addresses (stored, passed to another call, compared or copied, it
-    escapes). PIR offers no other
-    way to reach a global but forging its address from an integer: C's object rules, which
-    LLVM's ``constant`` globals and BasicAA rely on too."""
-    gmap = module.global_map()
-    defined = {f.name.lstrip("@") for f in module.defined_functions()}
-    escaped, derived = set(), {}
-    for fn in module.defined_functions():
-        count = Counter(d for b in fn.blocks for i in b.instrs for d in i.defs())
-        for b in fn.blocks:
-            for ins in b.instrs:
-                if isinstance(ins, BinOp) and ins.op == "add" and ins.guard is None:
-                    g, c = ins.a, ins.b
-                    if isinstance(c, GlobalAddr):
-                        g, c = c, g
-                    if isinstance(g, GlobalAddr) and isinstance(c, Imm):
-                        if count[ins.dest] == 1 and ins.dest not in fn.params:
-                            derived[(fn.name, ins.dest)] = g.name
-                            continue
-        for b in fn.blocks:
-            for ins in b.instrs:
-                if isinstance(ins, BinOp) and (fn.name, ins.dest) in derived:
-                    continue
-                for k, a in enumerate(ins.uses()):
-                    if isinstance(ins, Load) and k == 0 or _copy_source(ins, k, defined):
-                        continue
-                    if isinstance(a, GlobalAddr):
-                        escaped.add(a.name)
-                    elif isinstance(a, Reg) and (fn.name, a.name) in derived:
-                        escaped.add(derived[fn.name, a.name])
-                if ins.guard is not None and (fn.name, ins.guard) in derived:
-                    escaped.add(derived[fn.name, ins.guard])
-    # value_flow's analysis also follows addresses with variable offsets (a table indexed by a
-    # loop counter, gcc torture ashldi-1's ``data``), compares and memcpy sources; it includes
-    # every const global (never written: a write faults)
-    never_written = readonly_by_roots(module)
-    return {n: g for n, g in gmap.items() if n not in escaped or n in never_written}
+    """``{name: Global}``: globals no instruction can write, by either criterion of
+    ``flow.readonly_globals`` (``readonly_globals``: ``const`` globals, addresses followed
+    through every derived register, compares; ``loaded_only_globals``: guarded loads and
+    ``llvm.memcpy`` sources)."""
+    never_written = readonly_by_roots(module) | loaded_only_globals(module)
+    return {n: g for n, g in module.global_map().items() if n in never_written}
 
 
 def _is_pure(ins: Instr) -> bool:
