@@ -27,6 +27,15 @@ MEMORY_WRITERS = frozenset({"memcpy", "memmove", "memset", "__memcpy_chk", "__me
 #: ``memmove``), and those setting bytes to their second argument.
 MEMORY_COPIES = frozenset({"memcpy", "memmove", "__memcpy_chk", "__memmove_chk"})
 MEMORY_SETS = frozenset({"memset", "__memset_chk"})
+#: Builtins (by ``ir.ops.builtin_name``: ``@memcpy``, ``llvm.memcpy.p0.p0.i64``) copying their
+#: second argument's bytes to their first, and setting bytes to their second: what simplify's
+#: analyses follow (``flow.known_memory``, ``flow.readonly_globals.loaded_only_globals``).
+COPY_BUILTINS = ("memcpy", "memmove")
+SET_BUILTINS = ("memset",)
+#: Builtins that write no memory that exists before the call (``interp.builtins``: they read
+#: their arguments' bytes, or allocate a new object).
+NO_WRITE_BUILTINS = frozenset({"malloc", "calloc", "strlen", "strnlen", "strcmp", "strncmp",
+                               "memcmp", "bcmp", "memchr", "strchr", "index", "strrchr"})
 
 
 def memory_writer(ins: Instr, defined: frozenset = frozenset()) -> bool:

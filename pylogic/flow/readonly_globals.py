@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pylogic.flow.address_roots import GLOBAL, global_roots
-from pylogic.flow.memory_writes import MEMORY_COPIES, memory_writer
+from pylogic.flow.memory_writes import COPY_BUILTINS, MEMORY_COPIES, memory_writer
 from pylogic.ir.model import BinOp, Call, Cmp, GlobalAddr, Imm, Instr, Load, Module, Mov, Reg
 from pylogic.ir.ops import builtin_name
 
@@ -128,4 +128,4 @@ def _copy_source(ins: Instr, k: int, defined: set) -> bool:
     if not isinstance(ins, Call) or k != 1:
         return False
     name = builtin_name(ins.callee)
-    return name in ("memcpy", "memmove") and name not in defined
+    return name in COPY_BUILTINS and name not in defined
