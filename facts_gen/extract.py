@@ -15,9 +15,11 @@ from facts_gen.cfg import cfg_facts
 from facts_gen.instructions import instruction_facts
 from facts_gen.interprocedural import RELATIONS as INTERPROCEDURAL, interprocedural_facts
 from facts_gen.naming import function_id
-from facts_gen.value_flow import (ReturnFits, function_contents, readonly_globals,
-                                  value_flow_facts)
+from facts_gen.value_flow import value_flow_facts
 from facts_gen.vng import vng_facts
+from pylogic.flow.fits_extension import ReturnFits
+from pylogic.flow.known_bytes import function_contents
+from pylogic.flow.readonly_globals import readonly_globals
 
 #: Every input relation facts_gen writes, in ``datalog/schema.dl`` order (the schema declares
 #: them; ``tests/facts_gen/test_schema.py`` checks the two agree through the Datalog front end).

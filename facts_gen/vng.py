@@ -12,7 +12,7 @@ of the name (§3.4.1.1, Example 1). ``ω`` (``OMEGA``) names a value no other na
 at its entry: across ``r = mov s`` r becomes s, across ``r = add a, 4`` r becomes a+4 (linear
 forms simplify), across ``t = load L`` t becomes ``*(L)`` (indirection increases), across
 ``store L, t`` ``*(L)`` becomes t (decreases; exact only when t survives the load's
-extension, ``value_flow.fits_extension``), a register written by a call, ``input``,
+extension, ``flow.fits_extension``), a register written by a call, ``input``,
 ``alloca`` or a guarded write makes the name ω. May-aliasing is ignored here (threads run across stores and calls that may
 change a load in the name); those instructions are *kills* in the dataflow (§3.4.1.4).
 
@@ -50,7 +50,8 @@ from typing import Optional
 from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov,
                               Reg, Select, Store, UnOp)
 from facts_gen.naming import instr_id
-from facts_gen.value_flow import definitions, fits_extension
+from pylogic.flow.definitions import definitions
+from pylogic.flow.fits_extension import fits_extension
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value Name Graph" section).
 VNG_RELATIONS = ("vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
@@ -262,7 +263,7 @@ def _syntactic(x: tuple, y: tuple) -> Optional[int]:
 def substitute(ins: Instr, e: Optional[tuple], defs: Optional[dict] = None,
                diff=_syntactic) -> Optional[tuple]:
     """The name at the entry of ``ins`` of the value named ``e`` at its exit (Def 3.1's
-    back-substitution b(n, e)); ``defs`` (``value_flow.definitions``) enables the store rule;
+    back-substitution b(n, e)); ``defs`` (``flow.definitions``) enables the store rule;
     ``diff(x, y)``: the constant x - y of two names at the entry of ``ins``, or None (default:
     from the names alone; ``Graph.differ`` also looks at the instructions before ``ins``)."""
     if e is OMEGA:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from facts_gen.value_flow import expression_of, is_load
+from pylogic.flow.value_names import expression_of, is_load
 from pylogic.interp.result import RunResult
 from pylogic.ir.model import Module, branch_targets
 

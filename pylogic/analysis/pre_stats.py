@@ -2,7 +2,7 @@
 PathFinder Table 6.1 (§6.6), counted from the rows of ``datalog/pre_statistics.dl``.
 
 Per function: ``computations``, the static computations of expressions and loads (every
-instruction that computes one, ``facts_gen.value_flow.expression_of``; copies, calls and stores
+instruction that computes one, ``flow.value_names.expression_of``; copies, calls and stores
 compute none); ``loads`` of them; ``redundant``, those that reuse a value along some path
 (Table 6.1 "optimizable", Def 6.1), of which ``strictly_partial`` are partially but not fully
 redundant; ``prevented``, redundant ones whose complete optimization by code motion a CMP region
@@ -17,7 +17,7 @@ import time
 from typing import Iterable, Optional
 
 from facts_gen.naming import function_id
-from facts_gen.value_flow import expression_of, is_load
+from pylogic.flow.value_names import expression_of, is_load
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT
 from pylogic.analysis.cache import NO_CACHE, Cache
 from pylogic.analysis.run import AnalysisRun, run_analyses

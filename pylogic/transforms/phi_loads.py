@@ -24,10 +24,13 @@ import dataclasses
 from collections import defaultdict
 from typing import Optional
 
-from facts_gen.value_flow import (ANY, MEMORY, KnownBytes, _compose, _op_and_args, _operand_name,
-                                  address_offset, clobbers_memory, definitions,
-                                  expression_of, memory_offsets, memory_roots, spares,
-                                  store_generated, value_names)
+from pylogic.flow.address_roots import ANY, memory_roots
+from pylogic.flow.definitions import definitions
+from pylogic.flow.known_bytes import KnownBytes
+from pylogic.flow.memory_writes import clobbers_memory
+from pylogic.flow.spans import address_offset, memory_offsets, spares
+from pylogic.flow.value_names import (MEMORY, compose_name, expression_of, op_and_args,
+                                      operand_name, store_generated, value_names)
 from pylogic.ir.model import (BinOp, Br, Cmp, CondBr, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Select, UnOp, branch_targets)
 
@@ -74,13 +77,13 @@ class _Translator:
         """``(name, leaves), (root, offset), operand`` of operand ``a`` of B's prefix at P's
         end (the operand holding its value there)."""
         if isinstance(a, (Imm, GlobalAddr)):
-            name = _operand_name(a, self.names)
+            name = operand_name(a, self.names)
         else:
             got = self._at_end(p, a.name)
             if got is None:
                 return None
             a, k = got
-            name = _operand_name(a, self.names)
+            name = operand_name(a, self.names)
             if k is not None and not self._unchanged_after(p, k, name[1]):
                 return None
         if isinstance(a, GlobalAddr):
@@ -104,7 +107,7 @@ class _Translator:
         at index k on the edge from P."""
         env, renv, ops = {}, {}, {}
         for ins in self.blocks[b].instrs[:k + 1]:
-            args = _op_and_args(ins)[1] if not isinstance(ins, Mov) else [ins.src]
+            args = op_and_args(ins)[1] if not isinstance(ins, Mov) else [ins.src]
             parts, rts, operands = [], [], []
             for a in args:
                 if isinstance(a, Reg) and a.name in env:
@@ -119,14 +122,14 @@ class _Translator:
                 rts.append(got[1])
                 operands.append(got[2])
             if isinstance(ins, Load):
-                name, leaves = _compose(f"load.{ins.size}{'s' if ins.signed else 'u'}", parts)
+                name, leaves = compose_name(f"load.{ins.size}{'s' if ins.signed else 'u'}", parts)
                 root, off = rts[0] if rts[0] is not None else (ANY, None)
                 return name, leaves, root, off, operands[0]
             dest = ins.defs()[0]
             if isinstance(ins, Mov):
                 env[dest], renv[dest], ops[dest] = parts[0], rts[0], operands[0]
                 continue
-            env[dest] = _compose(_op_and_args(ins)[0], parts)
+            env[dest] = compose_name(op_and_args(ins)[0], parts)
             renv[dest] = None
             if isinstance(ins, BinOp) and ins.op in ("add", "sub"):
                 (ra, rb) = rts

@@ -24,11 +24,16 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import (MEMORY, KnownBytes, ReturnFits, candidate_expressions,
-                                  clobbers_memory, definitions, expression_of,
-                                  function_contents, load_spans, memory_offsets, memory_roots,
-                                  object_sizes, reads_memory, readonly_globals, roots_of_spans,
-                                  spares, store_generated, substituted, value_names)
+from pylogic.flow.address_roots import memory_roots
+from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.definitions import definitions
+from pylogic.flow.fits_extension import ReturnFits
+from pylogic.flow.known_bytes import KnownBytes, function_contents
+from pylogic.flow.memory_writes import clobbers_memory
+from pylogic.flow.readonly_globals import readonly_globals
+from pylogic.flow.spans import load_spans, memory_offsets, object_sizes, roots_of_spans, spares
+from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store_generated,
+                                      substituted, value_names)
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
 from pylogic.transforms.dead_loads import drop_dead_safe_loads

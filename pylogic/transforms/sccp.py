@@ -62,7 +62,7 @@ from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, Cmp,
                               CondBr, Function, Imm, Instr, Load, Module, Mov, PredDefine, PredDest,
                               Print, Reg, Ret, Select, Store, UnOp)
-from pylogic.transforms.lattice import BOT, TOP, apply, meet
+from pylogic.flow.lattice import BOT, TOP, apply, meet
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites
 

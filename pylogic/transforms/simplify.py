@@ -75,17 +75,19 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from facts_gen.value_flow import readonly_globals as readonly_by_roots
+from pylogic.flow import known_bits as kb
+from pylogic.flow.branch_facts import BranchFacts, sole_entry_edges
+from pylogic.flow.known_bits import Bits
+from pylogic.flow.known_memory import known_loads
+from pylogic.flow.nonzero import NonZero, nonzero_fold
+from pylogic.flow.reaching import reaching_definitions
+from pylogic.flow.readonly_globals import (loaded_only_globals,
+                                           readonly_globals as readonly_by_roots)
+from pylogic.flow.stable import stable_operand
 from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               branch_targets, to_signed64)
-from pylogic.ir.ops import REFLEXIVE, SWAPPED, builtin_name
-from pylogic.transforms import known_bits as kb
-from pylogic.transforms.nonzero import NonZero, nonzero_fold
-from pylogic.transforms.known_bits import Bits
-from pylogic.transforms.branch_facts import BranchFacts, sole_entry_edges
-from pylogic.transforms.known_memory import known_loads
-from pylogic.transforms.reaching import reaching_definitions
+from pylogic.ir.ops import REFLEXIVE, SWAPPED
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.selection import rewrites, wanted_functions
 
@@ -142,56 +144,13 @@ class SimplifyRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the function's values
 
-def _copy_source(ins: Instr, k: int, defined: set) -> bool:
-    """Is operand ``k`` of ``ins`` the source of the builtin ``memcpy``/``memmove`` (which only
-    reads it; not when the module defines a function of that name)?"""
-    if not isinstance(ins, Call) or k != 1:
-        return False
-    name = builtin_name(ins.callee)
-    return name in ("memcpy", "memmove") and name not in defined
-
-
 def readonly_globals(module: Module) -> dict:
-    """``{name: Global}``: globals no instruction can write -- ``const global``s (README "PIR
-    extensions": a write faults), and the others whose address is only a load address or the
-    source of a builtin ``memcpy``, directly or through registers written once by ``add G, C``
-    that are only such addresses (stored, passed to another call, compared or copied, it
-    escapes). PIR offers no other
-    way to reach a global but forging its address from an integer: C's object rules, which
-    LLVM's ``constant`` globals and BasicAA rely on too."""
-    gmap = module.global_map()
-    defined = {f.name.lstrip("@") for f in module.defined_functions()}
-    escaped, derived = set(), {}
-    for fn in module.defined_functions():
-        count = Counter(d for b in fn.blocks for i in b.instrs for d in i.defs())
-        for b in fn.blocks:
-            for ins in b.instrs:
-                if isinstance(ins, BinOp) and ins.op == "add" and ins.guard is None:
-                    g, c = ins.a, ins.b
-                    if isinstance(c, GlobalAddr):
-                        g, c = c, g
-                    if isinstance(g, GlobalAddr) and isinstance(c, Imm):
-                        if count[ins.dest] == 1 and ins.dest not in fn.params:
-                            derived[(fn.name, ins.dest)] = g.name
-                            continue
-        for b in fn.blocks:
-            for ins in b.instrs:
-                if isinstance(ins, BinOp) and (fn.name, ins.dest) in derived:
-                    continue
-                for k, a in enumerate(ins.uses()):
-                    if isinstance(ins, Load) and k == 0 or _copy_source(ins, k, defined):
-                        continue
-                    if isinstance(a, GlobalAddr):
-                        escaped.add(a.name)
-                    elif isinstance(a, Reg) and (fn.name, a.name) in derived:
-                        escaped.add(derived[fn.name, a.name])
-                if ins.guard is not None and (fn.name, ins.guard) in derived:
-                    escaped.add(derived[fn.name, ins.guard])
-    # value_flow's analysis also follows addresses with variable offsets (a table indexed by a
-    # loop counter, gcc torture ashldi-1's ``data``), compares and memcpy sources; it includes
-    # every const global (never written: a write faults)
-    never_written = readonly_by_roots(module)
-    return {n: g for n, g in gmap.items() if n not in escaped or n in never_written}
+    """``{name: Global}``: globals no instruction can write, by either criterion of
+    ``flow.readonly_globals`` (``readonly_globals``: ``const`` globals, addresses followed
+    through every derived register, compares; ``loaded_only_globals``: guarded loads and
+    ``llvm.memcpy`` sources)."""
+    never_written = readonly_by_roots(module) | loaded_only_globals(module)
+    return {n: g for n, g in module.global_map().items() if n in never_written}
 
 
 def _is_pure(ins: Instr) -> bool:
@@ -660,7 +619,7 @@ class _AtSite:
 
     # The instruction's own operands are followed through the definitions reaching them; an
     # operand of an inner definition is compared by its value there, which rules only use when
-    # it is stable (``_stable``, through ``leader``, which stays the function's).
+    # it is stable (``stable_operand``, through ``leader``, which stays the function's).
     def same(self, a, b) -> bool:
         v = self._values
         return a == b or v.site_leader(a, self._site) == v.site_leader(b, self._site)
@@ -680,9 +639,9 @@ class _AtSite:
 
 def _stable_since(values: _Values, x, inner) -> bool:
     """``x`` has the same value where the SSA register ``inner`` is defined (read there) and at
-    the instruction being rewritten (``values.here``): ``_stable``, or both in one block with no
-    write of x between them."""
-    if _stable(values, x):
+    the instruction being rewritten (``values.here``): ``stable_operand``, or both in one block
+    with no write of x between them."""
+    if stable_operand(values, x):
         return True
     r, here = values.leader(inner), values.here
     if not (isinstance(x, Reg) and isinstance(r, Reg) and r.name in values.ssa and here):
@@ -690,13 +649,6 @@ def _stable_since(values: _Values, x, inner) -> bool:
     b, i, _ = values.defs[r.name][0]
     return b == here[0] and i < here[1] and not any(
         db == b and i < dk < here[1] for db, dk, _ in values.defs.get(x.name, ()))
-
-
-def _stable(values: _Values, a) -> bool:
-    """``a`` has the same value wherever an SSA value built on it is read (a literal, a global's
-    address, or an SSA register)."""
-    a = values.leader(a)
-    return not isinstance(a, Reg) or values.is_value(a.name)
 
 
 def _constant_load(ins: Load, values: _Values) -> Optional[int]:
@@ -767,7 +719,7 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         return None
     if isinstance(ins, UnOp):
         inner = values.ssa_def(ins.a)
-        if isinstance(inner, UnOp) and inner.op == ins.op and _stable(values, inner.a):
+        if isinstance(inner, UnOp) and inner.op == ins.op and stable_operand(values, inner.a):
             return mov(inner.a, f"{ins.op}-{ins.op}")
         return None
     op = ins.rel if isinstance(ins, Cmp) else ins.op
@@ -849,7 +801,7 @@ def _rewrite(ins: Instr, values: _Values) -> Optional[tuple[Instr, str]]:
         k = cb % 64
         inner = values.ssa_def(a)
         if isinstance(inner, BinOp) and isinstance(inner.b, Imm) and inner.b.value % 64 == k \
-                and _stable(values, inner.a):
+                and stable_operand(values, inner.a):
             x = values.operand(inner.a)
             if op == "sar" and inner.op == "shl" and x.sign > k:
                 return mov(inner.a, "sar-shl")
@@ -906,12 +858,12 @@ def _low_source(values: _Values, a, keep: int):
     if not isinstance(inner, BinOp) or not isinstance(inner.b, Imm):
         return None
     low = kb._low(keep)
-    if inner.op == "and" and inner.b.value & low == low and _stable(values, inner.a):
+    if inner.op == "and" and inner.b.value & low == low and stable_operand(values, inner.a):
         return inner.a
     if inner.op == "sar" and 64 - inner.b.value % 64 >= keep:
         shl = values.ssa_def(inner.a)
         if isinstance(shl, BinOp) and shl.op == "shl" and isinstance(shl.b, Imm) \
-                and shl.b.value % 64 == inner.b.value % 64 and _stable(values, shl.a):
+                and shl.b.value % 64 == inner.b.value % 64 and stable_operand(values, shl.a):
             return shl.a
     return None
 

@@ -11,7 +11,7 @@ from facts_gen.value_sets import _disjoint, _merged, _subset, parse_condition
 from pylogic.ir.model import BinOp, Call, Cmp, CondBr, Imm, Mov, Reg, Ret
 from pylogic.ir.ops import NEGATED, intervals
 from pylogic.ir.parser import parse_module
-from pylogic.transforms.lattice import BOT, apply
+from pylogic.flow.lattice import BOT, apply
 
 #: ``K REL x`` == ``x SWAP[REL] K``: the oracle's own table, written apart from pylogic.ir.ops on
 #: purpose (eq and ne are their own swap)
@@ -99,7 +99,7 @@ def compare_rewrite(ins, rel, c, shift: int = 0):
 
 def lattice_fold(block, idx):
     """The constant instruction ``idx`` of ``block`` computes from constants set earlier in the
-    block (SCCP's evaluator, ``transforms.lattice.apply``, on constant operands only), or None."""
+    block (SCCP's evaluator, ``flow.lattice.apply``, on constant operands only), or None."""
     known = {}
     for k, ins in enumerate(block.instrs[:idx + 1]):
         value = None

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from facts_gen import vng
-from facts_gen.value_flow import definitions
+from pylogic.flow.definitions import definitions
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.machine import run_module

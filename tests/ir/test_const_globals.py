@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from facts_gen.value_flow import readonly_globals as fact_readonly
+from pylogic.flow.readonly_globals import readonly_globals as fact_readonly
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.llvm.importer import import_llvm

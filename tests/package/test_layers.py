@@ -1,7 +1,9 @@
 """The package's layers (DESIGN.md "Inside the package"): imports run one way,
-``errors ← ir ← {facts_gen, engines, interp} ← {predicates, transforms} ← analysis ← report ←
-commands ← cli``, with no cycle between modules. Every import statement counts, those inside
-functions included (a function-level import does not hide a cycle here)."""
+``errors ← ir ← flow ← {facts_gen, engines, interp} ← {predicates, transforms} ← analysis ←
+report ← commands ← cli``, with no cycle between modules. ``flow`` (the Python analyses passes
+share) imports only ``errors``, ``ir`` and external libraries; engines know no IR, so neither
+``ir`` nor ``flow``. Every import statement counts, those inside functions included (a
+function-level import does not hide a cycle here)."""
 from __future__ import annotations
 
 import ast
@@ -12,16 +14,17 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parents[2]
 
 #: layer -> rank; a module may import its own layer or any layer of lower rank, except where
-#: SIBLINGS_APART says otherwise.
+#: APART and FORBIDDEN say otherwise.
 RANK = {
     "pylogic.errors": 0,
     "pylogic.ir": 1,
-    "facts_gen": 2, "pylogic.engines": 2, "pylogic.interp": 2,
-    "pylogic.predicates": 3, "pylogic.transforms": 3,
-    "pylogic.analysis": 4,
-    "pylogic.report": 5,
-    "pylogic.commands": 6,
-    "pylogic.cli": 7, "pylogic.__main__": 7,
+    "pylogic.flow": 2,
+    "facts_gen": 3, "pylogic.engines": 3, "pylogic.interp": 3,
+    "pylogic.predicates": 4, "pylogic.transforms": 4,
+    "pylogic.analysis": 5,
+    "pylogic.report": 6,
+    "pylogic.commands": 7,
+    "pylogic.cli": 8, "pylogic.__main__": 8,
 }
 #: Layers of equal rank that must not import each other (engines know no IR nor interpreter;
 #: the predicate layer does not depend on passes).
@@ -29,8 +32,9 @@ APART = {("pylogic.engines", "facts_gen"), ("pylogic.engines", "pylogic.interp")
          ("facts_gen", "pylogic.engines"), ("facts_gen", "pylogic.interp"),
          ("pylogic.interp", "facts_gen"), ("pylogic.interp", "pylogic.engines"),
          ("pylogic.predicates", "pylogic.transforms")}
-#: Lower layers a layer must not import although their rank allows it.
-FORBIDDEN = {("pylogic.engines", "pylogic.ir")}
+#: Lower layers a layer must not import although their rank allows it: engines know no IR, nor
+#: the analyses over it.
+FORBIDDEN = {("pylogic.engines", "pylogic.ir"), ("pylogic.engines", "pylogic.flow")}
 
 
 def layer(module: str) -> str | None:
@@ -99,6 +103,14 @@ def test_imports_follow_the_layer_order():
                 continue
             if RANK[dst] > RANK[src] or (src, dst) in APART or (src, dst) in FORBIDDEN:
                 bad.append(f"{path.relative_to(ROOT)}:{line}: {name} ({src}) imports {target} ({dst})")
+    assert bad == [], "\n".join(bad)
+
+
+def test_flow_imports_only_errors_ir_and_libraries():
+    allowed = {"pylogic.errors", "pylogic.ir", "pylogic.flow", "external"}
+    bad = [f"{path.relative_to(ROOT)}:{line}: {name} imports {target}"
+           for name, path in modules().items() if layer(name) == "pylogic.flow"
+           for target, line in imports(name, path) if layer(target) not in allowed]
     assert bad == [], "\n".join(bad)
 
 

@@ -28,7 +28,7 @@ from typing import Optional
 
 from pylogic.ir.deposit_types import reads_condition_when_nullified
 from pylogic.ir.model import TRUE_PREDICATES, Function, Module, PredDefine
-from pylogic.transforms.lattice import BOT, meet, meet_all
+from pylogic.flow.lattice import BOT, meet, meet_all
 from pylogic.transforms.pcp.pssa import PSSA, CondRef, PSSAUnsupported, build_pssa, fpp_name
 from pylogic.transforms.pcp.pvg import PVG, _passes, build_pvg, compatible, evaluate
 from pylogic.transforms.regions import Region, RegionLimits, select_regions

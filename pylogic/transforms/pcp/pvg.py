@@ -20,7 +20,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
-from pylogic.transforms.lattice import BOT, TOP, apply, meet_all
+from pylogic.flow.lattice import BOT, TOP, apply, meet_all
 from pylogic.transforms.pcp.pssa import PSSA, TRUE, PSSAInstr, fpp_name
 
 MODELS = ("C", "A")

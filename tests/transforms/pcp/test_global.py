@@ -6,7 +6,7 @@ interpreter."""
 from __future__ import annotations
 
 from pylogic.ir.parser import parse_module
-from pylogic.transforms.lattice import BOT
+from pylogic.flow.lattice import BOT
 from pylogic.transforms.pcp.global_cp import global_constants
 from pylogic.transforms.pcp.pssa import build_pssa  # noqa: F401  (the local component)
 

@@ -11,7 +11,7 @@ import pytest
 
 from pylogic.interp import run_module
 from pylogic.ir.parser import parse_module
-from pylogic.transforms.lattice import BOT, TOP, apply, meet, meet_all
+from pylogic.flow.lattice import BOT, TOP, apply, meet, meet_all
 from pylogic.transforms.pcp.pssa import build_pssa, show
 from pylogic.transforms.pcp.pvg import (Node, build_pvg, evaluate, false_predicates, match,
                                         off_predicated, simplify, source_constants)

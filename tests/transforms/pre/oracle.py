@@ -6,10 +6,11 @@ formulation of Drechsler & Stadel 1993) written from the textbook equations.
 from __future__ import annotations
 
 from pylogic.ir.model import Call, Load, Reg, Ret, Store
-from facts_gen.value_flow import (KnownBytes, definitions, expression_of, load_roots, load_spans,
-                                  memory_offsets, memory_roots, object_sizes, reads_memory,
-                                  spares,
-                                  store_generated, value_names)
+from pylogic.flow.address_roots import memory_roots
+from pylogic.flow.definitions import definitions
+from pylogic.flow.known_bytes import KnownBytes
+from pylogic.flow.spans import load_roots, load_spans, memory_offsets, object_sizes, spares
+from pylogic.flow.value_names import expression_of, reads_memory, store_generated, value_names
 
 TOP, MUST, MAY, NO = "top", "must", "may", "no"
 

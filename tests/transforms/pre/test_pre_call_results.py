@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import ReturnFits
+from pylogic.flow.fits_extension import ReturnFits
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules

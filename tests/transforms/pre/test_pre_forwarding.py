@@ -9,7 +9,8 @@ import random
 import pytest
 
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import definitions, store_generated, value_names
+from pylogic.flow.definitions import definitions
+from pylogic.flow.value_names import store_generated, value_names
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules

@@ -5,7 +5,7 @@ Expressions built on loads (``cmp.eq(1,load.2s(@v))``) read the roots of their l
 (``vf_load_root``: one row per root), so they survive stores elsewhere too.
 
 Oracles: the Python fixed point of the thesis' equations (``oracle.py``, kills from
-``facts_gen.value_flow.spares``) equals ``datalog/pre.dl`` on 150 generated programs with
+``flow.spans.spares``) equals ``datalog/pre.dl`` on 150 generated programs with
 globals, a pointer that may point to either, a private alloca and calls; every program optimized
 by ``pre-m`` and ``pre-mr,pre-m`` is identical in the interpreter on inputs where the pointer
 points into each global, and never evaluates more loads."""
@@ -16,8 +16,9 @@ import random
 import pytest
 
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import (ANY, candidate_expressions, is_global_root, may_write,
-                                  memory_root, memory_roots, readonly_globals)
+from pylogic.flow.address_roots import ANY, is_global_root, may_write, memory_root, memory_roots
+from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.readonly_globals import readonly_globals
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules

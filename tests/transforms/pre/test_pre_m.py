@@ -85,7 +85,7 @@ def test_diamond_inserts_on_the_free_edge_and_reuses_at_the_join():
 
 
 def test_value_names_substitute_single_definitions_only_where_exact():
-    from facts_gen.value_flow import value_names
+    from pylogic.flow.value_names import value_names
     fn = parse_module("func main(a, b) {\ne:\n u = add a, 1\n v = mul u, 2\n print v\n"
                       " s = add a, 1\n a = add a, 1\n w = mul s, 2\n print w\n ret 0\n}\n"
                       ).functions[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from facts_gen.value_flow import value_names
+from pylogic.flow.value_names import value_names
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules

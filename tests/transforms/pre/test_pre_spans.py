@@ -4,7 +4,7 @@ same object whose bytes it overlaps (``vf_load_span`` / ``vf_store_span``, ``dat
 ``_pre_disjoint``; LLVM's BasicAA decides constant-offset accesses into one object the same
 way), and a memcpy/memset of 0 bytes writes nothing (``writes_nothing``).
 
-Oracles: the Python fixed point (``oracle.py``, kills from ``value_flow.spares`` with the spans)
+Oracles: the Python fixed point (``oracle.py``, kills from ``flow.spans.spares`` with the spans)
 equals ``datalog/pre.dl`` on clingo and DuckDB on generated programs that load and store every
 size at overlapping and disjoint offsets of a private alloca, an escaped alloca and a global;
 every such program optimized by ``pre-m`` and ``pre-mr,pre-m`` is identical in the interpreter
@@ -16,8 +16,9 @@ import random
 import pytest
 
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import (KnownBytes, memory_offsets, readonly_contents,
-                                  readonly_globals, relocated_contents)
+from pylogic.flow.known_bytes import KnownBytes, readonly_contents, relocated_contents
+from pylogic.flow.readonly_globals import readonly_globals
+from pylogic.flow.spans import memory_offsets
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules

@@ -13,7 +13,8 @@ import sys
 import networkx as nx
 import pytest
 
-from facts_gen.value_flow import candidate_expressions, expression_of, value_names
+from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.value_names import expression_of, value_names
 from pylogic.analysis.pre_stats import OUTPUTS, function_statistics
 from pylogic.analysis.run import module_rows
 from pylogic.ir.model import Call, Reg, Store

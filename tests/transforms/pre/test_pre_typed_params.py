@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import definitions, fits_extension
+from pylogic.flow.definitions import definitions
+from pylogic.flow.fits_extension import fits_extension
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules

@@ -9,7 +9,8 @@ import pytest
 from pylogic.analysis.run import module_rows
 from pylogic.ir.parser import parse_module
 from facts_gen.extract import extract_module
-from facts_gen.value_flow import KnownBytes, candidate_expressions
+from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.known_bytes import KnownBytes
 from tests.support import ENGINES
 from tests.transforms.pre import oracle
 from pylogic.ir.synthetic_values import random_module

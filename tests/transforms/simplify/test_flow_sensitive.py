@@ -1,5 +1,5 @@
 """simplify on registers written several times (issue #14, value numbering): each read sees the
-definitions that reach it (``transforms.reaching``), with the equalities of branch edges.
+definitions that reach it (``flow.reaching``), with the equalities of branch edges.
 Checked by the expected folds on small programs, by the interpreter on every path, and by
 hypothesis on random acyclic programs of multiply-written registers and branches on them."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pylogic.interp.differential import compare_modules
 from pylogic.ir.model import Mov
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_instr
-from pylogic.transforms.reaching import reaching_definitions
+from pylogic.flow.reaching import reaching_definitions
 from tests.transforms.simplify.support import simplified
 
 

@@ -1,4 +1,4 @@
-"""Loads of known bytes folded by simplify (``transforms.known_memory``: a fresh alloca's
+"""Loads of known bytes folded by simplify (``flow.known_memory``: a fresh alloca's
 zeros, constant stores, memset, memcpy from a read-only global): the expected folds on small
 programs, what must stay a load (an unknown store or call in between, a join of different
 bytes, a guarded store, a load past the end), each checked by the interpreter, and hypothesis on

@@ -359,7 +359,7 @@ def test_loads_of_read_only_globals_fold_and_no_other_load_does():
     assert print_instr(d["h"]) == "h = mov 456" and print_instr(d["hu"]) == "hu = mov 200"
     for r in ("c", "e"):
         assert isinstance(d[r], Load), print_instr(d[r])
-    # out's bytes are known after the store (transforms.known_memory), not read-only
+    # out's bytes are known after the store (flow.known_memory), not read-only
     assert print_instr(d["d"]) == "d = mov 5"
     assert record.totals()["rules"]["load-constant-global"] == 4
     a, b = run_module(before), run_module(after)

@@ -1,4 +1,4 @@
-"""simplify's non-zero facts (``transforms.nonzero``; LLVM's isKnownNonZero as GVN uses it):
+"""simplify's non-zero facts (``flow.nonzero``; LLVM's isKnownNonZero as GVN uses it):
 a dereferenced pointer, a global's or an ``alloca``'s address compare unequal to 0, and
 ``div x, x`` is 1 where x is non-zero on a branch edge. Checked on the interpreter for every
 argument the programs branch on; the cases the facts do not cover keep their instruction (a
@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.printer import print_instr
-from pylogic.transforms.nonzero import _keeps_value
 from tests.transforms.simplify.support import simplified
 
 
@@ -128,14 +127,3 @@ def test_dereferenced_pointers_global_and_alloca_addresses_are_not_zero():
     # n = 0 leaves q in bounds; other n move it past g's 8 bytes: both sides fault alike
     _same_runs(before, after, [(0,), (8,)])
     assert compare_modules(before, after, [((3,), ())]).verdict != "different"
-
-
-def test_an_and_keeps_a_non_zero_value_when_its_mask_keeps_the_bits_that_fix_it():
-    """x with s sign bits and x != 0 has x & m != 0 when ``_keeps_value(s, m)``: every such x
-    for s >= 55, masks of every low width and a few others."""
-    masks = [(1 << j) - 1 for j in range(1, 65)] + [0xff00, -256, 0x5555, -1]
-    for s in range(55, 65):
-        xs = [x for x in range(-(1 << (64 - s)), 1 << (64 - s)) if x]
-        for m in masks:
-            if _keeps_value(s, m):
-                assert all(x & m for x in xs), (s, m)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
+from pylogic.flow.lattice import ABSORBING, BOT, DECIDED, TOP, apply
 from pylogic.ir.ops import eval_rel
-from pylogic.transforms.lattice import ABSORBING, BOT, DECIDED, TOP, apply
 
 INT64 = st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1)
 

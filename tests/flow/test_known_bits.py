@@ -1,4 +1,4 @@
-"""The known-bits domain of ``simplify`` (pylogic/transforms/known_bits.py) checked against the
+"""The known-bits domain of ``simplify`` (pylogic/flow/known_bits.py) checked against the
 reference interpreter: for sets of operand values, every value the interpreter computes for
 ``op(a, b)`` (a, b from the sets) must lie in ``transfer(op, bits(A), bits(B))``, and a compare
 ``compare`` decides must come out that way for every pair.
@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from pylogic.interp.machine import run_module
 from pylogic.ir.model import BINARY_OPS, RELATIONS
 from pylogic.ir.parser import parse_module
-from pylogic.transforms import known_bits as kb
+from pylogic.flow import known_bits as kb
 from tests.transforms.simplify.pairs_program import pairs_program
 
 EDGES = (1 << 63) - 1, -(1 << 63), 1 << 32, -(1 << 32), 255 << 56, 0x100, 0xFFFF, -0x8000, 1 << 31

@@ -151,7 +151,21 @@ def constant_branch(instrs: tuple) -> Optional[str]:
 
 
 def reaching_definitions(fn: Function) -> Reaching:
-    """Reaching definitions (module docstring) of ``fn``."""
+    """Reaching definitions (module docstring) of ``fn``: for each reachable instruction, the
+    definitions of each register it reads that reach that read, with the equalities of branch
+    edges.
+
+    Parameters
+    ----------
+    fn : the ``Function`` (unreachable blocks get no states).
+
+    Returns
+    -------
+    Reaching : ``defs`` (every ``Def``) and ``reads``; ``at(site, reg)`` answers per read.
+
+    References: Aho, Sethi, Ullman, "Compilers", §10.5; LLVM 14 GVN.cpp (propagateEquality),
+    PredicateInfo.cpp.
+    """
     blocks = fn.block_map()
     entry = fn.blocks[0].label
     order = reverse_postorder(fn)

@@ -20,9 +20,10 @@ instruction (a write into an object of which nothing is known makes the written 
 * ``call memset(A, C, N)`` / ``memcpy``/``memmove(A, G, N)`` (the interpreter's builtins, when the
   module does not define the callee) with A inside an object, C and N known constants and G a
   read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; a builtin
-  that writes nothing existing (``malloc``, ``strlen``, ``memcmp``, ...: ``_NO_WRITE``) changes
-  nothing; any other call forgets everything (a callee may write an object whose address escaped, or free the frame's
-  allocas: ``llvm.stackrestore``);
+  that writes nothing existing (``malloc``, ``strlen``, ``memcmp``, ...:
+  ``memory_writes.NO_WRITE_BUILTINS``) changes nothing; any other call forgets everything (a
+  callee may write an object whose address escaped, or free the frame's allocas:
+  ``llvm.stackrestore``);
 * at a join, a byte is known when it is the same on every incoming edge (not the edge a ``cbr``
   on a literal, or on a register just set to one, never takes: ``reaching.constant_branch``).
 
@@ -44,7 +45,8 @@ from pylogic.ir.ops import builtin_name
 from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Store, branch_targets)
-from pylogic.transforms.reaching import constant_branch
+from pylogic.flow.memory_writes import COPY_BUILTINS, NO_WRITE_BUILTINS, SET_BUILTINS
+from pylogic.flow.reaching import constant_branch
 
 __all__ = ["known_loads", "MAX_BYTES"]
 
@@ -52,12 +54,6 @@ __all__ = ["known_loads", "MAX_BYTES"]
 MAX_BYTES = 256
 #: an object's offsets: the interpreter's segments are 2**32 bytes apart
 OFFSET_LIMIT = 1 << 32
-_COPY = ("memcpy", "memmove")
-_SET = ("memset",)
-#: builtins that write no memory that exists before the call (``interp.builtins``: they read
-#: their arguments' bytes, or allocate a new object)
-_NO_WRITE = frozenset({"malloc", "calloc", "strlen", "strnlen", "strcmp", "strncmp", "memcmp",
-                       "bcmp", "memchr", "strchr", "index", "strrchr"})
 
 
 def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
@@ -71,7 +67,10 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     that read, or None;
     ``constant(operand, site)``: its value there when known, else None; ``readonly``: the
     module's read-only globals by name; ``defined``: names of functions the module defines (None:
-    unknown, so no call is taken for a builtin)."""
+    unknown, so no call is taken for a builtin).
+
+    References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (AnalyzeLoadFromClobberingMemInst);
+    IR.md (alloca's zeroed bytes, load, store)."""
     blocks = fn.block_map()
     sizes = {g: n for g, n in (global_sizes or {}).items() if 0 < n <= MAX_BYTES}
     for b in fn.blocks:         # alloca site -> bytes
@@ -164,9 +163,9 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
             return _write(state, x, off, data, sizes[x])
         if isinstance(ins, Call):
             name = builtin_name(ins.callee)
-            if defined is not None and name not in defined and name in _NO_WRITE:
+            if defined is not None and name not in defined and name in NO_WRITE_BUILTINS:
                 return state
-            if defined is None or name in defined or name not in _COPY + _SET \
+            if defined is None or name in defined or name not in COPY_BUILTINS + SET_BUILTINS \
                     or len(ins.args) < 3:
                 return {}
             n = constant(ins.args[2], site)
@@ -176,7 +175,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
             if got == ():
                 return state
             x, off = got
-            if name in _SET:
+            if name in SET_BUILTINS:
                 c = constant(ins.args[1], site)
                 data = (c & 0xFF,) * n if c is not None else (None,) * n
             else:

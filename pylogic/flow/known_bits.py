@@ -8,7 +8,7 @@ A :class:`Bits` describes a set of 64-bit values: every value of the set has 0 a
 counts are taken mod 64, ``shr`` logical, ``sar`` arithmetic, ``div``/``rem`` signed truncating).
 
 Every transfer function over-approximates: for all a in A, b in B, ``op(a, b)`` is in
-``transfer(op, A, B)`` (tests/transforms/test_known_bits.py checks it by enumeration against the
+``transfer(op, A, B)`` (tests/flow/test_known_bits.py checks it by enumeration against the
 interpreter's operators). ``join`` is the union of two sets (fewer known bits).
 
 Example
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
+from pylogic.flow.lattice import apply
 from pylogic.ir.model import RELATIONS, to_signed64
 from pylogic.ir.ops import eval_rel
-from pylogic.transforms.lattice import apply
 
 M = (1 << 64) - 1
 SIGN = 1 << 63

@@ -3,13 +3,14 @@ what GVN's propagateEquality does for a branch condition ``a REL b`` -- on the e
 true, ``a REL b`` is 1 and its inverse 0 (and ``a == b`` makes ``a``, ``b`` one value) -- here as a
 truth table over the order of the two operands.
 
-A fact is an edge ``B -> T`` that is T's only entry (``sole_entry_edges``), where B ends in ``cbr c, T, F`` (T != F) and c
-was computed in B by ``c = cmp.REL a, b`` (unguarded, c not written again before the branch): in
-every block T dominates, ``a REL b`` is 1 (T is the true target) or 0 (the false one), provided a
-and b hold the values they held at the compare. That is so for *stable* operands (literals,
-globals' addresses, parameters never written, SSA registers whose single definition dominates
-every read): the compare in B follows the operand's last definition and, T's only entry being
-from B, every path to a block T dominates crosses the edge after that definition.
+A fact is an edge ``B -> T`` that is T's only entry (``sole_entry_edges``), where B ends in
+``cbr c, T, F`` (T != F) and c was computed in B by ``c = cmp.REL a, b`` (unguarded, c not
+written again before the branch): in every block T dominates, ``a REL b`` is 1 (T is the true
+target) or 0 (the false one), provided a and b hold the values they held at the compare. That
+is so for *stable* operands (literals, globals' addresses, parameters never written, SSA
+registers whose single definition dominates every read): the compare in B follows the
+operand's last definition and, T's only entry being from B, every path to a block T dominates
+crosses the edge after that definition.
 
 A later ``cmp.REL2 x, y`` whose operands are the same values (``x, y`` = ``a, b`` or ``b, a``)
 is then decided when REL2 has one outcome on every order of the two values the fact leaves
@@ -80,7 +81,10 @@ def sole_entry_edges(fn: Function) -> Iterator[tuple[Block, CondBr, str, int]]:
 class BranchFacts:
     """The facts of one function (module docstring). ``stable(operand)`` says whether an operand
     is stable and ``key(operand)`` gives the value it stands for (e.g. through SSA copies);
-    ``dominates(d, n)`` is block dominance."""
+    ``dominates(d, n)`` is block dominance; ``value(block, cmp, key)`` answers per compare.
+
+    References: LLVM 14 GVN.cpp (propagateEquality), InstructionSimplify.cpp
+    (isImpliedCondition)."""
 
     def __init__(self, fn: Function, stable: Callable, key: Callable, dominates: Callable):
         self.dominates = dominates

@@ -22,8 +22,9 @@ from collections import defaultdict
 from typing import Optional
 
 from pylogic.ir.model import Alloca, BinOp, Cmp, GlobalAddr, Imm, Load, Reg, Store
+from pylogic.flow.branch_facts import sole_entry_edges
+from pylogic.flow.stable import stable_operand
 from pylogic.ir.ops import SWAPPED, eval_rel
-from pylogic.transforms.branch_facts import sole_entry_edges
 
 #: Most single-predecessor blocks walked back from a read to the dereference before it.
 MAX_CHAIN = 32
@@ -31,7 +32,10 @@ MAX_CHAIN = 32
 
 class NonZero:
     """Non-zero facts of one solved ``simplify._Values`` (its function, dominator intervals,
-    SSA values and known bits)."""
+    SSA values and known bits); ``at(a, block, index)`` answers per read.
+
+    References: LLVM 14 ValueTracking.cpp (isKnownNonZero), GVN.cpp (propagateEquality);
+    pathfinder.md (correlation source 4: a dereferenced pointer is non-zero)."""
 
     def __init__(self, values):
         self.values = values
@@ -132,22 +136,17 @@ class NonZero:
             return True
         if isinstance(d, BinOp) and d.op == "and" and depth < 4:
             for y, m in ((d.a, d.b), (d.b, d.a)):
-                if isinstance(m, Imm) and _keeps_value(values.operand(y).sign, m.value) \
-                        and _stable(values, y) and self.at(y, block, index, depth + 1):
+                if isinstance(m, Imm) and keeps_value(values.operand(y).sign, m.value) \
+                        and stable_operand(values, y) and self.at(y, block, index, depth + 1):
                     return True
         return False
 
 
-def _keeps_value(sign: int, mask: int) -> bool:
+def keeps_value(sign: int, mask: int) -> bool:
     """A value with ``sign`` sign bits is 0 when its low 65 - sign bits are (they fix the rest);
     ``mask`` keeps all of them."""
     low = (1 << min(64, 65 - sign)) - 1
     return mask & low == low
-
-
-def _stable(values, a) -> bool:
-    a = values.leader(a)
-    return not isinstance(a, Reg) or values.is_value(a.name)
 
 
 def equal_values(values, a, b) -> bool:
@@ -159,7 +158,7 @@ def equal_values(values, a, b) -> bool:
     da, db = values.ssa_def(a), values.ssa_def(b)
     if not (isinstance(da, BinOp) and isinstance(db, BinOp) and da.op == db.op):
         return False
-    return all(_stable(values, x) and values.same(x, y)
+    return all(stable_operand(values, x) and values.same(x, y)
                for x, y in ((da.a, db.a), (da.b, db.b)))
 
 

@@ -1,0 +1,83 @@
+"""Candidate expressions: the value names of a function that can be redundant -- computed by an
+unguarded instruction at least twice, or once in a block on a CFG cycle (a loop-invariant user
+reuses its own value around the loop); a store generating a load's value, or a write of known
+bytes it reads, counts as a computation of it. Any other expression cannot be redundant, so
+leaving it out keeps PRE's availability relations output-sensitive.
+
+Example
+-------
+>>> from pylogic.ir.parser import parse_module
+>>> fn = parse_module("func f(a) {\\ne:\\n x = add a, 1\\n y = add 1, a\\n z = mul a, 2\\n"
+...                   " ret y\\n}\\n").functions[0]
+>>> candidate_expressions(fn, {})
+{'add(1,a)': ('add', (Imm(value=1), Reg(name='a')))}
+
+References: pathfinder.md §4.1 (generators = users, Def 4.1), §6.3.1.4 (lexical PRE).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import networkx as nx
+
+from pylogic.flow.definitions import definitions
+from pylogic.flow.known_bytes import KnownBytes
+from pylogic.flow.value_names import expression_of, store_generated, value_names
+from pylogic.ir.model import Function, Store
+
+
+def cyclic_blocks(fn: Function) -> set[str]:
+    """Blocks on some CFG cycle (a non-trivial strongly connected component or a self loop)."""
+    g = nx.DiGraph()
+    g.add_nodes_from(b.label for b in fn.blocks)
+    g.add_edges_from(fn.edges())
+    out: set[str] = set()
+    for comp in nx.strongly_connected_components(g):
+        if len(comp) > 1:
+            out |= comp
+    out |= {a for a, b in g.edges() if a == b}
+    return out
+
+
+def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=None,
+                          known: Optional[KnownBytes] = None) -> dict[str, tuple[str, tuple]]:
+    """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
+    an unguarded instruction at least twice, or once on a cycle; a store generating a load's
+    value, or a write of known bytes it reads (``known``), counts as a computation of it),
+    named under ``names`` (default: ``value_names(fn)``).
+
+    References: pathfinder.md §4.1 (generators = users, Def 4.1), §6.3.1.4."""
+    names = value_names(fn) if names is None else names
+    seen: dict[str, list] = {}
+    where: dict[str, list[str]] = {}
+    stored: dict[str, list[str]] = {}
+    defs = None
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if ins.guard is not None:
+                continue
+            if known is not None:
+                for e in known.generated(ins):
+                    stored.setdefault(e, []).append(b.label)
+            if isinstance(ins, Store):
+                defs = definitions(fn) if defs is None else defs
+                for e in store_generated(ins, names, defs, returns):
+                    stored.setdefault(e, []).append(b.label)
+                continue
+            found = expression_of(ins, names)
+            if found is not None:
+                seen.setdefault(found[0], [found[1], found[2]])
+                where.setdefault(found[0], []).append(b.label)
+    for e, blocks in stored.items():
+        if e in where:
+            where[e] = where[e] + blocks
+    cyclic = None
+    out = {}
+    for name, blocks in where.items():
+        if len(blocks) < 2:
+            if cyclic is None:
+                cyclic = cyclic_blocks(fn)
+            if blocks[0] not in cyclic:
+                continue
+        out[name] = tuple(seen[name])
+    return out

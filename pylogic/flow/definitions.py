@@ -1,0 +1,59 @@
+"""Definitions of a function's registers: every instruction writing each one, and the registers
+written once (PIR registers may be written many times: phis lowered to copies, PRE's
+temporaries, blocks pre-mr duplicated).
+
+Example
+-------
+>>> from pylogic.ir.parser import parse_module
+>>> text = "func f(a) {\\ne:\\n x = add a, 1\\n x = add x, 1\\n y = mov x\\n ret y\\n}\\n"
+>>> fn = parse_module(text).functions[0]
+>>> sorted(definitions(fn)), sorted(single_definitions(fn))
+(['a', 'x', 'y'], ['y'])
+
+References: Aho, Sethi, Ullman, "Compilers", §9.2 (ud-chains); IR.md (registers, parameters);
+README "PIR extensions" (typed parameters).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+from pylogic.ir.model import Function, Instr
+
+
+class Definitions(dict):
+    """``{register: every instruction writing it}`` (parameters: a ``None`` entry), with
+    ``ranges``: ``{parameter: (lo, hi)}`` of the typed parameters (README "PIR extensions": a
+    call with an argument outside the range is a run-time error), the values a ``None``
+    entry may stand for."""
+
+    def __init__(self, *args, ranges=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ranges = ranges or {}
+
+
+def definitions(fn: Function) -> Definitions:
+    """``{register: every instruction writing it}`` (parameters: a ``None`` entry; typed ones
+    with their range in ``ranges``).
+
+    References: Aho, Sethi, Ullman, "Compilers", §9.2 (ud-chains)."""
+    out = Definitions({p: [None] for p in fn.params},
+                      ranges=fn.param_ranges() if fn.param_types else None)
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for r in ins.defs():
+                out.setdefault(r, []).append(ins)
+    return out
+
+
+def single_definitions(fn: Function) -> dict[str, Instr]:
+    """``{register: its definition}`` for registers written once, unguarded (identical copies
+    of one definition, as in blocks pre-mr duplicated, count as one)."""
+    return {r: ds[0] for r, ds in definitions(fn).items() if ds[0] is not None
+            and ds[0].guard is None and all(_same(d, ds[0]) for d in ds[1:])}
+
+
+def _same(a: Optional[Instr], b: Instr) -> bool:
+    """Whether ``a`` is a copy of ``b`` (annotations aside)."""
+    return a is not None and dataclasses.replace(a, annotations=()) == \
+        dataclasses.replace(b, annotations=())

@@ -1,0 +1,203 @@
+"""The bytes an access touches: constant offsets of addresses into their root's object, the byte
+spans loads read and writes write, the sizes of objects, and whether a write spares an
+expression that reads memory (``spares``: its roots and spans, ``address_roots``).
+
+Example
+-------
+>>> from pylogic.ir.parser import parse_module
+>>> fn = parse_module(
+...     "func f() {\\ne:\\n p = alloca 8\\n q = add p, 4\\n ret 0\\n}\\n").functions[0]
+>>> memory_offsets(fn)
+{'p': 0, 'q': 4}
+
+References: LLVM 14 BasicAA (disjoint byte ranges of one underlying object; an access larger than
+an object is not to it); pathfinder.md §4.1 (kills); C's object rules.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from pylogic.flow.address_roots import (ANY, ESCAPED, GLOBAL, READONLY, memory_root, may_write,
+                                        written_root)
+from pylogic.flow.definitions import definitions, single_definitions
+from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
+from pylogic.flow.value_names import expression_of, reads_memory
+from pylogic.ir.model import (Alloca, BinOp, Function, GlobalAddr, Imm, Instr, Load, Mov, Reg,
+                              Store)
+
+
+#: Offsets kept in span facts (Souffle numbers are 32-bit): larger ones are unknown.
+MAX_OFFSET = 1 << 30
+
+
+def memory_offsets(fn: Function) -> dict[str, int]:
+    """``{register: constant byte offset}``: registers written once, unguarded, as an alloca
+    (offset 0) or as a copy of, or a constant added to or subtracted from, a global's address or
+    such a register. Combined with its root (``memory_roots``, grown along the same
+    definitions), the register points exactly ``offset`` bytes into the root's object.
+
+    References: LLVM 14 BasicAA (constant offsets from an underlying object)."""
+    single = single_definitions(fn)
+    off = {r: 0 for r, ins in single.items() if isinstance(ins, Alloca)}
+
+    def of(a):
+        if isinstance(a, GlobalAddr):
+            return 0
+        return off.get(a.name) if isinstance(a, Reg) else None
+
+    def const(a, depth=0):              # an immediate, or a register copied from one
+        if isinstance(a, Imm):
+            return a.value
+        ins = single.get(a.name) if isinstance(a, Reg) and depth < 8 else None
+        return const(ins.src, depth + 1) if isinstance(ins, Mov) else None
+    changed = True
+    while changed:
+        changed = False
+        for r, ins in single.items():
+            if r in off:
+                continue
+            got = None
+            if isinstance(ins, Mov):
+                got = of(ins.src)
+            elif isinstance(ins, BinOp) and ins.op == "add":
+                if const(ins.b) is not None and of(ins.a) is not None:
+                    got = of(ins.a) + const(ins.b)
+                elif const(ins.a) is not None and of(ins.b) is not None:
+                    got = of(ins.b) + const(ins.a)
+            elif isinstance(ins, BinOp) and ins.op == "sub" and const(ins.b) is not None \
+                    and of(ins.a) is not None:
+                got = of(ins.a) - const(ins.b)
+            if got is not None and abs(got) < MAX_OFFSET:
+                off[r] = got
+                changed = True
+    return off
+
+
+def address_offset(addr, roots: dict, offsets: dict) -> Optional[int]:
+    """The offset of ``addr`` into its root's object (``memory_offsets``), or None when its
+    root or offset is unknown."""
+    if isinstance(addr, GlobalAddr):
+        return 0
+    if isinstance(addr, Reg) and addr.name in roots:
+        return offsets.get(addr.name)
+    return None
+
+
+def written_span(ins: Instr, roots: dict, offsets: Optional[dict],
+                 defined: frozenset = frozenset()) -> Optional[tuple[int, int]]:
+    """``(lo, hi)``: the bytes of its root (``written_root``) a store or a ``MEMORY_WRITERS``
+    call of a constant length (``written_size``) writes, when its address's offset is known;
+    else None."""
+    n = written_size(ins, defined)
+    if offsets is None or n is None or not 0 <= n < MAX_OFFSET:
+        return None
+    lo = address_offset(ins.addr if isinstance(ins, Store) else ins.args[0], roots, offsets)
+    return None if lo is None else (lo, lo + n)
+
+
+def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
+               offsets: dict) -> dict[str, dict]:
+    """``{expression reading memory: {root: frozenset of (lo, hi) byte ranges, or None}}``: the
+    bytes of each root (``load_roots``) the expression's loads read, None for a root some load
+    reads at an unknown offset.
+
+    References: LLVM 14 BasicAA (byte ranges of one underlying object)."""
+    defs = definitions(fn)
+    memo: dict[str, dict] = {}
+
+    def merge(into: dict, got: dict) -> None:
+        for r, s in got.items():
+            into[r] = None if s is None or into.get(r, ()) is None else \
+                frozenset(into.get(r, frozenset()) | s)
+
+    def own(ins) -> dict:
+        lo = address_offset(ins.addr, roots, offsets)
+        return {memory_root(ins.addr, roots):
+                None if lo is None else frozenset({(lo, lo + ins.size)})}
+
+    def of_reg(r: str) -> dict:
+        if r not in memo:
+            memo[r] = {}
+            ins = defs[r][0]
+            out = of_operands(ins)
+            if isinstance(ins, Load):
+                merge(out, own(ins))
+            memo[r] = out
+        return memo[r]
+
+    def of_operands(ins) -> dict:
+        out: dict = {}
+        for a in ins.uses():
+            if isinstance(a, Reg) and a.name in names and defs.get(a.name, [None])[0] is not None:
+                merge(out, of_reg(a.name))
+        return out
+
+    out: dict[str, dict] = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if ins.guard is not None:
+                continue
+            found = expression_of(ins, names)
+            if found is None or found[0] not in exprs or not reads_memory(found[1], found[2]):
+                continue
+            got = of_operands(ins)
+            if isinstance(ins, Load):
+                merge(got, own(ins))
+            merge(out.setdefault(found[0], {}), got)
+    return out
+
+
+def load_roots(fn: Function, names: dict, exprs: dict, roots: dict) -> dict[str, frozenset]:
+    """``{expression reading memory: the roots it reads}``: for a load, the root of its address
+    (``memory_root``) and those of the loads its address is built on; for an expression built
+    on loads (``value_names``), those of the loads its operands are named by. Unioned over the
+    occurrences (equal names read the same memory; the union is the safe side). The roots of
+    ``load_spans``, whatever the offsets."""
+    return roots_of_spans(load_spans(fn, names, exprs, roots, {}))
+
+
+def roots_of_spans(spans: dict) -> dict[str, frozenset]:
+    """``load_roots`` from the ``load_spans`` already computed (its roots, whatever the offsets)."""
+    return {e: frozenset(by_root) for e, by_root in spans.items() if by_root}
+
+
+def object_sizes(fn: Function, global_sizes: dict) -> dict[str, int]:
+    """``{root: bytes of its object}`` for the global roots (``&NAME``, ``=NAME``) and the
+    allocas of a constant size (``^R`` and ``R``): every access lies inside one object (C's
+    object rules; the interpreter's segments), so one larger than an object is not to it."""
+    out = {}
+    for g, n in global_sizes.items():
+        out[GLOBAL + g] = out[READONLY + g] = n
+    for r, ins in single_definitions(fn).items():
+        if isinstance(ins, Alloca) and isinstance(ins.size, Imm):
+            out[r] = out[ESCAPED + r] = ins.size.value
+    return out
+
+
+def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset(),
+           spans: Optional[dict] = None, offsets: Optional[dict] = None,
+           sizes: Optional[dict] = None) -> bool:
+    """Whether the store or call ``ins`` surely leaves an expression reading memory of ``root``
+    (a root or a set of roots, ``load_roots``; None: unknown) unchanged. With ``spans`` (the
+    expression's ``load_spans``) and ``offsets`` (``memory_offsets``), a write of one of its
+    roots at bytes none of its reads of that root touch spares it too, and so does a
+    ``memcpy``/``memset`` of 0 bytes (``writes_nothing``); with ``sizes`` (``object_sizes``), a
+    write through ``ANY`` of more bytes than a root's object has cannot be to it.
+
+    References: pathfinder.md §4.1 (kills); LLVM 14 BasicAA (disjoint ranges, object sizes)."""
+    if writes_nothing(ins, defined):
+        return True
+    if not root or not clobbers_memory(ins):
+        return False
+    written = written_root(ins, roots, defined)
+    wspan = written_span(ins, roots, offsets, defined) if spans and offsets is not None else None
+    for r in ([root] if isinstance(root, str) else root):
+        if not may_write(written, r):
+            continue
+        if written == r and wspan is not None and spans.get(r) is not None and \
+                not any(lo < whi and wlo < hi for lo, hi in spans[r] for wlo, whi in [wspan]):
+            continue                                         # disjoint bytes of one object
+        if written == ANY and sizes and r in sizes and (written_size(ins, defined) or 0) > sizes[r]:
+            continue                                         # too large for the object
+        return False
+    return True

@@ -1,0 +1,241 @@
+"""Value names: the text of the expression an instruction computes (``op(a,b)`` with its operands
+as text, commutative operands sorted), and registers named by the value they hold (symbolic
+back-substitution through copies, pure expressions and loads), the separable Value Name Graph's
+one name per lexical expression.
+
+Naming: ``add(%x,4)``, ``cmp.lt(%i,%n)``, ``load.4s(%p)``, ``select(%c,%a,%b)``; ``add(a,b)`` and
+``add(b,a)`` are one name. A name built on a load has the pseudo-leaf ``MEMORY``, rewritten by
+every store and call; across ``store L, t`` the name ``*L`` becomes ``t`` (``store_generated``).
+
+Example
+-------
+>>> from pylogic.ir.parser import parse_module
+>>> fn = parse_module(
+...     "func f(a) {\\ne:\\n x = add a, 1\\n y = mul x, 2\\n ret y\\n}\\n").functions[0]
+>>> value_names(fn)["y"][0], expression_of(fn.blocks[0].instrs[1])[0]
+('mul(2,add(1,a))', 'mul(2,x)')
+
+References: pathfinder.md §3.4.1.1 (indirection in names), §3.4.1.2 (symbolic
+back-substitution), §3.5 (separable VNG), §6.3.1.4 (lexical PRE: ``a op b``).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+from pylogic.flow.fits_extension import fits_extension
+from pylogic.flow.memory_writes import clobbers_memory
+from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov, Reg,
+                              Select, Store, UnOp)
+
+
+COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
+
+
+def operand_text(op) -> str:
+    if isinstance(op, (Reg, GlobalAddr)):
+        return op.name
+    if isinstance(op, Imm):
+        return str(op.value)
+    raise TypeError(f"not an operand: {op!r}")
+
+
+def operand_name(a, names: dict) -> tuple[str, tuple]:
+    """(text, leaves) of operand ``a`` under ``names`` ({register: (name, leaves)})."""
+    if isinstance(a, Reg) and a.name in names:
+        return names[a.name]
+    return operand_text(a), (a,)
+
+
+def compose_name(op: str, parts: list) -> tuple[str, tuple]:
+    """(name, leaves) of ``op`` applied to operand (text, leaves) pairs."""
+    if op in COMMUTATIVE:
+        parts = sorted(parts, key=lambda p: p[0])
+    leaves: dict = {}
+    for _, ls in parts:
+        for leaf in ls:
+            leaves.setdefault(leaf, None)
+    return f"{op}({','.join(t for t, _ in parts)})", tuple(leaves)
+
+
+def op_and_args(ins: Instr):
+    if isinstance(ins, BinOp):
+        return ins.op, [ins.a, ins.b]
+    if isinstance(ins, UnOp):
+        return ins.op, [ins.a]
+    if isinstance(ins, Cmp):
+        return f"cmp.{ins.rel}", [ins.a, ins.b]
+    if isinstance(ins, Select):
+        return "select", [ins.cond, ins.a, ins.b]
+    if isinstance(ins, Load):
+        return f"load.{ins.size}{'s' if ins.signed else 'u'}", [ins.addr]
+    return None, None
+
+
+def expression_of(ins: Instr, names: Optional[dict] = None) -> Optional[tuple[str, str, tuple]]:
+    """``(name, op, leaves)`` of the expression ``ins`` computes, or None (moves, calls, stores,
+    allocas, inputs, predicate defines, branches compute none). ``names`` (``value_names``)
+    substitutes registers by the values they hold; ``leaves`` are the operands the name is
+    built from (the instruction's own operands when nothing is substituted)."""
+    op, args = op_and_args(ins)
+    if op is None:
+        return None
+    name, leaves = compose_name(op, [operand_name(a, names or {}) for a in args])
+    return name, op, leaves
+
+
+def substituted(ins: Instr, names: dict) -> bool:
+    """Whether some operand of ``ins`` is named through ``names`` (not a leaf itself)."""
+    return any(isinstance(a, Reg) and a.name in names for a in ins.uses())
+
+
+#: Longest value name built by substitution; a longer one keeps its register as a leaf.
+MAX_NAME = 160
+
+
+def value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple[str, tuple]]:
+    """``{register: (name, leaves)}``: registers that can be named by the value they hold --
+    symbolic back-substitution (pathfinder.md §3.4.1.2) with copies and pure expressions
+    substituted, as far as it is exact.
+
+    A register qualifies when it has one definition (or identical copies of it, as restructuring
+    makes), unguarded, a copy, a pure expression or a
+    load (pathfinder.md §3.4.1.1: indirection in the name, ``t := load L`` names t ``*L``; such
+    a name has the pseudo-leaf ``MEMORY``, rewritten by every store and call), it is no
+    parameter, and it is never read (by any instruction, guards included) where it may be
+    *stale*: not yet written since the entry, or a leaf of its name rewritten since its
+    definition. Then at every read its value is its name
+    evaluated on the current leaves, so kills of the name are the definitions of its leaves,
+    and a copy named by a register can be replaced by that register at every read. Found by
+    iteration: a register read while possibly stale becomes a leaf, and the names built on it
+    change. Registers in ``keep`` are never substituted (always leaves).
+
+    References: pathfinder.md §3.4.1.1, §3.4.1.2 (symbolic back-substitution).
+    """
+    count: dict[str, int] = dict.fromkeys(fn.params, 1)
+    first: dict[str, Instr] = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for r in ins.defs():
+                same = dataclasses.replace(ins, annotations=())
+                if first.get(r) == same:
+                    continue        # a copy of one definition (a block duplicated by pre-mr)
+                first[r] = same
+                count[r] = count.get(r, 0) + 1
+    define = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if ins.guard is not None or len(ins.defs()) != 1 or count[ins.defs()[0]] != 1 \
+                    or ins.defs()[0] in keep:
+                continue
+            op, _ = op_and_args(ins)
+            if isinstance(ins, Mov) or op is not None:
+                define[ins.defs()[0]] = ins
+    succ = {b.label: b.successors() for b in fn.blocks}
+    while define:
+        names: dict = {}
+        bad: set = set()
+
+        def name(r: str, visiting: set):
+            if r in names:
+                return names[r]
+            if r in visiting:
+                bad.add(r)
+                return r, (Reg(r),)
+            visiting.add(r)
+            ins = define[r]
+            parts = [name(a.name, visiting) if isinstance(a, Reg) and a.name in define
+                     else (operand_text(a), (a,)) for a in ins.uses()]
+            visiting.discard(r)
+            if isinstance(ins, Mov):
+                out = parts[0]
+            else:
+                out = compose_name(op_and_args(ins)[0], parts)
+                if isinstance(ins, Load) and MEMORY not in out[1]:
+                    out = (out[0], out[1] + (MEMORY,))
+            if len(out[0]) > MAX_NAME:
+                bad.add(r)
+            names[r] = out
+            return out
+
+        for r in define:
+            name(r, set())
+        if not bad:
+            bad = _stale_reads(fn, names, succ)
+        if not bad:
+            return names
+        for r in bad:
+            del define[r]
+    return {}
+
+
+def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
+    """Named registers some instruction may read while stale (see
+    ``value_names``): a forward may-analysis, stale at the entry, made stale by a definition of
+    a leaf, made fresh by the register's own definition. Sets are bit masks over the named
+    registers (one Python int per block state)."""
+    index = {r: k for k, r in enumerate(names)}
+    dependents: dict[str, int] = {}
+    for r, (_, leaves) in names.items():
+        for leaf in leaves:
+            if isinstance(leaf, Reg):
+                dependents[leaf.name] = dependents.get(leaf.name, 0) | (1 << index[r])
+    plans: dict[str, list] = {}  # block -> per instruction (reads, [(made stale, made fresh)])
+    for b in fn.blocks:
+        steps = []
+        for ins in b.instrs:
+            reads = 0
+            for a in ins.uses():
+                if isinstance(a, Reg) and a.name in index:
+                    reads |= 1 << index[a.name]
+            if ins.guard in index:
+                reads |= 1 << index[ins.guard]
+            effects = [(dependents.get(x, 0),
+                        (1 << index[x]) if x in index and ins.guard is None else 0)
+                       for x in ins.defs()]
+            if clobbers_memory(ins):          # every name built on a load goes stale
+                effects.insert(0, (dependents.get(MEMORY.name, 0), 0))
+            steps.append((reads, effects))
+        plans[b.label] = steps
+    stale_in = {b.label: 0 for b in fn.blocks}
+    stale_in[fn.blocks[0].label] = (1 << len(index)) - 1
+    bad = 0
+    work = [b.label for b in fn.blocks]
+    while work:
+        label = work.pop()
+        stale = stale_in[label]
+        for reads, effects in plans[label]:
+            bad |= reads & stale
+            for made_stale, made_fresh in effects:
+                stale = (stale | made_stale) & ~made_fresh
+        for s in succ[label]:
+            if s in stale_in and stale & ~stale_in[s]:
+                stale_in[s] |= stale
+                work.append(s)
+    return {r for r, k in index.items() if bad >> k & 1}
+
+
+def is_load(op: str) -> bool:
+    return op.startswith("load.")
+
+
+#: The pseudo-leaf of every name built on a load (``value_names``): memory, "written" by every
+#: store and call (not a PIR identifier, so no register is called so).
+MEMORY = Reg("<memory>")
+
+
+def reads_memory(op: str, leaves) -> bool:
+    """Whether the expression's value depends on memory: a load, or built on one."""
+    return is_load(op) or MEMORY in leaves
+
+
+def store_generated(ins: Instr, names: dict, defs: dict, returns=None) -> list[str]:
+    """The load names whose value an unguarded ``store.N A, v`` makes ``v`` (pathfinder.md
+    §3.4.1.1: across ``store L, t`` the name ``*L`` becomes ``t``): ``load.Ns(A)`` and
+    ``load.Nu(A)`` when ``v`` fits N bytes so extended (both for N = 8)."""
+    if not isinstance(ins, Store) or ins.guard is not None:
+        return []
+    addr = operand_name(ins.addr, names)
+    return [compose_name(f"load.{ins.size}{'s' if signed else 'u'}", [addr])[0]
+            for signed in (True, False)
+            if fits_extension(ins.value, ins.size, signed, defs, frozenset(), returns)]
