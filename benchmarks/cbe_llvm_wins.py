@@ -24,7 +24,7 @@ from contextlib import contextmanager
 import facts_gen.interprocedural as interprocedural
 import facts_gen.memory_cells as memory_cells
 from pylogic.analysis.run import module_rows
-from pylogic.transforms.icbe import NEEDS as ICBE_NEEDS, icbe as icbe_round
+from pylogic.transforms.cbe.icbe import NEEDS as ICBE_NEEDS, icbe as icbe_round
 from benchmarks.common import write_run
 from benchmarks.optimize import (PREPARE_FLAGS, REFERENCE, TORTURE, _version, import_llvm,
                                  optimize, prepare_c, run_opt)

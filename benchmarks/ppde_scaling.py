@@ -16,7 +16,7 @@ import time
 from benchmarks.common import machine_info
 from pylogic.analysis.run import module_rows
 from pylogic.ir.parser import parse_module
-from pylogic.transforms import ppde
+from pylogic.transforms.ppde import ppde
 
 REGS = ("r0", "r1", "r2", "r3", "r4", "r5")
 

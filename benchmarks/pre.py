@@ -74,7 +74,7 @@ def pre_summary(records: list[dict], labels: list[str]) -> dict:
     return {"programs": len(rows), "totals": totals, "evaluations_per_program": rows}
 
 
-#: Restructuring passes whose record gives size before / after the split (pre_restructure.py).
+#: Restructuring passes whose record gives size before / after the split (pre/restructure.py).
 RESTRUCTURING = ("ours:pre-mr,pre-m", "ours:pre-r,pre-m", "ours:pre-mr-budget,pre-m")
 #: §6.3.1.4, SPEC95 average code growth (percent); PRE(M) grows by 0 in that measure.
 THESIS_GROWTH = {"ours:pre-r,pre-m": 80.0, "ours:pre-mr,pre-m": 33.0, "ours:pre-m": 0.0}

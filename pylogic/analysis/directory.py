@@ -14,6 +14,7 @@ import json
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -22,6 +23,7 @@ from facts_gen.naming import escape_field, function_id, names_function
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, BudgetPool, call_with_budget
 from pylogic.analysis.cache import NO_CACHE, Cache, c_dependencies, key, tool_versions
 from pylogic.analysis.output import check_output_path, output_directory
+from pylogic.analysis.passes import run_pass
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
 from pylogic.analysis.correlation_stats import correlation_rows, totals as correlation_totals
@@ -32,8 +34,7 @@ from pylogic.ir.load import LoadedDirectory, discover, load_directory, relative_
 from pylogic.ir.printer import print_function, print_module
 from pylogic.predicates.pas import PAS_RELATIONS
 from pylogic.predicates.summary import predicate_summary
-from pylogic.transforms.if_conversion import NEEDS as IF_CONVERT_NEEDS
-from pylogic.transforms.if_conversion import if_convert
+from pylogic.transforms.registry import get_pass
 
 
 @dataclass
@@ -277,8 +278,8 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
         else:
             program.module, totals[program.relpath] = hit
     modules = [(p.module, p.relpath) for p in todo]
-    run = analyze_modules(modules, engine=engine, relations=IF_CONVERT_NEEDS, timeout=timeout,
-                          cache=cache)
+    run = analyze_modules(modules, engine=engine, relations=get_pass("if-convert").needs,
+                          timeout=timeout, cache=cache)
     for program in todo:
         rows = run.rows.for_module(escape_field(program.relpath))
         if program.relpath in run.module_failures:
@@ -286,7 +287,8 @@ def if_convert_all(loaded: LoadedDirectory, engine: str, failures: list[str],
                             f"{run.module_failures[program.relpath]}")
             continue
         functions = max(1, len(program.module.defined_functions()))
-        outcome = call_with_budget(if_convert, program.module, rows,   # a pass bug or a slow
+        outcome = call_with_budget(partial(run_pass, rows=rows),       # a pass bug or a slow
+                                   "if-convert", program.module, program.relpath,
                                    seconds=None if timeout is None else timeout * functions)
         if not outcome.ok:                                             # pass: only this file
             failures.append(f"{program.relpath}: if-conversion failed: {outcome.error}")

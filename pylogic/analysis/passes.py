@@ -14,10 +14,13 @@ from pylogic.transforms.registry import MAX_ROUNDS, get_pass
 
 
 def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine: str = "auto",
-             **options):
-    """``(new module, record)`` of pass ``name`` on ``module`` (function ids ``relpath::name``)."""
+             rows=None, **options):
+    """``(new module, record)`` of pass ``name`` on ``module`` (function ids ``relpath::name``);
+    ``rows``: the rows of ``module`` when the caller has them (several modules in one engine
+    run, ``analyze --if-convert``), else computed here."""
     spec = get_pass(name)
-    rows = module_rows(module, relpath, relations=spec.needs, engine=engine)
+    if rows is None:
+        rows = module_rows(module, relpath, relations=spec.needs, engine=engine)
     new, record = spec.run(module, rows, **options)
     rounds = 1
     before = module

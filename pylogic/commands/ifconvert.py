@@ -1,4 +1,5 @@
-"""``pathlogic if-convert FILE``: hyperblock formation (pylogic.transforms.if_conversion).
+"""``pathlogic if-convert FILE``: hyperblock formation, the registry's ``if-convert`` pass
+(``pylogic.transforms.ifconvert``) run by ``analysis.passes.run_pass``.
 
 Writes the if-converted module to ``--out`` (or stdout) and prints the record (regions converted,
 instructions predicated, defines inserted, blocks not merged and why). With ``--validate`` it runs
@@ -15,7 +16,7 @@ import json
 import sys
 
 from pylogic.commands import check_output_file, positive_int, write_file
-from pylogic.analysis.run import module_rows
+from pylogic.analysis.passes import run_pass
 from pylogic.commands.run import parse_int_list
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
@@ -24,7 +25,6 @@ from pylogic.interp.differential import (DIFFERENT, EXIT_HELP, EXIT_NOT_CHECKED,
 from pylogic.ir.load import load_program
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import check_module
-from pylogic.transforms import if_conversion
 
 DEFAULT_FUEL = 10_000_000
 
@@ -72,11 +72,10 @@ def run(args) -> int:
     out = check_output_file(args.out, "--out") if args.out else None   # before any work
     try:
         module, _report = load_program(args.file)
-        rows = module_rows(module, relations=if_conversion.NEEDS, engine=args.engine)
-        new, record = if_conversion.if_convert(
-            module, rows=rows, max_blocks=args.max_blocks, max_instrs=args.max_instrs,
-            allow_calls=args.allow_calls, allow_memory=args.allow_memory,
-            functions=args.function)
+        new, record = run_pass("if-convert", module, engine=args.engine,
+                               max_blocks=args.max_blocks, max_instrs=args.max_instrs,
+                               allow_calls=args.allow_calls, allow_memory=args.allow_memory,
+                               functions=args.function)
         check_module(new)  # a transform bug, if any, shows as a located verify error
     except PathlogicError as exc:
         if args.validate:

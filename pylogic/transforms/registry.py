@@ -3,7 +3,7 @@
 A pass is ``run(module, rows, **options) -> (Module, record)``: it reads the analysis rows of its
 input module (``needs`` names the relations; the analysis layer computes them) and returns a new
 module and a record of what it changed; it never edits its input. Adding a pass = one module in
-``transforms/`` and one line in ``PASSES``.
+its family folder of ``transforms/`` (``pre/``, ``cbe/``, ...) and one line in ``PASSES``.
 """
 from __future__ import annotations
 
@@ -11,9 +11,14 @@ from dataclasses import dataclass
 from typing import Callable
 
 from pylogic.errors import PathlogicError
-from pylogic.transforms import (cbe, dce, icbe, if_conversion, pde, ppde, pre_motion,
-                                pre_restructure, pre_speculation, predicated_cp, sccp, simplify,
-                                vng_fre)
+from pylogic.transforms.cbe import cbe, icbe
+from pylogic.transforms.dce import dce
+from pylogic.transforms.ifconvert import if_convert
+from pylogic.transforms.pcp import pcp, sccp
+from pylogic.transforms.pde import pde
+from pylogic.transforms.ppde import ppde
+from pylogic.transforms.pre import pre_m, pre_mr, pre_ms, pre_r, vng_fre
+from pylogic.transforms.simplify import simplify
 
 
 @dataclass(frozen=True)
@@ -34,13 +39,13 @@ class Pass:
 MAX_ROUNDS = 64
 
 PASSES: dict[str, Pass] = {p.name: p for p in (
-    Pass("if-convert", if_conversion.if_convert, if_conversion.NEEDS,
+    Pass("if-convert", if_convert.if_convert, if_convert.NEEDS,
          "hyperblock formation (IMPACT): acyclic single-entry regions to predicated code"),
     Pass("sccp", sccp.sccp, sccp.NEEDS,
          "sparse conditional constant propagation (Wegman-Zadeck), predicate-blind, + dead defs"),
-    Pass("pcp-basic", predicated_cp.pcp_basic, predicated_cp.NEEDS,
+    Pass("pcp-basic", pcp.pcp_basic, pcp.NEEDS,
          "predicated CP, basic PVG (Knoop-Ruething): regions to PSSA hyperblocks, constants"),
-    Pass("pcp-full", predicated_cp.pcp_full, predicated_cp.NEEDS,
+    Pass("pcp-full", pcp.pcp_full, pcp.NEEDS,
          "predicated CP, full PVG: also predicate values, off-predicated code removed"),
     Pass("dce", dce.dce, dce.NEEDS,
          "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
@@ -53,18 +58,18 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
     Pass("ppde-keep", ppde.ppde_keep, ppde.NEEDS,
          "ppde in the paper's setting: interface blocks on region exits kept (their br runs)",
          fixpoint=True),
-    Pass("pre-m", pre_motion.pre_m, pre_motion.NEEDS,
+    Pass("pre-m", pre_m.pre_m, pre_m.NEEDS,
          "PRE(M), PathFinder: code motion from the CMP region (datalog/pre.dl), = lazy code motion"),
-    Pass("pre-ms", pre_speculation.pre_ms, pre_speculation.NEEDS,
+    Pass("pre-ms", pre_ms.pre_ms, pre_ms.NEEDS,
          "PRE(MS) speculation step: min-cut insertions on the profiled CMP (run as pre-ms,pre-m)"),
-    Pass("pre-mr", pre_restructure.pre_mr, pre_restructure.NEEDS,
+    Pass("pre-mr", pre_mr.pre_mr, pre_mr.NEEDS,
          "PRE(MR) restructuring step: CMP regions duplicated, Fig. 6.10 (run as pre-mr,pre-m)"),
-    Pass("pre-mr-budget", pre_restructure.pre_mr_budget, pre_restructure.NEEDS,
+    Pass("pre-mr-budget", pre_mr.pre_mr_budget, pre_mr.NEEDS,
          "PRE(Mr): pre-mr within a 20% code-growth budget (run as pre-mr-budget,pre-m)"),
     Pass("vng-fre", vng_fre.vng_fre, vng_fre.NEEDS,
          "full redundancies on the Value Name Graph (datalog/vng.dl): one temporary per VNG name, "
          "copies where threads rename values"),
-    Pass("pre-r", pre_restructure.pre_r, pre_restructure.R_NEEDS,
+    Pass("pre-r", pre_r.pre_r, pre_r.NEEDS,
          "PRE(R) restructuring only: PartialReuse blocks duplicated (run as pre-r,pre-m)"),
     Pass("cbe", cbe.cbe, cbe.NEEDS,
          "conditional branch elimination (PathFinder ch. 7): paths deciding a branch duplicated"),

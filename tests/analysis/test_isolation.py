@@ -38,10 +38,10 @@ def inject(monkeypatch, stage: str) -> None:
                             if any(r[0].startswith(VICTIM) for r in facts["function"])
                             else real(p, d, e, facts, **k))
     elif stage == "if-convert":
-        real = directory.if_convert
-        monkeypatch.setattr(directory, "if_convert",
-                            lambda m, rows, **k: boom() if rows.relpath == VICTIM
-                            else real(m, rows, **k))
+        real = directory.run_pass
+        monkeypatch.setattr(directory, "run_pass",
+                            lambda name, m, rel, **k: boom() if rel == VICTIM
+                            else real(name, m, rel, **k))
     elif stage == "predicates":
         real = directory.predicate_summary
         monkeypatch.setattr(directory, "predicate_summary",

@@ -14,7 +14,7 @@ from pylogic.ir.llvm.importer import import_llvm
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
-from pylogic.transforms.simplify import readonly_globals
+from pylogic.transforms.simplify.simplify import readonly_globals
 
 PROGRAM = """const global s = "ab"
 const global t[4] = {1, 2}

@@ -270,7 +270,7 @@ def test_stdio_icbe_removes_the_fp_test_from_the_loop():
     splitting of fgetc for main's call (fp tested before the loop) leaves 2; with exit
     splitting (fgetc's returns decide P0) 1, in one round (a second removes nothing)."""
     from pylogic.analysis.run import module_rows
-    from pylogic.transforms.icbe import NEEDS, icbe
+    from pylogic.transforms.cbe.icbe import NEEDS, icbe
     module = parse_module(STDIO)
     once, _ = icbe(module, module_rows(module, "m.pir", relations=NEEDS), exits=False)
     result = optimize(module, ["icbe"], "m.pir")

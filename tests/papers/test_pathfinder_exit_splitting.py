@@ -13,9 +13,9 @@ from pylogic.interp.differential import compare_modules
 from pylogic.ir.model import Call, Ret
 from pylogic.ir.parser import parse_module
 from pylogic.ir.verify import verify_module
-from pylogic.transforms.exit_splitting import ExitSplit
+from pylogic.transforms.cbe.exit_splitting import ExitSplit
 from pylogic.analysis.run import module_rows
-from pylogic.transforms.icbe import NEEDS as ICBE_NEEDS, Dropped, EntrySplit, icbe
+from pylogic.transforms.cbe.icbe import NEEDS as ICBE_NEEDS, Dropped, EntrySplit, icbe
 
 # Merge sort's merge loop (Fig. 1.1, item 24): `if (compare(A[i], B[j]))` is fully correlated
 # with compare's own `if` (return 1 => TRUE, return 0 => FALSE). A second call of compare at

@@ -32,7 +32,7 @@ from pylogic.flow.lattice import BOT, meet, meet_all
 from pylogic.transforms.pcp.pssa import PSSA, CondRef, PSSAUnsupported, build_pssa, fpp_name
 from pylogic.transforms.pcp.pvg import PVG, _passes, build_pvg, compatible, evaluate
 from pylogic.transforms.regions import Region, RegionLimits, select_regions
-from pylogic.transforms.sccp import CCAnalysis
+from pylogic.transforms.pcp.sccp import CCAnalysis
 
 __all__ = ["GlobalCP", "Hyperblock", "global_constants", "PathState"]
 

@@ -1,4 +1,4 @@
-"""icbe's exit splitting (``transforms/exit_splitting.py``, PathFinder §7.3-§7.4) on small PIR
+"""icbe's exit splitting (``transforms/cbe/exit_splitting.py``, PathFinder §7.3-§7.4) on PIR
 programs: C's single return block is tail-duplicated per outcome, partly decided callees keep an
 undecided exit 0, the growth cap is respected, and random modules through ``icbe,icbe`` behave
 the same. Every result runs against its original on the interpreter."""
@@ -15,7 +15,7 @@ from pylogic.interp.differential import compare_modules
 from pylogic.ir.model import CondBr, Ret
 from pylogic.ir.parser import parse_module
 from pylogic.ir.verify import verify_module
-from pylogic.transforms.exit_splitting import ExitSplit
+from pylogic.transforms.cbe.exit_splitting import ExitSplit
 from tests.datalog.correlation_oracle import random_module
 
 # What clang -O0 + mem2reg makes of `static int is_even(int x) { if (x % 2 == 0) return 1;

@@ -11,7 +11,7 @@ from pylogic.analysis.optimize import optimize, static_size
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.verify import verify_module
-from pylogic.transforms.icbe import NEEDS, icbe
+from pylogic.transforms.cbe.icbe import NEEDS, icbe
 from tests.datalog.correlation_oracle import random_module
 from tests.transforms.cbe.test_cbe import ARGS, executed
 

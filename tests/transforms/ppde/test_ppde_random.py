@@ -19,7 +19,7 @@ from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_instr, print_module
 from pylogic.predicates.network import PAS_RELATIONS
 from pylogic.predicates.pas import PredicateAnalysis
-from pylogic.transforms import ppde as ppde_pass
+from pylogic.transforms.ppde import ppde as ppde_pass
 
 REGS = ("r0", "r1", "r2", "r3")
 CASES = [((a, g, h), ()) for a, g, h in product((-1, 0, 1), repeat=3)]

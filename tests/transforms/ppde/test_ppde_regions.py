@@ -17,8 +17,8 @@ from pylogic.ir.printer import print_instr
 from pylogic.ir.verify import verify_module
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PartitionGraph
-from pylogic.transforms import ppde as ppde_pass
-from pylogic.transforms.ppde_regions import INTERFACE
+from pylogic.transforms.ppde import ppde as ppde_pass
+from pylogic.transforms.ppde.regions import INTERFACE
 
 # The running example's region R2 (§4.3, Fig. 2(b)): block 1 branches to HB (p1) and to the loop
 # region R3 (block 7, p2); HB is blocks 2-5 if-converted (p1 = p3 ∪ p4 = p5 ∪ p6) with its

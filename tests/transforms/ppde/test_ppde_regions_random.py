@@ -21,8 +21,8 @@ from pylogic.interp.differential import compare_modules
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.predicates.network import PAS_RELATIONS
-from pylogic.transforms import ppde as ppde_pass
-from pylogic.transforms.ppde_regions import seme_regions
+from pylogic.transforms.ppde import ppde as ppde_pass
+from pylogic.transforms.ppde.regions import seme_regions
 from tests.transforms.ppde.test_ppde_random import (CASES, REGS, assert_copies_within_original,
                                                     guards, pcmps)
 

@@ -8,7 +8,7 @@ from benchmarks.ppde_scaling import hyperblock
 from pylogic.analysis.run import module_rows
 from pylogic.ir.parser import parse_module
 from pylogic.interp.differential import compare_modules
-from pylogic.transforms import ppde
+from pylogic.transforms.ppde import ppde
 
 
 def test_t27_work_per_candidate_is_bounded_by_the_block():

@@ -1,4 +1,4 @@
-"""Dead loads removed by pre-m when they cannot fault (``pylogic/transforms/dead_loads.py``).
+"""Dead loads removed by pre-m when they cannot fault (``pylogic/transforms/pre/dead_loads.py``).
 
 Oracle: generated programs with unused loads of globals at offsets inside, at the edge of and
 outside each global, through the global's address or a register: the interpreter's run of the
@@ -11,7 +11,7 @@ import random
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.machine import run_module
 from pylogic.ir.parser import parse_module
-from pylogic.transforms.dead_loads import drop_dead_safe_loads
+from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
 
 HEADER = "global @g[8]\nglobal @h[3] = {1, 2, 3}\n"
 

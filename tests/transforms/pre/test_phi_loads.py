@@ -1,4 +1,4 @@
-"""Loads through a join translated into the predecessors (``pylogic/transforms/phi_loads.py``,
+"""Loads through a join translated into the predecessors (``pylogic/transforms/pre/phi_loads.py``,
 run at the end of pre-m).
 
 Oracle: generated programs with joins whose phi copies pick addresses of allocas, a global, a
@@ -18,7 +18,7 @@ from pylogic.interp.differential import compare_modules
 from pylogic.interp.machine import run_module
 from pylogic.ir.parser import parse_module
 from pylogic.transforms.naming import FreshNames
-from pylogic.transforms.phi_loads import phi_translated_loads
+from pylogic.transforms.pre.phi_loads import phi_translated_loads
 
 
 def _counts(module, args) -> dict:

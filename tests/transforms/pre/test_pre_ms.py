@@ -12,7 +12,7 @@ from pylogic.interp.differential import compare_modules
 from pylogic.interp.machine import run_module
 from pylogic.ir.parser import parse_module
 from pylogic.ir.verify import verify_module
-from pylogic.transforms.pre_speculation import speculation_cut
+from pylogic.transforms.pre.pre_ms import speculation_cut
 from pylogic.ir.synthetic_values import random_module
 
 # §5.4 [Inference] CFG: S->A|B; A->f; f->C|h; C->j; B->g; g->h|k; h->i; i->j|k|D; k->l;

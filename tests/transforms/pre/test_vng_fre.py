@@ -1,4 +1,4 @@
-"""vng-fre (pylogic/transforms/vng_fre.py): full redundancies on the general Value Name Graph
+"""vng-fre (pylogic/transforms/pre/vng_fre.py): full redundancies on the general Value Name Graph
 removed with one temporary per VNG name and copies where threads rename values; checked by the
 interpreter (same output and status) and by counting evaluations, which never grow."""
 from __future__ import annotations

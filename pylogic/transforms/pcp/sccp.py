@@ -57,14 +57,13 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Iterable, Optional
 
-from pylogic.errors import PathlogicError
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, Cmp,
                               CondBr, Function, Imm, Instr, Load, Module, Mov, PredDefine, PredDest,
                               Print, Reg, Ret, Select, Store, UnOp)
 from pylogic.flow.lattice import BOT, TOP, apply, meet
 from pylogic.transforms.record import TransformRecord
-from pylogic.transforms.selection import rewrites
+from pylogic.transforms.driver import run_per_function
 
 __all__ = ["sccp", "SccpRecord", "FunctionSccp", "ConstantUse", "NEEDS", "TOP", "BOTTOM",
            "conditional_constants", "apply_constants", "CCAnalysis", "CCResult"]
@@ -601,19 +600,5 @@ def sccp(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     ``print 3`` in C, folds the ``cbr`` to ``br C`` and drops D.
     References: Wegman & Zadeck, TOPLAS 1991 (CC); predicated_cp.md §4.2; IR.md.
     """
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            defined = ", ".join(f.name for f in module.defined_functions()) or "none"
-            raise PathlogicError(f"no function '{name}' for sccp (defined: {defined})")
-    record = SccpRecord(options={"functions": None if wanted is None else sorted(wanted)})
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
-            continue
-        new, info = _sccp_function(fn, module, rows.function(fn.name))
-        out.append(new)
-        record.applied.append(info)
-    return dataclasses.replace(module, functions=tuple(out)), record
+    return run_per_function(module, functions, SccpRecord(),
+                            lambda fn: _sccp_function(fn, module, rows.function(fn.name)))

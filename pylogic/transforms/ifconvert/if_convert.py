@@ -50,10 +50,10 @@ from typing import Iterable, Optional
 from pylogic.errors import PathlogicError
 from pylogic.ir.model import (TRUE_PREDICATES, Block, Br, Cmp, CondBr, Function, Imm,
                               Instr, Module, PredDefine, PredDest, Reg, Ret)
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.regions import Region, RegionLimits, select_regions
-from pylogic.transforms.selection import rewrites
 
 __all__ = ["if_convert", "IfConversionRecord", "ConvertedRegion", "convert_region"]
 
@@ -153,23 +153,10 @@ def if_convert(module: Module, rows, *, max_blocks: int = 16, max_instrs: int = 
     if max_blocks < 1 or max_instrs < 1:
         raise PathlogicError(f"max_blocks and max_instrs must be positive "
                              f"(got {max_blocks}, {max_instrs})")
-    fmap = module.function_map()
-    wanted = None if functions is None else list(functions)
-    for name in wanted or ():
-        if name not in fmap or fmap[name].extern:
-            defined = ", ".join(f.name for f in module.defined_functions()) or "none"
-            raise PathlogicError(f"no function '{name}' to if-convert (defined: {defined})")
     limits = RegionLimits(max_blocks, max_instrs, allow_calls, allow_memory)
-    record = IfConversionRecord(options=dataclasses.asdict(limits) | {
-        "functions": None if wanted is None else sorted(wanted)})
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
-            continue
-        out.append(_convert_function(fn, module, limits, record,
-                                     rows.function(fn.name)["cdep_acyclic"]))
-    return dataclasses.replace(module, functions=tuple(out)), record
+    record = IfConversionRecord(options=dataclasses.asdict(limits))
+    return run_per_function(module, functions, record, lambda fn: (_convert_function(
+        fn, module, limits, record, rows.function(fn.name)["cdep_acyclic"]), None))
 
 
 def _convert_function(fn: Function, module: Module, limits: RegionLimits,

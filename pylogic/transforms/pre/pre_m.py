@@ -36,11 +36,11 @@ from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store
                                       substituted, value_names)
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
-from pylogic.transforms.dead_loads import drop_dead_safe_loads
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
-from pylogic.transforms.phi_loads import phi_translated_loads
+from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
+from pylogic.transforms.pre.phi_loads import phi_translated_loads
 from pylogic.transforms.record import TransformRecord
-from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pre_m_insert", "pre_m_avail_in")
 #: The source of the virtual edge into the entry block in ``pre_m_insert`` (datalog/pre.dl).
@@ -445,17 +445,12 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
           ) -> tuple[Module, PreRecord]:
     """``(new module, record)``: PRE(M) on every (or each named) function; ``rows`` holds
     ``pre_m_insert`` and ``pre_m_avail_in`` of the module (``Rows``)."""
-    wanted = wanted_functions(module, functions, "pre-m")
-    record = PreRecord(options={"functions": None if wanted is None else sorted(wanted)})
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     readonly, returns = readonly_globals(module), ReturnFits(module)
     contents = function_contents(module)
     sizes = {g.name: g.size for g in module.globals}
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
-            continue
+
+    def rewrite(fn: Function) -> tuple[Function, FunctionPre]:
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
@@ -465,7 +460,5 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         new, joined = phi_translated_loads(new, FreshNames(used_names(new, module)), defined,
                                            contents(fn.name), readonly, returns)
         new, dead = drop_dead_safe_loads(new, sizes)
-        out.append(new)
-        info = dataclasses.replace(info, dead_loads=dead, phi_loads=joined)
-        record.applied.append(info)
-    return dataclasses.replace(module, functions=tuple(out)), record
+        return new, dataclasses.replace(info, dead_loads=dead, phi_loads=joined)
+    return run_per_function(module, functions, PreRecord(), rewrite)

@@ -24,17 +24,17 @@ import dataclasses
 from dataclasses import dataclass
 
 from pylogic.errors import PathlogicError
-from pylogic.ir.model import Module, Ret
+from pylogic.ir.model import Function, Module, Ret
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import used_names
 from pylogic.transforms.pcp.emit import _Names, emit_region
 from pylogic.transforms.pcp.global_cp import global_constants
 from pylogic.transforms.pcp.pssa import PSSAUnsupported, build_pssa
 from pylogic.transforms.pcp.pvg import (build_pvg, evaluate, false_predicates, off_predicated,
                                         simplify, source_constants)
+from pylogic.transforms.pcp.sccp import FunctionSccp, SccpRecord, apply_constants
 from pylogic.transforms.record import Rejection, TransformRecord
 from pylogic.transforms.regions import RegionLimits, select_regions
-from pylogic.transforms.sccp import FunctionSccp, SccpRecord, apply_constants
-from pylogic.transforms.selection import rewrites
 
 NEEDS = ("rpo", "reachable")
 #: ``remap``: Algorithm 1 and the analysis results written back into the code (Fig. 3(b)/(c)).
@@ -87,68 +87,58 @@ class PCPRecord(TransformRecord):
         return out
 
 
-def _global(module: Module, rows, *, full: bool, max_blocks: int, max_paths: int,
-            record: PCPRecord, wanted=None) -> Module:
-    functions = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            functions.append(fn)
-            continue
-        frows = rows.function(fn.name)
-        order = {b: int(n) for b, n in frows["rpo"]}
-        gcp = global_constants(fn, module, order, full=full, max_blocks=max_blocks,
-                               max_paths=max_paths)
-        new, rewrite = apply_constants(fn, gcp, gcp, frows.set("reachable"))
-        paths, false_paths = gcp.path_counts()
-        for hb in gcp.partition:
-            if hb.blind:
-                record.rejected.append(Rejection(fn.name, hb.head, None, "analysed predicate-blind",
-                                                 hb.reason))
-        record.applied.append(FunctionPCP(
-            fn.name, len(gcp.partition), sum(1 for hb in gcp.partition if len(hb.region.blocks) > 1),
-            sum(1 for hb in gcp.partition if hb.blind), gcp.analyses, paths, false_paths, rewrite))
-        functions.append(new)
-    return dataclasses.replace(module, functions=tuple(functions))
+def _global_function(fn: Function, module: Module, frows, *, full: bool, max_blocks: int,
+                     max_paths: int, record: PCPRecord) -> tuple[Function, FunctionPCP]:
+    """Algorithm 1 on ``fn`` (``frows``: its rows): the constants of every hyperblock, remapped
+    onto ``fn``'s own blocks (``apply_constants``), and its entry."""
+    order = {b: int(n) for b, n in frows["rpo"]}
+    gcp = global_constants(fn, module, order, full=full, max_blocks=max_blocks,
+                           max_paths=max_paths)
+    new, rewrite = apply_constants(fn, gcp, gcp, frows.set("reachable"))
+    paths, false_paths = gcp.path_counts()
+    for hb in gcp.partition:
+        if hb.blind:
+            record.rejected.append(Rejection(fn.name, hb.head, None, "analysed predicate-blind",
+                                             hb.reason))
+    return new, FunctionPCP(
+        fn.name, len(gcp.partition), sum(1 for hb in gcp.partition if len(hb.region.blocks) > 1),
+        sum(1 for hb in gcp.partition if hb.blind), gcp.analyses, paths, false_paths, rewrite)
 
 
-def _hyperblocks(module: Module, *, full: bool, max_blocks: int, max_paths: int,
-                 record: PCPRecord, wanted=None) -> Module:
-    functions = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            functions.append(fn)
+def _hyperblock_function(fn: Function, module: Module, *, full: bool, max_blocks: int,
+                         max_paths: int, record: PCPRecord) -> Function:
+    """``fn`` with every region of more than one block emitted as one predicated hyperblock
+    (``emit_region``); its ``RegionResult`` entries go to ``record``."""
+    regions, _ = select_regions(fn, RegionLimits(max_blocks=max_blocks, allow_memory=False))
+    names = _Names(used_names(fn, module))
+    rets = {b.label: b.instrs[-1].value for b in fn.blocks
+            if isinstance(b.instrs[-1], Ret) and b.instrs[-1].value is not None}
+    new_head, merged = {}, set()
+    for region in regions:
+        if len(region.blocks) < 2:
             continue
-        regions, _ = select_regions(fn, RegionLimits(max_blocks=max_blocks, allow_memory=False))
-        names = _Names(used_names(fn, module))
-        rets = {b.label: b.instrs[-1].value for b in fn.blocks
-                if isinstance(b.instrs[-1], Ret) and b.instrs[-1].value is not None}
-        new_head, merged = {}, set()
-        for region in regions:
-            if len(region.blocks) < 2:
-                continue
-            try:
-                pssa = build_pssa(fn, region, max_paths=max_paths)
-                if pssa.predicated or pssa.opaque:
-                    raise PSSAUnsupported("predicated code, memory or calls (hyperblock emission "
-                                          "models ordinary computations)")
-                paths = len(pssa.exits)             # every path ends in one exit
-                g = evaluate(build_pvg(pssa, full=full))
-                simplified = simplify(g)
-                block = emit_region(pssa, simplified, names, false_predicates(g) if full else set(),
-                                    {b: rets.get(b, 0) for b in region.blocks})
-            except PSSAUnsupported as exc:
-                record.rejected.append(Rejection(fn.name, region.head, None, "not modelled",
-                                                 str(exc)))
-                continue
-            new_head[region.head] = block
-            merged.update(region.blocks[1:])
-            record.applied.append(RegionResult(
-                fn.name, region.head, region.blocks, paths, len(pssa.instrs), len(simplified),
-                len(source_constants(g)), len(off_predicated(g)),
-                len(false_predicates(g)) if full else 0))
-        blocks = tuple(new_head.get(b.label, b) for b in fn.blocks if b.label not in merged)
-        functions.append(dataclasses.replace(fn, blocks=blocks) if new_head else fn)
-    return dataclasses.replace(module, functions=tuple(functions))
+        try:
+            pssa = build_pssa(fn, region, max_paths=max_paths)
+            if pssa.predicated or pssa.opaque:
+                raise PSSAUnsupported("predicated code, memory or calls (hyperblock emission "
+                                      "models ordinary computations)")
+            paths = len(pssa.exits)             # every path ends in one exit
+            g = evaluate(build_pvg(pssa, full=full))
+            simplified = simplify(g)
+            block = emit_region(pssa, simplified, names, false_predicates(g) if full else set(),
+                                {b: rets.get(b, 0) for b in region.blocks})
+        except PSSAUnsupported as exc:
+            record.rejected.append(Rejection(fn.name, region.head, None, "not modelled",
+                                             str(exc)))
+            continue
+        new_head[region.head] = block
+        merged.update(region.blocks[1:])
+        record.applied.append(RegionResult(
+            fn.name, region.head, region.blocks, paths, len(pssa.instrs), len(simplified),
+            len(source_constants(g)), len(off_predicated(g)),
+            len(false_predicates(g)) if full else 0))
+    blocks = tuple(new_head.get(b.label, b) for b in fn.blocks if b.label not in merged)
+    return dataclasses.replace(fn, blocks=blocks) if new_head else fn
 
 
 def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: int = 16,
@@ -157,11 +147,14 @@ def _run(module: Module, rows, *, full: bool, emit: str = "remap", max_blocks: i
         raise PathlogicError(f"emit must be one of {', '.join(EMIT)}, not {emit!r}")
     record = PCPRecord("pcp-full" if full else "pcp-basic",
                        options={"emit": emit, "max_blocks": max_blocks, "max_paths": max_paths})
-    run = _global if emit == "remap" else _hyperblocks
-    kwargs = {"rows": rows} if emit == "remap" else {}
-    wanted = None if functions is None else set(functions)
-    return run(module, full=full, max_blocks=max_blocks, max_paths=max_paths, record=record,
-               wanted=wanted, **kwargs), record
+    limits = {"full": full, "max_blocks": max_blocks, "max_paths": max_paths, "record": record}
+    if emit == "remap":
+        def rewrite(fn):
+            return _global_function(fn, module, rows.function(fn.name), **limits)
+    else:
+        def rewrite(fn):
+            return _hyperblock_function(fn, module, **limits), None
+    return run_per_function(module, functions, record, rewrite)
 
 
 def pcp_basic(module: Module, rows, **options):

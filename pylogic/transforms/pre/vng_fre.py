@@ -26,9 +26,9 @@ from typing import Iterable, Optional
 from facts_gen.naming import instr_id
 from facts_gen.vng import START, Graph
 from pylogic.ir.model import Function, Module, Mov, Reg, Store
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import TransformRecord
-from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("vng_avail", "vng_transfer", "vng_gen", "vng_seed")
 
@@ -125,15 +125,5 @@ def vng_fre(module: Module, rows, *, functions: Optional[Iterable[str]] = None
             ) -> tuple[Module, FreRecord]:
     """``(new module, record)``: full redundancies on the VNG removed in every (or each named)
     function; ``rows``: ``vng_avail``, ``vng_transfer``, ``vng_gen``, ``vng_seed``."""
-    wanted = wanted_functions(module, functions, "vng-fre")
-    record = FreRecord(options={"functions": None if wanted is None else sorted(wanted)})
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
-            continue
-        new, info = vng_fre_function(fn, rows.function(fn.name),
-                                     FreshNames(used_names(fn, module)))
-        out.append(new)
-        record.applied.append(info)
-    return dataclasses.replace(module, functions=tuple(out)), record
+    return run_per_function(module, functions, FreRecord(), lambda fn: vng_fre_function(
+        fn, rows.function(fn.name), FreshNames(used_names(fn, module))))

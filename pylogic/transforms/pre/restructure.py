@@ -1,7 +1,8 @@
-"""PRE(MR), its restructuring step (``pathlogic optimize --passes pre-mr,pre-m``; PathFinder
-§6.3.1.1, Fig. 6.10): duplicate the CMP region so that Must-available and No-available paths
-through it never merge; ``pre-m`` then recomputes availability on the new CFG, finds the
-region's Must exits fully available and removes their computations, and hoists what it can.
+"""The restructuring step of PRE(MR) and PRE(R) (PathFinder §6.3.1.1, Fig. 6.10; the passes
+``pre-mr``, ``pre-mr-budget`` in ``pre_mr.py`` and ``pre-r`` in ``pre_r.py``): duplicate a region
+of blocks per expression so that Must-available and No-available paths through it never merge;
+``pre-m`` then recomputes availability on the new CFG, finds the region's Must exits fully
+available and removes their computations, and hoists what it can.
 
 Fig. 6.10: every block n gets one copy per assignment of Must / No to the expressions of
 CMP(n) = {e | Prevented[n, e]} (one copy, the original, when CMP(n) is empty; the all-No copy
@@ -18,7 +19,7 @@ and with ``budget`` (``pre-mr-budget``, PRE(Mr) §6.3.2.2) expressions are taken
 in order of their Must exits, only while the instructions the copies add (counted before
 unreached copies are dropped, an upper bound) stay within ``budget`` times the function's size.
 
-Reducibility (Fig. 6.19, ``transforms/reducible.py``): when the input function is reducible and
+Reducibility (Fig. 6.19, ``reducible.py``): when the input function is reducible and
 the split gives a loop a second entry (Fig. 6.2(c)), the duplication is extended up to one loop
 node that becomes the loop's only entry (``reducible=False``: left irreducible).
 """
@@ -31,14 +32,10 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from pylogic.ir.model import Br, CondBr, Function, Module
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.pre.reducible import make_reducible, multi_entry_loop
 from pylogic.transforms.record import TransformRecord
-from pylogic.transforms.reducible import make_reducible, multi_entry_loop
-from pylogic.transforms.selection import rewrites, wanted_functions
-
-NEEDS = ("pre_prevented", "pre_avail_out", "pre_cmp_exit")
-#: PRE(R) splits where reuse is only partial (§6.3.1.3) instead of the CMP region.
-R_NEEDS = ("pre_partial_reuse", "pre_avail_out", "pre_cmp_exit")
 
 
 @dataclass(frozen=True)
@@ -117,79 +114,58 @@ def restructure(fn: Function, cmp: dict, avail_out: dict, fresh: FreshNames) -> 
     return dataclasses.replace(fn, blocks=tuple(made[l] for l in order if l in reached))
 
 
-def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
-           max_names: int = 4, budget: Optional[float] = None, reducible: bool = True,
-           region_relation: str = "pre_prevented") -> tuple[Module, RestructureRecord]:
-    """``(new module, record)``: the CMP regions of every (or each named) function split;
-    ``rows``: ``pre_prevented``, ``pre_avail_out``, ``pre_cmp_exit`` of the module."""
-    wanted = wanted_functions(module, functions, "pre-mr")
+def restructure_regions(module: Module, rows, record: RestructureRecord, region_relation: str, *,
+                        functions: Optional[Iterable[str]] = None, max_names: int = 4,
+                        budget: Optional[float] = None, reducible: bool = True
+                        ) -> tuple[Module, RestructureRecord]:
+    """``(new module, record)``: the regions ``rows[region_relation]`` (``(block, e)``: block in
+    e's region) of every (or each named) function split (Fig. 6.10), with ``pre_avail_out`` and
+    ``pre_cmp_exit`` of the module: the body of ``pre-mr``, ``pre-mr-budget`` and ``pre-r``."""
     pure = region_relation == "pre_partial_reuse"
-    record = RestructureRecord(transform="pre-r" if pure else
-                               "pre-mr" if budget is None else "pre-mr-budget",
-                               options={"max_names": max_names, "budget": budget,
-                                        "reducible": reducible})
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
+    record.options.update({"max_names": max_names, "budget": budget, "reducible": reducible})
+    return run_per_function(module, functions, record, lambda fn: _restructure_function(
+        fn, module, rows.function(fn.name), region_relation, pure, max_names, budget, reducible))
+
+
+def _restructure_function(fn: Function, module: Module, view, region_relation: str, pure: bool,
+                          max_names: int, budget: Optional[float], reducible: bool
+                          ) -> tuple[Function, Optional[FunctionRestructure]]:
+    region = defaultdict(set)
+    for b, e in view[region_relation]:
+        region[e].add(b)
+    if not region:
+        return fn, None
+    avail_out = {(b, e): s for b, e, s in view["pre_avail_out"]}
+    must_exits = defaultdict(int)
+    for _, _, e, kind in view["pre_cmp_exit"]:
+        must_exits[e] += kind == "must"
+    order = sorted(region, key=lambda e: (-must_exits[e], len(region[e]), e))
+    chosen: list[str] = []
+    per_block = defaultdict(int)
+    size = _size(fn.blocks)
+    block_size = {b.label: len(b.instrs) for b in fn.blocks}
+    for e in order:
+        if (must_exits[e] == 0 and not pure) or any(per_block[b] >= max_names
+                                                     for b in region[e]):
             continue
-        view = rows.function(fn.name)
-        region = defaultdict(set)
-        for b, e in view[region_relation]:
-            region[e].add(b)
-        if not region:
-            out.append(fn)
-            continue
-        avail_out = {(b, e): s for b, e, s in view["pre_avail_out"]}
-        must_exits = defaultdict(int)
-        for _, _, e, kind in view["pre_cmp_exit"]:
-            must_exits[e] += kind == "must"
-        order = sorted(region, key=lambda e: (-must_exits[e], len(region[e]), e))
-        chosen: list[str] = []
-        per_block = defaultdict(int)
-        size = _size(fn.blocks)
-        block_size = {b.label: len(b.instrs) for b in fn.blocks}
-        for e in order:
-            if (must_exits[e] == 0 and not pure) or any(per_block[b] >= max_names
-                                                         for b in region[e]):
+        if budget is not None:
+            # copies before pruning bound the growth: each block of e's region doubles
+            grown = sum(block_size[b] * ((2 ** (per_block[b] + (b in region[e]))) - 1)
+                        for b in set(per_block) | region[e])
+            if grown > budget * size:
                 continue
-            if budget is not None:
-                # copies before pruning bound the growth: each block of e's region doubles
-                grown = sum(block_size[b] * ((2 ** (per_block[b] + (b in region[e]))) - 1)
-                            for b in set(per_block) | region[e])
-                if grown > budget * size:
-                    continue
-            chosen.append(e)
-            for b in region[e]:
-                per_block[b] += 1
-        cmp = defaultdict(set)
-        for e in chosen:
-            for b in region[e]:
-                cmp[b].add(e)
-        fresh = FreshNames(used_names(fn, module))
-        new = restructure(fn, cmp, avail_out, fresh) if chosen else fn
-        split, fixed, left = _size(new.blocks), 0, 0
-        if reducible and chosen and multi_entry_loop(fn) is None:
-            new, fixed, left = make_reducible(new, fresh)
-        out.append(new)
-        record.applied.append(FunctionRestructure(
-            fn.name, len(chosen), len(region) - len(chosen), len(fn.blocks), len(new.blocks),
-            size, _size(new.blocks), fixed, left, split))
-    return dataclasses.replace(module, functions=tuple(out)), record
-
-
-def pre_mr_budget(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
-                  max_names: int = 4, budget: float = 0.2, reducible: bool = True):
-    """PRE(Mr) (§6.3.2.2): ``pre_mr`` within a code-growth budget (default 20% [AGS97])."""
-    return pre_mr(module, rows, functions=functions, max_names=max_names, budget=budget,
-                  reducible=reducible)
-
-
-def pre_r(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
-          max_names: int = 4, reducible: bool = True):
-    """PRE(R) (§6.3.1.3, Fig. 6.12), the reference point of the code-growth comparison: Fig. 6.10
-    duplicating every block where reuse is only partial (PartialReuse: AVAIL_in = May and
-    ANTIC_in != No), not only the CMP region; ``pre-m`` then removes the fully redundant
-    computations (run as ``pre-r,pre-m``)."""
-    return pre_mr(module, rows, functions=functions, max_names=max_names, reducible=reducible,
-                  region_relation="pre_partial_reuse")
+        chosen.append(e)
+        for b in region[e]:
+            per_block[b] += 1
+    cmp = defaultdict(set)
+    for e in chosen:
+        for b in region[e]:
+            cmp[b].add(e)
+    fresh = FreshNames(used_names(fn, module))
+    new = restructure(fn, cmp, avail_out, fresh) if chosen else fn
+    split, fixed, left = _size(new.blocks), 0, 0
+    if reducible and chosen and multi_entry_loop(fn) is None:
+        new, fixed, left = make_reducible(new, fresh)
+    return new, FunctionRestructure(
+        fn.name, len(chosen), len(region) - len(chosen), len(fn.blocks), len(new.blocks),
+        size, _size(new.blocks), fixed, left, split)

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from facts_gen.naming import function_id
-from pylogic.ir.model import Br, Call, CondBr, Module
-from pylogic.transforms.cbe import (DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
+from pylogic.ir.model import Br, Call, CondBr, Function, Module
+from pylogic.transforms.cbe.cbe import (DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
                                     CbeRecord, Decided, Threaded, cbe)
-from pylogic.transforms.exit_splitting import NEEDS as EXIT_NEEDS, ExitSplit, split_exits
+from pylogic.transforms.cbe.exit_splitting import NEEDS as EXIT_NEEDS, ExitSplit, split_exits
+from pylogic.transforms.driver import rewrite_functions
 from pylogic.transforms.record import Rejection
 
 NEEDS = tuple(dict.fromkeys(CBE_NEEDS + ("correlation_call",) + EXIT_NEEDS))
@@ -169,20 +170,20 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         for c in calls:
             redirect[c] = name
         allowance -= cost
-    out = []
-    for fn in threaded.functions:
+
+    def redirected(fn: Function) -> tuple[Function, None]:
         mine = {j: clone for (caller, j), clone in redirect.items() if caller == fn.name}
         if not mine:
-            out.append(fn)
-            continue
+            return fn, None
         blocks = []
         for b in fn.blocks:
             instrs = tuple(dataclasses.replace(ins, callee=mine[f"{b.label}#{k}"])
                            if isinstance(ins, Call) and f"{b.label}#{k}" in mine else ins
                            for k, ins in enumerate(b.instrs))
             blocks.append(dataclasses.replace(b, instrs=instrs))
-        out.append(dataclasses.replace(fn, blocks=tuple(blocks)))
-    entry_split = dataclasses.replace(threaded, functions=tuple(out) + tuple(clones))
+        return dataclasses.replace(fn, blocks=tuple(blocks)), None
+    entry_split, _ = rewrite_functions(threaded, None, redirected)
+    entry_split = dataclasses.replace(entry_split, functions=entry_split.functions + tuple(clones))
     if not exits:
         return _finished(record, size, entry_split, budget)
     origin = {a.clone: a.function for a in record.applied if isinstance(a, EntrySplit)}

@@ -1,4 +1,4 @@
-"""If-conversion (pylogic.transforms.if_conversion): every result is checked by the reference
+"""If-conversion (pylogic.transforms.ifconvert.if_convert): every result is checked by the reference
 interpreter (same observable behaviour as the original on every input tried), by the verifier,
 by a print/parse round trip, and on the paper example by the PAS predicate analysis.
 References: predicated_cp.md §3.2, §4.2 Table 1; pas.md §2.1."""
@@ -39,7 +39,7 @@ def if_convert(module, **options):
     """The registered pass, with the rows it needs computed on the embedded engine."""
     return run_pass("if-convert", module, engine="clingo", **options)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BRANCHY = ROOT / "examples" / "pcp_branchy.pir"
 FEASIBLE = [(1, 0), (0, 1), (0, 0)]  # the three feasible paths of predicated_cp.md §4.2
 
@@ -528,20 +528,20 @@ def test_cli_writes_runnable_program_and_validates(tmp_path, capsys):
 
 
 def test_cli_validate_reports_difference(tmp_path, capsys, monkeypatch):
-    import pylogic.transforms.if_conversion as ic
-    real = ic.if_convert
+    import dataclasses
+    from pylogic.transforms import registry
+    real = registry.PASSES["if-convert"]
 
-    def broken(module, **kw):  # a transform bug: drop the last print of the hyperblock
-        new, rec = real(module, **kw)
+    def broken(module, rows, **kw):  # a transform bug: drop the last print of the hyperblock
+        new, rec = real.run(module, rows, **kw)
         fn = new.functions[0]
         hb = fn.blocks[0]
         k = max(i for i, ins in enumerate(hb.instrs) if ins.opcode == "print")
-        import dataclasses
         hb = dataclasses.replace(hb, instrs=hb.instrs[:k] + hb.instrs[k + 1:])
         fn = dataclasses.replace(fn, blocks=(hb,) + fn.blocks[1:])
         return dataclasses.replace(new, functions=(fn,)), rec
 
-    monkeypatch.setattr(ic, "if_convert", broken)
+    monkeypatch.setitem(registry.PASSES, "if-convert", dataclasses.replace(real, run=broken))
     rc = cli_main(["if-convert", str(BRANCHY), "--out", str(tmp_path / "y.pir"), "--validate",
                    "--inputs", "1,0"])
     assert rc == 1 and "DIFFERENT" in capsys.readouterr().out

@@ -24,9 +24,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Module, Reg, branch_targets
+from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Function, Module, Reg, branch_targets
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.record import FixpointRecord
-from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pd_dead", "pd_faint", "pd_partially_dead", "pd_candidate", "live_in")
 
@@ -103,49 +103,46 @@ def pde(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         ) -> tuple[Module, PdeRecord]:
     """One round of partial dead code elimination: ``(new module, record)``; ``rows`` holds
     ``NEEDS`` of ``module``. ``record.changed``: the round changed something."""
-    wanted = wanted_functions(module, functions, "pde")
-    record = PdeRecord(options={"functions": None if wanted is None else sorted(wanted)})
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
+    new, record = run_per_function(module, functions, PdeRecord(),
+                                   lambda fn: pde_function(fn, rows.function(fn.name)))
+    record.last_changed = any(a.deleted or a.sunk for a in record.applied)
+    return new, record
+
+
+def pde_function(fn: Function, fr) -> tuple[Function, FunctionPde]:
+    """One round of PDE on ``fn`` (``fr``: its rows), and its entry."""
+    candidates = {r[0] for r in fr["pd_candidate"]}
+    # pd_faint ⊇ pd_dead: whole dead chains at once (one round, not one per link)
+    dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
+    partial = {r[0] for r in fr["pd_partially_dead"]} & candidates
+    live = {(b, r) for b, r in fr["live_in"]}
+    preds = predecessors(fn)
+    instrs = {b.label: list(b.instrs) for b in fn.blocks}
+    arriving = defaultdict(list)
+    deleted = sunk = copies = 0
+    for b in fn.blocks:
+        gone = {k for k, ins in enumerate(b.instrs)
+                if f"{b.label}#{k}" in dead and not _guarded(ins)}
+        if gone:
+            instrs[b.label] = [ins for k, ins in enumerate(b.instrs) if k not in gone]
+            deleted += len(gone)
             continue
-        fr = rows.function(fn.name)
-        candidates = {r[0] for r in fr["pd_candidate"]}
-        # pd_faint ⊇ pd_dead: whole dead chains at once (one round, not one per link)
-        dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
-        partial = {r[0] for r in fr["pd_partially_dead"]} & candidates
-        live = {(b, r) for b, r in fr["live_in"]}
-        preds = predecessors(fn)
-        instrs = {b.label: list(b.instrs) for b in fn.blocks}
-        arriving = defaultdict(list)
-        deleted = sunk = copies = 0
-        for b in fn.blocks:
-            gone = {k for k, ins in enumerate(b.instrs)
-                    if f"{b.label}#{k}" in dead and not _guarded(ins)}
-            if gone:
-                instrs[b.label] = [ins for k, ins in enumerate(b.instrs) if k not in gone]
-                deleted += len(gone)
+        for k in range(len(b.instrs) - 1, -1, -1):
+            ins = b.instrs[k]
+            if f"{b.label}#{k}" not in partial or _guarded(ins) or len(ins.defs()) != 1:
                 continue
-            for k in range(len(b.instrs) - 1, -1, -1):
-                ins = b.instrs[k]
-                if f"{b.label}#{k}" not in partial or _guarded(ins) or len(ins.defs()) != 1:
-                    continue
-                targets = sink_target(fn, b, k, live, preds)
-                if targets is None:
-                    continue
-                instrs[b.label] = list(b.instrs[:k] + b.instrs[k + 1:])
-                for s in targets:
-                    arriving[s].append(ins)
-                sunk += 1
-                copies += len(targets)
-                break
-        blocks = []
-        for b in fn.blocks:
-            body = arriving[b.label] + instrs[b.label]
-            blocks.append(dataclasses.replace(b, instrs=tuple(body)))
-        out.append(dataclasses.replace(fn, blocks=tuple(blocks)))
-        record.applied.append(FunctionPde(fn.name, deleted, sunk, copies,
-                                          1 if (deleted or sunk) else 0))
-        record.last_changed = record.last_changed or bool(deleted or sunk)
-    return dataclasses.replace(module, functions=tuple(out)), record
+            targets = sink_target(fn, b, k, live, preds)
+            if targets is None:
+                continue
+            instrs[b.label] = list(b.instrs[:k] + b.instrs[k + 1:])
+            for s in targets:
+                arriving[s].append(ins)
+            sunk += 1
+            copies += len(targets)
+            break
+    blocks = []
+    for b in fn.blocks:
+        body = arriving[b.label] + instrs[b.label]
+        blocks.append(dataclasses.replace(b, instrs=tuple(body)))
+    return (dataclasses.replace(fn, blocks=tuple(blocks)),
+            FunctionPde(fn.name, deleted, sunk, copies, 1 if (deleted or sunk) else 0))

@@ -15,7 +15,7 @@ changes), two phases:
   of Case 3 (AddInst, lines 63-75), F kept per original candidate (§3.6 item 8). A copy all of
   whose executions leave by a branch (a side exit under its own predicate, or the final branch
   under p0 or the exact fall-through predicate) with its register live there is exported;
-- across blocks (``ppde_regions``, ``cross_block=True``): the exported copies, then the
+- across blocks (``regions.py``, ``cross_block=True``): the exported copies, then the
   candidates of the blocks the first phase left unchanged, move through the cycle-free SEME
   region into successors, merge at joins, and leave the region into interface blocks
   (``interface="paid"``: only where that lengthens no path; ``"keep"``: the paper's setting;
@@ -34,13 +34,13 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from pylogic.ir.model import Call, Module, PredDefine, Ret, branch_targets
+from pylogic.ir.model import Call, Function, Module, PredDefine, Ret, branch_targets
 from pylogic.ir.printer import print_instr
 from pylogic.predicates.partition_queries import BlockPredicates
 from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
-from pylogic.transforms.ppde_regions import INTERFACE, PAID, CrossBlock, _guard, _reads
+from pylogic.transforms.driver import run_per_function
+from pylogic.transforms.ppde.regions import INTERFACE, PAID, CrossBlock, _guard, _reads
 from pylogic.transforms.record import FixpointRecord
-from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pd_dead", "pd_faint", "pd_candidate", "live_in", "idom") + PPG_RELATIONS
 
@@ -57,7 +57,7 @@ class FunctionPpde:
     candidates: int         # candidates processed (Table IV's C, copies included)
     reverted: int = 0       # blocks kept as they were: a path through them would run longer
     undone: int = 0         # candidates whose motion was undone for the same reason
-    sunk_out: int = 0       # candidates moved out of their block (ppde_regions)
+    sunk_out: int = 0       # candidates moved out of their block (regions.py)
     copies_out: int = 0     # their copies in other blocks
     merged_out: int = 0     # joins where copies merged
     interface: int = 0      # interface / split blocks kept
@@ -71,7 +71,7 @@ class PpdeRecord(FixpointRecord):
     #: the round, for the Definition 1 checks (copies disjoint, within the original)
     copies_of: dict = field(default_factory=dict)
     #: per candidate moved out of its block in the round (function, block, instruction text):
-    #: the blocks its copies went to (ppde_regions)
+    #: the blocks its copies went to (regions.py)
     blocks_of: dict = field(default_factory=dict)
 
     def totals(self) -> dict:
@@ -100,7 +100,7 @@ class _BlockPpde:
     def __init__(self, label, instrs, preds: BlockPredicates, live: set, candidates: set,
                  single_def: dict, exporting: bool = False):
         self.label = label
-        #: Case 1 at a branch across blocks (ppde_regions): a copy whose executions all leave
+        #: Case 1 at a branch across blocks (regions.py): a copy whose executions all leave
         #: by a branch δ with its register live there is exported: it waits just before δ and
         #: the cross-block phase moves it into δ's targets. copy -> δ
         self.exporting = exporting
@@ -233,7 +233,7 @@ class _BlockPpde:
                 return []
             if leaves:
                 self.items.remove(alpha)                              # Case 1 at a branch:
-                self.items.insert(self.items.index(delta), alpha)     # out by δ (ppde_regions)
+                self.items.insert(self.items.index(delta), alpha)     # out by δ (regions.py)
                 self.exported[alpha] = delta
                 for arrivals in self.forest.get(alpha.origin, {}).values():
                     if alpha in arrivals:
@@ -415,96 +415,91 @@ def ppde(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
          ) -> tuple[Module, PpdeRecord]:
     """One round of PPDE on every block of every (or each named) function:
     ``(new module, record)``; ``rows`` holds ``NEEDS`` of ``module``. ``cross_block``: then
-    move candidates out of their blocks across the SEME regions (``ppde_regions``), in the
+    move candidates out of their blocks across the SEME regions (``regions.py``), in the
     blocks the in-block phase left unchanged; ``interface``/``main_exit``: see there."""
-    wanted = wanted_functions(module, functions, "ppde")
-    record = PpdeRecord(options={"functions": None if wanted is None else sorted(wanted)})
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
+    record = PpdeRecord()
+    return run_per_function(module, functions, record, lambda fn: _ppde_function(
+        fn, rows.function(fn.name), record, cross_block, interface, main_exit))
+
+
+def _ppde_function(fn: Function, fr, record: PpdeRecord, cross_block: bool, interface: str,
+                   main_exit: Optional[str]) -> tuple[Function, FunctionPpde]:
+    """One round of PPDE on ``fn`` (``fr``: its rows), and its entry."""
+    candidates = {r[0] for r in fr["pd_candidate"]}
+    dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
+    live = {(b, r) for b, r in fr["live_in"]}
+    ppg = PartitionGraph(fr, fn)
+    stats = defaultdict(int)
+    blocks = []
+    inblock = {}
+    exports = []
+    fallbacks = {}
+    fell_back = {}                  # label -> the in-block work used instead (no exports)
+    for b in fn.blocks:
+        keep = [(k, ins) for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
+        stats["deleted"] += len(b.instrs) - len(keep)
+        instrs = [ins for _, ins in keep]
+        cands = {j for j, (k, ins) in enumerate(keep) if f"{b.label}#{k}" in candidates
+                 and len(ins.defs()) == 1}
+        defines = defaultdict(list)
+        for j, ins in enumerate(instrs):
+            for d in ins.defs():
+                defines[d].append((j, isinstance(ins, PredDefine)))
+        guards = {_guard(i) for i in instrs} - {"p0"}
+        names = {d for d, ws in defines.items() if any(pd for _, pd in ws)} | guards
+        single = {}
+        for name in names:
+            ws = defines.get(name, [])
+            if not ws:
+                single[name] = None
+            elif len(ws) == 1 and ws[0][1]:
+                single[name] = ws[0][0]
+        if not cands or not guards and not any(branch_targets(i) for i in instrs[:-1]):
+            # no predicated code here: nothing for Sink to split (pde's job)
+            blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
             continue
-        fr = rows.function(fn.name)
-        candidates = {r[0] for r in fr["pd_candidate"]}
-        dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
-        live = {(b, r) for b, r in fr["live_in"]}
-        ppg = PartitionGraph(fr, fn)
-        stats = defaultdict(int)
-        blocks = []
-        inblock = {}
-        exports = []
-        fallbacks = {}
-        fell_back = {}                  # label -> the in-block work used instead (no exports)
-        for b in fn.blocks:
-            keep = [(k, ins) for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
-            stats["deleted"] += len(b.instrs) - len(keep)
-            instrs = [ins for _, ins in keep]
-            cands = {j for j, (k, ins) in enumerate(keep) if f"{b.label}#{k}" in candidates
-                     and len(ins.defs()) == 1}
-            defines = defaultdict(list)
-            for j, ins in enumerate(instrs):
-                for d in ins.defs():
-                    defines[d].append((j, isinstance(ins, PredDefine)))
-            guards = {_guard(i) for i in instrs} - {"p0"}
-            names = {d for d, ws in defines.items() if any(pd for _, pd in ws)} | guards
-            single = {}
-            for name in names:
-                ws = defines.get(name, [])
-                if not ws:
-                    single[name] = None
-                elif len(ws) == 1 and ws[0][1]:
-                    single[name] = ws[0][0]
-            if not cands or not guards and not any(branch_targets(i) for i in instrs[:-1]):
-                # no predicated code here: nothing for Sink to split (pde's job)
-                blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
-                continue
-            make = lambda exporting, b=b, instrs=instrs, names=names, cands=cands, \
-                single=single: _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names),
-                                          live, cands, single, exporting=exporting)  # noqa: E731
-            fallbacks[b.label] = lambda make=make, instrs=instrs: _plain(
-                make(False), instrs, fell_back)
-            work = make(cross_block)
-            result = work.run()
-            inblock[b.label] = work
-            exported = {id(it.ins): id(d.ins) for it, d in work.exported.items()}
-            if not _no_exit_longer(instrs, {}, result, exported) or \
-                    not exported and len(result) > len(instrs):
-                # Definition 1: no path's dynamic count may grow (in a hyperblock every issued
-                # instruction counts, nullified or not): keep the block as it was
-                stats["reverted"] += 1
-                blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
-                continue
-            for key, n in work.stats.items():
-                stats[key] += n
-            for it in work.items:
-                if it.origin is not None and it.origin is not it:
-                    record.copies_of.setdefault(
-                        (fn.name, b.label, id(it.origin), _guard(it.origin.ins)), []
-                    ).append(_guard(it.ins))
-            blocks.append(dataclasses.replace(b, instrs=tuple(result)))
-            for it, d in work.exported.items():
-                if it in work.items:
-                    exports.append((b.label, it.ins, d.ins))
-        if cross_block:
-            blocks = _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
-                                  _fallthrough(inblock), exports, fallbacks, record)
-        for label, used in fell_back.items():          # count what the block really got
-            for key, n in inblock[label].stats.items():
-                stats[key] -= n
-            for key, n in used.stats.items():
-                stats[key] += n
-        new_fn = dataclasses.replace(fn, blocks=tuple(blocks))
-        changed = new_fn != fn
-        out.append(new_fn)
-        record.applied.append(FunctionPpde(fn.name, stats["deleted"], stats["split"],
-                                           stats["copies"], stats["merged"], stats["swaps"],
-                                           stats["encountered"], stats["candidates"],
-                                           stats["reverted"], stats["undone"],
-                                           stats["sunk_out"], stats["copies_out"],
-                                           stats["merged_out"], stats["interface"],
-                                           stats["emptied"]))
-        record.last_changed = record.last_changed or changed
-    return dataclasses.replace(module, functions=tuple(out)), record
+        make = lambda exporting, b=b, instrs=instrs, names=names, cands=cands, \
+            single=single: _BlockPpde(b.label, instrs, BlockPredicates(ppg, b.label, names),
+                                      live, cands, single, exporting=exporting)  # noqa: E731
+        fallbacks[b.label] = lambda make=make, instrs=instrs: _plain(
+            make(False), instrs, fell_back)
+        work = make(cross_block)
+        result = work.run()
+        inblock[b.label] = work
+        exported = {id(it.ins): id(d.ins) for it, d in work.exported.items()}
+        if not _no_exit_longer(instrs, {}, result, exported) or \
+                not exported and len(result) > len(instrs):
+            # Definition 1: no path's dynamic count may grow (in a hyperblock every issued
+            # instruction counts, nullified or not): keep the block as it was
+            stats["reverted"] += 1
+            blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+            continue
+        for key, n in work.stats.items():
+            stats[key] += n
+        for it in work.items:
+            if it.origin is not None and it.origin is not it:
+                record.copies_of.setdefault(
+                    (fn.name, b.label, id(it.origin), _guard(it.origin.ins)), []
+                ).append(_guard(it.ins))
+        blocks.append(dataclasses.replace(b, instrs=tuple(result)))
+        for it, d in work.exported.items():
+            if it in work.items:
+                exports.append((b.label, it.ins, d.ins))
+    if cross_block:
+        blocks = _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
+                              _fallthrough(inblock), exports, fallbacks, record)
+    for label, used in fell_back.items():          # count what the block really got
+        for key, n in inblock[label].stats.items():
+            stats[key] -= n
+        for key, n in used.stats.items():
+            stats[key] += n
+    new_fn = dataclasses.replace(fn, blocks=tuple(blocks))
+    record.last_changed = record.last_changed or new_fn != fn
+    return new_fn, FunctionPpde(fn.name, stats["deleted"], stats["split"], stats["copies"],
+                                stats["merged"], stats["swaps"], stats["encountered"],
+                                stats["candidates"], stats["reverted"], stats["undone"],
+                                stats["sunk_out"], stats["copies_out"], stats["merged_out"],
+                                stats["interface"], stats["emptied"])
 
 
 def _plain(work: "_BlockPpde", instrs: list, used: dict) -> list:
@@ -530,7 +525,7 @@ def _fallthrough(inblock: dict):
 
 def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
                  fallthrough, exports=(), fallbacks=None, record=None) -> list:
-    """The block-boundary motion (``ppde_regions``) on the blocks the in-block phase left as
+    """The block-boundary motion (``regions.py``) on the blocks the in-block phase left as
     they were (their candidate ids still name them)."""
     from pylogic.ir.model import Block
     claimed = {b.label for b, new in zip(fn.blocks, blocks) if b.instrs != new.instrs}

@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pylogic.analysis.run import module_rows
 from pylogic.ir.parser import parse_module
-from pylogic.transforms.if_conversion import _final_edges, region_control_dependence
+from pylogic.transforms.ifconvert.if_convert import _final_edges, region_control_dependence
 from pylogic.transforms.regions import RegionLimits, select_regions
 
-from tests.transforms.test_if_conversion import BRANCHY, generated_program
+from tests.transforms.ifconvert.test_if_conversion import BRANCHY, generated_program
 
 _VEXIT = "<virtual exit>"
 

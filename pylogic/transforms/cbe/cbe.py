@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from pylogic.ir.model import Br, CondBr, Function, Imm, Module, branch_targets, retargeted
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection, TransformRecord
-from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
          "correlation_inside", "branch_compare", "branch_pair")
@@ -135,25 +135,18 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     return sorted(out, key=lambda c: (len(c[3]), c))
 
 
-
-
-
 def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
         max_path: int = DEFAULT_MAX_PATH,
         allowance: Optional[int] = None) -> tuple[Module, CbeRecord]:
     """``(new module, record)``: decided branches removed on their decided paths; at most
     ``allowance`` instructions duplicated in all (default: ``growth`` of the module's size)."""
-    wanted = wanted_functions(module, functions, "cbe")
-    record = CbeRecord(options={"functions": None if wanted is None else sorted(wanted),
-                                "limit": limit, "growth": growth, "max_path": max_path})
+    record = CbeRecord(options={"limit": limit, "growth": growth, "max_path": max_path})
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
     allowance = int(size * growth) if allowance is None else allowance
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
-            continue
+
+    def rewrite(fn: Function) -> tuple[Function, None]:     # records its own entries
+        nonlocal allowance
         view = rows.function(fn.name)
         blocks = {b.label: b for b in fn.blocks}
         order = [b.label for b in fn.blocks]
@@ -212,7 +205,7 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             spent[i] = spent.get(i, 0) + cost
             allowance -= cost
             record.applied.append(Threaded(fn.name, i, block, source, path, outcome, cost))
-        out.append(dataclasses.replace(fn, blocks=tuple(blocks[b] for b in order)))
-    return dataclasses.replace(module, functions=tuple(out)), record
+        return dataclasses.replace(fn, blocks=tuple(blocks[b] for b in order)), None
+    return run_per_function(module, functions, record, rewrite)
 
 

@@ -12,9 +12,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.ir.model import Module
+from pylogic.ir.model import Function, Module
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.record import TransformRecord
-from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("dce_dead",)
 
@@ -44,20 +44,16 @@ def dce(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         ) -> tuple[Module, DceRecord]:
     """``(new module, record)``: the dead instructions of every (or each named) function
     removed; ``rows`` holds ``dce_dead`` (``Rows`` of the module)."""
-    wanted = wanted_functions(module, functions, "dce")
-    record = DceRecord(options={"functions": None if wanted is None else sorted(wanted)})
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
-            continue
-        dead = {row[0] for row in rows.function(fn.name)["dce_dead"]}
-        blocks, removed, total = [], 0, 0
-        for b in fn.blocks:
-            keep = [ins for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
-            removed += len(b.instrs) - len(keep)
-            total += len(b.instrs)
-            blocks.append(dataclasses.replace(b, instrs=tuple(keep)))
-        out.append(dataclasses.replace(fn, blocks=tuple(blocks)))
-        record.applied.append(FunctionDce(fn.name, removed, total))
-    return dataclasses.replace(module, functions=tuple(out)), record
+    return run_per_function(module, functions, DceRecord(), lambda fn: dce_function(
+        fn, {row[0] for row in rows.function(fn.name)["dce_dead"]}))
+
+
+def dce_function(fn: Function, dead: set) -> tuple[Function, FunctionDce]:
+    """``fn`` without the instructions ``dead`` names (``block#index``), and its entry."""
+    blocks, removed, total = [], 0, 0
+    for b in fn.blocks:
+        keep = [ins for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
+        removed += len(b.instrs) - len(keep)
+        total += len(b.instrs)
+        blocks.append(dataclasses.replace(b, instrs=tuple(keep)))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), FunctionDce(fn.name, removed, total)

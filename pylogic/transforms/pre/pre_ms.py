@@ -27,10 +27,10 @@ from networkx.algorithms.flow import edmonds_karp
 
 from pylogic.interp.machine import run_module
 from pylogic.ir.model import Function, Module
+from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
-from pylogic.transforms.pre_motion import _place, insertion_templates
+from pylogic.transforms.pre.pre_m import _place, insertion_templates
 from pylogic.transforms.record import TransformRecord
-from pylogic.transforms.selection import rewrites, wanted_functions
 
 NEEDS = ("pre_cmp_entry", "pre_cmp_exit", "pre_prevented")
 #: Operators a speculative computation may not have (they can fault).
@@ -97,16 +97,12 @@ def pre_ms(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     """``(new module, record)``: speculative computations on min-cut edges of every CMP region
     (``rows``: ``pre_cmp_entry``, ``pre_cmp_exit``, ``pre_prevented``); ``profile``
     ``{(function, from, to): count}``, default: the interpreter's run of ``entry``."""
-    wanted = wanted_functions(module, functions, "pre-ms")
     if profile is None:
         profile = run_module(module, entry, args, inputs).edge_profile
     record = SpeculationRecord(options={"entry": entry, "args": list(args),
                                         "inputs": list(inputs)})
-    out = []
-    for fn in module.functions:
-        if not rewrites(fn, wanted):
-            out.append(fn)
-            continue
+
+    def rewrite(fn: Function) -> tuple[Function, None]:     # records its own entries
         view = rows.function(fn.name)
         freq = lambda a, b: profile.get((fn.name, a, b), 0)  # noqa: E731
         prevented = defaultdict(set)
@@ -123,9 +119,8 @@ def pre_ms(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         for e, region in prevented.items():
             by_e[e][1].update({(a, b): freq(a, b) for a, b in edges
                                if a in region and b in region})
-        new = _speculate(fn, by_e, FreshNames(used_names(fn, module)), record)
-        out.append(new)
-    return dataclasses.replace(module, functions=tuple(out)), record
+        return _speculate(fn, by_e, FreshNames(used_names(fn, module)), record), None
+    return run_per_function(module, functions, record, rewrite)
 
 
 def _speculate(fn: Function, by_e: dict, fresh: FreshNames, record) -> Function:

@@ -89,7 +89,7 @@ from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, Glo
                               branch_targets, to_signed64)
 from pylogic.ir.ops import REFLEXIVE, SWAPPED
 from pylogic.transforms.record import TransformRecord
-from pylogic.transforms.selection import rewrites, wanted_functions
+from pylogic.transforms.driver import run_per_function
 
 __all__ = ["simplify", "SimplifyRecord", "FunctionSimplify", "NEEDS"]
 
@@ -1113,21 +1113,10 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
              ) -> tuple[Module, SimplifyRecord]:
     """``(new module, record)``: every (or each named) defined function simplified; ``rows``
     holds ``idom`` (``Rows`` of the module)."""
-    wanted = wanted_functions(module, functions, "simplify")
-    record = SimplifyRecord(options={"functions": None if wanted is None else sorted(wanted)})
     readonly = readonly_globals(module)
-    returns: dict = {}
-    done = {}
+    returns: dict = {}              # what each function returns, filled callees first
     defined = {f.name.lstrip("@") for f in module.defined_functions()}
     global_sizes = {g.name: g.size for g in module.globals}
-    for fn in _callees_first(module):
-        if not rewrites(fn, wanted):
-            continue
-        idom = {n: d for d, n in rows.function(fn.name)["idom"]}
-        done[fn.name], info = simplify_function(fn, idom, readonly, returns, defined,
-                                                 global_sizes)
-        record.applied.append(info)
-    out = tuple(done.get(fn.name, fn) for fn in module.functions)
-    position = {fn.name: k for k, fn in enumerate(module.functions)}
-    record.applied.sort(key=lambda a: position[a.function])
-    return dataclasses.replace(module, functions=out), record
+    return run_per_function(module, functions, SimplifyRecord(), lambda fn: simplify_function(
+        fn, {n: d for d, n in rows.function(fn.name)["idom"]}, readonly, returns, defined,
+        global_sizes), order=_callees_first(module))

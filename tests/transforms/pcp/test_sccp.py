@@ -21,11 +21,11 @@ from pylogic.ir.model import Imm, Print, Reg
 from pylogic.ir.parser import parse_file, parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
-from pylogic.transforms.sccp import BOTTOM, conditional_constants
+from pylogic.transforms.pcp.sccp import BOTTOM, conditional_constants
 from tests.support import needs_clang
-from tests.transforms.test_if_conversion import generated_program
+from tests.transforms.ifconvert.test_if_conversion import generated_program
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BRANCHY = ROOT / "examples" / "pcp_branchy.pir"
 FEASIBLE = [(1, 0), (0, 1), (0, 0)]
 

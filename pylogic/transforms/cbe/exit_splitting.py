@@ -30,6 +30,7 @@ from typing import Optional
 
 from facts_gen.naming import function_id
 from pylogic.ir.model import Br, Call, CondBr, Function, Module, Ret, branch_targets, retargeted
+from pylogic.transforms.driver import rewrite_functions
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection
 
@@ -225,12 +226,10 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
     """``(new module, applied ExitSplits, rejections, instructions added)``."""
     sp = _Splitter(module, rows, origin, allowance, clone_limit)
     applied, rejected, added = [], [], 0
-    out = []
     paid: set = set()
-    for fn in module.functions:
-        if fn.extern or not fn.blocks or (wanted is not None and fn.name not in wanted):
-            out.append(fn)
-            continue
+
+    def rewrite(fn: Function) -> tuple[Function, None]:
+        nonlocal added
         view = sp.view(fn.name)
         compares = {i: (rel, c) for i, _v, rel, c in view["branch_compare"]}
         blocks = {b.label: b for b in fn.blocks}
@@ -275,12 +274,14 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
                 order.insert(order.index(label) + 1 + conts.index(cont), cont)
             applied.append(ExitSplit(fn.name, i, label, call.callee, plan.clone.name, plan.exits,
                                      cost))
-        out.append(dataclasses.replace(fn, blocks=tuple(blocks[x] for x in order)))
-    called = {ins.callee for f in out for b in f.blocks for ins in b.instrs if isinstance(ins, Call)}
+        return dataclasses.replace(fn, blocks=tuple(blocks[x] for x in order)), None
+    split, _ = rewrite_functions(module, wanted, rewrite)
+    called = {ins.callee for f in split.functions for b in f.blocks for ins in b.instrs
+              if isinstance(ins, Call)}
     clones = [p.clone for p in sp.plans.values() if p is not None]
     used = _closure(called, clones)
-    out += [c for c in clones if c.name in used]
-    return dataclasses.replace(module, functions=tuple(out)), applied, rejected, added
+    return (dataclasses.replace(split, functions=split.functions + tuple(
+        c for c in clones if c.name in used)), applied, rejected, added)
 
 
 def _closure(called: set, clones: list) -> set:

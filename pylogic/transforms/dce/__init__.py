@@ -1,0 +1,1 @@
+"""Dead code elimination by marking: ``dce`` (datalog/dce.dl)."""

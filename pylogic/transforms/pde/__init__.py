@@ -1,0 +1,1 @@
+"""Partial dead code elimination on unpredicated code: ``pde`` (Knoop-Rüthing-Steffen)."""

@@ -1,0 +1,1 @@
+"""Instruction simplification (LLVM InstSimplify): ``simplify``."""
