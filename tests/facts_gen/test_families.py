@@ -53,14 +53,3 @@ def test_by_relations_and_the_default(examples):
     assert all(not default[rel] for rel in FAMILIES["vng"])     # the VNG only on request
     assert "vng" not in DEFAULT_FAMILIES
 
-
-def test_unasked_extractors_do_not_run(examples, monkeypatch):
-    import facts_gen.extract as extract
-
-    def boom(*a, **k):
-        raise AssertionError("an extractor that was not asked for ran")
-    for name in ("value_flow_facts", "readonly_globals", "ReturnFits", "function_contents",
-                 "vng_facts", "interprocedural_facts", "instruction_facts"):
-        monkeypatch.setattr(extract, name, boom)
-    for module, relpath in examples:
-        assert extract_module(module, relpath, families=("cfg",))["block"]
