@@ -18,7 +18,7 @@ Example
 >>> [a.name for a in catalog.producing(["cdep", "idom"])]    # doctest: +SKIP
 ['control_dependence', 'dominance']
 >>> sorted(catalog.inputs_read(["idom"]))                   # doctest: +SKIP
-['edge', 'retreating', 'rpo']
+['edge', 'rpo']
 
 References: DESIGN.md "Inside the package" (catalog.py), STYLE.md (cclyzer++ layout).
 """
