@@ -11,6 +11,10 @@ from pylogic.ir.model import Function, Ret
 from pylogic.ir.cfg import dfs_structure
 from facts_gen.naming import VIRTUAL_EXIT
 
+#: Relations this module writes (datalog/schema.dl, "CFG" and "Structural facts" sections).
+RELATIONS = ("block", "entry", "exit", "edge", "hyperblock",
+             "rpo", "retreating", "rpo_rev", "retreating_rev")
+
 
 def exit_blocks(fn: Function) -> list[str]:
     """Blocks whose terminator is an unguarded ``ret`` (guarded rets are side exits too)."""

@@ -1,47 +1,77 @@
 """IR -> relations: the whole facts contract for a module or a directory of programs.
 
-``extract_module`` returns ``{relation: [tuple, ...]}`` for every input relation of
-``datalog/schema.dl``; ``write_facts`` writes them as Soufflé ``.facts`` (tab-separated,
-no header, one file per relation, empty files included).
+``extract_module`` returns ``{relation: [tuple, ...]}`` for the input relations of
+``datalog/schema.dl``, by fact family (``FAMILIES``: each family is one extractor and the
+relations it writes); ``families=`` or ``relations=`` runs only the extractors asked for (a pass
+pays only for the facts its programs read, issue #27 item 4). ``write_facts`` writes them as
+Soufflé ``.facts`` (tab-separated, no header, one file per relation, empty files included).
+
+Example
+-------
+>>> families_for(["edge", "rpo", "instr"])
+('module', 'cfg', 'instructions')
+>>> facts = extract_module(module, "a.pir", relations=["edge", "rpo"])    # doctest: +SKIP
+>>> sorted(facts)[:4]                                                       # doctest: +SKIP
+['block', 'edge', 'entry', 'exit']
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Iterable, Optional
 
 from pylogic.ir.load import LoadedDirectory, load_directory
 from pylogic.ir.model import Module
-from facts_gen.cfg import cfg_facts
-from facts_gen.instructions import instruction_facts
+from facts_gen.cfg import RELATIONS as CFG, cfg_facts
+from facts_gen.instructions import RELATIONS as INSTRUCTIONS, instruction_facts
 from facts_gen.interprocedural import RELATIONS as INTERPROCEDURAL, interprocedural_facts
 from facts_gen.naming import function_id
-from facts_gen.value_flow import value_flow_facts
-from facts_gen.vng import vng_facts
+from facts_gen.value_flow import VALUE_FLOW_RELATIONS, value_flow_facts
+from facts_gen.vng import VNG_RELATIONS, vng_facts
 from pylogic.flow.fits_extension import ReturnFits
 from pylogic.flow.known_bytes import function_contents
 from pylogic.flow.readonly_globals import readonly_globals
 
-#: Every input relation facts_gen writes, in ``datalog/schema.dl`` order (the schema declares
-#: them; ``tests/facts_gen/test_schema.py`` checks the two agree through the Datalog front end).
-RELATIONS = (
-    "function", "block", "entry", "exit", "edge", "hyperblock",
-    "rpo", "retreating", "rpo_rev", "retreating_rev",
-    "param", "instr", "guard", "def", "use", "operand", "compare", "pdefine", "branch", "call",
-    "memory", "annotation",
-    "global_var", "extern_function",
-    "edge_profile",
-    "vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load", "vf_clobber",
-    "vf_store_gen", "vf_load_root", "vf_store_root", "vf_global_root", "vf_load_span",
-    "vf_store_span", "vf_store_over",
-    "vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
-    "vng_merge", "vng_merge_succ", "vng_truncated",
-) + INTERPROCEDURAL
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")
+#: The fact families: each is one extractor and the relations it writes. ``module`` (the defined
+#: functions, globals and externs) is always extracted; ``profile`` needs an edge profile.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "module": ("function",) + MODULE_RELATIONS,
+    "cfg": CFG,
+    "instructions": INSTRUCTIONS,
+    "profile": ("edge_profile",),
+    "value_flow": VALUE_FLOW_RELATIONS,
+    "vng": VNG_RELATIONS,
+    "interprocedural": INTERPROCEDURAL,
+}
+#: Every input relation facts_gen writes, in ``datalog/schema.dl`` order (the schema declares
+#: them; ``tests/report/test_relations_doc.py`` checks the two agree through the Datalog front end).
+RELATIONS = (("function",) + CFG + INSTRUCTIONS + MODULE_RELATIONS + FAMILIES["profile"]
+             + VALUE_FLOW_RELATIONS + VNG_RELATIONS + INTERPROCEDURAL)
+#: What ``extract_module`` runs unless told otherwise: every family but the Value Name Graph
+#: (``facts_gen/vng.py``: it costs about as much as the rest of the facts together, so only who
+#: reads its relations pays; its relations are empty otherwise).
+DEFAULT_FAMILIES = tuple(name for name in FAMILIES if name != "vng")
+_FAMILY_OF = {rel: name for name, rels in FAMILIES.items() for rel in rels}
 
 
-def empty_facts() -> dict[str, list[tuple]]:
-    return {name: [] for name in RELATIONS}
+def families_for(relations: Iterable[str]) -> tuple[str, ...]:
+    """The families whose extractors write ``relations`` (input relations), ``module`` always
+    among them, in ``FAMILIES`` order."""
+    try:
+        wanted = {"module"} | {_FAMILY_OF[rel] for rel in relations}
+    except KeyError as exc:
+        raise ValueError(f"{exc.args[0]!r} is not an input relation facts_gen writes") from None
+    return tuple(name for name in FAMILIES if name in wanted)
+
+
+def empty_facts(families: Optional[Iterable[str]] = None) -> dict[str, list[tuple]]:
+    """No rows yet: every relation (of ``families`` when given), in schema order."""
+    if families is None:
+        return {name: [] for name in RELATIONS}
+    mine = {rel for family in families for rel in FAMILIES[family]}
+    return {name: [] for name in RELATIONS if name in mine}
 
 
 def restrict_facts(facts: dict[str, list[tuple]], keep) -> dict[str, list[tuple]]:
@@ -51,19 +81,30 @@ def restrict_facts(facts: dict[str, list[tuple]], keep) -> dict[str, list[tuple]
 
 
 def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | None = None,
-                   profile: dict | None = None, vng: bool = False) -> dict[str, list[tuple]]:
+                   profile: dict | None = None, *, families: Optional[Iterable[str]] = None,
+                   relations: Optional[Iterable[str]] = None) -> dict[str, list[tuple]]:
     """Append the facts of every defined function of ``module`` (named by ``relpath``) to ``out``.
 
+    ``families``: run only these extractors (``FAMILIES``), ``relations``: only those writing
+    these input relations (``families_for``); ``out`` then defaults to their relations alone.
+    Default: ``DEFAULT_FAMILIES`` into every relation (the Value Name Graph's empty).
     ``profile``, if given, maps (function name, from, to) -> count (the interpreter's edge profile).
-    ``vng``: also the Value Name Graph (``facts_gen/vng.py``; its relations are empty otherwise:
-    they cost about as much as the rest of the facts together, so only who reads them pays).
     """
-    out = out if out is not None else empty_facts()
+    if relations is not None:
+        families = tuple(families or ()) + families_for(relations)
+    run = frozenset(DEFAULT_FAMILIES if families is None else families) | {"module"}
+    unknown = sorted(run - set(FAMILIES))
+    if unknown:
+        raise ValueError(f"unknown fact families {unknown} (known: {', '.join(FAMILIES)})")
+    if out is None:
+        out = empty_facts(None if families is None else run)
     for g in module.globals:
         out["global_var"].append((relpath, g.name, g.size))
-    defined = frozenset(fn.name for fn in module.functions if not fn.extern)
-    readonly, returns = readonly_globals(module), ReturnFits(module)
-    contents = function_contents(module)
+    if "value_flow" in run:
+        defined = frozenset(fn.name for fn in module.functions if not fn.extern)
+        readonly, returns = readonly_globals(module), ReturnFits(module)
+        contents = function_contents(module)
+        sizes = {g.name: g.size for g in module.globals}
     for fn in module.functions:
         if fn.extern:
             out["extern_function"].append((relpath, fn.name))
@@ -72,14 +113,17 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
             continue
         f = function_id(relpath, fn.name)
         out["function"].append((f,))
-        cfg_facts(f, fn, out)
-        instruction_facts(f, fn, out)
-        value_flow_facts(f, fn, out, defined, readonly, returns, contents(fn.name),
-                         {g.name: g.size for g in module.globals})
-        if vng:
+        if "cfg" in run:
+            cfg_facts(f, fn, out)
+        if "instructions" in run:
+            instruction_facts(f, fn, out)
+        if "value_flow" in run:
+            value_flow_facts(f, fn, out, defined, readonly, returns, contents(fn.name), sizes)
+        if "vng" in run:
             vng_facts(f, fn, out)
-    interprocedural_facts(module, relpath, out)
-    if profile:
+    if "interprocedural" in run:
+        interprocedural_facts(module, relpath, out)
+    if profile and "profile" in run:
         names = {fn.name for fn in module.functions if not fn.extern}
         for (fname, a, b), count in sorted(profile.items()):
             if fname in names:

@@ -6,6 +6,10 @@ from pylogic.ir.model import (Alloca, Call, Cmp, Function, GlobalAddr, Imm, Load
                               PredDefine, Reg, Store, branch_targets)
 from facts_gen.naming import instr_id
 
+#: Relations this module writes (datalog/schema.dl, "Instructions, operands, defs and uses").
+RELATIONS = ("param", "instr", "guard", "def", "use", "operand", "compare", "pdefine", "branch",
+             "call", "memory", "annotation")
+
 
 def operand_kind(op) -> tuple[str, str]:
     """(kind, text) of an operand: kind is reg | const | global. Constants are text (64-bit)."""

@@ -17,6 +17,8 @@ Example
 'demand'
 >>> [a.name for a in catalog.producing(["cdep", "idom"])]    # doctest: +SKIP
 ['control_dependence', 'dominance']
+>>> sorted(catalog.inputs_read(["idom"]))                   # doctest: +SKIP
+['edge', 'rpo']
 
 References: DESIGN.md "Inside the package" (catalog.py), STYLE.md (cclyzer++ layout).
 """
@@ -31,11 +33,13 @@ from typing import Iterable
 
 from pylogic.analysis.cache import Cache, default_root, key
 from pylogic.engines import CheckedProgram, load_program_cached
+from pylogic.engines.relevance import needed_relations
 from pylogic.errors import PathlogicError
 
 SCOPES = ("function", "predicated", "demand")
 _OUTPUTS: dict = {}   # analysis name -> (checked program, its outputs)
 _SHIPPED: dict = {}   # cache key -> checked program (this process)
+_READS: dict = {}     # outputs -> (checked program, the input relations they read)
 
 
 def _shipped(path: Path, identity: str) -> CheckedProgram:
@@ -169,6 +173,22 @@ def producing(relations: Iterable[str]) -> list[Analysis]:
         else:
             raise PathlogicError(f"no shipped analysis outputs relation {rel!r}")
     return sorted(chosen, key=lambda a: a.name)
+
+
+def inputs_read(outputs: Iterable[str]) -> frozenset[str]:
+    """The ``.input`` relations the catalogued programs computing ``outputs`` read: what must be
+    extracted for them. Read off the program one engine call runs (``compose`` of ``producing``,
+    #includes resolved) by the rule dependencies the engines prune with (``engines/relevance``),
+    so an input left out cannot change an output."""
+    outputs = tuple(sorted(set(outputs)))
+    if not outputs:
+        return frozenset()
+    program = compose(producing(outputs))
+    hit = _READS.get(outputs)
+    if hit is None or hit[0] is not program:
+        hit = _READS[outputs] = (program, frozenset(needed_relations(program, outputs)
+                                                    & set(program.inputs)))
+    return hit[1]
 
 
 def compose(analyses: Iterable[Analysis]) -> CheckedProgram:

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Optional
 
-from facts_gen.extract import restrict_facts, write_facts
+from facts_gen.extract import FAMILIES, restrict_facts, write_facts
 from facts_gen.naming import escape_field, function_id, names_function
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, BudgetPool, call_with_budget
 from pylogic.analysis.cache import NO_CACHE, Cache, c_dependencies, key, tool_versions
@@ -423,7 +423,8 @@ def facts_directory(target, out, *, jobs: int = 1, function: Optional[str] = Non
         raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
     _stage(progress, "extract", len(loaded.programs), "files")
     failures: dict[str, str] = {}
-    facts = extract([(p.module, p.relpath) for p in loaded.programs], failures=failures, vng=vng)
+    facts = extract([(p.module, p.relpath) for p in loaded.programs], failures=failures,
+                    families=tuple(FAMILIES) if vng else None)
     if function is not None:
         facts = restrict_facts(facts, lambda fid: names_function(fid, function))
         if not facts["function"]:

@@ -138,8 +138,8 @@ def _matrices(summary: dict, functions: list[FunctionView]) -> None:
     from pylogic.predicates.relation_matrix import relation_matrix
     from pylogic.predicates.summary import SUMMARY_RELATIONS
     from pylogic.analysis.run import has_defines, module_rows
-    from pylogic.transforms.if_conversion import NEEDS as IF_CONVERT_NEEDS
-    from pylogic.transforms.if_conversion import if_convert
+    from pylogic.transforms.ifconvert.if_convert import NEEDS as IF_CONVERT_NEEDS
+    from pylogic.transforms.ifconvert.if_convert import if_convert
 
     counts = {p["function"]: p.get("predicates") for p in summary.get("predicates") or []}
     wanted = {}

@@ -23,7 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence
 
-from facts_gen.extract import MODULE_RELATIONS, RELATIONS, empty_facts, extract_module, restrict_facts
+from facts_gen.extract import (MODULE_RELATIONS, RELATIONS, empty_facts, extract_module,
+                               families_for, restrict_facts)
 from facts_gen.naming import escape_field, function_id
 from pylogic.analysis import catalog
 from pylogic.analysis.budget import BudgetPool
@@ -76,15 +77,17 @@ def scope_of(fn: Function) -> str:
 
 
 def extract(modules: Iterable[tuple[Module, str]], profile: Optional[dict] = None,
-            failures: Optional[dict[str, str]] = None, vng: bool = False
-            ) -> dict[str, list[tuple]]:
-    """The facts of every ``(module, relpath)``, extracted once each. A module whose extraction
+            failures: Optional[dict[str, str]] = None,
+            families: Optional[Sequence[str]] = None) -> dict[str, list[tuple]]:
+    """The facts of every ``(module, relpath)``, extracted once each: every relation, or only
+    those of ``families`` (``facts_gen.extract.FAMILIES``) when given. A module whose extraction
     fails contributes no rows; with ``failures`` given, its error is recorded there (by relpath)
     instead of raised, so one module never costs the others their facts."""
-    facts = empty_facts()
+    facts = empty_facts(families)
     for module, relpath in modules:
         try:
-            mine = extract_module(module, relpath, empty_facts(), profile=profile, vng=vng)
+            mine = extract_module(module, relpath, empty_facts(families), profile=profile,
+                                  families=families)
         except Exception as exc:  # noqa: BLE001 -- isolate one module (a bug or a bad name)
             if failures is None:
                 raise
@@ -320,27 +323,28 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
                     cache: Cache = NO_CACHE) -> AnalysisRun:
     """Extract facts of ``(module, relpath)`` pairs once and run the catalogued analyses.
 
-    ``relations``: compute only what produces these relations (for every function); default:
-    each function's scope (``"function"`` analyses, plus the PPG where there are defines, and
-    whatever produces ``extra_predicated`` there, e.g. the relations PAS reads).
+    ``relations``: compute only these relations (for every function): the facts among them and
+    those the catalogued programs computing the others read are extracted, no other fact family
+    (``catalog.inputs_read``), and only what produces the others runs. Default: every fact
+    family but the Value Name Graph, and each function's scope (``"function"`` analyses, plus
+    the PPG where there are defines, and whatever produces ``extra_predicated`` there, e.g. the
+    relations PAS reads).
     ``timeout``: the per-function budget of ``run_analyses``. ``keep``: only the functions whose
     id it accepts get facts and analyses (``--function``). ``cache``: see ``run_analyses``.
     Input facts are part of ``run.rows`` too, so a consumer reads ``rpo`` and ``idom`` alike.
     """
     modules = list(modules)
     module_failures: dict[str, str] = {}
-    # the Value Name Graph's facts only for who asks for its analysis (facts_gen/vng.py)
-    vng = relations is not None and any(r.startswith("vng_") and r in catalog.get("vng").outputs
-                                        for r in relations)
-    facts = extract(modules, profile, module_failures, vng=vng)
+    outputs = families = None
+    if relations is not None:                   # facts on demand (issue #27 item 4)
+        outputs = [r for r in relations if r not in RELATIONS]
+        families = families_for({r for r in relations if r in RELATIONS}
+                                | catalog.inputs_read(outputs))
+    facts = extract(modules, profile, module_failures, families)
     if keep is not None:
         facts = restrict_facts(facts, keep)
     modules = [(m, rel) for m, rel in modules if rel not in module_failures]
-    outputs = None
-    if relations is not None:
-        outputs = [r for r in relations if r not in facts]
-        relations = outputs
-    groups = analysis_groups(modules, relations, extra_predicated)
+    groups = analysis_groups(modules, outputs, extra_predicated)
     if keep is not None:
         groups = {names: [f for f in fs if keep(f)] for names, fs in groups.items()}
     run = run_analyses(facts, groups, engine, jobs, outputs, progress, timeout, cache)

@@ -481,7 +481,6 @@ def test_a_long_chain_of_operators_gives_names_not_a_recursion_error(monkeypatch
     import sys
     import facts_gen.vng as vng_module
     from facts_gen.extract import extract_module
-    from pylogic.analysis.run import empty_facts
     from pylogic.ir.parser import parse_module
     body = "\n".join(f"    x{i + 1} = mul x{i}, b" for i in range(80))
     text = f"func main(x0, b) {{\nentry:\n{body}\n    print x80\n    ret 0\n}}\n"
@@ -489,10 +488,10 @@ def test_a_long_chain_of_operators_gives_names_not_a_recursion_error(monkeypatch
     limit = sys.getrecursionlimit()
     try:
         sys.setrecursionlimit(400)
-        facts = extract_module(module, "chain.pir", empty_facts(), vng=True)
+        facts = extract_module(module, "chain.pir", families=("vng",))
         assert facts["vng_node"], "names were built"
         monkeypatch.setattr(vng_module, "MAX_NAME_DEPTH", 10 ** 6)
         with pytest.raises(RecursionError):      # the cap is what keeps it in bounds
-            extract_module(module, "chain.pir", empty_facts(), vng=True)
+            extract_module(module, "chain.pir", families=("vng",))
     finally:
         sys.setrecursionlimit(limit)
