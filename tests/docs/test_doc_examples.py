@@ -43,7 +43,7 @@ def direction(text: str, key: str):
 
 def test_every_page_has_examples():
     counts = {page: len(BLOCK.findall((DOCS / page).read_text())) for page in PAGES}
-    assert counts["pir.md"] >= 6 and counts["passes.md"] >= 15, counts
+    assert counts["pir.md"] >= 6 and counts["passes.md"] >= 14, counts
 
 
 @pytest.mark.parametrize("text", examples())
