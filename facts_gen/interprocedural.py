@@ -169,7 +169,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             out["call_arg"].append((f, i, pos, kind, text))
                         if ins.dest is not None:
                             out["call_result"].append((f, i, ins.dest))
-                        out["call_continuation"].extend(   # exit splitting (README)
+                        out["call_continuation"].extend(   # exit splitting (docs/pir.md)
                             (f, i, e, t) for e, t in enumerate(ins.continuations))
                 elif isinstance(ins, Ret) and ins.guard is None:
                     kind, text = _operand(ins.value) if ins.value is not None else ("const", "0")

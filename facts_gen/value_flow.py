@@ -373,8 +373,8 @@ def readonly_globals(module) -> frozenset[str]:
     every register ``global_roots`` derives from it) is only a load address, compared, or
     derived into such a register -- never stored, stored to, passed, returned or selected, so
     no pointer to them exists outside (``const`` tables such as gcc torture ashrdi-1's
-    ``zext``: LLVM's memory dependence knows it); and every ``const global`` (README "PIR
-    extensions"), whatever its uses. The source of a ``memcpy``/``memmove`` (``MEMORY_COPIES``,
+    ``zext``: LLVM's memory dependence knows it); and every ``const global`` (docs/pir.md
+    "Extensions"), whatever its uses. The source of a ``memcpy``/``memmove`` (``MEMORY_COPIES``,
     not defined in the module) is read too."""
     written = _written_globals(module)
     # a const global is never written: a write into it faults
@@ -521,7 +521,7 @@ def cyclic_blocks(fn: Function) -> set[str]:
 
 class Definitions(dict):
     """``{register: every instruction writing it}`` (parameters: a ``None`` entry), with
-    ``ranges``: ``{parameter: (lo, hi)}`` of the typed parameters (README "PIR extensions": a
+    ``ranges``: ``{parameter: (lo, hi)}`` of the typed parameters (docs/pir.md "Extensions": a
     call with an argument outside the range is a run-time error), the values a ``None``
     entry may stand for."""
 

@@ -69,7 +69,7 @@ class FunctionCode:
     entries: int = 0
     kind_table: Optional[tuple] = None  # machine._kind_table, built on first use
     _steps: Optional[list] = None
-    #: typed parameters (README "PIR extensions"): (position, lo, hi, type) each
+    #: typed parameters (docs/pir.md "Extensions"): (position, lo, hi, type) each
     param_checks: tuple = ()
 
     def bad_argument(self, args) -> Optional[str]:

@@ -101,7 +101,7 @@ class Machine:
             "REF": self.refund,
             "INPUT": self.read_input, "ALLOCA": self.alloca, "DIV": div64, "REM": rem64,
             "SYM": unknown_symbol, "Fault": Fault,
-            # segment ids of const globals (README "PIR extensions"): a store there faults
+            # segment ids of const globals (docs/pir.md "Extensions"): a store there faults
             "RO": frozenset(i + 1 for i, g in enumerate(module.globals) if g.const),
         }
         self.functions = module.function_map()

@@ -8,7 +8,7 @@ segment id) lands in no live segment and is reported as a run-time error instead
 touching a neighbour. Freed segments (heap ``free``, ``alloca`` memory of a returned call) are
 remembered so the error can say "after free" / "after return".
 
-Segments of ``const global``s (README "PIR extensions") are read-only: ``readonly`` holds
+Segments of ``const global``s (docs/pir.md "Extensions") are read-only: ``readonly`` holds
 their ids, and a write into one (a store, a library function) is a run-time error.
 
 The memory limit counts the bytes of all live allocations (globals included).

@@ -1,4 +1,4 @@
-"""The PIR data model (../shared/IR.md). Immutable: transformations build new modules.
+"""The PIR data model (docs/pir.md). Immutable: transformations build new modules.
 
 Equality ignores source locations, so ``parse(print(m)) == m`` is meaningful.
 Register, predicate, label, global and function names are plain ``str`` and keep
@@ -323,7 +323,7 @@ class Block:
         return tuple(seen)
 
 
-#: ``sN`` / ``uN`` (1 <= N <= 63): a typed parameter (README "PIR extensions").
+#: ``sN`` / ``uN`` (1 <= N <= 63): a typed parameter (docs/pir.md "Extensions").
 _PARAM_TYPE = re.compile(r"([su])([1-9][0-9]?)\Z")
 
 
@@ -375,7 +375,7 @@ class Function:
 class Global:
     """``global NAME[SIZE]`` with initial bytes ``init`` (shorter than SIZE; rest zero);
     ``const``: ``const global ...``, its bytes never change (a store into it is a run-time error;
-    README "PIR extensions")."""
+    docs/pir.md "Extensions")."""
     name: str
     size: int
     init: bytes = b""
@@ -404,6 +404,6 @@ class Module:
 
 def uses_exit_splitting(module: Module) -> bool:
     """Whether ``module`` uses pathlogic's exit-splitting extension (``ret.N`` with N >= 1 or a
-    call with continuations; README "PIR extensions")."""
+    call with continuations; docs/pir.md "Extensions")."""
     return any((isinstance(ins, Ret) and ins.exit) or (isinstance(ins, Call) and ins.continuations)
                for fn in module.functions for b in fn.blocks for ins in b.instrs)

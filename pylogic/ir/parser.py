@@ -1,4 +1,4 @@
-"""Parser for PIR text (../shared/IR.md, normative) into the model of ``pylogic.ir.model``.
+"""Parser for PIR text (docs/pir.md; its core, IR.md, normative) into ``pylogic.ir.model``.
 
 Hand-written and line oriented: each line is tokenized on its own, then parsed as a top-level
 item (``global``, ``func``, ``extern func``), a label line, an instruction or a closing ``}``.
@@ -308,7 +308,7 @@ def _is_toplevel_start(toks: list) -> bool:
     second = toks[1]
     if first == "extern":
         return second == "func"
-    if first == "const":        # const global (README "PIR extensions")
+    if first == "const":        # const global (docs/pir.md "Extensions")
         return second == "global"
     return second != "=" and second != ":"
 
@@ -483,8 +483,8 @@ class _ModuleParser:
             return _FunctionBuilder(name, (), (), loc, False)
 
     def _params(self, cur: _Cursor) -> tuple[tuple, tuple]:
-        """``(names, types)``: ``P`` or ``P:sN``/``P:uN`` (typed parameters, README "PIR
-        extensions"); types is () when no parameter has one."""
+        """``(names, types)``: ``P`` or ``P:sN``/``P:uN`` (typed parameters, docs/pir.md
+        "Extensions"); types is () when no parameter has one."""
         if cur.peek() == ")":
             cur.i += 1
             return (), ()
@@ -508,7 +508,7 @@ class _ModuleParser:
 
     def _global(self, toks) -> None:
         """``global NAME[SIZE]``, ``global NAME[SIZE] = {b, ...}``, ``global NAME = "text"``,
-        each also as ``const global ...`` (README "PIR extensions")."""
+        each also as ``const global ...`` (docs/pir.md "Extensions")."""
         _check_tokens(toks)
         loc = self._loc(0)
         const = toks[0] == "const"
@@ -750,7 +750,7 @@ class _ModuleParser:
             return CondBr(cond=cond, if_true=if_true, if_false=if_false, **common)
         if base == "ret":
             exit_ = 0
-            if suffix:  # ret.N: exit-splitting extension (README "PIR extensions")
+            if suffix:  # ret.N: exit-splitting extension (docs/pir.md "Extensions")
                 if not suffix.isdigit():
                     raise _LineError(f"bad return exit in '{op}' (expected ret or ret.N with N "
                                      f"a non-negative decimal number, e.g. ret.1)", at)

@@ -1,4 +1,4 @@
-"""Structural verifier for PIR modules (../shared/IR.md).
+"""Structural verifier for PIR modules (docs/pir.md).
 
 ``verify_module(m)`` returns every violation as a located :class:`VerifyError` (message prefixed
 with the function and block, ``loc`` the instruction's line when the module was parsed, else the
@@ -12,7 +12,7 @@ Rules (IR.md "Module", "Instructions", "Predicate defines"):
   is last and only last; guarded ones before it are side exits;
 - branch targets are labels of the function; calls name a defined or ``extern`` function and pass
   as many arguments as it has parameters (a last parameter named ``...`` makes it variadic);
-- exit splitting (pathlogic's extension, README "PIR extensions"): a call with continuations
+- exit splitting (pathlogic's extension, docs/pir.md "Extensions"): a call with continuations
   (``call F(...) to L0, L1``) ends its block, is unguarded, calls a defined function and names a
   continuation for every exit ``ret.N`` of F; a plain call's callee has no ``ret.N`` with N >= 1;
 - guards are predicates: ``p0``/``true`` or a register some predicate define of the function
@@ -20,7 +20,7 @@ Rules (IR.md "Module", "Instructions", "Predicate defines"):
   do not write ``p0``/``true`` or a global's name;
 - ``load``/``store`` sizes are 1, 2, 4 or 8; opcodes, relations and deposit types are known;
   a predicate define has one or two distinct destinations;
-- typed parameters (README "PIR extensions"): one type per parameter, each ``sN``/``uN`` with
+- typed parameters (docs/pir.md "Extensions"): one type per parameter, each ``sN``/``uN`` with
   1 <= N <= 63, none on ``...``.
 """
 from __future__ import annotations

@@ -39,7 +39,7 @@ NOT_SINGLE_ENTRY = "not single-entry"
 LOOP_HEADER = "loop header (back edge)"
 SIDE_EXIT_TARGET = "target of a side exit"
 FUNCTION_ENTRY = "function entry"
-SPLIT_CALL = "ends in a call with continuations"   # exit splitting (README "PIR extensions")
+SPLIT_CALL = "ends in a call with continuations"   # exit splitting (docs/pir.md "Extensions")
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,8 @@ Per function, to a fixpoint:
    a compare a dominating branch on the same stable operands decides folds too
    (``transforms.branch_facts``); the operands of a rule are followed through the one definition
    reaching them (a dominating unguarded write, through it a copy of a stable value);
-4. a load from a *read-only* global (``readonly_globals``: a ``const global``, README "PIR
-   extensions", or one whose address is only ever a load address or a builtin ``memcpy``'s
+4. a load from a *read-only* global (``readonly_globals``: a ``const global``, docs/pir.md
+   "Extensions", or one whose address is only ever a load address or a builtin ``memcpy``'s
    source) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
    fault; LLVM folds loads from ``constant`` globals); so does a load of bytes known at that
    point (``transforms.known_memory``: a fresh alloca's zeros, constant stores, memset, memcpy
@@ -50,8 +50,8 @@ Per function, to a fixpoint:
    (``transforms.nonzero``: a dereferenced pointer, a global's or ``alloca``'s address, x on
    the edge of ``cmp.ne x, 0``) decide compares with 0 and make ``div x, x`` 1;
 6. across calls: functions are simplified callees first, and a call of a defined function has
-   the known bits of what its executed ``ret``s return; a typed parameter (README "PIR
-   extensions") nothing writes has its type's known bits;
+   the known bits of what its executed ``ret``s return; a typed parameter (docs/pir.md
+   "Extensions") nothing writes has its type's known bits;
 7. pure instructions whose result nothing reads are deleted (LLVM deletes trivially dead
    instructions the same way). Loads, stores, calls, ``input``, ``print``, ``alloca``, branches
    and ``div``/``rem`` that may fault are never deleted or moved: a bad load is a run-time error in
@@ -155,8 +155,8 @@ def _copy_source(ins: Instr, k: int, defined: set) -> bool:
 
 
 def readonly_globals(module: Module) -> dict:
-    """``{name: Global}``: globals no instruction can write -- ``const global``s (README "PIR
-    extensions": a write faults), and the others whose address is only a load address or the
+    """``{name: Global}``: globals no instruction can write -- ``const global``s (docs/pir.md
+    "Extensions": a write faults), and the others whose address is only a load address or the
     source of a builtin ``memcpy``, directly or through registers written once by ``add G, C``
     that are only such addresses (stored, passed to another call, compared or copied, it
     escapes). PIR offers no other
@@ -386,7 +386,7 @@ class _Values:
 
     def param_bits(self, r: str) -> Bits:
         """A parameter's value on entry: in its type's range when it has one (a call with an
-        argument outside it faults; README "PIR extensions") and nothing writes it again."""
+        argument outside it faults; docs/pir.md "Extensions") and nothing writes it again."""
         rng = self.fn.param_ranges().get(r) if self.fn.param_types else None
         if rng is None or r in self.defs:
             return kb.UNKNOWN

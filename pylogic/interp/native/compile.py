@@ -27,7 +27,7 @@ segment table ``@pl_segtab`` (``id, base, length`` entries: direct for small ids
 indexed by ``id & @pl_winmask`` above ``@pl_segcap``; engine.py ``NativeMemory``) is consulted
 on every load and store, so an access outside a live object faults exactly where the
 interpreter's does; a store (and native ``memmove``/``memset``) goes through ``@pl_waddr``,
-which also faults on the segment of a ``const global`` (README "PIR extensions"; their ids are
+which also faults on the segment of a ``const global`` (docs/pir.md "Extensions"; their ids are
 fixed at compile time, global k has id k + 1). ``alloca`` allocates natively with the
 interpreter's segment ids, live-byte limit and peak (``@pl_alloca``; C memory, freed on return
 by ``@pl_release``) except in
@@ -520,7 +520,7 @@ class FunctionCompiler:
         self.place(bad)
         self.abort(3)
         self.place(ok)
-        # typed parameters (README "PIR extensions"): an argument outside its range faults
+        # typed parameters (docs/pir.md "Extensions"): an argument outside its range faults
         for k, p in enumerate(f.params):
             lo_hi = f.param_ranges().get(p) if f.param_types else None
             if lo_hi is None:
