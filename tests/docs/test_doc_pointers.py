@@ -1,6 +1,6 @@
 """Every page pathlogic points a user or a reader to exists: the ``docs/...`` names in the code,
 the Datalog programs and the README, the pages ``doc_path`` prints (in a checkout and, through
-setup.py's ``pylogic.docs``, in a wheel), and every relative link of README.md and docs/."""
+setup.py's ``pylogic.docs``, in a wheel), and every relative link (and heading anchor) of README.md and docs/."""
 from __future__ import annotations
 
 import re
@@ -38,12 +38,24 @@ def test_the_wheel_ships_docs_beside_datalog():
     assert '"pylogic.docs": "docs"' in setup and '"pylogic.docs": ["*.md", "**/*.md"]' in setup
 
 
-def test_relative_links_resolve():
+def anchors(page: Path) -> set:
+    """GitHub's anchors of a page's headings (lower case, punctuation dropped, spaces as -)."""
+    text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+            for h in re.findall(r"^#+ (.+)$", text, re.M)}
+
+
+def test_relative_links_and_anchors_resolve():
     broken = []
     for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)
-        for link in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
-            if not link.startswith(("http://", "https://")) and \
-                    not (page.parent / link).exists():
+        for link in re.findall(r"\]\(([^)]+)\)", text):
+            if link.startswith(("http://", "https://")):
+                continue
+            path, _, anchor = link.partition("#")
+            target = (page.parent / path) if path else page
+            if not target.exists():
                 broken.append(f"{page.relative_to(ROOT)}: {link}")
+            elif anchor and target.suffix == ".md" and anchor not in anchors(target):
+                broken.append(f"{page.relative_to(ROOT)}: {link} (no such heading)")
     assert broken == []
