@@ -4,7 +4,7 @@ constants -- ``a = mul 924, 2; b = add a, 4`` assigns 1852 to b -- as LLVM's jum
 through its lazy value analysis. An instruction's value is folded when every operand is an
 immediate or a register an earlier unguarded instruction of the same block set to a folded value
 (nothing in between redefines it), or compares an operand with itself (``cmp.eq @g, @g``: a
-global's address is not a constant, but is equal to itself); the arithmetic is IR.md's (64-bit wrapping, shift counts mod
+global's address is not a constant, but is equal to itself); the arithmetic is docs/pir.md's (64-bit wrapping, shift counts mod
 64, ``div``/``rem`` truncating; a division by zero faults and is not folded). The values are
 ``assert_def`` rows ``eq C`` of the instruction."""
 from __future__ import annotations

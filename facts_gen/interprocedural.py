@@ -67,7 +67,7 @@ def _range_of(ins) -> Optional[str]:
         return None
     if isinstance(ins, Mov) and isinstance(ins.src, Imm):
         return f"eq {ins.src.value}"
-    if isinstance(ins, Alloca):     # an alloca's address is never 0 (IR.md: fresh bytes; source 4)
+    if isinstance(ins, Alloca):     # an alloca's address is never 0 (docs/pir.md: fresh bytes; source 4)
         return "ne 0"
     if isinstance(ins, Cmp):
         if isinstance(ins.a, Imm) and isinstance(ins.b, Imm):      # a compare of constants
@@ -141,7 +141,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     rewritten: set[tuple] = set()
     for fn in defined.values():
         f = function_id(relpath, fn.name)
-        mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (IR.md)
+        mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (docs/pir.md)
         merged = _read_beyond_its_branch(fn)
         first_copy = len(out["copy"])
         arith.extend((f, instr_id(label, k), v, a, step)
@@ -163,7 +163,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
                             out["call_arg"].append((f, i, pos, kind, text))
                         if ins.dest is not None:
                             out["call_result"].append((f, i, ins.dest))
-                        out["call_continuation"].extend(   # exit splitting (README)
+                        out["call_continuation"].extend(   # exit splitting (docs/pir.md)
                             (f, i, e, t) for e, t in enumerate(ins.continuations))
                 elif isinstance(ins, Ret) and ins.guard is None:
                     kind, text = _operand(ins.value) if ins.value is not None else ("const", "0")

@@ -31,7 +31,7 @@ address 0 among them -- is a run-time error that stops the program (the native e
 faulting runs in the interpreter); in C and LLVM IR a null dereference is undefined. So a branch
 reached after such an access, with p not redefined since, sees p != 0, and so does a copy of p
 made by a `mov` in the same block (neither redefined in between). Only the address register
-and its copies are covered (``load (add p, 8)`` says nothing about p without assuming more); IR.md does not
+and its copies are covered (``load (add p, 8)`` says nothing about p without assuming more); docs/pir.md does not
 specify invalid addresses, so the claim rests on the interpreter's memory model.
 """
 from __future__ import annotations

@@ -24,7 +24,7 @@ def function_id(relpath: str, name: str) -> str:
 
 def same_function(name: str, wanted: str) -> bool:
     """Whether the function ``name`` is the one a ``--function`` option names (a leading ``@``
-    on either side is ignored: ``main`` is ``@main``, as IR.md allows)."""
+    on either side is ignored: ``main`` is ``@main``, as docs/pir.md allows)."""
     return name == wanted or name.lstrip("@") == wanted.lstrip("@")
 
 

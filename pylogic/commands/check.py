@@ -20,13 +20,14 @@ from pylogic.errors import ParseErrors, PathlogicError, printable_name
 from pylogic.ir.load import INPUT_SUFFIXES, load_program
 from pylogic.ir.model import Module
 from pylogic.ir.verify import verify_module
+from pylogic.report.docs import doc_path
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "check", help="parse and verify programs (.pir, .ll, .c)",
-        description="Parse and verify PIR files (IR.md; .ll and .c files are imported first); "
-                    "print every error with file:line:col.")
+        description=f"Parse and verify PIR files ({doc_path('pir.md')}; .ll and .c files are "
+                    "imported first); print every error with file:line:col.")
     p.add_argument("files", nargs="+", metavar="FILE", help=".pir, .ll or .c files to check")
     p.add_argument("-r", "--recursive", action="store_true",
                    help="check the .pir/.ll/.c files found under each directory argument")

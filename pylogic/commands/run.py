@@ -19,6 +19,7 @@ from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEM
                                     ERROR_STATUS)
 from pylogic.interp.native import ENGINES, run_with
 from pylogic.ir.parser import parse_int
+from pylogic.report.docs import doc_path
 
 #: Option values that are integer lists may start with '-' (``--args -3,4``): let argparse take
 #: them as values, like it does for a plain negative number.
@@ -28,9 +29,9 @@ _NEGATIVE_LIST = re.compile(r"^-\d[\dxXa-fA-F, -]*$")
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "run", help="run a program (.pir, .ll, .c) on the reference interpreter",
-        description="Run a PIR program (IR.md; a .ll or .c file is imported first) on the "
-                    "reference interpreter. Exit status: the program's return value & 0xFF, 70 "
-                    "after a run-time error, 1 for bad input.")
+        description=f"Run a PIR program ({doc_path('pir.md')}; a .ll or .c file is imported "
+                    "first) on the reference interpreter. Exit status: the program's return "
+                    "value & 0xFF, 70 after a run-time error, 1 for bad input.")
     p.add_argument("file", metavar="FILE", help="the program (.pir, .ll or .c)")
     p.add_argument("--function", "-f", default="main",
                    help="function to run (default main or @main)")

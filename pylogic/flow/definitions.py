@@ -10,8 +10,8 @@ Example
 >>> sorted(definitions(fn)), sorted(single_definitions(fn))
 (['a', 'x', 'y'], ['y'])
 
-References: Aho, Sethi, Ullman, "Compilers", §9.2 (ud-chains); IR.md (registers, parameters);
-README "PIR extensions" (typed parameters).
+References: Aho, Sethi, Ullman, "Compilers", §9.2 (ud-chains); docs/pir.md (registers, parameters);
+docs/pir.md "Extensions" (typed parameters).
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from pylogic.ir.model import Function, Instr
 
 class Definitions(dict):
     """``{register: every instruction writing it}`` (parameters: a ``None`` entry), with
-    ``ranges``: ``{parameter: (lo, hi)}`` of the typed parameters (README "PIR extensions": a
+    ``ranges``: ``{parameter: (lo, hi)}`` of the typed parameters (docs/pir.md "Extensions": a
     call with an argument outside the range is a run-time error), the values a ``None``
     entry may stand for."""
 

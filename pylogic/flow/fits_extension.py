@@ -10,7 +10,7 @@ Example
 
 References: LLVM 14 ValueTracking.cpp (ComputeNumSignBits, the question GVN's load forwarding
 asks of a narrower store); pathfinder.md §3.4.1.1 (across ``store L, t`` the name ``*L`` becomes
-``t``); IR.md (``load``/``store`` sizes and extension).
+``t``); docs/pir.md (``load``/``store`` sizes and extension).
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = fro
     written reads 0, which fits; a typed parameter's entry value lies in its range,
     ``Definitions.ranges``). Conservative: anything else does not fit.
 
-    References: LLVM 14 ValueTracking.cpp (ComputeNumSignBits); IR.md (load extension)."""
+    References: LLVM 14 ValueTracking.cpp (ComputeNumSignBits); docs/pir.md (load extension)."""
     if size >= 8:
         return True
     bits = 8 * size

@@ -4,7 +4,7 @@
 A :class:`Bits` describes a set of 64-bit values: every value of the set has 0 at each bit of
 ``zero``, 1 at each bit of ``one``, and at least ``sign`` leading bits equal to its bit 63
 (1 <= sign <= 64: the value lies in [-2**(64-sign), 2**(64-sign) - 1]). Masks are unsigned
-(0 .. 2**64-1); values are signed 64-bit as everywhere in PIR (IR.md: arithmetic wraps, shift
+(0 .. 2**64-1); values are signed 64-bit as everywhere in PIR (docs/pir.md: arithmetic wraps, shift
 counts are taken mod 64, ``shr`` logical, ``sar`` arithmetic, ``div``/``rem`` signed truncating).
 
 Every transfer function over-approximates: for all a in A, b in B, ``op(a, b)`` is in

@@ -14,7 +14,7 @@ Example
 
 References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (AnalyzeLoadFromClobberingMemInst: a load
 from a fresh alloca, a memset or a memcpy from a constant); pathfinder.md §3.4.1.1 (across
-``store L, t`` the name ``*L`` becomes ``t``); IR.md (alloca, load, store).
+``store L, t`` the name ``*L`` becomes ``t``); docs/pir.md (alloca, load, store).
 """
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ MAX_KNOWN = 1 << 16
 class KnownBytes:
     """Writes whose bytes are known, at a known offset into one object, and the loads they
     determine (store-to-load forwarding across sizes and offsets, as LLVM's GVN does through
-    memory dependence): ``alloca N`` (N fresh zeroed bytes, IR.md), a store of a constant,
+    memory dependence): ``alloca N`` (N fresh zeroed bytes, docs/pir.md), a store of a constant,
     ``memset`` of a constant byte and length, ``memcpy``/``memmove`` of a constant length from
     a read-only global (``contents``: ``function_contents``). ``generated(ins)`` maps each load
     name whose

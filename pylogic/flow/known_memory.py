@@ -6,7 +6,7 @@ a bit-field's first read-modify-write of an uninitialised struct, or a struct in
 
 A forward must-analysis over the CFG: at each point, for each object -- an ``r = alloca N`` site X
 (N a literal; the object X allocated last) or a global, of at most ``MAX_BYTES`` -- its bytes, each
-a value 0..255 or unknown, or nothing known of it at all. IR.md: an alloca's bytes start zeroed;
+a value 0..255 or unknown, or nothing known of it at all. docs/pir.md: an alloca's bytes start zeroed;
 a global's are unknown at the function's entry (earlier code may have written it). Then, per
 instruction (a write into an object of which nothing is known makes the written bytes known):
 
@@ -34,7 +34,7 @@ bytes at a known offset inside X whose bytes are all known reads them (little-en
 the load says); it cannot fault (in bounds of a live object), so it becomes ``mov`` of that value.
 
 References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (a load from a fresh alloca, a memset or a
-memcpy from a constant: AnalyzeLoadFromClobberingMemInst); IR.md (alloca, load, store).
+memcpy from a constant: AnalyzeLoadFromClobberingMemInst); docs/pir.md (alloca, load, store).
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     unknown, so no call is taken for a builtin).
 
     References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (AnalyzeLoadFromClobberingMemInst);
-    IR.md (alloca's zeroed bytes, load, store)."""
+    docs/pir.md (alloca's zeroed bytes, load, store)."""
     blocks = fn.block_map()
     sizes = {g: n for g, n in (global_sizes or {}).items() if 0 < n <= MAX_BYTES}
     for b in fn.blocks:         # alloca site -> bytes
@@ -107,7 +107,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     def written(state: dict, addr, n: int, site):
         """``(object, offset)`` a write of ``n`` bytes at ``addr`` touches when it is a tracked
         alloca, inside it; ``()`` when it touches no tracked object (another object: an address
-        within 2**32 bytes past its base stays in its segment, IR.md via the interpreter's
+        within 2**32 bytes past its base stays in its segment, docs/pir.md via the interpreter's
         segmented memory, or faults); None when it may touch any."""
         got = resolve(addr, site)
         if got is None or n is None:
@@ -220,7 +220,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                 got = resolve(ins.addr, (label, k))
                 if got is not None and got[0] in state and inside(got[0], got[1], ins.size):
                     data = state[got[0]][got[1]:got[1] + ins.size]
-                    if None not in data:      # load.8u reads a signed 64-bit value (IR.md)
+                    if None not in data:      # load.8u reads a signed 64-bit value (docs/pir.md)
                         out[(label, k)] = int.from_bytes(bytes(data), "little",
                                                          signed=ins.signed or ins.size == 8)
             if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):

@@ -1,6 +1,6 @@
 """The constant-propagation lattice D = D' ∪ {⊥, ⊤} (predicated_cp.md §2.3, checklist §6).
 
-Values are Python ints (64-bit two's complement, IR.md; Booleans are 0/1), ``TOP`` (no
+Values are Python ints (64-bit two's complement, docs/pir.md; Booleans are 0/1), ``TOP`` (no
 information yet) and ``BOT`` (not constant). The meet is flat and ``⊓∅ = ⊤``; operators are
 strict, ⊥ winning over ⊤ (T10).
 

@@ -9,7 +9,7 @@ Example
 >>> memory_writer(c), writes_nothing(c), written_size(c)
 (True, True, 0)
 
-References: IR.md (``store``, ``call``); the interpreter's builtins (``interp/builtins.py``);
+References: docs/pir.md (``store``, ``call``); the interpreter's builtins (``interp/builtins.py``);
 C's library (memcpy, memmove, memset and their ``_chk`` forms).
 """
 from __future__ import annotations

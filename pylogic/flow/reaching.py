@@ -8,7 +8,7 @@ forward, may), of three kinds:
 
 * an instruction writing the register (:class:`Def` ``kind="instr"``); a guarded write or a
   predicate define does not kill the earlier ones (it may leave the old value);
-* the function's entry (``kind="entry"``): a parameter's argument, otherwise 0 (IR.md: a
+* the function's entry (``kind="entry"``): a parameter's argument, otherwise 0 (docs/pir.md: a
   register never written reads 0);
 * an edge's equality (``kind="edge"``, LLVM GVN's propagateEquality, PredicateInfo's copies on
   branch edges): ``cbr c, T, F`` whose condition was just computed in its block by ``c = cmp.eq

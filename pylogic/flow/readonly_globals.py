@@ -20,7 +20,7 @@ Example
 ['t']
 
 References: C's object rules as LLVM 14 uses them (``constant`` globals; BasicAA: no pointer to an
-object whose address never escapes); README "PIR extensions" (``const global``).
+object whose address never escapes); docs/pir.md "Extensions" (``const global``).
 """
 from __future__ import annotations
 
@@ -37,8 +37,8 @@ def readonly_globals(module) -> frozenset[str]:
     every register ``global_roots`` derives from it) is only a load address, compared, or
     derived into such a register -- never stored, stored to, passed, returned or selected, so
     no pointer to them exists outside (``const`` tables such as gcc torture ashrdi-1's
-    ``zext``: LLVM's memory dependence knows it); and every ``const global`` (README "PIR
-    extensions"), whatever its uses. The source of a ``memcpy``/``memmove`` (``MEMORY_COPIES``,
+    ``zext``: LLVM's memory dependence knows it); and every ``const global`` (docs/pir.md
+    "Extensions"), whatever its uses. The source of a ``memcpy``/``memmove`` (``MEMORY_COPIES``,
     not defined in the module) is read too."""
     written = written_globals(module)
     # a const global is never written: a write into it faults

@@ -1,4 +1,4 @@
-"""The reference interpreter of PIR (IR.md): ``run_module(module, ...) -> RunResult``."""
+"""The reference interpreter of PIR (docs/pir.md): ``run_module(module, ...) -> RunResult``."""
 from pylogic.errors import RunError
 from pylogic.interp.machine import Machine, run_module
 from pylogic.interp.result import RunResult

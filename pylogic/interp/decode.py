@@ -10,7 +10,7 @@ for the machine (``machine.py``): ``-1`` return (value in ``BOX[0]``), ``-2 - pc
 demand for exact stepping when fuel runs out. Faults raise ``ops.Fault``; the machine finds the
 faulting instruction from the traceback's line number.
 
-Semantics are IR.md's: every operator's Python expression and the wrap its value needs come from
+Semantics are docs/pir.md's: every operator's Python expression and the wrap its value needs come from
 ``pylogic.ir.ops`` (64-bit two's complement, C division, shift counts mod 64); guards nullify
 (counted in ``NUL``) except on predicate defines where the guard is an input of the deposit type
 (``pylogic.ir.deposit_types.deposit``), writes to ``p0``/``true`` discarded and reads of them
@@ -65,7 +65,7 @@ class FunctionCode:
     entries: int = 0
     kind_table: Optional[tuple] = None  # machine._kind_table, built on first use
     _steps: Optional[list] = None
-    #: typed parameters (README "PIR extensions"): (position, lo, hi, type) each
+    #: typed parameters (docs/pir.md "Extensions"): (position, lo, hi, type) each
     param_checks: tuple = ()
 
     def bad_argument(self, args) -> Optional[str]:
@@ -98,7 +98,7 @@ class FunctionCode:
 
 
 def resolve_function(functions: dict, name: str) -> Optional[Function]:
-    """A defined function by name, tolerating a missing or extra ``@`` (IR.md: main/@main)."""
+    """A defined function by name, tolerating a missing or extra ``@`` (docs/pir.md: main/@main)."""
     for candidate in (name, name[1:] if name.startswith("@") else "@" + name):
         f = functions.get(candidate)
         if f is not None and not f.extern and f.blocks:
@@ -151,7 +151,7 @@ class FunctionDecoder:
             if name in TRUE_PREDICATES:
                 return "1"
             if name not in self.defined and name in self.global_addrs:
-                return str(self.global_addrs[name])  # IR.md: a global's name is its address
+                return str(self.global_addrs[name])  # docs/pir.md: a global's name is its address
             return f"R[{self.slot(name)}]"
         if name in self.global_addrs:
             return str(self.global_addrs[name])
@@ -166,7 +166,7 @@ class FunctionDecoder:
 
     def dest(self, name: str) -> str:
         if name in TRUE_PREDICATES:
-            return "R[JUNK]"  # IR.md: writes to p0/true are discarded
+            return "R[JUNK]"  # docs/pir.md: writes to p0/true are discarded
         return f"R[{self.slot(name)}]"
 
     def edge(self, src: str, dst: str, pc: int) -> int:
@@ -205,7 +205,7 @@ class FunctionDecoder:
                                  loc=ins.loc)
                     items.append((fetch, b.label, [f"XB[0] = {ins.exit}"], "straight"))
                 items.append((ins, b.label, *self.body(ins, len(items), b.label)))
-            if not closed:  # IR.md: every block ends with an unguarded terminator
+            if not closed:  # docs/pir.md: every block ends with an unguarded terminator
                 msg = f"control reaches the end of block {b.label} without a terminator"
                 items.append((None, b.label, [f"raise Fault({msg!r})"], "exit"))
         self.items = items
@@ -407,7 +407,7 @@ class FunctionDecoder:
         if n == 1:
             lines.append(f"{d} = (b[o] ^ 128) - 128" if ins.signed else f"{d} = b[o]")
         else:
-            # IR.md: every value is 64-bit two's complement, so load.8u reads the same value as
+            # docs/pir.md: every value is 64-bit two's complement, so load.8u reads the same value as
             # load.8 (zero-extending 8 bytes leaves no bit to extend into)
             lines.append(f"{d} = FROM(b[o:o + {n}], 'little', signed={ins.signed or n == 8})")
         return lines
@@ -426,7 +426,7 @@ class FunctionDecoder:
         return lines
 
     def pred_define(self, ins: PredDefine, guard: Optional[str]) -> list[str]:
-        """IR.md predicate define: C once, each destination by its deposit type from g, C, old."""
+        """docs/pir.md predicate define: C once, each destination by its deposit type from g, C, old."""
         lines = [f"c = 1 if {self.condition(ins.rel, ins.a, ins.b)} else 0"]
         if guard is not None:
             lines.append(f"g = 1 if {guard} else 0")

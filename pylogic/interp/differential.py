@@ -36,7 +36,7 @@ cannot be read or built included: nothing was run, so nothing is claimed).
 
 ``validate`` runs ``main`` the way the native program is started: ``argc``/``argv`` (and an
 empty ``envp``) are materialised in interpreter memory by a small PIR entry function
-(``with_argv``) that calls ``main``; plain PIR programs keep IR.md's rule (``main``'s parameters
+(``with_argv``) that calls ``main``; plain PIR programs keep docs/pir.md's rule (``main``'s parameters
 take the ``--args`` values).
 
 Example
@@ -69,7 +69,7 @@ IDENTICAL, DIFFERENT, NOT_COMPARED = "identical", "different", "not compared"
 #: Exit status of a validating command per verdict (like cmp/diff: 0 same, 1 differ, 2 trouble).
 EXIT_IDENTICAL, EXIT_DIFFERENT, EXIT_NOT_CHECKED = 0, 1, 2
 EXIT_STATUS = {IDENTICAL: EXIT_IDENTICAL, DIFFERENT: EXIT_DIFFERENT, NOT_COMPARED: EXIT_NOT_CHECKED}
-#: One sentence for --help texts and the README (the three commands say the same thing).
+#: One sentence for --help texts and docs/commands (the three commands say the same thing).
 EXIT_HELP = ("exit 0 identical (both runs completed normally with the same output and return "
              "value), 1 different (the first difference is printed), 2 could not be checked "
              "(the reason is printed: a run stopped on a run-time error on both sides, ran out "

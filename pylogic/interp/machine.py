@@ -1,4 +1,4 @@
-"""The reference interpreter: runs a PIR module exactly as IR.md says, with counts and profiles.
+"""The reference interpreter: runs a PIR module exactly as docs/pir.md says, with counts and profiles.
 
 The machine keeps an explicit frame stack (no Python recursion), so deep PIR recursion ends in a
 clear "call depth limit" error. Functions are decoded once per module (``decode.py``), each on its
@@ -92,7 +92,7 @@ class Machine:
         self.busy = False
         self.builtins = Builtins(self.memory, self.stdout)
         self.builtins.frames = self  # llvm.stackrestore frees this frame's allocas
-        # IR.md: a global's name is its address; segment i+1 is laid out again on every run.
+        # docs/pir.md: a global's name is its address; segment i+1 is laid out again on every run.
         self.global_addrs = {g.name: (i + 1) << 32 for i, g in enumerate(module.globals)}
         shared = {
             "SEGS": self.memory.segments, "BAD": self.memory.bad_access, "FROM": int.from_bytes,
@@ -101,7 +101,7 @@ class Machine:
             "REF": self.refund,
             "INPUT": self.read_input, "ALLOCA": self.alloca, **PYTHON_NAMES,
             "SYM": unknown_symbol, "Fault": Fault,
-            # segment ids of const globals (README "PIR extensions"): a store there faults
+            # segment ids of const globals (docs/pir.md "Extensions"): a store there faults
             "RO": frozenset(i + 1 for i, g in enumerate(module.globals) if g.const),
         }
         self.functions = module.function_map()
@@ -469,7 +469,7 @@ def run_module(module: Module, entry: str = "main", args: Iterable[int] = (),
     Returns: a ``RunResult``. Program faults (division by zero, bad address, exhausted input or
     fuel, unknown extern, ...) are reported in ``RunResult.error`` with their location, never
     raised.
-    References: IR.md (semantics), PAS Table 1 via ``deposit_types.deposit``.
+    References: docs/pir.md (semantics), PAS Table 1 via ``deposit_types.deposit``.
     """
     machine = machine_for(module)
     machine.busy = True

@@ -1,4 +1,4 @@
-"""Segmented byte memory of the reference interpreter (IR.md: byte-addressed, little-endian).
+"""Segmented byte memory of the reference interpreter (docs/pir.md: byte-addressed, little-endian).
 
 Every allocation (global, ``alloca``, ``malloc``) is its own *segment*: a ``bytearray`` whose
 address is ``segment_id << 32``; an address is ``segment_id << 32 | offset``. So pointer
@@ -8,7 +8,7 @@ segment id) lands in no live segment and is reported as a run-time error instead
 touching a neighbour. Freed segments (heap ``free``, ``alloca`` memory of a returned call) are
 remembered so the error can say "after free" / "after return".
 
-Segments of ``const global``s (README "PIR extensions") are read-only: ``readonly`` holds
+Segments of ``const global``s (docs/pir.md "Extensions") are read-only: ``readonly`` holds
 their ids, and a write into one (a store, a library function) is a run-time error.
 
 The memory limit counts the bytes of all live allocations (globals included).

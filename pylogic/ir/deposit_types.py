@@ -1,4 +1,4 @@
-"""IMPACT EPIC predicate deposit types (PAS Table 1; IR.md "Predicate defines").
+"""IMPACT EPIC predicate deposit types (PAS Table 1; docs/pir.md "Predicate defines").
 
 ``deposit(dtype, g, c, old)`` is the single source of truth for what a define writes;
 the interpreter calls it and the BDD/SAT encodings are tested against it.
@@ -11,7 +11,7 @@ from pylogic.ir.model import DEPOSIT_TYPES
 DEPOSIT_ALIASES = {name: name for name in DEPOSIT_TYPES}
 DEPOSIT_ALIASES.update({"∨t": "disjt", "∨f": "disjf", "∧t": "conjt", "∧f": "conjf"})
 
-#: IA-64 completers: ``pcmp.REL[.CTYPE] P1, P2 = A, B`` -> deposit types of (P1, P2). IR.md.
+#: IA-64 completers: ``pcmp.REL[.CTYPE] P1, P2 = A, B`` -> deposit types of (P1, P2). docs/pir.md.
 IA64_COMPLETERS = {
     "": ("ct", "cf"),
     "unc": ("ut", "uf"),
@@ -31,7 +31,7 @@ def deposit(dtype: str, g: int, c: int, old: int) -> int:
     """New value of a predicate destination of type ``dtype``.
 
     Parameters: guard value ``g``, condition ``c`` and previous value ``old``, each 0 or 1.
-    References: PAS Table 1 (Table 2's ct/cf are misprinted; Table 1 is ground truth); IR.md.
+    References: PAS Table 1 (Table 2's ct/cf are misprinted; Table 1 is ground truth); docs/pir.md.
     """
     g, c, old = bool(g), bool(c), bool(old)
     if dtype == "ut":
@@ -72,5 +72,5 @@ CONDITION_IGNORED_WHEN_NULLIFIED = frozenset(
 
 def reads_condition_when_nullified(ins) -> bool:
     """True when predicate define ``ins`` has a destination whose new value under a false guard
-    depends on the condition (``disjt``/``disjf``, IR.md)."""
+    depends on the condition (``disjt``/``disjf``, docs/pir.md)."""
     return any(d.dtype not in CONDITION_IGNORED_WHEN_NULLIFIED for d in ins.dests)

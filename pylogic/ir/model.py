@@ -1,4 +1,4 @@
-"""The PIR data model (../shared/IR.md). Immutable: transformations build new modules.
+"""The PIR data model (docs/pir.md). Immutable: transformations build new modules.
 
 Equality ignores source locations, so ``parse(print(m)) == m`` is meaningful.
 Register, predicate, label, global and function names are plain ``str`` and keep
@@ -12,12 +12,12 @@ from typing import Optional, Union
 
 from pylogic.errors import SourceLoc
 
-#: The 64-bit two's complement value domain (IR.md "Lexical"); operators: ``pylogic.ir.ops``.
+#: The 64-bit two's complement value domain (docs/pir.md "Lexical"); operators: ``pylogic.ir.ops``.
 MASK64 = (1 << 64) - 1
 MIN64 = -(1 << 63)
 MAX64 = (1 << 63) - 1
 
-#: Predicate names that always read 1; writes to them are discarded (IR.md).
+#: Predicate names that always read 1; writes to them are discarded (docs/pir.md).
 TRUE_PREDICATES = frozenset({"p0", "true"})
 
 BINARY_OPS = ("add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "sar")
@@ -214,7 +214,7 @@ class Alloca(Instr):
 @dataclass(frozen=True, kw_only=True)
 class Call(Instr):
     """``[R =] call F(A, ...)``; with ``to L0, L1, ...`` (pathlogic's exit-splitting extension
-    of IR.md, PathFinder §7.4) the call ends its block and continues at ``continuations[k]``
+    of docs/pir.md, PathFinder §7.4) the call ends its block and continues at ``continuations[k]``
     when the callee returns through ``ret.k``."""
     dest: Optional[str]
     callee: str
@@ -326,7 +326,7 @@ class Block:
         return tuple(seen)
 
 
-#: ``sN`` / ``uN`` (1 <= N <= 63): a typed parameter (README "PIR extensions").
+#: ``sN`` / ``uN`` (1 <= N <= 63): a typed parameter (docs/pir.md "Extensions").
 _PARAM_TYPE = re.compile(r"([su])([1-9][0-9]?)\Z")
 
 
@@ -378,7 +378,7 @@ class Function:
 class Global:
     """``global NAME[SIZE]`` with initial bytes ``init`` (shorter than SIZE; rest zero);
     ``const``: ``const global ...``, its bytes never change (a store into it is a run-time error;
-    README "PIR extensions")."""
+    docs/pir.md "Extensions")."""
     name: str
     size: int
     init: bytes = b""
@@ -407,6 +407,6 @@ class Module:
 
 def uses_exit_splitting(module: Module) -> bool:
     """Whether ``module`` uses pathlogic's exit-splitting extension (``ret.N`` with N >= 1 or a
-    call with continuations; README "PIR extensions")."""
+    call with continuations; docs/pir.md "Extensions")."""
     return any((isinstance(ins, Ret) and ins.exit) or (isinstance(ins, Call) and ins.continuations)
                for fn in module.functions for b in fn.blocks for ins in b.instrs)

@@ -1,4 +1,4 @@
-"""PIR operator semantics, in one place (IR.md "Instructions"): what every opcode computes on 64-bit
+"""PIR operator semantics, in one place (docs/pir.md "Instructions"): what every opcode computes on 64-bit
 two's complement values, what every relation means, how relations swap and negate, and the
 values a relation with a constant allows.
 
@@ -21,7 +21,7 @@ from typing import Callable
 
 from pylogic.ir.model import BINARY_OPS, MASK64, MAX64, MIN64, RELATIONS, UNARY_OPS, to_signed64
 
-#: IR.md: shift counts are taken mod 64, i.e. ``count & SHIFT_MASK``.
+#: docs/pir.md: shift counts are taken mod 64, i.e. ``count & SHIFT_MASK``.
 SHIFT_MASK = 63
 
 
@@ -31,7 +31,7 @@ class Fault(Exception):
 
 
 def div64(a: int, b: int) -> int:
-    """Signed truncating division (C); INT64_MIN / -1 wraps to INT64_MIN. IR.md."""
+    """Signed truncating division (C); INT64_MIN / -1 wraps to INT64_MIN. docs/pir.md."""
     if b == 0:
         raise Fault("division by zero")
     q = abs(a) // abs(b)
@@ -41,7 +41,7 @@ def div64(a: int, b: int) -> int:
 
 
 def rem64(a: int, b: int) -> int:
-    """Signed remainder (C): the sign follows the dividend; INT64_MIN % -1 == 0. IR.md."""
+    """Signed remainder (C): the sign follows the dividend; INT64_MIN % -1 == 0. docs/pir.md."""
     if b == 0:
         raise Fault("division by zero (remainder)")
     r = abs(a) % abs(b)
@@ -74,7 +74,7 @@ class Operator:
     value: str
 
 
-#: IR.md ``R = OP A, B``: div/rem signed and truncating, shr logical, sar arithmetic.
+#: docs/pir.md ``R = OP A, B``: div/rem signed and truncating, shr logical, sar arithmetic.
 BINARY = {
     "add": Operator(lambda a, b: a + b, "{a} + {b}", WIDE),
     "sub": Operator(lambda a, b: a - b, "{a} - {b}", WIDE),
@@ -88,12 +88,12 @@ BINARY = {
     "shr": Operator(lambda a, b: (a & MASK64) >> (b & SHIFT_MASK), "{ua} >> {n}", UNSIGNED),
     "sar": Operator(lambda a, b: a >> (b & SHIFT_MASK), "{a} >> {n}", SIGNED),
 }
-#: IR.md ``R = neg A`` / ``R = not A``.
+#: docs/pir.md ``R = neg A`` / ``R = not A``.
 UNARY = {
     "neg": Operator(lambda a: -a, "-{a}", WIDE),
     "not": Operator(lambda a: ~a, "~{a}", SIGNED),
 }
-#: IR.md ``cmp.REL``: eq ne lt le gt ge signed, ltu leu gtu geu unsigned.
+#: docs/pir.md ``cmp.REL``: eq ne lt le gt ge signed, ltu leu gtu geu unsigned.
 RELATION = {
     "eq": Operator(lambda a, b: a == b, "{a} == {b}", CONDITION),
     "ne": Operator(lambda a, b: a != b, "{a} != {b}", CONDITION),
@@ -121,7 +121,7 @@ REFLEXIVE = frozenset(r for r in RELATIONS if RELATION[r].compute(0, 0))
 
 
 def eval_rel(rel: str, a: int, b: int) -> bool:
-    """Concrete value of ``a REL b`` on 64-bit integers (IR.md: signed and unsigned relations)."""
+    """Concrete value of ``a REL b`` on 64-bit integers (docs/pir.md: signed and unsigned relations)."""
     return bool(RELATION[rel].compute(a, b))
 
 

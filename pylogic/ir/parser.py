@@ -1,4 +1,4 @@
-"""Parser for PIR text (../shared/IR.md, normative) into the model of ``pylogic.ir.model``.
+"""Parser for PIR text (docs/pir.md; its core, docs/pir.md, normative) into ``pylogic.ir.model``.
 
 Hand-written and line oriented: each line is tokenized on its own, then parsed as a top-level
 item (``global``, ``func``, ``extern func``), a label line, an instruction or a closing ``}``.
@@ -7,7 +7,7 @@ and a missing ``}`` is detected at the next ``func``/``extern func``/``global`` 
 :class:`~pylogic.errors.ParseErrors` lists every problem and carries a ``partial`` module with
 each function and global that parsed cleanly.
 
-Extensions to IR.md (nothing written there changes meaning):
+Extensions to docs/pir.md (nothing written there changes meaning):
 - an instruction may follow ``LABEL:`` (and ``!hyperblock``) on the same line;
 - string escapes ``\\n \\t \\r \\\\ \\" \\0 \\xHH`` and ``global NAME[SIZE] = "text"``;
 - byte lists may use hex (``0xff``);
@@ -32,7 +32,7 @@ from pylogic.ir.model import (
 __all__ = ["parse_module", "parse_file", "parse_int", "decode_string", "encode_string",
            "is_string_like", "OPCODE_SPELLINGS"]
 
-# ---------------------------------------------------------------- tokens (IR.md "Lexical")
+# ---------------------------------------------------------------- tokens (docs/pir.md "Lexical")
 
 # A line's tokens are plain strings; the kind follows from the first character (see _is_id,
 # _is_num). Columns are computed only when an error is reported (_column), which keeps the
@@ -121,14 +121,14 @@ _INT_MIN = -(1 << 63)
 _INT_MAX = (1 << 64) - 1  # hex such as 0xFFFFFFFFFFFFFFFF is accepted and wraps to -1
 
 #: Names declared by `global NAME ...` lines; found before parsing so that a global declared
-#: after its first use still resolves to GlobalAddr (IR.md: a global's name is its address).
+#: after its first use still resolves to GlobalAddr (docs/pir.md: a global's name is its address).
 _GLOBAL_NAME_RE = re.compile(r"^[ \t]*(?:const[ \t]+)?global[ \t]+"
                              r"([%@][A-Za-z0-9_.$]+|[A-Za-z_.$][A-Za-z0-9_.$]*)", re.M)
 
 _LOAD_SUFFIX_RE = re.compile(r"([0-9]+)(u?)\Z")
 _STORE_SUFFIX_RE = re.compile(r"[0-9]+\Z")
 
-#: Opcode spellings listed in "unknown opcode" messages (IR.md "Instructions").
+#: Opcode spellings listed in "unknown opcode" messages (docs/pir.md "Instructions").
 OPCODE_SPELLINGS = (BINARY_OPS + UNARY_OPS +
                     ("mov", "cmp.REL", "select", "pcmp.REL", "load[.N][u]", "store[.N]",
                      "alloca", "call", "input", "print", "br", "cbr", "ret", "ret.N"))
@@ -156,7 +156,7 @@ def _literal_value(text: str, at=None) -> int:
 
 
 def parse_int(text: str, at=None) -> int:
-    """Value of a PIR integer literal, wrapped to signed 64-bit (IR.md "Lexical").
+    """Value of a PIR integer literal, wrapped to signed 64-bit (docs/pir.md "Lexical").
 
     Decimal with optional sign (``-8``) or hex (``0x1F``, ``-0x1F``). Raises ValueError for a
     malformed or wider-than-64-bit literal (``at``: token index, used by the parser).
@@ -175,7 +175,7 @@ def decode_string(token: str, at=None) -> bytes:
     """Bytes of a string literal token (quotes included), without the terminating NUL.
 
     Characters are UTF-8 encoded; escapes ``\\n \\t \\r \\\\ \\" \\0 \\xHH`` (exactly two hex
-    digits) are an extension of IR.md.
+    digits) are an extension of docs/pir.md.
     """
     body = token[1:-1]
     if "\\" not in body:
@@ -277,7 +277,7 @@ class _Cursor:
 
 
 def _split_annotations(toks: list) -> tuple[list, tuple]:
-    """Strip trailing ``#key=value`` tokens (IR.md "Profiles and annotations")."""
+    """Strip trailing ``#key=value`` tokens (docs/pir.md "Profiles and annotations")."""
     first = None
     for at, tok in enumerate(toks):
         if tok[0] == "#":
@@ -308,7 +308,7 @@ def _is_toplevel_start(toks: list) -> bool:
     second = toks[1]
     if first == "extern":
         return second == "func"
-    if first == "const":        # const global (README "PIR extensions")
+    if first == "const":        # const global (docs/pir.md "Extensions")
         return second == "global"
     return second != "=" and second != ":"
 
@@ -424,7 +424,7 @@ class _ModuleParser:
         self.errors.append(ParseError(f"unterminated function '{fn.name}' (missing '}}')",
                                       fn.loc))
 
-    # -- top level (IR.md "Module")
+    # -- top level (docs/pir.md "Module")
 
     def _toplevel_line(self, toks):
         """Returns (function builder now open or None, skipping)."""
@@ -483,8 +483,8 @@ class _ModuleParser:
             return _FunctionBuilder(name, (), (), loc, False)
 
     def _params(self, cur: _Cursor) -> tuple[tuple, tuple]:
-        """``(names, types)``: ``P`` or ``P:sN``/``P:uN`` (typed parameters, README "PIR
-        extensions"); types is () when no parameter has one."""
+        """``(names, types)``: ``P`` or ``P:sN``/``P:uN`` (typed parameters, docs/pir.md
+        "Extensions"); types is () when no parameter has one."""
         if cur.peek() == ")":
             cur.i += 1
             return (), ()
@@ -508,7 +508,7 @@ class _ModuleParser:
 
     def _global(self, toks) -> None:
         """``global NAME[SIZE]``, ``global NAME[SIZE] = {b, ...}``, ``global NAME = "text"``,
-        each also as ``const global ...`` (README "PIR extensions")."""
+        each also as ``const global ...`` (docs/pir.md "Extensions")."""
         _check_tokens(toks)
         loc = self._loc(0)
         const = toks[0] == "const"
@@ -533,7 +533,7 @@ class _ModuleParser:
             tok = cur.next(f"an initialiser for global '{name}' ('{{b0, b1, ...}}' or "
                            f"'\"text\"')")
             if tok[0] == '"':
-                init = decode_string(tok, at) + b"\0"  # IR.md: NUL-terminated
+                init = decode_string(tok, at) + b"\0"  # docs/pir.md: NUL-terminated
                 if size is None:
                     size = len(init)
             elif tok == "{":
@@ -641,7 +641,7 @@ class _ModuleParser:
         return a, b
 
     def _instr(self, cur: _Cursor, annotations):
-        """One instruction (IR.md "Instructions"), optionally guarded ``(P) INSTR``."""
+        """One instruction (docs/pir.md "Instructions"), optionally guarded ``(P) INSTR``."""
         start = cur.i
         guard = None
         if cur.peek() == "(":
@@ -750,7 +750,7 @@ class _ModuleParser:
             return CondBr(cond=cond, if_true=if_true, if_false=if_false, **common)
         if base == "ret":
             exit_ = 0
-            if suffix:  # ret.N: exit-splitting extension (README "PIR extensions")
+            if suffix:  # ret.N: exit-splitting extension (docs/pir.md "Extensions")
                 if not suffix.isdigit():
                     raise _LineError(f"bad return exit in '{op}' (expected ret or ret.N with N "
                                      f"a non-negative decimal number, e.g. ret.1)", at)
@@ -797,7 +797,7 @@ class _ModuleParser:
             cur.expect(")", f"after the last argument of the call to '{callee}'")
             return callee, tuple(args)
 
-    # -- predicate defines (IR.md "Predicate defines")
+    # -- predicate defines (docs/pir.md "Predicate defines")
 
     def _native_define(self, cur: _Cursor, common: dict) -> PredDefine:
         """``D1:T1 [, D2:T2] = pcmp.REL A, B``."""
@@ -902,7 +902,7 @@ def parse_module(text: str, path: str = "<input>") -> Module:
     Raises ParseErrors(errors, partial) listing every error (each with file:line:col) when
     anything is wrong; ``partial`` holds every global and function that parsed cleanly.
     Example: ``parse_module("func f() {\\nentry:\\n    ret 1\\n}\\n")``.
-    References: IR.md (normative).
+    References: docs/pir.md (normative).
     """
     if text.startswith("\ufeff"):
         text = text[1:]

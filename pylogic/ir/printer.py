@@ -1,4 +1,4 @@
-"""Printer: PIR model -> canonical PIR text (../shared/IR.md).
+"""Printer: PIR model -> canonical PIR text (docs/pir.md).
 
 Canonical means: deposit types by their canonical names (never aliases or IA-64 completers),
 integers in decimal, labels on their own line (``LABEL:`` plus `` !hyperblock``), instructions

@@ -1,18 +1,18 @@
-"""Structural verifier for PIR modules (../shared/IR.md).
+"""Structural verifier for PIR modules (docs/pir.md).
 
 ``verify_module(m)`` returns every violation as a located :class:`VerifyError` (message prefixed
 with the function and block, ``loc`` the instruction's line when the module was parsed, else the
 block's or function's, else just the file); ``check_module(m)`` raises all of them at once as one
 :class:`VerifyErrors` (a VerifyError whose ``errors`` lists each one) and returns ``m`` when clean.
 
-Rules (IR.md "Module", "Instructions", "Predicate defines"):
+Rules (docs/pir.md "Module", "Instructions", "Predicate defines"):
 - no duplicate globals, functions, parameters or labels; a global's bytes fit its size;
 - a defined function has at least one block, an extern none;
 - every block ends with exactly one unguarded terminator (br/cbr/ret): an unguarded terminator
   is last and only last; guarded ones before it are side exits;
 - branch targets are labels of the function; calls name a defined or ``extern`` function and pass
   as many arguments as it has parameters (a last parameter named ``...`` makes it variadic);
-- exit splitting (pathlogic's extension, README "PIR extensions"): a call with continuations
+- exit splitting (pathlogic's extension, docs/pir.md "Extensions"): a call with continuations
   (``call F(...) to L0, L1``) ends its block, is unguarded, calls a defined function and names a
   continuation for every exit ``ret.N`` of F; a plain call's callee has no ``ret.N`` with N >= 1;
 - guards are predicates: ``p0``/``true`` or a register some predicate define of the function
@@ -20,7 +20,7 @@ Rules (IR.md "Module", "Instructions", "Predicate defines"):
   do not write ``p0``/``true`` or a global's name;
 - ``load``/``store`` sizes are 1, 2, 4 or 8; opcodes, relations and deposit types are known;
   a predicate define has one or two distinct destinations;
-- typed parameters (README "PIR extensions"): one type per parameter, each ``sN``/``uN`` with
+- typed parameters (docs/pir.md "Extensions"): one type per parameter, each ``sN``/``uN`` with
   1 <= N <= 63, none on ``...``.
 """
 from __future__ import annotations
@@ -79,7 +79,7 @@ def verify_module(m: Module) -> list[VerifyError]:
     """All structural violations of ``m`` (empty when valid), each with a location.
 
     Example: ``verify_module(parse_module(text))`` -> ``[]`` for a valid program.
-    References: IR.md "Module", "Instructions", "Predicate defines".
+    References: docs/pir.md "Module", "Instructions", "Predicate defines".
     """
     r = _Reporter(m)
     globals_seen = {}
@@ -157,7 +157,7 @@ def _verify_function(fn: Function, functions: dict, globals_: dict, r: _Reporter
                      function=name, block=b.label)
         else:
             labels[b.label] = b
-    # Predicates of this function: every destination of a predicate define (IR.md).
+    # Predicates of this function: every destination of a predicate define (docs/pir.md).
     predicates = set()
     for b in fn.blocks:
         for ins in b.instrs:

@@ -5,7 +5,8 @@ the CFG structure (order, dominators, loops, liveness) from Datalog rows (``PAS_
 ``conditions.py`` is the condition layer; ``sat_check.py`` and ``brute_force.py`` are the
 independent oracles; ``ppg.py`` reads the partition graphs from ``datalog/ppg.dl`` rows
 (``PPG_RELATIONS``). This package runs no Datalog: callers pass rows
-(``pylogic.analysis.run.module_rows``). References: ../shared/specs/pas.md, ppg.md.
+(``pylogic.analysis.run.module_rows``). References: PAS (Sias, Hwu, August; pas.md), the PPG
+(Gindraud, Brandner, Darte; ppg.md).
 """
 from pylogic.predicates.network import PAS_RELATIONS, PredicateError, build_network
 from pylogic.predicates.pas import BddEngine, CrossCheckError, PredicateAnalysis

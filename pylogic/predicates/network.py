@@ -7,7 +7,7 @@ graph (``DefineNetwork``). The BDD (``pas.py``), the SAT cross-check (``sat_chec
 brute-force oracle (``brute_force.py``) all consume this one network.
 
 Symbolic register values (interned to ints):
-- ``("const", k)``: a known 64-bit constant (never-written registers read 0, IR.md);
+- ``("const", k)``: a known 64-bit constant (never-written registers read 0, docs/pir.md);
 - ``("val", info)``: an opaque SSA value; conditions ``val REL K`` on it form one *family*;
 - ``("sel", node, then, else)``: ``node ? then : else``, from a γ/μ merge (node = ω), a guarded
   write (node = guard), or a predicate/cmp result (``sel(node, 1, 0)``).
@@ -461,7 +461,7 @@ class NetworkBuilder:
 
     Parameters: ``rows`` = the function's Datalog rows (``PAS_RELATIONS``, see
     ``cfg_structure``); ``lookback`` = number of virtual previous iterations per loop (k,
-    pas.md §3.6); ``livein`` = "zero" (IR.md: never-written registers read 0) or "free"
+    pas.md §3.6); ``livein`` = "zero" (docs/pir.md: never-written registers read 0) or "free"
     (predicates and registers live into the function are free, pas.md §3.4 [INF]).
     """
 
@@ -542,7 +542,7 @@ class NetworkBuilder:
             elif self.livein == "free":
                 hit = net.fresh(ValueInfo(name, "livein"))
             else:
-                hit = net.const(0)  # IR.md: a register never written reads 0
+                hit = net.const(0)  # docs/pir.md: a register never written reads 0
             self._initial_memo[name] = hit
         return hit
 

@@ -256,7 +256,7 @@ class PredicateAnalysis:
         k, the number of virtually unrolled previous iterations per loop (pas.md §3.6); 0 makes
         every loop-carried value a free p* at the header.
     livein : "zero" | "free"
-        Value of never-written registers at function entry: 0 (IR.md) or free variables.
+        Value of never-written registers at function entry: 0 (docs/pir.md) or free variables.
     check : None | "sat" | "brute"
         Re-check every answer with the SAT encoding (or brute force); a disagreement raises
         ``CrossCheckError`` with both answers and a PIR reproducer.

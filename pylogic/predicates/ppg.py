@@ -15,7 +15,7 @@ Example
 >>> g.disjoint("p4", "p2"), g.implies("p4", "p3")                        # doctest: +SKIP
 (True, True)
 
-References: ppg.md §3 (exactness of the closure rules), §4.3-§4.8; IR.md (deposit types).
+References: ppg.md §3 (exactness of the closure rules), §4.3-§4.8; docs/pir.md (deposit types).
 """
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pylogic.analysis.directory import DirectoryAnalysis
 from pylogic.analysis.pre_stats import summary as pre_summary
+from pylogic.report.docs import doc_path
 from pylogic.report.table import format_table
 
 PREDICATE_COLUMNS = (("function", "function"), ("defines", "defines"), ("preds", "predicates"),
@@ -70,8 +71,6 @@ def predicate_table(result: DirectoryAnalysis) -> str:
 
 #: Functions the importer adds (INIT_FUNCTION and the like): counted apart in the summary.
 SYNTHETIC_PREFIX = "@__pathlogic_"
-#: Where the meaning of every relation's columns is documented (generated: relations_doc.py).
-RELATIONS_DOC = "docs/relations.md"
 
 
 def synthetic(function_id: str) -> bool:
@@ -96,7 +95,8 @@ def closing_lines(result: DirectoryAnalysis) -> list[str]:
     the one-line summary last."""
     s = result.summary()
     lines = [f"results: {result.out}/results/NAME.tsv (tab-separated, no header; columns of every "
-             f"relation: {RELATIONS_DOC}), facts in {result.out}/facts, {result.out}/summary.json"]
+             f"relation: {doc_path('relations.md')}), facts in {result.out}/facts, "
+             f"{result.out}/summary.json"]
     cov = s["coverage"]
     if cov["functions_skipped"]:
         reasons = ", ".join(f"{reason} {n}" for reason, n in

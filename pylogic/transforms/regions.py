@@ -24,7 +24,7 @@ from pylogic.transforms.record import Rejection
 __all__ = ["Region", "RegionLimits", "select_regions", "final_targets", "side_exit_targets",
            "block_obstacle", "NOT_PREDICABLE_TYPES"]
 
-#: Deposit types that write even when their guard is 0 (IR.md), so a *guarded* one cannot be put
+#: Deposit types that write even when their guard is 0 (docs/pir.md), so a *guarded* one cannot be put
 #: under a further block predicate by conjoining guards. Unguarded ut/uf/conjt/conjf are
 #: rewritten (ct/cf/at/af); unguarded disjt/disjf cannot be.
 NOT_PREDICABLE_TYPES = frozenset({"ut", "uf", "disjt", "disjf", "conjt", "conjf"})
@@ -39,7 +39,7 @@ NOT_SINGLE_ENTRY = "not single-entry"
 LOOP_HEADER = "loop header (back edge)"
 SIDE_EXIT_TARGET = "target of a side exit"
 FUNCTION_ENTRY = "function entry"
-SPLIT_CALL = "ends in a call with continuations"   # exit splitting (README "PIR extensions")
+SPLIT_CALL = "ends in a call with continuations"   # exit splitting (docs/pir.md "Extensions")
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """PIR -> LLVM IR text for the native engine (``engine.py`` JIT-compiles it with llvmlite).
 
 Each PIR function becomes ``i64 @pf<k>(i64 p0, ...)``; its registers are ``alloca`` slots set to
-0 on entry (IR.md: an unwritten register reads 0; LLVM's mem2reg turns them into SSA values), a
+0 on entry (docs/pir.md: an unwritten register reads 0; LLVM's mem2reg turns them into SSA values), a
 guarded instruction is a branch around its body (LLVM's SimplifyCFG makes selects of the cheap
 ones), a predicate define computes its deposit type from an 8-entry truth table of
 ``deposit(dtype, g, c, old)`` (the interpreter's single source of truth).
@@ -27,7 +27,7 @@ segment table ``@pl_segtab`` (``id, base, length`` entries: direct for small ids
 indexed by ``id & @pl_winmask`` above ``@pl_segcap``; engine.py ``NativeMemory``) is consulted
 on every load and store, so an access outside a live object faults exactly where the
 interpreter's does; a store (and native ``memmove``/``memset``) goes through ``@pl_waddr``,
-which also faults on the segment of a ``const global`` (README "PIR extensions"; their ids are
+which also faults on the segment of a ``const global`` (docs/pir.md "Extensions"; their ids are
 fixed at compile time, global k has id k + 1). ``alloca`` allocates natively with the
 interpreter's segment ids, live-byte limit and peak (``@pl_alloca``; C memory, freed on return
 by ``@pl_release``) except in
@@ -520,7 +520,7 @@ class FunctionCompiler:
         self.place(bad)
         self.abort(3)
         self.place(ok)
-        # typed parameters (README "PIR extensions"): an argument outside its range faults
+        # typed parameters (docs/pir.md "Extensions"): an argument outside its range faults
         for k, p in enumerate(f.params):
             lo_hi = f.param_ranges().get(p) if f.param_types else None
             if lo_hi is None:
@@ -551,7 +551,7 @@ class FunctionCompiler:
             self.block(i, b)
         self.place("unwind")
         self.emit("ret i64 0")
-        # entry block: register slots, zeroed (IR.md), parameters stored
+        # entry block: register slots, zeroed (docs/pir.md), parameters stored
         entry = [f"define internal i64 @pf{self.k}({params}) {{", "entry:"]
         for name, s in self.slots.items():
             entry.append(f"  {s} = alloca i64")
@@ -570,7 +570,7 @@ class FunctionCompiler:
         return "\n".join(entry + self.lines)
 
     def maybe_unwritten(self) -> set:
-        """Registers some read of which may come before any write (IR.md: they read 0):
+        """Registers some read of which may come before any write (docs/pir.md: they read 0):
         a must-be-written forward dataflow over the blocks (bit sets), parameters written on
         entry, guarded writes not counting."""
         f = self.f
@@ -958,7 +958,7 @@ class FunctionCompiler:
             self.abort(ABORT_FAULT)
             self.place(ok)
             m1, safe, q, alt = self.t(), self.t(), self.t(), self.t()
-            # INT64_MIN / -1 wraps to INT64_MIN, INT64_MIN % -1 is 0 (IR.md; LLVM: undefined)
+            # INT64_MIN / -1 wraps to INT64_MIN, INT64_MIN % -1 is 0 (docs/pir.md; LLVM: undefined)
             self.emit(f"{m1} = icmp eq i64 {b}, -1")
             self.emit(f"{safe} = select i1 {m1}, i64 1, i64 {b}")
             self.emit(f"{q} = {'sdiv' if op == 'div' else 'srem'} i64 {a}, {safe}")

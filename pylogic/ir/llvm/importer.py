@@ -18,7 +18,7 @@ Aliases (``@b = alias T, ptr @a``) name the aliasee.
 
 Globals whose initialisers hold addresses (``@p = global ptr @x``) get those addresses stored at
 run time by a synthetic function ``@__pathlogic_init``, called first thing in ``@main``
-(PIR globals are bytes only, IR.md).
+(PIR globals are bytes only, docs/pir.md).
 """
 from __future__ import annotations
 
@@ -291,7 +291,7 @@ def _is_external(text: str) -> bool:
 def _is_constant(text: str) -> bool:
     """Whether a printed global definition is an LLVM ``constant`` (``@s = private
     unnamed_addr constant [3 x i8] c"ab\\00"``): its bytes never change (storing into it is
-    undefined), so it imports as a ``const global`` (README "PIR extensions") -- only when all
+    undefined), so it imports as a ``const global`` (docs/pir.md "Extensions") -- only when all
     its bytes are known at import (no relocation: those are stored by ``__pathlogic_init``)."""
     return bool(re.match(r"@[-\w.$]+\s*=\s*(?:\w+\s+)*constant\b", text)) \
         and not _is_external(text)

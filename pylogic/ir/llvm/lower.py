@@ -172,7 +172,7 @@ class ModuleContext:
 
 
 def param_type(ty) -> str:
-    """The PIR parameter type (README "PIR extensions") of an LLVM parameter type: the
+    """The PIR parameter type (docs/pir.md "Extensions") of an LLVM parameter type: the
     canonical form of iN (module docstring), ``u1`` for i1, ``sN`` for 2 <= N < 64; "" for
     anything else (i64, pointers)."""
     if isinstance(ty, IntT) and ty.bits < 64:

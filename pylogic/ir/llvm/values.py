@@ -3,7 +3,7 @@ global initialisers out as bytes plus relocations (addresses only known at run t
 
 Value terms are tuples: ('local', name) ('global', name) ('int', n) ('zero',) ('agg', [(T, V)...])
 ('cstr', bytes) ('float', text) ('expr', op, payload). ``null``/``undef``/``poison``/
-``zeroinitializer`` are all ('zero',) — PIR has no undefined values (reading is 0, IR.md).
+``zeroinitializer`` are all ('zero',) — PIR has no undefined values (reading is 0, docs/pir.md).
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Integers wider than 64 bits (``i80`` bitfield storage units in csmith, ``__int128``) lowered
-exactly to 64-bit PIR words (IR.md: every PIR value is 64-bit two's complement).
+exactly to 64-bit PIR words (docs/pir.md: every PIR value is 64-bit two's complement).
 
 Value model (the wide counterpart of lower.py's): an iN with N > 64 lives in k = ceil(N/64)
 registers ``x.w0 .. x.w(k-1)``, least significant first; every word but the top one holds its 64

@@ -4,7 +4,7 @@ after entry splitting.
 A caller's branch on the result of a call in its own block (``correlation_branch_call``) whose
 callee returns a value that decides the branch at some of its returns (``correlation_return``:
 the summary's answers per return) gets a clone of the callee in which each return is numbered by
-its outcome (``ret.N``, pathlogic's extension of IR.md); the call names one continuation per exit
+its outcome (``ret.N``, pathlogic's extension of docs/pir.md); the call names one continuation per exit
 (``call F'(...) to L0, L1``), and the continuation of a decided exit ends in ``br`` to the
 decided target: the branch is gone on those paths. A return that passes on the result of another
 call (``correlation_return_call``) is split in turn by splitting that callee's exits (fgetc's

@@ -11,7 +11,7 @@ other caller). Growth counts against the same budget as ``cbe``.
 Then **exit splitting** (``exit_splitting.py``): a branch on a call's result whose callee
 returns decide it at some returns is removed on those paths by a clone of the callee returning
 through numbered exits (``ret.N``) to one continuation per exit (``call ... to L0, L1``),
-pathlogic's extension of IR.md for §7.4's return-points array.
+pathlogic's extension of docs/pir.md for §7.4's return-points array.
 
 The pass is iterated by the driver (``fixpoint``, whole-module rows each round: PathFinder §7.5
 repeats ICBE until no conditional is left to remove) until a round removes nothing; every round

@@ -1,7 +1,7 @@
 """Dead code elimination (``pathlogic optimize --passes dce``; issue #13 item 3): remove every
 instruction ``datalog/dce.dl`` marks dead -- pure instructions nothing useful reads, dead cycles
 included (the marking step of aggressive DCE; branches are kept). Guards, predicate defines and
-guarded writes are read as IR.md defines them, so it is sound on predicated code too.
+guarded writes are read as docs/pir.md defines them, so it is sound on predicated code too.
 
 Example: ``x = add x, 1`` in a loop whose ``x`` nothing else reads is removed with its ``mov``
 initialisation; ``print`` and stores are never removed.

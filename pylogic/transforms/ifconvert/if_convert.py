@@ -25,7 +25,7 @@ if-conversion produces only unconditional and or-type defines"; predicated_cp.md
   folded into the define, ``pcmp.REL x, y`` (so PAS sees the condition family of x).
 
 Exits: an edge leaving the region (or going back to its head) becomes ``(p) br L`` at the end of
-its block; a ``ret`` in a block that is not last becomes a guarded ``(p) ret v`` side exit (IR.md:
+its block; a ``ret`` in a block that is not last becomes a guarded ``(p) ret v`` side exit (docs/pir.md:
 any instruction may carry a guard; facts_gen treats a block containing a ``ret`` as an exit). The
 last exit of the layout is left unguarded: control only gets there when no other exit was taken.
 
@@ -38,7 +38,7 @@ Existing predicated code in a merged (non-head) block B with predicate p:
   merged (those types write under a 0 guard).
 Fresh predicates are named ``%hp.<block>`` (made unique against every name of the function).
 
-References: predicated_cp.md §2.2, §3.2, §4.2 Table 1; pas.md §2.1, Figure 1; IR.md.
+References: predicated_cp.md §2.2, §3.2, §4.2 Table 1; pas.md §2.1, Figure 1; docs/pir.md.
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ from pylogic.transforms.regions import Region, RegionLimits, select_regions
 __all__ = ["if_convert", "IfConversionRecord", "ConvertedRegion", "convert_region"]
 
 #: Unguarded define types rewritten when the block gets predicate p (same effect when p holds,
-#: no write when it does not; IR.md deposit table).
+#: no write when it does not; docs/pir.md deposit table).
 _UNDER_PREDICATE = {"ut": "ct", "uf": "cf", "conjt": "at", "conjf": "af"}
 
 
@@ -140,7 +140,7 @@ def if_convert(module: Module, rows, *, max_blocks: int = 16, max_instrs: int = 
     max_blocks, max_instrs: bounds of one region (blocks; original instructions, terminators
         included).
     allow_calls: merge blocks containing calls (calls then run under a predicate).
-    allow_memory: merge blocks with load/store/alloca (a nullified access does nothing, IR.md).
+    allow_memory: merge blocks with load/store/alloca (a nullified access does nothing, docs/pir.md).
     functions: names of the functions to convert (default: every defined function).
 
     Raises PathlogicError for bad options or an unknown function name.
@@ -187,7 +187,7 @@ class _Namer(FreshNames):
         super().__init__(used_names(fn, module))
 
     def fresh(self, base: str) -> str:
-        return super().fresh("%hp." + re.sub(r"[^A-Za-z0-9_.$]", "_", base.lstrip("%@")))  # IR.md
+        return super().fresh("%hp." + re.sub(r"[^A-Za-z0-9_.$]", "_", base.lstrip("%@")))  # docs/pir.md
 
 
 def _use_counts(fn: Function) -> dict:
@@ -330,7 +330,7 @@ def convert_region(fn: Function, region: Region, namer: _Namer, cdep_rows,
             stats["defines"] += 1
 
     zero = Imm(0)
-    if or_preds:  # clear the or-type predicates: p:uf = pcmp.eq 0, 0 writes 0 (IR.md example)
+    if or_preds:  # clear the or-type predicates: p:uf = pcmp.eq 0, 0 writes 0 (docs/pir.md example)
         define("eq", [PredDest(p, "uf") for p in or_preds], zero, zero, None)
     for x in order:
         block = bm[x]

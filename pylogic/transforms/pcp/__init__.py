@@ -1,4 +1,4 @@
-"""Constant propagation on predicated code (Knoop & Rüthing; ``../shared/specs/predicated_cp.md``):
+"""Constant propagation on predicated code (Knoop & Rüthing, J.UCS; docs/passes.md):
 ``pcp-basic`` and ``pcp-full`` (``pcp.py``) and their predicate-blind baseline ``sccp``
 (``sccp.py``, Wegman-Zadeck, §4.2), whose analysis and rewrite they reuse; predicated SSA per
 hyperblock (``pssa.py``, §2.6/§3.3), the predicated value graph with its basic and full local

@@ -8,7 +8,7 @@ component (PSSA + PVG, basic or full) on each.
   always a legal partition (§3.8); a single block that still cannot be put into PSSA is
   analysed predicate-blind (the Wegman–Zadeck transfer of ``sccp``), and counted.
 - Start information ``c_s`` (G6 [INF]): what PIR defines at a function's entry, parameters ⊥
-  and every other register 0 (IR.md: a never-written register reads 0), instead of σ⊥.
+  and every other register 0 (docs/pir.md: a never-written register reads 0), instead of σ⊥.
 - ``inf[hb]`` starts at ⊤_F (None here) for every hyperblock but the first; a hyperblock is
   analysed only once something reaches it, so an unreached one stays ⊤_F (T12).
 - ``Info[hb@m]`` (G6 [INF]): for each exit, the meet over its paths that are not known false
@@ -59,7 +59,7 @@ class PathState:
     paths reaching it (a read-only mapping over the registers that instruction reads).
     ``executing``: operands are read only where the instruction executes (its guard is 1 on the
     path), which is every instruction's case but a predicate define with a ``disjt``/``disjf``
-    destination (those deposit types read the condition under a false guard too, IR.md)."""
+    destination (those deposit types read the condition under a false guard too, docs/pir.md)."""
 
     def __init__(self, local: "_Local", key: tuple, executing: bool = True):
         self.local = local
@@ -252,7 +252,7 @@ class GlobalCP(CCAnalysis):
         by_head = {hb.head: hb for hb in self.partition}
         entry_label = self.fn.blocks[0].label
         if start is None:
-            start = {r: 0 for r in self.regs}               # c_s: IR.md entry state
+            start = {r: 0 for r in self.regs}               # c_s: docs/pir.md entry state
             for p in self.fn.params:
                 start[p] = BOT
         else:
@@ -289,6 +289,6 @@ def global_constants(fn: Function, module: Module, order: dict, *, full: bool,
                      start: Optional[dict] = None) -> GlobalCP:
     """Algorithm 1 on ``fn``: the partition, ``inf`` per hyperblock head and the local
     analyses at the fixpoint. ``order``: block -> reverse-postorder number (worklist order);
-    ``start``: ``c_s`` (a register missing from it is ⊥; ``{}`` is σ⊥), by default IR.md's
+    ``start``: ``c_s`` (a register missing from it is ⊥; ``{}`` is σ⊥), by default docs/pir.md's
     entry state."""
     return GlobalCP(fn, module, order, full).solve(max_blocks, max_paths, start)

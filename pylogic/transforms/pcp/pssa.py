@@ -211,7 +211,7 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
     head. Guarded instructions (if-converted code, any predicate-define network) are handled
     with the same idea: a path is also split where a predicate define's result depends on its
     condition (a ``cmp.unc`` on that path's FPP), and where a guard's value is not known on the
-    path; on each path every predicate then has a known 0/1 value (its deposit, IR.md), so a
+    path; on each path every predicate then has a known 0/1 value (its deposit, docs/pir.md), so a
     guarded instruction executes on a known set of paths. Side exits end the paths taking them
     (G7). Loads, stores, calls and addresses are modelled as never-constant operations.
 

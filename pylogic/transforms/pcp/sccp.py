@@ -5,7 +5,7 @@ defined function (their algorithm "CC", the non-SSA form: a lattice value per re
 point, only *executable* edges carry values), then rewrites the function with what it found:
 
 1. register operands whose value is a known constant become literals (every operand position of
-   PIR takes a literal, IR.md); a pure definition whose computed value is constant becomes
+   PIR takes a literal, docs/pir.md); a pure definition whose computed value is constant becomes
    ``mov C`` (its guard kept);
 2. ``cbr`` with a constant condition becomes ``br``; a side exit ``(p) br L`` / ``(p) ret`` whose
    guard is constant 1 becomes unguarded and the rest of its block (never reached) is dropped;
@@ -22,7 +22,7 @@ point, only *executable* edges carry values), then rewrites the function with wh
 6. a block left holding only ``br L`` (its other instructions folded or removed; not the entry)
    is bypassed: branches to it go to L, and it is dropped (``jumps_forwarded``).
 
-Lattice and transfer functions (IR.md semantics, the interpreter's operators):
+Lattice and transfer functions (docs/pir.md semantics, the interpreter's operators):
 - ⊤ (no information yet) / a 64-bit constant / ⊥ (varies). At the entry, parameters are ⊥ and
   every other register is the constant 0 (a never-written register reads 0); ``p0``/``true``
   read 1; a name of a global that the function never writes reads the global's address: ⊥.
@@ -47,7 +47,7 @@ record; nothing computes dominators or loops here.
 
 References: M. N. Wegman, F. K. Zadeck, "Constant propagation with conditional branches", ACM
 TOPLAS 13(2), 1991 (algorithm CC); predicated_cp.md §4.2 (what it misses on the branchy example);
-IR.md (semantics, deposit types).
+docs/pir.md (semantics, deposit types).
 """
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ NEEDS = ("rpo", "reachable")
 
 
 #: No information yet (greatest element) and "not a constant" (least element): the one
-#: lattice of constant propagation (``transforms.lattice``), shared with ``pcp``.
+#: lattice of constant propagation (``flow.lattice``), shared with ``pcp``.
 BOTTOM = BOT
 
 
@@ -598,7 +598,7 @@ def sccp(module: Module, rows, *, functions: Optional[Iterable[str]] = None
 
     Example: on ``B: x = mov 2 / cbr 1, C, D / C: y = add x, 1 / print y``, ``sccp`` prints
     ``print 3`` in C, folds the ``cbr`` to ``br C`` and drops D.
-    References: Wegman & Zadeck, TOPLAS 1991 (CC); predicated_cp.md §4.2; IR.md.
+    References: Wegman & Zadeck, TOPLAS 1991 (CC); predicated_cp.md §4.2; docs/pir.md.
     """
     return run_per_function(module, functions, SccpRecord(),
                             lambda fn: _sccp_function(fn, module, rows.function(fn.name)))

@@ -4,7 +4,7 @@ interpreter stops on a bad address, so only a load proven safe may go).
 A load is *safe* when it reads inside a global object: its address is the global's address, or
 a register written once, unguarded, earlier in the same block by ``mov G`` / ``add G, C`` /
 ``add C, G`` (so it holds that address when the load runs), and ``0 <= C`` and
-``C + size <= the global's size`` (IR.md: every global is a segment of its size; a load inside
+``C + size <= the global's size`` (docs/pir.md: every global is a segment of its size; a load inside
 it reads initialised bytes). A safe load whose destination no instruction of the function reads
 is removed: it has no other effect.
 

@@ -16,7 +16,7 @@ v = load p`` becomes ``... if (x) {p = a; t = 1} else {p = b; t = 2}; v = t``.
 Soundness: the translated name is built with the value names of ``value_names`` (exact
 wherever their registers are read) over B's pure prefix, so it names the loaded value at P's
 end as long as no leaf of it is written between the value's source and P's end (checked on the
-walk, as are memory writes: ``value_flow.spares`` with the address's root and byte range).
+walk, as are memory writes: ``flow.spans.spares`` with the address's root and byte range).
 """
 from __future__ import annotations
 

@@ -297,7 +297,7 @@ def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inser
 
 
 def _leaf_text(leaf) -> str:
-    """The text of a leaf operand in a value name (``value_flow._text``)."""
+    """The text of a leaf operand in a value name (``flow.value_names.operand_text``)."""
     return str(leaf.value) if isinstance(leaf, Imm) else leaf.name
 
 

@@ -3,10 +3,10 @@ LLVM's InstSimplify does (and GVN calls on every instruction it numbers), on PIR
 
 Per function, to a fixpoint:
 
-1. **known bits** of every register (``transforms.known_bits``: known zero/one bits and sign bits,
+1. **known bits** of every register (``flow.known_bits``: known zero/one bits and sign bits,
    LLVM's computeKnownBits / ComputeNumSignBits), computed optimistically over the whole
    function and flow-sensitively: each read of a register joins what the definitions *reaching*
-   it compute (``transforms.reaching``: the entry's value, 0 for a register not yet written (IR.md),
+   it compute (``flow.reaching``: the entry's value, 0 for a register not yet written (docs/pir.md),
    a typed parameter's range, unknown for another parameter; the equalities of the branch edges
    on the way, GVN's propagateEquality), so PRE's temporaries and phis lowered to copies fold at
    each read and are followed through loops with no depth limit; a register's own set (for rules
@@ -16,7 +16,7 @@ Per function, to a fixpoint:
    nothing;
 2. each pure instruction (arithmetic, ``neg``/``not``, ``cmp``, ``select``) is rewritten in place
    (its guard kept) to ``mov C`` when its value is one constant (constant folding with the
-   interpreter's operators, ``transforms.lattice.apply``; ``div``/``rem`` only when the divisor
+   interpreter's operators, ``flow.lattice.apply``; ``div``/``rem`` only when the divisor
    cannot be 0: a zero divisor is a run-time error, left to happen), or to ``mov X`` of one of
    its operands by an identity: ``x+0``, ``x-0``, ``x*1``, ``x/1``, ``x^0``, ``x|0``, ``x&-1``,
    shifts by 0, ``x&x``, ``x|x``, ``select c, x, x``, ``select`` on a constant condition, ``and x,
@@ -34,24 +34,24 @@ Per function, to a fixpoint:
    c1&c2``, likewise ``or``/``xor``/``add``/``sub``; ``shl (and x, m), k`` = ``shl x, k`` when m
    keeps every bit the shift keeps), so the inner instruction may die (InstCombine's share);
    a compare a dominating branch on the same stable operands decides folds too
-   (``transforms.branch_facts``); the operands of a rule are followed through the one definition
+   (``flow.branch_facts``); the operands of a rule are followed through the one definition
    reaching them (a dominating unguarded write, through it a copy of a stable value);
-4. a load from a *read-only* global (``readonly_globals``: a ``const global``, README "PIR
-   extensions", or one whose address is only ever a load address or a builtin ``memcpy``'s
+4. a load from a *read-only* global (``readonly_globals``: a ``const global``, docs/pir.md
+   "Extensions", or one whose address is only ever a load address or a builtin ``memcpy``'s
    source) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
    fault; LLVM folds loads from ``constant`` globals); so does a load of bytes known at that
-   point (``transforms.known_memory``: a fresh alloca's zeros, constant stores, memset, memcpy
+   point (``flow.known_memory``: a fresh alloca's zeros, constant stores, memset, memcpy
    of a read-only global; GVN forwards these);
 5. when no rule above applies, in rounds of their own: demanded low bits (an operand
    re-normalised from y, ``sar (shl y, j), j`` or ``and y, m``, is replaced by y when only the
    low bits it keeps are ever read: InstCombine's SimplifyDemandedBits), then equalities of
    branch edges (in the blocks a ``cbr`` edge dominates, its 0/1 condition and the x of
    ``cmp.eq x, C`` are constants: GVN's propagateEquality), then non-zero facts
-   (``transforms.nonzero``: a dereferenced pointer, a global's or ``alloca``'s address, x on
+   (``flow.nonzero``: a dereferenced pointer, a global's or ``alloca``'s address, x on
    the edge of ``cmp.ne x, 0``) decide compares with 0 and make ``div x, x`` 1;
 6. across calls: functions are simplified callees first, and a call of a defined function has
-   the known bits of what its executed ``ret``s return; a typed parameter (README "PIR
-   extensions") nothing writes has its type's known bits;
+   the known bits of what its executed ``ret``s return; a typed parameter (docs/pir.md
+   "Extensions") nothing writes has its type's known bits;
 7. pure instructions whose result nothing reads are deleted (LLVM deletes trivially dead
    instructions the same way). Loads, stores, calls, ``input``, ``print``, ``alloca``, branches
    and ``div``/``rem`` that may fault are never deleted or moved: a bad load is a run-time error in
@@ -66,7 +66,7 @@ Example: in ``t = and x, 4294967295 / u = shr t, 8 / v = shl u, 32 / w = sar v, 
 bits), ``y`` becomes ``mov w`` (bits 24..63 of w are known zero) and ``v`` is deleted.
 
 References: LLVM 14 InstructionSimplify.cpp (SimplifyAndInst, SimplifyICmpInst, ...),
-ValueTracking.cpp (computeKnownBits, ComputeNumSignBits); IR.md (semantics).
+ValueTracking.cpp (computeKnownBits, ComputeNumSignBits); docs/pir.md (semantics).
 """
 from __future__ import annotations
 
@@ -280,7 +280,7 @@ class _Values:
     # ------------------------------------------------------------ known bits
     def operand(self, a, site: Optional[tuple] = None) -> Bits:
         """Known bits of operand ``a``; read by the instruction at ``site``: the join of the
-        definitions reaching that read (``transforms.reaching``), else of all of a's."""
+        definitions reaching that read (``flow.reaching``), else of all of a's."""
         if isinstance(a, Imm):
             return kb.const(a.value)
         if isinstance(a, Reg):
@@ -291,7 +291,7 @@ class _Values:
                 if got is not None:
                     return got
             if a.name not in self.defs and a.name not in self.params:
-                return kb.const(0)      # never written: reads 0 (IR.md)
+                return kb.const(0)      # never written: reads 0 (docs/pir.md)
             return self.bits.get(a.name, kb.UNKNOWN)
         return kb.UNKNOWN       # a global's address
 
@@ -342,7 +342,7 @@ class _Values:
 
     def param_bits(self, r: str) -> Bits:
         """A parameter's value on entry: in its type's range when it has one (a call with an
-        argument outside it faults; README "PIR extensions") and nothing writes it again."""
+        argument outside it faults; docs/pir.md "Extensions") and nothing writes it again."""
         rng = self.fn.param_ranges().get(r) if self.fn.param_types else None
         if rng is None or r in self.defs:
             return kb.UNKNOWN
@@ -360,7 +360,7 @@ class _Values:
         return not isinstance(a, Reg) or a.name in self.ssa or a.name not in self.defs
 
     def branch_facts(self) -> BranchFacts:
-        """Compares decided by dominating branches (``transforms.branch_facts``), built once."""
+        """Compares decided by dominating branches (``flow.branch_facts``), built once."""
         if getattr(self, "_branch_facts", None) is None:
             self._branch_facts = BranchFacts(
                 self.fn, self.stable, self.leader,
@@ -580,7 +580,7 @@ class _Values:
 
     def known_loads(self) -> dict:
         """``{site: value}``: loads reading known bytes of an alloca or a global
-        (``transforms.known_memory``), computed once per round."""
+        (``flow.known_memory``), computed once per round."""
         if getattr(self, "_known_loads", None) is None:
             def constant(a, site):
                 return self.operand(a, site).constant
@@ -666,7 +666,7 @@ def _constant_load(ins: Load, values: _Values) -> Optional[int]:
     if off < 0 or off + ins.size > g.size:
         return None
     data = g.init[off:off + ins.size].ljust(ins.size, b"\0")
-    return int.from_bytes(data, "little", signed=ins.signed or ins.size == 8)   # IR.md: 64-bit
+    return int.from_bytes(data, "little", signed=ins.signed or ins.size == 8)   # docs/pir.md: 64-bit
 
 
 def _binop(ins: BinOp, op: str, a, b, rule: str) -> tuple[Instr, str]:
@@ -676,7 +676,7 @@ def _binop(ins: BinOp, op: str, a, b, rule: str) -> tuple[Instr, str]:
 
 def _decided_by_branch(ins: Cmp, values) -> Optional[int]:
     """The value a dominating branch on the same stable operands gives the compare ``ins``
-    (``transforms.branch_facts``), or None."""
+    (``flow.branch_facts``), or None."""
     site = getattr(values, "site", None)
     if site is None or not (values.stable(ins.a) and values.stable(ins.b)):
         return None
@@ -973,7 +973,7 @@ def _replace_reads(ins: Instr, known: dict, values: _Values) -> Optional[Instr]:
 
 def _nonzero_round(fn: Function, values: _Values, rules: Counter) -> tuple[Function, int]:
     """Compares with 0 and ``div``/``rem x, x`` decided by non-zero facts
-    (``transforms.nonzero``: dereferenced pointers, global and ``alloca`` addresses, branch
+    (``flow.nonzero``: dereferenced pointers, global and ``alloca`` addresses, branch
     edges), in a round of its own; rewritten to ``mov C``, guard kept."""
     nz = NonZero(values)
 
