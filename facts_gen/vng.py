@@ -521,9 +521,10 @@ def build(fn: Function, window: Optional[int] = None, max_visits: int = MAX_VISI
     by_name = defaultdict(list)
     for n, e in seeds.items():
         by_name[e].append(n)
-    for n, e in visited:
-        if n == START:
-            continue
+    # program order, then the name: the synonym budget goes to the same tests for every hash seed
+    position = {n: k for k, n in enumerate(graph.order)}
+    for n, e in sorted((t for t in visited if t[0] != START),
+                       key=lambda t: (position[t[0]], text(t[1]), repr(t[1]))):
         ins = graph.instr[n]
         e_in = transfers.get((n, e), e)
         if e_in is not OMEGA and clobbers(ins, e_in, graph.differ(n)):
