@@ -128,6 +128,7 @@ for.end:
 """
 
 
+@pytest.mark.slow   # two subprocesses of ~30 s each
 def test_the_output_is_the_same_for_every_hash_seed(tmp_path):
     source = tmp_path / "f.pir"
     source.write_text(VA_ARG_LOOP)
