@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,6 +88,7 @@ def test_every_module_is_in_a_layer():
     assert unplaced == [], f"modules outside every layer of DESIGN.md: {unplaced}"
 
 
+@pytest.mark.slow
 def test_imports_follow_the_layer_order():
     bad = []
     for name, path in modules().items():

@@ -161,6 +161,7 @@ def test_global_roots_equal_on_souffle(generated):
             assert set(a.function(fn.name)[rel]) == set(b.function(fn.name)[rel]), (fn.name, rel)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("passes", [["pre-m"], ["pre-mr", "pre-m"]])
 def test_programs_with_globals_keep_their_behaviour(passes):
     removed = computed = 0
