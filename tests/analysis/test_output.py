@@ -56,6 +56,7 @@ def test_output_directory_replaces_only_on_success(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]
 
 
+@pytest.mark.slow
 def test_bad_out_paths_are_one_line_errors(tmp_path):
     afile = tmp_path / "f"
     afile.write_text("x")

@@ -104,6 +104,7 @@ def test_imports_follow_the_layer_order():
     assert bad == [], "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_no_import_cycles():
     g = import_graph()
     # a package's __init__ re-exporting its submodules is not a cycle of ideas: drop edges from

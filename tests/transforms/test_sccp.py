@@ -443,6 +443,7 @@ def test_generated_programs_keep_their_behaviour(seed, shape):
     assert check.agrees, (text, print_module(both.module), check.reason)
 
 
+@pytest.mark.slow
 def test_generated_programs_do_get_constants():
     """Guard against a vacuous property: the generator's programs give sccp something to do."""
     found = folded = 0

@@ -138,6 +138,7 @@ def test_t9_definition_1_copies():
     assert pcmps(new) == pcmps(module)
 
 
+@pytest.mark.slow
 def test_t9_paid_setting_never_lengthens_a_path():
     """The default setting keeps an interface block only where it replaces an emptied block:
     block 6's x = b + d moves into I3 (T4), the rest stays; no run executes more."""

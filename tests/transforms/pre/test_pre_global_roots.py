@@ -132,6 +132,7 @@ def generated():
     return parse_module(HEADER + "".join(memory_program(s, f"f{s}") for s in SEEDS))
 
 
+@pytest.mark.slow
 def test_datalog_equals_the_fixed_point_with_global_roots(generated):
     rows = module_rows(generated, "gen.pir", relations=RELATIONS, engine="clingo")
     spared = 0

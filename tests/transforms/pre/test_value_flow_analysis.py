@@ -121,6 +121,7 @@ def test_rows_equal_on_every_engine(engine, generated, clingo_rows):
         assert rel in ("pre_cmp_entry", "pre_cmp_exit") or ours[rel], rel
 
 
+@pytest.mark.slow
 def test_pre_m_inserts_exactly_where_lazy_code_motion_does(generated):
     """§12 item 18 (PRE(M) = LCM, Theorem 6.2 / §6.3.1.2): on the 300 generated CFGs the edge
     insertions and the computations left in place equal those of lazy code motion."""

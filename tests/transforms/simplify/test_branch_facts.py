@@ -18,6 +18,7 @@ RELS = ("eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu")
 I8 = range(-128, 128)
 
 
+@pytest.mark.slow
 def test_decide_agrees_with_the_interpreter_on_every_i8_pair():
     # what the interpreter's compares say of each pair of i8 values, once per distinct outcome
     outcomes = {tuple(apply(rel, a, b) for rel in RELS) for a in I8 for b in I8}
