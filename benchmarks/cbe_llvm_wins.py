@@ -25,7 +25,7 @@ import facts_gen.interprocedural as interprocedural
 import facts_gen.memory_cells as memory_cells
 from pylogic.analysis.run import module_rows
 from pylogic.transforms.cbe.icbe import NEEDS as ICBE_NEEDS, icbe as icbe_round
-from benchmarks.common import write_run
+from benchmarks.common import read_record, write_run
 from benchmarks.optimize import (PREPARE_FLAGS, REFERENCE, TORTURE, _version, import_llvm,
                                  optimize, prepare_c, run_opt)
 
@@ -139,7 +139,7 @@ def main(argv=None) -> int:
     ap.add_argument("--fuel", type=int, default=5_000_000)
     ap.add_argument("--programs", default="", help="comma-separated torture names to add")
     a = ap.parse_args(argv)
-    old = json.load(open(a.source))
+    old = read_record(a.source)
     names = []
     for p in old["programs"]:
         v = {x["pipeline"]: x for x in p.get("versions", [])}

@@ -17,24 +17,175 @@ def machine_info() -> dict:
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
 
 
+def run_text(x, level: int = 0) -> str:
+    """The JSON of a file in runs/: dicts indented to the third level, a list of dicts or lists
+    one element a line, the rest compact (a figure a line would double a run file)."""
+    pad = " " * (level + 1)
+    if isinstance(x, dict) and x and level < 3:
+        return ("{\n" + ",\n".join(f"{pad}{json.dumps(k)}: {run_text(v, level + 1)}"
+                                    for k, v in x.items()) + "\n" + " " * level + "}")
+    if isinstance(x, list) and any(isinstance(e, (dict, list)) for e in x):
+        return ("[\n" + ",\n".join(pad + json.dumps(e, separators=(",", ":")) for e in x)
+                + "\n" + " " * level + "]")
+    return json.dumps(x, separators=(",", ":"))
+
+
 def write_run(name: str, payload: dict) -> Path:
     RUNS.mkdir(exist_ok=True)
     path = RUNS / name
-    path.write_text(json.dumps({"machine": machine_info(), **payload}, indent=2) + "\n")
+    path.write_text(run_text({"machine": machine_info(), **payload}) + "\n")
     return path
+
+
+# ------------------------------------------- harness run files: summary in runs/, raw beside it
+# A run of the optimization harness (benchmarks/optimize.py and the benchmarks built on it) holds
+# per program, per version figures. runs/<name>.json, committed, is its summary: the run's
+# metadata and summary blocks, and per program one line, a row of the fields "program_fields"
+# names, its versions rows of the figures "version_fields" names (pipeline and verdict as
+# indices into "version_values"); runs/raw/<name>.json, git-ignored, is the whole output (issue
+# #27: runs/ a record, not a dump). read_record gives either back with programs and versions as
+# dicts.
+
+#: Version keys only the raw output keeps: the side (the label says it), the passes' own records
+#: and their time.
+RAW_VERSION_KEYS = ("side", "passes", "pass_seconds")
+#: Program keys only the raw output keeps: the driver's argument lists.
+RAW_PROGRAM_KEYS = ("cases",)
+#: Keys anywhere in a run's derived blocks (pre, llvm_wins, ...) only the raw output keeps: per
+#: program rows copied or derived from the versions' figures (benchmarks.pre --summarise makes
+#: them again from a summary).
+RAW_DERIVED_KEYS = ("evaluations_per_program", "per_program")
+#: Version fields a summary holds as an index into its list of their values (few values, long).
+INTERNED = ("pipeline", "verdict")
+
+
+def record_paths(path: str | Path) -> tuple[Path, Path]:
+    """(summary, raw) of a run file named by either: ``DIR/name.json`` and ``DIR/raw/name.json``."""
+    path = Path(path)
+    if path.parent.name == "raw":
+        return path.parent.parent / path.name, path
+    return path, path.parent / "raw" / path.name
+
+
+def _is_harness_run(payload: dict) -> bool:
+    programs = payload.get("programs")
+    return isinstance(programs, list) and any(isinstance(r, dict) and "versions" in r
+                                              for r in programs)
+
+
+def _has_raw_detail(payload: dict) -> bool:
+    """Whether ``payload`` holds what only a raw output holds (not a summary read back)."""
+    return _is_harness_run(payload) and any(
+        any(k in r for k in RAW_PROGRAM_KEYS)
+        or any(k in v for v in r.get("versions", []) for k in RAW_VERSION_KEYS)
+        for r in payload["programs"])
+
+
+def _without_derived_rows(block):
+    if isinstance(block, dict):
+        return {k: _without_derived_rows(x) for k, x in block.items() if k not in RAW_DERIVED_KEYS}
+    return block
+
+
+def _program_figures(r: dict) -> dict:
+    """One program's record without RAW_PROGRAM_KEYS, the functions its driver calls and the
+    constants a claim misses (their counts stay)."""
+    rec = {k: x for k, x in r.items() if k not in RAW_PROGRAM_KEYS}
+    if isinstance(rec.get("driver"), dict):
+        rec["driver"] = {k: x for k, x in rec["driver"].items() if k != "functions"}
+    if rec.get("claim"):
+        rec["claim"] = {p: {k: x for k, x in c.items() if k != "missing_first"}
+                        for p, c in rec["claim"].items()}
+    return rec
+
+
+def _row(d: dict, fields: list) -> list:
+    row = [d.get(f) for f in fields]
+    while row and row[-1] is None:
+        row.pop()
+    return row
+
+
+def summary_record(payload: dict) -> dict:
+    """``payload``, a harness run (raw, or read back from a summary), as its summary: its blocks
+    without RAW_DERIVED_KEYS; per program a row of its figures (_program_figures) in the order
+    of ``program_fields``, each version a row in the order of ``version_fields`` (the keys met,
+    in the order met, but RAW_VERSION_KEYS; INTERNED ones as indices into ``version_values``),
+    trailing missing figures left off."""
+    if "version_fields" in payload or not _is_harness_run(payload):
+        return payload
+    programs = [_program_figures(r) for r in payload["programs"]]
+    pfields, vfields, values = {}, {}, {f: {} for f in INTERNED}
+    for r in programs:
+        pfields.update((k, None) for k in r if k != "versions")
+        for v in r.get("versions", []):
+            vfields.update((k, None) for k in v if k not in RAW_VERSION_KEYS)
+            for f, seen in values.items():
+                seen.setdefault(v[f], len(seen))
+    pfields, vfields = list(pfields) + ["versions"], list(vfields)
+    rows = []
+    for r in programs:
+        versions = [_row(dict(v, **{f: values[f][v[f]] for f in INTERNED}), vfields)
+                    for v in r.get("versions", [])]
+        rows.append(_row(dict(r, versions=versions), pfields))
+    out = {k: _without_derived_rows(x) for k, x in payload.items() if k != "programs"}
+    out.update(program_fields=pfields, version_fields=vfields,
+               version_values={f: list(seen) for f, seen in values.items()}, programs=rows)
+    return out
+
+
+def expanded(payload: dict) -> dict:
+    """A summary with its programs and versions as dicts (missing figures left out); a raw run
+    as it is."""
+    if "version_fields" not in payload:
+        return payload
+    pfields, vfields, values = (payload[k] for k in ("program_fields", "version_fields",
+                                                     "version_values"))
+
+    def version(row):
+        v = {f: x for f, x in zip(vfields, row) if x is not None}
+        v.update((f, values[f][v[f]]) for f in values)
+        return v
+
+    def program(row):
+        r = {f: x for f, x in zip(pfields, row) if x is not None}
+        r["versions"] = [version(v) for v in r.get("versions", [])]
+        return r
+    out = {k: x for k, x in payload.items()
+           if k not in ("program_fields", "version_fields", "version_values")}
+    out["programs"] = [program(row) for row in payload["programs"]]
+    return out
+
+
+def read_record(path: str | Path) -> dict:
+    """A harness run file, summary or raw, with its programs and versions as dicts."""
+    with open(path) as fh:
+        return expanded(json.load(fh))
+
+
+def write_record(path: str | Path, payload: dict) -> Path:
+    """Write the harness run ``payload``: its summary to the summary path of ``path`` and, when
+    it holds raw detail, the whole of it to the raw path (record_paths). Returns the summary's
+    path."""
+    summary_path, raw_path = record_paths(path)
+    if _has_raw_detail(payload):
+        raw_path.parent.mkdir(parents=True, exist_ok=True)
+        raw_path.write_text(json.dumps(payload, indent=1) + "\n")
+    summary_path.parent.mkdir(parents=True, exist_ok=True)
+    summary_path.write_text(run_text(summary_record(payload)) + "\n")
+    return summary_path
 
 
 def store_derived(run_path: str, payload: dict, key: str, result, out: str | None = None) -> None:
     """Write ``result``, derived from the run file ``run_path`` (already read as ``payload``), to
     ``out`` when given, else back into the run file under ``key``."""
     if out:
-        target, data = out, result
+        with open(out, "w") as fh:
+            json.dump(result, fh, indent=1)
+            fh.write("\n")
     else:
         payload[key] = result
-        target, data = run_path, payload
-    with open(target, "w") as fh:
-        json.dump(data, fh, indent=1)
-        fh.write("\n")
+        write_record(run_path, payload)
 
 
 def growth_exponent(sizes: list[float], costs: list[float]) -> float | None:

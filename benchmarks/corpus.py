@@ -27,6 +27,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
+from benchmarks.common import run_text
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import native_vs_pir
 from pylogic.ir.llvm.clang import compile_c_to_ll
@@ -248,7 +249,7 @@ def main(argv=None) -> int:
     result["wall_seconds"] = round(time.time() - t0, 1)
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w") as fh:
-        json.dump(result, fh, indent=1, sort_keys=False)
+        fh.write(run_text(result) + "\n")
     for key in ("csmith", "torture"):
         if key in result:
             print(f"{key}: " + json.dumps(result[key]["summary"], indent=1))

@@ -7,13 +7,15 @@ summarised again, with the PDE figures of issue #13 per program pair.
 ``pde_report``: over the programs where every pipeline of ours is identical, how many programs
 ``if-convert,ppde`` runs fewer / more / as many instructions as ``if-convert`` alone, ``pde``
 against ``dce`` and against LLVM ``sink,adce`` (where LLVM's versions are identical too), and the
-instructions our passes deleted, sank and copied (their records, summed).
+instructions our passes deleted, sank and copied (their records, summed: only the raw parts,
+``runs/raw/``, hold them).
 """
 from __future__ import annotations
 
 import json
 import sys
 
+from benchmarks.common import read_record, write_record
 from benchmarks.optimize import ORIGINAL, summarise
 
 
@@ -66,7 +68,7 @@ def pde_report(records: list[dict]) -> dict:
 
 
 def merge(out: str, parts: list[str]) -> dict:
-    payloads = [json.load(open(p)) for p in parts]
+    payloads = [read_record(p) for p in parts]
     first = payloads[0]
     for p in payloads[1:]:
         if p["pipelines"] != first["pipelines"]:
@@ -83,9 +85,7 @@ def merge(out: str, parts: list[str]) -> dict:
     labels = first["pipelines"]["ours"] + first["pipelines"]["llvm"]
     merged["summary"] = summarise(merged["programs"], [ORIGINAL] + labels)
     merged["pde_report"] = pde_report(merged["programs"])
-    with open(out, "w") as fh:
-        json.dump(merged, fh, indent=1)
-        fh.write("\n")
+    write_record(out, merged)
     return merged
 
 

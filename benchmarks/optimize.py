@@ -27,7 +27,9 @@ not know is reported as ``unknown pass`` on its rows.
     python -m benchmarks.optimize --examples --csmith 1-10 --torture 40 --name harness \\
         --ours if-convert --llvm sccp,adce --llvm 'default<O2>'
 
-Writes ``runs/optimize-<name>.json`` and prints one table row per program and version, then the
+Writes ``runs/optimize-<name>.json`` (the summary: per program and version the figures,
+``benchmarks/common.py`` ``summary_record``) and the whole output to the git-ignored
+``runs/raw/optimize-<name>.json``, and prints one table row per program and version, then the
 totals.
 """
 from __future__ import annotations
@@ -37,7 +39,6 @@ import dataclasses
 import fnmatch
 import glob
 import hashlib
-import json
 import os
 import random
 import re
@@ -47,7 +48,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from benchmarks.common import machine_info
+from benchmarks.common import machine_info, read_record, write_record
 from benchmarks.corpus import FLOAT_IR, csmith_program, tree_ssa_programs
 from benchmarks.drivers import add_driver
 from pylogic.analysis.evaluations import expression_evaluations
@@ -744,10 +745,7 @@ def main(argv=None) -> int:
         "programs": records,
     }
     out = a.out or os.path.join(ROOT, "runs", f"optimize-{a.name}.json")
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    with open(out, "w") as fh:
-        json.dump(payload, fh, indent=1)
-        fh.write("\n")
+    write_record(out, payload)          # the summary; the whole output in raw/ beside it
     print(header_text(a.name, ours, llvm, a.normalise, a.fuel))
     print(format_table(HEADERS, table_rows(records)))
     print()
@@ -783,14 +781,12 @@ def print_parity(parity: dict) -> None:
 
 
 def resummarise(path: str) -> int:
-    """Recompute the summary of an existing run file (after a change to the summary code)."""
-    with open(path) as fh:
-        payload = json.load(fh)
+    """Recompute the summary of an existing run file, summary or raw (after a change to the
+    summary code)."""
+    payload = read_record(path)
     labels = payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
     payload["summary"] = summarise(payload["programs"], [ORIGINAL] + labels)
-    with open(path, "w") as fh:
-        json.dump(payload, fh, indent=1)
-        fh.write("\n")
+    write_record(path, payload)
     print_parity(payload["summary"]["parity"])
     return 0
 

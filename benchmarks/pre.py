@@ -38,7 +38,7 @@ import json
 import os
 import time
 
-from benchmarks.common import machine_info
+from benchmarks.common import machine_info, read_record, write_record
 from benchmarks.corpus import torture_programs
 from benchmarks.pre_llvm_wins import GVN, OURS as MR_LABEL, merged, summary as llvm_wins
 from pylogic.analysis.directory import analyze_directory
@@ -111,9 +111,8 @@ def growth_summary(records: list[dict]) -> dict:
 
 
 def summarise_run(path: str, extra: list[str]) -> int:
-    """Add ``pre``, ``code_growth`` and ``llvm_wins`` to the run file ``path``."""
-    with open(path) as fh:
-        payload = json.load(fh)
+    """Add ``pre``, ``code_growth`` and ``llvm_wins`` to the run file ``path`` (summary or raw)."""
+    payload = read_record(path)
     records = merged(payload["programs"], extra)
     labels = ["original"] + payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
     payload["pre"] = pre_summary(payload["programs"], labels)
@@ -123,16 +122,16 @@ def summarise_run(path: str, extra: list[str]) -> int:
     payload["pre"]["removed_percent"] = {
         l: round(100.0 * (base - v["expression_evaluations"] - v["load_evaluations"]) / max(1, base), 2)
         for l, v in t.items()}
-    payload["code_growth"] = growth_summary(payload["programs"])
+    growth = growth_summary(payload["programs"])
+    if growth or "code_growth" not in payload:   # a summary has no pass records: keep the growth
+        payload["code_growth"] = growth          # measured on the raw output
     payload["llvm_wins"] = {f"{ours} vs {gvn}": llvm_wins(records, ours, gvn)
                             for ours in (MR_LABEL, "ours:pre-m", "ours:simplify,pre-mr,pre-m",
                                          COMPLETE)
                             if ours in labels for gvn in (GVN, "opt:early-cse,gvn")}
     if extra:
         payload["llvm_wins_extra_runs"] = extra
-    with open(path, "w") as fh:
-        json.dump(payload, fh, indent=1)
-        fh.write("\n")
+    write_record(path, payload)
     print(f"{payload['pre']['programs']} programs identical in every version and countable")
     for l, t in payload["pre"]["totals"].items():
         print(f"  {l:50} " + "  ".join(f"{k}={v}" for k, v in t.items()))
@@ -147,10 +146,7 @@ def summarise_run(path: str, extra: list[str]) -> int:
 
 def merge(paths: list[str], out: str) -> int:
     """Concatenate run files of the same pipelines into ``out`` (summary recomputed)."""
-    runs = []
-    for path in paths:
-        with open(path) as fh:
-            runs.append(json.load(fh))
+    runs = [read_record(path) for path in paths]
     first = runs[0]
     if any(r["pipelines"] != first["pipelines"] for r in runs):
         raise SystemExit("--merge: the runs have different pipelines")
@@ -165,9 +161,7 @@ def merge(paths: list[str], out: str) -> int:
                    not_attempted=sum(r["not_attempted"] for r in runs),
                    wall_seconds=round(sum(r["wall_seconds"] for r in runs), 1),
                    summary=summarise(programs, labels), programs=programs)
-    with open(out, "w") as fh:
-        json.dump(payload, fh, indent=1)
-        fh.write("\n")
+    write_record(out, payload)
     print(f"wrote {out}: {len(programs)} programs, {payload['not_attempted']} not attempted")
     return 0
 
@@ -296,9 +290,7 @@ def main(argv=None) -> int:
                "not_attempted": left, "wall_seconds": round(time.time() - t0, 1),
                "note": "timings taken on a shared 2-core machine under load",
                "programs": records}
-    with open(a.out, "w") as fh:
-        json.dump(payload, fh, indent=1)
-        fh.write("\n")
+    write_record(a.out, payload)
     pre = payload["pre"]
     print(f"{pre['programs']} programs identical in every version and countable")
     for l, t in pre["totals"].items():

@@ -38,20 +38,19 @@ Per program where ``opt:gvn`` evaluates fewer expressions + loads than ``ours:pr
 
 and the ``cause`` is the largest part. ``--opcodes N``: for the N programs with the largest gap,
 which instructions each LLVM version dropped, statically (opcode counts of the prepared .ll
-against opt's output: ``load``, ``zext``, ``icmp``, ...). Writes ``llvm_wins`` into the run file
-(or ``--out``):
+against opt's output: ``load``, ``zext``, ``icmp``, ...), as ``largest_gaps``. Writes
+``llvm_wins`` into the run file (or ``--out``):
 
     python -m benchmarks.pre_llvm_wins runs/optimize-pre-all.json --opcodes 20
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 from collections import Counter
 
-from benchmarks.common import store_derived
+from benchmarks.common import read_record, store_derived
 from benchmarks.corpus import csmith_program
 from benchmarks.optimize import DEFAULT_WORKDIR, PREPARE_FLAGS, TORTURE
 from pylogic.errors import PathlogicError
@@ -175,18 +174,17 @@ def merged(records: list[dict], extra: list[str]) -> list[dict]:
     out = [dict(r, versions=list(r.get("versions", []))) for r in records]
     by_name = {r["program"]: r for r in out}
     for path in extra:
-        with open(path) as fh:
-            for r in json.load(fh)["programs"]:
-                mine = by_name.get(r["program"])
-                if mine is None or not r.get("versions"):
-                    continue
-                have = {v["pipeline"]: v for v in mine["versions"]}
-                theirs = {v["pipeline"]: v for v in r["versions"]}
-                a, b = have.get("original", {}), theirs.get("original", {})
-                if any(a.get(k) != b.get(k) for k in ("expression_evaluations",
-                                                      "load_evaluations", "instructions")):
-                    continue                  # not the same runs: keep apart
-                mine["versions"] += [v for k, v in theirs.items() if k not in have]
+        for r in read_record(path)["programs"]:
+            mine = by_name.get(r["program"])
+            if mine is None or not r.get("versions"):
+                continue
+            have = {v["pipeline"]: v for v in mine["versions"]}
+            theirs = {v["pipeline"]: v for v in r["versions"]}
+            a, b = have.get("original", {}), theirs.get("original", {})
+            if any(a.get(k) != b.get(k) for k in ("expression_evaluations",
+                                                  "load_evaluations", "instructions")):
+                continue                  # not the same runs: keep apart
+            mine["versions"] += [v for k, v in theirs.items() if k not in have]
     return out
 
 
@@ -205,14 +203,15 @@ def main(argv=None) -> int:
     ap.add_argument("--opcodes", type=int, default=0, metavar="N",
                     help="static opcode changes of each LLVM version for the N largest gaps")
     a = ap.parse_args(argv)
-    with open(a.run) as fh:
-        payload = json.load(fh)
+    payload = read_record(a.run)
     programs = merged(payload["programs"], a.extra)
     wins = {f"{ours} vs {gvn}": summary(programs, ours, gvn)
             for ours in (a.ours or (OURS, "ours:pre-m")) for gvn in (GVN, "opt:early-cse,gvn")}
     for s in wins.values():
-        for row in s["per_program"][:a.opcodes]:
-            row["static_opcode_changes"] = opcode_deltas(row["program"], row["kind"])
+        if a.opcodes:           # kept in the summary (per_program only in the raw output)
+            s["largest_gaps"] = [dict(row, static_opcode_changes=opcode_deltas(row["program"],
+                                                                               row["kind"]))
+                                 for row in s["per_program"][:a.opcodes]]
     for key, s in wins.items():
         print(f"{key}: {s['programs']}; LLVM ahead by cause {s['by_cause']}; "
               f"parts {s['parts_total']} of a gap of {s['gap_total']} evaluations")

@@ -19,9 +19,8 @@ PRE). Writes ``simplify_vs_gvn`` into the run file (or ``--out``).
 from __future__ import annotations
 
 import argparse
-import json
 
-from benchmarks.common import store_derived
+from benchmarks.common import read_record, store_derived
 from benchmarks.optimize import PREPARE_FLAGS
 from benchmarks.pre_llvm_wins import opcode_deltas, source_of
 from pylogic.analysis.evaluations import expression_evaluations
@@ -94,8 +93,7 @@ def main(argv=None) -> int:
     ap.add_argument("--details", type=int, default=1000, metavar="N",
                     help="opcode changes and residual for the N largest gaps")
     a = ap.parse_args(argv)
-    with open(a.run) as fh:
-        payload = json.load(fh)
+    payload = read_record(a.run)
     names = {v["pipeline"] for r in payload["programs"] for v in r.get("versions", [])}
     pipelines = tuple(k for k in ("original", OURS, SIMPLIFIED, "ours:simplify", GVN,
                                   "opt:instsimplify") if k in names)

@@ -105,6 +105,7 @@ done:
 """
 
 
+@pytest.mark.slow
 def test_a_huge_function_times_out_and_the_ten_others_are_kept(tmp_path, capsys):
     ten = tmp_path / "ten"
     ten.mkdir()

@@ -48,6 +48,7 @@ def test_second_run_runs_no_engine_and_writes_the_same(corpus, tmp_path, monkeyp
     assert s["predicates"] == first.summary()["predicates"]
 
 
+@pytest.mark.slow
 def test_a_changed_file_redoes_only_its_functions(corpus, tmp_path):
     cache = Cache(tmp_path / "cache")
     analyze_directory(corpus, tmp_path / "o1", engine="clingo", cache=cache)
@@ -83,6 +84,7 @@ def test_failures_are_not_cached_and_damaged_entries_are_misses(corpus, tmp_path
     assert tree(tmp_path / "o2") == tree(tmp_path / "o3")
 
 
+@pytest.mark.slow
 def test_cli_cache_options(corpus, tmp_path, capsys, monkeypatch):
     cache = tmp_path / "c"
     assert main(["analyze", str(corpus), "--out", str(tmp_path / "o1"), "--cache", str(cache),

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from pylogic.analysis.correlation_stats import module_statistics
 from pylogic.ir.parser import parse_module
 from tests.papers.test_pathfinder_correlation import STDIO
@@ -26,6 +28,7 @@ def test_stdio_model_statistics():
     assert all(r["pairs"] > 0 for r in rows.values())
 
 
+@pytest.mark.slow
 def test_analyze_prints_and_records_the_table(tmp_path):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "s.pir").write_text(STDIO)

@@ -47,6 +47,7 @@ def same_as_local(src: Path, tmp_path: Path, scheduler: str, **options) -> dict:
     return json.loads((tmp_path / "dask" / "summary.json").read_text())
 
 
+@pytest.mark.slow
 def test_examples_with_a_bad_file(tmp_path, cluster):
     src = tmp_path / "in"
     shutil.copytree(ROOT / "examples", src)
@@ -57,6 +58,7 @@ def test_examples_with_a_bad_file(tmp_path, cluster):
     assert 1 <= s["seconds"]["dask_tasks"] <= len(list(src.glob("*.pir")))
 
 
+@pytest.mark.slow
 @needs_clang
 def test_twenty_csmith_programs(tmp_path, cluster):
     if shutil.which("csmith") is None:
@@ -70,6 +72,7 @@ def test_twenty_csmith_programs(tmp_path, cluster):
     assert len(s["functions"]) >= 20
 
 
+@pytest.mark.slow
 def test_cli(tmp_path, cluster, capsys):
     assert main(["analyze", str(ROOT / "examples"), "--out", str(tmp_path / "o"), "--executor",
                  "dask", "--scheduler", cluster, "--engine", "clingo", "--quiet"]) == 0

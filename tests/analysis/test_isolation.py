@@ -62,6 +62,7 @@ def inputs(tmp_path_factory):
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", ["load", "extract", "engine", "if-convert", "predicates"])
 def test_injected_failure_costs_only_its_file(stage, inputs, tmp_path, monkeypatch):
     if_convert = stage == "if-convert"

@@ -56,6 +56,7 @@ def test_output_directory_replaces_only_on_success(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]
 
 
+@pytest.mark.slow
 def test_bad_out_paths_are_one_line_errors(tmp_path):
     afile = tmp_path / "f"
     afile.write_text("x")
@@ -68,6 +69,7 @@ def test_bad_out_paths_are_one_line_errors(tmp_path):
     assert proc.stderr.count("\n") == 1 and "not a directory" in proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.4, 0.8, 1.2, 1.6, 2.5])
 def test_sigint_at_several_moments(tmp_path, delay):
     src = tmp_path / "src"

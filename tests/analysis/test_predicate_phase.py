@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pylogic.analysis.directory import analyze_directory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -14,6 +16,7 @@ def untimed(rows):
     return [{k: v for k, v in r.items() if not k.startswith("seconds")} for r in rows]
 
 
+@pytest.mark.slow
 def test_jobs_give_the_same_predicate_rows(tmp_path):
     ticks = []
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from benchmarks.common import read_record
 from benchmarks.merge_runs import merge
 
 RUN = Path(__file__).resolve().parents[2] / "runs" / "optimize-pde.json"
 
 
 def test_parts_merge_into_the_whole(tmp_path):
-    whole = json.loads(RUN.read_text())
+    whole = read_record(RUN)
     programs = whole["programs"][:40] + [p for p in whole["programs"] if p["program"] in
                                          ("csmith-7.c", "csmith-2.c")]
     parts = []

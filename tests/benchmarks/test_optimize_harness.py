@@ -9,6 +9,7 @@ import os
 import pytest
 
 from benchmarks import optimize as harness
+from benchmarks.common import read_record
 from pylogic.ir.model import Imm, Ret
 from pylogic.transforms import registry
 from tests.support import needs_clang
@@ -106,11 +107,19 @@ def test_main_writes_json_and_table(tmp_path, capsys):
     out = tmp_path / "optimize-t.json"
     assert harness.main(["--examples", "--ours", "if-convert", "--llvm", "sccp,adce",
                          "--jobs", "1", "--quiet", "--name", "t", "--out", str(out)]) == 0
-    data = json.loads(out.read_text())
+    data = read_record(out)
     assert data["preparation"] == harness.preparation() and "mem2reg,lowerswitch" in data["preparation"]
     assert "lowerswitch" in data["llvm_normalisation"]
     assert data["pipelines"] == {"ours": ["ours:if-convert"], "llvm": ["opt:sccp,adce"]}
     assert {r["program"] for r in data["programs"]} >= {"pas_fig3b.pir", "loop_call.pir"}
+    # the whole output beside the summary: the passes' own records only there
+    raw = json.loads((tmp_path / "raw" / "optimize-t.json").read_text())
+    assert [r["program"] for r in raw["programs"]] == [r["program"] for r in data["programs"]]
+    ours = [v for r in raw["programs"] for v in r["versions"] if v["pipeline"] == "ours:if-convert"]
+    assert ours and all("passes" in v for v in ours if v["verdict"] == "identical")
+    assert not any("passes" in v for r in data["programs"] for v in r["versions"])
+    assert harness.summarise(raw["programs"], harness.labels_of([["if-convert"]], ["sccp,adce"])) \
+        == data["summary"]
     printed = capsys.readouterr().out
     assert "preparation: clang-14" in printed and "pairwise" in printed
     assert "pas_fig3b.pir" in printed

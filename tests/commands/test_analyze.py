@@ -97,6 +97,7 @@ def test_missing_directory_is_a_clean_error(tmp_path, capsys):
     assert "no such file or directory" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_compare_engines_without_souffle(programs, capsys):
     """Without Soufflé the two embedded engines (clingo, duckdb) are still compared."""
     if souffle_available():
@@ -106,6 +107,7 @@ def test_compare_engines_without_souffle(programs, capsys):
     assert "dominance: clingo and duckdb identical" in out and "engines agree" in out
 
 
+@pytest.mark.slow
 def test_compare_engines_agree(capsys):
     """Every available pair (clingo and duckdb everywhere; souffle where installed)."""
     assert main(["compare-engines", str(ROOT / "examples")]) == 0
@@ -232,6 +234,7 @@ def test_function_filters_analyze(programs, tmp_path, capsys):
     assert {r[0] for r in read_tsv(out / "facts" / "function.facts")} == ids   # left as it was
 
 
+@pytest.mark.slow
 def test_function_filters_compare_engines(programs, capsys):
     assert main(["compare-engines", str(programs), "--function", "nosuch"]) == 1
     assert "no function 'nosuch'" in capsys.readouterr().err

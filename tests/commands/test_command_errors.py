@@ -83,6 +83,7 @@ def test_non_utf8_program_is_located(tmp_path, capsys, included):
     assert line == f"pathlogic: {bad}:3:13: datalog error: not UTF-8 text (byte 0xe9)"
 
 
+@pytest.mark.slow
 def test_include_of_a_device_or_a_huge_file_is_refused(tmp_path):
     """In a child process with a deadline: reading /dev/zero would never end."""
     huge = tmp_path / "huge.dl"
@@ -190,6 +191,7 @@ def closed_pipe() -> int:
     return write
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, status", [
     (["run", "examples/loop_call.pir"], 0),
     (["run", "examples/loop_call.pir", "--fuel", "50"], 70),

@@ -142,6 +142,7 @@ def replay(node, checked, model, inputs, expanded, stats) -> None:
         replay(child, checked, model, inputs, expanded, stats)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("program,relation", SHIPPED)
 def test_explain_trees_of_shipped_analyses_replay(program, relation, engine, facts, capsys):

@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 
 from pylogic.analysis.optimize import change_counts, optimize, static_size
 from pylogic.cli import main
@@ -151,6 +152,7 @@ def test_function_filters_the_passes_and_entry_picks_the_run(tmp_path, capsys):
     assert "no function 'nosuch'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_jobs_give_the_same_report(tmp_path, capsys):
     """--jobs 2 optimizes and checks the programs in worker processes; same files, same JSON
     (timings aside), same exit status."""

@@ -54,6 +54,7 @@ def check_against_oracle(functions: list[tuple[list[str], dict]], engine: str) -
             assert got == expected[rel], (rel, labels, succs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.lists(cfgs(), min_size=10, max_size=10))
@@ -105,6 +106,7 @@ def chain(n: int, loop: bool) -> tuple[list[str], dict]:
     return labels, succs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("loop", [False, True], ids=["chain", "loop"])
 def test_analyze_does_not_materialise_dom(engine, loop):

@@ -50,6 +50,7 @@ def test_answers_equal_the_path_enumeration_oracle(seed):
     assert checked or not list(branches(module))
 
 
+@pytest.mark.slow
 def test_oracle_finds_correlation_on_the_random_modules():
     decided = 0
     for seed in range(40):
@@ -72,6 +73,7 @@ def test_a_branch_decided_on_every_path_never_goes_the_other_way(seed):
     assert_answers_hold(module, got, taken)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree(engine):
     for seed in range(5):

@@ -232,6 +232,7 @@ def test_a_sign_extension_of_unknown_high_bits_is_not_assumed_away():
     assert got == {"TRUE"}                   # low 32 bits 1: inc is 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree(engine):
     for text in (TORTURE_20001130, STRLEN_5):

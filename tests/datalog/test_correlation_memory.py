@@ -63,6 +63,7 @@ def test_a_branch_decided_on_every_path_never_goes_the_other_way(seed):
     assert_answers_hold(module, got, taken)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree(engine):
     for seed in range(5):
@@ -144,6 +145,7 @@ def test_the_random_modules_decide_branches_through_a_copy_of_the_dereferenced_p
     assert gained >= 12, gained   # 15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree_with_allocas_and_copies(engine):
     for seed in (2, 17, 26):

@@ -221,6 +221,7 @@ def test_a_test_on_the_same_two_registers_decides_the_second(rel1, rel2, answer)
     assert after == (before - taken if answer else before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree(engine):
     for seed in range(8):

@@ -68,6 +68,7 @@ def test_answers_equal_the_path_enumeration_oracle(seed):
         assert got.get(i, set()) == want, (seed, i)
 
 
+@pytest.mark.slow
 def test_the_random_modules_need_the_rewrite():
     """Some branch of these modules is decided only through a compare's own question."""
     decided_through_compare = 0
@@ -130,6 +131,7 @@ def test_a_query_through_the_and_merge_becomes_the_compare_s_own():
         assert conditional_branches(new, run_module(new, inputs=inputs)) == before - 1 == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree(engine):
     for seed in range(5):

@@ -66,6 +66,7 @@ def test_the_window_cuts_the_pairs_of_a_long_function():
     assert all(cut[k] <= full[k] for k in cut)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree_with_a_window(engine):
     module = parse_module(diamonds(12))

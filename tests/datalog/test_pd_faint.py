@@ -81,6 +81,7 @@ def test_branchy_random_programs_equal_the_oracle(seed):
     assert dead & cands <= got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engines_agree(engine):
     """Every registered engine (clingo, duckdb, Soufflé when on PATH) gives clingo's rows."""

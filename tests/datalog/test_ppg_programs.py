@@ -29,6 +29,7 @@ def test_every_public_ppg_relation_is_expected():
         assert set(expected(case)) == public, case
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("case", CASES)
 def test_ppg_outputs(case, engine):

@@ -116,6 +116,7 @@ entry: !hyperblock
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_hyperblock_hand_checked(engine):
     du, dead, partial = datalog(parse_module(HYPER), engine)["main"]
@@ -162,6 +163,7 @@ def test_engines_agree_on_random_programs():
         assert datalog(module, "clingo") == datalog(module, "souffle")
 
 
+@pytest.mark.slow
 def test_the_if_converted_sample_is_predicated():
     """The soundness test above is not vacuous: most samples hold guarded definitions."""
     guarded = 0

@@ -75,6 +75,7 @@ def _cancel_value(x: int, y: int) -> int:
     return wrap(-wrap(y + wrap(-2147483648 - y)))
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.lists(expressions(), min_size=1, max_size=4), st.sampled_from(sorted(_PY_CMP)))
 @example([(_CANCEL, _cancel_value)], "<")
@@ -211,6 +212,7 @@ def python_oracle(edges: set) -> dict:
             "stuck": sorted(stuck)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["cte", "loop"])   # duckdb_engine.RECURSION
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=16))

@@ -41,6 +41,7 @@ def corpus(tmp_path_factory):
     return facts_dir, facts, loaded
 
 
+@pytest.mark.slow
 def test_shipped_analyses_agree_on_clingo_and_duckdb(corpus):
     facts_dir, facts, loaded = corpus
     lines: list[str] = []
@@ -56,6 +57,7 @@ def test_shipped_analyses_agree_on_clingo_and_duckdb(corpus):
         assert {"control.c", "memory.c"} <= files
 
 
+@pytest.mark.slow
 def test_a_broken_translation_is_caught(corpus, monkeypatch):
     """Drop every negation from duckdb's SQL: the comparison must report differing rows."""
     facts_dir, _, _ = corpus

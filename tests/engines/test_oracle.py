@@ -60,6 +60,7 @@ def checked(tmp: Path):
     return _checked["p"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["clingo", "duckdb"])   # both embedded engines
 @settings(max_examples=40, deadline=None)
 @given(edges)

@@ -117,6 +117,7 @@ def test_engine_pairs_cover_every_pair():
     assert engine_pairs(["a"]) == []
 
 
+@pytest.mark.slow
 def test_compare_engines_pairs_a_registered_engine(stand_in, capsys):
     stand_in()
     assert ("clingo", "stand_in") in engine_pairs()
@@ -125,6 +126,7 @@ def test_compare_engines_pairs_a_registered_engine(stand_in, capsys):
     assert "dominance: clingo and stand_in identical" in out and "engines agree" in out
 
 
+@pytest.mark.slow
 def test_compare_engines_reports_a_disagreeing_engine(stand_in, capsys):
     stand_in(name="lossy", drop="idom")
     assert main(["compare-engines", str(EXAMPLES), "--max-diffs", "1"]) == 1

@@ -447,6 +447,7 @@ def test_ex_4_2_thread_merge_keeps_anticipability_when_either_use_is_removed(dro
         assert a + b in [v for _, v in events]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", [e for e in ENGINES if e.values[0] != "clingo"])
 def test_vng_rows_identical_on_every_engine(engine):
     engines = [engine]
@@ -474,6 +475,7 @@ def test_name_space_counts_grow_per_traversal_table_3_1():
     assert straight["N"] == 7 and straight["V"] == 5
 
 
+@pytest.mark.slow
 def test_a_long_chain_of_operators_gives_names_not_a_recursion_error(monkeypatch):
     """Back-substitution nests operator names along a def-use chain; past MAX_NAME_DEPTH a name
     is ω, so extraction stays within a bounded stack however long the chain (a generated sccp

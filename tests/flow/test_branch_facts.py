@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from pylogic.flow.branch_facts import decide
 from pylogic.flow.lattice import apply
 from pylogic.ir.model import RELATIONS as RELS
@@ -14,6 +16,7 @@ from pylogic.ir.ops import SWAPPED
 I8 = range(-128, 128)
 
 
+@pytest.mark.slow
 def test_decide_agrees_with_the_interpreter_on_every_i8_pair():
     # what the interpreter's compares say of each pair of i8 values, once per distinct outcome
     outcomes = {tuple(apply(rel, a, b) for rel in RELS) for a in I8 for b in I8}

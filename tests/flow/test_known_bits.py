@@ -79,6 +79,7 @@ def families():
 FAMILIES = families()
 
 
+@pytest.mark.slow
 def test_transfer_contains_every_interpreted_result(table):
     checked = 0
     for na, A in FAMILIES.items():
@@ -99,6 +100,7 @@ def test_transfer_contains_every_interpreted_result(table):
     assert checked > 1_000_000
 
 
+@pytest.mark.slow
 def test_compare_decides_only_what_holds_for_every_pair(table):
     decided = 0
     for na, A in FAMILIES.items():

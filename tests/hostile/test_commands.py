@@ -111,6 +111,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, status, names, absent", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_one_located_line_the_status_and_nothing_written(h, capsys, argv, status, names, absent):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from pylogic.cli import main
 from tests.support import clang_path
 
@@ -70,6 +72,7 @@ def results(out: Path) -> dict:
             for sub in ("facts", "results") for p in sorted((out / sub).iterdir())}
 
 
+@pytest.mark.slow
 def test_twenty_good_and_ten_hostile(tmp_path, capsys):
     good = tmp_path / "good"
     good_files(good)

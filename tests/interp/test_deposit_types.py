@@ -73,6 +73,7 @@ def test_nonzero_register_values_count_as_true():
     assert run_pir(src).prints == [1, 1]
 
 
+@pytest.mark.slow
 def test_two_destinations_all_type_pairs_one_module():
     """Both destinations see the same g and C and their own old (IR.md)."""
     lines, want = [], []

@@ -58,6 +58,7 @@ def _cases(module):
             yield name, args, (3, 1, 4, 1, 5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", PIR_FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_pir_files(path):
     module = load_module(path, verify=False)
@@ -84,6 +85,7 @@ def _embedded_programs():
 EMBEDDED = _embedded_programs()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,module", EMBEDDED, ids=[n for n, _ in EMBEDDED])
 def test_embedded_programs(name, module):
     for entry, args, inputs in _cases(module):

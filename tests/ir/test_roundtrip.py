@@ -2,6 +2,7 @@
 inputs: every outcome is a clean module, located ParseErrors or located VerifyErrors."""
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from pylogic.errors import ParseErrors
@@ -12,6 +13,7 @@ from pylogic.ir.verify import verify_module
 from tests.ir.strategies import ALL_KINDS, modules, random_module
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(modules())

@@ -26,6 +26,7 @@ def wheel(tmp_path_factory) -> Path:
     return found
 
 
+@pytest.mark.slow
 def test_every_shipped_datalog_file_is_in_the_wheel(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     shipped = sorted(p.relative_to(ROOT / "datalog").as_posix()

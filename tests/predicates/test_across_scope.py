@@ -70,6 +70,7 @@ LOOPS = functions().filter(lambda f: f.blocks[0].label == "pre")   # "loop" and 
 BATCH = st.lists(LOOPS, min_size=3, max_size=3)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(BATCH, st.integers(0, 1), st.sampled_from(["family", "basic"]))
 def test_generated_loops_agree_across(fns, k, mode):
@@ -77,6 +78,7 @@ def test_generated_loops_agree_across(fns, k, mode):
         check_across(pa, mode)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(BATCH, st.integers(0, 1))
 def test_check_option_rechecks_across_without_error(fns, k):

@@ -1,6 +1,7 @@
 """BDD, SAT and brute force agree on every query over generated define networks (pas.md §7)."""
 import itertools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -55,6 +56,7 @@ SETTINGS = settings(max_examples=50, deadline=None,
 BATCH = st.lists(functions(), min_size=5, max_size=5)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(BATCH, st.integers(0, 1))
 def test_family_mode_agrees(fns, k):
@@ -62,6 +64,7 @@ def test_family_mode_agrees(fns, k):
         check_function(pa, "family")
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(BATCH, st.integers(0, 2))
 def test_basic_mode_agrees(fns, k):

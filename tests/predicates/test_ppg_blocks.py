@@ -3,6 +3,7 @@ DAGs: the Variant-B graph with critical edges split, exact partitions, merging =
 domains, the Algorithm-5 subset/disjoint closure exact, Algorithm 1 sound, invariants hold."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from analysed import ppg_of
@@ -75,6 +76,7 @@ def check(edges, g) -> None:
                 assert not dom[a] & dom[b]
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.lists(dags(), min_size=10, max_size=10))
 def test_block_ppgs_match_trace_oracle(batch):

@@ -42,6 +42,7 @@ def check_function(fn, rows, graph) -> None:
                     TALLY[f"ppg_{key}"] += claim
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.lists(functions(), min_size=8, max_size=8))
 def test_ppg_claims_confirmed_by_bdd_and_sat(batch):

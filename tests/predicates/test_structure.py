@@ -93,6 +93,7 @@ SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @SETTINGS
 @given(batch=st.lists(cfg_functions(), min_size=8, max_size=8))
@@ -100,6 +101,7 @@ def test_random_cfgs_match_the_oracle(engine, batch):
     check(Module(functions=tuple(distinct(batch)), path=RELPATH), RELPATH, engine)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @SETTINGS
 @given(batch=st.lists(functions(), min_size=8, max_size=8))

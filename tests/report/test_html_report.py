@@ -82,6 +82,7 @@ def _graph_of(pir: Path, function: str) -> tuple[nx.DiGraph, str]:
     return g, entry
 
 
+@pytest.mark.slow
 @needs_dot
 @pytest.mark.parametrize("file,function", [("loop_call.pir", "main"),
                                            ("pcp_branchy.pir", "main"),

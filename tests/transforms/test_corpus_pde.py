@@ -24,6 +24,7 @@ def test_the_sample_has_at_least_twenty_programs():
     assert len(SAMPLE) >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,where", SAMPLE,
                          ids=[os.path.basename(w) if k != "csmith" else f"csmith-{w}"
                               for k, w in SAMPLE])

@@ -56,6 +56,7 @@ def _load(kind: str, where: str, tmp_path):
     return module, [((), ())]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,where", PROGRAMS,
                          ids=[os.path.basename(w) if k != "csmith" else f"csmith-{w}"
                               for k, w in PROGRAMS])

@@ -92,6 +92,7 @@ def _case(draw):
     return name, _s(a, 64), _s(b, 64), bits
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.lists(_case(), min_size=1, max_size=10))
 def test_intrinsics_match_langref(cases):

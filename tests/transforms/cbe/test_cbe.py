@@ -152,6 +152,7 @@ def test_random_modules_behave_the_same(seed):
     assert executed(result.module, ARGS) <= executed(module, ARGS)
 
 
+@pytest.mark.slow
 def test_random_modules_lose_executed_conditionals():
     before = after = threaded = 0
     for seed in range(30):

@@ -22,6 +22,7 @@ def _executed(module, cases) -> int:
     return sum(conditional_branches(module, run_module(module, args=a, inputs=i)) for a, i in cases)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,where", PROGRAMS,
                          ids=[os.path.basename(w) if k != "csmith" else f"csmith-{w}"
                               for k, w in PROGRAMS])

@@ -180,6 +180,7 @@ def test_the_growth_cap_holds_exit_splitting_back():
                for r in record.rejected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_random_modules_through_two_rounds_behave_the_same(seed):
     module = random_module(random.Random(500 + seed), functions=4)

@@ -22,6 +22,7 @@ def one_round(module, **options):
     return icbe(module, module_rows(module, "t.pir", relations=NEEDS), **options)[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("growth", [0.05, 0.5])
 def test_the_iteration_stays_within_one_budget_and_keeps_the_behaviour(growth):
     cases = [((a,), ()) for a in ARGS]
@@ -46,6 +47,7 @@ def test_the_iteration_stays_within_one_budget_and_keeps_the_behaviour(growth):
     assert rounds > len(SEEDS)          # some module took more than one round
 
 
+@pytest.mark.slow
 def test_more_rounds_remove_more_than_one():
     gained = 0
     for seed in SEEDS:

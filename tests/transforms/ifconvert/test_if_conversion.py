@@ -475,6 +475,7 @@ def generated_program(seed: int, shape: str) -> str:
     return "\n".join(out) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from(["dag", "structured", "random"]),
        max_blocks=st.sampled_from([2, 3, 6, 16]), allow_calls=st.booleans())
@@ -499,6 +500,7 @@ def test_generated_programs_keep_their_behaviour(seed, shape, max_blocks, allow_
     same_behaviour(m, new, inputs)
 
 
+@pytest.mark.slow
 def test_generated_programs_do_get_converted():
     """Guard against a vacuous property: most generated programs have regions to convert."""
     converted = total = 0
@@ -562,6 +564,7 @@ def test_cli_options_json_and_errors(tmp_path, capsys):
     assert rc == 1 and "no function 'nope'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_console_script_runs(tmp_path):
     exe = shutil.which("pathlogic")
     cmd = [exe] if exe else [sys.executable, "-m", "pylogic.cli"]

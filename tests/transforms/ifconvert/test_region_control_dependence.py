@@ -4,6 +4,7 @@ control-dependence set for every block of every selected region.
 References: predicated_cp.md §3.2; Ferrante, Ottenstein & Warren 1987."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pylogic.analysis.run import module_rows
@@ -60,6 +61,7 @@ def test_branchy_example():
     assert check_module(parse_module(BRANCHY.read_text(), "b.pir")) == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from(["dag", "structured", "random"]),
        max_blocks=st.sampled_from([2, 3, 6, 16]))
@@ -67,6 +69,7 @@ def test_datalog_matches_region_oracle(seed, shape, max_blocks):
     check_module(parse_module(generated_program(seed, shape), "g.pir"), max_blocks)
 
 
+@pytest.mark.slow
 def test_oracle_comparison_is_not_vacuous():
     compared = sum(check_module(parse_module(generated_program(seed, shape), "g.pir"))
                    for seed in range(15) for shape in ("dag", "structured", "random"))

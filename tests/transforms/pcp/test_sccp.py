@@ -9,6 +9,7 @@ import dataclasses
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pylogic.analysis.optimize import optimize
@@ -423,6 +424,7 @@ def check_constants(module, record, cases):
     return seen
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), shape=st.sampled_from(["dag", "structured", "random"]))
 def test_generated_programs_keep_their_behaviour(seed, shape):
@@ -441,6 +443,7 @@ def test_generated_programs_keep_their_behaviour(seed, shape):
     assert check.agrees, (text, print_module(both.module), check.reason)
 
 
+@pytest.mark.slow
 def test_generated_programs_do_get_constants():
     """Guard against a vacuous property: the generator's programs give sccp something to do."""
     found = folded = 0

@@ -115,6 +115,7 @@ join:
     assert print_module(run_pde(module).module) == print_module(module)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000))
 def test_random_programs_keep_behaviour_and_never_run_more(seed):
@@ -141,6 +142,7 @@ def test_every_program_behaves_the_same(path):
     assert verdict.verdict != "different", verdict.first_difference
 
 
+@pytest.mark.slow
 def test_the_random_sample_exercises_sinking_and_deletion():
     """The property test above is not vacuous: these programs get sunk and deleted code."""
     totals = {"sunk": 0, "deleted": 0}

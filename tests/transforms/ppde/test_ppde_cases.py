@@ -40,6 +40,7 @@ def lines(text: str) -> Counter:
     return Counter(line.strip() for line in text.strip().splitlines())
 
 
+@pytest.mark.slow
 def test_t3a_partially_dead_narrowed():
     """§1 (A): p1 = p3 ∪ p4: x = a + b (p1) is dead under p4, kept under p3 only."""
     got, t = ppde("""    (p1) x = add a, g

@@ -94,6 +94,7 @@ def assert_copies_within_original(module, rows, record) -> int:
     return checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_t26_definition_1_properties(seed):
     module = parse_module(module_text(seed))

@@ -9,6 +9,8 @@ from collections import Counter
 from itertools import product
 from pathlib import Path
 
+import pytest
+
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp.differential import compare_modules
@@ -61,6 +63,7 @@ def lines(text: str) -> Counter:
     return Counter(line.strip() for line in text.strip().splitlines())
 
 
+@pytest.mark.slow
 def test_t9_running_example_final_layout():
     """T6-T9 (§3.3 steps 1-5, §4.3) in the paper's setting (interface blocks kept, the main
     exit B6 -> B8): x = b + d moves into I3 (T4), a = c + e is split at (p3) y and merged at the
@@ -100,6 +103,7 @@ def test_t9_running_example_final_layout():
     assert t["interface"] == 3 and t["emptied"] == 1 and t["merged"] >= 1 and t["split"] >= 3
 
 
+@pytest.mark.slow
 def test_t9_definition_1_copies():
     """Each original's copies: a = c + e in I2 (p6) and I3 (p5), x = b + c in I1 (p2) and I2
     (p6): disjoint (no block of one reaches the other's) and within the original (reached
@@ -134,6 +138,7 @@ def test_t9_definition_1_copies():
     assert pcmps(new) == pcmps(module)
 
 
+@pytest.mark.slow
 def test_t9_paid_setting_never_lengthens_a_path():
     """The default setting keeps an interface block only where it replaces an emptied block:
     block 6's x = b + d moves into I3 (T4), the rest stays; no run executes more."""
@@ -146,6 +151,7 @@ def test_t9_paid_setting_never_lengthens_a_path():
         assert c.after.counts["instructions"] <= c.before.counts["instructions"]
 
 
+@pytest.mark.slow
 def test_t10_order_matters_second_order_effect():
     """T10: when a = c + e cannot move (here: a load, no candidate), y = a + c is blocked by
     the anti dependence on a and keeps E-PRED p1 (unguarded in HB); with a = c + e sunk first

@@ -96,6 +96,7 @@ def reach(fn) -> dict:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(MODULES))
 def test_t26_across_blocks(seed):
     module = parse_module(module_text(seed))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.machine import run_module
 from pylogic.ir.parser import parse_module
@@ -51,6 +53,7 @@ def dead_load_program(seed: int) -> str:
     return HEADER + "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 def test_removed_loads_never_fault_and_in_bounds_dead_ones_all_go():
     removed = 0
     for seed in range(150):

@@ -140,6 +140,7 @@ def _statement(rnd, addrs, tag) -> str:
 CASES = [((x, y, n), ()) for x, y, n in ((0, 1, 2), (1, 0, 0), (2, 2, 3))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("passes", [["pre-m"], ["simplify", "pre-mr", "pre-m"]])
 def test_generated_joins_keep_their_behaviour(passes):
     joined = 0

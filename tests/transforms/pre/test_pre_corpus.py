@@ -21,6 +21,7 @@ def test_the_sample_has_at_least_twenty_programs():
     assert len(PROGRAMS) >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,where", PROGRAMS,
                          ids=[w.rsplit("/", 1)[-1] if k != "csmith" else f"csmith-{w}"
                               for k, w in PROGRAMS])

@@ -111,6 +111,7 @@ def _random_program(rng: random.Random) -> str:
             "\n ret 0\n}\n")
 
 
+@pytest.mark.slow
 def test_forwarding_is_exact_on_random_store_load_programs():
     """Oracle: the interpreter, on 60 random programs with every pairing of store and load
     size/extension and values in and out of range, on several argument pairs."""
@@ -175,6 +176,7 @@ def _alias_program(rng: random.Random) -> str:
             " e8 = add e, 8\n x0 = mov 0\n" + "\n".join(body) + "\n ret 0\n}\n")
 
 
+@pytest.mark.slow
 def test_private_allocas_survive_calls_and_other_stores():
     """Alias facts (vf_load_root, vf_store_root): a call cannot change an alloca whose address
     never escapes, nor can a store through another address; an alloca passed to a call can be;

@@ -133,6 +133,7 @@ def generated():
     return parse_module(HEADER + "".join(memory_program(s, f"f{s}") for s in SEEDS))
 
 
+@pytest.mark.slow
 def test_datalog_equals_the_fixed_point_with_global_roots(generated):
     rows = module_rows(generated, "gen.pir", relations=RELATIONS, engine="clingo")
     spared = 0
@@ -162,6 +163,7 @@ def test_global_roots_equal_on_souffle(generated):
             assert set(a.function(fn.name)[rel]) == set(b.function(fn.name)[rel]), (fn.name, rel)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("passes", [["pre-m"], ["pre-mr", "pre-m"]])
 def test_programs_with_globals_keep_their_behaviour(passes):
     removed = computed = 0

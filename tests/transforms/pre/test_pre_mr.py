@@ -5,6 +5,8 @@ Prevented after restructuring; no user left partially redundant) and the orderin
 (PRE(M) <= PRE(MS) <= PRE(MR) removals on the profiling input) are checked."""
 from __future__ import annotations
 
+import pytest
+
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
@@ -82,6 +84,7 @@ def test_while_do_restructured_into_a_do_until():
     assert evaluations(module, (1, 2, 5)) - evaluations(new, (1, 2, 5)) == 4
 
 
+@pytest.mark.slow
 def test_identities_and_ordering_on_generated_programs():
     """Item 18: after pre-mr no block is Prevented (where no cap was reached) and M-availability
     equals availability, so pre-m leaves no partial redundancy (Theorem 6.1); item 19: evaluations PRE(MR) <=

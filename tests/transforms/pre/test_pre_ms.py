@@ -5,6 +5,8 @@ written as the expression x+1 and the aliasing store as a redefinition of x), th
 ordered PRE(M) <= PRE(MS) on the profiling input (§12 item 19, first half)."""
 from __future__ import annotations
 
+import pytest
+
 from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
@@ -100,6 +102,7 @@ def test_simple_speculation_rule_fig_6_18():
     assert (value, insert) == (100, [])
 
 
+@pytest.mark.slow
 def test_pre_ms_then_pre_m_on_generated_programs_keeps_behaviour_and_orders_removals():
     """On 120 generated programs, each profiled on the input it is measured on: identical
     output, and evaluations after pre-ms,pre-m <= after pre-m (item 19, PRE(M) <= PRE(MS))."""

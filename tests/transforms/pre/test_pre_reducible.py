@@ -8,6 +8,7 @@ when its input was, and the interpreter finds every version identical."""
 from __future__ import annotations
 
 import networkx as nx
+import pytest
 
 from pylogic.flow.value_names import value_names
 from pylogic.analysis.optimize import optimize
@@ -72,6 +73,7 @@ def test_fig_6_1_split_is_the_cmp_region_and_the_fix_makes_it_reducible():
     assert growth["m"] == 0 < growth["mr"] <= growth["r"]
 
 
+@pytest.mark.slow
 def test_generated_outputs_are_reducible_when_their_inputs_were():
     module = random_module(range(2000, 2150))
     args = (1, 2, 3, 4, 5)

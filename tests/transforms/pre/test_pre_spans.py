@@ -226,6 +226,7 @@ def generated():
     return parse_module(HEADER + "".join(span_program(s, f"f{s}") for s in range(80)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["clingo", "duckdb"])
 def test_datalog_equals_the_fixed_point_with_spans(generated, engine):
     rows = module_rows(generated, "gen.pir", relations=RELATIONS, engine=engine)
@@ -242,6 +243,7 @@ def test_datalog_equals_the_fixed_point_with_spans(generated, engine):
             assert set(got[rel]) == want[rel], (fn.name, rel)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("passes", [["pre-m"], ["pre-mr", "pre-m"]])
 def test_programs_with_spans_keep_their_behaviour(passes):
     removed = 0

@@ -144,6 +144,7 @@ def clingo_rows(generated):
     return module_rows(generated, "gen.pir", relations=list(OUTPUTS), engine="clingo")
 
 
+@pytest.mark.slow
 def test_statistics_equal_the_oracle_on_300_cfgs(generated, clingo_rows):
     counts = dict.fromkeys(("may", "must", "local", "prevented", "invariant", "inv_prevented"), 0)
     for fn in generated.defined_functions():
@@ -169,6 +170,7 @@ def test_statistics_equal_the_oracle_on_300_cfgs(generated, clingo_rows):
     assert all(n >= 20 for n in counts.values()), counts     # every class is exercised
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_rows_equal_on_every_engine(engine, generated, clingo_rows):
     """The same rows on clingo and Soufflé (skipped, saying so, without the souffle binary)."""
@@ -189,6 +191,7 @@ def test_fig_6_1_both_expressions_are_invariant_and_not_hoistable_by_motion():
                      "invariant_prevented": 3}
 
 
+@pytest.mark.slow
 def test_a_do_until_invariant_is_hoistable(tmp_path):
     """§12 item 17: in a do-until loop a+b is loop invariant and motion hoists it (no CMP); a
     second computation after the loop is fully redundant. From the CLI: ``analyze --pre``."""

@@ -63,6 +63,7 @@ def fits(module, n: int, signed: bool) -> bool:
     return fits_extension(Reg("x"), n, signed, definitions(f))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ptype", TYPES)
 def test_fits_extension_is_exact_for_typed_parameters(ptype):
     """The oracle: the interpreter on every value of the type, through each store.N/load.N(u)."""

@@ -84,6 +84,7 @@ def clingo_rows(generated):
     return module_rows(generated, "gen.pir", relations=RELATIONS, engine="clingo")
 
 
+@pytest.mark.slow
 def test_datalog_equals_the_fixed_point_of_the_equations_on_300_cfgs(generated, clingo_rows):
     interesting = 0
     for fn in generated.defined_functions():
@@ -109,6 +110,7 @@ def test_prevented_is_may_may_and_within_partial_reuse(generated, clingo_rows):
         assert set(rows["pre_prevented"]) <= set(rows["pre_partial_reuse"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_rows_equal_on_every_engine(engine, generated, clingo_rows):
     """The same rows on clingo and Soufflé (skipped, saying so, without the souffle binary)."""
@@ -120,6 +122,7 @@ def test_rows_equal_on_every_engine(engine, generated, clingo_rows):
         assert rel in ("pre_cmp_entry", "pre_cmp_exit") or ours[rel], rel
 
 
+@pytest.mark.slow
 def test_pre_m_inserts_exactly_where_lazy_code_motion_does(generated):
     """§12 item 18 (PRE(M) = LCM, Theorem 6.2 / §6.3.1.2): on the 300 generated CFGs the edge
     insertions and the computations left in place equal those of lazy code motion."""

@@ -60,6 +60,7 @@ def generated():
     return module, optimize(module, ["vng-fre"], "gen.pir", engine="clingo").module
 
 
+@pytest.mark.slow
 def test_generated_programs_keep_their_behaviour_and_never_evaluate_more(generated):
     module, new = generated
     assert verify_module(new) == []

@@ -4,6 +4,7 @@ Checked by the expected folds on small programs, by the interpreter on every pat
 hypothesis on random acyclic programs of multiply-written registers and branches on them."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from pylogic.interp.differential import compare_modules
@@ -266,6 +267,7 @@ def programs(draw):
     return "func main() {\n" + "\n".join(blocks) + "\n}\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(programs(), st.lists(st.sampled_from(KS + (2, 8)), min_size=12, max_size=12))
 def test_random_programs_stay_identical(text, inputs):

@@ -5,6 +5,7 @@ bytes, a guarded store, a load past the end), each checked by the interpreter, a
 random programs of stores, loads, memsets and branches over one alloca."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from pylogic.interp.differential import compare_modules
@@ -209,6 +210,7 @@ def programs(draw):
             "extern func @memset(%a0, %a1, %a2)\n")
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(programs(), st.lists(st.sampled_from((0, 1, 7, -1, 300)), min_size=40, max_size=40))
 def test_random_alloca_programs_stay_identical(text, inputs):

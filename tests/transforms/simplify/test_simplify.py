@@ -133,6 +133,7 @@ def _run(module, pairs):
                       fuel=10 ** 9, capture_profile=False)
 
 
+@pytest.mark.slow
 def test_every_rule_fires_and_agrees_with_the_interpreter_on_every_i8_pair():
     before, after, record = simplified(rules_program(with_division=False))
     rules = record.totals()["rules"]
@@ -295,6 +296,7 @@ def test_guarded_writes_join_with_the_old_value():
 
 # ---------------------------------------------------------------- corpus sample
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", (3, 20))
 def test_csmith_programs_stay_identical_and_evaluate_less(seed, tmp_path):
     from benchmarks.corpus import csmith_program
@@ -373,6 +375,7 @@ TORTURE_SAMPLE = ("widechar-2.c", "20000227-1.c", "960302-1.c", "shiftopt-1.c", 
                   "pr71083.c", "20020423-1.c", "20031215-1.c")
 
 
+@pytest.mark.slow
 def test_optimize_validate_on_a_torture_sample(tmp_path, capsys):
     """``pathlogic optimize DIR --passes simplify --validate``: every program identical."""
     import json
