@@ -1,10 +1,10 @@
-"""A refactoring check stronger than the tests: every registered pass and every pipeline the
-README names, on a corpus, each optimized program reduced to the SHA-256 of its printed text.
+"""A refactoring check stronger than the tests: every registered pass and every pipeline
+docs/passes.md names, on a corpus, each optimized program reduced to the SHA-256 of its printed text.
 Two runs (before and after a change) agree only when every program's every version is
 byte-identical, or failed with the same message on both sides.
 
     python -m benchmarks.refactor_check --csmith 1-50 --torture all --name before --jobs 2
-    python -m benchmarks.refactor_check --compare runs/refactor-before.json runs/refactor-after.json
+    python -m benchmarks.refactor_check --compare runs/raw/refactor-before.json runs/raw/refactor-after.json
 
 Programs are prepared exactly as ``benchmarks.optimize`` prepares them (clang-14 -O0, mem2reg,
 lowerswitch, a driver for compile-only tests). Pipelines share their prefixes: ``pre-mr,pre-m``
@@ -35,8 +35,8 @@ from pylogic.transforms.registry import PASSES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-#: the pipelines README.md and docs/ name, beyond every registered pass alone
-README_PIPELINES = (
+#: the pipelines docs/passes.md names, beyond every registered pass alone
+DOCUMENTED_PIPELINES = (
     "pre-mr,pre-m", "pre-ms,pre-m", "pre-mr-budget,pre-m", "pre-r,pre-m", "pre-mr,pre-m,dce",
     "vng-fre,pre-mr,pre-m", "simplify,pre-mr,pre-m", "simplify,pre-mr,pre-m,simplify",
     "if-convert,sccp", "if-convert,pcp-basic", "if-convert,pcp-full", "if-convert,ppde",
@@ -46,7 +46,7 @@ README_PIPELINES = (
 
 def pipelines() -> list[tuple[str, ...]]:
     singles = [(name,) for name in sorted(PASSES)]
-    return singles + [tuple(p.split(",")) for p in README_PIPELINES]
+    return singles + [tuple(p.split(",")) for p in DOCUMENTED_PIPELINES]
 
 
 def _digest(module) -> str:
@@ -146,7 +146,8 @@ def main(argv=None) -> int:
             records = list(pool.map(check_program, items, chunksize=1))
     else:
         records = [check_program(item) for item in items]
-    out = a.out or os.path.join(ROOT, "runs", f"refactor-{a.name}.json")
+    out = a.out or os.path.join(ROOT, "runs", "raw", f"refactor-{a.name}.json")   # ignored: raw
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     payload = {"machine": machine_info(), "source": source, "name": a.name,
                "pipelines": [",".join(p) for p in pipelines()],
                "wall_seconds": round(time.time() - t0, 1), "programs": records}
