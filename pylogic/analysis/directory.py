@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import contextmanager
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 from facts_gen.extract import restrict_facts, write_facts
 from facts_gen.naming import escape_field, function_id, names_function
@@ -160,10 +161,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
             result.failures, jobs=jobs, timeout=timeout, cache=cache,
             keep=None if function is None else (lambda fid: names_function(fid, function)))
     if explain:
-        _stage(progress, "explanations")
-        t4 = time.perf_counter()
-        result.explanations = derivations(run)
-        result.seconds["explanations"] = time.perf_counter() - t4
+        with _timed_stage(result, "explanations", progress, "explanations"):
+            result.explanations = derivations(run)
     if function is not None and not run.facts["function"] and not run.module_failures \
             and not any(p.skipped for p in result.loaded.problems):
         raise PathlogicError(f"--function: no function '{function}' in {target}")
@@ -182,14 +181,13 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
                    timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
                    function: Optional[str] = None, matrices: bool = False) -> None:
     """The analyses of the programs ``result.loaded`` holds (if-conversion, facts, engine,
-    predicate statistics and matrices), recorded in ``result``; what ``analyze_directory`` runs after the
-    load, and what one Dask task runs for its one file."""
+    predicate statistics and matrices), recorded in ``result``; what ``analyze_directory`` runs
+    after the load, and what one Dask task runs for its one file."""
     loaded, cache = result.loaded, result.cache
     if if_convert_first:
-        _stage(progress, "if-convert", len(loaded.programs), "files")
-        t1 = time.perf_counter()
-        result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout, cache)
-        result.seconds["if_convert"] = time.perf_counter() - t1
+        with _timed_stage(result, "if_convert", progress, "if-convert", len(loaded.programs),
+                          "files"):
+            result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout, cache)
     modules = [(p.module, p.relpath) for p in loaded.programs]
     t2 = time.perf_counter()
     _stage(progress, "analyses", unit="engine calls")
@@ -206,17 +204,24 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
         result.failures.append(f"{f}: analysis failed: {message}")
     result.functions = function_rows(run)
     if predicates:
-        _stage(progress, "predicate statistics", unit="functions with defines")
-        t3 = time.perf_counter()
-        result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache,
-                                           jobs=jobs, progress=progress)
-        result.seconds["predicates"] = time.perf_counter() - t3
-        if matrices:
-            _stage(progress, "predicate matrices", unit="functions")
-            t4 = time.perf_counter()
+        with _timed_stage(result, "predicates", progress, "predicate statistics",
+                          unit="functions with defines"):
+            result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache,
+                                               jobs=jobs, progress=progress)
+    if predicates and matrices:
+        with _timed_stage(result, "matrices", progress, "predicate matrices", unit="functions"):
             result.matrices = matrix_rows(loaded, run, result.predicates, timeout, cache,
                                           jobs=jobs, progress=progress)
-            result.seconds["matrices"] = time.perf_counter() - t4
+
+
+@contextmanager
+def _timed_stage(result: DirectoryAnalysis, key: str, progress, name: str, total: int = 0,
+                 unit: str = "") -> Iterator[None]:
+    """Stage ``name`` of ``progress``; its wall time in ``result.seconds[key]``."""
+    _stage(progress, name, total, unit)
+    t0 = time.perf_counter()
+    yield
+    result.seconds[key] = time.perf_counter() - t0
 
 
 def _stage(progress, name: str, total: int = 0, unit: str = "") -> None:
