@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import contextmanager
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Optional
@@ -215,13 +215,13 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
 
 
 @contextmanager
-def _timed_stage(result: DirectoryAnalysis, key: str, progress, name: str, total: int = 0,
+def _timed_stage(result: DirectoryAnalysis, timing: str, progress, name: str, total: int = 0,
                  unit: str = "") -> Iterator[None]:
-    """Stage ``name`` of ``progress``; its wall time in ``result.seconds[key]``."""
+    """Stage ``name`` of ``progress``; its wall time in ``result.seconds[timing]``."""
     _stage(progress, name, total, unit)
     t0 = time.perf_counter()
     yield
-    result.seconds[key] = time.perf_counter() - t0
+    result.seconds[timing] = time.perf_counter() - t0
 
 
 def _stage(progress, name: str, total: int = 0, unit: str = "") -> None:

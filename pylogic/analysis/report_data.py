@@ -158,9 +158,11 @@ def _matrices(path: Path, summary: dict, functions: list[FunctionView]) -> None:
             f.matrix = entry
         elif isinstance(entry, str):
             f.matrix_note = entry
+        elif stored is None:
+            f.matrix_note = (f"no matrix: the run wrote no {REPORT_DIR}/{MATRICES} (analyze "
+                             "--no-predicates, or an analyze from before it did: run it again)")
         else:
-            f.matrix_note = ("no matrix: analyze computed none for this function (its analyses "
-                             "failed, or the run had --no-predicates)")
+            f.matrix_note = "no matrix: the function's analyses failed"
 
 
 def _explanations(path: Path, functions: list[FunctionView]) -> None:

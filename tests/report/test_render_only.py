@@ -92,4 +92,4 @@ def test_a_run_without_report_data_renders_with_notes(tmp_path, monkeypatch):
     assert main(["report", str(out)]) == 0
     pages = "".join(_pages(out / "html").values())
     assert "pathlogic explain" in pages and "-why.html#" not in pages
-    assert "no matrix: analyze computed none" in pages
+    assert "no matrix: the run wrote no report/matrices.json" in pages
