@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 from facts_gen.extract import FAMILIES, restrict_facts, write_facts
 from facts_gen.naming import escape_field, function_id, names_function
@@ -24,6 +25,9 @@ from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, BudgetPool, call_w
 from pylogic.analysis.cache import NO_CACHE, Cache, c_dependencies, key, tool_versions
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.passes import run_pass
+from pylogic.analysis.predicate_matrix import predicate_matrices
+from pylogic.analysis.report_data import (MATRIX_MAX_PREDICATES, derivations,
+                                          write_report_data)
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
 from pylogic.analysis.correlation_stats import correlation_rows, totals as correlation_totals
@@ -50,6 +54,8 @@ class DirectoryAnalysis:
     if_conversion: Optional[dict] = None
     correlation: Optional[list] = None       # analyze --correlation (correlation_stats.py)
     pre: Optional[list] = None               # analyze --pre (pre_stats.py, Table 6.1)
+    matrices: Optional[dict] = None          # function id -> relation matrix rows, or why none
+    explanations: Optional[dict] = None      # function id -> derivation trees (report_data.py)
     problems: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
@@ -98,7 +104,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       function: Optional[str] = None,
                       cache: Cache = NO_CACHE,
                       executor: Optional[Callable[..., DirectoryAnalysis]] = None,
-                      correlation: bool = False, pre: bool = False) -> DirectoryAnalysis:
+                      correlation: bool = False, pre: bool = False, matrices: bool = False,
+                      explain: bool = False) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
@@ -113,6 +120,11 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     (``correlation_stats.py``).
     ``pre``: also the PRE statistics of PathFinder Table 6.1 per function (``pre_stats.py``),
     on the facts extracted once.
+    ``matrices``: also the BDD / SAT / PPG relation matrix of every function with predicate
+    defines and at most ``MATRIX_MAX_PREDICATES`` predicates (``matrix_rows``; needs
+    ``predicates``). ``explain``: also the derivation tree of every row the HTML report shows,
+    for functions of at most ``EXPLAIN_MAX_BLOCKS`` blocks (``report_data.derivations``). Both
+    go to ``OUT/report/``, from where the report renders them.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
@@ -120,7 +132,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     out = check_output_path(out)
     t0 = time.perf_counter()
     options = dict(engine=engine, if_convert_first=if_convert_first, predicates=predicates,
-                   timeout=timeout, function=function)
+                   timeout=timeout, function=function, matrices=matrices)
     if executor is not None:
         _stage(progress, "tasks", unit="files")
         result = executor(Path(target), out, cache=cache, progress=progress, **options)
@@ -149,12 +161,16 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
             [(p.module, p.relpath) for p in result.loaded.programs], run, result.engine,
             result.failures, jobs=jobs, timeout=timeout, cache=cache,
             keep=None if function is None else (lambda fid: names_function(fid, function)))
+    if explain:
+        with _timed_stage(result, "explanations", progress, "explanations"):
+            result.explanations = derivations(run)
     if function is not None and not run.facts["function"] and not run.module_failures \
             and not any(p.skipped for p in result.loaded.problems):
         raise PathlogicError(f"--function: no function '{function}' in {target}")
     _stage(progress, "write")
     with output_directory(out) as tmp:       # all of OUT replaced at once, or not at all
         write_outputs(run, tmp)
+        write_report_data(tmp, result.matrices, result.explanations)
         result.seconds["total"] = time.perf_counter() - t0
         (tmp / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n")
     return result
@@ -164,16 +180,15 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
                    if_convert_first: bool = False, predicates: bool = True,
                    progress: Optional[Callable[[int, int], None]] = None,
                    timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
-                   function: Optional[str] = None) -> None:
+                   function: Optional[str] = None, matrices: bool = False) -> None:
     """The analyses of the programs ``result.loaded`` holds (if-conversion, facts, engine,
-    predicate statistics), recorded in ``result``; what ``analyze_directory`` runs after the
-    load, and what one Dask task runs for its one file."""
+    predicate statistics and matrices), recorded in ``result``; what ``analyze_directory`` runs
+    after the load, and what one Dask task runs for its one file."""
     loaded, cache = result.loaded, result.cache
     if if_convert_first:
-        _stage(progress, "if-convert", len(loaded.programs), "files")
-        t1 = time.perf_counter()
-        result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout, cache)
-        result.seconds["if_convert"] = time.perf_counter() - t1
+        with _timed_stage(result, "if_convert", progress, "if-convert", len(loaded.programs),
+                          "files"):
+            result.if_conversion = if_convert_all(loaded, engine, result.failures, timeout, cache)
     modules = [(p.module, p.relpath) for p in loaded.programs]
     t2 = time.perf_counter()
     _stage(progress, "analyses", unit="engine calls")
@@ -190,11 +205,24 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
         result.failures.append(f"{f}: analysis failed: {message}")
     result.functions = function_rows(run)
     if predicates:
-        _stage(progress, "predicate statistics", unit="functions with defines")
-        t3 = time.perf_counter()
-        result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache,
-                                           jobs=jobs, progress=progress)
-        result.seconds["predicates"] = time.perf_counter() - t3
+        with _timed_stage(result, "predicates", progress, "predicate statistics",
+                          unit="functions with defines"):
+            result.predicates = predicate_rows(loaded, run, result.failures, timeout, cache,
+                                               jobs=jobs, progress=progress)
+    if predicates and matrices:
+        with _timed_stage(result, "matrices", progress, "predicate matrices", unit="functions"):
+            result.matrices = matrix_rows(loaded, run, result.predicates, timeout, cache,
+                                          jobs=jobs, progress=progress)
+
+
+@contextmanager
+def _timed_stage(result: DirectoryAnalysis, timing: str, progress, name: str, total: int = 0,
+                 unit: str = "") -> Iterator[None]:
+    """Stage ``name`` of ``progress``; its wall time in ``result.seconds[timing]``."""
+    _stage(progress, name, total, unit)
+    t0 = time.perf_counter()
+    yield
+    result.seconds[timing] = time.perf_counter() - t0
 
 
 def _stage(progress, name: str, total: int = 0, unit: str = "") -> None:
@@ -324,23 +352,17 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
     time; ``progress(done, total)`` after each function."""
     todo = []                                   # (position, fid, cache key, call arguments)
     done: dict[int, list[dict]] = {}
-    for program in loaded.programs:
-        if program.relpath in run.module_failures:
-            continue
+    for program, fn, fid in predicated_functions(loaded, run):
         ids = escape_field(program.relpath)              # the file part of the function ids
-        for fn in program.module.defined_functions():
-            fid = function_id(program.relpath, fn.name)
-            if not has_defines(fn) or fid in run.failures or fid not in run.scopes:
-                continue
-            position = len(todo) + len(done)
-            k = key("predicates", run.engine, fid, print_function(fn)) if cache.enabled else ""
-            cached = cache.get("predicates", k) if cache.enabled else None
-            if cached is not None:
-                done[position] = cached
-                continue
-            todo.append((position, fid, k, (predicate_summary, (program.module, ids,
-                                                                run.rows.for_module(ids),
-                                                                [fn.name]))))
+        position = len(todo) + len(done)
+        k = key("predicates", run.engine, fid, print_function(fn)) if cache.enabled else ""
+        cached = cache.get("predicates", k) if cache.enabled else None
+        if cached is not None:
+            done[position] = cached
+            continue
+        todo.append((position, fid, k, (predicate_summary, (program.module, ids,
+                                                            run.rows.for_module(ids),
+                                                            [fn.name]))))
     total = len(todo) + len(done)
     counter = len(done)
     problems: dict[int, list[str]] = {}          # by position: the same order with any jobs
@@ -373,8 +395,68 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
     return [row for position in sorted(done) for row in done[position]]
 
 
+def predicated_functions(loaded: LoadedDirectory, run: AnalysisRun):
+    """``(program, function, function id)`` of every function with predicate defines whose
+    analyses succeeded, in file and function order."""
+    for program in loaded.programs:
+        if program.relpath in run.module_failures:
+            continue
+        for fn in program.module.defined_functions():
+            fid = function_id(program.relpath, fn.name)
+            if has_defines(fn) and fid not in run.failures and fid in run.scopes:
+                yield program, fn, fid
+
+
+def matrix_rows(loaded: LoadedDirectory, run: AnalysisRun, predicates: list[dict],
+                timeout: Optional[float] = None, cache: Cache = NO_CACHE, jobs: int = 1,
+                progress: Optional[Callable[[int, int], None]] = None) -> dict:
+    """The BDD / SAT / PPG relation matrix (``predicate_matrix.py``, every pair also asked of
+    SAT) of every function ``predicate_rows`` summarised, unless its summary counts more than
+    ``MATRIX_MAX_PREDICATES`` predicates: ``{function id: rows, or why there are none}``. Each
+    function under its own ``timeout`` (as ``predicate_rows``); a cached matrix of the same
+    function text and engine is reused."""
+    counts = {p["function"]: p.get("predicates") for p in predicates}
+    todo, out = [], {}
+    for program, fn, fid in predicated_functions(loaded, run):
+        if (counts.get(fid) or 0) > MATRIX_MAX_PREDICATES:
+            continue
+        k = key("matrix", run.engine, fid, print_function(fn)) if cache.enabled else ""
+        cached = cache.get("matrix", k) if cache.enabled else None
+        if cached is not None:
+            out[fid] = cached
+            continue
+        ids = escape_field(program.relpath)
+        todo.append((fid, fid, k, (function_matrix, (program.module, program.relpath, fn.name,
+                                                     run.rows.for_module(ids)))))
+
+    total = len(out) + len(todo)
+
+    def record(fid: str, k: str, outcome) -> None:
+        if progress:
+            progress(len(out) + 1, total)
+        if outcome.ok:
+            cache.put("matrix", k, outcome.value)
+        out[fid] = outcome.value if outcome.ok else f"no matrix: {outcome.error}"
+
+    if timeout is None:
+        for _, fid, k, (fn, args) in todo:
+            record(fid, k, call_with_budget(fn, *args, seconds=None))
+    else:
+        with BudgetPool(jobs) as pool:
+            for item in todo:
+                pool.submit(_apply_call, item, timeout)
+            for (_, fid, k, _), outcome in pool.outcomes():
+                record(fid, k, outcome)
+    return {fid: out[fid] for _, _, fid in predicated_functions(loaded, run) if fid in out}
+
+
+def function_matrix(module, relpath: str, name: str, rows) -> list[dict]:
+    """A ``matrix_rows`` task: one function's matrix from the run's ``rows``."""
+    return predicate_matrices(module, relpath, [name], rows=rows, check="sat")[name]
+
+
 def _apply_call(item: tuple):
-    """A BudgetPool task of ``predicate_rows``: ``fn(*args)``."""
+    """A BudgetPool task of ``predicate_rows`` and ``matrix_rows``: ``fn(*args)``."""
     fn, args = item[3]
     return fn(*args)
 

@@ -89,6 +89,8 @@ def merge(root: Path, out: Path, engine: str, parts: list[DirectoryAnalysis],
         result.predicates.extend(part.predicates)
         if part.if_conversion is not None:
             if_conversion.update(part.if_conversion)
+        if part.matrices is not None:
+            result.matrices = {**(result.matrices or {}), **part.matrices}
         seconds.update(part.seconds)
         for kind, counter in part.cache.stats.items():
             cache.stats.setdefault(kind, Counter()).update(counter)

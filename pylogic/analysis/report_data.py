@@ -1,20 +1,23 @@
-"""What the HTML report of an ``analyze`` output directory shows (issue #17 item 1), gathered from
-``OUT/summary.json``, ``OUT/facts`` and ``OUT/results``; the predicate relation matrices (BDD, SAT,
-PPG) from the input programs again (``summary.json`` names them; an ``--if-convert`` run converts
-them the same way first); each shown CFG row's derivation tree (``explain``) from the engine's
-rows on that function's facts. Formatting is ``pylogic/report/html.py``'s.
+"""What the HTML report of an ``analyze`` output directory shows (issue #17 item 1; issue #27:
+the report renders, it never computes).
+
+``analyze`` computes, once, what the report shows beyond ``OUT/facts`` and ``OUT/results``:
+each predicated function's BDD / SAT / PPG relation matrix (``directory.matrix_rows``) and the
+derivation tree of every shown row of the functions up to ``EXPLAIN_MAX_BLOCKS`` blocks
+(``derivations``), written to ``OUT/report/`` (``write_report_data``). ``read_run`` gathers
+everything a page shows from ``OUT`` alone: it loads no program and runs no engine.
+Formatting is ``pylogic/report/html.py``'s.
 """
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from pylogic.analysis.catalog import get as catalog_get
 from pylogic.analysis.explain import explainer
-from pylogic.engines import load_inputs
 from pylogic.engines.explain import show_atom
 from pylogic.errors import PathlogicError, printable_name
 
@@ -32,6 +35,12 @@ EXPLAIN_MAX_BLOCKS = 30
 #: of the BDD, SAT and the PPG (SAT took 1.5 ms a query on csmith functions; its counts stay in
 #: the index's predicate table).
 MATRIX_MAX_PREDICATES = 16
+#: Where ``analyze`` writes them, under OUT: ``{function id: matrix rows, or why there are
+#: none}`` and ``{function id: {"note": why some are missing, "trees": [[relation, row,
+#: tree], ...]}}``.
+REPORT_DIR = "report"
+MATRICES = "matrices.json"
+EXPLANATIONS = "explanations.json"
 
 
 @dataclass
@@ -72,9 +81,9 @@ def _split_id(fid: str) -> tuple[str, str]:
     return file, name
 
 
-def read_run(out: str | Path, *, matrices: bool = True, explain: bool = True,
-             engine: str = "clingo") -> RunView:
-    """The report's data for the analyze output directory ``out``.
+def read_run(out: str | Path, *, explain: bool = True) -> RunView:
+    """The report's data for the analyze output directory ``out``, read from its files only.
+    ``explain``: also the derivation trees (else every row shows its ``pathlogic explain``).
 
     Raises
     ------
@@ -82,14 +91,7 @@ def read_run(out: str | Path, *, matrices: bool = True, explain: bool = True,
         ``out`` is not an analyze output directory (no readable ``summary.json``).
     """
     out = Path(out)
-    summary_path = out / "summary.json"
-    if not summary_path.is_file():
-        raise PathlogicError(f"{printable_name(str(out))}: not an analyze output directory "
-                             "(no summary.json)")
-    try:
-        summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise PathlogicError(f"{printable_name(str(summary_path))}: not JSON ({exc})") from None
+    summary = _json(out / "summary.json", "not an analyze output directory (no summary.json)")
     facts, results = out / "facts", out / "results"
     views: dict[str, FunctionView] = {}
     for entry in summary.get("functions", []):
@@ -124,25 +126,25 @@ def read_run(out: str | Path, *, matrices: bool = True, explain: bool = True,
             if row and row[0] in views:
                 views[row[0]].rows.setdefault(rel, []).append(tuple(row[1:]))
     functions = list(views.values())
-    if matrices:
-        _matrices(summary, functions)
+    _matrices(out / REPORT_DIR / MATRICES, summary, functions)
     if explain:
-        _explanations(facts, functions, engine)
+        _explanations(out / REPORT_DIR / EXPLANATIONS, functions)
     return RunView(out, summary, functions)
 
 
-def _matrices(summary: dict, functions: list[FunctionView]) -> None:
-    """The BDD / SAT / PPG relation matrix of every function with predicate defines."""
-    from pylogic.ir.load import load_program
-    from pylogic.predicates.ppg import partition_graphs
-    from pylogic.predicates.relation_matrix import relation_matrix
-    from pylogic.predicates.summary import SUMMARY_RELATIONS
-    from pylogic.analysis.run import has_defines, module_rows
-    from pylogic.transforms.ifconvert.if_convert import NEEDS as IF_CONVERT_NEEDS
-    from pylogic.transforms.ifconvert.if_convert import if_convert
+def _json(path: Path, missing: str):
+    if not path.is_file():
+        raise PathlogicError(f"{printable_name(str(path.parent))}: {missing}")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise PathlogicError(f"{printable_name(str(path))}: not JSON ({exc})") from None
 
+
+def _matrices(path: Path, summary: dict, functions: list[FunctionView]) -> None:
+    """Each predicated function's matrix as ``analyze`` stored it, or why there is none."""
+    stored = _json(path, "no relation matrices") if path.is_file() else None
     counts = {p["function"]: p.get("predicates") for p in summary.get("predicates") or []}
-    wanted = {}
     for f in functions:
         if "ppg" not in (f.stats.get("analyses") or ""):
             continue
@@ -151,72 +153,85 @@ def _matrices(summary: dict, functions: list[FunctionView]) -> None:
                              f"{MATRIX_MAX_PREDICATES} (pathlogic predicates FILE --function "
                              f"{f.name} --check sat prints it)")
             continue
-        wanted[f.fid] = f
-    by_file = defaultdict(list)
-    for f in wanted.values():
-        by_file[f.file].append(f)
-    root = Path(summary.get("input_path") or summary.get("input") or ".")
-    for relpath, views in by_file.items():
-        source = root / relpath if root.is_dir() else root
-        try:
-            module, _ = load_program(str(source))
-            if summary.get("if_conversion"):
-                module, _ = if_convert(module, module_rows(module, relpath,
-                                                           relations=IF_CONVERT_NEEDS))
-            rows = module_rows(module, relpath, relations=SUMMARY_RELATIONS)
-        except PathlogicError as exc:
-            for v in views:
-                v.matrix_note = f"the matrix could not be rebuilt from {relpath}: {exc}"
-            continue
-        fns = {fn.name: fn for fn in module.defined_functions()}
-        graphs = partition_graphs(module, rows, relpath, [v.name for v in views if v.name in fns])
-        for v in views:
-            fn = fns.get(v.name)
-            if fn is None or not has_defines(fn):
-                v.matrix_note = "the function is no longer in its file"
-                continue
-            try:
-                m = relation_matrix(fn, rows.of(v.fid), graphs.get(v.name), check="sat")
-            except PathlogicError as exc:
-                v.matrix_note = f"no matrix: {exc}"
-                continue
-            v.matrix = m
+        entry = None if stored is None else stored.get(f.fid)
+        if isinstance(entry, list):
+            f.matrix = entry
+        elif isinstance(entry, str):
+            f.matrix_note = entry
+        elif stored is None:
+            f.matrix_note = (f"no matrix: the run wrote no {REPORT_DIR}/{MATRICES} (analyze "
+                             "--no-predicates, or an analyze from before it did: run it again)")
+        else:
+            f.matrix_note = "no matrix: the function's analyses failed"
 
 
-def _explanations(facts_dir: Path, functions: list[FunctionView], engine: str) -> None:
-    """Derivation trees of every shown row of functions with at most EXPLAIN_MAX_BLOCKS blocks:
-    one engine call per analysis over those functions' facts, one ranking of its model."""
-    small = [f for f in functions if f.blocks and len(f.blocks) <= EXPLAIN_MAX_BLOCKS
-             and not f.stats.get("error")]
+def _explanations(path: Path, functions: list[FunctionView]) -> None:
+    """The derivation trees ``analyze`` stored, and why some are missing."""
+    if not path.is_file():
+        return
+    stored = _json(path, "no explanations")
+    for f in functions:
+        entry = stored.get(f.fid) or {}
+        f.explain_note = entry.get("note", "")
+        for rel, row, tree in entry.get("trees", ()):
+            f.explanations[(rel, tuple(row))] = tree
+
+
+def write_report_data(out: Path, matrices: Optional[dict], explanations: Optional[dict]) -> None:
+    """``out/report/``: the matrices and derivation trees ``analyze`` computed (None: not
+    computed, no file)."""
+    for name, data in ((MATRICES, matrices), (EXPLANATIONS, explanations)):
+        if data is not None:
+            (out / REPORT_DIR).mkdir(parents=True, exist_ok=True)
+            (out / REPORT_DIR / name).write_text(json.dumps(data, separators=(",", ":")) + "\n",
+                                                 encoding="utf-8")
+
+
+def derivations(run, engine: str = "clingo") -> dict:
+    """The derivation tree of every shown row of the functions of ``run`` (an ``AnalysisRun``)
+    with at most EXPLAIN_MAX_BLOCKS blocks, by function id, in ``EXPLANATIONS``' shape: one
+    engine call per analysis over those functions' facts, one ranking of its model."""
+    blocks = Counter(row[0] for row in run.facts.get("block", ()))
+    functions = run.rows.functions()
+    small = [f for f in functions if blocks[f] and blocks[f] <= EXPLAIN_MAX_BLOCKS
+             and not run.failures.get(f)]
+    out = {f: {"note": "", "trees": []} for f in functions}
     for f in functions:
         if f not in small:
-            f.explain_note = (f"{len(f.blocks)} blocks: no explanation pages above "
+            out[f]["note"] = (f"{blocks[f]} blocks: no explanation pages above "
                               f"{EXPLAIN_MAX_BLOCKS} (use pathlogic explain)")
-    keep = {f.fid for f in small}
+    keep = set(small)
+    tables = run.rows.sorted_tables()
+    shown = defaultdict(lambda: defaultdict(list))       # relation -> function -> rows as text
+    for rel in SHOWN:
+        for row in tables.get(rel, ()):
+            if row[0] in keep:
+                shown[rel][row[0]].append(tuple(str(v) for v in row[1:]))
     for analysis in sorted(set(EXPLAINED_BY.values())):
         rels = [r for r, a in EXPLAINED_BY.items() if a == analysis]
-        if not any(f.rows.get(r) for f in small for r in rels):
+        if not any(shown[r] for r in rels):
             continue
         checked = catalog_get(analysis).program()
-        facts = {r: [row for row in rows if row[0] in keep]
-                 for r, rows in load_inputs(checked, facts_dir, None).items()}
+        facts = {r: list(dict.fromkeys(row for row in run.facts.get(r, ()) if row[0] in keep))
+                 for r in checked.inputs}
         try:
             ex = explainer(checked, rels, facts=facts, engine=engine)
         except PathlogicError as exc:
             for f in small:
-                f.explain_note = f"no explanations from {analysis}: {exc}"
+                out[f]["note"] = f"no explanations from {analysis}: {exc}"
             continue
         for f in small:
             for rel in rels:
                 kinds = checked.relations[rel].kinds
-                for row in f.rows.get(rel, []):
-                    typed = (f.fid,) + tuple(int(v) if k == "number" else v
-                                             for v, k in zip(row, kinds[1:]))
+                for row in shown[rel].get(f, []):
+                    typed = (f,) + tuple(int(v) if k == "number" else v
+                                         for v, k in zip(row, kinds[1:]))
                     try:
                         if ex.holds(rel, typed):
-                            f.explanations[(rel, row)] = ex.explain(rel, typed)
+                            out[f]["trees"].append([rel, list(row), ex.explain(rel, typed)])
                     except PathlogicError as exc:
-                        f.explain_note = f"explanations stopped: {exc}"
+                        out[f]["note"] = f"explanations stopped: {exc}"
+    return out
 
 
 def explain_command(program: str, rel: str, fid: str, row: tuple, out: Path) -> str:

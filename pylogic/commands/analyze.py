@@ -1,5 +1,6 @@
 """``pathlogic analyze DIR``: facts for every program under DIR, every catalogued analysis on
-them, a per-function summary on the terminal and in OUT/summary.json."""
+them, a per-function summary on the terminal and in OUT/summary.json; what the HTML report shows
+beyond those (relation matrices, derivation trees) in OUT/report."""
 from __future__ import annotations
 
 import itertools
@@ -47,6 +48,9 @@ def add_parser(sub) -> None:
     p.add_argument("--no-cache", action="store_true", help="compute everything afresh")
     p.add_argument("--html", action="store_true",
                    help="also write the HTML report to OUT/html (as `pathlogic report OUT`)")
+    p.add_argument("--no-explain", action="store_true",
+                   help="no derivation trees in OUT/report (the report then shows each row's "
+                   "`pathlogic explain` command; faster on big runs)")
     p.add_argument("--executor", choices=("local", "dask"), default="local",
                    help="local: this machine's processes (--jobs); dask: one task per file on a "
                    "Dask cluster (--scheduler, else a local cluster of --jobs workers)")
@@ -111,7 +115,9 @@ def run(args) -> int:
                                    timeout=None if math.isinf(args.function_timeout)
                                    else args.function_timeout, function=args.function,
                                    cache=_cache(args), executor=_executor(args),
-                                   correlation=args.correlation, pre=args.pre)
+                                   correlation=args.correlation, pre=args.pre,
+                                   matrices=not args.no_predicates,
+                                   explain=not args.no_explain)
     finally:
         bar.close()
     for problem in result.loaded.problems:

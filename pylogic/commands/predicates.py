@@ -37,12 +37,10 @@ def _load(path: str):
 
 
 def run(args) -> int:
-    from facts_gen.naming import function_id
-    from pylogic.analysis.run import module_rows
+    from pylogic.analysis.predicate_matrix import predicate_matrices
     from pylogic.errors import PathlogicError, SourceLoc
-    from pylogic.predicates.ppg import check_function_name, partition_graphs
-    from pylogic.predicates.relation_matrix import describe, relation_matrix
-    from pylogic.predicates.summary import SUMMARY_RELATIONS
+    from pylogic.predicates.ppg import check_function_name
+    from pylogic.predicates.relation_matrix import describe
 
     module = _load(args.file)
     fns = module.defined_functions()
@@ -54,13 +52,8 @@ def run(args) -> int:
             if args.at not in {b.label for b in fn.blocks}:
                 raise PathlogicError(f"no block {args.at!r} in function {fn.name}",
                                      fn.loc or SourceLoc(args.file))
-    relpath = Path(args.file).name
-    analysed = module_rows(module, relpath, relations=SUMMARY_RELATIONS,   # PAS + PPG, one run
-                           functions=[fn.name for fn in fns])            # of these only
-    graphs = partition_graphs(module, analysed, relpath, [fn.name for fn in fns])
-    result = {fn.name: relation_matrix(fn, analysed.of(function_id(relpath, fn.name)),
-                                       graphs.get(fn.name), at=args.at, check=args.check,
-                                       mode=args.mode) for fn in fns}
+    result = predicate_matrices(module, Path(args.file).name, [fn.name for fn in fns],
+                                at=args.at, check=args.check, mode=args.mode)
     if args.json:
         print(json.dumps(result, indent=1))
         return 0

@@ -2,7 +2,9 @@
 directory (default ``RUN_DIR/html``): an index of files and functions with their statistics and
 failures; per function its CFG, dominator and post-dominator trees (SVG, graphviz ``dot``),
 loops, control dependences, the BDD / SAT / PPG relation matrix, and each row's derivation.
-``analyze --html`` writes the same report at the end of a run. The pages work offline.
+``analyze --html`` writes the same report at the end of a run. The pages work offline. It only
+renders what the run wrote (matrices and derivations in RUN_DIR/report): no program is loaded,
+no engine run.
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("run_dir", metavar="RUN_DIR", help="an analyze output directory")
     p.add_argument("--out", metavar="HTML_DIR", help="where to write (default RUN_DIR/html)")
     p.add_argument("--no-explain", action="store_true",
-                   help="leave out the derivation pages (faster on big runs)")
+                   help="leave out the derivation pages (each row shows its pathlogic explain "
+                   "command instead)")
     p.set_defaults(func=run)
 
 

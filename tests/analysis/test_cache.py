@@ -48,6 +48,22 @@ def test_second_run_runs_no_engine_and_writes_the_same(corpus, tmp_path, monkeyp
     assert s["predicates"] == first.summary()["predicates"]
 
 
+def test_predicate_matrices_are_cached(corpus, tmp_path, monkeypatch):
+    """A second run reads every function's relation matrix back (no BDD, no SAT) and writes
+    the same OUT/report/matrices.json."""
+    from pylogic.analysis import directory
+    cache = tmp_path / "cache"
+    first = analyze_directory(corpus, tmp_path / "o1", engine="clingo", cache=Cache(cache),
+                              matrices=True)
+    assert any(isinstance(m, list) and m for m in first.matrices.values())
+    monkeypatch.setattr(directory, "predicate_matrices", no_engine)
+    second = analyze_directory(corpus, tmp_path / "o2", engine="clingo", cache=Cache(cache),
+                               matrices=True)
+    assert second.summary()["cache"]["matrix"] == {"hits": len(first.matrices), "misses": 0}
+    assert second.matrices == first.matrices
+    assert tree(tmp_path / "o1") == tree(tmp_path / "o2")
+
+
 @pytest.mark.slow
 def test_a_changed_file_redoes_only_its_functions(corpus, tmp_path):
     cache = Cache(tmp_path / "cache")
