@@ -160,7 +160,7 @@ def _matrices(path: Path, summary: dict, functions: list[FunctionView]) -> None:
             f.matrix_note = entry
         elif stored is None:
             f.matrix_note = (f"no matrix: the run wrote no {REPORT_DIR}/{MATRICES} (analyze "
-                             "--no-predicates, or an analyze from before it did: run it again)")
+                             "writes it with --html or --report-data, not with --no-predicates)")
         else:
             f.matrix_note = "no matrix: the function's analyses failed"
 

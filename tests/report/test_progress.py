@@ -50,7 +50,7 @@ def test_analyze_and_facts_report_their_stages(tmp_path, capsys):
     err = capsys.readouterr().err.splitlines()
     stages = [ln.split(":")[0] for ln in err if ln.startswith("[analyze]")]
     assert stages == ["[analyze] load", "[analyze] analyses", "[analyze] predicate statistics",
-                      "[analyze] predicate matrices", "[analyze] explanations", "[analyze] write"]
+                      "[analyze] write"]
     assert not any(ln.startswith("pathlogic:") for ln in err)
     assert main(["facts", str(ROOT / "examples"), "--out", str(tmp_path / "f")]) == 0
     err = capsys.readouterr().err

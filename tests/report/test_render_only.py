@@ -93,3 +93,23 @@ def test_a_run_without_report_data_renders_with_notes(tmp_path, monkeypatch):
     pages = "".join(_pages(out / "html").values())
     assert "pathlogic explain" in pages and "-why.html#" not in pages
     assert "no matrix: the run wrote no report/matrices.json" in pages
+
+
+@needs_dot
+def test_report_data_is_computed_only_when_a_report_is_asked_for(tmp_path):
+    """Plain ``analyze`` (the main job) pays for no matrix and no derivation tree;
+    ``--report-data`` writes what ``--html`` would render, for a later ``pathlogic report``."""
+    plain, data, html = tmp_path / "plain", tmp_path / "data", tmp_path / "html"
+    common = [str(ROOT / "examples"), "--no-cache", "--quiet"]
+    assert main(["analyze", *common, "--out", str(plain)]) == 0
+    assert not (plain / "report").exists()
+    assert main(["analyze", *common, "--out", str(data), "--report-data"]) == 0
+    assert not (data / "html").exists()
+    assert main(["analyze", *common, "--out", str(html), "--html"]) == 0
+    for name in ("matrices.json", "explanations.json"):
+        assert (data / "report" / name).read_text() == (html / "report" / name).read_text()
+    assert main(["report", str(data)]) == 0
+    pages, expected = _pages(data / "html"), _pages(html / "html")
+    assert pages.keys() == expected.keys()
+    del pages["index.html"], expected["index.html"]     # the index names the run's time and OUT
+    assert pages == expected
