@@ -352,22 +352,31 @@ def _error(label, side, detail) -> dict:
     return {"pipeline": label, "side": side, "verdict": NOT_COMPARED, "detail": detail[:200]}
 
 
+def prepare_program(kind: str, path: str):
+    """``(module, import report, prepared LLVM text, driver cases, driven functions)`` of one
+    corpus program, prepared once as every version starts from it; None for a C program with
+    floating point (excluded). A ``.pir`` example has no report, no LLVM text and no driver."""
+    if kind == "example":
+        return load_module(path), None, None, (), ()
+    ll = prepare_c(path, PREPARE_FLAGS)
+    if FLOAT_IR.search(ll):
+        return None
+    ll, driver_cases, driven = add_driver(ll)   # compile-only tests: a main that calls their
+    module, report = import_llvm(ll, path)       # functions (benchmarks/drivers.py)
+    return module, report, ll, driver_cases, driven
+
+
 def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int = FUEL,
              normalise: str = NORMALISE, engine: str = "clingo") -> dict:
     """One program through every pipeline: a JSON-ready record."""
     rec = {"program": name, "kind": kind, "status": "ok", "detail": "", "versions": []}
     t0 = time.perf_counter()
-    ll = None
     try:
-        if kind == "example":
-            module, report = load_module(path), None
-        else:
-            ll = prepare_c(path, PREPARE_FLAGS)
-            if FLOAT_IR.search(ll):
-                rec.update(status="excluded", detail="floating point")
-                return rec
-            ll, driver_cases, driven = add_driver(ll)   # compile-only tests: a main that calls
-            module, report = import_llvm(ll, path)       # their functions (benchmarks/drivers.py)
+        prepared = prepare_program(kind, path)
+        if prepared is None:
+            rec.update(status="excluded", detail="floating point")
+            return rec
+        module, report, ll, driver_cases, driven = prepared
     except PathlogicError as exc:
         rec.update(status="prepare-error", detail=str(exc)[:200])
         return rec

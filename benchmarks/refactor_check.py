@@ -22,14 +22,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from benchmarks.common import machine_info
-from benchmarks.corpus import FLOAT_IR
-from benchmarks.drivers import add_driver
-from benchmarks.optimize import DEFAULT_WORKDIR, PREPARE_FLAGS, corpus, source_state
+from benchmarks.optimize import DEFAULT_WORKDIR, corpus, prepare_program, source_state
 from pylogic.analysis.optimize import optimize
 from pylogic.errors import PathlogicError
-from pylogic.ir.llvm.clang import prepare_c
-from pylogic.ir.llvm.importer import import_llvm
-from pylogic.ir.load import load_module
 from pylogic.ir.printer import print_module
 from pylogic.transforms.registry import PASSES
 
@@ -58,15 +53,11 @@ def check_program(item) -> dict:
     name, kind, path = item
     rec = {"program": name, "kind": kind, "versions": {}, "seconds": {}}
     try:
-        if kind == "example":
-            module = load_module(path)
-        else:
-            ll = prepare_c(path, PREPARE_FLAGS)
-            if FLOAT_IR.search(ll):
-                rec["status"] = "excluded: floating point"
-                return rec
-            ll, _, _ = add_driver(ll)
-            module, _ = import_llvm(ll, path)
+        prepared = prepare_program(kind, path)
+        if prepared is None:
+            rec["status"] = "excluded: floating point"
+            return rec
+        module = prepared[0]
     except PathlogicError as exc:
         rec["status"] = f"prepare-error: {exc}"[:200]
         return rec
