@@ -27,6 +27,11 @@ COLUMNS = ("conditional", "analyzable", "correlated_intra", "correlated_inter", 
            "full_inter", "pairs")
 
 
+def _inputs() -> frozenset[str]:
+    """The input relations the statistics read: the correlation program's, and ``branch_compare``."""
+    return catalog.inputs_read(OUTPUTS) | {"branch_compare", "function"}
+
+
 def intraprocedural(facts: dict) -> dict:
     """``facts`` with calls opaque: no call targets (so no summaries and no callers) and every
     function entered from outside (a parameter is UNDEF at the entry)."""
@@ -47,7 +52,7 @@ def _answers(facts: dict, engine: str) -> tuple[dict, Counter]:
 
 def module_statistics(module: Module, relpath: str, engine: str = "auto") -> list[dict]:
     """One dict per defined function of ``module`` (keys ``function`` and ``COLUMNS``)."""
-    facts = extract_module(module, relpath)
+    facts = extract_module(module, relpath, relations=_inputs())
     inter, cost = _answers(facts, engine)
     intra, _ = _answers(intraprocedural(facts), engine)
     out = []

@@ -17,21 +17,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from facts_gen.extract import FAMILIES, restrict_facts, write_facts
+from facts_gen.extract import FAMILIES, RELATIONS, families_for, restrict_facts, write_facts
 from facts_gen.naming import escape_field, function_id, names_function
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT, BudgetPool, call_with_budget
 from pylogic.analysis.cache import NO_CACHE, Cache, c_dependencies, key, tool_versions
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.passes import run_pass
 from pylogic.analysis.predicate_matrix import predicate_matrices
-from pylogic.analysis.report_data import (MATRIX_MAX_PREDICATES, derivations,
+from pylogic.analysis.report_data import (MATRIX_MAX_PREDICATES, REPORT_FACTS, derivations,
                                           write_report_data)
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
 from pylogic.analysis.correlation_stats import correlation_rows, totals as correlation_totals
-from pylogic.analysis.pre_stats import pre_rows, summary as pre_summary
+from pylogic.analysis.pre_stats import OUTPUTS as PRE_OUTPUTS, pre_rows, summary as pre_summary
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import LoadedDirectory, discover, load_directory, relative_name
@@ -105,7 +105,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       cache: Cache = NO_CACHE,
                       executor: Optional[Callable[..., DirectoryAnalysis]] = None,
                       correlation: bool = False, pre: bool = False, matrices: bool = False,
-                      explain: bool = False) -> DirectoryAnalysis:
+                      explain: bool = False, all_facts: bool = False) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
@@ -120,6 +120,9 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     (``correlation_stats.py``).
     ``pre``: also the PRE statistics of PathFinder Table 6.1 per function (``pre_stats.py``),
     on the facts extracted once.
+    ``all_facts``: extract and write every default fact family (what ``pathlogic facts``
+    writes); otherwise only those the analyses run read (``run.families_read``), so OUT/facts
+    holds what the results were computed from.
     ``matrices``: also the BDD / SAT / PPG relation matrix of every function with predicate
     defines and at most ``MATRIX_MAX_PREDICATES`` predicates (``matrix_rows``; needs
     ``predicates``). ``explain``: also the derivation tree of every row the HTML report shows,
@@ -131,8 +134,10 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     """
     out = check_output_path(out)
     t0 = time.perf_counter()
+    # what the analyses read, the report's facts, and the PRE statistics' inputs (#32)
+    facts_for = None if all_facts else REPORT_FACTS + (PRE_OUTPUTS if pre else ())
     options = dict(engine=engine, if_convert_first=if_convert_first, predicates=predicates,
-                   timeout=timeout, function=function, matrices=matrices)
+                   timeout=timeout, function=function, matrices=matrices, facts_for=facts_for)
     if executor is not None:
         _stage(progress, "tasks", unit="files")
         result = executor(Path(target), out, cache=cache, progress=progress, **options)
@@ -180,10 +185,12 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
                    if_convert_first: bool = False, predicates: bool = True,
                    progress: Optional[Callable[[int, int], None]] = None,
                    timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
-                   function: Optional[str] = None, matrices: bool = False) -> None:
+                   function: Optional[str] = None, matrices: bool = False,
+                   facts_for: Optional[Sequence[str]] = None) -> None:
     """The analyses of the programs ``result.loaded`` holds (if-conversion, facts, engine,
     predicate statistics and matrices), recorded in ``result``; what ``analyze_directory`` runs
-    after the load, and what one Dask task runs for its one file."""
+    after the load, and what one Dask task runs for its one file. ``facts_for``: see
+    ``run.analyze_modules`` (None: every default fact family)."""
     loaded, cache = result.loaded, result.cache
     if if_convert_first:
         with _timed_stage(result, "if_convert", progress, "if-convert", len(loaded.programs),
@@ -195,7 +202,8 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
     extra = PAS_RELATIONS if predicates else ()
     keep = None if function is None else (lambda fid: names_function(fid, function))
     run = analyze_modules(modules, engine=engine, jobs=jobs, progress=progress,
-                          extra_predicated=extra, timeout=timeout, keep=keep, cache=cache)
+                          extra_predicated=extra, timeout=timeout, keep=keep, cache=cache,
+                          facts_for=facts_for)
     result.run, result.engine = run, run.engine
     result.seconds["analyses"] = time.perf_counter() - t2
     _note(progress, f"{len(run.rows.functions())} functions")
@@ -493,9 +501,12 @@ def coverage(loaded: LoadedDirectory) -> dict:
 
 
 def facts_directory(target, out, *, jobs: int = 1, function: Optional[str] = None,
-                    progress=None, vng: bool = False) -> tuple[dict, LoadedDirectory, dict]:
+                    progress=None, vng: bool = False,
+                    relations: Optional[Iterable[str]] = None) -> tuple[dict, LoadedDirectory, dict]:
     """``pathlogic facts``: extract the facts of every program under ``target`` into ``out``
-    (replaced all at once; with ``function``, only the functions of that name). Returns
+    (replaced all at once; with ``function``, only the functions of that name). ``relations``:
+    only the fact families writing these (a query's ``.input`` relations; names facts_gen does
+    not write are ignored); ``vng``: every family, the Value Name Graph too. Returns
     ``(facts, loaded, failures)``; ``failures`` maps a file whose extraction failed to the
     error (its facts are left out, the others kept)."""
     out = check_output_path(out)
@@ -505,8 +516,11 @@ def facts_directory(target, out, *, jobs: int = 1, function: Optional[str] = Non
         raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
     _stage(progress, "extract", len(loaded.programs), "files")
     failures: dict[str, str] = {}
+    families = tuple(FAMILIES) if vng else None
+    if relations is not None and not vng:
+        families = families_for(set(relations) & set(RELATIONS))
     facts = extract([(p.module, p.relpath) for p in loaded.programs], failures=failures,
-                    families=tuple(FAMILIES) if vng else None)
+                    families=families)
     if function is not None:
         facts = restrict_facts(facts, lambda fid: names_function(fid, function))
         if not facts["function"]:

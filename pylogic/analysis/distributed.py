@@ -24,7 +24,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Optional
 
-from facts_gen.extract import empty_facts
 from pylogic.analysis.cache import NO_CACHE, Cache
 from pylogic.analysis.directory import (DirectoryAnalysis, analyze_loaded, function_rows,
                                         load_directory_cached)
@@ -68,7 +67,7 @@ def merge(root: Path, out: Path, engine: str, parts: list[DirectoryAnalysis],
           cache: Cache) -> DirectoryAnalysis:
     """The per-file results, in file order, as one run over the directory."""
     loaded = LoadedDirectory(root)
-    facts = empty_facts()
+    facts: dict[str, list[tuple]] = {}     # the relations the parts extracted
     rows = Rows()
     run = AnalysisRun(parts[0].run.engine if parts else engine, facts, rows)
     result = DirectoryAnalysis(str(root), out, run.engine, loaded, run=run, cache=cache)

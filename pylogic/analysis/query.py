@@ -23,6 +23,7 @@ from pathlib import Path
 from pylogic.analysis.catalog import datalog_dir
 from pylogic.engines import CheckedProgram, load_program, run_checked
 from pylogic.engines.base import resolve_engine
+from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import check_input_files
 from pylogic.errors import DatalogError, PathlogicError
 
@@ -70,6 +71,12 @@ def shown_outputs(checked: CheckedProgram, all_outputs: bool = False) -> list[st
     none of its own (a query that only includes a shipped analysis shows that analysis)."""
     own = own_outputs(checked)
     return list(checked.outputs) if all_outputs or not own else own
+
+
+def inputs_needed(checked: CheckedProgram, shown) -> set[str]:
+    """The ``.input`` relations the ``shown`` relations depend on (``engines.relevance``): only
+    their facts must exist, or be extracted, for the query to answer."""
+    return needed_relations(checked, list(shown)) & set(checked.inputs)
 
 
 def run_query(checked: CheckedProgram, facts_dir: str | Path | None = None,
@@ -126,6 +133,7 @@ def query(program: str | Path, facts: dict | str | Path | None = None, *, engine
         if not Path(facts).is_dir():
             raise DatalogError(f"facts directory {facts} does not exist" if not
                                Path(facts).exists() else f"facts {facts}: not a directory")
-        check_input_files(checked, facts, missing_ok=missing_as_empty)
+        check_input_files(checked, facts, missing_ok=missing_as_empty,
+                          skip=set(checked.inputs) - inputs_needed(checked, shown))
         return run_query(checked, facts_dir=facts, engine=engine, only=shown)
     return run_query(checked, facts=dict(facts or {}), engine=engine, only=shown)

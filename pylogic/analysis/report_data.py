@@ -22,6 +22,9 @@ from pylogic.engines.explain import show_atom
 from pylogic.errors import PathlogicError, printable_name
 
 #: Result relations drawn per function, with their columns after the function id.
+#: The input relations ``read_run`` reads from OUT/facts (each function's blocks, instructions,
+#: guards and edges), which ``analyze`` therefore always extracts.
+REPORT_FACTS = ("block", "entry", "exit", "guard", "instr", "branch", "edge")
 SHOWN = {"idom": ("d", "n"), "ipdom": ("d", "n"), "cdep": ("n", "b", "s"), "df": ("d", "n"),
          "back_edge": ("t", "h"), "loop_header": ("h",), "loop_block": ("h", "b"),
          "loop_depth": ("b", "k"), "unreachable": ("b",)}

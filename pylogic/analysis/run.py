@@ -290,6 +290,19 @@ def _run_budgeted(work: list, result: AnalysisRun, facts: dict, jobs: int, timeo
             tick()
 
 
+def scope_analyses(extra_predicated: Sequence[str] = (),
+                   scope: Optional[str] = None) -> tuple[str, ...]:
+    """The catalogued analyses a function of ``scope`` gets by default (None: of any scope):
+    its scope's, and for ``"predicated"`` what produces ``extra_predicated`` too."""
+    extra = [r for r in extra_predicated if r not in RELATIONS]
+    names = set()
+    for s in ((scope,) if scope else ("function", "predicated")):
+        names |= {a.name for a in catalog.in_scope(s)}
+        if s == "predicated" and extra:
+            names |= {a.name for a in catalog.producing(extra)}
+    return tuple(sorted(names))
+
+
 def analysis_groups(modules: Iterable[tuple[Module, str]],
                     relations: Optional[Sequence[str]] = None,
                     extra_predicated: Sequence[str] = ()) -> dict[tuple[str, ...], list[str]]:
@@ -303,11 +316,7 @@ def analysis_groups(modules: Iterable[tuple[Module, str]],
             for fn in module.defined_functions():
                 groups.setdefault(names, []).append(function_id(relpath, fn.name))
         return {k: v for k, v in groups.items() if k}
-    extra = [r for r in extra_predicated if r not in RELATIONS]
-    by_scope = {scope: tuple(sorted({a.name for a in catalog.in_scope(scope)}
-                                    | ({a.name for a in catalog.producing(extra)}
-                                       if scope == "predicated" and extra else set())))
-                for scope in ("function", "predicated")}
+    by_scope = {scope: scope_analyses(extra_predicated, scope) for scope in ("function", "predicated")}
     for module, relpath in modules:
         for fn in module.defined_functions():
             groups.setdefault(by_scope[scope_of(fn)], []).append(function_id(relpath, fn.name))
@@ -320,7 +329,8 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
                     progress: Optional[Callable[[int, int], None]] = None,
                     timeout: Optional[float] = None,
                     keep: Optional[Callable[[str], bool]] = None,
-                    cache: Cache = NO_CACHE) -> AnalysisRun:
+                    cache: Cache = NO_CACHE,
+                    facts_for: Optional[Sequence[str]] = None) -> AnalysisRun:
     """Extract facts of ``(module, relpath)`` pairs once and run the catalogued analyses.
 
     ``relations``: compute only these relations (for every function): the facts among them and
@@ -329,6 +339,10 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
     family but the Value Name Graph, and each function's scope (``"function"`` analyses, plus
     the PPG where there are defines, and whatever produces ``extra_predicated`` there, e.g. the
     relations PAS reads).
+    ``facts_for`` (default mode): extract only the fact families the analyses this run runs
+    read, plus what these relations need (input relations themselves; for output relations,
+    the inputs of the programs computing them: a consumer of ``run.facts`` such as the PRE
+    statistics or the report); None: every default family (what ``pathlogic facts`` writes).
     ``timeout``: the per-function budget of ``run_analyses``. ``keep``: only the functions whose
     id it accepts get facts and analyses (``--function``). ``cache``: see ``run_analyses``.
     Input facts are part of ``run.rows`` too, so a consumer reads ``rpo`` and ``idom`` alike.
@@ -340,6 +354,9 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
         outputs = [r for r in relations if r not in RELATIONS]
         families = families_for({r for r in relations if r in RELATIONS}
                                 | catalog.inputs_read(outputs))
+    if relations is None and facts_for is not None:     # analyze: facts on demand (#32)
+        # what any function could get, so the facts of a file do not depend on its neighbours
+        families = families_read(scope_analyses(extra_predicated), facts_for)
     facts = extract(modules, profile, module_failures, families)
     if keep is not None:
         facts = restrict_facts(facts, keep)
@@ -350,6 +367,17 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
     run = run_analyses(facts, groups, engine, jobs, outputs, progress, timeout, cache)
     run.module_failures = module_failures
     return run
+
+
+def families_read(analyses: Iterable[str], relations: Iterable[str] = ()) -> tuple[str, ...]:
+    """The fact families (``facts_gen.extract.FAMILIES``) the catalogued ``analyses`` read
+    (``catalog.inputs_read`` of their outputs, so a family left out cannot change a result),
+    and those ``relations`` need (an input relation: its family; an output: what its programs
+    read)."""
+    relations = set(relations)
+    outputs = {o for name in analyses for o in catalog.get(name).outputs}
+    outputs |= relations - set(RELATIONS)
+    return families_for(catalog.inputs_read(outputs) | (relations & set(RELATIONS)))
 
 
 def module_rows(module: Module, relpath: Optional[str] = None, *,

@@ -68,6 +68,10 @@ def add_parser(sub) -> None:
                    help="also PRE statistics per function (PathFinder Table 6.1): computations of "
                    "expressions and loads, partially redundant ones, those a CMP region keeps "
                    "code motion from optimizing, loop invariants, those not hoistable by motion")
+    p.add_argument("--all-facts", action="store_true",
+                   help="extract and write every fact family to OUT/facts (value flow and "
+                   "interprocedural facts too, as `pathlogic facts` does), not only those the "
+                   "analyses run read")
     p.set_defaults(func=run)
 
 
@@ -124,7 +128,8 @@ def run(args) -> int:
                                    cache=_cache(args), executor=_executor(args),
                                    correlation=args.correlation, pre=args.pre,
                                    matrices=report_data and not args.no_predicates,
-                                   explain=report_data and not args.no_explain)
+                                   explain=report_data and not args.no_explain,
+                                   all_facts=args.all_facts)
     finally:
         bar.close()
     for problem in result.loaded.problems:

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from pylogic.analysis.explain import explainer
-from pylogic.analysis.query import load_query
+from pylogic.analysis.query import inputs_needed, load_query
 from pylogic.commands.query import extract_into
 from pylogic.engines import engine_choices
 from pylogic.engines.explain import parse_row, show_atom
@@ -52,6 +52,7 @@ def run(args) -> int:
         raise PathlogicError("--function selects the functions of --on DIR")
     checked = load_query(path=args.program)
     rel, row = parse_row(args.row, checked)
+    needed = inputs_needed(checked, [rel])       # only these facts must exist
     with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
         left_out = False
         if args.facts:
@@ -60,8 +61,9 @@ def run(args) -> int:
                 raise DatalogError(f"facts directory {facts_dir} does not exist")
         else:
             facts_dir = Path(tmp) / "facts"
-            left_out = extract_into(args.on, facts_dir, args.function)
-        check_input_files(checked, facts_dir, missing_ok=args.missing_as_empty)
+            left_out = extract_into(args.on, facts_dir, args.function, relations=needed)
+        check_input_files(checked, facts_dir, missing_ok=args.missing_as_empty,
+                          skip=set(checked.inputs) - needed)
         ex = explainer(checked, rel, facts_dir=facts_dir, engine=args.engine)
     atom = show_atom(rel, row)
     if ex.holds(rel, row):

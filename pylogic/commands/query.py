@@ -22,11 +22,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from facts_gen.extract import write_facts
+from facts_gen.extract import RELATIONS, write_facts
 from pylogic.analysis.directory import facts_directory
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.commands import nonnegative_int, only_function, positive_float
-from pylogic.analysis.query import load_query, run_query, shown_outputs
+from pylogic.analysis.query import inputs_needed, load_query, run_query, shown_outputs
 from pylogic.engines import engine_choices, write_outputs
 from pylogic.engines.budget import TIMEOUT_STATUS, call_with_budget
 from pylogic.engines.run import check_input_files
@@ -67,9 +67,9 @@ def add_parser(subparsers) -> None:
 
 
 def extract_into(directory: str, facts_dir: Path, function: str | None = None,
-                 vng: bool = False) -> bool:
+                 relations=None) -> bool:
     """Write the facts of every program under ``directory`` to ``facts_dir`` (only the functions
-    named ``function``, if given); print the inputs that were left out (or loaded with notes) to
+    named ``function``, if given; only the fact families writing ``relations``, if given); print the inputs that were left out (or loaded with notes) to
     stderr. Returns whether a file was left out.
 
     Raises
@@ -78,7 +78,7 @@ def extract_into(directory: str, facts_dir: Path, function: str | None = None,
         ``directory`` does not exist or holds no input; no function is named ``function``.
     """
     work = facts_dir.parent / f"{facts_dir.name}-all" if function else facts_dir
-    facts, loaded, failures = facts_directory(directory, work, vng=vng)
+    facts, loaded, failures = facts_directory(directory, work, relations=relations)
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)
     for relpath, message in sorted(failures.items()):
@@ -89,6 +89,18 @@ def extract_into(directory: str, facts_dir: Path, function: str | None = None,
             raise PathlogicError(f"--function: no function '{function}' in {directory}")
         write_facts(facts, facts_dir)
     return bool(failures) or any(p.skipped for p in loaded.problems)
+
+
+def _missing_hint(message: str, args) -> str:
+    """What to do about a missing facts file: a relation pathlogic extracts was left out by
+    ``analyze`` (it writes the families its analyses read); any other may be read as empty."""
+    if args.missing_as_empty or "does not exist" not in message:
+        return ""
+    relation = message.split(":", 1)[0].removeprefix(".input ").strip()
+    if relation in RELATIONS:
+        return (f" ({relation} is a fact pathlogic extracts, but not one `analyze` writes unless "
+                "asked: analyze --all-facts, `pathlogic facts DIR OUT`, or query --on DIR)")
+    return " (--missing-as-empty reads it as an empty relation)"
 
 
 def evaluate(checked, facts_dir: Path, args) -> dict:
@@ -112,6 +124,9 @@ def run(args) -> int:
         raise PathlogicError("query: give a program file or -e TEXT (one of them)")
     checked = (load_query(path=args.program) if args.text is None
                else load_query(text="\n".join(args.text) + "\n"))
+    # what the printed (or, with --out, written) relations read: only those facts must exist
+    needed = inputs_needed(checked, (shown_outputs(checked, args.all_outputs) if args.out is None
+                                     else list(checked.outputs)) + list(checked.printsize))
     with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
         left_out = False
         if args.facts:
@@ -122,14 +137,12 @@ def run(args) -> int:
                                    f"--facts {facts_dir}: not a directory")
         else:
             facts_dir = Path(tmp) / "facts"
-            left_out = extract_into(args.on, facts_dir, args.function,
-                                    vng=any(r.startswith("vng_") for r in checked.inputs))
+            left_out = extract_into(args.on, facts_dir, args.function, relations=needed)
         try:
-            check_input_files(checked, facts_dir, missing_ok=args.missing_as_empty)
+            check_input_files(checked, facts_dir, missing_ok=args.missing_as_empty,
+                              skip=set(checked.inputs) - needed)
         except DatalogError as exc:
-            hint = "" if args.missing_as_empty or "does not exist" not in exc.message else \
-                " (--missing-as-empty reads it as an empty relation)"
-            raise DatalogError(exc.message + hint, exc.loc) from None
+            raise DatalogError(exc.message + _missing_hint(exc.message, args), exc.loc) from None
         result = evaluate(checked, facts_dir, args)
     if out is not None:
         with output_directory(out) as tmp_out:   # all of RESULTDIR replaced at once, or not at all
