@@ -219,7 +219,7 @@ def test_random_alloca_programs_stay_identical(text, inputs):
 
 
 def test_a_global_only_copied_from_by_memcpy_stays_read_only():
-    from pylogic.transforms.simplify.simplify import readonly_globals
+    from pylogic.flow.readonly_globals import readonly_globals
     module = parse_module("""
 global @a[4]
 global @b[4] = {1, 2, 3, 4}
