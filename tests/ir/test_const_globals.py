@@ -1,4 +1,4 @@
-"""Constant globals, pathlogic's extension of IR.md (README "PIR extensions"): ``const global
+"""Constant globals, pathlogic's extension of IR.md (docs/pir.md "Extensions"): ``const global
 NAME...``; a write into its bytes (``store``, and the library functions writing memory) is a
 run-time error, on the interpreter and the native engine. Parser and printer (round trip), the
 LLVM importer (``constant`` globals without relocations), facts (read-only memory roots) and
