@@ -1,8 +1,32 @@
-"""Known bytes for PRE's facts: the writes whose bytes are known at a known offset into one object
-(``alloca``'s zeros, a store of a constant, ``memset``, ``memcpy`` from a read-only global) and the
-load names each makes a constant (``KnownBytes.generated``); the contents of read-only and
-relocated globals those copies read. The Datalog availability analysis then carries them along
-paths (``datalog/pre.dl``); ``flow.known_memory`` is the flow-sensitive analysis simplify uses.
+"""Known bytes: the one owner of what memory holds when it is known -- a global's contents at
+every point (``readonly_contents``, in main also ``relocated_contents``), the bytes one write
+puts (``memory_write`` and ``Write.data``: ``alloca``'s zeros, a store of a constant, ``memset``,
+a copy of known contents) and the value a load of known bytes reads (``load_value``) -- and the
+known-bytes facts of PRE (``KnownBytes``).
+
+Two analyses ask "which bytes does memory hold here?", with different engines, on these same
+facts:
+
+* ``KnownBytes`` (this module), for PRE: per write, the load *names* (``flow.value_names``) whose
+  bytes lie inside it and the value each then reads (``KnownBytes.generated``, the
+  ``vf_store_gen`` facts); addresses are resolved flow-insensitively, by value name. Carrying
+  them along paths, and killing them, is PRE's path-sensitive availability (``datalog/pre.dl``,
+  pathfinder.md §3.4.1.1: across ``store L, t`` the name ``*L`` becomes ``t``), so this module
+  propagates nothing.
+* ``flow.known_memory.known_loads``, for simplify (which runs without the Datalog engine, to a
+  fixpoint of its own rounds): a forward must-dataflow over the CFG of each object's bytes, with
+  addresses resolved through the definitions reaching each read and values through known bits
+  (``simplify._Values``). It takes every write's bytes from ``memory_write`` here and a
+  read-only global's from ``readonly_contents``.
+
+References
+----------
+LLVM 14: ``ConstantFoldLoadFromConstPtr`` (Analysis/ConstantFolding.cpp: a load from a
+``constant`` global reads its initialiser; here ``readonly_contents``); VNCoercion.cpp
+(``getStoreValueForLoad``, ``getMemInstValueForLoad``: the value a load reads from a clobbering
+store, ``memset`` or ``memcpy`` from a constant; here ``Write.data`` and ``load_value``); GVN.cpp /
+MemoryDependenceAnalysis (``AnalyzeLoadFromClobberingMemInst``, finding that write: PRE's
+Datalog, or ``known_memory``'s dataflow); docs/pir.md (alloca, load, store).
 
 Example
 -------
@@ -11,23 +35,88 @@ Example
 ...                   " ret x\\n}\\n").functions[0]
 >>> KnownBytes(fn).generated(fn.blocks[0].instrs[1])
 {'load.4s(p)': 7}
-
-References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (AnalyzeLoadFromClobberingMemInst: a load
-from a fresh alloca, a memset or a memcpy from a constant); pathfinder.md §3.4.1.1 (across
-``store L, t`` the name ``*L`` becomes ``t``); docs/pir.md (alloca, load, store).
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 from pylogic.flow.address_roots import GLOBAL, global_roots, grow_roots
 from pylogic.flow.definitions import single_definitions
-from pylogic.flow.memory_writes import MEMORY_COPIES, MEMORY_SETS, memory_writer
+from pylogic.flow.memory_writes import MEMORY_COPIES, MEMORY_SETS, builtin_called
 from pylogic.flow.readonly_globals import readonly_globals, written_globals
 from pylogic.flow.spans import memory_offsets
 from pylogic.flow.value_names import expression_of, operand_name, value_names
-from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Instr, Load, Reg, Ret,
-                              Store)
+from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Instr, Load, Operand,
+                              Reg, Ret, Store)
+
+
+# ---------------------------------------------------------------- bytes: written, held, read
+
+class Write(NamedTuple):
+    """A write whose bytes ``data`` may know (``memory_write``): ``kind`` is ``alloca`` (fresh
+    zeroed bytes, docs/pir.md), ``store``, ``set`` (``memset``) or ``copy`` (``memcpy``,
+    ``memmove``); ``addr`` the address written (an alloca's: its own register); ``value`` the
+    stored value, the byte set, or the copy's source; ``size`` the number of bytes."""
+    kind: str
+    addr: Operand
+    value: Optional[Operand]
+    size: Operand
+
+    def data(self, constant: Callable, source: Callable,
+             limit: int) -> Optional[tuple[tuple, dict]]:
+        """``(bytes, slots)`` it writes: each byte 0..255 or None (unknown), and the
+        ``relocated_contents`` slots a copy carries; None when the number of bytes is unknown
+        or above ``limit``. ``constant(operand)``: its value when known, else None;
+        ``source(operand, n)``: ``(bytes, slots)`` of the ``n`` bytes a copy's source holds
+        (``contents_bytes``), else None."""
+        n = constant(self.size)
+        if n is None or not 0 <= n <= limit:
+            return None
+        if self.kind == "alloca":
+            return (0,) * n, {}
+        if self.kind == "copy":
+            return source(self.value, n) or ((None,) * n, {})
+        v = constant(self.value)
+        if v is None:
+            return (None,) * n, {}
+        if self.kind == "store":        # little-endian, truncated (docs/pir.md ``store.N``)
+            return tuple(((v & ((1 << (8 * n)) - 1)) >> (8 * i)) & 0xFF for i in range(n)), {}
+        return (v & 0xFF,) * n, {}      # memset stores ``(unsigned char) c``
+
+
+def memory_write(ins: Instr, defined=frozenset()) -> Optional[Write]:
+    """The ``Write`` of ``ins`` -- an ``alloca``, a ``store``, a ``MEMORY_SETS`` or
+    ``MEMORY_COPIES`` builtin (``memory_writes.builtin_called``: not defined in the module) --
+    else None. Its guard is the caller's: a guarded write may or may not happen."""
+    if isinstance(ins, Alloca):
+        return Write("alloca", Reg(ins.dest), None, ins.size)
+    if isinstance(ins, Store):
+        return Write("store", ins.addr, ins.value, Imm(ins.size))
+    name = builtin_called(ins, defined)
+    if name is None or len(ins.args) < 3:
+        return None
+    kind = "set" if name in MEMORY_SETS else "copy" if name in MEMORY_COPIES else None
+    return Write(kind, *ins.args[:3]) if kind else None
+
+
+def contents_bytes(contents: dict, name: str, off: int, n: int) -> Optional[tuple[tuple, dict]]:
+    """``(bytes, slots)`` of the ``n`` bytes at offset ``off`` of global ``name`` in
+    ``contents`` (``readonly_contents``, ``relocated_contents``; slots re-based to ``off``,
+    those overlapping the range), or None when it has no contents there."""
+    got = contents.get(name)
+    if got is None:
+        return None
+    size, init, slots = got
+    if not (0 <= off and off + n <= size):
+        return None
+    return (tuple(init[off:off + n].ljust(n, b"\0")),
+            {o - off: v for o, v in slots.items() if off - 8 < o < off + n})
+
+
+def load_value(data, signed: bool) -> int:
+    """What a load of the bytes ``data`` reads: little-endian, sign-extended, or zero-extended
+    for ``load.Nu`` but for 8 bytes, a signed 64-bit value (docs/pir.md)."""
+    return int.from_bytes(bytes(data), "little", signed=signed or len(data) == 8)
 
 
 #: The importer's function storing relocated addresses into globals, called first in main.
@@ -95,8 +184,10 @@ def relocated_contents(module) -> dict[str, tuple[int, bytes, dict]]:
 
 
 def readonly_contents(module) -> dict[str, tuple[int, bytes, dict]]:
-    """``{name: (size, initial bytes, {})}`` of the ``readonly_globals`` of ``module``: what
-    they hold at every point of every run (the format of ``relocated_contents``)."""
+    """``{name: (size, initial bytes, {})}`` of the ``flow.readonly_globals`` of ``module``:
+    what they hold at every point of every run (the format of ``relocated_contents``; LLVM's
+    ``ConstantFoldLoadFromConstPtr`` reads a ``constant`` global's initialiser the same way).
+    The one source of those bytes for PRE (``function_contents``) and simplify."""
     ro = readonly_globals(module)
     return {g.name: (g.size, g.init, {}) for g in module.globals if g.name in ro}
 
@@ -167,36 +258,25 @@ class KnownBytes:
             return leaves[0].name, off
         return None
 
-    def written(self, ins: Instr) -> Optional[tuple[str, int, bytes]]:
-        """``(object, offset, bytes)`` an unguarded write of known bytes puts there, or None."""
-        if ins.guard is not None:
+    def written(self, ins: Instr) -> Optional[tuple[str, int, bytes, dict]]:
+        """``(object, offset, bytes, slots)`` an unguarded write of known bytes
+        (``memory_write``) puts there, or None."""
+        w = memory_write(ins, self.defined) if ins.guard is None else None
+        if w is None or w.kind == "alloca" and ins.dest not in self.allocas:
             return None
-        if isinstance(ins, Alloca):
-            n = ins.size.value if isinstance(ins.size, Imm) else -1
-            return (ins.dest, 0, bytes(n), {}) if ins.dest in self.allocas and \
-                0 <= n <= MAX_KNOWN else None
-        if isinstance(ins, Store):
-            at = self.place(ins.addr)
-            if at is None or not isinstance(ins.value, Imm):
-                return None
-            mask = (1 << (8 * ins.size)) - 1
-            return at + ((ins.value.value & mask).to_bytes(ins.size, "little"), {})
-        if not (memory_writer(ins, self.defined) and len(ins.args) >= 3 and
-                isinstance(ins.args[2], Imm) and 0 < ins.args[2].value <= MAX_KNOWN):
-            return None
-        n, callee, at = ins.args[2].value, ins.callee.lstrip("@"), self.place(ins.args[0])
+        at = (ins.dest, 0) if w.kind == "alloca" else self.place(w.addr)
         if at is None:
             return None
-        if callee in MEMORY_SETS and isinstance(ins.args[1], Imm):
-            return at + (bytes((ins.args[1].value & 0xFF,)) * n, {})
-        src = self.place(ins.args[1]) if callee in MEMORY_COPIES else None
-        if src is not None and src[0].startswith(GLOBAL) and src[0][1:] in self.contents:
-            size, init, slots = self.contents[src[0][1:]]
-            lo = src[1]
-            if 0 <= lo and lo + n <= size:
-                return at + (init[lo:lo + n].ljust(n, b"\0"),
-                             {o - lo: v for o, v in slots.items() if lo - 8 < o < lo + n})
-        return None
+
+        def source(a, n):
+            src = self.place(a)
+            if src is None or not src[0].startswith(GLOBAL):
+                return None
+            return contents_bytes(self.contents, src[0][len(GLOBAL):], src[1], n)
+        got = w.data(lambda a: a.value if isinstance(a, Imm) else None, source, MAX_KNOWN)
+        if got is None or None in got[0] or (w.kind in ("set", "copy") and not got[0]):
+            return None
+        return at + (bytes(got[0]), got[1])
 
     def generated(self, ins: Instr) -> dict:
         """``{load name: the value it reads}`` right after ``ins`` (an int, or a GlobalAddr
@@ -223,7 +303,7 @@ class KnownBytes:
             return None
         hit = [o for o in slots if o < off - lo + size and off - lo < o + 8]
         if not hit:
-            return int.from_bytes(data[off - lo:off - lo + size], "little", signed=signed)
+            return load_value(data[off - lo:off - lo + size], signed)
         if hit == [off - lo] and size == 8 and slots[off - lo] is not None:
             return slots[off - lo]
         return None

@@ -1,5 +1,5 @@
-"""Known bytes of a function's allocas and globals, so ``simplify`` folds the loads that read them
-(issue #14:
+"""What bytes memory holds at each point of a function, so ``simplify`` folds the loads that read
+known ones (issue #14:
 GVN forwards a load from a fresh alloca, a ``memset`` or a ``memcpy`` from a constant global; e.g.
 a bit-field's first read-modify-write of an uninitialised struct, or a struct initialised from a
 ``__const`` copy).
@@ -17,9 +17,11 @@ instruction (a write into an object of which nothing is known makes the written 
   (its address plus an offset below 2**32: the interpreter's objects are segments 2**32 bytes
   apart, so it stays in its object or faults) changes no tracked byte; any other store (its
   address unknown) forgets everything;
-* ``call memset(A, C, N)`` / ``memcpy``/``memmove(A, G, N)`` (the interpreter's builtins, when the
-  module does not define the callee) with A inside an object, C and N known constants and G a
-  read-only global's bytes (``simplify.readonly_globals``): those bytes become C / G's; a builtin
+* ``call memset(A, C, N)`` / ``memcpy``/``memmove(A, G, N)`` (the interpreter's builtins, their
+  ``_chk`` forms, when the module does not define the callee) with A inside an object and N a
+  known constant: those N bytes become C's when C is known, G's when G points inside a read-only
+  global (``known_bytes.readonly_contents``), else unknown (a copy writes only its destination's
+  N bytes, whatever it reads); a builtin
   that writes nothing existing (``malloc``, ``strlen``, ``memcmp``, ...:
   ``memory_writes.NO_WRITE_BUILTINS``) changes nothing; any other call forgets everything (a
   callee may write an object whose address escaped, or free the frame's allocas:
@@ -33,6 +35,11 @@ dominates the chain, which dominates the read: X cannot run again in between). A
 bytes at a known offset inside X whose bytes are all known reads them (little-endian, extended as
 the load says); it cannot fault (in bounds of a live object), so it becomes ``mov`` of that value.
 
+What each write puts, what a read-only global holds and what a load of bytes reads are
+``flow.known_bytes``'s (``memory_write``, ``readonly_contents``, ``load_value``), which also
+gives PRE its known-bytes facts; this module is only the propagation along the CFG that simplify
+needs (PRE propagates in Datalog instead; ``flow.known_bytes`` says why both exist).
+
 References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (a load from a fresh alloca, a memset or a
 memcpy from a constant: AnalyzeLoadFromClobberingMemInst); docs/pir.md (alloca, load, store).
 """
@@ -41,11 +48,11 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Optional
 
-from pylogic.ir.ops import builtin_name
 from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Store, branch_targets)
-from pylogic.flow.memory_writes import COPY_BUILTINS, NO_WRITE_BUILTINS, SET_BUILTINS
+from pylogic.flow.known_bytes import contents_bytes, load_value, memory_write
+from pylogic.flow.memory_writes import NO_WRITE_BUILTINS, builtin_called
 from pylogic.flow.reaching import constant_branch
 
 __all__ = ["known_loads", "MAX_BYTES"]
@@ -57,8 +64,8 @@ OFFSET_LIMIT = 1 << 32
 
 
 def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
-                       readonly: dict, defined: Optional[set],
-                       global_sizes: Optional[dict] = None) -> dict:
+                readonly: dict, defined: Optional[set],
+                global_sizes: Optional[dict] = None) -> dict:
     """``{(label, index): value}`` for the loads of ``fn`` that read known bytes of an alloca or a
     global (``global_sizes``: name -> bytes of the module's globals; a global's bytes are unknown
     at the entry and become known by the writes above).
@@ -66,8 +73,9 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     ``reaching_def(reg, site)``: ``(site, instruction)`` of the one unguarded definition reaching
     that read, or None;
     ``constant(operand, site)``: its value there when known, else None; ``readonly``: the
-    module's read-only globals by name; ``defined``: names of functions the module defines (None:
-    unknown, so no call is taken for a builtin).
+    contents of the module's read-only globals (``known_bytes.readonly_contents``);
+    ``defined``: names of functions the module defines (None: unknown, so no call is taken for
+    a builtin).
 
     References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (AnalyzeLoadFromClobberingMemInst);
     docs/pir.md (alloca's zeroed bytes, load, store)."""
@@ -120,7 +128,8 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
         return (base, off) if off + n <= sizes[base] else None
 
     def global_bytes(a, site, n, depth=0):
-        """The ``n`` bytes a read-only global holds at operand ``a`` (read at ``site``)."""
+        """The ``n`` bytes a read-only global holds at operand ``a`` (read at ``site``), a
+        relocated address's bytes unknown; None when ``a`` is not known to point into one."""
         off = 0
         while isinstance(a, Reg) and depth < 16:
             got = reaching_def(a, site)
@@ -134,56 +143,41 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
             else:
                 return None
             depth += 1
-        if not isinstance(a, GlobalAddr) or a.name not in readonly:
+        got = contents_bytes(readonly, a.name, off, n) if isinstance(a, GlobalAddr) else None
+        if got is None:
             return None
-        g = readonly[a.name]
-        if off < 0 or off + n > g.size:
-            return None
-        return tuple(g.init[off:off + n].ljust(n, b"\0"))
+        data, slots = got
+        return tuple(None if any(o <= i < o + 8 for o in slots) else x
+                     for i, x in enumerate(data)), {}
 
     def inside(x, off, n):
         return x is not None and 0 <= off and off + n <= sizes[x]
 
     def step(state: dict, site, ins) -> dict:
-        if isinstance(ins, Alloca):
+        if isinstance(ins, Call):
+            name = builtin_called(ins, defined) if defined is not None else None
+            if name in NO_WRITE_BUILTINS:
+                return state
+            if name is None:
+                return {}       # a callee may write any escaped object
+        w = memory_write(ins, defined or ())
+        if w is None:
+            return {} if isinstance(ins, Call) else state
+        if w.kind == "alloca":
             if site in sizes:
                 state = dict(state)
                 state[site] = (0,) * sizes[site]
             return state
-        if isinstance(ins, Store):
-            got = written(state, ins.addr, ins.size, site)
-            if got is None:
-                return {}
-            if got == ():
-                return state
-            x, off = got
-            v = constant(ins.value, site)
-            data = (tuple((v >> (8 * i)) & 0xFF for i in range(ins.size)) if v is not None
-                    else (None,) * ins.size)
-            return _write(state, x, off, data, sizes[x])
-        if isinstance(ins, Call):
-            name = builtin_name(ins.callee)
-            if defined is not None and name not in defined and name in NO_WRITE_BUILTINS:
-                return state
-            if defined is None or name in defined or name not in COPY_BUILTINS + SET_BUILTINS \
-                    or len(ins.args) < 3:
-                return {}
-            n = constant(ins.args[2], site)
-            got = written(state, ins.args[0], n, site)
-            if got is None or n < 0:
-                return {}
-            if got == ():
-                return state
-            x, off = got
-            if name in SET_BUILTINS:
-                c = constant(ins.args[1], site)
-                data = (c & 0xFF,) * n if c is not None else (None,) * n
-            else:
-                data = global_bytes(ins.args[1], site, n)
-                if data is None:
-                    return {}       # the source may be anything, even overlap
-            return _write(state, x, off, data, sizes[x])
-        return state
+        where = written(state, w.addr, constant(w.size, site), site)
+        if where is None:
+            return {}
+        if where == ():
+            return state
+        x, off = where          # inside x, of at most MAX_BYTES
+        got = w.data(lambda a: constant(a, site), lambda a, n: global_bytes(a, site, n), sizes[x])
+        if got is None:         # a negative length
+            return {}
+        return _write(state, x, off, got[0], sizes[x])
 
     order = reverse_postorder(fn)
     index = {b: i for i, b in enumerate(order)}
@@ -220,9 +214,8 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                 got = resolve(ins.addr, (label, k))
                 if got is not None and got[0] in state and inside(got[0], got[1], ins.size):
                     data = state[got[0]][got[1]:got[1] + ins.size]
-                    if None not in data:      # load.8u reads a signed 64-bit value (docs/pir.md)
-                        out[(label, k)] = int.from_bytes(bytes(data), "little",
-                                                         signed=ins.signed or ins.size == 8)
+                    if None not in data:
+                        out[(label, k)] = load_value(data, ins.signed)
             if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
                 state = {}
             else:

@@ -1,6 +1,8 @@
 """Which instructions write memory, and how much: stores and calls clobber it; the library calls
 that write only at their first argument (``memcpy``, ``memset``, ...; the interpreter's builtins
-of those names when the module does not define them) with the bytes they write.
+of those names when the module does not define them: ``builtin_called``, the one place that
+decides which builtin a call runs) with the bytes they write; a copy's source, which it only
+reads (``copy_source``).
 
 Example
 -------
@@ -17,31 +19,45 @@ from __future__ import annotations
 from typing import Optional
 
 from pylogic.ir.model import Call, Imm, Instr, Store
+from pylogic.ir.ops import builtin_name
 
 
 #: Library calls that write memory only at their first argument and keep no pointer
-#: (the interpreter's builtins of these names, when the module does not define them).
+#: (the interpreter's builtins of these names, ``builtin_called``).
 MEMORY_WRITERS = frozenset({"memcpy", "memmove", "memset", "__memcpy_chk", "__memmove_chk",
                             "__memset_chk"})
 #: Library calls copying their second argument's bytes to their first (the interpreter's
 #: ``memmove``), and those setting bytes to their second argument.
 MEMORY_COPIES = frozenset({"memcpy", "memmove", "__memcpy_chk", "__memmove_chk"})
 MEMORY_SETS = frozenset({"memset", "__memset_chk"})
-#: Builtins (by ``ir.ops.builtin_name``: ``@memcpy``, ``llvm.memcpy.p0.p0.i64``) copying their
-#: second argument's bytes to their first, and setting bytes to their second: what simplify's
-#: analyses follow (``flow.known_memory``, ``flow.readonly_globals.loaded_only_globals``).
-COPY_BUILTINS = ("memcpy", "memmove")
-SET_BUILTINS = ("memset",)
 #: Builtins that write no memory that exists before the call (``interp.builtins``: they read
 #: their arguments' bytes, or allocate a new object).
 NO_WRITE_BUILTINS = frozenset({"malloc", "calloc", "strlen", "strnlen", "strcmp", "strncmp",
                                "memcmp", "bcmp", "memchr", "strchr", "index", "strrchr"})
 
 
-def memory_writer(ins: Instr, defined: frozenset = frozenset()) -> bool:
-    """Whether ``ins`` calls one of ``MEMORY_WRITERS`` (not defined in the module)."""
-    return isinstance(ins, Call) and ins.callee not in defined and \
-        ins.callee.lstrip("@") in MEMORY_WRITERS and bool(ins.args)
+def builtin_called(ins: Instr, defined=frozenset()) -> Optional[str]:
+    """The interpreter builtin a call runs, by ``ir.ops.builtin_name`` (``@memcpy`` and
+    ``llvm.memcpy.p0.p0.i64`` run ``memcpy``); None when ``ins`` is no call or ``defined`` (the
+    module's functions, spelled with or without ``@``) has its callee, which the interpreter
+    then calls instead (``interp.decode.resolve_function``: a missing or extra ``@``)."""
+    if not isinstance(ins, Call):
+        return None
+    bare = ins.callee.lstrip("@")
+    if ins.callee in defined or bare in defined or "@" + bare in defined:
+        return None
+    return builtin_name(ins.callee)
+
+
+def memory_writer(ins: Instr, defined=frozenset()) -> bool:
+    """Whether ``ins`` calls one of ``MEMORY_WRITERS`` (``builtin_called``)."""
+    return builtin_called(ins, defined) in MEMORY_WRITERS and bool(ins.args)
+
+
+def copy_source(ins: Instr, pos: int, defined=frozenset()) -> bool:
+    """Whether operand ``pos`` of ``ins`` is the source of a ``MEMORY_COPIES`` builtin, which only
+    reads its bytes and keeps no pointer to them."""
+    return pos == 1 and builtin_called(ins, defined) in MEMORY_COPIES
 
 
 def clobbers_memory(ins: Instr) -> bool:

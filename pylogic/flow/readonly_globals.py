@@ -1,52 +1,77 @@
-"""Read-only globals: the globals of a module nothing can write (``const`` ones, and those whose
-address only ever reaches loads, compares and the sources of ``memcpy``-like calls), so a load
-of them reads their initial bytes wherever it runs.
+"""Read-only globals: the globals of a module nothing can write, so a load of one reads its
+initial bytes wherever and whenever it runs. The one criterion every consumer uses (PRE's facts,
+``facts_gen/extract.py`` and ``transforms/pre/pre_m.py``; simplify's loads of constants; the
+initial contents of ``flow.known_bytes``).
 
-Two criteria, both sound, neither contains the other: ``readonly_globals`` follows addresses
-through every register derived from a global (copies, ``add``/``sub`` of any offset: a table
-indexed by a loop counter), accepts compares and the ``_chk`` copies, but only unguarded uses and
-callees spelled ``memcpy``/``memmove``; ``loaded_only_globals`` accepts guarded loads and the
-LLVM intrinsics (``llvm.memcpy.*``, ``ir.ops.builtin_name``) but follows only one ``add G, C``
-register. PRE's facts read the first; simplify folds loads of either
-(``simplify.readonly_globals``). One criterion with the strengths of both would change what
-each pass does (more globals read-only), so both stay until a change of results is wanted.
+A global is read-only when it is a ``const global`` (docs/pir.md "Extensions": a store into it
+faults), or when, in every defined function, its address and every register derived from it
+(``address_roots.global_roots``: written once, unguarded, by a copy of it or by adding or
+subtracting any offset to it -- a table indexed by a loop counter) is only
+
+* the address of a ``load``, guarded or not (it reads);
+* an operand of a compare (``cmp``, ``pcmp``: a 0/1 value or predicates, no pointer);
+* the operand of such a derivation (the derived register is then checked the same way);
+* the source of a builtin copy (``memory_writes.copy_source``: ``memcpy``, ``memmove``, their
+  ``_chk`` forms, ``llvm.memcpy.*``, when the module does not define the callee), which reads
+  its bytes and keeps no pointer.
+
+Any other use writes it or may: stored to (guarded or not), stored as a value, passed to another
+call (or as a copy's destination or length), returned, selected, printed, derived into a
+register written more than once or under a guard, or used as a guard. Then a pointer to it may
+exist somewhere the analysis does not follow, so it is not read-only.
+
+Why this is sound: PIR reaches an object only through its address (docs/pir.md: a global's
+name evaluates to it); the address lives in registers of one function until it is stored,
+passed or returned -- each of which disqualifies the global -- and every register holding a
+value derived from it is either in ``global_roots`` (its uses are checked) or written by an
+instruction that disqualifies the global. The one way around is forging an address from an
+integer (or offsetting past the object), which C's object rules exclude and the interpreter's
+segmented memory faults on in practice; LLVM's alias analyses assume the same.
 
 Example
 -------
 >>> from pylogic.ir.parser import parse_module
->>> m = parse_module("global t[4]\\nglobal u[4]\\nfunc main() {\\ne:\\n x = load.1 t\\n"
-...                  " store.1 u, x\\n ret 0\\n}\\n")
+>>> m = parse_module("global t[4]\\nglobal u[4]\\nfunc main() {\\ne:\\n i = input\\n"
+...                  " p = add t, i\\n x = load.1 p\\n store.1 u, x\\n ret 0\\n}\\n")
 >>> sorted(readonly_globals(m))
 ['t']
 
-References: C's object rules as LLVM 14 uses them (``constant`` globals; BasicAA: no pointer to an
-object whose address never escapes); docs/pir.md "Extensions" (``const global``).
+References
+----------
+LLVM 14 ``GlobalStatus::analyzeGlobal`` (Transforms/Utils/GlobalStatus.cpp: through GEPs and
+casts, loads, ``icmp`` and a ``memcpy``'s source leave a global not stored; anything else
+stores or escapes it), which GlobalOpt uses to mark a never-stored global ``constant``; BasicAA
+(no pointer to an object whose address never escapes); docs/pir.md (``const global``, guards).
 """
 from __future__ import annotations
 
-from collections import Counter
-
 from pylogic.flow.address_roots import GLOBAL, global_roots
-from pylogic.flow.memory_writes import COPY_BUILTINS, MEMORY_COPIES, memory_writer
-from pylogic.ir.model import BinOp, Call, Cmp, GlobalAddr, Imm, Instr, Load, Module, Mov, Reg
-from pylogic.ir.ops import builtin_name
+from pylogic.flow.memory_writes import copy_source
+from pylogic.ir.model import BinOp, Cmp, GlobalAddr, Instr, Load, Mov, PredDefine, Reg
+
+__all__ = ["readonly_globals", "written_globals"]
 
 
 def readonly_globals(module) -> frozenset[str]:
-    """Globals of ``module`` nothing can write: in every defined function their address (and
-    every register ``global_roots`` derives from it) is only a load address, compared, or
-    derived into such a register -- never stored, stored to, passed, returned or selected, so
-    no pointer to them exists outside (``const`` tables such as gcc torture ashrdi-1's
-    ``zext``: LLVM's memory dependence knows it); and every ``const global`` (docs/pir.md
-    "Extensions"), whatever its uses. The source of a ``memcpy``/``memmove`` (``MEMORY_COPIES``,
-    not defined in the module) is read too."""
+    """The read-only globals of ``module`` (the module docstring): the ``const`` ones and those no
+    ``written_globals``.
+
+    Parameters
+    ----------
+    module : the ``Module``.
+
+    Returns
+    -------
+    frozenset of global names.
+    """
     written = written_globals(module)
-    # a const global is never written: a write into it faults
-    return frozenset(g.name for g in module.globals if g.name not in written or g.const)
+    return frozenset(g.name for g in module.globals if g.const or g.name not in written)
 
 
 def written_globals(module, skip: frozenset = frozenset()) -> set[str]:
-    """Globals some defined function (but those in ``skip``) may write (``readonly_globals``)."""
+    """Globals some defined function (but those in ``skip``) may write: one of its uses of the
+    global's address, or of a register derived from it, is not only a read (the module
+    docstring)."""
     written: set[str] = set()
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     for fn in module.functions:
@@ -62,70 +87,20 @@ def written_globals(module, skip: frozenset = frozenset()) -> set[str]:
             for ins in b.instrs:
                 for pos, a in enumerate(ins.uses()):
                     r = root(a)
-                    if r is None:
-                        continue
-                    ok = ins.guard is None and (
-                        (isinstance(ins, Load) and pos == 0) or isinstance(ins, Cmp)
-                        or (isinstance(ins, (Mov, BinOp)) and groots.get(ins.defs()[0]) == r)
-                        or (pos == 1 and memory_writer(ins, defined)
-                            and ins.callee.lstrip("@") in MEMORY_COPIES))
-                    if not ok:
+                    if r is not None and not _only_reads(ins, pos, r, groots, defined):
                         written.add(r[len(GLOBAL):])
-                if ins.guard in groots:
+                if ins.guard in groots:         # a guard holding an address: followed nowhere
                     written.add(groots[ins.guard][len(GLOBAL):])
     return written
 
 
-def loaded_only_globals(module: Module) -> frozenset[str]:
-    """Globals of ``module`` whose address is only a load address (guarded or not) or the source
-    of a builtin ``memcpy``/``memmove`` (by ``builtin_name``, not defined in the module),
-    directly or through registers written once by ``add G, C`` that are only such addresses
-    (stored, passed to another call, compared or copied, it escapes). PIR offers no other way
-    to reach a global but forging its address from an integer: C's object rules, which LLVM's
-    ``constant`` globals and BasicAA rely on too.
-
-    Parameters
-    ----------
-    module : the ``Module``.
-
-    Returns
-    -------
-    frozenset of global names.
-    """
-    defined = {f.name.lstrip("@") for f in module.defined_functions()}
-    escaped, derived = set(), {}
-    for fn in module.defined_functions():
-        count = Counter(d for b in fn.blocks for i in b.instrs for d in i.defs())
-        for b in fn.blocks:
-            for ins in b.instrs:
-                if isinstance(ins, BinOp) and ins.op == "add" and ins.guard is None:
-                    g, c = ins.a, ins.b
-                    if isinstance(c, GlobalAddr):
-                        g, c = c, g
-                    if isinstance(g, GlobalAddr) and isinstance(c, Imm):
-                        if count[ins.dest] == 1 and ins.dest not in fn.params:
-                            derived[(fn.name, ins.dest)] = g.name
-                            continue
-        for b in fn.blocks:
-            for ins in b.instrs:
-                if isinstance(ins, BinOp) and (fn.name, ins.dest) in derived:
-                    continue
-                for k, a in enumerate(ins.uses()):
-                    if isinstance(ins, Load) and k == 0 or _copy_source(ins, k, defined):
-                        continue
-                    if isinstance(a, GlobalAddr):
-                        escaped.add(a.name)
-                    elif isinstance(a, Reg) and (fn.name, a.name) in derived:
-                        escaped.add(derived[fn.name, a.name])
-                if ins.guard is not None and (fn.name, ins.guard) in derived:
-                    escaped.add(derived[fn.name, ins.guard])
-    return frozenset(g.name for g in module.globals if g.name not in escaped)
-
-
-def _copy_source(ins: Instr, k: int, defined: set) -> bool:
-    """Is operand ``k`` of ``ins`` the source of the builtin ``memcpy``/``memmove`` (which only
-    reads it; not when the module defines a function of that name)?"""
-    if not isinstance(ins, Call) or k != 1:
-        return False
-    name = builtin_name(ins.callee)
-    return name in COPY_BUILTINS and name not in defined
+def _only_reads(ins: Instr, pos: int, root: str, groots: dict, defined: frozenset) -> bool:
+    """Whether operand ``pos`` of ``ins``, an address of ``root``, is only read or derived into a
+    register ``groots`` follows (a guarded instruction reads it, or does nothing)."""
+    if isinstance(ins, Load):
+        return pos == 0
+    if isinstance(ins, (Cmp, PredDefine)):
+        return True
+    if isinstance(ins, (Mov, BinOp)):
+        return groots.get(ins.dest) == root    # written once, unguarded (``global_roots``)
+    return copy_source(ins, pos, defined)

@@ -1,7 +1,8 @@
 """Soufflé's own ``tests/evaluation`` suite on the embedded engine (issue #16): every positive
 test is either refused with a located reason or gives exactly Soufflé's rows; none is a silent
 wrong answer. The sources are Soufflé's (not shipped): set ``PATHLOGIC_SOUFFLE_TESTS`` to its
-``tests/evaluation`` directory (README, "Soufflé's evaluation suite"); without it, skipped."""
+``tests/evaluation`` directory (docs/measurements.md, "Soufflé's own evaluation suite", says how
+to get it); without it, skipped."""
 from __future__ import annotations
 
 import re
@@ -12,7 +13,7 @@ from benchmarks.souffle_evaluation import ENV, positive_tests, run_test, suite_d
 
 ROOT = suite_dir()
 pytestmark = pytest.mark.skipif(ROOT is None, reason=f"Soufflé's tests/evaluation not found: set "
-                                f"${ENV} (README: Soufflé's evaluation suite)")
+                                f"${ENV} (docs/measurements.md: Soufflé's own evaluation suite)")
 NAMES = positive_tests(ROOT) if ROOT is not None else []
 
 #: Measured on Soufflé 2.5's suite (runs/souffle-evaluation.json); may only go up.

@@ -1,4 +1,4 @@
-"""Constant globals, pathlogic's extension of IR.md (README "PIR extensions"): ``const global
+"""Constant globals, pathlogic's extension of IR.md (docs/pir.md "Extensions"): ``const global
 NAME...``; a write into its bytes (``store``, and the library functions writing memory) is a
 run-time error, on the interpreter and the native engine. Parser and printer (round trip), the
 LLVM importer (``constant`` globals without relocations), facts (read-only memory roots) and
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from pylogic.flow.known_bytes import readonly_contents
 from pylogic.flow.readonly_globals import readonly_globals as fact_readonly
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
@@ -14,7 +15,6 @@ from pylogic.ir.llvm.importer import import_llvm
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
-from pylogic.transforms.simplify.simplify import readonly_globals
 
 PROGRAM = """const global s = "ab"
 const global t[4] = {1, 2}
@@ -131,9 +131,9 @@ out:
 
 def test_loads_from_a_const_global_fold_though_its_address_escapes():
     m = parse_module(ESCAPES, "t.pir")
-    assert set(readonly_globals(m)) == {"k"} and fact_readonly(m) == {"k"}
+    assert set(readonly_contents(m)) == {"k"} and fact_readonly(m) == {"k"}
     plain = parse_module(ESCAPES.replace("const global", "global"), "t.pir")
-    assert readonly_globals(plain) == {} and fact_readonly(plain) == frozenset()
+    assert readonly_contents(plain) == {} and fact_readonly(plain) == frozenset()
     after = optimize(m, ["simplify"], "t.pir", engine="clingo").module
     z = next(i for b in after.functions[0].blocks for i in b.instrs if i.defs() == ("z",))
     from pylogic.ir.printer import print_instr

@@ -1,4 +1,4 @@
-"""Exit splitting, pathlogic's extension of IR.md (README "PIR extensions"; PathFinder §7.4):
+"""Exit splitting, pathlogic's extension of IR.md (docs/pir.md "Extensions"; PathFinder §7.4):
 ``ret.N`` returns through exit N, ``call F(...) to L0, L1`` continues at the label of the exit
 taken. Parser and printer (round trip), verifier (located errors), interpreter (counts: one load
 per ``ret.N``, N >= 1), the native engine (hands such modules to the interpreter), CFG facts and

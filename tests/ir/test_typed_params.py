@@ -1,4 +1,4 @@
-"""Typed parameters, pathlogic's extension of IR.md (README "PIR extensions"): ``func F(X:s32,
+"""Typed parameters, pathlogic's extension of IR.md (docs/pir.md "Extensions"): ``func F(X:s32,
 B:u1)``; a call (or the program's start) whose argument lies outside the parameter's range is a
 run-time error. Parser and printer (round trip), verifier, interpreter and native engine (the
 same fault), facts (unchanged), and the LLVM importer (i1 -> u1, iN -> sN; none on pointers, i64

@@ -1,4 +1,4 @@
-"""Passes on modules with exit splitting (README "PIR extensions", what icbe writes): a split
+"""Passes on modules with exit splitting (docs/pir.md "Extensions", what icbe writes): a split
 call's continuations are CFG edges, for sinking (pde, ppde, ppde-keep) and for PRE's insertions
 on edges. Found by reading the passes' private target lists against ``branch_targets``:
 

@@ -36,10 +36,11 @@ Per function, to a fixpoint:
    a compare a dominating branch on the same stable operands decides folds too
    (``flow.branch_facts``); the operands of a rule are followed through the one definition
    reaching them (a dominating unguarded write, through it a copy of a stable value);
-4. a load from a *read-only* global (``readonly_globals``: a ``const global``, docs/pir.md
-   "Extensions", or one whose address is only ever a load address or a builtin ``memcpy``'s
-   source) at a constant offset inside it becomes ``mov`` of the bytes it reads (it cannot
-   fault; LLVM folds loads from ``constant`` globals); so does a load of bytes known at that
+4. a load from a *read-only* global (``flow.readonly_globals``: a ``const global``, docs/pir.md
+   "Extensions", or one whose address, through the registers derived from it, is only ever
+   loaded from, compared or a builtin ``memcpy``'s source) at a constant offset inside it
+   becomes ``mov`` of the bytes it reads (``known_bytes.readonly_contents``; it cannot fault;
+   LLVM folds loads from ``constant`` globals); so does a load of bytes known at that
    point (``flow.known_memory``: a fresh alloca's zeros, constant stores, memset, memcpy
    of a read-only global; GVN forwards these);
 5. when no rule above applies, in rounds of their own: demanded low bits (an operand
@@ -78,11 +79,10 @@ from typing import Iterable, Optional
 from pylogic.flow import known_bits as kb
 from pylogic.flow.branch_facts import BranchFacts, sole_entry_edges
 from pylogic.flow.known_bits import Bits
+from pylogic.flow.known_bytes import contents_bytes, load_value, readonly_contents
 from pylogic.flow.known_memory import known_loads
 from pylogic.flow.nonzero import NonZero, nonzero_fold
 from pylogic.flow.reaching import reaching_definitions
-from pylogic.flow.readonly_globals import (loaded_only_globals,
-                                           readonly_globals as readonly_by_roots)
 from pylogic.flow.stable import stable_operand
 from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
@@ -143,15 +143,6 @@ class SimplifyRecord(TransformRecord):
 
 
 # ---------------------------------------------------------------- the function's values
-
-def readonly_globals(module: Module) -> dict:
-    """``{name: Global}``: globals no instruction can write, by either criterion of
-    ``flow.readonly_globals`` (``readonly_globals``: ``const`` globals, addresses followed
-    through every derived register, compares; ``loaded_only_globals``: guarded loads and
-    ``llvm.memcpy`` sources)."""
-    never_written = readonly_by_roots(module) | loaded_only_globals(module)
-    return {n: g for n, g in module.global_map().items() if n in never_written}
-
 
 def _is_pure(ins: Instr) -> bool:
     """No side effect and cannot fault (``div``/``rem`` only by a non-zero literal)."""
@@ -653,20 +644,16 @@ def _stable_since(values: _Values, x, inner) -> bool:
 
 def _constant_load(ins: Load, values: _Values) -> Optional[int]:
     """The value ``ins`` reads when it reads a read-only global inside its bounds (so it cannot
-    fault either), else None."""
+    fault either; ``known_bytes.readonly_contents``), else None."""
     addr, off = values.leader(ins.addr), 0
     inner = values.ssa_def(addr)
     if isinstance(inner, BinOp) and inner.op == "add" and inner.guard is None:
         g, c = (inner.a, inner.b) if isinstance(inner.a, GlobalAddr) else (inner.b, inner.a)
         if isinstance(g, GlobalAddr) and isinstance(c, Imm):
             addr, off = g, c.value
-    if not isinstance(addr, GlobalAddr) or addr.name not in values.readonly:
-        return None
-    g = values.readonly[addr.name]
-    if off < 0 or off + ins.size > g.size:
-        return None
-    data = g.init[off:off + ins.size].ljust(ins.size, b"\0")
-    return int.from_bytes(data, "little", signed=ins.signed or ins.size == 8)   # docs/pir.md: 64-bit
+    got = contents_bytes(values.readonly, addr.name, off, ins.size) \
+        if isinstance(addr, GlobalAddr) else None
+    return load_value(got[0], ins.signed) if got is not None and not got[1] else None
 
 
 def _binop(ins: BinOp, op: str, a, b, rule: str) -> tuple[Instr, str]:
@@ -1050,7 +1037,8 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
                       returns: Optional[dict] = None, defined: Optional[set] = None,
                       global_sizes: Optional[dict] = None) -> tuple[Function, FunctionSimplify]:
     """``fn`` simplified to a fixpoint (``idom``: node -> immediate dominator; the CFG does not
-    change, so it holds for every round; ``readonly``: ``readonly_globals`` of its module;
+    change, so it holds for every round; ``readonly``: ``known_bytes.readonly_contents`` of its
+    module;
     ``returns``: known bits of what defined functions return, ``return_bits``: the result of a
     call of one is one of them -- fn's own is added to it); ``defined``: names of its defined
     functions; ``global_sizes``: its globals' sizes)."""
@@ -1113,7 +1101,7 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
              ) -> tuple[Module, SimplifyRecord]:
     """``(new module, record)``: every (or each named) defined function simplified; ``rows``
     holds ``idom`` (``Rows`` of the module)."""
-    readonly = readonly_globals(module)
+    readonly = readonly_contents(module)
     returns: dict = {}              # what each function returns, filled callees first
     defined = {f.name.lstrip("@") for f in module.defined_functions()}
     global_sizes = {g.name: g.size for g in module.globals}

@@ -1,7 +1,7 @@
 """Store-to-load forwarding of typed parameters (issue #14, gcc torture 931004-1, pr64260):
 ``store.N A, x`` then ``load.N A`` (sign-extending) or ``load.Nu A`` (zero-extending) reads
 ``x`` back exactly when every value ``x`` may hold survives the truncation to N bytes and that
-extension; a parameter of type ``sK`` / ``uK`` (README "PIR extensions": a call with an
+extension; a parameter of type ``sK`` / ``uK`` (docs/pir.md "Extensions": a call with an
 argument outside the type's range is a run-time error) holds -2^(K-1)..2^(K-1)-1 / 0..2^K-1,
 so (N < 8) it fits load.N iff K <= 8N (sK) or K < 8N (uK), and load.Nu iff it is a uK with
 K <= 8N; every value fits 8 bytes.

@@ -126,6 +126,38 @@ def test_unknown_stores_calls_joins_guarded_stores_and_writable_sources_stay_loa
     _identical(before, after, [(5, 0), (5, 1)])
 
 
+COPY_FROM_UNKNOWN = """
+func main() {
+e:
+    b = alloca 4
+    store.4 b, 7
+    src = alloca 4
+    x = input
+    store.4 src, x
+    a = alloca 4
+    call @__memcpy_chk(a, src, 2, 4)
+    y = load.4 b
+    z = load.2 a
+    a2 = add a, 2
+    w = load.2u a2
+    print y
+    print z
+    print w
+    ret 0
+}
+extern func @__memcpy_chk(%a0, %a1, %a2, %a3)
+"""
+
+
+def test_a_copy_of_unknown_bytes_makes_only_its_destination_unknown():
+    # memmove writes its destination's N bytes only (interp.builtins): b stays 7, a's first two
+    # bytes are the input's, its last two still the alloca's zeros (flow.known_bytes.Write)
+    before, after = simplified(COPY_FROM_UNKNOWN)
+    assert _text(after, "y") == ["y = mov 7"] and "load" in _text(after, "z")[0]
+    assert _text(after, "w") == ["w = mov 0"]
+    _identical(before, after, [(5,), (-70000,)])
+
+
 PAST_THE_END = """
 func main() {
 e:
@@ -219,7 +251,7 @@ def test_random_alloca_programs_stay_identical(text, inputs):
 
 
 def test_a_global_only_copied_from_by_memcpy_stays_read_only():
-    from pylogic.transforms.simplify.simplify import readonly_globals
+    from pylogic.flow.readonly_globals import readonly_globals
     module = parse_module("""
 global @a[4]
 global @b[4] = {1, 2, 3, 4}

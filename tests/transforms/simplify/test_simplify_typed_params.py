@@ -1,4 +1,4 @@
-"""simplify on typed parameters (README "PIR extensions"): an ``sN``/``uN`` parameter nothing
+"""simplify on typed parameters (docs/pir.md "Extensions"): an ``sN``/``uN`` parameter nothing
 writes again has its type's known bits and is one value wherever it is read. Checked by the
 interpreter on every value of the types (x:s8 by b:u1, 512 calls), and a call outside the range
 still faults after the pass."""
