@@ -149,7 +149,7 @@ def _verify_function(fn: Function, functions: dict, globals_: dict, r: _Reporter
     for p, t in zip(fn.params, fn.param_types):
         if t and (param_type_range(t) is None or p == VARIADIC_PARAM):
             r.report(f"parameter '{p}' has type '{t}' (a type is sN or uN, 1 <= N <= 63, and "
-                     f"'{VARIADIC}' has none)", fn.loc, function=name)
+                     f"'{VARIADIC_PARAM}' has none)", fn.loc, function=name)
     labels = {}
     for b in fn.blocks:
         if b.label in labels:
