@@ -11,6 +11,7 @@ here, once, into the table ``decides`` (Datalog integers are 32-bit on both engi
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, CondBr, Function, Imm, Load, Module, Mov, Reg,
@@ -45,9 +46,11 @@ DECIDES_LIMIT = 2_000_000
 REWRITE_DEPTH = 8
 REWRITE_LIMIT = 64
 
+@lru_cache(maxsize=1 << 16)
 def decide(cond: str, rel: str, c: int) -> Optional[str]:
     """``TRUE`` when every value the assertion allows satisfies ``rel c``, ``FALSE`` when none
-    does, else None (an empty assertion -- a dead path -- decides nothing)."""
+    does, else None (an empty assertion -- a dead path -- decides nothing). Pure, so cached: a
+    module asks the same few assertions of its queries again and again (issue #32)."""
     if "." in rel or rel == "in":                # a width or set query (query_arithmetic.py)
         return decide_query(parse_condition(cond), rel, c)
     s, q = parse_condition(cond), intervals(rel, c)

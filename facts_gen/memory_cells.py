@@ -192,8 +192,8 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
             same = _copies_in_block(b)
             for k, ins in enumerate(b.instrs):
                 i = instr_id(b.label, k)
-                if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) and ins.guard is None:
-                    for r in sorted(same[k].get(ins.addr.name, {ins.addr.name})):
+                if k in same:
+                    for r in sorted(same[k]):
                         out["deref"].append((f, i, r))               # PathFinder source 4
                     mine.add("ne 0")
                 cell = named.get((fn.name, b.label, k))
@@ -218,14 +218,16 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
                         out["cell_def"].append((f, i, x))
 
 
-def _copies_in_block(block) -> list[dict[str, set[str]]]:
-    """Before each instruction of ``block``: the registers holding the same value as each
-    register through unguarded ``mov``s in the block, neither redefined since (a dereference of
-    one is one of all: gcc.dg/tree-ssa 20030730-1.c stores through a copy of the tested pointer)."""
+def _copies_in_block(block) -> dict[int, set[str]]:
+    """At each unguarded load or store through a register of ``block`` (by index): the registers
+    holding the same value as its address through unguarded ``mov``s in the block, neither
+    redefined since (a dereference of one is one of all: gcc.dg/tree-ssa 20030730-1.c stores
+    through a copy of the tested pointer)."""
     classes: dict[str, set[str]] = {}
-    before = []
-    for ins in block.instrs:
-        before.append({r: set(c) for r, c in classes.items()})
+    at: dict[int, set[str]] = {}
+    for k, ins in enumerate(block.instrs):
+        if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) and ins.guard is None:
+            at[k] = set(classes.get(ins.addr.name, (ins.addr.name,)))
         for d in ins.defs():
             old = classes.pop(d, None)
             if old is not None:
@@ -235,4 +237,4 @@ def _copies_in_block(block) -> list[dict[str, set[str]]]:
             c = classes.setdefault(ins.src.name, {ins.src.name})
             c.add(ins.dest)
             classes[ins.dest] = c
-    return before
+    return at

@@ -44,13 +44,18 @@ def _cut(intervals, lo: int, hi: int) -> list[tuple[int, int]]:
 
 def query_set(rel: str, c) -> list[tuple[int, int]]:
     """The values (within the query's universe) that satisfy the query, as sorted intervals."""
+    return list(_query_set(rel, c))
+
+
+@lru_cache(maxsize=1 << 16)
+def _query_set(rel: str, c) -> tuple[tuple[int, int], ...]:
     kind, base = split(rel)
     if base == "in":
         pieces = [p.split("..") for p in str(c).split(",") if p]
         s = [(int(a), int(b)) for a, b in pieces]
     else:
         s = ops.intervals(base, int(c))
-    return _merged(_cut(s, *universe(kind)))
+    return tuple(_merged(_cut(s, *universe(kind))))
 
 
 def image(kind: str, intervals) -> list[tuple[int, int]]:

@@ -3,6 +3,8 @@
 integers are 32-bit on both engines); a branch query ``(v relop c)`` allows ``ops.intervals``."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pylogic.ir.ops import intervals
 
 
@@ -19,10 +21,15 @@ def _merged(pieces) -> list[tuple[int, int]]:
 
 def parse_condition(cond: str) -> list[tuple[int, int]]:
     """The value set of an assertion text: ``"REL C"`` or ``"range LO HI"``."""
+    return list(_parsed(cond))
+
+
+@lru_cache(maxsize=1 << 16)
+def _parsed(cond: str) -> tuple[tuple[int, int], ...]:
     parts = cond.split()
     if parts[0] == "range":
-        return [(int(parts[1]), int(parts[2]))]
-    return intervals(parts[0], int(parts[1]))
+        return ((int(parts[1]), int(parts[2])),)
+    return tuple(intervals(parts[0], int(parts[1])))
 
 
 def _subset(a: list, b: list) -> bool:
