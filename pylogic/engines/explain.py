@@ -130,6 +130,15 @@ def show_literal(lit, env: dict) -> str:
     return repr(lit)
 
 
+def _ordered(rows) -> dict:
+    """``rows`` as an ordered set (dict keys), sorted when the values compare."""
+    rows = set(map(tuple, rows))
+    try:
+        return dict.fromkeys(sorted(rows))
+    except TypeError:                          # a column mixing numbers and symbols
+        return dict.fromkeys(sorted(rows, key=repr))
+
+
 class Explainer:
     """Derivations and refutations of rows of ``checked`` over ``model``.
 
@@ -143,7 +152,9 @@ class Explainer:
 
     def __init__(self, checked: CheckedProgram, model: dict):
         self.checked = checked
-        self.model = {r: set(map(tuple, rows)) for r, rows in model.items()}
+        # rows as ordered sets (dict keys) in sorted order: the tree chosen among several
+        # derivations must not depend on the hash seed (an explanation is a result too)
+        self.model = {r: _ordered(rows) for r, rows in model.items()}
         self.rules = defaultdict(list)
         for rule in checked.rules:
             self.rules[rule.head.rel].append(rule)
@@ -297,23 +308,24 @@ class Explainer:
         wanted = self._depends(rel) - self._ranked
         if not wanted:
             return
-        known: dict[str, set] = defaultdict(set)
+        known: dict[str, dict] = defaultdict(dict)      # ordered sets: dict keys
         for (r, row), _ in self.rank.items():
-            known[r].add(row)
-        delta: dict[str, set] = defaultdict(set)
-        for r in wanted:
+            known[r][row] = None
+        delta: dict[str, dict] = defaultdict(dict)
+        for r in sorted(wanted):
             if r in self.checked.inputs:
                 for row in self.model.get(r, ()):
                     if (r, row) not in self.rank:
                         self.rank[(r, row)] = 0
-                        delta[r].add(row)
-                        known[r].add(row)
-        rules = [(rule, self._outer(rule)) for r in wanted for rule in self.rules.get(r, ())]
+                        delta[r][row] = None
+                        known[r][row] = None
+        rules = [(rule, self._outer(rule)) for r in sorted(wanted)
+                 for rule in self.rules.get(r, ())]
         rnd = 0
         first = True
         while first or any(delta.values()):
             rnd += 1
-            new: dict[str, set] = defaultdict(set)
+            new: dict[str, dict] = defaultdict(dict)
             for rule, outer in rules:
                 body = list(rule.body)
                 starts = [k for k, lit in enumerate(body) if isinstance(lit, Atom)]
@@ -350,7 +362,7 @@ class Explainer:
                                "not hold (engine and explanation disagree)", rule.loc)
         self.rank[key] = rnd
         self.why[key] = (rule, env)
-        new[rule.head.rel].add(row)
+        new[rule.head.rel][row] = None
 
     # ---- answers -------------------------------------------------------------------------
 
