@@ -8,4 +8,6 @@ from setuptools import find_packages, setup
 setup(packages=find_packages(include=["pylogic*", "facts_gen*"]) + ["pylogic.datalog",
                                                                     "pylogic.docs"],
       package_dir={"pylogic.datalog": "datalog", "pylogic.docs": "docs"},
-      package_data={"pylogic.datalog": ["*.dl", "**/*.dl"], "pylogic.docs": ["*.md", "**/*.md"]})
+      package_data={"pylogic.datalog": ["*.dl", "**/*.dl"], "pylogic.docs": ["*.md", "**/*.md"],
+                    # the run-time ``pathlogic export`` compiles into every exported program
+                    "pylogic.interp.native": ["runtime.c"]})

@@ -24,6 +24,9 @@ Pipelines are data: ``--ours if-convert --ours if-convert,sccp --llvm sccp,adce 
 ``--llvm 'default<O2> -vectorize-loops=false -vectorize-slp=false'``. A pass our registry does
 not know is reported as ``unknown pass`` on its rows.
 
+Corpora: ``--examples``, ``--csmith``, ``--torture``, ``--tree-ssa`` and ``--real`` (the
+llvm-test-suite programs vendored in ``benchmarks/real``, ``benchmarks/real_corpus.py``).
+
     python -m benchmarks.optimize --examples --csmith 1-10 --torture 40 --name harness \\
         --ours if-convert --llvm sccp,adce --llvm 'default<O2>'
 
@@ -192,8 +195,20 @@ def tree_ssa_sample(patterns: str, workdir: str = DEFAULT_WORKDIR) -> list[str]:
     return [p for p in tree_ssa_programs(workdir) if matches(p) and not _uses_float(p)]
 
 
+def real_sample(patterns: str) -> list[tuple[str, str]]:
+    """The vendored llvm-test-suite programs (``benchmarks/real``, ``benchmarks.real_corpus``):
+    ``all``, or comma-separated globs over ``Suite/program.c`` (``Shootout/*,Dhrystone/*``);
+    ``[(name, path)]``, the name ``Suite-program.c``."""
+    from benchmarks.real_corpus import programs
+    pats = [q.strip() for q in (patterns or "").split(",") if q.strip() and q.strip() != "0"]
+    if not pats:
+        return []
+    return [(name.replace("/", "-"), path) for name, path in programs()
+            if any(q == "all" or fnmatch.fnmatch(name, q) for q in pats)]
+
+
 def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 12,
-           tree_ssa: str = "") -> list[tuple]:
+           tree_ssa: str = "", real: str = "") -> list[tuple]:
     """[(program name, kind, path)]"""
     items = []
     if examples:
@@ -205,6 +220,7 @@ def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 
             items.append((f"csmith-{s}.c", "csmith", p))
     items += [(os.path.basename(p), "torture", p) for p in torture_sample(torture, seed)]
     items += [(os.path.basename(p), "tree-ssa", p) for p in tree_ssa_sample(tree_ssa, workdir)]
+    items += [(name, "real", p) for name, p in real_sample(real)]
     return items
 
 
@@ -701,6 +717,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=12, help="torture sampling seed")
     ap.add_argument("--tree-ssa", default="", metavar="GLOBS",
                     help="gcc.dg/tree-ssa programs by file-name globs, e.g. 'ssa-pre-*'")
+    ap.add_argument("--real", nargs="?", const="all", default="", metavar="GLOBS",
+                    help="the llvm-test-suite programs of benchmarks/real (all, or globs over "
+                         "Suite/program.c, e.g. 'Shootout/*')")
     ap.add_argument("--ours", action="append", default=None,
                     help="one of our pipelines, passes comma-separated (repeat); default if-convert")
     ap.add_argument("--llvm", action="append", default=None,
@@ -726,7 +745,7 @@ def main(argv=None) -> int:
         return resummarise(a.resummarise)
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
     llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM)
-    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa)
+    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)
     labels = labels_of(ours, llvm)
     source = source_state()     # at the start: the code the workers run (HEAD may move meanwhile)
     t0 = time.time()
@@ -746,7 +765,7 @@ def main(argv=None) -> int:
         "settings": {"fuel": a.fuel, "engine": a.engine, "jobs": a.jobs,
                      "corpus": {"examples": a.examples, "csmith": a.csmith, "torture": a.torture,
                                 "torture_seed": a.seed, "torture_max_bytes": 1500,
-                                "tree_ssa": a.tree_ssa}},
+                                "tree_ssa": a.tree_ssa, "real": a.real}},
         "pipelines": {"ours": [ours_label(p) for p in ours], "llvm": [llvm_label(s) for s in llvm]},
         "summary": summary,
         "not_attempted": left,

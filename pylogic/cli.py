@@ -13,7 +13,7 @@ from pylogic.errors import PathlogicError
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = ("run", "check", "import_pir", "analyze", "facts", "query", "explain", "report", "compare_engines",
-            "predicates", "validate", "ifconvert", "optimize")
+            "predicates", "validate", "ifconvert", "optimize", "export")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -143,7 +143,11 @@ c2:
   %pk = getelementptr i64, ptr %tab, i64 %i3
   %key = load i64, ptr %pk
   %busy = icmp ne i64 %key, 0
-  br i1 %busy, label %bad, label %c3
+  br i1 %busy, label %grow, label %c3
+grow:
+  %grown = call i64 @pl_grow()
+  %again = icmp ne i64 %grown, 0
+  br i1 %again, label %c2, label %bad
 c3:
   %top = load i64, ptr @pl_atop
   %acap = load i64, ptr @pl_acap
@@ -300,6 +304,14 @@ class FunctionInfo:
     blocks: list = field(default_factory=list)
 
 
+#: ``@pl_grow``, called when the window slot of the next segment id is held by a live object:
+#: 1 when the segment table was enlarged (try again), 0 to fault. In the engine the run is then
+#: replayed in the interpreter (0); an exported program's runtime enlarges its table
+#: (``runtime.c`` ``pl_grow``).
+_NO_GROW = "define internal i64 @pl_grow() {\n  ret i64 0\n}\n"
+_EXTERN_GROW = "declare i64 @pl_grow()\n"
+
+
 def _write_address(readonly: list) -> str:
     """``@pl_waddr``: ``@pl_addr`` for a write, null (a fault) in the segments ``readonly``
     (the ids of the module's const globals)."""
@@ -326,9 +338,10 @@ class CompiledModule:
 
 
 class ModuleCompiler:
-    def __init__(self, module: Module, precise: bool = False):
+    def __init__(self, module: Module, precise: bool = False, export: bool = False):
         self.module = module
         self.precise = precise
+        self.export = export
         self.positions: list = []  # precise mode: stop position id -> (function, label, instr)
         self.functions = module.function_map()
         self.global_addrs = {g.name: (i + 1) << 32 for i, g in enumerate(module.globals)}
@@ -352,7 +365,7 @@ class ModuleCompiler:
                 f"@pl_exits = global [{n_x} x i64] zeroinitializer",
                 f"@pl_entries = global [{n_f} x i64] zeroinitializer",
                 f"@pl_kinds = global [{len(KINDS)} x i64] zeroinitializer",
-                "@pl_stop = global i64 -1", _TICK,
+                "@pl_stop = global i64 -1", _TICK, _EXTERN_GROW if self.export else _NO_GROW,
                 _write_address([i + 1 for i, g in enumerate(self.module.globals) if g.const]), ""]
         for f in self.defined:  # entry points taking an argument vector
             k = self.fid[f.name]
@@ -1005,12 +1018,15 @@ class FunctionCompiler:
             self.store(name, r)
 
 
-def compile_module(module: Module, builtin_lookup, precise: bool = False) -> CompiledModule:
+def compile_module(module: Module, builtin_lookup, precise: bool = False,
+                   export: bool = False) -> CompiledModule:
     """LLVM IR text of ``module`` plus the tables to rebuild the interpreter's counts.
 
     ``precise``: count and check the fuel before every instruction (and count kinds), so that
-    a run that exhausts its fuel stops exactly where the interpreter's does (``@pl_stop``)."""
-    return ModuleCompiler(module, precise).compile(builtin_lookup)
+    a run that exhausts its fuel stops exactly where the interpreter's does (``@pl_stop``).
+    ``export``: for a standalone program (``pylogic/interp/native/export.py``): ``@pl_grow``
+    is left to its runtime."""
+    return ModuleCompiler(module, precise, export).compile(builtin_lookup)
 
 
 __all__ = ["compile_module", "CompiledModule", "FunctionInfo", "MASK64"]
