@@ -289,6 +289,7 @@ def _torture_sample():
     return torture_sample("20", seed=28) if os.path.isdir(TORTURE) else []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", _torture_sample() or [None], ids=lambda p: os.path.basename(p or "none"))
 def test_torture_sample_round_trips(tmp_path, path):
     if path is None:
@@ -305,6 +306,7 @@ def _real():
     return programs()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,path", _real(), ids=[n for n, _ in _real()])
 def test_real_programs_round_trip(tmp_path, name, path):
     r = same(tmp_path, path)
