@@ -349,8 +349,9 @@ def propagate_copies(fn: Function) -> tuple[Function, set]:
         return fn, set()
     state_in = _solve(fn, copies)
     unguarded = 0
+    blocks = fn.block_map()
     for label, k in copies.sites:
-        ins = fn.block_map()[label].instrs[k]
+        ins = blocks[label].instrs[k]
         if ins.guard is None and _copy_source(ins) not in (None, ins.dest):
             unguarded |= copies.site_bit[(label, k)]
     blocked = 0
