@@ -15,8 +15,12 @@ Every version runs in the reference interpreter on the same cases (``main``, no 
 original: ``identical`` only when every run completed and agreed; ``different`` with the first
 difference; ``not compared`` when a run hit an interpreter limit, the import was incomplete
 (skipped functions or globals), or the pipeline could not run (unknown pass, opt failed, import
-failed). Per version: dynamic instructions, branches, loads, stores, predicate defines executed,
-static size (PIR instructions in defined functions). Totals per pipeline are summed over the
+failed). Per version (``METRICS``): dynamic instructions, the same without copies (``mov``: what
+register coalescing removes), copies, branches, executed conditional branches, loads, stores,
+predicate defines and expression evaluations (arithmetic, compares, selects), and the static size
+(PIR instructions in defined functions). ``head_to_head``: per pair (our pipeline, LLVM pipeline)
+the programs where LLVM executes fewer, as many or more instructions (with and without copies)
+and evaluations. Totals per pipeline are summed over the
 programs where EVERY version was identical, so every column adds up the same programs.
 
 Pipelines are data: ``--ours if-convert --ours if-convert,sccp --llvm sccp,adce --llvm
@@ -54,7 +58,6 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from benchmarks.common import machine_info, read_record, write_record
 from benchmarks.corpus import FLOAT_IR, csmith_program, tree_ssa_programs
 from benchmarks.drivers import add_driver
-from pylogic.analysis.evaluations import expression_evaluations
 from pylogic.analysis.optimize import optimize, static_size
 from pylogic.errors import PathlogicError
 from pylogic.interp.conditionals import conditional_branches
@@ -89,9 +92,16 @@ EXAMPLE_CASES = {
     "pcp_branchy.pir": [((), (0, 0)), ((), (1, 0)), ((), (0, 1)), ((), (3, 4))],
     "pcp_ifconverted.pir": [((), (0, 0)), ((), (1, 0)), ((), (0, 1)), ((), (3, 4))],
 }
-#: Dynamic counts per version (``instructions`` from RunResult.counts, the rest from .kinds).
-METRICS = ("instructions", "branches", "loads", "stores", "predicate_defines",
-           "conditional_branches")
+#: Dynamic counts per version (``_metrics``): ``instructions`` from RunResult.counts;
+#: ``instructions_without_moves`` = instructions - moves; ``expression_evaluations`` = the
+#: ``computations`` kind (arithmetic, compares, selects; nullified ones included); the others by
+#: kind (``pylogic.interp.machine.KINDS``) but ``conditional_branches`` (executed unguarded cbr,
+#: ``pylogic.interp.conditionals``).
+METRICS = ("instructions", "instructions_without_moves", "moves", "branches",
+           "conditional_branches", "loads", "stores", "predicate_defines",
+           "expression_evaluations")
+#: The metrics ``head_to_head`` compares per program.
+HEAD_TO_HEAD = ("instructions", "instructions_without_moves", "expression_evaluations")
 ORIGINAL = "original"
 #: Extra clang flags of the preparation (torture programs are old C: warnings off).
 PREPARE_FLAGS = ("-w",)
@@ -237,23 +247,17 @@ def _runs(module, cases, fuel):
 
 
 def _metrics(runs, module) -> dict:
+    """``METRICS`` summed over ``runs`` (of ``module``)."""
     out = {k: 0 for k in METRICS}
     for r in runs:
+        kinds = r.kinds
         out["instructions"] += int(r.counts.get("instructions", 0))
-        for k in METRICS[1:-1]:
-            out[k] += int(r.kinds.get(k, 0))
+        for k in ("moves", "branches", "loads", "stores", "predicate_defines"):
+            out[k] += int(kinds.get(k, 0))
+        out["expression_evaluations"] += int(kinds.get("computations", 0))
         out["conditional_branches"] += conditional_branches(module, r)  # executed cbr (issue #15)
+    out["instructions_without_moves"] = out["instructions"] - out["moves"]
     return out
-
-
-def _evaluations(module, runs) -> dict:
-    """Dynamic evaluations of expressions and of loads (copies excluded; what PRE removes,
-    ``pylogic/analysis/evaluations.py``); empty when not countable (side exits)."""
-    counts = [expression_evaluations(module, r) for r in runs]
-    if not counts or any(c is None for c in counts):
-        return {}
-    return {"expression_evaluations": sum(c["expressions"] for c in counts),
-            "load_evaluations": sum(c["loads"] for c in counts)}
 
 
 def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
@@ -289,7 +293,6 @@ def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
         rec.update(verdict=NOT_COMPARED if nc else ok, detail=(nc[0] if nc else "")[:200])
     if rec["verdict"] in (IDENTICAL, REFERENCE):
         rec.update(_metrics(runs, module))
-        rec.update(_evaluations(module, runs))
     rec["_runs"] = runs
     return rec
 
@@ -599,8 +602,38 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
             "totals_pairwise": pairwise,
             "llvm_import": llvm_import,
             "not_identical_by_reason": problems,
+            "head_to_head": head_to_head(records, [l for l in ours_labels if l != ORIGINAL],
+                                         [l for l in labels if l.startswith("opt:")]),
             "claim": claim_summary(records),
             "parity": parity_summary(records)}
+
+
+def head_to_head(records: list[dict], ours: list[str], llvm: list[str]) -> dict:
+    """Per ``"<ours> vs <llvm>"`` and metric of ``HEAD_TO_HEAD``: over the programs where both
+    versions were identical to the original, on how many LLVM's version counted fewer
+    (``llvm_fewer``), as many (``equal``) or more (``ours_fewer``), and the programs LLVM wins."""
+    out = {}
+    for o in ours:
+        for l in llvm:
+            pair = {k: {"programs": 0, "llvm_fewer": 0, "equal": 0, "ours_fewer": 0,
+                        "llvm_fewer_programs": []} for k in HEAD_TO_HEAD}
+            for r in records:
+                vs = {v["pipeline"]: v for v in r.get("versions", [])}
+                a, b = vs.get(o), vs.get(l)
+                if not (a and b and a["verdict"] == IDENTICAL and b["verdict"] == IDENTICAL):
+                    continue
+                for k in HEAD_TO_HEAD:
+                    p = pair[k]
+                    p["programs"] += 1
+                    if b[k] < a[k]:
+                        p["llvm_fewer"] += 1
+                        p["llvm_fewer_programs"].append(r["program"])
+                    elif b[k] == a[k]:
+                        p["equal"] += 1
+                    else:
+                        p["ours_fewer"] += 1
+            out[f"{o} vs {l}"] = pair
+    return out
 
 
 #: Code-size parity, per program: (ours, LLVM, LLVM's pass alone). When LLVM's output is smaller,
@@ -681,7 +714,8 @@ def table_rows(records: list[dict]) -> list[list]:
     rows = []
     for r in records:
         if not r.get("versions"):
-            rows.append([r["program"], "-", r["status"], "", "", "", "", "", "", r.get("detail", "")[:60]])
+            rows.append([r["program"], "-", r["status"], *[""] * (len(METRICS) + 1),
+                         r.get("detail", "")[:60]])
             continue
         for v in r["versions"]:
             rows.append([r["program"], v["pipeline"], v["verdict"],
@@ -690,8 +724,8 @@ def table_rows(records: list[dict]) -> list[list]:
     return rows
 
 
-HEADERS = ["program", "pipeline", "verdict", "instrs", "branches", "loads", "stores", "pdefs",
-           "static", "detail"]
+HEADERS = ["program", "pipeline", "verdict", "instrs", "w/o mov", "movs", "branches", "cbr",
+           "loads", "stores", "pdefs", "evals", "static", "detail"]
 
 
 def header_text(name, ours, llvm, normalise, fuel) -> str:
@@ -796,6 +830,7 @@ def main(argv=None) -> int:
                      f"{o['static_size']} -> {n['static_size']}"])
     print(format_table(["pipeline", "programs", *METRICS, "static"], rows))
     print_parity(summary["parity"])
+    print_head_to_head(summary["head_to_head"])
     print(f"wrote {out} ({len(records)} programs, {left} not attempted, {payload['wall_seconds']} s)")
     return 0
 
@@ -806,6 +841,15 @@ def print_parity(parity: dict) -> None:
                                                     sorted(p["verdicts"].items())))
         for reason, r in p["larger_by_reason"].items():
             print(f"  larger, {reason}: {r['programs']}")
+
+
+def print_head_to_head(pairs: dict) -> None:
+    rows = [[pair, k, p["programs"], p["llvm_fewer"], p["equal"], p["ours_fewer"]]
+            for pair, ms in pairs.items() for k, p in ms.items()]
+    if rows:
+        print("\nper program, ours against LLVM (both identical)")
+        print(format_table(["pair", "metric", "programs", "LLVM fewer", "equal", "ours fewer"],
+                           rows))
 
 
 def resummarise(path: str) -> int:

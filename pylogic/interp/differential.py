@@ -186,7 +186,7 @@ class Comparison:
         return {k: res.counts.get(k, 0) for k in COUNTS}
 
     def kinds(self, side: str) -> dict:
-        """Instructions of one run by kind (``machine.KINDS``: branches, computations, loads,
+        """Instructions of one run by kind (``machine.KINDS``: branches, computations, moves, loads,
         stores, predicate_defines, calls, returns, other), nullified ones included."""
         res = getattr(self, side)
         return {k: res.kinds.get(k, 0) for k in KINDS}

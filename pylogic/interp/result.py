@@ -18,8 +18,8 @@ class RunResult:
     error, if any (``run_module`` never raises for program faults); ``counts``: ``instructions``
     (executed, nullified included), ``nullified``, ``executed`` (not nullified),
     ``branches_taken``, ``calls``; ``kinds``: the instructions counted in ``instructions`` by
-    kind (``machine.KINDS``: branches, computations, loads, stores, predicate_defines, calls,
-    returns, other; counted by ``kinds_of`` when first read), empty when the profile is not
+    kind (``machine.KINDS``: branches, computations, moves, loads, stores, predicate_defines,
+    calls, returns, other; counted by ``kinds_of`` when first read), empty when the profile is not
     captured; ``edge_profile``: ``{(function, src, dst): count}`` of taken CFG edges (side exits
     included); ``block_profile``: ``{(function, label): entries}``.
     """

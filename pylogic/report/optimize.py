@@ -29,10 +29,11 @@ def pass_table(items: list[ProgramOptimization]) -> str:
 
 
 def dynamic(case, side: str) -> dict:
-    """Dynamic counts of one run by kind, loads and stores together as ``memory``."""
+    """Dynamic counts of one run by kind, loads and stores together as ``memory``, expressions
+    and copies (``mov``) together as ``computations``."""
     kinds = case.kinds(side)
     return {"instructions": case.counts(side)["instructions"],
-            "branches": kinds["branches"], "computations": kinds["computations"],
+            "branches": kinds["branches"], "computations": kinds["computations"] + kinds["moves"],
             "memory": kinds["loads"] + kinds["stores"],
             "predicate_defines": kinds["predicate_defines"]}
 

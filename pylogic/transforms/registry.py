@@ -12,6 +12,7 @@ from typing import Callable
 
 from pylogic.errors import PathlogicError
 from pylogic.transforms.cbe import cbe, icbe
+from pylogic.transforms.coalesce import coalesce
 from pylogic.transforms.dce import dce
 from pylogic.transforms.ifconvert import if_convert
 from pylogic.transforms.pcp import pcp, sccp
@@ -77,6 +78,9 @@ PASSES: dict[str, Pass] = {p.name: p for p in (
          "cbe + entry and exit splitting: callee clones for call sites that decide its entry "
          "branches; callee clones returning through ret.N to per-exit continuations; iterated "
          "within one growth budget", fixpoint=True, whole_module=True),
+    Pass("coalesce", coalesce.coalesce, coalesce.NEEDS,
+         "copy coalescing (Chaitin, LLVM RegisterCoalescer) and copy propagation: movs removed "
+         "by renaming, guards respected", fixpoint=True),
     Pass("simplify", simplify.simplify, simplify.NEEDS,
          "instruction simplification (LLVM InstSimplify): folds, identities, known bits, dead"),
 )}

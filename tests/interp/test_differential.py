@@ -193,7 +193,7 @@ def _kind(ins) -> str:
     op = None if ins is None else ins.opcode
     return {"br": "branches", "cbr": "branches", "load": "loads", "store": "stores",
             "pcmp": "predicate_defines", "call": "calls", "ret": "returns", "alloca": "other",
-            "input": "other", "print": "other", None: "other"}.get(op, "computations")
+            "input": "other", "print": "other", "mov": "moves", None: "other"}.get(op, "computations")
 
 
 def traced_kinds(module, args=(), inputs=(), fuel=10 ** 6, max_depth=10 ** 4) -> dict:

@@ -1,0 +1,1 @@
+"""Copy coalescing and copy propagation: ``coalesce`` (removes ``mov`` copies by renaming)."""
