@@ -18,6 +18,7 @@ Example
 from __future__ import annotations
 
 import importlib
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -113,8 +114,9 @@ def register(engine: Engine) -> Engine:
     if not isinstance(engine, Engine):
         raise ValueError(f"{engine!r} does not implement the Engine protocol")
     declared = _REGISTRY.get(engine.name)
-    if engine.name == AUTO or (declared is not None
-                               and declared != type(engine).__module__):
+    # a declared name is taken by the engine its module registers (while being imported)
+    if engine.name == AUTO or (declared is not None and not (isinstance(declared, str)
+                                                             and declared in sys.modules)):
         raise ValueError(f"engine name {engine.name!r} is reserved or already registered")
     _REGISTRY[engine.name] = engine
     return engine
