@@ -1,5 +1,5 @@
 """Start-up stays quick (issue #32 item 2): ``pathlogic --help``, ``pathlogic CMD --help`` for
-every command and a one-fact ``query -e`` import only what they use. Building the command line
+every command, a one-fact ``query -e`` and a short ``run`` import only what they use. Building the command line
 imports every command module, so a command module imports at top only what its parser needs
 (engine names, pass names, defaults); the engines, the interpreter, the facts extractors and the
 passes are imported by the function that runs the command. Each check runs a fresh interpreter
@@ -96,6 +96,14 @@ def test_one_fact_query_imports_only_its_engine(tmp_path):
     modules = run["modules"]
     assert "clingo" in modules and "pylogic.engines.dialect" in modules  # it did run the query
     assert heavy(modules, allowed=("clingo", "lark", "pylogic.engines.dialect")) == []
+
+
+def test_a_short_run_of_a_pir_file_stays_in_the_interpreter():
+    """``pathlogic run`` of a short .pir program: no native code (llvmlite), no LLVM importer."""
+    (run,) = imported([["run", str(ROOT / "examples" / "loop_call.pir"), "--json"]])
+    assert run["status"] == 0
+    assert "pylogic.interp.machine" in run["modules"]       # it did run
+    assert heavy(run["modules"], allowed=("pylogic.interp.machine",)) == []
 
 
 def test_the_check_sees_heavy_modules():
