@@ -14,7 +14,9 @@ each run (``PYTHONDONTWRITEBYTECODE=1`` with no cache, as this workplace's envir
 The user cache (``PATHLOGIC_CACHE``) is a temporary directory, warmed by the same first run: the
 Datalog parser's tables are read from it, as on any run after the first. The query reads one
 relation of the facts ``pathlogic facts examples/`` writes. The load average is recorded at the
-start and the end: other jobs on the machine lengthen wall times, CPU times much less.
+start and the end: other jobs on the machine lengthen wall times, CPU times much less. Niced
+jobs too: with the kernel's autogroup scheduling (``sched_autogroup``, recorded), a job in a
+session of its own gets an equal share of the CPUs whatever its nice value.
 """
 from __future__ import annotations
 
@@ -99,6 +101,15 @@ def measure(sides: dict[str, Path], argvs: dict[str, list[str]], repeat: int,
     return out
 
 
+def autogroup() -> bool | None:
+    """Whether the kernel shares the CPUs between sessions (then nice only orders a session's
+    own processes); None where it cannot be read."""
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return None
+
+
 def export(rev: str, dest: Path) -> str:
     """``rev`` of this repository into ``dest`` (``git archive``); its full commit id."""
     commit = subprocess.run(["git", "rev-parse", rev], cwd=ROOT, capture_output=True, text=True,
@@ -144,6 +155,7 @@ def main(argv=None) -> int:
                "commits": commits, "query": QUERY,
                "load_average": {"start": [round(x, 2) for x in load_start],
                                 "end": [round(x, 2) for x in os.getloadavg()]},
+               "sched_autogroup": autogroup(),
                "seconds": results}
     path = write_run(a.out, payload)
     for mode, by_case in results.items():
