@@ -29,12 +29,13 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from pylogic.analysis.cache import Cache, default_root, key
-from pylogic.engines import CheckedProgram, load_program_cached
-from pylogic.engines.relevance import needed_relations
 from pylogic.errors import PathlogicError
+
+if TYPE_CHECKING:  # the Datalog front end (lark) is imported when a program is first parsed
+    from pylogic.engines import CheckedProgram
 
 SCOPES = ("function", "predicated", "demand")
 _OUTPUTS: dict = {}   # analysis name -> (checked program, its outputs)
@@ -47,6 +48,7 @@ def _shipped(path: Path, identity: str) -> CheckedProgram:
     the user cache (``analysis/cache.py``; off with PATHLOGIC_CACHE=off) keeps it, keyed by
     pathlogic's own source, ``datalog/`` included, and ``identity``. Parsing the catalog cost
     about 2 s of every command that runs an analysis (issue #12 item 2)."""
+    from pylogic.engines import load_program_cached
     root = default_root()
     if root is None:
         return load_program_cached(path)
@@ -180,6 +182,7 @@ def inputs_read(outputs: Iterable[str]) -> frozenset[str]:
     extracted for them. Read off the program one engine call runs (``compose`` of ``producing``,
     #includes resolved) by the rule dependencies the engines prune with (``engines/relevance``),
     so an input left out cannot change an output."""
+    from pylogic.engines.relevance import needed_relations
     outputs = tuple(sorted(set(outputs)))
     if not outputs:
         return frozenset()

@@ -12,11 +12,8 @@ from pathlib import Path
 from pylogic.analysis.budget import DEFAULT_FUNCTION_TIMEOUT
 from pylogic.analysis.cache import NO_CACHE, Cache, default_root
 from pylogic.commands import positive_float, positive_int
-from pylogic.analysis.directory import analyze_directory
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
-from pylogic.report.analysis import (closing_lines, correlation_table, function_table,
-                                     pre_table, predicate_table)
 from pylogic.report.progress import Progress
 
 
@@ -112,6 +109,9 @@ def _cache(args) -> Cache:
 
 
 def run(args) -> int:
+    from pylogic.analysis.directory import analyze_directory
+    from pylogic.report.analysis import (closing_lines, correlation_table, function_table,
+                                         pre_table, predicate_table)
     if args.scheduler and args.executor != "dask":
         raise PathlogicError("--scheduler needs --executor dask")
     bar = Progress("analyze")

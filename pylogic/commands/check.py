@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
-from facts_gen.naming import same_function
 from pylogic.commands import import_notes, positive_int
 from pylogic.errors import ParseErrors, PathlogicError, printable_name
-from pylogic.ir.load import INPUT_SUFFIXES, load_program
-from pylogic.ir.model import Module
-from pylogic.ir.verify import verify_module
 from pylogic.report.docs import doc_path
+
+if TYPE_CHECKING:
+    from pylogic.ir.model import Module
 
 
 def add_parser(subparsers) -> None:
@@ -38,6 +37,7 @@ def add_parser(subparsers) -> None:
 
 
 def _expand(paths: list[str], recursive: bool) -> list[str]:
+    from pylogic.ir.load import INPUT_SUFFIXES
     out = []
     for path in paths:
         if recursive and os.path.isdir(path):
@@ -54,6 +54,8 @@ def check_file(path: str) -> tuple[Module | None, list[PathlogicError], list[str
     """Parse and verify one file: ``(module, errors, notes)``; errors are the parse errors
     (module None) or else the verification errors, [] when clean; notes name the functions
     the LLVM importer left out."""
+    from pylogic.ir.load import load_program
+    from pylogic.ir.verify import verify_module
     if os.path.isdir(path):
         return None, [PathlogicError(f"'{path}' is a directory (use -r to check the .pir, "
                                      f".ll and .c files under it)")], []
@@ -67,6 +69,7 @@ def check_file(path: str) -> tuple[Module | None, list[PathlogicError], list[str
 
 
 def _summary(path: str, module: Module, function: str | None = None) -> str:
+    from facts_gen.naming import same_function
     fns = [f for f in module.functions if function is None or same_function(f.name, function)]
     blocks = sum(len(f.blocks) for f in fns)
     instrs = sum(len(b.instrs) for f in fns for b in f.blocks)
@@ -75,15 +78,18 @@ def _summary(path: str, module: Module, function: str | None = None) -> str:
 
 
 def _defines(module: Module | None, function: str) -> bool:
+    from facts_gen.naming import same_function
     return module is not None and any(same_function(f.name, function)
                                       for f in module.defined_functions())
 
 
 def run(args) -> int:
     """Check each file; return 0 when all are clean, else 1."""
+    from facts_gen.naming import same_function
     status, found = 0, False
     paths = _expand(args.files, args.recursive)
     if args.jobs > 1 and len(paths) > 1:
+        from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(max_workers=min(args.jobs, len(paths))) as pool:
             checked = list(pool.map(check_file, paths))
     else:

@@ -10,8 +10,7 @@ from typing import Callable, Iterable
 
 from pylogic.commands import nonnegative_int
 from pylogic.analysis import catalog
-from pylogic.analysis.directory import facts_directory
-from pylogic.engines import available_engines, engine, engine_names, run_checked
+from pylogic.engines import available_engines, engine, engine_names
 from pylogic.errors import printable_name
 
 
@@ -67,6 +66,7 @@ def compare(facts_dir: Path, pairs: list[tuple[str, str]],
     int
         The number of differing rows, over all analyses and pairs.
     """
+    from pylogic.engines import run_checked
     names = list(dict.fromkeys(n for pair in pairs for n in pair))
     differing = 0
     for analysis in analyses:
@@ -94,6 +94,7 @@ def run(args) -> int:
     """Extract the facts (each file on its own: a bad one is reported and left out), then
     compare; exit 1 when a file was left out or two engines differ, even when fewer than two
     engines are available (nothing compared, the inputs still checked)."""
+    from pylogic.analysis.directory import facts_directory
     with tempfile.TemporaryDirectory(prefix="pathlogic-facts-") as tmp:
         facts_dir = Path(tmp) / "facts"
         _, loaded, failures = facts_directory(args.dir, facts_dir,  # missing / empty DIR: error

@@ -13,12 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pylogic.analysis.explain import explainer
-from pylogic.analysis.query import inputs_needed, load_query
 from pylogic.commands.query import extract_into
 from pylogic.engines import engine_choices
-from pylogic.engines.explain import parse_row, show_atom
-from pylogic.engines.run import check_input_files
 from pylogic.errors import DatalogError, PathlogicError
 from pylogic.report.explain import derivation_text, why_not_text
 
@@ -48,6 +44,10 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from pylogic.analysis.explain import explainer
+    from pylogic.analysis.query import inputs_needed, load_query
+    from pylogic.engines.explain import parse_row, show_atom
+    from pylogic.engines.run import check_input_files
     if args.function and not args.on:
         raise PathlogicError("--function selects the functions of --on DIR")
     checked = load_query(path=args.program)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 
-from pylogic.analysis.directory import facts_directory
 from pylogic.commands import positive_int
 from pylogic.errors import printable_name
 from pylogic.report.progress import Progress
@@ -28,6 +27,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from pylogic.analysis.directory import facts_directory
     progress = Progress("facts")
     try:
         facts, loaded, failures = facts_directory(args.dir, args.out, jobs=args.jobs,

@@ -16,15 +16,11 @@ import json
 import sys
 
 from pylogic.commands import check_output_file, positive_int, write_file
-from pylogic.analysis.passes import run_pass
 from pylogic.commands.run import parse_int_list
 from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import (DIFFERENT, EXIT_HELP, EXIT_NOT_CHECKED, IDENTICAL,
                                          compare_modules)
-from pylogic.ir.load import load_program
-from pylogic.ir.printer import print_module
-from pylogic.ir.verify import check_module
 
 DEFAULT_FUEL = 10_000_000
 
@@ -69,6 +65,10 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
+    from pylogic.analysis.passes import run_pass
+    from pylogic.ir.load import load_program
+    from pylogic.ir.printer import print_module
+    from pylogic.ir.verify import check_module
     out = check_output_file(args.out, "--out") if args.out else None   # before any work
     try:
         module, _report = load_program(args.file)

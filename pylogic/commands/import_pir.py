@@ -13,8 +13,6 @@ from pathlib import Path
 
 from pylogic.commands import check_output_file, import_notes, write_file
 from pylogic.errors import PathlogicError, SourceLoc
-from pylogic.ir.load import load_program
-from pylogic.ir.printer import print_module
 
 
 def add_parser(sub) -> None:
@@ -26,6 +24,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from pylogic.ir.load import load_program
+    from pylogic.ir.printer import print_module
     out = check_output_file(args.out, "--out") if args.out else None   # before any work
     if not Path(args.file).is_file():
         raise PathlogicError("no such file" if not Path(args.file).exists() else "not a file",

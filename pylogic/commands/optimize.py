@@ -14,7 +14,6 @@ import json
 import sys
 from pathlib import Path
 
-from pylogic.analysis.optimize import optimize_files, parse_passes
 from pylogic.report.progress import Progress
 from pylogic.analysis.output import check_output_path
 from pylogic.commands import write_file, positive_int
@@ -22,8 +21,6 @@ from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import (DIFFERENT, EXIT_DIFFERENT, EXIT_HELP, EXIT_IDENTICAL,
                                          EXIT_NOT_CHECKED, IDENTICAL)
-from pylogic.ir.printer import print_module
-from pylogic.report.optimize import check_table, pass_table, to_json
 from pylogic.transforms.registry import PASSES
 from pylogic.commands.run import parse_int_list
 
@@ -68,6 +65,7 @@ def check_out(target: str, out: str) -> None:
 
 
 def write_outputs(items, target: str, out: str) -> None:
+    from pylogic.ir.printer import print_module
     single = Path(target).is_file()
     for item in items:
         if item.result is None:
@@ -82,6 +80,8 @@ def write_outputs(items, target: str, out: str) -> None:
 
 
 def run(args) -> int:
+    from pylogic.analysis.optimize import optimize_files, parse_passes
+    from pylogic.report.optimize import check_table, pass_table, to_json
     try:
         if args.out:
             check_out(args.target, args.out)

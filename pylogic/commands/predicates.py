@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from facts_gen.naming import same_function
 from pylogic.report.table import format_table
 
 
@@ -37,6 +36,7 @@ def _load(path: str):
 
 
 def run(args) -> int:
+    from facts_gen.naming import same_function
     from pylogic.analysis.predicate_matrix import predicate_matrices
     from pylogic.errors import PathlogicError, SourceLoc
     from pylogic.predicates.ppg import check_function_name

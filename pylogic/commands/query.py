@@ -22,14 +22,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from facts_gen.extract import RELATIONS, write_facts
-from pylogic.analysis.directory import facts_directory
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.commands import nonnegative_int, only_function, positive_float
-from pylogic.analysis.query import inputs_needed, load_query, run_query, shown_outputs
-from pylogic.engines import engine_choices, write_outputs
+from pylogic.engines import engine_choices
 from pylogic.engines.budget import TIMEOUT_STATUS, call_with_budget
-from pylogic.engines.run import check_input_files
 from pylogic.errors import DatalogError, PathlogicError, SourceLoc, printable_name
 from pylogic.report.table import relation_table
 
@@ -77,6 +73,8 @@ def extract_into(directory: str, facts_dir: Path, function: str | None = None,
     PathlogicError
         ``directory`` does not exist or holds no input; no function is named ``function``.
     """
+    from facts_gen.extract import write_facts
+    from pylogic.analysis.directory import facts_directory
     work = facts_dir.parent / f"{facts_dir.name}-all" if function else facts_dir
     facts, loaded, failures = facts_directory(directory, work, relations=relations)
     for problem in loaded.problems:
@@ -96,6 +94,7 @@ def _missing_hint(message: str, args) -> str:
     ``analyze`` (it writes the families its analyses read); any other may be read as empty."""
     if args.missing_as_empty or "does not exist" not in message:
         return ""
+    from facts_gen.extract import RELATIONS
     relation = message.split(":", 1)[0].removeprefix(".input ").strip()
     if relation in RELATIONS:
         return (f" ({relation} is a fact pathlogic extracts, but not one `analyze` writes unless "
@@ -105,6 +104,7 @@ def _missing_hint(message: str, args) -> str:
 
 def evaluate(checked, facts_dir: Path, args) -> dict:
     """The engine call, under ``--timeout`` when given."""
+    from pylogic.analysis.query import run_query, shown_outputs
     options = dict(compiled=args.compiled, extra=list(checked.printsize))
     if args.out is None:  # an engine may skip what the shown relations do not need
         options["only"] = shown_outputs(checked, args.all_outputs) + list(checked.printsize)
@@ -116,6 +116,9 @@ def evaluate(checked, facts_dir: Path, args) -> dict:
 
 
 def run(args) -> int:
+    from pylogic.analysis.query import inputs_needed, load_query, shown_outputs
+    from pylogic.engines import write_outputs
+    from pylogic.engines.run import check_input_files
     out = check_output_path(args.out) if args.out else None   # before any work
     if args.function and not args.on:
         raise PathlogicError("--function selects the functions of --on DIR (with --facts, "

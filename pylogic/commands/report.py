@@ -12,8 +12,6 @@ import sys
 from pathlib import Path
 
 from pylogic.analysis.output import check_output_path
-from pylogic.analysis.report_data import read_run
-from pylogic.report.html import write_report
 
 
 def add_parser(subparsers) -> None:
@@ -29,6 +27,8 @@ def add_parser(subparsers) -> None:
 
 def build(run_dir: str | Path, out: str | Path | None = None, explain: bool = True) -> Path:
     """Write the report of ``run_dir``; print where and what on stderr; return its index."""
+    from pylogic.analysis.report_data import read_run
+    from pylogic.report.html import write_report
     dest = check_output_path(out or Path(run_dir) / "html")
     stats = write_report(read_run(run_dir, explain=explain), dest)
     notes = f"; no pictures: {stats['graph_errors'][0]}" if stats["graph_errors"] else ""

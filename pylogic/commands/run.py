@@ -14,11 +14,9 @@ import sys
 
 from pylogic.commands import check_output_file, load_input, positive_int, write_file
 from pylogic.errors import PathlogicError
-from pylogic.interp.decode import resolve_function
-from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
-                                    ERROR_STATUS)
-from pylogic.interp.native import ENGINES, run_with
-from pylogic.ir.parser import parse_int
+from pylogic.interp.defaults import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
+                                     ERROR_STATUS)
+from pylogic.interp.native import ENGINES
 from pylogic.report.docs import doc_path
 
 #: Option values that are integer lists may start with '-' (``--args -3,4``): let argparse take
@@ -65,6 +63,7 @@ def add_parser(subparsers) -> None:
 
 def parse_int_list(text: str, option: str) -> list[int]:
     """``"-3,4 5"`` -> ``[-3, 4, 5]`` (decimal or hex, separated by commas or spaces)."""
+    from pylogic.ir.parser import parse_int
     values = []
     for item in re.split(r"[,\s]+", text.strip()):
         if not item:
@@ -77,6 +76,8 @@ def parse_int_list(text: str, option: str) -> list[int]:
 
 
 def run(args) -> int:
+    from pylogic.interp.decode import resolve_function
+    from pylogic.interp.native import run_with
     argv = parse_int_list(args.args, "--args")
     if args.profile:
         check_output_file(args.profile, "--profile")

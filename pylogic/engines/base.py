@@ -3,8 +3,10 @@
 An engine evaluates a ``CheckedProgram`` over input facts and returns, per requested relation,
 its sorted tuples (``int`` for number columns, ``str`` for symbol columns): every engine gives
 identical output for the same program and facts. An engine module defines one class that
-satisfies ``Engine`` and calls ``register`` at import; ``pylogic/engines/__init__.py`` imports the
-engine modules (one line each, in the order "auto" prefers them).
+satisfies ``Engine`` and calls ``register`` at import; ``pylogic/engines/__init__.py`` names the
+engine modules with ``declare`` (one line each, in the order "auto" prefers them), and a module is
+imported when its engine is first asked for: listing the names (``engine_choices()`` for an
+``--engine`` option) imports no engine, so neither clingo nor duckdb.
 
 Example
 -------
@@ -15,11 +17,15 @@ Example
 """
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from pylogic.engines.program import CheckedProgram
 from pylogic.errors import DatalogError
+
+if TYPE_CHECKING:  # the checked program (its parser imports lark) is not needed to list engines
+    from pylogic.engines.program import CheckedProgram
 
 #: The engines' error type (an alias: every engine error is a DatalogError).
 EngineError = DatalogError
@@ -68,11 +74,28 @@ class Engine(Protocol):
         """
 
 
-_REGISTRY: dict[str, Engine] = {}
+#: name -> the engine, or the module that registers it when imported (``declare``)
+_REGISTRY: dict[str, Engine | str] = {}
+
+
+def declare(name: str, module: str) -> None:
+    """Name the engine that importing ``module`` registers, without importing it: the name is
+    listed (in "auto" preference order, after those already there) and the module is imported
+    when the engine is first asked for.
+
+    Raises
+    ------
+    ValueError
+        If the name is "auto" or already taken (a programming error).
+    """
+    if name == AUTO or name in _REGISTRY:
+        raise ValueError(f"engine name {name!r} is reserved or already registered")
+    _REGISTRY[name] = module
 
 
 def register(engine: Engine) -> Engine:
-    """Add ``engine`` to the registry (after the ones already there, in "auto" preference).
+    """Add ``engine`` to the registry (after the ones already there, in "auto" preference; in
+    its declared place when its module was named by ``declare``).
 
     Parameters
     ----------
@@ -90,10 +113,25 @@ def register(engine: Engine) -> Engine:
     """
     if not isinstance(engine, Engine):
         raise ValueError(f"{engine!r} does not implement the Engine protocol")
-    if engine.name == AUTO or engine.name in _REGISTRY:
+    declared = _REGISTRY.get(engine.name)
+    # a declared name is taken by the engine its module registers (while being imported)
+    if engine.name == AUTO or (declared is not None and not (isinstance(declared, str)
+                                                             and declared in sys.modules)):
         raise ValueError(f"engine name {engine.name!r} is reserved or already registered")
     _REGISTRY[engine.name] = engine
     return engine
+
+
+def _loaded(name: str) -> Engine | None:
+    """The registered engine ``name``, its module imported first if it was only declared; None
+    if no engine has that name."""
+    found = _REGISTRY.get(name)
+    if isinstance(found, str):
+        importlib.import_module(found)
+        found = _REGISTRY[name]
+        if isinstance(found, str):
+            raise ValueError(f"module {found} did not register engine {name!r}")
+    return found
 
 
 def unregister(name: str) -> None:
@@ -113,7 +151,7 @@ def engine_choices() -> list[str]:
 
 def available_engines() -> list[str]:
     """The engines usable on this machine now, in preference order for "auto"."""
-    return [name for name, e in _REGISTRY.items() if e.available()]
+    return [name for name in list(_REGISTRY) if _loaded(name).available()]
 
 
 def engine(name: str) -> Engine:
@@ -126,7 +164,7 @@ def engine(name: str) -> Engine:
     """
     if name == AUTO:
         name = resolve_engine(AUTO)
-    found = _REGISTRY.get(name)
+    found = _loaded(name)
     if found is None:
         raise DatalogError(f"unknown engine '{name}' (choose from {', '.join(engine_choices())})")
     return found
@@ -152,10 +190,11 @@ def resolve_engine(name: str = AUTO) -> str:
         message says why.
     """
     if name == AUTO:
-        usable = available_engines()
-        if usable:
-            return usable[0]
-        reasons = "; ".join(f"{e.name}: {e.unavailable_reason()}" for e in _REGISTRY.values())
+        for candidate in list(_REGISTRY):  # the first available one: the rest not imported
+            if _loaded(candidate).available():
+                return candidate
+        reasons = "; ".join(f"{e.name}: {e.unavailable_reason()}"
+                            for e in map(_loaded, list(_REGISTRY)))
         raise DatalogError(f"no Datalog engine is available ({reasons or 'none registered'})")
     found = engine(name)
     if not found.available():

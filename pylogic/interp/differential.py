@@ -52,18 +52,19 @@ import subprocess
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Optional
 
 from pylogic.errors import PathlogicError, SourceLoc
-from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
-                                    KINDS)
-from pylogic.interp.decode import resolve_function
+from pylogic.interp.defaults import DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT
 from pylogic.interp.native.select import run_with
-from pylogic.interp.result import RunResult
 from pylogic.ir.llvm.clang import compile_native, find_clang, find_lli
-from pylogic.ir.load import load_program
-from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module, Reg,
-                               Ret, Store)
+
+# The interpreter, the IR model and the importer are imported where they are used: the verdicts,
+# exit statuses and budgets below are what the command line needs (``--help``), and they come
+# without them.
+if TYPE_CHECKING:
+    from pylogic.interp.result import RunResult
+    from pylogic.ir.model import Module
 
 IDENTICAL, DIFFERENT, NOT_COMPARED = "identical", "different", "not compared"
 #: Exit status of a validating command per verdict (like cmp/diff: 0 same, 1 differ, 2 trouble).
@@ -188,6 +189,7 @@ class Comparison:
     def kinds(self, side: str) -> dict:
         """Instructions of one run by kind (``machine.KINDS``: branches, computations, moves, loads,
         stores, predicate_defines, calls, returns, other), nullified ones included."""
+        from pylogic.interp.machine import KINDS
         res = getattr(self, side)
         return {k: res.kinds.get(k, 0) for k in KINDS}
 
@@ -469,6 +471,9 @@ def with_argv(module: Module, argv, entry: str = "main") -> tuple[Module, str]:
     Example: ``m2, entry = with_argv(m, ["p.c", "7"]); run_module(m2, entry=entry)`` runs
     ``main(2, {"p.c", "7", NULL}, {NULL})``.
     """
+    from pylogic.interp.decode import resolve_function
+    from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module,
+                                  Reg, Ret, Store)
     main = resolve_function(module.function_map(), entry)
     if main is None:
         return module, entry
@@ -537,6 +542,8 @@ def native_vs_pir(path: str, fuel: int = NATIVE_FUEL, args=(), inputs=(),
 
     Example: ``native_vs_pir("tests/ir/llvm/c/control.c").status == "identical"``.
     """
+    from pylogic.interp.decode import resolve_function
+    from pylogic.ir.load import load_program
     path = str(path)
     v = Validation(path=path, status=IDENTICAL)
     if module is None:

@@ -21,18 +21,14 @@ from typing import Iterable
 from pylogic.errors import RunError, SourceLoc
 from pylogic.interp.builtins import Builtins, ProgramExit
 from pylogic.interp.decode import FunctionCode, FunctionDecoder, resolve_function, unknown_symbol
+from pylogic.interp.defaults import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
+                                     ERROR_STATUS)
 from pylogic.interp.memory import Memory
 from pylogic.interp.result import RunResult
 from pylogic.ir.model import (
     Alloca, BinOp, Br, Call, Cmp, CondBr, Input, Load, Module, Mov, PredDefine, Print, Ret,
     Select, Store, UnOp, to_signed64)
 from pylogic.ir.ops import PYTHON_NAMES, Fault
-
-#: Exit status reported for a run that ended in a run-time error (BSD EX_SOFTWARE).
-ERROR_STATUS = 70
-DEFAULT_FUEL = 10_000_000
-DEFAULT_MEMORY_LIMIT = 64 << 20
-DEFAULT_MAX_DEPTH = 10_000
 
 #: Instruction kinds of ``RunResult.kinds`` (instructions reached, nullified ones included):
 #: ``computations`` are the expressions (arithmetic, compares, selects), ``moves`` the copies

@@ -13,13 +13,16 @@ from __future__ import annotations
 import concurrent.futures
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pylogic.errors import ImportError_, PathlogicError, SourceLoc, printable_name
 from pylogic.ir.llvm.clang import compile_c_to_ll
-from pylogic.ir.llvm.importer import ImportReport, import_llvm
 from pylogic.ir.model import Module
 from pylogic.ir.parser import parse_file, parse_module
 from pylogic.ir.verify import check_module
+
+if TYPE_CHECKING:  # the LLVM importer is imported for the first .ll/.c file (a .pir needs none)
+    from pylogic.ir.llvm.importer import ImportReport
 
 __all__ = ["INPUT_SUFFIXES", "load_module", "load_text", "load_program", "LoadedProgram",
            "InputProblem", "LoadedDirectory", "discover", "relative_name", "load_one",
@@ -94,6 +97,7 @@ def load_program(path, verify: bool = True) -> tuple[Module, ImportReport | None
     p = str(path)
     if not p.endswith((".ll", ".c")):
         return load_module(p, verify), None
+    from pylogic.ir.llvm.importer import import_llvm
     if p.endswith(".c"):
         text = compile_c_to_ll(p)
     else:

@@ -3,15 +3,16 @@ rejected with a clear message, and a new engine taking part in ``run_checked`` a
 ``compare-engines`` just by being registered (DESIGN.md: a new engine is one file)."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from pylogic.cli import main
 from pylogic.commands.compare_engines import engine_pairs
-from pylogic.engines import (Engine, available_engines, engine, engine_choices, engine_names,
-                             load_program, register, resolve_engine, run_checked, run_program,
-                             unregister)
+from pylogic.engines import (Engine, available_engines, declare, engine, engine_choices,
+                             engine_names, load_program, register, resolve_engine, run_checked,
+                             run_program, unregister)
 from pylogic.errors import DatalogError
 
 PROGRAMS = Path(__file__).parent / "programs"
@@ -97,6 +98,28 @@ def test_registering_checks_the_name_and_the_protocol(stand_in):
         register(StandIn(name="auto"))
     with pytest.raises(ValueError):
         register(object())
+
+
+def test_a_declared_engine_is_imported_when_first_asked_for(stand_in, tmp_path, monkeypatch):
+    """``declare`` lists an engine without importing its module; the first ``engine(name)``
+    imports it, and the engine it registers keeps the declared place."""
+    (tmp_path / "pathlogic_lazy_engine.py").write_text(
+        "from pylogic.engines import register\n"
+        "from tests.engines.test_registry import StandIn\n"
+        "register(StandIn(name='lazy'))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    declare("lazy", "pathlogic_lazy_engine")
+    try:
+        stand_in(name="later")
+        assert engine_names()[-2:] == ["lazy", "later"] and "lazy" in engine_choices()
+        assert "pathlogic_lazy_engine" not in sys.modules
+        assert engine("lazy").name == "lazy" and "pathlogic_lazy_engine" in sys.modules
+        assert engine_names()[-2:] == ["lazy", "later"]
+        with pytest.raises(ValueError):
+            declare("lazy", "pathlogic_lazy_engine")
+    finally:
+        unregister("lazy")
+        sys.modules.pop("pathlogic_lazy_engine", None)
 
 
 def test_a_registered_engine_runs_through_run_checked(stand_in, tmp_path):

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: layer -> rank; a module may import its own layer or any layer of lower rank, except where
 #: APART and FORBIDDEN say otherwise.
 RANK = {
-    "pylogic.errors": 0,
+    "pylogic.errors": 0, "pylogic.user_cache": 0,
     "pylogic.ir": 1,
     "pylogic.flow": 2,
     "facts_gen": 3, "pylogic.engines": 3, "pylogic.interp": 3,

@@ -9,8 +9,7 @@ what ``run_module`` gives; ``RunResult.engine`` says which engine produced it.
 """
 from __future__ import annotations
 
-from pylogic.interp.machine import DEFAULT_FUEL, run_module
-from pylogic.interp.native.engine import run_module_native
+from pylogic.interp.defaults import DEFAULT_FUEL
 
 ENGINES = ("auto", "interp", "native")
 #: instructions the interpreter runs before ``auto`` switches to native code (about 0.3 s)
@@ -26,11 +25,15 @@ def _fuel_exhausted(res) -> bool:
 def run_with(engine: str, module, entry: str = "main", args=(), inputs=(),
              fuel: int = DEFAULT_FUEL, **kw):
     """``run_module(module, ...)`` on the chosen engine (``ENGINES``); the same result."""
+    # imported here: choosing an engine (``ENGINES``) needs neither the interpreter nor llvmlite,
+    # and a run that stays in the interpreter never imports llvmlite
+    from pylogic.interp.machine import run_module
     if engine == "interp":
         res = run_module(module, entry=entry, args=args, inputs=inputs, fuel=fuel, **kw)
         res.engine = "interp"
         return res
     if engine == "native":
+        from pylogic.interp.native.engine import run_module_native
         return run_module_native(module, entry=entry, args=args, inputs=inputs, fuel=fuel,
                                  **kw)
     if engine != "auto":
@@ -45,6 +48,7 @@ def run_with(engine: str, module, entry: str = "main", args=(), inputs=(),
         res = run_module(module, entry=entry, args=args, inputs=inputs, fuel=fuel, **kw)
         res.engine = "interp"
         return res
+    from pylogic.interp.native.engine import run_module_native
     return run_module_native(module, entry=entry, args=args, inputs=inputs, fuel=fuel, **kw)
 
 
