@@ -11,7 +11,8 @@ for compile-only tests) and its cases are run as the harness runs the original (
 system, this process and its children: the host is shared, wall time is not the program's) of
 running every case from cold caches (the interpreter's decoded machines and the native engine's
 compiled modules are dropped first, so the native time includes compiling, the interpreter's
-decoding), best of ``--repeat``. The results of the engines are checked to be identical
+decoding), best of ``--repeat`` (three times as many for a program whose interpreter run
+takes less than ``--floor``). The results of the engines are checked to be identical
 (output, status, error, counts, kinds, edge and block profiles, peak memory). Reported: per
 program the times and ``auto / min(interp, native)``, and the worst ratio and how many programs
 exceed ``--limit`` (1.10); programs whose best time is below ``--floor`` are listed but not
@@ -20,6 +21,7 @@ counted (their ratio is timer noise).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import sys
@@ -61,6 +63,7 @@ def time_engine(engine: str, module, cases, fuel: int, repeat: int):
     best, results = None, None
     for _ in range(repeat):
         cold()
+        gc.collect()  # no collection of an earlier run's garbage inside the timing
         t0 = cpu_seconds()
         results = [run_with(engine, module, entry="main", args=a, inputs=i, fuel=fuel)
                    for a, i in cases]
@@ -79,7 +82,9 @@ def warm_up() -> None:
     cold()
 
 
-def measure(item, engines, repeat: int) -> dict:
+def measure(item, engines, repeat: int, floor: float = 0.0) -> dict:
+    """One program on every engine (``repeat`` timings each; three times as many when one
+    interpreter run takes less than ``floor`` seconds: short runs are the noisiest)."""
     name, kind, path = item
     row = {"program": name, "kind": kind}
     try:
@@ -97,6 +102,9 @@ def measure(item, engines, repeat: int) -> dict:
     row.update(cases=len(cases), fuel=fuel, size=sum(len(b.instrs) for f in module.functions
                                                      for b in f.blocks))
     ref = None
+    if floor and time_engine("interp", module, cases, fuel, 1)[0] < floor:
+        repeat *= 3
+    row["repeat"] = repeat
     for engine in engines:
         secs, results, used = time_engine(engine, module, cases, fuel, repeat)
         row[engine] = round(secs, 4)
@@ -150,7 +158,7 @@ def main(argv=None) -> int:
     print(f"{'program':28} {'instr':>10} {'size':>6} " +
           " ".join(f"{e:>8}" for e in engines) + "    ratio", flush=True)
     for item in items:
-        row = measure(item, engines, a.repeat)
+        row = measure(item, engines, a.repeat, a.floor)
         rows.append(row)
         if "skipped" in row:
             print(f"{row['program']:28} skipped: {row['skipped']}", flush=True)

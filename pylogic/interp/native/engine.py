@@ -563,7 +563,8 @@ def run_module_native(module: Module, entry: str = "main", args: Iterable[int] =
         finally:
             machine.busy = False
         if isinstance(res, RunResult):
-            res.engine = "native (exact fuel)" if precise else "native"
+            res.engine = "native" if not precise else "native (exact fuel)" if \
+                res.error is not None else "native (precise variant)"
             return res
         reason = res
         if res != "fuel":  # only fuel exhaustion has a native second chance

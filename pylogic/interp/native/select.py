@@ -70,13 +70,14 @@ def _record_compile(module) -> None:
         del _measured[:-8]
 
 
-def _compiled(module) -> bool:
-    """Whether a compiled variant of ``module`` is cached (running natively costs no compile)."""
-    for precise in (False, True):
-        hit = native._CACHE.get((id(module), precise))
-        if hit is not None and hit[0] is module and not isinstance(hit[1], Exception):
-            return True
-    return False
+def _compiled(module) -> tuple:
+    """The variants to run ``module`` with when a compiled one is cached (running natively
+    then costs no compilation): the precise one alone if only it is, else fast then precise;
+    () when none is."""
+    cached = [precise for precise in (False, True)
+              if (hit := native._CACHE.get((id(module), precise))) is not None
+              and hit[0] is module and not isinstance(hit[1], Exception)]
+    return () if not cached else (True,) if cached == [True] else (False, True)
 
 
 def _native_unavailable(module) -> bool:
@@ -99,18 +100,22 @@ def run_with(engine: str, module, entry: str = "main", args=(), inputs=(),
     if engine != "auto":
         raise ValueError(f"unknown engine {engine!r} (one of {', '.join(ENGINES)})")
     args, inputs = tuple(args), tuple(inputs)
-    if _compiled(module):
-        return run_module_native(module, entry=entry, args=args, inputs=inputs, fuel=fuel, **kw)
-    pause = None
-    if fuel > AUTO_SLICE and not _native_unavailable(module):
-        cost = compile_seconds_per_instruction() * module_size(module)
-        t0 = time.process_time()
+    variants = _compiled(module)
+    if variants:
+        return run_module_native(module, entry=entry, args=args, inputs=inputs, fuel=fuel,
+                                 variants=variants, **kw)
+    t0 = time.process_time()
+    cost = []  # the predicted compile cost, worked out when the run outlasts its first slice
 
-        def pause(executed: int) -> int:
-            spent = max(time.process_time() - t0, 1e-6)
-            if (fuel - executed) * spent / executed <= cost:
-                return fuel  # interpreting to the end of the fuel is the cheaper bound
-            return 0 if spent >= SWITCH * cost else AUTO_SLICE
+    def pause(executed: int) -> int:
+        if not cost:
+            if _native_unavailable(module):
+                return fuel
+            cost.append(compile_seconds_per_instruction() * module_size(module))
+        spent = max(time.process_time() - t0, 1e-6)
+        if (fuel - executed) * spent / executed <= cost[0]:
+            return fuel  # interpreting to the end of the fuel is the cheaper bound
+        return 0 if spent >= SWITCH * cost[0] else AUTO_SLICE
     res = run_module(module, entry=entry, args=args, inputs=inputs, fuel=fuel, pause=pause,
                      first_slice=AUTO_SLICE, **kw)
     if res is not None:
