@@ -16,6 +16,8 @@ run only), results compared (output, status, error, counts, kinds, profiles). Th
 exhaust that fuel (the long-running ones) are run again with ``--long-fuel`` on both engines,
 and their C source with ``lli-14 -jit-kind=mcjit -force-interpreter`` (clang -O0 IR) and as a
 clang -O0 binary, each with ``--timeout`` (these run to the program's end, not to a fuel).
+The C loop is also timed in CPU seconds (best of 3; ``interp_over_lli_cpu``), as the host
+may be shared.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ import datetime
 import json
 import os
 import platform
+import resource
 import sys
 import time
 
@@ -124,6 +127,36 @@ def _timed(cmd, timeout: float):
     return round(time.perf_counter() - t0, 4)
 
 
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _cpu_timed(cmd, timeout: float, repeat: int = 3):
+    """Best CPU seconds (user + system) of ``repeat`` runs of ``cmd`` (the host is shared)."""
+    best = None
+    for _ in range(repeat):
+        t0 = _children_cpu()
+        try:
+            subprocess.run(cmd, capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        dt = _children_cpu() - t0
+        best = dt if best is None else min(best, dt)
+    return round(best, 4)
+
+
+def _cpu_best(fn, repeat: int = 3):
+    """(best CPU seconds of ``repeat`` calls of ``fn``, its last result)."""
+    best, res = None, None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        res = fn()
+        dt = time.process_time() - t0
+        best = dt if best is None else min(best, dt)
+    return best, res
+
+
 def csmith_section(seeds, workdir: str, long_fuel: int, timeout: float) -> dict:
     """Both engines on each csmith seed (fuel 1e7), then the long-running ones four ways."""
     os.environ.setdefault("CPATH", "/usr/include/csmith")
@@ -208,6 +241,15 @@ def c_loop_section(timeout: float) -> dict:
             out["lli_interpreter_s"] = _timed([lli, "-jit-kind=mcjit", "-force-interpreter", ll],
                                               timeout * 6)
         out["clang_O0_s"] = _timed([exe], timeout)
+        # CPU time (the host is shared: wall time is not the program's), best of 3
+        cpu, _ = _cpu_best(lambda: run_module(module, fuel=10 ** 10))
+        n = a.counts["instructions"]
+        out.update(interp_cpu_s=round(cpu, 3), interp_instructions_per_cpu_s=round(n / cpu))
+        if lli:
+            lcpu = _cpu_timed([lli, "-jit-kind=mcjit", "-force-interpreter", ll], timeout * 6)
+            if lcpu:
+                out.update(lli_interpreter_cpu_s=lcpu, interp_over_lli_cpu=round(cpu / lcpu, 2),
+                           lli_pir_equivalent_instructions_per_cpu_s=round(n / lcpu))
     print(f"C loop: {out}", flush=True)
     return out
 

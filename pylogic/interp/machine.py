@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from functools import partial
-from typing import Iterable
+from typing import Iterable, Optional
 
 from pylogic.errors import RunError, SourceLoc
 from pylogic.interp.builtins import Builtins, ProgramExit
@@ -165,8 +165,14 @@ class Machine:
 
     def run(self, entry: str = "main", args: Iterable[int] = (), inputs: Iterable[int] = (),
             fuel: int = DEFAULT_FUEL, memory_limit: int = DEFAULT_MEMORY_LIMIT,
-            capture_profile: bool = True, max_depth: int = DEFAULT_MAX_DEPTH) -> RunResult:
-        """Run ``entry`` once. Program faults end up in ``RunResult.error``; nothing is raised."""
+            capture_profile: bool = True, max_depth: int = DEFAULT_MAX_DEPTH,
+            pause=None, first_slice: int = 0) -> Optional[RunResult]:
+        """Run ``entry`` once. Program faults end up in ``RunResult.error``; nothing is raised.
+
+        ``pause``: the run is cut into slices of fuel, the first of ``first_slice``
+        instructions; when a slice is spent and fuel is left, ``pause(executed)`` returns the
+        next slice's length, or 0 to abandon the run (``run`` then returns None). The slices
+        change nothing else (the engine selection's cost model, ``native/select.py``)."""
         self.reset(inputs, memory_limit)
         f = resolve_function(self.functions, entry)
         if f is None:
@@ -198,6 +204,9 @@ class Machine:
         # taken side exit refunds the rest in ``refund[0]``. When the budget cannot cover the
         # next segment, the run continues one instruction at a time (exact to the instruction).
         budget, return_value, error = fuel, 0, None
+        reserve = 0  # fuel not yet handed to a slice (``pause``)
+        if pause is not None and 0 < first_slice < fuel:
+            budget, reserve = first_slice, fuel - first_slice
         while True:
             if fast:
                 start = length = 0
@@ -209,6 +218,13 @@ class Machine:
                             if refund[0]:
                                 budget += refund[0]
                                 refund[0] = 0
+                                continue
+                            if reserve:  # a slice is spent: go on, or abandon the run
+                                more = min(reserve, pause(fuel - reserve - budget))
+                                if more <= 0:
+                                    return None
+                                budget += more
+                                reserve -= more
                                 continue
                             fast = False
                             break
@@ -305,7 +321,7 @@ class Machine:
                 fc.entries += 1
                 calls[0] += 1
             segments, lengths = fc.segments, fc.segment_lengths
-        steps = fuel - budget - refund[0]
+        steps = fuel - reserve - budget - refund[0]
         kinds_of = None
         if capture_profile:  # what kind_counts needs, kept now, counted when asked for
             kinds_of = partial(
@@ -459,12 +475,14 @@ def machine_for(module: Module) -> Machine:
 def run_module(module: Module, entry: str = "main", args: Iterable[int] = (),
                inputs: Iterable[int] = (), fuel: int = DEFAULT_FUEL,
                memory_limit: int = DEFAULT_MEMORY_LIMIT, capture_profile: bool = True,
-               max_depth: int = DEFAULT_MAX_DEPTH) -> RunResult:
+               max_depth: int = DEFAULT_MAX_DEPTH, pause=None,
+               first_slice: int = 0) -> Optional[RunResult]:
     """Run function ``entry`` of ``module`` (``main`` also finds ``@main``) on ``args``/``inputs``.
 
     Parameters: ``args`` bind the entry's parameters (missing ones 0); ``inputs`` feed ``input``;
     ``fuel`` caps executed instructions (nullified included); ``memory_limit`` caps live bytes;
     ``max_depth`` caps the call stack.
+    ``pause``, ``first_slice``: see ``Machine.run`` (None only when ``pause`` abandoned the run).
     Returns: a ``RunResult``. Program faults (division by zero, bad address, exhausted input or
     fuel, unknown extern, ...) are reported in ``RunResult.error`` with their location, never
     raised.
@@ -473,6 +491,7 @@ def run_module(module: Module, entry: str = "main", args: Iterable[int] = (),
     machine = machine_for(module)
     machine.busy = True
     try:
-        return machine.run(entry, args, inputs, fuel, memory_limit, capture_profile, max_depth)
+        return machine.run(entry, args, inputs, fuel, memory_limit, capture_profile, max_depth,
+                           pause, first_slice)
     finally:
         machine.busy = False

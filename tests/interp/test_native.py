@@ -330,17 +330,66 @@ def test_random_pir(seed):
 
 # ---------------------------------------------------------------- engine selection
 
-def test_auto_is_tiered(monkeypatch):
-    from pylogic.interp.native import select
-    monkeypatch.setattr(select, "AUTO_SLICE", 1000)
+def test_interpreter_slices_change_nothing():
+    """``run_module(pause=...)`` cuts the run into slices of fuel; the result is the same (also
+    when the fuel runs out inside a slice), and a pause returning 0 abandons the run."""
     module = load_module(ROOT / "examples" / "loop_call.pir")
-    short = select.run_with("auto", module, fuel=10**6)
-    assert short.engine == "native"  # loop_call needs more than 1000 instructions
-    monkeypatch.setattr(select, "AUTO_SLICE", 10**6)
-    assert select.run_with("auto", module).engine == "interp"
-    ref = select.run_with("interp", module)
-    for engine in select.ENGINES:
-        assert observable(select.run_with(engine, module)) == observable(ref)
+    seen = []
+
+    def pause(executed):
+        seen.append(executed)
+        return 7
+    for fuel in (10**6, 500, 501, 37):
+        ref = run_module(module, fuel=fuel)
+        seen.clear()
+        sliced = run_module(module, fuel=fuel, pause=pause, first_slice=13)
+        assert observable(sliced) == observable(ref)
+        assert seen == sorted(seen) and all(n <= fuel for n in seen)
+    assert len(seen) > 2
+    assert run_module(module, fuel=10**6, pause=lambda n: 0, first_slice=13) is None
+    assert observable(run_module(module, fuel=37)) == observable(ref)  # the machine is reusable
+
+
+def test_auto_cost_model(monkeypatch):
+    """auto interprets while compiling is predicted to cost more than it saves, and otherwise
+    switches to the precise native variant; every engine gives the interpreter's result."""
+    from pylogic.interp.native import engine, select
+    monkeypatch.setattr(select, "AUTO_SLICE", 1000)
+    monkeypatch.setattr(select, "_measured", [])
+    for fuel in (10**6, 4321):  # completes; runs out of fuel
+        module = load_module(ROOT / "examples" / "loop_call.pir")
+        ref = select.run_with("interp", module, fuel=fuel)
+        monkeypatch.setattr(select, "COMPILE_SECONDS_PER_INSTRUCTION", 1e3)  # never pays off
+        assert select.run_with("auto", module, fuel=fuel).engine == "interp"
+        monkeypatch.setattr(select, "COMPILE_SECONDS_PER_INSTRUCTION", 1e-12)  # always pays
+        fast = select.run_with("auto", module, fuel=fuel)
+        assert fast.engine == ("native (exact fuel)" if fast.error else
+                               "native (precise variant)")  # the precise variant alone
+        assert (id(module), False) not in engine._CACHE
+        assert select._measured and select._measured[-1][1] == select.module_size(module)
+        assert observable(fast) == observable(ref)
+        monkeypatch.setattr(select, "COMPILE_SECONDS_PER_INSTRUCTION", 1e3)
+        monkeypatch.setattr(select, "_measured", [])
+        again = select.run_with("auto", module, fuel=fuel)  # compiled already: native at once
+        assert again.engine.startswith("native") and observable(again) == observable(ref)
+        assert (id(module), False) not in engine._CACHE  # still the precise variant alone
+        for name in select.ENGINES:
+            assert observable(select.run_with(name, module, fuel=fuel)) == observable(ref)
+    small = load_module(ROOT / "examples" / "loop_call.pir")
+    assert select.run_with("auto", small, fuel=1000).engine == "interp"  # one slice: no choice
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", PIR_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_precise_variant_alone(path):
+    """The precise variant, compiled alone (what auto runs), gives the interpreter's result on
+    runs that end normally too."""
+    module = load_module(path, verify=False)
+    for name, args, inputs in list(_cases(module))[:2]:
+        a = run_module(module, entry=name, args=args, inputs=inputs, fuel=100_000)
+        b = run_module_native(module, entry=name, args=args, inputs=inputs, fuel=100_000,
+                              variants=(True,))
+        assert observable(b) == observable(a)
 
 
 def test_run_command_engines(tmp_path, capsys):

@@ -249,7 +249,7 @@ class NativeMachine:
         if uses_exit_splitting(module):
             raise NativeUnavailable("exit splitting (ret.N, call ... to L0, L1) is not compiled "
                                     "natively; the interpreter runs it")
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU time: the host may be shared (select.py's cost model)
         try:
             self.compiled = compile_module(module, self.builtins.lookup, precise)
             tm = _target_machine()
@@ -261,7 +261,7 @@ class NativeMachine:
         except Exception as exc:  # LLVM rejected what we generated: say so, run interpreted
             raise NativeUnavailable(f"native compilation failed: {exc}") from exc
         self.llmod = llmod
-        self.compile_seconds = time.perf_counter() - t0
+        self.compile_seconds = time.process_time() - t0
         addr = self.engine.get_global_value_address
         self.g = {name: ctypes.c_int64.from_address(addr("pl_" + name))
                   for name in ("steps", "fuel", "nul", "calls", "depth", "maxdepth", "abort",
@@ -533,8 +533,13 @@ def machine_for(module: Module, precise: bool = False):
 def run_module_native(module: Module, entry: str = "main", args: Iterable[int] = (),
                       inputs: Iterable[int] = (), fuel: int = DEFAULT_FUEL,
                       memory_limit: int = DEFAULT_MEMORY_LIMIT, capture_profile: bool = True,
-                      max_depth: int = DEFAULT_MAX_DEPTH) -> RunResult:
+                      max_depth: int = DEFAULT_MAX_DEPTH,
+                      variants: tuple = (False, True)) -> RunResult:
     """``pylogic.interp.run_module`` on native code: the same parameters and result.
+
+    ``variants``: the compiled variants tried in turn (False: fast, True: precise); ``(True,)``
+    compiles only the precise one, which gives the same result on every run that ends
+    normally or by fuel (``select.py`` takes it for long runs).
 
     A run that exhausts its fuel is run again by a variant compiled to count and check the fuel
     before every instruction, which stops exactly where the interpreter does (or by the
@@ -545,7 +550,7 @@ def run_module_native(module: Module, entry: str = "main", args: Iterable[int] =
     """
     args, inputs = tuple(args), tuple(inputs)
     reason = None
-    for precise in (False, True):
+    for precise in variants:
         try:
             machine = machine_for(module, precise)
         except NativeUnavailable as exc:
@@ -558,7 +563,8 @@ def run_module_native(module: Module, entry: str = "main", args: Iterable[int] =
         finally:
             machine.busy = False
         if isinstance(res, RunResult):
-            res.engine = "native (exact fuel)" if precise else "native"
+            res.engine = "native" if not precise else "native (exact fuel)" if \
+                res.error is not None else "native (precise variant)"
             return res
         reason = res
         if res != "fuel":  # only fuel exhaustion has a native second chance
