@@ -52,7 +52,19 @@ def load_query(path: str | Path | None = None, text: str | None = None) -> Check
         checked = load_program(TEXT_NAME, text, include_dirs=include_dirs())
         checked.source_text = text   # what an engine that reads files is given (``run_query``)
         return checked
-    return load_program(path, include_dirs=include_dirs())
+    return load_program(find_program(path), include_dirs=include_dirs())
+
+
+def find_program(path: str | Path) -> str | Path:
+    """``path`` itself when it names a file (or is absolute, or is not found anywhere), else
+    the file of that relative name on the include path: ``explain dominance.dl ...`` finds the
+    shipped program as ``#include "dominance.dl"`` does (issue #30 item 2)."""
+    if Path(path).is_file() or Path(path).is_absolute():
+        return path
+    for directory in include_dirs():
+        if (directory / path).is_file():
+            return directory / path
+    return path
 
 
 def own_outputs(checked: CheckedProgram) -> list[str]:

@@ -1,7 +1,8 @@
 """``pathlogic explain PROGRAM.dl 'relation(v1, ...)' (--facts DIR | --on DIR)``: why a row holds
 (its derivation tree down to input facts, one rule instance per node with the rule's file:line)
 or, when it does not hold, why not (per rule that could derive it, the first body literal no
-instance satisfies). The shipped ``datalog/`` is on the include path, as for ``query``.
+instance satisfies). The shipped ``datalog/`` is on the include path, as for ``query``:
+``explain dominance.dl ...`` works from any directory.
 
 Values are bare (``idom(f.pir::main, entry, b1)``) or quoted (``"a, b"``). Exit status: 0 when
 the row holds, 3 when it does not (the why-not answer is printed), 1 after an error.

@@ -4,7 +4,8 @@ directory) and print the program's own output relations as tables (``--all-outpu
 those of the files it includes; a program with no ``.output`` of its own shows every output).
 
 The shipped analyses are on the include path (as Soufflé's ``-I``): ``#include "schema.dl"``
-and ``#include "dominance.dl"`` work from any directory. ``-e TEXT`` (repeatable, one line
+and ``#include "dominance.dl"`` work from any directory, as does ``query dominance.dl`` (a file
+of that name in the current directory first). ``-e TEXT`` (repeatable, one line
 each) is a program given on the command line, its includes found from the current directory.
 ``--csv`` prints one ``relation,value,...`` line per row (column names: ``--json``).
 

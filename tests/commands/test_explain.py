@@ -252,3 +252,25 @@ def test_the_tree_does_not_depend_on_the_hash_seed(tmp_path):
                            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
                            check=True).stdout for seed in ("1", "2")}
     assert len(outs) == 1 and len(next(iter(outs))) > 1000
+
+
+def test_a_shipped_program_by_its_include_name_from_any_directory(facts, capsys, tmp_path,
+                                                                  monkeypatch):
+    """Issue #30 item 2: ``explain dominance.dl`` and ``query dominance.dl`` find the program on
+    the include path (as ``#include "dominance.dl"`` does) from a directory without it; a file
+    of that name in the current directory still comes first."""
+    row = "idom(loop_call.pir::main, head, body)"
+    assert main(["explain", str(datalog_dir() / "dominance.dl"), row, "--facts", str(facts)]) == 0
+    by_path = capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)
+    assert main(["explain", "dominance.dl", row, "--facts", str(facts)]) == 0
+    assert capsys.readouterr().out == by_path
+    assert main(["query", "dominance.dl", "--facts", str(facts), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["idom"]["rows"]
+    assert ["loop_call.pir::main", "head", "body"] in rows
+    (tmp_path / "dominance.dl").write_text(".decl idom(x: symbol)\n.output idom\nidom(\"mine\").\n")
+    assert main(["query", "dominance.dl", "--facts", str(facts), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["idom"]["rows"] == [["mine"]]
+    assert main(["explain", "nosuch.dl", row, "--facts", str(facts)]) == 1
+    err = capsys.readouterr().err
+    assert "nosuch.dl" in err and "Traceback" not in err
