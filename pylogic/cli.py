@@ -9,11 +9,11 @@ import os
 import re
 import sys
 
-from pylogic.errors import PathlogicError
+from pylogic.errors import PathlogicError, printable_name
 
 #: Subcommand modules, in the order ``--help`` lists them.
 COMMANDS = ("run", "check", "import_pir", "analyze", "facts", "query", "explain", "report", "compare_engines",
-            "predicates", "validate", "ifconvert", "optimize", "export")
+            "predicates", "validate", "ifconvert", "optimize", "passes", "export")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,6 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # stderr's reader went away too: nothing left to tell anyone
         for fd in (1, 2):
             _to_devnull(fd)
+        return 1
+    except OSError as exc:
+        # a safety net: commands check their outputs before working (issue #30 item 3), but a
+        # path may still fail later (disk full, a directory removed meanwhile): one line
+        if exc.filename is None:
+            raise
+        from pylogic.analysis.output import os_error_message
+        print(f"pathlogic: {printable_name(os_error_message(exc))}", file=sys.stderr)
         return 1
     finally:
         guard.flush()

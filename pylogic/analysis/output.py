@@ -22,7 +22,9 @@ from pylogic.errors import PathlogicError
 
 def check_output_path(out) -> Path:
     """``out`` as a Path, or a one-line error when it cannot be an output directory (it is a
-    file, or a parent is a file, or the parent cannot be created)."""
+    file, or a parent is a file, or the nearest existing parent cannot be written in: tried by
+    creating and removing a directory there, since permission bits do not say it for root, a
+    read-only mount or /sys)."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise PathlogicError(f"{out}: output path exists and is not a directory")
@@ -30,10 +32,35 @@ def check_output_path(out) -> Path:
         if parent.exists():
             if not parent.is_dir():
                 raise PathlogicError(f"{out}: {parent} is not a directory")
-            if not os.access(parent, os.W_OK):
-                raise PathlogicError(f"{out}: cannot write in {parent}")
+            reason = unwritable(parent)
+            if reason:
+                raise PathlogicError(f"{out}: cannot write in {parent}: {reason}")
             break
     return out
+
+
+def unwritable(directory: Path) -> str | None:
+    """Why nothing can be created in the existing ``directory`` (the OS's reason), or None:
+    a probe entry is created there and removed at once."""
+    probe = Path(directory) / f".pathlogic-probe-{os.getpid()}-{threading.get_ident()}"
+    try:
+        probe.mkdir()
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    try:
+        probe.rmdir()
+    except OSError:
+        pass
+    return None
+
+
+def os_error_message(exc: OSError) -> str:
+    """``PATH: reason`` for an OSError about a path (the one line ``pathlogic`` prints)."""
+    where = str(exc.filename) if exc.filename is not None else ""
+    reason = exc.strerror or str(exc)
+    return f"{where}: {reason}" if where != "" else reason
 
 
 @contextmanager
@@ -42,10 +69,13 @@ def output_directory(out) -> Iterator[Path]:
     (the old contents are removed only then); on any exception or interrupt it is deleted and
     ``out`` is left as it was."""
     out = check_output_path(out)
-    out.absolute().parent.mkdir(parents=True, exist_ok=True)
     tmp = out.absolute().parent / f".{out.name}.partial-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
+    try:   # checked before the work; this still fails if the directory changed meanwhile
+        out.absolute().parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+    except OSError as exc:
+        raise PathlogicError(f"{out}: cannot write: {exc.strerror or exc}") from None
     try:
         yield tmp
     except BaseException:

@@ -87,6 +87,7 @@ def check_output_file(path: str, option: str):
     import os
     from pathlib import Path
 
+    from pylogic.analysis.output import unwritable
     from pylogic.errors import PathlogicError
     out = Path(path)
     if out.is_dir():
@@ -95,7 +96,10 @@ def check_output_file(path: str, option: str):
     if not parent.is_dir():
         raise PathlogicError(f"{option} {path}: {parent} is not a directory"
                              if parent.exists() else f"{option} {path}: no directory {parent}")
-    if not os.access(parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+    reason = unwritable(parent)      # tried, not read off the permission bits (root, /sys)
+    if reason:
+        raise PathlogicError(f"{option} {path}: cannot write in {parent}: {reason}")
+    if out.exists() and not os.access(out, os.W_OK):
         raise PathlogicError(f"{option} {path}: not writable")
     return out
 
@@ -105,11 +109,15 @@ def write_file(path, text: str) -> None:
     interrupted write leaves the previous file as it was)."""
     import os
     from pathlib import Path
+
+    from pylogic.errors import PathlogicError
     path = Path(path)
     tmp = path.absolute().parent / f".{path.name}.partial-{os.getpid()}"
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):   # e.g. the disk filled up after the early check
+            raise PathlogicError(f"{path}: cannot write: {exc.strerror or exc}") from None
         raise

@@ -22,6 +22,7 @@ from pylogic.errors import PathlogicError
 from pylogic.interp.differential import (DIFFERENT, EXIT_DIFFERENT, EXIT_HELP, EXIT_IDENTICAL,
                                          EXIT_NOT_CHECKED, IDENTICAL)
 from pylogic.transforms.registry import PASSES
+from pylogic.commands.passes import add_list_option
 from pylogic.commands.run import parse_int_list
 
 
@@ -35,7 +36,9 @@ def add_parser(sub) -> None:
     p.add_argument("target", help="a program or a directory of programs")
     p.add_argument("--jobs", type=positive_int, default=1,
                    help="worker processes: files are loaded, optimized and checked in parallel")
-    p.add_argument("--passes", required=True, help="comma-separated pass names, run in order")
+    p.add_argument("--passes", required=True, help="comma-separated pass names, run in order "
+                   "(--list-passes: what each does)")
+    add_list_option(p)
     p.add_argument("--out", help="write the optimized program (FILE.pir for one input, else a "
                    "directory receiving <relpath>.pir)")
     p.add_argument("--validate", action="store_true",
@@ -56,12 +59,18 @@ def add_parser(sub) -> None:
 def check_out(target: str, out: str) -> None:
     """A one-line error, before any work, when ``--out`` cannot be written: ``FILE.pir`` for one
     input (its directory may be created), else a directory receiving ``<relpath>.pir``."""
-    if Path(target).is_file() and out.endswith(".pir"):
-        if Path(out).is_dir():
-            raise PathlogicError(f"--out {out}: is a directory")
-        check_output_path(Path(out).absolute().parent)
+    from pylogic.analysis.output import unwritable
+    single = Path(target).is_file() and out.endswith(".pir")
+    if single and Path(out).is_dir():
+        raise PathlogicError(f"--out {out}: is a directory")
+    # the directory the files are written in: checked where it exists, else where it is created
+    where = Path(out).absolute().parent if single else Path(out).absolute()
+    if where.is_dir():
+        reason = unwritable(where)
+        if reason:
+            raise PathlogicError(f"--out {out}: cannot write in {where}: {reason}")
     else:
-        check_output_path(out)
+        check_output_path(where)
 
 
 def write_outputs(items, target: str, out: str) -> None:

@@ -31,6 +31,10 @@ class Pass:
     #: (not only the changed functions') and gets ``record.next_options()`` (e.g. what is left of
     #: a growth budget that bounds the whole iteration)
     whole_module: bool = False
+    #: the paper (and section) it implements, and the pipeline it is usually run in
+    #: (``pathlogic passes``; docs/passes.md has the long form of both)
+    paper: str = ""
+    pipeline: str = ""
 
 
 #: the most runs of a ``fixpoint`` pass in one pipeline step
@@ -46,13 +50,16 @@ class Declared:
     summary: str
     fixpoint: bool = False
     whole_module: bool = False
+    paper: str = ""
+    pipeline: str = ""
 
     def load(self) -> Pass:
         """The ``Pass``: its module imported, ``needs`` the module's ``NEEDS``."""
         module_name, function = self.run.split(":")
         module = importlib.import_module(f"pylogic.transforms.{module_name}")
         return Pass(self.name, getattr(module, function), module.NEEDS, self.summary,
-                    fixpoint=self.fixpoint, whole_module=self.whole_module)
+                    fixpoint=self.fixpoint, whole_module=self.whole_module, paper=self.paper,
+                    pipeline=self.pipeline)
 
 
 class Registry(MutableMapping):
@@ -83,58 +90,103 @@ class Registry(MutableMapping):
     def __contains__(self, name) -> bool:  # without loading the pass
         return name in self._passes
 
+    def declared(self, name: str) -> Pass | Declared:
+        """The entry of ``name`` as it is (name, summary, paper, pipeline), without loading
+        its module (``pathlogic passes``)."""
+        return self._passes[name]
+
     def __repr__(self) -> str:
         return f"Registry({list(self._passes)})"
 
 
 PASSES: Registry = Registry((
     Declared("if-convert", "ifconvert.if_convert:if_convert",
-             "hyperblock formation (IMPACT): acyclic single-entry regions to predicated code"),
+             "hyperblock formation (IMPACT): acyclic single-entry regions to predicated code",
+             paper="Mahlke et al. 1992 (IMPACT hyperblocks), Park & Schlansker predicates; "
+                   "Knoop & Rüthing, Constant Propagation on Predicated Code §3.2",
+             pipeline="if-convert,pcp-full"),
     Declared("sccp", "pcp.sccp:sccp",
              "sparse conditional constant propagation (Wegman-Zadeck), predicate-blind, "
-             "+ dead defs"),
+             "+ dead defs",
+             paper="Wegman & Zadeck 1991; the predicate-blind baseline of Knoop & Rüthing §4.2",
+             pipeline="sccp,dce"),
     Declared("pcp-basic", "pcp.pcp:pcp_basic",
-             "predicated CP, basic PVG (Knoop-Ruething): regions to PSSA hyperblocks, constants"),
+             "predicated CP, basic PVG (Knoop-Ruething): regions to PSSA hyperblocks, constants",
+             paper="Knoop & Rüthing, Constant Propagation on Predicated Code §3.1, §3.3, §3.6-§3.9",
+             pipeline="if-convert,pcp-basic"),
     Declared("pcp-full", "pcp.pcp:pcp_full",
-             "predicated CP, full PVG: also predicate values, off-predicated code removed"),
+             "predicated CP, full PVG: also predicate values, off-predicated code removed",
+             paper="Knoop & Rüthing, Constant Propagation on Predicated Code §3.1, §3.3, §3.6-§3.9",
+             pipeline="if-convert,pcp-full"),
     Declared("dce", "dce.dce:dce",
-             "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles"),
+             "dead code elimination by marking (datalog/dce.dl): unread pure code, dead cycles",
+             paper="classical marking DCE (LLVM ADCE without its control-flow part)",
+             pipeline="sccp,dce"),
     Declared("pde", "pde.pde:pde",
              "partial dead code elimination (Knoop-Ruething-Steffen): sinking + dead assignments, "
-             "iterated", fixpoint=True),
+             "iterated", fixpoint=True,
+             paper="Knoop, Rüthing, Steffen, Partial Dead Code Elimination (PLDI 1994)",
+             pipeline="pde"),
     Declared("ppde", "ppde.ppde:ppde",
              "partial dead code elimination on predicated code (Xue-Cai-Gao PPDE): split, merge "
-             "and delete under existing predicates (PPG), sink across SEME regions", fixpoint=True),
+             "and delete under existing predicates (PPG), sink across SEME regions", fixpoint=True,
+             paper="Xue, Cai, Gao, Partial dead code elimination on predicated code regions "
+                   "§3, §4.3",
+             pipeline="if-convert,ppde"),
     Declared("ppde-keep", "ppde.ppde:ppde_keep",
              "ppde in the paper's setting: interface blocks on region exits kept (their br runs)",
-             fixpoint=True),
+             fixpoint=True,
+             paper="Xue, Cai, Gao, Partial dead code elimination on predicated code regions "
+                   "§3, §4.3",
+             pipeline="if-convert,ppde-keep"),
     Declared("pre-m", "pre.pre_m:pre_m",
              "PRE(M), PathFinder: code motion from the CMP region (datalog/pre.dl), "
-             "= lazy code motion"),
+             "= lazy code motion",
+             paper="Bodík 1999 (PhD thesis) §6.3.1.2; Bodík, Gupta, Soffa PLDI'98",
+             pipeline="pre-m"),
     Declared("pre-ms", "pre.pre_ms:pre_ms",
              "PRE(MS) speculation step: min-cut insertions on the profiled CMP "
-             "(run as pre-ms,pre-m)"),
+             "(run as pre-ms,pre-m)",
+             paper="Bodík 1999 §6.3.2.1, Fig. 6.15",
+             pipeline="pre-ms,pre-m"),
     Declared("pre-mr", "pre.pre_mr:pre_mr",
-             "PRE(MR) restructuring step: CMP regions duplicated, Fig. 6.10 (run as pre-mr,pre-m)"),
+             "PRE(MR) restructuring step: CMP regions duplicated, Fig. 6.10 (run as pre-mr,pre-m)",
+             paper="Bodík 1999 §6.3.1.1 (Fig. 6.10), Fig. 6.19; PLDI'98",
+             pipeline="simplify,pre-mr,pre-m,simplify"),
     Declared("pre-mr-budget", "pre.pre_mr:pre_mr_budget",
-             "PRE(Mr): pre-mr within a 20% code-growth budget (run as pre-mr-budget,pre-m)"),
+             "PRE(Mr): pre-mr within a 20% code-growth budget (run as pre-mr-budget,pre-m)",
+             paper="Bodík 1999 §6.3.2.2",
+             pipeline="pre-mr-budget,pre-m"),
     Declared("vng-fre", "pre.vng_fre:vng_fre",
              "full redundancies on the Value Name Graph (datalog/vng.dl): one temporary per VNG "
-             "name, copies where threads rename values"),
+             "name, copies where threads rename values",
+             paper="Bodík 1999 §3.4, §4.4, §6.4",
+             pipeline="vng-fre,pre-mr,pre-m"),
     Declared("pre-r", "pre.pre_r:pre_r",
-             "PRE(R) restructuring only: PartialReuse blocks duplicated (run as pre-r,pre-m)"),
+             "PRE(R) restructuring only: PartialReuse blocks duplicated (run as pre-r,pre-m)",
+             paper="Bodík 1999 §6.3.1 (PRE(R))",
+             pipeline="pre-r,pre-m"),
     Declared("cbe", "cbe.cbe:cbe",
              "conditional branch elimination (PathFinder ch. 7): paths deciding "
-             "a branch duplicated"),
+             "a branch duplicated",
+             paper="Bodík, Gupta, Soffa, Interprocedural conditional branch elimination "
+                   "(PLDI'97); Bodík 1999 ch. 7",
+             pipeline="cbe"),
     Declared("icbe", "cbe.icbe:icbe",
              "cbe + entry and exit splitting: callee clones for call sites that decide its entry "
              "branches; callee clones returning through ret.N to per-exit continuations; iterated "
-             "within one growth budget", fixpoint=True, whole_module=True),
+             "within one growth budget", fixpoint=True, whole_module=True,
+             paper="Bodík 1999 §7.2-§7.5; PLDI'97",
+             pipeline="icbe"),
     Declared("coalesce", "coalesce.coalesce:coalesce",
              "copy coalescing (Chaitin, LLVM RegisterCoalescer) and copy propagation: movs "
-             "removed by renaming, guards respected", fixpoint=True),
+             "removed by renaming, guards respected", fixpoint=True,
+             paper="Chaitin 1982; Briggs, Cooper, Torczon (TOPLAS 1994); LLVM RegisterCoalescer",
+             pipeline="simplify,pre-mr,pre-m,simplify,coalesce"),
     Declared("simplify", "simplify.simplify:simplify",
-             "instruction simplification (LLVM InstSimplify): folds, identities, known bits, dead"),
+             "instruction simplification (LLVM InstSimplify): folds, identities, known bits, dead",
+             paper="LLVM InstSimplify / ValueTracking, GVN's propagateEquality",
+             pipeline="simplify,pre-mr,pre-m,simplify"),
 ))
 
 
