@@ -116,6 +116,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--out", default=str(ROOT / "runs" / "raw" / "analyze-floor.json"))
     a = ap.parse_args(argv)
+    from benchmarks.optimize import source_state
+    source = source_state()          # the tree must not change while this runs
     work = Path(tempfile.mkdtemp(prefix="pathlogic-floor-"))
     files = corpus(a.csmith, a.examples, work / "corpus")
     sides = {"now": (ROOT, ()), "now --all-facts": (ROOT, ("--all-facts",))}
@@ -148,6 +150,7 @@ def main(argv=None) -> int:
         "command": "python -m benchmarks.analyze_floor " + " ".join(argv or sys.argv[1:]),
         "corpus": {"csmith_default": a.csmith, "examples": a.examples,
                    "files": len(files), "c_files": sum(f.suffix == ".c" for f in files)},
+        "source": {"start": source, "end": source_state()},
         "engine": a.engine, "floor": best_floor, "analyze": summary,
         "results_identical": identical,
         "note": "CPU seconds (user+system, children included) are the fair figure on a loaded "
