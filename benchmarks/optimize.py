@@ -623,6 +623,8 @@ def head_to_head(records: list[dict], ours: list[str], llvm: list[str]) -> dict:
                 if not (a and b and a["verdict"] == IDENTICAL and b["verdict"] == IDENTICAL):
                     continue
                 for k in HEAD_TO_HEAD:
+                    if a.get(k) is None or b.get(k) is None:   # a run from before the metric
+                        continue
                     p = pair[k]
                     p["programs"] += 1
                     if b[k] < a[k]:
