@@ -36,8 +36,10 @@ from benchmarks.common import growth_exponent, write_run  # noqa: E402
 
 def _function(kind: str, size: int):
     import random
-    from pylogic.ir.synthetic import function_from_cfg, random_cfg, structured_cfg
-    if kind == "chain":
+    from pylogic.ir.synthetic import function_from_cfg, irreducible_cfg, random_cfg, structured_cfg
+    if kind == "irreducible":
+        labels, succs = irreducible_cfg(random.Random(size), size)
+    elif kind == "chain":
         labels = [f"b{i}" for i in range(size)]
         succs = {b: [labels[i + 1]] if i + 1 < size else [] for i, b in enumerate(labels)}
     elif kind == "structured":
