@@ -86,7 +86,7 @@ class Relations:
         self.fetch = fetch
         self.rows: dict[str, set] = {}
         self.indexes: dict[tuple, dict] = {}
-        self.of: dict[str, list] = {}    # relation -> [(positions, index)]
+        self.of: dict[str, list] = {}    # relation -> [(key of a row, index)]
 
     def full(self, rel: str) -> set:
         rows = self.rows.get(rel)
@@ -98,25 +98,34 @@ class Relations:
         idx = self.indexes.get((rel, positions))
         if idx is None:
             idx = self.indexes[(rel, positions)] = defaultdict(list)
-            _extend(idx, positions, self.full(rel))
-            self.of.setdefault(rel, []).append((positions, idx))
+            key = itemgetter(*positions)    # one position: the value; several: their tuple
+            for row in self.full(rel):
+                idx[key(row)].append(row)
+            self.of.setdefault(rel, []).append((key, idx))
         return idx
 
-    def add(self, rel: str, rows: set) -> None:
-        """Add ``rows`` to ``rel`` and to every index on it."""
+    def add(self, rel: str, rows) -> None:
+        """Add ``rows`` (new ones) to ``rel`` and to every index on it."""
         self.full(rel).update(rows)
-        for positions, idx in self.of.get(rel, ()):
-            _extend(idx, positions, rows)
+        for key, idx in self.of.get(rel, ()):
+            for row in rows:
+                idx[key(row)].append(row)
 
     def projection(self, rel: str, positions: tuple) -> set:
         """The keys of ``index(rel, positions)`` (a negated atom's test)."""
         return self.index(rel, positions).keys()
 
 
-def _extend(idx: defaultdict, positions: tuple, rows) -> None:
-    key = itemgetter(*positions)    # one position: the value; several: their tuple
-    for row in rows:
-        idx[key(row)].append(row)
+class _Made(dict):
+    """Name -> object, each made by its maker on first use."""
+
+    def __init__(self, makers: dict):
+        super().__init__()
+        self.makers = makers
+
+    def __missing__(self, name: str):
+        obj = self[name] = self.makers[name]()
+        return obj
 
 
 class _Code:
@@ -128,6 +137,7 @@ class _Code:
         self.lines: list[str] = []
         self.depth = 1
         self.names = names              # namespace entries the code refers to (indexes, sets)
+        self.used: list[str] = []       # of them, those this version reads
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -138,6 +148,7 @@ class _Code:
         be computed by its SQL evaluation)."""
         name = f"K{len(self.names)}"
         self.names[name] = make
+        self.used.append(name)
         return name
 
     def term(self, t) -> str:
@@ -320,7 +331,10 @@ def _compile_version(rule, rels: set, delta: int | None, intern, store: Relation
         else:
             head.append(code.value(arg, f"h{j}"))
     code.emit(f"out(({', '.join(head)}{',' if head else ''}))")
-    return "\n".join(code.lines)
+    # the objects are made when the version first runs (a version whose delta stays empty
+    # never builds its indexes: on a chain most of the dominator-tree walk's)
+    fetch = [f"    {name} = _K[{name!r}]" for name in code.used]
+    return "\n".join(fetch + code.lines)
 
 
 class Component:
@@ -345,8 +359,8 @@ class Component:
                 sources.append((fn, f"def {fn}(D, out):\n{body}\n"))
                 target = (self.base if k is None else self.versions[atoms[k].rel])
                 target.append((fn, rule.head.rel))
-        namespace = {"_ONE": (0,), "_div": _div, "_mod": _mod, "_Undefined": _Undefined}
-        namespace.update((name, make()) for name, make in names.items())
+        namespace = {"_ONE": (0,), "_div": _div, "_mod": _mod, "_Undefined": _Undefined,
+                     "_K": _Made(names)}
         exec(compile("".join(src for _, src in sources), "<pathlogic indexed>", "exec"),
              namespace)
         self.base = [(namespace[fn], head) for fn, head in self.base]
@@ -355,26 +369,28 @@ class Component:
 
     def run(self) -> int:
         store, rels = self.store, self.rels
-        full = {rel: store.full(rel) for rel in rels}
-        new = {rel: set() for rel in rels}
+        at = {rel: i for i, rel in enumerate(rels)}
+        full = [store.full(rel) for rel in rels]
+        versions = [[(fn, at[head]) for fn, head in self.versions[rel]] for rel in rels]
+        new = [set() for _ in rels]
         for fn, head in self.base:
-            fn(None, new[head].add)
-        delta = {rel: list(full[rel] | new[rel]) for rel in rels}
-        for rel in rels:
-            store.add(rel, new[rel] - full[rel])
+            fn(None, new[at[head]].add)
+        delta = [full[i] | new[i] for i in range(len(rels))]
+        for i, rel in enumerate(rels):
+            store.add(rel, new[i] - full[i])
         rounds = 0
-        while any(delta.values()):
+        while any(delta):
             rounds += 1
-            new = {rel: set() for rel in rels}
-            for rel in rels:
-                rows = delta[rel]
+            new = [set() for _ in rels]
+            adds = [s.add for s in new]
+            for i, rows in enumerate(delta):
                 if rows:
-                    for fn, head in self.versions[rel]:
-                        fn(rows, new[head].add)
-            delta = {}
-            for rel in rels:
-                fresh = new[rel] - full[rel]
+                    for fn, head in versions[i]:
+                        fn(rows, adds[head])
+            for i, fresh in enumerate(new):
                 if fresh:
-                    store.add(rel, fresh)
-                delta[rel] = list(fresh)
+                    fresh -= full[i]
+                    if fresh:
+                        store.add(rels[i], fresh)
+            delta = new
         return rounds
