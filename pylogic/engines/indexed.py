@@ -15,8 +15,8 @@ The component's rules are compiled to Python functions (one per semi-naive versi
 atom first, the others in body order, as ``to_sql.rule_select`` orders them), with the
 semantics of ``to_sql.py``: values are numbers (symbols interned by the caller), arithmetic
 wraps to 32 bits after every operation, ``/`` and ``%`` truncate toward zero and a division by
-zero makes the rule instance derive nothing. What the compiler does not cover (aggregates,
-operators other than + - * / %) raises :class:`Unsupported`; the engine then evaluates the
+zero makes the rule instance derive nothing (``explain.c_division``). What the compiler does
+not cover (aggregates, operators other than + - * / %) raises :class:`Unsupported`; the engine then evaluates the
 component in SQL, which covers or refuses it located.
 """
 from __future__ import annotations
@@ -26,54 +26,15 @@ from operator import itemgetter
 
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
                                      Wildcard)
+from pylogic.engines.explain import c_division
+from pylogic.engines.semantics import term_vars
+from pylogic.engines.to_sql import has_division, wrap_const
 
 _CMP = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
 class Unsupported(Exception):
     """A construct this evaluator does not compile (the engine falls back to SQL)."""
-
-
-class _Undefined(Exception):
-    """A division by zero: the rule instance derives nothing (as in clingo and to_sql.py)."""
-
-
-def _wrap_const(value: int) -> int:
-    return (value + 2 ** 31) % 2 ** 32 - 2 ** 31
-
-
-def _div(a: int, b: int) -> int:
-    """C division (toward zero), wrapped: -2147483648 / -1 is -2147483648."""
-    if b == 0:
-        raise _Undefined
-    q = abs(a) // abs(b)
-    return (((q if (a < 0) == (b < 0) else -q) + 2147483648) & 4294967295) - 2147483648
-
-
-def _mod(a: int, b: int) -> int:
-    """C remainder (the dividend's sign)."""
-    if b == 0:
-        raise _Undefined
-    r = abs(a) % abs(b)
-    return r if a >= 0 else -r
-
-
-def _has_division(term) -> bool:
-    if isinstance(term, BinOp):
-        return term.op in ("/", "%") or _has_division(term.left) or _has_division(term.right)
-    if isinstance(term, Neg):
-        return _has_division(term.operand)
-    return False
-
-
-def _term_vars(term) -> set[str]:
-    if isinstance(term, Var):
-        return {term.name}
-    if isinstance(term, BinOp):
-        return _term_vars(term.left) | _term_vars(term.right)
-    if isinstance(term, Neg):
-        return _term_vars(term.operand)
-    return set()
 
 
 class Relations:
@@ -157,15 +118,13 @@ class _Code:
                 raise Unsupported(f"variable {t.name} used before it is bound")
             return self.env[t.name]
         if isinstance(t, Num):
-            return str(_wrap_const(t.value))
+            return str(wrap_const(t.value))
         if isinstance(t, Str):
             return str(self.intern(t.value))
         if isinstance(t, BinOp):
             left, right = self.term(t.left), self.term(t.right)
-            if t.op == "/":
-                return f"_div({left}, {right})"
-            if t.op == "%":
-                return f"_mod({left}, {right})"
+            if t.op in ("/", "%"):
+                return f"_division({t.op!r}, {left}, {right})"
             if t.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {t.op}")
             return f"(((({left}) {t.op} ({right}) + 2147483648) & 4294967295) - 2147483648)"
@@ -174,21 +133,21 @@ class _Code:
         raise Unsupported(f"term {type(t).__name__}")
 
     def ready(self, t) -> bool:
-        return _term_vars(t) <= self.env.keys()
+        return {v.name for v in term_vars(t)} <= self.env.keys()
 
     def assign(self, local: str, t) -> None:
         """``local = t``; an undefined ``t`` skips the instance."""
-        if _has_division(t):
+        if has_division(t):
             self.emit("try:")
             self.emit(f"    {local} = {self.term(t)}")
-            self.emit("except _Undefined:")
+            self.emit("except ZeroDivisionError:")
             self.emit("    continue")
         else:
             self.emit(f"{local} = {self.term(t)}")
 
     def value(self, t, tag: str) -> str:
         """A Python expression of ``t`` (a local assigned first when ``t`` may be undefined)."""
-        if not _has_division(t):
+        if not has_division(t):
             return self.term(t)
         local = self.fresh() + tag
         self.assign(local, t)
@@ -359,8 +318,7 @@ class Component:
                 sources.append((fn, f"def {fn}(D, out):\n{body}\n"))
                 target = (self.base if k is None else self.versions[atoms[k].rel])
                 target.append((fn, rule.head.rel))
-        namespace = {"_ONE": (0,), "_div": _div, "_mod": _mod, "_Undefined": _Undefined,
-                     "_K": _Made(names)}
+        namespace = {"_ONE": (0,), "_division": c_division, "_K": _Made(names)}
         exec(compile("".join(src for _, src in sources), "<pathlogic indexed>", "exec"),
              namespace)
         self.base = [(namespace[fn], head) for fn, head in self.base]
