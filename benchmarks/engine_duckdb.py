@@ -36,8 +36,10 @@ from benchmarks.common import growth_exponent, write_run  # noqa: E402
 
 def _function(kind: str, size: int):
     import random
-    from pylogic.ir.synthetic import function_from_cfg, random_cfg, structured_cfg
-    if kind == "chain":
+    from pylogic.ir.synthetic import function_from_cfg, irreducible_cfg, random_cfg, structured_cfg
+    if kind == "irreducible":
+        labels, succs = irreducible_cfg(random.Random(size), size)
+    elif kind == "chain":
         labels = [f"b{i}" for i in range(size)]
         succs = {b: [labels[i + 1]] if i + 1 < size else [] for i, b in enumerate(labels)}
     elif kind == "structured":
@@ -99,6 +101,13 @@ def cfg_runs(kinds, sizes, engines, timeout: float) -> list[dict]:
     return out
 
 
+def _children_cpu() -> float:
+    """CPU seconds of the reaped child processes so far (each ``analyze`` run, threads included)."""
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def corpus_runs(csmith: int, engines, workdir: Path) -> dict:
     from benchmarks.corpus import csmith_program
     src = workdir / "corpus"
@@ -112,15 +121,15 @@ def corpus_runs(csmith: int, engines, workdir: Path) -> dict:
     result = {"programs": len(list(src.iterdir())), "engines": {}}
     for engine in engines:
         out = workdir / f"out-{engine}"
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _children_cpu()
         proc = subprocess.run([sys.executable, "-m", "pylogic.cli", "analyze", str(src), "--out",
                                str(out), "--engine", engine, "--no-cache", "--quiet"], cwd=ROOT,
                               capture_output=True, text=True,
                               env={**os.environ, "PYTHONPATH": str(ROOT)})
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
         summary = json.loads((out / "summary.json").read_text())
         result["engines"][engine] = {
-            "exit": proc.returncode, "wall_seconds": round(wall, 2),
+            "exit": proc.returncode, "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
             "analysis_seconds": round(sum(c["seconds"] for c in summary["engine_calls"]), 2),
             "engine_calls": len(summary["engine_calls"]),
             "functions": len(summary.get("functions") or [])}

@@ -6,7 +6,9 @@
 Sections, each with the growth exponent (least-squares slope of log cost on log size) where a
 size varies:
 
-* ``cfg``: chains, structured and random CFGs of ``--sizes`` blocks; every shipped CFG analysis
+* ``cfg``: chains, structured, random and irreducible CFGs (``--kinds``; ``irreducible``: every
+  block reachable, local random cross and back edges, so irreducible regions: issue #32) of
+  ``--sizes`` blocks; every shipped CFG analysis
   (``cfg_analyses.dl``: reachability, dominator and post-dominator trees, frontiers, control
   dependence, natural loops) on every available engine, and networkx computing the same
   trees, frontiers and control dependence (the independent oracle) -- wall seconds per run and
@@ -28,6 +30,7 @@ Nothing here is asserted; the figures are for the README and for watching regres
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -61,7 +64,9 @@ def _pathlogic() -> list[str]:
 # ---------------------------------------------------------------- cfg
 
 def make_cfg(kind: str, n: int):
-    from pylogic.ir.synthetic import random_cfg, structured_cfg
+    from pylogic.ir.synthetic import irreducible_cfg, random_cfg, structured_cfg
+    if kind == "irreducible":
+        return irreducible_cfg(random.Random(n), n)
     if kind == "chain":
         labels = [f"b{i}" for i in range(n)]
         return labels, {b: [labels[i + 1]] if i + 1 < n else [] for i, b in enumerate(labels)}
@@ -102,7 +107,7 @@ def networkx_trees(labels, succs) -> float:
     return time.perf_counter() - t0
 
 
-def section_cfg(sizes, engines, timeout) -> dict:
+def section_cfg(sizes, engines, timeout, kinds=("chain", "structured", "random")) -> dict:
     from facts_gen.extract import empty_facts, extract_module
     from pylogic.analysis import catalog
     from pylogic.engines import load_program, run_checked
@@ -110,28 +115,51 @@ def section_cfg(sizes, engines, timeout) -> dict:
     from pylogic.ir.synthetic import function_from_cfg
     program = load_program(catalog.datalog_dir() / catalog.BUNDLES["cfg_analyses"])
     out = {"runs": [], "exponents": {}}
-    for kind in ("chain", "structured", "random"):
+    given_up: set = set()   # (kind, engine) that timed out at a smaller size
+    for kind in kinds:
         for n in sizes:
             labels, succs = make_cfg(kind, n)
             facts = empty_facts()
             extract_module(Module(functions=(function_from_cfg("@f", labels, succs),)),
                            "scale.pir", facts)
             row = {"kind": kind, "blocks": len(labels), "networkx_s": round(networkx_trees(labels, succs), 4)}
+            digests = {}
             for engine in engines:
+                if (kind, engine) in given_up:
+                    row[f"{engine}_s"] = None
+                    row[f"{engine}_error"] = "not run (a smaller size timed out)"
+                    continue
                 t0 = time.perf_counter()
+                c0 = _children_cpu()
                 try:
                     rows = run_with_timeout(run_checked, timeout, program, None, engine, facts)
                     row[f"{engine}_s"] = round(time.perf_counter() - t0, 4)
+                    row[f"{engine}_cpu_s"] = round(_children_cpu() - c0, 4)
                     row[f"{engine}_rows"] = sum(len(v) for v in rows.values())
+                    digests[engine] = hashlib.sha256(json.dumps(
+                        {r: sorted(map(list, v)) for r, v in sorted(rows.items())}).encode()
+                    ).hexdigest()[:16]
                 except Exception as exc:  # noqa: BLE001 -- recorded, the run goes on
                     row[f"{engine}_s"] = None
                     row[f"{engine}_error"] = f"{type(exc).__name__}: {exc}"[:200]
+                    if "timed out" in str(exc):
+                        given_up.add((kind, engine))
+            if len(digests) > 1:
+                row["rows_agree"] = len(set(digests.values())) == 1
             out["runs"].append(row)
             print(json.dumps(row), flush=True)
-        for key in ["networkx_s"] + [f"{e}_s" for e in engines]:
+        for key in ["networkx_s"] + [f"{e}_s" for e in engines] + [f"{e}_cpu_s" for e in engines]:
             pts = [(r["blocks"], r[key]) for r in out["runs"] if r["kind"] == kind and r.get(key)]
             out["exponents"][f"{kind}:{key}"] = _exp(pts)
     return out
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the reaped child processes so far (the forked workers of
+    ``run_with_timeout``, their engines' threads included)."""
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_with_timeout(fn, timeout, *args):
@@ -346,6 +374,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sections", default="cfg,corpus,predicates,import,execution")
     ap.add_argument("--sizes", default="1000,10000,30000")
+    ap.add_argument("--kinds", default="chain,structured,random,irreducible",
+                    help="CFG generators of the cfg section (make_cfg)")
     ap.add_argument("--import-sizes", default="1000,2000,4000,8000")
     ap.add_argument("--csmith", type=int, default=40)
     ap.add_argument("--engines", default=",".join(available_engines()))
@@ -362,7 +392,7 @@ def main(argv=None) -> int:
     work = Path(tempfile.mkdtemp(prefix="pathlogic-scale-"))
     try:
         if "cfg" in sections:
-            result["cfg"] = section_cfg(sizes, engines, a.timeout)
+            result["cfg"] = section_cfg(sizes, engines, a.timeout, a.kinds.split(","))
         if "corpus" in sections:
             result["corpus"] = section_corpus(a.csmith, engines, work, a.timeout)
         if "predicates" in sections:

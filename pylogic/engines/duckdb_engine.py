@@ -3,33 +3,37 @@ translates the rules). Symbols are interned (one number each, as in Soufflé); i
 bulk-loaded through DuckDB's CSV reader; each stratum is evaluated bottom-up to its fixpoint:
 
 - a non-recursive relation: one ``INSERT`` of the union of its rules;
-- a recursive component: one ``WITH RECURSIVE ... UNION`` query over a tagged union of its
-  relations, which DuckDB iterates inside the engine on the working table (the semi-naive delta;
-  no statement per round: reachability along a 30,000-block chain is one query). A rule with
-  several recursive atoms (non-linear) needs the whole relation besides the delta: DuckDB's
-  ``USING KEY`` CTE and its ``recurring.`` table (DuckDB >= 1.3);
+- a recursive component: by default in process (``indexed.py``): semi-naive rounds over hash
+  indexes, tuple at a time, so a round costs its delta; its rows are written to its tables only
+  when a later SQL statement reads them. A component that does not compile there (an aggregate
+  in a recursive rule) goes to SQL:
+- ``RECURSION = "cte"``: one ``WITH RECURSIVE ... UNION`` query over a tagged union of its
+  relations, which DuckDB iterates inside the engine on the working table (the semi-naive delta).
+  A rule with several recursive atoms (non-linear) needs the whole relation besides the delta:
+  DuckDB's ``USING KEY`` CTE and its ``recurring.`` table (DuckDB >= 1.3);
 - ``RECURSION = "loop"``: semi-naive rounds driven from Python instead (delta tables, one set of
-  statements per round), kept as a second strategy.
+  statements per round), kept as a third strategy.
 
-Measured (runs/engine-duckdb.json): rows identical to clingo on every shipped analysis and
-engine test; faster than clingo where recursion is linear and the tables large (a 30,000-block
-chain); slower where a non-linear recursion runs many rounds (the dominator-tree walk of
-lib/dominator_tree.dl on random CFGs and loops): DuckDB has no indexes for a round to cost only
-its delta, and a ``USING KEY`` iteration costs in proportion to the whole table, so N rounds
-over N rows cost N^2. Every statement also has a fixed planning cost (1-6 ms here), which
-dominates small inputs.
+Why in process (issue #32 item 3, profiled with DuckDB's JSON profile): a DuckDB round costs in
+proportion to the whole relations it joins (hash joins rebuild or rescan their full sides; there
+are no index joins), and the dominator-tree walk of lib/dominator_tree.dl needs about one round
+per block (843 rounds on a 1,000-block CFG with irreducible regions): the CTE took 13.5 s there
+against clingo's 0.69 s, 18.7 M rows read from its recurring table, and the per-round loop 139 s.
+Every statement also has a fixed planning cost (1-6 ms here), which dominates small inputs.
 
 Registered as "duckdb" (after clingo: "auto" keeps clingo as the embedded default).
 """
 from __future__ import annotations
 
 import csv
+import gc
 import os
 import tempfile
 from pathlib import Path
 
 from pylogic.engines.base import register
-from pylogic.engines.dialect import Atom
+from pylogic.engines.dialect import AggLit, Atom, NegAtom
+from pylogic.engines.indexed import Component, Relations, Unsupported
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import load_inputs
@@ -178,9 +182,10 @@ def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list,
     con.execute("DROP TABLE _fix")
 
 
-#: How recursive components are evaluated: "cte" (one WITH RECURSIVE query each, the default)
-#: or "loop" (semi-naive rounds driven from Python: one set of statements per round).
-RECURSION = "cte"
+#: How recursive components are evaluated: "indexed" (in process over hash indexes,
+#: ``indexed.py``; a component it does not compile goes to "cte"), "cte" (one WITH RECURSIVE
+#: query each) or "loop" (semi-naive rounds driven from Python: one set of statements per round).
+RECURSION = os.environ.get("PATHLOGIC_DUCKDB_RECURSION", "indexed")
 
 #: Join atoms in body order (a semi-naive version from its delta atom), as Soufflé does, with
 #: DuckDB's join-order optimizer off; False: DuckDB reorders joins by its estimates.
@@ -241,9 +246,69 @@ def _semi_naive(con, checked: CheckedProgram, rels: list[str], rules: list, inte
     return rounds
 
 
-def evaluate(con, checked: CheckedProgram, needed: set[str], intern) -> None:
+def _fetch(con, checked: CheckedProgram, rel: str) -> list:
+    """``rel``'s rows from its table (a nullary relation: ``()`` when it holds)."""
+    rows = con.execute(f"SELECT * FROM {table_name(rel)}").fetchall()
+    if not checked.relations[rel].arity:
+        return [()] if rows else []
+    return rows
+
+
+def _store(con, checked: CheckedProgram, rel: str, rows) -> None:
+    """Replace ``rel``'s table by ``rows`` (numbers), bulk-loaded through a CSV file."""
+    con.execute(f"DELETE FROM {table_name(rel)}")
+    if not rows:
+        return
+    if not checked.relations[rel].arity:
+        con.execute(f"INSERT INTO {table_name(rel)} VALUES (0)")
+        return
+    fd, path = tempfile.mkstemp(prefix="pathlogic-duckdb-", suffix=".csv")
+    try:
+        with os.fdopen(fd, "w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh, lineterminator="\n").writerows(rows)
+        columns = "{" + ", ".join(f"'{c}': '{t}'" for c, t in
+                                  column_types(checked.relations[rel])) + "}"
+        con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM read_csv(?, header = false, "
+                    f"delim = ',', new_line = '\\n', auto_detect = false, columns = {columns})",
+                    [path])
+    finally:
+        os.unlink(path)
+
+
+def _indexed(checked: CheckedProgram, rels: list[str], rules: list, intern,
+             store: Relations) -> bool:
+    """The component evaluated in process (``indexed.py``) into ``store``; False when it does
+    not compile there (nothing done)."""
+    for rel in rels:
+        column_types(checked.relations[rel])  # the column kinds SQL has, refused alike
+    try:
+        component = Component(rels, rules, intern, store)
+    except Unsupported:
+        return False
+    component.run()
+    return True
+
+
+def _reads(lits) -> set[str]:
+    """The relations a rule body reads (aggregate bodies included)."""
+    out = set()
+    for lit in lits:
+        if isinstance(lit, Atom):
+            out.add(lit.rel)
+        elif isinstance(lit, NegAtom):
+            out.add(lit.atom.rel)
+        elif isinstance(lit, AggLit):
+            out |= _reads(lit.body)
+    return out
+
+
+def evaluate(con, checked: CheckedProgram, needed: set[str], intern) -> tuple[Relations, set]:
     """Evaluate every stratum of ``checked`` that ``needed`` holds, bottom-up, into ``con``'s
-    tables (created and loaded by the caller); ``intern``: the symbol table's ``intern``."""
+    tables (created and loaded by the caller); ``intern``: the symbol table's ``intern``.
+    Returns the in-process relations and the names of those only they hold: a relation computed
+    in process is written to its table only when a later SQL statement reads it."""
+    store = Relations(lambda rel: _fetch(con, checked, rel))
+    held: set[str] = set()
     by_head: dict[str, list] = {}
     for rule in checked.rules:
         if rule.head.rel in needed:
@@ -254,14 +319,22 @@ def evaluate(con, checked: CheckedProgram, needed: set[str], intern) -> None:
             continue
         rules = [r for rel in rels for r in by_head[rel]]
         reads = [sum(a.rel in rels for a in _positive_atoms(r)) for r in rules]
+        if any(reads) and RECURSION == "indexed" and _indexed(checked, rels, rules, intern,
+                                                               store):
+            held.update(rels)
+            continue
+        for rel in sorted(held & set().union(*(_reads(r.body) for r in rules))):
+            _store(con, checked, rel, store.full(rel))
+            held.discard(rel)
         if not any(reads):
             (rel,) = rels
             _insert_new(con, rel, [rule_select(r, checked.relations[rel], _full, intern)
                                    for r in rules])
-        elif RECURSION == "cte":
+        elif RECURSION in ("cte", "indexed"):
             _recursive_cte(con, checked, rels, rules, intern)
         else:
             _semi_naive(con, checked, rels, rules, intern)
+    return store, held
 
 
 def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: list[str],
@@ -275,17 +348,23 @@ def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     if JOIN_IN_BODY_ORDER:
         con.execute("SET disabled_optimizers = 'join_order'")
     symbols = Symbols()
-    try:
+    collecting = gc.isenabled()
+    gc.disable()  # millions of index rows and no cycles: the collector's passes over them cost
+    try:          # up to half of the in-process time (measured, a 30,000-block chain)
         for rel in sorted(needed):
             con.execute(create_table(checked.relations[rel]))
         with tempfile.TemporaryDirectory(prefix="pathlogic-duckdb-") as tmpdir:
             for rel, rows in inputs.items():
                 if rel in needed:
                     _load(con, checked, rel, rows, tmpdir, symbols)
-        evaluate(con, checked, needed, symbols.intern)
+        store, held = evaluate(con, checked, needed, symbols.intern)
         result = {}
         for rel in shown:
-            rows = con.execute(f"SELECT * FROM {table_name(rel)}").fetchall()
+            if rel in held:
+                rows = list(store.full(rel)) if checked.relations[rel].arity else \
+                    [(0,)] * len(store.full(rel))
+            else:
+                rows = con.execute(f"SELECT * FROM {table_name(rel)}").fetchall()
             kinds = checked.relations[rel].kinds
             result[rel] = sorted(symbols.decode(kinds, rows) if kinds else [()] * len(rows))
         return result
@@ -294,6 +373,9 @@ def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
                            f"{str(exc).splitlines()[0]}", SourceLoc(checked.main_file)) from None
     finally:
         con.close()
+        store = None  # freed by reference counting before the collector runs again
+        if collecting:
+            gc.enable()
 
 
 class DuckdbEngine:

@@ -38,6 +38,16 @@ def _wrap(v: int) -> int:
     return (v + 2 ** 31) % 2 ** 32 - 2 ** 31
 
 
+def c_division(op: str, a: int, b: int) -> int:
+    """``a / b`` or ``a % b`` on numbers: C's truncation toward 0, wrapped to 32 bits; raises
+    ZeroDivisionError for b = 0 (the rule instance derives nothing). Also used by
+    ``indexed.py``'s compiled rules."""
+    if b == 0:
+        raise ZeroDivisionError
+    q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)   # C: truncate toward 0
+    return _wrap(q if op == "/" else a - q * b)
+
+
 def evaluate(term, env: dict):
     """The value of ``term`` under ``env``; KeyError if a variable is unbound."""
     if isinstance(term, Var):
@@ -56,10 +66,7 @@ def evaluate(term, env: dict):
             return _wrap(a - b)
         if term.op == "*":
             return _wrap(a * b)
-        if b == 0:
-            raise ZeroDivisionError
-        q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)   # C: truncate toward 0
-        return _wrap(q if term.op == "/" else a - q * b)
+        return c_division(term.op, a, b)
     raise DatalogError(f"explain: unsupported term {term!r}")
 
 

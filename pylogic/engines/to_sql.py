@@ -77,17 +77,17 @@ def _wrap(expr: str) -> str:
     return f"((({expr}) + 2147483648) & 4294967295) - 2147483648"
 
 
-def _wrap_const(value: int) -> int:
+def wrap_const(value: int) -> int:
     """A constant wrapped to 32 bits: the parser folds ``-(-2147483648)`` to 2147483648, which
     clingo wraps to -2147483648 (measured)."""
     return (value + 2 ** 31) % 2 ** 32 - 2 ** 31
 
 
-def _has_division(term) -> bool:
+def has_division(term) -> bool:
     if isinstance(term, BinOp):
-        return term.op in ("/", "%") or _has_division(term.left) or _has_division(term.right)
+        return term.op in ("/", "%") or has_division(term.left) or has_division(term.right)
     if isinstance(term, Neg):
-        return _has_division(term.operand)
+        return has_division(term.operand)
     return False
 
 
@@ -116,7 +116,7 @@ class _Scope:
                                    "bound before it is used (unsupported)", t.loc)
             return self.env[t.name]
         if isinstance(t, Num):
-            return f"CAST({_wrap_const(t.value)} AS BIGINT)"
+            return f"CAST({wrap_const(t.value)} AS BIGINT)"
         if isinstance(t, Str):
             return str(self.intern(t.value))
         if isinstance(t, BinOp):
@@ -136,7 +136,7 @@ class _Scope:
     def defined(self, t) -> str:
         """SQL of ``t``; a term with a division also conditions the body on being defined."""
         sql = self.term(t)
-        if _has_division(t):
+        if has_division(t):
             self.conds.append(f"({sql}) IS NOT NULL")
         return sql
 
@@ -174,7 +174,7 @@ class _Scope:
                 elif isinstance(arg, Str):
                     self.conds.append(f"{col} = {self.intern(arg.value)}")
                 elif isinstance(arg, Num):
-                    self.conds.append(f"{col} = {_wrap_const(arg.value)}")
+                    self.conds.append(f"{col} = {wrap_const(arg.value)}")
                 else:
                     later.append((col, arg))
         pending = [lit for lit in lits if isinstance(lit, (Constraint, AggLit))]

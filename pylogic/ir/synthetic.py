@@ -50,6 +50,27 @@ def random_cfg(rng: random.Random, n: int, edge_factor: float = 1.5,
     return labels, succs
 
 
+def irreducible_cfg(rng: random.Random, n: int, window: int = 8, cross: float = 0.3,
+                    back: float = 0.06) -> tuple[list[str], dict[str, list[str]]]:
+    """A random CFG on n blocks, every block reachable from b0 and at most two successors each,
+    with the locality of real code: each block hangs off a recent block (within ``window``),
+    plus forward cross edges and back edges to blocks at most ``window`` earlier (fractions
+    ``cross`` and ``back`` of n). A back edge whose target does not dominate its source enters
+    a cycle at a second block: irreducible regions, many iterations of the dominator walk."""
+    labels = [f"b{i}" for i in range(n)]
+    succs: dict[str, list[str]] = {b: [] for b in labels}
+    for i in range(1, n):  # block i-1 has no successor yet, so some block in the window is open
+        open_ = [j for j in range(max(0, i - window), i) if len(succs[labels[j]]) < 2]
+        succs[labels[rng.choice(open_)]].append(labels[i])
+    for frac, sign in ((cross, 1), (back, -1)):
+        for _ in range(int(frac * n)):
+            a = rng.randrange(n)
+            b = a + sign * rng.randint(1, window)
+            if 0 <= b < n and len(succs[labels[a]]) < 2 and labels[b] not in succs[labels[a]]:
+                succs[labels[a]].append(labels[b])
+    return labels, succs
+
+
 def structured_cfg(rng: random.Random, n: int) -> tuple[list[str], dict[str, list[str]]]:
     """Structured code of about n blocks: nested sequences, if/else diamonds and while loops
     (some with a break), with one exit. Nesting depth stays logarithmic-ish in n."""

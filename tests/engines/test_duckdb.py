@@ -80,6 +80,25 @@ def _cancel_value(x: int, y: int) -> int:
 @given(st.lists(expressions(), min_size=1, max_size=4), st.sampled_from(sorted(_PY_CMP)))
 @example([(_CANCEL, _cancel_value)], "<")
 def test_arithmetic_agrees_with_clingo_and_python(tmp_path_factory, exprs, cmp):
+    _check_arithmetic(tmp_path_factory, exprs, cmp, recursive=False)
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None)
+@given(st.lists(expressions(), min_size=1, max_size=4), st.sampled_from(sorted(_PY_CMP)))
+@example([(_CANCEL, _cancel_value)], "<")
+def test_arithmetic_in_a_recursive_component(tmp_path_factory, exprs, cmp):
+    """The same rules, each inside a recursive component (``m`` and the rule's relation derive
+    each other; ``m`` is ``n``): evaluated in process by ``indexed.py``, never in SQL, with the
+    same values as Python (and clingo where it is run)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(duckdb_engine, "RECURSION", "indexed")
+        mp.setattr(duckdb_engine, "_recursive_cte", None)
+        mp.setattr(duckdb_engine, "_semi_naive", None)
+        _check_arithmetic(tmp_path_factory, exprs, cmp, recursive=True)
+
+
+def _check_arithmetic(tmp_path_factory, exprs, cmp, recursive: bool):
     """Values (``v = e``), comparisons and negated atoms over them agree with Python's wrapping
     arithmetic on duckdb; values and negated atoms of the expressions whose only constant is 1
     also on clingo (which then wraps as Python: it evaluates the ground terms). Clingo is not
@@ -97,15 +116,20 @@ def test_arithmetic_agrees_with_clingo_and_python(tmp_path_factory, exprs, cmp):
         lines = [".decl n(x: number)", ".input n"]
         for k in ks:
             e = exprs[k][0]
+            m = f"m{k}" if recursive else "n"
             rules = {"e": (f"e{k}(x: number, y: number, v: number)",
-                           f"e{k}(x, y, v) :- n(x), n(y), v = {e}."),
+                           f"e{k}(x, y, v) :- {m}(x), n(y), v = {e}."),
                      "c": (f"c{k}(x: number, y: number)",
-                           f"c{k}(x, y) :- n(x), n(y), {e} {cmp} x."),
+                           f"c{k}(x, y) :- {m}(x), n(y), {e} {cmp} x."),
                      "g": (f"g{k}(x: number, y: number)",      # undefined: no row
-                           f"g{k}(x, y) :- n(x), n(y), !n({e}).")}
+                           f"g{k}(x, y) :- {m}(x), n(y), !n({e}).")}
+            if recursive:
+                lines += [f".decl m{k}(x: number)", f"m{k}(x) :- n(x)."]
             for r in rels:
                 decl, rule = rules[r]
                 lines += [f".decl {decl}", f".output {r}{k}", rule]
+                if recursive:
+                    lines.append(f"m{k}(x) :- {r}{k}(x, _{', _' if r == 'e' else ''}), n(x).")
         path = tmp_path_factory.mktemp("arith") / "arith.dl"
         path.write_text("\n".join(lines) + "\n")
         return load_program(path)
@@ -213,7 +237,7 @@ def python_oracle(edges: set) -> dict:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("strategy", ["cte", "loop"])   # duckdb_engine.RECURSION
+@pytest.mark.parametrize("strategy", ["indexed", "cte", "loop"])   # duckdb_engine.RECURSION
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=16))
 def test_recursion_matches_python(tmp_path_factory, strategy, edge_list):
@@ -230,6 +254,7 @@ def test_recursion_matches_python(tmp_path_factory, strategy, edge_list):
 def test_a_long_chain_is_one_recursive_query(tmp_path, monkeypatch):
     """Reachability along a 20,000-edge chain: 20,000 semi-naive rounds, run inside DuckDB as one
     WITH RECURSIVE query (the per-round loop is never entered), in seconds."""
+    monkeypatch.setattr(duckdb_engine, "RECURSION", "cte")
     path = tmp_path / "rec.dl"
     path.write_text(RECURSION)
     program = load_program(path)
@@ -247,6 +272,67 @@ def test_a_long_chain_is_one_recursive_query(tmp_path, monkeypatch):
     assert got["stuck"] == [(n, 1)]
     assert calls == [["reach"]]          # one query for the 20,000-round component
     assert elapsed < 20, elapsed
+
+
+def test_a_long_chain_in_process(tmp_path, monkeypatch):
+    """The same 20,000 rounds under the default strategy: the component compiles to
+    ``indexed.py`` (no SQL recursion, no per-round statements) and each round costs its delta."""
+    monkeypatch.setattr(duckdb_engine, "RECURSION", "indexed")
+    monkeypatch.setattr(duckdb_engine, "_recursive_cte", None)
+    monkeypatch.setattr(duckdb_engine, "_semi_naive", None)
+    path = tmp_path / "rec.dl"
+    path.write_text(RECURSION)
+    n = 20_000
+    got = run_checked(load_program(path), None, "duckdb",
+                      facts={"edge": [(i, i + 1) for i in range(n)]}, only=["reach", "stuck"])
+    assert got["reach"] == [(i,) for i in range(n + 1)]
+    assert got["stuck"] == [(n, 1)]
+
+
+AGGREGATE_IN_RECURSION = """
+.decl edge(a: number, b: number)
+.input edge
+.decl reach(n: number, d: number)
+.output reach
+reach(0, 0).
+reach(y, 0) :- reach(x, _), reach(y, _), edge(y, x).
+reach(y, d) :- reach(x, _), edge(x, y), d = count : { edge(_, y) }.
+// compiled in process, reading what the SQL evaluation of reach computed
+.decl far(n: number)
+.output far
+far(x) :- reach(x, 2).
+far(y) :- far(x), edge(x, y), reach(y, _).
+.decl sym(s: symbol, n: number)
+.output sym
+sym("a", 0).
+sym(t, y) :- sym(s, x), edge(x, y), s != "b", t = cat(s, "x").
+"""
+
+
+def test_a_component_indexed_does_not_compile_goes_to_sql(tmp_path, monkeypatch):
+    """An aggregate inside a recursive rule is not compiled in process: that component is
+    evaluated by the WITH RECURSIVE query, with clingo's rows, and a later component compiled
+    in process reads its rows (not what its table held when the compilation was tried); a
+    construct neither covers is refused located (``cat``)."""
+    from pylogic.errors import DatalogError
+
+    path = tmp_path / "agg.dl"
+    path.write_text(AGGREGATE_IN_RECURSION.split(".decl sym")[0])
+    calls = []
+    real = duckdb_engine._recursive_cte
+    monkeypatch.setattr(duckdb_engine, "RECURSION", "indexed")
+    monkeypatch.setattr(duckdb_engine, "_recursive_cte", lambda *a: calls.append(a[2]) or real(*a))
+    edges = [(0, 1), (1, 2), (2, 1), (3, 2), (2, 4)]
+    program = load_program(path)
+    got = run_checked(program, None, "duckdb", facts={"edge": edges})
+    assert calls == [["reach"]]
+    assert got == run_checked(program, None, "clingo", facts={"edge": edges})
+    assert got["reach"] == [(0, 0), (1, 0), (1, 2), (2, 0), (2, 2), (4, 1)]
+    assert got["far"] == [(1,), (2,), (4,)]
+    path.write_text(AGGREGATE_IN_RECURSION)
+    with pytest.raises(DatalogError) as info:
+        run_checked(load_program(path), None, "duckdb", facts={"edge": edges})
+    assert info.value.loc is not None and info.value.loc.line
 
 
 def test_constructs_outside_the_translation_are_refused_located(tmp_path):
