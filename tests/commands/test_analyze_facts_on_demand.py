@@ -53,3 +53,21 @@ def test_facts_for_a_query_are_only_the_families_it_reads(tmp_path):
     written = {p.stem for p in (tmp_path / "f").iterdir()}
     assert "rpo" in written and "memory_cell" not in written and "instr" not in written
     assert set(facts) == set(FAMILIES["module"] + FAMILIES["cfg"])
+
+
+def test_query_on_builds_no_value_name_graph_unless_read(monkeypatch, capsys):
+    """#30 item 10: a query that includes schema.dl (which declares every input, vng_* among
+    them) but whose shown relations read no vng_* relation builds no Value Name Graph."""
+    import facts_gen.extract as extract
+    built = []
+    real = extract.vng_facts
+    monkeypatch.setattr(extract, "vng_facts", lambda *a: built.append(a[0]) or real(*a))
+    program = ['#include "schema.dl"',
+               ".decl o(f: Function, b: Block) .output o o(f, b) :- rpo(f, b, _)."]
+    args = ["query", *[x for line in program for x in ("-e", line)], "--on", str(EXAMPLES),
+            "--engine", "clingo", "--limit", "1"]
+    assert main(args) == 0 and not built
+    program[1] = ".decl o(f: Function) .output o o(f) :- vng_node(f, _, _)."
+    args = ["query", *[x for line in program for x in ("-e", line)], "--on", str(EXAMPLES),
+            "--engine", "clingo", "--limit", "1"]
+    assert main(args) == 0 and built                 # read: built
