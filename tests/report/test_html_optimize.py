@@ -50,10 +50,10 @@ def test_marks_match_the_driver_counts(run, capsys):
         assert f"{v} &rarr; {case['after'][k]}" in page
 
 
-def test_optimize_pages_load_in_headless_chromium(run):
+def test_optimize_pages_load_in_headless_chromium(run, tmp_path):
     missing = browser_available()
     if missing:
         pytest.skip(missing)
-    report = check_pages(run, ROOT / "runs" / "report-optimize", function_page="p/0.html")
+    report = check_pages(run, tmp_path / "report-optimize", function_page="p/0.html")
     assert report["errors"] == [] and report["pages"] == 2
     assert len(report["screenshots"]) == 2

@@ -151,11 +151,11 @@ def test_report_of_a_directory_that_is_not_a_run(tmp_path, capsys):
 
 
 @needs_dot
-def test_pages_load_in_headless_chromium(examples_report):
+def test_pages_load_in_headless_chromium(examples_report, tmp_path):
     missing = browser_available()
     if missing:
         pytest.skip(missing)
-    shots = ROOT / "runs" / "report-examples"
+    shots = tmp_path / "report-examples"     # runs/'s screenshots come from benchmarks.report_pages
     index = (examples_report / "index.html").read_text()
     block = index.split("<h3>pcp_branchy.pir</h3>", 1)[1]
     page = re.search(r'<a href="(f/\d+\.html)">main</a>', block).group(1)
