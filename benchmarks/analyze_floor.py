@@ -24,7 +24,6 @@ import argparse
 import filecmp
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -32,21 +31,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import machine_info
+from benchmarks.common import children_cpu, machine_info
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
 def timed(cmd: list[str], cwd=None) -> dict:
     """Run ``cmd`` to completion: its wall and CPU seconds (children included)."""
-    c, w = _children_cpu(), time.perf_counter()
+    c, w = children_cpu(), time.perf_counter()
     proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    out = {"wall": time.perf_counter() - w, "cpu": _children_cpu() - c, "status": proc.returncode}
+    out = {"wall": time.perf_counter() - w, "cpu": children_cpu() - c, "status": proc.returncode}
     if proc.returncode not in (0,):
         out["stderr"] = proc.stderr[-400:]
     return out

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import growth_exponent, write_run  # noqa: E402
+from benchmarks.common import children_cpu, growth_exponent, write_run  # noqa: E402
 
 
 def _function(kind: str, size: int):
@@ -101,13 +101,6 @@ def cfg_runs(kinds, sizes, engines, timeout: float) -> list[dict]:
     return out
 
 
-def _children_cpu() -> float:
-    """CPU seconds of the reaped child processes so far (each ``analyze`` run, threads included)."""
-    import resource
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def corpus_runs(csmith: int, engines, workdir: Path) -> dict:
     from benchmarks.corpus import csmith_program
     src = workdir / "corpus"
@@ -121,12 +114,12 @@ def corpus_runs(csmith: int, engines, workdir: Path) -> dict:
     result = {"programs": len(list(src.iterdir())), "engines": {}}
     for engine in engines:
         out = workdir / f"out-{engine}"
-        start, cpu = time.perf_counter(), _children_cpu()
+        start, cpu = time.perf_counter(), children_cpu()
         proc = subprocess.run([sys.executable, "-m", "pylogic.cli", "analyze", str(src), "--out",
                                str(out), "--engine", engine, "--no-cache", "--quiet"], cwd=ROOT,
                               capture_output=True, text=True,
                               env={**os.environ, "PYTHONPATH": str(ROOT)})
-        wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
+        wall, cpu = time.perf_counter() - start, children_cpu() - cpu
         summary = json.loads((out / "summary.json").read_text())
         result["engines"][engine] = {
             "exit": proc.returncode, "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),

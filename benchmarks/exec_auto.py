@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import resource
 import sys
 import time
 
-from benchmarks.common import write_run
+from benchmarks.common import children_cpu, write_run
 from benchmarks.optimize import (DEFAULT_WORKDIR, DRIVER_FUEL, FUEL, corpus, prepare_program)
 from pylogic.errors import PathlogicError
 from pylogic.interp import machine as interp_machine
@@ -40,9 +38,7 @@ ENGINES = ("interp", "native", "auto")
 
 def cpu_seconds() -> float:
     """User + system CPU time of this process (all threads) and its waited-for children."""
-    s = resource.getrusage(resource.RUSAGE_SELF)
-    c = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+    return time.process_time() + children_cpu()
 
 
 def observable(r) -> tuple:

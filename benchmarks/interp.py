@@ -26,7 +26,6 @@ import datetime
 import json
 import os
 import platform
-import resource
 import sys
 import time
 
@@ -34,6 +33,7 @@ import shutil
 import subprocess
 import tempfile
 
+from benchmarks.common import children_cpu
 from benchmarks.corpus import csmith_program
 from pylogic.interp import run_module
 from pylogic.interp.machine import Machine
@@ -127,21 +127,16 @@ def _timed(cmd, timeout: float):
     return round(time.perf_counter() - t0, 4)
 
 
-def _children_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
 def _cpu_timed(cmd, timeout: float, repeat: int = 3):
     """Best CPU seconds (user + system) of ``repeat`` runs of ``cmd`` (the host is shared)."""
     best = None
     for _ in range(repeat):
-        t0 = _children_cpu()
+        t0 = children_cpu()
         try:
             subprocess.run(cmd, capture_output=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return None
-        dt = _children_cpu() - t0
+        dt = children_cpu() - t0
         best = dt if best is None else min(best, dt)
     return round(best, 4)
 

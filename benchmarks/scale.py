@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import growth_exponent, write_run  # noqa: E402
+from benchmarks.common import children_cpu, growth_exponent, write_run  # noqa: E402
 
 CSMITH_SMALL = ("--no-float", "--max-funcs", "5", "--max-block-depth", "3",
                 "--max-expr-complexity", "5", "--no-packed-struct")
@@ -130,11 +130,11 @@ def section_cfg(sizes, engines, timeout, kinds=("chain", "structured", "random")
                     row[f"{engine}_error"] = "not run (a smaller size timed out)"
                     continue
                 t0 = time.perf_counter()
-                c0 = _children_cpu()
+                c0 = children_cpu()
                 try:
                     rows = run_with_timeout(run_checked, timeout, program, None, engine, facts)
                     row[f"{engine}_s"] = round(time.perf_counter() - t0, 4)
-                    row[f"{engine}_cpu_s"] = round(_children_cpu() - c0, 4)
+                    row[f"{engine}_cpu_s"] = round(children_cpu() - c0, 4)
                     row[f"{engine}_rows"] = sum(len(v) for v in rows.values())
                     digests[engine] = hashlib.sha256(json.dumps(
                         {r: sorted(map(list, v)) for r, v in sorted(rows.items())}).encode()
@@ -152,14 +152,6 @@ def section_cfg(sizes, engines, timeout, kinds=("chain", "structured", "random")
             pts = [(r["blocks"], r[key]) for r in out["runs"] if r["kind"] == kind and r.get(key)]
             out["exponents"][f"{kind}:{key}"] = _exp(pts)
     return out
-
-
-def _children_cpu() -> float:
-    """CPU seconds of the reaped child processes so far (the forked workers of
-    ``run_with_timeout``, their engines' threads included)."""
-    import resource
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def run_with_timeout(fn, timeout, *args):
