@@ -27,15 +27,11 @@ from collections import defaultdict
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
                                      Wildcard)
 from pylogic.engines.program import CheckedProgram
+from pylogic.engines.to_sql import wrap_const as _wrap   # Soufflé's 32-bit numbers
 from pylogic.errors import DatalogError, SourceLoc
 
 #: Partial instances tried per rule when looking for why a row does not hold.
 WHY_NOT_BUDGET = 200_000
-
-
-def _wrap(v: int) -> int:
-    """Soufflé's 32-bit number arithmetic."""
-    return (v + 2 ** 31) % 2 ** 32 - 2 ** 31
 
 
 def c_division(op: str, a: int, b: int) -> int:

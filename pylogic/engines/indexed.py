@@ -28,7 +28,7 @@ from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAt
                                      Wildcard)
 from pylogic.engines.explain import c_division
 from pylogic.engines.semantics import term_vars
-from pylogic.engines.to_sql import has_division, wrap_const
+from pylogic.engines.to_sql import has_division, wrap_const, wrap_expr
 
 _CMP = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -127,9 +127,9 @@ class _Code:
                 return f"_division({t.op!r}, {left}, {right})"
             if t.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {t.op}")
-            return f"(((({left}) {t.op} ({right}) + 2147483648) & 4294967295) - 2147483648)"
+            return f"({wrap_expr(f'({left}) {t.op} ({right})')})"
         if isinstance(t, Neg):
-            return f"(((-({self.term(t.operand)}) + 2147483648) & 4294967295) - 2147483648)"
+            return f"({wrap_expr(f'-({self.term(t.operand)})')})"
         raise Unsupported(f"term {type(t).__name__}")
 
     def ready(self, t) -> bool:

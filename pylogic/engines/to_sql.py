@@ -72,8 +72,9 @@ def create_table(rel: Relation, version: str = "", temp: bool = False) -> str:
     return f"CREATE {'TEMP ' if temp else ''}TABLE {table_name(rel.name, version)} ({cols})"
 
 
-def _wrap(expr: str) -> str:
-    """``expr`` (BIGINT) wrapped to the signed 32-bit range (two's complement)."""
+def wrap_expr(expr: str) -> str:
+    """``expr`` (BIGINT) wrapped to the signed 32-bit range (two's complement); the text is
+    also a Python expression (``indexed.py``'s compiled rules)."""
     return f"((({expr}) + 2147483648) & 4294967295) - 2147483648"
 
 
@@ -125,12 +126,12 @@ class _Scope:
             left = f"CAST({self.term(t.left)} AS BIGINT)"
             right = f"CAST({self.term(t.right)} AS BIGINT)"
             if t.op == "/":
-                return _wrap(f"{left} // NULLIF({right}, 0)")
+                return wrap_expr(f"{left} // NULLIF({right}, 0)")
             if t.op == "%":
                 return f"({left} % NULLIF({right}, 0))"
-            return _wrap(f"{left} {t.op} {right}")
+            return wrap_expr(f"{left} {t.op} {right}")
         if isinstance(t, Neg):
-            return _wrap(f"-CAST({self.term(t.operand)} AS BIGINT)")
+            return wrap_expr(f"-CAST({self.term(t.operand)} AS BIGINT)")
         raise _refuse(f"term {type(t).__name__}", t)
 
     def defined(self, t) -> str:
@@ -232,7 +233,7 @@ class _Scope:
             if lit.op == "sum":
                 elems.insert(0, inner.term(lit.target))
             cols = ", ".join(f"{e} AS x{k}" for k, e in enumerate(elems))
-            value = "count(*)" if lit.op == "count" else _wrap("coalesce(sum(x0), 0)")
+            value = "count(*)" if lit.op == "count" else wrap_expr("coalesce(sum(x0), 0)")
             sub = f"SELECT {value} AS v FROM (SELECT DISTINCT {cols}{frm}{where}) AS {a}_d"
         else:
             sub = f"SELECT {lit.op}({inner.term(lit.target)}) AS v{frm}{where}"
