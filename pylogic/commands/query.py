@@ -90,13 +90,14 @@ def extract_into(directory: str, facts_dir: Path, function: str | None = None,
     return bool(failures) or any(p.skipped for p in loaded.problems)
 
 
-def _missing_hint(message: str, args) -> str:
-    """What to do about a missing facts file: a relation pathlogic extracts was left out by
-    ``analyze`` (it writes the families its analyses read); any other may be read as empty."""
-    if args.missing_as_empty or "does not exist" not in message:
+def _missing_hint(error, args) -> str:
+    """What to do about a missing facts file (``error.missing``, set by ``check_input_files``):
+    a relation pathlogic extracts was left out by ``analyze`` (it writes the families its
+    analyses read); any other may be read as empty."""
+    relation = getattr(error, "missing", None)
+    if args.missing_as_empty or relation is None:
         return ""
     from facts_gen.extract import RELATIONS
-    relation = message.split(":", 1)[0].removeprefix(".input ").strip()
     if relation in RELATIONS:
         return (f" ({relation} is a fact pathlogic extracts, but not one `analyze` writes unless "
                 "asked: analyze --all-facts, `pathlogic facts DIR OUT`, or query --on DIR)")
@@ -146,7 +147,7 @@ def run(args) -> int:
             check_input_files(checked, facts_dir, missing_ok=args.missing_as_empty,
                               skip=set(checked.inputs) - needed)
         except DatalogError as exc:
-            raise DatalogError(exc.message + _missing_hint(exc.message, args), exc.loc) from None
+            raise DatalogError(exc.message + _missing_hint(exc, args), exc.loc) from None
         result = evaluate(checked, facts_dir, args)
     if out is not None:
         with output_directory(out) as tmp_out:   # all of RESULTDIR replaced at once, or not at all

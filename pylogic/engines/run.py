@@ -35,7 +35,7 @@ def check_input_files(checked: CheckedProgram, facts_dir: str | Path,
         Located at the ``.input`` directive, naming the file: it is not a regular file (a
         directory or a device, which could never be read to its end); or, unless
         ``missing_ok``, it does not exist (by default a missing file reads as empty, as in
-        Soufflé).
+        Soufflé); the error's ``missing`` is then the relation.
     """
     for rel in checked.inputs:
         if rel in skip:
@@ -48,7 +48,9 @@ def check_input_files(checked: CheckedProgram, facts_dir: str | Path,
             if path.exists():
                 raise DatalogError(f".input {rel}: {path} is not a regular file", loc)
             if not missing_ok:
-                raise DatalogError(f".input {rel}: facts file {path} does not exist", loc)
+                error = DatalogError(f".input {rel}: facts file {path} does not exist", loc)
+                error.missing = rel            # for a caller's advice on where the facts come from
+                raise error
 
 
 def load_inputs(checked: CheckedProgram, facts_dir: str | Path | None,

@@ -71,3 +71,11 @@ def test_query_on_builds_no_value_name_graph_unless_read(monkeypatch, capsys):
     args = ["query", *[x for line in program for x in ("-e", line)], "--on", str(EXAMPLES),
             "--engine", "clingo", "--limit", "1"]
     assert main(args) == 0 and built                 # read: built
+
+
+def test_a_missing_relation_of_ones_own_may_be_read_as_empty(tmp_path, capsys):
+    assert main(["query", "-e", ".decl mine(x: number) .input mine .decl o(x: number) .output o "
+                 "o(x) :- mine(x).", "--facts", str(tmp_path), "--engine", "clingo"]) == 1
+    err = capsys.readouterr().err
+    assert "mine.facts does not exist" in err and "--missing-as-empty" in err
+    assert "--all-facts" not in err
