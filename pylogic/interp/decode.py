@@ -123,8 +123,9 @@ class FunctionDecoder:
     """Generates the Python source for one function and compiles it in ``namespace``."""
 
     def __init__(self, function: Function, functions: dict, global_addrs: dict,
-                 builtins, shared: dict):
+                 builtins, shared: dict, trace: bool = False):
         self.f = function
+        self.trace = trace  # also append each taken edge's index to TR (``interp.paths``)
         self.functions = functions
         self.global_addrs = global_addrs
         self.builtins = builtins
@@ -332,7 +333,10 @@ class FunctionDecoder:
     def jump(self, src: str, target: str, pc: int) -> list[str]:
         if target not in self.start:
             return [f"raise Fault({f'branch to unknown label {target}'!r})"]
-        return [f"EC[{self.edge(src, target, pc)}] += 1", f"return {self.start[target]}"]
+        k = self.edge(src, target, pc)
+        if self.trace:
+            return [f"EC[{k}] += 1", f"TR.append({k})", f"return {self.start[target]}"]
+        return [f"EC[{k}] += 1", f"return {self.start[target]}"]
 
     def call(self, ins: Call, pc: int, label: str = "") -> tuple[list[str], str]:
         args = ", ".join(self.val(a) for a in ins.args)

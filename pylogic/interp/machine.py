@@ -77,8 +77,12 @@ class CallSites(dict):
 class Machine:
     """A decoded module plus the per-run state its decoded code refers to (reset by ``run``)."""
 
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, paths: bool = False):
         self.module = module
+        # ``paths``: the decoded code also appends each taken edge's counter index, and the
+        # machine each call (the callee's name) and return (None), to ``path_trace``
+        # (``interp.paths``); off, the decoded code is the same as ever.
+        self.path_trace: Optional[list] = [] if paths else None
         self.memory = Memory()
         self.stdout: list = []  # ints from `print`, bytes from builtins, in order
         self.inputs: list = []  # remaining inputs, reversed (pop from the end)
@@ -102,6 +106,7 @@ class Machine:
             "SYM": unknown_symbol, "Fault": Fault,
             # segment ids of const globals (docs/pir.md "Extensions"): a store there faults
             "RO": frozenset(i + 1 for i, g in enumerate(module.globals) if g.const),
+            "TR": self.path_trace,
         }
         self.functions = module.function_map()
         self.shared = shared
@@ -113,7 +118,7 @@ class Machine:
         if f.extern or not f.blocks:
             raise KeyError(name)
         fc = FunctionDecoder(f, self.functions, self.global_addrs, self.builtins,
-                             self.shared).decode()
+                             self.shared, trace=self.path_trace is not None).decode()
         fc.sites = CallSites(self.code, fc.call_sites)
         return fc
 
@@ -200,6 +205,10 @@ class Machine:
         pc, frames, fast = 0, [], True
         cut = None  # where the run stopped in ``fc``, if inside it (``kind_counts``)
         fc.entries += 1
+        trace = self.path_trace
+        if trace is not None:
+            trace.clear()
+            trace.append(fc.name)
         # Fuel: ``budget`` is what is left; a segment is charged in full before it runs and a
         # taken side exit refunds the rest in ``refund[0]``. When the budget cannot cover the
         # next segment, the run continues one instruction at a time (exact to the instruction).
@@ -274,6 +283,8 @@ class Machine:
                     memory.release(sid, f"its call of {fc.name} returned")
                 exit_no = exit_box[0]
                 exit_box[0] = 0
+                if trace is not None:
+                    trace.append(None)
                 if not frames:
                     return_value = box[0]
                     break
@@ -296,6 +307,8 @@ class Machine:
                     else:
                         edge, pc = conts[exit_no]  # the return-point array (PathFinder §7.4)
                         fc.edge_counts[edge] += 1
+                        if trace is not None:
+                            trace.append(edge)
             else:  # call at site -2 - pc: arguments in box[0]
                 site = -2 - pc
                 callee, dest = fc.sites[site]
@@ -320,6 +333,8 @@ class Machine:
                     R[slot] = value
                 fc.entries += 1
                 calls[0] += 1
+                if trace is not None:
+                    trace.append(fc.name)
             segments, lengths = fc.segments, fc.segment_lengths
         steps = fuel - reserve - budget - refund[0]
         kinds_of = None

@@ -1,0 +1,144 @@
+"""Profile estimators on a program (PathFinder ch. 5; issue #31 item 1): for every expression of
+every function, the bounds each estimator (``flow.estimators``) gives from the interpreter's edge
+profile, beside the exact reuse of the run's block paths (``interp.paths``) and the evaluations
+the complete PRE pipeline really removes when its output runs on the same input.
+
+Reuse inside a block (``pre_local_reuse``: a computation after one of the same expression in its
+own block, nothing between that may change it) is certain, so it is counted apart (``local``):
+the thesis' nodes are statements, where such reuse is part of the definite component; here it is
+added to the exact value and to both bounds of every estimator.
+
+Blocks are the estimators' nodes, so a module with side exits (a branch before a block's last
+instruction: after if-conversion) is not estimated (``EstimationError``), as
+``analysis.evaluations`` does not count it.
+
+Example
+-------
+>>> report = program_estimates(load_module("examples/loop_call.pir"))     # doctest: +SKIP
+>>> report["estimators"]["CMPr"]                                           # doctest: +SKIP
+{'lower': 120, 'upper': 120, 'error': 0.0}
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable, Optional
+
+from pylogic.errors import PathlogicError
+from pylogic.flow.estimators import ENTRY, ESTIMATORS, Bounds, ValueFlow, exact_reuse
+from pylogic.interp.defaults import DEFAULT_FUEL
+from pylogic.ir.model import Module, branch_targets
+
+#: The rows the estimators read (``datalog/pre.dl``).
+RELATIONS = ("pre_avail_in", "pre_avail_out", "pre_antic_in", "pre_antloc", "pre_comp",
+             "pre_kills", "pre_local_reuse")
+#: The complete PRE pipeline whose real saving is measured (PRE(MR): restructuring + motion).
+PIPELINE = ("pre-mr", "pre-m")
+
+
+class EstimationError(PathlogicError):
+    """The program cannot be estimated (side exits, or a run that did not finish)."""
+
+
+def value_flows(fn, view, profile: dict, calls: int) -> dict:
+    """``{expression: ValueFlow}`` of function ``fn`` from its ``RELATIONS`` rows (``view``) and
+    the edge ``profile`` ``{(function, from, to): count}``; ``calls``: times it was entered."""
+    edges = {(a, b): profile.get((fn.name, a, b), 0) for a, b in fn.edges()}
+    edges[(ENTRY, fn.blocks[0].label)] = calls
+    sets = defaultdict(lambda: {"avail_in": {}, "avail_out": {}, "antic_in": {},
+                                "users": set(), "generators": set(), "kills": set()})
+    for name in ("avail_in", "avail_out", "antic_in"):
+        for b, e, state in view[f"pre_{name}"]:
+            sets[e][name][b] = state
+    for rel, key in (("pre_antloc", "users"), ("pre_comp", "generators"),
+                     ("pre_kills", "kills")):
+        for b, e in view[rel]:
+            sets[e][key].add(b)
+    return {e: ValueFlow(dict(edges), s["avail_in"], s["avail_out"], s["antic_in"],
+                         s["users"], s["generators"], s["kills"])
+            for e, s in sets.items() if s["users"]}
+
+
+def _side_exits(module: Module) -> bool:
+    return any(branch_targets(i) for fn in module.defined_functions() for b in fn.blocks
+               for i in b.instrs[:-1])
+
+
+def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: str = "main",
+                      args: Iterable[int] = (), inputs: Iterable[int] = (),
+                      engine: str = "auto", measure_pre: bool = True,
+                      fuel: int = DEFAULT_FUEL) -> dict:
+    """Per estimator the summed bounds and relative error, the exact reuse, and (``measure_pre``)
+    the evaluations PRE(MR) removes when run on the same input; per function the same by
+    expression. Raises ``EstimationError`` when the module has side exits or its run failed."""
+    from pylogic.analysis.run import module_rows
+    from pylogic.interp.paths import run_with_paths
+    if _side_exits(module):
+        raise EstimationError(f"{relpath or module.path}: blocks with side exits (hyperblocks) "
+                              "have no block-level value flow to estimate")
+    args, inputs = list(args), list(inputs)
+    result, paths = run_with_paths(module, entry, args, inputs, fuel)
+    if result.error is not None:
+        raise EstimationError(f"{relpath or module.path}: the profiling run failed: "
+                              f"{result.error}")
+    rows = module_rows(module, relpath, relations=RELATIONS, engine=engine)
+    totals = {name: Bounds(0, 0) for name in ESTIMATORS}
+    exact_total = local_total = 0
+    functions = []
+    for fn in module.defined_functions():
+        runs = paths.get(fn.name, [])
+        if not runs:
+            continue
+        flows = value_flows(fn, rows.function(fn.name), result.edge_profile, len(runs))
+        walks = [(ENTRY,) + p for p in runs]
+        per_fn = {name: Bounds(0, 0) for name in ESTIMATORS}
+        exact_fn = 0
+        for flow in flows.values():
+            exact = exact_reuse(walks, flow.users, flow.generators, flow.kills)
+            exact_fn += exact
+            for name, estimator in ESTIMATORS.items():
+                bounds = estimator(flow)
+                if not bounds.contains(exact):      # a bug, never a result: say so loudly
+                    raise AssertionError(f"{fn.name}: {name} bounds {bounds} exclude the exact "
+                                         f"reuse {exact}")
+                per_fn[name] = per_fn[name] + bounds
+        local = sum(result.block_profile.get((fn.name, i.partition("#")[0]), 0)
+                    for i, _ in rows.function(fn.name)["pre_local_reuse"])
+        per_fn = {n: b + Bounds(local, local) for n, b in per_fn.items()}
+        for name in ESTIMATORS:
+            totals[name] = totals[name] + per_fn[name]
+        exact_total += exact_fn + local
+        local_total += local
+        functions.append({"function": fn.name, "expressions": len(flows),
+                          "exact": exact_fn + local, "local": local,
+                          "estimators": {n: _bounds(b) for n, b in per_fn.items()}})
+    report = {"exact": exact_total, "local": local_total,
+              "estimators": {n: _bounds(b) for n, b in totals.items()},
+              "functions": functions, "instructions": result.counts.get("instructions")}
+    if measure_pre:
+        report["pre_removed"] = _pre_removed(module, relpath, result, entry, args, inputs,
+                                             engine, fuel)
+    return report
+
+
+def _bounds(b: Bounds) -> dict:
+    error = b.error
+    return {"lower": b.lower, "upper": b.upper,
+            "error": None if error is None else round(error, 4)}
+
+
+def _pre_removed(module, relpath, before, entry, args, inputs, engine, fuel) -> Optional[dict]:
+    """Evaluations (expressions, loads) PRE(MR) removes on the profiling input, or None when its
+    output cannot be counted (side exits) or does not run the same way."""
+    from pylogic.analysis.evaluations import expression_evaluations
+    from pylogic.analysis.passes import run_pass
+    from pylogic.interp.machine import run_module
+    new = module
+    for name in PIPELINE:
+        new, _ = run_pass(name, new, relpath, engine=engine)
+    after = run_module(new, entry, args, inputs, fuel)
+    if after.error is not None or after.observable() != before.observable():
+        return None
+    old_n, new_n = expression_evaluations(module, before), expression_evaluations(new, after)
+    if old_n is None or new_n is None:
+        return None
+    return {k: old_n[k] - new_n[k] for k in old_n}
