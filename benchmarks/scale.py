@@ -11,8 +11,8 @@ size varies:
   ``--sizes`` blocks; every shipped CFG analysis
   (``cfg_analyses.dl``: reachability, dominator and post-dominator trees, frontiers, control
   dependence, natural loops) on every available engine, and networkx computing the same
-  trees, frontiers and control dependence (the independent oracle) -- wall seconds per run and
-  rows written;
+  trees, frontiers and control dependence (the independent oracle) -- wall and CPU seconds per
+  run, the engine's peak memory (``engine_with_peak``) and rows written;
 * ``corpus``: ``pathlogic analyze`` on csmith seeds 1..``--csmith`` (the small programs of
   benchmarks/corpus.py) plus examples/, per engine, phase by phase from summary.json (load,
   analyses, predicate statistics, total), cache off;
@@ -110,7 +110,7 @@ def networkx_trees(labels, succs) -> float:
 def section_cfg(sizes, engines, timeout, kinds=("chain", "structured", "random")) -> dict:
     from facts_gen.extract import empty_facts, extract_module
     from pylogic.analysis import catalog
-    from pylogic.engines import load_program, run_checked
+    from pylogic.engines import load_program
     from pylogic.ir.model import Module
     from pylogic.ir.synthetic import function_from_cfg
     program = load_program(catalog.datalog_dir() / catalog.BUNDLES["cfg_analyses"])
@@ -132,9 +132,11 @@ def section_cfg(sizes, engines, timeout, kinds=("chain", "structured", "random")
                 t0 = time.perf_counter()
                 c0 = children_cpu()
                 try:
-                    rows = run_with_timeout(run_checked, timeout, program, None, engine, facts)
+                    rows, peak_mb = run_with_timeout(engine_with_peak, timeout, program, engine,
+                                                     facts)
                     row[f"{engine}_s"] = round(time.perf_counter() - t0, 4)
                     row[f"{engine}_cpu_s"] = round(children_cpu() - c0, 4)
+                    row[f"{engine}_peak_mb"] = peak_mb
                     row[f"{engine}_rows"] = sum(len(v) for v in rows.values())
                     digests[engine] = hashlib.sha256(json.dumps(
                         {r: sorted(map(list, v)) for r, v in sorted(rows.items())}).encode()
@@ -152,6 +154,35 @@ def section_cfg(sizes, engines, timeout, kinds=("chain", "structured", "random")
             pts = [(r["blocks"], r[key]) for r in out["runs"] if r["kind"] == kind and r.get(key)]
             out["exponents"][f"{kind}:{key}"] = _exp(pts)
     return out
+
+
+def _proc_kb(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def engine_with_peak(program, engine: str, facts: dict) -> tuple[dict, float | None]:
+    """``run_checked`` in the (forked) worker, with the memory the engine needed: for an engine
+    in this process, the growth of the peak resident set over the resident set before the call
+    (the peak is reset first: /proc/self/clear_refs, Linux >= 4.0); for ``souffle``, the peak
+    resident set of its own process. MB; None where Linux's counters are not available."""
+    import resource
+    from pylogic.engines import run_checked
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        before = _proc_kb("VmRSS")
+    except OSError:
+        before = None
+    rows = run_checked(program, None, engine, facts)
+    if engine == "souffle":
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # kB on Linux
+    elif before is None:
+        return rows, None
+    else:
+        peak = _proc_kb("VmHWM") - before
+    return rows, round(peak / 1024, 1)
 
 
 def run_with_timeout(fn, timeout, *args):
