@@ -136,6 +136,7 @@ def main(argv=None) -> int:
                 row[engine] = time_engine(engine, path, facts, a.repeat)
                 if souffle is not None:
                     row[engine]["over_souffle_wall"] = round(row[engine]["wall"] / souffle["wall"], 2)
+                    row[engine]["over_souffle_cpu"] = round(row[engine]["cpu"] / souffle["cpu"], 2)
                     row[engine]["agrees_with_souffle"] = row[engine]["digest"] == souffle["digest"]
             results[name] = row
             print(name, json.dumps(row), flush=True)
