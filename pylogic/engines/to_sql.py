@@ -355,7 +355,10 @@ class _Scope:
         else:
             sub = f"SELECT {lit.op}({target}) AS v{frm}{where}"
         self.froms.append(f"LATERAL ({sub}) AS {a}")
-        self.env[lit.result.name] = f"{a}.v"
+        if lit.result.name in self.env:   # B(id, max s : {..}): an atom bound the result first
+            self.conds.append(f"{self.env[lit.result.name]} = {a}.v")
+        else:
+            self.env[lit.result.name] = f"{a}.v"
         if lit.op in ("min", "max"):
             self.conds.append(f"{a}.v IS NOT NULL")
 

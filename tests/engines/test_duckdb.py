@@ -365,3 +365,21 @@ def test_constructs_outside_the_translation_are_refused_located(tmp_path):
             rule_select(bad, rel, full, Values())
         assert f"unsupported construct: {what}" in info.value.message
     assert rule_select(rule, rel, full, Values()).startswith("SELECT DISTINCT")
+
+
+def test_an_aggregate_in_an_atom_argument_filters_the_atom(tmp_path):
+    """``B(id, max s : {..})`` (Soufflé's aggregates2): the atom binds the column first, so the
+    aggregate's value must equal it; duckdb used to let the aggregate overwrite the binding
+    (every B row of the id kept: 27 rows of Soufflé's 9)."""
+    path = tmp_path / "p.dl"
+    path.write_text(".decl a(n: number, d: number)\n.decl b(n: number, s: number)\n"
+                    ".decl c(n: number, id: number)\n.output c\n"
+                    "c(n, id) :- a(n, id), b(id, max s : { a(n, d), b(d, s) }).\n")
+    a = [(1, 1), (1, 2), (2, 2), (2, 3)]
+    b = [(1, 5), (2, 7), (2, 5), (3, 9), (3, 1)]
+    best = {n: max(s for m, d in a if m == n for e, s in b if e == d) for n, _ in a}
+    want = sorted({(n, i) for n, i in a for e, s in b if e == i and s == best[n]})
+    facts = {"a": a, "b": b}
+    program = load_program(path)
+    assert run_checked(program, None, "duckdb", facts=facts)["c"] == want
+    assert run_checked(program, None, "clingo", facts=facts)["c"] == want

@@ -1,6 +1,8 @@
 """Intrinsic functors and operators, one small program each, on clingo against the souffle
 binary (skipped without it): the same rows, corner cases included (C division, shifts past
-31 bits, ^ overflow, substr past the end, an empty range, a regex std::regex refuses)."""
+31 bits, ^ overflow, substr past the end, an empty range, a regex std::regex refuses); and the
+duckdb engine against clingo on each of them and on more edge values, records and ADTs
+(issue #29 item 3), whichever way duckdb evaluates the rule."""
 from __future__ import annotations
 
 import pytest
@@ -109,18 +111,21 @@ def _rows(tmp_path, text: str, engine: str, monkeypatch=None):
     return get_engine(engine).run(checked, None, {}, sorted(checked.relations))
 
 
-@pytest.mark.parametrize("where", ["sql", "in process"])
+@pytest.mark.parametrize("where", ["sql", "in process", "cte", "loop"])
 @pytest.mark.parametrize("decl, rule", AGREEMENT, ids=[r for _, r in AGREEMENT])
 def test_duckdb_gives_clingos_rows(tmp_path, monkeypatch, decl, rule, where):
     """Both embedded engines, every relation (record columns as Soufflé prints them): as one
-    SQL statement, and compiled in process (``indexed.py``: the relation made recursive by a
-    rule that adds nothing; the SQL fallback disabled, so the Python code is what ran)."""
+    SQL statement; and the relation made recursive by a rule that adds nothing, compiled in
+    process (``indexed.py``; the SQL fallback disabled, so the Python code is what ran), or
+    as a recursive query (``cte``) or SQL rounds (``loop``): ``duckdb_engine.RECURSION``."""
     from pylogic.engines import duckdb_engine
 
     text = f"{decl}\n{rule}\n"
-    if where == "in process":
+    if where != "sql":
         text += "r(x) :- r(x).\n"
-        monkeypatch.setattr(duckdb_engine, "RECURSION", "indexed")
+        monkeypatch.setattr(duckdb_engine, "RECURSION", "indexed" if where == "in process"
+                            else where)
+    if where == "in process":
         monkeypatch.setattr(duckdb_engine, "_recursive_cte", None)
     want = _rows(tmp_path, text, "clingo")
     assert _rows(tmp_path, text, "duckdb") == want
