@@ -246,6 +246,9 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
         if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
                 is_record(lit.left, rule.kinds) or is_record(lit.right, rule.kinds)):
             raise Unsupported("ordering of records")      # refused, located, by to_sql
+        if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
+                symbolic(lit.left, rule.kinds) or symbolic(lit.right, rule.kinds)):
+            raise Unsupported("ordering of symbols")      # refused, located, by to_sql
     code = _Code(values, names, rule.kinds)
     atoms = list(enumerate(lit for lit in lits if isinstance(lit, Atom)))
     if delta is not None:

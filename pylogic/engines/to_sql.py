@@ -248,6 +248,10 @@ class _Scope:
                 raise _refuse(f"ordering comparison '{lit.op}' on records (Soufflé compares "
                               "their numbers in its record table, which depend on its "
                               "evaluation order)", lit)
+            if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
+                    symbolic(lit.left, self.kinds) or symbolic(lit.right, self.kinds)):
+                raise _refuse(f"ordering comparison '{lit.op}' on symbols (their numbers here "
+                              "are the order they were met in)", lit)
             if isinstance(lit, AggLit) and lit.op not in ("count", "sum", "min", "max"):
                 raise _refuse(f"aggregate '{lit.op}'", lit)
         atoms = list(enumerate(lit for lit in lits if isinstance(lit, Atom)))

@@ -342,7 +342,7 @@ def test_constructs_outside_the_translation_are_refused_located(tmp_path):
     column kind it has never seen) is refused at its location, never guessed."""
     import dataclasses
 
-    from pylogic.engines.dialect import BinOp, Constraint, Var
+    from pylogic.engines.dialect import BinOp, Constraint, Str, Var
     from pylogic.engines.to_sql import rule_select
     from pylogic.engines.values import Values
     from pylogic.errors import DatalogError, SourceLoc
@@ -359,7 +359,12 @@ def test_constructs_outside_the_translation_are_refused_located(tmp_path):
     cases = [(dataclasses.replace(rule, head=odd), "operator '~~'"),
              (dataclasses.replace(rule, body=rule.body[:1] + (
                  Constraint("~", Var("x", where), Var("x", where), where),)), "constraint '~'"),
-             (dataclasses.replace(rule, body=rule.body + ("a literal",)), "literal str")]
+             (dataclasses.replace(rule, body=rule.body + ("a literal",)), "literal str"),
+             # should the checker let symbols be ordered, their numbers (the order met) must
+             # not be compared as if they were Soufflé's order
+             (dataclasses.replace(rule, body=rule.body + (
+                 Constraint("<", Str("a", where), Str("b", where), where),)),
+              "ordering comparison '<' on symbols")]
     for bad, what in cases:
         with pytest.raises(DatalogError) as info:
             rule_select(bad, rel, full, Values())
