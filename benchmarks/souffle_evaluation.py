@@ -185,6 +185,8 @@ def main(argv=None) -> int:
                         args.only.split(",") if args.only else None, show)
     summary["wall_seconds"] = round(time.perf_counter() - t0, 1)
     summary["refusals_by_construct"] = dict(refusal_reasons(summary["results"]).most_common())
+    summary["command"] = " ".join(["python -m benchmarks.souffle_evaluation",
+                                   *(sys.argv[1:] if argv is None else argv)])
     summary["souffle_tests"] = "souffle-lang/souffle tag 2.5, tests/evaluation"
     summary["note"] = ("timings taken on a 2-core machine shared with other jobs; verdicts "
                        "compare sorted lines of every .csv and the .printsize lines")

@@ -1,5 +1,6 @@
 """The second embedded engine: a CheckedProgram's strata evaluated as SQL in DuckDB (``to_sql.py``
-translates the rules). Symbols are interned (one number each, as in Soufflé); input facts are
+translates the rules). Symbols and records are interned (one number each, as in Soufflé:
+``values.py``); the functors are the clingo engine's Python functions; input facts are
 bulk-loaded through DuckDB's CSV reader; each stratum is evaluated bottom-up to its fixpoint:
 
 - a non-recursive relation: one ``INSERT`` of the union of its rules;
@@ -32,12 +33,13 @@ import tempfile
 from pathlib import Path
 
 from pylogic.engines.base import register
-from pylogic.engines.dialect import AggLit, Atom, NegAtom
+from pylogic.engines.dialect import AdtTerm, AggLit, Atom, BinOp, Call, NegAtom, Record, Test
 from pylogic.engines.indexed import Component, Relations, Unsupported
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_sql import column_types, create_table, rule_select, table_name
+from pylogic.engines.values import SIGNATURES, Values, udf
 from pylogic.errors import DatalogError, SourceLoc
 
 try:
@@ -46,47 +48,58 @@ except ImportError:  # not installed: the engine reports itself unavailable
     duckdb = None
 
 
-class Symbols:
-    """The run's symbol table: each distinct symbol a number (0, 1, ...), as in Soufflé."""
+def _used(node, out: set) -> set:
+    """The functors (``values.SIGNATURES`` names) and record terms ``node`` holds."""
+    if isinstance(node, (BinOp, Call, Test)):
+        name = node.op if isinstance(node, BinOp) else node.name
+        out.update({"smin", "smax"} if name in ("min", "max") else {name})
+    elif isinstance(node, (Record, AdtTerm)):
+        out.add("pack")
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            _used(x, out)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            if name not in ("loc", "kinds"):
+                _used(getattr(node, name), out)
+    return out
 
-    def __init__(self):
-        self.number: dict[str, int] = {}
-        self.names: list[str] = []
 
-    def intern(self, s: str) -> int:
-        n = self.number.get(s)
-        if n is None:
-            n = self.number[s] = len(self.names)
-            self.names.append(s)
-        return n
+def _register(con, values: Values, rules) -> None:
+    """The DuckDB functions ``to_sql`` calls for ``rules``: each functor
+    (``values.SIGNATURES``, the clingo engine's Python definitions) and the record table's
+    ``pl_pack``/``pl_unpack`` (registering all of them costs ~6 ms a run, measured: only those
+    the rules use). A NULL argument (an undefined value) gives NULL."""
+    used = _used(rules, set())
+    special = "special"   # the functions see NULL arguments and may give NULL
 
-    def encode(self, kinds: tuple, rows: list) -> list:
-        """``rows`` with every symbol column replaced by the symbols' numbers."""
-        cols = [i for i, k in enumerate(kinds) if k == "symbol"]
-        if not cols:
-            return rows
-        number, names, intern = self.number, self.names, self.intern
-        columns = list(zip(*rows))
-        for i in cols:
-            for s in set(columns[i]) - number.keys():
-                intern(s)
-            columns[i] = [number[s] for s in columns[i]]
-        return list(zip(*columns))
+    def functor(name):
+        def fn(args):
+            return None if args is None else values.call(name)(args)
+        return fn
 
-    def decode(self, kinds: tuple, rows: list) -> list:
-        cols = [i for i, k in enumerate(kinds) if k == "symbol"]
-        if not cols or not rows:
-            return rows
-        names = self.names
-        columns = list(zip(*rows))
-        for i in cols:
-            columns[i] = [names[n] for n in columns[i]]
-        return list(zip(*columns))
+    for name in sorted(used & SIGNATURES.keys()):
+        con.create_function(udf(name), functor(name), ["BIGINT[]"],
+                            "BIGINT[]" if name == "range" else "BIGINT", null_handling=special)
+
+    def pack(tag, fields):
+        return None if fields is None or None in fields else values.pack((tag, *fields))
+
+    def unpack(n, tag, arity):
+        fields = None if n is None else values.unpack(n, tag, arity)
+        return None if fields is None else list(fields)
+
+    if "pack" not in used:
+        return
+    con.create_function(udf("pack"), pack, ["VARCHAR", "BIGINT[]"], "BIGINT",
+                        null_handling=special)
+    con.create_function(udf("unpack"), unpack, ["BIGINT", "VARCHAR", "INTEGER"], "BIGINT[]",
+                        null_handling=special)
 
 
 def _load(con, checked: CheckedProgram, rel: str, rows: list, tmpdir: str,
-          symbols: Symbols) -> None:
-    """Bulk-load ``rows`` into ``rel``'s table through a CSV file (symbols as their numbers)."""
+          values: Values) -> None:
+    """Bulk-load ``rows`` into ``rel``'s table through a CSV file (as stored: ``values.py``)."""
     relation = checked.relations[rel]
     if not rows:
         return
@@ -95,7 +108,7 @@ def _load(con, checked: CheckedProgram, rel: str, rows: list, tmpdir: str,
         return
     path = os.path.join(tmpdir, f"{len(os.listdir(tmpdir))}.csv")
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        csv.writer(fh, lineterminator="\n").writerows(symbols.encode(relation.kinds, rows))
+        csv.writer(fh, lineterminator="\n").writerows(values.encode(relation.kinds, rows))
     columns = "{" + ", ".join(f"'{c}': '{t}'" for c, t in column_types(relation)) + "}"
     con.execute(f"INSERT INTO {table_name(rel)} SELECT * FROM read_csv(?, header = false, "
                 f"delim = ',', new_line = '\\n', auto_detect = false, columns = {columns})",
@@ -122,7 +135,7 @@ def _insert_new(con, rel: str, selects: list[str]) -> None:
 
 
 def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list,
-                   intern) -> None:
+                   values) -> None:
     """A recursive component as one ``WITH RECURSIVE`` query over a tagged union of its relations
     (a column ``tag`` names the relation; its columns first, NULL after them).
     The working table is the semi-naive delta; a rule with several recursive atoms (non-linear,
@@ -130,7 +143,7 @@ def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list,
     delta and the others the whole relation so far (DuckDB's ``USING KEY`` CTE with
     ``recurring.``, DuckDB >= 1.3). DuckDB iterates inside the engine: no statement per round."""
     scc = {rel: k for k, rel in enumerate(rels)}
-    # every column is INTEGER (symbols interned), so the relations share the columns c0..c(w-1)
+    # every column is INTEGER (symbols and records interned), so the relations share the columns c0..c(w-1)
     # of the union: its width is the largest arity, not the sum (DuckDB's USING KEY CTE copies
     # its whole table each iteration, so width is time)
     width = max(len(column_types(checked.relations[rel])) for rel in rels)
@@ -163,9 +176,9 @@ def _recursive_cte(con, checked: CheckedProgram, rels: list[str], rules: list,
         relation = checked.relations[rule.head.rel]
         recursive = [i for i, a in enumerate(_positive_atoms(rule)) if a.rel in scc]
         if not recursive:
-            base.append(tagged(rule.head.rel, rule_select(rule, relation, _full, intern)))
+            base.append(tagged(rule.head.rel, rule_select(rule, relation, _full, values)))
         for k in recursive:  # version k: the k-th positive atom reads the delta
-            step.append(tagged(rule.head.rel, rule_select(rule, relation, table_of(k), intern,
+            step.append(tagged(rule.head.rel, rule_select(rule, relation, table_of(k), values,
                                                           first=k)))
     names = ", ".join(["tag"] + [f"c{i}" for i in range(width)])
     key, steps = "", _union(step)
@@ -192,7 +205,7 @@ RECURSION = os.environ.get("PATHLOGIC_DUCKDB_RECURSION", "indexed")
 JOIN_IN_BODY_ORDER = os.environ.get("PATHLOGIC_DUCKDB_JOIN_ORDER", "body") == "body"
 
 
-def _semi_naive(con, checked: CheckedProgram, rels: list[str], rules: list, intern) -> int:
+def _semi_naive(con, checked: CheckedProgram, rels: list[str], rules: list, values) -> int:
     """Mutual or non-linear recursion, iterated from here; returns the number of rounds. A round
     evaluates only the versions whose delta atom's relation grew in the previous round, and
     touches only the relations that grow (DuckDB has no indexes to make a round cost its delta,
@@ -200,7 +213,7 @@ def _semi_naive(con, checked: CheckedProgram, rels: list[str], rules: list, inte
     scc = set(rels)
     size: dict[str, int] = {}
     for rel in rels:  # round 0: every rule on the full tables (inputs only so far)
-        selects = [rule_select(r, checked.relations[rel], _full, intern) for r in rules
+        selects = [rule_select(r, checked.relations[rel], _full, values) for r in rules
                    if r.head.rel == rel]
         con.execute(create_table(checked.relations[rel], "delta", temp=True))
         con.execute(create_table(checked.relations[rel], "new", temp=True))
@@ -218,7 +231,7 @@ def _semi_naive(con, checked: CheckedProgram, rels: list[str], rules: list, inte
         for k in [i for i, a in enumerate(atoms) if a.rel in scc]:  # version k: atom k's delta
             versions[rule.head.rel].append((atoms[k].rel, rule_select(
                 rule, relation, lambda i, atom, k=k: table_name(atom.rel, "delta") if i == k
-                else table_name(atom.rel), intern, first=k)))
+                else table_name(atom.rel), values, first=k)))
     rounds = 0
     while any(size.values()):
         rounds += 1
@@ -275,14 +288,12 @@ def _store(con, checked: CheckedProgram, rel: str, rows) -> None:
         os.unlink(path)
 
 
-def _indexed(checked: CheckedProgram, rels: list[str], rules: list, intern,
+def _indexed(checked: CheckedProgram, rels: list[str], rules: list, values,
              store: Relations) -> bool:
     """The component evaluated in process (``indexed.py``) into ``store``; False when it does
     not compile there (nothing done)."""
-    for rel in rels:
-        column_types(checked.relations[rel])  # the column kinds SQL has, refused alike
     try:
-        component = Component(rels, rules, intern, store)
+        component = Component(rels, rules, values, store)
     except Unsupported:
         return False
     component.run()
@@ -302,9 +313,9 @@ def _reads(lits) -> set[str]:
     return out
 
 
-def evaluate(con, checked: CheckedProgram, needed: set[str], intern) -> tuple[Relations, set]:
+def evaluate(con, checked: CheckedProgram, needed: set[str], values) -> tuple[Relations, set]:
     """Evaluate every stratum of ``checked`` that ``needed`` holds, bottom-up, into ``con``'s
-    tables (created and loaded by the caller); ``intern``: the symbol table's ``intern``.
+    tables (created and loaded by the caller); ``values``: the run's ``values.Values``.
     Returns the in-process relations and the names of those only they hold: a relation computed
     in process is written to its table only when a later SQL statement reads it."""
     store = Relations(lambda rel: _fetch(con, checked, rel))
@@ -319,7 +330,7 @@ def evaluate(con, checked: CheckedProgram, needed: set[str], intern) -> tuple[Re
             continue
         rules = [r for rel in rels for r in by_head[rel]]
         reads = [sum(a.rel in rels for a in _positive_atoms(r)) for r in rules]
-        if any(reads) and RECURSION == "indexed" and _indexed(checked, rels, rules, intern,
+        if any(reads) and RECURSION == "indexed" and _indexed(checked, rels, rules, values,
                                                                store):
             held.update(rels)
             continue
@@ -328,12 +339,12 @@ def evaluate(con, checked: CheckedProgram, needed: set[str], intern) -> tuple[Re
             held.discard(rel)
         if not any(reads):
             (rel,) = rels
-            _insert_new(con, rel, [rule_select(r, checked.relations[rel], _full, intern)
+            _insert_new(con, rel, [rule_select(r, checked.relations[rel], _full, values)
                                    for r in rules])
         elif RECURSION in ("cte", "indexed"):
-            _recursive_cte(con, checked, rels, rules, intern)
+            _recursive_cte(con, checked, rels, rules, values)
         else:
-            _semi_naive(con, checked, rels, rules, intern)
+            _semi_naive(con, checked, rels, rules, values)
     return store, held
 
 
@@ -347,7 +358,8 @@ def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     con = duckdb.connect(":memory:", config=config)
     if JOIN_IN_BODY_ORDER:
         con.execute("SET disabled_optimizers = 'join_order'")
-    symbols = Symbols()
+    values = Values(checked.types)
+    _register(con, values, [r for r in checked.rules if r.head.rel in needed])
     collecting = gc.isenabled()
     gc.disable()  # millions of index rows and no cycles: the collector's passes over them cost
     try:          # up to half of the in-process time (measured, a 30,000-block chain)
@@ -356,8 +368,8 @@ def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         with tempfile.TemporaryDirectory(prefix="pathlogic-duckdb-") as tmpdir:
             for rel, rows in inputs.items():
                 if rel in needed:
-                    _load(con, checked, rel, rows, tmpdir, symbols)
-        store, held = evaluate(con, checked, needed, symbols.intern)
+                    _load(con, checked, rel, rows, tmpdir, values)
+        store, held = evaluate(con, checked, needed, values)
         result = {}
         for rel in shown:
             if rel in held:
@@ -366,11 +378,14 @@ def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
             else:
                 rows = con.execute(f"SELECT * FROM {table_name(rel)}").fetchall()
             kinds = checked.relations[rel].kinds
-            result[rel] = sorted(symbols.decode(kinds, rows) if kinds else [()] * len(rows))
+            result[rel] = sorted(values.decode(kinds, rows) if kinds else [()] * len(rows))
         return result
     except duckdb.Error as exc:  # a translation bug, not a user error: report it located anyway
-        raise DatalogError(f"duckdb rejected the translated program: "
-                           f"{str(exc).splitlines()[0]}", SourceLoc(checked.main_file)) from None
+        text = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+        raise DatalogError(f"duckdb rejected the translated program: {text[:300]}",
+                           SourceLoc(checked.main_file)) from None
+    except RuntimeError as exc:  # a functor that fails (functors.py), in process
+        raise DatalogError(f"duckdb engine: {exc}", SourceLoc(checked.main_file)) from None
     finally:
         con.close()
         store = None  # freed by reference counting before the collector runs again

@@ -13,22 +13,27 @@ first is a lookup in a hash index on the columns already bound.
 
 The component's rules are compiled to Python functions (one per semi-naive version: the delta
 atom first, the others in body order, as ``to_sql.rule_select`` orders them), with the
-semantics of ``to_sql.py``: values are numbers (symbols interned by the caller), arithmetic
-wraps to 32 bits after every operation, ``/`` and ``%`` truncate toward zero and a division by
-zero makes the rule instance derive nothing (``explain.c_division``). What the compiler does
-not cover (aggregates, operators other than + - * / %) raises :class:`Unsupported`; the engine then evaluates the
-component in SQL, which covers or refuses it located.
+semantics of ``to_sql.py``: values are numbers (symbols and records interned by the caller,
+``values.py``), arithmetic wraps to 32 bits after every operation, ``/`` and ``%`` truncate
+toward zero and a division by zero makes the rule instance derive nothing
+(``explain.c_division``); every other functor is the clingo engine's Python function
+(``values.Values.call``), ``range`` a loop over its values, a record pattern a test of the
+record table. What the compiler does not cover (aggregates, negation inside the component)
+raises :class:`Unsupported`; the engine then evaluates the component in SQL, which covers
+or refuses it located.
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from operator import itemgetter
 
-from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
-                                     Wildcard)
+from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom,
+                                     Nil, Num, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.explain import c_division
 from pylogic.engines.semantics import term_vars
-from pylogic.engines.to_sql import has_division, wrap_const, wrap_expr
+from pylogic.engines.to_sql import (BITS, has_division, is_record, pattern, record_tag, symbolic,
+                                    wrap_const, wrap_expr)
+from pylogic.engines.values import NIL, SIGNATURES
 
 _CMP = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -92,8 +97,9 @@ class _Made(dict):
 class _Code:
     """The Python source of one rule version, built literal by literal."""
 
-    def __init__(self, intern, names: dict):
-        self.intern = intern
+    def __init__(self, values, names: dict, kinds: dict):
+        self.values = values            # values.Values: symbols and records interned
+        self.kinds = kinds              # the rule's variable kinds
         self.env: dict[str, str] = {}   # datalog variable -> Python local
         self.lines: list[str] = []
         self.depth = 1
@@ -112,7 +118,13 @@ class _Code:
         self.used.append(name)
         return name
 
+    def call(self, name: str, args) -> str:
+        """A functor computed by ``functors.py`` (``values.Values.call``)."""
+        fn = self.const(lambda: self.values.call(name))
+        return f"{fn}(({''.join(self.term(a) + ', ' for a in args)}))"
+
     def term(self, t) -> str:
+        """A Python expression of ``t``; a ``range`` emits the loop over its values first."""
         if isinstance(t, Var):
             if t.name not in self.env:
                 raise Unsupported(f"variable {t.name} used before it is bound")
@@ -120,17 +132,78 @@ class _Code:
         if isinstance(t, Num):
             return str(wrap_const(t.value))
         if isinstance(t, Str):
-            return str(self.intern(t.value))
+            return str(self.values.intern(t.value))
         if isinstance(t, BinOp):
+            if t.op in SIGNATURES:
+                return self.call(t.op, (t.left, t.right))
             left, right = self.term(t.left), self.term(t.right)
             if t.op in ("/", "%"):
                 return f"_division({t.op!r}, {left}, {right})"
+            if t.op in BITS:
+                return f"(({left}) {BITS[t.op]} ({right}))"
             if t.op not in ("+", "-", "*"):
                 raise Unsupported(f"operator {t.op}")
             return f"({wrap_expr(f'({left}) {t.op} ({right})')})"
         if isinstance(t, Neg):
             return f"({wrap_expr(f'-({self.term(t.operand)})')})"
+        if isinstance(t, Call):
+            if t.name == "bnot":
+                return f"(~({self.term(t.args[0])}))"
+            if t.name in ("min", "max") and not symbolic(t, self.kinds):
+                return f"{t.name}({', '.join(self.term(a) for a in t.args)})"
+            if t.name in ("min", "max"):
+                return self.call("s" + t.name, t.args)
+            if t.name == "range":        # one instance per value
+                values = self.call("range", t.args)
+                local = self.fresh() + "r"
+                self.emit(f"for {local} in {values}:")
+                self.depth += 1
+                return local
+            if t.name in SIGNATURES:
+                return self.call(t.name, t.args)
+            raise Unsupported(f"functor {t.name}")
+        if isinstance(t, Nil):
+            return str(self.values.pack(NIL))
+        if isinstance(t, (Record, AdtTerm)):
+            if not t.args:
+                return str(self.values.pack((record_tag(t),)))
+            pack = self.const(lambda: self.values.pack)
+            return f"{pack}(({record_tag(t)!r}, {''.join(self.term(a) + ', ' for a in t.args)}))"
         raise Unsupported(f"term {type(t).__name__}")
+
+    def match(self, value: str, pat, later: list) -> None:
+        """Match the Python value ``value`` against ``pat`` (``to_sql._Scope.match``)."""
+        if isinstance(pat, Wildcard):
+            return
+        if isinstance(pat, Var) and pat.name not in self.env:
+            local = self.env[pat.name] = f"v{len(self.env)}"
+            self.emit(f"{local} = {value}")
+        elif pattern(pat, self.env):
+            fields = self.fresh() + "f"
+            unpack = self.const(lambda: self.values.unpack)
+            self.emit(f"{fields} = {unpack}({value}, {record_tag(pat)!r}, {len(pat.args)})")
+            self.emit(f"if {fields} is None: continue")
+            for i, a in enumerate(pat.args):
+                self.match(f"{fields}[{i}]", a, later)
+        elif self.ready(pat):
+            self.emit(f"if {value} != {self.value(pat, 'm')}: continue")
+        else:
+            later.append((value, pat))
+
+    def test(self, value: str, pat) -> str:
+        """A Python test that the value ``value`` matches ``pat``, whose variables are bound
+        (a negated atom's record pattern with ``_`` inside)."""
+        if isinstance(pat, Wildcard):
+            return "True"
+        if not pattern(pat, self.env):
+            if has_division(pat):
+                raise Unsupported("a division inside a negated record pattern")
+            return f"{value} == {self.term(pat)}"
+        f = f"f{id(pat)}"
+        unpack = self.const(lambda: self.values.unpack)
+        tests = " and ".join(self.test(f"{f}[{i}]", a) for i, a in enumerate(pat.args))
+        return (f"(lambda {f}: {f} is not None and {tests or 'True'})"
+                f"({unpack}({value}, {record_tag(pat)!r}, {len(pat.args)}))")
 
     def ready(self, t) -> bool:
         return {v.name for v in term_vars(t)} <= self.env.keys()
@@ -138,8 +211,9 @@ class _Code:
     def assign(self, local: str, t) -> None:
         """``local = t``; an undefined ``t`` skips the instance."""
         if has_division(t):
+            expr = self.term(t)          # (a range's loop is emitted before the try)
             self.emit("try:")
-            self.emit(f"    {local} = {self.term(t)}")
+            self.emit(f"    {local} = {expr}")
             self.emit("except ZeroDivisionError:")
             self.emit("    continue")
         else:
@@ -157,7 +231,7 @@ class _Code:
         return f"x{len(self.lines)}_{self.depth}"
 
 
-def _compile_version(rule, rels: set, delta: int | None, intern, store: Relations,
+def _compile_version(rule, rels: set, delta: int | None, values, store: Relations,
                      names: dict) -> str:
     """The body of ``def version(D, out)``: the rule with its ``delta``-th positive atom reading
     the rows ``D`` (None: every atom reads the full relations; a round-0 rule)."""
@@ -165,15 +239,21 @@ def _compile_version(rule, rels: set, delta: int | None, intern, store: Relation
     for lit in lits:
         if isinstance(lit, AggLit):
             raise Unsupported("aggregate")
-        if not isinstance(lit, (Atom, NegAtom, Constraint)):
+        if not isinstance(lit, (Atom, NegAtom, Constraint, Test)):
             raise Unsupported(f"literal {type(lit).__name__}")
         if isinstance(lit, Constraint) and lit.op not in _CMP:
             raise Unsupported(f"constraint {lit.op}")
-    code = _Code(intern, names)
+        if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
+                is_record(lit.left, rule.kinds) or is_record(lit.right, rule.kinds)):
+            raise Unsupported("ordering of records")      # refused, located, by to_sql
+        if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
+                symbolic(lit.left, rule.kinds) or symbolic(lit.right, rule.kinds)):
+            raise Unsupported("ordering of symbols")      # refused, located, by to_sql
+    code = _Code(values, names, rule.kinds)
     atoms = list(enumerate(lit for lit in lits if isinstance(lit, Atom)))
     if delta is not None:
         atoms.insert(0, atoms.pop(delta))
-    pending = [lit for lit in lits if isinstance(lit, (Constraint, NegAtom))]
+    pending = [lit for lit in lits if isinstance(lit, (Constraint, NegAtom, Test))]
     later: list = []                            # (python value, term): atom args not yet ready
     code.emit("for _once in _ONE:")
     code.depth += 1
@@ -188,14 +268,26 @@ def _compile_version(rule, rels: set, delta: int | None, intern, store: Relation
                     for var, other in ((lit.left, lit.right), (lit.right, lit.left)):
                         if (isinstance(var, Var) and var.name not in code.env
                                 and code.ready(other)):
-                            local = code.env[var.name] = f"v{len(code.env)}"
+                            local = f"v{len(code.env)}"
                             code.assign(local, other)
-                            pending.remove(lit)
-                            progress = True
-                            break
+                            code.env[var.name] = local
+                        elif pattern(var, code.env) and code.ready(other) and \
+                                not pattern(other, code.env):        # unpacking a record
+                            code.match(code.value(other, "u"), var, later)
+                        else:
+                            continue
+                        pending.remove(lit)
+                        progress = True
+                        break
                     if lit not in pending:
                         continue
-                if isinstance(lit, Constraint):
+                if isinstance(lit, Test):
+                    if all(code.ready(a) for a in lit.args):
+                        test = code.value(Call(lit.name, lit.args, lit.loc), "t")
+                        code.emit(f"if {test} != {0 if lit.negated else 1}: continue")
+                        pending.remove(lit)
+                        progress = True
+                elif isinstance(lit, Constraint):
                     if code.ready(lit.left) and code.ready(lit.right):
                         a, b = code.value(lit.left, "a"), code.value(lit.right, "b")
                         code.emit(f"if not ({a} {_CMP[lit.op]} {b}): continue")
@@ -206,6 +298,14 @@ def _compile_version(rule, rels: set, delta: int | None, intern, store: Relation
                                       if not isinstance(a, Wildcard))
                     if lit.atom.rel in rels:
                         raise Unsupported("negation inside its own component")
+                    if any(pattern(a, code.env) for a in lit.atom.args):   # '_' in a record
+                        held = code.const(lambda r=lit.atom.rel: store.full(r))
+                        tests = " and ".join(code.test(f"_n[{j}]", a) for j, a in
+                                             enumerate(lit.atom.args))
+                        code.emit(f"if any({tests} for _n in {held}): continue")
+                        pending.remove(lit)
+                        progress = True
+                        continue
                     vals = []
                     for j in positions:
                         vals.append(code.value(lit.atom.args[j], f"n{j}"))
@@ -230,10 +330,13 @@ def _compile_version(rule, rels: set, delta: int | None, intern, store: Relation
     for i, atom in atoms:
         is_delta = delta is not None and i == delta
         bound, binds, checks = [], [], []      # bound: (position, python expr)
+        patterns = []                           # (position, record pattern)
         for j, arg in enumerate(atom.args):
             if isinstance(arg, Wildcard):
                 continue
-            if isinstance(arg, Var) and arg.name not in code.env:
+            if pattern(arg, code.env):
+                patterns.append((j, arg))
+            elif isinstance(arg, Var) and arg.name not in code.env:
                 first = next((p for p, name in binds if name == arg.name), None)
                 if first is not None:
                     checks.append((j, first))
@@ -252,7 +355,7 @@ def _compile_version(rule, rels: set, delta: int | None, intern, store: Relation
         else:
             positions = tuple(j for j, _ in bound)
             arity = len(atom.args)
-            if len(positions) == arity and not binds:
+            if len(positions) == arity and not binds and not patterns:
                 names_ = code.const(lambda r=atom.rel: store.full(r))
                 key = ", ".join(v for _, v in bound)
                 code.emit(f"if ({key},) not in {names_}: continue" if arity else
@@ -277,6 +380,8 @@ def _compile_version(rule, rels: set, delta: int | None, intern, store: Relation
                     code.emit(f"{code.env[name]} = {row}[{j}]")
         for j, p in checks:
             code.emit(f"if {row}[{j}] != {row}[{p}]: continue")
+        for j, arg in patterns:
+            code.match(f"{row}[{j}]", arg, later)
         for k, (j, arg) in enumerate(list(later)):
             if isinstance(j, int):              # this atom's expression arguments, by column
                 later[later.index((j, arg))] = (f"{row}[{j}]", arg)
@@ -301,7 +406,7 @@ class Component:
     (its relations' rows, starting from those ``store`` already holds) and returns the number of
     rounds."""
 
-    def __init__(self, rels: list[str], rules: list, intern, store: Relations):
+    def __init__(self, rels: list[str], rules: list, values, store: Relations):
         self.rels, self.store = list(rels), store
         scc = set(rels)
         names: dict = {}                         # K<n> -> what makes the object (Code.const)
@@ -314,7 +419,7 @@ class Component:
             recursive = [k for k, a in enumerate(atoms) if a.rel in scc]
             for k in recursive or [None]:
                 fn = f"f{len(sources)}"
-                body = _compile_version(rule, scc, k, intern, store, names)
+                body = _compile_version(rule, scc, k, values, store, names)
                 sources.append((fn, f"def {fn}(D, out):\n{body}\n"))
                 target = (self.base if k is None else self.versions[atoms[k].rel])
                 target.append((fn, rule.head.rel))

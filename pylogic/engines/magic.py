@@ -121,7 +121,7 @@ def magic_transform(checked: CheckedProgram, wanted, excluded=frozenset()) -> Ch
                 _magic(rel, adornment),
                 tuple(c for c, a in zip(cols, adornment) if a == "b"), relations[rel].loc)
 
-    def rewrite_body(body, bound: set, seed_head: Atom | None, seed_loc) -> tuple:
+    def rewrite_body(body, bound: set, seed_head: Atom | None, seed_loc, kinds: dict) -> tuple:
         """The body with uses of targets replaced by adorned relations, and a magic rule per
         use (its body: the seed and the positive atoms before the use)."""
         out, prefix = [], ([seed_head] if seed_head is not None else [])
@@ -131,7 +131,7 @@ def magic_transform(checked: CheckedProgram, wanted, excluded=frozenset()) -> Ch
                 need(lit.rel, adornment)
                 magic_args = tuple(a for a, b in zip(lit.args, adornment) if b == "b")
                 new_rules.append(Rule(Atom(_magic(lit.rel, adornment), magic_args, lit.loc),
-                                      tuple(prefix), seed_loc))
+                                      tuple(prefix), seed_loc, kinds))
                 lit = Atom(_adorned(lit.rel, adornment), lit.args, lit.loc)
             out.append(lit)
             if isinstance(lit, Atom):
@@ -145,16 +145,17 @@ def magic_transform(checked: CheckedProgram, wanted, excluded=frozenset()) -> Ch
 
     for r in checked.rules:               # the relations computed in full seed the targets
         if r.head.rel not in targets:
-            new_rules.append(Rule(r.head, rewrite_body(r.body, set(), None, r.loc), r.loc))
+            new_rules.append(Rule(r.head, rewrite_body(r.body, set(), None, r.loc, r.kinds), r.loc,
+                                  r.kinds))
     while todo:
         rel, adornment = todo.pop()
         for r in by_head.get(rel, []):
             bound_args = tuple(a for a, b in zip(r.head.args, adornment) if b == "b")
             seed = Atom(_magic(rel, adornment), bound_args, r.head.loc)
             bound = {v.name for a in bound_args for v in term_vars(a)}
-            body = rewrite_body(r.body, bound, seed, r.loc)
+            body = rewrite_body(r.body, bound, seed, r.loc, r.kinds)
             new_rules.append(Rule(Atom(_adorned(rel, adornment), r.head.args, r.head.loc),
-                                  (seed,) + body, r.loc))
+                                  (seed,) + body, r.loc, r.kinds))
     try:
         strata = stratify(relations, new_rules)
     except DatalogError:
@@ -163,7 +164,7 @@ def magic_transform(checked: CheckedProgram, wanted, excluded=frozenset()) -> Ch
         return checked
     out = CheckedProgram(relations, checked.inputs, checked.outputs, checked.printsize,
                          new_rules, strata, checked.files, checked.main_file,
-                         checked.input_files, checked.output_files)
+                         checked.input_files, checked.output_files, checked.types)
     return out
 
 

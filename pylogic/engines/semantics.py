@@ -21,8 +21,11 @@ from pylogic.errors import DatalogError, SourceLoc
 @dataclass(frozen=True)
 class Rule:
     head: Atom
-    body: tuple  # Atom | NegAtom | Constraint | AggLit
+    body: tuple  # Atom | NegAtom | Constraint | AggLit | Test
     loc: SourceLoc = field(compare=False)
+    #: variable -> kind ("number", "symbol", "unsigned", "record:T", "adt:T"), as the type
+    #: check found them (the duckdb engine's min/max of symbols and record comparisons)
+    kinds: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class CheckedProgram:
     main_file: str
     input_files: dict = field(default_factory=dict)
     output_files: dict = field(default_factory=dict)
+    types: TypeSystem | None = None   # record fields and ADT branches (the duckdb engine's values)
 
     def input_directives(self, rel: str) -> list[dict]:
         """The params of every ``.input`` of ``rel``, in source order."""
@@ -349,6 +353,7 @@ class _Checker:
                 if self.uses_unsigned:
                     rule = Rule(*bias_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
                                            self.relations), rule.loc)
+                rule = dataclasses.replace(rule, kinds=kinds)
                 rules.append(rule)
         return rules
 
@@ -546,7 +551,7 @@ class _Checker:
                                 raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
 
     # -- types
-    def check_types(self, rule: Rule) -> None:
+    def check_types(self, rule: Rule) -> dict:
         kinds: dict[str, str] = {}
         sets: dict[str, frozenset] = {}
         first: dict[str, tuple] = {}
@@ -919,4 +924,4 @@ def check_program(program: Program, main_file: str) -> CheckedProgram:
                             | set(printsize))
     return CheckedProgram(checker.relations, inputs, outputs, printsize, rules, strata,
                           list(program.files), main_file, checker.input_files,
-                          checker.output_files)
+                          checker.output_files, checker.types)

@@ -9,7 +9,7 @@ from pylogic.engines import run_program
 from pylogic.errors import DatalogError
 from tests.support import engine_available
 
-ENGINES = ["clingo", "souffle"]
+ENGINES = ["clingo", "duckdb", "souffle"]
 
 
 def run(tmp_path, text: str, engine: str = "clingo", facts: dict | None = None):
