@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import threading
 
+import clingo
+
+from pylogic.engines.functors import Functors
 from pylogic.engines.semantics import _CALL_ARGS, _CALL_RESULT
+from pylogic.engines.to_clingo import functor_name
 from pylogic.engines.unsigned import from_clingo, to_clingo
 
 #: Functors and operators computed by ``functors.Functors`` (the clingo engine calls the same),
@@ -139,11 +143,6 @@ class Values:
         return fn
 
     def _make(self, name: str):
-        import clingo
-
-        from pylogic.engines.functors import Functors
-        from pylogic.engines.to_clingo import functor_name
-
         method = getattr(Functors(), functor_name(_METHOD.get(name, name)))
         kinds, result = SIGNATURES[name]
         names, intern = self.names, self.intern
