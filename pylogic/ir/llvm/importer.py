@@ -34,7 +34,7 @@ from pylogic.ir.llvm.lower import (FunctionLowerer, ModuleContext, NameTable, re
                                    split_function)
 from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, is_aggregate, parse_type,
                                    parse_type_definitions, tokenize)
-from pylogic.ir.llvm.values import layout_initializer, parse_value
+from pylogic.ir.llvm.values import Irregular, layout_initializer, parse_value, write_initializer
 from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module, Reg,
                               Ret, Store)
 
@@ -358,7 +358,13 @@ def _lower_global(text: str, layout: DataLayout):
     buf, relocs = bytearray(size), []
     if c.done() or c.at(","):
         return size, buf, [], ""  # external declaration: zero bytes
+    start = c.i
     try:
+        write_initializer(c, ty, layout, buf, 0, relocs, {})
+        return size, buf, relocs, ""
+    except (Irregular, Unsupported):
+        c.i, buf, relocs = start, bytearray(size), []
+    try:  # the reference: value terms, then their layout (its error, if any)
         value = parse_value(c, ty)
         layout_initializer(ty, value, layout, buf, 0, relocs)
     except Unsupported as exc:
