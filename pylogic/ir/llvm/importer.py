@@ -166,7 +166,8 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         name = _symbol(text)
         global_names[name] = symbols.get(name[1:])
         parsed_globals.append((name, text))
-    for alias, target in _aliases(module_text):  # @b = alias T, ptr @a: the same address
+    aliases = _aliases(module_text)
+    for alias, target in aliases:  # @b = alias T, ptr @a: the same address
         if target in global_names:
             global_names[alias] = global_names[target]
         elif target in functions:
@@ -188,7 +189,7 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     ctx = ModuleContext(layout, global_names, functions, fake_addr, bad_globals)
     ctx.arity = arity
     ctx.defined = {name for name, _, is_declaration in fn_entries if not is_declaration}
-    ctx.defined |= {a for a, t in _aliases(module_text) if t in ctx.defined}
+    ctx.defined |= {a for a, t in aliases if t in ctx.defined}
     ctx.address_taken = _address_taken(module_text, functions)
     ctx.returns_aggregate = {name for name, text, is_declaration in fn_entries
                              if not is_declaration and _returns_aggregate(text, layout)}

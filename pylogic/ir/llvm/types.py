@@ -140,11 +140,13 @@ class Cursor:
         return i < len(toks) and toks[i].text == text
 
     def next(self) -> Tok:
-        i, toks = self.i, self.toks
-        if i >= len(toks):
-            raise Unsupported("unexpected end of LLVM text")
+        i = self.i
+        try:
+            t = self.toks[i]
+        except IndexError:
+            raise Unsupported("unexpected end of LLVM text") from None
         self.i = i + 1
-        return toks[i]
+        return t
 
     def accept(self, text: str) -> bool:
         i, toks = self.i, self.toks
