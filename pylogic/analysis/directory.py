@@ -92,7 +92,7 @@ class DirectoryAnalysis:
                              for c in (self.run.calls if self.run else [])],
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
             "cache": self.cache.summary(),
-            "relations": {name: len(rs) for name, rs in tables.items()
+            "relations": {name: len(tables[name]) for name in tables
                           if self.run and name not in self.run.facts},
         }
 
@@ -249,9 +249,10 @@ def write_outputs(run: AnalysisRun, out: Path) -> None:
     (tab-separated, no header line: columns in docs/relations.md)."""
     write_facts(run.facts, out / "facts")
     (out / "results").mkdir(parents=True, exist_ok=True)
-    for name, rows in run.rows.sorted_tables().items():
+    tables = run.rows.sorted_tables()
+    for name in tables:
         if name not in run.facts:
-            write_rows(out / "results" / f"{name}.tsv", rows)
+            write_rows(out / "results" / f"{name}.tsv", tables[name])
 
 
 def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE,

@@ -34,7 +34,7 @@ from pylogic.ir.llvm.lower import (FunctionLowerer, ModuleContext, NameTable, re
                                    split_function)
 from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, is_aggregate, parse_type,
                                    parse_type_definitions, tokenize)
-from pylogic.ir.llvm.values import layout_initializer, parse_value
+from pylogic.ir.llvm.values import Irregular, layout_initializer, parse_value, write_initializer
 from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module, Reg,
                               Ret, Store)
 
@@ -166,7 +166,8 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         name = _symbol(text)
         global_names[name] = symbols.get(name[1:])
         parsed_globals.append((name, text))
-    for alias, target in _aliases(module_text):  # @b = alias T, ptr @a: the same address
+    aliases = _aliases(module_text)
+    for alias, target in aliases:  # @b = alias T, ptr @a: the same address
         if target in global_names:
             global_names[alias] = global_names[target]
         elif target in functions:
@@ -188,7 +189,7 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     ctx = ModuleContext(layout, global_names, functions, fake_addr, bad_globals)
     ctx.arity = arity
     ctx.defined = {name for name, _, is_declaration in fn_entries if not is_declaration}
-    ctx.defined |= {a for a, t in _aliases(module_text) if t in ctx.defined}
+    ctx.defined |= {a for a, t in aliases if t in ctx.defined}
     ctx.address_taken = _address_taken(module_text, functions)
     ctx.returns_aggregate = {name for name, text, is_declaration in fn_entries
                              if not is_declaration and _returns_aggregate(text, layout)}
@@ -358,7 +359,13 @@ def _lower_global(text: str, layout: DataLayout):
     buf, relocs = bytearray(size), []
     if c.done() or c.at(","):
         return size, buf, [], ""  # external declaration: zero bytes
+    start = c.i
     try:
+        write_initializer(c, ty, layout, buf, 0, relocs, {})
+        return size, buf, relocs, ""
+    except (Irregular, Unsupported):
+        c.i, buf, relocs = start, bytearray(size), []
+    try:  # the reference: value terms, then their layout (its error, if any)
         value = parse_value(c, ty)
         layout_initializer(ty, value, layout, buf, 0, relocs)
     except Unsupported as exc:

@@ -95,16 +95,20 @@ class NameTable:
     def __init__(self, sigil: str):
         self.sigil = sigil
         self.map: dict[str, str] = {}
+        self.as_written: dict[str, str] = {}  # the same, by the name as given (sigil and all)
         self.used: set[str] = set()
         self.next: dict[str, int] = {}   # base -> the suffix to try first (constant-time fresh)
 
     def get(self, llvm_name: str) -> str:
-        if llvm_name[:1] in ("%", "@"):
-            llvm_name = llvm_name[1:]
-        got = self.map.get(llvm_name)
+        got = self.as_written.get(llvm_name)
+        if got is not None:
+            return got
+        name = llvm_name[1:] if llvm_name[:1] in ("%", "@") else llvm_name
+        got = self.map.get(name)
         if got is None:
-            got = self._unique(self.sigil + sanitize(llvm_name))
-            self.map[llvm_name] = got
+            got = self._unique(self.sigil + sanitize(name))
+            self.map[name] = got
+        self.as_written[llvm_name] = got
         return got
 
     def fresh(self, hint: str) -> str:
@@ -398,7 +402,7 @@ class FunctionLowerer:
 
     # ------------------------------------------------------------ operands and integers
     def op(self, ty, v):
-        if is_wide(ty):  # a position wide.py does not lower (call argument, return, index ...)
+        if isinstance(ty, IntT) and ty.bits > 64:  # is_wide, inline: 80k calls on csmith 1-10  # a position wide.py does not lower (call argument, return, index ...)
             raise Unsupported(f"integer wider than 64 bits (i{ty.bits} operand of this instruction)")
         kind = v[0]
         if kind == "local":

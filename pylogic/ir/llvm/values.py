@@ -278,3 +278,90 @@ def layout_initializer(ty, v, layout: DataLayout, buf: bytearray, off: int, relo
         relocs.append((off, size, val))
         return
     buf[off:off + size] = (val & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+class Irregular(Exception):
+    """write_initializer met a form it leaves to parse_value + layout_initializer."""
+
+
+_ZERO_WORDS = frozenset(("null", "undef", "poison", "zeroinitializer", "none"))
+_CLOSE = {"[": "]", "{": "}"}
+
+
+def write_initializer(c: Cursor, ty, layout: DataLayout, buf: bytearray, off: int, relocs: list,
+                      templates: dict) -> None:
+    """``layout_initializer(ty, parse_value(c, ty), ...)`` in one pass over the tokens, with no
+    value terms for integers, strings and aggregates (csmith's global initialisers are arrays of
+    structs of hundreds of thousands of integers, #32). An element's type is parsed once per
+    declared type (``templates``: id(declared type) -> (declared type, its tokens)) and later
+    only compared token by token. Raises Irregular where the result could differ from the two
+    steps (their error, an element type other than the declared one): the caller then runs them.
+    """
+    rty = layout.resolve(ty)
+    t = c.next()
+    k, x = t.kind, t.text
+    if k == "num" and type(rty) is IntT and "." not in x and not x.lower().startswith("0x"):
+        _write_int(buf, off, rty.bits, int(x))
+    elif x == "true" or x == "false":
+        if type(rty) is not IntT:
+            raise Irregular(x)
+        _write_int(buf, off, rty.bits, int(x == "true"))
+    elif x in _ZERO_WORDS:
+        return
+    elif k == "cstr":
+        v = decode_cstring(x[2:-1])
+        buf[off:off + len(v)] = v
+    elif (x == "[" or x == "{") and k == "punct":
+        close = _CLOSE[x]
+        if type(rty) is StructT:
+            offs = layout.field_offsets(rty)
+            decl = rty.fields
+        elif type(rty) is ArrayT:
+            step = layout.size(rty.elem)
+            offs = None
+            decl = rty.elem
+        else:
+            raise Irregular(x)
+        if c.accept(close):
+            return
+        n = 0
+        while True:
+            if offs is None:
+                et, eo = decl, off + n * step
+            elif n < len(offs):
+                et, eo = decl[n], off + offs[n]
+            else:
+                raise Irregular("more elements than fields")
+            _skip_element_type(c, et, templates)
+            write_initializer(c, et, layout, buf, eo, relocs, templates)
+            n += 1
+            if c.accept(close):
+                return
+            c.expect(",")
+    else:  # addresses, constant expressions, packed structs, floats, vectors, errors
+        c.i -= 1
+        try:
+            layout_initializer(ty, parse_value(c, ty), layout, buf, off, relocs)
+        except Unsupported as exc:
+            raise Irregular(exc.reason)
+
+
+def _write_int(buf: bytearray, off: int, bits: int, value: int) -> None:
+    """What layout_initializer writes for ('int', value) of type iN."""
+    size = (bits + 7) // 8
+    buf[off:off + size] = (canon(value, bits) & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+def _skip_element_type(c: Cursor, declared, templates: dict) -> None:
+    """Move past an aggregate element's type, which must be ``declared`` (else Irregular)."""
+    got = templates.get(id(declared))
+    if got is not None and got[0] is declared:
+        toks = got[1]
+        i = c.i
+        if c.toks[i:i + len(toks)] == toks:
+            c.i = i + len(toks)
+            return
+    start = c.i
+    if parse_type(c) != declared:
+        raise Irregular("element type")
+    templates[id(declared)] = (declared, c.toks[start:c.i])
