@@ -77,7 +77,7 @@ class CallSites(dict):
 class Machine:
     """A decoded module plus the per-run state its decoded code refers to (reset by ``run``)."""
 
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, observer=None):
         self.module = module
         self.memory = Memory()
         self.stdout: list = []  # ints from `print`, bytes from builtins, in order
@@ -103,6 +103,8 @@ class Machine:
             # segment ids of const globals (docs/pir.md "Extensions"): a store there faults
             "RO": frozenset(i + 1 for i, g in enumerate(module.globals) if g.const),
         }
+        if observer is not None:  # hooks in the decoded code (interp/observe.py)
+            shared.update(observer.attach(self))
         self.functions = module.function_map()
         self.shared = shared
         self.code = DecodedFunctions(self)
@@ -476,19 +478,21 @@ def run_module(module: Module, entry: str = "main", args: Iterable[int] = (),
                inputs: Iterable[int] = (), fuel: int = DEFAULT_FUEL,
                memory_limit: int = DEFAULT_MEMORY_LIMIT, capture_profile: bool = True,
                max_depth: int = DEFAULT_MAX_DEPTH, pause=None,
-               first_slice: int = 0) -> Optional[RunResult]:
+               first_slice: int = 0, observer=None) -> Optional[RunResult]:
     """Run function ``entry`` of ``module`` (``main`` also finds ``@main``) on ``args``/``inputs``.
 
     Parameters: ``args`` bind the entry's parameters (missing ones 0); ``inputs`` feed ``input``;
     ``fuel`` caps executed instructions (nullified included); ``memory_limit`` caps live bytes;
     ``max_depth`` caps the call stack.
     ``pause``, ``first_slice``: see ``Machine.run`` (None only when ``pause`` abandoned the run).
+    ``observer``: an ``interp.observe.Observer`` that hears every executed load, store, call,
+    return and computed value; the run then uses a fresh machine decoded with its hooks.
     Returns: a ``RunResult``. Program faults (division by zero, bad address, exhausted input or
     fuel, unknown extern, ...) are reported in ``RunResult.error`` with their location, never
     raised.
     References: docs/pir.md (semantics), PAS Table 1 via ``deposit_types.deposit``.
     """
-    machine = machine_for(module)
+    machine = machine_for(module) if observer is None else Machine(module, observer)
     machine.busy = True
     try:
         return machine.run(entry, args, inputs, fuel, memory_limit, capture_profile, max_depth,
