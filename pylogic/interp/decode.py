@@ -278,7 +278,7 @@ class FunctionDecoder:
         if isinstance(ins, Ret):
             return lines[:-1] + [f"ORET({sid}, BOX[0])", lines[-1]]
         if isinstance(ins, Call):
-            lines = ["OK()"] + lines
+            lines = [f"OK({1 if kind == 'call' else 0})"] + lines  # 1: a new activation
             if kind == "call" or ins.dest is None or ins.dest in TRUE_PREDICATES:
                 return lines
             return lines + [f"OV({sid}, {self.dest(ins.dest)})"]

@@ -8,7 +8,8 @@ instruction when its function was decoded:
 
 * ``OL(sid, address, size, value)`` after a load;
 * ``OS(sid, address, size)`` after a store;
-* ``OK()`` before a call (a defined function or a library function);
+* ``OK(enter)`` before a call: ``enter`` 1 for a defined function (an activation begins, to
+  end at its ``ORET``), 0 for a library function;
 * ``ORET(sid, value)`` at a ``ret`` (a return: the reuse simulator's second kill event);
 * ``OV(sid, value)`` after any other instruction that writes registers: arithmetic, compares,
   selects, moves, ``alloca``, ``input``, a library call's result, a predicate define (its
@@ -58,7 +59,7 @@ class Observer:
     def store(self, sid: int, addr: int, size: int) -> None:
         pass
 
-    def call(self) -> None:
+    def call(self, enter: int) -> None:
         pass
 
     def ret(self, sid: int, value: int) -> None:

@@ -13,7 +13,9 @@ holds the location). Its *sources* are the fresh entries: a load's or a store's 
 so "from loads" + "from stores" can exceed 100%, as in Table 8.1). A load may reuse its own
 earlier access (a loop-carried reuse). *Intra-procedural* reuse counts only sources in the
 load's own function (§8.2: "generator and redundant load in the same procedure", not strictly
-intra-procedural: the function may have returned and been called again in between).
+intra-procedural: the function may have returned and been called again in between);
+*activation* reuse only sources in the same activation of it (what an intra-procedural
+transformation can exploit at best; not in the thesis).
 
 Aliasing scenarios (§8.3; the thesis applies them to its static analysis, here they are kill
 events in the trace): an entry is also stale when a kill event of the scenario came after it.
@@ -48,7 +50,7 @@ from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, Input, Load, Mov, PredDe
 DEPTHS = (1, 2, 3, 4)
 #: Aliasing scenarios, from no kills to the most kills (§8.3).
 SCENARIOS = ("ideal", "calls", "stores_but_globals", "all_stores")
-VARIANTS = ("whole", "intra")
+VARIANTS = ("whole", "intra", "activation")
 SOURCES = ("any", "loads", "stores")
 PREDICTORS = ("last_value", "stride", "context")
 #: Entries of the context predictor's shared table (bounded; a power of two).
@@ -83,14 +85,16 @@ class ReuseObserver(Observer):
         self.t = 0  # event clock
         self.kills = [-1, -1, -1]  # last kill time: calls, stores_but_globals, all_stores
         self.written: dict = {}  # segment -> array of last-write times per byte
-        self.holders: dict = {}  # location key -> {sid: (time, sequence number)}
+        self.holders: dict = {}  # location key -> {sid: (time, sequence number, activation)}
+        self.frames = [0]  # activations on the call stack
+        self.activations = 0
         self.ring: list = []  # sid -> its last 4 location keys (seq % 4)
         self.accesses: list = []  # sid -> accesses so far
         self.function: list = []  # sid -> function name
         self.is_store: list = []
         self.loads = 0
-        # counts[((h-1)*2 + variant)*3 + source][level]: level = scenarios the reuse survives
-        self.counts = [[0] * 5 for _ in range(len(DEPTHS) * 6)]
+        # counts[((h-1)*3 + variant)*3 + source][level]: level = scenarios the reuse survives
+        self.counts = [[0] * 5 for _ in range(len(DEPTHS) * len(VARIANTS) * 3)]
         self.covered = [0] * len(DEPTHS)  # register pressure: covered event-time per h
         self.cover_end = [dict() for _ in DEPTHS]  # per h: location -> end of its interval
         # values
@@ -136,9 +140,9 @@ class ReuseObserver(Observer):
         ring[seq & 3] = key
         hs = self.holders.get(key)
         if hs is None:
-            self.holders[key] = {sid: (t, seq)}
+            self.holders[key] = {sid: (t, seq, self.frames[-1])}
         else:
-            hs[sid] = (t, seq)
+            hs[sid] = (t, seq, self.frames[-1])
 
     def _stamp(self, addr: int, size: int, t: int) -> None:
         seg = addr >> _SEG
@@ -167,12 +171,17 @@ class ReuseObserver(Observer):
     def release(self, segment: int) -> None:
         self.written.pop(segment, None)
 
-    def call(self) -> None:
+    def call(self, enter: int) -> None:
         t = self.t = self.t + 1
         self.kills[0] = self.kills[1] = self.kills[2] = t
+        if enter:
+            self.activations += 1
+            self.frames.append(self.activations)
 
     def ret(self, sid: int, value: int) -> None:
-        self.call()
+        self.call(0)
+        if len(self.frames) > 1:
+            self.frames.pop()
         if self.values_on:
             self.value(sid, value)
 
@@ -187,10 +196,11 @@ class ReuseObserver(Observer):
             off = addr & _OFF
             base = max(times[off:off + size]) if times is not None and off < len(times) else -1
             fn = self.function[sid]
-            # best fresh source time per h: [load whole, store whole, load intra, store intra]
-            best = [[-1, -1, -1, -1] for _ in DEPTHS]
+            act = self.frames[-1]
+            # best fresh source time per h: load, store for whole, intra, activation
+            best = [[-1, -1, -1, -1, -1, -1] for _ in DEPTHS]
             accesses, is_store, function = self.accesses, self.is_store, self.function
-            for s, (ts, seq) in hs.items():
+            for s, (ts, seq, sact) in hs.items():
                 if ts < base:
                     continue
                 age = accesses[s] - seq  # 1: the source's latest access
@@ -198,12 +208,15 @@ class ReuseObserver(Observer):
                     continue
                 cls = 1 if is_store[s] else 0
                 same = function[s] == fn
+                here = sact == act
                 for h in range(age - 1, 4):
                     row = best[h]
                     if ts > row[cls]:
                         row[cls] = ts
                     if same and ts > row[cls + 2]:
                         row[cls + 2] = ts
+                    if here and ts > row[cls + 4]:
+                        row[cls + 4] = ts
             k0, k1, k2 = self.kills
             t1, t2, t3 = max(base, k0), max(base, k1), max(base, k2)
             counts = self.counts
@@ -211,11 +224,13 @@ class ReuseObserver(Observer):
                 row = best[h]
                 if row[0] < 0 and row[1] < 0:
                     continue
-                for variant in (0, 1):
+                for variant in (0, 1, 2):
                     bl, bs = row[2 * variant], row[2 * variant + 1]
+                    if bl < 0 and bs < 0:
+                        break  # each variant's sources are among the one before's
                     ll = 0 if bl < 0 else 1 + (bl >= t1) + (bl >= t2) + (bl >= t3)
                     ls = 0 if bs < 0 else 1 + (bs >= t1) + (bs >= t2) + (bs >= t3)
-                    i = (h * 2 + variant) * 3
+                    i = (h * 3 + variant) * 3
                     counts[i][ll if ll > ls else ls] += 1
                     counts[i + 1][ll] += 1
                     counts[i + 2][ls] += 1
@@ -276,7 +291,7 @@ class ReuseObserver(Observer):
     def reuse(self, h: int, scenario: str = "ideal", variant: str = "whole") -> dict:
         """Executed loads and the redundant ones at depth ``h``: ``{"loads", "redundant",
         "from_loads", "from_stores"}``."""
-        i = ((check_depth(h) - 1) * 2 + VARIANTS.index(variant)) * 3
+        i = ((check_depth(h) - 1) * len(VARIANTS) + VARIANTS.index(variant)) * 3
         level = SCENARIOS.index(scenario) + 1
         out = {"loads": self.loads}
         for k, name in enumerate(("redundant", "from_loads", "from_stores")):
@@ -286,10 +301,11 @@ class ReuseObserver(Observer):
     def report(self, depths=DEPTHS) -> dict:
         """Everything as JSON-ready data (``pathlogic run --reuse``; ``benchmarks/limit.py``)."""
         out = {"loads": self.loads, "events": self.t, "reuse": {}, "register_pressure": {},
-               "predicted_reuse": {}}
+               "covered": {}, "predicted_reuse": {}}
         for h in depths:
             out["reuse"][str(h)] = {
                 s: {v: self.reuse(h, s, v) for v in VARIANTS} for s in SCENARIOS}
+            out["covered"][str(h)] = self.covered[h - 1]
             out["register_pressure"][str(h)] = round(self.covered[h - 1] / self.t, 4) \
                 if self.t else 0.0
             if self.values_on:
@@ -300,3 +316,18 @@ class ReuseObserver(Observer):
                                     "stride": r[2], "context": r[3]}
                              for kind, r in sorted(self.by_kind.items())}
         return out
+
+
+def merge(reports: list) -> dict:
+    """Several runs' ``report``s as one (a program run on several cases): counts added up,
+    register pressure the covered time over all events."""
+    def add(a, b):
+        if isinstance(a, dict):
+            return {k: add(a[k], b[k]) if k in b else a[k] for k in a}
+        return a + b
+    out = reports[0]
+    for r in reports[1:]:
+        out = add(out, r)
+    out["register_pressure"] = {h: round(c / out["events"], 4) if out["events"] else 0.0
+                                for h, c in out["covered"].items()}
+    return out

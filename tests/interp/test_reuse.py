@@ -204,7 +204,31 @@ entry:
     # f's load reuses main's (whole program only); main's second load reuses both
     assert obs.reuse(1, "ideal", "whole")["redundant"] == 2
     assert obs.reuse(1, "ideal", "intra")["redundant"] == 1
+    assert obs.reuse(1, "ideal", "activation")["redundant"] == 1
     assert obs.reuse(1, "calls", "whole")["redundant"] == 0
+
+
+def test_activation_reuse_needs_the_source_in_the_same_call():
+    """A function's load reusing its own access of the call before is intra-procedural reuse
+    in the thesis's sense (§8.2: the procedure "might have returned and been called"), not in
+    the same activation."""
+    obs = simulate("""
+global G[8]
+func @f() {
+entry:
+    v = load G
+    w = load G
+    ret v
+}
+func main() {
+entry:
+    r = call @f()
+    r = call @f()
+    ret 0
+}
+""")
+    assert obs.reuse(1, "ideal", "intra")["redundant"] == 3  # w twice, v of the second call
+    assert obs.reuse(1, "ideal", "activation")["redundant"] == 2  # w twice
 
 
 def test_nullified_loads_are_not_executed():
@@ -320,11 +344,11 @@ class Recorder(Observer):
     def store(self, sid, addr, size):
         self.trace.append(("S", sid, addr, size))
 
-    def call(self):
-        self.trace.append(("K",))
+    def call(self, enter):
+        self.trace.append(("K", enter))
 
     def ret(self, sid, value):
-        self.trace.append(("K",))
+        self.trace.append(("K", -1))
 
     def write(self, addr, size):
         self.trace.append(("W", None, addr, size))
@@ -335,6 +359,14 @@ def brute_force(trace, sites, globals_, h):
     over the whole trace, event by event (quadratic; independent of the simulator)."""
     out = {(s, v): [0, 0, 0] for s in SCENARIOS for v in VARIANTS}
     memory = [(i, e) for i, e in enumerate(trace) if e[0] in "LS"]
+    activation, stack, count = {}, [0], 0  # event index -> the activation it ran in
+    for i, e in enumerate(trace):
+        if e[0] == "K" and e[1] == 1:
+            count += 1
+            stack.append(count)
+        elif e[0] == "K" and e[1] == -1 and len(stack) > 1:
+            stack.pop()
+        activation[i] = stack[-1]
     for i, ev in enumerate(trace):
         if ev[0] != "L":
             continue
@@ -362,7 +394,8 @@ def brute_force(trace, sites, globals_, h):
         for s in SCENARIOS:
             for v in VARIANTS:
                 ok = [e for j, e in sources if j >= kill[s]
-                      and (v == "whole" or sites[e[1]][0] == fn)]
+                      and (v == "whole" or v == "intra" and sites[e[1]][0] == fn
+                           or v == "activation" and activation[j] == activation[i])]
                 row = out[(s, v)]
                 row[0] += bool(ok)
                 row[1] += any(e[0] == "L" for e in ok)
@@ -454,5 +487,5 @@ def test_hooks_cost_nothing_without_an_observer():
     observed = Machine(module, Recorder()).code["main"].decoder.segment_source
     assert "OL(" not in plain and "OS(" not in plain and "OL(" in observed
     assert [line for line in observed.splitlines() if "OL(" not in line and "OS(" not in line
-            and "OV(" not in line and "ORET(" not in line and "OK()" not in line] == \
+            and "OV(" not in line and "ORET(" not in line and "OK(" not in line] == \
         plain.splitlines()
