@@ -323,7 +323,8 @@ def merge(reports: list) -> dict:
     register pressure the covered time over all events."""
     def add(a, b):
         if isinstance(a, dict):
-            return {k: add(a[k], b[k]) if k in b else a[k] for k in a}
+            return {k: add(a[k], b[k]) if k in a and k in b else a.get(k, b.get(k))
+                    for k in {**a, **b}}
         return a + b
     out = reports[0]
     for r in reports[1:]:

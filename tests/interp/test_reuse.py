@@ -489,3 +489,16 @@ def test_hooks_cost_nothing_without_an_observer():
     assert [line for line in observed.splitlines() if "OL(" not in line and "OS(" not in line
             and "OV(" not in line and "ORET(" not in line and "OK(" not in line] == \
         plain.splitlines()
+
+
+def test_merged_reports_add_up_and_keep_every_kind():
+    from pylogic.interp.reuse import merge
+    a = simulate(INTERVENING).report()
+    b = simulate(SCENARIO_PROGRAM).report()
+    both = merge([simulate(INTERVENING).report(), simulate(SCENARIO_PROGRAM).report()])
+    assert both["loads"] == a["loads"] + b["loads"]
+    assert both["reuse"]["1"]["ideal"]["whole"]["redundant"] == \
+        a["reuse"]["1"]["ideal"]["whole"]["redundant"] + b["reuse"]["1"]["ideal"]["whole"]["redundant"]
+    assert set(both["values"]) == set(a["values"]) | set(b["values"])
+    assert both["register_pressure"]["1"] == round(
+        (a["covered"]["1"] + b["covered"]["1"]) / (a["events"] + b["events"]), 4)
