@@ -35,6 +35,7 @@ def test_row_and_totals_of_a_program_with_known_reuse(tmp_path):
     assert row["pre"]["removed"] == 10
     assert row["pre"]["complete_intra_h1"] == round(100 * 10 / 11, 2)
     assert row["pre"]["complete_activation_h1"] == round(100 * 10 / 11, 2)
+    assert row["pre"]["complete_activation_calls_h1"] == round(100 * 10 / 11, 2)  # no calls
     assert row["same_value"]["loads"] == 0.0  # A[i] = i: no load repeats its previous value
     total = limit.totals([row, {"program": "x", "status": "original not run"}])
     assert total["programs"] == 1 and total["reuse"] == row["reuse"]
