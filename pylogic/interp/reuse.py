@@ -64,6 +64,10 @@ _KIND = {Load: "loads", BinOp: "computations", UnOp: "computations", Cmp: "compu
          Ret: "returns", Alloca: "other", Input: "other"}
 
 
+def _ignore(*_) -> None:
+    pass
+
+
 def check_depth(h) -> int:
     """``h`` as a history depth (1..4), else ValueError saying why."""
     try:
@@ -107,6 +111,12 @@ class ReuseObserver(Observer):
         self.by_kind: dict = {}  # kind -> [executed, same_as_previous, stride, context]
         self.load_hits = [0, 0, 0]  # loads predicted: last value, stride, context
         self.reuse_hits = [[0, 0, 0] for _ in DEPTHS]  # redundant (ideal, whole) and predicted
+
+    def attach(self, machine) -> dict:
+        names = super().attach(machine)
+        if not self.values_on:  # no value predictors: values are not even reported
+            names["OV"] = _ignore
+        return names
 
     # ------------------------------------------------------------ static instructions
 

@@ -502,3 +502,12 @@ def test_merged_reports_add_up_and_keep_every_kind():
     assert set(both["values"]) == set(a["values"]) | set(b["values"])
     assert both["register_pressure"]["1"] == round(
         (a["covered"]["1"] + b["covered"]["1"]) / (a["events"] + b["events"]), 4)
+
+
+def test_without_values_the_reuse_counts_are_the_same():
+    plain, full = ReuseObserver(values=False), ReuseObserver()
+    module = parse_module(SCENARIO_PROGRAM, "t.pir")
+    run_module(module, observer=plain)
+    run_module(module, observer=full)
+    assert plain.report()["reuse"] == full.report()["reuse"]
+    assert "values" not in plain.report() and plain.by_kind == {}
