@@ -64,6 +64,9 @@ _KIND = {Load: "loads", BinOp: "computations", UnOp: "computations", Cmp: "compu
          Ret: "returns", Alloca: "other", Input: "other"}
 
 
+_MISSES = (False, False, False)
+
+
 def _ignore(*_) -> None:
     pass
 
@@ -109,6 +112,7 @@ class ReuseObserver(Observer):
         self.ctx_tag = [None] * CONTEXT_ENTRIES
         self.ctx_value = [0] * CONTEXT_ENTRIES
         self.by_kind: dict = {}  # kind -> [executed, same_as_previous, stride, context]
+        self.rows: list = []  # sid -> its kind's row of by_kind (once it has one)
         self.load_hits = [0, 0, 0]  # loads predicted: last value, stride, context
         self.reuse_hits = [[0, 0, 0] for _ in DEPTHS]  # redundant (ideal, whole) and predicted
 
@@ -127,6 +131,7 @@ class ReuseObserver(Observer):
         self.ring.append([None] * 4)
         self.accesses.append(0)
         self.kind.append(_KIND.get(type(ins), "other"))
+        self.rows.append(None)
         self.last.append(None)
         self.stride.append([0, 0])
         self.context.append(None)
@@ -265,32 +270,31 @@ class ReuseObserver(Observer):
     # ------------------------------------------------------------ values
 
     def value(self, sid: int, value: int) -> tuple:
-        """Predict ``value`` by each predictor, then learn it; the three hits."""
-        last = self.last[sid]
-        stride = self.stride[sid]
-        before = self.context[sid]
-        if last is None:
-            hits = (False, False, False)
-        else:
-            guess = last + stride[1]
-            if not -_SIGN <= guess < _SIGN:
-                guess = ((guess & _MASK64) ^ _SIGN) - _SIGN
-            slot = hash((sid, before, last)) & (CONTEXT_ENTRIES - 1)
-            tag = (sid, before, last)
-            hits = (value == last, value == guess,
-                    self.ctx_tag[slot] == tag and self.ctx_value[slot] == value)
-            self.ctx_tag[slot] = tag
-            self.ctx_value[slot] = value
-            delta = value - last
-            if delta == stride[0]:
-                stride[1] = delta
-            stride[0] = delta
-        self.context[sid] = last
-        self.last[sid] = value
-        row = self.by_kind.get(self.kind[sid])
+        """Predict ``value`` by each predictor, then learn it; the three hits. The context
+        table's tag is the context's hash (a 64-bit collision could fake a hit)."""
+        row = self.rows[sid]
         if row is None:
-            row = self.by_kind[self.kind[sid]] = [0, 0, 0, 0]
+            row = self.rows[sid] = self.by_kind.setdefault(self.kind[sid], [0, 0, 0, 0])
         row[0] += 1
+        last = self.last[sid]
+        self.last[sid] = value
+        if last is None:
+            return _MISSES
+        stride = self.stride[sid]
+        guess = last + stride[1]
+        if not -_SIGN <= guess < _SIGN:
+            guess = ((guess & _MASK64) ^ _SIGN) - _SIGN
+        tag = hash((sid, self.context[sid], last))
+        slot = tag & (CONTEXT_ENTRIES - 1)
+        hits = (value == last, value == guess,
+                self.ctx_tag[slot] == tag and self.ctx_value[slot] == value)
+        self.ctx_tag[slot] = tag
+        self.ctx_value[slot] = value
+        self.context[sid] = last
+        delta = value - last
+        if delta == stride[0]:
+            stride[1] = delta
+        stride[0] = delta
         row[1] += hits[0]
         row[2] += hits[1]
         row[3] += hits[2]
