@@ -8,6 +8,7 @@ input (parse errors, unknown function, bad option values).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -56,9 +57,23 @@ def add_parser(subparsers) -> None:
                         "code (llvmlite), runs that do not end normally replayed in the "
                         "interpreter; auto (default): the interpreter for short runs, native "
                         "code past 1M instructions. Same output, status and counts on all")
+    p.add_argument("--reuse", type=reuse_depth, metavar="H",
+                   help="simulate the ideal limit of load reuse with access histories of the "
+                        "last H addresses (1-4, PathFinder ch. 8) on the reference interpreter: "
+                        "executed loads, redundant ones, reused from loads and from stores, per "
+                        "aliasing scenario; with value prediction (on stderr, or in --json)")
     if hasattr(p, "_negative_number_matcher"):
         p._negative_number_matcher = _NEGATIVE_LIST
     p.set_defaults(func=run)
+
+
+def reuse_depth(text: str) -> int:
+    """``--reuse H``: a history depth of the reuse simulator (``interp.reuse.check_depth``)."""
+    from pylogic.interp.reuse import check_depth
+    try:
+        return check_depth(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def parse_int_list(text: str, option: str) -> list[int]:
@@ -89,8 +104,17 @@ def run(args) -> int:
     if resolve_function(module.function_map(), args.function) is None:
         defined = ", ".join(f.name for f in module.defined_functions()) or "none"
         raise PathlogicError(f"no function '{args.function}' to run (defined: {defined})")
-    result = run_with(args.engine, module, entry=args.function, args=argv, inputs=inputs,
-                      fuel=args.fuel, memory_limit=args.memory_limit, max_depth=args.max_depth)
+    observer = None
+    if args.reuse:  # the simulator observes the reference interpreter's run
+        from pylogic.interp.reuse import ReuseObserver
+        observer = ReuseObserver()
+        result = run_with("interp", module, entry=args.function, args=argv, inputs=inputs,
+                          fuel=args.fuel, memory_limit=args.memory_limit,
+                          max_depth=args.max_depth, observer=observer)
+    else:
+        result = run_with(args.engine, module, entry=args.function, args=argv, inputs=inputs,
+                          fuel=args.fuel, memory_limit=args.memory_limit,
+                          max_depth=args.max_depth)
     if args.profile:
         data = result.to_json()
         write_file(args.profile, json.dumps({"file": args.file, "function": args.function,
@@ -99,6 +123,8 @@ def run(args) -> int:
     if args.json:
         data = {"file": args.file, "function": args.function, **result.to_json(),
                 "engine": getattr(result, "engine", "interp")}
+        if observer is not None:
+            data["reuse"] = observer.report([args.reuse])
         sys.stdout.write(json.dumps(data) + "\n")
     else:
         sys.stdout.flush()
@@ -109,7 +135,35 @@ def run(args) -> int:
             print(f"instructions={c['instructions']} executed={c['executed']} "
                   f"nullified={c['nullified']} branches={c['branches_taken']} "
                   f"calls={c['calls']}", file=sys.stderr)
+        if observer is not None:
+            print(reuse_text(observer.report([args.reuse]), args.reuse), file=sys.stderr)
     if result.error is not None:
         print(str(result.error), file=sys.stderr)
         return ERROR_STATUS
     return result.exit_status
+
+
+def reuse_text(report: dict, h: int) -> str:
+    """The ``--reuse`` report of one depth as text: a table of the scenarios, then the values."""
+    from pylogic.report.table import format_table
+    loads = report["loads"]
+
+    def pct(n):
+        return f"{n} ({100 * n / loads:.1f}%)" if loads else str(n)
+    rows = [[scenario, variant, pct(r["redundant"]), r["from_loads"], r["from_stores"]]
+            for scenario, by_variant in report["reuse"][str(h)].items()
+            for variant, r in by_variant.items()]
+    lines = [f"reuse h={h}: loads={loads} register_pressure="
+             f"{report['register_pressure'][str(h)]}",
+             format_table(["scenario", "variant", "redundant", "from_loads", "from_stores"], rows,
+                          align="llrrr")]
+    predicted = report.get("predicted_reuse", {}).get(str(h))
+    if predicted:
+        lines.append("redundant loads predicted: " + " ".join(
+            f"{k}={v}" for k, v in predicted.items()))
+        lines.append("loads predicted: " + " ".join(
+            f"{k}={v}" for k, v in report["loads_predicted"].items()))
+        lines.append("values same as previous: " + " ".join(
+            f"{kind}={r['same_as_previous']}/{r['executed']}"
+            for kind, r in report["values"].items()))
+    return "\n".join(lines)

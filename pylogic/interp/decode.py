@@ -123,14 +123,16 @@ class FunctionDecoder:
     """Generates the Python source for one function and compiles it in ``namespace``."""
 
     def __init__(self, function: Function, functions: dict, global_addrs: dict,
-                 builtins, shared: dict, trace: bool = False):
+                 builtins, shared: dict):
         self.f = function
-        self.trace = trace  # also append each taken edge's index to TR (``interp.paths``)
         self.functions = functions
         self.global_addrs = global_addrs
         self.builtins = builtins
         self.ns = dict(shared)
         self.ns.update(_STRUCTS)
+        self.observer = shared.get("OBSERVE")  # an observer's register (interp/observe.py)
+        # an observer of taken edges (``Observer.edge``): this function's number for it
+        self.fid = shared["OFN"](function.name) if "OE" in shared else None
         self.ns["EC"] = self.edge_counts = []
         self.ns["XC"] = self.exit_counts = []
         self.edges: list = []
@@ -219,7 +221,10 @@ class FunctionDecoder:
                     fetch = Load(dest="\0return-point", addr=Imm(0), guard=ins.guard,
                                  loc=ins.loc)
                     items.append((fetch, b.label, [f"XB[0] = {ins.exit}"], "straight"))
-                items.append((ins, b.label, *self.body(ins, len(items), b.label)))
+                lines, kind = self.body(ins, len(items), b.label)
+                if self.observer is not None:
+                    lines = self.observed(ins, len(items), lines, kind)
+                items.append((ins, b.label, lines, kind))
             if not closed:  # docs/pir.md: every block ends with an unguarded terminator
                 msg = f"control reaches the end of block {b.label} without a terminator"
                 items.append((None, b.label, [f"raise Fault({msg!r})"], "exit"))
@@ -261,6 +266,30 @@ class FunctionDecoder:
         if isinstance(ins, Call):
             return self.call(ins, pc, label)
         return self.simple(ins), "straight"
+
+    def observed(self, ins: Instr, pc: int, lines: list, kind: str) -> list[str]:
+        """``lines`` with the observer's hooks (``pylogic/interp/observe.py``): decoded only for
+        a machine that has an observer, so the default code stays as it is."""
+        if isinstance(ins, (Br, CondBr)) or (lines and lines[0].startswith("raise ")):
+            return lines
+        sid = self.observer(self.f.name, pc, ins)
+        if isinstance(ins, Load):
+            return lines + [f"OL({sid}, a, {ins.size}, {self.dest(ins.dest)})"]
+        if isinstance(ins, Store):
+            return lines + [f"OS({sid}, a, {ins.size})"]
+        if isinstance(ins, Ret):
+            return lines[:-1] + [f"ORET({sid}, BOX[0])", lines[-1]]
+        if isinstance(ins, Call):
+            lines = [f"OK({1 if kind == 'call' else 0}, {sid})"] + lines  # 1: a new activation
+            if kind == "call" or ins.dest is None or ins.dest in TRUE_PREDICATES:
+                return lines
+            return lines + [f"OV({sid}, {self.dest(ins.dest)})"]
+        dests = [d for d in ins.defs() if d not in TRUE_PREDICATES]
+        if not dests:
+            return lines
+        packed = " + ".join(f"{self.dest(d)}" if i == 0 else f"({self.dest(d)} << {i})"
+                            for i, d in enumerate(dests))
+        return lines + [f"OV({sid}, {packed})"]
 
     def guard_of(self, ins) -> Optional[str]:
         """The guard expression of an instruction that a 0 guard nullifies, else None."""
@@ -334,8 +363,8 @@ class FunctionDecoder:
         if target not in self.start:
             return [f"raise Fault({f'branch to unknown label {target}'!r})"]
         k = self.edge(src, target, pc)
-        if self.trace:
-            return [f"EC[{k}] += 1", f"TR.append({k})", f"return {self.start[target]}"]
+        if self.fid is not None:
+            return [f"EC[{k}] += 1", f"OE({self.fid}, {k})", f"return {self.start[target]}"]
         return [f"EC[{k}] += 1", f"return {self.start[target]}"]
 
     def call(self, ins: Call, pc: int, label: str = "") -> tuple[list[str], str]:

@@ -77,12 +77,8 @@ class CallSites(dict):
 class Machine:
     """A decoded module plus the per-run state its decoded code refers to (reset by ``run``)."""
 
-    def __init__(self, module: Module, paths: bool = False):
+    def __init__(self, module: Module, observer=None):
         self.module = module
-        # ``paths``: the decoded code also appends each taken edge's counter index, and the
-        # machine each call (the callee's name) and return (None), to ``path_trace``
-        # (``interp.paths``); off, the decoded code is the same as ever.
-        self.path_trace: Optional[list] = [] if paths else None
         self.memory = Memory()
         self.stdout: list = []  # ints from `print`, bytes from builtins, in order
         self.inputs: list = []  # remaining inputs, reversed (pop from the end)
@@ -106,8 +102,9 @@ class Machine:
             "SYM": unknown_symbol, "Fault": Fault,
             # segment ids of const globals (docs/pir.md "Extensions"): a store there faults
             "RO": frozenset(i + 1 for i, g in enumerate(module.globals) if g.const),
-            "TR": self.path_trace,
         }
+        if observer is not None:  # hooks in the decoded code (interp/observe.py)
+            shared.update(observer.attach(self))
         self.functions = module.function_map()
         self.shared = shared
         self.code = DecodedFunctions(self)
@@ -118,7 +115,7 @@ class Machine:
         if f.extern or not f.blocks:
             raise KeyError(name)
         fc = FunctionDecoder(f, self.functions, self.global_addrs, self.builtins,
-                             self.shared, trace=self.path_trace is not None).decode()
+                             self.shared).decode()
         fc.sites = CallSites(self.code, fc.call_sites)
         return fc
 
@@ -205,10 +202,6 @@ class Machine:
         pc, frames, fast = 0, [], True
         cut = None  # where the run stopped in ``fc``, if inside it (``kind_counts``)
         fc.entries += 1
-        trace = self.path_trace
-        if trace is not None:
-            trace.clear()
-            trace.append(fc.name)
         # Fuel: ``budget`` is what is left; a segment is charged in full before it runs and a
         # taken side exit refunds the rest in ``refund[0]``. When the budget cannot cover the
         # next segment, the run continues one instruction at a time (exact to the instruction).
@@ -283,8 +276,6 @@ class Machine:
                     memory.release(sid, f"its call of {fc.name} returned")
                 exit_no = exit_box[0]
                 exit_box[0] = 0
-                if trace is not None:
-                    trace.append(None)
                 if not frames:
                     return_value = box[0]
                     break
@@ -307,8 +298,8 @@ class Machine:
                     else:
                         edge, pc = conts[exit_no]  # the return-point array (PathFinder §7.4)
                         fc.edge_counts[edge] += 1
-                        if trace is not None:
-                            trace.append(edge)
+                        if fc.decoder.fid is not None:   # an observer hears edges
+                            self.shared["OE"](fc.decoder.fid, edge)
             else:  # call at site -2 - pc: arguments in box[0]
                 site = -2 - pc
                 callee, dest = fc.sites[site]
@@ -333,8 +324,6 @@ class Machine:
                     R[slot] = value
                 fc.entries += 1
                 calls[0] += 1
-                if trace is not None:
-                    trace.append(fc.name)
             segments, lengths = fc.segments, fc.segment_lengths
         steps = fuel - reserve - budget - refund[0]
         kinds_of = None
@@ -491,19 +480,21 @@ def run_module(module: Module, entry: str = "main", args: Iterable[int] = (),
                inputs: Iterable[int] = (), fuel: int = DEFAULT_FUEL,
                memory_limit: int = DEFAULT_MEMORY_LIMIT, capture_profile: bool = True,
                max_depth: int = DEFAULT_MAX_DEPTH, pause=None,
-               first_slice: int = 0) -> Optional[RunResult]:
+               first_slice: int = 0, observer=None) -> Optional[RunResult]:
     """Run function ``entry`` of ``module`` (``main`` also finds ``@main``) on ``args``/``inputs``.
 
     Parameters: ``args`` bind the entry's parameters (missing ones 0); ``inputs`` feed ``input``;
     ``fuel`` caps executed instructions (nullified included); ``memory_limit`` caps live bytes;
     ``max_depth`` caps the call stack.
     ``pause``, ``first_slice``: see ``Machine.run`` (None only when ``pause`` abandoned the run).
+    ``observer``: an ``interp.observe.Observer`` that hears every executed load, store, call,
+    return and computed value; the run then uses a fresh machine decoded with its hooks.
     Returns: a ``RunResult``. Program faults (division by zero, bad address, exhausted input or
     fuel, unknown extern, ...) are reported in ``RunResult.error`` with their location, never
     raised.
     References: docs/pir.md (semantics), PAS Table 1 via ``deposit_types.deposit``.
     """
-    machine = machine_for(module)
+    machine = machine_for(module) if observer is None else Machine(module, observer)
     machine.busy = True
     try:
         return machine.run(entry, args, inputs, fuel, memory_limit, capture_profile, max_depth,

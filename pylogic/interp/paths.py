@@ -2,9 +2,9 @@
 
 Edge profiles lose which branch followed which (PathFinder ch. 5: the estimators bound that
 error); this is the whole-program path the estimators are checked against (Table 5.1's "whole
-program path", here simply recorded). A run with paths decodes the module apart (``Machine(...,
-paths=True)``: each taken edge appends its counter index, each call and return a marker) and
-costs nothing to ordinary runs.
+program path", here simply recorded). ``PathObserver`` hears every taken edge, call and return
+(``interp/observe.py``: hooks decoded only for a run that has an observer, so ordinary runs cost
+nothing more).
 """
 from __future__ import annotations
 
@@ -12,37 +12,59 @@ from collections import defaultdict
 from typing import Iterable
 
 from pylogic.interp.defaults import DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT
+from pylogic.interp.observe import Observer
 from pylogic.interp.result import RunResult
 from pylogic.ir.model import Module
+
+
+class PathObserver(Observer):
+    """Collects ``{function: [block path of each call]}`` (``paths``)."""
+
+    def __init__(self, entry: str):
+        super().__init__()
+        self.entry = entry
+        self.frames: list = []      # [function name, taken edge indices]
+        self.done = defaultdict(list)
+
+    def attach(self, machine) -> dict:
+        from pylogic.interp.decode import resolve_function
+        self.machine = machine
+        functions = machine.module.function_map()
+        self.resolve = lambda name: resolve_function(functions, name).name
+        self.frames = [[self.resolve(self.entry), []]]
+        return super().attach(machine)
+
+    def call(self, enter: int, sid: int) -> None:
+        if enter:
+            self.frames.append([self.resolve(self.sites[sid][2].callee), []])
+
+    def edge(self, fid: int, index: int) -> None:
+        self.frames[-1][1].append(index)
+
+    def ret(self, sid: int, value: int) -> None:
+        self.done[self.frames[-1][0]].append(self.frames.pop()[1])
+
+    def paths(self) -> dict:
+        """Each call's blocks from its function's entry block, side-exit targets included; calls
+        still open when the run stopped end where it stopped."""
+        while self.frames:                       # the run stopped inside these calls
+            name, taken = self.frames.pop()
+            self.done[name].append(taken)
+        out = {}
+        for name, calls in self.done.items():
+            code = self.machine.code[name]
+            first = code.function.blocks[0].label
+            out[name] = [(first,) + tuple(code.edges[k][1] for k in taken) for taken in calls]
+        return out
 
 
 def run_with_paths(module: Module, entry: str = "main", args: Iterable[int] = (),
                    inputs: Iterable[int] = (), fuel: int = DEFAULT_FUEL,
                    memory_limit: int = DEFAULT_MEMORY_LIMIT,
                    max_depth: int = DEFAULT_MAX_DEPTH) -> tuple[RunResult, dict]:
-    """``(result, {function: [block path of each call, in call order]})``; a path starts at the
-    function's entry block and lists every block entered, side-exit targets included; the calls
-    still open when the run stopped end where it stopped."""
-    from pylogic.interp.machine import Machine
-    machine = Machine(module, paths=True)
-    result = machine.run(entry, args, inputs, fuel, memory_limit, True, max_depth)
-    return result, block_paths(machine)
-
-
-def block_paths(machine) -> dict:
-    """The trace of ``machine``'s last run as ``{function: [path, ...]}`` (see above)."""
-    out = defaultdict(list)
-    stack: list = []        # (function name, its edges, path so far)
-    entries = {f.name: f.blocks[0].label for f in machine.module.functions if f.blocks}
-    for event in machine.path_trace:
-        if event is None:
-            name, _, path = stack.pop()
-            out[name].append(tuple(path))
-        elif isinstance(event, str):
-            stack.append((event, machine.code[event].edges, [entries[event]]))
-        else:
-            stack[-1][2].append(stack[-1][1][event][1])
-    while stack:
-        name, _, path = stack.pop()
-        out[name].append(tuple(path))
-    return dict(out)
+    """``(result, {function: [block path of each call, in the order the calls returned]})``."""
+    from pylogic.interp.machine import run_module
+    observer = PathObserver(entry)
+    result = run_module(module, entry, args, inputs, fuel, memory_limit, True, max_depth,
+                        observer=observer)
+    return result, observer.paths()

@@ -112,3 +112,57 @@ def test_non_integer_args_is_a_clean_error(capsys):
     assert main(["run", str(example), "--args", "x"]) == 1
     err = capsys.readouterr().err
     assert "--args: 'x' is not an integer" in err and "Traceback" not in err
+
+
+RECURRENT = """global A[96]
+func main() {
+entry:
+    i = mov 0
+    br loop
+loop:
+    c = cmp.lt i, 10
+    cbr c, body, done
+body:
+    o = shl i, 3
+    p = add A, o
+    x = load p
+    q = add p, 16
+    store q, i
+    i = add i, 1
+    br loop
+done:
+    print i
+    ret 0
+}
+"""
+
+
+def test_run_reuse_reports_the_limit_of_load_reuse(tmp_path, capsys):
+    """``run --reuse H`` (PathFinder §8.2): the store of A[i+2] is reused by the load of A[i]
+    at h = 2 (8 of 10 loads), not at h = 1; the program's output stays on stdout."""
+    path = write(tmp_path, RECURRENT)
+    assert main(["run", path, "--reuse", "2"]) == 0
+    out = capsys.readouterr()
+    assert out.out == "10\n"
+    assert "reuse h=2: loads=10" in out.err
+    row = next(line for line in out.err.splitlines() if line.startswith("ideal ")).split()
+    assert row[:3] == ["ideal", "whole", "8"] and row[-2:] == ["0", "8"]
+    assert main(["run", path, "--reuse", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["stdout"] == "10\n"
+    assert data["reuse"]["reuse"]["1"]["ideal"]["whole"] == {
+        "loads": 10, "redundant": 0, "from_loads": 0, "from_stores": 0}
+    assert set(data["reuse"]["reuse"]) == {"1"}
+    assert data["reuse"]["values"]["loads"]["executed"] == 10
+
+
+@pytest.mark.parametrize("bad, message", [("5", "history depth 5 is outside 1 to 4"),
+                                          ("0", "history depth 0 is outside 1 to 4"),
+                                          ("two", "history depth 'two' is not an integer")])
+def test_run_reuse_bad_depth_is_a_usage_error(tmp_path, capsys, bad, message):
+    path = write(tmp_path, RECURRENT)
+    with pytest.raises(SystemExit) as exc:
+        main(["run", path, "--reuse", bad])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --reuse: {message}" in err and "Traceback" not in err
