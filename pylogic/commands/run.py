@@ -62,6 +62,11 @@ def add_parser(subparsers) -> None:
                         "last H addresses (1-4, PathFinder ch. 8) on the reference interpreter: "
                         "executed loads, redundant ones, reused from loads and from stores, per "
                         "aliasing scenario; with value prediction (on stderr, or in --json)")
+    p.add_argument("--estimate", action="store_true",
+                   help="bound the dynamic reuse PRE can remove from this run's edge profile with "
+                        "PathFinder ch. 5's estimators (PRE, CMP1, CMPc, CMPr, CMPf), beside the "
+                        "exact reuse of the run's block paths and what pre-mr,pre-m removes on "
+                        "the same input (on stderr, or in --json)")
     if hasattr(p, "_negative_number_matcher"):
         p._negative_number_matcher = _NEGATIVE_LIST
     p.set_defaults(func=run)
@@ -115,6 +120,11 @@ def run(args) -> int:
         result = run_with(args.engine, module, entry=args.function, args=argv, inputs=inputs,
                           fuel=args.fuel, memory_limit=args.memory_limit,
                           max_depth=args.max_depth)
+    estimates = None
+    if args.estimate and result.error is None:
+        from pylogic.analysis.estimation import program_estimates
+        estimates = program_estimates(module, entry=args.function, args=argv, inputs=inputs,
+                                      fuel=args.fuel)
     if args.profile:
         data = result.to_json()
         write_file(args.profile, json.dumps({"file": args.file, "function": args.function,
@@ -125,6 +135,8 @@ def run(args) -> int:
                 "engine": getattr(result, "engine", "interp")}
         if observer is not None:
             data["reuse"] = observer.report([args.reuse])
+        if estimates is not None:
+            data["estimates"] = estimates
         sys.stdout.write(json.dumps(data) + "\n")
     else:
         sys.stdout.flush()
@@ -137,6 +149,8 @@ def run(args) -> int:
                   f"calls={c['calls']}", file=sys.stderr)
         if observer is not None:
             print(reuse_text(observer.report([args.reuse]), args.reuse), file=sys.stderr)
+        if estimates is not None:
+            print(estimate_text(estimates), file=sys.stderr)
     if result.error is not None:
         print(str(result.error), file=sys.stderr)
         return ERROR_STATUS
@@ -167,3 +181,17 @@ def reuse_text(report: dict, h: int) -> str:
             f"{kind}={r['same_as_previous']}/{r['executed']}"
             for kind, r in report["values"].items()))
     return "\n".join(lines)
+
+
+def estimate_text(report: dict) -> str:
+    """The ``--estimate`` report as text: the exact reuse, then each estimator's bounds."""
+    from pylogic.report.table import format_table
+    removed = report.get("pre_removed")
+    head = (f"estimate: exact reuse {report['exact']} (inside blocks {report['local']}); "
+            + ("pre-mr,pre-m removes " + str(sum(removed.values())) if removed is not None
+               else "pre-mr,pre-m not measured (its output cannot be counted or ran differently)"))
+    rows = [[name, b["lower"], b["upper"],
+             "-" if b["error"] is None else f"{100 * b['error']:.1f}%"]
+            for name, b in report["estimators"].items()]
+    return head + "\n" + format_table(["estimator", "lower", "upper", "(U-L)/L"], rows,
+                                      align="lrrr")

@@ -118,3 +118,33 @@ out:
     module = load_text(src, "side.pir")
     with pytest.raises(EstimationError, match="side exits"):
         program_estimates(module, engine="clingo")
+
+
+def test_run_estimate_from_the_cli(tmp_path, capsys):
+    """``pathlogic run FILE --estimate``: the program's output on stdout, the exact reuse and every
+    estimator's bounds (containing it) on stderr, or all of it in --json."""
+    import json
+
+    from pylogic.cli import main
+    path = tmp_path / "running.pir"
+    path.write_text(RUNNING)
+    assert main(["run", str(path), "--estimate"]) == 0
+    out = capsys.readouterr()
+    assert out.out.strip().isdigit()
+    exact = int(out.err.split("exact reuse ")[1].split()[0])
+    rows = {line.split()[0]: line.split() for line in out.err.splitlines()
+            if line.split() and line.split()[0] in ("PRE", "CMP1", "CMPc", "CMPr", "CMPf")}
+    assert len(rows) == 5 and all(int(r[1]) <= exact <= int(r[2]) for r in rows.values())
+    assert main(["run", str(path), "--estimate", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["estimates"]["exact"] == exact
+
+
+def test_run_estimate_refuses_side_exits_with_one_line(tmp_path, capsys):
+    from pylogic.cli import main
+    path = tmp_path / "side.pir"
+    path.write_text("func main() {\nentry:\n    c:ut = pcmp.eq 1, 1\n    (c) br out\n"
+                    "    x = mov 1\n    br out\nout:\n    ret 0\n}\n")
+    assert main(["run", str(path), "--estimate"]) == 1
+    err = capsys.readouterr().err
+    assert "side exits" in err and "Traceback" not in err
