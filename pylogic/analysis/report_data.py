@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 from pylogic.analysis.catalog import get as catalog_get
-from pylogic.analysis.explain import explainer
+from pylogic.analysis.explain import explainer, user_level
 from pylogic.engines.explain import show_atom
 from pylogic.errors import PathlogicError, printable_name
 
@@ -224,6 +224,7 @@ def derivations(run, engine: str = "clingo") -> dict:
                 out[f]["note"] = f"no explanations from {analysis}: {exc}"
             continue
         for f in small:
+            failed = []
             for rel in rels:
                 kinds = checked.relations[rel].kinds
                 for row in shown[rel].get(f, []):
@@ -231,9 +232,14 @@ def derivations(run, engine: str = "clingo") -> dict:
                                          for v, k in zip(row, kinds[1:]))
                     try:
                         if ex.holds(rel, typed):
-                            out[f]["trees"].append([rel, list(row), ex.explain(rel, typed)])
-                    except PathlogicError as exc:
-                        out[f]["note"] = f"explanations stopped: {exc}"
+                            tree = user_level(ex.explain(rel, typed), checked)
+                            out[f]["trees"].append([rel, list(row), tree])
+                    except PathlogicError as exc:   # this row only: the others are explained
+                        failed.append(str(exc))
+            if failed:
+                note = (f"{len(failed)} row{'s' if len(failed) > 1 else ''} of {analysis} "
+                        f"without an explanation: {failed[0]}")
+                out[f]["note"] = "; ".join(filter(None, (out[f]["note"], note)))
     return out
 
 

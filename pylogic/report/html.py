@@ -33,6 +33,10 @@ TITLES = {"back_edge": "Back edges (t -> h)", "loop_block": "Loop bodies (header
           "loop_depth": "Loop depth of each block"}
 #: Tables on a function page, in order.
 TABLES = ("back_edge", "loop_header", "loop_block", "unreachable", "cdep", "df", "idom", "ipdom")
+#: Derivation text per "why" page: a function's derivations go on as many pages as this takes
+#: (issue #30 item 5: 2.7 MB for one function of tests/ir/llvm/c/indirect_calls.c before the
+#: library rule sets were folded, 271 kB after; every row keeps its link).
+WHY_PAGE_BYTES = 100_000
 
 
 def _environment() -> Environment:
@@ -87,8 +91,9 @@ def write_report(view: RunView, dest: str | Path) -> dict:
     with output_directory(dest) as tmp:
         (tmp / "f").mkdir()
         for k, f in enumerate(view.functions):
-            why_page = f"{k}-why.html"
-            entries, tables = [], []
+            why_pages = [[]]            # each page's entries, up to WHY_PAGE_BYTES of text
+            used = 0
+            tables = []
             for rel in TABLES:
                 rows = []
                 for j, row in enumerate(f.rows.get(rel, [])):
@@ -96,9 +101,15 @@ def write_report(view: RunView, dest: str | Path) -> dict:
                     entry = {"cells": row}
                     if tree is not None:
                         anchor = f"{rel}-{j}"
-                        entries.append({"anchor": anchor, "atom": tree["atom"],
-                                        "text": derivation_text(tree)})
-                        entry["link"] = f"{why_page}#{anchor}"
+                        text = derivation_text(tree)
+                        size = len(str(escape(text)).encode())      # as written on the page
+                        if used and used + size > WHY_PAGE_BYTES:
+                            why_pages.append([])
+                            used = 0
+                        used += size
+                        why_pages[-1].append({"anchor": anchor, "atom": tree["atom"],
+                                              "text": text})
+                        entry["link"] = f"{_why_name(k, len(why_pages) - 1)}#{anchor}"
                     else:
                         entry["command"] = explain_command(
                             str(catalog_get(EXPLAINED_BY[rel]).path), rel, f.fid, row, view.out)
@@ -112,10 +123,13 @@ def write_report(view: RunView, dest: str | Path) -> dict:
                 root="../", f=f, tables=tables, graph=_graph,
                 matrix=_matrix_rows(f.matrix) if f.matrix else [], **svgs)
             (tmp / pages[f.fid]).write_text(html, encoding="utf-8")
-            (tmp / "f" / why_page).write_text(env.get_template("explain.html").render(
-                root="../", f=f, entries=entries, back=f"{k}.html"), encoding="utf-8")
-            stats["pages"] += 2
-            stats["explanations"] += len(entries)
+            names = [_why_name(k, n) for n in range(len(why_pages))]
+            for n, entries in enumerate(why_pages):
+                (tmp / "f" / names[n]).write_text(env.get_template("explain.html").render(
+                    root="../", f=f, entries=entries, back=f"{k}.html", part=n + 1,
+                    parts=names), encoding="utf-8")
+                stats["explanations"] += len(entries)
+            stats["pages"] += 1 + len(why_pages)
         by_file: dict[str, list] = {}
         for f in view.functions:
             by_file.setdefault(f.file, []).append({"name": f.name, "stats": f.stats,
@@ -128,6 +142,11 @@ def write_report(view: RunView, dest: str | Path) -> dict:
             encoding="utf-8")
         stats["pages"] += 1
     return stats
+
+
+def _why_name(k: int, part: int) -> str:
+    """The file of part ``part`` (from 0) of function ``k``'s derivations."""
+    return f"{k}-why.html" if part == 0 else f"{k}-why-{part + 1}.html"
 
 
 def _failure(item) -> str:

@@ -129,7 +129,11 @@ EXPLAIN = """{% extends "base.html" %}
 {% block body %}
 <h1>Derivations in {{ f.name }} <small>in {{ f.file }}</small></h1>
 <p><a href="{{ back }}">back to the function</a>. Each tree is one rule instance per line, down to
-input facts (rebuilt from the engine's rows, as <code>pathlogic explain</code> prints it).</p>
+input facts (rebuilt from the engine's rows, as <code>pathlogic explain</code> prints it); the
+steps inside a library rule set of <code>datalog/lib/</code> are one line naming it
+(<code>pathlogic explain --expand</code> shows them).</p>
+{% if parts|length > 1 %}<p>Part {{ part }} of {{ parts|length }}:{% for p in parts %}
+<a href="{{ p }}">{{ loop.index }}</a>{% endfor %}</p>{% endif %}
 {% for e in entries %}
 <h3 id="{{ e.anchor }}">{{ e.atom }}</h3>
 <pre>{{ e.text }}</pre>
