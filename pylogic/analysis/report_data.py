@@ -44,6 +44,8 @@ MATRIX_MAX_PREDICATES = 16
 REPORT_DIR = "report"
 MATRICES = "matrices.json"
 EXPLANATIONS = "explanations.json"
+#: ``{function id: analysis.decisions.decisions(fn)}``: each block's code and edge labels.
+CODE = "code.json"
 
 
 @dataclass
@@ -64,6 +66,7 @@ class FunctionView:
     matrix_note: str = ""
     explanations: dict = field(default_factory=dict)   # (rel, row) -> tree
     explain_note: str = ""
+    code: dict = field(default_factory=dict)       # block -> [instruction text] (code.json)
 
 
 @dataclass
@@ -121,9 +124,17 @@ def read_run(out: str | Path, *, explain: bool = True) -> RunView:
             b, op = where[(fid, i)]
             guard = guards.get((fid, i))
             labels[(fid, b, target)].append(f"{op} {i}" + (f" if {guard}" if guard else ""))
+    code = _json(out / REPORT_DIR / CODE, "") if (out / REPORT_DIR / CODE).is_file() else None
     for fid, a, b in _tsv(facts / "edge.facts"):
         if fid in views:
-            views[fid].edges.append((a, b, "; ".join(labels.get((fid, a, b), [])) or "fall"))
+            if code is not None:      # the decision taking the edge (analysis/decisions.py)
+                label = code.get(fid, {}).get("edges", {}).get(a, {}).get(b, "")
+            else:                     # a run written before code.json: the branch instruction
+                label = "; ".join(labels.get((fid, a, b), [])) or "fall"
+            views[fid].edges.append((a, b, label))
+    for fid, entry in (code or {}).items():
+        if fid in views:
+            views[fid].code = entry.get("code", {})
     for rel in SHOWN:
         for row in _tsv(results / f"{rel}.tsv"):
             if row and row[0] in views:
@@ -180,10 +191,11 @@ def _explanations(path: Path, functions: list[FunctionView]) -> None:
             f.explanations[(rel, tuple(row))] = tree
 
 
-def write_report_data(out: Path, matrices: Optional[dict], explanations: Optional[dict]) -> None:
-    """``out/report/``: the matrices and derivation trees ``analyze`` computed (None: not
-    computed, no file)."""
-    for name, data in ((MATRICES, matrices), (EXPLANATIONS, explanations)):
+def write_report_data(out: Path, matrices: Optional[dict], explanations: Optional[dict],
+                      code: Optional[dict] = None) -> None:
+    """``out/report/``: the matrices, derivation trees and block code ``analyze`` computed
+    (None: not computed, no file)."""
+    for name, data in ((MATRICES, matrices), (EXPLANATIONS, explanations), (CODE, code)):
         if data is not None:
             (out / REPORT_DIR).mkdir(parents=True, exist_ok=True)
             (out / REPORT_DIR / name).write_text(json.dumps(data, separators=(",", ":")) + "\n",
@@ -241,6 +253,14 @@ def derivations(run, engine: str = "clingo") -> dict:
                         f"without an explanation: {failed[0]}")
                 out[f]["note"] = "; ".join(filter(None, (out[f]["note"], note)))
     return out
+
+
+def block_code(programs) -> dict:
+    """``CODE``'s content for the loaded ``programs`` (``LoadedProgram``s)."""
+    from facts_gen.naming import function_id
+    from pylogic.analysis.decisions import decisions
+    return {function_id(p.relpath, fn.name): decisions(fn)
+            for p in programs for fn in p.module.functions if not fn.extern}
 
 
 def explain_command(program: str, rel: str, fid: str, row: tuple, out: Path) -> str:

@@ -23,7 +23,7 @@ from pylogic.analysis.output import output_directory
 from pylogic.analysis.report_data import EXPLAINED_BY, SHOWN, RunView, explain_command
 from pylogic.predicates.relation_matrix import describe
 from pylogic.report.explain import derivation_text
-from pylogic.report.graphs import GraphError, cfg_dot, to_svg, tree_dot
+from pylogic.report.graphs import GraphError, cfg_svg, tree_svg
 from pylogic.report.html_templates import TEMPLATES
 
 TITLES = {"back_edge": "Back edges (t -> h)", "loop_block": "Loop bodies (header h, block b)",
@@ -51,9 +51,9 @@ def _graph(result) -> Markup:
     return Markup('<div class="graph">') + Markup(result) + Markup("</div>")
 
 
-def _svg(dot_text: str, errors: list):
+def _svg(draw, errors: list):
     try:
-        return to_svg(dot_text)
+        return draw()
     except GraphError as exc:
         errors.append(str(exc))
         return exc
@@ -115,9 +115,12 @@ def write_report(view: RunView, dest: str | Path) -> dict:
                             str(catalog_get(EXPLAINED_BY[rel]).path), rel, f.fid, row, view.out)
                     rows.append(entry)
                 tables.append({"title": TITLES[rel], "columns": SHOWN[rel], "rows": rows})
-            svgs = {"cfg": _svg(cfg_dot(f), stats["graph_errors"]),
-                    "domtree": _svg(tree_dot(f.rows.get("idom", []), f.entry), stats["graph_errors"]),
-                    "pdomtree": _svg(tree_dot(f.rows.get("ipdom", []), "__exit__"), stats["graph_errors"])}
+            errors = stats["graph_errors"]
+            svgs = {"cfg": _svg(lambda: cfg_svg(f), errors),
+                    "domtree": _svg(lambda: tree_svg(f.rows.get("idom", []), f.entry, f.code),
+                                    errors),
+                    "pdomtree": _svg(lambda: tree_svg(f.rows.get("ipdom", []), "__exit__",
+                                                      f.code), errors)}
             stats["svgs"] += sum(not isinstance(s, GraphError) for s in svgs.values())
             html = env.get_template("function.html").render(
                 root="../", f=f, tables=tables, graph=_graph,
