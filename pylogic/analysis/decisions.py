@@ -14,16 +14,15 @@ Example
 from __future__ import annotations
 
 from pylogic.ir.model import Br, Cmp, CondBr, Function, Reg
-from pylogic.ir.ops import NEGATED
+from pylogic.ir.ops import NEGATED, RELATION, UNSIGNED_RELS
 from pylogic.ir.printer import print_instr
 
-#: How a comparison reads on an edge (docs/pir.md cmp.REL; ``u``: unsigned).
-SYMBOL = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
-          "ltu": "<u", "leu": "<=u", "gtu": ">u", "geu": ">=u"}
 
-
-def _operand(op) -> str:
-    return str(op)
+def comparison(rel: str, a, b) -> str:
+    """``a REL b`` as it reads on an edge: ``%x < 3``, with ``(unsigned)`` for ``ltu`` & co
+    (the operator's Python template of ``ir/ops.py``, its one owner)."""
+    text = RELATION[rel].python.format(a=a, b=b, ua=a, ub=b)
+    return text + (" (unsigned)" if rel in UNSIGNED_RELS else "")
 
 
 def decisions(fn: Function) -> dict:
@@ -38,10 +37,9 @@ def decisions(fn: Function) -> dict:
             guard = f" if {ins.guard}" if getattr(ins, "guard", None) else ""
             if isinstance(ins, CondBr):
                 cmp = last_cmp.get(ins.cond.name) if isinstance(ins.cond, Reg) else None
-                if cmp is not None and cmp.rel in SYMBOL:
-                    a, b = _operand(cmp.a), _operand(cmp.b)
-                    true = f"true: {a} {SYMBOL[cmp.rel]} {b}"
-                    false = f"false: {a} {SYMBOL[NEGATED[cmp.rel]]} {b}"
+                if cmp is not None and cmp.rel in RELATION:
+                    true = f"true: {comparison(cmp.rel, cmp.a, cmp.b)}"
+                    false = f"false: {comparison(NEGATED[cmp.rel], cmp.a, cmp.b)}"
                 else:
                     true, false = "true", "false"
                 labels.setdefault(ins.if_true, []).append(true + guard)

@@ -28,7 +28,7 @@ from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAt
                                      Wildcard)
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.to_sql import wrap_const as _wrap   # Soufflé's 32-bit numbers
-from pylogic.errors import DatalogError, SourceLoc
+from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 
 #: Partial instances tried per rule when looking for why a row does not hold.
 WHY_NOT_BUDGET = 200_000
@@ -651,7 +651,8 @@ def parse_row(text: str, checked: CheckedProgram) -> tuple[str, tuple]:
         raise err("expected relation(v1, v2, ...)", 0)
     rel = text[:open_].strip()
     if rel not in checked.relations:
-        raise err(f"no relation '{rel}' is declared in the program", 0)
+        raise err(f"no relation '{rel}' is declared in the program"
+                  + did_you_mean(rel, checked.relations), 0)
     values, pos, inner_end = [], open_ + 1, len(text) - 1
     starts = []
     while pos < inner_end:

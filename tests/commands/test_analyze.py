@@ -190,7 +190,7 @@ def test_the_last_lines_name_every_failure_and_the_results(tmp_path, capsys):
                             "cmp.REL, select, pcmp.REL, load[.N][u], store[.N], alloca, call, "
                             "input, print, br, cbr, ret, ret.N)")
     assert "worse.pir:" in tail[3] and len(tail) == 5
-    assert tail[-1].startswith("1 functions in 1 files (2 files failed, 0 functions failed)")
+    assert tail[-1].startswith("1 function in 1 file (2 files failed, 0 functions failed)")
     assert (out / "results" / "idom.tsv").is_file()
 
 
