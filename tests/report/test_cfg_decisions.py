@@ -84,3 +84,10 @@ def test_switch_and_loop_pages_read_as_decisions(tmp_path):
             xs = [float(x) for x in re.findall(r'<ellipse[^>]* cx="([-\d.]+)"', part)]
             assert xs and xs[0] == min(xs)        # the root (first node) at the left edge
     assert seen_cases == {1, 5, 9, 12}            # the switch's case values on its edges
+    assert not any("explanations stopped" in page or "without an explanation" in page
+                   for page in pages)
+    from benchmarks.report_pages import browser_available, check_pages
+    if browser_available() is None:              # every page loads, no console error
+        report = check_pages(out / "html")
+        assert report["errors"] == [] and report["pages"] == len(list(
+            (out / "html").rglob("*.html")))
