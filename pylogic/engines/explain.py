@@ -22,6 +22,7 @@ Example
 """
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
@@ -48,7 +49,6 @@ def allow_depth(depth: int) -> None:
     """Let Python recurse through a derivation tree ``depth`` levels deep (its rank bounds it):
     building, folding and printing it take a few frames a level, and a value-flow chain of
     csmith or C code is over 1,000 levels (Python's default limit). Never lowers the limit."""
-    import sys
     need = 1000 + 4 * depth
     if sys.getrecursionlimit() < need:
         sys.setrecursionlimit(need)
