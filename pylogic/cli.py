@@ -16,10 +16,17 @@ COMMANDS = ("run", "check", "import_pir", "analyze", "facts", "query", "explain"
             "predicates", "validate", "ifconvert", "optimize", "passes", "export")
 
 
+#: The help of a Datalog ``--engine`` option a command gives none (``engines.engine_choices``).
+ENGINE_HELP = ("Datalog engine (default %(default)s: the first available of souffle, clingo, "
+               "duckdb; they give the same rows)")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from pylogic import __version__
     parser = argparse.ArgumentParser(
         prog="pathlogic",
         description="Datalog-driven path-sensitive analysis of predicated code.")
+    parser.add_argument("--version", action="version", version=f"pathlogic {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
@@ -30,7 +37,22 @@ def build_parser() -> argparse.ArgumentParser:
                 continue  # not built yet
             raise
         module.add_parser(sub)
+    for command in sub.choices.values():
+        _plain_help(command)
     return parser
+
+
+def _plain_help(parser: argparse.ArgumentParser) -> None:
+    """Help text as a terminal shows it: the reST ``code`` of docstrings as `code`, and the
+    Datalog ``--engine`` option explained where a command left it bare."""
+    if parser.description:
+        parser.description = parser.description.replace("``", "`")
+    for action in parser._actions:
+        if action.help and action.help is not argparse.SUPPRESS:
+            action.help = action.help.replace("``", "`")
+        if "--engine" in action.option_strings and not action.help and \
+                action.choices and "auto" in action.choices:
+            action.help = ENGINE_HELP
 
 
 #: Options taking a comma-separated integer list, whose value may start with a minus sign.

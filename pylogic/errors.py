@@ -82,3 +82,11 @@ class ImportError_(PathlogicError):
     """A front-end (LLVM / C) import failure."""
 
     kind = "import error"
+
+
+def did_you_mean(word: str, known) -> str:
+    """``"; did you mean 'idom'?"`` when a name in ``known`` is close to the misspelled ``word``
+    (difflib's similarity), else "" (issue #30 item 11)."""
+    import difflib
+    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""

@@ -26,8 +26,8 @@ from pylogic.analysis.cache import NO_CACHE, Cache, c_dependencies, key, tool_ve
 from pylogic.analysis.output import check_output_path, output_directory
 from pylogic.analysis.passes import run_pass
 from pylogic.analysis.predicate_matrix import predicate_matrices
-from pylogic.analysis.report_data import (MATRIX_MAX_PREDICATES, REPORT_FACTS, derivations,
-                                          write_report_data)
+from pylogic.analysis.report_data import (MATRIX_MAX_PREDICATES, REPORT_FACTS, block_code,
+                                          derivations, write_report_data)
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
 from pylogic.engines.csv_io import write_rows
 from pylogic.analysis.correlation_stats import correlation_rows, totals as correlation_totals
@@ -105,7 +105,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       cache: Cache = NO_CACHE,
                       executor: Optional[Callable[..., DirectoryAnalysis]] = None,
                       correlation: bool = False, pre: bool = False, matrices: bool = False,
-                      explain: bool = False, all_facts: bool = False) -> DirectoryAnalysis:
+                      explain: bool = False, all_facts: bool = False,
+                      code: bool = False) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
@@ -126,8 +127,9 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     ``matrices``: also the BDD / SAT / PPG relation matrix of every function with predicate
     defines and at most ``MATRIX_MAX_PREDICATES`` predicates (``matrix_rows``; needs
     ``predicates``). ``explain``: also the derivation tree of every row the HTML report shows,
-    for functions of at most ``EXPLAIN_MAX_BLOCKS`` blocks (``report_data.derivations``). Both
-    go to ``OUT/report/``, from where the report renders them.
+    for functions of at most ``EXPLAIN_MAX_BLOCKS`` blocks (``report_data.derivations``).
+    ``code``: also each block's code and the decision on each edge (``analysis/decisions.py``).
+    They go to ``OUT/report/``, from where the report renders them.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
     per-function failure is recorded (``failures``, ``loaded.problems``) and the rest goes on.
@@ -175,7 +177,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     _stage(progress, "write")
     with output_directory(out) as tmp:       # all of OUT replaced at once, or not at all
         write_outputs(run, tmp)
-        write_report_data(tmp, result.matrices, result.explanations)
+        write_report_data(tmp, result.matrices, result.explanations,
+                          block_code(result.loaded.programs) if code else None)
         result.seconds["total"] = time.perf_counter() - t0
         (tmp / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n")
     return result

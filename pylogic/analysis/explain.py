@@ -65,3 +65,110 @@ def _with_outputs(checked: CheckedProgram, relations: list[str], facts_dir, fact
         dirs = [Path.cwd()] + [Path(d) for d in getattr(checked, "include_dirs", [])]
         copy = load_program(wrapper, include_dirs=dirs)
         return run_checked(copy, facts_dir, engine, facts, only=relations)
+
+
+# ---- derivations at the user's level (issue #30 item 5) ------------------------------------
+
+#: The shipped rule sets whose helper relations a derivation folds into one step.
+LIBRARY = "lib"
+
+
+def _rule_file(rule: str) -> str:
+    """The file of a rule location ``FILE:LINE:COL``."""
+    parts = rule.rsplit(":", 2)
+    return parts[0] if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() else rule
+
+
+def rule_location(rule: str) -> str:
+    """A rule location ``FILE:LINE:COL`` relative to the shipped ``datalog/`` when the rule is
+    one of its programs (``postdominance.dl:15:1``, the name ``#include`` and ``explain`` take),
+    else as given."""
+    from pylogic.analysis.catalog import datalog_dir
+    file = _rule_file(rule)
+    try:
+        relative = Path(file).resolve().relative_to(datalog_dir().resolve())
+    except (ValueError, OSError):
+        return rule
+    return relative.as_posix() + rule[len(file):]
+
+
+def _library(rule: str) -> str | None:
+    """The shipped library rule set (``lib/dominator_tree.dl``) a rule belongs to, if any."""
+    where = rule_location(rule)
+    return _rule_file(where) if where.startswith(LIBRARY + "/") else None
+
+
+def user_level(tree: dict, checked: CheckedProgram, expand: bool = False) -> dict:
+    """``tree`` (``Explainer.explain`` of ``checked``) as a user reads it: rule locations
+    relative to ``datalog/`` and, unless ``expand``, each subtree derived inside a library rule
+    set (``datalog/lib/``: the ``_dt_*`` dominator-tree walk, the ``_dq_*`` dominance queries)
+    folded into one node of kind "library" naming the rule set (``ruleset``) and how many rule
+    instances it folds (``steps``). The fold covers the relations the rule set declares, its
+    inputs too (``_dt_edge``, filled by the including analysis); the node's children are what
+    it read from outside: the including analysis's public rows and input facts.
+
+    A tuple is expanded once, where it is first shown; later occurrences are "ref" nodes, as
+    in the full tree (a tuple first met inside a folded part is expanded where it is shown)."""
+    full: dict[str, dict] = {}
+
+    def index(node: dict) -> None:
+        if node["kind"] != "ref":
+            full.setdefault(node["atom"], node)
+        for child in node.get("children", ()):
+            index(child)
+
+    index(tree)
+    shown: set[str] = set()
+    # relation -> the library rule set declaring it
+    owner = {name: lib for name, r in checked.relations.items()
+             for lib in [_library(str(r.loc))] if lib}
+
+    def ruleset_of(node: dict) -> str | None:
+        if node["kind"] != "rule":
+            return None
+        return owner.get(node["rel"]) or _library(node["rule"])
+
+    def frontier(node: dict, seen: set, out: list, steps: list) -> None:
+        for child in node["children"]:
+            child = full.get(child["atom"], child)
+            if child["atom"] in seen:
+                continue
+            seen.add(child["atom"])
+            if ruleset_of(child):
+                steps[0] += 1
+                frontier(child, seen, out, steps)
+            else:
+                out.append(child)
+
+    def show(node: dict) -> dict:
+        node = full.get(node["atom"], node)
+        if node["atom"] in shown:
+            return {"atom": node["atom"], "rel": node["rel"], "row": node["row"],
+                    "rank": node["rank"], "kind": "ref", "children": [], "checks": []}
+        shown.add(node["atom"])
+        out = dict(node)
+        if node["kind"] != "rule":
+            return out
+        out["rule"] = rule_location(node["rule"])
+        ruleset = None if expand else ruleset_of(node)
+        if ruleset is None:
+            out["children"] = [show(c) for c in node["children"]]
+            return out
+        reads, steps = [], [1]
+        frontier(node, {node["atom"]}, reads, steps)
+        return {"atom": node["atom"], "rel": node["rel"], "row": node["row"],
+                "rank": node["rank"], "kind": "library", "ruleset": ruleset, "steps": steps[0],
+                "rule": out["rule"], "children": [show(c) for c in reads], "checks": []}
+
+    return show(tree)
+
+
+def why_not_user_level(answers: list[dict]) -> list[dict]:
+    """``Explainer.why_not``'s answers with rule locations relative to ``datalog/``."""
+    out = []
+    for a in answers:
+        a = dict(a, rule=rule_location(a["rule"]))
+        if a.get("because"):
+            a["because"] = dict(a["because"], rules=why_not_user_level(a["because"]["rules"]))
+        out.append(a)
+    return out

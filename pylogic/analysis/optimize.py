@@ -45,9 +45,14 @@ class PassResult:
     module: Optional[Module] = field(default=None, repr=False, compare=False)  # the pass's output
 
     def totals(self) -> dict:
+        """The driver's account (whole-program sizes, so a pipeline's sizes chain: one pass's
+        ``size_after`` is the next one's ``size_before``), then the pass's own totals; a pass
+        total of the same name (pre-mr's sizes of the functions it changed) is ``changed_``."""
         own = self.record.totals() if hasattr(self.record, "totals") else {}
-        return {"size_before": self.size_before, "size_after": self.size_after,
-                "removed": self.removed, "added": self.added, "moved": self.moved, **own}
+        account = {"size_before": self.size_before, "size_after": self.size_after,
+                   "removed": self.removed, "added": self.added, "moved": self.moved}
+        return {**account, **{(f"changed_{k}" if k in account else k): v
+                              for k, v in own.items()}}
 
     def to_json(self) -> dict:
         record = self.record.to_json() if hasattr(self.record, "to_json") else None
@@ -145,7 +150,8 @@ class ProgramOptimization:
 
 def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
                    cases: Optional[Sequence[tuple]] = None, entry: Optional[str] = None,
-                   jobs: int = 1, function: Optional[str] = None, progress=None):
+                   jobs: int = 1, function: Optional[str] = None, progress=None,
+                   fuel: Optional[int] = None):
     """Load every program under ``target`` (a file or directory of .pir/.ll/.c) and run the
     pipeline on each; with ``cases`` (``(args, inputs)`` pairs), run the original and the
     optimized module on each case and compare (``compare_modules``).
@@ -156,6 +162,7 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
     normally on both sides and agreed (``interp.differential.compare_runs``). ``function``: the
     passes change only the functions of that name (main = @main); none anywhere is an error.
     ``progress``: ``progress(done, total)`` per file, and ``progress.stage`` when it has stages.
+    ``fuel``: the instruction budget of each checked run (None: the interpreter's default).
     """
     if hasattr(progress, "stage"):
         progress.stage("load", unit="files")
@@ -171,7 +178,7 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
         progress.stage("optimize" + (" and check" if cases is not None else ""),
                        len(loaded.programs), "programs")
     work = [(program.module, program.relpath, tuple(passes), engine,
-             None if cases is None else list(cases), entry, function)
+             None if cases is None else list(cases), entry, function, fuel)
             for program in loaded.programs]
     if jobs > 1 and len(work) > 1:              # programs are independent: one task each
         with ProcessPoolExecutor(max_workers=min(jobs, len(work))) as pool:
@@ -189,7 +196,7 @@ def optimize_files(target, passes: Sequence[str], *, engine: str = "auto",
 
 def _optimize_one(work: tuple) -> ProgramOptimization:
     """One program of ``optimize_files``: the pipeline, then the check (a worker's task)."""
-    module, relpath, passes, engine, cases, entry, function = work
+    module, relpath, passes, engine, cases, entry, function, fuel = work
     item = ProgramOptimization(relpath)
     options = None
     if function is not None:
@@ -205,5 +212,7 @@ def _optimize_one(work: tuple) -> ProgramOptimization:
         item.error = str(exc)
     if item.result is not None and cases is not None:
         kwargs = {"entry": entry} if entry else {}
+        if fuel is not None:
+            kwargs["fuel"] = fuel
         item.check = compare_modules(module, item.result.module, list(cases), **kwargs)
     return item

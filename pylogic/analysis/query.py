@@ -27,8 +27,10 @@ from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import check_input_files
 from pylogic.errors import DatalogError, PathlogicError
 
-#: How a program given as text is named in messages (``<-e>:1:12: ...``).
+#: How a program given as text is named in messages: ``pathlogic query -e`` (``<-e>:1:12: ...``)
+#: and ``pylogic.query(text)`` (``<query>:1:12: ...``; it has no -e).
 TEXT_NAME = "<-e>"
+API_TEXT_NAME = "<query>"
 
 
 def include_dirs() -> list[Path]:
@@ -37,19 +39,20 @@ def include_dirs() -> list[Path]:
     return [datalog_dir()]
 
 
-def load_query(path: str | Path | None = None, text: str | None = None) -> CheckedProgram:
+def load_query(path: str | Path | None = None, text: str | None = None,
+               name: str = TEXT_NAME) -> CheckedProgram:
     """A query program, read from ``path`` or given as ``text`` (its includes relative to the
     current directory), with the shipped ``datalog/`` on the include path.
 
     Raises
     ------
     DatalogError
-        Located at the first error (``<-e>:LINE:COL`` for a text).
+        Located at the first error (``NAME:LINE:COL`` for a text, ``name``).
     """
     if (path is None) == (text is None):
         raise PathlogicError("a query is a program file or a program text (not both)")
     if text is not None:
-        checked = load_program(TEXT_NAME, text, include_dirs=include_dirs())
+        checked = load_program(name, text, include_dirs=include_dirs())
         checked.source_text = text   # what an engine that reads files is given (``run_query``)
         return checked
     return load_program(find_program(path), include_dirs=include_dirs())
@@ -139,7 +142,8 @@ def query(program: str | Path, facts: dict | str | Path | None = None, *, engine
     DatalogError
         Located (file:line:col) at a program error, a missing facts file or a bad facts row.
     """
-    checked = load_query(path=program) if isinstance(program, Path) else load_query(text=program)
+    checked = load_query(path=program) if isinstance(program, Path) else \
+        load_query(text=program, name=API_TEXT_NAME)
     shown = shown_outputs(checked, all_outputs)
     if isinstance(facts, (str, Path)):
         if not Path(facts).is_dir():

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 from pylogic.analysis.catalog import get as catalog_get
-from pylogic.analysis.explain import explainer
+from pylogic.analysis.explain import explainer, user_level
 from pylogic.engines.explain import show_atom
 from pylogic.errors import PathlogicError, printable_name
 
@@ -33,7 +33,10 @@ EXPLAINED_BY = {"idom": "dominance", "ipdom": "postdominance", "cdep": "control_
                 "df": "dominance_frontier", "back_edge": "loops", "loop_header": "loops",
                 "loop_block": "loops", "loop_depth": "loops", "unreachable": "reachability"}
 #: Functions larger than this get no explanation pages (the CLI command is shown instead).
-EXPLAIN_MAX_BLOCKS = 30
+#: 30 before the library rule sets were folded (issue #30 item 5); at 60 the 33-block @main of
+#: tests/ir/llvm/c/memory.c is explained too: analyze --html of the four C programs of
+#: tests/ir/llvm/c (control, indirect_calls, memory, libc_strings) 6.8 -> 10.9 s CPU.
+EXPLAIN_MAX_BLOCKS = 60
 #: Predicates beyond which a function's matrix is left out of the page: every pair is asked
 #: of the BDD, SAT and the PPG (SAT took 1.5 ms a query on csmith functions; its counts stay in
 #: the index's predicate table).
@@ -44,6 +47,8 @@ MATRIX_MAX_PREDICATES = 16
 REPORT_DIR = "report"
 MATRICES = "matrices.json"
 EXPLANATIONS = "explanations.json"
+#: ``{function id: analysis.decisions.decisions(fn)}``: each block's code and edge labels.
+CODE = "code.json"
 
 
 @dataclass
@@ -64,6 +69,7 @@ class FunctionView:
     matrix_note: str = ""
     explanations: dict = field(default_factory=dict)   # (rel, row) -> tree
     explain_note: str = ""
+    code: dict = field(default_factory=dict)       # block -> [instruction text] (code.json)
 
 
 @dataclass
@@ -121,9 +127,17 @@ def read_run(out: str | Path, *, explain: bool = True) -> RunView:
             b, op = where[(fid, i)]
             guard = guards.get((fid, i))
             labels[(fid, b, target)].append(f"{op} {i}" + (f" if {guard}" if guard else ""))
+    code = _json(out / REPORT_DIR / CODE, "") if (out / REPORT_DIR / CODE).is_file() else None
     for fid, a, b in _tsv(facts / "edge.facts"):
         if fid in views:
-            views[fid].edges.append((a, b, "; ".join(labels.get((fid, a, b), [])) or "fall"))
+            if code is not None:      # the decision taking the edge (analysis/decisions.py)
+                label = code.get(fid, {}).get("edges", {}).get(a, {}).get(b, "")
+            else:                     # a run written before code.json: the branch instruction
+                label = "; ".join(labels.get((fid, a, b), [])) or "fall"
+            views[fid].edges.append((a, b, label))
+    for fid, entry in (code or {}).items():
+        if fid in views:
+            views[fid].code = entry.get("code", {})
     for rel in SHOWN:
         for row in _tsv(results / f"{rel}.tsv"):
             if row and row[0] in views:
@@ -180,10 +194,11 @@ def _explanations(path: Path, functions: list[FunctionView]) -> None:
             f.explanations[(rel, tuple(row))] = tree
 
 
-def write_report_data(out: Path, matrices: Optional[dict], explanations: Optional[dict]) -> None:
-    """``out/report/``: the matrices and derivation trees ``analyze`` computed (None: not
-    computed, no file)."""
-    for name, data in ((MATRICES, matrices), (EXPLANATIONS, explanations)):
+def write_report_data(out: Path, matrices: Optional[dict], explanations: Optional[dict],
+                      code: Optional[dict] = None) -> None:
+    """``out/report/``: the matrices, derivation trees and block code ``analyze`` computed
+    (None: not computed, no file)."""
+    for name, data in ((MATRICES, matrices), (EXPLANATIONS, explanations), (CODE, code)):
         if data is not None:
             (out / REPORT_DIR).mkdir(parents=True, exist_ok=True)
             (out / REPORT_DIR / name).write_text(json.dumps(data, separators=(",", ":")) + "\n",
@@ -224,6 +239,7 @@ def derivations(run, engine: str = "clingo") -> dict:
                 out[f]["note"] = f"no explanations from {analysis}: {exc}"
             continue
         for f in small:
+            failed = []
             for rel in rels:
                 kinds = checked.relations[rel].kinds
                 for row in shown[rel].get(f, []):
@@ -231,10 +247,23 @@ def derivations(run, engine: str = "clingo") -> dict:
                                          for v, k in zip(row, kinds[1:]))
                     try:
                         if ex.holds(rel, typed):
-                            out[f]["trees"].append([rel, list(row), ex.explain(rel, typed)])
-                    except PathlogicError as exc:
-                        out[f]["note"] = f"explanations stopped: {exc}"
+                            tree = user_level(ex.explain(rel, typed), checked)
+                            out[f]["trees"].append([rel, list(row), tree])
+                    except PathlogicError as exc:   # this row only: the others are explained
+                        failed.append(str(exc))
+            if failed:
+                note = (f"{len(failed)} row{'s' if len(failed) > 1 else ''} of {analysis} "
+                        f"without an explanation: {failed[0]}")
+                out[f]["note"] = "; ".join(filter(None, (out[f]["note"], note)))
     return out
+
+
+def block_code(programs) -> dict:
+    """``CODE``'s content for the loaded ``programs`` (``LoadedProgram``s)."""
+    from facts_gen.naming import function_id
+    from pylogic.analysis.decisions import decisions
+    return {function_id(p.relpath, fn.name): decisions(fn)
+            for p in programs for fn in p.module.functions if not fn.extern}
 
 
 def explain_command(program: str, rel: str, fid: str, row: tuple, out: Path) -> str:

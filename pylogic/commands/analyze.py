@@ -129,6 +129,7 @@ def run(args) -> int:
                                    correlation=args.correlation, pre=args.pre,
                                    matrices=report_data and not args.no_predicates,
                                    explain=report_data and not args.no_explain,
+                                   code=report_data,
                                    all_facts=args.all_facts)
     finally:
         bar.close()

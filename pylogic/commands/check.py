@@ -10,6 +10,8 @@ only when every file is clean, 1 otherwise.
 """
 from __future__ import annotations
 
+from pylogic.report.words import count_of
+
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -73,8 +75,9 @@ def _summary(path: str, module: Module, function: str | None = None) -> str:
     fns = [f for f in module.functions if function is None or same_function(f.name, function)]
     blocks = sum(len(f.blocks) for f in fns)
     instrs = sum(len(b.instrs) for f in fns for b in f.blocks)
-    what = f"function {fns[0].name}" if function is not None else f"{len(fns)} functions"
-    return f"{printable_name(path)}: ok ({what}, {blocks} blocks, {instrs} instructions)"
+    what = f"function {fns[0].name}" if function is not None else count_of(len(fns), "functions")
+    return (f"{printable_name(path)}: ok ({what}, {count_of(blocks, 'blocks')}, "
+            f"{count_of(instrs, 'instructions')})")
 
 
 def _defines(module: Module | None, function: str) -> bool:

@@ -17,7 +17,10 @@ from pylogic.errors import printable_name
 def add_parser(sub) -> None:
     p = sub.add_parser("compare-engines",
                        help="run every shipped analysis on every available engine and diff",
-                       description="Exit 0 only when every input file was read and every "
+                       description="Every shipped analysis on every available engine (clingo, "
+                       "duckdb, and souffle when its binary is on PATH); the first line names "
+                       "the engines compared and those not available here, with the reason. "
+                       "Exit 0 only when every input file was read and every "
                        "pair of available engines agrees on every row of every output relation "
                        "(or, with a message, when fewer than two engines are available); 1 "
                        "when a file was left out (reported with file:line) or engines differ.")
@@ -105,13 +108,18 @@ def run(args) -> int:
             print(f"pathlogic: {printable_name(relpath)}: {message}", file=sys.stderr)
         left_out = bool(failures) or any(p.skipped for p in loaded.problems)
         pairs = engine_pairs()
+        usable = available_engines()
+        missing = [f"{name} ({engine(name).unavailable_reason()})"
+                   for name in engine_names() if name not in usable]
+        absent = f"; not available here: {'; '.join(missing)}" if missing else ""
         if not pairs:
-            usable = available_engines()
-            missing = [f"{name}: {engine(name).unavailable_reason()}"
-                       for name in engine_names() if name not in usable]
             print(f"compare-engines: only {', '.join(usable) or 'no engine'} available here, "
-                  f"nothing to compare ({'; '.join(missing)}).")
+                  f"nothing to compare{absent}.")
             return 1 if left_out else 0
+        print(f"compare-engines: comparing {', '.join(usable)}{absent}")
         differing = compare(facts_dir, pairs, max_diffs=args.max_diffs)
-    print("engines agree" if not differing else f"{differing} differing rows")
+    compared = " and ".join(usable) if len(usable) == 2 else ", ".join(usable)
+    print((f"engines agree: {compared}" if not differing else f"{differing} differing rows")
+          + (f" ({', '.join(n for n in engine_names() if n not in usable)} not compared)"
+             if missing else ""))
     return 0 if not differing and not left_out else 1

@@ -40,12 +40,16 @@ def add_parser(subparsers) -> None:
                         "with an .output for each)")
     p.add_argument("--missing-as-empty", action="store_true",
                    help="read a missing .input facts file as an empty relation")
+    p.add_argument("--expand", action="store_true",
+                   help="show every step inside a library rule set (datalog/lib/: the "
+                        "dominator-tree walk's _dt_* and the dominance queries' _dq_* "
+                        "relations) instead of one step naming the rule set")
     p.add_argument("--json", action="store_true", help="print the tree (or why-not) as JSON")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from pylogic.analysis.explain import explainer
+    from pylogic.analysis.explain import explainer, user_level, why_not_user_level
     from pylogic.analysis.query import inputs_needed, load_query
     from pylogic.engines.explain import parse_row, show_atom
     from pylogic.engines.run import check_input_files
@@ -68,14 +72,14 @@ def run(args) -> int:
         ex = explainer(checked, rel, facts_dir=facts_dir, engine=args.engine)
     atom = show_atom(rel, row)
     if ex.holds(rel, row):
-        tree = ex.explain(rel, row)
+        tree = user_level(ex.explain(rel, row), checked, expand=args.expand)
         if args.json:
             json.dump({"holds": True, "tree": tree}, sys.stdout, indent=1)
             sys.stdout.write("\n")
         else:
             print(derivation_text(tree))
         return 1 if left_out else 0
-    answers = ex.why_not(rel, row)
+    answers = why_not_user_level(ex.why_not(rel, row))
     if args.json:
         json.dump({"holds": False, "atom": atom, "rules": answers}, sys.stdout, indent=1)
         sys.stdout.write("\n")

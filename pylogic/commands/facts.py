@@ -5,6 +5,8 @@ facts cannot be extracted is reported and left out (exit status 1), the rest wri
 replaced all at once. ``--function NAME`` keeps the facts of the functions named NAME only."""
 from __future__ import annotations
 
+from pylogic.report.words import count_of
+
 import sys
 
 from pylogic.commands import positive_int
@@ -40,6 +42,7 @@ def run(args) -> int:
     for relpath, message in sorted(failures.items()):
         print(f"pathlogic: {printable_name(relpath)}: {message}", file=sys.stderr)
     failed = [p.relpath for p in loaded.problems if p.skipped] + sorted(failures)
-    print(f"{len(facts['function'])} functions from {len(loaded.programs) - len(failures)} files "
+    print(f"{count_of(len(facts['function']), 'functions')} from "
+          f"{count_of(len(loaded.programs) - len(failures), 'files')} "
           f"({len(failed)} failed) -> {args.out}")
     return 1 if failed else 0

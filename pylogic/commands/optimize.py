@@ -24,6 +24,7 @@ from pylogic.interp.differential import (DIFFERENT, EXIT_DIFFERENT, EXIT_HELP, E
 from pylogic.transforms.registry import PASSES
 from pylogic.commands.passes import add_list_option
 from pylogic.commands.run import parse_int_list
+from pylogic.interp.defaults import DEFAULT_FUEL
 
 
 def add_parser(sub) -> None:
@@ -44,6 +45,9 @@ def add_parser(sub) -> None:
     p.add_argument("--validate", action="store_true",
                    help="run original and optimized programs on the interpreter and compare")
     p.add_argument("--entry", default="main", help="entry function for --validate")
+    p.add_argument("--fuel", type=positive_int, default=DEFAULT_FUEL,
+                   help=f"with --validate: maximum executed instructions of each run (default "
+                        f"{DEFAULT_FUEL}; a run that needs more is not compared)")
     p.add_argument("--function", metavar="NAME",
                    help="only the functions named NAME are optimized (main = @main)")
     p.add_argument("--args", default="", help="arguments of the entry function (1,2,...)")
@@ -105,7 +109,7 @@ def run(args) -> int:
         try:
             loaded, items = optimize_files(args.target, passes, engine=args.engine, cases=cases,
                                            entry=args.entry, function=args.function,
-                                           progress=progress, jobs=args.jobs)
+                                           progress=progress, jobs=args.jobs, fuel=args.fuel)
         finally:
             progress.close()
     except PathlogicError as exc:

@@ -22,13 +22,14 @@ Example
 """
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
                                      Wildcard)
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.to_sql import wrap_const as _wrap   # Soufflé's 32-bit numbers
-from pylogic.errors import DatalogError, SourceLoc
+from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 
 #: Partial instances tried per rule when looking for why a row does not hold.
 WHY_NOT_BUDGET = 200_000
@@ -42,6 +43,15 @@ def c_division(op: str, a: int, b: int) -> int:
         raise ZeroDivisionError
     q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)   # C: truncate toward 0
     return _wrap(q if op == "/" else a - q * b)
+
+
+def allow_depth(depth: int) -> None:
+    """Let Python recurse through a derivation tree ``depth`` levels deep (its rank bounds it):
+    building, folding and printing it take a few frames a level, and a value-flow chain of
+    csmith or C code is over 1,000 levels (Python's default limit). Never lowers the limit."""
+    need = 1000 + 4 * depth
+    if sys.getrecursionlimit() < need:
+        sys.setrecursionlimit(need)
 
 
 def evaluate(term, env: dict):
@@ -66,9 +76,27 @@ def evaluate(term, env: dict):
     raise DatalogError(f"explain: unsupported term {term!r}")
 
 
-def term_vars(term) -> set[str]:
+#: id -> (term or literal, its variables): the rules' terms are computed over for every row
+#: (the object is kept, so its id is not reused while cached).
+_VARS: dict[int, tuple] = {}
+
+
+def _cached_vars(x, compute) -> frozenset:
+    hit = _VARS.get(id(x))
+    if hit is None or hit[0] is not x:
+        hit = _VARS[id(x)] = (x, frozenset(compute(x)))
+    return hit[1]
+
+
+def term_vars(term) -> frozenset[str]:
     if isinstance(term, Var):
-        return {term.name}
+        return frozenset((term.name,))
+    if isinstance(term, (Num, Str, Wildcard)):
+        return frozenset()
+    return _cached_vars(term, _term_vars)
+
+
+def _term_vars(term) -> set[str]:
     if isinstance(term, Neg):
         return term_vars(term.operand)
     if isinstance(term, BinOp):
@@ -76,7 +104,11 @@ def term_vars(term) -> set[str]:
     return set()
 
 
-def literal_vars(lit) -> set[str]:
+def literal_vars(lit) -> frozenset[str]:
+    return _cached_vars(lit, _literal_vars)
+
+
+def _literal_vars(lit) -> set[str]:
     if isinstance(lit, Atom):
         return set().union(*(term_vars(a) for a in lit.args)) if lit.args else set()
     if isinstance(lit, NegAtom):
@@ -133,13 +165,56 @@ def show_literal(lit, env: dict) -> str:
     return repr(lit)
 
 
-def _ordered(rows) -> dict:
-    """``rows`` as an ordered set (dict keys), sorted when the values compare."""
+class Rows:
+    """An ordered set of tuples with hash indexes on the column sets atoms look them up by,
+    built on first use and kept up to date as rows are added. ``lookup`` returns the rows in
+    insertion order, so a derivation chosen through an index is the one a scan would choose."""
+
+    __slots__ = ("rows", "indexes")
+
+    def __init__(self, rows=()):
+        self.rows: dict = {}
+        self.indexes: dict = {}              # column positions -> values -> [rows]
+        for row in rows:
+            self.add(row)
+
+    def add(self, row: tuple) -> None:
+        if row in self.rows:
+            return
+        self.rows[row] = None
+        for cols, index in self.indexes.items():
+            index.setdefault(tuple(row[c] for c in cols), []).append(row)
+
+    def lookup(self, cols: tuple, values: tuple):
+        if not cols:
+            return self.rows
+        index = self.indexes.get(cols)
+        if index is None:
+            index = self.indexes[cols] = {}
+            for row in self.rows:
+                index.setdefault(tuple(row[c] for c in cols), []).append(row)
+        return index.get(values, ())
+
+    def __contains__(self, row) -> bool:
+        return row in self.rows
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+_NO_ROWS = Rows()
+
+
+def _ordered(rows) -> Rows:
+    """``rows`` as an indexed ordered set, sorted when the values compare."""
     rows = set(map(tuple, rows))
     try:
-        return dict.fromkeys(sorted(rows))
+        return Rows(sorted(rows))
     except TypeError:                          # a column mixing numbers and symbols
-        return dict.fromkeys(sorted(rows, key=repr))
+        return Rows(sorted(rows, key=repr))
 
 
 class Explainer:
@@ -214,7 +289,7 @@ class Explainer:
         if isinstance(lit, AggLit):
             return outer[id(lit)] <= env.keys()
         if isinstance(lit, Constraint):
-            free = (term_vars(lit.left) | term_vars(lit.right)) - env.keys()
+            free = literal_vars(lit) - env.keys()
             if not free:
                 return True
             return lit.op == "=" and any(
@@ -226,9 +301,10 @@ class Explainer:
         """The extensions of ``env`` that satisfy the non-atom literal ``lit`` on the model."""
         try:
             if isinstance(lit, NegAtom):
-                rows = self.model.get(lit.atom.rel, ())
+                rows = self.model.get(lit.atom.rel, _NO_ROWS)
                 if any(isinstance(a, Wildcard) for a in lit.atom.args):
-                    hit = any(self._match(lit.atom, r, env) is not None for r in rows)
+                    hit = any(self._match(lit.atom, r, env) is not None
+                              for r in rows.lookup(*self._bound(lit.atom, env)))
                 else:
                     hit = tuple(evaluate(a, env) for a in lit.atom.args) in rows
                 return [] if hit else [env]
@@ -268,26 +344,70 @@ class Explainer:
             return max(values)
         raise DatalogError(f"explain: aggregate '{lit.op}' is not supported", lit.loc)
 
-    def _solve(self, lits: list, env: dict, known, outer: dict):
+    @staticmethod
+    def _matchable(atom: Atom, env: dict) -> bool:
+        """Whether every expression argument of ``atom`` (``k - 1``) can be evaluated under
+        ``env``: an atom is matched against rows only then (``_match`` cannot bind through an
+        expression)."""
+        return all(term_vars(a) <= env.keys() for a in atom.args
+                   if isinstance(a, (BinOp, Neg)))
+
+    @classmethod
+    def _next_atom(cls, lits: list, env: dict, first=None) -> int | None:
+        """The position of the atom to match next: ``first`` (an atom's id) when it is
+        matchable, else the first matchable atom, else the first atom."""
+        atoms = [k for k, lit in enumerate(lits) if isinstance(lit, Atom)]
+        ready = [k for k in atoms if cls._matchable(lits[k], env)]
+        preferred = [k for k in ready if id(lits[k]) == first]
+        return (preferred or ready or atoms or [None])[0]
+
+    @staticmethod
+    def _bound(atom: Atom, env: dict) -> tuple[tuple, tuple]:
+        """The columns of ``atom`` whose values ``env`` fixes, and those values (an index key)."""
+        cols, values = [], []
+        for c, arg in enumerate(atom.args):
+            if isinstance(arg, Var):
+                if arg.name in env:
+                    cols.append(c)
+                    values.append(env[arg.name])
+            elif isinstance(arg, (Num, Str)):
+                cols.append(c)
+                values.append(arg.value)
+            elif isinstance(arg, (BinOp, Neg)) and term_vars(arg) <= env.keys():
+                try:
+                    values.append(evaluate(arg, env))
+                except ZeroDivisionError:
+                    continue
+                cols.append(c)
+        return tuple(cols), tuple(values)
+
+    def _solve(self, lits: list, env: dict, known, outer: dict, delta: tuple | None = None):
         """Every extension of ``env`` satisfying ``lits``: atoms over ``known`` (rel -> set of
-        ranked tuples) or, when None, over the whole model."""
+        ranked tuples) or, when None, over the whole model; ``delta`` = (atom, rows) reads that
+        one atom from ``rows`` instead (semi-naive), matched as soon as its expression
+        arguments are bound (``_dt_idom_k(f, g, k - 1, a2, a)`` waits for ``k``)."""
         if not lits:
             yield env
             return
         for k, lit in enumerate(lits):
             if self._ready(lit, env, outer):
                 for nxt in self._check(lit, env, outer):
-                    yield from self._solve(lits[:k] + lits[k + 1:], nxt, known, outer)
+                    yield from self._solve(lits[:k] + lits[k + 1:], nxt, known, outer, delta)
                 return
-        k = next((k for k, lit in enumerate(lits) if isinstance(lit, Atom)), None)
+        k = self._next_atom(lits, env, id(delta[0]) if delta else None)
         if k is None:   # only literals still waiting for variables no atom binds
             return
         atom, rest = lits[k], lits[:k] + lits[k + 1:]
-        source = self.model.get(atom.rel, ()) if known is None else known.get(atom.rel, ())
-        for row in list(source):
+        if delta is not None and atom is delta[0]:
+            source = delta[1]
+        else:
+            source = self.model.get(atom.rel, _NO_ROWS) if known is None else \
+                known.get(atom.rel, _NO_ROWS)
+        cols, values = self._bound(atom, env)
+        for row in list(source.lookup(cols, values)):
             nxt = self._match(atom, row, env)
             if nxt is not None:
-                yield from self._solve(rest, nxt, known, outer)
+                yield from self._solve(rest, nxt, known, outer, delta)
 
     # ---- ranking -------------------------------------------------------------------------
 
@@ -311,17 +431,17 @@ class Explainer:
         wanted = self._depends(rel) - self._ranked
         if not wanted:
             return
-        known: dict[str, dict] = defaultdict(dict)      # ordered sets: dict keys
+        known: dict[str, Rows] = defaultdict(Rows)
         for (r, row), _ in self.rank.items():
-            known[r][row] = None
-        delta: dict[str, dict] = defaultdict(dict)
+            known[r].add(row)
+        delta: dict[str, dict] = defaultdict(dict)      # ordered sets: dict keys
         for r in sorted(wanted):
             if r in self.checked.inputs:
                 for row in self.model.get(r, ()):
                     if (r, row) not in self.rank:
                         self.rank[(r, row)] = 0
                         delta[r][row] = None
-                        known[r][row] = None
+                        known[r].add(row)
         rules = [(rule, self._outer(rule)) for r in sorted(wanted)
                  for rule in self.rules.get(r, ())]
         rnd = 0
@@ -340,14 +460,14 @@ class Explainer:
                     if k is None:
                         envs = self._solve(lits, {}, known, outer)
                     else:
-                        envs = (e for row in list(delta[lits[k].rel])
-                                for e0 in [self._match(lits[k], row, {})] if e0 is not None
-                                for e in self._solve(lits[:k] + lits[k + 1:], e0, known, outer))
+                        envs = self._solve(lits, {}, known, outer,
+                                           (lits[k], Rows(delta[lits[k].rel])))
                     for env in envs:
                         self._derived(rule, env, rnd, new)
             first = False
             for r, rows in new.items():
-                known[r] |= rows
+                for row in rows:
+                    known[r].add(row)
             delta = new
         self._ranked |= wanted
 
@@ -402,6 +522,7 @@ class Explainer:
         if (rel, row) not in self.rank:
             raise DatalogError(f"explain: no rule instance derives {show_atom(rel, row)} inside "
                                "the engine's result (engine and explanation disagree)")
+        allow_depth(self.rank[(rel, row)])
         return self._node(rel, row, set())
 
     def _node(self, rel: str, row: tuple, done: set) -> dict:
@@ -474,14 +595,14 @@ class Explainer:
                 best.update(depth=len(done), env=env, done=list(done), lits=[], complete=True)
                 return
             order = [k for k, lit in enumerate(lits) if self._ready(lit, env, outer)] or \
-                [k for k, lit in enumerate(lits) if isinstance(lit, Atom)]
+                [k for k in [self._next_atom(lits, env)] if k is not None]
             if not order:
                 return
             k = order[0]
             lit, rest = lits[k], lits[:k] + lits[k + 1:]
             if isinstance(lit, Atom):
-                nexts = [e for r in self.model.get(lit.rel, ())
-                         for e in [self._match(lit, r, env)] if e is not None]
+                rows = self.model.get(lit.rel, _NO_ROWS).lookup(*self._bound(lit, env))
+                nexts = [e for r in rows for e in [self._match(lit, r, env)] if e is not None]
             else:
                 nexts = self._check(lit, env, outer)
             for nxt in nexts:
@@ -530,7 +651,8 @@ def parse_row(text: str, checked: CheckedProgram) -> tuple[str, tuple]:
         raise err("expected relation(v1, v2, ...)", 0)
     rel = text[:open_].strip()
     if rel not in checked.relations:
-        raise err(f"no relation '{rel}' is declared in the program", 0)
+        raise err(f"no relation '{rel}' is declared in the program"
+                  + did_you_mean(rel, checked.relations), 0)
     values, pos, inner_end = [], open_ + 1, len(text) - 1
     starts = []
     while pos < inner_end:

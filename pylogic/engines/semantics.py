@@ -13,7 +13,7 @@ from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, Bo
                                      Num, Program, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
 from pylogic.engines.unsigned import bias_rule
-from pylogic.errors import DatalogError, SourceLoc
+from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 
 # ---- the normalized program --------------------------------------------------------------
 
@@ -296,7 +296,8 @@ class _Checker:
         self.input_files, self.output_files = {}, {}
         for io in self.program.ios:
             if io.rel not in self.relations:
-                raise DatalogError(f".{io.kind} of undeclared relation '{io.rel}'", io.loc)
+                raise DatalogError(f".{io.kind} of undeclared relation '{io.rel}'"
+                                   + did_you_mean(io.rel, self.relations), io.loc)
             params = dict(io.params)
             for key in params:
                 if key not in _IO_KEYS[io.kind]:
@@ -360,7 +361,8 @@ class _Checker:
     def check_atom(self, atom: Atom, is_head=False) -> Relation:
         rel = self.relations.get(atom.rel)
         if rel is None:
-            raise DatalogError(f"undeclared relation '{atom.rel}'", atom.loc)
+            raise DatalogError(f"undeclared relation '{atom.rel}'"
+                               + did_you_mean(atom.rel, self.relations), atom.loc)
         if len(atom.args) != rel.arity:
             raise DatalogError(f"arity mismatch: '{atom.rel}' has {rel.arity} column(s), used with "
                                f"{len(atom.args)}", atom.loc)

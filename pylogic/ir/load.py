@@ -185,6 +185,9 @@ def load_one(path: Path, relpath: str) -> tuple[LoadedProgram | None, list[Input
     notes = [InputProblem(relpath, f"{printable_name(str(path))}: note: function {fn['name']} not imported: "
                                    f"{fn['reason']}", skipped=False)
              for fn in (report.skipped if report is not None else ())]
+    if not module.defined_functions() and not notes:   # issue #30 item 11: said, not silent
+        notes.append(InputProblem(relpath, f"{printable_name(str(path))}: note: defines no "
+                                  "function (nothing to analyze)", skipped=False))
     return LoadedProgram(relpath, path, module, report), notes
 
 

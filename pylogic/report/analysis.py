@@ -2,6 +2,8 @@
 PPG) and the one-line summary, from a ``DirectoryAnalysis``."""
 from __future__ import annotations
 
+from pylogic.report.words import count_of
+
 from pylogic.analysis.directory import DirectoryAnalysis
 from pylogic.analysis.pre_stats import summary as pre_summary
 from pylogic.report.docs import doc_path
@@ -83,9 +85,11 @@ def summary_line(result: DirectoryAnalysis) -> str:
     extra = f", {len(made)} of them synthetic ({SYNTHETIC_PREFIX}*, added by the importer)" \
         if made else ""
     failed = sum(1 for r in s["functions"] if r["error"])
-    return (f"{len(s['functions'])} functions{extra} in {s['files_analyzed']} files "
-            f"({len(s['files_failed'])} files failed, {failed} functions failed) -> {result.out} "
-            f"[{result.engine}, {len(s['engine_calls'])} engine calls, "
+    return (f"{count_of(len(s['functions']), 'functions')}{extra} in "
+            f"{count_of(s['files_analyzed'], 'files')} "
+            f"({count_of(len(s['files_failed']), 'files')} failed, "
+            f"{count_of(failed, 'functions')} failed) -> {result.out} "
+            f"[{result.engine}, {count_of(len(s['engine_calls']), 'engine calls')}, "
             f"{s['seconds']['total']:.2f} s]")
 
 

@@ -17,6 +17,13 @@ def derivation_text(tree: dict) -> str:
         if node["kind"] == "ref":
             lines.append(f"{pad}{node['atom']}    [derived above]")
             return
+        if node["kind"] == "library":   # analysis/explain.user_level's folded rule set
+            lines.append(f"{pad}{node['atom']}    [rule set {node['ruleset']}: {node['steps']} "
+                         f"step{'s' if node['steps'] != 1 else ''} folded (--expand shows them); "
+                         "from:]")
+            for child in node["children"]:
+                walk(child, depth + 1)
+            return
         where = "fact" if not node["children"] and not node["checks"] else "rule"
         lines.append(f"{pad}{node['atom']}    [{where} {node['rule']}: {node['rule_text']}]")
         for check in node["checks"]:

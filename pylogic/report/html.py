@@ -23,7 +23,7 @@ from pylogic.analysis.output import output_directory
 from pylogic.analysis.report_data import EXPLAINED_BY, SHOWN, RunView, explain_command
 from pylogic.predicates.relation_matrix import describe
 from pylogic.report.explain import derivation_text
-from pylogic.report.graphs import GraphError, cfg_dot, to_svg, tree_dot
+from pylogic.report.graphs import GraphError, cfg_svg, tree_svg
 from pylogic.report.html_templates import TEMPLATES
 
 TITLES = {"back_edge": "Back edges (t -> h)", "loop_block": "Loop bodies (header h, block b)",
@@ -33,6 +33,10 @@ TITLES = {"back_edge": "Back edges (t -> h)", "loop_block": "Loop bodies (header
           "loop_depth": "Loop depth of each block"}
 #: Tables on a function page, in order.
 TABLES = ("back_edge", "loop_header", "loop_block", "unreachable", "cdep", "df", "idom", "ipdom")
+#: Derivation text per "why" page: a function's derivations go on as many pages as this takes
+#: (issue #30 item 5: 2.7 MB for one function of tests/ir/llvm/c/indirect_calls.c before the
+#: library rule sets were folded, 271 kB after; every row keeps its link).
+WHY_PAGE_BYTES = 100_000
 
 
 def _environment() -> Environment:
@@ -47,9 +51,9 @@ def _graph(result) -> Markup:
     return Markup('<div class="graph">') + Markup(result) + Markup("</div>")
 
 
-def _svg(dot_text: str, errors: list):
+def _svg(draw, errors: list):
     try:
-        return to_svg(dot_text)
+        return draw()
     except GraphError as exc:
         errors.append(str(exc))
         return exc
@@ -87,8 +91,9 @@ def write_report(view: RunView, dest: str | Path) -> dict:
     with output_directory(dest) as tmp:
         (tmp / "f").mkdir()
         for k, f in enumerate(view.functions):
-            why_page = f"{k}-why.html"
-            entries, tables = [], []
+            why_pages = [[]]            # each page's entries, up to WHY_PAGE_BYTES of text
+            used = 0
+            tables = []
             for rel in TABLES:
                 rows = []
                 for j, row in enumerate(f.rows.get(rel, [])):
@@ -96,26 +101,38 @@ def write_report(view: RunView, dest: str | Path) -> dict:
                     entry = {"cells": row}
                     if tree is not None:
                         anchor = f"{rel}-{j}"
-                        entries.append({"anchor": anchor, "atom": tree["atom"],
-                                        "text": derivation_text(tree)})
-                        entry["link"] = f"{why_page}#{anchor}"
+                        text = derivation_text(tree)
+                        size = len(str(escape(text)).encode())      # as written on the page
+                        if used and used + size > WHY_PAGE_BYTES:
+                            why_pages.append([])
+                            used = 0
+                        used += size
+                        why_pages[-1].append({"anchor": anchor, "atom": tree["atom"],
+                                              "text": text})
+                        entry["link"] = f"{_why_name(k, len(why_pages) - 1)}#{anchor}"
                     else:
                         entry["command"] = explain_command(
                             str(catalog_get(EXPLAINED_BY[rel]).path), rel, f.fid, row, view.out)
                     rows.append(entry)
                 tables.append({"title": TITLES[rel], "columns": SHOWN[rel], "rows": rows})
-            svgs = {"cfg": _svg(cfg_dot(f), stats["graph_errors"]),
-                    "domtree": _svg(tree_dot(f.rows.get("idom", []), f.entry), stats["graph_errors"]),
-                    "pdomtree": _svg(tree_dot(f.rows.get("ipdom", []), "__exit__"), stats["graph_errors"])}
+            errors = stats["graph_errors"]
+            svgs = {"cfg": _svg(lambda: cfg_svg(f), errors),
+                    "domtree": _svg(lambda: tree_svg(f.rows.get("idom", []), f.entry, f.code),
+                                    errors),
+                    "pdomtree": _svg(lambda: tree_svg(f.rows.get("ipdom", []), "__exit__",
+                                                      f.code), errors)}
             stats["svgs"] += sum(not isinstance(s, GraphError) for s in svgs.values())
             html = env.get_template("function.html").render(
                 root="../", f=f, tables=tables, graph=_graph,
                 matrix=_matrix_rows(f.matrix) if f.matrix else [], **svgs)
             (tmp / pages[f.fid]).write_text(html, encoding="utf-8")
-            (tmp / "f" / why_page).write_text(env.get_template("explain.html").render(
-                root="../", f=f, entries=entries, back=f"{k}.html"), encoding="utf-8")
-            stats["pages"] += 2
-            stats["explanations"] += len(entries)
+            names = [_why_name(k, n) for n in range(len(why_pages))]
+            for n, entries in enumerate(why_pages):
+                (tmp / "f" / names[n]).write_text(env.get_template("explain.html").render(
+                    root="../", f=f, entries=entries, back=f"{k}.html", part=n + 1,
+                    parts=names), encoding="utf-8")
+                stats["explanations"] += len(entries)
+            stats["pages"] += 1 + len(why_pages)
         by_file: dict[str, list] = {}
         for f in view.functions:
             by_file.setdefault(f.file, []).append({"name": f.name, "stats": f.stats,
@@ -128,6 +145,11 @@ def write_report(view: RunView, dest: str | Path) -> dict:
             encoding="utf-8")
         stats["pages"] += 1
     return stats
+
+
+def _why_name(k: int, part: int) -> str:
+    """The file of part ``part`` (from 0) of function ``k``'s derivations."""
+    return f"{k}-why.html" if part == 0 else f"{k}-why-{part + 1}.html"
 
 
 def _failure(item) -> str:

@@ -10,7 +10,7 @@ from pylogic.analysis.optimize import ProgramOptimization
 from pylogic.analysis.optimize_view import pipeline_views
 from pylogic.analysis.output import output_directory
 from pylogic.report.html import _environment
-from pylogic.report.optimize import CHECK_COLUMNS, dynamic
+from pylogic.report.optimize import CHECK_COLUMNS, dynamic, modules_run
 
 
 def write_optimize_report(items: list[ProgramOptimization], passes: list[str],
@@ -31,7 +31,8 @@ def write_optimize_report(items: list[ProgramOptimization], passes: list[str],
                     case = {"args": list(c.args), "inputs": list(c.inputs), "verdict": c.verdict,
                             "detail": c.detail}
                     if c.verdict != "not compared":
-                        case.update(before=dynamic(c, "before"), after=dynamic(c, "after"))
+                        case.update({side: dynamic(c, side, modules_run(item)[side])
+                                     for side in ("before", "after")})
                     entry["cases"].append(case)
             if item.result is not None:
                 (tmp / entry["page"]).write_text(env.get_template("optimize_program.html").render(

@@ -94,9 +94,15 @@ Analyses: {{ f.stats.analyses }}.</p>
 
 <h2>Control-flow graph</h2>
 <p class="note">Bold: entry; double border: exits; shaded: loop blocks (darker = deeper), thick
-border: loop headers; red: back edges; grey dashed: unreachable. Edge labels: the branch
-instruction (and its guard) that takes the edge.</p>
+border: loop headers; red: back edges; grey dashed: unreachable. Edge labels: the decision that
+takes the edge, <code>true</code> or <code>false</code> (dashed) out of a <code>cbr</code> with the
+comparison that set its condition (a C <code>switch</code> shows its case values on the compares
+LLVM lowers it to), and the guard of a guarded branch. Hover over a block for its code.</p>
 {{ graph(cfg) }}
+{% if f.code %}<details><summary>Code of the {{ f.blocks|length }} blocks</summary>
+{% for b in f.blocks %}<pre id="block-{{ loop.index }}">{{ b }}:
+{% for line in f.code.get(b, []) %}    {{ line }}
+{% endfor %}</pre>{% endfor %}</details>{% endif %}
 
 <h2>Dominator tree</h2>{{ graph(domtree) }}
 <h2>Post-dominator tree</h2>{{ graph(pdomtree) }}
@@ -129,7 +135,11 @@ EXPLAIN = """{% extends "base.html" %}
 {% block body %}
 <h1>Derivations in {{ f.name }} <small>in {{ f.file }}</small></h1>
 <p><a href="{{ back }}">back to the function</a>. Each tree is one rule instance per line, down to
-input facts (rebuilt from the engine's rows, as <code>pathlogic explain</code> prints it).</p>
+input facts (rebuilt from the engine's rows, as <code>pathlogic explain</code> prints it); the
+steps inside a library rule set of <code>datalog/lib/</code> are one line naming it
+(<code>pathlogic explain --expand</code> shows them).</p>
+{% if parts|length > 1 %}<p>Part {{ part }} of {{ parts|length }}:{% for p in parts %}
+<a href="{{ p }}">{{ loop.index }}</a>{% endfor %}</p>{% endif %}
 {% for e in entries %}
 <h3 id="{{ e.anchor }}">{{ e.atom }}</h3>
 <pre>{{ e.text }}</pre>

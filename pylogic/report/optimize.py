@@ -5,8 +5,11 @@ from __future__ import annotations
 from pylogic.analysis.optimize import ProgramOptimization
 from pylogic.report.table import format_table
 
-#: Dynamic counts shown by the check, in this order (interp.machine KINDS, grouped).
-CHECK_COLUMNS = ("instructions", "branches", "computations", "memory", "predicate_defines")
+#: Dynamic counts shown by the check, in this order: what the passes change (issue #30 item 6:
+#: icbe removes conditional branches, which a count of all branches hid; PRE and coalescing
+#: trade evaluations for copies; load elimination removes loads).
+CHECK_COLUMNS = ("instructions", "conditional_branches", "evaluations", "copies", "loads",
+                 "stores", "predicate_defines")
 ACCOUNT = ("size_before", "size_after", "removed", "added", "moved")
 
 
@@ -28,14 +31,22 @@ def pass_table(items: list[ProgramOptimization]) -> str:
                          "pass record"], rows)
 
 
-def dynamic(case, side: str) -> dict:
-    """Dynamic counts of one run by kind, loads and stores together as ``memory``, expressions
-    and copies (``mov``) together as ``computations``."""
+def dynamic(case, side: str, module) -> dict:
+    """Dynamic counts of one run (``side`` of ``case``, a run of ``module``): conditional
+    branches executed (``interp.conditionals``), expression evaluations, copies (``mov``),
+    loads, stores and predicate defines (``interp.machine`` KINDS)."""
+    from pylogic.interp.conditionals import conditional_branches
     kinds = case.kinds(side)
     return {"instructions": case.counts(side)["instructions"],
-            "branches": kinds["branches"], "computations": kinds["computations"] + kinds["moves"],
-            "memory": kinds["loads"] + kinds["stores"],
+            "conditional_branches": conditional_branches(module, getattr(case, side)),
+            "evaluations": kinds["computations"], "copies": kinds["moves"],
+            "loads": kinds["loads"], "stores": kinds["stores"],
             "predicate_defines": kinds["predicate_defines"]}
+
+
+def modules_run(item) -> dict:
+    """The module each side of ``item``'s check ran."""
+    return {"before": item.result.original, "after": item.result.module}
 
 
 def check_table(items: list[ProgramOptimization]) -> str:
@@ -48,11 +59,13 @@ def check_table(items: list[ProgramOptimization]) -> str:
             if case.verdict == "not compared":
                 rows.append([label, case.verdict] + [""] * len(CHECK_COLUMNS) + [case.detail])
                 continue
-            before, after = dynamic(case, "before"), dynamic(case, "after")
+            modules = modules_run(item)
+            before, after = (dynamic(case, side, modules[side]) for side in ("before", "after"))
             rows.append([label, case.verdict]
                         + [f"{before[k]} -> {after[k]}" for k in CHECK_COLUMNS]
                         + [case.detail])
-    return format_table(["run", "verdict", *CHECK_COLUMNS, "first difference / reason"], rows)
+    return format_table(["run", "verdict", *(c.replace("_", " ") for c in CHECK_COLUMNS),
+                         "first difference / reason"], rows)
 
 
 def to_json(loaded, items: list[ProgramOptimization], passes: list[str]) -> dict:
@@ -65,7 +78,7 @@ def to_json(loaded, items: list[ProgramOptimization], passes: list[str]) -> dict
             entry["check"] = {"verdict": item.check.verdict, "cases": [
                 {"args": list(c.args), "inputs": list(c.inputs), "verdict": c.verdict,
                  "detail": c.detail,
-                 **({"before": dynamic(c, "before"), "after": dynamic(c, "after")}
+                 **({side: dynamic(c, side, modules_run(item)[side]) for side in ("before", "after")}
                     if c.verdict != "not compared" else {})}
                 for c in item.check.comparisons]}
         out["programs"].append(entry)

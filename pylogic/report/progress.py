@@ -14,6 +14,8 @@ Example
 """
 from __future__ import annotations
 
+from pylogic.report.words import count_of
+
 import sys
 import time
 from typing import Optional
@@ -77,7 +79,7 @@ class Progress:
             self.name = None
             return
         seconds = time.monotonic() - self.started
-        count = f"{self.total:,} {self.unit}".strip() if self.total else ""
+        count = count_of(self.total, self.unit, thousands=True).strip() if self.total else ""
         parts = [p for p in (count, self.detail, f"{seconds:.2f} s") if p]
         self.stream.write(f"[{self.label}] {self.name}: {', '.join(parts)}\n")
         self.stream.flush()

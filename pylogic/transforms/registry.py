@@ -16,7 +16,7 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from pylogic.errors import PathlogicError
+from pylogic.errors import PathlogicError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -195,4 +195,5 @@ def get_pass(name: str) -> Pass:
     try:
         return PASSES[name]
     except KeyError:
-        raise PathlogicError(f"unknown pass {name!r} (known: {', '.join(sorted(PASSES))})") from None
+        raise PathlogicError(f"unknown pass {name!r}{did_you_mean(name, PASSES)} "
+                             f"(known: {', '.join(sorted(PASSES))})") from None

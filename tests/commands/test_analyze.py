@@ -190,7 +190,7 @@ def test_the_last_lines_name_every_failure_and_the_results(tmp_path, capsys):
                             "cmp.REL, select, pcmp.REL, load[.N][u], store[.N], alloca, call, "
                             "input, print, br, cbr, ret, ret.N)")
     assert "worse.pir:" in tail[3] and len(tail) == 5
-    assert tail[-1].startswith("1 functions in 1 files (2 files failed, 0 functions failed)")
+    assert tail[-1].startswith("1 function in 1 file (2 files failed, 0 functions failed)")
     assert (out / "results" / "idom.tsv").is_file()
 
 
@@ -239,3 +239,24 @@ def test_function_filters_compare_engines(programs, capsys):
     assert main(["compare-engines", str(programs), "--function", "nosuch"]) == 1
     assert "no function 'nosuch'" in capsys.readouterr().err
     assert main(["compare-engines", str(programs), "--function", "@loop"]) == 0
+
+
+def test_compare_engines_says_which_engines_it_compared(tmp_path, capsys, monkeypatch):
+    """Issue #30 item 9: the first line names the engines compared and each one not available
+    (souffle without its binary) with the reason; the verdict names them again."""
+    from pylogic.commands import compare_engines
+    from pylogic.engines import available_engines, engine_names
+    seen = []
+    monkeypatch.setattr(compare_engines, "compare",
+                        lambda facts, pairs, **kw: seen.append(pairs) or 0)
+    (tmp_path / "a.pir").write_text("func main() {\nentry:\n    ret 0\n}\n")
+    assert main(["compare-engines", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    usable = available_engines()
+    assert lines[0].startswith(f"compare-engines: comparing {', '.join(usable)}")
+    assert lines[-1].startswith("engines agree: ") and all(n in lines[-1] for n in usable)
+    for name in engine_names():
+        if name not in usable:
+            assert f"not available here: {name} (" in lines[0] or f"; {name} (" in lines[0]
+            assert f"{name} not compared" in lines[-1]
+    assert seen == [compare_engines.engine_pairs()]

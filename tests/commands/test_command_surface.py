@@ -151,7 +151,7 @@ def test_check_function_filters(tmp_path, capsys):
     assert main(["check", str(prog)]) == 1
     assert "helper" in capsys.readouterr().err
     assert main(["check", str(prog), "--function", "main"]) == 0
-    assert capsys.readouterr().out.startswith(f"{prog}: ok (function main, 1 blocks, ")
+    assert capsys.readouterr().out.startswith(f"{prog}: ok (function main, 1 block, ")
     assert main(["check", str(prog), "--function", "helper"]) == 1
     assert main(["check", str(prog), "--function", "nope"]) == 1
     assert "no function nope" in capsys.readouterr().err

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pylogic.analysis.catalog import datalog_dir
-from pylogic.analysis.explain import explainer
+from pylogic.analysis.explain import explainer, rule_location
 from pylogic.analysis.query import load_query, query
 from pylogic.cli import main
 from tests.support import ENGINES
@@ -132,7 +132,8 @@ def replay(node, checked, model, inputs, expanded, stats) -> None:
         assert key[1] in inputs[key[0]], f"leaf {node['atom']} is not an input fact"
         stats["leaves"] += 1
         return
-    rules = [r for r in checked.rules if str(r.loc) == node["rule"] and r.head.rel == key[0]]
+    rules = [r for r in checked.rules if rule_location(str(r.loc)) == node["rule"]
+             and r.head.rel == key[0]]
     assert rules, f"no rule at {node['rule']}"
     assert any(instance_holds(r, key[1], node["children"], model) for r in rules), \
         f"{node['atom']} is not an instance of the rule at {node['rule']}"
@@ -158,7 +159,7 @@ def test_explain_trees_of_shipped_analyses_replay(program, relation, engine, fac
     sample = (rows[0], rows[len(rows) // 2], rows[-1]) if engine == "clingo" else (rows[-1],)
     for row in sample:        # (each souffle run costs a second or more: one row there)
         text = f"{relation}({', '.join(json.dumps(v) for v in row)})"
-        assert main(["explain", str(path), text, "--facts", str(facts), "--json",
+        assert main(["explain", str(path), text, "--facts", str(facts), "--json", "--expand",
                      "--engine", engine]) == 0
         doc = json.loads(capsys.readouterr().out)
         assert doc["holds"] and doc["tree"]["row"] == list(row)
@@ -173,7 +174,7 @@ def test_explain_text_and_why_not(facts, capsys):
                  "--facts", str(facts)]) == 0
     out = capsys.readouterr().out
     assert out.startswith('idom("loop_call.pir::main", "head", "body")    [rule ')
-    assert "dominance.dl:14:1: idom(f, d, n) :- _dt_idom" in out
+    assert "[rule dominance.dl:14:1: idom(f, d, n) :- _dt_idom" in out
     assert 'edge("loop_call.pir::main", "body", "head")    [input fact]' in out
     # entry does not immediately dominate the loop body (head does): why not
     assert main(["explain", str(dom), "idom(loop_call.pir::main, entry, body)",
@@ -217,7 +218,7 @@ def test_the_replay_rejects_a_tampered_tree(facts, capsys):
     inputs = {r: read_facts(facts, checked, r) for r in checked.inputs}
     model = explainer(checked, "idom", facts_dir=facts, engine="clingo").model
     assert main(["explain", str(path), "idom(loop_call.pir::main, head, body)", "--facts",
-                 str(facts), "--json"]) == 0
+                 str(facts), "--json", "--expand"]) == 0
     tree = json.loads(capsys.readouterr().out)["tree"]
     replay(tree, checked, model, inputs, set(), {"leaves": 0, "rules": 0})
 
@@ -274,3 +275,37 @@ def test_a_shipped_program_by_its_include_name_from_any_directory(facts, capsys,
     assert main(["explain", "nosuch.dl", row, "--facts", str(facts)]) == 1
     err = capsys.readouterr().err
     assert "nosuch.dl" in err and "Traceback" not in err
+
+
+def test_a_library_rule_set_is_one_step_unless_expanded(facts, capsys):
+    """Issue #30 item 5: the dominator-tree walk of lib/dominator_tree.dl (its _dt_* helper
+    relations) is one node naming the rule set, whose children are the input facts it read;
+    rule locations are relative to datalog/; --expand shows every step."""
+    post = datalog_dir() / "postdominance.dl"
+    row = "ipdom(loop_call.pir::main, exit, head)"
+    assert main(["explain", str(post), row, "--facts", str(facts)]) == 0
+    folded = capsys.readouterr().out
+    assert main(["explain", str(post), row, "--facts", str(facts), "--expand"]) == 0
+    expanded = capsys.readouterr().out
+    assert "[rule set lib/dominator_tree.dl: " in folded and "_dt_walk" not in folded
+    assert "_dt_walk" in expanded and "rule set" not in expanded
+    assert len(folded.splitlines()) * 3 < len(expanded.splitlines())
+    assert "[rule postdominance.dl:15:1: ipdom(f, d, n)" in folded
+    assert "[rule lib/dominator_tree.dl:" in expanded
+    assert str(datalog_dir()) not in folded + expanded
+    assert main(["explain", str(post), row, "--facts", str(facts), "--json"]) == 0
+    tree = json.loads(capsys.readouterr().out)["tree"]
+    (lib,) = tree["children"]
+    assert lib["kind"] == "library" and lib["ruleset"] == "lib/dominator_tree.dl"
+    assert lib["steps"] > 10
+    checked = load_query(path=post)
+    inputs = {r: read_facts(facts, checked, r) for r in checked.inputs}
+    # what the rule set read: input facts of the program (the edges and RPO numbers)
+    kids = [(c["rel"], tuple(c["row"])) for c in lib["children"]]
+    assert kids and all(rel in inputs and r in inputs[rel] for rel, r in kids)
+    assert ("edge", ("loop_call.pir::main", "head", "exit")) in kids
+    # why-not answers name rules relative to datalog/ too
+    assert main(["explain", str(post), "ipdom(loop_call.pir::main, head, head)",
+                 "--facts", str(facts)]) == 3
+    out = capsys.readouterr().out
+    assert "rule postdominance.dl:15:1:" in out and str(datalog_dir()) not in out

@@ -9,7 +9,7 @@ def test_good_file(tmp_path, capsys):
     path.write_text(GOOD, encoding="utf-8")
     assert main(["check", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert out.strip() == f"{path}: ok (1 functions, 1 blocks, 3 instructions)"
+    assert out.strip() == f"{path}: ok (1 function, 1 block, 3 instructions)"
     assert err == ""
 
 
@@ -38,7 +38,7 @@ def test_mixed_files_still_report_the_good_one(tmp_path, capsys):
     missing = tmp_path / "missing.pir"
     assert main(["check", str(binary), str(missing), str(tmp_path), str(good)]) == 1
     out, err = capsys.readouterr()
-    assert f"{good}: ok (1 functions, 1 blocks, 3 instructions)" in out
+    assert f"{good}: ok (1 function, 1 block, 3 instructions)" in out
     assert f"{binary}:1:1: parse error: file is not valid UTF-8" in err
     assert f"cannot read '{missing}'" in err
     assert "is a directory" in err
