@@ -256,6 +256,10 @@ def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 
 EXEC_ENGINE = "auto"
 
 
+#: ``--native N``: every version that ran identically is also exported, compiled and run
+#: natively N times (``benchmarks/native_timing.py``); 0: not
+NATIVE_REPEAT = 0
+
 #: wall seconds one of our pipelines may take on one program (``--pass-timeout``; None: no
 #: limit); beyond it the row is ``not compared`` with ``pipeline timed out``
 PASS_TIMEOUT = None
@@ -334,6 +338,10 @@ def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
         rec.update(verdict=NOT_COMPARED if nc else ok, detail=(nc[0] if nc else "")[:200])
     if rec["verdict"] in (IDENTICAL, REFERENCE):
         rec.update(_metrics(runs, module))
+        if NATIVE_REPEAT and len(cases) == 1 and cases[0] == ((), ()):
+            from benchmarks.native_timing import time_module
+            ref = base_runs[0] or runs[0]
+            rec.update(time_module(module, (ref.stdout_bytes, ref.exit_status), NATIVE_REPEAT))
     rec["_runs"] = runs
     return rec
 
@@ -473,6 +481,8 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     rec["cases"] = [[list(a), list(i)] for a, i in cases]
     base = _version(ORIGINAL, "input", module, report, cases, fuel, [None] * len(cases))
     base_runs = base.pop("_runs", None)
+    if NATIVE_REPEAT and ll is not None and base["verdict"] == REFERENCE and not driver_cases:
+        rec["native_clang_O2"] = _native_c(path, base_runs[0])
     rec["versions"].append(base)
     if base["verdict"] != REFERENCE:  # the original did not complete: nothing to compare with
         rec.update(status="original not run", detail=base["detail"])
@@ -558,6 +568,23 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     rec["claim"] = _claims(constants, converted)
     rec["seconds"] = round(time.perf_counter() - t0, 2)
     return rec
+
+
+def _native_c(path: str, ref) -> dict:
+    """The native time of the C program compiled by clang-14 with ``O2_FLAGS``' optimization (a
+    real binary: C's memory, no counters) -- the scale, not a row of the comparison."""
+    import tempfile
+    from benchmarks.native_timing import time_binary
+    from pylogic.ir.llvm.clang import compile_native
+    flags = [f for f in O2_FLAGS if f.startswith("-f") or f.startswith("-O")]
+    with tempfile.TemporaryDirectory(prefix="pathlogic-native-") as tmp:
+        exe = os.path.join(tmp, "prog")
+        try:
+            compile_native(path, exe, (*PREPARE_FLAGS, *flags))
+        except PathlogicError as exc:
+            return {"native_error": str(exc)[:200]}
+        return {"flags": flags, **time_binary(exe, (ref.stdout_bytes, ref.exit_status),
+                                                NATIVE_REPEAT)}
 
 
 def _start(start, kind, path, cases, fuel, normalise, base_runs, driven):
@@ -706,6 +733,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
             "llvm_import": llvm_import,
             "not_identical_by_reason": problems,
             "beyond_start": beyond_summary(records, labels),
+            "native": native_summary(records, labels),
             "head_to_head": head_to_head(records, [l for l in ours_labels if l.startswith("ours:")],
                                          [l for l in labels if l.startswith("opt:")]),
             "claim": claim_summary(records),
@@ -927,6 +955,10 @@ def main(argv=None) -> int:
                     help="where our and LLVM's pipelines start: the prepared -O0 import (default) "
                          "or clang-14 -O2 without the vectorizers (a version of its own, checked "
                          "like the others; the report shows what each pipeline removes beyond it)")
+    ap.add_argument("--native", type=int, nargs="?", const=5, default=0, metavar="N",
+                    help="also time every version natively, best of N runs (default 5): exported "
+                         "(pathlogic export --llvm), opt-14 -passes=sroa, clang-14 -O2 code "
+                         "generation without IR passes (benchmarks/native_timing.py)")
     ap.add_argument("--pass-timeout", type=float, default=None, metavar="SECONDS",
                     help="wall seconds one of our pipelines may take on one program")
     ap.add_argument("--name", default="harness")
@@ -942,9 +974,10 @@ def main(argv=None) -> int:
     ap.add_argument("--resummarise", metavar="RUN.json",
                     help="only recompute the summary of an existing run file")
     a = ap.parse_args(argv)
-    global EXEC_ENGINE, PASS_TIMEOUT
+    global EXEC_ENGINE, PASS_TIMEOUT, NATIVE_REPEAT
     EXEC_ENGINE = a.exec_engine  # inherited by forked --jobs workers
     PASS_TIMEOUT = a.pass_timeout
+    NATIVE_REPEAT = a.native
     if a.resummarise:
         return resummarise(a.resummarise)
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
@@ -974,6 +1007,8 @@ def main(argv=None) -> int:
                                if a.normalise else "none"),
         "settings": {"fuel": a.fuel, "engine": a.engine, "jobs": a.jobs,
                      "pass_timeout": a.pass_timeout,
+                     **({"native": {"repeat": a.native, "compile": native_compile(),
+                                    "floor_seconds": native_floor()}} if a.native else {}),
                      "corpus": {"examples": a.examples, "csmith": a.csmith, "torture": a.torture,
                                 "torture_seed": a.seed, "torture_max_bytes": 1500,
                                 "tree_ssa": a.tree_ssa, "real": a.real}},
@@ -1009,6 +1044,7 @@ def main(argv=None) -> int:
     print_parity(summary["parity"])
     print_head_to_head(summary["head_to_head"])
     print_beyond(records, summary["beyond_start"])
+    print_native(summary["native"])
     print(f"wrote {out} ({len(records)} programs, {left} not attempted, {payload['wall_seconds']} s)")
     return 0
 
@@ -1039,6 +1075,50 @@ def print_beyond(records: list[dict], summary: dict) -> None:
                  *[""] * (len(BEYOND) - 1), f"{b['start']['instructions']} -> {b['best']['instructions']}"])
     print("programs with fewer/equal/more than the start")
     print(format_table(["pipeline", "programs", *BEYOND, "instructions"], rows))
+
+
+def native_compile() -> str:
+    from benchmarks.native_timing import COMPILE
+    return COMPILE
+
+
+def native_floor() -> float:
+    from benchmarks.native_timing import floor
+    return floor(NATIVE_REPEAT)
+
+
+def native_summary(records: list[dict], labels: list[str]) -> dict:
+    """With ``--native``: over the programs where every version has a native time and its
+    native output was the interpreter's, the times summed per version (and clang's own -O2
+    binary of the C program, the scale); the versions whose native output differed, named."""
+    timed = [l for l in labels if any("native_seconds" in v for r in records
+                                      for v in r.get("versions", []) if v["pipeline"] == l)]
+    if not timed:
+        return {}
+    programs, totals, different = [], {l: 0.0 for l in timed}, []
+    c_total = 0.0
+    for r in records:
+        vs = {v["pipeline"]: v for v in r.get("versions", [])}
+        different += [[r["program"], l] for l, v in vs.items()
+                      if v.get("native_output") == DIFFERENT]
+        if not all(vs.get(l, {}).get("native_output") == IDENTICAL for l in timed):
+            continue
+        programs.append(r["program"])
+        for l in timed:
+            totals[l] += vs[l]["native_seconds"]
+        c_total += (r.get("native_clang_O2") or {}).get("native_seconds", 0.0)
+    return {"programs": len(programs), "seconds": {l: round(t, 4) for l, t in totals.items()},
+            "clang_O2_binary_seconds": round(c_total, 4), "output_different": different}
+
+
+def print_native(native: dict) -> None:
+    if not native:
+        return
+    print(f"\nnative CPU seconds (best of the runs), summed over {native['programs']} programs;"
+          f" clang -O2 binaries of the C programs: {native['clang_O2_binary_seconds']}")
+    print(format_table(["version", "seconds"], [[l, t] for l, t in native["seconds"].items()]))
+    for program, label in native["output_different"]:
+        print(f"  native output DIFFERENT: {program} {label}")
 
 
 def print_head_to_head(pairs: dict) -> None:
