@@ -648,6 +648,14 @@ def run(items, ours, llvm, *, fuel=FUEL, normalise=NORMALISE, engine="clingo", j
     return [records[j] for j in sorted(records)], len(pending)
 
 
+def run_labels(payload: dict) -> list[str]:
+    """The version labels of a run file (``labels_of``'s order): the start's is read off its
+    programs' versions (a run file names its pipelines, not its start)."""
+    starts = [l for l in START.values() if any(v["pipeline"] == l for r in payload["programs"]
+                                               for v in r.get("versions", []))]
+    return [ORIGINAL] + starts + payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
+
+
 def labels_of(ours, llvm, start: str = "prepared") -> list[str]:
     return ([ORIGINAL] + ([START[start]] if start in START else [])
             + [ours_label(p) for p in ours] + [llvm_label(s) for s in llvm])
@@ -1134,8 +1142,7 @@ def resummarise(path: str) -> int:
     """Recompute the summary of an existing run file, summary or raw (after a change to the
     summary code)."""
     payload = read_record(path)
-    labels = payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
-    payload["summary"] = summarise(payload["programs"], [ORIGINAL] + labels)
+    payload["summary"] = summarise(payload["programs"], run_labels(payload))
     write_record(path, payload)
     print_parity(payload["summary"]["parity"])
     return 0
