@@ -31,6 +31,18 @@ not know is reported as ``unknown pass`` on its rows.
 Corpora: ``--examples``, ``--csmith``, ``--torture``, ``--tree-ssa`` and ``--real`` (the
 llvm-test-suite programs vendored in ``benchmarks/real``, ``benchmarks/real_corpus.py``).
 
+``--from O2`` (issue #28 item 3): the pipelines start after clang-14 -O2 without the vectorizers
+(``compile_c_o2``), normalised and imported as every LLVM row is (``import_output``). That start
+is a version of its own (``start:O2``), checked against the -O0 original like every other; ours
+run on its import, LLVM's on its normalised text (by default O2 once more: the control), and each
+later version records what it removes beyond the start (``beyond_start``: instructions with and
+without ``mov``, loads, stores, executed conditional branches, evaluations), summarised per
+pipeline and for the best of ours per program.
+
+``--native N`` (item 4): every version that ran identically is also exported (``pathlogic export
+--llvm``), compiled the same way for all (``benchmarks/native_timing.py``) and run natively N
+times; its best CPU time and whether its output was the interpreter's go into its row.
+
     python -m benchmarks.optimize --examples --csmith 1-10 --torture 40 --name harness \\
         --ours if-convert --llvm sccp,adce --llvm 'default<O2>'
 
