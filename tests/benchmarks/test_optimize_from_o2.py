@@ -94,17 +94,13 @@ def test_from_o2_start_is_checked_and_later_versions_report_what_they_remove(tmp
 
 
 @needs_clang
-def test_main_from_o2_records_the_command_and_the_start(tmp_path, capsys):
+def test_main_from_o2_records_the_command_and_the_start(tmp_path, capsys, monkeypatch):
     (tmp_path / "loop.c").write_text(LOOP)
     out = tmp_path / "runs" / "o.json"
     items = [("loop.c", "c", str(tmp_path / "loop.c"))]
-    old = harness.corpus
-    harness.corpus = lambda *a, **k: items
-    try:
-        assert harness.main(["--from", "O2", "--ours", "coalesce", "--jobs", "1",
-                             "--out", str(out), "--quiet"]) == 0
-    finally:
-        harness.corpus = old
+    monkeypatch.setattr(harness, "corpus", lambda *a, **k: items)
+    assert harness.main(["--from", "O2", "--ours", "coalesce", "--jobs", "1",
+                         "--out", str(out), "--quiet"]) == 0
     from benchmarks.common import read_record
     payload = read_record(out)
     assert payload["command"].endswith("--from O2 --ours coalesce --jobs 1 --out "
@@ -115,6 +111,10 @@ def test_main_from_o2_records_the_command_and_the_start(tmp_path, capsys):
                                             for s in harness.DEFAULT_LLVM_AFTER_START]
     text = capsys.readouterr().out
     assert "removed beyond start:O2" in text
+    # --resummarise finds the start's label in the versions (run_labels)
+    before = payload["summary"]["beyond_start"]
+    assert harness.main(["--resummarise", str(out)]) == 0
+    assert read_record(out)["summary"]["beyond_start"] == before
 
 
 @pytest.mark.slow
