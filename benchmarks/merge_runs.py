@@ -13,10 +13,11 @@ instructions our passes deleted, sank and copied (their records, summed: only th
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from benchmarks.common import read_record, write_record
-from benchmarks.optimize import ORIGINAL, summarise
+from benchmarks.optimize import run_labels, summarise
 
 
 def _version(record: dict, label: str):
@@ -74,16 +75,18 @@ def merge(out: str, parts: list[str]) -> dict:
         if p["pipelines"] != first["pipelines"]:
             raise SystemExit(f"pipelines differ: {p['name']} vs {first['name']}")
     merged = dict(first)
-    merged["name"] = "pde"
-    merged["parts"] = [{"file": f, "name": p["name"], "corpus": p["settings"]["corpus"],
+    # the name of the merged file, as the harness names its own (runs/optimize-<name>.json)
+    merged["name"] = os.path.basename(out).removesuffix(".json").removeprefix("optimize-")
+    merged["command"] = "python3 -m benchmarks.merge_runs " + " ".join([out, *parts])
+    merged["parts"] = [{"file": f, "name": p["name"], "command": p.get("command"),
+                        "corpus": p["settings"]["corpus"],
                         "programs": len(p["programs"]), "not_attempted": p["not_attempted"],
                         "wall_seconds": p["wall_seconds"], "machine": p["machine"],
                         "source": p["source"]} for f, p in zip(parts, payloads)]
     merged["programs"] = [r for p in payloads for r in p["programs"]]
     merged["not_attempted"] = sum(p["not_attempted"] for p in payloads)
     merged["wall_seconds"] = max(p["wall_seconds"] for p in payloads)
-    labels = first["pipelines"]["ours"] + first["pipelines"]["llvm"]
-    merged["summary"] = summarise(merged["programs"], [ORIGINAL] + labels)
+    merged["summary"] = summarise(merged["programs"], run_labels(merged))
     merged["pde_report"] = pde_report(merged["programs"])
     write_record(out, merged)
     return merged

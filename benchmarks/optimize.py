@@ -31,6 +31,18 @@ not know is reported as ``unknown pass`` on its rows.
 Corpora: ``--examples``, ``--csmith``, ``--torture``, ``--tree-ssa`` and ``--real`` (the
 llvm-test-suite programs vendored in ``benchmarks/real``, ``benchmarks/real_corpus.py``).
 
+``--from O2`` (issue #28 item 3): the pipelines start after clang-14 -O2 without the vectorizers
+(``compile_c_o2``), normalised and imported as every LLVM row is (``import_output``). That start
+is a version of its own (``start:O2``), checked against the -O0 original like every other; ours
+run on its import, LLVM's on its normalised text (by default O2 once more: the control), and each
+later version records what it removes beyond the start (``beyond_start``: instructions with and
+without ``mov``, loads, stores, executed conditional branches, evaluations), summarised per
+pipeline and for the best of ours per program.
+
+``--native N`` (item 4): every version that ran identically is also exported (``pathlogic export
+--llvm``), compiled the same way for all (``benchmarks/native_timing.py``) and run natively N
+times; its best CPU time and whether its output was the interpreter's go into its row.
+
     python -m benchmarks.optimize --examples --csmith 1-10 --torture 40 --name harness \\
         --ours if-convert --llvm sccp,adce --llvm 'default<O2>'
 
@@ -42,6 +54,7 @@ totals.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import fnmatch
 import glob
@@ -49,6 +62,8 @@ import hashlib
 import os
 import random
 import re
+import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -64,7 +79,7 @@ from pylogic.interp.conditionals import conditional_branches
 from pylogic.interp.differential import (DIFFERENT, IDENTICAL, NOT_COMPARED, compare_runs,
                                          limit_reached)
 from pylogic.interp.native import ENGINES, run_with
-from pylogic.ir.llvm.clang import PREPARATION, prepare_c, run_opt
+from pylogic.ir.llvm.clang import O2_FLAGS, PREPARATION, compile_c_o2, prepare_c, run_opt
 from pylogic.ir.llvm.importer import import_llvm
 from pylogic.ir.load import load_module
 from pylogic.ir.printer import print_module
@@ -109,11 +124,23 @@ FLOAT_C = re.compile(r"\b(?:float|double|_Complex|__builtin_(?:inf|nan|huge_val)
 #: LLVM pipelines by default. The importer reads scalar code only: O2's loop and SLP vectorizers
 #: put ``<4 x i32>`` code into most csmith programs (crc32_gentab), so O2 also runs without them.
 DEFAULT_LLVM = ("sccp,adce", "default<O2>", "default<O2> -vectorize-loops=false -vectorize-slp=false")
+#: LLVM pipelines by default after a ``--from`` start: O2 once more (the control: what running
+#: the classical pipeline again finds).
+DEFAULT_LLVM_AFTER_START = ("default<O2> -vectorize-loops=false -vectorize-slp=false",)
 VECTOR_TYPE = re.compile(r"<\d+ x (?:i\d+|ptr)")
 #: The original's verdict when all its runs completed (what the others are compared with).
 REFERENCE = "reference"
 #: An LLVM pipeline on a .pir example.
 NOT_APPLICABLE = "n/a"
+#: Starting points (``--from``): ``prepared``, the import of prepare_c's text (today's); ``O2``,
+#: clang-14's own -O2 without the vectorizers (``compile_c_o2``), normalised and imported like
+#: an LLVM row (``import_output``), a version of its own (``START``) checked against the
+#: original; our pipelines then run on its import and LLVM pipelines on its normalised text.
+STARTS = ("prepared", "O2")
+START = {"O2": "start:O2"}
+#: The figures ``beyond_start`` reports: what a pipeline removes beyond its starting point.
+BEYOND = ("instructions", "instructions_without_moves", "loads", "stores",
+          "conditional_branches", "expression_evaluations")
 
 
 def source_state() -> dict:
@@ -241,6 +268,36 @@ def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 
 EXEC_ENGINE = "auto"
 
 
+#: ``--native N``: every version that ran identically is also exported, compiled and run
+#: natively N times (``benchmarks/native_timing.py``); 0: not
+NATIVE_REPEAT = 0
+
+#: wall seconds one of our pipelines may take on one program (``--pass-timeout``; None: no
+#: limit); beyond it the row is ``not compared`` with ``pipeline timed out``
+PASS_TIMEOUT = None
+
+
+class PipelineTimeout(BaseException):
+    """A BaseException, so that no ``except Exception`` inside a pass swallows it."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds):
+    """Raise PipelineTimeout in this (main) thread after ``seconds`` of wall time (SIGALRM)."""
+    if not seconds:
+        yield
+        return
+    def expire(signum, frame):
+        raise PipelineTimeout(f"pipeline timed out after {seconds:g} s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _runs(module, cases, fuel):
     return [run_with(EXEC_ENGINE, module, entry="main", args=a, inputs=i, fuel=fuel)
             for a, i in cases]
@@ -293,6 +350,10 @@ def _version(label, side, module, report, cases, fuel, base_runs) -> dict:
         rec.update(verdict=NOT_COMPARED if nc else ok, detail=(nc[0] if nc else "")[:200])
     if rec["verdict"] in (IDENTICAL, REFERENCE):
         rec.update(_metrics(runs, module))
+        if NATIVE_REPEAT and len(cases) == 1 and cases[0] == ((), ()):
+            from benchmarks.native_timing import time_module
+            ref = base_runs[0] or runs[0]
+            rec.update(time_module(module, (ref.stdout_bytes, ref.exit_status), NATIVE_REPEAT))
     rec["_runs"] = runs
     return rec
 
@@ -385,9 +446,29 @@ def prepare_program(kind: str, path: str):
     return module, report, ll, driver_cases, driven
 
 
+def import_output(text: str, path: str, normalise: str = NORMALISE):
+    """``(module, report, text)`` of LLVM's output ``text``: ``-passes=normalise`` (unless "")
+    then ``import_llvm``; how every LLVM row and the ``--from O2`` start are read."""
+    if normalise:
+        text = run_opt(text, normalise, path)
+    module, report = import_llvm(text, path)
+    return module, report, text
+
+
+def start_o2(path: str, normalise: str = NORMALISE):
+    """``import_output`` of clang-14 -O2 without the vectorizers (``compile_c_o2``)."""
+    return import_output(compile_c_o2(path, PREPARE_FLAGS), path, normalise)
+
+
+def beyond(start: dict, version: dict) -> dict:
+    """Per ``BEYOND`` figure, what ``version`` removes from its starting point's count
+    (negative: it executes more)."""
+    return {k: start[k] - version[k] for k in BEYOND}
+
+
 def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int = FUEL,
-             normalise: str = NORMALISE, engine: str = "clingo") -> dict:
-    """One program through every pipeline: a JSON-ready record."""
+             normalise: str = NORMALISE, engine: str = "clingo", start: str = "prepared") -> dict:
+    """One program through every pipeline: a JSON-ready record. ``start``: ``STARTS``."""
     rec = {"program": name, "kind": kind, "status": "ok", "detail": "", "versions": []}
     t0 = time.perf_counter()
     try:
@@ -412,6 +493,8 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     rec["cases"] = [[list(a), list(i)] for a, i in cases]
     base = _version(ORIGINAL, "input", module, report, cases, fuel, [None] * len(cases))
     base_runs = base.pop("_runs", None)
+    if NATIVE_REPEAT and ll is not None and base["verdict"] == REFERENCE and not driver_cases:
+        rec["native_clang_O2"] = _native_c(path, base_runs[0])
     rec["versions"].append(base)
     if base["verdict"] != REFERENCE:  # the original did not complete: nothing to compare with
         rec.update(status="original not run", detail=base["detail"])
@@ -421,6 +504,19 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             rec["versions"].append(_error(llvm_label(s), "llvm", "original not run"))
         rec["seconds"] = round(time.perf_counter() - t0, 2)
         return rec
+    start_version = None
+    if start != "prepared":
+        module, ll, start_version = _start(start, kind, path, cases, fuel, normalise, base_runs,
+                                           bool(driver_cases))
+        rec["versions"].append(start_version)
+        if start_version["verdict"] != IDENTICAL:
+            why = f"start {start} not identical: {start_version['detail'] or start_version['verdict']}"
+            for p in ours:
+                rec["versions"].append(_error(ours_label(p), "ours", why))
+            for s in llvm:
+                rec["versions"].append(_error(llvm_label(s), "llvm", why))
+            rec["seconds"] = round(time.perf_counter() - t0, 2)
+            return rec
     tagged = tag_origins(module)
     constants: dict = {}
     converted = None
@@ -432,7 +528,11 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             continue
         t1 = time.perf_counter()
         try:
-            result = optimize(tagged, list(pipeline), name, engine=engine)
+            with _time_limit(PASS_TIMEOUT):
+                result = optimize(tagged, list(pipeline), name, engine=engine)
+        except PipelineTimeout as exc:
+            rec["versions"].append(_error(label, "ours", str(exc)))
+            continue
         except PathlogicError as exc:
             rec["versions"].append(_error(label, "ours", f"pass failed: {exc}"))
             continue
@@ -465,7 +565,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             rec["versions"].append(_error(label, "llvm", f"opt: {exc}"))
             continue
         try:
-            m2, r2 = import_llvm(out, path)
+            m2, r2, out = import_output(out, path, "")
         except PathlogicError as exc:
             rec["versions"].append(_error(label, "llvm", f"import error: {exc}"))
             continue
@@ -473,32 +573,72 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         v.pop("_runs", None)
         v["vector_types"] = bool(VECTOR_TYPE.search(out))  # vectorizer output (not imported)
         rec["versions"].append(v)
+    if start_version is not None:
+        for v in rec["versions"]:
+            if v["side"] in ("ours", "llvm") and v["verdict"] == IDENTICAL:
+                v["beyond_start"] = beyond(start_version, v)
     rec["claim"] = _claims(constants, converted)
     rec["seconds"] = round(time.perf_counter() - t0, 2)
     return rec
 
 
+def _native_c(path: str, ref) -> dict:
+    """The native time of the C program compiled by clang-14 with ``O2_FLAGS``' optimization (a
+    real binary: C's memory, no counters) -- the scale, not a row of the comparison."""
+    import tempfile
+    from benchmarks.native_timing import time_binary
+    from pylogic.ir.llvm.clang import compile_native
+    flags = [f for f in O2_FLAGS if f.startswith("-f") or f.startswith("-O")]
+    with tempfile.TemporaryDirectory(prefix="pathlogic-native-") as tmp:
+        exe = os.path.join(tmp, "prog")
+        try:
+            compile_native(path, exe, (*PREPARE_FLAGS, *flags))
+        except PathlogicError as exc:
+            return {"native_error": str(exc)[:200]}
+        return {"flags": flags, **time_binary(exe, (ref.stdout_bytes, ref.exit_status),
+                                                NATIVE_REPEAT)}
+
+
+def _start(start, kind, path, cases, fuel, normalise, base_runs, driven):
+    """``(module, LLVM text, version record)`` of the starting point ``start`` of one program:
+    imported and checked against the original like any version (the module None when it
+    cannot start there)."""
+    label = START[start]
+    if kind == "example":
+        return None, None, _error(label, "start", "PIR input: no C to compile")
+    if driven:  # the driver is added to prepare_c's text, which O2 does not start from
+        return None, None, _error(label, "start", "program without main (driver): no O2 start")
+    try:
+        module, report, text = start_o2(path, normalise)
+    except PathlogicError as exc:
+        return None, None, _error(label, "start", f"clang -O2: {exc}")
+    v = _version(label, "start", module, report, cases, fuel, base_runs)
+    v.pop("_runs", None)
+    v["vector_types"] = bool(VECTOR_TYPE.search(text))
+    return module, text, v
+
+
 # ---------------------------------------------------------------- the whole run
 
-def _safe_evaluate(item, ours, llvm, fuel, normalise, engine):
+def _safe_evaluate(item, ours, llvm, fuel, normalise, engine, start="prepared"):
     name, kind, path = item
     try:
-        return evaluate(name, kind, path, ours, llvm, fuel, normalise, engine)
+        return evaluate(name, kind, path, ours, llvm, fuel, normalise, engine, start)
     except Exception as exc:  # an importer or interpreter crash is a finding, not a reason to stop
         return {"program": name, "kind": kind, "status": "crash",
                 "detail": f"{type(exc).__name__}: {exc}"[:300], "versions": []}
 
 
 def run(items, ours, llvm, *, fuel=FUEL, normalise=NORMALISE, engine="clingo", jobs=1,
-        budget=None, progress=None) -> tuple[list[dict], int]:
+        budget=None, progress=None, start="prepared") -> tuple[list[dict], int]:
     """Evaluate every (name, kind, path); returns (records in corpus order, number not attempted
     for lack of time)."""
-    start, records = time.time(), {}
+    began, records = time.time(), {}
     if jobs <= 1:
         for k, item in enumerate(items):
-            if budget is not None and time.time() - start > budget:
+            if budget is not None and time.time() - began > budget:
                 return [records[j] for j in sorted(records)], len(items) - k
-            records[k] = _safe_evaluate(item, ours, llvm, fuel, normalise, engine)
+            records[k] = _safe_evaluate(item, ours, llvm, fuel, normalise, engine, start)
             if progress:
                 progress(records[k])
         return [records[j] for j in sorted(records)], 0
@@ -506,9 +646,10 @@ def run(items, ours, llvm, *, fuel=FUEL, normalise=NORMALISE, engine="clingo", j
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = {}
         while pending or futures:
-            while pending and len(futures) < jobs and (budget is None or time.time() - start < budget):
+            while pending and len(futures) < jobs and (budget is None or time.time() - began < budget):
                 k, item = pending.pop(0)
-                futures[pool.submit(_safe_evaluate, item, ours, llvm, fuel, normalise, engine)] = k
+                futures[pool.submit(_safe_evaluate, item, ours, llvm, fuel, normalise, engine,
+                                    start)] = k
             if not futures:
                 break
             done = next(as_completed(futures))
@@ -519,8 +660,17 @@ def run(items, ours, llvm, *, fuel=FUEL, normalise=NORMALISE, engine="clingo", j
     return [records[j] for j in sorted(records)], len(pending)
 
 
-def labels_of(ours, llvm) -> list[str]:
-    return [ORIGINAL] + [ours_label(p) for p in ours] + [llvm_label(s) for s in llvm]
+def run_labels(payload: dict) -> list[str]:
+    """The version labels of a run file (``labels_of``'s order): the start's is read off its
+    programs' versions (a run file names its pipelines, not its start)."""
+    starts = [l for l in START.values() if any(v["pipeline"] == l for r in payload["programs"]
+                                               for v in r.get("versions", []))]
+    return [ORIGINAL] + starts + payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
+
+
+def labels_of(ours, llvm, start: str = "prepared") -> list[str]:
+    return ([ORIGINAL] + ([START[start]] if start in START else [])
+            + [ours_label(p) for p in ours] + [llvm_label(s) for s in llvm])
 
 
 def summarise(records: list[dict], labels: list[str]) -> dict:
@@ -602,10 +752,66 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
             "totals_pairwise": pairwise,
             "llvm_import": llvm_import,
             "not_identical_by_reason": problems,
-            "head_to_head": head_to_head(records, [l for l in ours_labels if l != ORIGINAL],
+            "beyond_start": beyond_summary(records, labels),
+            "native": native_summary(records, labels),
+            "head_to_head": head_to_head(records, [l for l in ours_labels if l.startswith("ours:")],
                                          [l for l in labels if l.startswith("opt:")]),
             "claim": claim_summary(records),
             "parity": parity_summary(records)}
+
+
+def beyond_summary(records: list[dict], labels: list[str]) -> dict:
+    """When the run had a starting point (``START``): per pipeline, over the programs where it
+    and the start were identical to the original, the ``BEYOND`` totals of both and, per
+    figure, on how many programs the pipeline counts fewer / as many / more than the start (the
+    ones with more named); ``best_of_ours``: per program our pipeline with the fewest
+    instructions, against the start. Empty without a start."""
+    starts = [l for l in labels if l in START.values()]
+    if not starts:
+        return {}
+    start = starts[0]
+    out = {"start": start, "pipelines": {}}
+    best = {"programs": 0, "fewer": 0, "equal": 0, "more": 0, "more_programs": [],
+            "start": {k: 0 for k in BEYOND}, "best": {k: 0 for k in BEYOND}, "chosen": Counter()}
+    for l in labels:
+        if not l.startswith(("ours:", "opt:")):
+            continue
+        p = {"programs": 0, "start": {k: 0 for k in BEYOND}, "pipeline": {k: 0 for k in BEYOND},
+             **{k: {"fewer": 0, "equal": 0, "more": 0, "more_programs": []} for k in BEYOND}}
+        for r in records:
+            v = next((v for v in r.get("versions", []) if v["pipeline"] == l), None)
+            if not v or "beyond_start" not in v:
+                continue
+            sv = next(v for v in r["versions"] if v["pipeline"] == start)
+            p["programs"] += 1
+            for k in BEYOND:
+                p["start"][k] += sv[k]
+                p["pipeline"][k] += v[k]
+                d = v["beyond_start"][k]
+                c = p[k]
+                c["fewer" if d > 0 else "equal" if d == 0 else "more"] += 1
+                if d < 0:
+                    c["more_programs"].append(r["program"])
+        out["pipelines"][l] = p
+    for r in records:
+        ours = [v for v in r.get("versions", []) if v["pipeline"].startswith("ours:")
+                and "beyond_start" in v]
+        if not ours:
+            continue
+        b = min(ours, key=lambda v: v["instructions"])
+        sv = next(v for v in r["versions"] if v["pipeline"] == start)
+        best["programs"] += 1
+        d = b["beyond_start"]["instructions"]
+        best["fewer" if d > 0 else "equal" if d == 0 else "more"] += 1
+        if d < 0:
+            best["more_programs"].append(r["program"])
+        best["chosen"][b["pipeline"]] += 1
+        for k in BEYOND:
+            best["start"][k] += sv[k]
+            best["best"][k] += b[k]
+    best["chosen"] = dict(best["chosen"])
+    out["best_of_ours"] = best
+    return out
 
 
 def head_to_head(records: list[dict], ours: list[str], llvm: list[str]) -> dict:
@@ -730,9 +936,12 @@ HEADERS = ["program", "pipeline", "verdict", "instrs", "w/o mov", "movs", "branc
            "loads", "stores", "pdefs", "evals", "static", "detail"]
 
 
-def header_text(name, ours, llvm, normalise, fuel) -> str:
+def header_text(name, ours, llvm, normalise, fuel, start: str = "prepared") -> str:
     return "\n".join([
-        f"optimize-{name}: every pipeline starts from the same prepared LLVM IR",
+        f"optimize-{name}: every pipeline starts from the same prepared LLVM IR"
+        + ("" if start == "prepared" else
+           f" (the original's); from {START[start]}: clang-14 {' '.join(O2_FLAGS)}, normalised"
+           " and imported like an LLVM row, checked like every version"),
         f"  preparation: {preparation()}",
         f"  ours: optimize() on the imported module: {', '.join(ours_label(p) for p in ours) or '-'}",
         "  LLVM: opt-14 -S -passes=P on the prepared .ll"
@@ -762,6 +971,16 @@ def main(argv=None) -> int:
                     help="one opt -passes= pipeline, optional extra opt args after a space (repeat);"
                          " default sccp,adce, default<O2>, and default<O2> without the vectorizers")
     ap.add_argument("--normalise", default=NORMALISE, help="opt passes after each LLVM pipeline ('' none)")
+    ap.add_argument("--from", dest="start", choices=STARTS, default="prepared",
+                    help="where our and LLVM's pipelines start: the prepared -O0 import (default) "
+                         "or clang-14 -O2 without the vectorizers (a version of its own, checked "
+                         "like the others; the report shows what each pipeline removes beyond it)")
+    ap.add_argument("--native", type=int, nargs="?", const=5, default=0, metavar="N",
+                    help="also time every version natively, best of N runs (default 5): exported "
+                         "(pathlogic export --llvm), opt-14 -passes=sroa, clang-14 -O2 code "
+                         "generation without IR passes (benchmarks/native_timing.py)")
+    ap.add_argument("--pass-timeout", type=float, default=None, metavar="SECONDS",
+                    help="wall seconds one of our pipelines may take on one program")
     ap.add_argument("--name", default="harness")
     ap.add_argument("--fuel", type=int, default=FUEL)
     ap.add_argument("--engine", default="clingo")
@@ -775,30 +994,41 @@ def main(argv=None) -> int:
     ap.add_argument("--resummarise", metavar="RUN.json",
                     help="only recompute the summary of an existing run file")
     a = ap.parse_args(argv)
-    global EXEC_ENGINE
+    global EXEC_ENGINE, PASS_TIMEOUT, NATIVE_REPEAT
     EXEC_ENGINE = a.exec_engine  # inherited by forked --jobs workers
+    PASS_TIMEOUT = a.pass_timeout
+    NATIVE_REPEAT = a.native
     if a.resummarise:
         return resummarise(a.resummarise)
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
-    llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM)
+    llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM if a.start == "prepared"
+                                                  else DEFAULT_LLVM_AFTER_START)
     items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)
-    labels = labels_of(ours, llvm)
+    labels = labels_of(ours, llvm, a.start)
     source = source_state()     # at the start: the code the workers run (HEAD may move meanwhile)
     t0 = time.time()
     say = (lambda r: None) if a.quiet else (
         lambda r: print(f"  {r['program']}: {r['status']} " + " ".join(
             f"{v['pipeline']}={v['verdict']}" for v in r.get("versions", [])), flush=True))
     records, left = run(items, ours, llvm, fuel=a.fuel, normalise=a.normalise, engine=a.engine,
-                        jobs=a.jobs, budget=a.budget, progress=say)
+                        jobs=a.jobs, budget=a.budget, progress=say, start=a.start)
     summary = summarise(records, labels)
     payload = {
+        "command": "python3 -m benchmarks.optimize " + shlex.join(sys.argv[1:] if argv is None
+                                                                  else argv),
         "machine": machine_info(),
         "name": a.name,
         "source": source,
         "preparation": preparation(),
+        "start": (a.start if a.start == "prepared" else
+                  f"{START[a.start]}: clang-14 {' '.join(O2_FLAGS)} {' '.join(PREPARE_FLAGS)} "
+                  f"FILE.c, then as an LLVM row (normalised, imported)"),
         "llvm_normalisation": (f"opt -passes={a.normalise} after every LLVM pipeline"
                                if a.normalise else "none"),
         "settings": {"fuel": a.fuel, "engine": a.engine, "jobs": a.jobs,
+                     "pass_timeout": a.pass_timeout,
+                     **({"native": {"repeat": a.native, "compile": native_compile(),
+                                    "floor_seconds": native_floor()}} if a.native else {}),
                      "corpus": {"examples": a.examples, "csmith": a.csmith, "torture": a.torture,
                                 "torture_seed": a.seed, "torture_max_bytes": 1500,
                                 "tree_ssa": a.tree_ssa, "real": a.real}},
@@ -810,7 +1040,7 @@ def main(argv=None) -> int:
     }
     out = a.out or os.path.join(ROOT, "runs", f"optimize-{a.name}.json")
     write_record(out, payload)          # the summary; the whole output in raw/ beside it
-    print(header_text(a.name, ours, llvm, a.normalise, a.fuel))
+    print(header_text(a.name, ours, llvm, a.normalise, a.fuel, a.start))
     print(format_table(HEADERS, table_rows(records)))
     print()
     shown = summary["pipelines_in_totals"]
@@ -833,6 +1063,8 @@ def main(argv=None) -> int:
     print(format_table(["pipeline", "programs", *METRICS, "static"], rows))
     print_parity(summary["parity"])
     print_head_to_head(summary["head_to_head"])
+    print_beyond(records, summary["beyond_start"])
+    print_native(summary["native"])
     print(f"wrote {out} ({len(records)} programs, {left} not attempted, {payload['wall_seconds']} s)")
     return 0
 
@@ -843,6 +1075,70 @@ def print_parity(parity: dict) -> None:
                                                     sorted(p["verdicts"].items())))
         for reason, r in p["larger_by_reason"].items():
             print(f"  larger, {reason}: {r['programs']}")
+
+
+def print_beyond(records: list[dict], summary: dict) -> None:
+    """Per program and pipeline what it removes beyond the start, then the per-figure counts."""
+    if not summary:
+        return
+    print(f"\nremoved beyond {summary['start']} (start minus pipeline; negative: more)")
+    rows = [[r["program"], v["pipeline"], *[v["beyond_start"][k] for k in BEYOND]]
+            for r in records for v in r.get("versions", []) if "beyond_start" in v]
+    print(format_table(["program", "pipeline", *BEYOND], rows))
+    rows = []
+    for l, p in summary["pipelines"].items():
+        rows.append([l, p["programs"], *[f"{p[k]['fewer']}/{p[k]['equal']}/{p[k]['more']}"
+                                         for k in BEYOND],
+                     f"{p['start']['instructions']} -> {p['pipeline']['instructions']}"])
+    b = summary["best_of_ours"]
+    rows.append(["best of ours", b["programs"], f"{b['fewer']}/{b['equal']}/{b['more']}",
+                 *[""] * (len(BEYOND) - 1), f"{b['start']['instructions']} -> {b['best']['instructions']}"])
+    print("programs with fewer/equal/more than the start")
+    print(format_table(["pipeline", "programs", *BEYOND, "instructions"], rows))
+
+
+def native_compile() -> str:
+    from benchmarks.native_timing import COMPILE
+    return COMPILE
+
+
+def native_floor() -> float:
+    from benchmarks.native_timing import floor
+    return floor(NATIVE_REPEAT)
+
+
+def native_summary(records: list[dict], labels: list[str]) -> dict:
+    """With ``--native``: over the programs where every version has a native time and its
+    native output was the interpreter's, the times summed per version (and clang's own -O2
+    binary of the C program, the scale); the versions whose native output differed, named."""
+    timed = [l for l in labels if any("native_seconds" in v for r in records
+                                      for v in r.get("versions", []) if v["pipeline"] == l)]
+    if not timed:
+        return {}
+    programs, totals, different = [], {l: 0.0 for l in timed}, []
+    c_total = 0.0
+    for r in records:
+        vs = {v["pipeline"]: v for v in r.get("versions", [])}
+        different += [[r["program"], l] for l, v in vs.items()
+                      if v.get("native_output") == DIFFERENT]
+        if not all(vs.get(l, {}).get("native_output") == IDENTICAL for l in timed):
+            continue
+        programs.append(r["program"])
+        for l in timed:
+            totals[l] += vs[l]["native_seconds"]
+        c_total += (r.get("native_clang_O2") or {}).get("native_seconds", 0.0)
+    return {"programs": len(programs), "seconds": {l: round(t, 4) for l, t in totals.items()},
+            "clang_O2_binary_seconds": round(c_total, 4), "output_different": different}
+
+
+def print_native(native: dict) -> None:
+    if not native:
+        return
+    print(f"\nnative CPU seconds (best of the runs), summed over {native['programs']} programs;"
+          f" clang -O2 binaries of the C programs: {native['clang_O2_binary_seconds']}")
+    print(format_table(["version", "seconds"], [[l, t] for l, t in native["seconds"].items()]))
+    for program, label in native["output_different"]:
+        print(f"  native output DIFFERENT: {program} {label}")
 
 
 def print_head_to_head(pairs: dict) -> None:
@@ -858,8 +1154,7 @@ def resummarise(path: str) -> int:
     """Recompute the summary of an existing run file, summary or raw (after a change to the
     summary code)."""
     payload = read_record(path)
-    labels = payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
-    payload["summary"] = summarise(payload["programs"], [ORIGINAL] + labels)
+    payload["summary"] = summarise(payload["programs"], run_labels(payload))
     write_record(path, payload)
     print_parity(payload["summary"]["parity"])
     return 0

@@ -64,13 +64,8 @@ def _first_error(stderr: str, c_path: str) -> ImportError_:
     return ImportError_(text[0] if text else "clang failed", SourceLoc(c_path))
 
 
-def prepare_c(c_path, extra_flags=(), timeout: float = 120) -> str:
-    """The LLVM IR text the importer reads for a C file: clang-14 at -O0 (``CLANG_FLAGS``), then
-    ``opt -passes=mem2reg,lowerswitch`` (``OPT_PASSES``). Benchmarks that compare optimizers
-    start every pipeline from this text, so nobody gets a head start.
-
-    Raises ImportError_ located at clang's first error, or a clear error when clang is absent.
-    """
+def _clang_ll(c_path, flags, extra_flags, timeout) -> str:
+    """clang's LLVM IR text of a C file compiled with ``flags``; located errors as prepare_c's."""
     c_path = str(c_path)
     clang = find_clang()
     if clang is None:
@@ -79,7 +74,7 @@ def prepare_c(c_path, extra_flags=(), timeout: float = 120) -> str:
         raise ImportError_("no such file", SourceLoc(c_path))
     with tempfile.TemporaryDirectory(prefix="pathlogic-cc-") as tmp:
         raw = os.path.join(tmp, "raw.ll")
-        cmd = [clang, *CLANG_FLAGS, *_include_flags(), *extra_flags, c_path, "-o", raw]
+        cmd = [clang, *flags, *_include_flags(), *extra_flags, c_path, "-o", raw]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -87,7 +82,31 @@ def prepare_c(c_path, extra_flags=(), timeout: float = 120) -> str:
         if proc.returncode != 0:
             raise _first_error(proc.stderr, c_path)
         with open(raw) as fh:
-            return run_opt(fh.read(), OPT_PASSES, c_path, timeout=timeout)
+            return fh.read()
+
+
+def prepare_c(c_path, extra_flags=(), timeout: float = 120) -> str:
+    """The LLVM IR text the importer reads for a C file: clang-14 at -O0 (``CLANG_FLAGS``), then
+    ``opt -passes=mem2reg,lowerswitch`` (``OPT_PASSES``). Benchmarks that compare optimizers
+    start every pipeline from this text, so nobody gets a head start.
+
+    Raises ImportError_ located at clang's first error, or a clear error when clang is absent.
+    """
+    return run_opt(_clang_ll(c_path, CLANG_FLAGS, extra_flags, timeout), OPT_PASSES, str(c_path),
+                   timeout=timeout)
+
+
+#: clang's own -O2, without the loop and SLP vectorizers (the importer reads scalar code only):
+#: the starting point of ``benchmarks/optimize.py --from O2`` (issue #28 item 3). Unlike
+#: ``opt -passes='default<O2>'`` on prepare_c's text (whose functions clang marked ``noinline``
+#: at -O0), this inlines as a compiler would.
+O2_FLAGS = ("-S", "-emit-llvm", "-O2", "-fno-vectorize", "-fno-slp-vectorize",
+            "-fno-discard-value-names", "-ffp-contract=off")
+
+
+def compile_c_o2(c_path, extra_flags=(), timeout: float = 120) -> str:
+    """The LLVM IR text of clang-14 ``O2_FLAGS`` on a C file (errors as prepare_c's)."""
+    return _clang_ll(c_path, O2_FLAGS, extra_flags, timeout)
 
 
 #: What ``prepare_c`` does, for the records of benchmarks that start from its output.
