@@ -5,7 +5,7 @@ combination, two registers redefined again and again), per engine, with the fitt
 exponent; writes runs/ppg-scale.json (or ``--out``).
 
     python -m benchmarks.ppg_scale [--defines 100,200,...] [--engines clingo,duckdb[,souffle]]
-        [--scopes build,all] [--before REV] [--timeout 120] [--memory-gb 6]
+        [--scopes build,all] [--before REV [--labels before]] [--timeout 120] [--memory-gb 6]
 
 Two scopes: ``build`` asks the engine for every output relation but the two closures
 ``ppg_subset`` / ``ppg_disjoint`` (the graphs, the values, and the closure rows the
@@ -107,6 +107,8 @@ def main() -> int:
                     help="souffle is left out when its binary is absent")
     ap.add_argument("--scopes", default="build,all")
     ap.add_argument("--before", metavar="REV", help="also run the datalog/ of this git revision")
+    ap.add_argument("--labels", default="after,before",
+                    help="which of the two programs to run (before: only with --before)")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--memory-gb", type=float, default=6)
     ap.add_argument("--out", default="ppg-scale.json", help="file in runs/")
@@ -126,8 +128,9 @@ def main() -> int:
                             capture_output=True, text=True).stdout.strip()
     results = []
     with tempfile.TemporaryDirectory(prefix="pathlogic-ppg-") as tmp:
-        programs = {"after": ROOT / "datalog" / "ppg.dl"}
-        if args.before:
+        labels = args.labels.split(",")
+        programs = {"after": ROOT / "datalog" / "ppg.dl"} if "after" in labels else {}
+        if args.before and "before" in labels:
             old = Path(tmp) / "before"
             old.mkdir()
             archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "datalog"],

@@ -19,16 +19,18 @@ OLDS = ("kept", "reset")
 GROUPS = tuple(itertools.product(TYPES, GUARDS, CONDITIONS, OLDS))
 
 
-def hyperblock_lines(defines: int) -> list[str]:
-    """The instructions of a hyperblock with exactly ``defines`` predicate defines: the groups of
-    ``GROUPS`` in order, cycling, each a define of ``p`` (the group's type) and ``q`` (the type
+def hyperblock_lines(defines: int, stride: int = 1) -> list[str]:
+    """The instructions of a hyperblock with exactly ``defines`` predicate defines: group k is
+    ``GROUPS[k * stride % len(GROUPS)]`` (``stride`` coprime with 96 visits every group; 7 visits
+    every type within 12 groups), each a define of ``p`` (the group's type) and ``q`` (the type
     five places on) after an optional reset, and an instruction guarded by ``p``; cut short at
     ``defines``."""
     lines: list[str] = []
     n = 0
-    for k, (dtype, guard, cond, old) in enumerate(itertools.cycle(GROUPS)):
+    for k in itertools.count():
         if n == defines:
             break
+        dtype, guard, cond, old = GROUPS[k * stride % len(GROUPS)]
         if old == "reset":
             lines.append("p:ut, q:uf = pcmp.gt a, 0")
             n += 1
@@ -41,9 +43,9 @@ def hyperblock_lines(defines: int) -> list[str]:
     return lines
 
 
-def hyperblock_program(defines: int, name: str = "hyper") -> str:
+def hyperblock_program(defines: int, name: str = "hyper", stride: int = 1) -> str:
     """The PIR text of function ``name(a, b)``: one ``!hyperblock`` of ``defines`` predicate
     defines (``hyperblock_lines``), returning x."""
-    body = "\n".join("    " + line for line in hyperblock_lines(defines))
+    body = "\n".join("    " + line for line in hyperblock_lines(defines, stride))
     return (f"func {name}(a, b) {{\nentry: !hyperblock\n    x = add a, 0\n{body}\n"
             f"    ret x\n}}\n")
