@@ -1,0 +1,28 @@
+"""benchmarks/ppg_scale.py: the fitted growth exponent, and one small run end to end (the run file
+holds the rows of each scope: ``build`` leaves out the two closures, ``all`` has them)."""
+from __future__ import annotations
+
+import json
+import sys
+
+from benchmarks import ppg_scale
+
+
+def test_fitted_exponent():
+    assert ppg_scale.fitted_exponent([(1, 3.0), (2, 12.0), (4, 48.0)]) == 2.0
+    assert ppg_scale.fitted_exponent([(10, 5.0), (1000, 5.0)]) == 0.0
+    assert ppg_scale.fitted_exponent([(10, 5.0)]) is None
+
+
+def test_small_run(tmp_path, monkeypatch):
+    out = tmp_path / "ppg.json"
+    monkeypatch.setattr(sys, "argv", ["ppg_scale", "--defines", "6", "--engines", "clingo",
+                                      "--out", str(out)])
+    assert ppg_scale.main() == 0
+    run = json.loads(out.read_text())
+    assert run["command"].startswith("python -m benchmarks.ppg_scale --defines 6")
+    by_scope = {r["scope"]: r for r in run["results"]}
+    assert all(r["finished"] and r["defines"] == 6 for r in by_scope.values())
+    assert set(ppg_scale.CLOSURES) <= set(by_scope["all"]["rows"])
+    assert not set(ppg_scale.CLOSURES) & set(by_scope["build"]["rows"])
+    assert by_scope["all"]["rows"]["ppg_node"] == by_scope["build"]["rows"]["ppg_node"] > 6
