@@ -16,7 +16,8 @@ facts:
 * ``flow.known_memory.known_loads``, for simplify (which runs without the Datalog engine, to a
   fixpoint of its own rounds): a forward must-dataflow over the CFG of each object's bytes, with
   addresses resolved through the definitions reaching each read and values through known bits
-  (``simplify._Values``). It takes every write's bytes from ``memory_write`` here and a
+  (``flow.function_values.FunctionValues``). It takes every write's bytes from ``memory_write``
+  here and a
   read-only global's from ``readonly_contents``.
 
 References

@@ -29,7 +29,8 @@ instruction (a write into an object of which nothing is known makes the written 
 * at a join, a byte is known when it is the same on every incoming edge (not the edge a ``cbr``
   on a literal, or on a register just set to one, never takes: ``reaching.constant_branch``).
 
-An address is resolved through the one definition reaching its read (``_Values.reaching_def``):
+An address is resolved through the one definition reaching its read
+(``FunctionValues.reaching_def``):
 copies and ``add`` of a literal back to the alloca, so it is the object X allocated last (X
 dominates the chain, which dominates the read: X cannot run again in between). A load of k
 bytes at a known offset inside X whose bytes are all known reads them (little-endian, extended as

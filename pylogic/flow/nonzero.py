@@ -31,8 +31,8 @@ MAX_CHAIN = 32
 
 
 class NonZero:
-    """Non-zero facts of one solved ``simplify._Values`` (its function, dominator intervals,
-    SSA values and known bits); ``at(a, block, index)`` answers per read.
+    """Non-zero facts of one solved ``flow.function_values.FunctionValues`` (its function,
+    dominator intervals, SSA values and known bits); ``at(a, block, index)`` answers per read.
 
     References: LLVM 14 ValueTracking.cpp (isKnownNonZero), GVN.cpp (propagateEquality);
     pathfinder.md (correlation source 4: a dereferenced pointer is non-zero)."""

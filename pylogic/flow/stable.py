@@ -21,7 +21,7 @@ def stable_operand(values, a) -> bool:
     Parameters
     ----------
     values : a function's solved values with ``leader(operand)`` (the operand a copy stands
-        for) and ``is_value(register)`` (an SSA value): simplify's ``_Values``.
+        for) and ``is_value(register)`` (an SSA value): ``flow.function_values.FunctionValues``.
     a : the operand (``Imm``, ``GlobalAddr`` or ``Reg``).
 
     Returns

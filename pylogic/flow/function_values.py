@@ -1,0 +1,504 @@
+"""What every register of one function holds, as far as a flow-sensitive analysis can tell:
+definitions and reads, SSA values (a register written once, unguarded, whose definition dominates
+every read), dominator-tree intervals, the registers that may be read before any write, and the
+known bits of every definition and read (the optimistic fixpoint over the blocks found
+executable: SCCP's executable edges). ``simplify`` rewrites with it; ``flow.nonzero``,
+``flow.branch_facts``, ``flow.known_memory`` and ``flow.stable`` read it.
+
+``FunctionValues(fn, idom, ...)`` then ``solve()``; ``at(site)`` is the view of one instruction
+(``AtSite``: its operands' bits are those of the definitions reaching it).
+
+References: LLVM 14 ValueTracking.cpp (computeKnownBits), SCCPSolver (executable edges);
+docs/pir.md (a register never written reads 0).
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Optional
+
+from pylogic.flow import known_bits as kb
+from pylogic.flow.branch_facts import BranchFacts
+from pylogic.flow.known_bits import Bits
+from pylogic.flow.known_memory import known_loads
+from pylogic.flow.reaching import reaching_definitions
+from pylogic.ir.model import (Call, Cmp, CondBr, Function, Imm, Instr, Load, Mov, PredDefine, Reg,
+                              Select, BinOp, UnOp, branch_targets)
+
+#: Most evaluations of one instruction in the known-bits fixpoint before it is given up (unknown).
+MAX_VISITS = 200
+
+
+class FunctionValues:
+    """Definitions, SSA values and known bits of one function."""
+
+    def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
+                 returns: Optional[dict] = None, defined: Optional[set] = None,
+                 global_sizes: Optional[dict] = None):
+        self.fn = fn
+        self.readonly = readonly or {}
+        self.returns = returns or {}    # defined function -> known bits of what it returns
+        self.defined = defined      # names of the module's defined functions (None: unknown)
+        self.global_sizes = global_sizes or {}
+        entry = fn.blocks[0].label
+        children = defaultdict(list)
+        for n, d in idom.items():
+            children[d].append(n)
+        # dominator-tree intervals: d dominates n iff pre[d] <= pre[n] and post[n] <= post[d]
+        self.pre, self.post = {}, {}
+        clock, stack = 0, [(entry, False)]
+        while stack:
+            b, done = stack.pop()
+            if done:
+                self.post[b] = clock
+            else:
+                self.pre[b] = clock
+                stack.append((b, True))
+                stack.extend((c, False) for c in sorted(children[b]))
+            clock += 1
+        self.defs: dict[str, list] = defaultdict(list)    # register -> [(block, index, instr)]
+        self.reads: dict[str, list] = defaultdict(list)   # register -> [(block, index)]
+        for b in fn.blocks:
+            for k, ins in enumerate(b.instrs):
+                for d in ins.defs():
+                    self.defs[d].append((b.label, k, ins))
+                for a in ins.uses():
+                    if isinstance(a, Reg):
+                        self.reads[a.name].append((b.label, k))
+                if ins.guard is not None:
+                    self.reads[ins.guard].append((b.label, k))
+        # a block may be left before its end by a side exit (hyperblocks): a definition after
+        # one does not reach the other blocks on every path through its block
+        self.first_exit = {b.label: next((k for k, i in enumerate(b.instrs[:-1])
+                                          if branch_targets(i)), len(b.instrs))
+                           for b in fn.blocks}
+        params = set(fn.params)
+        self.params = params
+        self.ssa: dict[str, Instr] = {}
+        for r, ds in self.defs.items():
+            if r in params or len(ds) != 1:
+                continue
+            b, k, ins = ds[0]
+            if ins.guard is None and b in self.pre and not isinstance(ins, PredDefine) and all(
+                    self._dominates(b, k, ub, uk) for ub, uk in self.reads[r] if ub in self.pre):
+                self.ssa[r] = ins
+        self.unwritten = self._maybe_unwritten()
+        self.bits: dict[str, Bits] = {}
+        self.here: Optional[tuple] = None       # (block, index) of the instruction rewritten
+        # flow-sensitive: the definitions reaching each read, and the known bits of each
+        self.reaching = reaching_definitions(fn)
+        self.fn_blocks = fn.block_map()
+        self.def_bits: dict[int, Bits] = {}
+
+    def _maybe_unwritten(self) -> set:
+        """Registers (not SSA values, not parameters) some read of which may come before any
+        write (it then reads 0): definite assignment, a forward must-problem over the CFG;
+        a block with a side exit passes on only what it writes before its first one."""
+        fn = self.fn
+        regs = [r for r in self.defs if r not in self.ssa and r not in self.params]
+        bit = {r: 1 << i for i, r in enumerate(regs)}
+        every = (1 << len(regs)) - 1
+        gen, preds = {}, defaultdict(list)
+        for b in fn.blocks:
+            g = 0
+            for ins in b.instrs[:self.first_exit[b.label] + 1]:
+                if ins.guard is None and not isinstance(ins, PredDefine):
+                    for d in ins.defs():
+                        g |= bit.get(d, 0)
+            gen[b.label] = g
+        for a, b in fn.edges():
+            if a in self.pre:
+                preds[b].append(a)
+        entry = fn.blocks[0].label
+        live = [b.label for b in fn.blocks if b.label in self.pre]
+        into = {b: (0 if b == entry else every) for b in live}
+        changed = True
+        while changed:
+            changed = False
+            for b in live:
+                if b == entry:
+                    continue
+                new = every
+                for p in preds[b]:
+                    new &= into[p] | gen[p]
+                if new != into[b]:
+                    into[b], changed = new, True
+        out = set()
+        for b in fn.blocks:
+            if b.label not in self.pre:
+                continue
+            written = into[b.label]
+            for ins in b.instrs:
+                reads = [a.name for a in ins.uses() if isinstance(a, Reg)]
+                if ins.guard is not None:
+                    reads.append(ins.guard)
+                for r in reads:
+                    if r in bit and not written & bit[r]:
+                        out.add(r)
+                if ins.guard is None and not isinstance(ins, PredDefine):
+                    for d in ins.defs():
+                        written |= bit.get(d, 0)
+        return out
+
+    def _dominates(self, b: str, k: int, ub: str, uk: int) -> bool:
+        if b == ub:
+            return k < uk
+        return k < self.first_exit[b] and self.pre[b] <= self.pre[ub] \
+            and self.post[ub] <= self.post[b]
+
+    # ------------------------------------------------------------ known bits
+    def operand(self, a, site: Optional[tuple] = None) -> Bits:
+        """Known bits of operand ``a``; read by the instruction at ``site``: the join of the
+        definitions reaching that read (``flow.reaching``), else of all of a's."""
+        if isinstance(a, Imm):
+            return kb.const(a.value)
+        if isinstance(a, Reg):
+            if a.name in ("p0", "true"):
+                return kb.const(1)
+            if site is not None:
+                got = self._reaching_bits(a.name, site)
+                if got is not None:
+                    return got
+            if a.name not in self.defs and a.name not in self.params:
+                return kb.const(0)      # never written: reads 0 (docs/pir.md)
+            return self.bits.get(a.name, kb.UNKNOWN)
+        return kb.UNKNOWN       # a global's address
+
+    def _reaching_bits(self, r: str, site: tuple) -> Optional[Bits]:
+        """Join of the known bits of the definitions of ``r`` reaching ``site`` (those with a
+        value yet: optimistic); None when ``site`` has no reaching information for ``r`` or no
+        reaching definition has a value yet."""
+        ids = self.reaching.at(site, r)
+        if ids is None:
+            return None
+        out = None
+        for i in ids:
+            v = self.def_bits.get(i)
+            if v is not None:
+                out = v if out is None else kb.join(out, v)
+        return out
+
+    def evaluate(self, ins: Instr, site: Optional[tuple] = None) -> Optional[Bits]:
+        """Known bits of what ``ins`` (at ``site``, when given) writes (its single destination);
+        None: an operand has no value yet (optimistic start)."""
+        args = list(ins.uses())
+        for a in args:
+            if not isinstance(a, Reg) or a.name in ("p0", "true"):
+                continue
+            if site is not None and self.reaching.at(site, a.name) is not None:
+                if self._reaching_bits(a.name, site) is None:
+                    return None
+            elif a.name not in self.bits and a.name in self.defs and a.name not in self.params:
+                return None
+        ops = [self.operand(a, site) for a in args]
+        if isinstance(ins, Mov):
+            return ops[0]
+        if isinstance(ins, BinOp):
+            return kb.transfer(ins.op, *ops)
+        if isinstance(ins, UnOp):
+            return kb.transfer(ins.op, *ops)
+        if isinstance(ins, Cmp):
+            return kb.transfer(ins.rel, *ops)
+        if isinstance(ins, Select):
+            return kb.transfer("select", *ops)
+        if isinstance(ins, PredDefine):
+            return kb.BOOL
+        if isinstance(ins, Load):
+            return kb.load(ins.size, ins.signed)
+        if isinstance(ins, Call):
+            return self.returns.get(ins.callee, kb.UNKNOWN)
+        return kb.UNKNOWN
+
+    def param_bits(self, r: str) -> Bits:
+        """A parameter's value on entry: in its type's range when it has one (a call with an
+        argument outside it faults; docs/pir.md "Extensions") and nothing writes it again."""
+        rng = self.fn.param_ranges().get(r) if self.fn.param_types else None
+        if rng is None or r in self.defs:
+            return kb.UNKNOWN
+        return kb.in_range(*rng)
+
+    def entry_bits(self, r: str) -> Bits:
+        """A parameter's value on entry: its type's range when it has one, else unknown."""
+        rng = self.fn.param_ranges().get(r) if self.fn.param_types else None
+        return kb.UNKNOWN if rng is None else kb.in_range(*rng)
+
+    def stable(self, a) -> bool:
+        """``a`` holds one value for the whole call: a literal, a global's address, a register
+        never written (a parameter or 0) or an SSA value (through copies)."""
+        a = self.leader(a)
+        return not isinstance(a, Reg) or a.name in self.ssa or a.name not in self.defs
+
+    def branch_facts(self) -> BranchFacts:
+        """Compares decided by dominating branches (``flow.branch_facts``), built once."""
+        if getattr(self, "_branch_facts", None) is None:
+            self._branch_facts = BranchFacts(
+                self.fn, self.stable, self.leader,
+                lambda d, n: d in self.pre and n in self.pre and self.pre[d] <= self.pre[n]
+                and self.post[n] <= self.post[d])
+        return self._branch_facts
+
+    def at(self, site: tuple) -> "AtSite":
+        """These values as seen by the instruction at ``site`` (label, index)."""
+        return AtSite(self, site)
+
+    def _register_bits(self, r: str, results: dict) -> Optional[Bits]:
+        if r in self.params:
+            return self.param_bits(r)
+        out = kb.const(0) if r in self.unwritten else None
+        for b, k, ins in self.defs[r]:
+            v = results.get((b, k))
+            if v is None:
+                continue
+            if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
+                v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
+            out = v if out is None else kb.join(out, v)
+        return out
+
+    def _no_value_yet(self, a, site: tuple) -> bool:
+        """Operand ``a`` read at ``site`` has no known bits yet (optimistic start)."""
+        if not isinstance(a, Reg) or a.name in ("p0", "true"):
+            return False
+        if self.reaching.at(site, a.name) is not None:
+            return self._reaching_bits(a.name, site) is None
+        return a.name not in self.bits and a.name in self.defs and a.name not in self.params
+
+    def _successors(self, block, forced=frozenset()) -> set:
+        """The blocks control may reach from ``block`` as far as the known bits tell: a ``cbr``
+        terminator on a condition known non-zero (zero) leaves by its true (false) edge only;
+        one whose condition has no value yet by neither (both once ``block`` is ``forced``)."""
+        out = set()
+        last = len(block.instrs) - 1
+        for k, ins in enumerate(block.instrs):
+            if k == last and isinstance(ins, CondBr) and ins.guard is None \
+                    and block.label not in forced:
+                site = (block.label, k)
+                if self._no_value_yet(ins.cond, site):
+                    continue
+                c = self.operand(ins.cond, site)
+                if c.one:
+                    out.add(ins.if_true)
+                elif c.zero == kb.M:
+                    out.add(ins.if_false)
+                else:
+                    out.update((ins.if_true, ins.if_false))
+            else:
+                out.update(branch_targets(ins))
+        return out
+
+    def solve(self) -> None:
+        """The known bits of every definition (flow-sensitive: each read joins the definitions
+        reaching it) and of every register (the join of its definitions): the optimistic
+        fixpoint, a worklist over reads, over the blocks found executable (SCCP's executable
+        edges: GVN's processFoldableCondBr likewise ignores what a constant branch cannot
+        reach); a definition in a block never found executable contributes nothing (it never
+        runs). A definition of an executable block left without a value (a cycle with no base)
+        becomes unknown, and so does a condition: then both its edges are taken."""
+        results: dict[tuple, Bits] = {}
+        visits: Counter = Counter()
+        defs = self.reaching.defs
+        users = defaultdict(set)
+        for site, regs in self.reaching.reads.items():
+            for ids in regs.values():
+                for i in ids:
+                    users[i].add(site)
+        site_defs = defaultdict(list)       # (label, index) -> ids of the definitions there
+        for i, d in enumerate(defs):
+            if d.kind == "instr":
+                site_defs[d.site].append(i)
+            elif d.kind == "entry":
+                self.def_bits[i] = self.entry_bits(d.reg) if d.reg in self.params \
+                    else kb.const(0)
+            else:
+                self.def_bits[i] = kb.const(d.value)
+        instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
+        blocks = self.fn.block_map()
+        self.executable: set = set()
+        forced: set = set()
+        work, pending = [], set()
+
+        def push(site: tuple) -> None:
+            if site[0] in self.executable and site not in pending:
+                pending.add(site)
+                work.append(site)
+
+        def reach(label: str) -> None:
+            new = [label]
+            while new:
+                b = new.pop()
+                if b in self.executable or b not in blocks:
+                    continue
+                self.executable.add(b)
+                for k, ins in enumerate(blocks[b].instrs):
+                    if ins.defs() or isinstance(ins, CondBr):
+                        push((b, k))
+                new.extend(self._successors(blocks[b], forced) - self.executable)
+
+        for r in self.params:
+            self.bits[r] = self.param_bits(r)
+        reach(self.fn.blocks[0].label)
+        while True:
+            while work:
+                key = work.pop()
+                pending.discard(key)
+                ins = instr[key]
+                if isinstance(ins, CondBr):
+                    for t in self._successors(blocks[key[0]], forced) - self.executable:
+                        reach(t)
+                    continue
+                new = self.evaluate(ins, key)
+                if new is None:
+                    continue
+                visits[key] += 1
+                old = results.get(key)
+                if old is not None:
+                    new = kb.join(old, new)
+                    if visits[key] > MAX_VISITS:
+                        new = kb.UNKNOWN
+                    if new == old:
+                        continue
+                results[key] = new
+                for i in site_defs[key]:
+                    v = new
+                    if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
+                        v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
+                    self.def_bits[i] = v
+                    for u in users[i]:
+                        push(u)
+            idle = [i for key, ids in site_defs.items() if key[0] in self.executable
+                    for i in ids if i not in self.def_bits]
+            for i in idle:
+                self.def_bits[i] = kb.UNKNOWN
+                for u in users[i]:
+                    push(u)
+            if idle:
+                continue
+            stuck = [b.label for b in self.fn.blocks
+                     if b.label in self.executable and b.label not in forced
+                     and isinstance(b.instrs[-1], CondBr) and b.instrs[-1].guard is None
+                     and self._no_value_yet(b.instrs[-1].cond, (b.label, len(b.instrs) - 1))]
+            if not stuck:
+                break
+            for b in stuck:
+                forced.add(b)
+                for t in self._successors(blocks[b], forced) - self.executable:
+                    reach(t)
+        for r in self.params:
+            self.bits[r] = self.param_bits(r)
+        for r in self.defs:
+            if r in self.params:
+                continue
+            bits = self._register_bits(r, results)
+            self.bits[r] = kb.UNKNOWN if bits is None else bits
+
+    # ------------------------------------------------------------ SSA values
+    def leader(self, a):
+        """The operand ``a`` is a copy of, through SSA copies (itself otherwise)."""
+        seen = 0
+        while isinstance(a, Reg) and a.name in self.ssa and isinstance(self.ssa[a.name], Mov) \
+                and seen < 64:
+            src = self.ssa[a.name].src
+            if isinstance(src, Reg) and not self.is_value(src.name):
+                break
+            a, seen = src, seen + 1
+        return a
+
+    def instr_at(self) -> dict:
+        """``{(block, index): instruction}``."""
+        if not hasattr(self, "_at"):
+            self._at = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
+        return self._at
+
+    def is_value(self, r: str) -> bool:
+        """``r`` holds one value wherever it is read: an SSA register, or a parameter nothing
+        writes again."""
+        return r in self.ssa or (r in self.params and r not in self.defs)
+
+    def same(self, a, b) -> bool:
+        return a == b or self.leader(a) == self.leader(b)
+
+    def ssa_def(self, a) -> Optional[Instr]:
+        """The defining instruction of an SSA register (through copies), or None."""
+        a = self.leader(a)
+        if isinstance(a, Reg):
+            return self.ssa.get(a.name)
+        return None
+
+    def reaching_def(self, a, site: tuple) -> Optional[Instr]:
+        """The one definition of register ``a`` that reaches its read at ``site`` when it is an
+        unguarded instruction writing only ``a`` (it then dominates ``site``: every path to it
+        ends with that write), else None."""
+        got = self.reaching_def_site(a, site)
+        return None if got is None else got[1]
+
+    def reaching_def_site(self, a, site: tuple) -> Optional[tuple]:
+        """``((label, index), instruction)`` of ``reaching_def``, or None."""
+        if not isinstance(a, Reg):
+            return None
+        ids = self.reaching.at(site, a.name)
+        if ids is None or len(ids) != 1:
+            return None
+        d = self.reaching.defs[ids[0]]
+        if d.kind != "instr":
+            return None
+        (b, k), (ub, uk) = d.site, site
+        ins = self.fn_blocks[b].instrs[k]
+        if ins.guard is not None or isinstance(ins, PredDefine) or len(ins.defs()) != 1 \
+                or not self._dominates(b, k, ub, uk):
+            return None
+        return (b, k), ins
+
+    def known_loads(self) -> dict:
+        """``{site: value}``: loads reading known bytes of an alloca or a global
+        (``flow.known_memory``), computed once per round."""
+        if getattr(self, "_known_loads", None) is None:
+            def constant(a, site):
+                return self.operand(a, site).constant
+            self._known_loads = known_loads(self.fn, self.reaching_def_site, constant,
+                                                    self.readonly, self.defined,
+                                                    self.global_sizes)
+        return self._known_loads
+
+    def site_leader(self, a, site: tuple):
+        """``leader`` of what operand ``a`` read at ``site`` holds: through a reaching copy of a
+        stable value (its definition dominates that copy, which dominates ``site``, so it is
+        not written again in between)."""
+        ins = self.reaching_def(a, site)
+        if isinstance(ins, Mov) and self.stable(ins.src):
+            return self.leader(ins.src)
+        return self.leader(a)
+
+
+class AtSite:
+    """``FunctionValues`` as the instruction at ``site`` sees them: its operands' known bits are
+    those of
+    the definitions reaching it (sound for any register it reads: an SSA value built on one reads
+    the same value there); everything else is the function's."""
+
+    def __init__(self, values: FunctionValues, site: tuple):
+        self._values, self._site = values, site
+        self.site = site
+
+    def __getattr__(self, name):
+        return getattr(self._values, name)
+
+    def operand(self, a) -> Bits:
+        return self._values.operand(a, self._site)
+
+    def evaluate(self, ins: Instr) -> Optional[Bits]:
+        return self._values.evaluate(ins, self._site)
+
+    # The instruction's own operands are followed through the definitions reaching them; an
+    # operand of an inner definition is compared by its value there, which rules only use when
+    # it is stable (``stable_operand``, through ``leader``, which stays the function's).
+    def same(self, a, b) -> bool:
+        v = self._values
+        return a == b or v.site_leader(a, self._site) == v.site_leader(b, self._site)
+
+    def ssa_def(self, a) -> Optional[Instr]:
+        v = self._values
+        inner = v.ssa_def(a)
+        if inner is not None:
+            return inner
+        ins = v.reaching_def(v.leader(a), self._site)
+        if isinstance(ins, Mov):
+            return v.ssa_def(ins.src) if v.stable(ins.src) else None
+        return ins
