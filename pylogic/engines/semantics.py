@@ -177,6 +177,11 @@ def term_vars(term) -> list:
     return []
 
 
+def source_name(v: Var) -> str:
+    """A variable's name as written (``scope_to_aggregate`` renames ``x`` to ``x#agg3``)."""
+    return v.name.split("#agg")[0] or v.name
+
+
 def pattern_vars(term) -> list:
     """The variables a term binds by matching (a variable, or one inside a record of such)."""
     if isinstance(term, Var):
@@ -464,7 +469,11 @@ class _Checker:
         grounded |= {o.result.name for o in independent if isinstance(o, AggLit)}
         inner = {v.name for b in lit.body for v in lit_vars(b)}
         inner |= {v.name for v in term_vars(lit.target)} if lit.target is not None else set()
-        local = {n for n in inner - grounded if not n.startswith("#")
+        # Soufflé 2.5 (ast/analysis/Aggregate.cpp, getInjectedVariables): a variable of the
+        # target expression is never injected, it is the aggregate's own even where the rest of
+        # the body grounds it (c = min v + g : { e(g, v) } is one minimum over all of e)
+        target = {v.name for v in term_vars(lit.target)} if lit.target is not None else set()
+        local = {n for n in (inner - grounded) | target if not n.startswith("#")
                  and n in {v.name for o in others for v in
                            ([o.result] if isinstance(o, AggLit) else lit_vars(o))}}
         if not local:
@@ -507,7 +516,7 @@ class _Checker:
             if lit.target is not None:
                 for v in term_vars(lit.target):
                     if v.name not in outside and v.name not in seen:
-                        raise DatalogError(f"variable '{v.name}' of the aggregate target is "
+                        raise DatalogError(f"variable '{source_name(v)}' of the aggregate target is "
                                            "ungrounded", v.loc)
             new_body.append(AggLit(lit.result, lit.op, lit.target, tuple(inner),
                                    tuple(tuple_vars) or (Num(0, lit.loc),), lit.loc))
@@ -525,7 +534,7 @@ class _Checker:
                 needed += term_vars(lit.target) if lit.target is not None else []
                 for v in needed:
                     if v.name not in inner_bound:
-                        raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+                        raise DatalogError(f"ungrounded variable '{source_name(v)}'", v.loc)
         for v in term_vars_of_atom(rule.head):
             if v.name not in bound:
                 if any(isinstance(lit, AggLit) and v.name in {w.name for w in lit_vars(lit)}
@@ -537,13 +546,13 @@ class _Checker:
             if isinstance(lit, (NegAtom, Constraint, Test)):
                 for v in lit_vars(lit):
                     if v.name not in bound:
-                        raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+                        raise DatalogError(f"ungrounded variable '{source_name(v)}'", v.loc)
             elif isinstance(lit, Atom):
                 for a in lit.args:
                     if not isinstance(a, Var):
                         for v in term_vars(a):
                             if v.name not in bound:
-                                raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+                                raise DatalogError(f"ungrounded variable '{source_name(v)}'", v.loc)
 
     # -- types
     def check_types(self, rule: Rule) -> None:
