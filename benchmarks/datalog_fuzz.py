@@ -65,7 +65,7 @@ def run_embedded(prog: FuzzProgram, engine: str, workdir: Path) -> dict:
         return {"kind": "error", "message": f"{type(exc).__name__}: {exc}"}
 
 
-def run_souffle(prog: FuzzProgram, workdir: Path, souffle: str, timeout: float = 60) -> dict:
+def run_souffle(prog: FuzzProgram, workdir: Path, souffle: str, timeout: float = 300) -> dict:
     """Soufflé's interpreter on the program text itself (not through our front end): rows, or
     ``rejected`` (Soufflé's own error: the program is not valid Soufflé), or ``error``."""
     path, facts = write_program(prog, workdir)
@@ -76,7 +76,7 @@ def run_souffle(prog: FuzzProgram, workdir: Path, souffle: str, timeout: float =
         proc = subprocess.run([souffle, "-F", str(facts), "-D", str(out), str(path)],
                               capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {"kind": "error", "message": f"souffle timed out after {timeout} s"}
+        return {"kind": "timeout", "message": f"souffle: no answer within {timeout} s"}
     stderr = proc.stderr.decode("utf-8", "replace")
     if proc.returncode != 0 or "Error" in stderr:
         kind = "rejected" if proc.returncode > 0 and "Error" in stderr else "error"
@@ -102,19 +102,25 @@ def _in_child(fn, timeout: float) -> dict:
     proc = ctx.Process(target=child)
     proc.start()
     send.close()
-    got = recv.recv() if recv.poll(timeout) else None
+    deadline = time.monotonic() + timeout
+    got = None
+    while got is None and time.monotonic() < deadline:
+        if recv.poll(1):
+            got = recv.recv()
+        elif not proc.is_alive():          # died without an answer: a crash
+            proc.join()
+            return {"kind": "error", "message": f"crash (exit {proc.exitcode})"}
     proc.join(1 if got is not None else 0)
     if proc.is_alive():
         proc.kill()
         proc.join()
-    if got is None:
-        return {"kind": "error", "message": f"crash or hang (exit {proc.exitcode}, limit "
-                f"{timeout} s)"}
+    if got is None:   # a hang, or a machine too loaded: counted apart, not as an error
+        return {"kind": "timeout", "message": f"no answer within {timeout} s"}
     return got
 
 
 def run_all(prog: FuzzProgram, engines: list[str], workdir: Path, souffle: str | None = None,
-            isolate: bool = False, timeout: float = 60) -> dict:
+            isolate: bool = False, timeout: float = 300) -> dict:
     """Every engine's outcome on ``prog`` (``souffle`` too, given its binary)."""
     outcomes = {}
     for engine in engines:
@@ -135,7 +141,7 @@ def verdict(outcomes: dict) -> list[str]:
     problems = [f"{e}: {o['message']}" for e, o in outcomes.items()
                 if o["kind"] == "error" and e != "souffle"]
     souffle = outcomes.get("souffle", {}).get("kind")
-    if souffle in ("rejected", "error"):
+    if souffle in ("rejected", "error", "timeout"):
         return problems
     with_rows = {e: o["rows"] for e, o in outcomes.items() if o["kind"] == "rows"}
     ref = "souffle" if souffle == "rows" else next(iter(with_rows), None)
@@ -153,10 +159,12 @@ def diff(a, b) -> str:
 
 
 def fuzz(programs: int, seed: int, engines: list[str], souffle: str | None,
-         timeout: float, constructs: list[str] | None = None) -> dict:
+         timeout: float, constructs: list[str] | None = None, progress=None) -> dict:
+    """Run ``programs`` programs (constructs in turn); ``progress(result)`` every 50."""
     constructs = constructs or CONSTRUCTS
     stats = {c: {"tried": 0, "agreed": 0, "compared_with_souffle": 0, "souffle_rejected": 0,
-                 "souffle_errors": 0, "refused": {e: 0 for e in engines}, "errors": 0, "disagreements": 0,
+                 "souffle_errors": 0, "timeouts": 0, "refused": {e: 0 for e in engines},
+                 "errors": 0, "disagreements": 0,
                  "refusal_reasons": {}}
              for c in constructs}
     findings = []
@@ -175,6 +183,7 @@ def fuzz(programs: int, seed: int, engines: list[str], souffle: str | None,
                     st["refusal_reasons"][f"{e}: {reason}"] = \
                         st["refusal_reasons"].get(f"{e}: {reason}", 0) + 1
             souffle_kind = outcomes.get("souffle", {}).get("kind")
+            st["timeouts"] += sum(o["kind"] == "timeout" for o in outcomes.values())
             st["souffle_rejected"] += souffle_kind == "rejected"
             st["souffle_errors"] += souffle_kind == "error"
             problems = verdict(outcomes)
@@ -182,18 +191,28 @@ def fuzz(programs: int, seed: int, engines: list[str], souffle: str | None,
                 kind = "errors" if any(o["kind"] == "error" for e, o in outcomes.items()
                                        if e != "souffle") else "disagreements"
                 st[kind] += 1
+                print(f"finding: {construct} program {k}: {problems[:2]}", file=sys.stderr,
+                      flush=True)
                 if len(findings) < 40:
                     findings.append({"construct": construct, "program": k,
                                      "problems": problems[:4], "reproducer": prog.reproducer()})
             elif sum(o["kind"] == "rows" for o in outcomes.values()) >= 2:
                 st["agreed"] += 1
                 st["compared_with_souffle"] += souffle_kind == "rows"
-            if (k + 1) % 100 == 0:
+            if (k + 1) % 50 == 0:
                 print(f"{k + 1} programs, {len(findings)} findings", file=sys.stderr, flush=True)
-    for st in stats.values():   # the most frequent refusals only (a summary, not a log)
-        st["refusal_reasons"] = dict(sorted(st["refusal_reasons"].items(),
-                                            key=lambda kv: -kv[1])[:6])
-    return {"stats": stats, "findings": findings}
+                if progress:
+                    progress(_summary(stats, findings))
+    return _summary(stats, findings)
+
+
+def _summary(stats: dict, findings: list) -> dict:
+    """The run so far, with the most frequent refusals only (a summary, not a log)."""
+    out = {}
+    for c, st in stats.items():
+        out[c] = dict(st, refusal_reasons=dict(sorted(st["refusal_reasons"].items(),
+                                                      key=lambda kv: -kv[1])[:6]))
+    return {"stats": out, "findings": list(findings)}
 
 
 def main(argv=None) -> int:
@@ -202,7 +221,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engines", default=",".join(EMBEDDED))
     ap.add_argument("--no-souffle", action="store_true", help="even with souffle on PATH")
-    ap.add_argument("--timeout", type=float, default=60, help="seconds per engine and program")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds per engine and program")
     ap.add_argument("--construct", action="append", choices=CONSTRUCTS)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
@@ -210,21 +229,25 @@ def main(argv=None) -> int:
     engines = args.engines.split(",")
     from benchmarks.common import children_cpu
     t0 = time.process_time() + children_cpu()
-    result = fuzz(args.programs, args.seed, engines, souffle, args.timeout, args.construct)
-    cpu = time.process_time() + children_cpu() - t0
-    totals = {k: sum(s[k] for s in result["stats"].values())
-              for k in ("tried", "agreed", "compared_with_souffle", "souffle_rejected", "souffle_errors", "errors",
-                        "disagreements")}
-    totals["refused"] = {e: sum(s["refused"][e] for s in result["stats"].values())
-                         for e in engines}
-    doc = {"command": "python -m benchmarks.datalog_fuzz " + " ".join(argv or sys.argv[1:]),
-           "souffle": souffle and subprocess.run([souffle, "--version"], capture_output=True,
-                                                 text=True).stdout.split("\n")[0].strip()
-           or None,
-           "engines": engines, "seed": args.seed, "cpu_seconds": round(cpu, 1),
-           "totals": totals, **result}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+
+    def write(result: dict) -> dict:
+        totals = {k: sum(s[k] for s in result["stats"].values())
+                  for k in ("tried", "agreed", "compared_with_souffle", "souffle_rejected",
+                            "souffle_errors", "timeouts", "errors", "disagreements")}
+        totals["refused"] = {e: sum(s["refused"][e] for s in result["stats"].values())
+                             for e in engines}
+        version = souffle and subprocess.run([souffle, "--version"], capture_output=True,
+                                             text=True).stdout.strip().split("\n")[0]
+        doc = {"command": "python -m benchmarks.datalog_fuzz " + " ".join(argv or sys.argv[1:]),
+               "souffle": version or None, "engines": engines, "seed": args.seed,
+               "cpu_seconds": round(time.process_time() + children_cpu() - t0, 1),
+               "totals": totals, **result}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+        return totals
+
+    totals = write(fuzz(args.programs, args.seed, engines, souffle, args.timeout, args.construct,
+                        progress=write))
     print(json.dumps(totals))
     return 1 if totals["errors"] or totals["disagreements"] else 0
 
