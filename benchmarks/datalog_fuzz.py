@@ -236,8 +236,9 @@ def main(argv=None) -> int:
                             "souffle_errors", "timeouts", "errors", "disagreements")}
         totals["refused"] = {e: sum(s["refused"][e] for s in result["stats"].values())
                              for e in engines}
-        version = souffle and subprocess.run([souffle, "--version"], capture_output=True,
-                                             text=True).stdout.strip().split("\n")[0]
+        version = souffle and next((ln.strip() for ln in subprocess.run(
+            [souffle, "--version"], capture_output=True, text=True).stdout.splitlines()
+            if ln.startswith("Version")), souffle)
         doc = {"command": "python -m benchmarks.datalog_fuzz " + " ".join(argv or sys.argv[1:]),
                "souffle": version or None, "engines": engines, "seed": args.seed,
                "cpu_seconds": round(time.process_time() + children_cpu() - t0, 1),

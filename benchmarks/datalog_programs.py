@@ -389,11 +389,11 @@ def _adts(ch, prog):
     lines += [".type Shape = Circle {r: number} | Rect {w: number, h: number} | Empty {}",
               ".decl shape(s: Shape)"]
     lines += ["shape($Circle(x)) :- a(x, _).", "shape($Rect(x, y)) :- a(x, y).",
-              "shape($Empty) :- s(_, _)." if ch.bool() else "shape($Empty) :- a(_, _)."]
+              "shape($Empty()) :- s(_, _)." if ch.bool() else "shape($Empty()) :- a(_, _)."]
     lines += _out("area", ["number"])
     lines.append(ch.pick(["area(r * r * 3) :- shape($Circle(r)).",
                           "area(w * h) :- shape($Rect(w, h)).",
-                          "area(0) :- shape($Empty)."]))
+                          "area(0) :- shape($Empty())."]))
     lines += _out("same", ["number"])
     lines.append("same(x) :- shape($Circle(x)), shape($Rect(x, x)).")
     lines += _out("kinds", ["number"]) + ["kinds(c) :- c = count : { shape(_) }."]
