@@ -383,6 +383,9 @@ class _Checker:
                     raise DatalogError("aggregate inside a negated atom is not supported", a.loc)
             return lit
         if isinstance(lit, Constraint):
+            if lit.op == "=":   # p = [x, _]: a pattern's '_' matches anything (Soufflé)
+                lit = Constraint("=", self.name_pattern_wildcards(lit.left),
+                                 self.name_pattern_wildcards(lit.right), lit.loc)
             for side in (lit.left, lit.right):
                 w = _has_wildcard(side)
                 if w:
@@ -397,6 +400,16 @@ class _Checker:
             return Test(lit.name, tuple(self.lift_term(a, body) for a in lit.args), lit.negated,
                         lit.loc)
         raise DatalogError(f"unexpected construct {type(lit).__name__}", getattr(lit, "loc", None))
+
+    def name_pattern_wildcards(self, term):
+        """``term`` with each ``_`` that is a field of a record or ADT pattern (not inside
+        arithmetic or a functor) made a fresh variable, which the unpacking binds."""
+        if isinstance(term, (Record, AdtTerm)):
+            args = tuple(Var(f"#w{next(self.fresh)}", a.loc) if isinstance(a, Wildcard)
+                         else self.name_pattern_wildcards(a) for a in term.args)
+            return Record(args, term.loc) if isinstance(term, Record) else \
+                AdtTerm(term.branch, args, term.loc)
+        return term
 
     def lift_term(self, term, body: list):
         if isinstance(term, Aggregate):
@@ -465,8 +478,10 @@ class _Checker:
         Soufflé); a variable the other literals ground stays shared (correlated)."""
         independent = [o for o in others if not (isinstance(o, Constraint) and lit.result.name in
                                                  {v.name for v in lit_vars(o)})]
-        grounded = _ground([o for o in independent if not isinstance(o, AggLit)], set())
-        grounded |= {o.result.name for o in independent if isinstance(o, AggLit)}
+        # another aggregate's result is ground, and so is what it grounds (c = count : {..},
+        # m = max d : { a(d, _), d >= c }: c is the outer one, as in Soufflé)
+        grounded = _ground([o for o in independent if not isinstance(o, AggLit)],
+                           {o.result.name for o in independent if isinstance(o, AggLit)})
         inner = {v.name for b in lit.body for v in lit_vars(b)}
         inner |= {v.name for v in term_vars(lit.target)} if lit.target is not None else set()
         # Soufflé 2.5 (ast/analysis/Aggregate.cpp, getInjectedVariables): a variable of the
