@@ -169,6 +169,9 @@ def fuzz(programs: int, seed: int, engines: list[str], souffle: str | None,
              for c in constructs}
     findings = []
     with tempfile.TemporaryDirectory(prefix="datalog-fuzz-") as tmp:
+        warm_up = FuzzProgram("warm-up", ".decl r(x: number)\n.output r\nr(1).\n")
+        for engine in engines:     # imported once, before the forks (not once per child)
+            run_embedded(warm_up, engine, Path(tmp) / "warm-up")
         for k in range(programs):
             construct = constructs[k % len(constructs)]
             prog = generate(RandomChoices(seed * 1_000_003 + k), construct)
