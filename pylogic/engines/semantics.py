@@ -510,9 +510,12 @@ class _Checker:
                 if j != i:  # a variable seen only inside other aggregates stays local (Soufflé)
                     vs = [other.result] if isinstance(other, AggLit) else lit_vars(other)
                     outside |= {v.name for v in vs}
-            # Soufflé 2.4.1 (measured): every wildcard position counts, whether or not the body
-            # is materialized: sum v : { e(g, _, v), v > 0 } adds v once per e tuple.
-            name_wildcards = True
+            # Soufflé 2.5 (MaterializeAggregationQueries): a body it evaluates in place (one
+            # atom) ranges over that atom's tuples, so every wildcard position counts: sum v :
+            # { e(g, _, v), v > 0 } adds v once per e tuple; a body it materializes ranges over
+            # the distinct tuples of its named variables only: count : { a(g, y), b(y, _) } is
+            # the number of y (measured on the binary)
+            name_wildcards = not _materialized(lit)
             inner, tuple_vars, seen = [], [], set()
             for b in lit.body:
                 if name_wildcards and isinstance(b, Atom):
@@ -808,6 +811,34 @@ def _equivalence_rules(rel: str, loc: SourceLoc) -> list[Rule]:
         return Atom(rel, args, loc)
     return [Rule(a(x, x), (a(x, y),), loc), Rule(a(y, y), (a(x, y),), loc),
             Rule(a(y, x), (a(x, y),), loc), Rule(a(x, z), (a(x, y), a(y, z)), loc)]
+
+
+def _materialized(lit: AggLit) -> bool:
+    """Whether Soufflé 2.5 materializes an aggregate's body into a relation of its named
+    variables (``needsMaterializedRelation``): more than one atom, a multi-result functor
+    (``range``), or a variable repeated in its one atom."""
+    atoms = [b for b in lit.body if isinstance(b, Atom)]
+    if len(atoms) > 1:
+        return True
+
+    def has_range(t) -> bool:
+        if isinstance(t, Call):
+            return t.name == "range" or any(has_range(a) for a in t.args)
+        if isinstance(t, BinOp):
+            return has_range(t.left) or has_range(t.right)
+        if isinstance(t, (Neg,)):
+            return has_range(t.operand)
+        if isinstance(t, (Record, AdtTerm)):
+            return any(has_range(a) for a in t.args)
+        return False
+    terms = [lit.target] if lit.target is not None else []
+    for b in lit.body:
+        terms += list(b.args) if isinstance(b, (Atom, Test)) else list(b.atom.args) \
+            if isinstance(b, NegAtom) else [b.left, b.right]
+    if any(has_range(t) for t in terms):
+        return True
+    names = [v.name for v in term_vars_of_atom(atoms[0])] if atoms else []
+    return len(names) != len(set(names))
 
 
 def _contains_agg(term) -> bool:

@@ -222,3 +222,37 @@ def test_underscore_in_a_record_pattern_of_a_constraint(tmp_path, engine):
     if got is None:
         return
     assert got["r"] == [(1,), (3,)] and got["q"] == [(1,), (3,)]
+
+
+# ---- what an aggregate ranges over: the atom's tuples, or its named variables ---------------
+
+MATERIALIZED = """
+.decl a(x: number, y: number)
+a(2, 3). a(4, 1). a(4, 65536).
+.decl b(x: number, y: number)
+b(3, 0). b(3, 46341). b(1, -5). b(1, 65536).
+.decl cnt(g: number, c: number)
+.output cnt
+cnt(g, c) :- a(g, _), c = count : { a(g, y), b(y, _) }.
+.decl tot(g: number, c: number)
+.output tot
+tot(g, c) :- a(g, _), c = sum y : { a(g, y), b(y, _) }.
+.decl one(c: number)
+.output one
+one(c) :- c = sum y : { b(_, y), y > 0 }.
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_materialized_aggregate_body_ranges_over_its_named_variables(tmp_path, engine):
+    """Soufflé 2.5 evaluates a one-atom body in place (every tuple of the atom counts, wildcard
+    positions too) and materializes a body of two atoms into a relation of its named
+    variables, so ``count : { a(g, y), b(y, _) }`` counts the y (1 for g = 2, where b(3, _) has
+    two tuples), and ``sum y`` adds each y once (measured on the binary; the embedded engines
+    counted the b tuples)."""
+    _, got = run(tmp_path, MATERIALIZED, engine)
+    if got is None:
+        return
+    assert got["cnt"] == [(2, 1), (4, 1)]
+    assert got["tot"] == [(2, 3), (4, 1)]
+    assert got["one"] == [(46341 + 65536,)]
