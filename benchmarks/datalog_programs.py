@@ -329,7 +329,10 @@ def _aggregates(ch, prog):
                                   ("a(x, y), x = g", ["y", "y + x"]),
                                   ("a(_, y)", ["y", "2147483647 - y"]),
                                   ("a(g, y), y > 1", ["y", "g"]),
-                                  ("b(g, y), !a(y, _)", ["y", "y * g"])])
+                                  ("b(g, y), !a(y, _)", ["y", "y * g"]),
+                                  # materialized by Soufflé: a repeated variable, a range
+                                  ("a(y, y), b(g, _)", ["y"]),
+                                  ("a(g, y), x = range(0, 2)", ["y", "x"])])
         target = "" if op == "count" else " " + ch.pick(targets)
         outer = ch.pick(["b(g, _)", "a(g, _)", "g = 2", "b(_, g)"])
         lines += _out(f"ag{k}", ["number", "number"])
