@@ -153,6 +153,8 @@ def run(args) -> int:
         with output_directory(out) as tmp_out:   # all of RESULTDIR replaced at once, or not at all
             write_outputs(checked, result, tmp_out)
     status = 1 if left_out else 0
+    if hasattr(sys.stdout, "reconfigure"):  # a string cut inside a UTF-8 character: its bytes
+        sys.stdout.reconfigure(errors="surrogateescape")      # (functors.py), as Soufflé
     shown = [r for r in shown_outputs(checked, args.all_outputs) if r in result]
     columns = {r: [c[0] for c in checked.relations[r].columns] for r in result}
     if args.json:

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from pylogic.engines.base import register
-from pylogic.engines.functors import Functors
+from pylogic.engines.functors import Functors, from_bytes, symbol_text
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import load_inputs
@@ -79,7 +79,7 @@ def souffle_text(sym) -> str:
     if sym.type == clingo.SymbolType.Number:
         return str(sym.number)
     if sym.type == clingo.SymbolType.String:
-        return sym.string
+        return symbol_text(sym)
     if sym.name == "":
         return "[" + ", ".join(souffle_text(a) for a in sym.arguments) + "]"
     if sym.name.startswith("adt_"):     # $Branch or $Branch(a, b)
@@ -92,7 +92,7 @@ def _read_model_records(model, by_pred: dict, result: dict, kinds_of: dict) -> N
     """The public reader for relations with record columns (their values as Soufflé text)."""
     for sym in model.symbols(shown=True):
         rel = by_pred[(sym.name, len(sym.arguments))]
-        result[rel].append(tuple(a.number if k in ("number", "unsigned") else a.string
+        result[rel].append(tuple(a.number if k in ("number", "unsigned") else symbol_text(a)
                                  if k == "symbol"
                                  else souffle_text(a)
                                  for a, k in zip(sym.arguments, kinds_of[rel])))
@@ -146,7 +146,7 @@ def _raw_model_reader():
                 v = p_num[0]
             else:
                 string_of(sym, p_str)
-                v = to_bytes(p_str[0]).decode()
+                v = from_bytes(to_bytes(p_str[0]))   # Soufflé strings are bytes
             values[sym] = v
             return v
 

@@ -38,15 +38,17 @@ def _facts_bytes(path: Path) -> bytes:
                            SourceLoc(str(path))) from None
 
 
-def read_facts(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]:
+def read_facts(path: str | Path, relation, delimiter: str = "\t", *,
+               any_bytes: bool = False) -> list[tuple]:
     """Read ``path`` as tuples of ``relation`` (a semantics.Relation); a gzip-compressed file is
     read decompressed, as Soufflé does. A missing file is an empty relation (callers that must
     refuse it check first: ``run.check_input_files``). Raises DatalogError naming file and line
-    on a bad row."""
+    on a bad row, and on bytes that are not UTF-8 unless ``any_bytes`` (an output file: a
+    Soufflé string is any bytes, ``substr`` may cut a character; held as in ``functors.py``)."""
     path = Path(path)
     try:
         data = _facts_bytes(path)
-        text = data.decode("utf-8")
+        text = data.decode("utf-8", "surrogateescape" if any_bytes else "strict")
     except FileNotFoundError:
         return []
     except UnicodeDecodeError as exc:               # located: line and column of the bad byte
@@ -171,9 +173,10 @@ def format_rows(rows, delimiter: str = "\t") -> str:
 
 def write_rows(path: str | Path, rows, delimiter: str = "\t") -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(format_rows(rows, delimiter), encoding="utf-8")
+    # a string cut inside a UTF-8 character gets its bytes back (functors.py), as Soufflé
+    Path(path).write_text(format_rows(rows, delimiter), encoding="utf-8", errors="surrogateescape")
 
 
 def read_output(path: str | Path, relation, delimiter: str = "\t") -> list[tuple]:
     """Read an output ``.csv`` written by Soufflé (or by us) back as typed tuples."""
-    return read_facts(path, relation, delimiter)
+    return read_facts(path, relation, delimiter, any_bytes=True)

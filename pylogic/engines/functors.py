@@ -1,36 +1,65 @@
 """Soufflé's intrinsic functors for the embedded engine: clingo calls these Python functions while
 grounding (``@sf_cat(X,Y)``; ``to_clingo.functor_name``). Each follows Soufflé 2.5's interpreter
-(``src/interpreter/Engine.cpp``): 32-bit two's-complement numbers, shifts masked to 0..31,
-``bshl`` on the unsigned pattern, ``^`` through ``std::pow`` cast back to 32 bits, strings as
-bytes (``strlen``, ``substr``), ``match`` as ``std::regex_match`` (whole text)."""
+(``src/interpreter/Engine.cpp``): 32-bit two's-complement numbers (``numbers.py``), shifts masked
+to 0..31, ``bshl`` on the unsigned pattern, ``^`` through ``std::pow`` cast back to 32 bits,
+strings as bytes (``std::string``: ``strlen``, ``substr``, ``contains``, ``match``), ``match``
+as ``std::regex_match`` (whole text).
+
+Strings are bytes in Soufflé, so ``substr`` may cut a multi-byte UTF-8 character
+(``strlen(substr("é", 0, 1))`` is 1, and the two halves ``cat`` back to ``"é"``). In Python
+such a string is held with its undecodable bytes as surrogate escapes (``bytes.decode(...,
+"surrogateescape")``: ``as_bytes``/``from_bytes``); clingo holds the bytes themselves (its
+C API takes ``char*``; ``string_symbol``/``symbol_text``), and output files get the bytes back,
+as Soufflé writes them."""
 from __future__ import annotations
 
 import math
 import re
 
+from pylogic.engines import numbers
+
 try:
     import clingo
 except ImportError:  # the engine reports itself unavailable
     clingo = None
+try:  # clingo's C API through cffi: strings as bytes (the public API is UTF-8 only)
+    from clingo._internal import _c_call, _ffi, _lib
+    from clingo.symbol import Symbol
+except ImportError:
+    _c_call = None
 
-_MASK = 0xFFFFFFFF
+_MASK = numbers.MASK
 _BIAS = 2 ** 31
 
 
-def _signed(v: int) -> int:
-    """The 32-bit two's-complement value of ``v``'s low 32 bits."""
-    v &= _MASK
-    return v - (1 << 32) if v & 0x80000000 else v
+def as_bytes(text: str) -> bytes:
+    """The bytes of a Soufflé string held as Python text."""
+    return text.encode("utf-8", "surrogateescape")
 
 
-def _num(v: int):
-    return clingo.Number(_signed(v))
+def from_bytes(data: bytes) -> str:
+    """A Soufflé string (any bytes) as Python text: undecodable bytes as surrogate escapes."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def string_symbol(text: str):
+    """The clingo string symbol holding ``text``'s bytes (``as_bytes``)."""
+    if _c_call is None:
+        return clingo.String(text)
+    return Symbol(_c_call("clingo_symbol_t", _lib.clingo_symbol_create_string, as_bytes(text)))
+
+
+def symbol_text(sym) -> str:
+    """The text of a clingo string symbol, whatever its bytes (``from_bytes``)."""
+    if _c_call is None:
+        return sym.string
+    return from_bytes(_ffi.string(_c_call("char*", _lib.clingo_symbol_string, sym._rep)))
 
 
 def _text(sym) -> str:
     if sym.type != clingo.SymbolType.String:
         raise RuntimeError(f"expected a symbol, got {sym}")
-    return sym.string
+    return symbol_text(sym)
 
 
 def _int(sym) -> int:
@@ -39,8 +68,8 @@ def _int(sym) -> int:
     return sym.number
 
 
-def _order_key(sym):
-    return (0, sym.number) if sym.type == clingo.SymbolType.Number else (1, sym.string.encode())
+def _order_key(sym):   # std::string's order: bytes as unsigned char
+    return (0, sym.number) if sym.type == clingo.SymbolType.Number else (1, as_bytes(_text(sym)))
 
 
 _REGEX: dict[str, re.Pattern | None] = {}
@@ -167,16 +196,18 @@ class Functors:
 
     # -- strings (Soufflé: std::string, i.e. bytes)
     def sf_cat(self, *args):
-        return clingo.String("".join(_text(a) for a in args))
+        return string_symbol("".join(_text(a) for a in args))
 
     def sf_strlen(self, s):
-        return clingo.Number(len(_text(s).encode()))
+        return clingo.Number(len(as_bytes(_text(s))))
 
     def sf_substr(self, s, idx, length):
-        data, i, n = _text(s).encode(), _int(idx) & _MASK, _int(length) & _MASK  # size_t
+        # std::string::substr(size_t, size_t): a negative index is out of range, a negative
+        # length takes the rest
+        data, i, n = as_bytes(_text(s)), _int(idx) & _MASK, _int(length) & _MASK
         if i > len(data):           # std::out_of_range: Soufflé warns and gives ""
-            return clingo.String("")
-        return clingo.String(data[i:i + n].decode("utf-8", errors="replace"))
+            return string_symbol("")
+        return string_symbol(from_bytes(data[i:i + n]))
 
     def sf_to_string(self, n):
         return clingo.String(str(_int(n)))
@@ -195,19 +226,19 @@ class Functors:
 
     # -- tests: 1 holds, 0 does not, -1 neither (Soufflé: a bad pattern fails match and !match)
     def sf_contains(self, part, text):
-        return clingo.Number(1 if _text(part) in _text(text) else 0)
+        return clingo.Number(1 if as_bytes(_text(part)) in as_bytes(_text(text)) else 0)
 
     def sf_match(self, pattern, text):
         p = _text(pattern)
         if p not in _REGEX:
             try:
-                _REGEX[p] = re.compile(ecmascript_to_python(p))
+                _REGEX[p] = re.compile(as_bytes(ecmascript_to_python(p)))  # on bytes
             except (BadPattern, re.error):
                 _REGEX[p] = None
         rx = _REGEX[p]
         if rx is None:
             return clingo.Number(-1)
-        return clingo.Number(1 if rx.fullmatch(_text(text)) else 0)
+        return clingo.Number(1 if rx.fullmatch(as_bytes(_text(text))) else 0)
 
     # -- numbers
     def sf_min(self, *args):
@@ -226,34 +257,36 @@ class Functors:
         return [clingo.Number(lo)] if lo != hi else []
 
     def sf_power(self, a, b):
-        try:
-            v = math.pow(_int(a), _int(b))
-        except (OverflowError, ValueError, ZeroDivisionError):
-            v = math.inf
-        if math.isnan(v) or not -(2 ** 31) <= v < 2 ** 31:
-            return clingo.Number(-(2 ** 31))   # x86's conversion of an out-of-range double
-        return clingo.Number(int(v))
+        return clingo.Number(numbers.power(_int(a), _int(b)))
+
+    def sf_div(self, a, b):          # [] where undefined: the binding derives nothing
+        v = numbers.div(_int(a), _int(b))
+        return [] if v is None else clingo.Number(v)
+
+    def sf_mod(self, a, b):
+        v = numbers.mod(_int(a), _int(b))
+        return [] if v is None else clingo.Number(v)
 
     def sf_bshl(self, a, b):
-        return _num((_int(a) & _MASK) << (_int(b) & 31))
+        return clingo.Number(numbers.bshl(_int(a), _int(b)))
 
     def sf_bshr(self, a, b):
-        return _num(_int(a) >> (_int(b) & 31))
+        return clingo.Number(numbers.bshr(_int(a), _int(b)))
 
     def sf_bshru(self, a, b):
-        return _num((_int(a) & _MASK) >> (_int(b) & 31))
+        return clingo.Number(numbers.bshru(_int(a), _int(b)))
 
     def sf_land(self, a, b):
-        return clingo.Number(int(bool(_int(a)) and bool(_int(b))))
+        return clingo.Number(numbers.BINARY["land"](_int(a), _int(b)))
 
     def sf_lor(self, a, b):
-        return clingo.Number(int(bool(_int(a)) or bool(_int(b))))
+        return clingo.Number(numbers.BINARY["lor"](_int(a), _int(b)))
 
     def sf_lxor(self, a, b):
-        return clingo.Number(int(bool(_int(a)) != bool(_int(b))))
+        return clingo.Number(numbers.BINARY["lxor"](_int(a), _int(b)))
 
     def sf_lnot(self, a):
-        return clingo.Number(int(not _int(a)))
+        return clingo.Number(numbers.UNARY["lnot"](_int(a)))
 
     # -- unsigned (held biased by -2^31: ``unsigned.py``); results modulo 2^32 (RamUnsigned)
     def _u2(self, a, b, fn):

@@ -181,6 +181,11 @@ def term_vars(term) -> list:
     return []
 
 
+def source_name(v: Var) -> str:
+    """A variable's name as written (``scope_to_aggregate`` renames ``x`` to ``x#agg3``)."""
+    return v.name.split("#agg")[0] or v.name
+
+
 def pattern_vars(term) -> list:
     """The variables a term binds by matching (a variable, or one inside a record of such)."""
     if isinstance(term, Var):
@@ -385,6 +390,9 @@ class _Checker:
                     raise DatalogError("aggregate inside a negated atom is not supported", a.loc)
             return lit
         if isinstance(lit, Constraint):
+            if lit.op == "=":   # p = [x, _]: a pattern's '_' matches anything (Soufflé)
+                lit = Constraint("=", self.name_pattern_wildcards(lit.left),
+                                 self.name_pattern_wildcards(lit.right), lit.loc)
             for side in (lit.left, lit.right):
                 w = _has_wildcard(side)
                 if w:
@@ -399,6 +407,16 @@ class _Checker:
             return Test(lit.name, tuple(self.lift_term(a, body) for a in lit.args), lit.negated,
                         lit.loc)
         raise DatalogError(f"unexpected construct {type(lit).__name__}", getattr(lit, "loc", None))
+
+    def name_pattern_wildcards(self, term):
+        """``term`` with each ``_`` that is a field of a record or ADT pattern (not inside
+        arithmetic or a functor) made a fresh variable, which the unpacking binds."""
+        if isinstance(term, (Record, AdtTerm)):
+            args = tuple(Var(f"#w{next(self.fresh)}", a.loc) if isinstance(a, Wildcard)
+                         else self.name_pattern_wildcards(a) for a in term.args)
+            return Record(args, term.loc) if isinstance(term, Record) else \
+                AdtTerm(term.branch, args, term.loc)
+        return term
 
     def lift_term(self, term, body: list):
         if isinstance(term, Aggregate):
@@ -467,11 +485,17 @@ class _Checker:
         Soufflé); a variable the other literals ground stays shared (correlated)."""
         independent = [o for o in others if not (isinstance(o, Constraint) and lit.result.name in
                                                  {v.name for v in lit_vars(o)})]
-        grounded = _ground([o for o in independent if not isinstance(o, AggLit)], set())
-        grounded |= {o.result.name for o in independent if isinstance(o, AggLit)}
+        # another aggregate's result is ground, and so is what it grounds (c = count : {..},
+        # m = max d : { a(d, _), d >= c }: c is the outer one, as in Soufflé)
+        grounded = _ground([o for o in independent if not isinstance(o, AggLit)],
+                           {o.result.name for o in independent if isinstance(o, AggLit)})
         inner = {v.name for b in lit.body for v in lit_vars(b)}
         inner |= {v.name for v in term_vars(lit.target)} if lit.target is not None else set()
-        local = {n for n in inner - grounded if not n.startswith("#")
+        # Soufflé 2.5 (ast/analysis/Aggregate.cpp, getInjectedVariables): a variable of the
+        # target expression is never injected, it is the aggregate's own even where the rest of
+        # the body grounds it (c = min v + g : { e(g, v) } is one minimum over all of e)
+        target = {v.name for v in term_vars(lit.target)} if lit.target is not None else set()
+        local = {n for n in (inner - grounded) | target if not n.startswith("#")
                  and n in {v.name for o in others for v in
                            ([o.result] if isinstance(o, AggLit) else lit_vars(o))}}
         if not local:
@@ -493,9 +517,12 @@ class _Checker:
                 if j != i:  # a variable seen only inside other aggregates stays local (Soufflé)
                     vs = [other.result] if isinstance(other, AggLit) else lit_vars(other)
                     outside |= {v.name for v in vs}
-            # Soufflé 2.4.1 (measured): every wildcard position counts, whether or not the body
-            # is materialized: sum v : { e(g, _, v), v > 0 } adds v once per e tuple.
-            name_wildcards = True
+            # Soufflé 2.5 (MaterializeAggregationQueries): a body it evaluates in place (one
+            # atom) ranges over that atom's tuples, so every wildcard position counts: sum v :
+            # { e(g, _, v), v > 0 } adds v once per e tuple; a body it materializes ranges over
+            # the distinct tuples of its named variables only: count : { a(g, y), b(y, _) } is
+            # the number of y (measured on the binary)
+            name_wildcards = not _materialized(lit)
             inner, tuple_vars, seen = [], [], set()
             for b in lit.body:
                 if name_wildcards and isinstance(b, Atom):
@@ -514,7 +541,7 @@ class _Checker:
             if lit.target is not None:
                 for v in term_vars(lit.target):
                     if v.name not in outside and v.name not in seen:
-                        raise DatalogError(f"variable '{v.name}' of the aggregate target is "
+                        raise DatalogError(f"variable '{source_name(v)}' of the aggregate target is "
                                            "ungrounded", v.loc)
             new_body.append(AggLit(lit.result, lit.op, lit.target, tuple(inner),
                                    tuple(tuple_vars) or (Num(0, lit.loc),), lit.loc))
@@ -532,7 +559,7 @@ class _Checker:
                 needed += term_vars(lit.target) if lit.target is not None else []
                 for v in needed:
                     if v.name not in inner_bound:
-                        raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+                        raise DatalogError(f"ungrounded variable '{source_name(v)}'", v.loc)
         for v in term_vars_of_atom(rule.head):
             if v.name not in bound:
                 if any(isinstance(lit, AggLit) and v.name in {w.name for w in lit_vars(lit)}
@@ -544,13 +571,13 @@ class _Checker:
             if isinstance(lit, (NegAtom, Constraint, Test)):
                 for v in lit_vars(lit):
                     if v.name not in bound:
-                        raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+                        raise DatalogError(f"ungrounded variable '{source_name(v)}'", v.loc)
             elif isinstance(lit, Atom):
                 for a in lit.args:
                     if not isinstance(a, Var):
                         for v in term_vars(a):
                             if v.name not in bound:
-                                raise DatalogError(f"ungrounded variable '{v.name}'", v.loc)
+                                raise DatalogError(f"ungrounded variable '{source_name(v)}'", v.loc)
 
     # -- types
     def check_types(self, rule: Rule) -> dict:
@@ -791,6 +818,34 @@ def _equivalence_rules(rel: str, loc: SourceLoc) -> list[Rule]:
         return Atom(rel, args, loc)
     return [Rule(a(x, x), (a(x, y),), loc), Rule(a(y, y), (a(x, y),), loc),
             Rule(a(y, x), (a(x, y),), loc), Rule(a(x, z), (a(x, y), a(y, z)), loc)]
+
+
+def _materialized(lit: AggLit) -> bool:
+    """Whether Soufflé 2.5 materializes an aggregate's body into a relation of its named
+    variables (``needsMaterializedRelation``): more than one atom, a multi-result functor
+    (``range``), or a variable repeated in its one atom."""
+    atoms = [b for b in lit.body if isinstance(b, Atom)]
+    if len(atoms) > 1:
+        return True
+
+    def has_range(t) -> bool:
+        if isinstance(t, Call):
+            return t.name == "range" or any(has_range(a) for a in t.args)
+        if isinstance(t, BinOp):
+            return has_range(t.left) or has_range(t.right)
+        if isinstance(t, (Neg,)):
+            return has_range(t.operand)
+        if isinstance(t, (Record, AdtTerm)):
+            return any(has_range(a) for a in t.args)
+        return False
+    terms = [lit.target] if lit.target is not None else []
+    for b in lit.body:
+        terms += list(b.args) if isinstance(b, (Atom, Test)) else list(b.atom.args) \
+            if isinstance(b, NegAtom) else [b.left, b.right]
+    if any(has_range(t) for t in terms):
+        return True
+    names = [v.name for v in term_vars_of_atom(atoms[0])] if atoms else []
+    return len(names) != len(set(names))
 
 
 def _contains_agg(term) -> bool:

@@ -2,22 +2,28 @@
 relations become ``r_<name>``, variables ``V<name>``, ``!`` becomes ``not``, ``%`` becomes ``\\``,
 aggregates range over the tuple of their local variables (so duplicates do not collapse), and
 ``#min``/``#max`` results are guarded against ``#sup``/``#inf`` (an empty group derives nothing,
-as in Soufflé). Integer ``/`` and ``\\`` truncate toward zero in clingo, as in C and Soufflé.
+as in Soufflé).
 
-Arithmetic is left to clingo, which wraps a ground term to 32 bits but not always a term it
-simplifies before grounding (measured, clingo 5.8.3): an overflow in the constant part it folds
-makes the term undefined (``V = -(Y + ((-2147483648) - Y))`` derives nothing, where the 32-bit wrap
-and the duckdb engine give -2147483648), and a linear term whose coefficient wraps to 0 (``V = 65536
-* (65536 * Y)``) stops the process with SIGFPE; ``V = 2147483647 + (Y - Y)`` never finishes
-grounding. ``tests/engines/test_duckdb.py`` records the first (a strict xfail) and keeps its
-random terms with large constants away from clingo."""
+Arithmetic must wrap as Soufflé's 32-bit ``number`` after every operation (``numbers.py``).
+clingo wraps when it evaluates a ground term, but it first simplifies a term that is linear in
+its variables, and that differs (measured, clingo 5.8.3): an overflow in the constant part it
+folds makes the term undefined (``V = -(Y + ((-2147483648) - Y))`` derived nothing), a
+coefficient that wraps to 0 killed the process with SIGFPE (``V = Y * 65536 * 65536``),
+``V = 2147483647 + (Y - Y)`` never finished grounding, and ``X + X = 0`` was solved in exact
+integers (false for X = -2147483648). So a variable under an arithmetic operator is written
+``(V&(-1))``, which clingo cannot treat as linear and evaluates as the ground value; constant
+subterms are folded here with Soufflé's wrap; ``/`` and ``%`` are clingo's only where the
+divisor is a constant other than 0 and -1 (``-2147483648 / -1`` is SIGFPE in clingo), else
+the functors ``sf_div``/``sf_mod`` (undefined on 0: the binding derives nothing)."""
 from __future__ import annotations
 
+from pylogic.engines import numbers
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
                                      Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\", "band": "&", "bor": "?", "bxor": "^"}
+_DIVISION = {"/": "div", "%": "mod"}
 # the rest are Python functions called while grounding (``functors.py``, prefix FUNCTOR_PREFIX)
 _GUARD = {"min": " < #sup", "max": " > #inf"}
 
@@ -48,18 +54,53 @@ def quote(s: str) -> str:
     return '"' + s + '"'
 
 
+def constant(t) -> int | None:
+    """The value of a number term without variables (Soufflé's wrap after each operation);
+    None if it has variables, is not a signed number term, or is undefined (a division by 0)."""
+    if isinstance(t, Num):
+        return numbers.wrap(t.value)
+    if isinstance(t, Neg):
+        v = constant(t.operand)
+        return None if v is None else numbers.UNARY["-"](v)
+    if isinstance(t, BinOp) and t.op in numbers.BINARY:
+        a, b = constant(t.left), constant(t.right)
+        return None if a is None or b is None else numbers.BINARY[t.op](a, b)
+    if isinstance(t, Call) and t.name in ("bnot", "lnot"):
+        v = constant(t.args[0])
+        return None if v is None else numbers.UNARY[t.name](v)
+    return None
+
+
+def _number(v: int) -> str:
+    return str(v) if v >= 0 else f"({v})"
+
+
+def _operand(t) -> str:
+    """An operand of a clingo arithmetic operator: a variable hidden from clingo's linear
+    simplification (module docstring)."""
+    if isinstance(t, Var):
+        return f"({var_name(t.name)}&(-1))"
+    return term(t)
+
+
 def term(t) -> str:
     if isinstance(t, Var):
         return var_name(t.name)
     if isinstance(t, Num):
-        return str(t.value) if t.value >= 0 else f"({t.value})"
+        return _number(numbers.wrap(t.value))
     if isinstance(t, Str):
         return quote(t.value)
     if isinstance(t, Wildcard):
         return "_"
+    if isinstance(t, (BinOp, Neg)) or (isinstance(t, Call) and t.name in ("bnot", "lnot")):
+        v = constant(t)
+        if v is not None:
+            return _number(v)
     if isinstance(t, BinOp):
+        if t.op in _DIVISION and constant(t.right) in (None, 0, -1):
+            return f"@{functor_name(_DIVISION[t.op])}({term(t.left)},{term(t.right)})"
         if t.op in _OPS:
-            return f"({term(t.left)}{_OPS[t.op]}{term(t.right)})"
+            return f"({_operand(t.left)}{_OPS[t.op]}{_operand(t.right)})"
         return f"@{functor_name(t.op)}({term(t.left)},{term(t.right)})"
     if isinstance(t, Record):     # a clingo tuple: (a,b), (a,), ()
         inner = ",".join(term(a) for a in t.args)
@@ -71,10 +112,10 @@ def term(t) -> str:
         return f"adt_{t.branch}{args}"
     if isinstance(t, Call):
         if t.name == "bnot":
-            return f"(~{term(t.args[0])})"
+            return f"(~{_operand(t.args[0])})"
         return f"@{functor_name(t.name)}({','.join(term(a) for a in t.args)})"
     if isinstance(t, Neg):
-        return f"(-{term(t.operand)})"
+        return f"(-{_operand(t.operand)})"
     raise TypeError(f"cannot translate term {t!r}")
 
 

@@ -12,8 +12,8 @@ from hypothesis import example, given, settings, strategies as st
 from pylogic.engines import load_program, run_checked
 from pylogic.engines import duckdb_engine
 
-# values at the edges of the 32-bit range; never -1, so no INT_MIN / -1 (clingo dies of SIGFPE)
-VALUES = [-2147483648, -65536, -7, -2, 0, 2, 3, 7, 65536, 46341, 2147483647]
+# values at the edges of the 32-bit range (-1: INT_MIN / -1 wraps, where clingo once died of SIGFPE)
+VALUES = [-2147483648, -65536, -7, -2, -1, 0, 2, 3, 7, 65536, 46341, 2147483647]
 
 
 def wrap(v: int) -> int:
@@ -67,7 +67,7 @@ _PY_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, "=": lambda a, b:
            "!=": lambda a, b: a != b}
 
 # -(INT_MIN) once y cancels: -2147483648 on duckdb and in Python (and Soufflé's 32-bit wrap);
-# no row on clingo (see test_clingo_folds_overflow_to_undefined). Found by this test.
+# once no row on clingo (test_clingo_wraps_an_overflow_in_a_cancelled_term). Found by this test.
 _CANCEL = "-((y) + ((-2147483648) - (y)))"
 
 
@@ -100,17 +100,11 @@ def test_arithmetic_in_a_recursive_component(tmp_path_factory, exprs, cmp):
 
 def _check_arithmetic(tmp_path_factory, exprs, cmp, recursive: bool):
     """Values (``v = e``), comparisons and negated atoms over them agree with Python's wrapping
-    arithmetic on duckdb; values and negated atoms of the expressions whose only constant is 1
-    also on clingo (which then wraps as Python: it evaluates the ground terms). Clingo is not
-    run on the others (measured, clingo 5.8.3, on terms it simplifies before grounding): an
-    overflow in the constant part it folds makes the term undefined (``V = -(Y + ((-2147483648)
-    - Y))`` derives nothing, where ``V = -Y`` gives -2147483648 for Y = -2147483648:
-    test_clingo_folds_overflow_to_undefined), a coefficient that wraps to 0 kills the process
-    with SIGFPE (``V = 65536 * (65536 * Y)``) and ``V = 2147483647 + (Y - Y)`` never finishes
-    grounding. Comparisons are checked against Python only: clingo solves ``e = x`` as an
-    equation in exact integers when it can (``X + X = 0`` is false for ``X = -2147483648``
-    although ``V = X + X`` gives 0), so on overflow its comparisons disagree with its own
-    evaluation; duckdb wraps consistently, as Soufflé."""
+    arithmetic on duckdb and on clingo, whatever the term's shape: clingo once simplified a
+    linear term before grounding, which made an overflow undefined, killed the process with
+    SIGFPE or never finished grounding, and solved ``e = x`` in exact integers; the translation
+    now keeps clingo to evaluating ground values (``to_clingo.py``;
+    ``test_fuzz_findings.test_arithmetic_wraps_whatever_the_shape``)."""
 
     def program_of(ks, rels):
         lines = [".decl n(x: number)", ".input n"]
@@ -138,20 +132,17 @@ def _check_arithmetic(tmp_path_factory, exprs, cmp, recursive: bool):
     facts = {"n": [(v,) for v in VALUES]}
     got = run_checked(program, None, "duckdb", facts=facts)
     pairs = [(x, y) for x in VALUES for y in VALUES]
-    # clingo runs the value and negation rules of the expressions whose only constant is 1
-    small = [k for k, (e, _) in enumerate(exprs)
-             if not any(c in e for c in ("2147483647", "2147483648", "65536"))]
-    clingo_rows = run_checked(program_of(small, "eg"), None, "clingo", facts=facts) if small else {}
+    clingo_rows = run_checked(program, None, "clingo", facts=facts)
     for k, (_, f) in enumerate(exprs):
         values = {(x, y): f(x, y) for x, y in pairs}
         e_rows = sorted((x, y, v) for (x, y), v in values.items() if v is not None)
         g_rows = sorted(p for p, v in values.items() if v is not None and v not in VALUES)
         assert got[f"e{k}"] == e_rows
         assert got[f"g{k}"] == g_rows
-        assert got[f"c{k}"] == sorted(p for p, v in values.items()
-                                      if v is not None and _PY_CMP[cmp](v, p[0]))
-        if k in small:
-            assert clingo_rows[f"e{k}"] == e_rows and clingo_rows[f"g{k}"] == g_rows
+        c_rows = sorted(p for p, v in values.items() if v is not None and _PY_CMP[cmp](v, p[0]))
+        assert got[f"c{k}"] == c_rows
+        assert clingo_rows[f"e{k}"] == e_rows and clingo_rows[f"g{k}"] == g_rows
+        assert clingo_rows[f"c{k}"] == c_rows
 
 
 @pytest.mark.parametrize("expr, value", [
@@ -173,12 +164,10 @@ def test_wrapped_constant_after_cancellation(tmp_path, expr, value):
     assert rows == sorted((y, value) for y in VALUES)
 
 
-@pytest.mark.xfail(strict=True, reason="clingo 5.8.3 folds the constant part of a term before "
-                   "grounding and makes an overflow there undefined (no row)")
-def test_clingo_folds_overflow_to_undefined(tmp_path):
-    """The clingo engine's disagreement with Soufflé's wrap (and duckdb) on a term whose
-    variable cancels; strict, so a clingo that wraps here (or a translation that avoids the
-    fold) shows up as XPASS."""
+def test_clingo_wraps_an_overflow_in_a_cancelled_term(tmp_path):
+    """clingo 5.8.3 folded the constant part of this term before grounding and made its
+    overflow undefined (no row; this was a strict xfail); the translation keeps it from folding
+    (``to_clingo.py``), so it wraps as Soufflé and duckdb."""
     path = tmp_path / "cancel.dl"
     path.write_text(".decl n(x: number) .input n .decl e(y: number, v: number) .output e\n"
                     f"e(y, v) :- n(y), v = {_CANCEL}.\n")

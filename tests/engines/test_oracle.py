@@ -28,7 +28,11 @@ lonely(n) :- node(n), !(reach(0, n) ; on_cycle(n)).
 outdeg(n, d) :- node(n), d = count : { edge(n, _) }.
 .decl far(n: number, m: number)
 .output far
-far(n, m) :- node(n), m = max y - n : { reach(n, y) }.
+far(n, m) :- node(n), m = max y - x : { reach(x, y), x = n }.
+// a variable of the target is the aggregate's own (Soufflé 2.5 renames it: one overall maximum)
+.decl spread(n: number, m: number)
+.output spread
+spread(n, m) :- node(n), m = max y - n : { reach(n, y) }.
 """
 
 edges = st.lists(st.tuples(st.integers(-3, 5), st.integers(-3, 5)), max_size=18)
@@ -45,8 +49,9 @@ def oracle(edge_set, nodes):
     outdeg = {(n, sum(1 for (a, _) in edge_set if a == n)) for n in nodes}
     far = {(n, max(y - n for (a, y) in reach if a == n)) for n in nodes
            if any(a == n for (a, _) in reach)}
+    spread = {(n, max(y - a for (a, y) in reach)) for n in nodes if reach}
     return {"reach": sorted(reach), "lonely": sorted((n,) for n in lonely),
-            "outdeg": sorted(outdeg), "far": sorted(far)}
+            "outdeg": sorted(outdeg), "far": sorted(far), "spread": sorted(spread)}
 
 
 _checked = {}

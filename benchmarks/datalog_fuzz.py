@@ -1,0 +1,260 @@
+"""The differential Datalog fuzzer (issue #29): random stratified programs of every construct of
+the dialect table (``benchmarks/datalog_programs.py``) run on the embedded engines (clingo,
+duckdb) and on Soufflé's interpreter when ``souffle`` is on PATH; every output relation is
+compared. Per engine a program gives rows, a refusal (a located ``pathlogic:`` error: counted,
+not a disagreement) or an error (anything else: an unlocated error, an exception, a crash or a
+hang; always a bug). Programs Soufflé itself rejects are counted and not compared.
+
+    python -m benchmarks.datalog_fuzz --programs 2000 --seed 1            # clingo vs duckdb
+    PATH=/work/souffle-src/build/src:$PATH python -m benchmarks.datalog_fuzz --programs 2000
+
+writes ``runs/datalog-fuzz.json``: per construct, programs tried, agreed, refused per engine,
+disagreements and errors, with the first reproducers. Each engine runs in a forked child with a
+time limit, so a crash (clingo's SIGFPE) is counted instead of ending the run."""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.datalog_programs import CONSTRUCTS, FuzzProgram, RandomChoices, generate
+
+EMBEDDED = ["clingo", "duckdb"]
+OUT = Path(__file__).resolve().parent.parent / "runs" / "datalog-fuzz.json"
+
+
+def souffle_binary() -> str | None:
+    return shutil.which("souffle")
+
+
+def write_program(prog: FuzzProgram, workdir: Path) -> tuple[Path, Path]:
+    """``prog.dl`` and ``facts/NAME.facts`` (tab-separated, as Soufflé reads them)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / "prog.dl"
+    path.write_text(prog.text, encoding="utf-8")
+    facts = workdir / "facts"
+    facts.mkdir(exist_ok=True)
+    for rel, rows in prog.facts.items():
+        (facts / f"{rel}.facts").write_text("".join("\t".join(str(v) for v in r) + "\n"
+                                                    for r in rows), encoding="utf-8")
+    return path, facts
+
+
+def _rows(result: dict) -> dict:
+    return {rel: sorted(tuple(str(v) for v in row) for row in rows) for rel, rows in result.items()}
+
+
+def run_embedded(prog: FuzzProgram, engine: str, workdir: Path) -> dict:
+    """``{"kind": "rows", "rows": ...}``, ``{"kind": "refused", ...}`` or ``{"kind": "error"}``."""
+    from pylogic.engines import load_program, run_checked
+    from pylogic.errors import DatalogError
+    path, facts = write_program(prog, workdir)
+    try:
+        checked = load_program(path)
+        return {"kind": "rows", "rows": _rows(run_checked(checked, facts, engine))}
+    except DatalogError as exc:
+        if exc.loc is not None and exc.loc.line:
+            return {"kind": "refused", "message": f"{exc.loc.line}:{exc.loc.col}: {exc.message}"}
+        return {"kind": "error", "message": f"unlocated: {exc.message}"}
+    except Exception as exc:  # noqa: BLE001 - any exception is a bug the fuzzer reports
+        return {"kind": "error", "message": f"{type(exc).__name__}: {exc}"}
+
+
+def run_souffle(prog: FuzzProgram, workdir: Path, souffle: str, timeout: float = 300) -> dict:
+    """Soufflé's interpreter on the program text itself (not through our front end): rows, or
+    ``rejected`` (Soufflé's own error: the program is not valid Soufflé), or ``error``."""
+    path, facts = write_program(prog, workdir)
+    out = workdir / "souffle-out"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    try:
+        proc = subprocess.run([souffle, "-F", str(facts), "-D", str(out), str(path)],
+                              capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"kind": "timeout", "message": f"souffle: no answer within {timeout} s"}
+    stderr = proc.stderr.decode("utf-8", "replace")
+    if proc.returncode != 0 or "Error" in stderr:
+        kind = "rejected" if proc.returncode > 0 and "Error" in stderr else "error"
+        return {"kind": kind, "message": f"exit {proc.returncode}: {stderr.strip()[:400]}"}
+    rows = {}
+    for f in out.glob("*.csv"):
+        text = f.read_bytes().decode("utf-8", "surrogateescape")
+        rows[f.stem] = sorted(tuple(line.split("\t")) for line in text.split("\n")[:-1])
+    return {"kind": "rows", "rows": rows}
+
+
+def _in_child(fn, timeout: float) -> dict:
+    """``fn()`` in a forked child (a crash or a hang is an outcome, not the end of the run)."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+
+    def child():
+        try:
+            send.send(fn())
+        except BaseException as exc:  # noqa: BLE001
+            send.send({"kind": "error", "message": f"{type(exc).__name__}: {exc}"})
+    proc = ctx.Process(target=child)
+    proc.start()
+    send.close()
+    deadline = time.monotonic() + timeout
+    got = None
+    while got is None and time.monotonic() < deadline:
+        if recv.poll(1):
+            got = recv.recv()
+        elif not proc.is_alive():          # died without an answer: a crash
+            proc.join()
+            return {"kind": "error", "message": f"crash (exit {proc.exitcode})"}
+    proc.join(1 if got is not None else 0)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+    if got is None:   # a hang, or a machine too loaded: counted apart, not as an error
+        return {"kind": "timeout", "message": f"no answer within {timeout} s"}
+    return got
+
+
+def run_all(prog: FuzzProgram, engines: list[str], workdir: Path, souffle: str | None = None,
+            isolate: bool = False, timeout: float = 300) -> dict:
+    """Every engine's outcome on ``prog`` (``souffle`` too, given its binary)."""
+    outcomes = {}
+    for engine in engines:
+        wd = workdir / engine
+        if isolate:
+            outcomes[engine] = _in_child(lambda: run_embedded(prog, engine, wd), timeout)
+        else:
+            outcomes[engine] = run_embedded(prog, engine, wd)
+    if souffle:
+        outcomes["souffle"] = run_souffle(prog, workdir / "souffle", souffle, timeout)
+    return outcomes
+
+
+def verdict(outcomes: dict) -> list[str]:
+    """The problems in ``outcomes``: an embedded engine's errors, and rows that differ from
+    Soufflé's where it gave rows, else between the embedded engines. Empty: agreed (or
+    refused). A program Soufflé rejects is not compared."""
+    problems = [f"{e}: {o['message']}" for e, o in outcomes.items()
+                if o["kind"] == "error" and e != "souffle"]
+    souffle = outcomes.get("souffle", {}).get("kind")
+    if souffle in ("rejected", "error", "timeout"):
+        return problems
+    with_rows = {e: o["rows"] for e, o in outcomes.items() if o["kind"] == "rows"}
+    ref = "souffle" if souffle == "rows" else next(iter(with_rows), None)
+    for e, rows in with_rows.items():
+        for rel in sorted(set(rows) | set(with_rows[ref])):
+            mine, theirs = rows.get(rel, []), with_rows[ref].get(rel, [])
+            if mine != theirs:
+                problems.append(f"{e} differs from {ref} on {rel}: {diff(mine, theirs)}")
+    return problems
+
+
+def diff(a, b) -> str:
+    a, b = set(a or []), set(b or [])
+    return f"extra {sorted(a - b)[:5]}, missing {sorted(b - a)[:5]}"
+
+
+def fuzz(programs: int, seed: int, engines: list[str], souffle: str | None,
+         timeout: float, constructs: list[str] | None = None, progress=None) -> dict:
+    """Run ``programs`` programs (constructs in turn); ``progress(result)`` every 50."""
+    constructs = constructs or CONSTRUCTS
+    stats = {c: {"tried": 0, "agreed": 0, "compared_with_souffle": 0, "souffle_rejected": 0,
+                 "souffle_errors": 0, "timeouts": 0, "refused": {e: 0 for e in engines},
+                 "errors": 0, "disagreements": 0,
+                 "refusal_reasons": {}}
+             for c in constructs}
+    findings = []
+    with tempfile.TemporaryDirectory(prefix="datalog-fuzz-") as tmp:
+        warm_up = FuzzProgram("warm-up", ".decl r(x: number)\n.output r\nr(1).\n")
+        for engine in engines:     # imported once, before the forks (not once per child)
+            run_embedded(warm_up, engine, Path(tmp) / "warm-up")
+        for k in range(programs):
+            construct = constructs[k % len(constructs)]
+            prog = generate(RandomChoices(seed * 1_000_003 + k), construct)
+            outcomes = run_all(prog, engines, Path(tmp) / str(k % 4), souffle, isolate=True,
+                               timeout=timeout)
+            st = stats[construct]
+            st["tried"] += 1
+            for e in engines:
+                if outcomes[e]["kind"] == "refused":
+                    st["refused"][e] += 1
+                    reason = outcomes[e]["message"].split(": ", 1)[-1][:90]
+                    st["refusal_reasons"][f"{e}: {reason}"] = \
+                        st["refusal_reasons"].get(f"{e}: {reason}", 0) + 1
+            souffle_kind = outcomes.get("souffle", {}).get("kind")
+            st["timeouts"] += sum(o["kind"] == "timeout" for o in outcomes.values())
+            st["souffle_rejected"] += souffle_kind == "rejected"
+            st["souffle_errors"] += souffle_kind == "error"
+            problems = verdict(outcomes)
+            if problems:
+                kind = "errors" if any(o["kind"] == "error" for e, o in outcomes.items()
+                                       if e != "souffle") else "disagreements"
+                st[kind] += 1
+                print(f"finding: {construct} program {k}: {problems[:2]}", file=sys.stderr,
+                      flush=True)
+                if len(findings) < 40:
+                    findings.append({"construct": construct, "program": k,
+                                     "problems": problems[:4], "reproducer": prog.reproducer()})
+            elif sum(o["kind"] == "rows" for o in outcomes.values()) >= 2:
+                st["agreed"] += 1
+                st["compared_with_souffle"] += souffle_kind == "rows"
+            if (k + 1) % 50 == 0:
+                print(f"{k + 1} programs, {len(findings)} findings", file=sys.stderr, flush=True)
+                if progress:
+                    progress(_summary(stats, findings))
+    return _summary(stats, findings)
+
+
+def _summary(stats: dict, findings: list) -> dict:
+    """The run so far, with the most frequent refusals only (a summary, not a log)."""
+    out = {}
+    for c, st in stats.items():
+        out[c] = dict(st, refusal_reasons=dict(sorted(st["refusal_reasons"].items(),
+                                                      key=lambda kv: -kv[1])[:6]))
+    return {"stats": out, "findings": list(findings)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--programs", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--engines", default=",".join(EMBEDDED))
+    ap.add_argument("--no-souffle", action="store_true", help="even with souffle on PATH")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds per engine and program")
+    ap.add_argument("--construct", action="append", choices=CONSTRUCTS)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args(argv)
+    souffle = None if args.no_souffle else souffle_binary()
+    engines = args.engines.split(",")
+    from benchmarks.common import children_cpu
+    t0 = time.process_time() + children_cpu()
+
+    def write(result: dict) -> dict:
+        totals = {k: sum(s[k] for s in result["stats"].values())
+                  for k in ("tried", "agreed", "compared_with_souffle", "souffle_rejected",
+                            "souffle_errors", "timeouts", "errors", "disagreements")}
+        totals["refused"] = {e: sum(s["refused"][e] for s in result["stats"].values())
+                             for e in engines}
+        version = souffle and next((ln.strip() for ln in subprocess.run(
+            [souffle, "--version"], capture_output=True, text=True).stdout.splitlines()
+            if ln.startswith("Version")), souffle)
+        doc = {"command": "python -m benchmarks.datalog_fuzz " + " ".join(argv or sys.argv[1:]),
+               "souffle": version or None, "engines": engines, "seed": args.seed,
+               "cpu_seconds": round(time.process_time() + children_cpu() - t0, 1),
+               "totals": totals, **result}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+        return totals
+
+    totals = write(fuzz(args.programs, args.seed, engines, souffle, args.timeout, args.construct,
+                        progress=write))
+    print(json.dumps(totals))
+    return 1 if totals["errors"] or totals["disagreements"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
