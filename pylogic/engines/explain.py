@@ -28,21 +28,11 @@ from collections import defaultdict
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
                                      Wildcard)
 from pylogic.engines.program import CheckedProgram
-from pylogic.engines.to_sql import wrap_const as _wrap   # Soufflé's 32-bit numbers
+from pylogic.engines.numbers import c_division, wrap_const as _wrap   # Soufflé's numbers
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 
 #: Partial instances tried per rule when looking for why a row does not hold.
 WHY_NOT_BUDGET = 200_000
-
-
-def c_division(op: str, a: int, b: int) -> int:
-    """``a / b`` or ``a % b`` on numbers: C's truncation toward 0, wrapped to 32 bits; raises
-    ZeroDivisionError for b = 0 (the rule instance derives nothing). Also used by
-    ``indexed.py``'s compiled rules."""
-    if b == 0:
-        raise ZeroDivisionError
-    q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)   # C: truncate toward 0
-    return _wrap(q if op == "/" else a - q * b)
 
 
 def allow_depth(depth: int) -> None:

@@ -16,7 +16,7 @@ atom first, the others in body order, as ``to_sql.rule_select`` orders them), wi
 semantics of ``to_sql.py``: values are numbers (symbols and records interned by the caller,
 ``values.py``), arithmetic wraps to 32 bits after every operation, ``/`` and ``%`` truncate
 toward zero and a division by zero makes the rule instance derive nothing
-(``explain.c_division``); every other functor is the clingo engine's Python function
+(``numbers.c_division``); every other functor is the clingo engine's Python function
 (``values.Values.call``), ``range`` a loop over its values, a record pattern a test of the
 record table. What the compiler does not cover (aggregates, negation inside the component)
 raises :class:`Unsupported`; the engine then evaluates the component in SQL, which covers
@@ -29,10 +29,9 @@ from operator import itemgetter
 
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom,
                                      Nil, Num, Record, Str, Test, Var, Wildcard)
-from pylogic.engines.explain import c_division
+from pylogic.engines.numbers import c_division, wrap_const, wrap_expr
 from pylogic.engines.semantics import term_vars
-from pylogic.engines.to_sql import (BITS, has_division, is_record, pattern, record_tag, symbolic,
-                                    wrap_const, wrap_expr)
+from pylogic.engines.to_sql import BITS, has_division, is_record, pattern, record_tag, symbolic
 from pylogic.engines.values import NIL, SIGNATURES
 
 _CMP = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}

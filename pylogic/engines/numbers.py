@@ -2,7 +2,8 @@
 of its interpreter (``src/interpreter/Engine.cpp``, ``IntrinsicOperator``) computes in it, so a
 value wraps modulo 2^32 after every operation. The engines that do not evaluate in C++ use
 these functions: the clingo engine's functors (``functors.py``) and its constant folding
-(``to_clingo.py``). The wrap itself is ``to_sql.wrap_const`` (one owner, also the SQL text).
+(``to_clingo.py``), the explainer (``explain.py``) and the in-process rules of ``indexed.py``;
+``wrap_expr`` is the same wrap as SQL (and Python) text for ``to_sql.py`` and ``indexed.py``.
 
 Where Soufflé's C++ is undefined (a division by zero, which kills Soufflé with SIGFPE) the
 value is ``None``: the binding derives nothing, as in the duckdb engine. ``-2147483648 / -1``
@@ -11,10 +12,23 @@ from __future__ import annotations
 
 import math
 
-from pylogic.engines.to_sql import wrap_const as wrap
-
 MASK = 0xFFFFFFFF
 INT_MIN, INT_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def wrap_const(value: int) -> int:
+    """A value wrapped to the signed 32-bit range (two's complement): the parser folds
+    ``-(-2147483648)`` to 2147483648, which clingo wraps to -2147483648 (measured)."""
+    return (value + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
+wrap = wrap_const
+
+
+def wrap_expr(expr: str) -> str:
+    """``expr`` (BIGINT) wrapped to the signed 32-bit range, as text: valid SQL (``to_sql.py``)
+    and a valid Python expression (``indexed.py``'s compiled rules)."""
+    return f"((({expr}) + 2147483648) & 4294967295) - 2147483648"
 
 
 def div(a: int, b: int) -> int | None:
@@ -23,6 +37,15 @@ def div(a: int, b: int) -> int | None:
         return None
     q = abs(a) // abs(b)
     return wrap(q if (a < 0) == (b < 0) else -q)
+
+
+def c_division(op: str, a: int, b: int) -> int:
+    """``a / b`` or ``a % b`` (``op``) as ``div`` / ``mod``, raising ZeroDivisionError for b = 0
+    (the rule instance derives nothing): the explainer's and ``indexed.py``'s form."""
+    value = (div if op == "/" else mod)(a, b)
+    if value is None:
+        raise ZeroDivisionError
+    return value
 
 
 def mod(a: int, b: int) -> int | None:

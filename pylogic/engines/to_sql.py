@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom,
                                      Nil, Num, Record, Str, Test, Var, Wildcard)
+from pylogic.engines.numbers import wrap_const, wrap_expr
 from pylogic.engines.semantics import Relation, Rule, lit_vars, term_vars
 from pylogic.engines.values import NIL, RECORD, SIGNATURES, udf
 from pylogic.errors import DatalogError
@@ -66,18 +67,6 @@ def _refuse(what: str, node) -> DatalogError:
 def create_table(rel: Relation, version: str = "", temp: bool = False) -> str:
     cols = ", ".join(f"{c} {t}" for c, t in column_types(rel))
     return f"CREATE {'TEMP ' if temp else ''}TABLE {table_name(rel.name, version)} ({cols})"
-
-
-def wrap_expr(expr: str) -> str:
-    """``expr`` (BIGINT) wrapped to the signed 32-bit range (two's complement); the text is
-    also a Python expression (``indexed.py``'s compiled rules)."""
-    return f"((({expr}) + 2147483648) & 4294967295) - 2147483648"
-
-
-def wrap_const(value: int) -> int:
-    """A constant wrapped to 32 bits: the parser folds ``-(-2147483648)`` to 2147483648, which
-    clingo wraps to -2147483648 (measured)."""
-    return (value + 2 ** 31) % 2 ** 32 - 2 ** 31
 
 
 def has_division(term) -> bool:

@@ -14,7 +14,7 @@ import threading
 
 import clingo
 
-from pylogic.engines.functors import Functors
+from pylogic.engines.functors import Functors, string_symbol, symbol_text
 from pylogic.engines.semantics import _CALL_ARGS, _CALL_RESULT
 from pylogic.engines.to_clingo import functor_name
 from pylogic.engines.unsigned import from_clingo, to_clingo
@@ -146,11 +146,11 @@ class Values:
         method = getattr(Functors(), functor_name(_METHOD.get(name, name)))
         kinds, result = SIGNATURES[name]
         names, intern = self.names, self.intern
-        String, Number = clingo.String, clingo.Number
+        String, Number = string_symbol, clingo.Number    # Soufflé's strings are bytes
         string_type = clingo.SymbolType.String
 
         def out(sym):
-            return intern(sym.string) if sym.type == string_type else sym.number
+            return intern(symbol_text(sym)) if sym.type == string_type else sym.number
 
         def fn(args):
             if None in args:
