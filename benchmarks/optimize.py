@@ -64,13 +64,14 @@ import random
 import re
 import shlex
 import signal
+import statistics
 import subprocess
 import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from benchmarks.common import machine_info, read_record, write_record
+from benchmarks.common import children_cpu, machine_info, read_record, write_record
 from benchmarks.corpus import FLOAT_IR, csmith_program, tree_ssa_programs
 from benchmarks.drivers import add_driver
 from pylogic.analysis.optimize import optimize, static_size
@@ -428,6 +429,11 @@ def _claims(constants: dict, converted) -> dict:
     return out
 
 
+def _cpu() -> float:
+    """CPU seconds of this process (its threads: clingo, duckdb) and its reaped children."""
+    return time.process_time() + children_cpu()
+
+
 def _error(label, side, detail) -> dict:
     return {"pipeline": label, "side": side, "verdict": NOT_COMPARED, "detail": detail[:200]}
 
@@ -526,7 +532,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         if unknown:
             rec["versions"].append(_error(label, "ours", f"unknown pass {', '.join(unknown)}"))
             continue
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), _cpu()
         try:
             with _time_limit(PASS_TIMEOUT):
                 result = optimize(tagged, list(pipeline), name, engine=engine)
@@ -539,9 +545,11 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         except Exception as exc:  # a crashing pass is a finding for its row, not for the run
             rec["versions"].append(_error(label, "ours", f"pass crashed: {type(exc).__name__}: {exc}"))
             continue
+        cpu = _cpu() - c1
         v = _version(label, "ours", result.module, None, cases, fuel, base_runs)
         v.pop("_runs", None)
         v["pass_seconds"] = round(time.perf_counter() - t1, 3)
+        v["cpu_seconds"] = round(cpu, 3)
         # the optimized program itself, for refactoring checks (byte-identical before/after)
         v["sha256"] = hashlib.sha256(print_module(result.module).encode()).hexdigest()
         v["passes"] = [p.totals() for p in result.passes]
@@ -558,7 +566,9 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             continue
         passes, *extra = spec.split()
         try:
+            c1 = children_cpu()
             out = run_opt(ll, passes, path, extra_args=extra)
+            cpu = children_cpu() - c1       # opt-14's own process: parse, passes, print
             if normalise:
                 out = run_opt(out, normalise, path)
         except PathlogicError as exc:
@@ -571,6 +581,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             continue
         v = _version(label, "llvm", m2, r2, cases, fuel, base_runs)
         v.pop("_runs", None)
+        v["cpu_seconds"] = round(cpu, 3)
         v["vector_types"] = bool(VECTOR_TYPE.search(out))  # vectorizer output (not imported)
         rec["versions"].append(v)
     if start_version is not None:
@@ -757,7 +768,84 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
             "head_to_head": head_to_head(records, [l for l in ours_labels if l.startswith("ours:")],
                                          [l for l in labels if l.startswith("opt:")]),
             "claim": claim_summary(records),
-            "parity": parity_summary(records)}
+            "parity": parity_summary(records),
+            "speed": speed_summary(records, labels)}
+
+
+#: Each pass's LLVM counterpart for the speed comparison (issue #28 item 1): a pipeline whose
+#: passes have one counterpart is compared with it, one that mixes families with default<O2>.
+COUNTERPART = {"pre-m": "gvn", "pre-ms": "gvn", "pre-mr": "gvn", "pre-mr-budget": "gvn",
+               "pre-r": "gvn", "vng-fre": "gvn", "cbe": "jump-threading",
+               "icbe": "jump-threading", "sccp": "sccp,adce", "pcp-basic": "sccp,adce",
+               "pcp-full": "sccp,adce", "dce": "sccp,adce", "pde": "sink,adce",
+               "ppde": "sink,adce", "ppde-keep": "sink,adce"}
+#: passes that go with any family (preparation or clean-up) and choose no counterpart
+NEUTRAL = ("if-convert", "simplify", "coalesce")
+O2 = "default<O2>"
+
+
+def counterpart(pipeline: list[str]) -> str:
+    """The LLVM pipeline (``opt -passes=`` text) our ``pipeline`` is timed against."""
+    found = {COUNTERPART.get(p, O2) for p in pipeline if p not in NEUTRAL}
+    return found.pop() if len(found) == 1 else O2
+
+
+def _llvm_label_for(passes: str, labels: list[str]) -> str | None:
+    """The run's LLVM label with ``passes`` as its pipeline (O2 without the vectorizers first)."""
+    found = [l for l in labels if l.startswith("opt:") and l[4:].split()[0] == passes]
+    return max(found, key=lambda l: "-vectorize-loops=false" in l, default=None)
+
+
+def speed_summary(records: list[dict], labels: list[str]) -> dict:
+    """Per our pipeline, CPU seconds against its counterpart's (``counterpart``) and against
+    default<O2>'s on the same program in the same run: over the programs where both have a time
+    (and the same for every other pair), the median of the per-program ratios, the ratio of the
+    sums, the largest ratio and the slowest program of ours. Our time is ``optimize()`` on the
+    imported module (clingo and duckdb run in process: process CPU plus children); opt's is the
+    opt-14 process (parse, passes, print)."""
+    out = {}
+    for l in labels:
+        if not l.startswith("ours:"):
+            continue
+        pipeline = l[len("ours:"):].split(",")
+        targets = {"counterpart": _llvm_label_for(counterpart(pipeline), labels),
+                   "O2": _llvm_label_for(O2, labels)}
+        row = {}
+        for key, target in targets.items():
+            if target is None or (key == "O2" and target == targets["counterpart"]
+                                  and "counterpart" in row):
+                continue
+            pairs = []
+            for r in records:
+                vs = {v["pipeline"]: v for v in r.get("versions", [])}
+                a, b = vs.get(l, {}).get("cpu_seconds"), vs.get(target, {}).get("cpu_seconds")
+                if a is not None and b:
+                    pairs.append((a / b, a, b, r["program"]))
+            if not pairs:
+                continue
+            ratios = [p[0] for p in pairs]
+            ours_sum, llvm_sum = sum(p[1] for p in pairs), sum(p[2] for p in pairs)
+            slowest = max(pairs, key=lambda p: p[1])
+            row[key] = {"llvm": target, "programs": len(pairs),
+                        "median_ratio": round(statistics.median(ratios), 2),
+                        "sum_ratio": round(ours_sum / llvm_sum, 2),
+                        "max_ratio": round(max(ratios), 1),
+                        "ours_cpu_sum": round(ours_sum, 2), "llvm_cpu_sum": round(llvm_sum, 3),
+                        "ours_slowest": [slowest[3], round(slowest[1], 2)]}
+        if row:
+            out[l] = row
+    return out
+
+
+def print_speed(speed: dict) -> None:
+    rows = [[l, k, p["llvm"][4:], p["programs"], p["median_ratio"], p["sum_ratio"],
+             p["max_ratio"], p["ours_cpu_sum"], p["llvm_cpu_sum"],
+             f"{p['ours_slowest'][0]} {p['ours_slowest'][1]}"]
+            for l, row in speed.items() for k, p in row.items()]
+    if rows:
+        print("\nCPU seconds, ours against opt-14 on the same programs in the same run")
+        print(format_table(["pipeline", "against", "opt", "programs", "median ratio",
+                            "sum ratio", "max ratio", "ours s", "opt s", "ours slowest"], rows))
 
 
 def beyond_summary(records: list[dict], labels: list[str]) -> dict:
@@ -1065,6 +1153,7 @@ def main(argv=None) -> int:
     print_head_to_head(summary["head_to_head"])
     print_beyond(records, summary["beyond_start"])
     print_native(summary["native"])
+    print_speed(summary["speed"])
     print(f"wrote {out} ({len(records)} programs, {left} not attempted, {payload['wall_seconds']} s)")
     return 0
 

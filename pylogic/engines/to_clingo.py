@@ -17,10 +17,13 @@ divisor is a constant other than 0 and -1 (``-2147483648 / -1`` is SIGFPE in cli
 the functors ``sf_div``/``sf_mod`` (undefined on 0: the binding derives nothing)."""
 from __future__ import annotations
 
+import dataclasses
+
 from pylogic.engines import numbers
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
                                      Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
+from pylogic.engines.semantics import lit_vars, term_vars
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\", "band": "&", "bor": "?", "bxor": "^"}
 _DIVISION = {"/": "div", "%": "mod"}
@@ -157,10 +160,68 @@ def rule(r: Rule) -> str:
     return f"{atom(r.head)} :- {', '.join(literal(b) for b in r.body)}."
 
 
+def _plain(a: Atom) -> bool:
+    """Every argument a variable, a wildcard or a constant (an atom that binds, never computes)."""
+    return all(isinstance(x, (Var, Wildcard, Num, Str)) for x in a.args)
+
+
+def _linked(atoms: list) -> bool:
+    """Whether ``atoms`` join as a chain of distinct relations, each sharing two or more
+    variables with those before it: one shared column (the function) or a relation joined with
+    itself on its leading columns (``rpo(f, g, a, _), rpo(f, g, b, _)``) is a cross product per
+    function, larger than what the recursion would visit."""
+    if len({a.rel for a in atoms}) < len(atoms):
+        return False
+    seen = {x.name for x in atoms[0].args if isinstance(x, Var)}
+    todo = list(atoms[1:])
+    while todo:
+        nxt = next((a for a in todo
+                    if len(seen & {x.name for x in a.args if isinstance(x, Var)}) >= 2), None)
+        if nxt is None:
+            return False
+        todo.remove(nxt)
+        seen |= {x.name for x in nxt.args if isinstance(x, Var)}
+    return True
+
+
+def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
+    """``r`` with the join of its non-recursive body atoms as one atom when it is recursive and
+    has two or more of them, linked (``_linked``): ``live_in(b) :- branch(i, t), instr(i, b),
+    live_in(t)`` becomes ``live_in(b) :- join(b, t), live_in(t)`` with ``join(b, t) :-
+    branch(i, t), instr(i, b)``.
+    clingo's grounder re-joins a recursive rule's other atoms in every round of its semi-naive
+    loop (measured: liveness.dl on a 4,000-instruction function, about one round per block,
+    23 s; with the join precomputed 0.9 s); the rows are the same. ``joins``: join text -> its
+    (head atom, rule), shared by identical joins."""
+    own = component.get(r.head.rel)
+    if own is None or any(isinstance(b, AggLit) for b in r.body):
+        return r
+    recursive = [b for b in r.body if isinstance(b, Atom) and component.get(b.rel) == own]
+    fixed = [b for b in r.body if isinstance(b, Atom) and component.get(b.rel) != own
+             and _plain(b)]
+    if not recursive or len(fixed) < 2 or not _linked(fixed):
+        return r
+    rest = [b for b in r.body if not any(b is f for f in fixed)]
+    outside = {v.name for lit in rest for v in lit_vars(lit)} | \
+        {v.name for x in r.head.args for v in term_vars(x)}
+    names = list(dict.fromkeys(x.name for f in fixed for x in f.args
+                               if isinstance(x, Var) and x.name in outside))
+    key = ",".join(literal(f) for f in fixed) + "|" + ",".join(names)
+    if key not in joins:
+        head = Atom(f"join.{len(joins)}", tuple(Var(n, r.loc) for n in names), r.loc)
+        joins[key] = (head, Rule(head, tuple(fixed), r.loc))
+    return dataclasses.replace(r, body=(joins[key][0], *rest))
+
+
 def program_text(checked: CheckedProgram, shown: list[str], needed: set[str] | None = None) -> str:
     """The clingo program (rules only; input facts are added separately) with ``#show`` for the
-    relations in ``shown``; with ``needed``, only the rules defining those relations."""
-    lines = [rule(r) for r in checked.rules if needed is None or r.head.rel in needed]
+    relations in ``shown``; with ``needed``, only the rules defining those relations. A recursive
+    rule's non-recursive atoms are joined once, outside its recursion (``_with_joins``)."""
+    component = {rel: k for k, members in enumerate(checked.strata) for rel in members}
+    joins: dict = {}
+    rules = [_with_joins(r, component, joins) for r in checked.rules
+             if needed is None or r.head.rel in needed]
+    lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules]
     for name in shown:
         lines.append(f"#show {pred_name(name)}/{checked.relations[name].arity}.")
     if not shown:
