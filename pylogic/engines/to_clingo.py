@@ -79,10 +79,14 @@ def _number(v: int) -> str:
 
 
 def _operand(t) -> str:
-    """An operand of a clingo arithmetic operator: a variable hidden from clingo's linear
-    simplification (module docstring)."""
+    """An operand of a clingo arithmetic operator: a variable, and any term that is not a
+    constant (a functor's value, an inner operation), hidden from clingo's linear simplification
+    (module docstring): ``(@sf_div(-2147483648, Y) * -65536) * -2147483648`` killed the process
+    with SIGFPE when clingo folded the two constants (found by tests/engines/test_duckdb.py)."""
     if isinstance(t, Var):
         return f"({var_name(t.name)}&(-1))"
+    if isinstance(t, (BinOp, Neg, Call)) and constant(t) is None:
+        return f"({term(t)}&(-1))"
     return term(t)
 
 

@@ -127,7 +127,15 @@ SHAPES = [  # (term over y, its value): each once killed, hung or misled the cli
     ("-(y + (-2147483648 - y))", lambda y: -2147483648),         # folded to undefined: no row
     ("y + y", lambda y: _wrap(2 * y)),
     ("(y - y + 65536) * 65536", lambda y: 0),
+    # a functor's value under two constants clingo folded (2^47): SIGFPE, found by test_duckdb
+    ("(-2147483648 / (y * y + 1)) * (0 - 65536) * (-2147483648)",
+     lambda y: _wrap(_wrap(_c_div(-2147483648, _wrap(_wrap(y * y) + 1)) * -65536) * -2147483648)),
 ]
+
+
+def _c_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return _wrap(q if (a < 0) == (b < 0) else -q)
 #: INT_MIN / -1 kills clingo and Soufflé (SIGFPE; undefined in C++): it wraps on the embedded
 #: engines, as the duckdb engine always did
 BEYOND_SOUFFLE = [
