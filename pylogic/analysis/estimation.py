@@ -88,7 +88,8 @@ def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: s
         runs = paths.get(fn.name, [])
         if not runs:
             continue
-        flows = value_flows(fn, rows.function(fn.name), result.edge_profile, len(runs))
+        view = rows.function(fn.name)
+        flows = value_flows(fn, view, result.edge_profile, len(runs))
         walks = [(ENTRY,) + p for p in runs]
         per_fn = {name: Bounds(0, 0) for name in ESTIMATORS}
         exact_fn = 0
@@ -102,7 +103,7 @@ def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: s
                                          f"reuse {exact}")
                 per_fn[name] = per_fn[name] + bounds
         local = sum(result.block_profile.get((fn.name, i.partition("#")[0]), 0)
-                    for i, _ in rows.function(fn.name)["pre_local_reuse"])
+                    for i, _ in view["pre_local_reuse"])
         per_fn = {n: b + Bounds(local, local) for n, b in per_fn.items()}
         for name in ESTIMATORS:
             totals[name] = totals[name] + per_fn[name]

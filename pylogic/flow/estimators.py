@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable, Optional
 
 #: The virtual predecessor of the entry block (its edge's frequency: the function's calls).
@@ -75,11 +76,28 @@ class ValueFlow:
     def state(self, table: dict, block: str) -> str:
         return table.get(block, NO)
 
-    def successors(self) -> dict:
+    @cached_property
+    def succ(self) -> dict:
+        """``{block: successors}`` (the virtual entry edge included)."""
         out = defaultdict(list)
         for a, b in self.freq:
             out[a].append(b)
         return out
+
+    @cached_property
+    def region(self) -> "Region":
+        """``cmp_region(self)``, computed once for every estimator."""
+        return cmp_region(self)
+
+    @cached_property
+    def definite(self) -> int:
+        """``definite(self)``, computed once for every estimator."""
+        return definite(self)
+
+    @cached_property
+    def inner_reach(self) -> dict:
+        """``_inner_reach(self, self.region)``, shared by CMP^c and CMP^r."""
+        return _inner_reach(self, self.region)
 
 
 # ---------------------------------------------------------------- the PRE estimator (Fig. 5.4)
@@ -98,7 +116,7 @@ def pre_estimate(flow: ValueFlow) -> tuple[Bounds, dict]:
     stealers = {e for e in flow.freq if flow.state(flow.avail_out, e[0]) == NO
                 and flow.state(flow.avail_in, e[1]) == MAY}
     blocked = flow.generators | flow.kills
-    succ = flow.successors()
+    succ = flow.succ
 
     def reaches(start: str) -> set:
         """Blocks reachable from ``start`` through blocks outside D ∪ K and edges outside St
@@ -179,14 +197,13 @@ def _one(must_entries: Iterable, no_entries: Iterable, must_exits: Iterable,
 
 def cmp_one(flow: ValueFlow) -> Bounds:
     """CMP¹: the whole region at once: L_u = max(0, Σ ex^M - Σ en^N), U_u = min(Σ ex^M, Σ en^M)."""
-    r = cmp_region(flow)
-    s_d = definite(flow)
+    r, s_d = flow.region, flow.definite
     return Bounds(s_d, s_d) + _one(r.must_entries, r.no_entries, r.must_exits, flow.freq)
 
 
 def _inner_reach(flow: ValueFlow, region: Region) -> dict:
     """``{entry edge: exit edges reachable from it inside the region}``."""
-    succ = flow.successors()
+    succ = flow.succ
     out = {}
     exits = set(region.must_exits) | set(region.no_exits)
     for entry in region.must_entries + region.no_entries:
@@ -206,13 +223,13 @@ def _inner_reach(flow: ValueFlow, region: Region) -> dict:
 def cmp_connected(flow: ValueFlow) -> Bounds:
     """CMP^c: CMP¹ on each connected sub-region of the entry -> exit reachability graph, summed."""
     import networkx as nx
-    region = cmp_region(flow)
+    region = flow.region
     g = nx.Graph()
-    for entry, exits in _inner_reach(flow, region).items():
+    for entry, exits in flow.inner_reach.items():
         g.add_node(("en", entry))
         g.add_edges_from((("en", entry), ("ex", x)) for x in exits)
     g.add_nodes_from(("ex", x) for x in region.must_exits + region.no_exits)
-    s_d = definite(flow)
+    s_d = flow.definite
     total = Bounds(s_d, s_d)
     for part in nx.connected_components(g):
         edges = {e for _, e in part}
@@ -247,21 +264,20 @@ def cmp_reach(flow: ValueFlow) -> Bounds:
     """CMP^r: the bipartite network entries -> exits (an edge, unbounded, when a thread connects
     them inside the region; entries' and exits' capacities their frequencies): U_u =
     maxflow(EN^M, EX^M), L_u = max(0, Σ ex^M - maxflow(EN^N, EX^M))."""
-    region = cmp_region(flow)
-    reach = _inner_reach(flow, region)
-    edges = [(("en", en), ("ex", ex), None) for en, exits in reach.items() for ex in exits]
+    region = flow.region
+    edges = [(("en", en), ("ex", ex), None) for en, exits in flow.inner_reach.items() for ex in exits]
     sinks = {("ex", x): flow.freq[x] for x in region.must_exits}
     produced = _max_flow(edges, {("en", e): flow.freq[e] for e in region.must_entries}, sinks)
     stolen = _max_flow(edges, {("en", e): flow.freq[e] for e in region.no_entries}, sinks)
     consumed = sum(sinks.values())
-    s_d = definite(flow)
+    s_d = flow.definite
     return Bounds(s_d + max(0, consumed - stolen), s_d + produced)
 
 
 def cmp_flow(flow: ValueFlow) -> Bounds:
     """CMP^f: CMP^r's formulas with max-flow on the edge-level network: every edge inside the
     region with its frequency as capacity (the "weak links" of Ex. 5.7)."""
-    region = cmp_region(flow)
+    region = flow.region
     inner = [(a, b, n) for (a, b), n in flow.freq.items()
              if a in region.nodes and b in region.nodes]
     sinks = {("ex", x): flow.freq[x] for x in region.must_exits}
@@ -271,7 +287,7 @@ def cmp_flow(flow: ValueFlow) -> Bounds:
     produced = _max_flow(edges, {("en", e): flow.freq[e] for e in region.must_entries}, sinks)
     stolen = _max_flow(edges, {("en", e): flow.freq[e] for e in region.no_entries}, sinks)
     consumed = sum(sinks.values())
-    s_d = definite(flow)
+    s_d = flow.definite
     return Bounds(s_d + max(0, consumed - stolen), s_d + produced)
 
 
