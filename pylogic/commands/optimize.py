@@ -56,7 +56,10 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object instead of tables")
     p.add_argument("--html", metavar="DIR",
                    help="write an HTML view to DIR: each pass's code before and after, "
-                        "removed/inserted/moved instructions marked, dynamic counts")
+                        "removed/inserted/moved instructions marked, the CFGs of the functions "
+                        "it changed before and after; with --validate the dynamic counts and, "
+                        "per pass, a chart of the evaluations, loads and conditional branches "
+                        "before and after it")
     p.set_defaults(func=run)
 
 
@@ -119,8 +122,10 @@ def run(args) -> int:
     if args.out:
         write_outputs(items, args.target, args.out)
     if args.html:
+        from pylogic.analysis.optimize_view import report_data
         from pylogic.report.html_optimize import write_optimize_report
-        stats = write_optimize_report(items, passes, args.html)
+        data = [report_data(item, entry=args.entry, fuel=args.fuel) for item in items]
+        stats = write_optimize_report(data, passes, args.html)
         print(f"html: {stats['pages']} pages -> {Path(args.html) / 'index.html'}", file=sys.stderr)
     for problem in loaded.problems:
         print(f"pathlogic: {problem.message}", file=sys.stderr)

@@ -4,7 +4,8 @@ failures; per function its CFG, dominator and post-dominator trees (SVG, graphvi
 loops, control dependences, the BDD / SAT / PPG relation matrix, and each row's derivation.
 ``analyze --html`` writes the same report at the end of a run. The pages work offline. It only
 renders what the run wrote (matrices and derivations in RUN_DIR/report): no program is loaded,
-no engine run.
+no engine run. A directory ``run --reuse H --estimate --html DIR`` wrote (its ``run.json``)
+is drawn again the same way: its page to HTML_DIR (default: the directory itself).
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from pylogic.analysis.output import check_output_path
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("report", help="HTML report of an analyze output directory",
                               description=__doc__)
-    p.add_argument("run_dir", metavar="RUN_DIR", help="an analyze output directory")
+    p.add_argument("run_dir", metavar="RUN_DIR",
+                   help="an analyze output directory, or a directory run --html wrote")
     p.add_argument("--out", metavar="HTML_DIR", help="where to write (default RUN_DIR/html)")
     p.add_argument("--no-explain", action="store_true",
                    help="leave out the derivation pages (each row shows its pathlogic explain "
@@ -37,6 +39,26 @@ def build(run_dir: str | Path, out: str | Path | None = None, explain: bool = Tr
     return dest / "index.html"
 
 
+def build_run_page(run_dir: Path, out: str | Path | None) -> Path:
+    """Draw ``run_dir/run.json`` (``run --html``) again to ``out`` (default ``run_dir``)."""
+    import json
+    from pylogic.errors import PathlogicError
+    from pylogic.report.html_run import DATA, write_run_report
+    try:
+        data = json.loads((run_dir / DATA).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PathlogicError(f"{run_dir / DATA}: cannot read: {exc}") from None
+    dest = check_output_path(out or run_dir)
+    stats = write_run_report(data, dest)
+    print(f"report: {stats['pages']} page, {stats['charts']} charts -> {dest / 'index.html'}",
+          file=sys.stderr)
+    return dest / "index.html"
+
+
 def run(args) -> int:
+    from pylogic.report.html_run import DATA
+    if (Path(args.run_dir) / DATA).is_file() and not (Path(args.run_dir) / "summary.json").is_file():
+        build_run_page(Path(args.run_dir), args.out)
+        return 0
     build(args.run_dir, args.out, explain=not args.no_explain)
     return 0

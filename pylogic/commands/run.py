@@ -67,6 +67,11 @@ def add_parser(subparsers) -> None:
                         "PathFinder ch. 5's estimators (PRE, CMP1, CMPc, CMPr, CMPf), beside the "
                         "exact reuse of the run's block paths and what pre-mr,pre-m removes on "
                         "the same input (on stderr, or in --json)")
+    p.add_argument("--html", metavar="DIR",
+                   help="with --reuse H and/or --estimate: write DIR/run.json and DIR/index.html, "
+                        "their tables beside charts of the reuse level against history depth "
+                        "1..H, the share of the ideal reuse each PRE pipeline removes, and the "
+                        "estimators' bounds against the exact reuse")
     if hasattr(p, "_negative_number_matcher"):
         p._negative_number_matcher = _NEGATIVE_LIST
     p.set_defaults(func=run)
@@ -102,6 +107,12 @@ def run(args) -> int:
     if args.profile:
         check_output_file(args.profile, "--profile")
     inputs = parse_int_list(args.input, "--input")
+    if args.html:
+        if not (args.reuse or args.estimate):
+            raise PathlogicError("--html draws what --reuse H and --estimate measure: give one "
+                                 "or both")
+        from pylogic.analysis.output import check_output_path
+        check_output_path(args.html)
     module = load_input(args.file)
     if args.verify:
         from pylogic.ir.verify import check_module
@@ -125,6 +136,8 @@ def run(args) -> int:
         from pylogic.analysis.estimation import program_estimates
         estimates = program_estimates(module, entry=args.function, args=argv, inputs=inputs,
                                       fuel=args.fuel)
+    if args.html:
+        html_report(args, module, result, observer, estimates, argv, inputs)
     if args.profile:
         data = result.to_json()
         write_file(args.profile, json.dumps({"file": args.file, "function": args.function,
@@ -155,6 +168,32 @@ def run(args) -> int:
         print(str(result.error), file=sys.stderr)
         return ERROR_STATUS
     return result.exit_status
+
+
+def html_report(args, module, result, observer, estimates, argv, inputs) -> None:
+    """``--html DIR``: the reuse report at every depth up to H and what each PRE pipeline
+    captures of it (``analysis.reuse_capture``), the estimates, as DIR/run.json and its page."""
+    from pylogic.report.html_run import write_run_report
+    data = {"file": args.file, "function": args.function, "args": argv, "inputs": inputs,
+            "command": " ".join(["pathlogic", "run", args.file]
+                                + (["--function", args.function] if args.function != "main"
+                                   else [])
+                                + ([f"--args={args.args}"] if argv else [])
+                                + ([f"--input={args.input}"] if inputs else [])
+                                + ([f"--reuse {args.reuse}"] if args.reuse else [])
+                                + (["--estimate"] if args.estimate else [])
+                                + ["--html", args.html]),
+            "counts": result.counts, "error": None if result.error is None else str(result.error)}
+    if observer is not None:
+        data["reuse"] = observer.report(range(1, args.reuse + 1))
+        if result.error is None:
+            from pylogic.analysis.reuse_capture import captured
+            data["captured"] = captured(module, data["reuse"], entry=args.function, args=argv,
+                                        inputs=inputs, fuel=args.fuel)
+    if estimates is not None:
+        data["estimates"] = estimates
+    stats = write_run_report(data, args.html)
+    print(f"html: {stats['charts']} charts -> {args.html}/index.html", file=sys.stderr)
 
 
 def reuse_text(report: dict, h: int) -> str:

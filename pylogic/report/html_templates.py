@@ -24,6 +24,9 @@ tr.removed td.code { background: #ffd6d6; text-decoration: line-through; }
 tr.inserted td.code { background: #d6f5d6; }
 tr.moved td.code { background: #d6e6ff; }
 .side { display: inline-block; vertical-align: top; margin-right: 2em; }
+.chartbox { float: right; margin: 0 0 1em 1.5em; }
+h2 { clear: both; }
+svg.chart { background: #fcfcfc; border: 1px solid #e4e4e4; }
 </style></head>
 <body>
 <nav><a href="{{ root }}index.html">index</a></nav>
@@ -167,25 +170,90 @@ OPT_PROGRAM = """{% extends "base.html" %}
 {% block body %}
 <h1>{{ p.relpath }}: {{ passes|join(",") }}</h1>
 {% if p.cases %}<h2>Behaviour: {{ p.verdict }}</h2>
-<table><tr><th>run</th><th>verdict</th>{% for k in columns %}<th>{{ k }}</th>{% endfor %}<th>detail</th></tr>
+<div class="side"><table><tr><th>run</th><th>verdict</th>{% for k in columns %}<th>{{ k|replace("_", " ") }}</th>{% endfor %}<th>detail</th></tr>
 {% for c in p.cases %}<tr><td>args={{ c.args }} input={{ c.inputs }}</td><td>{{ c.verdict }}</td>
 {% for k in columns %}<td class="num">{% if c.before %}{{ c.before[k] }} &rarr; {{ c.after[k] }}{% endif %}</td>{% endfor %}
-<td>{{ c.detail }}</td></tr>{% endfor %}</table>{% endif %}
-<p class="note">Red, struck through: removed; green: inserted; blue: moved to another block.</p>
+<td>{{ c.detail }}</td></tr>{% endfor %}</table></div>
+{% for c in p.cases if c.chart %}<div class="side">{{ c.chart }}</div>{% endfor %}{% endif %}
+<p class="note">Red, struck through: removed; green: inserted; blue: moved to another block.
+{% if p.cases %}Charts: the dynamic counts each pass targets on the run above, before and after
+the pass.{% else %}Run with <code>--validate</code> for the dynamic counts of each pass.{% endif %}
+CFGs: the functions a pass changed, before and after it (edge labels: the decision taking the
+edge; red: loop edges; hover over a block for its code).</p>
 {% for v in p.views %}
 <h2>Pass {{ loop.index }}: {{ v.name }} <small>({{ v.totals.size_before }} &rarr; {{ v.totals.size_after }}
 instructions; {{ v.totals.removed }} removed, {{ v.totals.added }} inserted, {{ v.totals.moved }} moved)</small></h2>
+{% for ch in v.charts %}<div class="chartbox">{{ ch }}</div>{% endfor %}
 {% for f in v.functions %}
 <h3>{{ f.name }}</h3>
 {% for side in ["before", "after"] %}<div class="side"><table><tr><th colspan="2">{{ side }}</th></tr>
 {% for block, text, mark in f[side] %}<tr class="{{ mark }}"><td>{{ block }}</td><td class="code">{{ text }}</td></tr>
 {% endfor %}</table></div>{% endfor %}
+{% set g = v.cfgs[loop.index0] if v.cfgs else none %}{% if g %}
+<h4>CFG of {{ g.name }} before and after {{ v.name }}</h4>
+{% if g.note %}<p class="note">{{ g.note }}</p>{% else %}
+<div class="side cfg"><p>before</p>{{ g.svg_before }}</div><div class="side cfg"><p>after</p>{{ g.svg_after }}</div>{% endif %}{% endif %}
 {% else %}<p class="note">no function changed</p>
 {% endfor %}
 {% endfor %}
 {% endblock %}
 """
 
+RUN_PAGE = """{% extends "base.html" %}
+{% block title %}run {{ d.file }}{% endblock %}
+{% block body %}
+<h1>pathlogic run {{ d.file }}</h1>
+<p>Function {{ d.function }}, args {{ d.args }}, input {{ d.inputs }}:
+{{ d.counts.instructions }} instructions executed{% if d.reuse %}, {{ d.reuse.loads }} loads{% endif %}.
+Reproduce: <code>{{ d.command }}</code>; the numbers: <a href="run.json">run.json</a>.</p>
+
+{% if d.reuse %}
+<h2>The ideal limit of load reuse (PathFinder ch. 8)</h2>
+<p class="note">A dynamic load is redundant when one of the last h addresses its static load, or a
+static store, accessed holds the same location since (ideal aliasing: nothing kills). Whole
+program: the earlier access anywhere; intra-procedural: in the load's own function (as the thesis
+counts it, an earlier call of it included); same activation: in the same call, the most an
+intra-procedural transformation can exploit.</p>
+<div class="side"><table><tr><th>h</th>{% for v in levels %}<th>{{ v }}</th>{% endfor %}<th>from loads</th><th>from stores</th><th>register pressure</th></tr>
+{% for h, r in d.reuse.reuse|dictsort %}<tr><td class="num">{{ h }}</td>
+{% for v in ["whole", "intra", "activation"] %}<td class="num">{{ r.ideal[v].redundant }} ({{ pct(r.ideal[v].redundant, d.reuse.loads) }}%)</td>{% endfor %}
+<td class="num">{{ r.ideal.whole.from_loads }}</td><td class="num">{{ r.ideal.whole.from_stores }}</td>
+<td class="num">{{ d.reuse.register_pressure[h] }}</td></tr>{% endfor %}</table>
+<table><tr><th>aliasing scenario (h=1)</th><th>intra-procedural</th><th>same activation</th></tr>
+{% for s, by in d.reuse.reuse["1"].items() %}<tr><td>{{ s|replace("_", " ") }}</td>
+<td class="num">{{ by.intra.redundant }} ({{ pct(by.intra.redundant, d.reuse.loads) }}%)</td>
+<td class="num">{{ by.activation.redundant }} ({{ pct(by.activation.redundant, d.reuse.loads) }}%)</td></tr>{% endfor %}</table></div>
+<div class="side">{{ reuse_chart }}</div>
+{% endif %}
+
+{% if d.captured %}
+<h2>How much of it our PRE captures (PRE-completeness, §8.3)</h2>
+<p class="note">Each pipeline's output runs on the same input; the loads it no longer executes,
+as a share of the ideal reuse at h=1 (the thesis: about 80% of the intra-procedural reuse).</p>
+<div class="side"><table><tr><th>pipeline</th><th>loads removed</th><th>evaluations removed</th><th>% of intra h=1 ({{ d.captured.ideal.intra_h1 }})</th><th>% of same activation h=1 ({{ d.captured.ideal.activation_h1 }})</th><th>note</th></tr>
+{% for r in d.captured.pipelines %}<tr><td><code>{{ r.pipeline }}</code></td>
+<td class="num">{{ r.loads_removed if r.loads_removed is not none else "-" }}</td>
+<td class="num">{{ r.evaluations_removed if r.evaluations_removed is not none else "-" }}</td>
+<td class="num">{{ r.share_intra_h1 if r.share_intra_h1 is not none else "-" }}</td>
+<td class="num">{{ r.share_activation_h1 if r.share_activation_h1 is not none else "-" }}</td><td>{{ r.note }}</td></tr>{% endfor %}</table></div>
+<div class="side">{{ capture_chart }}</div>
+{% endif %}
+
+{% if d.estimates %}
+<h2>Profile estimators against the exact benefit (PathFinder ch. 5)</h2>
+<p class="note">From the run's edge profile, each estimator bounds the dynamic evaluations PRE can
+remove; the exact value comes from the run's block paths ({{ d.estimates.local }} of it inside
+blocks).{% if d.estimates.pre_removed %} <code>pre-mr,pre-m</code> removes
+{{ d.estimates.pre_removed.values()|sum }} on this input.{% endif %}</p>
+<div class="side"><table><tr><th>estimator</th><th>lower</th><th>upper</th><th>(U-L)/L</th></tr>
+{% for name, b in d.estimates.estimators.items() %}<tr><td>{{ name }}</td><td class="num">{{ b.lower }}</td><td class="num">{{ b.upper }}</td>
+<td class="num">{{ "%.1f%%"|format(100 * b.error) if b.error is not none else "-" }}</td></tr>{% endfor %}
+<tr><td>exact</td><td class="num" colspan="2">{{ d.estimates.exact }}</td><td></td></tr></table></div>
+<div class="side">{{ estimate_chart }}</div>
+{% endif %}
+{% endblock %}
+"""
+
 TEMPLATES = {"base.html": BASE, "index.html": INDEX, "function.html": FUNCTION,
              "explain.html": EXPLAIN, "optimize.html": OPT_INDEX,
-             "optimize_program.html": OPT_PROGRAM}
+             "optimize_program.html": OPT_PROGRAM, "run.html": RUN_PAGE}

@@ -32,16 +32,10 @@ def pass_table(items: list[ProgramOptimization]) -> str:
 
 
 def dynamic(case, side: str, module) -> dict:
-    """Dynamic counts of one run (``side`` of ``case``, a run of ``module``): conditional
-    branches executed (``interp.conditionals``), expression evaluations, copies (``mov``),
-    loads, stores and predicate defines (``interp.machine`` KINDS)."""
-    from pylogic.interp.conditionals import conditional_branches
-    kinds = case.kinds(side)
-    return {"instructions": case.counts(side)["instructions"],
-            "conditional_branches": conditional_branches(module, getattr(case, side)),
-            "evaluations": kinds["computations"], "copies": kinds["moves"],
-            "loads": kinds["loads"], "stores": kinds["stores"],
-            "predicate_defines": kinds["predicate_defines"]}
+    """Dynamic counts of one run (``side`` of ``case``, a run of ``module``):
+    ``analysis.optimize_view.run_counts``."""
+    from pylogic.analysis.optimize_view import run_counts
+    return run_counts(module, getattr(case, side))
 
 
 def modules_run(item) -> dict:
