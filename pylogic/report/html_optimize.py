@@ -34,7 +34,8 @@ def pass_chart(before: dict | None, after: dict | None, name: str) -> Markup | N
         return None
     return charts.bars(f"{name}: dynamic counts", [NAMES[k] for k in TARGETED],
                        {"before": [before[k] for k in TARGETED],
-                        "after": [after[k] for k in TARGETED]}, unit="executed per run")
+                        "after": [after[k] for k in TARGETED]}, unit="executed per run",
+                       width=360)
 
 
 def pipeline_chart(by_pass: list, names: list[str]) -> Markup:

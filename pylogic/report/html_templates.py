@@ -24,8 +24,6 @@ tr.removed td.code { background: #ffd6d6; text-decoration: line-through; }
 tr.inserted td.code { background: #d6f5d6; }
 tr.moved td.code { background: #d6e6ff; }
 .side { display: inline-block; vertical-align: top; margin-right: 2em; }
-.chartbox { float: right; margin: 0 0 1em 1.5em; }
-h2 { clear: both; }
 svg.chart { background: #fcfcfc; border: 1px solid #e4e4e4; }
 </style></head>
 <body>
@@ -183,9 +181,9 @@ edge; red: loop edges; hover over a block for its code).</p>
 {% for v in p.views %}
 <h2>Pass {{ loop.index }}: {{ v.name }} <small>({{ v.totals.size_before }} &rarr; {{ v.totals.size_after }}
 instructions; {{ v.totals.removed }} removed, {{ v.totals.added }} inserted, {{ v.totals.moved }} moved)</small></h2>
-{% for ch in v.charts %}<div class="chartbox">{{ ch }}</div>{% endfor %}
 {% for f in v.functions %}
 <h3>{{ f.name }}</h3>
+{% if loop.first %}{% for ch in v.charts %}<div class="side chartbox">{{ ch }}</div>{% endfor %}{% endif %}
 {% for side in ["before", "after"] %}<div class="side"><table><tr><th colspan="2">{{ side }}</th></tr>
 {% for block, text, mark in f[side] %}<tr class="{{ mark }}"><td>{{ block }}</td><td class="code">{{ text }}</td></tr>
 {% endfor %}</table></div>{% endfor %}
@@ -194,6 +192,7 @@ instructions; {{ v.totals.removed }} removed, {{ v.totals.added }} inserted, {{ 
 {% if g.note %}<p class="note">{{ g.note }}</p>{% else %}
 <div class="side cfg"><p>before</p>{{ g.svg_before }}</div><div class="side cfg"><p>after</p>{{ g.svg_after }}</div>{% endif %}{% endif %}
 {% else %}<p class="note">no function changed</p>
+{% for ch in v.charts %}<div class="side chartbox">{{ ch }}</div>{% endfor %}
 {% endfor %}
 {% endfor %}
 {% endblock %}

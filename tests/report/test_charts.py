@@ -1,0 +1,219 @@
+"""The report's charts (issues #30 and #31 item 4) show the numbers the commands measured: each
+pass's chart in ``optimize --html`` the counts of the pipeline cut after that pass as
+``optimize --validate --json`` measures them, its CFGs the blocks of the functions it changed;
+``run --reuse H --estimate --html`` the reuse levels of ``run --reuse h --json`` for every h,
+what ``optimize --validate --json`` says each PRE pipeline removes, and the bounds of ``run
+--estimate --json``; ``pathlogic report DIR`` draws the same page from run.json alone."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pylogic.cli import main
+from pylogic.report import charts
+from tests.analysis.test_estimation import RUNNING
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None,
+                               reason="graphviz 'dot' is not installed (apt-get install graphviz)")
+
+#: A loop with a fully redundant load on one path and a partially redundant one after the join
+#: (reused from a load at h = 1), and a store of A[i+2] the load of A[i] reuses at h = 3.
+REUSE = """global A[128]
+func main(n) {
+entry:
+    i = mov 0
+    s = mov 0
+    br loop
+loop:
+    c = cmp.lt i, n
+    cbr c, body, done
+body:
+    o = shl i, 3
+    p = add A, o
+    x = load p
+    odd = and i, 1
+    cbr odd, left, right
+left:
+    y = load p
+    s = add s, y
+    br join
+right:
+    s = add s, x
+    br join
+join:
+    z = load p
+    s = add s, z
+    q = add p, 16
+    store q, i
+    i = add i, 1
+    br loop
+done:
+    print s
+    ret 0
+}
+"""
+#: pathfinder.md Fig. 6.10's PRE(MR) example (docs/passes.md "pre-mr").
+MR = """func main(a, b, c, d) {
+En:
+    br O
+O:
+    o = input
+    cbr o, CD1, P
+CD1:
+    x = add c, d
+    print x
+    br Q
+P:
+    p = input
+    cbr p, Ex, Q
+Q:
+    q = input
+    cbr q, CD2, R
+CD2:
+    y = add c, d
+    print y
+    br O
+R:
+    br S
+S:
+    z = add a, b
+    print z
+    br O
+Ex:
+    ret 0
+}
+"""
+MR_CASE = ["--args", "1,2,3,4", "--input", "0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,1"]
+PIPELINE = ["simplify", "pre-mr", "pre-m", "dce"]
+TARGETED = {"evaluations": "evaluations", "loads": "loads",
+            "conditional_branches": "conditional branches"}
+
+
+def _titles(svg: str) -> list[str]:
+    return [t.replace("&#x27;", "'").replace("&amp;", "&")
+            for t in re.findall(r"<title>(.*?)</title>", svg, re.S)]
+
+
+def test_bars_write_every_value_and_escape_names():
+    svg = str(charts.bars("t <b>", ["a&b", "c"], {"before": [1234, 0], "after": [5.25, None]},
+                          unit="runs"))
+    assert "<b>" not in svg and "t &lt;b&gt;" in svg and "a&amp;b" in svg
+    values = re.findall(r'class="value"[^>]*>([^<]*)</text>', svg)
+    assert values == ["1,234", "5.2", "0", "-"]
+    assert "a&amp;b, before: 1,234 runs" in svg
+    assert charts.nice_max(1234) == 2000 and charts.nice_max(0) == 1
+
+
+def test_ranges_write_bounds_and_exact():
+    svg = str(charts.ranges("e", [("PRE", 80, 170), ("CMPf", 100, 100)], 100, unit="evals"))
+    assert re.findall(r'class="value"[^>]*>([^<]*)</text>', svg) == ["80 - 170", "100",
+                                                                      "exact 100"]
+
+
+def _json(capsys, argv) -> dict:
+    capsys.readouterr()
+    main(argv + ["--json"])
+    return json.loads(capsys.readouterr().out)
+
+
+@needs_dot
+def test_optimize_pass_charts_show_the_counts_of_each_pipeline_prefix(tmp_path, capsys):
+    src = tmp_path / "mr.pir"
+    src.write_text(MR)
+    html = tmp_path / "html"
+    assert main(["optimize", str(src), "--passes", ",".join(PIPELINE), "--validate", *MR_CASE,
+                 "--html", str(html)]) == 0
+    page = (html / "p" / "0.html").read_text()
+    sections = page.split("<h2>Pass ")[1:]
+    assert len(sections) == len(PIPELINE)
+    before = None
+    for k, (name, section) in enumerate(zip(PIPELINE, sections)):
+        doc = _json(capsys, ["optimize", str(src), "--passes", ",".join(PIPELINE[:k + 1]),
+                             "--validate", *MR_CASE])
+        case = doc["programs"][0]["check"]["cases"][0]
+        before = before or case["before"]
+        after = case["after"]
+        svg = section.split('<div class="side chartbox">', 1)[1].split("</svg>", 1)[0]
+        titles = _titles(svg)
+        for key, label in TARGETED.items():
+            assert f"{label}, before: {before[key]:,} executed per run" in titles, (name, key)
+            assert f"{label}, after: {after[key]:,} executed per run" in titles, (name, key)
+        before = after
+    # the restructuring changed main: its CFG before and after, one node per block listed
+    mr = sections[1]
+    assert "CFG of main before and after pre-mr" in mr
+    cfgs = re.findall(r'<div class="side cfg"><p>(before|after)</p>(.*?)</svg>', mr, re.S)
+    assert [side for side, _ in cfgs] == ["before", "after"]
+    for side, svg in cfgs:
+        table = mr.split(f'<th colspan="2">{side}</th>', 1)[1].split("</table>", 1)[0]
+        blocks = set(re.findall(r"<tr class=\"\w+\"><td>([^<]+)</td>", table))
+        assert svg.count('class="node"') == len(blocks) > 0
+    assert len(blocks) > 9                   # the CMP region duplicated: more blocks after
+    overview = page.split("the pipeline: dynamic counts after each pass", 1)[1]
+    assert f"evaluations: {after['evaluations']:,}" in _titles(overview.split("</svg>")[0])[-3]
+
+
+def test_run_html_charts_show_reuse_capture_and_bounds(tmp_path, capsys, monkeypatch):
+    src = tmp_path / "reuse.pir"
+    src.write_text(REUSE)
+    html = tmp_path / "html"
+    assert main(["run", str(src), "--args", "12", "--reuse", "3", "--html", str(html)]) == 0
+    page = (html / "index.html").read_text()
+    data = json.loads((html / "run.json").read_text())
+    chart = page.split("Loads that could reuse an earlier access", 1)[1].split("</svg>", 1)[0]
+    titles = _titles(chart)
+    levels = []
+    for h in (1, 2, 3):
+        rep = _json(capsys, ["run", str(src), "--args", "12", "--reuse", str(h)])["reuse"]
+        for variant, name in (("whole", "whole program"), ("intra", "intra-procedural"),
+                              ("activation", "same activation")):
+            level = round(100 * rep["reuse"][str(h)]["ideal"][variant]["redundant"]
+                          / rep["loads"], 1)
+            assert (f"{name}, history depth h (addresses per static load) {h}: "
+                    f"{charts.number(level)} % of executed loads") in titles
+            levels.append(level)
+    assert len(set(levels)) > 1                  # the store is reused only from h = 3
+    # the complete PRE's share: the loads optimize --validate says it removes, over the ideal
+    doc = _json(capsys, ["optimize", str(src), "--passes", "simplify,pre-mr,pre-m,simplify",
+                         "--validate", "--args", "12"])
+    case = doc["programs"][0]["check"]["cases"][0]
+    removed = case["before"]["loads"] - case["after"]["loads"]
+    ideal = data["reuse"]["reuse"]["1"]["ideal"]["intra"]["redundant"]
+    assert removed > 0 and ideal > 0
+    share = charts.number(round(100 * removed / ideal, 2))
+    capture = page.split("Share of the ideal reuse our PRE removes", 1)[1].split("</svg>")[0]
+    assert (f"simplify,pre-mr,pre-m,simplify, of intra-procedural reuse, h=1: {share} % of the "
+            "ideally reusable loads") in _titles(capture)
+    # drawn again from run.json alone: nothing loaded, run or analysed
+    from tests.report.test_render_only import _refuse_everything
+    _refuse_everything(monkeypatch)
+    assert main(["report", str(html), "--out", str(tmp_path / "again")]) == 0
+    assert (tmp_path / "again" / "index.html").read_text() == page
+
+
+def test_run_html_estimator_chart_shows_the_bounds(tmp_path, capsys):
+    src = tmp_path / "running.pir"
+    src.write_text(RUNNING)
+    html = tmp_path / "html"
+    assert main(["run", str(src), "--estimate", "--html", str(html)]) == 0
+    est = _json(capsys, ["run", str(src), "--estimate"])["estimates"]
+    page = (html / "index.html").read_text()
+    svg = page.split("Estimator bounds against the exact reuse", 1)[1].split("</svg>")[0]
+    values = re.findall(r'class="value"[^>]*>([^<]*)</text>', svg)
+    assert values == [charts.span(b["lower"], b["upper"]) for b in est["estimators"].values()] \
+        + [f"exact {charts.number(est['exact'])}"]
+    assert any(b["lower"] != b["upper"] for b in est["estimators"].values())
+
+
+def test_run_html_needs_something_to_draw(tmp_path, capsys):
+    src = tmp_path / "reuse.pir"
+    src.write_text(REUSE)
+    assert main(["run", str(src), "--html", str(tmp_path / "h")]) == 1
+    err = capsys.readouterr().err
+    assert "pathlogic: error: --html draws what --reuse H and --estimate measure" in err
+    assert not (tmp_path / "h").exists()
