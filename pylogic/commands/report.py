@@ -49,7 +49,11 @@ def build_run_page(run_dir: Path, out: str | Path | None) -> Path:
     except (OSError, ValueError) as exc:
         raise PathlogicError(f"{run_dir / DATA}: cannot read: {exc}") from None
     dest = check_output_path(out or run_dir)
-    stats = write_run_report(data, dest)
+    try:
+        stats = write_run_report(data, dest)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise PathlogicError(f"{run_dir / DATA}: not what run --html writes "
+                             f"({type(exc).__name__}: {exc})") from None
     print(f"report: {stats['pages']} page, {stats['charts']} charts -> {dest / 'index.html'}",
           file=sys.stderr)
     return dest / "index.html"

@@ -217,3 +217,12 @@ def test_run_html_needs_something_to_draw(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "pathlogic: error: --html draws what --reuse H and --estimate measure" in err
     assert not (tmp_path / "h").exists()
+
+
+def test_report_of_a_broken_run_json_is_one_line(tmp_path, capsys):
+    (tmp_path / "run.json").write_text('{"reuse": {"x": 1}}')
+    assert main(["report", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pathlogic: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert "run.json: not what run --html writes" in err
+    assert not (tmp_path / "index.html").exists()
