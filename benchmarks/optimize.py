@@ -86,7 +86,7 @@ from pylogic.ir.load import load_module
 from pylogic.ir.printer import print_module
 from pylogic.ir.verify import verify_module
 from pylogic.report.table import format_table
-from pylogic.transforms.registry import PASSES
+from pylogic.transforms.registry import known_names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -528,7 +528,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     converted = None
     for pipeline in ours:
         label = ours_label(pipeline)
-        unknown = [p for p in pipeline if p not in PASSES]
+        unknown = [p for p in pipeline if p not in known_names()]
         if unknown:
             rec["versions"].append(_error(label, "ours", f"unknown pass {', '.join(unknown)}"))
             continue
@@ -694,7 +694,7 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
     # A pipeline that ran on no program (an unknown pass) has no versions to compare: it is
     # left out of the intersection (and named), so it does not empty the totals.
     never_run = [l for l in labels if l.startswith("ours:")
-                 and any(p not in PASSES for p in l[len("ours:"):].split(","))]
+                 and any(p not in known_names() for p in l[len("ours:"):].split(","))]
     labels = [l for l in labels if l not in never_run]
     verdicts = {l: Counter() for l in labels}
     problems = {l: {} for l in labels}
@@ -775,7 +775,8 @@ def summarise(records: list[dict], labels: list[str]) -> dict:
 #: Each pass's LLVM counterpart for the speed comparison (issue #28 item 1): a pipeline whose
 #: passes have one counterpart is compared with it, one that mixes families with default<O2>.
 COUNTERPART = {"pre-m": "gvn", "pre-ms": "gvn", "pre-mr": "gvn", "pre-mr-budget": "gvn",
-               "pre-r": "gvn", "vng-fre": "gvn", "cbe": "jump-threading",
+               "pre-r": "gvn", "pre-ms-speculate": "gvn", "pre-mr-split": "gvn",
+               "pre-mr-budget-split": "gvn", "pre-r-split": "gvn", "vng-fre": "gvn", "cbe": "jump-threading",
                "icbe": "jump-threading", "sccp": "sccp,adce", "pcp-basic": "sccp,adce",
                "pcp-full": "sccp,adce", "dce": "sccp,adce", "pde": "sink,adce",
                "ppde": "sink,adce", "ppde-keep": "sink,adce"}

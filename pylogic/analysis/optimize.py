@@ -28,7 +28,7 @@ from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import load_directory
 from pylogic.ir.model import Module
 from pylogic.ir.printer import print_instr
-from pylogic.transforms.registry import get_pass
+from pylogic.transforms.registry import COMPOSITES, expand, get_pass
 
 
 @dataclass
@@ -102,12 +102,14 @@ def change_counts(before: Module, after: Module) -> tuple[int, int, int]:
 
 
 def parse_passes(text: str) -> list[str]:
-    """``"if-convert,sccp"`` -> names, each checked against the registry."""
+    """``"if-convert,sccp"`` -> names, each checked against the registry (a composite such as
+    ``pre-mr`` stays one name; ``optimize`` runs its steps)."""
     names = [p.strip() for p in text.split(",") if p.strip()]
     if not names:
         raise PathlogicError("--passes needs at least one pass name")
     for name in names:
-        get_pass(name)
+        if name not in COMPOSITES:
+            get_pass(name)
     return names
 
 
@@ -121,8 +123,11 @@ def optimize(module: Module, passes: Sequence[str], relpath: Optional[str] = Non
     options : per pass name, keyword options for that pass.
 
     Each pass gets the rows its ``needs`` names, computed on its own input module (so a pass
-    after if-conversion sees the hyperblocks). Raises PathlogicError for an unknown pass.
+    after if-conversion sees the hyperblocks); a composite pass (``registry.COMPOSITES``, e.g.
+    ``pre-mr`` = ``pre-mr-split,pre-m``) runs as its steps, each with its ``PassResult``.
+    Raises PathlogicError for an unknown pass.
     """
+    passes, options = expand(passes, options)
     relpath = relpath or module.path
     result = Optimization(module, module)
     current = module
@@ -199,12 +204,13 @@ def _optimize_one(work: tuple) -> ProgramOptimization:
     module, relpath, passes, engine, cases, entry, function, fuel = work
     item = ProgramOptimization(relpath)
     options = None
+    passes, _ = expand(passes)                # composites as their steps: options per step
     if function is not None:
         wanted = [fn.name for fn in module.defined_functions() if same_function(fn.name, function)]
         options = {name: {"functions": wanted} for name in passes}
-    if cases and "pre-ms" in passes:        # PRE(MS) profiles on the first validation case
+    if cases and "pre-ms-speculate" in passes:   # PRE(MS) profiles on the first validation case
         options = options or {}
-        options.setdefault("pre-ms", {}).update(entry=entry or "main", args=tuple(cases[0][0]),
+        options.setdefault("pre-ms-speculate", {}).update(entry=entry or "main", args=tuple(cases[0][0]),
                                                 inputs=tuple(cases[0][1]))
     try:
         item.result = optimize(module, passes, relpath, engine=engine, options=options)

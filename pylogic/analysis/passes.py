@@ -10,14 +10,21 @@ from typing import Optional
 
 from pylogic.analysis.run import module_rows
 from pylogic.ir.model import Module
-from pylogic.transforms.registry import MAX_ROUNDS, get_pass
+from pylogic.transforms.registry import COMPOSITES, MAX_ROUNDS, expand, get_pass
 
 
 def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine: str = "auto",
              rows=None, **options):
     """``(new module, record)`` of pass ``name`` on ``module`` (function ids ``relpath::name``);
     ``rows``: the rows of ``module`` when the caller has them (several modules in one engine
-    run, ``analyze --if-convert``), else computed here."""
+    run, ``analyze --if-convert``), else computed here. A composite (``pre-mr``) runs its steps
+    in turn, each on its own input's rows; the record is its last step's."""
+    if name in COMPOSITES:
+        steps, per_step = expand([name], {name: options})
+        for k, step in enumerate(steps):
+            module, record = run_pass(step, module, relpath, engine=engine,
+                                      rows=rows if k == 0 else None, **per_step.get(step, {}))
+        return module, record
     spec = get_pass(name)
     if rows is None:
         rows = module_rows(module, relpath, relations=spec.needs, engine=engine)

@@ -15,7 +15,7 @@ from pylogic.errors import PathlogicError
 from pylogic.ir.model import Module
 
 #: The PRE pipelines compared (docs/passes.md "Pipelines"), the complete PRE last.
-PIPELINES = ("pre-m", "pre-ms,pre-m", "pre-mr,pre-m", "simplify,pre-mr,pre-m,simplify")
+PIPELINES = ("pre-m", "pre-ms", "pre-mr", "simplify,pre-mr,simplify")
 
 
 def share(removed: Optional[int], ideal: int) -> Optional[float]:

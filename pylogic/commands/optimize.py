@@ -21,7 +21,7 @@ from pylogic.engines import engine_choices
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import (DIFFERENT, EXIT_DIFFERENT, EXIT_HELP, EXIT_IDENTICAL,
                                          EXIT_NOT_CHECKED, IDENTICAL)
-from pylogic.transforms.registry import PASSES
+from pylogic.transforms.registry import known_names
 from pylogic.commands.passes import add_list_option
 from pylogic.commands.run import parse_int_list
 from pylogic.interp.defaults import DEFAULT_FUEL
@@ -30,7 +30,7 @@ from pylogic.interp.defaults import DEFAULT_FUEL
 def add_parser(sub) -> None:
     p = sub.add_parser("optimize", help="run a pipeline of passes (like opt -passes=)",
                        description="Run the given passes in order on every .pir/.ll/.c input; "
-                       f"known passes: {', '.join(sorted(PASSES))}. Exit 0, or 1 when a file "
+                       f"known passes: {', '.join(sorted(known_names()))}. Exit 0, or 1 when a file "
                        "could not be loaded or a pass failed. With --validate (every program, "
                        "every case): " + EXIT_HELP + "; a file that could not be loaded or "
                        "optimized counts as not checked.")

@@ -144,28 +144,31 @@ PASSES: Registry = Registry((
              "= lazy code motion",
              paper="Bodík 1999 (PhD thesis) §6.3.1.2; Bodík, Gupta, Soffa PLDI'98",
              pipeline="pre-m"),
-    Declared("pre-ms", "pre.pre_ms:pre_ms",
-             "PRE(MS) speculation step: min-cut insertions on the profiled CMP "
-             "(run as pre-ms,pre-m)",
+    Declared("pre-ms-speculate", "pre.pre_ms:pre_ms",
+             "PRE(MS)'s speculation step alone: min-cut insertions on the profiled CMP, no "
+             "motion (pre-ms = pre-ms-speculate,pre-m)",
              paper="Bodík 1999 §6.3.2.1, Fig. 6.15",
-             pipeline="pre-ms,pre-m"),
-    Declared("pre-mr", "pre.pre_mr:pre_mr",
-             "PRE(MR) restructuring step: CMP regions duplicated, Fig. 6.10 (run as pre-mr,pre-m)",
+             pipeline="pre-ms"),
+    Declared("pre-mr-split", "pre.pre_mr:pre_mr",
+             "PRE(MR)'s restructuring step alone: CMP regions duplicated (Fig. 6.10), nothing "
+             "removed (pre-mr = pre-mr-split,pre-m)",
              paper="Bodík 1999 §6.3.1.1 (Fig. 6.10), Fig. 6.19; PLDI'98",
-             pipeline="simplify,pre-mr,pre-m,simplify"),
-    Declared("pre-mr-budget", "pre.pre_mr:pre_mr_budget",
-             "PRE(Mr): pre-mr within a 20% code-growth budget (run as pre-mr-budget,pre-m)",
+             pipeline="simplify,pre-mr,simplify"),
+    Declared("pre-mr-budget-split", "pre.pre_mr:pre_mr_budget",
+             "PRE(Mr)'s restructuring step alone: pre-mr-split within a 20% code-growth budget "
+             "(pre-mr-budget = pre-mr-budget-split,pre-m)",
              paper="Bodík 1999 §6.3.2.2",
-             pipeline="pre-mr-budget,pre-m"),
+             pipeline="pre-mr-budget"),
     Declared("vng-fre", "pre.vng_fre:vng_fre",
              "full redundancies on the Value Name Graph (datalog/vng.dl): one temporary per VNG "
              "name, copies where threads rename values",
              paper="Bodík 1999 §3.4, §4.4, §6.4",
-             pipeline="vng-fre,pre-mr,pre-m"),
-    Declared("pre-r", "pre.pre_r:pre_r",
-             "PRE(R) restructuring only: PartialReuse blocks duplicated (run as pre-r,pre-m)",
+             pipeline="vng-fre,pre-mr"),
+    Declared("pre-r-split", "pre.pre_r:pre_r",
+             "PRE(R)'s restructuring step alone: PartialReuse blocks duplicated "
+             "(pre-r = pre-r-split,pre-m)",
              paper="Bodík 1999 §6.3.1 (PRE(R))",
-             pipeline="pre-r,pre-m"),
+             pipeline="pre-r"),
     Declared("cbe", "cbe.cbe:cbe",
              "conditional branch elimination (PathFinder ch. 7): paths deciding "
              "a branch duplicated",
@@ -182,18 +185,79 @@ PASSES: Registry = Registry((
              "copy coalescing (Chaitin, LLVM RegisterCoalescer) and copy propagation: movs "
              "removed by renaming, guards respected", fixpoint=True,
              paper="Chaitin 1982; Briggs, Cooper, Torczon (TOPLAS 1994); LLVM RegisterCoalescer",
-             pipeline="simplify,pre-mr,pre-m,simplify,coalesce"),
+             pipeline="simplify,pre-mr,simplify,coalesce"),
     Declared("simplify", "simplify.simplify:simplify",
              "instruction simplification (LLVM InstSimplify): folds, identities, known bits, dead",
              paper="LLVM InstSimplify / ValueTracking, GVN's propagateEquality",
-             pipeline="simplify,pre-mr,pre-m,simplify"),
+             pipeline="simplify,pre-mr,simplify"),
 ))
 
 
+@dataclass(frozen=True)
+class Composite:
+    """A pass that is a fixed sequence of registered steps (issue #30 item 7: a pass named after
+    an algorithm does that algorithm; PRE(MR) is restructuring followed by motion, and the
+    restructuring alone has its own name). ``optimize`` runs the steps in its place, each on the
+    rows of its own input and with its own row in the tables; options given to the composite
+    go to its first step."""
+    name: str
+    steps: tuple[str, ...]
+    summary: str
+    paper: str = ""
+    pipeline: str = ""
+    fixpoint: bool = False
+
+
+#: The composite passes, by name (``pathlogic passes`` lists them after ``PASSES``).
+COMPOSITES: dict[str, Composite] = {c.name: c for c in (
+    Composite("pre-ms", ("pre-ms-speculate", "pre-m"),
+              "PRE(MS), PathFinder: speculation on the profile (min-cut insertions on the "
+              "profiled CMP), then motion",
+              paper="Bodík 1999 §6.3.2.1, Fig. 6.15", pipeline="pre-ms"),
+    Composite("pre-mr", ("pre-mr-split", "pre-m"),
+              "PRE(MR), PathFinder: CMP regions restructured (Fig. 6.10), then motion: every "
+              "computation the restructuring made fully redundant removed",
+              paper="Bodík 1999 §6.3.1.1 (Fig. 6.10), Fig. 6.19; PLDI'98",
+              pipeline="simplify,pre-mr,simplify"),
+    Composite("pre-mr-budget", ("pre-mr-budget-split", "pre-m"),
+              "PRE(Mr): PRE(MR) within a 20% code-growth budget",
+              paper="Bodík 1999 §6.3.2.2", pipeline="pre-mr-budget"),
+    Composite("pre-r", ("pre-r-split", "pre-m"),
+              "PRE(R): PartialReuse blocks restructured, then motion",
+              paper="Bodík 1999 §6.3.1 (PRE(R))", pipeline="pre-r"),
+)}
+
+
+def known_names() -> list[str]:
+    """Every name ``optimize --passes`` takes: the passes, then the composites."""
+    return list(PASSES) + list(COMPOSITES)
+
+
+def expand(names, options=None) -> tuple[list[str], dict]:
+    """``(steps, options)``: each composite of ``names`` replaced by its steps, its options
+    moved to its first step (``{"pre-mr": {...}}`` -> ``{"pre-mr-split": {...}}``)."""
+    steps: list[str] = []
+    out = {k: dict(v) for k, v in (options or {}).items() if k not in COMPOSITES}
+    for name in names:
+        composite = COMPOSITES.get(name)
+        if composite is None:
+            steps.append(name)
+            continue
+        steps.extend(composite.steps)
+        if name in (options or {}):
+            out.setdefault(composite.steps[0], {}).update(options[name])
+    return steps, out
+
+
 def get_pass(name: str) -> Pass:
-    """The registered pass ``name``; a clear error listing the known ones otherwise."""
+    """The registered pass ``name``; a clear error listing the known ones otherwise (a composite
+    is not one pass: ``expand`` it first)."""
+    if name in COMPOSITES:
+        raise PathlogicError(f"{name!r} is the pipeline {','.join(COMPOSITES[name].steps)}: "
+                             "expand it (registry.expand) before running its steps")
     try:
         return PASSES[name]
     except KeyError:
-        raise PathlogicError(f"unknown pass {name!r}{did_you_mean(name, PASSES)} "
-                             f"(known: {', '.join(sorted(PASSES))})") from None
+        known = known_names()
+        raise PathlogicError(f"unknown pass {name!r}{did_you_mean(name, known)} "
+                             f"(known: {', '.join(sorted(known))})") from None

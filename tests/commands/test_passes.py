@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pylogic.cli import main
-from pylogic.transforms.registry import PASSES
+from pylogic.transforms.registry import COMPOSITES, PASSES, expand, known_names
 from tests.package.test_startup_imports import heavy, imported
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -19,19 +19,20 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 def test_json_lists_every_pass_with_summary_paper_and_a_runnable_pipeline(capsys):
     assert main(["passes", "--json"]) == 0
     entries = json.loads(capsys.readouterr().out)
-    assert [e["name"] for e in entries] == list(PASSES)
+    assert sorted(e["name"] for e in entries) == sorted(known_names())
     for e in entries:
         assert e["summary"] and e["paper"] and e["pipeline"], e["name"]
         steps = e["pipeline"].split(",")
-        assert e["name"] in steps, e                       # the pipeline runs the pass
-        assert all(step in PASSES for step in steps), e    # and only registered passes
+        assert e["name"] in steps + expand(steps)[0], e    # the pipeline runs the pass
+        assert all(step in PASSES for step in expand(steps)[0]), e   # registered passes only
+        assert e["steps"] == list(expand([e["name"]])[0])
 
 
 def test_text_listing_and_optimize_list_passes_agree(capsys):
     assert main(["passes"]) == 0
     text = capsys.readouterr().out
-    for name in PASSES:
-        spec = PASSES.declared(name)
+    for name in known_names():
+        spec = COMPOSITES.get(name) or PASSES.declared(name)
         line = next(ln for ln in text.splitlines() if ln.split(" ")[0] == name)
         assert spec.summary in line
         assert f"paper: {spec.paper}" in text and f"pipeline: {spec.pipeline}" in text
@@ -51,10 +52,11 @@ def test_each_pipeline_is_the_one_docs_passes_md_names():
     """One owner for the short form (the registry); the long form in docs/passes.md names the
     same pipeline in the pass's section."""
     docs = sections((DOCS / "passes.md").read_text())
-    for name in PASSES:
+    for name in known_names():
+        spec = COMPOSITES.get(name) or PASSES.declared(name)
         title = next(t for t in docs if name in re.split(r"[ ,]+| and ", t))
-        assert f"`{PASSES.declared(name).pipeline}`" in docs[title] \
-            or f"`{PASSES.declared(name).pipeline}`" in docs["Pipelines"], name
+        assert f"`{spec.pipeline}`" in docs[title] or f"`{spec.pipeline}`" in docs["Pipelines"], \
+            name
 
 
 def test_listing_imports_no_pass():
@@ -62,3 +64,60 @@ def test_listing_imports_no_pass():
     for run in runs:
         assert run["status"] == 0, run["argv"]
         assert heavy(run["modules"]) == [], run["argv"]
+
+
+#: pathfinder.md Fig. 6.10's PRE(MR) example (docs/passes.md "pre-mr"): a+b and c+d are
+#: evaluated 6 times on this input; PRE(MR) leaves 2.
+FIG_6_10 = """func main(a, b, c, d) {
+En:
+    br O
+O:
+    o = input
+    cbr o, CD1, P
+CD1:
+    x = add c, d
+    print x
+    br Q
+P:
+    p = input
+    cbr p, Ex, Q
+Q:
+    q = input
+    cbr q, CD2, R
+CD2:
+    y = add c, d
+    print y
+    br O
+R:
+    br S
+S:
+    z = add a, b
+    print z
+    br O
+Ex:
+    ret 0
+}
+"""
+CASE = ["--validate", "--args", "1,2,3,4", "--input", "0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,1"]
+
+
+def test_a_pass_named_after_an_algorithm_does_it(tmp_path, capsys):
+    """Issue #30 item 7: ``pre-mr`` alone is PRE(MR), restructuring then motion (evaluations
+    6 -> 2), the same program as ``pre-mr-split,pre-m``; its restructuring step alone,
+    ``pre-mr-split``, grows the program and removes no evaluation."""
+    src = tmp_path / "ex.pir"
+    src.write_text(FIG_6_10)
+    runs = {}
+    for passes in ("pre-mr", "pre-mr-split", "pre-mr-split,pre-m"):
+        out = tmp_path / f"{passes}.pir"
+        capsys.readouterr()
+        assert main(["optimize", str(src), "--passes", passes, *CASE, "--out", str(out),
+                     "--json"]) == 0
+        doc = json.loads(capsys.readouterr().out)["programs"][0]
+        runs[passes] = (doc["check"]["cases"][0], out.read_text(), doc)
+    before = runs["pre-mr"][0]["before"]["evaluations"]
+    assert before == 6 and runs["pre-mr"][0]["after"]["evaluations"] == 2
+    assert runs["pre-mr-split"][0]["after"]["evaluations"] == 6
+    assert runs["pre-mr-split"][2]["size_after"] > runs["pre-mr-split"][2]["size_before"]
+    assert runs["pre-mr"][1] == runs["pre-mr-split,pre-m"][1]
+    assert [p["pass"] for p in runs["pre-mr"][2]["passes"]] == ["pre-mr-split", "pre-m"]

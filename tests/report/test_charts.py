@@ -89,7 +89,7 @@ Ex:
 }
 """
 MR_CASE = ["--args", "1,2,3,4", "--input", "0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,1"]
-PIPELINE = ["simplify", "pre-mr", "pre-m", "dce"]
+PIPELINE = ["simplify", "pre-mr-split", "pre-m", "dce"]
 TARGETED = {"evaluations": "evaluations", "loads": "loads",
             "conditional_branches": "conditional branches"}
 
@@ -146,7 +146,7 @@ def test_optimize_pass_charts_show_the_counts_of_each_pipeline_prefix(tmp_path, 
         before = after
     # the restructuring changed main: its CFG before and after, one node per block listed
     mr = sections[1]
-    assert "CFG of main before and after pre-mr" in mr
+    assert "CFG of main before and after pre-mr-split" in mr
     cfgs = re.findall(r'<div class="side cfg"><p>(before|after)</p>(.*?)</svg>', mr, re.S)
     assert [side for side, _ in cfgs] == ["before", "after"]
     for side, svg in cfgs:
@@ -179,7 +179,7 @@ def test_run_html_charts_show_reuse_capture_and_bounds(tmp_path, capsys, monkeyp
             levels.append(level)
     assert len(set(levels)) > 1                  # the store is reused only from h = 3
     # the complete PRE's share: the loads optimize --validate says it removes, over the ideal
-    doc = _json(capsys, ["optimize", str(src), "--passes", "simplify,pre-mr,pre-m,simplify",
+    doc = _json(capsys, ["optimize", str(src), "--passes", "simplify,pre-mr,simplify",
                          "--validate", "--args", "12"])
     case = doc["programs"][0]["check"]["cases"][0]
     removed = case["before"]["loads"] - case["after"]["loads"]
@@ -187,7 +187,7 @@ def test_run_html_charts_show_reuse_capture_and_bounds(tmp_path, capsys, monkeyp
     assert removed > 0 and ideal > 0
     share = charts.number(round(100 * removed / ideal, 2))
     capture = page.split("Share of the ideal reuse our PRE removes", 1)[1].split("</svg>")[0]
-    assert (f"simplify,pre-mr,pre-m,simplify, of intra-procedural reuse, h=1: {share} % of the "
+    assert (f"simplify,pre-mr,simplify, of intra-procedural reuse, h=1: {share} % of the "
             "ideally reusable loads") in _titles(capture)
     # drawn again from run.json alone: nothing loaded, run or analysed
     from tests.report.test_render_only import _refuse_everything

@@ -50,7 +50,7 @@ int main(void) {
   return t & 0xff;
 }
 """
-PASSES = "simplify,pre-mr,pre-m,simplify,cbe"
+PASSES = "simplify,pre-mr,simplify,cbe"
 
 
 @pytest.fixture

@@ -98,7 +98,7 @@ def test_identities_and_ordering_on_generated_programs():
     ms = optimize(module, ["pre-ms", "pre-m"], "g.pir", engine="clingo",
                   options={"pre-ms": {"profile": profile}}).module
     mr_run = optimize(module, ["pre-mr", "pre-m"], "g.pir", engine="clingo")
-    restructured = optimize(module, ["pre-mr"], "g.pir", engine="clingo").module
+    restructured = optimize(module, ["pre-mr-split"], "g.pir", engine="clingo").module
     mr = mr_run.module
     skipped = {a.function for a in mr_run.passes[0].record.applied if a.skipped}
     rows = module_rows(restructured, "g.pir", engine="clingo",

@@ -49,8 +49,8 @@ def test_fig_6_1_split_is_the_cmp_region_and_the_fix_makes_it_reducible():
     assert reducible(module.functions[0])
     rows = module_rows(module, "t.pir", relations=["pre_prevented"], engine="clingo")
     cmp = {b for b, _ in rows.function("main")["pre_prevented"]}
-    split = optimize(module, ["pre-mr"], "t.pir", engine="clingo",
-                     options={"pre-mr": {"reducible": False}}).module
+    split = optimize(module, ["pre-mr-split"], "t.pir", engine="clingo",
+                     options={"pre-mr-split": {"reducible": False}}).module
     copied = {_origin(b.label) for b in split.functions[0].blocks if ".mr" in b.label}
     assert copied == cmp                                  # exactly the CMP region is duplicated
     assert not reducible(split.functions[0])              # Fig. 6.2(c): a loop with two entries
