@@ -18,8 +18,14 @@ from pylogic.analysis.output import check_output_path
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("report", help="HTML report of an analyze output directory",
                               description=__doc__)
-    p.add_argument("run_dir", metavar="RUN_DIR",
+    p.add_argument("run_dir", metavar="RUN_DIR", nargs="?",
                    help="an analyze output directory, or a directory run --html wrote")
+    p.add_argument("--limit", metavar="FILE.json",
+                   help="instead of RUN_DIR: draw a benchmarks/limit.py run (runs/limit-*.json): "
+                        "per program the reuse level against h, PRE-completeness; needs --out")
+    p.add_argument("--estimators", metavar="FILE.json",
+                   help="with or instead of --limit: a benchmarks/estimators.py run "
+                        "(runs/estimators.json): per program the bounds against the exact reuse")
     p.add_argument("--out", metavar="HTML_DIR", help="where to write (default RUN_DIR/html)")
     p.add_argument("--no-explain", action="store_true",
                    help="leave out the derivation pages (each row shows its pathlogic explain "
@@ -59,8 +65,50 @@ def build_run_page(run_dir: Path, out: str | Path | None) -> Path:
     return dest / "index.html"
 
 
+def build_limit_pages(limit: str | None, estimators: str | None, out: str) -> Path:
+    """Draw the corpus runs of the evaluation chapters (``report.html_limit``) to ``out``."""
+    import json
+    from pylogic.errors import PathlogicError
+    from pylogic.report.html_limit import write_limit_report
+
+    def read(path):
+        if path is None:
+            return None
+        try:
+            return json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise PathlogicError(f"{path}: cannot read: {exc}") from None
+    docs = read(limit), read(estimators)
+    for path, doc, keys, writer in ((limit, docs[0], ("programs", "totals", "pipeline"),
+                                     "benchmarks/limit.py"),
+                                    (estimators, docs[1], ("programs", "summary"),
+                                     "benchmarks/estimators.py")):
+        if doc is not None and not (isinstance(doc, dict) and all(k in doc for k in keys)):
+            raise PathlogicError(f"{path}: not what {writer} writes (no "
+                                 f"{', '.join(keys)})")
+    dest = check_output_path(out)
+    try:
+        stats = write_limit_report(*docs, dest)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise PathlogicError(f"{limit or estimators}: not a benchmarks/limit.py or "
+                             f"benchmarks/estimators.py run ({type(exc).__name__}: {exc})") \
+            from None
+    print(f"report: {stats['pages']} pages, {stats['charts']} charts -> {dest / 'index.html'}",
+          file=sys.stderr)
+    return dest / "index.html"
+
+
 def run(args) -> int:
+    from pylogic.errors import PathlogicError
     from pylogic.report.html_run import DATA
+    if args.limit or args.estimators:
+        if args.run_dir or not args.out:
+            raise PathlogicError("--limit/--estimators draw benchmark runs: give --out HTML_DIR "
+                                 "and no RUN_DIR")
+        build_limit_pages(args.limit, args.estimators, args.out)
+        return 0
+    if not args.run_dir:
+        raise PathlogicError("give RUN_DIR (an analyze output directory), or --limit/--estimators")
     if (Path(args.run_dir) / DATA).is_file() and not (Path(args.run_dir) / "summary.json").is_file():
         build_run_page(Path(args.run_dir), args.out)
         return 0

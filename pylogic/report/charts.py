@@ -67,14 +67,19 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> Markup:
     return Markup(head + "".join(body) + "</svg>")
 
 
-def _legend(names: list[str], x: int, y: int) -> list[str]:
-    out = []
+def _legend(names: list[str], x: int, y: int, width: int) -> tuple[list[str], int]:
+    """Colour keys and names left to right, a new row where the next one would not fit;
+    returns the elements and the baseline of the last row."""
+    out, left = [], x
     for k, name in enumerate(names):
+        w = 24 + 6.5 * len(name)
+        if x > left and x + w > width:
+            x, y = left, y + 14
         colour = COLOURS[k % len(COLOURS)]
         out.append(f'<rect x="{x}" y="{y - 8}" width="10" height="10" fill="{colour}"/>'
                    f'<text x="{x + 14}" y="{y + 1}" {FONT}>{_esc(name)}</text>')
-        x += 24 + 7 * len(name)
-    return out
+        x += w
+    return out, y
 
 
 def bars(title: str, categories: list[str], series: dict[str, list], *, unit: str,
@@ -88,9 +93,8 @@ def bars(title: str, categories: list[str], series: dict[str, list], *, unit: st
     plot_x, plot_w = label_w, width - label_w - 60
     values = [v for vs in series.values() for v in vs if v is not None]
     top = top or nice_max(max(values, default=0))
-    y0 = 34
-    body = _legend(names, 4, 28) if len(names) > 1 else []
-    y0 += 6 if len(names) > 1 else 0
+    body, last = _legend(names, 4, 28, width) if len(names) > 1 else ([], 22)
+    y0 = last + 12
     y = y0
     for i, cat in enumerate(categories):
         body.append(f'<text x="{label_w - 6}" y="{y + bar_h * len(names) / 2 + 4}" '
@@ -128,9 +132,9 @@ def lines(title: str, xs: list, series: dict[str, list], *, x_unit: str, y_unit:
     names = list(series)
     values = [v for vs in series.values() for v in vs if v is not None]
     top = top or nice_max(max(values, default=0))
-    plot_x, plot_y = 52, 44
+    body, last = _legend(names, 4, 30, width)
+    plot_x, plot_y = 52, last + 14
     plot_w, plot_h = width - plot_x - 16, height - plot_y - 42
-    body = _legend(names, 4, 30)
 
     def px(i):
         return plot_x + (plot_w * i / (len(xs) - 1) if len(xs) > 1 else plot_w / 2)
@@ -152,22 +156,30 @@ def lines(title: str, xs: list, series: dict[str, list], *, x_unit: str, y_unit:
                 f'{FONT}>{_esc(x_unit)}</text>'
                 f'<text x="12" y="{plot_y + plot_h / 2:.1f}" text-anchor="middle" {FONT} '
                 f'transform="rotate(-90 12 {plot_y + plot_h / 2:.1f})">{_esc(y_unit)}</text>')
-    written: set = set()
+    # each point's value above it; at one x, labels pushed up so that none overlaps another
+    # (an equal value of an earlier series is written once)
+    label_y: dict = {}
+    for i, xv in enumerate(xs):
+        seen, prev = set(), None
+        at = sorted(((py(series[n][i]), k, series[n][i]) for k, n in enumerate(names)
+                     if series[n][i] is not None), reverse=True)
+        for y, k, v in at:
+            if v in seen:
+                continue
+            seen.add(v)
+            ly = y - 6 if prev is None else min(y - 6, prev - 11)
+            label_y[(k, i)] = prev = ly
     for k, name in enumerate(names):
         colour = COLOURS[k % len(COLOURS)]
-        points = [(px(i), py(v), v) for i, v in enumerate(series[name]) if v is not None]
+        points = [(i, px(i), py(v), v) for i, v in enumerate(series[name]) if v is not None]
         body.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="'
-                    + " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points) + '"/>')
-        for (x, y, v), xv in zip(points, xs):
-            dy = -6 - 11 * k          # series' labels stacked, not drawn over each other
-            if (xv, v) in written:    # an equal value of an earlier series: written once
-                dy = None
-            written.add((xv, v))
+                    + " ".join(f"{x:.1f},{y:.1f}" for _, x, y, _ in points) + '"/>')
+        for i, x, y, v in points:
             body.append(f'<circle class="point" cx="{x:.1f}" cy="{y:.1f}" r="3" '
-                        f'fill="{colour}"><title>{_esc(name)}, {_esc(x_unit)} {_esc(xv)}: '
+                        f'fill="{colour}"><title>{_esc(name)}, {_esc(x_unit)} {_esc(xs[i])}: '
                         f'{_esc(number(v))} {_esc(y_unit)}</title></circle>'
-                        + ("" if dy is None else
-                           f'<text class="value" x="{x:.1f}" y="{y + dy:.1f}" '
+                        + ("" if (k, i) not in label_y else
+                           f'<text class="value" x="{x:.1f}" y="{label_y[(k, i)]:.1f}" '
                            f'text-anchor="middle" {FONT} fill="{colour}">{_esc(number(v))}'
                            f'</text>'))
     return _svg(width, height, title, body)

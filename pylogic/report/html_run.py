@@ -35,25 +35,32 @@ def reuse_levels(reuse: dict) -> dict[str, list]:
                                for h in depths] for v in VARIANT_NAMES}
 
 
+def levels_chart(depths: list[int], levels: dict[str, list]) -> Markup:
+    """The reuse level (% of executed loads) of each variant against history depth."""
+    return charts.lines("Loads that could reuse an earlier access", depths, levels,
+                        x_unit="history depth h (addresses per static load)",
+                        y_unit="% of executed loads", top=100)
+
+
 def reuse_chart(reuse: dict) -> Markup:
-    depths = sorted(reuse["reuse"], key=int)
-    return charts.lines("Loads that could reuse an earlier access", [int(h) for h in depths],
-                        reuse_levels(reuse), x_unit="history depth h (addresses per static "
-                        "load)", y_unit="% of executed loads", top=100)
+    return levels_chart([int(h) for h in sorted(reuse["reuse"], key=int)], reuse_levels(reuse))
+
+
+def shares_chart(names: list[str], shares: dict[str, list]) -> Markup:
+    """Per pipeline (a row) its share of each ideal (a series), in %, the axis to 100 at
+    least (a pipeline can remove more than the ideal: simplification folds beyond reuse)."""
+    values = [v for vs in shares.values() for v in vs if v is not None]
+    return charts.bars("Share of the ideal reuse our PRE removes", names, shares,
+                       unit="% of the ideally reusable loads", width=560,
+                       top=charts.nice_max(max([100] + values)))
 
 
 def capture_chart(captured: dict) -> Markup:
     rows = captured["pipelines"]
-    return charts.bars("Share of the ideal reuse our PRE removes",
-                       [r["pipeline"] for r in rows],
-                       {"of intra-procedural reuse, h=1": [r["share_intra_h1"] for r in rows],
-                        "of same-activation reuse, h=1": [r["share_activation_h1"]
-                                                          for r in rows]},
-                       unit="% of the ideally reusable loads", width=560,
-                       top=charts.nice_max(max([100] + [v for r in rows for v in
-                                                        (r["share_intra_h1"],
-                                                         r["share_activation_h1"])
-                                                        if v is not None])))
+    return shares_chart([r["pipeline"] for r in rows],
+                        {"of intra-procedural reuse, h=1": [r["share_intra_h1"] for r in rows],
+                         "of same-activation reuse, h=1": [r["share_activation_h1"]
+                                                           for r in rows]})
 
 
 def estimate_chart(estimates: dict) -> Markup:

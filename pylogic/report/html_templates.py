@@ -253,6 +253,74 @@ blocks).{% if d.estimates.pre_removed %} <code>pre-mr,pre-m</code> removes
 {% endblock %}
 """
 
+LIMIT_INDEX = """{% extends "base.html" %}
+{% block title %}evaluation chapters{% endblock %}
+{% block body %}
+<h1>PathFinder's evaluation chapters on the corpus</h1>
+<p>{% if limit %}Ideal load reuse and PRE-completeness: <code>{{ limit.command }}</code> ({{ limit.totals.programs }} programs completed).{% endif %}
+{% if estimators %}Estimators: <code>{{ estimators.command }}</code> ({{ estimators.summary.programs }} programs, {{ estimators.summary.estimated }} estimated).{% endif %}</p>
+{% if limit %}
+<h2>The ideal limit of load reuse (ch. 8)</h2>
+<div class="side"><table><tr><th>h</th>{% for v in ["whole", "intra", "activation"] %}<th>{{ v }} (total %)</th><th>{{ v }} (mean %)</th>{% endfor %}</tr>
+{% for h in range(4) %}<tr><td class="num">{{ h + 1 }}</td>{% for v in ["whole", "intra", "activation"] %}<td class="num">{{ limit.totals.reuse[v][h] }}</td><td class="num">{{ limit.totals.reuse_mean[v][h] }}</td>{% endfor %}</tr>{% endfor %}</table>
+<p class="note">The thesis: about {{ limit.thesis.loads_with_reuse_pct }}% of executed loads exhibit reuse.</p></div>
+<div class="side">{{ totals.reuse }}</div>
+<h2>PRE-completeness: how much of it <code>{{ pipeline }}</code> removes (§8.3)</h2>
+<div class="side"><table><tr><th>measure</th><th>total %</th></tr>
+{% for k, name in names.items() %}<tr><td>{{ name }}</td><td class="num">{{ limit.totals.pre[k] }}</td></tr>{% endfor %}
+<tr><td>mean over programs, intra h=1</td><td class="num">{{ limit.totals.pre.complete_intra_h1_mean }}</td></tr></table>
+<p class="note">The thesis: about {{ limit.thesis.pre_complete_pct }}% PRE-complete.</p></div>
+<div class="side">{{ totals.pre }}</div>
+{% endif %}
+{% if totals.estimators %}
+<h2>Profile estimators against the exact reuse (ch. 5)</h2>
+<div class="side"><table><tr><th>estimator</th><th>lower</th><th>upper</th><th>(U-L)/L of totals</th><th>mean (U-L)/L</th><th>thesis mean</th><th>programs with exact bounds</th></tr>
+{% for name, b in estimators.summary.estimators.items() %}<tr><td>{{ name }}</td><td class="num">{{ b.lower }}</td><td class="num">{{ b.upper }}</td>
+<td class="num">{{ b.error_of_totals }}</td><td class="num">{{ b.mean_error }}</td><td class="num">{{ b.thesis_mean_error if b.thesis_mean_error is not none else "-" }}</td><td class="num">{{ b.programs_exact_bounds }}</td></tr>{% endfor %}
+<tr><td>exact</td><td class="num" colspan="2">{{ estimators.summary.exact }}</td><td colspan="4"></td></tr></table></div>
+<div class="side">{{ totals.estimators }}</div>
+{% endif %}
+<h2>Programs</h2>
+<table><tr><th>program</th><th>kind</th><th>status</th><th>loads</th><th>reuse h=1 (%)</th><th>reuse h=4 (%)</th><th>PRE-complete, intra h=1 (%)</th><th>exact reuse</th><th>CMPr (U-L)/L</th></tr>
+{% for p in programs %}<tr><td><a href="{{ p.page }}">{{ p.name }}</a></td><td>{{ p.kind }}</td><td>{{ p.status }}</td>
+{% for v in p.cells %}<td class="num">{{ v }}</td>{% endfor %}</tr>{% endfor %}
+</table>
+{% endblock %}
+"""
+
+LIMIT_PROGRAM = """{% extends "base.html" %}
+{% block title %}{{ p.name }}{% endblock %}
+{% block body %}
+<h1>{{ p.name }}</h1>
+{% set r = p.row %}
+{% if r %}<p>{{ r.kind }}; {{ r.status }}{% if r.detail is defined %}: {{ r.detail }}{% endif %}{% if r.loads is defined %}; {{ r.loads }} loads executed{% endif %}.</p>{% endif %}
+{% if p.charts.reuse %}
+<h2>The ideal limit of load reuse (ch. 8)</h2>
+<div class="side"><table><tr><th>h</th>{% for v in ["whole", "intra", "activation"] %}<th>{{ v }} (%)</th>{% endfor %}<th>register pressure</th></tr>
+{% for h in range(4) %}<tr><td class="num">{{ h + 1 }}</td>{% for v in ["whole", "intra", "activation"] %}<td class="num">{{ r.reuse[v][h] }}</td>{% endfor %}<td class="num">{{ r.register_pressure[h] }}</td></tr>{% endfor %}</table>
+<table><tr><th>Table 8.1 (h=4)</th><th>%</th></tr>{% for k, v in r.table81.items() %}<tr><td>{{ k|replace("_", " ") }}</td><td class="num">{{ v }}</td></tr>{% endfor %}</table></div>
+<div class="side">{{ p.charts.reuse }}</div>
+{% endif %}
+{% if r and r.pre is defined %}
+<h2>PRE-completeness of <code>{{ pipeline }}</code> (§8.3)</h2>
+<div class="side"><table><tr><th>measure</th><th>value</th></tr>
+<tr><td>verdict</td><td>{{ r.pre.verdict }}</td></tr>
+{% if r.pre.removed is defined %}<tr><td>loads removed</td><td class="num">{{ r.pre.removed }} of {{ r.pre.loads_before }} ({{ r.pre.removed_pct }}%)</td></tr>{% endif %}
+{% for k, name in names.items() %}{% if r.pre[k] is defined %}<tr><td>{{ name }}</td><td class="num">{{ r.pre[k] if r.pre[k] is not none else "-" }}%</td></tr>{% endif %}{% endfor %}</table></div>
+{% if p.charts.pre %}<div class="side">{{ p.charts.pre }}</div>{% endif %}
+{% endif %}
+{% if p.est %}
+<h2>Profile estimators against the exact reuse (ch. 5)</h2>
+{% if p.est.estimators %}<div class="side"><table><tr><th>estimator</th><th>lower</th><th>upper</th><th>(U-L)/L</th></tr>
+{% for name, b in p.est.estimators.items() %}<tr><td>{{ name }}</td><td class="num">{{ b.lower }}</td><td class="num">{{ b.upper }}</td><td class="num">{{ b.error if b.error is not none else "-" }}</td></tr>{% endfor %}
+<tr><td>exact</td><td class="num" colspan="2">{{ p.est.exact }}</td><td></td></tr></table></div>
+<div class="side">{{ p.charts.estimators }}</div>
+{% else %}<p class="note">not estimated{% if p.est.not_estimated is defined %}: {{ p.est.not_estimated }}{% endif %}</p>{% endif %}
+{% endif %}
+{% endblock %}
+"""
+
 TEMPLATES = {"base.html": BASE, "index.html": INDEX, "function.html": FUNCTION,
              "explain.html": EXPLAIN, "optimize.html": OPT_INDEX,
-             "optimize_program.html": OPT_PROGRAM, "run.html": RUN_PAGE}
+             "optimize_program.html": OPT_PROGRAM, "run.html": RUN_PAGE,
+             "limit.html": LIMIT_INDEX, "limit_program.html": LIMIT_PROGRAM}

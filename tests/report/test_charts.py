@@ -226,3 +226,50 @@ def test_report_of_a_broken_run_json_is_one_line(tmp_path, capsys):
     assert err.startswith("pathlogic: ") and err.count("\n") == 1 and "Traceback" not in err
     assert "run.json: not what run --html writes" in err
     assert not (tmp_path / "index.html").exists()
+
+
+def test_corpus_pages_draw_the_benchmark_runs(tmp_path, monkeypatch):
+    """``report --limit --estimators``: per program of runs/limit-reuse.json its reuse levels
+    and PRE-completeness, of runs/estimators.json its bounds, as the documents say; the index
+    draws the totals; nothing is run."""
+    limit = json.loads((ROOT / "runs" / "limit-reuse.json").read_text())
+    est = json.loads((ROOT / "runs" / "estimators.json").read_text())
+    both = next(r["program"] for r in limit["programs"]
+                if r["status"] == "ok" and r.get("pre", {}).get("verdict") == "identical"
+                and any(e["program"] == r["program"] and e.get("estimators")
+                        for e in est["programs"]))
+    from tests.report.test_render_only import _refuse_everything
+    _refuse_everything(monkeypatch)
+    out = tmp_path / "html"
+    assert main(["report", "--limit", str(ROOT / "runs" / "limit-reuse.json"), "--estimators",
+                 str(ROOT / "runs" / "estimators.json"), "--out", str(out)]) == 0
+    index = (out / "index.html").read_text()
+    page = re.search(rf'<a href="(p/\d+\.html)">{re.escape(both)}</a>', index).group(1)
+    text = (out / page).read_text()
+    row = next(r for r in limit["programs"] if r["program"] == both)
+    e = next(r for r in est["programs"] if r["program"] == both)
+    titles = _titles(text.split("Loads that could reuse an earlier access", 1)[1]
+                     .split("</svg>")[0])
+    for h in range(4):
+        assert (f"whole program, history depth h (addresses per static load) {h + 1}: "
+                f"{charts.number(row['reuse']['whole'][h])} % of executed loads") in titles
+    pre = _titles(text.split("Share of the ideal reuse our PRE removes", 1)[1]
+                  .split("</svg>")[0])
+    assert (f"{limit['pipeline']}, of intra-procedural reuse, h=1: "
+            f"{charts.number(row['pre']['complete_intra_h1'])} % of the ideally reusable "
+            "loads") in pre
+    svg = text.split("Estimator bounds against the exact reuse", 1)[1].split("</svg>")[0]
+    assert re.findall(r'class="value"[^>]*>([^<]*)</text>', svg) == \
+        [charts.span(b["lower"], b["upper"]) for b in e["estimators"].values()] \
+        + [f"exact {charts.number(e['exact'])}"]
+    assert len(list((out / "p").glob("*.html"))) == len(
+        {r["program"] for r in limit["programs"]} | {r["program"] for r in est["programs"]})
+    assert f"{charts.number(limit['totals']['reuse']['whole'][0])} % of executed loads" in index
+
+
+def test_corpus_pages_of_the_wrong_document_are_one_line(tmp_path, capsys):
+    assert main(["report", "--limit", str(ROOT / "runs" / "estimators.json"), "--out",
+                 str(tmp_path / "h")]) == 1
+    err = capsys.readouterr().err
+    assert "estimators.json: not what benchmarks/limit.py writes" in err
+    assert err.count("\n") == 1 and not (tmp_path / "h").exists()
