@@ -6,6 +6,7 @@ import gzip
 import zlib
 from pathlib import Path
 
+from pylogic.engines import floats
 from pylogic.engines.dialect import INT32_MAX, INT32_MIN
 from pylogic.errors import DatalogError, SourceLoc
 
@@ -67,6 +68,7 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t", *,
     kinds = relation.kinds
     number_cols = [i for i, k in enumerate(kinds) if k in ("number", "unsigned")]
     enum_cols = [(i, e) for i, e in enumerate(getattr(relation, "enums", ()) or ()) if e]
+    float_cols = [i for i, k in enumerate(kinds) if k == "float"]
     rows = []
     for lineno, line in enumerate(lines, 1):
         if line.endswith("\r"):
@@ -88,6 +90,13 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t", *,
                                    f"{value} is outside the 32-bit {kinds[i]} range",
                                    SourceLoc(str(path), lineno))
             fields[i] = value
+        for i in float_cols:                  # kept as text, checked as std::stof reads it
+            try:
+                floats.parse(fields[i])
+            except (ValueError, ZeroDivisionError):
+                raise DatalogError(f"{relation.name} column {i + 1} "
+                                   f"({relation.columns[i][0]}): not a float: {fields[i]!r}",
+                                   SourceLoc(str(path), lineno)) from None
         for i, allowed in enum_cols:          # an enumeration ADT: $Branch
             if not (fields[i].startswith("$") and fields[i][1:] in allowed):
                 raise DatalogError(f"{relation.name} column {i + 1} ({relation.columns[i][0]}): "

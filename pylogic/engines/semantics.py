@@ -12,6 +12,8 @@ from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, Bo
                                      Clause, Conj, Constraint, Disj, Neg, NegAtom, Negation, Nil,
                                      Num, Program, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
+from pylogic.engines.dialect import pattern_vars  # noqa: F401 -- re-exported
+from pylogic.engines.float_rules import CONVERSION_ARGS, float_rule
 from pylogic.engines.unsigned import bias_rule
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 
@@ -82,8 +84,8 @@ _IO_KEYS = {"input": {"IO", "filename", "delimiter"},
 
 
 #: The primitive types (``unsigned``: 0..2^32-1, held biased by -2^31 on clingo, ``unsigned.py``).
-PRIMITIVE = ("number", "symbol", "unsigned")
-NUMERIC = ("number", "unsigned")
+PRIMITIVE = ("number", "symbol", "unsigned", "float")
+NUMERIC = ("number", "unsigned", "float")
 
 
 class TypeSystem:
@@ -186,15 +188,6 @@ def source_name(v: Var) -> str:
     return v.name.split("#agg")[0] or v.name
 
 
-def pattern_vars(term) -> list:
-    """The variables a term binds by matching (a variable, or one inside a record of such)."""
-    if isinstance(term, Var):
-        return [term]
-    if isinstance(term, (Record, AdtTerm)):
-        return [v for a in term.args for v in pattern_vars(a)]
-    return []
-
-
 def compatible(k1: str | None, k2: str | None) -> bool:
     """Kinds that may meet: equal, unknown, or two records one of which is of unknown type."""
     if not k1 or not k2 or k1 == k2:
@@ -272,6 +265,9 @@ class _Checker:
         # any unsigned type or literal: rules are rewritten for the biased representation
         self.uses_unsigned = any(_unsigned_literal(c) for c in program.clauses) or \
             any("unsigned" in t.bases for t in program.types)
+        # floats (``float_rules.py``): any float type, literal, conversion or mean
+        self.uses_floats = any(_float_construct(c) for c in program.clauses) or \
+            any("float" in t.bases for t in program.types)
 
     # -- declarations and IO
     def declare(self) -> None:
@@ -292,6 +288,7 @@ class _Checker:
                 seen.add(attr)
                 cols.append((attr, tname, self.types.kind(tname, d.loc)))
                 self.uses_unsigned |= cols[-1][2] == "unsigned"
+                self.uses_floats |= cols[-1][2] == "float"
             enums = tuple(self.types.enum_branches(k) for _, _, k in cols)
             self.relations[d.name] = Relation(d.name, tuple(cols), d.loc, d.doc,
                                               enums if any(enums) else ())
@@ -313,12 +310,12 @@ class _Checker:
                 raise DatalogError("delimiter must be a single character", io.loc)
             params.setdefault("loc", io.loc)
             rel = self.relations[io.rel]
-            if io.kind != "printsize" and any(k.startswith("record:") or (
+            if io.kind == "input" and any(k.startswith("record:") or (
                     k.startswith("adt:") and not (rel.enums and rel.enums[i]))
                     for i, k in enumerate(rel.kinds)):
                 raise DatalogError(f"unsupported construct: .{io.kind} of '{io.rel}', which has a "
-                                   "record or ADT column (supported inside the program; in "
-                                   "facts and output files only ADTs whose branches have no "
+                                   "record or ADT column (supported inside the program and in "
+                                   "output files; in facts only ADTs whose branches have no "
                                    "fields)", io.loc)
             if io.kind == "input":
                 inputs.setdefault(io.rel, params)
@@ -359,6 +356,9 @@ class _Checker:
                 if self.uses_unsigned:
                     rule = Rule(*bias_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
                                            self.relations), rule.loc)
+                # Soufflé's overloads by type: floats, conversions, '+' of symbols
+                rule = Rule(*float_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
+                                        self.relations, _CALL_ARGS), rule.loc)
                 rule = dataclasses.replace(rule, kinds=kinds)
                 rules.append(rule)
         return rules
@@ -641,8 +641,8 @@ class _Checker:
                                                    "share no values", lit.loc)
                 elif isinstance(lit, AggLit):
                     tk = self.kind_of(lit.target, kinds) if lit.target is not None else None
-                    kinds[lit.result.name] = tk if tk in NUMERIC and lit.op in (
-                        "min", "max", "sum") else "number"
+                    kinds[lit.result.name] = "float" if lit.op == "mean" else \
+                        tk if tk in NUMERIC and lit.op in ("min", "max", "sum") else "number"
         # a variable given a numeric expression whose kind no context fixed is a number
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint) and lit.op == "=":
@@ -668,6 +668,9 @@ class _Checker:
                 if tk == "unsigned" and lit.op not in ("min", "max", "sum"):
                     raise DatalogError(f"unsupported construct: '{lit.op}' over unsigned values",
                                        lit.loc)
+                if lit.op == "mean" and tk != "float":     # Soufflé: mean's target is a float
+                    raise DatalogError(f"type error: 'mean' of a {tk} (its target must be a "
+                                       "float)", lit.loc)
                 self.check_term_kind(lit.target, tk, kinds, f"'{lit.op}' target")
             elif isinstance(lit, Test):
                 for a in lit.args:
@@ -694,8 +697,8 @@ class _Checker:
             return kinds.get(term.name)
         if isinstance(term, Str):
             return "symbol"
-        if isinstance(term, Num):         # a plain literal is number or unsigned by context
-            return "unsigned" if term.suffix == "u" else None
+        if isinstance(term, Num):         # a plain literal is number, unsigned or float by context
+            return {"u": "unsigned", "f": "float"}.get(term.suffix)
         if isinstance(term, BinOp):
             return _specific(self.kind_of(term.left, kinds), self.kind_of(term.right, kinds))
         if isinstance(term, Neg):
@@ -706,9 +709,9 @@ class _Checker:
             owner = self.types.branches.get(term.branch)
             return f"adt:{owner[0]}" if owner else None
         if isinstance(term, Call):
-            if term.name in ("min", "max", "bnot", "lnot"):
+            if term.name in ("min", "max", "bnot", "lnot", "range"):
                 return next((k for a in term.args if (k := self.kind_of(a, kinds))), None)
-            return _CALL_RESULT[term.name]
+            return _CALL_RESULT.get(term.name)   # None: a functor of the rewritten rule
         return None
 
     def check_term_kind(self, term, expected: str, kinds, where: str) -> None:
@@ -761,15 +764,25 @@ class _Checker:
                 raise DatalogError(f"type error: '{term.name}' gives a {result} where {where} "
                                    f"expects {expected}", term.loc)
             for i, a in enumerate(term.args):
-                want = result if term.name in ("min", "max", "bnot", "lnot") else \
+                want = result if term.name in ("min", "max", "bnot", "lnot", "range") else \
                     _CALL_ARGS[term.name][
                     min(i, len(_CALL_ARGS[term.name]) - 1)]
+                if term.name in CONVERSION_ARGS and self.kind_of(a, kinds) in \
+                        CONVERSION_ARGS[term.name]:      # Soufflé's overloads by argument type
+                    want = self.kind_of(a, kinds)
                 self.check_term_kind(a, want, kinds, f"argument {i + 1} of '{term.name}'")
+            return
+        if expected == "symbol" and isinstance(term, BinOp) and term.op == "+":
+            for side in (term.left, term.right):     # Soufflé's "a" + "b": cat (SSADD)
+                self.check_term_kind(side, "symbol", kinds, "operand of '+'")
             return
         if expected not in NUMERIC:
             raise DatalogError(f"type error: number expression where {where} expects {expected}",
                                term.loc)
         if isinstance(term, Num):
+            if term.suffix == "f" and expected != "float":
+                raise DatalogError(f"type error: float constant where {where} expects "
+                                   f"{expected}", term.loc)
             if term.suffix == "u" and expected != "unsigned":
                 raise DatalogError(f"type error: unsigned constant where {where} expects "
                                    f"{expected}", term.loc)
@@ -780,21 +793,40 @@ class _Checker:
                 raise DatalogError(f"number constant {term.value} is outside the 32-bit range",
                                    term.loc)
         elif isinstance(term, BinOp):
+            if expected == "float" and term.op not in ("+", "-", "*", "/", "^"):
+                raise DatalogError(f"type error: operator '{term.op}' on float values", term.loc)
             self.check_term_kind(term.left, expected, kinds, f"operand of '{term.op}'")
             self.check_term_kind(term.right, expected, kinds, f"operand of '{term.op}'")
         elif isinstance(term, Neg):
             if expected == "unsigned":
                 raise DatalogError("unsupported construct: unary '-' on an unsigned value",
                                    term.loc)
-            self.check_term_kind(term.operand, "number", kinds, "operand of unary '-'")
+            self.check_term_kind(term.operand, expected, kinds, "operand of unary '-'")
 
 
 #: Intrinsic functors: the kind of their value and of their arguments (the last repeats).
 _CALL_RESULT = {"cat": "symbol", "substr": "symbol", "to_string": "symbol", "strlen": "number",
-                "to_number": "number", "range": "number", "to_unsigned": "unsigned"}
+                "to_number": "number", "range": "number", "to_unsigned": "unsigned",
+                "to_float": "float"}
 _CALL_ARGS = {"cat": ("symbol",), "substr": ("symbol", "number"), "to_string": ("number",),
               "strlen": ("symbol",), "to_number": ("symbol",), "range": ("number",),
-              "to_unsigned": ("number",)}
+              "to_unsigned": ("number",), "to_float": ("number",)}
+
+
+def _float_construct(node) -> bool:
+    """Whether a parsed clause holds a float literal, ``to_float`` or ``mean``."""
+    if isinstance(node, Num):
+        return node.suffix == "f"
+    if isinstance(node, Call) and node.name == "to_float":
+        return True
+    if isinstance(node, Aggregate) and node.op == "mean":
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(_float_construct(x) for x in node)
+    if hasattr(node, "__dataclass_fields__"):
+        return any(_float_construct(getattr(node, f)) for f in node.__dataclass_fields__
+                   if f != "loc")
+    return False
 
 
 def _unsigned_literal(node) -> bool:
