@@ -394,7 +394,7 @@ PRAGMA.2: ".pragma"
 IO_KW.2: ".input" | ".output" | ".printsize"
 QUALIFIER.2: /(brie|btree_delete|btree|eqrel|inline|no_inline|magic|no_magic|overridable)\b/
 AGG.2: /(count|sum|min|max|mean)\b/
-FUNCTOR.3: /(cat|strlen|substr|to_number|to_string|to_unsigned|to_float|min|max|range)(?=\s*\()/
+FUNCTOR.3: /(cat|strlen|substr|to_number|to_string|to_unsigned|to_float|ord|autoinc|min|max|range)(?=\s*\()/
 NIL.2: /nil\b/
 TEST_KW.3: /(match|contains)(?=\s*\()/
 UNARY_KW.2: /(bnot|lnot)\b/
@@ -470,7 +470,7 @@ _UNSUPPORTED = [
     (re.compile(r"\bchoice-domain\b"), "choice-domain (Soufflé keeps the first tuple its own "
                                         "evaluation order derives)"),
     (re.compile(r"@\w+"), "user-defined functor '{0}'"),
-    (re.compile(r"\b(ord|itof|itou|ftoi|ftou|utoi|utof|autoinc|as)\s*\("),
+    (re.compile(r"\b(itof|itou|ftoi|ftou|utoi|utof|as)\s*\("),
      "functor '{0}'"),
     (re.compile(r"(\.include)\b"), "'{0}' directive (#include is supported)"),
 ]
@@ -832,7 +832,7 @@ class _ToAst(Transformer):
 
 
 #: Argument counts of the intrinsic functors (min, max, cat: one or more).
-_FUNCTOR_ARITY = {"to_float": (1, 1), "cat": (1, 999), "strlen": (1, 1), "substr": (3, 3), "to_number": (1, 1),
+_FUNCTOR_ARITY = {"to_float": (1, 1), "ord": (1, 1), "autoinc": (0, 0), "cat": (1, 999), "strlen": (1, 1), "substr": (3, 3), "to_number": (1, 1),
                   "to_string": (1, 1), "min": (1, 999), "max": (1, 999), "range": (2, 3),
                   "to_unsigned": (1, 1)}
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 
 from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, BoolLit, Call,
                                      Clause, Conj, Constraint, Disj, Neg, NegAtom, Negation, Nil,
                                      Num, Program, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
+from pylogic.engines.autoinc import check_autoinc
 from pylogic.engines.dialect import pattern_vars  # noqa: F401 -- re-exported
 from pylogic.engines.float_rules import CONVERSION_ARGS, float_rule
 from pylogic.engines.unsigned import bias_rule
@@ -345,6 +347,7 @@ class _Checker:
         for head in clause.heads:
             self.check_atom(head, is_head=True)
             for conj in conjs:
+                conj = _ord_comparisons(head, conj)
                 body: list = []
                 for lit in conj:
                     body.append(self.lift(lit, body))
@@ -807,10 +810,10 @@ class _Checker:
 #: Intrinsic functors: the kind of their value and of their arguments (the last repeats).
 _CALL_RESULT = {"cat": "symbol", "substr": "symbol", "to_string": "symbol", "strlen": "number",
                 "to_number": "number", "range": "number", "to_unsigned": "unsigned",
-                "to_float": "float"}
+                "to_float": "float", "autoinc": "number"}
 _CALL_ARGS = {"cat": ("symbol",), "substr": ("symbol", "number"), "to_string": ("number",),
               "strlen": ("symbol",), "to_number": ("symbol",), "range": ("number",),
-              "to_unsigned": ("number",), "to_float": ("number",)}
+              "to_unsigned": ("number",), "to_float": ("number",), "autoinc": ("number",)}
 
 
 def _float_construct(node) -> bool:
@@ -906,6 +909,52 @@ def _all_lits(lits):
         yield lit
         if isinstance(lit, AggLit):
             yield from _all_lits(lit.body)
+
+
+def _ord_call(node):
+    """The first ``ord(..)`` call in a parsed node, or None."""
+    if isinstance(node, Call) and node.name == "ord":
+        return node
+    if isinstance(node, (list, tuple)):
+        return next((c for x in node if (c := _ord_call(x))), None)
+    if hasattr(node, "__dataclass_fields__"):
+        return next((c for f in node.__dataclass_fields__ if f != "loc"
+                     and (c := _ord_call(getattr(node, f)))), None)
+    return None
+
+
+def _ord_comparisons(head, conj: list) -> list:
+    """``ord(x)`` is a symbol's number in Soufflé's symbol table, which depends on the order
+    Soufflé interns symbols. Only comparisons whose outcome does not are kept: ``ord(x) =
+    ord(y)`` is ``x = y`` and ``!=`` is ``x != y`` (the numbering is injective); ``<``/``>``
+    is ``x != y`` and ``<=``/``>=`` holds, when the rest of the rule is the same with x and y
+    swapped (then a binding and its swap derive the same head, and one of them satisfies the
+    comparison whatever the numbering: Soufflé's suite, ordinals). Any other ``ord`` is
+    refused, located."""
+    out = []
+    for i, lit in enumerate(conj):
+        if isinstance(lit, Constraint) and all(
+                isinstance(s, Call) and s.name == "ord" and len(s.args) == 1
+                and isinstance(s.args[0], Var) for s in (lit.left, lit.right)):
+            x, y = lit.left.args[0], lit.right.args[0]
+            if lit.op in ("=", "!="):
+                out.append(Constraint(lit.op, x, y, lit.loc))
+                continue
+            others = conj[:i] + conj[i + 1:]
+            swap = {x.name: y.name, y.name: x.name}
+            if x.name != y.name and _renamed(head, swap) == head and \
+                    Counter(_renamed(o, swap) for o in others) == Counter(others):
+                if lit.op in ("<", ">"):
+                    out.append(Constraint("!=", x, y, lit.loc))
+                continue
+        out.append(lit)
+    call = _ord_call(out) or _ord_call(head)
+    if call is not None:
+        raise DatalogError("unsupported construct: functor 'ord' (a symbol's number in "
+                           "Soufflé's symbol table, which depends on the order it interns "
+                           "symbols; supported: ord(x) = ord(y), ord(x) != ord(y), and <, <=, "
+                           ">, >= in a rule that is the same with x and y swapped)", call.loc)
+    return out
 
 
 def _renamed(node, mapping: dict):
@@ -1008,6 +1057,7 @@ def check_program(program: Program, main_file: str) -> CheckedProgram:
     checker.declare()
     inputs, outputs, printsize = checker.io()
     rules = checker.rules()
+    rules = check_autoinc(rules, checker.relations, set(inputs) | set(outputs))
     strata = stratify(checker.relations, rules)
     _check_inline_and_plans(program, checker.relations, rules, set(inputs) | set(outputs)
                             | set(printsize))
