@@ -111,6 +111,8 @@ class _Rewriter:
                 return Num(floats.neg(inner.value), t.loc, "f")
             return Call("fneg", (inner,), t.loc)
         if isinstance(t, Call):
+            if t.name in CONVERSION_ARGS:
+                return self.conversion(t, "float")
             if t.name in ("min", "max"):
                 return Call("f" + t.name, tuple(self.float_term(a) for a in t.args), t.loc)
             if t.name == "range":

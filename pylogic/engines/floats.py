@@ -87,7 +87,8 @@ def parse(text: str) -> int:
     low = s.lower().lstrip("+-")
     if low in ("inf", "infinity", "nan"):
         return key(float(s))
-    return key(round_fraction(Fraction(s)))
+    x = round_fraction(Fraction(s))
+    return key(-0.0 if x == 0 and s.startswith("-") else x)     # "-0" is -0.0
 
 
 def text(k: int) -> str:

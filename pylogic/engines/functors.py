@@ -471,9 +471,12 @@ class Functors:
         x = lo
         while lt(x, hi) if lt(zero, step) else lt(hi, x):
             out.append(clingo.Number(x))
-            if len(out) > 10 ** 6:
-                raise RuntimeError("a float range of more than 10^6 values")
-            x = floats.BINARY["+"](x, step)
+            nxt = floats.BINARY["+"](x, step)
+            if nxt == x:    # the step is absorbed: Soufflé would never finish; clingo may
+                return []   # ground this before a comparison of the body excludes it
+            if len(out) > 10 ** 7:
+                raise RuntimeError("a float range of more than 10^7 values")
+            x = nxt
         return out
 
     # sum and mean of floats: the clingo engine aggregates these four per group (to_clingo.py)

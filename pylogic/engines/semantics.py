@@ -644,9 +644,16 @@ class _Checker:
                                                    "share no values", lit.loc)
                 elif isinstance(lit, AggLit):
                     tk = self.kind_of(lit.target, kinds) if lit.target is not None else None
-                    kinds[lit.result.name] = "float" if lit.op == "mean" else \
-                        tk if tk in NUMERIC and lit.op in ("min", "max", "sum") else "number"
+                    if lit.op == "mean":
+                        kinds[lit.result.name] = "float"
+                    elif tk in NUMERIC and lit.op in ("min", "max", "sum"):
+                        kinds[lit.result.name] = tk
+                    elif tk is not None or lit.op == "count":   # else: known later, or number
+                        kinds[lit.result.name] = "number"
         # a variable given a numeric expression whose kind no context fixed is a number
+        for lit in _all_lits(rule.body):
+            if isinstance(lit, AggLit):
+                kinds.setdefault(lit.result.name, "number")
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint) and lit.op == "=":
                 for a, b in ((lit.left, lit.right), (lit.right, lit.left)):
