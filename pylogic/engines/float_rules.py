@@ -13,12 +13,14 @@ for unsigned values:
 - ``range`` of floats becomes ``frange``;
 - ``sum`` of floats becomes the aggregate ``fsum``, ``mean`` ``fmean`` (each engine computes
   them, ``floats.sum_total``); ``min``/``max`` of floats are the integer ones over keys, then
-  clamped to +-FLT_MAX as Soufflé's, which starts from those (``min`` of ``{inf}`` is FLT_MAX)."""
+  clamped to +-FLT_MAX as Soufflé's, which starts from those (``min`` of ``{inf}`` is FLT_MAX),
+  and refused where 0.0 and -0.0 tie (the first Soufflé meets wins);
+- ``"a" + "b"`` of symbols is ``cat`` (Soufflé's ``SSADD``)."""
 from __future__ import annotations
 
 from pylogic.engines import floats
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg,
-                                     NegAtom, Num, Record, Test, Var, pattern_vars)
+                                     NegAtom, Num, Record, Str, Test, Var, pattern_vars)
 from pylogic.engines.unsigned import bias_term
 from pylogic.errors import DatalogError
 
@@ -155,10 +157,18 @@ class _Rewriter:
             return AggLit(lit.result, lit.op, target, body, lit.tuple_vars, lit.loc)
         if lit.op in ("sum", "mean"):
             return AggLit(lit.result, "f" + lit.op, target, body, lit.tuple_vars, lit.loc)
-        raw = Var(lit.result.name + "f", lit.loc)
+        # the least key, and the greatest key equal to it as a float (for max: the other way):
+        # they differ only where both 0.0 and -0.0 reach the extremum, and then Soufflé's answer
+        # is the first its own order meets (std::min keeps it): refused (``sf_fextreme``)
+        raw, other = Var(lit.result.name + "f", lit.loc), Var(lit.result.name + "g", lit.loc)
+        tie = Constraint("=", Call("feq", (target, raw), lit.loc), Num(1, lit.loc), lit.loc)
         clamp = Num(_MIN_CLAMP if lit.op == "min" else _MAX_CLAMP, lit.loc)
+        where = Str(str(lit.loc), lit.loc)
         return (AggLit(raw, lit.op, target, body, lit.tuple_vars, lit.loc),
-                Constraint("=", lit.result, Call(lit.op, (raw, clamp), lit.loc), lit.loc))
+                AggLit(other, "max" if lit.op == "min" else "min", target, body + (tie,),
+                       lit.tuple_vars, lit.loc),
+                Constraint("=", lit.result, Call("fextreme", (where, raw, other, clamp),
+                                                 lit.loc), lit.loc))
 
 
 def _binds(lit: Constraint, bound: set) -> bool:

@@ -479,6 +479,17 @@ class Functors:
             x = nxt
         return out
 
+    def sf_fextreme(self, where, raw, other, clamp):
+        """A float ``min``/``max`` aggregate: the extremum's key ``raw`` unless 0.0 and -0.0
+        both reach it (``other`` differs: refused, located), clamped as Soufflé's starts from
+        +-FLT_MAX (``clamp``: FLT_MAX's key for min, -FLT_MAX's for max)."""
+        r, o, c = _int(raw), _int(other), _int(clamp)
+        if r != o:
+            raise RuntimeError(f"{_text(where)}: unsupported construct: a float min or max "
+                               "that both 0.0 and -0.0 reach (Soufflé keeps the first its own "
+                               "evaluation order meets)")
+        return clingo.Number(min(r, c) if c > 0 else max(r, c))
+
     # sum and mean of floats: the clingo engine aggregates these four per group (to_clingo.py)
     def sf_fscale(self, a):
         return clingo.Number(floats.scale_exponent(_int(a)))

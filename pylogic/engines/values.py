@@ -37,6 +37,7 @@ SIGNATURES: dict[str, tuple[tuple, str]] = {
     "stof": (("symbol",), "number"),
     # sum and mean of floats: the aggregate's location, then the group's keys (to_sql.py)
     "fsum": (("symbol", "number"), "number"), "fmean": (("symbol", "number"), "number"),
+    "fextreme": (("symbol", "number"), "number"),
     "smin": (("symbol",), "symbol"), "smax": (("symbol",), "symbol")}
 _METHOD = {"smin": "min", "smax": "max"}
 

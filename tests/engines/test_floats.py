@@ -111,6 +111,9 @@ REFUSED = [
      "s(y) :- y = sum x : a(x).\n", (5, 13), "depends on the order"),
     (".decl a(x: float)\na(1.0 / 0.0).\n.decl s(x: float)\n.output s\n"
      "s(y) :- y = mean x : a(x).\n", (5, 13), "infinite"),
+    # min of {0.0, -0.0, 1.0}: the first zero Soufflé's order meets
+    (".decl a(x: float)\na(0.0). a(-0.0). a(1.0).\n.decl m(x: float)\n.output m\n"
+     "m(x) :- x = min y : a(y).\n", (5, 13), "both 0.0 and -0.0"),
     # the leader of each pair depends on Soufflé's symbol numbering
     ('.decl n(x: symbol)\nn("p"). n("q").\n.decl r(x: symbol)\n.output r\n'
      "r(x) :- n(x), n(y), ord(x) < ord(y).\n", (5, 21), "functor 'ord'"),
