@@ -108,7 +108,7 @@ def to_string(k: int) -> str:
 
 
 # -- arithmetic (FADD.. in Engine.cpp)
-def _div(a: float, b: float) -> float:
+def _quotient(a: float, b: float) -> float:
     if b == 0:
         if a == 0 or math.isnan(a):
             return math.nan
@@ -134,7 +134,7 @@ BINARY = {
     "+": lambda a, b: _result(value(a) + value(b)),
     "-": lambda a, b: _result(value(a) - value(b)),
     "*": lambda a, b: _result(value(a) * value(b)),
-    "/": lambda a, b: _result(_div(value(a), value(b))),
+    "/": lambda a, b: _result(_quotient(value(a), value(b))),
     "^": lambda a, b: _result(_pow(value(a), value(b))),
 }
 

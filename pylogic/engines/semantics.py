@@ -267,9 +267,6 @@ class _Checker:
         # any unsigned type or literal: rules are rewritten for the biased representation
         self.uses_unsigned = any(_unsigned_literal(c) for c in program.clauses) or \
             any("unsigned" in t.bases for t in program.types)
-        # floats (``float_rules.py``): any float type, literal, conversion or mean
-        self.uses_floats = any(_float_construct(c) for c in program.clauses) or \
-            any("float" in t.bases for t in program.types)
 
     # -- declarations and IO
     def declare(self) -> None:
@@ -290,7 +287,6 @@ class _Checker:
                 seen.add(attr)
                 cols.append((attr, tname, self.types.kind(tname, d.loc)))
                 self.uses_unsigned |= cols[-1][2] == "unsigned"
-                self.uses_floats |= cols[-1][2] == "float"
             enums = tuple(self.types.enum_branches(k) for _, _, k in cols)
             self.relations[d.name] = Relation(d.name, tuple(cols), d.loc, d.doc,
                                               enums if any(enums) else ())
@@ -821,22 +817,6 @@ _CALL_RESULT = {"cat": "symbol", "substr": "symbol", "to_string": "symbol", "str
 _CALL_ARGS = {"cat": ("symbol",), "substr": ("symbol", "number"), "to_string": ("number",),
               "strlen": ("symbol",), "to_number": ("symbol",), "range": ("number",),
               "to_unsigned": ("number",), "to_float": ("number",), "autoinc": ("number",)}
-
-
-def _float_construct(node) -> bool:
-    """Whether a parsed clause holds a float literal, ``to_float`` or ``mean``."""
-    if isinstance(node, Num):
-        return node.suffix == "f"
-    if isinstance(node, Call) and node.name == "to_float":
-        return True
-    if isinstance(node, Aggregate) and node.op == "mean":
-        return True
-    if isinstance(node, (list, tuple)):
-        return any(_float_construct(x) for x in node)
-    if hasattr(node, "__dataclass_fields__"):
-        return any(_float_construct(getattr(node, f)) for f in node.__dataclass_fields__
-                   if f != "loc")
-    return False
 
 
 def _unsigned_literal(node) -> bool:
