@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pylogic.engines import floats
+from pylogic.engines import floats, record_text
 from pylogic.engines.base import register
 from pylogic.engines.functors import Functors, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
+from pylogic.engines.record_text import is_structured
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_clingo import pred_name, program_text, quote
@@ -45,11 +46,28 @@ def _enum(value: str) -> str:
     return "adt_" + value[1:]
 
 
-def facts_text(pred: str, kinds: tuple, rows) -> str:
-    """clingo facts for ``rows`` of a relation whose columns have ``kinds``."""
+def _leaf(kind: str, v) -> str:
+    return quote(v) if kind == "symbol" else str(to_clingo(v) if kind == "unsigned" else v)
+
+
+def _node(tag: str, children: tuple) -> str:
+    """A record, ``nil`` or an ADT value as ``to_clingo.term`` writes it."""
+    if tag == "nil":
+        return "nil"
+    inner = ",".join(children)
+    if tag == "[]":
+        return f"({inner},)" if len(children) == 1 else f"({inner})"
+    return "adt_" + tag[1:] + (f"({inner})" if children else "")
+
+
+def facts_text(pred: str, kinds: tuple, rows, types=None) -> str:
+    """clingo facts for ``rows`` of a relation whose columns have ``kinds`` (records and ADT
+    values read as Soufflé does with the program's ``types``: ``record_text.py``)."""
     if not kinds:
         return f"{pred}.\n" if rows else ""
-    conv = [str if k in ("number", "unsigned", "float") else _enum if k.startswith("adt:") else
+    conv = [str if k in ("number", "unsigned", "float") else
+            (lambda v, k=k: record_text.parse(v, k, types, _leaf, _node))
+            if types is not None and is_structured(k) else _enum if k.startswith("adt:") else
             _quoter([r[i] for r in rows]) for i, k in enumerate(kinds)]
     if len(conv) == 1:
         c = conv[0]
@@ -212,7 +230,7 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         ctl.add("base", [], program_text(checked, shown, needed))
         parts = [facts_text(pred_name(rel), checked.relations[rel].kinds,
                             _biased(rows, checked.relations[rel].kinds, to_clingo,
-                                    floats.parse))
+                                    floats.parse), checked.types)
                  for rel, rows in inputs.items() if rows and rel in needed]
         if parts:
             ctl.add("base", [], "".join(parts))

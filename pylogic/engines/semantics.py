@@ -307,14 +307,6 @@ class _Checker:
             if "delimiter" in params and len(params["delimiter"]) != 1:
                 raise DatalogError("delimiter must be a single character", io.loc)
             params.setdefault("loc", io.loc)
-            rel = self.relations[io.rel]
-            if io.kind == "input" and any(k.startswith("record:") or (
-                    k.startswith("adt:") and not (rel.enums and rel.enums[i]))
-                    for i, k in enumerate(rel.kinds)):
-                raise DatalogError(f"unsupported construct: .{io.kind} of '{io.rel}', which has a "
-                                   "record or ADT column (supported inside the program and in "
-                                   "output files; in facts only ADTs whose branches have no "
-                                   "fields)", io.loc)
             if io.kind == "input":
                 inputs.setdefault(io.rel, params)
                 self.input_files.setdefault(io.rel, []).append(params)

@@ -14,7 +14,7 @@ import threading
 
 import clingo
 
-from pylogic.engines import floats
+from pylogic.engines import floats, record_text
 from pylogic.engines.functors import Functors, string_symbol, symbol_text
 from pylogic.engines.semantics import _CALL_ARGS, _CALL_RESULT
 from pylogic.engines.to_clingo import functor_name
@@ -92,8 +92,8 @@ class Values:
         ADT values (``$Mon``) packed."""
         convert = {i: self.intern if k == "symbol" else to_clingo if k == "unsigned" else
                    floats.parse if k == "float" else
-                   (lambda v: self.pack(("$" + v[1:],))) for i, k in enumerate(kinds)
-                   if k != "number"}
+                   (lambda v, k=k: record_text.parse(v, k, self.types, self._leaf, self._node))
+                   for i, k in enumerate(kinds) if k != "number"}
         if not convert or not rows:
             return rows
         columns = list(zip(*rows))
@@ -102,6 +102,12 @@ class Values:
             columns[i] = [cache[v] if v in cache else cache.setdefault(v, fn(v))
                           for v in columns[i]]
         return list(zip(*columns))
+
+    def _leaf(self, kind: str, v):
+        return self.intern(v) if kind == "symbol" else to_clingo(v) if kind == "unsigned" else v
+
+    def _node(self, tag: str, children: tuple) -> int:
+        return self.pack(NIL if tag == "nil" else (RECORD if tag == "[]" else tag, *children))
 
     def decode(self, kinds: tuple, rows: list) -> list:
         """Stored rows as the engines give them: symbols as text, unsigned values unbiased,
