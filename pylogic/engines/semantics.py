@@ -9,13 +9,13 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
+from pylogic.engines.autoinc import check_autoinc
 from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, BoolLit, Call,
                                      Clause, Conj, Constraint, Disj, Neg, NegAtom, Negation, Nil,
-                                     Num, Program, Record, Str, Test, Var, Wildcard)
-from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
-from pylogic.engines.autoinc import check_autoinc
-from pylogic.engines.dialect import pattern_vars  # noqa: F401 -- re-exported
+                                     Num, Program, Record, Str, Test, Var, Wildcard,
+                                     pattern_vars)  # pattern_vars: re-exported
 from pylogic.engines.float_rules import CONVERSION_ARGS, float_rule
+from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
 from pylogic.engines.unsigned import bias_rule
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 
@@ -645,8 +645,9 @@ class _Checker:
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint) and lit.op == "=":
                 for a, b in ((lit.left, lit.right), (lit.right, lit.left)):
-                    if isinstance(a, Var) and a.name not in kinds and \
-                            isinstance(b, (Num, BinOp, Neg)) and self.kind_of(b, kinds) is None:
+                    if isinstance(a, Var) and a.name not in kinds and (isinstance(
+                            b, (Num, BinOp, Neg)) or isinstance(b, Call) and b.name == "range") \
+                            and self.kind_of(b, kinds) is None:
                         kinds[a.name] = "number"
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint):
