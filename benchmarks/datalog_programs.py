@@ -20,6 +20,13 @@ UNSIGNED = [0, 1, 2, 7, 65536, 2147483647, 2147483648, 4294967295]
 #: symbols: ASCII, Latin-1, CJK, an emoji, a space, the empty string (no tab, newline, quote)
 SYMBOLS = ["a", "b", "ab", "A", "", "é", "née", "日本", "🙂x", "x y", "a.b", "10", "-3", "0x1f"]
 
+#: floats as facts files hold them (single precision: 0.1, 1e-3, 16777217 round; no -0, inf
+#: or NaN, whose min/max ties and NaN signs are left out: docs/dialect.md)
+FLOATS = ["0", "1", "-1", "0.5", "2.5", "-3.25", "0.1", "100", "1e-3", "16777217", "-0.75",
+          "0.333", "1234.5678", "3e5", "-2"]
+#: float literals of a program (Soufflé's syntax: digits.digits, negated with -(..))
+FLOAT_LITERALS = ["0.0", "1.0", "0.5", "2.0", "0.1", "3.75", "100.0", "0.333", "16777216.0"]
+
 #: regular expressions (Soufflé string text: ``\\\\d`` is the regex ``\\d``); "." is one byte
 PATTERNS = [".", "..", ".*b", "a|b", "[a-z]+", "(a|é)*", ".?.?", "[^a]*", "\\\\d+", "x.y"]
 
@@ -27,7 +34,7 @@ PATTERNS = [".", "..", ".*b", "a|b", "[a-z]+", "(a|é)*", ".?.?", "[^a]*", "\\\\
 #: counts in runs/datalog-fuzz.json)
 CONSTRUCTS = ["join", "recursion", "negation", "arithmetic", "bitwise", "unsigned", "functors",
               "strings", "symbols", "aggregates", "nested_aggregates", "types", "records", "adts",
-              "components", "disjunction", "eqrel"]
+              "components", "disjunction", "eqrel", "floats"]
 
 
 @dataclass
@@ -143,6 +150,24 @@ def uexpr(ch: Choices, vs: list[str], depth: int) -> str:
     return f"({a}) {ch.pick(['+', '-', '*', 'band', 'bor', 'bxor', 'bshl', 'bshr'])} ({b})"
 
 
+def fexpr(ch: Choices, vs: list[str], depth: int) -> str:
+    """A float expression: + - * / (by a non-zero literal, so no NaN), ^ 2.0, unary -,
+    min/max; moderate values (no overflow to inf, whose differences are NaN)."""
+    if depth <= 0 or ch.int(0, 2) == 0:
+        return ch.pick(vs) if vs and ch.bool() else ch.pick(FLOAT_LITERALS)
+    a = fexpr(ch, vs, depth - 1)
+    kind = ch.int(0, 5)
+    if kind == 0:
+        return f"-({a})"
+    if kind == 1:
+        return f"({a}) / {ch.pick(['2.0', '3.0', '0.1', '7.0'])}"
+    if kind == 2:
+        return f"({a}) ^ 2.0"
+    if kind == 3:
+        return f"{ch.pick(['min', 'max'])}({a}, {fexpr(ch, vs, depth - 1)})"
+    return f"({a}) {ch.pick(['+', '-', '*'])} ({fexpr(ch, vs, depth - 1)})"
+
+
 def sexpr(ch: Choices, syms: list[str], nums: list[str], depth: int) -> str:
     """A symbol expression: cat, substr (any index, negative and past the end included),
     to_string, min/max of symbols."""
@@ -165,12 +190,13 @@ def sexpr(ch: Choices, syms: list[str], nums: list[str], depth: int) -> str:
 def facts_for(ch: Choices, kinds: list[str], rows: int) -> list[tuple]:
     pools = {"number": lambda: ch.pick(SMALL) if ch.int(0, 3) else ch.pick(EDGE),
              "symbol": lambda: ch.pick(SYMBOLS[:6]) if ch.int(0, 2) else ch.pick(SYMBOLS),
-             "unsigned": lambda: ch.pick(UNSIGNED)}
+             "unsigned": lambda: ch.pick(UNSIGNED),
+             "float": lambda: ch.pick(FLOATS)}
     return sorted({tuple(pools[k]() for k in kinds) for _ in range(rows)})
 
 
 _BASE = {"a": ["number", "number"], "b": ["number", "number"], "s": ["symbol", "number"],
-         "u": ["unsigned", "unsigned"]}
+         "u": ["unsigned", "unsigned"], "f": ["float", "float"]}
 
 
 def _header(ch: Choices, rels: list[str], prog: FuzzProgram) -> list[str]:
@@ -441,12 +467,40 @@ def _eqrel(ch, prog):
     return lines
 
 
+def _floats(ch, prog):
+    lines = [".type FP = [x: float, y: float]"] + _header(ch, ["f", "a"], prog)
+    for k in range(ch.int(1, 3)):
+        e = fexpr(ch, ["x", "y"], ch.int(1, 3))
+        lines += _out(f"fl{k}", ["float", "float", "float"])
+        lines.append(f"fl{k}(x, y, v) :- f(x, y), v = {e}.")
+        lines += _out(f"fc{k}", ["float", "float"])
+        lines.append(f"fc{k}(x, y) :- f(x, y), {e} {ch.pick(['<', '<=', '=', '!=', '>', '>='])} "
+                     f"{fexpr(ch, ['x', 'y'], 1)}.")
+    lines += _out("fconv", ["number", "symbol", "float", "unsigned"])
+    lines.append("fconv(to_number(x), to_string(x), to_float(n), to_unsigned(y * y)) :- "
+                 "f(x, y), a(n, _).")
+    op = ch.pick(["min", "max", "sum", "mean"])
+    lines += _out("fagg", ["float", "float"])
+    lines.append(f"fagg(g, m) :- f(g, _), m = {op} y : {{ f(g, y) }}.")
+    if ch.bool():
+        lines += _out("ftot", ["float", "number"])
+        lines.append(f"ftot(m, c) :- m = {ch.pick(['min', 'max', 'sum', 'mean'])} y : "
+                     "{ f(_, y) }, c = count : { f(_, _) }.")
+    if ch.bool():
+        lines += _out("frange", ["float"])
+        lines.append("frange(v) :- f(x, _), x >= -4.0, x < 4.0, v = range(x, x + 2.0, 0.5).")
+    if ch.bool():
+        lines += _out("frec", ["FP"])
+        lines.append(f"frec([x, v]) :- f(x, y), v = {fexpr(ch, ['x', 'y'], 1)}.")
+    return lines
+
+
 _GENERATORS = {"join": _join, "recursion": _recursion, "negation": _negation,
                "arithmetic": _arithmetic, "bitwise": _bitwise, "unsigned": _unsigned,
                "functors": _functors, "strings": _strings, "symbols": _symbols,
                "aggregates": _aggregates, "nested_aggregates": _nested_aggregates,
                "types": _types, "records": _records, "adts": _adts, "components": _components,
-               "disjunction": _disjunction, "eqrel": _eqrel}
+               "disjunction": _disjunction, "eqrel": _eqrel, "floats": _floats}
 assert list(_GENERATORS) == CONSTRUCTS
 
 

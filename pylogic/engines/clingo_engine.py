@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pylogic.engines import floats, record_text
 from pylogic.engines.base import register
-from pylogic.engines.functors import Functors, from_bytes, symbol_text
+from pylogic.engines.functors import Functors, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
+from pylogic.engines.record_text import is_structured
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_clingo import pred_name, program_text, quote
@@ -44,11 +46,28 @@ def _enum(value: str) -> str:
     return "adt_" + value[1:]
 
 
-def facts_text(pred: str, kinds: tuple, rows) -> str:
-    """clingo facts for ``rows`` of a relation whose columns have ``kinds``."""
+def _leaf(kind: str, v) -> str:
+    return quote(v) if kind == "symbol" else str(to_clingo(v) if kind == "unsigned" else v)
+
+
+def _node(tag: str, children: tuple) -> str:
+    """A record, ``nil`` or an ADT value as ``to_clingo.term`` writes it."""
+    if tag == "nil":
+        return "nil"
+    inner = ",".join(children)
+    if tag == "[]":
+        return f"({inner},)" if len(children) == 1 else f"({inner})"
+    return "adt_" + tag[1:] + (f"({inner})" if children else "")
+
+
+def facts_text(pred: str, kinds: tuple, rows, types=None) -> str:
+    """clingo facts for ``rows`` of a relation whose columns have ``kinds`` (records and ADT
+    values read as Soufflé does with the program's ``types``: ``record_text.py``)."""
     if not kinds:
         return f"{pred}.\n" if rows else ""
-    conv = [str if k in ("number", "unsigned") else _enum if k.startswith("adt:") else
+    conv = [str if k in ("number", "unsigned", "float") else
+            (lambda v, k=k: record_text.parse(v, k, types, _leaf, _node))
+            if types is not None and is_structured(k) else _enum if k.startswith("adt:") else
             _quoter([r[i] for r in rows]) for i, k in enumerate(kinds)]
     if len(conv) == 1:
         c = conv[0]
@@ -66,7 +85,7 @@ def _decode(text: str, kinds: tuple) -> tuple:
     out = []
     for m, k in zip(_ARG.finditer(text, text.index("(")), kinds):
         s, n = m.group(1), m.group(2)
-        if k in ("number", "unsigned"):
+        if k in ("number", "unsigned", "float"):
             out.append(int(n))
         else:
             out.append(_UNESCAPE.sub(lambda e: "\n" if e.group(1) == "n" else e.group(1), s)
@@ -74,27 +93,35 @@ def _decode(text: str, kinds: tuple) -> tuple:
     return tuple(out)
 
 
-def souffle_text(sym) -> str:
-    """A record value as Soufflé prints it: ``[1, [2, nil]]`` (clingo tuples; ``nil``)."""
+def souffle_text(sym, kind: str | None = None, types=None) -> str:
+    """A record value as Soufflé prints it: ``[1, [2, nil]]`` (clingo tuples; ``nil``); with
+    the value's ``kind`` and the program's ``types``, its float fields as Soufflé prints them."""
     if sym.type == clingo.SymbolType.Number:
-        return str(sym.number)
+        return floats.text(sym.number) if kind == "float" else \
+            str(from_clingo(sym.number)) if kind == "unsigned" else str(sym.number)
     if sym.type == clingo.SymbolType.String:
         return symbol_text(sym)
+    fields = ()
+    if types is not None and kind and sym.name == "" and kind.startswith("record:"):
+        fields = types.record_fields(kind) or ()
+    elif types is not None and sym.name.startswith("adt_") and sym.name[4:] in types.branches:
+        fields = types.branches[sym.name[4:]][1]
+    kinds = [types.kind(f, None) for f in fields] if fields else [None] * len(sym.arguments)
+    args = ", ".join(souffle_text(a, k, types) for a, k in zip(sym.arguments, kinds))
     if sym.name == "":
-        return "[" + ", ".join(souffle_text(a) for a in sym.arguments) + "]"
+        return "[" + args + "]"
     if sym.name.startswith("adt_"):     # $Branch or $Branch(a, b)
-        args = ", ".join(souffle_text(a) for a in sym.arguments)
         return "$" + sym.name[4:] + (f"({args})" if sym.arguments else "")
     return sym.name
 
 
-def _read_model_records(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
+def _read_model_records(model, by_pred: dict, result: dict, kinds_of: dict, types) -> None:
     """The public reader for relations with record columns (their values as Soufflé text)."""
     for sym in model.symbols(shown=True):
         rel = by_pred[(sym.name, len(sym.arguments))]
-        result[rel].append(tuple(a.number if k in ("number", "unsigned") else symbol_text(a)
-                                 if k == "symbol"
-                                 else souffle_text(a)
+        result[rel].append(tuple(a.number if k in ("number", "unsigned", "float") else
+                                 symbol_text(a) if k == "symbol"
+                                 else souffle_text(a, k, types)
                                  for a, k in zip(sym.arguments, kinds_of[rel])))
 
 
@@ -176,16 +203,18 @@ def _raw_model_reader():
     return read
 
 
-def _biased(rows, kinds: tuple, shift) -> list:
-    """``rows`` with the unsigned columns moved to or from clingo's biased form."""
-    cols = [i for i, k in enumerate(kinds) if k == "unsigned"]
+def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:
+    """``rows`` with the unsigned columns moved to or from clingo's biased form (and the float
+    columns by ``float_shift``: text to key, ``floats.parse``, or back, ``floats.text``)."""
+    cols = [(i, shift) for i, k in enumerate(kinds) if k == "unsigned"]
+    cols += [(i, float_shift) for i, k in enumerate(kinds) if k == "float" and float_shift]
     if not cols:
         return rows
     out = []
     for row in rows:
         row = list(row)
-        for i in cols:
-            row[i] = shift(row[i])
+        for i, fn in cols:
+            row[i] = fn(row[i])
         out.append(tuple(row))
     return out
 
@@ -200,12 +229,16 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     try:
         ctl.add("base", [], program_text(checked, shown, needed))
         parts = [facts_text(pred_name(rel), checked.relations[rel].kinds,
-                            _biased(rows, checked.relations[rel].kinds, to_clingo))
+                            _biased(rows, checked.relations[rel].kinds, to_clingo,
+                                    floats.parse), checked.types)
                  for rel, rows in inputs.items() if rows and rel in needed]
         if parts:
             ctl.add("base", [], "".join(parts))
         ctl.ground([("base", [])], context=Functors())
     except RuntimeError as exc:  # a translation bug, not a user error: report it located anyway
+        located = refusal(str(exc))      # or a functor's located refusal (a float sum)
+        if located is not None:
+            raise located from None
         raise DatalogError(f"clingo rejected the translated program: {exc}",
                            SourceLoc(checked.main_file)) from None
     by_pred = {(pred_name(r), checked.relations[r].arity): r for r in shown}
@@ -219,12 +252,15 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
                                    SourceLoc(checked.main_file))
             records = any(k.startswith(("record:", "adt:")) for r in shown
                           for k in checked.relations[r].kinds)
-            read = _read_model_records if records else \
-                _raw_model_reader() or _read_model_public
-            read(model, by_pred, result, {r: checked.relations[r].kinds for r in shown})
+            kinds_of = {r: checked.relations[r].kinds for r in shown}
+            if records:
+                _read_model_records(model, by_pred, result, kinds_of, checked.types)
+            else:
+                read = _raw_model_reader() or _read_model_public
+                read(model, by_pred, result, kinds_of)
     if models == 0:
         raise DatalogError("clingo found no answer set (internal error)", SourceLoc(checked.main_file))
-    return {rel: sorted(_biased(rows, checked.relations[rel].kinds, from_clingo))
+    return {rel: sorted(_biased(rows, checked.relations[rel].kinds, from_clingo, floats.text))
             for rel, rows in result.items()}
 
 

@@ -6,6 +6,8 @@ import gzip
 import zlib
 from pathlib import Path
 
+from pylogic.engines import floats, record_text
+from pylogic.engines.record_text import is_structured
 from pylogic.engines.dialect import INT32_MAX, INT32_MIN
 from pylogic.errors import DatalogError, SourceLoc
 
@@ -39,12 +41,14 @@ def _facts_bytes(path: Path) -> bytes:
 
 
 def read_facts(path: str | Path, relation, delimiter: str = "\t", *,
-               any_bytes: bool = False) -> list[tuple]:
+               any_bytes: bool = False, types=None) -> list[tuple]:
     """Read ``path`` as tuples of ``relation`` (a semantics.Relation); a gzip-compressed file is
     read decompressed, as Soufflé does. A missing file is an empty relation (callers that must
     refuse it check first: ``run.check_input_files``). Raises DatalogError naming file and line
     on a bad row, and on bytes that are not UTF-8 unless ``any_bytes`` (an output file: a
-    Soufflé string is any bytes, ``substr`` may cut a character; held as in ``functors.py``)."""
+    Soufflé string is any bytes, ``substr`` may cut a character; held as in ``functors.py``).
+    With the program's ``types``, record and ADT values are checked as Soufflé reads them
+    (``record_text.py``; kept as text, each engine builds its own values)."""
     path = Path(path)
     try:
         data = _facts_bytes(path)
@@ -67,6 +71,8 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t", *,
     kinds = relation.kinds
     number_cols = [i for i, k in enumerate(kinds) if k in ("number", "unsigned")]
     enum_cols = [(i, e) for i, e in enumerate(getattr(relation, "enums", ()) or ()) if e]
+    float_cols = [i for i, k in enumerate(kinds) if k == "float"]
+    structured = [i for i, k in enumerate(kinds) if types is not None and is_structured(k)]
     rows = []
     for lineno, line in enumerate(lines, 1):
         if line.endswith("\r"):
@@ -88,19 +94,51 @@ def read_facts(path: str | Path, relation, delimiter: str = "\t", *,
                                    f"{value} is outside the 32-bit {kinds[i]} range",
                                    SourceLoc(str(path), lineno))
             fields[i] = value
+        for i in float_cols:                  # kept as text, checked as std::stof reads it
+            try:
+                floats.parse(fields[i])
+            except (ValueError, ZeroDivisionError):
+                raise DatalogError(f"{relation.name} column {i + 1} "
+                                   f"({relation.columns[i][0]}): not a float: {fields[i]!r}",
+                                   SourceLoc(str(path), lineno)) from None
         for i, allowed in enum_cols:          # an enumeration ADT: $Branch
             if not (fields[i].startswith("$") and fields[i][1:] in allowed):
                 raise DatalogError(f"{relation.name} column {i + 1} ({relation.columns[i][0]}): "
                                    f"{fields[i]!r} is not one of "
                                    f"{', '.join('$' + b for b in sorted(allowed))}",
                                    SourceLoc(str(path), lineno))
+        for i in structured:
+            try:
+                record_text.parse(fields[i], kinds[i], types, _nothing, _nothing)
+            except ValueError as exc:
+                raise DatalogError(f"{relation.name} column {i + 1} ({relation.columns[i][0]}):"
+                                   f" {exc}", SourceLoc(str(path), lineno)) from None
         rows.append(tuple(fields))
     return rows
 
 
-def check_rows(rows, relation, origin: str) -> list[tuple]:
-    """Validate in-memory tuples against ``relation``'s columns (types, int32 range)."""
+def _nothing(*_):
+    return None
+
+
+def check_rows(rows, relation, origin: str, types=None) -> list[tuple]:
+    """Validate in-memory tuples against ``relation``'s columns (types, int32 range; with the
+    program's ``types``, record and ADT values and floats as their facts-file text)."""
     rows = [r if type(r) is tuple else tuple(r) for r in rows]
+    for i, k in enumerate(relation.kinds):
+        if types is None or not (k == "float" or is_structured(k)):
+            continue
+        for n, r in enumerate(rows, 1):
+            try:
+                if not isinstance(r[i], str):
+                    raise ValueError(f"expected its text (a str), got {r[i]!r}")
+                if k == "float":
+                    floats.parse(r[i])
+                else:
+                    record_text.parse(r[i], k, types, _nothing, _nothing)
+            except (ValueError, ZeroDivisionError, IndexError) as exc:
+                raise DatalogError(f"{relation.name}: tuple {n} column {i + 1}: {exc}",
+                                   SourceLoc(origin)) from None
     for i, allowed in enumerate(getattr(relation, "enums", ()) or ()):
         if allowed:
             bad = next((r for r in rows if not (isinstance(r[i], str) and r[i][1:] in allowed

@@ -16,6 +16,7 @@ import lark
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from pylogic.engines import floats
 from pylogic.engines.preprocess import apply_conditionals
 from pylogic.errors import DatalogError, SourceLoc
 from pylogic.user_cache import Cache, default_root
@@ -40,7 +41,7 @@ class Wildcard:
 class Num:
     value: int
     loc: SourceLoc = field(compare=False)
-    suffix: str = ""     # "u": an unsigned literal (5u)
+    suffix: str = ""     # "u": an unsigned literal (5u); "f": a float, value is its key (floats.py)
 
 
 @dataclass(frozen=True)
@@ -393,7 +394,7 @@ PRAGMA.2: ".pragma"
 IO_KW.2: ".input" | ".output" | ".printsize"
 QUALIFIER.2: /(brie|btree_delete|btree|eqrel|inline|no_inline|magic|no_magic|overridable)\b/
 AGG.2: /(count|sum|min|max|mean)\b/
-FUNCTOR.3: /(cat|strlen|substr|to_number|to_string|to_unsigned|min|max|range)(?=\s*\()/
+FUNCTOR.3: /(cat|strlen|substr|to_number|to_string|to_unsigned|to_float|ord|autoinc|min|max|range)(?=\s*\()/
 NIL.2: /nil\b/
 TEST_KW.3: /(match|contains)(?=\s*\()/
 UNARY_KW.2: /(bnot|lnot)\b/
@@ -408,7 +409,7 @@ CARET: "^"
 TRUE.2: /true\b/
 FALSE.2: /false\b/
 IDENT: /[_?a-zA-Z][_?a-zA-Z0-9]*(\.[_?a-zA-Z][_?a-zA-Z0-9]*)*/
-NUMBER: /(0x[0-9a-fA-F]+|0b[01]+|[0-9]+)u?(?![0-9A-Za-z_])/
+NUMBER: /([0-9]+\.[0-9]+|0x[0-9a-fA-F]+|0b[01]+|[0-9]+u?)(?![0-9A-Za-z_])/
 STRING: /"(\\.|[^"\\\n])*"/
 CMP: "!=" | "<=" | "<" | ">=" | ">" | "="
 ADDOP: "+" | "-"
@@ -448,6 +449,15 @@ def _parser() -> Lark:
     cache.put("parsers", key, out.getvalue())
     return parser
 
+def pattern_vars(term) -> list:
+    """(AST helper) The variables a term binds by matching (a variable, or one inside a record of such)."""
+    if isinstance(term, Var):
+        return [term]
+    if isinstance(term, (Record, AdtTerm)):
+        return [v for a in term.args for v in pattern_vars(a)]
+    return []
+
+
 # ---- unsupported constructs, found before parsing (comments and strings blanked) ---------------
 
 
@@ -460,12 +470,8 @@ _UNSUPPORTED = [
     (re.compile(r"\bchoice-domain\b"), "choice-domain (Soufflé keeps the first tuple its own "
                                         "evaluation order derives)"),
     (re.compile(r"@\w+"), "user-defined functor '{0}'"),
-    (re.compile(r"\b(ord|to_float|itof|itou|ftoi|ftou|utoi|utof|autoinc|as)\s*\("),
+    (re.compile(r"\b(itof|itou|ftoi|ftou|utoi|utof|as)\s*\("),
      "functor '{0}'"),
-    (re.compile(r"\b\d+\.\d+"), "float constant"),
-    (re.compile(r":\s*(float)\b"), "type '{0}'"),
-    (re.compile(r"<:\s*(float)\b"), "type '{0}'"),
-    (re.compile(r"\bmean\b"), "aggregate 'mean'"),
     (re.compile(r"(\.include)\b"), "'{0}' directive (#include is supported)"),
 ]
 
@@ -796,6 +802,8 @@ class _ToAst(Transformer):
 
     def num(self, children):
         loc = self._loc(children[0])
+        if "." in str(children[0]):     # a float: its key (floats.py), typed by the checker
+            return Num(floats.parse(str(children[0])), loc, "f")
         value = _parse_int(children[0], loc)
         if str(children[0]).endswith("u"):
             return Num(value, loc, "u")
@@ -824,7 +832,7 @@ class _ToAst(Transformer):
 
 
 #: Argument counts of the intrinsic functors (min, max, cat: one or more).
-_FUNCTOR_ARITY = {"cat": (1, 999), "strlen": (1, 1), "substr": (3, 3), "to_number": (1, 1),
+_FUNCTOR_ARITY = {"to_float": (1, 1), "ord": (1, 1), "autoinc": (0, 0), "cat": (1, 999), "strlen": (1, 1), "substr": (3, 3), "to_number": (1, 1),
                   "to_string": (1, 1), "min": (1, 999), "max": (1, 999), "range": (2, 3),
                   "to_unsigned": (1, 1)}
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pylogic.engines.base import register
 from pylogic.engines.dialect import AdtTerm, AggLit, Atom, BinOp, Call, NegAtom, Record, Test
+from pylogic.engines.functors import refusal
 from pylogic.engines.indexed import Component, Relations, Unsupported
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
@@ -53,6 +54,8 @@ def _used(node, out: set) -> set:
     if isinstance(node, (BinOp, Call, Test)):
         name = node.op if isinstance(node, BinOp) else node.name
         out.update({"smin", "smax"} if name in ("min", "max") else {name})
+    elif isinstance(node, AggLit) and node.op in ("fsum", "fmean"):
+        out.add(node.op)
     elif isinstance(node, (Record, AdtTerm)):
         out.add("pack")
     if isinstance(node, (list, tuple)):
@@ -80,7 +83,8 @@ def _register(con, values: Values, rules) -> None:
 
     for name in sorted(used & SIGNATURES.keys()):
         con.create_function(udf(name), functor(name), ["BIGINT[]"],
-                            "BIGINT[]" if name == "range" else "BIGINT", null_handling=special)
+                            "BIGINT[]" if name in ("range", "frange", "urange") else "BIGINT",
+                            null_handling=special)
 
     def pack(tag, fields):
         return None if fields is None or None in fields else values.pack((tag, *fields))
@@ -381,10 +385,16 @@ def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
             result[rel] = sorted(values.decode(kinds, rows) if kinds else [()] * len(rows))
         return result
     except duckdb.Error as exc:  # a translation bug, not a user error: report it located anyway
+        located = refusal(str(exc))
+        if located is not None:
+            raise located from None
         text = " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
         raise DatalogError(f"duckdb rejected the translated program: {text[:300]}",
                            SourceLoc(checked.main_file)) from None
     except RuntimeError as exc:  # a functor that fails (functors.py), in process
+        located = refusal(str(exc))
+        if located is not None:
+            raise located from None
         raise DatalogError(f"duckdb engine: {exc}", SourceLoc(checked.main_file)) from None
     finally:
         con.close()

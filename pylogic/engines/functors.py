@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 import re
 
-from pylogic.engines import numbers
+from pylogic.engines import floats, numbers
+from pylogic.errors import DatalogError, SourceLoc
 
 try:
     import clingo
@@ -29,6 +30,18 @@ except ImportError:
     _c_call = None
 
 _MASK = numbers.MASK
+# a functor's refusal, located in the program (``refusal``): "file:line:col: unsupported ..."
+_REFUSAL = re.compile(r"(\S+?):(\d+):(\d+): unsupported construct: ([^\n]*)")
+
+
+def refusal(message: str):
+    """The located DatalogError a functor's refusal (``FloatRefusal`` of a float sum, raised
+    with its aggregate's location) became in an engine's error ``message``; None if none."""
+    m = _REFUSAL.search(message)
+    if m is None:
+        return None
+    return DatalogError(f"unsupported construct: {m.group(4)}",
+                        SourceLoc(m.group(1), int(m.group(2)), int(m.group(3))))
 _BIAS = 2 ** 31
 
 
@@ -312,16 +325,26 @@ class Functors:
             raise RuntimeError("unsigned modulo by zero")
         return self._u2(a, b, lambda x, y: x % y)
 
-    def sf_upower(self, a, b):    # static_cast<RamUnsigned>(std::pow(x, y))
+    def sf_upower(self, a, b):    # static_cast<RamUnsigned>(std::pow(x, y)): floats.c_uint32
         x, y = _int(a) + _BIAS, _int(b) + _BIAS
         try:
             v = math.pow(x, y)
         except OverflowError:
             v = math.inf
-        if not v < 2 ** 32:
-            raise RuntimeError(f"unsigned {x} ^ {y} is outside the 32-bit range (undefined in "
-                               "Soufflé)")
-        return clingo.Number(int(v) - _BIAS)
+        return clingo.Number(floats.c_uint32(v) - _BIAS)
+
+    def sf_urange(self, a, b, step=None):
+        """``range`` of unsigned values (``runRange``, EvaluatorUtil.h): without a step up by 1
+        or down by 1; a step is unsigned, so never negative (0: ``a`` alone if a != b)."""
+        lo, hi = _int(a) + _BIAS, _int(b) + _BIAS
+        if step is None:
+            values = range(lo, hi) if lo <= hi else range(lo, hi, -1)
+        else:
+            st = _int(step) + _BIAS
+            values = range(lo, hi, st) if st else ([lo] if lo != hi else [])
+        if len(values) > 10 ** 7:
+            raise RuntimeError("a range of more than 10^7 values")
+        return [clingo.Number(x - _BIAS) for x in values]
 
     def sf_uband(self, a, b):
         return self._u2(a, b, lambda x, y: x & y)
@@ -355,3 +378,155 @@ class Functors:
 
     def sf_to_unsigned(self, a):   # static_cast<RamUnsigned>(RamSigned): the bit pattern
         return clingo.Number((_int(a) & _MASK) - _BIAS)
+
+    # -- floats (held as keys: ``floats.py``; the rules rewritten by ``float_rules.py``)
+    def _f2(self, a, b, op):
+        return clingo.Number(floats.BINARY[op](_int(a), _int(b)))
+
+    def sf_fadd(self, a, b):
+        return self._f2(a, b, "+")
+
+    def sf_fsub(self, a, b):
+        return self._f2(a, b, "-")
+
+    def sf_fmul(self, a, b):
+        return self._f2(a, b, "*")
+
+    def sf_fdiv(self, a, b):
+        return self._f2(a, b, "/")
+
+    def sf_fpower(self, a, b):
+        return self._f2(a, b, "^")
+
+    def sf_fneg(self, a):
+        return clingo.Number(floats.neg(_int(a)))
+
+    def sf_fmin(self, *args):
+        return clingo.Number(floats.fmin(*(_int(a) for a in args)))
+
+    def sf_fmax(self, *args):
+        return clingo.Number(floats.fmax(*(_int(a) for a in args)))
+
+    def _fcmp(self, a, b, op):
+        return clingo.Number(int(floats.COMPARE[op](_int(a), _int(b))))
+
+    def sf_feq(self, a, b):
+        return self._fcmp(a, b, "=")
+
+    def sf_fne(self, a, b):
+        return self._fcmp(a, b, "!=")
+
+    def sf_flt(self, a, b):
+        return self._fcmp(a, b, "<")
+
+    def sf_fle(self, a, b):
+        return self._fcmp(a, b, "<=")
+
+    def sf_fgt(self, a, b):
+        return self._fcmp(a, b, ">")
+
+    def sf_fge(self, a, b):
+        return self._fcmp(a, b, ">=")
+
+    def sf_itof(self, a):
+        return clingo.Number(floats.from_int(_int(a)))
+
+    def sf_utof(self, a):
+        return clingo.Number(floats.from_int(_int(a) + _BIAS))
+
+    def sf_stof(self, s):         # symbol2numeric<RamFloat>: std::stof
+        text = _text(s)
+        try:
+            return clingo.Number(floats.parse(text))
+        except (ValueError, ZeroDivisionError):
+            raise RuntimeError(f"wrong string provided by `to_float(\"{text}\")` functor") \
+                from None
+
+    def sf_ftoi(self, a):
+        return clingo.Number(floats.to_int(_int(a)))
+
+    def sf_ftou(self, a):
+        return clingo.Number(floats.to_unsigned(_int(a)) - _BIAS)
+
+    def sf_utoi(self, a):         # static_cast<RamSigned>(RamUnsigned): the bit pattern
+        return clingo.Number(numbers.wrap(_int(a) + _BIAS))
+
+    def sf_ftos(self, a):
+        return clingo.String(floats.to_string(_int(a)))
+
+    def sf_utos(self, a):
+        return clingo.String(str(_int(a) + _BIAS))
+
+    def sf_frange(self, a, b, step=None):
+        """``range`` of floats (``runRange`` in EvaluatorUtil.h): x += step in float."""
+        lo, hi = _int(a), _int(b)
+        if step is None:
+            step = floats.key(1.0 if floats.COMPARE["<="](lo, hi) else -1.0)
+        else:
+            step = _int(step)
+        lt, out = floats.COMPARE["<"], []
+        zero = floats.key(0.0)
+        if not (lt(zero, step) or lt(step, zero)):
+            return [clingo.Number(lo)] if floats.COMPARE["!="](lo, hi) else []
+        x = lo
+        while lt(x, hi) if lt(zero, step) else lt(hi, x):
+            out.append(clingo.Number(x))
+            nxt = floats.BINARY["+"](x, step)
+            if nxt == x:    # the step is absorbed: Soufflé would never finish; clingo may
+                return []   # ground this before a comparison of the body excludes it
+            if len(out) > 10 ** 7:
+                raise RuntimeError("a float range of more than 10^7 values")
+            x = nxt
+        return out
+
+    def sf_fextreme(self, where, raw, other, clamp):
+        """A float ``min``/``max`` aggregate: the extremum's key ``raw`` unless 0.0 and -0.0
+        both reach it (``other`` differs: refused, located), clamped as Soufflé's starts from
+        +-FLT_MAX (``clamp``: FLT_MAX's key for min, -FLT_MAX's for max)."""
+        r, o, c = _int(raw), _int(other), _int(clamp)
+        if r != o:
+            raise RuntimeError(f"{_text(where)}: unsupported construct: a float min or max "
+                               "that both 0.0 and -0.0 reach (Soufflé keeps the first its own "
+                               "evaluation order meets)")
+        return clingo.Number(min(r, c) if c > 0 else max(r, c))
+
+    # sum and mean of floats: the clingo engine aggregates these four per group (to_clingo.py)
+    def sf_fscale(self, a):
+        return clingo.Number(floats.scale_exponent(_int(a)))
+
+    def sf_fscaled(self, a, e):
+        return clingo.Number(floats.scaled(_int(a), _int(e)))
+
+    def sf_fscaledabs(self, a, e):
+        return clingo.Number(abs(floats.scaled(_int(a), _int(e))))
+
+    def sf_fsum_total(self, total, largest, count, e, where):
+        return self._ftotal(floats.sum_key, total, largest, count, e, where)
+
+    def sf_fmean_total(self, total, largest, count, e, where):
+        return self._ftotal(floats.mean_key, total, largest, count, e, where)
+
+    def _ftotal(self, fn, total, largest, count, e, where):
+        n = _int(count)
+        if n == 0:
+            v = fn(0, 0, 0, 0)
+        else:
+            try:
+                v = fn(_int(total), _int(largest), n, _int(e))
+            except floats.FloatRefusal as exc:
+                raise RuntimeError(f"{_text(where)}: unsupported construct: {exc}") from None
+        return [] if v is None else clingo.Number(v)
+
+    # the duckdb engine's: one list of the group's target keys
+    def sf_fsum(self, where, *keys):
+        return self._flist(floats.sum_key, where, keys)
+
+    def sf_fmean(self, where, *keys):
+        return self._flist(floats.mean_key, where, keys)
+
+    def _flist(self, fn, where, keys):
+        try:
+            v = fn(*floats.summary(_int(k) for k in keys))
+        except floats.FloatRefusal as exc:
+            raise RuntimeError(f"{_text(where)}: unsupported construct: {exc}") from None
+        return [] if v is None else clingo.Number(v)

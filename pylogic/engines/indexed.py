@@ -152,8 +152,8 @@ class _Code:
                 return f"{t.name}({', '.join(self.term(a) for a in t.args)})"
             if t.name in ("min", "max"):
                 return self.call("s" + t.name, t.args)
-            if t.name == "range":        # one instance per value
-                values = self.call("range", t.args)
+            if t.name in ("range", "frange", "urange"):        # one instance per value
+                values = self.call(t.name, t.args)
                 local = self.fresh() + "r"
                 self.emit(f"for {local} in {values}:")
                 self.depth += 1

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pylogic.engines.components import expand_components
 from pylogic.engines.dialect import parse_program
+from pylogic.engines.autoinc import autoinc_relations
 from pylogic.engines.magic import magic_transform, pragma_targets
 from pylogic.engines.semantics import CheckedProgram, Relation, Rule, check_program
 
@@ -50,7 +51,8 @@ def load_program(path: str | Path, text: str | None = None,
     checked = check_program(program, str(path))
     wanted, excluded = pragma_targets(program.pragmas)
     if wanted:
-        checked = magic_transform(checked, wanted, excluded)
+        checked = magic_transform(checked, wanted, set(excluded) | autoinc_relations(
+            checked.rules))
     checked.include_dirs = [str(d) for d in include_dirs]
     return checked
 

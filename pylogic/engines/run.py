@@ -94,12 +94,13 @@ def load_inputs(checked: CheckedProgram, facts_dir: str | Path | None,
         rows: list = []
         for one in checked.input_directives(rel):    # every .input of the relation, as Soufflé
             rows += read_facts(Path(facts_dir) / one.get("filename", f"{rel}.facts"),
-                               checked.relations[rel], one.get("delimiter", "\t"))
+                               checked.relations[rel], one.get("delimiter", "\t"),
+                               types=checked.types)
         out[rel] = list(dict.fromkeys(rows))
     for rel, rows in facts.items():
         if needed is not None and rel not in needed:
             continue
-        out[rel] = check_rows(rows, checked.relations[rel], f"facts[{rel!r}]")
+        out[rel] = check_rows(rows, checked.relations[rel], f"facts[{rel!r}]", checked.types)
     return out
 
 

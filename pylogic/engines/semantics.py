@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 
+from pylogic.engines.autoinc import check_autoinc
 from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, BoolLit, Call,
                                      Clause, Conj, Constraint, Disj, Neg, NegAtom, Negation, Nil,
-                                     Num, Program, Record, Str, Test, Var, Wildcard)
+                                     Num, Program, Record, Str, Test, Var, Wildcard,
+                                     pattern_vars)  # pattern_vars: re-exported
+from pylogic.engines.float_rules import CONVERSION_ARGS, float_rule
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
 from pylogic.engines.unsigned import bias_rule
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
@@ -82,8 +86,8 @@ _IO_KEYS = {"input": {"IO", "filename", "delimiter"},
 
 
 #: The primitive types (``unsigned``: 0..2^32-1, held biased by -2^31 on clingo, ``unsigned.py``).
-PRIMITIVE = ("number", "symbol", "unsigned")
-NUMERIC = ("number", "unsigned")
+PRIMITIVE = ("number", "symbol", "unsigned", "float")
+NUMERIC = ("number", "unsigned", "float")
 
 
 class TypeSystem:
@@ -184,15 +188,6 @@ def term_vars(term) -> list:
 def source_name(v: Var) -> str:
     """A variable's name as written (``scope_to_aggregate`` renames ``x`` to ``x#agg3``)."""
     return v.name.split("#agg")[0] or v.name
-
-
-def pattern_vars(term) -> list:
-    """The variables a term binds by matching (a variable, or one inside a record of such)."""
-    if isinstance(term, Var):
-        return [term]
-    if isinstance(term, (Record, AdtTerm)):
-        return [v for a in term.args for v in pattern_vars(a)]
-    return []
 
 
 def compatible(k1: str | None, k2: str | None) -> bool:
@@ -312,14 +307,6 @@ class _Checker:
             if "delimiter" in params and len(params["delimiter"]) != 1:
                 raise DatalogError("delimiter must be a single character", io.loc)
             params.setdefault("loc", io.loc)
-            rel = self.relations[io.rel]
-            if io.kind != "printsize" and any(k.startswith("record:") or (
-                    k.startswith("adt:") and not (rel.enums and rel.enums[i]))
-                    for i, k in enumerate(rel.kinds)):
-                raise DatalogError(f"unsupported construct: .{io.kind} of '{io.rel}', which has a "
-                                   "record or ADT column (supported inside the program; in "
-                                   "facts and output files only ADTs whose branches have no "
-                                   "fields)", io.loc)
             if io.kind == "input":
                 inputs.setdefault(io.rel, params)
                 self.input_files.setdefault(io.rel, []).append(params)
@@ -348,6 +335,7 @@ class _Checker:
         for head in clause.heads:
             self.check_atom(head, is_head=True)
             for conj in conjs:
+                conj = _ord_comparisons(head, conj)
                 body: list = []
                 for lit in conj:
                     body.append(self.lift(lit, body))
@@ -359,6 +347,9 @@ class _Checker:
                 if self.uses_unsigned:
                     rule = Rule(*bias_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
                                            self.relations), rule.loc)
+                # Soufflé's overloads by type: floats, conversions, '+' of symbols
+                rule = Rule(*float_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
+                                        self.relations, _CALL_ARGS), rule.loc)
                 rule = dataclasses.replace(rule, kinds=kinds)
                 rules.append(rule)
         return rules
@@ -641,14 +632,22 @@ class _Checker:
                                                    "share no values", lit.loc)
                 elif isinstance(lit, AggLit):
                     tk = self.kind_of(lit.target, kinds) if lit.target is not None else None
-                    kinds[lit.result.name] = tk if tk in NUMERIC and lit.op in (
-                        "min", "max", "sum") else "number"
+                    if lit.op == "mean":
+                        kinds[lit.result.name] = "float"
+                    elif tk in NUMERIC and lit.op in ("min", "max", "sum"):
+                        kinds[lit.result.name] = tk
+                    elif tk is not None or lit.op == "count":   # else: known later, or number
+                        kinds[lit.result.name] = "number"
         # a variable given a numeric expression whose kind no context fixed is a number
+        for lit in _all_lits(rule.body):
+            if isinstance(lit, AggLit):
+                kinds.setdefault(lit.result.name, "number")
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint) and lit.op == "=":
                 for a, b in ((lit.left, lit.right), (lit.right, lit.left)):
-                    if isinstance(a, Var) and a.name not in kinds and \
-                            isinstance(b, (Num, BinOp, Neg)) and self.kind_of(b, kinds) is None:
+                    if isinstance(a, Var) and a.name not in kinds and (isinstance(
+                            b, (Num, BinOp, Neg)) or isinstance(b, Call) and b.name == "range") \
+                            and self.kind_of(b, kinds) is None:
                         kinds[a.name] = "number"
         for lit in _all_lits(rule.body):
             if isinstance(lit, Constraint):
@@ -668,6 +667,9 @@ class _Checker:
                 if tk == "unsigned" and lit.op not in ("min", "max", "sum"):
                     raise DatalogError(f"unsupported construct: '{lit.op}' over unsigned values",
                                        lit.loc)
+                if lit.op == "mean" and tk != "float":     # Soufflé: mean's target is a float
+                    raise DatalogError(f"type error: 'mean' of a {tk} (its target must be a "
+                                       "float)", lit.loc)
                 self.check_term_kind(lit.target, tk, kinds, f"'{lit.op}' target")
             elif isinstance(lit, Test):
                 for a in lit.args:
@@ -694,8 +696,8 @@ class _Checker:
             return kinds.get(term.name)
         if isinstance(term, Str):
             return "symbol"
-        if isinstance(term, Num):         # a plain literal is number or unsigned by context
-            return "unsigned" if term.suffix == "u" else None
+        if isinstance(term, Num):         # a plain literal is number, unsigned or float by context
+            return {"u": "unsigned", "f": "float"}.get(term.suffix)
         if isinstance(term, BinOp):
             return _specific(self.kind_of(term.left, kinds), self.kind_of(term.right, kinds))
         if isinstance(term, Neg):
@@ -706,9 +708,9 @@ class _Checker:
             owner = self.types.branches.get(term.branch)
             return f"adt:{owner[0]}" if owner else None
         if isinstance(term, Call):
-            if term.name in ("min", "max", "bnot", "lnot"):
+            if term.name in ("min", "max", "bnot", "lnot", "range"):
                 return next((k for a in term.args if (k := self.kind_of(a, kinds))), None)
-            return _CALL_RESULT[term.name]
+            return _CALL_RESULT.get(term.name)   # None: a functor of the rewritten rule
         return None
 
     def check_term_kind(self, term, expected: str, kinds, where: str) -> None:
@@ -761,15 +763,25 @@ class _Checker:
                 raise DatalogError(f"type error: '{term.name}' gives a {result} where {where} "
                                    f"expects {expected}", term.loc)
             for i, a in enumerate(term.args):
-                want = result if term.name in ("min", "max", "bnot", "lnot") else \
+                want = result if term.name in ("min", "max", "bnot", "lnot", "range") else \
                     _CALL_ARGS[term.name][
                     min(i, len(_CALL_ARGS[term.name]) - 1)]
+                if term.name in CONVERSION_ARGS and self.kind_of(a, kinds) in \
+                        CONVERSION_ARGS[term.name]:      # Soufflé's overloads by argument type
+                    want = self.kind_of(a, kinds)
                 self.check_term_kind(a, want, kinds, f"argument {i + 1} of '{term.name}'")
+            return
+        if expected == "symbol" and isinstance(term, BinOp) and term.op == "+":
+            for side in (term.left, term.right):     # Soufflé's "a" + "b": cat (SSADD)
+                self.check_term_kind(side, "symbol", kinds, "operand of '+'")
             return
         if expected not in NUMERIC:
             raise DatalogError(f"type error: number expression where {where} expects {expected}",
                                term.loc)
         if isinstance(term, Num):
+            if term.suffix == "f" and expected != "float":
+                raise DatalogError(f"type error: float constant where {where} expects "
+                                   f"{expected}", term.loc)
             if term.suffix == "u" and expected != "unsigned":
                 raise DatalogError(f"type error: unsigned constant where {where} expects "
                                    f"{expected}", term.loc)
@@ -780,21 +792,24 @@ class _Checker:
                 raise DatalogError(f"number constant {term.value} is outside the 32-bit range",
                                    term.loc)
         elif isinstance(term, BinOp):
+            if expected == "float" and term.op not in ("+", "-", "*", "/", "^"):
+                raise DatalogError(f"type error: operator '{term.op}' on float values", term.loc)
             self.check_term_kind(term.left, expected, kinds, f"operand of '{term.op}'")
             self.check_term_kind(term.right, expected, kinds, f"operand of '{term.op}'")
         elif isinstance(term, Neg):
             if expected == "unsigned":
                 raise DatalogError("unsupported construct: unary '-' on an unsigned value",
                                    term.loc)
-            self.check_term_kind(term.operand, "number", kinds, "operand of unary '-'")
+            self.check_term_kind(term.operand, expected, kinds, "operand of unary '-'")
 
 
 #: Intrinsic functors: the kind of their value and of their arguments (the last repeats).
 _CALL_RESULT = {"cat": "symbol", "substr": "symbol", "to_string": "symbol", "strlen": "number",
-                "to_number": "number", "range": "number", "to_unsigned": "unsigned"}
+                "to_number": "number", "range": "number", "to_unsigned": "unsigned",
+                "to_float": "float", "autoinc": "number"}
 _CALL_ARGS = {"cat": ("symbol",), "substr": ("symbol", "number"), "to_string": ("number",),
               "strlen": ("symbol",), "to_number": ("symbol",), "range": ("number",),
-              "to_unsigned": ("number",)}
+              "to_unsigned": ("number",), "to_float": ("number",), "autoinc": ("number",)}
 
 
 def _unsigned_literal(node) -> bool:
@@ -874,6 +889,52 @@ def _all_lits(lits):
         yield lit
         if isinstance(lit, AggLit):
             yield from _all_lits(lit.body)
+
+
+def _ord_call(node):
+    """The first ``ord(..)`` call in a parsed node, or None."""
+    if isinstance(node, Call) and node.name == "ord":
+        return node
+    if isinstance(node, (list, tuple)):
+        return next((c for x in node if (c := _ord_call(x))), None)
+    if hasattr(node, "__dataclass_fields__"):
+        return next((c for f in node.__dataclass_fields__ if f != "loc"
+                     and (c := _ord_call(getattr(node, f)))), None)
+    return None
+
+
+def _ord_comparisons(head, conj: list) -> list:
+    """``ord(x)`` is a symbol's number in Soufflé's symbol table, which depends on the order
+    Soufflé interns symbols. Only comparisons whose outcome does not are kept: ``ord(x) =
+    ord(y)`` is ``x = y`` and ``!=`` is ``x != y`` (the numbering is injective); ``<``/``>``
+    is ``x != y`` and ``<=``/``>=`` holds, when the rest of the rule is the same with x and y
+    swapped (then a binding and its swap derive the same head, and one of them satisfies the
+    comparison whatever the numbering: Soufflé's suite, ordinals). Any other ``ord`` is
+    refused, located."""
+    out = []
+    for i, lit in enumerate(conj):
+        if isinstance(lit, Constraint) and all(
+                isinstance(s, Call) and s.name == "ord" and len(s.args) == 1
+                and isinstance(s.args[0], Var) for s in (lit.left, lit.right)):
+            x, y = lit.left.args[0], lit.right.args[0]
+            if lit.op in ("=", "!="):
+                out.append(Constraint(lit.op, x, y, lit.loc))
+                continue
+            others = conj[:i] + conj[i + 1:]
+            swap = {x.name: y.name, y.name: x.name}
+            if x.name != y.name and _renamed(head, swap) == head and \
+                    Counter(_renamed(o, swap) for o in others) == Counter(others):
+                if lit.op in ("<", ">"):
+                    out.append(Constraint("!=", x, y, lit.loc))
+                continue
+        out.append(lit)
+    call = _ord_call(out) or _ord_call(head)
+    if call is not None:
+        raise DatalogError("unsupported construct: functor 'ord' (a symbol's number in "
+                           "Soufflé's symbol table, which depends on the order it interns "
+                           "symbols; supported: ord(x) = ord(y), ord(x) != ord(y), and <, <=, "
+                           ">, >= in a rule that is the same with x and y swapped)", call.loc)
+    return out
 
 
 def _renamed(node, mapping: dict):
@@ -976,6 +1037,7 @@ def check_program(program: Program, main_file: str) -> CheckedProgram:
     checker.declare()
     inputs, outputs, printsize = checker.io()
     rules = checker.rules()
+    rules = check_autoinc(rules, checker.relations, set(inputs) | set(outputs))
     strata = stratify(checker.relations, rules)
     _check_inline_and_plans(program, checker.relations, rules, set(inputs) | set(outputs)
                             | set(printsize))

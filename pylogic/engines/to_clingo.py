@@ -145,6 +145,8 @@ def literal(lit) -> str:
     if isinstance(lit, Test):   # 1 holds, 0 does not, -1 neither (a bad regular expression)
         return f"@{functor_name(lit.name)}({','.join(term(a) for a in lit.args)})=" + \
             ("0" if lit.negated else "1")
+    if isinstance(lit, AggLit) and lit.op in ("fsum", "fmean"):
+        return _float_sum(lit)
     if isinstance(lit, AggLit):
         elems = [term(v) for v in lit.tuple_vars]
         if lit.target is not None:
@@ -156,6 +158,25 @@ def literal(lit) -> str:
             text += f", {res}{_GUARD[lit.op]}"
         return text
     raise TypeError(f"cannot translate literal {lit!r}")
+
+
+def _float_sum(lit: AggLit) -> str:
+    """``sum``/``mean`` of floats (``float_rules.py``): per group the least scale exponent, the
+    sum and the largest magnitude of the targets scaled by it (integers) and their number; the
+    functor gives the exact value or refuses an order-dependent one (``floats.sum_total``)."""
+    tup = ",".join(term(v) for v in lit.tuple_vars)
+    cond = ",".join(literal(b) for b in lit.body)
+    cond = " : " + cond if cond else ""
+    t = term(lit.target)
+    res = var_name(lit.result.name)
+    e, total, largest, n = (res + x for x in ("e", "s", "m", "n"))
+    where = quote(str(lit.loc))
+    return (f"{e} = #min{{@{functor_name('fscale')}({t}),{tup}{cond}}}, "
+            f"{total} = #sum{{@{functor_name('fscaled')}({t},{e}),{tup}{cond}}}, "
+            f"{largest} = #max{{@{functor_name('fscaledabs')}({t},{e}),{tup}{cond}}}, "
+            f"{n} = #count{{{tup}{cond}}}, "
+            f"{res} = @{functor_name(lit.op + '_total')}"
+            f"({total},{largest},{n},{e},{where})")
 
 
 def rule(r: Rule) -> str:

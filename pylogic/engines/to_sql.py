@@ -178,9 +178,9 @@ class _Scope:
                     return self.call("s" + t.name, t.args)
                 items = ", ".join(f"CAST({self.term(a)} AS BIGINT)" for a in t.args)
                 return f"{'least' if t.name == 'min' else 'greatest'}({items})"
-            if t.name == "range":     # one value per element: a lateral join
+            if t.name in ("range", "frange", "urange"):     # one value per element: a lateral join
                 a = self.alias("r")
-                self.froms.append(f"LATERAL (SELECT unnest({self.call('range', t.args)}) AS v) "
+                self.froms.append(f"LATERAL (SELECT unnest({self.call(t.name, t.args)}) AS v) "
                                   f"AS {a}")
                 return f"{a}.v"
             if t.name in SIGNATURES:
@@ -241,7 +241,8 @@ class _Scope:
                     symbolic(lit.left, self.kinds) or symbolic(lit.right, self.kinds)):
                 raise _refuse(f"ordering comparison '{lit.op}' on symbols (their numbers here "
                               "are the order they were met in)", lit)
-            if isinstance(lit, AggLit) and lit.op not in ("count", "sum", "min", "max"):
+            if isinstance(lit, AggLit) and lit.op not in ("count", "sum", "min", "max", "fsum",
+                                                          "fmean"):
                 raise _refuse(f"aggregate '{lit.op}'", lit)
         atoms = list(enumerate(lit for lit in lits if isinstance(lit, Atom)))
         if first is not None:
@@ -333,17 +334,18 @@ class _Scope:
         inner = _Scope(self.env, self.prefix + "a", self.counter, self.values, self.kinds)
         inner.conjunction(lit.body, lambda i, atom: table_name(atom.rel))
         a = self.alias("g")
-        if lit.op in ("count", "sum"):     # the terms first: a range() adds a FROM item
-            elems = [inner.term(v) for v in lit.tuple_vars]
-            if lit.op == "sum":
+        if lit.op in ("count", "sum", "fsum", "fmean"):   # the terms first: a range() adds a
+            elems = [inner.term(v) for v in lit.tuple_vars]   # FROM item
+            if lit.op != "count":
                 elems.insert(0, inner.term(lit.target))
         else:
             target = inner.term(lit.target)
         frm = f" FROM {', '.join(inner.froms)}" if inner.froms else ""
         where = f" WHERE {' AND '.join(inner.conds)}" if inner.conds else ""
-        if lit.op in ("count", "sum"):
+        if lit.op in ("count", "sum", "fsum", "fmean"):
             cols = ", ".join(f"{e} AS x{k}" for k, e in enumerate(elems))
-            value = "count(*)" if lit.op == "count" else wrap_expr("coalesce(sum(x0), 0)")
+            value = "count(*)" if lit.op == "count" else wrap_expr("coalesce(sum(x0), 0)") \
+                if lit.op == "sum" else self.float_sum(lit)
             sub = f"SELECT {value} AS v FROM (SELECT DISTINCT {cols}{frm}{where}) AS {a}_d"
         else:
             sub = f"SELECT {lit.op}({target}) AS v{frm}{where}"
@@ -352,8 +354,17 @@ class _Scope:
             self.conds.append(f"{self.env[lit.result.name]} = {a}.v")
         else:
             self.env[lit.result.name] = f"{a}.v"
-        if lit.op in ("min", "max"):
+        if lit.op in ("min", "max", "fmean"):
             self.conds.append(f"{a}.v IS NOT NULL")
+
+    def float_sum(self, lit: AggLit) -> str:
+        """``sum``/``mean`` of floats over the distinct rows ``x0`` (their keys), ...: the
+        functor gets the aggregate's location, then the keys (``floats.summary``); no row: 0.0
+        or no value, as in Soufflé."""
+        where = self.values.intern(str(lit.loc))
+        empty = "0" if lit.op == "fsum" else "NULL"
+        return (f"CASE WHEN count(*) = 0 THEN {empty} ELSE {udf(lit.op)}("
+                f"list_prepend(CAST({where} AS BIGINT), list(CAST(x0 AS BIGINT)))) END")
 
 
 def rule_select(rule: Rule, relation: Relation, table_of, values,

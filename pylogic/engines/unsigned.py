@@ -54,7 +54,7 @@ def bias_term(term, kind: str | None, kind_of, types):
         if term.name in ("min", "max"):         # the bias keeps the order
             return Call(term.name, tuple(bias_term(a, kind, kind_of, types) for a in term.args),
                         term.loc)
-        if term.name in ("bnot", "lnot"):
+        if term.name in ("bnot", "lnot", "range"):
             return Call("u" + term.name, tuple(bias_term(a, kind, kind_of, types)
                                                for a in term.args), term.loc)
         if term.name == "to_unsigned":          # its argument is a number

@@ -14,6 +14,7 @@ import threading
 
 import clingo
 
+from pylogic.engines import floats, record_text
 from pylogic.engines.functors import Functors, string_symbol, symbol_text
 from pylogic.engines.semantics import _CALL_ARGS, _CALL_RESULT
 from pylogic.engines.to_clingo import functor_name
@@ -24,11 +25,19 @@ from pylogic.engines.unsigned import from_clingo, to_clingo
 #: symbols are ``smin``/``smax`` here (numbers: SQL's least/greatest, order kept by the bias).
 _NUMERIC_OPS = ("^", "bshl", "bshr", "bshru", "land", "lor", "lxor", "lnot", "to_unsigned",
                 "uadd", "usub", "umul", "udiv", "umod", "upower", "uband", "ubor", "ubxor",
-                "ubshl", "ubshr", "uland", "ulor", "ulxor", "ubnot", "ulnot")
+                "ubshl", "ubshr", "uland", "ulor", "ulxor", "ubnot", "ulnot",
+                # floats as keys (float_rules.py)
+                "fadd", "fsub", "fmul", "fdiv", "fpower", "fneg", "fmin", "fmax", "feq", "fne",
+                "flt", "fle", "fgt", "fge", "itof", "utof", "ftoi", "ftou", "utoi", "frange", "urange")
 SIGNATURES: dict[str, tuple[tuple, str]] = {
     **{op: (("number",), "number") for op in _NUMERIC_OPS},
     **{name: (_CALL_ARGS[name], _CALL_RESULT[name]) for name in _CALL_ARGS},
     "contains": (("symbol",), "number"), "match": (("symbol",), "number"),
+    "ftos": (("number",), "symbol"), "utos": (("number",), "symbol"),
+    "stof": (("symbol",), "number"),
+    # sum and mean of floats: the aggregate's location, then the group's keys (to_sql.py)
+    "fsum": (("symbol", "number"), "number"), "fmean": (("symbol", "number"), "number"),
+    "fextreme": (("symbol", "number"), "number"),
     "smin": (("symbol",), "symbol"), "smax": (("symbol",), "symbol")}
 _METHOD = {"smin": "min", "smax": "max"}
 
@@ -82,8 +91,9 @@ class Values:
         """``rows`` of a facts file as stored: symbols interned, unsigned biased, enumeration
         ADT values (``$Mon``) packed."""
         convert = {i: self.intern if k == "symbol" else to_clingo if k == "unsigned" else
-                   (lambda v: self.pack(("$" + v[1:],))) for i, k in enumerate(kinds)
-                   if k != "number"}
+                   floats.parse if k == "float" else
+                   (lambda v, k=k: record_text.parse(v, k, self.types, self._leaf, self._node))
+                   for i, k in enumerate(kinds) if k != "number"}
         if not convert or not rows:
             return rows
         columns = list(zip(*rows))
@@ -92,6 +102,12 @@ class Values:
             columns[i] = [cache[v] if v in cache else cache.setdefault(v, fn(v))
                           for v in columns[i]]
         return list(zip(*columns))
+
+    def _leaf(self, kind: str, v):
+        return self.intern(v) if kind == "symbol" else to_clingo(v) if kind == "unsigned" else v
+
+    def _node(self, tag: str, children: tuple) -> int:
+        return self.pack(NIL if tag == "nil" else (RECORD if tag == "[]" else tag, *children))
 
     def decode(self, kinds: tuple, rows: list) -> list:
         """Stored rows as the engines give them: symbols as text, unsigned values unbiased,
@@ -112,13 +128,15 @@ class Values:
             return from_clingo(v)
         if kind == "symbol":
             return self.names[v]
-        return self.text(v, kind)
+        return self.text(v, kind)     # floats, records and ADT values: as Soufflé prints them
 
     def text(self, v: int, kind: str) -> str:
         if kind == "number":
             return str(v)
         if kind == "unsigned":
             return str(from_clingo(v))
+        if kind == "float":
+            return floats.text(v)
         if kind == "symbol":
             return self.names[v]
         key = self.records[v]

@@ -265,7 +265,6 @@ def test_records_pack_unpack_and_nest(tmp_path, engine):
     (".type P = [a: number]\n.decl r(x: P)\nr([1, 2]).\n", 3, "record of 2 field(s)"),
     (".type P = [a: number]\n.decl r(x: P)\nr([\"s\"]).\n", 3, "type error"),
     (".type P = [a: number]\n.decl r(x: number)\nr([1]).\n", 3, "record where"),
-    (".type P = [a: number]\n.decl r(x: P)\n.output r\n", 3, "record or ADT column"),
     (".type P = [a: Nope]\n", 1, "undeclared type 'Nope'"),
 ])
 def test_record_errors_are_located(tmp_path, text, line, phrase):
@@ -367,7 +366,8 @@ def test_adts_enumerations_in_files_and_branches_with_fields(tmp_path, engine):
     (".type D = A {x: number}\n.decl r(x: D)\nr($A).\n", 3, "takes 1 argument"),
     (".type D = A {} | B {}\n.decl r(x: D)\n.input r\n.decl o(x: D)\n.output o\no(x) :- r(x).\n",
      None, "not one of $A, $B"),
-    (".type D = A {x: number}\n.decl r(x: D)\n.output r\n", 3, "record or ADT column"),
+    (".type D = A {x: number}\n.decl r(x: D)\n.input r\n.output r\n", None,
+     "$C is no branch of D"),
     (".type D = A {} | B {}\n.decl r(x: number)\nr(1) :- $A < $B.\n", 3, "ordering"),
 ])
 def test_adt_errors_are_located(tmp_path, text, line, phrase):

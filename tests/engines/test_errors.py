@@ -33,8 +33,7 @@ UNSUPPORTED = [
     (".functor f(x: number): number", 1, ".functor"),
     (".pragma \"legacy\" \"true\"", 1, ".pragma"),
     ("#undef X", 1, "#undef"),
-    (".decl c(x: float)", 12, "float"),
-    ("a(1.5).", 3, "float"),
+    ("a(x) :- b(x), x = itof(x).", 19, "functor 'itof'"),
     ("a(x) <= a(y) :- b(x), b(y).", 1, "subsumptive"),
 ]
 
@@ -58,6 +57,8 @@ SEMANTIC = [
     ("a(x) :- b(x+1).", (4, 3), "ungrounded variable 'x'"),
     ("a(_) :- b(1).", (4, 3), "underscore"),
     ("a(x) :- s(x).", (4, 3), "type error"),
+    ("a(1.5).", (4, 3), "float constant where a column 1 expects number"),
+    ("a(x) :- b(x), y = mean z : { b(z) }, y > 0.5.", (4, 19), "'mean' of a number"),
     ('a(x) :- b(x), x = "q".', (4, 17), "type error"),
     ('a(1) :- s(x), x < "b".', (4, 17), "ordering comparison"),
     ("a(x) :- b(x), s(x).", (4, 17), "type error"),
