@@ -32,7 +32,7 @@ from pylogic.ir.model import Module, branch_targets
 RELATIONS = ("pre_avail_in", "pre_avail_out", "pre_antic_in", "pre_antloc", "pre_comp",
              "pre_kills", "pre_local_reuse")
 #: The complete PRE pipeline whose real saving is measured (PRE(MR): restructuring + motion).
-PIPELINE = ("pre-mr", "pre-m")
+PIPELINE = ("pre-mr",)
 
 
 class EstimationError(PathlogicError):

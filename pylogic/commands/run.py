@@ -65,7 +65,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--estimate", action="store_true",
                    help="bound the dynamic reuse PRE can remove from this run's edge profile with "
                         "PathFinder ch. 5's estimators (PRE, CMP1, CMPc, CMPr, CMPf), beside the "
-                        "exact reuse of the run's block paths and what pre-mr,pre-m removes on "
+                        "exact reuse of the run's block paths and what pre-mr removes on "
                         "the same input (on stderr, or in --json)")
     p.add_argument("--html", metavar="DIR",
                    help="with --reuse H and/or --estimate: write DIR/run.json and DIR/index.html, "
@@ -227,8 +227,8 @@ def estimate_text(report: dict) -> str:
     from pylogic.report.table import format_table
     removed = report.get("pre_removed")
     head = (f"estimate: exact reuse {report['exact']} (inside blocks {report['local']}); "
-            + ("pre-mr,pre-m removes " + str(sum(removed.values())) if removed is not None
-               else "pre-mr,pre-m not measured (its output cannot be counted or ran differently)"))
+            + ("pre-mr removes " + str(sum(removed.values())) if removed is not None
+               else "pre-mr not measured (its output cannot be counted or ran differently)"))
     rows = [[name, b["lower"], b["upper"],
              "-" if b["error"] is None else f"{100 * b['error']:.1f}%"]
             for name, b in report["estimators"].items()]

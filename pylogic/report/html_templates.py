@@ -242,7 +242,7 @@ as a share of the ideal reuse at h=1 (the thesis: about 80% of the intra-procedu
 <h2>Profile estimators against the exact benefit (PathFinder ch. 5)</h2>
 <p class="note">From the run's edge profile, each estimator bounds the dynamic evaluations PRE can
 remove; the exact value comes from the run's block paths ({{ d.estimates.local }} of it inside
-blocks).{% if d.estimates.pre_removed %} <code>pre-mr,pre-m</code> removes
+blocks).{% if d.estimates.pre_removed %} <code>pre-mr</code> removes
 {{ d.estimates.pre_removed.values()|sum }} on this input.{% endif %}</p>
 <div class="side"><table><tr><th>estimator</th><th>lower</th><th>upper</th><th>(U-L)/L</th></tr>
 {% for name, b in d.estimates.estimators.items() %}<tr><td>{{ name }}</td><td class="num">{{ b.lower }}</td><td class="num">{{ b.upper }}</td>

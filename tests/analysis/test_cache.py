@@ -33,6 +33,7 @@ def no_engine(*_a, **_k):
     raise AssertionError("an engine ran although every result was cached")
 
 
+@pytest.mark.slow
 def test_second_run_runs_no_engine_and_writes_the_same(corpus, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     first = analyze_directory(corpus, tmp_path / "o1", engine="clingo", cache=Cache(cache))
@@ -48,6 +49,7 @@ def test_second_run_runs_no_engine_and_writes_the_same(corpus, tmp_path, monkeyp
     assert s["predicates"] == first.summary()["predicates"]
 
 
+@pytest.mark.slow
 def test_predicate_matrices_are_cached(corpus, tmp_path, monkeypatch):
     """A second run reads every function's relation matrix back (no BDD, no SAT) and writes
     the same OUT/report/matrices.json."""
@@ -81,6 +83,7 @@ def test_a_changed_file_redoes_only_its_functions(corpus, tmp_path):
     assert tree(tmp_path / "o2") == tree(tmp_path / "o3")
 
 
+@pytest.mark.slow
 def test_failures_are_not_cached_and_damaged_entries_are_misses(corpus, tmp_path, monkeypatch):
     cache_dir = tmp_path / "cache"
     real = run_mod.run_checked

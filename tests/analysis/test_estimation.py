@@ -1,6 +1,6 @@
 """Profile estimators on programs (pylogic.analysis.estimation, issue #31 item 1): the bounds from
 the interpreter's edge profile contain the exact reuse of its block paths, and on these programs
-the complete PRE (pre-mr,pre-m) removes exactly that reuse when run. Path profiles
+the complete PRE (pre-mr) removes exactly that reuse when run. Path profiles
 (pylogic.interp.paths) agree with the edge profile and leave the run's behaviour unchanged."""
 from __future__ import annotations
 

@@ -46,6 +46,7 @@ def _needed(needs, module, relpath, monkeypatch, whole: bool):
 @pytest.mark.parametrize("needs", sorted({p.needs for p in PASSES.values()}),
                          ids=lambda needs: "+".join(sorted(n for n, p in PASSES.items()
                                                            if p.needs == needs)))
+@pytest.mark.slow
 def test_a_pass_gets_the_rows_of_the_whole_extraction(programs, needs, monkeypatch):
     for module, relpath in programs:
         assert (_needed(needs, module, relpath, monkeypatch, whole=False)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
+import pytest
+
 from benchmarks import ppg_scale
 
 
@@ -14,6 +16,7 @@ def test_fitted_exponent():
     assert ppg_scale.fitted_exponent([(10, 5.0)]) is None
 
 
+@pytest.mark.slow
 def test_small_run(tmp_path, monkeypatch):
     out = tmp_path / "ppg.json"
     monkeypatch.setattr(sys, "argv", ["ppg_scale", "--defines", "6", "--engines", "clingo",

@@ -236,6 +236,7 @@ def test_the_replay_rejects_a_tampered_tree(facts, capsys):
         replay(tree, checked, model, inputs, set(), {"leaves": 0, "rules": 0})
 
 
+@pytest.mark.slow
 def test_the_tree_does_not_depend_on_the_hash_seed(tmp_path):
     """Of several derivations of a row, the explanation picks the same one in every process
     (strings_printf.pir's trees differed between PYTHONHASHSEED=1 and 2 before rows were

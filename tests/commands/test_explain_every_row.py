@@ -112,8 +112,10 @@ EXAMPLES_ONLY = {"vng"}
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_every_row_of_every_shipped_analysis_is_explained(engine, tmp_path):
-    """Every catalogued analysis on the examples and the loop, and (with clang) on four C
-    programs (the Value Name Graph on the examples only)."""
+    """Every catalogued analysis on the examples and the loop, and (with clang, on clingo) on
+    four C programs (the Value Name Graph on the examples only). The C programs run on one
+    engine: the engines' rows are the same (test_engine_agreement), and the explainer's
+    re-derivation does not depend on which engine produced them; half a minute saved."""
     from tests.support import clang_path
     facts = facts_of(tmp_path / "examples", sorted(EXAMPLES.glob("*.pir")), vng=True)
     totals = {}
@@ -122,7 +124,7 @@ def test_every_row_of_every_shipped_analysis_is_explained(engine, tmp_path):
         assert bad == {}, f"{analysis.name}: {bad}"
         totals[analysis.name] = total
     assert all(totals.values()), totals
-    if clang_path() is None:
+    if clang_path() is None or engine != "clingo":
         return
     facts = facts_of(tmp_path / "c", C_PROGRAMS)
     for analysis in catalog.CATALOG:

@@ -127,6 +127,7 @@ entry:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("i", [7, 8, -1])
 def test_an_access_outside_its_object_faults(tmp_path, i):
     r = same(tmp_path, write(tmp_path, BOUNDS), args=(i,))
@@ -150,6 +151,7 @@ done:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("i", [0, 1])
 def test_a_write_into_a_const_global_faults(tmp_path, i):
     r = same(tmp_path, write(tmp_path, CONST), args=(i,))
@@ -179,6 +181,7 @@ entry:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [9000, 20000])
 def test_the_call_depth_limit_is_the_interpreters(tmp_path, n):
     r = same(tmp_path, write(tmp_path, DEEP), args=(n,))
@@ -275,6 +278,7 @@ EXAMPLE_ARGS = {"pas_fig3b.pir": [(-3,), (0,), (20,)], "loop_call.pir": [(10,)]}
 EXAMPLE_INPUTS = {"pcp_branchy.pir": [(0, 0), (3, 4)], "pcp_ifconverted.pir": [(0, 0), (3, 4)]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(ROOT, "examples", "*.pir"))),
                          ids=os.path.basename)
 def test_examples_round_trip(tmp_path, path):
@@ -302,8 +306,10 @@ def test_torture_sample_round_trips(tmp_path, path):
 
 
 def _real():
+    """Every fourth real program: test_optimize_from_o2 exports all of them (after O2) and runs
+    them natively, so here a sample of the -O0 start is enough."""
     from benchmarks.real_corpus import programs
-    return programs()
+    return programs()[::4]
 
 
 @pytest.mark.slow

@@ -186,6 +186,7 @@ _EDGE_INTS = st.sampled_from([-2 ** 31, -2 ** 31 + 1, -33, -32, -31, -1, 0, 1, 2
 _OPS = ["band", "bor", "bxor", "bshl", "bshr", "bshru", "land", "lor", "lxor", "^", "/", "%"]
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.tuples(_EDGE_INTS, _EDGE_INTS), min_size=1, max_size=12))
 def test_operators_on_facts_agree_with_clingo(pairs):

@@ -32,6 +32,7 @@ FIXED = settings(max_examples=BUDGET, deadline=None, derandomize=True, database=
                  suppress_health_check=list(HealthCheck))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("construct", CONSTRUCTS)
 def test_embedded_engines_agree_on_random_programs(construct):
     @FIXED

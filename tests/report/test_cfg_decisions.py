@@ -49,6 +49,7 @@ def _cbr_edges(svg: str, code: dict) -> list[str]:
     return [t for t in titles if t.split(" -&gt; ")[0] in cbr]
 
 
+@pytest.mark.slow
 @needs_dot
 @needs_clang
 def test_switch_and_loop_pages_read_as_decisions(tmp_path):

@@ -150,6 +150,7 @@ def test_report_of_a_directory_that_is_not_a_run(tmp_path, capsys):
     assert "not an analyze output directory (no summary.json)" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 @needs_dot
 def test_pages_load_in_headless_chromium(examples_report, tmp_path):
     missing = browser_available()

@@ -61,6 +61,7 @@ def _pages(html: Path) -> dict[str, str]:
             for p in sorted(html.rglob("*.html"))}
 
 
+@pytest.mark.slow
 @needs_dot
 def test_report_renders_from_out_alone(tmp_path, monkeypatch):
     out = tmp_path / "run"
@@ -95,6 +96,7 @@ def test_a_run_without_report_data_renders_with_notes(tmp_path, monkeypatch):
     assert "no matrix: the run wrote no report/matrices.json" in pages
 
 
+@pytest.mark.slow
 @needs_dot
 def test_report_data_is_computed_only_when_a_report_is_asked_for(tmp_path):
     """Plain ``analyze`` (the main job) pays for no matrix and no derivation tree;

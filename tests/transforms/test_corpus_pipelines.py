@@ -49,11 +49,32 @@ def _load(kind: str, where: str, tmp_path):
     if kind == "csmith":
         if shutil.which("csmith") is None:
             pytest.skip("csmith is not installed")
-        where = csmith_program(int(where), str(tmp_path))
+        where = _csmith(int(where), str(tmp_path))
         assert where is not None
-    module, report = import_llvm(prepare_c(where, PREPARE_FLAGS), where)
+    module, report = import_llvm(_prepared(where), where)
     assert not report.skipped_by_reason(), report.skipped_by_reason()
     return module, [((), ())]
+
+
+#: clang's output and csmith's program, made once per session: four corpus test files load the
+#: same sample (each import still builds its own module, so no pass sees another's objects)
+_CLANG: dict[str, str] = {}
+_CSMITH: dict[int, str] = {}
+
+
+def _prepared(path: str) -> str:
+    if path not in _CLANG:
+        _CLANG[path] = prepare_c(path, PREPARE_FLAGS)
+    return _CLANG[path]
+
+
+def _csmith(seed: int, tmp: str) -> str | None:
+    if seed not in _CSMITH:
+        path = csmith_program(seed, tmp)
+        if path is None:
+            return None
+        _CSMITH[seed] = path
+    return _CSMITH[seed]
 
 
 @pytest.mark.slow

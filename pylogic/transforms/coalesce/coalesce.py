@@ -35,7 +35,7 @@ The driver repeats the round on fresh liveness while it changes something (regis
 ``fixpoint``). Copies of literals and globals' addresses are constants, not copies: they stay
 (constant folding is ``simplify``'s and ``sccp``'s).
 
-Example: after ``simplify,pre-mr,pre-m``, ``pre.t = add a, b / x = mov pre.t / print x`` becomes
+Example: after ``simplify,pre-mr``, ``pre.t = add a, b / x = mov pre.t / print x`` becomes
 ``pre.t = add a, b / print pre.t`` (x and pre.t do not interfere).
 
 References: G. J. Chaitin, "Register allocation & spilling via graph coloring", SIGPLAN '82

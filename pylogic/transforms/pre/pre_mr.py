@@ -1,4 +1,4 @@
-"""PRE(MR), its restructuring step (``pathlogic optimize --passes pre-mr,pre-m``; PathFinder
+"""PRE(MR), its restructuring step (``pathlogic optimize --passes pre-mr``; PathFinder
 §6.3.1.1, Fig. 6.10): the CMP region of each expression (``pre_prevented``: the blocks where
 its partial redundancy is prevented) duplicated by ``restructure.py``, so that Must-available
 and No-available paths through it never merge; ``pre-m`` then removes the computations of its

@@ -1,4 +1,4 @@
-"""PRE(MS), its speculation step (``pathlogic optimize --passes pre-ms,pre-m``; PathFinder
+"""PRE(MS), its speculation step (``pathlogic optimize --passes pre-ms``; PathFinder
 §6.3.2.1, Fig. 6.15 steps 2-3): where code motion is blocked by the CMP region, compute the
 expression speculatively on the edges of a minimum cut between the region's No entries and its
 Must exits, weighted by the interpreter's edge profile; ``pre-m`` then recomputes availability

@@ -1,4 +1,4 @@
-"""PRE(R) (``pathlogic optimize --passes pre-r,pre-m``; PathFinder §6.3.1.3, Fig. 6.12), the
+"""PRE(R) (``pathlogic optimize --passes pre-r``; PathFinder §6.3.1.3, Fig. 6.12), the
 reference point of the code-growth comparison: the restructuring of Fig. 6.10
 (``restructure.py``) duplicating every block where reuse is only partial (PartialReuse:
 AVAIL_in = May and ANTIC_in != No), not only the CMP region; ``pre-m`` then removes the fully

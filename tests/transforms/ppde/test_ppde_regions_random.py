@@ -120,15 +120,16 @@ def test_t26_across_blocks(seed):
     for c in check.comparisons:
         assert c.after.counts["instructions"] <= c.before.counts["instructions"]
     assert pcmps(new) == pcmps(module) and guards(new) <= guards(module)
-    again = optimize(new, ["ppde"], "t.pir", engine="clingo").module
-    assert print_module(again) == print_module(new)
     totals = result.passes[0].record.totals()
     assert totals["sunk_out"] > 0 and totals["deleted"] > 0
     assert any(c.after.counts["instructions"] < c.before.counts["instructions"]
                for c in check.comparisons)
-    # the paper's setting: interface blocks kept (paths may run their `br`): same behaviour
+    # the paper's setting: interface blocks kept (paths may run their `br`): same behaviour;
+    # and the fixpoint is one (a second run changes nothing), on the first modules only
     if seed >= 2:
         return
+    again = optimize(new, ["ppde"], "t.pir", engine="clingo").module
+    assert print_module(again) == print_module(new)
     kept = optimize(module, ["ppde"], "t.pir", engine="clingo",
                     options={"ppde": {"interface": "keep"}}).module
     check = compare_modules(module, kept, CASES)

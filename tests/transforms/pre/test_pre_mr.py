@@ -63,7 +63,7 @@ def test_fig_6_1_motion_does_not_hoist_a_plus_b_restructuring_does():
     module = parse_module(FIG_6_1)
     args, case = (1, 2, 3, 4), [((1, 2, 3, 4), INPUTS)]
     m = optimize(module, ["pre-m"], "t.pir", engine="clingo").module
-    mr = optimize(module, ["pre-mr", "pre-m"], "t.pir", engine="clingo")
+    mr = optimize(module, ["pre-mr"], "t.pir", engine="clingo")
     for new in (m, mr.module):
         assert verify_module(new) == []
         assert compare_modules(module, new, case).verdict == "identical"
@@ -79,7 +79,7 @@ def test_fig_6_1_motion_does_not_hoist_a_plus_b_restructuring_does():
 def test_while_do_restructured_into_a_do_until():
     """§12 item 17: PRE(MR) duplicates the loop test (minimal do-until conversion)."""
     module = parse_module(WHILE_DO)
-    new = optimize(module, ["pre-mr", "pre-m"], "t.pir", engine="clingo").module
+    new = optimize(module, ["pre-mr"], "t.pir", engine="clingo").module
     assert compare_modules(module, new, [((1, 2, 5), ()), ((1, 2, 0), ())]).verdict == "identical"
     assert evaluations(module, (1, 2, 5)) - evaluations(new, (1, 2, 5)) == 4
 
@@ -95,9 +95,9 @@ def test_identities_and_ordering_on_generated_programs():
     for fn in module.defined_functions():
         profile.update(run_module(module, fn.name, args).edge_profile)
     m = optimize(module, ["pre-m"], "g.pir", engine="clingo").module
-    ms = optimize(module, ["pre-ms", "pre-m"], "g.pir", engine="clingo",
+    ms = optimize(module, ["pre-ms"], "g.pir", engine="clingo",
                   options={"pre-ms": {"profile": profile}}).module
-    mr_run = optimize(module, ["pre-mr", "pre-m"], "g.pir", engine="clingo")
+    mr_run = optimize(module, ["pre-mr"], "g.pir", engine="clingo")
     restructured = optimize(module, ["pre-mr-split"], "g.pir", engine="clingo").module
     mr = mr_run.module
     skipped = {a.function for a in mr_run.passes[0].record.applied if a.skipped}

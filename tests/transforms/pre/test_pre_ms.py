@@ -1,7 +1,7 @@
 """PRE(MS) (issue #14 slice 4, PathFinder §6.3.2.1): the CMP region of the estimator running
 example (pathfinder.md §5.4, its CFG [Inference] as the spec reconstructs it, with the load of x
 written as the expression x+1 and the aliasing store as a redefinition of x), the minimum cut of
-§12 item 12, and the pre-ms,pre-m pipeline validated by the interpreter with its removals
+§12 item 12, and the pre-ms pipeline validated by the interpreter with its removals
 ordered PRE(M) <= PRE(MS) on the profiling input (§12 item 19, first half)."""
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def test_simple_speculation_rule_fig_6_18():
 @pytest.mark.slow
 def test_pre_ms_then_pre_m_on_generated_programs_keeps_behaviour_and_orders_removals():
     """On 120 generated programs, each profiled on the input it is measured on: identical
-    output, and evaluations after pre-ms,pre-m <= after pre-m (item 19, PRE(M) <= PRE(MS))."""
+    output, and evaluations after pre-ms <= after pre-m (item 19, PRE(M) <= PRE(MS))."""
     module = random_module(range(1000, 1120))
     args = (1, 2, 3, 4, 5)
     profile = {}
@@ -113,7 +113,7 @@ def test_pre_ms_then_pre_m_on_generated_programs_keeps_behaviour_and_orders_remo
         profile.update(run_module(module, fn.name, args).edge_profile)
     speculated = motion = 0
     m_result = optimize(module, ["pre-m"], "gen.pir", engine="clingo").module
-    ms = optimize(module, ["pre-ms", "pre-m"], "gen.pir", engine="clingo",
+    ms = optimize(module, ["pre-ms"], "gen.pir", engine="clingo",
                   options={"pre-ms": {"profile": profile}})
     ms_result = ms.module
     assert verify_module(ms_result) == []
@@ -136,7 +136,7 @@ def test_while_do_invariant_is_speculated_when_the_loop_runs():
     where the body runs 5 times per entry, PRE(MS) computes a+b before the loop: once."""
     from tests.transforms.pre.test_pre_m import WHILE_DO
     module = parse_module(WHILE_DO)
-    result = optimize(module, ["pre-ms", "pre-m"], "t.pir", engine="clingo",
+    result = optimize(module, ["pre-ms"], "t.pir", engine="clingo",
                       options={"pre-ms": {"args": (1, 2, 5)}})
     assert result.passes[0].record.totals() == {"expressions": 1, "inserted": 1, "benefit": 4}
     assert compare_modules(module, result.module, [((1, 2, 5), ()), ((1, 2, 0), ())]
@@ -146,13 +146,13 @@ def test_while_do_invariant_is_speculated_when_the_loop_runs():
 
 
 def test_optimize_with_validation_profiles_pre_ms_on_the_first_case(tmp_path):
-    """``pathlogic optimize F --passes pre-ms,pre-m --validate --args ... --input ...``: the
+    """``pathlogic optimize F --passes pre-ms --validate --args ... --input ...``: the
     speculation step profiles the program on the first case (else it has no profile)."""
     from pylogic.analysis.optimize import optimize_files
     from tests.transforms.pre.test_pre_mr import FIG_6_1, INPUTS
     path = tmp_path / "fig61.pir"
     path.write_text(FIG_6_1)
-    _, [item] = optimize_files(path, ["pre-ms", "pre-m"], engine="clingo",
+    _, [item] = optimize_files(path, ["pre-ms"], engine="clingo",
                                cases=[((1, 2, 3, 4), INPUTS)])
     assert item.check.verdict == "identical"
     assert item.result.passes[0].record.totals()["inserted"] > 0

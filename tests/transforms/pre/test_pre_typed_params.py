@@ -125,7 +125,7 @@ def test_pre_forwards_the_stored_parameter_only_when_it_fits(ptype, load, forwar
     gens = [r for r in facts["vf_store_gen"]
             if r[0].endswith("@f") and r[1] in stores and r[2].startswith(loads)]
     assert bool(gens) == forwarded
-    new = optimize(m, ["pre-mr", "pre-m"], "t.pir", engine="clingo").module
+    new = optimize(m, ["pre-mr"], "t.pir", engine="clingo").module
     k = int(ptype[1:])
     lo, hi = (-(1 << (k - 1)), (1 << (k - 1)) - 1) if ptype[0] == "s" else (0, (1 << k) - 1)
     for v in sorted({lo, hi, 0, lo + 1, hi - 1, (lo + hi) // 2}):

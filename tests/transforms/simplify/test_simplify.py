@@ -369,7 +369,7 @@ def test_loads_of_read_only_globals_fold_and_no_other_load_does():
     assert str(a.error).split(":")[-1] == str(b.error).split(":")[-1]
 
 
-#: gcc torture programs where instsimplify let gvn evaluate less than pre-mr,pre-m
+#: gcc torture programs where instsimplify let gvn evaluate less than pre-mr
 #: (/tmp/lead/pre_gvn_causes.json "simplification"), short ones.
 TORTURE_SAMPLE = ("widechar-2.c", "20000227-1.c", "960302-1.c", "shiftopt-1.c", "strlen-5.c",
                   "pr71083.c", "20020423-1.c", "20031215-1.c")
