@@ -186,7 +186,8 @@ def test_explain_text_and_why_not(facts, capsys):
     because = doc["rules"][0]["because"]          # one level down: why that atom is missing
     assert because["atom"] == doc["rules"][0]["missing"]
     assert [r["missing"] for r in because["rules"]] == [
-        '_dt_idom_k("loop_call.pir::main", "cfg", 1, "entry", "body")']
+        '_dt_idom_k("loop_call.pir::main", "cfg", 1, "entry", "body")',
+        '_dt_single("loop_call.pir::main", "cfg", "entry", "body")']
     assert because["rules"][0]["satisfied"] == ['_dt_final("loop_call.pir::main", "cfg", 1)']
     loops = datalog_dir() / "loops.dl"
     assert main(["explain", str(loops), "loop_header(loop_call.pir::main, body)",
