@@ -12,6 +12,7 @@ from pylogic.engines.functors import Functors, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.record_text import is_structured
 from pylogic.engines.relevance import needed_relations
+from pylogic.engines.rows import sort_rows
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_clingo import pred_name, program_text, quote
 from pylogic.engines.unsigned import from_clingo, to_clingo
@@ -180,25 +181,45 @@ def _raw_model_reader():
         get = values.get
         unpack = _ffi.unpack
         miss = _MISSING
-        last_name, target = None, None
+        # one shown relation (a query's usual case): no name to read per atom (measured with
+        # the fixed-arity paths below: 612,000 pairs 0.55 s -> 0.28 s)
+        single = len(keys) == 1
+        append = result[next(iter(keys.values()))].append if single else None
+        last_name = None
         for sym in unpack(syms, n):
             args_of(sym, p_args, p_size)
             size = p_size[0]
-            name_of(sym, p_str)
-            name = p_str[0]
-            if name != last_name:  # shown atoms come grouped by signature
-                key = (name, size)
-                target = sigs.get(key)
-                if target is None:
-                    target = sigs[key] = result[keys[(to_bytes(name), size)]]
-                last_name = name
-            if not size:
-                target.append(())
-                continue
-            row = [get(a, miss) for a in unpack(p_args[0], size)]
-            if miss in row:
-                row = [value(a) if v is miss else v for a, v in zip(unpack(p_args[0], size), row)]
-            target.append(tuple(row))
+            if not single:
+                name_of(sym, p_str)
+                name = p_str[0]
+                if name != last_name:  # shown atoms come grouped by signature
+                    key = (name, size)
+                    target = sigs.get(key)
+                    if target is None:
+                        target = sigs[key] = result[keys[(to_bytes(name), size)]]
+                    append = target.append
+                    last_name = name
+            args = p_args[0]
+            if size == 2:
+                x, y = args[0], args[1]
+                u, v = get(x, miss), get(y, miss)
+                append((value(x) if u is miss else u, value(y) if v is miss else v))
+            elif size == 3:
+                x, y, z = args[0], args[1], args[2]
+                u, v, w = get(x, miss), get(y, miss), get(z, miss)
+                append((value(x) if u is miss else u, value(y) if v is miss else v,
+                        value(z) if w is miss else w))
+            elif size == 1:
+                x = args[0]
+                u = get(x, miss)
+                append((value(x) if u is miss else u,))
+            elif not size:
+                append(())
+            else:
+                row = [get(a, miss) for a in unpack(args, size)]
+                if miss in row:
+                    row = [value(a) if v is miss else v for a, v in zip(unpack(args, size), row)]
+                append(tuple(row))
 
     return read
 
@@ -260,7 +281,7 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
                 read(model, by_pred, result, kinds_of)
     if models == 0:
         raise DatalogError("clingo found no answer set (internal error)", SourceLoc(checked.main_file))
-    return {rel: sorted(_biased(rows, checked.relations[rel].kinds, from_clingo, floats.text))
+    return {rel: sort_rows(_biased(rows, checked.relations[rel].kinds, from_clingo, floats.text))
             for rel, rows in result.items()}
 
 

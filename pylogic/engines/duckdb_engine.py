@@ -38,6 +38,7 @@ from pylogic.engines.functors import refusal
 from pylogic.engines.indexed import Component, Relations, Unsupported
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
+from pylogic.engines.rows import sort_rows
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_sql import column_types, create_table, rule_select, table_name
 from pylogic.engines.values import SIGNATURES, Values, udf
@@ -382,7 +383,7 @@ def run_duckdb(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
             else:
                 rows = con.execute(f"SELECT * FROM {table_name(rel)}").fetchall()
             kinds = checked.relations[rel].kinds
-            result[rel] = sorted(values.decode(kinds, rows) if kinds else [()] * len(rows))
+            result[rel] = sort_rows(values.decode(kinds, rows) if kinds else [()] * len(rows))
         return result
     except duckdb.Error as exc:  # a translation bug, not a user error: report it located anyway
         located = refusal(str(exc))

@@ -14,6 +14,7 @@ Example
 from __future__ import annotations
 
 from collections import defaultdict
+from operator import itemgetter
 from typing import Iterable, Iterator, Mapping
 
 
@@ -136,6 +137,21 @@ class Rows(Mapping):
         return view
 
 
+def sort_rows(rows) -> list:
+    """The tuples ``rows`` (one relation's, each column all numbers or all strings) in the order
+    ``sorted(rows)`` gives. Up to 4 columns: one stable sort per column, last to first (CPython
+    compares ints or strs directly, not tuple by tuple; measured: 700,000 number pairs 0.81 s ->
+    0.31 s, 300,000 4-column symbol rows 0.68 s -> 0.56 s; from 6 columns on it is slower)."""
+    rows = list(rows)
+    width = len(rows[0]) if rows else 0
+    if not 1 < width <= 4:
+        rows.sort()
+        return rows
+    for i in range(width - 1, -1, -1):
+        rows.sort(key=itemgetter(i))
+    return rows
+
+
 class SortedTables(Mapping):
     """Relation name (in order) -> its rows deduplicated and sorted, each relation sorted when
     first read: the input facts a run's rows include are never sorted unless asked for (#32:
@@ -149,7 +165,7 @@ class SortedTables(Mapping):
     def __getitem__(self, relation: str) -> list:
         got = self._sorted.get(relation)
         if got is None:
-            got = self._sorted[relation] = sorted(set(self._tables[relation]))
+            got = self._sorted[relation] = sort_rows(set(self._tables[relation]))
         return got
 
     def __iter__(self) -> Iterator[str]:
