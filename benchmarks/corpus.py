@@ -20,9 +20,11 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -62,10 +64,16 @@ def csmith_program(seed: int, workdir: str, preset: str = "small") -> str | None
     os.makedirs(os.path.join(workdir, folder), exist_ok=True)
     path = os.path.join(workdir, folder, f"seed{seed}.c")
     if not os.path.exists(path):
+        # written aside and renamed: two processes (pytest-xdist workers, --jobs) asking for the
+        # same seed never read a half-written program
+        tmp = f"{path}.{os.getpid()}.partial"
         try:
-            subprocess.run(["csmith", "--seed", str(seed), *CSMITH_PRESETS[preset], "-o", path],
+            subprocess.run(["csmith", "--seed", str(seed), *CSMITH_PRESETS[preset], "-o", tmp],
                            check=True, capture_output=True, timeout=60)
+            os.replace(tmp, path)
         except (OSError, subprocess.SubprocessError):
+            if os.path.exists(tmp):
+                os.unlink(tmp)
             return None
     return path
 
@@ -88,7 +96,10 @@ def _gcc_testsuite_programs(workdir: str, folder: str, member_dir: str) -> list[
         tarballs = sorted(glob.glob("/usr/src/gcc-12/gcc-*.tar.*"))
         if not tarballs:
             return []
-        os.makedirs(dest, exist_ok=True)
+        # extracted aside and renamed whole: two processes (pytest-xdist workers, --jobs) never
+        # see a half-extracted directory; a directory left by an interrupted run is replaced
+        os.makedirs(workdir, exist_ok=True)
+        part = tempfile.mkdtemp(prefix=f".{folder}-", dir=workdir)
         with tarfile.open(tarballs[0]) as tf:
             for member in tf:
                 name = member.name
@@ -98,10 +109,16 @@ def _gcc_testsuite_programs(workdir: str, folder: str, member_dir: str) -> list[
                 rest = name[k + len(member_dir):]
                 if "/" in rest:
                     continue  # ieee/, builtins/ need special harnesses
-                data = tf.extractfile(member).read()
-                with open(os.path.join(dest, rest), "wb") as fh:
-                    fh.write(data)
-        open(done, "w").close()
+                with open(os.path.join(part, rest), "wb") as fh:
+                    fh.write(tf.extractfile(member).read())
+        open(os.path.join(part, ".extracted"), "w").close()
+        os.chmod(part, 0o755)
+        if os.path.isdir(dest) and not os.path.exists(done):
+            shutil.rmtree(dest, ignore_errors=True)
+        try:
+            os.rename(part, dest)
+        except OSError:                                # another process got there first
+            shutil.rmtree(part, ignore_errors=True)
     return sorted(glob.glob(os.path.join(dest, "*.c")))
 
 
