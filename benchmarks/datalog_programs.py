@@ -381,6 +381,30 @@ def _nested_aggregates(ch, prog):
                           "na(c) :- c = sum y : { a(_, y) } + count : { b(_, _) }."]))
     lines += _out("nb", ["number", "number"])
     lines.append("nb(g, m) :- b(g, _), c = count : { a(g, _) }, m = max d : { a(d, _), d >= c }.")
+    op, agg = ch.pick(["min", "max"]), ch.pick(["count", "sum y", "min y", "max y"])
+    # nested in a body (materialized by Soufflé: the inner one sees the outer body's
+    # variables; g only the inner one uses is grounded by the rule's b(g, _), which Soufflé
+    # finds only when g is in an atom of the inner body)
+    lines += _out("nc", ["number", "number"])
+    lines.append(ch.pick([f"nc(g, m) :- b(g, _), m = {op} s : {{ a(g, x), s = {agg} : "
+                          "{ a(x, y) } }.",
+                          f"nc(g, m) :- b(g, _), m = {op} c : {{ a(x, _), c = {agg} : "
+                          "{ b(x, y), a(g, y) } }.",
+                          f"nc(g, c) :- b(g, _), c = count : {{ a(x, _), x < {agg} : "
+                          "{ b(g, y) } }.",
+                          f"nc(g, n) :- b(g, _), n = {op} p : {{ a(g, y), p = max q : "
+                          f"{{ b(y, z), q = {agg} : {{ a(z, y) }} }} }}."]))
+    # witnesses: a variable only the min/max's body grounds, used outside (Soufflé 2.5 copies
+    # the body into the rule, so every binding reaching the min/max is derived)
+    lines += _out("wa", ["number", "number"])
+    lines.append(ch.pick([f"wa(x, m) :- m = {op} y : {{ a(x, y) }}.",
+                          f"wa(x, m) :- b(m, _), m = {op} y : {{ a(x, y) }}.",
+                          f"wa(x, m) :- b(g, _), m = {op} y : {{ a(g, y), b(y, x) }}.",
+                          f"wa(x, y) :- _ = {op} y + x : {{ a(x, y) }}.",
+                          f"wa(x, m) :- m = {op} y : {{ a(x, y), b(y, z) }}.",
+                          f"wa(x, m) :- m = {op} y * 2 : {{ a(x, y), x > y }}.",
+                          f"wa(x, c) :- c = count : {{ b(g, _), g > {op} y : {{ a(y, x) }} }}.",
+                          f"wa(x, m) :- m = {op} y : {{ a(y, x), y < count : {{ b(_, x) }} }}."]))
     return lines
 
 

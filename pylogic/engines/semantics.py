@@ -341,18 +341,32 @@ class _Checker:
                     body.append(self.lift(lit, body))
                 head_args = tuple(self.lift_term(a, body) for a in head.args)
                 rule = Rule(Atom(head.rel, head_args, head.loc), tuple(body), clause.loc)
-                rule = self.finish_aggregates(rule)
-                self.check_grounded(rule)
-                kinds = self.check_types(rule)
-                if self.uses_unsigned:
-                    rule = Rule(*bias_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
-                                           self.relations), rule.loc)
-                # Soufflé's overloads by type: floats, conversions, '+' of symbols
-                rule = Rule(*float_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
-                                        self.relations, _CALL_ARGS), rule.loc)
-                rule = dataclasses.replace(rule, kinds=kinds)
-                rules.append(rule)
+                rule = self.ground_witnesses(rule)
+                rules.extend(self.finish_rule(rule))
         return rules
+
+    def finish_rule(self, rule: Rule, kinds: dict | None = None) -> list[Rule]:
+        """A lifted rule made ready for the engines: nested aggregates materialized (the
+        variables' ``kinds`` type the new relations), aggregates scoped, checked, rewritten
+        for unsigned and float values. Returns the rule and those it needed."""
+        out = []
+        if any(isinstance(b, AggLit) for lit in rule.body if isinstance(lit, AggLit)
+               for b in lit.body):
+            kinds = kinds if kinds is not None else self.check_types(rule)
+            rule, aux = self.materialize_nested(rule, kinds)
+            for r in aux:
+                out.extend(self.finish_rule(r, kinds))
+        rule = self.finish_aggregates(rule)
+        self.check_grounded(rule)
+        kinds = self.check_types(rule)
+        if self.uses_unsigned:
+            rule = Rule(*bias_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
+                                   self.relations), rule.loc)
+        # Soufflé's overloads by type: floats, conversions, '+' of symbols
+        rule = Rule(*float_rule(rule.head, rule.body, kinds, self.kind_of, self.types,
+                                self.relations, _CALL_ARGS), rule.loc)
+        out.append(dataclasses.replace(rule, kinds=kinds))
+        return out
 
     def check_atom(self, atom: Atom, is_head=False) -> Relation:
         rel = self.relations.get(atom.rel)
@@ -384,6 +398,14 @@ class _Checker:
             if lit.op == "=":   # p = [x, _]: a pattern's '_' matches anything (Soufflé)
                 lit = Constraint("=", self.name_pattern_wildcards(lit.left),
                                  self.name_pattern_wildcards(lit.right), lit.loc)
+                # _ = min x : {..}: the value is discarded, its witnesses kept (Soufflé 2.5
+                # SemanticChecker: no underscore check when a side is an aggregate)
+                if isinstance(lit.left, Wildcard) and isinstance(lit.right, Aggregate):
+                    lit = Constraint("=", Var(f"#w{next(self.fresh)}", lit.left.loc),
+                                     lit.right, lit.loc)
+                elif isinstance(lit.right, Wildcard) and isinstance(lit.left, Aggregate):
+                    lit = Constraint("=", lit.left, Var(f"#w{next(self.fresh)}", lit.right.loc),
+                                     lit.loc)
             for side in (lit.left, lit.right):
                 w = _has_wildcard(side)
                 if w:
@@ -436,33 +458,13 @@ class _Checker:
         if len(conjs) != 1:
             raise DatalogError("unsupported construct: disjunction inside an aggregate body", agg.loc)
         if _contains_agg(agg.target):
-            raise DatalogError("unsupported construct: nested aggregate", agg.loc)
-        inner = []
+            raise DatalogError("unsupported construct: aggregate in an aggregate's target "
+                               "expression", agg.loc)
+        # an aggregate nested in the body is lifted into the body's own AggLits (materialized
+        # into a relation later, ``materialize_nested``)
+        inner: list = []
         for lit in conjs[0]:
-            if isinstance(lit, Atom):
-                self.check_atom(lit)
-                for a in lit.args:
-                    if _contains_agg(a):
-                        raise DatalogError("unsupported construct: nested aggregate", a.loc)
-                inner.append(lit)
-            else:
-                inner.append(lit)
-                for t in (lit.left, lit.right) if isinstance(lit, Constraint) else \
-                        lit.args if isinstance(lit, Test) else lit.atom.args:
-                    if _contains_agg(t):
-                        raise DatalogError("unsupported construct: nested aggregate", t.loc)
-                if isinstance(lit, NegAtom):
-                    self.check_atom(lit.atom)
-                elif isinstance(lit, Test):
-                    for side in lit.args:
-                        w = _has_wildcard(side)
-                        if w:
-                            raise DatalogError(f"underscore '_' in '{lit.name}'", w.loc)
-                else:
-                    for side in (lit.left, lit.right):
-                        w = _has_wildcard(side)
-                        if w:
-                            raise DatalogError("underscore '_' in a constraint", w.loc)
+            inner.append(self.lift(lit, inner))
         if agg.target is not None and _has_wildcard(agg.target):
             raise DatalogError("underscore '_' in an aggregate target", agg.loc)
         result = Var(f"#agg{next(self.fresh)}", agg.loc)
@@ -470,16 +472,143 @@ class _Checker:
         body.append(AggLit(result, agg.op, agg.target, tuple(inner), (), agg.loc))
         return result
 
+    def ground_witnesses(self, rule: Rule) -> Rule:
+        """Soufflé 2.5's GroundWitnesses (ast/transform/GroundWitnesses.cpp): a witness of an
+        aggregate is a variable the rest of the rule does not ground, which the aggregate's own
+        body grounds (not an inner aggregate's, not injected from an outer one). Inside the
+        aggregate it is renamed (its own); the aggregate's body is copied into the rule with
+        its target equal to the aggregate's value, so every binding reaching the min/max is
+        derived. A witness of count, sum or mean is Soufflé's "witness problem" error."""
+        top = [b for b in rule.body if not isinstance(b, AggLit)]
+        outside = _ground(top, {b.result.name for b in rule.body if isinstance(b, AggLit)})
+        seen = {v.name for v in term_vars_of_atom(rule.head)} | {v.name for b in top
+                                                               for v in lit_vars(b)}
+        candidates = seen - outside
+        if not candidates:
+            return rule
+        extra: list = []
+
+        def visit(lits, enclosing: set, nested: bool) -> tuple:
+            out = []
+            for lit in lits:
+                if not isinstance(lit, AggLit):
+                    out.append(lit)
+                    continue
+                own = _ground(lit.body, set())
+                witnesses = sorted((candidates & own) - enclosing)
+                lit = dataclasses.replace(lit, body=visit(lit.body, enclosing | own, True))
+                if witnesses:
+                    out.append(self.witness_copies(lit, witnesses, outside, enclosing, nested,
+                                                   extra))
+                else:
+                    out.append(lit)
+            return tuple(out)
+        body = visit(rule.body, set(), False)
+        return Rule(rule.head, body + tuple(extra), rule.loc)
+
+    def witness_copies(self, lit: AggLit, witnesses: list, outside: set, enclosing: set,
+                       nested: bool, extra: list) -> AggLit:
+        """``lit`` with its ``witnesses`` made its own; ``extra`` gets the copies of its body
+        that ground them (``ground_witnesses``). As in Soufflé 2.5, the copies keep the names of
+        the body's other variables (UniqueAggregationVariables made them unique first), which
+        the rule then grounds: the aggregate is taken per binding of them (``m = min h : {
+        s(n, h, z) }`` is the least h per z, checked on the binary); a complex target is a
+        variable first (SimplifyAggregateTargetExpression), so its variables are copied too."""
+        first = {}
+        for b in lit.body:
+            for v in lit_vars(b) if not isinstance(b, AggLit) else ():
+                first.setdefault(v.name, v)
+        if lit.op not in ("min", "max"):
+            w = first.get(witnesses[0]) or Var(witnesses[0], lit.loc)
+            raise DatalogError(f"witness problem: variable '{source_name(w)}' is grounded only "
+                               f"inside a {lit.op} aggregate and used outside it (Soufflé "
+                               "refuses it: only min and max have witnesses)", w.loc)
+        n = next(self.fresh)
+        body, target = lit.body, lit.target
+        if not isinstance(target, Var):    # x = expr in the body; expr's outer variables shadowed
+            shadow = {v.name: f"{v.name}#agg{next(self.fresh)}" for v in term_vars(target)
+                      if v.name in outside}
+            target_var = Var(f"x#agg{n}", lit.loc)
+            body = tuple(_renamed(body, shadow)) + (
+                Constraint("=", target_var, _renamed(target, shadow), lit.loc),)
+            target = target_var
+        names = {v.name for b in body for v in lit_vars(b)} | {target.name}
+        reaching = sorted((names & enclosing) - outside - set(witnesses))
+        if nested and reaching:
+            raise DatalogError("unsupported construct: aggregate witness of an aggregate nested "
+                               "in another one whose variable "
+                               f"'{source_name(Var(reaching[0], lit.loc))}' it uses", lit.loc)
+        local = names - outside - set(witnesses)
+        u = next(self.fresh)
+        unique = {m: f"{m}#agg{u}" for m in local if not m.startswith("#")}
+        body, target = _renamed(body, unique), _renamed(target, unique)
+        w = next(self.fresh)
+        own = _renamed(AggLit(lit.result, lit.op, target, body, (), lit.loc),
+                       {m: f"{m}#agg{w}" for m in witnesses})
+        value = lit.result
+        if nested:          # the copies need the value at the rule's level: a second aggregate
+            value = Var(f"#agg{next(self.fresh)}", lit.loc)
+            extra.append(dataclasses.replace(own, result=value))
+        # an inner aggregate's value and a pattern's '_' are no variables in Soufflé: their
+        # copies are apart from the aggregate's
+        c = next(self.fresh)
+        extra.extend(_renamed(body, {m: f"{m}#c{c}" for m in local if m.startswith("#")}))
+        if target.name not in witnesses:  # a witness target: its copy is not replaced (Soufflé)
+            extra.append(Constraint("=", value, target, lit.loc))
+        return own
+
+    def materialize_nested(self, rule: Rule, kinds: dict) -> tuple:
+        """Soufflé 2.5's MaterializeAggregationQueries for an aggregate whose body holds another
+        aggregate: the body becomes a relation of its own-level and injected variables (an
+        outer variable the body does not ground is grounded by an atom of the rule that does,
+        the others of its arguments '_'), and the aggregate ranges over that relation's tuples.
+        Returns the rule and the new relation's rules (which may nest again)."""
+        body, aux = list(rule.body), []
+        for i, lit in enumerate(body):
+            if not isinstance(lit, AggLit) or not any(isinstance(b, AggLit) for b in lit.body):
+                continue
+            others = body[:i] + body[i + 1:]
+            outside = _ground_outside(lit, others)
+            target = [v.name for v in term_vars(lit.target)] if lit.target is not None else []
+            injected = _unique(v.name for v in lit_vars(lit) if v.name in outside
+                               and v.name not in target and v.name != lit.result.name)
+            level = _unique([v.name for b in lit.body for v in
+                             ([b.result] if isinstance(b, AggLit) else lit_vars(b))] + target)
+            head = _unique(level + injected)
+            bound = _ground(lit.body, set())
+            grounding = []
+            for name in injected:
+                if name in bound:
+                    continue
+                atom = next((o for o in others if isinstance(o, Atom) and any(
+                    isinstance(a, Var) and a.name == name for a in o.args)), None)
+                if atom is None:
+                    raise DatalogError("unsupported construct: nested aggregate using the outer "
+                                       f"variable '{source_name(Var(name, lit.loc))}', which no "
+                                       "atom of the rule binds (Soufflé cannot materialize "
+                                       "it either)", lit.loc)
+                grounding.append(Atom(atom.rel, tuple(
+                    a if isinstance(a, Var) and a.name == name else Wildcard(a.loc)
+                    for a in atom.args), atom.loc))
+            rel = f"agg#body{next(self.fresh)}"
+            cols = []
+            for name in head:
+                kind = kinds.get(name) or "number"
+                cols.append((source_name(Var(name, lit.loc)), kind.split(":", 1)[-1], kind))
+            self.relations[rel] = Relation(rel, tuple(cols), lit.loc)
+            aux.append(Rule(Atom(rel, tuple(Var(n, lit.loc) for n in head), lit.loc),
+                            tuple(lit.body) + tuple(grounding), lit.loc))
+            args = tuple(Var(n, lit.loc) if n in injected or n in target else Wildcard(lit.loc)
+                         for n in head)
+            body[i] = AggLit(lit.result, lit.op, lit.target, (Atom(rel, args, lit.loc),), (),
+                             lit.loc)
+        return Rule(rule.head, tuple(body), rule.loc), aux
+
     def scope_to_aggregate(self, lit: AggLit, others: list) -> AggLit:
         """Rename, inside the aggregate ``lit``, every variable that only the aggregate itself
         grounds (``Y = min Z + Y : {..., a(B, Y)}``: the inner Y is the aggregate's own, as in
         Soufflé); a variable the other literals ground stays shared (correlated)."""
-        independent = [o for o in others if not (isinstance(o, Constraint) and lit.result.name in
-                                                 {v.name for v in lit_vars(o)})]
-        # another aggregate's result is ground, and so is what it grounds (c = count : {..},
-        # m = max d : { a(d, _), d >= c }: c is the outer one, as in Soufflé)
-        grounded = _ground([o for o in independent if not isinstance(o, AggLit)],
-                           {o.result.name for o in independent if isinstance(o, AggLit)})
+        grounded = _ground_outside(lit, others)
         inner = {v.name for b in lit.body for v in lit_vars(b)}
         inner |= {v.name for v in term_vars(lit.target)} if lit.target is not None else set()
         # Soufflé 2.5 (ast/analysis/Aggregate.cpp, getInjectedVariables): a variable of the
@@ -833,6 +962,22 @@ def _equivalence_rules(rel: str, loc: SourceLoc) -> list[Rule]:
         return Atom(rel, args, loc)
     return [Rule(a(x, x), (a(x, y),), loc), Rule(a(y, y), (a(x, y),), loc),
             Rule(a(y, x), (a(x, y),), loc), Rule(a(x, z), (a(x, y), a(y, z)), loc)]
+
+
+def _ground_outside(lit: AggLit, others) -> set:
+    """The variables the rest of a rule (``others``) grounds, for the aggregate ``lit``: another
+    aggregate's result is ground, and so is what it grounds (c = count : {..}, m = max d :
+    { a(d, _), d >= c }: c is the outer one, as in Soufflé); a constraint on ``lit``'s own
+    result grounds nothing for it."""
+    independent = [o for o in others if not (isinstance(o, Constraint) and lit.result.name in
+                                             {v.name for v in lit_vars(o)})]
+    return _ground([o for o in independent if not isinstance(o, AggLit)],
+                   {o.result.name for o in independent if isinstance(o, AggLit)})
+
+
+def _unique(names) -> list:
+    """``names`` without repeats, in order."""
+    return list(dict.fromkeys(names))
 
 
 def _materialized(lit: AggLit) -> bool:

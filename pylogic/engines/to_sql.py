@@ -347,8 +347,9 @@ class _Scope:
             value = "count(*)" if lit.op == "count" else wrap_expr("coalesce(sum(x0), 0)") \
                 if lit.op == "sum" else self.float_sum(lit)
             sub = f"SELECT {value} AS v FROM (SELECT DISTINCT {cols}{frm}{where}) AS {a}_d"
-        else:
-            sub = f"SELECT {lit.op}({target}) AS v{frm}{where}"
+        else:   # the target a column of its own (a target of outer columns only, as a
+            # witness's copy makes it, is no aggregate of the outer query's rows)
+            sub = f"SELECT {lit.op}(x0) AS v FROM (SELECT {target} AS x0{frm}{where}) AS {a}_d"
         self.froms.append(f"LATERAL ({sub}) AS {a}")
         if lit.result.name in self.env:   # B(id, max s : {..}): an atom bound the result first
             self.conds.append(f"{self.env[lit.result.name]} = {a}.v")

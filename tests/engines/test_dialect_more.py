@@ -380,13 +380,6 @@ def test_adt_errors_are_located(tmp_path, text, line, phrase):
         assert err.value.loc.line == line
 
 
-def test_an_aggregate_witness_is_refused_as_such(tmp_path):
-    with pytest.raises(DatalogError) as err:
-        run(tmp_path, ".decl s(n: symbol, h: number)\n.decl t(n: symbol, h: number)\n"
-                      "t(n, m) :- m = max h : { s(n, h) }.\n")
-    assert err.value.loc.line == 3 and "aggregate witness" in err.value.message
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_literal_takes_its_kind_from_the_head_column(tmp_path, engine):
     # x = 1 + 2 into an unsigned column is unsigned (Soufflé deduces it from the head)

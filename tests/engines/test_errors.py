@@ -68,7 +68,10 @@ SEMANTIC = [
     (".input a(IO=sqlite)", (4, 1), "IO=sqlite"),
     (".input a(headers=true)", (4, 1), "parameter 'headers'"),
     ("a(n) :- n = sum x : { b(x) ; a(x) }.", (4, 13), "disjunction inside an aggregate"),
-    ("a(n) :- n = count : { b(m), m = count : b(_) }.", (4, 33), "nested aggregate"),
+    # Soufflé 2.5: "Witness problem: argument grounded by an aggregator's inner scope is used
+    # ungrounded in outer scope in a count/sum/mean aggregate" (checked on the binary)
+    ("a(m) :- n = count : { b(m) }, n > 0.", (4, 25), "witness problem"),
+    ("a(n) :- n = sum (count : b(_)) : { b(_) }.", (4, 13), "aggregate's target"),
     ("a(x) :- b(x), x = 2147483648.", (4, 19), "32-bit"),
 ]
 
