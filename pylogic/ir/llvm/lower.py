@@ -409,7 +409,8 @@ class FunctionLowerer:
             raise Unsupported(f"integer wider than 64 bits (i{ty.bits} operand of this instruction)")
         kind = v[0]
         if kind == "local":
-            return Reg(self.regs.get(v[1]))
+            name = self.regs.as_written.get(v[1])      # NameTable.get's hit, inline
+            return Reg(name if name is not None else self.regs.get(v[1]))
         if kind == "float":
             raise Unsupported("floating point")
         if kind in ("agg", "cstr"):
