@@ -10,6 +10,8 @@ Example
 """
 from __future__ import annotations
 
+import functools
+import gc
 import json
 import time
 from collections import Counter
@@ -97,6 +99,23 @@ class DirectoryAnalysis:
         }
 
 
+def _collected_after(run: Callable) -> Callable:
+    """``run``, loading with ``freeze`` (``load_directory``) unless something else froze
+    objects before (a host process's ``gc.freeze()`` is left as it is), and moving what it
+    froze back under the garbage collector when it ends."""
+    @functools.wraps(run)
+    def collected(*args, **kwargs):
+        kwargs.pop("freeze", None)
+        if gc.get_freeze_count():
+            return run(*args, freeze=False, **kwargs)
+        try:
+            return run(*args, freeze=True, **kwargs)
+        finally:
+            gc.unfreeze()
+    return collected
+
+
+@_collected_after
 def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       if_convert_first: bool = False, predicates: bool = True,
                       progress: Optional[Callable[[int, int], None]] = None,
@@ -106,7 +125,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                       executor: Optional[Callable[..., DirectoryAnalysis]] = None,
                       correlation: bool = False, pre: bool = False, matrices: bool = False,
                       explain: bool = False, all_facts: bool = False,
-                      code: bool = False) -> DirectoryAnalysis:
+                      code: bool = False, freeze: bool = False) -> DirectoryAnalysis:
     """Analyze every ``.pir``/``.ll``/``.c`` under ``target`` into ``out`` (see module doc).
 
     ``timeout``: seconds each function's engine work and predicate statistics may take
@@ -129,6 +148,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     ``predicates``). ``explain``: also the derivation tree of every row the HTML report shows,
     for functions of at most ``EXPLAIN_MAX_BLOCKS`` blocks (``report_data.derivations``).
     ``code``: also each block's code and the decision on each edge (``analysis/decisions.py``).
+    ``freeze``: set by ``_collected_after`` (the loaded programs are kept out of the garbage
+    collector's passes for the run, ``load_directory``).
     They go to ``OUT/report/``, from where the report renders them.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
@@ -145,7 +166,10 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
         result = executor(Path(target), out, cache=cache, progress=progress, **options)
     else:
         _stage(progress, "load", unit="files")
-        loaded = load_directory_cached(Path(target), jobs, cache, progress=progress)
+        loaded = load_directory_cached(Path(target), jobs, cache, progress=progress,
+                                       freeze=freeze)
+        if freeze:                                   # programs from the cache too
+            gc.freeze()
         if not loaded.programs and not loaded.problems:
             raise PathlogicError(f"{target}: no input files (.pir, .ll, .c) found")
         _note(progress, f"{len(loaded.programs)} loaded, "
@@ -259,12 +283,12 @@ def write_outputs(run: AnalysisRun, out: Path) -> None:
 
 
 def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE,
-                          only=None, progress=None) -> LoadedDirectory:
+                          only=None, progress=None, freeze: bool = False) -> LoadedDirectory:
     """``load_directory`` with each file's outcome (program and problems) cached by the file's
     bytes, its names and, for .c/.ll, the clang/opt versions. ``only``: these ``(path,
     relpath)`` items instead of every file under ``root``."""
     if not cache.enabled:
-        return load_directory(root, jobs=jobs, only=only, progress=progress)
+        return load_directory(root, jobs=jobs, only=only, progress=progress, freeze=freeze)
     loaded = LoadedDirectory(Path(root))
     keys = {}
     items = [(path, relative_name(root, path)) for path in discover(root)] if only is None \
@@ -281,7 +305,7 @@ def load_directory_cached(root: Path, jobs: int = 1, cache: Cache = NO_CACHE,
     outcomes = {item: cache.get("load", k) for item, k in keys.items() if k is not None}
     missing = [item for item in keys if outcomes.get(item) is None]
     if missing:
-        fresh = load_directory(root, jobs=jobs, only=missing, progress=progress)
+        fresh = load_directory(root, jobs=jobs, only=missing, progress=progress, freeze=freeze)
         by_relpath: dict = {}
         for program in fresh.programs:
             by_relpath.setdefault(program.relpath, [program, []])

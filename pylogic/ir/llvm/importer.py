@@ -34,7 +34,9 @@ from pylogic.ir.llvm.lower import (FunctionLowerer, ModuleContext, NameTable, re
                                    split_function)
 from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, is_aggregate, parse_type,
                                    parse_type_definitions, tokenize)
-from pylogic.ir.llvm.values import Irregular, layout_initializer, parse_value, write_initializer
+from pylogic.ir.llvm import fastpath
+from pylogic.ir.llvm.values import (Irregular, layout_initializer, parse_value, write_initializer,
+                                    write_int_initializer)
 from pylogic.ir.model import (BinOp, Block, Call, Function, Global, GlobalAddr, Imm, Module, Reg,
                               Ret, Store)
 
@@ -342,8 +344,46 @@ def _is_variadic(text: str) -> bool:
     return False
 
 
+#: A printed global definition read without tokens when its initialiser holds integers only:
+#: ``@name = [linkage words] global|constant TYPE INIT[, align N]`` (write_int_initializer).
+_GLOBAL_HEAD = re.compile(r"@[-A-Za-z$._0-9]+ = (?:[a-z_]+ )*?(?:global|constant) ")
+_ALIGN_TAIL = re.compile(r", align \d+\Z")
+
+
+def _lower_int_global(text: str, layout: DataLayout):
+    """_lower_global's result for a global initialised with integers only; None for any other
+    (nothing computed that the general path would not compute the same way)."""
+    head = _GLOBAL_HEAD.match(text)
+    if head is None:
+        return None
+    tail = _ALIGN_TAIL.search(text, head.end())
+    rest = text[head.end():tail.start() if tail else len(text)]
+    depth = 0                                   # TYPE ends at the first space outside brackets
+    for i, ch in enumerate(rest):
+        if ch in "[{<":
+            depth += 1
+        elif ch in "]}>":
+            depth -= 1
+        elif ch == " " and depth == 0:
+            break
+    else:
+        return None
+    ty = fastpath.type_of(rest[:i])
+    if ty is None:
+        return None
+    try:
+        size = layout.size(ty)
+    except Unsupported:
+        return None
+    buf = bytearray(size)
+    return (size, buf, [], "") if write_int_initializer(ty, rest[i + 1:], layout, buf) else None
+
+
 def _lower_global(text: str, layout: DataLayout):
     """-> (size, init bytes, relocations, reason-if-unsupported)."""
+    fast = _lower_int_global(text, layout) if fastpath.ENABLED else None
+    if fast is not None:
+        return fast
     c = Cursor(tokenize(text))
     c.next(); c.expect("=")
     while not (c.at("global") or c.at("constant")):

@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 
 from pylogic.ir.llvm import intrinsics
+from pylogic.ir.llvm import fastpath
 from pylogic.ir.llvm.wide import WideLowering, is_wide
 from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, OtherT, PtrT,
                                    StructT, Unsupported, VectorT, VoidT, aggregate_leaves,
@@ -142,16 +143,18 @@ def split_function(text: str):
             if pending.count("[") <= pending.count("]"):
                 blocks[-1][1].append(pending); pending = ""
             continue
-        if not line.strip() or line.lstrip().startswith(";"):
+        stripped = line.strip()
+        if not stripped or stripped[0] == ";":
             continue
-        m = _LABEL_LINE.match(line)
-        if m and not line.startswith(" "):
-            blocks.append((m.group(1), []))
-            continue
+        if line[0] != " ":
+            m = _LABEL_LINE.match(line)
+            if m:
+                blocks.append((m.group(1), []))
+                continue
         if not blocks:
             blocks.append((None, []))  # unnamed entry block
-        stripped = line.strip()
-        if stripped.count("[") > stripped.count("]") and re.match(r"(?:%\S+ = )?switch\b", stripped):
+        if "switch" in stripped and stripped.count("[") > stripped.count("]") \
+                and re.match(r"(?:%\S+ = )?switch\b", stripped):
             pending = stripped
         else:
             blocks[-1][1].append(stripped)
@@ -406,7 +409,8 @@ class FunctionLowerer:
             raise Unsupported(f"integer wider than 64 bits (i{ty.bits} operand of this instruction)")
         kind = v[0]
         if kind == "local":
-            return Reg(self.regs.get(v[1]))
+            name = self.regs.as_written.get(v[1])      # NameTable.get's hit, inline
+            return Reg(name if name is not None else self.regs.get(v[1]))
         if kind == "float":
             raise Unsupported("floating point")
         if kind in ("agg", "cstr"):
@@ -494,6 +498,8 @@ class FunctionLowerer:
 
     # ------------------------------------------------------------ instructions
     def _lower_instr(self, text: str):
+        if fastpath.ENABLED and fastpath.read_line(self, text):  # common forms, no tokens
+            return
         toks = tokenize(text)
         c = Cursor(toks)
         dest = None
@@ -519,8 +525,13 @@ class FunctionLowerer:
         self._check_scalar(ty)
         if not isinstance(ty, IntT):
             raise Unsupported(f"{opcode} on {ty}")
+        av = parse_value(c, ty); c.expect(","); bv = parse_value(c, ty)
+        self.binary(dest, opcode, ty, av, bv)
+
+    def binary(self, dest, opcode, ty, av, bv):
+        """dest := av OPCODE bv on a scalar iN ``ty`` (values as parse_value gives them)."""
         bits = ty.bits
-        a = self.op(ty, parse_value(c, ty)); c.expect(","); b = self.op(ty, parse_value(c, ty))
+        a = self.op(ty, av); b = self.op(ty, bv)
         if opcode in ("and", "or", "xor"):
             self.emit(BinOp(op=opcode, dest=dest, a=a, b=b))
         elif opcode in ("add", "sub", "mul", "shl"):
@@ -601,7 +612,12 @@ class FunctionLowerer:
             self.wide.icmp(pred, dest, ty, av, bv)
             return
         self._check_scalar(ty)
-        a = self.op(ty, parse_value(c, ty)); c.expect(","); b = self.op(ty, parse_value(c, ty))
+        av = parse_value(c, ty); c.expect(","); bv = parse_value(c, ty)
+        self.icmp(dest, pred, ty, av, bv)
+
+    def icmp(self, dest, pred, ty, av, bv):
+        """dest := icmp PRED on scalar ``ty`` (checked by the caller)."""
+        a = self.op(ty, av); b = self.op(ty, bv)
         if pred in SIGNED_PREDS and isinstance(ty, IntT) and ty.bits == 1:
             a, b = self.sext_op(a, 1), self.sext_op(b, 1)
         self.emit(Cmp(rel=ICMP[pred], dest=dest, a=a, b=b))
@@ -691,6 +707,10 @@ class FunctionLowerer:
         st, v = parse_typed(c)
         c.expect("to")
         dt = parse_type(c)
+        self.cast(dest, opcode, st, v, dt)
+
+    def cast(self, dest, opcode, st, v, dt):
+        """dest := OPCODE ``v`` of type ``st`` to ``dt``."""
         if is_wide(st) or is_wide(dt):
             for t in (st, dt):
                 if not is_wide(t):
@@ -742,6 +762,10 @@ class FunctionLowerer:
         c.accept("atomic"); c.accept("volatile")
         ty = parse_type(c); c.expect(",")
         pt, pv = parse_typed(c)
+        self.load(dest, ty, pt, pv)
+
+    def load(self, dest, ty, pt, pv):
+        """dest := the ``ty`` value at pointer ``pv`` (of type ``pt``)."""
         addr = self.op(pt, pv)
         if is_aggregate(ty, self.L):
             for reg, (_, off, lt) in zip(self.agg_regs(dest, ty), aggregate_leaves(ty, self.L)):
@@ -786,6 +810,10 @@ class FunctionLowerer:
         c.accept("atomic"); c.accept("volatile")
         ty, v = parse_typed(c); c.expect(",")
         pt, pv = parse_typed(c)
+        self.store(ty, v, pt, pv)
+
+    def store(self, ty, v, pt, pv):
+        """Store ``v`` of type ``ty`` at pointer ``pv`` (of type ``pt``)."""
         addr = self.op(pt, pv)
         if not isinstance(ty, (IntT, PtrT)):
             if v[0] == "local" and is_aggregate(ty, self.L):
@@ -843,16 +871,20 @@ class FunctionLowerer:
             c.next()
         src = parse_type(c); c.expect(",")
         bt, bv = parse_typed(c)
+        self.gep(dest, src, bt, bv, lambda: _gep_index(c))
+
+    def gep(self, dest, src, bt, bv, next_index):
+        """dest := getelementptr ``src``, base ``bv`` (type ``bt``); ``next_index()`` gives the
+        next index as (type, value), None after the last (read as they are used, so errors
+        come in their order)."""
         if isinstance(bt, VectorT):
             raise Unsupported("vector GEP")
         base = self.op(bt, bv)
         const, terms = 0, []
         ty = src
         first = True
-        while c.accept(","):
-            if c.at("!") or (c.peek().kind == "meta"):
-                break
-            it, iv = parse_typed(c)
+        while (index := next_index()) is not None:
+            it, iv = index
             if isinstance(it, VectorT):
                 raise Unsupported("vector GEP")
             idx = self.op(it, iv)
@@ -915,6 +947,12 @@ class FunctionLowerer:
         if callee.startswith("@llvm."):
             self._intrinsic(callee[1:], c, dest, rt)
             return
+        self.call(dest, rt, callee, lambda: self._typed_call_args(c))
+
+    def call(self, dest, rt, callee: str, typed_args):
+        """dest := a direct call of ``callee`` (not an intrinsic) returning ``rt``;
+        ``typed_args()`` reads the arguments as [(type, attributes, operand)] (after the
+        checks on the callee, as the text is read)."""
         returns_agg = not isinstance(rt, (IntT, PtrT, VoidT))
         if returns_agg:
             if not is_aggregate(rt, self.L):
@@ -923,7 +961,7 @@ class FunctionLowerer:
                 raise Unsupported("call of an external function returning an aggregate")
         if callee in self.ctx.fake_addr and callee not in self.ctx.functions:
             raise Unsupported(f"call to {callee}")
-        typed = self._typed_call_args(c)
+        typed = typed_args()
         args = [a for _, _, a in typed]
         if callee not in self.ctx.functions:
             raise Unsupported(f"call to unknown {callee}")
@@ -1133,16 +1171,24 @@ class FunctionLowerer:
 
     def _i_br(self, c, dest):
         if c.accept("label"):
-            succ = c.next().text[1:]
-            if succ in self.phis:  # single successor: copies at the end of this block
-                self._phi_copies(self.block_label, succ)
-            self._finish(_br(self.labels.get(succ)))
+            self.jump(c.next().text[1:])
         else:
             ct, cv = parse_typed(c); c.expect(",")
             cond = self.op(ct, cv)
             c.expect("label"); t = c.next().text[1:]; c.expect(",")
             c.expect("label"); f = c.next().text[1:]
-            self._finish(CondBr(cond=cond, if_true=self._edge_target(t), if_false=self._edge_target(f)))
+            self.branch(cond, t, f)
+
+    def jump(self, succ: str):
+        """``br label %succ`` (``succ`` without its ``%``)."""
+        if succ in self.phis:  # single successor: copies at the end of this block
+            self._phi_copies(self.block_label, succ)
+        self._finish(_br(self.labels.get(succ)))
+        self._flush_edges()
+
+    def branch(self, cond, t: str, f: str):
+        """``br i1 COND, label %t, label %f`` (the condition an operand already)."""
+        self._finish(CondBr(cond=cond, if_true=self._edge_target(t), if_false=self._edge_target(f)))
         self._flush_edges()
 
     def _i_switch(self, c, dest):
@@ -1178,6 +1224,13 @@ class FunctionLowerer:
 
     def _i_phi(self, c, dest):
         pass  # lowered as edge copies (_collect_phis)
+
+
+def _gep_index(c):
+    """The next typed index of a GEP at ``c``; None after the last."""
+    if not c.accept(",") or c.at("!") or c.peek().kind == "meta":
+        return None
+    return parse_typed(c)
 
 
 def _br(label: str):

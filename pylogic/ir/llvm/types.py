@@ -315,6 +315,7 @@ class DataLayout:
         self._align: dict = {}
         self._size: dict = {}
         self._layouts: dict = {}
+        self._int_forms: dict = {}
 
     def resolve(self, ty):
         if type(ty) is not NamedT:
@@ -385,6 +386,38 @@ class DataLayout:
             return (ty.bits + 7) // 8
         return self.size(ty)
 
+    def int_form(self, ty) -> tuple | None:
+        """For a type whose scalar leaves are all integers (arrays and structs of them):
+        ``(shape, leaves, widths)``: ``shape`` the text LLVM prints for a constant of the type
+        with every ``iN NUMBER`` element left out (``[2 x i16] [i16 1, i16 -2]`` -> ``[, ]``),
+        ``leaves`` the ``(byte offset, bits)`` of those elements in text order and ``widths``
+        their N as text; None for other types. Cached per type."""
+        if ty in self._int_forms:
+            return self._int_forms[ty]
+        rt = self.resolve(ty)
+        got = None
+        if type(rt) is IntT:
+            got = ("", ((0, rt.bits),))
+        elif type(rt) is ArrayT and rt.count:
+            inner = self.int_form(rt.elem)
+            if inner is not None:
+                step = self.size(rt.elem)
+                elem = "" if type(rt.elem) is IntT else f"{type_text(rt.elem)} {inner[0]}"
+                got = ("[" + ", ".join([elem] * rt.count) + "]",
+                       tuple((k * step + off, bits) for k in range(rt.count) for off, bits in inner[1]))
+        elif type(rt) is StructT and rt.fields:
+            parts = [self.int_form(f) for f in rt.fields]
+            if all(p is not None for p in parts):
+                body = ", ".join("" if type(f) is IntT else f"{type_text(f)} {p[0]}"
+                                 for f, p in zip(rt.fields, parts))
+                got = ("<{ " + body + " }>" if rt.packed else "{ " + body + " }",
+                       tuple((base + off, bits) for base, p in zip(self.field_offsets(rt), parts)
+                             for off, bits in p[1]))
+        if got is not None:
+            got = (got[0], got[1], [str(bits) for _, bits in got[1]])
+        self._int_forms[ty] = got
+        return got
+
     def field_offsets(self, ty) -> list[int]:
         return self._layout(self.resolve(ty))[0]
 
@@ -399,6 +432,22 @@ class DataLayout:
                 off += self.size(f)
             got = self._layouts[st] = (offsets, off)
         return got
+
+
+def type_text(ty) -> str:
+    """A type as LLVM prints it (named structs by name)."""
+    if type(ty) is IntT:
+        return f"i{ty.bits}"
+    if type(ty) is NamedT:
+        return ty.name
+    if type(ty) is ArrayT:
+        return f"[{ty.count} x {type_text(ty.elem)}]"
+    if type(ty) is VectorT:
+        return f"<{ty.count} x {type_text(ty.elem)}>"
+    if type(ty) is StructT:
+        body = "{ " + ", ".join(map(type_text, ty.fields)) + " }" if ty.fields else "{}"
+        return f"<{body}>" if ty.packed else body
+    return "ptr" if type(ty) is PtrT else ty.name
 
 
 def _round_up(n: int, a: int) -> int:

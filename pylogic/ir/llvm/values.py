@@ -7,6 +7,8 @@ Value terms are tuples: ('local', name) ('global', name) ('int', n) ('zero',) ('
 """
 from __future__ import annotations
 
+import re
+
 from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, StructT,
                                    Unsupported, VectorT, parse_type)
 
@@ -344,6 +346,33 @@ def write_initializer(c: Cursor, ty, layout: DataLayout, buf: bytearray, off: in
             layout_initializer(ty, parse_value(c, ty), layout, buf, off, relocs)
         except Unsupported as exc:
             raise Irregular(exc.reason)
+
+
+#: An integer element of a printed constant: ``iN NUMBER`` inside ``[...]``/``{ ... }``.
+_INT_ELEMENT = re.compile(r"(?<=[ \[{])i(\d+) (-?\d+)(?=,| ?[\]}])")
+_NUMBER = re.compile(r"-?\d+")
+
+
+def write_int_initializer(ty, init: str, layout: DataLayout, buf: bytearray) -> bool:
+    """What write_initializer writes for the printed initialiser ``init`` of type ``ty`` when
+    it spells out integers only (most of csmith's global bytes, #32), by two regex passes and
+    no tokens: ``init`` without its integer elements must be the shape of ``ty``, and their
+    widths its leaves' (``DataLayout.int_form``); the leaves then take the numbers in order. False,
+    having written nothing, for any other initialiser."""
+    form = layout.int_form(ty)
+    if form is None:
+        return False
+    if not form[0]:                             # iN: one number
+        if not _NUMBER.fullmatch(init):
+            return False
+        _write_int(buf, 0, form[1][0][1], int(init))
+        return True
+    parts = _INT_ELEMENT.split(init)            # [text, N, NUMBER, text, N, NUMBER, ..., text]
+    if "".join(parts[0::3]) != form[0] or parts[1::3] != form[2]:
+        return False
+    for (off, bits), v in zip(form[1], parts[2::3]):
+        _write_int(buf, off, bits, int(v))
+    return True
 
 
 def _write_int(buf: bytearray, off: int, bits: int, value: int) -> None:

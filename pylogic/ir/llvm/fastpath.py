@@ -1,0 +1,207 @@
+"""Line readers for the most common LLVM instruction forms, without tokens (issue #32).
+
+About 20 us of the importer's time per LLVM instruction went to tokenizing the line, building a
+Cursor and descending the type and value grammar. The forms csmith's and gcc's programs are
+mostly made of (``%x = load i32, ptr %p, align 4``, ``store``, ``getelementptr`` with integer
+indices, casts, ``icmp``, integer binary operators, ``br``) are read here by one compiled regex
+each and handed to the same lowering methods the token path calls (``lower.FunctionLowerer``:
+``load``, ``store``, ``gep``, ``cast``, ``icmp``, ``binary``, ``jump``, ``branch``), with the
+types and value terms ``types.parse_type`` and ``values.parse_value`` would give. Any other
+line -- other spellings, flags, metadata, quoted names, wide integers -- is left to the token
+path (``read_line`` returns False before doing anything), so the PIR is the same either way
+(tests/ir/llvm/test_fastpath.py lowers corpora both ways).
+"""
+from __future__ import annotations
+
+import re
+
+from pylogic.ir.llvm.types import (PTR, Cursor, IntT, Unsupported, VoidT, parse_type,
+                                   tokenize)
+
+#: Whether the importer reads lines here first (and global initialisers of integers by
+#: ``values.write_int_initializer``); tests turn it off for the reference.
+ENABLED = True
+
+_NAME = r"[-A-Za-z$._0-9]+"
+#: A value parse_value reads as a local, a global, an integer or one of the words below.
+_VAL = rf"(%{_NAME}|@{_NAME}|-?\d+|true|false|null|undef|poison)"
+#: A scalar or named type; _ATY also arrays of them (a GEP's source type).
+_TY = rf"(i\d+|ptr|%{_NAME})"
+_ATY = rf"((?:\[\d+ x )*(?:i\d+|ptr|%{_NAME})\]*)"
+_DEST = rf"(%{_NAME}) = "
+
+_LOAD = re.compile(rf"{_DEST}load (?:volatile )?{_TY}, ptr {_VAL}, align \d+\Z")
+_STORE = re.compile(rf"store (?:volatile )?{_TY} {_VAL}, ptr {_VAL}, align \d+\Z")
+_GEP = re.compile(rf"{_DEST}getelementptr (?:inbounds )?{_ATY}, ptr {_VAL}((?:, i\d+ (?:%{_NAME}|-?\d+))*)\Z")
+_GEP_INDEX = re.compile(rf", (i\d+) (%{_NAME}|-?\d+)")
+_CAST = re.compile(rf"{_DEST}(trunc|zext|sext|ptrtoint|inttoptr|bitcast) {_TY} {_VAL} to {_TY}\Z")
+_ICMP = re.compile(rf"{_DEST}icmp (eq|ne|slt|sle|sgt|sge|ult|ule|ugt|uge) {_TY} {_VAL}, {_VAL}\Z")
+_BINARY = re.compile(rf"{_DEST}(add|sub|mul|and|or|xor|shl|lshr|ashr|sdiv|srem|udiv|urem)"
+                     rf"(?: (?:nuw|nsw|exact|disjoint))* {_TY} {_VAL}, {_VAL}\Z")
+_JUMP = re.compile(rf"br label %({_NAME})\Z")
+_BRANCH = re.compile(rf"br i1 {_VAL}, label %({_NAME}), label %({_NAME})\Z")
+
+_ARG_WORDS = r"(?: (?:noundef|signext|zeroext))*"
+_ARG = rf"(?:i\d+|ptr){_ARG_WORDS} {_VAL}"
+_CALL = re.compile(rf"(?:{_DEST})?call (?:(?:noundef|signext|zeroext) )*(void|i\d+|ptr) "
+                   rf"(@{_NAME})\(((?:{_ARG}(?:, {_ARG})*)?)\)\Z")
+_CALL_ARG = re.compile(rf"(i\d+|ptr)((?: (?:noundef|signext|zeroext))*) {_VAL}")
+
+_WORD_VALUES = {"true": ("int", 1), "false": ("int", 0), "null": ("zero",), "undef": ("zero",),
+                "poison": ("zero",)}
+I1 = IntT(1)
+
+
+def value(text: str) -> tuple:
+    """The value term parse_value gives for a _VAL match (of an integer or pointer type)."""
+    first = text[0]
+    if first == "%":
+        return ("local", text)
+    if first == "@":
+        return ("global", text)
+    word = _WORD_VALUES.get(text)
+    return word if word is not None else ("int", int(text))
+
+
+_TYPES: dict[str, object] = {}
+
+
+def type_of(text: str):
+    """The type parse_type reads from exactly ``text``; None if it reads something else or
+    rejects it (the token path then reports it)."""
+    ty = _TYPES.get(text)
+    if ty is None:
+        c = Cursor(tokenize(text))
+        try:
+            ty = parse_type(c)
+        except (Unsupported, ValueError, IndexError):
+            return None
+        if not c.done():
+            return None
+        _TYPES[text] = ty
+    return ty
+
+
+def _scalar(ty) -> bool:
+    """Integer types up to 64 bits and ``ptr``: what the readers below lower directly."""
+    return ty is PTR or (type(ty) is IntT and ty.bits <= 64)
+
+
+def _load(lw, text: str) -> bool:
+    m = _LOAD.match(text)
+    if m is None:
+        return False
+    ty = type_of(m[2])
+    if ty is None:
+        return False
+    lw.load(lw.regs.get(m[1]), ty, PTR, value(m[3]))
+    return True
+
+
+def _store(lw, text: str) -> bool:
+    m = _STORE.match(text)
+    if m is None:
+        return False
+    ty = type_of(m[1])
+    if ty is None:
+        return False
+    lw.store(ty, value(m[2]), PTR, value(m[3]))
+    return True
+
+
+def _gep(lw, text: str) -> bool:
+    m = _GEP.match(text)
+    if m is None:
+        return False
+    src = type_of(m[2])
+    if src is None:
+        return False
+    indices = iter([(type_of(t), value(v)) for t, v in _GEP_INDEX.findall(m[4])])
+    lw.gep(lw.regs.get(m[1]), src, PTR, value(m[3]), lambda: next(indices, None))
+    return True
+
+
+def _cast(lw, text: str) -> bool:
+    m = _CAST.match(text)
+    if m is None:
+        return False
+    st, dt = type_of(m[3]), type_of(m[5])
+    if not (_scalar(st) and _scalar(dt)):
+        return False
+    lw.cast(lw.regs.get(m[1]), m[2], st, value(m[4]), dt)
+    return True
+
+
+def _icmp(lw, text: str) -> bool:
+    m = _ICMP.match(text)
+    if m is None:
+        return False
+    ty = type_of(m[3])
+    if not _scalar(ty):
+        return False
+    lw.icmp(lw.regs.get(m[1]), m[2], ty, value(m[4]), value(m[5]))
+    return True
+
+
+def _binary(lw, text: str) -> bool:
+    m = _BINARY.match(text)
+    if m is None:
+        return False
+    ty = type_of(m[3])
+    if not (type(ty) is IntT and ty.bits <= 64):
+        return False
+    lw.binary(lw.regs.get(m[1]), m[2], ty, value(m[4]), value(m[5]))
+    return True
+
+
+def _br(lw, text: str) -> bool:
+    m = _JUMP.match(text)
+    if m is not None:
+        lw.jump(m[1])
+        return True
+    m = _BRANCH.match(text)
+    if m is None:
+        return False
+    lw.branch(lw.op(I1, value(m[1])), m[2], m[3])
+    return True
+
+
+def _call(lw, text: str) -> bool:
+    m = _CALL.match(text)
+    if m is None or m[3].startswith("@llvm."):
+        return False
+    rt = type_of(m[2])
+    if not (rt is PTR or type(rt) is VoidT or (type(rt) is IntT and rt.bits <= 64)):
+        return False
+    args = [(type_of(t), dict.fromkeys(words.split()), value(v))
+            for t, words, v in _CALL_ARG.findall(m[4])]
+
+    def typed_args():               # as lower.FunctionLowerer._typed_call_args, in its order
+        out = []
+        for ty, attrs, v in args:
+            lw._check_scalar(ty)
+            out.append((ty, attrs, lw.op(ty, v)))
+        return out
+    lw.call(lw.regs.get(m[1]) if m[1] else None, rt, m[3], typed_args)
+    return True
+
+
+_READERS = {"call": _call, "load": _load, "store": _store, "getelementptr": _gep, "br": _br, "icmp": _icmp,
+            **{op: _cast for op in ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "bitcast")},
+            **{op: _binary for op in ("add", "sub", "mul", "and", "or", "xor", "shl", "lshr",
+                                      "ashr", "sdiv", "srem", "udiv", "urem")}}
+
+
+def read_line(lw, text: str) -> bool:
+    """Lower one instruction line with ``lw`` (a FunctionLowerer) if it has one of the forms
+    above; False, having done nothing, otherwise."""
+    if text[:1] == "%":
+        i = text.find(" = ")
+        if i < 0:
+            return False
+        j = text.find(" ", i + 3)
+        opcode = text[i + 3:j]
+    else:
+        opcode = text[:text.find(" ")]
+    reader = _READERS.get(opcode)
+    return reader is not None and reader(lw, text)
