@@ -61,6 +61,8 @@ class Registers:
 def _meet_node(a: list, b: list, height: int):
     """``a ⊓ b`` node by node: ``a`` itself where nothing of it changes, else ``b`` itself where
     the meet is ``b`` (so that states met at joins keep sharing their nodes)."""
+    if a == b:                              # equal values (a C-level scan): nothing changes
+        return a
     out = []
     same_a = same_b = True
     for x, y in zip(a, b):
