@@ -12,6 +12,7 @@ and changed registers · log n) instead of O(registers).
 
 Example
 -------
+>>> from pylogic.flow.lattice import BOT
 >>> regs = Registers(["a", "b", "c"])
 >>> s = regs.build({"a": 0, "b": 0, "c": 1}); t = s.copy(); t["a"] = 5
 >>> s["a"], t["a"], s.meet(t)["a"] is BOT, s.meet(s) is s
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from typing import Iterator, Mapping
 
-from pylogic.flow.lattice import BOT, meet
+from pylogic.flow.lattice import meet
 
 __all__ = ["Registers", "StateMap"]
 
