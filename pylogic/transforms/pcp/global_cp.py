@@ -285,7 +285,7 @@ class GlobalCP(CCAnalysis):
                 new = _meet_states(old, info)
                 if new is not old:                          # ⊤_F (None) is not any state
                     self.inf[target] = new
-                    work.push(target)
+                    work.push(target, fresh=old is None)    # first reached: this sweep
         for local in self.locals.values():
             for label, n in local.reached().items():
                 self.executable.add(label)

@@ -309,7 +309,9 @@ class CCAnalysis:
                 else:               # ⊤ never reaches here: the meet of two values or ⊥
                     incoming[target] = old.meet(edge_state)
                     changed = incoming[target] is not old
-                if changed or target not in executable:
+                if target not in executable:        # a block reached for the first time
+                    work.push(target, fresh=True)
+                elif changed:
                     work.push(target)
         return CCResult(self, executable, incoming, reached)
 

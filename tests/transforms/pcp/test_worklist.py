@@ -31,7 +31,7 @@ def test_forward_in_this_sweep_retreating_in_the_next():
 class _PriorityQueue(Worklist):
     """The order before the sweeps: always the smallest reverse-postorder number."""
 
-    def push(self, label):
+    def push(self, label, fresh=False):
         if label not in self._queued:
             key = (0, self.order.get(label, len(self.order)))
             self._queued[label] = key
@@ -58,3 +58,14 @@ def test_fixpoint_does_not_depend_on_the_order(seed, monkeypatch):
                         gcp.executable, gcp.reached,
                         {h: None if s is None else _plain(s) for h, s in gcp.inf.items()}))
     assert results[0] == results[1]
+
+
+def test_a_fresh_label_behind_is_taken_in_this_sweep():
+    work = Worklist({"A": 0, "B": 1, "C": 2})
+    work.push("A")
+    work.pop()
+    work.push("C")
+    assert work.pop() == "C"
+    work.push("B", fresh=True)          # behind C, never visited: still this sweep
+    work.push("A")                      # behind C, visited: the next sweep
+    assert [work.pop(), work.pop(), work.pop()] == ["B", "A", None]
