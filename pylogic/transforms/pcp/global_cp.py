@@ -22,24 +22,27 @@ References: predicated_cp.md §3.1, §3.8, §3.10 (G3, G6, G7); T12, T13.
 """
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.ir.deposit_types import reads_condition_when_nullified
 from pylogic.ir.model import TRUE_PREDICATES, Function, Module, PredDefine
-from pylogic.flow.lattice import BOT, meet, meet_all
-from pylogic.transforms.pcp.pssa import PSSA, CondRef, PSSAUnsupported, build_pssa, fpp_name
+from pylogic.flow.lattice import BOT, meet_all
+from pylogic.flow.state_map import StateMap
+from pylogic.transforms.pcp.pssa import (PSSA, CondRef, PSSAUnsupported, build_pssa, fpp_name,
+                                         use_counts)
 from pylogic.transforms.pcp.pvg import PVG, _passes, build_pvg, compatible, evaluate
 from pylogic.transforms.regions import Region, RegionLimits, select_regions
 from pylogic.transforms.pcp.sccp import CCAnalysis
+from pylogic.transforms.pcp.worklist import Worklist
 
 __all__ = ["GlobalCP", "Hyperblock", "global_constants", "PathState"]
 
 
-def _meet_states(old: Optional[dict], new: dict, registers: list) -> dict:
-    """``old ⊓ new`` register by register; ``old`` None is ⊤_F."""
-    return dict(new) if old is None else {r: meet(old[r], new[r]) for r in registers}
+def _meet_states(old: Optional[StateMap], new: StateMap) -> StateMap:
+    """``old ⊓ new`` register by register (``old`` itself when unchanged); ``old`` None is
+    ⊤_F."""
+    return new.copy() if old is None else old.meet(new)
 
 
 @dataclass
@@ -124,22 +127,28 @@ class _Local:
                 out[label] = max(out.get(label, 0), k + 1)
         return out
 
-    def exit_info(self, registers: list) -> dict:
-        """target -> {register: value}: Info[hb@m] met over the exits to each target."""
+    def exit_info(self) -> dict:
+        """target -> state: Info[hb@m] met over the exits to each target. A register the path
+        neither writes nor splits on leaves with its live-in value: only the path's own
+        registers are looked at (the entry state is shared, ``flow.state_map``)."""
         out: dict = {}
+        registers = self.entry.registers
         for path, target, env in self.pssa.exits:
             if target == "ret" or not self.feasible(path):
                 continue
-            info = {}
-            for r in registers:
+            info = self.entry.copy()
+            for key in env:
+                r = key[1] if isinstance(key, tuple) else key
+                if r not in registers:
+                    continue
                 h = env.get(r)
                 if isinstance(h, int):
                     info[r] = h
                 elif h is None:                 # not written: the live-in (0 if split false)
-                    info[r] = 0 if env.get(("truth", r)) == 0 else self.entry.get(r, BOT)
+                    info[r] = 0 if env.get(("truth", r)) == 0 else self.entry[r]
                 else:
                     info[r] = self.value_on(h, path)
-            out[target] = _meet_states(out.get(target), info, registers)
+            out[target] = _meet_states(out.get(target), info)
         return out
 
 
@@ -154,10 +163,10 @@ class _Blind:
     def reached(self) -> dict:
         return {self.label: self.n_reached}
 
-    def exit_info(self, registers: list) -> dict:
+    def exit_info(self) -> dict:
         out: dict = {}
         for target, state in self.exits:
-            out[target] = _meet_states(out.get(target), state, registers)
+            out[target] = _meet_states(out.get(target), state)
         return out
 
 
@@ -176,6 +185,7 @@ class GlobalCP(CCAnalysis):
         self.executable: set = set()
         self.reached: dict = {}
         self._owner: dict = {}
+        self._uses = use_counts(fn)     # build_pssa's, once per function
 
     # ---- answers for the rewrite
     def computed(self, state, ins):
@@ -209,16 +219,17 @@ class GlobalCP(CCAnalysis):
     def _local(self, hb: Hyperblock, entry: dict, max_paths: Optional[int]):
         if hb.blind:
             return self._blind(hb.head, entry)
-        pssa = build_pssa(self.fn, hb.region, entry=entry, max_paths=max_paths)
+        pssa = build_pssa(self.fn, hb.region, entry=entry, max_paths=max_paths,
+                          uses=self._uses, block_map=self.blocks)
         return _Local(pssa, evaluate(build_pvg(pssa, full=self.full, entry=entry)), entry)
 
     def _blind(self, label: str, entry: dict) -> _Blind:
-        state = dict(entry)
+        state = entry.copy()
         block = self.blocks[label]
         states, out_edges = [], []
         n = len(block.instrs)
         for k, ins in enumerate(block.instrs):
-            states.append(dict(state))
+            states.append(state.copy())
             if self.step(state, ins, CCAnalysis.guard_value(self, state, ins), out_edges):
                 n = k + 1
                 break
@@ -230,7 +241,8 @@ class GlobalCP(CCAnalysis):
         out = []
         for region in regions:
             try:                        # probe with nothing known: the most paths
-                build_pssa(self.fn, region, entry={}, max_paths=max_paths)
+                build_pssa(self.fn, region, entry={}, max_paths=max_paths, uses=self._uses,
+                           block_map=self.blocks)
                 out.append(Hyperblock(region))
                 continue
             except PSSAUnsupported as exc:
@@ -240,7 +252,8 @@ class GlobalCP(CCAnalysis):
             for label in region.blocks:
                 single = Region(label, (label,))
                 try:
-                    build_pssa(self.fn, single, entry={}, max_paths=max_paths)
+                    build_pssa(self.fn, single, entry={}, max_paths=max_paths,
+                               uses=self._uses, block_map=self.blocks)
                     out.append(Hyperblock(single))
                 except PSSAUnsupported as exc:
                     out.append(Hyperblock(single, blind=True, reason=str(exc)))
@@ -258,24 +271,21 @@ class GlobalCP(CCAnalysis):
         else:
             start = {r: start.get(r, BOT) for r in self.regs}
         self.inf = {head: None for head in by_head}         # ⊤_F
-        self.inf[entry_label] = start
-        heap, queued = [(self.order.get(entry_label, 0), entry_label)], {entry_label}
-        while heap:
-            _, head = heapq.heappop(heap)
-            queued.discard(head)
+        self.inf[entry_label] = self.registers.build(start)
+        work = Worklist(self.order)
+        work.push(entry_label)
+        while (head := work.pop()) is not None:
             local = self._local(by_head[head], self.inf[head], max_paths)
             self.analyses += 1
             self.locals[head] = local
-            for target, info in local.exit_info(self.regs).items():
+            for target, info in local.exit_info().items():
                 if target not in by_head:
                     continue                                # unreachable in the CFG: never
                 old = self.inf[target]
-                new = _meet_states(old, info, self.regs)
-                if new != old:                              # ⊤_F (None) != any state
+                new = _meet_states(old, info)
+                if new is not old:                          # ⊤_F (None) is not any state
                     self.inf[target] = new
-                    if target not in queued:
-                        queued.add(target)
-                        heapq.heappush(heap, (self.order.get(target, len(self.order)), target))
+                    work.push(target, fresh=old is None)    # first reached: this sweep
         for local in self.locals.values():
             for label, n in local.reached().items():
                 self.executable.add(label)

@@ -29,7 +29,7 @@ from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import used_names
 from pylogic.transforms.pcp.emit import _Names, emit_region
 from pylogic.transforms.pcp.global_cp import global_constants
-from pylogic.transforms.pcp.pssa import PSSAUnsupported, build_pssa
+from pylogic.transforms.pcp.pssa import PSSAUnsupported, build_pssa, use_counts
 from pylogic.transforms.pcp.pvg import (build_pvg, evaluate, false_predicates, off_predicated,
                                         simplify, source_constants)
 from pylogic.transforms.pcp.sccp import FunctionSccp, SccpRecord, apply_constants
@@ -114,11 +114,12 @@ def _hyperblock_function(fn: Function, module: Module, *, full: bool, max_blocks
     rets = {b.label: b.instrs[-1].value for b in fn.blocks
             if isinstance(b.instrs[-1], Ret) and b.instrs[-1].value is not None}
     new_head, merged = {}, set()
+    uses, block_map = use_counts(fn), fn.block_map()
     for region in regions:
         if len(region.blocks) < 2:
             continue
         try:
-            pssa = build_pssa(fn, region, max_paths=max_paths)
+            pssa = build_pssa(fn, region, max_paths=max_paths, uses=uses, block_map=block_map)
             if pssa.predicated or pssa.opaque:
                 raise PSSAUnsupported("predicated code, memory or calls (hyperblock emission "
                                       "models ordinary computations)")

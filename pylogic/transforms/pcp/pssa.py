@@ -203,8 +203,15 @@ def _deposits(ins: PredDefine, g: int, env: dict) -> dict:
     return out
 
 
+def use_counts(fn: Function) -> Counter:
+    """register -> how many operands of ``fn`` read it (``_folded_condition``'s question)."""
+    return Counter(op.name for b in fn.blocks for ins in b.instrs
+                   for op in ins.uses() if isinstance(op, Reg))
+
+
 def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
-               max_paths: Optional[int] = None) -> PSSA:
+               max_paths: Optional[int] = None, uses: Optional[Counter] = None,
+               block_map: Optional[dict] = None) -> PSSA:
     """PSSA of ``region`` of ``fn`` (predicated_cp.md §3.3).
 
     On ordinary (branchy) code this is the paper's construction: paths are CFG paths from the
@@ -217,14 +224,15 @@ def build_pssa(fn: Function, region: Region, entry: Optional[dict] = None,
 
     ``entry``: value of registers live into the region; a guard live into the region whose value
     is a constant there is not split on. ``max_paths``: raise :class:`PSSAUnsupported` beyond
-    that many paths.
+    that many paths. ``uses`` and ``block_map``: ``use_counts(fn)`` and ``fn.block_map()`` when
+    the caller has them (computed once per function, not once per region).
     """
     entry = entry or {}
-    bm = fn.block_map()
+    bm = fn.block_map() if block_map is None else block_map
     inside = set(region.blocks)
     head = region.head
-    uses = Counter(op.name for b in fn.blocks for ins in b.instrs
-                   for op in ins.uses() if isinstance(op, Reg))
+    if uses is None:
+        uses = use_counts(fn)
     pssa = PSSA(region)
     emit = pssa.instrs.append
     counter: Counter = Counter()

@@ -41,9 +41,12 @@ Lattice and transfer functions (docs/pir.md semantics, the interpreter's operato
 
 Why the fixpoint is Python: the lattice evaluation folds 64-bit arithmetic, which the 32-bit
 Datalog engines cannot express (DESIGN.md "Integers are 32-bit in clingo and in Soufflé"). The
-structure it reads comes from the analysis rows: the worklist visits blocks in reverse postorder
-(``rpo`` facts) and ``reachable`` tells CFG-unreachable blocks from merely infeasible ones in the
-record; nothing computes dominators or loops here.
+structure it reads comes from the analysis rows: the worklist visits blocks in round-robin sweeps
+of reverse postorder (``rpo`` facts; ``pcp/worklist.py``) and ``reachable`` tells CFG-unreachable
+blocks from merely infeasible ones in the record; nothing computes dominators or loops here.
+The state of every register at a block's entry is a persistent map (``flow/state_map.py``): copied
+in O(1), met at a join in time proportional to what differs, so a block costs its instructions,
+not the function's registers.
 
 References: M. N. Wegman, F. K. Zadeck, "Constant propagation with conditional branches", ACM
 TOPLAS 13(2), 1991 (algorithm CC); predicated_cp.md §4.2 (what it misses on the branchy example);
@@ -52,7 +55,6 @@ docs/pir.md (semantics, deposit types).
 from __future__ import annotations
 
 import dataclasses
-import heapq
 from dataclasses import dataclass
 from itertools import product
 from typing import Iterable, Optional
@@ -62,8 +64,10 @@ from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, C
                               CondBr, Function, Imm, Instr, Load, Module, Mov, PredDefine, PredDest,
                               Print, Reg, Ret, Select, Store, UnOp)
 from pylogic.flow.lattice import BOT, TOP, apply, meet
+from pylogic.flow.state_map import Registers
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.driver import run_per_function
+from pylogic.transforms.pcp.worklist import Worklist
 
 __all__ = ["sccp", "SccpRecord", "FunctionSccp", "ConstantUse", "NEEDS", "TOP", "BOTTOM",
            "conditional_constants", "apply_constants", "CCAnalysis", "CCResult"]
@@ -198,10 +202,10 @@ class CCResult:
 
     def block_states(self, label: str) -> list:
         """The state before each reached instruction of executable block ``label``."""
-        state = dict(self.incoming[label])
+        state = self.incoming[label].copy()
         states = []
         for ins in self.analysis.blocks[label].instrs[:self.reached[label]]:
-            states.append(dict(state))
+            states.append(state.copy())
             self.analysis.step(state, ins, self.analysis.guard_value(state, ins), [])
         return states
 
@@ -233,6 +237,7 @@ class CCAnalysis:
         regs -= TRUE_PREDICATES
         regs -= self.address_names
         self.regs = sorted(regs)
+        self.registers = Registers(self.regs)       # states: persistent maps over these
         self.order = order
 
     def value(self, state: dict, op):
@@ -278,16 +283,14 @@ class CCAnalysis:
         for p in fn.params:
             if p in init:
                 init[p] = BOTTOM
-        incoming: dict = {entry: init}
+        incoming: dict = {entry: self.registers.build(init)}
         reached: dict = {}
         executable = set()
-        heap = [(self.order.get(entry, 0), entry)]
-        queued = {entry}
-        while heap:
-            _, label = heapq.heappop(heap)
-            queued.discard(label)
+        work = Worklist(self.order)
+        work.push(entry)
+        while (label := work.pop()) is not None:
             executable.add(label)
-            state = dict(incoming[label])
+            state = incoming[label].copy()
             block = self.blocks[label]
             out_edges = []
             n_reached = len(block.instrs)
@@ -303,17 +306,13 @@ class CCAnalysis:
                 if old is None:
                     incoming[target] = edge_state
                     changed = True
-                else:
-                    changed = False
-                    for r, v in edge_state.items():
-                        o = old[r]
-                        if o is not v and o != BOTTOM and not (o == v and _known(v)):
-                            old[r] = BOTTOM  # two different values (⊤ never reaches here)
-                            changed = True
-                if changed or target not in executable:
-                    if target not in queued:
-                        queued.add(target)
-                        heapq.heappush(heap, (self.order.get(target, len(self.order)), target))
+                else:               # ⊤ never reaches here: the meet of two values or ⊥
+                    incoming[target] = old.meet(edge_state)
+                    changed = incoming[target] is not old
+                if target not in executable:        # a block reached for the first time
+                    work.push(target, fresh=True)
+                elif changed:
+                    work.push(target)
         return CCResult(self, executable, incoming, reached)
 
     def step(self, state: dict, ins: Instr, g, out_edges: list) -> bool:
@@ -330,13 +329,13 @@ class CCAnalysis:
             return False  # nullified (⊤ does not occur at a reached point)
         if isinstance(ins, (Br, CondBr, Ret)):
             if isinstance(ins, Br):
-                out_edges.append((ins.target, dict(state)))
+                out_edges.append((ins.target, state.copy()))
             elif isinstance(ins, CondBr):
                 c = _truth(self.value(state, ins.cond))
                 if c is BOTTOM or c == 1:
-                    out_edges.append((ins.if_true, dict(state)))
+                    out_edges.append((ins.if_true, state.copy()))
                 if c is BOTTOM or c == 0:
-                    out_edges.append((ins.if_false, dict(state)))
+                    out_edges.append((ins.if_false, state.copy()))
             return g is not BOTTOM
         for d in ins.defs():
             if d in TRUE_PREDICATES:
@@ -344,7 +343,7 @@ class CCAnalysis:
             new = self.computed(state, ins)
             state[d] = new if g is not BOTTOM else meet(state[d], new)
         if isinstance(ins, Call) and ins.continuations:   # exit splitting: any exit may return
-            out_edges.extend((t, dict(state)) for t in ins.continuations)
+            out_edges.extend((t, state.copy()) for t in ins.continuations)
             return True
         return False
 
