@@ -12,6 +12,7 @@ import pytest
 from pylogic.cli import main
 from pylogic.transforms.registry import COMPOSITES, PASSES, expand, known_names
 from tests.package.test_startup_imports import heavy, imported
+from tests.transforms.pre.test_pre_mr import FIG_6_1
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -68,36 +69,7 @@ def test_listing_imports_no_pass():
 
 #: pathfinder.md Fig. 6.10's PRE(MR) example (docs/passes.md "pre-mr"): a+b and c+d are
 #: evaluated 6 times on this input; PRE(MR) leaves 2.
-FIG_6_10 = """func main(a, b, c, d) {
-En:
-    br O
-O:
-    o = input
-    cbr o, CD1, P
-CD1:
-    x = add c, d
-    print x
-    br Q
-P:
-    p = input
-    cbr p, Ex, Q
-Q:
-    q = input
-    cbr q, CD2, R
-CD2:
-    y = add c, d
-    print y
-    br O
-R:
-    br S
-S:
-    z = add a, b
-    print z
-    br O
-Ex:
-    ret 0
-}
-"""
+FIG_6_10 = FIG_6_1   # the same program (test_pre_mr)
 CASE = ["--validate", "--args", "1,2,3,4", "--input", "0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,1"]
 
 

@@ -16,6 +16,7 @@ import pytest
 from pylogic.cli import main
 from pylogic.report import charts
 from tests.analysis.test_estimation import RUNNING
+from tests.transforms.pre.test_pre_mr import FIG_6_1
 
 ROOT = Path(__file__).resolve().parents[2]
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None,
@@ -58,36 +59,7 @@ done:
 }
 """
 #: pathfinder.md Fig. 6.10's PRE(MR) example (docs/passes.md "pre-mr").
-MR = """func main(a, b, c, d) {
-En:
-    br O
-O:
-    o = input
-    cbr o, CD1, P
-CD1:
-    x = add c, d
-    print x
-    br Q
-P:
-    p = input
-    cbr p, Ex, Q
-Q:
-    q = input
-    cbr q, CD2, R
-CD2:
-    y = add c, d
-    print y
-    br O
-R:
-    br S
-S:
-    z = add a, b
-    print z
-    br O
-Ex:
-    ret 0
-}
-"""
+MR = FIG_6_1   # the same program (test_pre_mr)
 MR_CASE = ["--args", "1,2,3,4", "--input", "0,0,0,0,0,0,0,0,0,0,0,0,1,1,0,1"]
 PIPELINE = ["simplify", "pre-mr-split", "pre-m", "dce"]
 TARGETED = {"evaluations": "evaluations", "loads": "loads",
