@@ -1,14 +1,17 @@
 """Pre-decoding of PIR functions into generated, specialised Python functions.
 
 Register names are resolved to slots of the frame's register list ``R``; literals and global
-addresses are inlined; guard tests and the 64-bit wrap are written out. Each function gets
-*segments*: one Python function per straight-line run of instructions from a block start (or a
-call's return point) to the next unconditional terminator or call, side exits included, all
-compiled with one ``exec``. ``segments[pc](R)`` returns the next pc; negative results are events
-for the machine (``machine.py``): ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at
-``pc`` (arguments in ``BOX[0]``). A one-function-per-instruction form (``steps``) is compiled on
-demand for exact stepping when fuel runs out. Faults raise ``ops.Fault``; the machine finds the
-faulting instruction from the traceback's line number.
+addresses are inlined; guard tests and the 64-bit wrap are written out. A function is cut into
+*segments*: straight-line runs of instructions from a block start (or a call's return point) to
+the next unconditional terminator or call, side exits included. The whole function becomes one
+Python function ``run(R, pc, budget)`` (``compile_function``): registers are its locals, the
+segments are dispatched inside one loop and charged to the fuel ``budget`` as they start; it
+returns events for the machine (``machine.py``): ``pc >= 0`` the budget does not cover the
+segment at ``pc``, ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at ``pc`` (arguments in
+``BOX[0]``). A one-function-per-instruction form (``steps``, on the list ``R``) is compiled on
+demand for exact stepping when fuel runs out; it is also the reference the fused form is checked
+against (tests/interp/test_fused.py). Faults raise ``ops.Fault``; the machine finds the faulting
+instruction from the traceback's line number.
 
 Semantics are docs/pir.md's: every operator's Python expression and the wrap its value needs come from
 ``pylogic.ir.ops`` (64-bit two's complement, C division, shift counts mod 64); guards nullify
@@ -18,6 +21,7 @@ give 1, never-written registers read 0.
 """
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass, field
 from typing import Optional
@@ -27,10 +31,11 @@ from pylogic.ir.model import (
     MASK64, MAX64, MIN64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, Imm,
     Input, Instr, Load, Mov, PredDefine, Print, Reg, Ret, Select, Store, UnOp)
 from pylogic.ir.ops import BINARY, RELATION, SHIFT_MASK, SIGNED, UNARY, UNSIGNED, Fault
+from pylogic.interp.ranges import binary, operand_range, register_ranges, signed, unary
 
-#: Store ``v`` wrapped to 64 bits (``to_signed64``, written out)
-_WRAP = (f"if not {MIN64} <= v <= {MAX64}: "
-         f"v = ((v & {MASK64}) ^ {1 << 63}) - {1 << 63}")
+#: Store ``{v}`` wrapped to 64 bits (``to_signed64``, written out)
+_WRAP = (f"if not {MIN64} <= {{v}} <= {MAX64}: "
+         f"{{v}} = (({{v}} & {MASK64}) ^ {1 << 63}) - {1 << 63}")
 
 
 #: little-endian loads and stores of 2, 4 and 8 bytes by ``struct`` (about 4x faster than
@@ -53,16 +58,17 @@ def unknown_symbol(name: str):
 class FunctionCode:
     """A decoded function plus what the machine needs around it.
 
-    ``segments[pc](R) -> next pc`` runs the straight-line segment starting at ``pc`` (a block
-    start or a call's return point; None elsewhere) of ``segment_lengths[pc]`` instructions;
+    ``run(R, pc, budget) -> event`` runs from the segment starting at ``pc`` (a block start or a
+    call's return point; ``segment_lengths[pc]`` instructions, 0 elsewhere) until an event;
     ``steps`` (compiled on first use) runs exactly one instruction."""
     function: Function
     nregs: int
     param_slots: tuple
-    segments: list
+    run: object  # ``run(R, pc, budget) -> event`` (``FunctionDecoder.compile_function``)
     segment_lengths: list
-    segment_file: str
-    segment_line_pc: list  # line of the generated segment source -> pc
+    run_file: str
+    line_pc: list  # line of the generated source -> pc
+    line_seg: list  # line of the generated source -> start of its segment
     decoder: "FunctionDecoder"
     instrs: list  # pc -> Instr (None for the end-of-block sentinel)
     labels: list  # pc -> block label
@@ -100,14 +106,15 @@ class FunctionCode:
             self._steps = self.decoder.compile_steps()
         return self._steps
 
-    def fault_pc(self, exc: BaseException) -> Optional[int]:
-        """The pc of the segment instruction that raised ``exc`` (from its traceback)."""
-        pc, tb = None, exc.__traceback__
+    def fault_at(self, exc: BaseException) -> tuple:
+        """(pc, segment start) of the instruction that raised ``exc`` in ``run`` (from its
+        traceback)."""
+        at, tb = None, exc.__traceback__
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.segment_file:
-                pc = self.segment_line_pc[tb.tb_lineno]
+            if tb.tb_frame.f_code.co_filename == self.run_file:
+                at = self.line_pc[tb.tb_lineno], self.line_seg[tb.tb_lineno]
             tb = tb.tb_next
-        return pc
+        return at
 
 
 def resolve_function(functions: dict, name: str) -> Optional[Function]:
@@ -123,8 +130,10 @@ class FunctionDecoder:
     """Generates the Python source for one function and compiles it in ``namespace``."""
 
     def __init__(self, function: Function, functions: dict, global_addrs: dict,
-                 builtins, shared: dict):
+                 builtins, shared: dict, reference: bool = False):
         self.f = function
+        # the reference form (``Machine(reference=True)``): every wrap written out as before
+        self.ranges = None if reference else register_ranges(function, global_addrs)
         self.functions = functions
         self.global_addrs = global_addrs
         self.builtins = builtins
@@ -230,12 +239,13 @@ class FunctionDecoder:
                 items.append((None, b.label, [f"raise Fault({msg!r})"], "exit"))
         self.items = items
         self.ns["JUNK"] = self.slot("\0junk")
-        segments, seg_lengths, seg_lines = self.compile_segments(set(start.values()))
+        seg_lengths = self.segment_bounds(set(start.values()))
+        run = self.compile_function(seg_lengths)
         return FunctionCode(
             function=self.f, nregs=len(self.slots),
             param_slots=tuple(self.slots[p] for p in self.f.params),
-            segments=segments, segment_lengths=seg_lengths, segment_file=self.segment_file,
-            segment_line_pc=seg_lines, instrs=[it[0] for it in items],
+            run=run, segment_lengths=seg_lengths, run_file=self.run_file,
+            line_pc=self.line_pc, line_seg=self.line_seg, instrs=[it[0] for it in items],
             labels=[it[1] for it in items], edges=self.edges, edge_counts=self.edge_counts,
             edge_pcs=self.edge_pcs, edge_targets=self.edge_targets, exit_pcs=self.exit_pcs,
             exit_counts=self.exit_counts, call_sites=self.call_sites,
@@ -313,51 +323,148 @@ class FunctionDecoder:
         exec(compile("".join(sources), f"<pir-step {self.f.name}>", "exec"), self.ns)
         return self.ns["STEPS"]
 
-    def compile_segments(self, block_starts: set) -> tuple[list, list, list]:
-        """One function per straight-line run of instructions from a block start or a call's
-        return point up to the next terminator or call. A taken side exit refunds the unexecuted
-        rest of the segment in ``REF[0]`` (the machine charges a segment's length up front)."""
+    def segment_bounds(self, block_starts: set) -> list:
+        """``lengths[pc]``: the instructions of the straight-line segment starting at ``pc`` (a
+        block start or a call's return point) up to its next unconditional terminator or call,
+        guarded ones (side exits) included; 0 where no segment starts."""
         n = len(self.items)
         starts = sorted(block_starts | {pc + 1 for pc, it in enumerate(self.items)
                                         if it[3] == "call" and pc + 1 < n})
-        out = []
-        line_pc = [-1]  # generated source line (1-based) -> pc
         lengths = [0] * n
-
-        def emit(text: str, pc: int):
-            out.append(text)
-            line_pc.append(pc)
-
         for s in starts:
             end = s  # the segment is s..end inclusive
             while self.items[end][3] == "straight" or (
                     self.items[end][3] == "exit" and self.guard_of(self.items[end][0])):
                 end += 1
-            length = end - s + 1
-            lengths[s] = length
-            emit(f"def _g{s}(R):", s)
-            for pc in range(s, end + 1):
+            lengths[s] = end - s + 1
+        return lengths
+
+    def compile_function(self, lengths: list) -> None:
+        """The whole function as one Python function ``RUN(R, pc, budget) -> event``, registers
+        as its locals (loaded from the frame list ``R`` on entry, stored back before the machine
+        needs them), segments dispatched by a binary test tree on ``pc`` inside one loop (a
+        jump is ``pc = target; continue``; a segment that jumps to itself loops in place).
+
+        Fuel: each segment is charged in full before it runs (``budget``) and a taken side
+        exit refunds the rest. Events: ``pc >= 0``: the segment at ``pc`` costs more than
+        ``budget`` (registers stored); ``-1``: a return (value in ``BOX[0]``); ``-2 - pc``: a
+        call at ``pc`` (registers stored, arguments in ``BOX[0]``). The budget left is in
+        ``ST[0]`` after any event or exception; ``line_pc``/``line_seg`` give the instruction and
+        the segment of a generated line (a fault's location and refund)."""
+        for item in self.items:  # a guard never written gets its slot now, before the count
+            self.guard_of(item[0])
+        nregs = len(self.slots)
+        regs = ", ".join(f"r{k}" for k in range(nregs))
+        spill = f"R[:] = ({regs},)"
+        out: list = []
+        line_pc, line_seg = [-1], [-1]  # generated source line (1-based) -> pc, segment start
+
+        def emit(text: str, pc: int = -1, seg: int = -1):
+            out.append(text)
+            line_pc.append(pc)
+            line_seg.append(seg)
+
+        emit("def RUN(R, pc, budget):")
+        emit(f"    {regs}, = R")
+        emit("    try:")
+        emit("        while True:")
+        starts = [s for s in range(len(lengths)) if lengths[s]]
+
+        room = [INLINE_FUNCTION + INLINE_FACTOR * len(self.items)]  # inlined instructions left
+
+        def segment(s: int, ind: str, root: int, path: frozenset, left: list):
+            """Segment ``s`` at indentation ``ind`` inside the loop of the leaf of ``root``;
+            jump targets not on ``path`` are inlined while ``left`` (instructions) allows."""
+            length = lengths[s]
+            emit(f"{ind}if budget < {length}:", s, s)
+            emit(f"{ind}    {spill}", s, s)
+            emit(f"{ind}    ST[0] = budget", s, s)
+            emit(f"{ind}    return {s}", s, s)
+            emit(f"{ind}budget -= {length}", s, s)
+            for pc in range(s, s + length):
                 ins, _label, lines, kind = self.items[pc]
                 guard = self.guard_of(ins)
-                ind = "    "
+                at = ind
                 if guard is not None:
-                    emit(f"    if {guard}:", pc)
-                    ind = "        "
+                    emit(f"{ind}if {self.local(guard)}:", pc, s)
+                    at = ind + "    "
                     if kind == "exit" and length - (pc - s + 1):
-                        emit(f"{ind}REF[0] += {length - (pc - s + 1)}", pc)
+                        emit(f"{at}budget += {length - (pc - s + 1)}", pc, s)
                 for line in lines:
-                    emit(ind + line, pc)
+                    body = line.lstrip(" ")
+                    here = at + line[:len(line) - len(body)]
+                    m = _RETURN.fullmatch(body)
+                    if m is None:
+                        emit(here + self.local(body), pc, s)
+                        continue
+                    target = int(m.group(1))
+                    if target == -1:  # ret: the frame is dropped, its registers not stored
+                        emit(f"{here}ST[0] = budget", pc, s)
+                        emit(f"{here}return -1", pc, s)
+                    elif target < -1:  # a call
+                        emit(here + spill, pc, s)
+                        emit(f"{here}ST[0] = budget", pc, s)
+                        emit(here + body, pc, s)
+                    else:
+                        jump(target, here, pc, s, root, path, left)
                 if guard is not None:
-                    emit("    else:", pc)
-                    emit("        NUL[0] += 1", pc)
+                    emit(f"{ind}else:", pc, s)
+                    emit(f"{ind}    NUL[0] += 1", pc, s)
                     if kind == "call":
-                        emit(f"        return {pc + 1}", pc)
-        table = ", ".join(f"_g{s}" if lengths[s] else "None" for s in range(n))
-        emit(f"SEGMENTS = [{table}]", -1)
-        self.segment_file = f"<pir {self.f.name}>"
-        self.segment_source = "\n".join(out) + "\n"
-        exec(compile(self.segment_source, self.segment_file, "exec"), self.ns)
-        return self.ns["SEGMENTS"], lengths, line_pc
+                        jump(pc + 1, ind + "    ", pc, s, root, path, left)
+
+        def jump(target: int, ind: str, pc: int, s: int, root: int, path: frozenset,
+                 left: list):
+            if target == root:
+                emit(f"{ind}continue", pc, s)
+            elif target not in path and lengths[target] <= min(left[0], room[0]):
+                left[0] -= lengths[target]
+                room[0] -= lengths[target]
+                segment(target, ind, root, path | {target}, left)
+            else:
+                emit(f"{ind}pc = {target}", pc, s)
+                emit(f"{ind}break", pc, s)
+
+        def leaf(s: int, ind: str):
+            """The code entered at segment ``s``: a loop, so that a jump back to ``s`` is a
+            ``continue`` (no dispatch), around ``s`` and the segments it reaches by jumps,
+            inlined (duplicated: each is also a leaf of its own) up to ``INLINE_LEAF``
+            instructions, no segment twice on one path."""
+            emit(f"{ind}while True:", s, s)
+            segment(s, ind + "    ", s, frozenset((s,)), [INLINE_LEAF])
+
+        def tree(lo: int, hi: int, ind: str):
+            """Dispatch to ``starts[lo:hi]`` (``pc`` is one of them)."""
+            if hi - lo <= 3:
+                for k in range(lo, hi):
+                    if k < hi - 1:
+                        emit(f"{ind}{'if' if k == lo else 'elif'} pc == {starts[k]}:")
+                    else:
+                        emit(f"{ind}else:" if hi - lo > 1 else f"{ind}if True:")
+                    leaf(starts[k], ind + "    ")
+                return
+            mid = (lo + hi) // 2
+            emit(f"{ind}if pc < {starts[mid]}:")
+            tree(lo, mid, ind + "    ")
+            emit(f"{ind}else:")
+            tree(mid, hi, ind + "    ")
+
+        tree(0, len(starts), "            ")
+        emit("    except BaseException:")
+        emit("        ST[0] = budget")
+        emit("        raise")
+        self.run_file = f"<pir {self.f.name}>"
+        self.source = "\n".join(out) + "\n"
+        exec(compile(self.source, self.run_file, "exec"), self.ns)
+        self.line_pc, self.line_seg = line_pc, line_seg
+        return self.ns["RUN"]
+
+    def local(self, text: str) -> str:
+        """``text`` with each register ``R[k]`` (``R[JUNK]``: writes to p0/true) as the local
+        ``rk``; string literals (messages, names) untouched."""
+        junk = f"r{self.ns['JUNK']}"
+        return _REGISTER.sub(lambda m: m.group(0) if m.group(1) is None else
+                             junk if m.group(1) == "JUNK" else f"r{m.group(1)}", text)
 
     def jump(self, src: str, target: str, pc: int) -> list[str]:
         if target not in self.start:
@@ -440,11 +547,18 @@ class FunctionDecoder:
             return [f"raise Fault({f'unknown operator {op}'!r})"]
         d, value = self.dest(dest), table[op].value
         expr = self.expression(table[op].python, a, b)
-        if value == SIGNED:
+        if value == SIGNED or self.ranges is not None and signed(
+                binary(op, self.range(a), self.range(b), b) if b is not None else
+                unary(op, self.range(a))):  # ranges.py: no wrap can be needed
             return [f"{d} = {expr}"]
         if value == UNSIGNED:  # reinterpret as signed
             return [f"v = {expr}", f"if v > {MAX64}: v -= {1 << 64}", f"{d} = v"]
-        return [f"v = {expr}", _WRAP, f"{d} = v"]
+        if self.ranges is not None:  # the destination written once, wrapped in place
+            return [f"{d} = {expr}", _WRAP.format(v=d)]
+        return [f"v = {expr}", _WRAP.format(v="v"), f"{d} = v"]
+
+    def range(self, op):
+        return operand_range(op, self.ranges, self.global_addrs)
 
     def load(self, ins: Load) -> list[str]:
         n = ins.size
@@ -505,6 +619,17 @@ class FunctionDecoder:
         except ValueError:
             return f"SYM({f'deposit type {dtype}'!r})"
         return f"{tuple(table)}[g * 4 + c * 2 + {old}]"
+
+
+#: inlining in ``compile_function``: instructions of jump targets inlined into one leaf, and in
+#: all the function (a constant plus a factor of its instructions): bounded compile time
+INLINE_LEAF = 96
+INLINE_FUNCTION, INLINE_FACTOR = 200, 2
+
+#: a register of the list form in generated lines, or a string literal (left alone)
+_REGISTER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\bR\[(\d+|JUNK)\]")
+#: control leaving a segment in the lines of ``items``: a jump, ``ret`` (-1) or a call (< -1)
+_RETURN = re.compile(r"return (-?\d+)")
 
 
 def _unguarded(ins: Instr) -> bool:
