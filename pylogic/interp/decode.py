@@ -139,6 +139,7 @@ class FunctionDecoder:
         self.builtins = builtins
         self.ns = dict(shared)
         self.ns.update(_STRUCTS)
+        self.ns["OUT"] = Out
         self.observer = shared.get("OBSERVE")  # an observer's register (interp/observe.py)
         # an observer of taken edges (``Observer.edge``): this function's number for it
         self.fid = shared["OFN"](function.name) if "OE" in shared else None
@@ -355,7 +356,11 @@ class FunctionDecoder:
             self.guard_of(item[0])
         nregs = len(self.slots)
         regs = ", ".join(f"r{k}" for k in range(nregs))
-        spill = f"R[:] = ({regs},)"
+        live = self.live_registers()
+        # leaving for a budget exit: ``OUT`` (raised with ``pc`` set to the event) stores the
+        # registers bound (a register not bound is not live: it was not loaded on entry, as
+        # not live there, nor written since)
+        self.ns["SLOTS"] = tuple((f"r{k}", k) for k in range(nregs))
         out: list = []
         line_pc, line_seg = [-1], [-1]  # generated source line (1-based) -> pc, segment start
 
@@ -365,7 +370,15 @@ class FunctionDecoder:
             line_seg.append(seg)
 
         emit("def RUN(R, pc, budget):")
-        emit(f"    {regs}, = R")
+        # on entry, the registers live there: a function's start and the first return points
+        # load only theirs, other entries (after a budget exit) all
+        returns = sorted({pc + 1 for pc, it in enumerate(self.items) if it[3] == "call"
+                          and pc + 1 < len(self.items)})[:ENTRY_TESTS]
+        for k, at in enumerate([0] + returns):
+            emit(f"    {'if' if k == 0 else 'elif'} pc == {at}:")
+            emit(f"        {_moves(live[at], 'r{k}', 'R[{k}]')}")
+        emit("    else:")
+        emit(f"        {regs}, = R")
         emit("    try:")
         emit("        while True:")
         starts = [s for s in range(len(lengths)) if lengths[s]]
@@ -377,9 +390,12 @@ class FunctionDecoder:
             jump targets not on ``path`` are inlined while ``left`` (instructions) allows."""
             length = lengths[s]
             emit(f"{ind}if budget < {length}:", s, s)
-            emit(f"{ind}    {spill}", s, s)
-            emit(f"{ind}    ST[0] = budget", s, s)
-            emit(f"{ind}    return {s}", s, s)
+            if s == root:
+                emit(f"{ind}    pc = {s}", s, s)
+                emit(f"{ind}    raise OUT", s, s)
+            else:  # an inlined copy: its own leaf's head (the same test) stores the registers
+                emit(f"{ind}    pc = {s}", s, s)
+                emit(f"{ind}    break", s, s)
             emit(f"{ind}budget -= {length}", s, s)
             for pc in range(s, s + length):
                 ins, _label, lines, kind = self.items[pc]
@@ -401,8 +417,12 @@ class FunctionDecoder:
                     if target == -1:  # ret: the frame is dropped, its registers not stored
                         emit(f"{here}ST[0] = budget", pc, s)
                         emit(f"{here}return -1", pc, s)
-                    elif target < -1:  # a call
-                        emit(here + spill, pc, s)
+                    elif target < -1:  # a call: store the registers live after it
+                        after = 0
+                        for succ in [pc + 1] + [t for _e, t in self.continuations.get(pc, ())]:
+                            if succ < len(live):
+                                after |= live[succ]
+                        emit(here + _moves(after, "R[{k}]", "r{k}"), pc, s)
                         emit(f"{here}ST[0] = budget", pc, s)
                         emit(here + body, pc, s)
                     else:
@@ -450,6 +470,13 @@ class FunctionDecoder:
             tree(mid, hi, ind + "    ")
 
         tree(0, len(starts), "            ")
+        emit("    except OUT:")
+        emit("        bound = locals()")
+        emit("        for name, k in SLOTS:")
+        emit("            if name in bound:")
+        emit("                R[k] = bound[name]")
+        emit("        ST[0] = budget")
+        emit("        return pc")
         emit("    except BaseException:")
         emit("        ST[0] = budget")
         emit("        raise")
@@ -458,6 +485,49 @@ class FunctionDecoder:
         exec(compile(self.source, self.run_file, "exec"), self.ns)
         self.line_pc, self.line_seg = line_pc, line_seg
         return self.ns["RUN"]
+
+    def live_registers(self) -> list:
+        """pc -> the registers live before it (bit k: slot k): read on some path from there
+        before being written unconditionally. Read off the generated lines (every ``R[k]``
+        in them is a read, but the destination of an unguarded instruction's top-level
+        ``R[k] = ...``, a write), so it covers whatever the lines do."""
+        n = len(self.items)
+        uses, kills, succs = [0] * n, [0] * n, [()] * n
+        for pc, (ins, _label, lines, kind) in enumerate(self.items):
+            guard = self.guard_of(ins)
+            use, kill = 0, 0
+            for line in reversed(lines):
+                body = line.lstrip(" ")
+                m = _DEF.match(line)
+                if m and guard is None:
+                    bit = 1 << int(m.group(1))
+                    kill |= bit
+                    use &= ~bit
+                    body = body[m.end():]
+                for k in _SLOT.findall(body):
+                    use |= 1 << int(k)
+            if guard is not None:
+                use |= 1 << int(_SLOT.search(guard).group(1)) if _SLOT.search(guard) else 0
+            uses[pc], kills[pc] = use, kill
+            nxt = [int(m.group(1)) for m in map(_RETURN.fullmatch, (x.strip() for x in lines))
+                   if m and int(m.group(1)) >= 0] if kind == "exit" else [pc + 1]
+            if kind != "exit" or guard is not None:
+                nxt.append(pc + 1)
+            nxt += [t for _e, t in self.continuations.get(pc, ())]
+            succs[pc] = tuple(t for t in nxt if t < n)
+        live = [0] * (n + 1)
+        changed = True
+        while changed:
+            changed = False
+            for pc in range(n - 1, -1, -1):
+                out = 0
+                for t in succs[pc]:
+                    out |= live[t]
+                value = uses[pc] | (out & ~kills[pc])
+                if value != live[pc]:
+                    live[pc] = value
+                    changed = True
+        return live
 
     def local(self, text: str) -> str:
         """``text`` with each register ``R[k]`` (``R[JUNK]``: writes to p0/true) as the local
@@ -624,10 +694,30 @@ class FunctionDecoder:
 #: inlining in ``compile_function``: instructions of jump targets inlined into one leaf, and in
 #: all the function (a constant plus a factor of its instructions): bounded compile time
 INLINE_LEAF = 96
-INLINE_FUNCTION, INLINE_FACTOR = 200, 2
+INLINE_FUNCTION, INLINE_FACTOR = 64, 1
+#: return points of a fused function that load only their live registers on entry
+ENTRY_TESTS = 12
+
+
+class Out(Exception):
+    """Leaves a fused function with its registers stored (``compile_function``)."""
 
 #: a register of the list form in generated lines, or a string literal (left alone)
 _REGISTER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\bR\[(\d+|JUNK)\]")
+#: a register in list form (``R[JUNK]``, never read, left out), and an unconditional write
+_SLOT = re.compile(r"\bR\[(\d+)\]")
+_DEF = re.compile(r"R\[(\d+)\] = ")
+
+
+def _moves(bits: int, dest: str, src: str) -> str:
+    """One Python statement copying the registers of ``bits`` (``{k}`` in the templates)."""
+    ks = [k for k in range(bits.bit_length()) if bits >> k & 1]
+    if not ks:
+        return "pass"
+    return (", ".join(dest.format(k=k) for k in ks) + " = " +
+            ", ".join(src.format(k=k) for k in ks))
+
+
 #: control leaving a segment in the lines of ``items``: a jump, ``ret`` (-1) or a call (< -1)
 _RETURN = re.compile(r"return (-?\d+)")
 
