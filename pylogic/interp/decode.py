@@ -364,10 +364,17 @@ class FunctionDecoder:
         out: list = []
         line_pc, line_seg = [-1], [-1]  # generated source line (1-based) -> pc, segment start
 
+        sink: list = []  # where ``emit`` writes: (text, pc, segment start)
+
         def emit(text: str, pc: int = -1, seg: int = -1):
-            out.append(text)
-            line_pc.append(pc)
-            line_seg.append(seg)
+            sink.append((text, pc, seg))
+
+        def flush():
+            for text, pc, seg in sink:
+                out.append(text)
+                line_pc.append(pc)
+                line_seg.append(seg)
+            sink.clear()
 
         emit("def RUN(R, pc, budget):")
         # on entry, the registers live there: a function's start and the first return points
@@ -379,6 +386,7 @@ class FunctionDecoder:
             emit(f"        {_moves(live[at], 'r{k}', 'R[{k}]')}")
         emit("    else:")
         emit(f"        {regs}, = R")
+        emit("    ec = EC")  # the branch counters of this run (``Machine.reset``), a local
         emit("    try:")
         emit("        while True:")
         starts = [s for s in range(len(lengths)) if lengths[s]]
@@ -411,6 +419,8 @@ class FunctionDecoder:
                     here = at + line[:len(line) - len(body)]
                     m = _RETURN.fullmatch(body)
                     if m is None:
+                        if body.startswith("EC["):
+                            body = "ec" + body[2:]
                         emit(here + self.local(body), pc, s)
                         continue
                     target = int(m.group(1))
@@ -445,13 +455,22 @@ class FunctionDecoder:
                 emit(f"{ind}pc = {target}", pc, s)
                 emit(f"{ind}break", pc, s)
 
-        def leaf(s: int, ind: str):
+        def leaf(s: int) -> list:
             """The code entered at segment ``s``: a loop, so that a jump back to ``s`` is a
             ``continue`` (no dispatch), around ``s`` and the segments it reaches by jumps,
             inlined (duplicated: each is also a leaf of its own) up to ``INLINE_LEAF``
             instructions, no segment twice on one path."""
-            emit(f"{ind}while True:", s, s)
-            segment(s, ind + "    ", s, frozenset((s,)), [INLINE_LEAF])
+            emit("while True:", s, s)
+            segment(s, "    ", s, frozenset((s,)), [INLINE_LEAF])
+            body = list(sink)
+            sink.clear()
+            return body
+
+        # loop headers (targets of backward jumps) first: the inlining room goes to loops
+        back = {int(m.group(1)) for pc, it in enumerate(self.items) for m in
+                map(_RETURN.fullmatch, (x.strip() for x in it[2])) if m and 0 <= int(m.group(1)) <= pc}
+        flush()  # the lines so far (the function's head) before the leaves are made
+        leaves = {s: leaf(s) for s in sorted(starts, key=lambda s: (s not in back, s))}
 
         def tree(lo: int, hi: int, ind: str):
             """Dispatch to ``starts[lo:hi]`` (``pc`` is one of them)."""
@@ -461,7 +480,8 @@ class FunctionDecoder:
                         emit(f"{ind}{'if' if k == lo else 'elif'} pc == {starts[k]}:")
                     else:
                         emit(f"{ind}else:" if hi - lo > 1 else f"{ind}if True:")
-                    leaf(starts[k], ind + "    ")
+                    for text, pc, seg in leaves[starts[k]]:
+                        emit(ind + "    " + text, pc, seg)
                 return
             mid = (lo + hi) // 2
             emit(f"{ind}if pc < {starts[mid]}:")
@@ -480,6 +500,7 @@ class FunctionDecoder:
         emit("    except BaseException:")
         emit("        ST[0] = budget")
         emit("        raise")
+        flush()
         self.run_file = f"<pir {self.f.name}>"
         self.source = "\n".join(out) + "\n"
         exec(compile(self.source, self.run_file, "exec"), self.ns)
