@@ -458,12 +458,17 @@ class FunctionDecoder:
         def leaf(s: int) -> list:
             """The code entered at segment ``s``: a loop, so that a jump back to ``s`` is a
             ``continue`` (no dispatch), around ``s`` and the segments it reaches by jumps,
-            inlined (duplicated: each is also a leaf of its own) up to ``INLINE_LEAF``
-            instructions, no segment twice on one path."""
+            inlined (duplicated: each is also a leaf of its own) up to ``INLINE_LOOP``
+            instructions for a loop header, ``INLINE_LEAF`` for another segment, no segment
+            twice on one path."""
             emit("while True:", s, s)
-            segment(s, "    ", s, frozenset((s,)), [INLINE_LEAF])
+            segment(s, "    ", s, frozenset((s,)), [INLINE_LOOP if s in back else INLINE_LEAF])
             body = list(sink)
             sink.clear()
+            if not any(text.strip() == "continue" for text, _pc, _s in body):
+                # no jump back to s: no loop; a jump is the dispatch loop's ``continue``
+                body = [(text[4:] if text.strip() != "break" else text[4:-5] + "continue",
+                         pc, seg) for text, pc, seg in body[1:]]
             return body
 
         # loop headers (targets of backward jumps) first: the inlining room goes to loops
@@ -713,9 +718,10 @@ class FunctionDecoder:
 
 
 #: inlining in ``compile_function``: instructions of jump targets inlined into one leaf, and in
-#: all the function (a constant plus a factor of its instructions): bounded compile time
-INLINE_LEAF = 96
-INLINE_FUNCTION, INLINE_FACTOR = 64, 1
+#: all the function (a constant plus a factor of its instructions): bounded compile time (it
+#: is part of every run: decoding is lazy, per function, but not cached across modules)
+INLINE_LOOP, INLINE_LEAF = 64, 4  # into a loop header's leaf; into any other leaf
+INLINE_FUNCTION, INLINE_FACTOR = 32, 0.5
 #: return points of a fused function that load only their live registers on entry
 ENTRY_TESTS = 12
 

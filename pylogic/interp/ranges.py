@@ -43,20 +43,34 @@ def register_ranges(function: Function, global_addrs: dict) -> dict:
     def of(op) -> Range:
         return operand_range(op, ranges, global_addrs)
 
+    readers: dict = {}  # register -> indices of the instructions reading it
+    for i, ins in enumerate(instrs):
+        for op in ins.uses():
+            if isinstance(op, Reg):
+                readers.setdefault(op.name, []).append(i)
     grown = dict.fromkeys(defined, 0)
-    changed = True
-    while changed:  # each register grows at most WIDEN + 1 times: this ends
-        changed = False
-        for ins in instrs:
-            for dest, value in _results(ins, of):
-                old = ranges.get(dest, (0, 0))
-                if old is None or dest in TRUE_PREDICATES:
-                    continue
-                new = join(old, value)
-                if new != old:  # every bounded value is a signed one: widen to all of them
-                    grown[dest] += 1
-                    ranges[dest] = new if grown[dest] <= WIDEN or new is None else SIGNED64
-                    changed = True
+    widened = False
+    work = list(range(len(instrs) - 1, -1, -1))  # a stack, program order first
+    queued = set(work)
+    while work:  # each register grows at most WIDEN + 1 times: this ends
+        i = work.pop()
+        queued.discard(i)
+        for dest, value in _results(instrs[i], of):
+            old = ranges.get(dest, (0, 0))
+            if old is None or dest in TRUE_PREDICATES:
+                continue
+            new = join(old, value)
+            if new != old:  # every bounded value is a signed one: widen to all of them
+                grown[dest] += 1
+                if grown[dest] > WIDEN and new is not None:
+                    new, widened = SIGNED64, True
+                ranges[dest] = new
+                for k in readers.get(dest, ()):
+                    if k not in queued:
+                        queued.add(k)
+                        work.append(k)
+    if not widened:  # the least fixpoint already: nothing to narrow
+        return ranges
     # narrowing: each register recomputed from its definitions, in place, in program order;
     # from a post-fixpoint, every update leaves one (so the ranges stay sound)
     defs: dict = {}
