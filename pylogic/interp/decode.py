@@ -378,14 +378,29 @@ class FunctionDecoder:
 
         emit("def RUN(R, pc, budget):")
         # on entry, the registers live there: a function's start and the first return points
-        # load only theirs, other entries (after a budget exit) all
-        returns = sorted({pc + 1 for pc, it in enumerate(self.items) if it[3] == "call"
-                          and pc + 1 < len(self.items)})[:ENTRY_TESTS]
-        for k, at in enumerate([0] + returns):
-            emit(f"    {'if' if k == 0 else 'elif'} pc == {at}:")
-            emit(f"        {_moves(live[at], 'r{k}', 'R[{k}]')}")
-        emit("    else:")
-        emit(f"        {regs}, = R")
+        # load only theirs (found by a test tree), other entries (after a budget exit) all; a
+        # function with few registers loads them all
+        entries = [0] + sorted({pc + 1 for pc, it in enumerate(self.items) if it[3] == "call"
+                                and pc + 1 < len(self.items)})[:ENTRY_TESTS]
+
+        def entry(lo: int, hi: int, ind: str):
+            if hi - lo <= 2:
+                for k in range(lo, hi):
+                    emit(f"{ind}{'if' if k == lo else 'elif'} pc == {entries[k]}:")
+                    emit(f"{ind}    {_moves(live[entries[k]], 'r{k}', 'R[{k}]')}")
+                emit(f"{ind}else:")
+                emit(f"{ind}    {regs}, = R")
+                return
+            mid = (lo + hi) // 2
+            emit(f"{ind}if pc < {entries[mid]}:")
+            entry(lo, mid, ind + "    ")
+            emit(f"{ind}else:")
+            entry(mid, hi, ind + "    ")
+
+        if nregs <= LOAD_ALL:
+            emit(f"    {regs}, = R")
+        else:
+            entry(0, len(entries), "    ")
         emit("    ec = EC")  # the branch counters of this run (``Machine.reset``), a local
         emit("    try:")
         emit("        while True:")
@@ -724,6 +739,8 @@ INLINE_LOOP, INLINE_LEAF = 64, 4  # into a loop header's leaf; into any other le
 INLINE_FUNCTION, INLINE_FACTOR = 32, 0.5
 #: return points of a fused function that load only their live registers on entry
 ENTRY_TESTS = 12
+#: functions with at most this many registers load them all on entry (cheaper than a test)
+LOAD_ALL = 24
 
 
 class Out(Exception):

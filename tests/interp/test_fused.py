@@ -99,6 +99,19 @@ def test_random_programs_agree_at_any_fuel(text, x0, x1, fuel):
     both(module, args=(x0, x1), fuel=fuel)  # cut anywhere: exact to the instruction
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(program(), st.integers(MIN64, MAX64), st.integers(1, 400))
+def test_live_registers_only_on_entry(text, x0, fuel):
+    """Functions with many registers load only the live ones at their entry and return points
+    (``decode.LOAD_ALL``: here every function)."""
+    from unittest import mock
+    from pylogic.interp import decode
+    module = parse_module(text, "t.pir")
+    with mock.patch.object(decode, "LOAD_ALL", 0):
+        both(module, args=(x0, 9))
+        both(module, args=(x0, 9), fuel=fuel)
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(program(), st.integers(MIN64, MAX64), st.integers(1, 50))
 def test_slices_change_nothing(text, x0, slice_):
