@@ -272,7 +272,7 @@ class Machine:
                     return_value = box[0]
                     break
                 value = box[0]
-                callee_name = fc.name
+                callee = fc
                 fc, R, pc, dest, self.allocas = frames.pop()
                 if dest >= 0:
                     R[dest] = value
@@ -283,7 +283,7 @@ class Machine:
                     elif conts is None or exit_no >= len(conts):
                         named = 0 if conts is None else len(conts)
                         error = self.location_error(
-                            fc, pc - 1, f"{callee_name} returned through exit {exit_no} but the "
+                            fc, pc - 1, f"{callee.name} returned through exit {exit_no} but the "
                                         f"call names {named} continuation(s)")
                         cut = pc
                         break
