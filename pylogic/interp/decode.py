@@ -68,7 +68,7 @@ class FunctionCode:
     segment_lengths: list
     run_file: str
     line_pc: list  # line of the generated source -> pc
-    line_seg: list  # line of the generated source -> start of its segment
+    line_refund: list  # line of the generated source -> instructions charged, not reached
     decoder: "FunctionDecoder"
     instrs: list  # pc -> Instr (None for the end-of-block sentinel)
     labels: list  # pc -> block label
@@ -107,12 +107,12 @@ class FunctionCode:
         return self._steps
 
     def fault_at(self, exc: BaseException) -> tuple:
-        """(pc, segment start) of the instruction that raised ``exc`` in ``run`` (from its
-        traceback)."""
+        """(pc, instructions charged but not reached) of the instruction that raised ``exc``
+        in ``run`` (from its traceback)."""
         at, tb = None, exc.__traceback__
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == self.run_file:
-                at = self.line_pc[tb.tb_lineno], self.line_seg[tb.tb_lineno]
+                at = self.line_pc[tb.tb_lineno], self.line_refund[tb.tb_lineno]
             tb = tb.tb_next
         return at
 
@@ -246,7 +246,7 @@ class FunctionDecoder:
             function=self.f, nregs=len(self.slots),
             param_slots=tuple(self.slots[p] for p in self.f.params),
             run=run, segment_lengths=seg_lengths, run_file=self.run_file,
-            line_pc=self.line_pc, line_seg=self.line_seg, instrs=[it[0] for it in items],
+            line_pc=self.line_pc, line_refund=self.line_refund, instrs=[it[0] for it in items],
             labels=[it[1] for it in items], edges=self.edges, edge_counts=self.edge_counts,
             edge_pcs=self.edge_pcs, edge_targets=self.edge_targets, exit_pcs=self.exit_pcs,
             exit_counts=self.exit_counts, call_sites=self.call_sites,
@@ -346,12 +346,14 @@ class FunctionDecoder:
         needs them), segments dispatched by a binary test tree on ``pc`` inside one loop (a
         jump is ``pc = target; continue``; a segment that jumps to itself loops in place).
 
-        Fuel: each segment is charged in full before it runs (``budget``) and a taken side
-        exit refunds the rest. Events: ``pc >= 0``: the segment at ``pc`` costs more than
+        Fuel: each segment is charged in full before it runs (``budget``; a chain of segments
+        joined by unconditional jumps at once, at its head) and a taken side exit refunds the
+        rest; a budget that cannot cover a charge ends the run here (the machine steps on,
+        exact to the instruction). Events: ``pc >= 0``: the segment at ``pc`` costs more than
         ``budget`` (registers stored); ``-1``: a return (value in ``BOX[0]``); ``-2 - pc``: a
         call at ``pc`` (registers stored, arguments in ``BOX[0]``). The budget left is in
-        ``ST[0]`` after any event or exception; ``line_pc``/``line_seg`` give the instruction and
-        the segment of a generated line (a fault's location and refund)."""
+        ``ST[0]`` after any event or exception; ``line_pc``/``line_refund`` give the instruction of a
+        generated line and what a fault there refunds."""
         for item in self.items:  # a guard never written gets its slot now, before the count
             self.guard_of(item[0])
         nregs = len(self.slots)
@@ -362,18 +364,20 @@ class FunctionDecoder:
         # not live there, nor written since)
         self.ns["SLOTS"] = tuple((f"r{k}", k) for k in range(nregs))
         out: list = []
-        line_pc, line_seg = [-1], [-1]  # generated source line (1-based) -> pc, segment start
+        # generated source line (1-based) -> pc; the instructions charged but not reached when
+        # an instruction faults there (the rest of its segment, and of its chain)
+        line_pc, line_refund = [-1], [0]
 
-        sink: list = []  # where ``emit`` writes: (text, pc, segment start)
+        sink: list = []  # where ``emit`` writes: (text, pc, refund)
 
-        def emit(text: str, pc: int = -1, seg: int = -1):
-            sink.append((text, pc, seg))
+        def emit(text: str, pc: int = -1, refund: int = 0):
+            sink.append((text, pc, refund))
 
         def flush():
-            for text, pc, seg in sink:
+            for text, pc, refund in sink:
                 out.append(text)
                 line_pc.append(pc)
-                line_seg.append(seg)
+                line_refund.append(refund)
             sink.clear()
 
         emit("def RUN(R, pc, budget):")
@@ -407,28 +411,50 @@ class FunctionDecoder:
         starts = [s for s in range(len(lengths)) if lengths[s]]
 
         room = [INLINE_FUNCTION + INLINE_FACTOR * len(self.items)]  # inlined instructions left
+        # loop headers: targets of backward jumps -> the last pc jumping back (the loop's end,
+        # in layout order); their leaves inline only what lies inside
+        back: dict = {}
+        for pc, it in enumerate(self.items):
+            for m in map(_RETURN.fullmatch, (x.strip() for x in it[2])):
+                if m and 0 <= int(m.group(1)) <= pc:
+                    back[int(m.group(1))] = max(back.get(int(m.group(1)), 0), pc)
 
-        def segment(s: int, ind: str, root: int, path: frozenset, left: list):
+        def inside(root: int, t: int) -> bool:
+            return root not in back or root <= t <= back[root]
+
+        def segment(s: int, ind: str, root: int, path: frozenset, left: list,
+                    tail: int = -1, chain: tuple = ()):
             """Segment ``s`` at indentation ``ind`` inside the loop of the leaf of ``root``;
-            jump targets not on ``path`` are inlined while ``left`` (instructions) allows."""
+            jump targets not on ``path`` are inlined while ``left`` (instructions) allows.
+            A chain of segments joined by unconditional jumps (all but the last without side
+            exits) is charged at once at its head; ``tail`` (-1 at a head): the instructions
+            charged after ``s``, ``chain``: the members still to come."""
             length = lengths[s]
-            emit(f"{ind}if budget < {length}:", s, s)
-            if s == root:
-                emit(f"{ind}    pc = {s}", s, s)
-                emit(f"{ind}    raise OUT", s, s)
-            else:  # an inlined copy: its own leaf's head (the same test) stores the registers
-                emit(f"{ind}    pc = {s}", s, s)
-                emit(f"{ind}    break", s, s)
-            emit(f"{ind}budget -= {length}", s, s)
+            if tail < 0:  # a head: charge its chain
+                chain = self.chain(s, root, path, min(left[0], room[0]), lengths,
+                                   lambda t: inside(root, t))
+                for t in chain:
+                    left[0] -= lengths[t]
+                    room[0] -= lengths[t]
+                tail = sum(lengths[t] for t in chain)
+                emit(f"{ind}if budget < {length + tail}:", s)
+                if s == root:
+                    emit(f"{ind}    pc = {s}", s)
+                    emit(f"{ind}    raise OUT", s)
+                else:  # an inlined copy: its own leaf's head (the same test) stores them
+                    emit(f"{ind}    pc = {s}", s)
+                    emit(f"{ind}    break", s)
+                emit(f"{ind}budget -= {length + tail}", s)
             for pc in range(s, s + length):
                 ins, _label, lines, kind = self.items[pc]
+                refund = length - (pc - s + 1) + tail  # a fault here: charged, not reached
                 guard = self.guard_of(ins)
                 at = ind
                 if guard is not None:
-                    emit(f"{ind}if {self.local(guard)}:", pc, s)
+                    emit(f"{ind}if {self.local(guard)}:", pc, refund)
                     at = ind + "    "
-                    if kind == "exit" and length - (pc - s + 1):
-                        emit(f"{at}budget += {length - (pc - s + 1)}", pc, s)
+                    if kind == "exit" and refund:  # only a chain's last member has these
+                        emit(f"{at}budget += {refund}", pc, refund)
                 for line in lines:
                     body = line.lstrip(" ")
                     here = at + line[:len(line) - len(body)]
@@ -436,39 +462,43 @@ class FunctionDecoder:
                     if m is None:
                         if body.startswith("EC["):
                             body = "ec" + body[2:]
-                        emit(here + self.local(body), pc, s)
+                        emit(here + self.local(body), pc, refund)
                         continue
                     target = int(m.group(1))
                     if target == -1:  # ret: the frame is dropped, its registers not stored
-                        emit(f"{here}ST[0] = budget", pc, s)
-                        emit(f"{here}return -1", pc, s)
+                        emit(f"{here}ST[0] = budget", pc, refund)
+                        emit(f"{here}return -1", pc, refund)
                     elif target < -1:  # a call: store the registers live after it
                         after = 0
                         for succ in [pc + 1] + [t for _e, t in self.continuations.get(pc, ())]:
                             if succ < len(live):
                                 after |= live[succ]
-                        emit(here + _moves(after, "R[{k}]", "r{k}"), pc, s)
-                        emit(f"{here}ST[0] = budget", pc, s)
-                        emit(here + body, pc, s)
+                        emit(here + _moves(after, "R[{k}]", "r{k}"), pc, refund)
+                        emit(f"{here}ST[0] = budget", pc, refund)
+                        emit(here + body, pc, refund)
+                    elif chain and target == chain[0]:  # the chain goes on, charged already
+                        segment(target, here, root, path | {target}, left,
+                                tail - lengths[target], chain[1:])
                     else:
-                        jump(target, here, pc, s, root, path, left)
+                        jump(target, here, pc, refund, root, path, left)
                 if guard is not None:
-                    emit(f"{ind}else:", pc, s)
-                    emit(f"{ind}    NUL[0] += 1", pc, s)
+                    emit(f"{ind}else:", pc, refund)
+                    emit(f"{ind}    NUL[0] += 1", pc, refund)
                     if kind == "call":
-                        jump(pc + 1, ind + "    ", pc, s, root, path, left)
+                        jump(pc + 1, ind + "    ", pc, refund, root, path, left)
 
-        def jump(target: int, ind: str, pc: int, s: int, root: int, path: frozenset,
+        def jump(target: int, ind: str, pc: int, refund: int, root: int, path: frozenset,
                  left: list):
             if target == root:
-                emit(f"{ind}continue", pc, s)
-            elif target not in path and lengths[target] <= min(left[0], room[0]):
+                emit(f"{ind}continue", pc, refund)
+            elif target not in path and lengths[target] <= min(left[0], room[0]) and \
+                    inside(root, target):
                 left[0] -= lengths[target]
                 room[0] -= lengths[target]
                 segment(target, ind, root, path | {target}, left)
             else:
-                emit(f"{ind}pc = {target}", pc, s)
-                emit(f"{ind}break", pc, s)
+                emit(f"{ind}pc = {target}", pc, refund)
+                emit(f"{ind}break", pc, refund)
 
         def leaf(s: int) -> list:
             """The code entered at segment ``s``: a loop, so that a jump back to ``s`` is a
@@ -476,7 +506,7 @@ class FunctionDecoder:
             inlined (duplicated: each is also a leaf of its own) up to ``INLINE_LOOP``
             instructions for a loop header, ``INLINE_LEAF`` for another segment, no segment
             twice on one path."""
-            emit("while True:", s, s)
+            emit("while True:", s)
             segment(s, "    ", s, frozenset((s,)), [INLINE_LOOP if s in back else INLINE_LEAF])
             body = list(sink)
             sink.clear()
@@ -486,11 +516,10 @@ class FunctionDecoder:
                          pc, seg) for text, pc, seg in body[1:]]
             return body
 
-        # loop headers (targets of backward jumps) first: the inlining room goes to loops
-        back = {int(m.group(1)) for pc, it in enumerate(self.items) for m in
-                map(_RETURN.fullmatch, (x.strip() for x in it[2])) if m and 0 <= int(m.group(1)) <= pc}
         flush()  # the lines so far (the function's head) before the leaves are made
-        leaves = {s: leaf(s) for s in sorted(starts, key=lambda s: (s not in back, s))}
+        # loop headers, innermost (shortest) loops first: the inlining room goes to them
+        leaves = {s: leaf(s) for s in sorted(starts, key=lambda s: (
+            s not in back, back.get(s, s) - s, s))}
 
         def tree(lo: int, hi: int, ind: str):
             """Dispatch to ``starts[lo:hi]`` (``pc`` is one of them)."""
@@ -524,8 +553,33 @@ class FunctionDecoder:
         self.run_file = f"<pir {self.f.name}>"
         self.source = "\n".join(out) + "\n"
         exec(compile(self.source, self.run_file, "exec"), self.ns)
-        self.line_pc, self.line_seg = line_pc, line_seg
+        self.line_pc, self.line_refund = line_pc, line_refund
         return self.ns["RUN"]
+
+    def chain(self, s: int, root: int, path: frozenset, room: int, lengths: list,
+              inside) -> tuple:
+        """The segments after ``s`` that run whenever ``s`` runs to its end: while a segment
+        has no side exit and ends in an unconditional ``br`` to a segment that may be inlined
+        here (not the root, not on the path, within ``room`` instructions, ``inside``)."""
+        out: list = []
+        while True:
+            end = s + lengths[s] - 1
+            if any(self.items[pc][3] == "exit" and self.guard_of(self.items[pc][0]) is not None
+                   for pc in range(s, end)):
+                break
+            ins, _label, lines, _kind = self.items[end]
+            targets = [int(m.group(1)) for m in map(_RETURN.fullmatch, (x.strip() for x in lines))
+                       if m]
+            if not isinstance(ins, Br) or self.guard_of(ins) is not None or len(targets) != 1:
+                break
+            t = targets[0]
+            if t < 0 or t == root or t in path or t in out or lengths[t] > room or \
+                    not inside(t):
+                break
+            room -= lengths[t]
+            out.append(t)
+            s = t
+        return tuple(out)
 
     def live_registers(self) -> list:
         """pc -> the registers live before it (bit k: slot k): read on some path from there
@@ -736,7 +790,7 @@ class FunctionDecoder:
 #: all the function (a constant plus a factor of its instructions): bounded compile time (it
 #: is part of every run: decoding is lazy, per function, but not cached across modules)
 INLINE_LOOP, INLINE_LEAF = 64, 4  # into a loop header's leaf; into any other leaf
-INLINE_FUNCTION, INLINE_FACTOR = 32, 0.5
+INLINE_FUNCTION, INLINE_FACTOR = 32, 1
 #: return points of a fused function that load only their live registers on entry
 ENTRY_TESTS = 12
 #: functions with at most this many registers load them all on entry (cheaper than a test)

@@ -201,7 +201,6 @@ class Machine:
         if bad:
             return RunResult(error=RunError(bad, SourceLoc(self.module.path)),
                              exit_status=ERROR_STATUS)
-        lengths = fc.segment_lengths
         pc, frames, fast = 0, [], not self.stepping
         cut = None  # where the run stopped in ``fc``, if inside it (``kind_counts``)
         fc.entries += 1
@@ -217,9 +216,9 @@ class Machine:
                 try:
                     pc = fc.run(R, pc, budget)
                 except (Fault, ProgramExit) as exc:
-                    pc, start = fc.fault_at(exc)
-                    # the faulting instruction counts, the rest of its segment is refunded
-                    budget = state[0] + lengths[start] - (pc - start + 1)
+                    pc, refund = fc.fault_at(exc)
+                    # the faulting instruction counts, the rest charged is refunded
+                    budget = state[0] + refund
                     cut = pc + 1
                     if isinstance(exc, ProgramExit):
                         return_value = exc.status
@@ -316,7 +315,6 @@ class Machine:
                     R[slot] = value
                 fc.entries += 1
                 calls[0] += 1
-            lengths = fc.segment_lengths
         steps = fuel - reserve - budget
         kinds_of = None
         if capture_profile:  # what kind_counts needs, kept now, counted when asked for

@@ -201,3 +201,42 @@ def test_torture_programs_agree(k):
         print(files[k])
     for fuel in (10 ** 6, 997):
         both(module, fuel=fuel)
+
+
+CHAIN = """
+global g[16]
+func main(n, z) {
+entry:
+    i = mov 0
+    br head
+head:
+    c = cmp.lt i, n
+    cbr c, a, out
+a:
+    x = add i, 1
+    q = div x, z
+    br b
+b:
+    store.8 g, q
+    y = load.8 g
+    br c2
+c2:
+    (c) print q
+    i = add i, 1
+    br head
+out:
+    ret i
+}
+"""
+
+
+@pytest.mark.parametrize("fuel", [*range(1, 40), 10 ** 6])
+@pytest.mark.parametrize("z", [1, 0])
+def test_chains_charged_at_once_stay_exact(fuel, z):
+    """Segments joined by unconditional jumps (a -> b -> c2) are charged at their head: a run
+    cut by fuel anywhere, or faulting inside a chain (z = 0: division by zero in a, its head),
+    counts exactly what the reference counts."""
+    module = parse_module(CHAIN, "t.pir")
+    source = Machine(module).code["main"].decoder.source
+    assert "budget -= 9" in source  # a (3) + b (3) + c2 (3) charged at once
+    both(module, args=(4, z), fuel=fuel)
