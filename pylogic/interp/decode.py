@@ -29,7 +29,7 @@ from typing import Optional
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (
     MASK64, MAX64, MIN64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, Imm,
-    Input, Instr, Load, Mov, PredDefine, Print, Reg, Ret, Select, Store, UnOp)
+    Input, Instr, Load, Mov, PredDefine, Print, Reg, Ret, Select, Store, UnOp, to_signed64)
 from pylogic.ir.ops import BINARY, RELATION, SHIFT_MASK, SIGNED, UNARY, UNSIGNED, Fault
 from pylogic.interp.ranges import binary, operand_range, register_ranges, signed, unary
 
@@ -140,6 +140,7 @@ class FunctionDecoder:
         self.ns = dict(shared)
         self.ns.update(_STRUCTS)
         self.ns["OUT"] = Out
+        self.ns["WRAP"] = to_signed64
         self.observer = shared.get("OBSERVE")  # an observer's register (interp/observe.py)
         # an observer of taken edges (``Observer.edge``): this function's number for it
         self.fid = shared["OFN"](function.name) if "OE" in shared else None
@@ -381,11 +382,11 @@ class FunctionDecoder:
             sink.clear()
 
         emit("def RUN(R, pc, budget):")
-        # on entry, the registers live there: a function's start and the first return points
-        # load only theirs (found by a test tree), other entries (after a budget exit) all; a
+        # on entry, the registers live there: a function's start and its return points load
+        # only theirs (found by a test tree), other entries (after a budget exit) all; a
         # function with few registers loads them all
         entries = [0] + sorted({pc + 1 for pc, it in enumerate(self.items) if it[3] == "call"
-                                and pc + 1 < len(self.items)})[:ENTRY_TESTS]
+                                and pc + 1 < len(self.items)})
 
         def entry(lo: int, hi: int, ind: str):
             if hi - lo <= 2:
@@ -393,7 +394,7 @@ class FunctionDecoder:
                     emit(f"{ind}{'if' if k == lo else 'elif'} pc == {entries[k]}:")
                     emit(f"{ind}    {_moves(live[entries[k]], 'r{k}', 'R[{k}]')}")
                 emit(f"{ind}else:")
-                emit(f"{ind}    {regs}, = R")
+                emit(f"{ind}    every = True")
                 return
             mid = (lo + hi) // 2
             emit(f"{ind}if pc < {entries[mid]}:")
@@ -404,7 +405,10 @@ class FunctionDecoder:
         if nregs <= LOAD_ALL:
             emit(f"    {regs}, = R")
         else:
+            emit("    every = False")
             entry(0, len(entries), "    ")
+            emit("    if every:")
+            emit(f"        {regs}, = R")
         emit("    ec = EC")  # the branch counters of this run (``Machine.reset``), a local
         emit("    try:")
         emit("        while True:")
@@ -719,7 +723,7 @@ class FunctionDecoder:
         if value == UNSIGNED:  # reinterpret as signed
             return [f"v = {expr}", f"if v > {MAX64}: v -= {1 << 64}", f"{d} = v"]
         if self.ranges is not None:  # the destination written once, wrapped in place
-            return [f"{d} = {expr}", _WRAP.format(v=d)]
+            return [f"{d} = {expr}", f"if not {MIN64} <= {d} <= {MAX64}: {d} = WRAP({d})"]
         return [f"v = {expr}", _WRAP.format(v="v"), f"{d} = v"]
 
     def range(self, op):
@@ -790,9 +794,7 @@ class FunctionDecoder:
 #: all the function (a constant plus a factor of its instructions): bounded compile time (it
 #: is part of every run: decoding is lazy, per function, but not cached across modules)
 INLINE_LOOP, INLINE_LEAF = 64, 4  # into a loop header's leaf; into any other leaf
-INLINE_FUNCTION, INLINE_FACTOR = 32, 1
-#: return points of a fused function that load only their live registers on entry
-ENTRY_TESTS = 12
+INLINE_FUNCTION, INLINE_FACTOR = 64, 0.25
 #: functions with at most this many registers load them all on entry (cheaper than a test)
 LOAD_ALL = 24
 
