@@ -29,6 +29,7 @@ import platform
 import sys
 import time
 
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -334,8 +335,8 @@ def main(argv=None) -> int:
                             args.timeout) if args.csmith else None
     record = {
         "benchmark": "interp",
-        "command": " ".join(["python3 -m benchmarks.interp",
-                             *(argv if argv is not None else sys.argv[1:])]),
+        "command": shlex.join(["python3", "-m", "benchmarks.interp",
+                               *(argv if argv is not None else sys.argv[1:])]),
         "program": "nested loops + predication + load/store + call",
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"python": sys.version.split()[0], "implementation":
