@@ -29,6 +29,7 @@ import platform
 import sys
 import time
 
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -333,7 +334,10 @@ def main(argv=None) -> int:
     csmith = csmith_section(seeds_of(args.csmith), args.workdir, args.long_fuel,
                             args.timeout) if args.csmith else None
     record = {
-        "benchmark": "interp", "program": "nested loops + predication + load/store + call",
+        "benchmark": "interp",
+        "command": shlex.join(["python3", "-m", "benchmarks.interp",
+                               *(argv if argv is not None else sys.argv[1:])]),
+        "program": "nested loops + predication + load/store + call",
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"python": sys.version.split()[0], "implementation":
                     platform.python_implementation(), "platform": platform.platform(),

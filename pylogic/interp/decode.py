@@ -1,14 +1,17 @@
 """Pre-decoding of PIR functions into generated, specialised Python functions.
 
 Register names are resolved to slots of the frame's register list ``R``; literals and global
-addresses are inlined; guard tests and the 64-bit wrap are written out. Each function gets
-*segments*: one Python function per straight-line run of instructions from a block start (or a
-call's return point) to the next unconditional terminator or call, side exits included, all
-compiled with one ``exec``. ``segments[pc](R)`` returns the next pc; negative results are events
-for the machine (``machine.py``): ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at
-``pc`` (arguments in ``BOX[0]``). A one-function-per-instruction form (``steps``) is compiled on
-demand for exact stepping when fuel runs out. Faults raise ``ops.Fault``; the machine finds the
-faulting instruction from the traceback's line number.
+addresses are inlined; guard tests and the 64-bit wrap are written out. A function is cut into
+*segments*: straight-line runs of instructions from a block start (or a call's return point) to
+the next unconditional terminator or call, side exits included. The whole function becomes one
+Python function ``run(R, pc, budget)`` (``compile_function``): registers are its locals, the
+segments are dispatched inside one loop and charged to the fuel ``budget`` as they start; it
+returns events for the machine (``machine.py``): ``pc >= 0`` the budget does not cover the
+segment at ``pc``, ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at ``pc`` (arguments in
+``BOX[0]``). A one-function-per-instruction form (``steps``, on the list ``R``) is compiled on
+demand for exact stepping when fuel runs out; it is also the reference the fused form is checked
+against (tests/interp/test_fused.py). Faults raise ``ops.Fault``; the machine finds the faulting
+instruction from the traceback's line number.
 
 Semantics are docs/pir.md's: every operator's Python expression and the wrap its value needs come from
 ``pylogic.ir.ops`` (64-bit two's complement, C division, shift counts mod 64); guards nullify
@@ -18,6 +21,7 @@ give 1, never-written registers read 0.
 """
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass, field
 from typing import Optional
@@ -25,12 +29,13 @@ from typing import Optional
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (
     MASK64, MAX64, MIN64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, Imm,
-    Input, Instr, Load, Mov, PredDefine, Print, Reg, Ret, Select, Store, UnOp)
+    Input, Instr, Load, Mov, PredDefine, Print, Reg, Ret, Select, Store, UnOp, to_signed64)
 from pylogic.ir.ops import BINARY, RELATION, SHIFT_MASK, SIGNED, UNARY, UNSIGNED, Fault
+from pylogic.interp.ranges import binary, operand_range, register_ranges, signed, unary
 
-#: Store ``v`` wrapped to 64 bits (``to_signed64``, written out)
-_WRAP = (f"if not {MIN64} <= v <= {MAX64}: "
-         f"v = ((v & {MASK64}) ^ {1 << 63}) - {1 << 63}")
+#: Store ``{v}`` wrapped to 64 bits (``to_signed64``, written out)
+_WRAP = (f"if not {MIN64} <= {{v}} <= {MAX64}: "
+         f"{{v}} = (({{v}} & {MASK64}) ^ {1 << 63}) - {1 << 63}")
 
 
 #: little-endian loads and stores of 2, 4 and 8 bytes by ``struct`` (about 4x faster than
@@ -53,16 +58,17 @@ def unknown_symbol(name: str):
 class FunctionCode:
     """A decoded function plus what the machine needs around it.
 
-    ``segments[pc](R) -> next pc`` runs the straight-line segment starting at ``pc`` (a block
-    start or a call's return point; None elsewhere) of ``segment_lengths[pc]`` instructions;
+    ``run(R, pc, budget) -> event`` runs from the segment starting at ``pc`` (a block start or a
+    call's return point; ``segment_lengths[pc]`` instructions, 0 elsewhere) until an event;
     ``steps`` (compiled on first use) runs exactly one instruction."""
     function: Function
     nregs: int
     param_slots: tuple
-    segments: list
+    run: object  # ``run(R, pc, budget) -> event`` (``FunctionDecoder.compile_function``)
     segment_lengths: list
-    segment_file: str
-    segment_line_pc: list  # line of the generated segment source -> pc
+    run_file: str
+    line_pc: list  # line of the generated source -> pc
+    line_refund: list  # line of the generated source -> instructions charged, not reached
     decoder: "FunctionDecoder"
     instrs: list  # pc -> Instr (None for the end-of-block sentinel)
     labels: list  # pc -> block label
@@ -100,14 +106,15 @@ class FunctionCode:
             self._steps = self.decoder.compile_steps()
         return self._steps
 
-    def fault_pc(self, exc: BaseException) -> Optional[int]:
-        """The pc of the segment instruction that raised ``exc`` (from its traceback)."""
-        pc, tb = None, exc.__traceback__
+    def fault_at(self, exc: BaseException) -> tuple:
+        """(pc, instructions charged but not reached) of the instruction that raised ``exc``
+        in ``run`` (from its traceback)."""
+        at, tb = None, exc.__traceback__
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.segment_file:
-                pc = self.segment_line_pc[tb.tb_lineno]
+            if tb.tb_frame.f_code.co_filename == self.run_file:
+                at = self.line_pc[tb.tb_lineno], self.line_refund[tb.tb_lineno]
             tb = tb.tb_next
-        return pc
+        return at
 
 
 def resolve_function(functions: dict, name: str) -> Optional[Function]:
@@ -123,13 +130,17 @@ class FunctionDecoder:
     """Generates the Python source for one function and compiles it in ``namespace``."""
 
     def __init__(self, function: Function, functions: dict, global_addrs: dict,
-                 builtins, shared: dict):
+                 builtins, shared: dict, reference: bool = False):
         self.f = function
+        # the reference form (``Machine(reference=True)``): every wrap written out as before
+        self.ranges = None if reference else register_ranges(function, global_addrs)
         self.functions = functions
         self.global_addrs = global_addrs
         self.builtins = builtins
         self.ns = dict(shared)
         self.ns.update(_STRUCTS)
+        self.ns["OUT"] = Out
+        self.ns["WRAP"] = to_signed64
         self.observer = shared.get("OBSERVE")  # an observer's register (interp/observe.py)
         # an observer of taken edges (``Observer.edge``): this function's number for it
         self.fid = shared["OFN"](function.name) if "OE" in shared else None
@@ -230,12 +241,13 @@ class FunctionDecoder:
                 items.append((None, b.label, [f"raise Fault({msg!r})"], "exit"))
         self.items = items
         self.ns["JUNK"] = self.slot("\0junk")
-        segments, seg_lengths, seg_lines = self.compile_segments(set(start.values()))
+        seg_lengths = self.segment_bounds(set(start.values()))
+        run = self.compile_function(seg_lengths)
         return FunctionCode(
             function=self.f, nregs=len(self.slots),
             param_slots=tuple(self.slots[p] for p in self.f.params),
-            segments=segments, segment_lengths=seg_lengths, segment_file=self.segment_file,
-            segment_line_pc=seg_lines, instrs=[it[0] for it in items],
+            run=run, segment_lengths=seg_lengths, run_file=self.run_file,
+            line_pc=self.line_pc, line_refund=self.line_refund, instrs=[it[0] for it in items],
             labels=[it[1] for it in items], edges=self.edges, edge_counts=self.edge_counts,
             edge_pcs=self.edge_pcs, edge_targets=self.edge_targets, exit_pcs=self.exit_pcs,
             exit_counts=self.exit_counts, call_sites=self.call_sites,
@@ -313,51 +325,315 @@ class FunctionDecoder:
         exec(compile("".join(sources), f"<pir-step {self.f.name}>", "exec"), self.ns)
         return self.ns["STEPS"]
 
-    def compile_segments(self, block_starts: set) -> tuple[list, list, list]:
-        """One function per straight-line run of instructions from a block start or a call's
-        return point up to the next terminator or call. A taken side exit refunds the unexecuted
-        rest of the segment in ``REF[0]`` (the machine charges a segment's length up front)."""
+    def segment_bounds(self, block_starts: set) -> list:
+        """``lengths[pc]``: the instructions of the straight-line segment starting at ``pc`` (a
+        block start or a call's return point) up to its next unconditional terminator or call,
+        guarded ones (side exits) included; 0 where no segment starts."""
         n = len(self.items)
         starts = sorted(block_starts | {pc + 1 for pc, it in enumerate(self.items)
                                         if it[3] == "call" and pc + 1 < n})
-        out = []
-        line_pc = [-1]  # generated source line (1-based) -> pc
         lengths = [0] * n
-
-        def emit(text: str, pc: int):
-            out.append(text)
-            line_pc.append(pc)
-
         for s in starts:
             end = s  # the segment is s..end inclusive
             while self.items[end][3] == "straight" or (
                     self.items[end][3] == "exit" and self.guard_of(self.items[end][0])):
                 end += 1
-            length = end - s + 1
-            lengths[s] = length
-            emit(f"def _g{s}(R):", s)
-            for pc in range(s, end + 1):
+            lengths[s] = end - s + 1
+        return lengths
+
+    def compile_function(self, lengths: list) -> None:
+        """The whole function as one Python function ``RUN(R, pc, budget) -> event``, registers
+        as its locals (loaded from the frame list ``R`` on entry, stored back before the machine
+        needs them), segments dispatched by a binary test tree on ``pc`` inside one loop (a
+        jump is ``pc = target; continue``; a segment that jumps to itself loops in place).
+
+        Fuel: each segment is charged in full before it runs (``budget``; a chain of segments
+        joined by unconditional jumps at once, at its head) and a taken side exit refunds the
+        rest; a budget that cannot cover a charge ends the run here (the machine steps on,
+        exact to the instruction). Events: ``pc >= 0``: the segment at ``pc`` costs more than
+        ``budget`` (registers stored); ``-1``: a return (value in ``BOX[0]``); ``-2 - pc``: a
+        call at ``pc`` (registers stored, arguments in ``BOX[0]``). The budget left is in
+        ``ST[0]`` after any event or exception; ``line_pc``/``line_refund`` give the instruction of a
+        generated line and what a fault there refunds."""
+        for item in self.items:  # a guard never written gets its slot now, before the count
+            self.guard_of(item[0])
+        nregs = len(self.slots)
+        regs = ", ".join(f"r{k}" for k in range(nregs))
+        live = self.live_registers()
+        # leaving for a budget exit: ``OUT`` (raised with ``pc`` set to the event) stores the
+        # registers bound (a register not bound is not live: it was not loaded on entry, as
+        # not live there, nor written since)
+        self.ns["SLOTS"] = tuple((f"r{k}", k) for k in range(nregs))
+        out: list = []
+        # generated source line (1-based) -> pc; the instructions charged but not reached when
+        # an instruction faults there (the rest of its segment, and of its chain)
+        line_pc, line_refund = [-1], [0]
+
+        sink: list = []  # where ``emit`` writes: (text, pc, refund)
+
+        def emit(text: str, pc: int = -1, refund: int = 0):
+            sink.append((text, pc, refund))
+
+        def flush():
+            for text, pc, refund in sink:
+                out.append(text)
+                line_pc.append(pc)
+                line_refund.append(refund)
+            sink.clear()
+
+        emit("def RUN(R, pc, budget):")
+        # on entry, the registers live there: a function's start and its return points load
+        # only theirs (found by a test tree), other entries (after a budget exit) all; a
+        # function with few registers loads them all
+        entries = [0] + sorted({pc + 1 for pc, it in enumerate(self.items) if it[3] == "call"
+                                and pc + 1 < len(self.items)})
+
+        def entry(lo: int, hi: int, ind: str):
+            if hi - lo <= 2:
+                for k in range(lo, hi):
+                    emit(f"{ind}{'if' if k == lo else 'elif'} pc == {entries[k]}:")
+                    emit(f"{ind}    {_moves(live[entries[k]], 'r{k}', 'R[{k}]')}")
+                emit(f"{ind}else:")
+                emit(f"{ind}    every = True")
+                return
+            mid = (lo + hi) // 2
+            emit(f"{ind}if pc < {entries[mid]}:")
+            entry(lo, mid, ind + "    ")
+            emit(f"{ind}else:")
+            entry(mid, hi, ind + "    ")
+
+        if nregs <= LOAD_ALL:
+            emit(f"    {regs}, = R")
+        else:
+            emit("    every = False")
+            entry(0, len(entries), "    ")
+            emit("    if every:")
+            emit(f"        {regs}, = R")
+        emit("    ec = EC")  # the branch counters of this run (``Machine.reset``), a local
+        emit("    try:")
+        emit("        while True:")
+        starts = [s for s in range(len(lengths)) if lengths[s]]
+
+        room = [INLINE_FUNCTION + INLINE_FACTOR * len(self.items)]  # inlined instructions left
+        # loop headers: targets of backward jumps -> the last pc jumping back (the loop's end,
+        # in layout order); their leaves inline only what lies inside
+        back: dict = {}
+        for pc, it in enumerate(self.items):
+            for m in map(_RETURN.fullmatch, (x.strip() for x in it[2])):
+                if m and 0 <= int(m.group(1)) <= pc:
+                    back[int(m.group(1))] = max(back.get(int(m.group(1)), 0), pc)
+
+        def inside(root: int, t: int) -> bool:
+            return root not in back or root <= t <= back[root]
+
+        def segment(s: int, ind: str, root: int, path: frozenset, left: list,
+                    tail: int = -1, chain: tuple = ()):
+            """Segment ``s`` at indentation ``ind`` inside the loop of the leaf of ``root``;
+            jump targets not on ``path`` are inlined while ``left`` (instructions) allows.
+            A chain of segments joined by unconditional jumps (all but the last without side
+            exits) is charged at once at its head; ``tail`` (-1 at a head): the instructions
+            charged after ``s``, ``chain``: the members still to come."""
+            length = lengths[s]
+            if tail < 0:  # a head: charge its chain
+                chain = self.chain(s, root, path, min(left[0], room[0]), lengths,
+                                   lambda t: inside(root, t))
+                for t in chain:
+                    left[0] -= lengths[t]
+                    room[0] -= lengths[t]
+                tail = sum(lengths[t] for t in chain)
+                emit(f"{ind}if budget < {length + tail}:", s)
+                if s == root:
+                    emit(f"{ind}    pc = {s}", s)
+                    emit(f"{ind}    raise OUT", s)
+                else:  # an inlined copy: its own leaf's head (the same test) stores them
+                    emit(f"{ind}    pc = {s}", s)
+                    emit(f"{ind}    break", s)
+                emit(f"{ind}budget -= {length + tail}", s)
+            for pc in range(s, s + length):
                 ins, _label, lines, kind = self.items[pc]
+                refund = length - (pc - s + 1) + tail  # a fault here: charged, not reached
                 guard = self.guard_of(ins)
-                ind = "    "
+                at = ind
                 if guard is not None:
-                    emit(f"    if {guard}:", pc)
-                    ind = "        "
-                    if kind == "exit" and length - (pc - s + 1):
-                        emit(f"{ind}REF[0] += {length - (pc - s + 1)}", pc)
+                    emit(f"{ind}if {self.local(guard)}:", pc, refund)
+                    at = ind + "    "
+                    if kind == "exit" and refund:  # only a chain's last member has these
+                        emit(f"{at}budget += {refund}", pc, refund)
                 for line in lines:
-                    emit(ind + line, pc)
+                    body = line.lstrip(" ")
+                    here = at + line[:len(line) - len(body)]
+                    m = _RETURN.fullmatch(body)
+                    if m is None:
+                        if body.startswith("EC["):
+                            body = "ec" + body[2:]
+                        emit(here + self.local(body), pc, refund)
+                        continue
+                    target = int(m.group(1))
+                    if target == -1:  # ret: the frame is dropped, its registers not stored
+                        emit(f"{here}ST[0] = budget", pc, refund)
+                        emit(f"{here}return -1", pc, refund)
+                    elif target < -1:  # a call: store the registers live after it
+                        after = 0
+                        for succ in [pc + 1] + [t for _e, t in self.continuations.get(pc, ())]:
+                            if succ < len(live):
+                                after |= live[succ]
+                        emit(here + _moves(after, "R[{k}]", "r{k}"), pc, refund)
+                        emit(f"{here}ST[0] = budget", pc, refund)
+                        emit(here + body, pc, refund)
+                    elif chain and target == chain[0]:  # the chain goes on, charged already
+                        segment(target, here, root, path | {target}, left,
+                                tail - lengths[target], chain[1:])
+                    else:
+                        jump(target, here, pc, refund, root, path, left)
                 if guard is not None:
-                    emit("    else:", pc)
-                    emit("        NUL[0] += 1", pc)
+                    emit(f"{ind}else:", pc, refund)
+                    emit(f"{ind}    NUL[0] += 1", pc, refund)
                     if kind == "call":
-                        emit(f"        return {pc + 1}", pc)
-        table = ", ".join(f"_g{s}" if lengths[s] else "None" for s in range(n))
-        emit(f"SEGMENTS = [{table}]", -1)
-        self.segment_file = f"<pir {self.f.name}>"
-        self.segment_source = "\n".join(out) + "\n"
-        exec(compile(self.segment_source, self.segment_file, "exec"), self.ns)
-        return self.ns["SEGMENTS"], lengths, line_pc
+                        jump(pc + 1, ind + "    ", pc, refund, root, path, left)
+
+        def jump(target: int, ind: str, pc: int, refund: int, root: int, path: frozenset,
+                 left: list):
+            if target == root:
+                emit(f"{ind}continue", pc, refund)
+            elif target not in path and lengths[target] <= min(left[0], room[0]) and \
+                    inside(root, target):
+                left[0] -= lengths[target]
+                room[0] -= lengths[target]
+                segment(target, ind, root, path | {target}, left)
+            else:
+                emit(f"{ind}pc = {target}", pc, refund)
+                emit(f"{ind}break", pc, refund)
+
+        def leaf(s: int) -> list:
+            """The code entered at segment ``s``: a loop, so that a jump back to ``s`` is a
+            ``continue`` (no dispatch), around ``s`` and the segments it reaches by jumps,
+            inlined (duplicated: each is also a leaf of its own) up to ``INLINE_LOOP``
+            instructions for a loop header, ``INLINE_LEAF`` for another segment, no segment
+            twice on one path."""
+            emit("while True:", s)
+            segment(s, "    ", s, frozenset((s,)), [INLINE_LOOP if s in back else INLINE_LEAF])
+            body = list(sink)
+            sink.clear()
+            if not any(text.strip() == "continue" for text, _pc, _s in body):
+                # no jump back to s: no loop; a jump is the dispatch loop's ``continue``
+                body = [(text[4:] if text.strip() != "break" else text[4:-5] + "continue",
+                         pc, seg) for text, pc, seg in body[1:]]
+            return body
+
+        flush()  # the lines so far (the function's head) before the leaves are made
+        # loop headers, innermost (shortest) loops first: the inlining room goes to them
+        leaves = {s: leaf(s) for s in sorted(starts, key=lambda s: (
+            s not in back, back.get(s, s) - s, s))}
+
+        def tree(lo: int, hi: int, ind: str):
+            """Dispatch to ``starts[lo:hi]`` (``pc`` is one of them)."""
+            if hi - lo <= 3:
+                for k in range(lo, hi):
+                    if k < hi - 1:
+                        emit(f"{ind}{'if' if k == lo else 'elif'} pc == {starts[k]}:")
+                    else:
+                        emit(f"{ind}else:" if hi - lo > 1 else f"{ind}if True:")
+                    for text, pc, seg in leaves[starts[k]]:
+                        emit(ind + "    " + text, pc, seg)
+                return
+            mid = (lo + hi) // 2
+            emit(f"{ind}if pc < {starts[mid]}:")
+            tree(lo, mid, ind + "    ")
+            emit(f"{ind}else:")
+            tree(mid, hi, ind + "    ")
+
+        tree(0, len(starts), "            ")
+        emit("    except OUT:")
+        emit("        bound = locals()")
+        emit("        for name, k in SLOTS:")
+        emit("            if name in bound:")
+        emit("                R[k] = bound[name]")
+        emit("        ST[0] = budget")
+        emit("        return pc")
+        emit("    except BaseException:")
+        emit("        ST[0] = budget")
+        emit("        raise")
+        flush()
+        self.run_file = f"<pir {self.f.name}>"
+        self.source = "\n".join(out) + "\n"
+        exec(compile(self.source, self.run_file, "exec"), self.ns)
+        self.line_pc, self.line_refund = line_pc, line_refund
+        return self.ns["RUN"]
+
+    def chain(self, s: int, root: int, path: frozenset, room: int, lengths: list,
+              inside) -> tuple:
+        """The segments after ``s`` that run whenever ``s`` runs to its end: while a segment
+        has no side exit and ends in an unconditional ``br`` to a segment that may be inlined
+        here (not the root, not on the path, within ``room`` instructions, ``inside``)."""
+        out: list = []
+        while True:
+            end = s + lengths[s] - 1
+            if any(self.items[pc][3] == "exit" and self.guard_of(self.items[pc][0]) is not None
+                   for pc in range(s, end)):
+                break
+            ins, _label, lines, _kind = self.items[end]
+            targets = [int(m.group(1)) for m in map(_RETURN.fullmatch, (x.strip() for x in lines))
+                       if m]
+            if not isinstance(ins, Br) or self.guard_of(ins) is not None or len(targets) != 1:
+                break
+            t = targets[0]
+            if t < 0 or t == root or t in path or t in out or lengths[t] > room or \
+                    not inside(t):
+                break
+            room -= lengths[t]
+            out.append(t)
+            s = t
+        return tuple(out)
+
+    def live_registers(self) -> list:
+        """pc -> the registers live before it (bit k: slot k): read on some path from there
+        before being written unconditionally. Read off the generated lines (every ``R[k]``
+        in them is a read, but the destination of an unguarded instruction's top-level
+        ``R[k] = ...``, a write), so it covers whatever the lines do."""
+        n = len(self.items)
+        uses, kills, succs = [0] * n, [0] * n, [()] * n
+        for pc, (ins, _label, lines, kind) in enumerate(self.items):
+            guard = self.guard_of(ins)
+            use, kill = 0, 0
+            for line in reversed(lines):
+                body = line.lstrip(" ")
+                m = _DEF.match(line)
+                if m and guard is None:
+                    bit = 1 << int(m.group(1))
+                    kill |= bit
+                    use &= ~bit
+                    body = body[m.end():]
+                for k in _SLOT.findall(body):
+                    use |= 1 << int(k)
+            if guard is not None:
+                use |= 1 << int(_SLOT.search(guard).group(1)) if _SLOT.search(guard) else 0
+            uses[pc], kills[pc] = use, kill
+            nxt = [int(m.group(1)) for m in map(_RETURN.fullmatch, (x.strip() for x in lines))
+                   if m and int(m.group(1)) >= 0] if kind == "exit" else [pc + 1]
+            if kind != "exit" or guard is not None:
+                nxt.append(pc + 1)
+            nxt += [t for _e, t in self.continuations.get(pc, ())]
+            succs[pc] = tuple(t for t in nxt if t < n)
+        live = [0] * (n + 1)
+        changed = True
+        while changed:
+            changed = False
+            for pc in range(n - 1, -1, -1):
+                out = 0
+                for t in succs[pc]:
+                    out |= live[t]
+                value = uses[pc] | (out & ~kills[pc])
+                if value != live[pc]:
+                    live[pc] = value
+                    changed = True
+        return live
+
+    def local(self, text: str) -> str:
+        """``text`` with each register ``R[k]`` (``R[JUNK]``: writes to p0/true) as the local
+        ``rk``; string literals (messages, names) untouched."""
+        junk = f"r{self.ns['JUNK']}"
+        return _REGISTER.sub(lambda m: m.group(0) if m.group(1) is None else
+                             junk if m.group(1) == "JUNK" else f"r{m.group(1)}", text)
 
     def jump(self, src: str, target: str, pc: int) -> list[str]:
         if target not in self.start:
@@ -440,11 +716,18 @@ class FunctionDecoder:
             return [f"raise Fault({f'unknown operator {op}'!r})"]
         d, value = self.dest(dest), table[op].value
         expr = self.expression(table[op].python, a, b)
-        if value == SIGNED:
+        if value == SIGNED or self.ranges is not None and signed(
+                binary(op, self.range(a), self.range(b), b) if b is not None else
+                unary(op, self.range(a))):  # ranges.py: no wrap can be needed
             return [f"{d} = {expr}"]
         if value == UNSIGNED:  # reinterpret as signed
             return [f"v = {expr}", f"if v > {MAX64}: v -= {1 << 64}", f"{d} = v"]
-        return [f"v = {expr}", _WRAP, f"{d} = v"]
+        if self.ranges is not None:  # the destination written once, wrapped in place
+            return [f"{d} = {expr}", f"if not {MIN64} <= {d} <= {MAX64}: {d} = WRAP({d})"]
+        return [f"v = {expr}", _WRAP.format(v="v"), f"{d} = v"]
+
+    def range(self, op):
+        return operand_range(op, self.ranges, self.global_addrs)
 
     def load(self, ins: Load) -> list[str]:
         n = ins.size
@@ -505,6 +788,38 @@ class FunctionDecoder:
         except ValueError:
             return f"SYM({f'deposit type {dtype}'!r})"
         return f"{tuple(table)}[g * 4 + c * 2 + {old}]"
+
+
+#: inlining in ``compile_function``: instructions of jump targets inlined into one leaf, and in
+#: all the function (a constant plus a factor of its instructions): bounded compile time (it
+#: is part of every run: decoding is lazy, per function, but not cached across modules)
+INLINE_LOOP, INLINE_LEAF = 64, 4  # into a loop header's leaf; into any other leaf
+INLINE_FUNCTION, INLINE_FACTOR = 64, 0.25
+#: functions with at most this many registers load them all on entry (cheaper than a test)
+LOAD_ALL = 24
+
+
+class Out(Exception):
+    """Leaves a fused function with its registers stored (``compile_function``)."""
+
+#: a register of the list form in generated lines, or a string literal (left alone)
+_REGISTER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\bR\[(\d+|JUNK)\]")
+#: a register in list form (``R[JUNK]``, never read, left out), and an unconditional write
+_SLOT = re.compile(r"\bR\[(\d+)\]")
+_DEF = re.compile(r"R\[(\d+)\] = ")
+
+
+def _moves(bits: int, dest: str, src: str) -> str:
+    """One Python statement copying the registers of ``bits`` (``{k}`` in the templates)."""
+    ks = [k for k in range(bits.bit_length()) if bits >> k & 1]
+    if not ks:
+        return "pass"
+    return (", ".join(dest.format(k=k) for k in ks) + " = " +
+            ", ".join(src.format(k=k) for k in ks))
+
+
+#: control leaving a segment in the lines of ``items``: a jump, ``ret`` (-1) or a call (< -1)
+_RETURN = re.compile(r"return (-?\d+)")
 
 
 def _unguarded(ins: Instr) -> bool:

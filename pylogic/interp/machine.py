@@ -77,14 +77,18 @@ class CallSites(dict):
 class Machine:
     """A decoded module plus the per-run state its decoded code refers to (reset by ``run``)."""
 
-    def __init__(self, module: Module, observer=None):
+    def __init__(self, module: Module, observer=None, reference: bool = False):
         self.module = module
+        self.reference = reference
         self.memory = Memory()
         self.stdout: list = []  # ints from `print`, bytes from builtins, in order
         self.inputs: list = []  # remaining inputs, reversed (pop from the end)
         self.nullified = [0]
         self.calls = [0]
-        self.refund = [0]  # instructions of segments charged but skipped by side exits
+        self.state = [0]  # the fuel budget left when decoded code returns or raises
+        # the reference form (tests/interp/test_fused.py): one instruction at a time throughout,
+        # every 64-bit wrap written out (the decoded code before the fused functions)
+        self.stepping = reference
         self.box = [None]  # call arguments / return value passed to the machine loop
         self.exit_box = [0]  # the exit of the last ``ret.N`` (exit splitting), 0 after ``ret``
         self.allocas: list = []  # segment ids alloca'd by the current frame
@@ -97,7 +101,7 @@ class Machine:
             "SEGS": self.memory.segments, "BAD": self.memory.bad_access, "FROM": int.from_bytes,
             "SO": self.stdout, "NUL": self.nullified, "CALLS": self.calls, "BOX": self.box,
             "XB": self.exit_box,
-            "REF": self.refund,
+            "ST": self.state,
             "INPUT": self.read_input, "ALLOCA": self.alloca, **PYTHON_NAMES,
             "SYM": unknown_symbol, "Fault": Fault,
             # segment ids of const globals (docs/pir.md "Extensions"): a store there faults
@@ -115,7 +119,7 @@ class Machine:
         if f.extern or not f.blocks:
             raise KeyError(name)
         fc = FunctionDecoder(f, self.functions, self.global_addrs, self.builtins,
-                             self.shared).decode()
+                             self.shared, self.reference).decode()
         fc.sites = CallSites(self.code, fc.call_sites)
         return fc
 
@@ -139,7 +143,6 @@ class Machine:
         self.inputs[:] = [to_signed64(int(v)) for v in reversed(list(inputs))]
         self.nullified[0] = 0
         self.calls[0] = 0
-        self.refund[0] = 0
         self.box[0] = None
         self.exit_box[0] = 0
         self.allocas = []
@@ -188,7 +191,7 @@ class Machine:
             return RunResult(error=RunError(str(exc), SourceLoc(self.module.path)),
                              exit_status=ERROR_STATUS)
 
-        box, calls, memory, refund = self.box, self.calls, self.memory, self.refund
+        box, calls, memory, state = self.box, self.calls, self.memory, self.state
         exit_box = self.exit_box
         R = [0] * fc.nregs
         args = [to_signed64(int(v)) for v in args]
@@ -198,12 +201,11 @@ class Machine:
         if bad:
             return RunResult(error=RunError(bad, SourceLoc(self.module.path)),
                              exit_status=ERROR_STATUS)
-        segments, lengths = fc.segments, fc.segment_lengths
-        pc, frames, fast = 0, [], True
+        pc, frames, fast = 0, [], not self.stepping
         cut = None  # where the run stopped in ``fc``, if inside it (``kind_counts``)
         fc.entries += 1
         # Fuel: ``budget`` is what is left; a segment is charged in full before it runs and a
-        # taken side exit refunds the rest in ``refund[0]``. When the budget cannot cover the
+        # taken side exit refunds the rest (``decode.py``). When the budget cannot cover the
         # next segment, the run continues one instruction at a time (exact to the instruction).
         budget, return_value, error = fuel, 0, None
         reserve = 0  # fuel not yet handed to a slice (``pause``)
@@ -211,39 +213,28 @@ class Machine:
             budget, reserve = first_slice, fuel - first_slice
         while True:
             if fast:
-                start = length = 0
                 try:
-                    while True:
-                        start = pc
-                        length = lengths[start]
-                        if budget < length:
-                            if refund[0]:
-                                budget += refund[0]
-                                refund[0] = 0
-                                continue
-                            if reserve:  # a slice is spent: go on, or abandon the run
-                                more = min(reserve, pause(fuel - reserve - budget))
-                                if more <= 0:
-                                    return None
-                                budget += more
-                                reserve -= more
-                                continue
-                            fast = False
-                            break
-                        budget -= length
-                        pc = segments[start](R)
-                        if pc < 0:
-                            break
+                    pc = fc.run(R, pc, budget)
                 except (Fault, ProgramExit) as exc:
-                    pc = fc.fault_pc(exc)
-                    budget += length - (pc - start + 1)  # the faulting instruction counts
+                    pc, refund = fc.fault_at(exc)
+                    # the faulting instruction counts, the rest charged is refunded
+                    budget = state[0] + refund
                     cut = pc + 1
                     if isinstance(exc, ProgramExit):
                         return_value = exc.status
                     else:
                         error = self.location_error(fc, pc, str(exc))
                     break
-                if not fast:
+                budget = state[0]
+                if pc >= 0:  # the budget does not cover the segment at pc
+                    if reserve:  # a slice is spent: go on, or abandon the run
+                        more = min(reserve, pause(fuel - reserve - budget))
+                        if more <= 0:
+                            return None
+                        budget += more
+                        reserve -= more
+                    else:
+                        fast = False
                     continue
             else:
                 if budget <= 0:
@@ -280,7 +271,7 @@ class Machine:
                     return_value = box[0]
                     break
                 value = box[0]
-                callee_name = fc.name
+                callee = fc
                 fc, R, pc, dest, self.allocas = frames.pop()
                 if dest >= 0:
                     R[dest] = value
@@ -291,7 +282,7 @@ class Machine:
                     elif conts is None or exit_no >= len(conts):
                         named = 0 if conts is None else len(conts)
                         error = self.location_error(
-                            fc, pc - 1, f"{callee_name} returned through exit {exit_no} but the "
+                            fc, pc - 1, f"{callee.name} returned through exit {exit_no} but the "
                                         f"call names {named} continuation(s)")
                         cut = pc
                         break
@@ -324,8 +315,7 @@ class Machine:
                     R[slot] = value
                 fc.entries += 1
                 calls[0] += 1
-            segments, lengths = fc.segments, fc.segment_lengths
-        steps = fuel - reserve - budget - refund[0]
+        steps = fuel - reserve - budget
         kinds_of = None
         if capture_profile:  # what kind_counts needs, kept now, counted when asked for
             kinds_of = partial(

@@ -54,6 +54,15 @@ class RunResult:
         return (self.stdout_bytes, self.return_value,
                 None if self.error is None else getattr(self.error, "fault", self.error.message))
 
+    def everything(self) -> tuple:
+        """All a run reports (two forms of the interpreter must agree on each): output, return
+        value, exit status, error with its location, counts, kinds, edge and block profiles in
+        order, peak memory."""
+        return (self.stdout_bytes, self.prints, self.return_value, self.exit_status,
+                None if self.error is None else str(self.error), self.counts, self.kinds,
+                list(self.edge_profile.items()), list(self.block_profile.items()),
+                self.peak_memory)
+
     def to_json(self) -> dict:
         """A JSON-ready dict (``pathlogic run --json``)."""
         return {

@@ -483,8 +483,8 @@ def test_hooks_cost_nothing_without_an_observer():
     """The default decoded code has no hook in it (zero cost when off)."""
     from pylogic.interp.machine import Machine
     module = parse_module(RECURRENT, "t.pir")
-    plain = Machine(module).code["main"].decoder.segment_source
-    observed = Machine(module, Recorder()).code["main"].decoder.segment_source
+    plain = Machine(module).code["main"].decoder.source
+    observed = Machine(module, Recorder()).code["main"].decoder.source
     assert "OL(" not in plain and "OS(" not in plain and "OL(" in observed
     assert [line for line in observed.splitlines() if "OL(" not in line and "OS(" not in line
             and "OV(" not in line and "ORET(" not in line and "OK(" not in line] == \
