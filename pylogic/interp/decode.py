@@ -8,7 +8,10 @@ Python function ``run(R, pc, budget)`` (``compile_function``): registers are its
 segments are dispatched inside one loop and charged to the fuel ``budget`` as they start; it
 returns events for the machine (``machine.py``): ``pc >= 0`` the budget does not cover the
 segment at ``pc``, ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at ``pc`` (arguments in
-``BOX[0]``). A one-function-per-instruction form (``steps``, on the list ``R``) is compiled on
+``BOX[0]``). A function runs in two tiers behind the same ``run``: segment by segment first
+(``FunctionDecoder.warm``: each segment a small function on the list ``R``, compiled when first
+reached), fused once it has run long (compiling the fused function costs more than most short
+runs do; issue #32 item 5). A one-function-per-instruction form (``steps``, on the list ``R``) is compiled on
 demand for exact stepping when fuel runs out; it is also the reference the fused form is checked
 against (tests/interp/test_fused.py). Faults raise ``ops.Fault``; the machine finds the faulting
 instruction from the traceback's line number.
@@ -265,8 +268,8 @@ class FunctionDecoder:
 
     def warm(self, R, pc: int, budget: int) -> int:
         """``run`` until the function has run long: each segment compiled on its first use, on
-        the list ``R``, dispatched here (compiling the fused function costs about 2,000 of its
-        executed instructions per instruction; a function entered once and run briefly, as
+        the list ``R``, dispatched here (compiling the fused function costs about 1,000-4,000
+        of its executed instructions per instruction; a function entered once and run briefly, as
         most of a csmith program is, never pays it). Once ``PROMOTE_MIN + PROMOTE_PER *
         instructions`` were charged here, the fused function (``compile_function``) takes over,
         from this segment on and in later calls. Fuel, events, ``ST`` and faults as
@@ -884,7 +887,10 @@ INLINE_LOOP, INLINE_LEAF = 64, 4  # into a loop header's leaf; into any other le
 INLINE_FUNCTION, INLINE_FACTOR = 64, 0.25
 #: tiers (``FunctionDecoder.warm``): a function runs segment by segment until it was charged
 #: this many instructions, plus so many per instruction of it, then as one fused function
-PROMOTE_MIN, PROMOTE_PER = 20_000, 2_000
+#: (segment by segment is ~1.5x slower; compiling the fused function costs ~1,000-4,000 of its
+#: executed instructions per instruction. Measured on csmith 2-10 and Stanford: 5,000 + 1,000 n
+#: within 3% of the best of 0 + 0, 2,000 + 50 n, 5,000 + 200 n, 20,000 + 2,000 n on each)
+PROMOTE_MIN, PROMOTE_PER = 5_000, 1_000
 #: functions with at most this many registers load them all on entry (cheaper than a test)
 LOAD_ALL = 24
 
