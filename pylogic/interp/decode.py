@@ -11,10 +11,10 @@ segment at ``pc``, ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at ``pc
 ``BOX[0]``). A function runs in two tiers behind the same ``run``: segment by segment first
 (``FunctionDecoder.warm``: each segment a small function on the list ``R``, compiled when first
 reached), fused once it has run long (compiling the fused function costs more than most short
-runs do; issue #32 item 5). A one-function-per-instruction form (``steps``, on the list ``R``) is compiled on
-demand for exact stepping when fuel runs out; it is also the reference the fused form is checked
-against (tests/interp/test_fused.py). Faults raise ``ops.Fault``; the machine finds the faulting
-instruction from the traceback's line number.
+runs do; issue #32 item 5). A one-function-per-instruction form (``steps``, on the list ``R``)
+is compiled on demand for exact stepping when fuel runs out; it is also the reference the fused
+form is checked against (tests/interp/test_fused.py). Faults raise ``ops.Fault``; the machine
+finds the faulting instruction from the traceback's line number.
 
 Semantics are docs/pir.md's: every operator's Python expression and the wrap its value needs come from
 ``pylogic.ir.ops`` (64-bit two's complement, C division, shift counts mod 64); guards nullify
@@ -318,7 +318,7 @@ class FunctionDecoder:
 
     def compile_segment(self, s: int):
         """Segment ``s`` as one function ``_g(R) -> next pc or event`` (``warm``)."""
-        out = [f"def _g(R):"]
+        out = ["def _g(R):"]
         line_pc, line_refund = [-1, s], [0, 0]
         end = s + self.lengths[s] - 1
         for pc in range(s, end + 1):
@@ -445,7 +445,7 @@ class FunctionDecoder:
         exact to the instruction). Events: ``pc >= 0``: the segment at ``pc`` costs more than
         ``budget`` (registers stored); ``-1``: a return (value in ``BOX[0]``); ``-2 - pc``: a
         call at ``pc`` (registers stored, arguments in ``BOX[0]``). The budget left is in
-        ``ST[0]`` after any event or exception; ``line_pc``/``line_refund`` give the instruction of a
+        ``ST[0]`` after any event or exception; ``fault_lines`` gives the instruction of a
         generated line and what a fault there refunds."""
         nregs = len(self.slots)
         regs = ", ".join(f"r{k}" for k in range(nregs))
