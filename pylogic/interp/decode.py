@@ -8,10 +8,13 @@ Python function ``run(R, pc, budget)`` (``compile_function``): registers are its
 segments are dispatched inside one loop and charged to the fuel ``budget`` as they start; it
 returns events for the machine (``machine.py``): ``pc >= 0`` the budget does not cover the
 segment at ``pc``, ``-1`` return (value in ``BOX[0]``), ``-2 - pc`` call at ``pc`` (arguments in
-``BOX[0]``). A one-function-per-instruction form (``steps``, on the list ``R``) is compiled on
-demand for exact stepping when fuel runs out; it is also the reference the fused form is checked
-against (tests/interp/test_fused.py). Faults raise ``ops.Fault``; the machine finds the faulting
-instruction from the traceback's line number.
+``BOX[0]``). A function runs in two tiers behind the same ``run``: segment by segment first
+(``FunctionDecoder.warm``: each segment a small function on the list ``R``, compiled when first
+reached), fused once it has run long (compiling the fused function costs more than most short
+runs do; issue #32 item 5). A one-function-per-instruction form (``steps``, on the list ``R``)
+is compiled on demand for exact stepping when fuel runs out; it is also the reference the fused
+form is checked against (tests/interp/test_fused.py). Faults raise ``ops.Fault``; the machine
+finds the faulting instruction from the traceback's line number.
 
 Semantics are docs/pir.md's: every operator's Python expression and the wrap its value needs come from
 ``pylogic.ir.ops`` (64-bit two's complement, C division, shift counts mod 64); guards nullify
@@ -64,11 +67,8 @@ class FunctionCode:
     function: Function
     nregs: int
     param_slots: tuple
-    run: object  # ``run(R, pc, budget) -> event`` (``FunctionDecoder.compile_function``)
+    run: object  # ``run(R, pc, budget) -> event``: ``FunctionDecoder.warm`` until promoted
     segment_lengths: list
-    run_file: str
-    line_pc: list  # line of the generated source -> pc
-    line_refund: list  # line of the generated source -> instructions charged, not reached
     decoder: "FunctionDecoder"
     instrs: list  # pc -> Instr (None for the end-of-block sentinel)
     labels: list  # pc -> block label
@@ -109,10 +109,11 @@ class FunctionCode:
     def fault_at(self, exc: BaseException) -> tuple:
         """(pc, instructions charged but not reached) of the instruction that raised ``exc``
         in ``run`` (from its traceback)."""
-        at, tb = None, exc.__traceback__
+        at, tb, files = None, exc.__traceback__, self.decoder.fault_lines
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.run_file:
-                at = self.line_pc[tb.tb_lineno], self.line_refund[tb.tb_lineno]
+            lines = files.get(tb.tb_frame.f_code.co_filename)
+            if lines is not None:
+                at = lines[0][tb.tb_lineno], lines[1][tb.tb_lineno]
             tb = tb.tb_next
         return at
 
@@ -144,6 +145,8 @@ class FunctionDecoder:
         self.observer = shared.get("OBSERVE")  # an observer's register (interp/observe.py)
         # an observer of taken edges (``Observer.edge``): this function's number for it
         self.fid = shared["OFN"](function.name) if "OE" in shared else None
+        self.ns["REF"] = [0]  # a taken side exit's refund (``warm``)
+        self.code: Optional[FunctionCode] = None
         self.ns["EC"] = self.edge_counts = []
         self.ns["XC"] = self.exit_counts = []
         self.edges: list = []
@@ -241,19 +244,108 @@ class FunctionDecoder:
                 items.append((None, b.label, [f"raise Fault({msg!r})"], "exit"))
         self.items = items
         self.ns["JUNK"] = self.slot("\0junk")
-        seg_lengths = self.segment_bounds(set(start.values()))
-        run = self.compile_function(seg_lengths)
-        return FunctionCode(
+        for item in items:  # a guard never written gets its slot now, before the count
+            self.guard_of(item[0])
+        seg_lengths = self.lengths = self.segment_bounds(set(start.values()))
+        # generated file -> (line -> pc, line -> instructions charged but not reached there)
+        self.fault_lines: dict = {}
+        self.segments: list = [None] * len(items)  # pc -> segment function (``warm``)
+        self.warmth = [0]  # instructions charged in ``warm`` (all runs)
+        self.fused = None
+        self.code = FunctionCode(
             function=self.f, nregs=len(self.slots),
             param_slots=tuple(self.slots[p] for p in self.f.params),
-            run=run, segment_lengths=seg_lengths, run_file=self.run_file,
-            line_pc=self.line_pc, line_refund=self.line_refund, instrs=[it[0] for it in items],
+            run=self.warm, segment_lengths=seg_lengths, instrs=[it[0] for it in items],
             labels=[it[1] for it in items], edges=self.edges, edge_counts=self.edge_counts,
             edge_pcs=self.edge_pcs, edge_targets=self.edge_targets, exit_pcs=self.exit_pcs,
             exit_counts=self.exit_counts, call_sites=self.call_sites,
             continuations=self.continuations, decoder=self,
             param_checks=tuple((k, *self.f.param_ranges()[p], t) for k, (p, t) in
                                enumerate(zip(self.f.params, self.f.param_types)) if t))
+        return self.code
+
+    # ------------------------------------------------------------ tiers (issue #32 item 5)
+
+    def warm(self, R, pc: int, budget: int) -> int:
+        """``run`` until the function has run long: each segment compiled on its first use, on
+        the list ``R``, dispatched here (compiling the fused function costs about 1,000-4,000
+        of its executed instructions per instruction; a function entered once and run briefly, as
+        most of a csmith program is, never pays it). Once ``PROMOTE_MIN + PROMOTE_PER *
+        instructions`` were charged here, the fused function (``compile_function``) takes over,
+        from this segment on and in later calls. Fuel, events, ``ST`` and faults as
+        ``compile_function`` has them (a segment is charged before it runs; a taken side exit
+        refunds the rest in ``REF[0]``)."""
+        lengths, segments, ns, warmth = self.lengths, self.segments, self.ns, self.warmth
+        ref, state = ns["REF"], ns["ST"]
+        limit = PROMOTE_MIN + PROMOTE_PER * len(lengths)
+        while True:
+            if warmth[0] >= limit:
+                return self.promote()(R, pc, budget)
+            n = lengths[pc]
+            if budget < n:
+                state[0] = budget
+                return pc
+            budget -= n
+            warmth[0] += n
+            seg = segments[pc]
+            if seg is None:
+                seg = self.compile_segment(pc)
+            try:
+                pc = seg(R)
+            except BaseException:
+                state[0] = budget
+                raise
+            if ref[0]:
+                budget += ref[0]
+                ref[0] = 0
+            if pc < 0:
+                state[0] = budget
+                return pc
+
+    def promote(self):
+        """The fused function, compiled on first use; it is ``run`` from now on."""
+        if self.fused is None:
+            self.fused = self.compile_function(self.lengths)
+            if self.code is not None:
+                self.code.run = self.fused
+        return self.fused
+
+    @property
+    def source(self) -> str:
+        """The fused function's source (compiled for it, if not yet)."""
+        self.promote()
+        return self.fused_source
+
+    def compile_segment(self, s: int):
+        """Segment ``s`` as one function ``_g(R) -> next pc or event`` (``warm``)."""
+        out = ["def _g(R):"]
+        line_pc, line_refund = [-1, s], [0, 0]
+        end = s + self.lengths[s] - 1
+        for pc in range(s, end + 1):
+            ins, _label, lines, kind = self.items[pc]
+            guard = self.guard_of(ins)
+            refund = end - pc
+            ind = "    "
+            if guard is not None:
+                out.append(f"    if {guard}:")
+                ind = "        "
+            for line in lines:
+                body = line.lstrip(" ")
+                if refund and _RETURN.fullmatch(body):  # a taken side exit
+                    out.append(ind + line[:len(line) - len(body)] + f"REF[0] = {refund}")
+                out.append(ind + line)
+            if guard is not None:
+                out += ["    else:", "        NUL[0] += 1"]
+                if kind == "call":
+                    out.append(f"        return {pc + 1}")
+            line_pc += [pc] * (len(out) + 1 - len(line_pc))  # lines are 1-based
+            line_refund += [refund] * (len(out) + 1 - len(line_refund))
+        name = f"<pir {self.f.name} {s}>"
+        self.fault_lines[name] = (line_pc, line_refund)
+        ns = self.ns
+        exec(compile("\n".join(out) + "\n", name, "exec"), ns)
+        seg = self.segments[s] = ns["_g"]
+        return seg
 
     def body(self, ins: Instr, pc: int, label: str) -> tuple[list[str], str]:
         """Python lines of one instruction without its guard test, and how it ends control:
@@ -341,7 +433,7 @@ class FunctionDecoder:
             lengths[s] = end - s + 1
         return lengths
 
-    def compile_function(self, lengths: list) -> None:
+    def compile_function(self, lengths: list):
         """The whole function as one Python function ``RUN(R, pc, budget) -> event``, registers
         as its locals (loaded from the frame list ``R`` on entry, stored back before the machine
         needs them), segments dispatched by a binary test tree on ``pc`` inside one loop (a
@@ -353,10 +445,8 @@ class FunctionDecoder:
         exact to the instruction). Events: ``pc >= 0``: the segment at ``pc`` costs more than
         ``budget`` (registers stored); ``-1``: a return (value in ``BOX[0]``); ``-2 - pc``: a
         call at ``pc`` (registers stored, arguments in ``BOX[0]``). The budget left is in
-        ``ST[0]`` after any event or exception; ``line_pc``/``line_refund`` give the instruction of a
+        ``ST[0]`` after any event or exception; ``fault_lines`` gives the instruction of a
         generated line and what a fault there refunds."""
-        for item in self.items:  # a guard never written gets its slot now, before the count
-            self.guard_of(item[0])
         nregs = len(self.slots)
         regs = ", ".join(f"r{k}" for k in range(nregs))
         live = self.live_registers()
@@ -554,10 +644,10 @@ class FunctionDecoder:
         emit("        ST[0] = budget")
         emit("        raise")
         flush()
-        self.run_file = f"<pir {self.f.name}>"
-        self.source = "\n".join(out) + "\n"
-        exec(compile(self.source, self.run_file, "exec"), self.ns)
-        self.line_pc, self.line_refund = line_pc, line_refund
+        run_file = f"<pir {self.f.name}>"
+        self.fused_source = "\n".join(out) + "\n"
+        exec(compile(self.fused_source, run_file, "exec"), self.ns)
+        self.fault_lines[run_file] = (line_pc, line_refund)
         return self.ns["RUN"]
 
     def chain(self, s: int, root: int, path: frozenset, room: int, lengths: list,
@@ -795,6 +885,12 @@ class FunctionDecoder:
 #: is part of every run: decoding is lazy, per function, but not cached across modules)
 INLINE_LOOP, INLINE_LEAF = 64, 4  # into a loop header's leaf; into any other leaf
 INLINE_FUNCTION, INLINE_FACTOR = 64, 0.25
+#: tiers (``FunctionDecoder.warm``): a function runs segment by segment until it was charged
+#: this many instructions, plus so many per instruction of it, then as one fused function
+#: (segment by segment is ~1.5x slower; compiling the fused function costs ~1,000-4,000 of its
+#: executed instructions per instruction. Measured on csmith 2-10 and Stanford: 5,000 + 1,000 n
+#: within 3% of the best of 0 + 0, 2,000 + 50 n, 5,000 + 200 n, 20,000 + 2,000 n on each)
+PROMOTE_MIN, PROMOTE_PER = 5_000, 1_000
 #: functions with at most this many registers load them all on entry (cheaper than a test)
 LOAD_ALL = 24
 

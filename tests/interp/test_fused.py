@@ -84,10 +84,27 @@ def program(draw) -> str:
         "done:", *(f"    print {r}" for r in REGS), "    ret x0", "}", ""])
 
 
+#: the tiers (``decode.FunctionDecoder.warm``): as configured, fused at once, and promoted
+#: after a few instructions (in the middle of a run, from a segment's start)
+TIERS = [None, (0, 0), (5, 0), (0, 1)]
+
+
+def tiered(module, tier, **kw):
+    """``Machine(module).run(**kw)`` with the promotion thresholds ``tier`` (None: as they are)."""
+    from unittest import mock
+    from pylogic.interp import decode
+    if tier is None:
+        return Machine(module).run(**kw)
+    with mock.patch.object(decode, "PROMOTE_MIN", tier[0]), \
+            mock.patch.object(decode, "PROMOTE_PER", tier[1]):
+        return Machine(module).run(**kw)
+
+
 def both(module, **kw):
-    fused = Machine(module).run(**kw)
     reference = Machine(module, reference=True).run(**kw)
-    assert fused.everything() == reference.everything()
+    for tier in TIERS:
+        fused = tiered(module, tier, **kw)
+        assert fused.everything() == reference.everything(), tier
     return fused
 
 
@@ -118,9 +135,10 @@ def test_slices_change_nothing(text, x0, slice_):
     """``pause`` (the engine selection's slices) leaves the fused run's result as it was."""
     module = parse_module(text, "t.pir")
     whole = Machine(module, reference=True).run(args=(x0, 5))
-    paused = Machine(module).run(args=(x0, 5), pause=lambda executed: slice_,
-                                 first_slice=slice_)
-    assert paused.everything() == whole.everything()
+    for tier in TIERS:
+        paused = tiered(module, tier, args=(x0, 5), pause=lambda executed: slice_,
+                        first_slice=slice_)
+        assert paused.everything() == whole.everything(), tier
 
 
 @settings(max_examples=300, deadline=None)
@@ -240,3 +258,26 @@ def test_chains_charged_at_once_stay_exact(fuel, z):
     source = Machine(module).code["main"].decoder.source
     assert "budget -= 9" in source  # a (3) + b (3) + c2 (3) charged at once
     both(module, args=(4, z), fuel=fuel)
+
+
+def test_only_functions_that_run_long_are_fused():
+    """Tiers (``decode.FunctionDecoder.warm``): a function entered once for a few instructions
+    stays segment by segment; one that loops past the threshold is promoted in the middle of
+    its run (its counts and output stay the reference's)."""
+    from unittest import mock
+    from pylogic.interp import decode
+    module = parse_module(CHAIN.replace("func main(n, z)", "func loop(n, z)") + """
+func main(n) {
+entry:
+    r = call loop(n, 1)
+    print r
+    ret 0
+}
+""", "t.pir")
+    with mock.patch.object(decode, "PROMOTE_MIN", 100), mock.patch.object(decode, "PROMOTE_PER", 0):
+        machine = Machine(module)
+        result = machine.run(args=(50,))
+    assert machine.code["loop"].decoder.fused is not None
+    assert machine.code["loop"].run is machine.code["loop"].decoder.fused
+    assert machine.code["main"].decoder.fused is None
+    assert result.everything() == Machine(module, reference=True).run(args=(50,)).everything()
