@@ -11,13 +11,13 @@ from typing import Iterable, Optional
 from pylogic.ir.model import Module
 from pylogic.transforms.pre.restructure import RestructureRecord, restructure_regions
 
-NEEDS = ("pre_partial_reuse", "pre_avail_out", "pre_cmp_exit")
+NEEDS = ("pre_partial_reuse", "pre_cand_avail_out", "pre_cmp_exit")
 
 
 def pre_r(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
           max_names: int = 4, reducible: bool = True) -> tuple[Module, RestructureRecord]:
     """``(new module, record)``: the PartialReuse blocks of every (or each named) function split;
-    ``rows``: ``pre_partial_reuse``, ``pre_avail_out``, ``pre_cmp_exit`` of the module."""
+    ``rows``: ``pre_partial_reuse``, ``pre_cand_avail_out``, ``pre_cmp_exit`` of the module."""
     return restructure_regions(module, rows, RestructureRecord(transform="pre-r"),
                                "pre_partial_reuse", functions=functions, max_names=max_names,
                                reducible=reducible)

@@ -119,7 +119,7 @@ def restructure_regions(module: Module, rows, record: RestructureRecord, region_
                         budget: Optional[float] = None, reducible: bool = True
                         ) -> tuple[Module, RestructureRecord]:
     """``(new module, record)``: the regions ``rows[region_relation]`` (``(block, e)``: block in
-    e's region) of every (or each named) function split (Fig. 6.10), with ``pre_avail_out`` and
+    e's region) of every (or each named) function split (Fig. 6.10), with ``pre_cand_avail_out`` and
     ``pre_cmp_exit`` of the module: the body of ``pre-mr``, ``pre-mr-budget`` and ``pre-r``."""
     pure = region_relation == "pre_partial_reuse"
     record.options.update({"max_names": max_names, "budget": budget, "reducible": reducible})
@@ -135,7 +135,7 @@ def _restructure_function(fn: Function, module: Module, view, region_relation: s
         region[e].add(b)
     if not region:
         return fn, None
-    avail_out = {(b, e): s for b, e, s in view["pre_avail_out"]}
+    avail_out = {(b, e): s for b, e, s in view["pre_cand_avail_out"]}
     must_exits = defaultdict(int)
     for _, _, e, kind in view["pre_cmp_exit"]:
         must_exits[e] += kind == "must"
