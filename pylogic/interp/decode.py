@@ -478,19 +478,15 @@ class FunctionDecoder:
         entries = [0] + sorted({pc + 1 for pc, it in enumerate(self.items) if it[3] == "call"
                                 and pc + 1 < len(self.items)})
 
-        def entry(lo: int, hi: int, ind: str):
-            if hi - lo <= 2:
-                for k in range(lo, hi):
-                    emit(f"{ind}{'if' if k == lo else 'elif'} pc == {entries[k]}:")
-                    emit(f"{ind}    {_moves(live[entries[k]], 'r{k}', 'R[{k}]')}")
-                emit(f"{ind}else:")
-                emit(f"{ind}    every = True")
-                return
-            mid = (lo + hi) // 2
-            emit(f"{ind}if pc < {entries[mid]}:")
-            entry(lo, mid, ind + "    ")
+        def entry_leaf(lo: int, hi: int, ind: str):
+            for k in range(lo, hi):
+                emit(f"{ind}{'if' if k == lo else 'elif'} pc == {entries[k]}:")
+                emit(f"{ind}    {_moves(live[entries[k]], 'r{k}', 'R[{k}]')}")
             emit(f"{ind}else:")
-            entry(mid, hi, ind + "    ")
+            emit(f"{ind}    every = True")
+
+        def entry(lo: int, hi: int, ind: str):
+            _bisect(emit, entries, lo, hi, ind, 2, entry_leaf)
 
         if nregs <= LOAD_ALL:
             emit(f"    {regs}, = R")
@@ -615,22 +611,18 @@ class FunctionDecoder:
         leaves = {s: leaf(s) for s in sorted(starts, key=lambda s: (
             s not in back, back.get(s, s) - s, s))}
 
+        def tree_leaf(lo: int, hi: int, ind: str):
+            for k in range(lo, hi):
+                if k < hi - 1:
+                    emit(f"{ind}{'if' if k == lo else 'elif'} pc == {starts[k]}:")
+                else:
+                    emit(f"{ind}else:" if hi - lo > 1 else f"{ind}if True:")
+                for text, pc, seg in leaves[starts[k]]:
+                    emit(ind + "    " + text, pc, seg)
+
         def tree(lo: int, hi: int, ind: str):
             """Dispatch to ``starts[lo:hi]`` (``pc`` is one of them)."""
-            if hi - lo <= 3:
-                for k in range(lo, hi):
-                    if k < hi - 1:
-                        emit(f"{ind}{'if' if k == lo else 'elif'} pc == {starts[k]}:")
-                    else:
-                        emit(f"{ind}else:" if hi - lo > 1 else f"{ind}if True:")
-                    for text, pc, seg in leaves[starts[k]]:
-                        emit(ind + "    " + text, pc, seg)
-                return
-            mid = (lo + hi) // 2
-            emit(f"{ind}if pc < {starts[mid]}:")
-            tree(lo, mid, ind + "    ")
-            emit(f"{ind}else:")
-            tree(mid, hi, ind + "    ")
+            _bisect(emit, starts, lo, hi, ind, 3, tree_leaf)
 
         tree(0, len(starts), "            ")
         emit("    except OUT:")
@@ -903,6 +895,19 @@ _REGISTER = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\bR\[(\d+|JUNK)\
 #: a register in list form (``R[JUNK]``, never read, left out), and an unconditional write
 _SLOT = re.compile(r"\bR\[(\d+)\]")
 _DEF = re.compile(r"R\[(\d+)\] = ")
+
+
+def _bisect(emit, keys: list, lo: int, hi: int, ind: str, width: int, leaf) -> None:
+    """Emit a binary search on ``pc`` over ``keys[lo:hi]`` (sorted), halving down to ``width``
+    keys, where ``leaf(lo, hi, ind)`` writes the tests of the keys left."""
+    if hi - lo <= width:
+        leaf(lo, hi, ind)
+        return
+    mid = (lo + hi) // 2
+    emit(f"{ind}if pc < {keys[mid]}:")
+    _bisect(emit, keys, lo, mid, ind + "    ", width, leaf)
+    emit(f"{ind}else:")
+    _bisect(emit, keys, mid, hi, ind + "    ", width, leaf)
 
 
 def _moves(bits: int, dest: str, src: str) -> str:
