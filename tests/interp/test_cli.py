@@ -5,6 +5,7 @@ import pathlib
 import pytest
 
 from pylogic.cli import main
+from tests.interp.test_reuse import RECURRENT as RECURRENT_LOOP
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 
@@ -114,27 +115,8 @@ def test_non_integer_args_is_a_clean_error(capsys):
     assert "--args: 'x' is not an integer" in err and "Traceback" not in err
 
 
-RECURRENT = """global A[96]
-func main() {
-entry:
-    i = mov 0
-    br loop
-loop:
-    c = cmp.lt i, 10
-    cbr c, body, done
-body:
-    o = shl i, 3
-    p = add A, o
-    x = load p
-    q = add p, 16
-    store q, i
-    i = add i, 1
-    br loop
-done:
-    print i
-    ret 0
-}
-"""
+# §12 case 28's loop (A[i+2] stored, A[i] loaded), printing its trip count
+RECURRENT = RECURRENT_LOOP.replace("    ret 0", "    print i\n    ret 0")
 
 
 def test_run_reuse_reports_the_limit_of_load_reuse(tmp_path, capsys):
