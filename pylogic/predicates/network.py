@@ -289,6 +289,25 @@ class DefineNetwork:
             stack.extend(self.children(nid))
         return sorted(seen)
 
+    def postorder(self, nid: int, done):
+        """Nodes of ``nid``'s cone for which ``done(node)`` is false, children first.
+
+        Iterative (networks can be deep). The caller records each yielded node's result before
+        asking for the next, so a node shared below two parents is yielded once.
+        """
+        stack = [nid]
+        while stack:
+            x = stack[-1]
+            if done(x):
+                stack.pop()
+                continue
+            kids = [c for c in self.children(x) if not done(c)]
+            if kids:
+                stack.extend(kids)
+                continue
+            stack.pop()
+            yield x
+
     def children(self, nid: int) -> tuple:
         n = self.nodes[nid]
         if n[0] == "not":

@@ -205,17 +205,7 @@ class BddEngine:
         if u is not None:
             return u
         net = self.nets[i]
-        stack = [nid]
-        while stack:                      # iterative post-order (networks can be deep)
-            x = stack[-1]
-            if x in built:
-                stack.pop()
-                continue
-            kids = [c for c in net.children(x) if c not in built]
-            if kids:
-                stack.extend(kids)
-                continue
-            stack.pop()
+        for x in net.postorder(nid, built.__contains__):
             n = net.nodes[x]
             kind = n[0]
             if kind == "not":

@@ -101,17 +101,7 @@ class SatChecker:
         (pas.md §2.9, mirroring ``PredicateAnalysis``'s renaming for ``scope="across"``).
         """
         net = self.nets[i]
-        stack = [nid]
-        while stack:
-            x = stack[-1]
-            if (i, x) in self.lits:
-                stack.pop()
-                continue
-            kids = [c for c in net.children(x) if (i, c) not in self.lits]
-            if kids:
-                stack.extend(kids)
-                continue
-            stack.pop()
+        for x in net.postorder(nid, lambda c: (i, c) in self.lits):
             n = net.nodes[x]
             if n[0] in ("not", "ite", "deposit"):
                 self.lits[(i, x)] = self._gate(n, [self.lits[(i, c)] for c in net.children(x)],
@@ -125,17 +115,7 @@ class SatChecker:
     def _lit_other(self, i: int, nid: int, body: frozenset) -> int:
         net = self.nets[i]
         other = self.other_lits
-        stack = [nid]
-        while stack:
-            x = stack[-1]
-            if (i, x, body) in other:
-                stack.pop()
-                continue
-            kids = [c for c in net.children(x) if (i, c, body) not in other]
-            if kids:
-                stack.extend(kids)
-                continue
-            stack.pop()
+        for x in net.postorder(nid, lambda c: (i, c, body) in other):
             n = net.nodes[x]
             if n[0] in ("not", "ite", "deposit"):
                 ls = [other[(i, c, body)] for c in net.children(x)]
