@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import children_cpu, machine_info
+from benchmarks.common import children_cpu, command_line, machine_info
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,7 +141,7 @@ def main(argv=None) -> int:
                          "cpu_over_clang_O2": round(cpu / best_floor["clang_O2"]["cpu"], 2)}
     payload = {
         "machine": machine_info(), "load_average_1min": [round(x, 2) for x in load],
-        "command": "python -m benchmarks.analyze_floor " + " ".join(argv or sys.argv[1:]),
+        "command": command_line("benchmarks.analyze_floor", argv),
         "corpus": {"csmith_default": a.csmith, "examples": a.examples,
                    "files": len(files), "c_files": sum(f.suffix == ".c" for f in files)},
         "source": {"start": source, "end": source_state()},

@@ -25,7 +25,7 @@ import facts_gen.interprocedural as interprocedural
 import facts_gen.memory_cells as memory_cells
 from pylogic.analysis.run import module_rows
 from pylogic.transforms.cbe.icbe import NEEDS as ICBE_NEEDS, icbe as icbe_round
-from benchmarks.common import read_record, write_run
+from benchmarks.common import command_line, read_record, write_run
 from benchmarks.optimize import (PREPARE_FLAGS, REFERENCE, TORTURE, _version, import_llvm,
                                  optimize, prepare_c, run_opt)
 
@@ -178,6 +178,7 @@ def main(argv=None) -> int:
                                          for k in ("original", "icbe one round", "icbe", "icbe,icbe",
                                                    "jump-threading")}}
     path = write_run("cbe-llvm-wins.json", {
+        "command": command_line("benchmarks.cbe_llvm_wins", argv),
         "source": a.source, "seconds": round(time.perf_counter() - t0, 1),
         "note": "timings not recorded per program; taken with other jobs on the 2-core machine",
         "summary": summary, "programs": programs})

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import growth_exponent, write_run  # noqa: E402
+from benchmarks.common import command_line, growth_exponent, write_run  # noqa: E402
 from facts_gen.extract import empty_facts, extract_module  # noqa: E402
 from pylogic.analysis import catalog  # noqa: E402
 from pylogic.engines import available_engines, load_program, run_checked  # noqa: E402
@@ -88,7 +88,8 @@ def main() -> int:
                        and r["set"] == set_name]
                 growth[f"{engine}/{kind}/{set_name}"] = growth_exponent(
                     [r["blocks"] for r in sel], [r["seconds"] for r in sel])
-    path = write_run("bench-cfg.json", {"program": "datalog/cfg_analyses.dl", "results": rows,
+    path = write_run("bench-cfg.json", {"command": command_line("benchmarks.cfg_analyses"),
+                                        "program": "datalog/cfg_analyses.dl", "results": rows,
                                         "growth_exponent": growth})
     print("growth exponents (cost ~ blocks^x):", growth)
     print(f"wrote {path}")

@@ -6,6 +6,8 @@ import json
 import os
 import platform
 import resource
+import shlex
+import sys
 from pathlib import Path
 
 RUNS = Path(__file__).resolve().parent.parent / "runs"
@@ -38,10 +40,34 @@ def run_text(x, level: int = 0) -> str:
     return json.dumps(x, separators=(",", ":"))
 
 
+def command_line(module: str, argv: list[str] | None = None) -> str:
+    """The command that reproduces a run of the benchmark ``module`` (``benchmarks.x``) given
+    ``argv`` (``sys.argv[1:]`` when None): what every runs/ file records under "command"
+    (issue #27 item 7: runs/ is a record; tests/package/test_runs_record.py)."""
+    return shlex.join(["python3", "-m", module, *(sys.argv[1:] if argv is None else argv)])
+
+
+def then_command(payload: dict, step: str) -> str:
+    """The "command" of ``payload`` once ``step`` (a command that derives a block of the run
+    file from the run, e.g. ``benchmarks.pre --summarise``) has run: the run's command, then each
+    step once, joined by "; "."""
+    steps = [c for c in (payload.get("command") or "").split("; ") if c]
+    return "; ".join(steps + [step] * (step not in steps))
+
+
+def _recorded(payload: dict) -> dict:
+    if not payload.get("command") and not payload.get("commands"):
+        raise ValueError("a runs/ file records the command that reproduces it: give the payload "
+                         "a \"command\" (benchmarks.common.command_line)")
+    return payload
+
+
 def write_run(name: str, payload: dict) -> Path:
+    """Write ``payload`` (with its "command", command_line) to runs/``name`` (or to ``name``
+    when it is a path), after the machine's facts."""
     RUNS.mkdir(exist_ok=True)
     path = RUNS / name
-    path.write_text(run_text({"machine": machine_info(), **payload}) + "\n")
+    path.write_text(run_text({"machine": machine_info(), **_recorded(payload)}) + "\n")
     return path
 
 
@@ -176,6 +202,7 @@ def write_record(path: str | Path, payload: dict) -> Path:
     it holds raw detail, the whole of it to the raw path (record_paths). Returns the summary's
     path."""
     summary_path, raw_path = record_paths(path)
+    _recorded(payload)
     if _has_raw_detail(payload):
         raw_path.parent.mkdir(parents=True, exist_ok=True)
         raw_path.write_text(json.dumps(payload, indent=1) + "\n")
@@ -184,15 +211,18 @@ def write_record(path: str | Path, payload: dict) -> Path:
     return summary_path
 
 
-def store_derived(run_path: str, payload: dict, key: str, result, out: str | None = None) -> None:
-    """Write ``result``, derived from the run file ``run_path`` (already read as ``payload``), to
-    ``out`` when given, else back into the run file under ``key``."""
+def store_derived(run_path: str, payload: dict, key: str, result, out: str | None = None,
+                  command: str = "") -> None:
+    """Write ``result``, derived from the run file ``run_path`` (already read as ``payload``) by
+    ``command`` (command_line), to ``out`` when given, else back into the run file under
+    ``key``, its command after the run's (then_command)."""
     if out:
         with open(out, "w") as fh:
-            json.dump(result, fh, indent=1)
+            json.dump({"command": command, key: result}, fh, indent=1)
             fh.write("\n")
     else:
         payload[key] = result
+        payload["command"] = then_command(payload, command)
         write_record(run_path, payload)
 
 

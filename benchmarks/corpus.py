@@ -29,7 +29,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from benchmarks.common import run_text
+from benchmarks.common import command_line, run_text
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import native_vs_pir
 from pylogic.ir.llvm.clang import compile_c_to_ll
@@ -241,7 +241,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=12, help="torture sampling seed")
     a = ap.parse_args(argv)
     t0 = time.time()
-    result = {"settings": {"csmith_options": list(CSMITH_PRESETS[a.csmith_options]), "fuel": a.fuel,
+    result = {"command": command_line("benchmarks.corpus", argv),
+              "settings": {"csmith_options": list(CSMITH_PRESETS[a.csmith_options]), "fuel": a.fuel,
                            "native_timeout": a.timeout, "jobs": a.jobs}}
     if a.csmith:
         paths = [(p, "csmith") for s in range(1, a.csmith + 1)

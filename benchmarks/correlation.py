@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from benchmarks.common import write_run
+from benchmarks.common import command_line, write_run
 from benchmarks.corpus import FLOAT_IR, csmith_program
 from benchmarks.optimize import DEFAULT_WORKDIR, PREPARE_FLAGS, parse_range
 from facts_gen.extract import extract_module
@@ -188,7 +188,8 @@ def main(argv=None) -> int:
                                   for k in ("correlated", "fully_correlated", "node_query_pairs",
                                             "answers", "seconds")}
                          for b in budgets}}
-    path = write_run(a.out, {"engine": a.engine, "csmith": a.csmith, "budgets": budgets,
+    path = write_run(a.out, {"command": command_line("benchmarks.correlation", argv),
+                             "engine": a.engine, "csmith": a.csmith, "budgets": budgets,
                              "note": "timings taken with other jobs on the 2-core machine",
                              "totals": total, "programs": programs,
                              "chains": chains, "chain_filler": a.filler, "diamonds": diamonds})

@@ -230,7 +230,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     souffle = None if args.no_souffle else souffle_binary()
     engines = args.engines.split(",")
-    from benchmarks.common import children_cpu
+    from benchmarks.common import children_cpu, command_line
     t0 = time.process_time() + children_cpu()
 
     def write(result: dict) -> dict:
@@ -242,7 +242,7 @@ def main(argv=None) -> int:
         version = souffle and next((ln.strip() for ln in subprocess.run(
             [souffle, "--version"], capture_output=True, text=True).stdout.splitlines()
             if ln.startswith("Version")), souffle)
-        doc = {"command": "python -m benchmarks.datalog_fuzz " + " ".join(argv or sys.argv[1:]),
+        doc = {"command": command_line("benchmarks.datalog_fuzz", argv),
                "souffle": version or None, "engines": engines, "seed": args.seed,
                "cpu_seconds": round(time.process_time() + children_cpu() - t0, 1),
                "totals": totals, **result}

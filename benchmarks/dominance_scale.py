@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import networkx as nx  # noqa: E402
 
-from benchmarks.common import write_run  # noqa: E402
+from benchmarks.common import command_line, write_run  # noqa: E402
 from pylogic.ir.model import Module  # noqa: E402
 from pylogic.ir.printer import print_module  # noqa: E402
 from pylogic.ir.synthetic import function_from_cfg, random_cfg  # noqa: E402
@@ -173,8 +173,9 @@ def main() -> int:
     old = json.loads(path.read_text()).get("results", []) if path.exists() else []
     done = {(args.label, r["input"]) for r in results}
     keep = [r for r in old if (r.get("label"), r.get("input")) not in done]
-    write_run(args.out, {"command": "pathlogic analyze DIR --engine clingo --quiet "
-                                    "--function-timeout inf (one function per DIR)",
+    write_run(args.out, {"command": command_line("benchmarks.dominance_scale"),
+                         "measured": "pathlogic analyze DIR --engine clingo --quiet "
+                                     "--function-timeout inf (one function per DIR)",
                          "commits": {**(json.loads(path.read_text()).get("commits", {})
                                         if path.exists() else {}), args.label: commit},
                          "results": keep + results})

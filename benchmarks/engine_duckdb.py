@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import children_cpu, growth_exponent, write_run  # noqa: E402
+from benchmarks.common import children_cpu, command_line, growth_exponent, write_run  # noqa: E402
 
 
 def _function(kind: str, size: int):
@@ -172,7 +172,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="pathlogic-engines-") as tmp:
             corpus = corpus_runs(a.csmith, engines, Path(tmp))
     path = write_run(a.out, {
-        "command": "python -m benchmarks.engine_duckdb " + " ".join(sys.argv[1:]),
+        "command": command_line("benchmarks.engine_duckdb"),
         "note": "timings taken on a 2-core machine shared with other jobs (load average in "
                 "machine); each CFG measurement in its own process",
         "cfg": cfg, "growth_exponent": growth,

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import children_cpu, write_run  # noqa: E402
+from benchmarks.common import children_cpu, command_line, write_run  # noqa: E402
 from benchmarks.optimize import DEFAULT_WORKDIR, corpus  # noqa: E402
 
 #: §5.6 / §5.8 (pathfinder.md): average relative error of the bounds.
@@ -92,7 +92,7 @@ def main(argv=None) -> int:
             row["not_estimated"] = str(outcome.error)[:300]
         rows.append(row)
         print(name, row.get("exact"), row.get("not_estimated", ""), flush=True)
-    payload = {"command": "python -m benchmarks.estimators " + " ".join(argv or sys.argv[1:]),
+    payload = {"command": command_line("benchmarks.estimators", argv),
                "summary": summary(rows), "programs": rows}
     print(write_run(a.out, payload))
     return 0

@@ -25,7 +25,7 @@ import gc
 import sys
 import time
 
-from benchmarks.common import children_cpu, write_run
+from benchmarks.common import children_cpu, command_line, write_run
 from benchmarks.optimize import (DEFAULT_WORKDIR, DRIVER_FUEL, FUEL, corpus, prepare_program)
 from pylogic.errors import PathlogicError
 from pylogic.interp import machine as interp_machine
@@ -168,8 +168,8 @@ def main(argv=None) -> int:
     summary = summarise(rows, a.limit, a.floor)
     print(summary)
     if a.out:
-        path = write_run(a.out, {"benchmark": "exec_auto", "command": " ".join(
-            ["python3 -m benchmarks.exec_auto", *(argv if argv is not None else sys.argv[1:])]),
+        path = write_run(a.out, {
+            "benchmark": "exec_auto", "command": command_line("benchmarks.exec_auto", argv),
             "settings": vars(a), "summary": summary, "rows": rows})
         print(f"wrote {path}")
     return 1 if summary["different"] else 0

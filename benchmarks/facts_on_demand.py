@@ -96,7 +96,7 @@ def _sums(records: list[dict]) -> dict:
 
 
 def main(argv=None) -> int:
-    from benchmarks.common import machine_info
+    from benchmarks.common import command_line, machine_info
     from benchmarks.optimize import DEFAULT_WORKDIR, parse_range
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="1-10")
@@ -112,7 +112,8 @@ def main(argv=None) -> int:
             rec = _child(cwd, seed, a.workdir, a.passes)
             runs[side].append(rec)
             print(side, json.dumps(rec), file=sys.stderr, flush=True)
-    payload = {"machine": machine_info(), "pipeline": a.passes, "engine": "clingo",
+    payload = {"command": command_line("benchmarks.facts_on_demand", argv),
+               "machine": machine_info(), "pipeline": a.passes, "engine": "clingo",
                "seeds": a.seeds, "commits": {side: _commit(cwd) for side, cwd in sides.items()},
                "totals": {side: _sums(recs) for side, recs in runs.items()}, "programs": runs}
     if a.before is not None:

@@ -29,12 +29,11 @@ import platform
 import sys
 import time
 
-import shlex
 import shutil
 import subprocess
 import tempfile
 
-from benchmarks.common import children_cpu
+from benchmarks.common import children_cpu, command_line
 from benchmarks.corpus import csmith_program
 from pylogic.interp import run_module
 from pylogic.interp.machine import Machine
@@ -335,8 +334,7 @@ def main(argv=None) -> int:
                             args.timeout) if args.csmith else None
     record = {
         "benchmark": "interp",
-        "command": shlex.join(["python3", "-m", "benchmarks.interp",
-                               *(argv if argv is not None else sys.argv[1:])]),
+        "command": command_line("benchmarks.interp", argv),
         "program": "nested loops + predication + load/store + call",
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": {"python": sys.version.split()[0], "implementation":

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from benchmarks.common import write_run
+from benchmarks.common import command_line, write_run
 from benchmarks.optimize import DEFAULT_WORKDIR, corpus, prepare_program
 from pylogic.errors import PathlogicError
 from pylogic.interp.machine import Machine
@@ -79,8 +79,8 @@ def main(argv=None) -> int:
                "runs": sum(r["runs"] for r in rows),
                "instructions_compared": sum(r["instructions"] for r in rows),
                "different": len(different), "first_different": different[:10]}
-    cmd = "python3 -m benchmarks.interp_fused " + " ".join(argv if argv is not None else sys.argv[1:])
-    path = write_run(a.out, {"benchmark": "interp_fused", "command": cmd.strip(),
+    path = write_run(a.out, {"benchmark": "interp_fused",
+                             "command": command_line("benchmarks.interp_fused", argv),
                              "settings": {"fuel": a.fuel, "cut": a.cut, "csmith": a.csmith,
                                           "torture": a.torture, "examples": a.examples},
                              "summary": summary})

@@ -99,7 +99,7 @@ def main(argv=None) -> int:
     if a.worker:
         print(json.dumps(worker(a.worker, a.repeat)))
         return 0
-    from benchmarks.common import write_run
+    from benchmarks.common import command_line, write_run
     from pylogic.ir.llvm.clang import find_clang
     clang, lli = find_clang(), shutil.which("lli-14") or shutil.which("lli")
     rows = []
@@ -145,8 +145,8 @@ def main(argv=None) -> int:
             interp_over_before_geomean=geomean([r["interp_over_before"] for r in both]),
             before_over_lli_geomean=geomean([r["before"]["cpu_s"] / r["lli"]["cpu_s"]
                                              for r in both if r.get("lli")]))
-    cmd = "python3 -m benchmarks.interp_lli " + " ".join(argv if argv is not None else sys.argv[1:])
-    path = write_run(a.out, {"benchmark": "interp_lli", "command": cmd.strip(),
+    path = write_run(a.out, {"benchmark": "interp_lli",
+                             "command": command_line("benchmarks.interp_lli", argv),
                              "settings": {"repeat": a.repeat, "fuel": FUEL, "before": a.before,
                                           "lli": "lli-14 -jit-kind=mcjit -force-interpreter",
                                           "ir": "clang-14 -S -emit-llvm -O0 -w"},

@@ -42,7 +42,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from benchmarks.common import write_run
+from benchmarks.common import command_line, write_run
 from benchmarks.optimize import (DEFAULT_WORKDIR, FUEL, ORIGINAL, corpus, evaluate,
                                  prepare_program)
 from pylogic.interp.differential import IDENTICAL
@@ -240,9 +240,8 @@ def main(argv=None) -> int:
     summary = totals(rows)
     for r in rows:
         r.pop("_counts", None)
-    command = "python -m benchmarks.limit " + " ".join(argv if argv is not None else sys.argv[1:])
     write_run(f"limit-{args.name}.json", {
-        "command": command.strip(), "pipeline": ",".join(PIPELINE),
+        "command": command_line("benchmarks.limit", argv), "pipeline": ",".join(PIPELINE),
         "settings": {"csmith": args.csmith, "torture": args.torture, "real": args.real,
                      "fuel": args.fuel, "depths": list(DEPTHS), "scenarios": list(SCENARIOS)},
         "thesis": THESIS, "totals": summary, "programs": rows})

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 
-from benchmarks.common import read_record, write_record
+from benchmarks.common import command_line, read_record, write_record
 from benchmarks.optimize import run_labels, summarise
 
 
@@ -77,7 +77,7 @@ def merge(out: str, parts: list[str]) -> dict:
     merged = dict(first)
     # the name of the merged file, as the harness names its own (runs/optimize-<name>.json)
     merged["name"] = os.path.basename(out).removesuffix(".json").removeprefix("optimize-")
-    merged["command"] = "python3 -m benchmarks.merge_runs " + " ".join([out, *parts])
+    merged["command"] = command_line("benchmarks.merge_runs", [out, *parts])
     merged["parts"] = [{"file": f, "name": p["name"], "command": p.get("command"),
                         "corpus": p["settings"]["corpus"],
                         "programs": len(p["programs"]), "not_attempted": p["not_attempted"],

@@ -62,7 +62,6 @@ import hashlib
 import os
 import random
 import re
-import shlex
 import signal
 import statistics
 import subprocess
@@ -71,7 +70,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from benchmarks.common import children_cpu, machine_info, read_record, write_record
+from benchmarks.common import children_cpu, command_line, machine_info, read_record, write_record
 from benchmarks.corpus import FLOAT_IR, csmith_program, tree_ssa_programs
 from benchmarks.drivers import add_driver
 from pylogic.analysis.optimize import optimize, static_size
@@ -1103,8 +1102,7 @@ def main(argv=None) -> int:
                         jobs=a.jobs, budget=a.budget, progress=say, start=a.start)
     summary = summarise(records, labels)
     payload = {
-        "command": "python3 -m benchmarks.optimize " + shlex.join(sys.argv[1:] if argv is None
-                                                                  else argv),
+        "command": command_line("benchmarks.optimize", argv),
         "machine": machine_info(),
         "name": a.name,
         "source": source,

@@ -23,7 +23,7 @@ import resource
 import sys
 import time
 
-from benchmarks.common import children_cpu, write_run
+from benchmarks.common import children_cpu, command_line, write_run
 from pylogic.errors import PathlogicError
 
 #: instructions per block of random_program, measured (used to choose the block count)
@@ -94,7 +94,7 @@ def main(argv=None) -> int:
               + f"  exponent {fit} (N log N: {nlogn})" + (f"  stopped at {stopped['instructions']}"
                                                            if stopped else ""), flush=True)
         path = write_run(a.out, {      # after every pass: a long run keeps what it measured
-            "command": "python -m benchmarks.optimize_scale " + " ".join(argv or sys.argv[1:]),
+            "command": command_line("benchmarks.optimize_scale", argv),
             "generator": f"pylogic.ir.synthetic_values.random_module([{a.seed}], "
                          f"blocks=N/{PER_BLOCK}, span={a.span})",
             "engine": a.engine, "cpu_limit": a.cpu_limit,

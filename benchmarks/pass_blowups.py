@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from benchmarks.common import children_cpu, write_run
+from benchmarks.common import children_cpu, command_line, write_run
 from benchmarks.corpus import CSMITH_OPTIONS
 from benchmarks.optimize import parse_range, prepare_program
 from pylogic.errors import PathlogicError
@@ -75,7 +75,7 @@ def main(argv=None) -> int:
         print(seed, row.get("steps", row.get("stopped")), flush=True)
     over = [r["seed"] for r in rows if "stopped" in r]
     path = write_run(f"pass-blowups-{a.name}.json", {
-        "command": "python -m benchmarks.pass_blowups " + " ".join(argv or sys.argv[1:]),
+        "command": command_line("benchmarks.pass_blowups", argv),
         "csmith": list(CSMITH_OPTIONS) + extra, "pipeline": passes, "engine": a.engine,
         "cpu_limit": a.cpu_limit, "over_limit": over,
         "slowest": sorted(((sum(s.get("cpu_seconds", 0) for s in r["steps"]), r["seed"])

@@ -13,7 +13,7 @@ import json
 import random
 import time
 
-from benchmarks.common import machine_info
+from benchmarks.common import command_line, machine_info
 from pylogic.analysis.run import module_rows
 from pylogic.ir.parser import parse_module
 from pylogic.transforms.ppde import ppde
@@ -63,7 +63,8 @@ def main() -> None:
         rows_out.append(row)
         print(row)
     with open(a.out, "w") as fh:
-        json.dump({"machine": machine_info(), "engine": a.engine,
+        json.dump({"command": command_line("benchmarks.ppde_scaling"),
+                   "machine": machine_info(), "engine": a.engine,
                    "note": "one round of ppde on one generated hyperblock; timings taken while "
                            "other engineers' benchmarks loaded the 2 cores",
                    "rows": rows_out}, fh, indent=1)

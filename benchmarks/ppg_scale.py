@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import children_cpu, write_run  # noqa: E402
+from benchmarks.common import children_cpu, command_line, write_run  # noqa: E402
 
 DEFAULT_DEFINES = "100,200,400,700,1000,2000,3000"
 #: The two closure relations whose size is quadratic in this block (see the module docstring).
@@ -166,8 +166,7 @@ def main() -> int:
                        "cpu_exponent": fitted_exponent([(r["defines"], r["cpu_s"]) for r in done]),
                        "rows_exponent": fitted_exponent(
                            [(r["defines"], sum(r["rows"].values())) for r in done])})
-    command = "python -m benchmarks.ppg_scale " + " ".join(sys.argv[1:])
-    path = write_run(args.out, {"command": command.strip(), "commit": commit,
+    path = write_run(args.out, {"command": command_line("benchmarks.ppg_scale"), "commit": commit,
                                 "before": args.before, "growth": growth, "results": results})
     print(f"wrote {path}")
     return 0

@@ -38,7 +38,7 @@ import json
 import os
 import time
 
-from benchmarks.common import machine_info, read_record, write_record
+from benchmarks.common import command_line, machine_info, read_record, then_command, write_record
 from benchmarks.corpus import torture_programs
 from benchmarks.pre_llvm_wins import GVN, OURS as MR_LABEL, merged, summary as llvm_wins
 from pylogic.analysis.directory import analyze_directory
@@ -110,9 +110,11 @@ def growth_summary(records: list[dict]) -> dict:
     return out
 
 
-def summarise_run(path: str, extra: list[str]) -> int:
-    """Add ``pre``, ``code_growth`` and ``llvm_wins`` to the run file ``path`` (summary or raw)."""
+def summarise_run(path: str, extra: list[str], command: str) -> int:
+    """Add ``pre``, ``code_growth`` and ``llvm_wins`` to the run file ``path`` (summary or raw),
+    and ``command``, which adds them, to its command."""
     payload = read_record(path)
+    payload["command"] = then_command(payload, command)
     records = merged(payload["programs"], extra)
     labels = ["original"] + payload["pipelines"]["ours"] + payload["pipelines"]["llvm"]
     payload["pre"] = pre_summary(payload["programs"], labels)
@@ -144,7 +146,7 @@ def summarise_run(path: str, extra: list[str]) -> int:
     return 0
 
 
-def merge(paths: list[str], out: str) -> int:
+def merge(paths: list[str], out: str, command: str) -> int:
     """Concatenate run files of the same pipelines into ``out`` (summary recomputed)."""
     runs = [read_record(path) for path in paths]
     first = runs[0]
@@ -153,8 +155,10 @@ def merge(paths: list[str], out: str) -> int:
     programs = [p for r in runs for p in r["programs"]]
     labels = ["original"] + first["pipelines"]["ours"] + first["pipelines"]["llvm"]
     payload = {k: v for k, v in first.items() if k not in ("programs", "summary")}
-    payload.update(name=os.path.splitext(os.path.basename(out))[0].replace("optimize-", ""),
-                   parts=[{"file": os.path.basename(p), "name": r["name"], "source": r["source"],
+    payload.update(command=command,
+                   name=os.path.splitext(os.path.basename(out))[0].replace("optimize-", ""),
+                   parts=[{"file": os.path.basename(p), "name": r["name"],
+                           "command": r.get("command"), "source": r["source"],
                            "settings": r["settings"], "machine": r["machine"],
                            "programs": len(r["programs"]), "not_attempted": r["not_attempted"],
                            "wall_seconds": r["wall_seconds"]} for p, r in zip(paths, runs)],
@@ -166,7 +170,7 @@ def merge(paths: list[str], out: str) -> int:
     return 0
 
 
-def statistics(dirs: list[str], out: str, jobs: int = 1) -> int:
+def statistics(dirs: list[str], out: str, command: str, jobs: int = 1) -> int:
     """Table 6.1 of every directory (``analyze --pre``), into ``out``."""
     source, rows = source_state(), []       # at the start: the code that runs
     for d in dirs:
@@ -184,7 +188,7 @@ def statistics(dirs: list[str], out: str, jobs: int = 1) -> int:
                      "wall_seconds": round(time.perf_counter() - t0, 1)})
         print(rows[-1], flush=True)
     with open(out, "w") as fh:
-        json.dump({"machine": machine_info(), "source": source,
+        json.dump({"command": command, "machine": machine_info(), "source": source,
                    "note": "shared 2-core machine under load (timings rough); static counts per "
                            "computation of an expression or load (datalog/pre_statistics.dl)",
                    "thesis_spec95_percent": THESIS, "corpora": rows}, fh, indent=1)
@@ -192,7 +196,7 @@ def statistics(dirs: list[str], out: str, jobs: int = 1) -> int:
     return 0
 
 
-def scale(sizes: list[int], out: str, analysis: str = "pre") -> int:
+def scale(sizes: list[int], out: str, command: str, analysis: str = "pre") -> int:
     """Time a PRE analysis (``pre``, or ``pre_statistics``: Table 6.1, which includes it) on
     generated functions of each size, per available engine; rows already in ``out`` are kept
     (each row says which analysis, when and at what load it was measured)."""
@@ -225,7 +229,7 @@ def scale(sizes: list[int], out: str, analysis: str = "pre") -> int:
                          "date": time.strftime("%Y-%m-%dT%H:%M:%S")})
             print(rows[-1], flush=True)
     with open(out, "w") as fh:
-        json.dump({"machine": machine_info(), "source": source_state(),
+        json.dump({"command": command, "machine": machine_info(), "source": source_state(),
                    "note": "shared 2-core machine under load; includes fact extraction",
                    "thesis": "about 5 s per 1,000-node procedure (PA-8000, 1999)", "rows": rows},
                   fh, indent=1)
@@ -256,16 +260,17 @@ def main(argv=None) -> int:
     ap.add_argument("--with", dest="extra", action="append", default=[],
                     help="with --summarise: another run file on the same programs (more versions)")
     a = ap.parse_args(argv)
+    command = command_line("benchmarks.pre", argv)
     if a.merge:
-        return merge(a.merge, a.out)
+        return merge(a.merge, a.out, command)
     if a.summarise:
-        return summarise_run(a.summarise, a.extra)
+        return summarise_run(a.summarise, a.extra, command)
     if a.statistics:
         return statistics(a.statistics, a.out or os.path.join(ROOT, "runs", "pre-statistics.json"),
-                          a.jobs)
+                          command, a.jobs)
     if a.scale:
         return scale([int(x) for x in a.scale.split(",")],
-                     a.out or os.path.join(ROOT, "runs", "bench-pre.json"), a.analysis)
+                     a.out or os.path.join(ROOT, "runs", "bench-pre.json"), command, a.analysis)
     a.out = a.out or os.path.join(ROOT, "runs", "optimize-pre.json")
     ours = [p.split(",") for p in a.ours] if a.ours else [list(p) for p in OURS]
     llvm = list(LLVM)
@@ -279,7 +284,7 @@ def main(argv=None) -> int:
     source, t0 = source_state(), time.time()
     records, left = run(items, ours, llvm, fuel=a.fuel, jobs=a.jobs, budget=a.budget,
                         progress=lambda r: print(f"  {r['program']}: {r['status']}", flush=True))
-    payload = {"machine": machine_info(), "name": "pre", "source": source,
+    payload = {"command": command, "machine": machine_info(), "name": "pre", "source": source,
                "settings": {"fuel": a.fuel, "jobs": a.jobs, "corpus": {
                    "examples": a.examples, "csmith": a.csmith, "torture": a.torture,
                    "torture_seed": a.seed}},

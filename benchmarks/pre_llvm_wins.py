@@ -50,7 +50,7 @@ import os
 import re
 from collections import Counter
 
-from benchmarks.common import read_record, store_derived
+from benchmarks.common import command_line, read_record, store_derived
 from benchmarks.corpus import csmith_program
 from benchmarks.optimize import DEFAULT_WORKDIR, PREPARE_FLAGS, TORTURE
 from pylogic.errors import PathlogicError
@@ -215,7 +215,8 @@ def main(argv=None) -> int:
     for key, s in wins.items():
         print(f"{key}: {s['programs']}; LLVM ahead by cause {s['by_cause']}; "
               f"parts {s['parts_total']} of a gap of {s['gap_total']} evaluations")
-    store_derived(a.run, payload, "llvm_wins", wins, a.out)
+    store_derived(a.run, payload, "llvm_wins", wins, a.out,
+                  command_line("benchmarks.pre_llvm_wins", argv))
     return 0
 
 

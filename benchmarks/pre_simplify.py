@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 
-from benchmarks.common import read_record, store_derived
+from benchmarks.common import command_line, read_record, store_derived
 from benchmarks.optimize import PREPARE_FLAGS
 from benchmarks.pre_llvm_wins import opcode_deltas, source_of
 from pylogic.analysis.evaluations import expression_evaluations
@@ -107,7 +107,8 @@ def main(argv=None) -> int:
     for row in result["behind"]:
         print(f"  {row['program']}: +{row['gap']} (residual of instsimplify: "
               f"{row.get('instsimplify_residual', {}).get('residual')})")
-    store_derived(a.run, payload, "simplify_vs_gvn", result, a.out)
+    store_derived(a.run, payload, "simplify_vs_gvn", result, a.out,
+                  command_line("benchmarks.pre_simplify", argv))
     return 0
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import write_run  # noqa: E402
+from benchmarks.common import command_line, write_run  # noqa: E402
 from benchmarks.corpus import csmith_program  # noqa: E402
 from pylogic.analysis.directory import analyze_directory  # noqa: E402
 from pylogic.report.table import format_table  # noqa: E402
@@ -52,6 +52,7 @@ def main() -> int:
         [k, totals[k + "_bdd"], totals[k + "_ppg"], "-" if ratio[k] is None else f"{ratio[k]:.3f}"]
         for k in ("disjoint", "implied", "covers")], indent="  "))
     path = write_run("predicate-accuracy.json", {
+        "command": command_line("benchmarks.predicate_accuracy"),
         "corpus": f"csmith seeds {lo}-{hi}, if-converted (default options)",
         "engine": args.engine, "programs": len(loaded.programs),
         "problems": [p.message for p in loaded.problems if p.skipped], "failures": failures,

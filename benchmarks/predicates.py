@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+from benchmarks.common import command_line  # noqa: E402
 from pylogic.analysis.run import module_rows  # noqa: E402
 from pylogic.ir.model import (  # noqa: E402
     Block, Function, Imm, Module, Print, PredDefine, PredDest, Reg, Ret,
@@ -164,7 +165,7 @@ def main(argv=None) -> int:
     print("paper: 1,177,491 queries in 3.8 s (3.2 us/query, 400 MHz)")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w") as fh:
-        json.dump(result, fh, indent=2)
+        json.dump({"command": command_line("benchmarks.predicates", argv), **result}, fh, indent=2)
     return 0
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import write_run  # noqa: E402
+from benchmarks.common import command_line, write_run  # noqa: E402
 
 PROGRAMS = {
     "transitive_closure": """
@@ -140,7 +140,7 @@ def main(argv=None) -> int:
                     row[engine]["agrees_with_souffle"] = row[engine]["digest"] == souffle["digest"]
             results[name] = row
             print(name, json.dumps(row), flush=True)
-    payload = {"command": "python -m benchmarks.query_speed " + " ".join(argv or sys.argv[1:]),
+    payload = {"command": command_line("benchmarks.query_speed", argv),
                "sizes": {"edges": a.edges, "tree": a.tree}, "results": results,
                "souffle": shutil.which("souffle") or "absent"}
     print(write_run(a.out, payload))

@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 
+from benchmarks.common import command_line
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REAL = os.path.join(ROOT, "benchmarks", "real")
 MANIFEST = os.path.join(REAL, "manifest.json")
@@ -134,7 +136,7 @@ def check_program(name: str, path: str, workdir: str) -> dict:
     return rec
 
 
-def check(out: str) -> int:
+def check(out: str, command: str) -> int:
     records = []
     with tempfile.TemporaryDirectory(prefix="pathlogic-real-") as work:
         for name, path in programs():
@@ -142,7 +144,7 @@ def check(out: str) -> int:
             records.append(rec)
             print(f"  {name}: check {rec['check']}, run {rec['run']}, "
                   f"{rec['pir_instructions']} instructions, {rec['interp_seconds']} s", flush=True)
-    result = {"command": "python3 -m benchmarks.real_corpus check", "fuel": FUEL,
+    result = {"command": command, "fuel": FUEL,
               "native": "clang-14 -O0 -w", "programs": records,
               "not_imported": not_imported(),
               "summary": {"programs": len(records),
@@ -166,7 +168,8 @@ def main(argv=None) -> int:
     c = sub.add_parser("check", help="import, run, compare with clang-14 -O0")
     c.add_argument("--out", default=DEFAULT_OUT)
     a = ap.parse_args(argv)
-    return vendor(a.gitdir) if a.cmd == "vendor" else check(a.out)
+    return vendor(a.gitdir) if a.cmd == "vendor" else check(
+        a.out, command_line("benchmarks.real_corpus", argv))
 
 
 if __name__ == "__main__":

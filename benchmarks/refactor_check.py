@@ -21,7 +21,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from benchmarks.common import machine_info
+from benchmarks.common import command_line, machine_info
 from benchmarks.optimize import DEFAULT_WORKDIR, corpus, prepare_program, source_state
 from pylogic.analysis.optimize import optimize
 from pylogic.errors import PathlogicError
@@ -139,7 +139,8 @@ def main(argv=None) -> int:
         records = [check_program(item) for item in items]
     out = a.out or os.path.join(ROOT, "runs", "raw", f"refactor-{a.name}.json")   # ignored: raw
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    payload = {"machine": machine_info(), "source": source, "name": a.name,
+    payload = {"command": command_line("benchmarks.refactor_check", argv),
+               "machine": machine_info(), "source": source, "name": a.name,
                "pipelines": [",".join(p) for p in pipelines()],
                "wall_seconds": round(time.time() - t0, 1), "programs": records}
     with open(out, "w") as fh:

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from benchmarks.common import command_line
+
 
 def browser_available() -> str | None:
     """None when headless Chromium can be driven here, else what is missing."""
@@ -166,6 +168,7 @@ def main() -> int:
     result = check_pages(args.html_dir, args.shots, args.function_page)
     result["seconds"] = round(time.perf_counter() - start, 2)
     result["html_dir"] = args.html_dir
+    result["command"] = command_line("benchmarks.report_pages")
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")

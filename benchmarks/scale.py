@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import children_cpu, growth_exponent, write_run  # noqa: E402
+from benchmarks.common import children_cpu, command_line, growth_exponent, write_run  # noqa: E402
 
 CSMITH_SMALL = ("--no-float", "--max-funcs", "5", "--max-block-depth", "3",
                 "--max-expr-complexity", "5", "--no-packed-struct")
@@ -411,7 +411,8 @@ def main(argv=None) -> int:
     sizes = [int(s) for s in a.sizes.split(",")]
     engines = [e for e in a.engines.split(",") if e]
     sections = a.sections.split(",")
-    result: dict = {"sections": sections, "engines": engines}
+    result: dict = {"command": command_line("benchmarks.scale", argv), "sections": sections,
+                    "engines": engines}
     work = Path(tempfile.mkdtemp(prefix="pathlogic-scale-"))
     try:
         if "cfg" in sections:

@@ -162,7 +162,7 @@ def refusal_reasons(results: list[dict]) -> Counter:
 
 
 def main(argv=None) -> int:
-    from benchmarks.common import write_run
+    from benchmarks.common import command_line, write_run
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dir", nargs="?", help=f"tests/evaluation (default: ${ENV})")
@@ -185,8 +185,7 @@ def main(argv=None) -> int:
                         args.only.split(",") if args.only else None, show)
     summary["wall_seconds"] = round(time.perf_counter() - t0, 1)
     summary["refusals_by_construct"] = dict(refusal_reasons(summary["results"]).most_common())
-    summary["command"] = " ".join(["python -m benchmarks.souffle_evaluation",
-                                   *(sys.argv[1:] if argv is None else argv)])
+    summary["command"] = command_line("benchmarks.souffle_evaluation", argv)
     summary["souffle_tests"] = "souffle-lang/souffle tag 2.5, tests/evaluation"
     summary["note"] = ("timings taken on a 2-core machine shared with other jobs; verdicts "
                        "compare sorted lines of every .csv and the .printsize lines")

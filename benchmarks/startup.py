@@ -130,14 +130,12 @@ def head() -> str:
 
 
 def main(argv=None) -> int:
-    from benchmarks.common import write_run
+    from benchmarks.common import command_line, write_run
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", metavar="REV", help="a revision to compare with (e.g. bcb00ff)")
     ap.add_argument("--repeat", type=int, default=10, help="runs per case and side (median)")
     ap.add_argument("--out", default="startup.json", help="file name in runs/")
     a = ap.parse_args(argv)
-    command = "python -m benchmarks.startup" + (f" --before {a.before}" if a.before else "") + \
-        f" --repeat {a.repeat}" + (f" --out {a.out}" if a.out != "startup.json" else "")
     load_start = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="pathlogic-startup-") as tmp:
         scratch = Path(tmp)
@@ -151,7 +149,8 @@ def main(argv=None) -> int:
                         str(facts)], cwd=ROOT, check=True, capture_output=True)
         argvs = cases(ROOT, str(facts))
         results = measure(sides, argvs, a.repeat, scratch)
-    payload = {"command": command, "python": sys.executable, "repeat": a.repeat,
+    payload = {"command": command_line("benchmarks.startup", argv), "python": sys.executable,
+               "repeat": a.repeat,
                "commits": commits, "query": QUERY,
                "load_average": {"start": [round(x, 2) for x in load_start],
                                 "end": [round(x, 2) for x in os.getloadavg()]},

@@ -16,7 +16,7 @@ import argparse
 import json
 import time
 
-from benchmarks.common import machine_info
+from benchmarks.common import command_line, machine_info
 from benchmarks.corpus import csmith_program
 from benchmarks.optimize import PREPARE_FLAGS, DEFAULT_WORKDIR, parse_range, source_state
 from facts_gen.vng import name_space
@@ -53,7 +53,8 @@ def main(argv=None) -> int:
         f"average_S_over_V_after_{k}_traversals": round(
             sum(r["sizes"][k] / max(1, r["V"]) for r in full) / max(1, len(full)), 2),
         "steepest": steep}
-    payload = {"machine": machine_info(), "source": source_state(),
+    payload = {"command": command_line("benchmarks.vng_names", argv),
+               "machine": machine_info(), "source": source_state(),
                "settings": {"csmith": a.csmith, "window": a.window},
                "summary": summary, "wall_seconds": round(time.time() - t0, 1),
                "note": "timings taken on a shared 2-core machine under load", "functions": rows}

@@ -23,7 +23,7 @@ def test_small_run(tmp_path, monkeypatch):
                                       "--out", str(out)])
     assert ppg_scale.main() == 0
     run = json.loads(out.read_text())
-    assert run["command"].startswith("python -m benchmarks.ppg_scale --defines 6")
+    assert run["command"].startswith("python3 -m benchmarks.ppg_scale --defines 6")
     by_scope = {r["scope"]: r for r in run["results"]}
     assert all(r["finished"] and r["defines"] == 6 for r in by_scope.values())
     assert set(ppg_scale.CLOSURES) <= set(by_scope["all"]["rows"])

@@ -4,8 +4,12 @@ raw/ beside it."""
 from __future__ import annotations
 
 import json
+import shlex
 
-from benchmarks.common import read_record, record_paths, summary_record, write_record
+import pytest
+
+from benchmarks.common import (command_line, read_record, record_paths, store_derived,
+                               summary_record, then_command, write_record, write_run)
 
 
 def _run():
@@ -18,7 +22,7 @@ def _run():
         {"pipeline": "opt:gvn", "side": "llvm", "verdict": "not compared",
          "detail": "import incomplete: x", "import_skipped": {"functions": {"x": ["f"]}}},
     ]
-    return {"name": "t", "pipelines": {"ours": ["ours:pre-m"], "llvm": ["opt:gvn"]},
+    return {"command": "python3 -m benchmarks.optimize --name t", "name": "t", "pipelines": {"ours": ["ours:pre-m"], "llvm": ["opt:gvn"]},
             "summary": {"verdicts": {}}, "pre": {"programs": 1, "evaluations_per_program": [{}]},
             "programs": [
                 {"program": "a.c", "kind": "torture", "status": "ok", "detail": "",
@@ -58,6 +62,36 @@ def test_raw_and_summary_paths():
 
 
 def test_other_run_files_are_written_as_they_are(tmp_path):
-    payload = {"machine": {}, "rows": [{"n": 1}, {"n": 2}]}
+    payload = {"command": "python3 -m benchmarks.x", "machine": {}, "rows": [{"n": 1}, {"n": 2}]}
     path = write_record(tmp_path / "bench.json", payload)
     assert json.loads(path.read_text()) == payload and not (tmp_path / "raw").exists()
+
+
+def test_the_command_line_of_a_run_reproduces_its_arguments():
+    argv = ["--torture", "pr*", "--ours", "simplify,pre-mr", "--llvm", "default<O2> -vectorize-slp=false"]
+    command = command_line("benchmarks.optimize", argv)
+    assert shlex.split(command) == ["python3", "-m", "benchmarks.optimize", *argv]
+
+
+def test_a_run_without_its_command_is_not_written(tmp_path):
+    with pytest.raises(ValueError, match="command"):
+        write_record(tmp_path / "bench.json", {"machine": {}, "rows": [{"n": 1}]})
+    with pytest.raises(ValueError, match="command"):
+        write_run(str(tmp_path / "bench.json"), {"rows": [{"n": 1}]})
+    assert not (tmp_path / "bench.json").exists()
+    path = write_run(str(tmp_path / "bench.json"), {"command": "python3 -m benchmarks.x",
+                                                    "rows": [{"n": 1}]})
+    assert json.loads(path.read_text())["command"] == "python3 -m benchmarks.x"
+
+
+def test_a_derived_block_adds_its_command_once(tmp_path):
+    run = _run()
+    path = write_record(tmp_path / "optimize-t.json", run)
+    step = "python3 -m benchmarks.pre_simplify " + str(path)
+    for _ in range(2):      # derived again: the step is not repeated
+        store_derived(str(path), read_record(path), "simplify_vs_gvn", {"programs": 1},
+                      command=step)
+    back = read_record(path)
+    assert back["command"] == run["command"] + "; " + step
+    assert back["simplify_vs_gvn"] == {"programs": 1}
+    assert then_command({}, step) == step
