@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from benchmarks.common import command_line  # noqa: E402
+from benchmarks.common import command_line, growth_exponent  # noqa: E402
 from pylogic.analysis.run import module_rows  # noqa: E402
 from pylogic.ir.model import (  # noqa: E402
     Block, Function, Imm, Module, Print, PredDefine, PredDest, Reg, Ret,
@@ -115,15 +115,16 @@ def measure(n: int, pairs: int, sat_pairs: int) -> dict:
     return row
 
 
-def power_fit(xs, ys) -> dict:
+def power_fit(xs, ys) -> dict | None:
+    """ys ~ xs^k: the exponent (``common.growth_exponent``) and the fit's r²; None from one size."""
+    k = growth_exponent(xs, ys)
+    if k is None:
+        return None
     lx, ly = [math.log(x) for x in xs], [math.log(y) for y in ys]
     mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
-    sxx = sum((a - mx) ** 2 for a in lx)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(lx, ly))
-    k = sxy / sxx
     ss_res = sum((b - (my + k * (a - mx))) ** 2 for a, b in zip(lx, ly))
     ss_tot = sum((b - my) ** 2 for b in ly)
-    return {"exponent": round(k, 3), "r2": round(1 - ss_res / ss_tot, 3)}
+    return {"exponent": round(k, 3), "r2": round(1 - ss_res / ss_tot, 3) if ss_tot else 1.0}
 
 
 def main(argv=None) -> int:
