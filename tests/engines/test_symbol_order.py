@@ -99,3 +99,38 @@ def test_min_of_symbols_stays_a_located_type_error(tmp_path, engine):
     with pytest.raises(DatalogError) as err:
         run_checked(load_program(path), None, engine)
     assert err.value.loc is not None and err.value.loc.line == 5
+
+
+#: r: the symbols of s after U+E000 (bytes EE 80 80); t: the first byte of an emoji (0xF0)
+UNDECODABLE = """
+.decl s(x: symbol)
+.input s
+.decl r(x: symbol)
+.output r
+r(x) :- s(x), x > "\ue000".
+.decl t(x: symbol)
+.output t
+t(x) :- x = substr("\U0001F600", 0, 1), x > "\ue000".
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_undecodable_byte_is_ordered_as_a_byte(tmp_path, engine):
+    """``substr`` may cut a UTF-8 character: the lone byte 0xF0 (held as the surrogate escape
+    U+DCF0) is after U+E000 in Soufflé's order, though before it in code points."""
+    path = tmp_path / "b.dl"
+    path.write_text(UNDECODABLE, encoding="utf-8")
+    got = run_checked(load_program(path), None, engine, facts={"s": [("a",)]})
+    assert got["t"] == [(b"\xf0".decode("utf-8", "surrogateescape"),)]
+
+
+def test_the_explainer_orders_symbols_as_the_engines(tmp_path):
+    """``explain`` replays a comparison in the same order: a row whose symbol holds the lone
+    byte 0xF0 is derived by ``x > "\ue000"``."""
+    from pylogic.engines.explain import Explainer
+    path = tmp_path / "b.dl"
+    path.write_text(UNDECODABLE, encoding="utf-8")
+    lone = b"\xf0".decode("utf-8", "surrogateescape")
+    tree = Explainer(load_program(path), {"s": [(lone,), ("a",)], "r": [(lone,)]}).explain(
+        "r", (lone,))
+    assert [c["atom"] for c in tree["children"]] == [f's("{lone}")']
