@@ -33,8 +33,8 @@ import tempfile
 from pathlib import Path
 
 from pylogic.engines.base import register
-from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, NegAtom, Record,
-                                     Test)
+from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, NegAtom,
+                                     Record, Test)
 from pylogic.engines.functors import refusal
 from pylogic.engines.indexed import Component, Relations, Unsupported
 from pylogic.engines.program import CheckedProgram

@@ -5,7 +5,8 @@ One table per relation, ``"r_<name>"`` with columns ``c0..c(n-1)``, all ``INTEGE
 value as its number in the record table, as Soufflé does, an unsigned value biased by -2^31;
 joins and ``=``/``!=`` compare numbers (the same rows, faster than strings); an ordering
 comparison of symbols compares their texts (``scmp``), one of records is refused. A nullary
-relation keeps one constant column ``c0 = 0``. A rule becomes one ``SELECT DISTINCT`` of its head columns:
+relation keeps one constant column ``c0 = 0``. A rule becomes one ``SELECT DISTINCT`` of its
+head columns:
 
 - positive atoms are ``FROM`` items (a variable's first occurrence binds it, later ones are
   equalities), negated atoms ``NOT EXISTS`` anti-joins;
@@ -297,7 +298,7 @@ class _Scope:
                 self.conds.append(f"{self.call(lit.name, lit.args)} = "
                                   f"{0 if lit.negated else 1}")
                 continue
-            if lit.op not in ("=", "!=") and orders_symbols(lit, self.kinds):
+            if orders_symbols(lit, self.kinds):
                 self.conds.append(f"{self.call('scmp', (lit.left, lit.right))} {_CMP[lit.op]} 0")
                 continue
             self.conds.append(f"{self.term(lit.left)} {_CMP[lit.op]} {self.term(lit.right)}")

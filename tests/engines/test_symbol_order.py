@@ -13,8 +13,8 @@ from pylogic.engines import load_program, run_checked
 from pylogic.errors import DatalogError
 from tests.support import ENGINES, needs_souffle
 
-#: in intern order (first met first) far from text order: upper case, punctuation, prefixes, the empty
-#: string, 2-, 3- and 4-byte UTF-8
+#: in intern order (first met first) far from text order: upper case, punctuation, prefixes,
+#: the empty string, 2-, 3- and 4-byte UTF-8
 WORDS = ["zeta", "é", "Beta", "", "ab", "a", "a!b", "€", "ü", "😀", "b", "Z", "a b"]
 
 
