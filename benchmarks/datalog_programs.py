@@ -342,6 +342,25 @@ def _symbols(ch, prog):
     lines += _out("p2", ["number", "symbol"])  # min/max aggregates are numeric in Soufflé
     lines.append(f"p2(m, {ch.pick(['min', 'max'])}(x, y)) :- m = {ch.pick(['min', 'max'])} "
                  "strlen(z) : { s(z, _) }, s(x, m), s(y, _).")
+    # ordering of symbols (their texts' byte order in Soufflé 2.5, whatever the order they were
+    # met in): on computed symbols, in a recursive component, an aggregate and a negation
+    order = ["<", ">", "<=", ">="]
+    if ch.bool():
+        lines += _out("p3", ["symbol"])
+        lines.append(f"p3(x) :- s(x, _), {sexpr(ch, ['x'], ['n'], 1)} {ch.pick(order)} "
+                     f"{sexpr(ch, ['x'], [], 1)}, s(_, n).")
+    if ch.bool():
+        lines += _out("p4", ["symbol", "symbol"])
+        lines.append(f"p4(x, y) :- s(x, _), s(y, _), x {ch.pick(order)} y.")
+        lines.append(f"p4(x, z) :- p4(x, y), p4(y, z), x {ch.pick(order)} {sym(ch.pick(SYMBOLS))}.")
+    if ch.bool():
+        lines += _out("p5", ["symbol", "number"])
+        lines.append(f"p5(x, c) :- s(x, _), c = count : {{ s(y, _), y {ch.pick(order)} x }}.")
+    if ch.bool():
+        lines += [".decl big(x: symbol)", f"big(x) :- s(x, _), x {ch.pick(order)} "
+                  f"{sym(ch.pick(SYMBOLS))}."]
+        lines += _out("p6", ["symbol"])
+        lines.append("p6(x) :- s(x, _), !big(x).")
     return lines
 
 

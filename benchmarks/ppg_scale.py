@@ -12,8 +12,10 @@ Two scopes: ``build`` asks the engine for every output relation but the two clos
 constructions themselves test); ``all`` for every relation. The closures list every node under
 an empty node (⊆ false) and every node under a full one (⊇ true); this block has a linear number
 of both (unguarded defines, comparisons of a register with itself), so ``all`` writes a
-quadratic number of rows whatever the rules. ``--before REV`` also runs the ``datalog/`` of
-git revision REV (``git archive``) with this tree's engines: the figures before the rewrite.
+quadratic number of rows whatever the rules: each result records the CPU per output row and the
+closure rows outside those products (``outside_products``, read from the rows). ``--before
+REV`` also runs the ``datalog/`` of git revision REV (``git archive``) with this tree's engines:
+the figures before the rewrite.
 A run over ``--timeout`` seconds or ``--memory-gb`` of address space is recorded as not finished,
 and larger sizes of that program, engine and scope are not tried. CPU: the engine call in a
 child process (its process time plus its children's, so Soufflé counts), without Python start-up.
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import resource
 import shutil
@@ -36,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import children_cpu, command_line, write_run  # noqa: E402
+from benchmarks.common import children_cpu, command_line, growth_exponent, write_run  # noqa: E402
 
 DEFAULT_DEFINES = "100,200,400,700,1000,2000,3000"
 #: The two closure relations whose size is quadratic in this block (see the module docstring).
@@ -45,14 +46,9 @@ SOUFFLE_BUILD = Path("/work/souffle-src/build/src/souffle")
 
 
 def fitted_exponent(points: list[tuple[float, float]]) -> float | None:
-    """Least-squares slope of log(y) over log(x): y ~ x^k."""
-    pts = [(math.log(x), math.log(y)) for x, y in points if x > 0 and y > 0]
-    if len(pts) < 2:
-        return None
-    mx = sum(p[0] for p in pts) / len(pts)
-    my = sum(p[1] for p in pts) / len(pts)
-    sxx = sum((p[0] - mx) ** 2 for p in pts)
-    return round(sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx, 2) if sxx else None
+    """y ~ x^k: ``common.growth_exponent`` over (x, y) points, to two decimals."""
+    k = growth_exponent([x for x, _ in points], [y for _, y in points])
+    return None if k is None else round(k, 2)
 
 
 def child(program: str, facts: str, engine: str, scope: str) -> None:
@@ -64,8 +60,34 @@ def child(program: str, facts: str, engine: str, scope: str) -> None:
     t0, c0 = time.process_time(), children_cpu()
     rows = run_program(program, facts, engine=engine, only=only)
     cpu = time.process_time() - t0 + children_cpu() - c0
-    print(json.dumps({"cpu_s": round(cpu, 3),
-                      "rows": {r: len(v) for r, v in sorted(rows.items()) if r.startswith("ppg_")}}))
+    counts = {r: len(v) for r, v in sorted(rows.items()) if r.startswith("ppg_")}
+    out = {"cpu_s": round(cpu, 3), "rows": counts,
+           "us_per_row": round(cpu / max(1, sum(counts.values())) * 1e6, 2)}
+    if "ppg_subset" in rows:
+        out["outside_products"] = outside_products(rows)
+    print(json.dumps(out))
+
+
+def outside_products(rows: dict) -> dict:
+    """The closure rows that are not in a product of node sets, read from the rows alone:
+    ``ppg_subset`` pairs whose first node is not empty (⊆ false) and whose second is not full
+    (⊇ true), ``ppg_disjoint`` pairs of which neither node is disjoint from every node of its
+    graph. The rest is ``empty x nodes``, ``nodes x full`` and ``void x nodes`` both ways."""
+    nodes = {}
+    for f, g, n, k in rows["ppg_node"]:
+        nodes[f, g] = nodes.get((f, g), 0) + 1
+    empty = {(f, g, an, ak) for f, g, an, ak, bn, bk in rows["ppg_subset"]
+             if (bn, bk) == ("false", "const")}
+    full = {(f, g, bn, bk) for f, g, an, ak, bn, bk in rows["ppg_subset"]
+            if (an, ak) == ("true", "const")}
+    partners = {}
+    for f, g, an, ak, _, _ in rows["ppg_disjoint"]:
+        partners[f, g, an, ak] = partners.get((f, g, an, ak), 0) + 1
+    void = {a for a, c in partners.items() if c == nodes[a[:2]]}
+    return {"ppg_subset": sum((f, g, an, ak) not in empty and (f, g, bn, bk) not in full
+                              for f, g, an, ak, bn, bk in rows["ppg_subset"]),
+            "ppg_disjoint": sum((f, g, an, ak) not in void and (f, g, bn, bk) not in void
+                                for f, g, an, ak, bn, bk in rows["ppg_disjoint"])}
 
 
 def _limit(memory_gb: float):
@@ -165,7 +187,11 @@ def main() -> int:
                        "defines": [r["defines"] for r in done],
                        "cpu_exponent": fitted_exponent([(r["defines"], r["cpu_s"]) for r in done]),
                        "rows_exponent": fitted_exponent(
-                           [(r["defines"], sum(r["rows"].values())) for r in done])})
+                           [(r["defines"], sum(r["rows"].values())) for r in done]),
+                       "us_per_row": [r["us_per_row"] for r in done],
+                       "outside_products_exponent": fitted_exponent(
+                           [(r["defines"], sum(r["outside_products"].values())) for r in done
+                            if "outside_products" in r])})
     path = write_run(args.out, {"command": command_line("benchmarks.ppg_scale"), "commit": commit,
                                 "before": args.before, "growth": growth, "results": results})
     print(f"wrote {path}")

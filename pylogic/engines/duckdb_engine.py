@@ -33,14 +33,16 @@ import tempfile
 from pathlib import Path
 
 from pylogic.engines.base import register
-from pylogic.engines.dialect import AdtTerm, AggLit, Atom, BinOp, Call, NegAtom, Record, Test
+from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, NegAtom,
+                                     Record, Test)
 from pylogic.engines.functors import refusal
 from pylogic.engines.indexed import Component, Relations, Unsupported
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.rows import sort_rows
 from pylogic.engines.run import load_inputs
-from pylogic.engines.to_sql import column_types, create_table, rule_select, table_name
+from pylogic.engines.to_sql import (column_types, create_table, orders_symbols, rule_select,
+                                    table_name)
 from pylogic.engines.values import SIGNATURES, Values, udf
 from pylogic.errors import DatalogError, SourceLoc
 
@@ -50,8 +52,12 @@ except ImportError:  # not installed: the engine reports itself unavailable
     duckdb = None
 
 
-def _used(node, out: set) -> set:
-    """The functors (``values.SIGNATURES`` names) and record terms ``node`` holds."""
+def _used(node, out: set, kinds: dict | None = None) -> set:
+    """The functors (``values.SIGNATURES`` names) and record terms ``node`` holds (``kinds``:
+    the variable kinds of the rule it is in)."""
+    kinds = getattr(node, "kinds", kinds)
+    if isinstance(node, Constraint) and orders_symbols(node, kinds or {}):
+        out.add("scmp")
     if isinstance(node, (BinOp, Call, Test)):
         name = node.op if isinstance(node, BinOp) else node.name
         out.update({"smin", "smax"} if name in ("min", "max") else {name})
@@ -61,11 +67,11 @@ def _used(node, out: set) -> set:
         out.add("pack")
     if isinstance(node, (list, tuple)):
         for x in node:
-            _used(x, out)
+            _used(x, out, kinds)
     elif hasattr(node, "__dataclass_fields__"):
         for name in node.__dataclass_fields__:
             if name not in ("loc", "kinds"):
-                _used(getattr(node, name), out)
+                _used(getattr(node, name), out, kinds)
     return out
 
 

@@ -27,6 +27,7 @@ from collections import defaultdict
 
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
                                      Wildcard)
+from pylogic.engines.functors import as_bytes
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.numbers import c_division, wrap_const as _wrap   # Soufflé's numbers
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
@@ -111,8 +112,15 @@ def _literal_vars(lit) -> set[str]:
     return set()
 
 
-_CMP = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+def _order(v):
+    """A value as Soufflé orders it: a symbol by its bytes (``functors.as_bytes``: a lone byte
+    ``substr`` cut is a surrogate escape here, whose code point is not its byte's place)."""
+    return as_bytes(v) if isinstance(v, str) else v
+
+
+_CMP = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b,
+        "<": lambda a, b: _order(a) < _order(b), "<=": lambda a, b: _order(a) <= _order(b),
+        ">": lambda a, b: _order(a) > _order(b), ">=": lambda a, b: _order(a) >= _order(b)}
 
 
 def show_value(v) -> str:

@@ -260,6 +260,14 @@ class Functors:
     def sf_max(self, *args):
         return max(args, key=_order_key)
 
+    def sf_scmp(self, a, b):
+        """-1, 0 or 1 as symbol ``a`` is before, equal to or after ``b`` in Soufflé's order of
+        symbols (its ``<`` on symbols compares the decoded strings, ``std::string``'s order:
+        souffle-src src/interpreter/Engine.cpp COMPARE_STRING), for the duckdb engine; clingo
+        compares its string symbols the same way natively."""
+        ka, kb = _order_key(a), _order_key(b)
+        return clingo.Number((ka > kb) - (ka < kb))
+
     def sf_range(self, a, b, step=None):
         lo, hi = _int(a), _int(b)
         st = (1 if lo <= hi else -1) if step is None else _int(step)

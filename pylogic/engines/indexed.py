@@ -31,7 +31,8 @@ from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constra
                                      Nil, Num, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.numbers import c_division, wrap_const, wrap_expr
 from pylogic.engines.semantics import term_vars
-from pylogic.engines.to_sql import BITS, has_division, is_record, pattern, record_tag, symbolic
+from pylogic.engines.to_sql import (BITS, has_division, is_record, orders_symbols, pattern,
+                                    record_tag, symbolic)
 from pylogic.engines.values import NIL, SIGNATURES
 
 _CMP = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -245,9 +246,6 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
         if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
                 is_record(lit.left, rule.kinds) or is_record(lit.right, rule.kinds)):
             raise Unsupported("ordering of records")      # refused, located, by to_sql
-        if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
-                symbolic(lit.left, rule.kinds) or symbolic(lit.right, rule.kinds)):
-            raise Unsupported("ordering of symbols")      # refused, located, by to_sql
     code = _Code(values, names, rule.kinds)
     atoms = list(enumerate(lit for lit in lits if isinstance(lit, Atom)))
     if delta is not None:
@@ -288,7 +286,10 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
                         progress = True
                 elif isinstance(lit, Constraint):
                     if code.ready(lit.left) and code.ready(lit.right):
-                        a, b = code.value(lit.left, "a"), code.value(lit.right, "b")
+                        if orders_symbols(lit, rule.kinds):   # their texts (to_sql.py)
+                            a, b = code.call("scmp", (lit.left, lit.right)), "0"
+                        else:
+                            a, b = code.value(lit.left, "a"), code.value(lit.right, "b")
                         code.emit(f"if not ({a} {_CMP[lit.op]} {b}): continue")
                         pending.remove(lit)
                         progress = True

@@ -3,10 +3,10 @@
 One table per relation, ``"r_<name>"`` with columns ``c0..c(n-1)``, all ``INTEGER``
 (``values.py``): a symbol is stored as its number in the run's symbol table, a record or ADT
 value as its number in the record table, as Soufflé does, an unsigned value biased by -2^31;
-symbols and records are only compared with ``=``/``!=`` (the checker refuses ordering on
-symbols, this translation on records), so joins on numbers give the same rows, and are faster
-than on strings. A nullary relation keeps one constant column ``c0 = 0``. A
-rule becomes one ``SELECT DISTINCT`` of its head columns:
+joins and ``=``/``!=`` compare numbers (the same rows, faster than strings); an ordering
+comparison of symbols compares their texts (``scmp``), one of records is refused. A nullary
+relation keeps one constant column ``c0 = 0``. A rule becomes one ``SELECT DISTINCT`` of its
+head columns:
 
 - positive atoms are ``FROM`` items (a variable's first occurrence binds it, later ones are
   equalities), negated atoms ``NOT EXISTS`` anti-joins;
@@ -97,6 +97,12 @@ def symbolic(t, kinds: dict) -> bool:
             return any(symbolic(a, kinds) for a in t.args)
         return SIGNATURES.get(t.name, ((), ""))[1] == "symbol"
     return False
+
+
+def orders_symbols(lit: Constraint, kinds: dict) -> bool:
+    """Whether ``lit`` is ``<``/``<=``/``>``/``>=`` of symbols: their numbers here are the order
+    they were met in, so the texts are compared (``scmp``: Soufflé's order, ``functors.py``)."""
+    return lit.op not in ("=", "!=") and (symbolic(lit.left, kinds) or symbolic(lit.right, kinds))
 
 
 def is_record(t, kinds: dict) -> bool:
@@ -237,10 +243,6 @@ class _Scope:
                 raise _refuse(f"ordering comparison '{lit.op}' on records (Soufflé compares "
                               "their numbers in its record table, which depend on its "
                               "evaluation order)", lit)
-            if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
-                    symbolic(lit.left, self.kinds) or symbolic(lit.right, self.kinds)):
-                raise _refuse(f"ordering comparison '{lit.op}' on symbols (their numbers here "
-                              "are the order they were met in)", lit)
             if isinstance(lit, AggLit) and lit.op not in ("count", "sum", "min", "max", "fsum",
                                                           "fmean"):
                 raise _refuse(f"aggregate '{lit.op}'", lit)
@@ -295,6 +297,9 @@ class _Scope:
             if isinstance(lit, Test):   # 1 holds, 0 does not, -1 neither (a bad pattern)
                 self.conds.append(f"{self.call(lit.name, lit.args)} = "
                                   f"{0 if lit.negated else 1}")
+                continue
+            if orders_symbols(lit, self.kinds):
+                self.conds.append(f"{self.call('scmp', (lit.left, lit.right))} {_CMP[lit.op]} 0")
                 continue
             self.conds.append(f"{self.term(lit.left)} {_CMP[lit.op]} {self.term(lit.right)}")
         for col, arg in later:

@@ -22,7 +22,8 @@ from pylogic.engines.unsigned import from_clingo, to_clingo
 
 #: Functors and operators computed by ``functors.Functors`` (the clingo engine calls the same),
 #: with the kind of their arguments (the last repeats) and of their value. ``min``/``max`` of
-#: symbols are ``smin``/``smax`` here (numbers: SQL's least/greatest, order kept by the bias).
+#: symbols are ``smin``/``smax`` here (numbers: SQL's least/greatest, order kept by the bias);
+#: ``<``/``<=``/``>``/``>=`` of symbols compare ``scmp`` (their texts' order) with 0.
 _NUMERIC_OPS = ("^", "bshl", "bshr", "bshru", "land", "lor", "lxor", "lnot", "to_unsigned",
                 "uadd", "usub", "umul", "udiv", "umod", "upower", "uband", "ubor", "ubxor",
                 "ubshl", "ubshr", "uland", "ulor", "ulxor", "ubnot", "ulnot",
@@ -38,7 +39,9 @@ SIGNATURES: dict[str, tuple[tuple, str]] = {
     # sum and mean of floats: the aggregate's location, then the group's keys (to_sql.py)
     "fsum": (("symbol", "number"), "number"), "fmean": (("symbol", "number"), "number"),
     "fextreme": (("symbol", "number"), "number"),
-    "smin": (("symbol",), "symbol"), "smax": (("symbol",), "symbol")}
+    "smin": (("symbol",), "symbol"), "smax": (("symbol",), "symbol"),
+    # an ordering comparison of two symbols: -1, 0 or 1 (to_sql.py, indexed.py)
+    "scmp": (("symbol",), "number")}
 _METHOD = {"smin": "min", "smax": "max"}
 
 RECORD, NIL = "[]", ("nil",)      # the record table's keys: ("[]", fields...), NIL, ("$B", ...)

@@ -29,3 +29,19 @@ def test_small_run(tmp_path, monkeypatch):
     assert set(ppg_scale.CLOSURES) <= set(by_scope["all"]["rows"])
     assert not set(ppg_scale.CLOSURES) & set(by_scope["build"]["rows"])
     assert by_scope["all"]["rows"]["ppg_node"] == by_scope["build"]["rows"]["ppg_node"] > 6
+
+
+def test_outside_products_counts_the_rows_no_node_set_product_explains():
+    """false and e are empty (⊆ false) and void (disjoint from every node), true is full: of
+    the closures only a ⊆ b, the reflexive a, b and the siblings a, b are left."""
+    nodes = ["false", "true", "a", "b", "e"]
+    empty, full, void = ["false", "e"], ["true"], ["false", "e"]
+    sub = {(x, x) for x in nodes} | {(x, y) for x in empty for y in nodes} | \
+        {(x, y) for x in nodes for y in full} | {("a", "b")}
+    dis = {(x, y) for x in void for y in nodes} | {(y, x) for x in void for y in nodes} | \
+        {("a", "b"), ("b", "a")}
+    k = {"false": "const", "true": "const"}
+    rows = {"ppg_node": [("f", "pred", n, k.get(n, "v")) for n in nodes],
+            "ppg_subset": [("f", "pred", a, k.get(a, "v"), b, k.get(b, "v")) for a, b in sub],
+            "ppg_disjoint": [("f", "pred", a, k.get(a, "v"), b, k.get(b, "v")) for a, b in dis]}
+    assert ppg_scale.outside_products(rows) == {"ppg_subset": 3, "ppg_disjoint": 2}
