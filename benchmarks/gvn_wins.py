@@ -189,7 +189,9 @@ def classify(records: list[dict], pairs, progress=None) -> dict:
             if ahead is None:
                 continue
             row = {**gap(r["program"], r["kind"], ours, llvm, ahead), **ahead}
-            row["cause"] = CAUSES.get((llvm, r["program"]))
+            row["cause"] = CAUSES.get((llvm, r["program"])) or (
+                None if row["llvm_ahead_now"] else "LLVM no longer ahead with this checkout's "
+                "code (changes since the run file)")
             rows.append(row)
             if progress:
                 progress(row)
