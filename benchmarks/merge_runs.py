@@ -9,7 +9,8 @@ Parts may also hold other pipelines on the same programs (issue #28 item 3: pipe
 them (the first part's version of a pipeline kept), provided the parts agree on its original
 and its start (``start:O2``) in every count -- otherwise they are not runs of the same programs
 and the merge stops. The merged pipelines are the union, in the parts' order; a part that is
-itself a merge keeps its own parts (nested in its entry of ``parts``).
+itself a merge keeps its own parts (nested in its entry of ``parts``). ``--drop LABEL``
+(repeat) leaves a pipeline's versions out of the merge (runs/ stays under 10 MB).
 
 ``pde_report``: over the programs where every pipeline of ours is identical, how many programs
 ``if-convert,ppde`` runs fewer / more / as many instructions as ``if-convert`` alone, ``pde``
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 
 from benchmarks.common import read_record, write_record
@@ -115,13 +117,25 @@ def _part(file: str, p: dict) -> dict:
             **({"parts": p["parts"]} if p.get("parts") else {})}
 
 
-def merge(out: str, parts: list[str]) -> dict:
-    payloads = [read_record(p) for p in parts]
+def without(payload: dict, drop: set) -> dict:
+    """``payload`` without the versions and pipelines labelled in ``drop``."""
+    if not drop:
+        return payload
+    return dict(payload, pipelines={side: [l for l in labels if l not in drop]
+                                    for side, labels in payload["pipelines"].items()},
+                programs=[dict(r, versions=[v for v in r.get("versions", [])
+                                            if v["pipeline"] not in drop])
+                          for r in payload["programs"]])
+
+
+def merge(out: str, parts: list[str], drop: tuple = ()) -> dict:
+    payloads = [without(read_record(p), set(drop)) for p in parts]
     first = payloads[0]
     merged = dict(first)
     # the name of the merged file, as the harness names its own (runs/optimize-<name>.json)
     merged["name"] = os.path.basename(out).removesuffix(".json").removeprefix("optimize-")
-    merged["command"] = "python3 -m benchmarks.merge_runs " + " ".join([out, *parts])
+    merged["command"] = "python3 -m benchmarks.merge_runs " + shlex.join(
+        [out, *parts, *(x for label in drop for x in ("--drop", label))])
     merged["pipelines"] = {side: _union(p["pipelines"][side] for p in payloads)
                            for side in ("ours", "llvm")}
     merged["parts"] = [_part(f, p) for f, p in zip(parts, payloads)]
@@ -135,11 +149,16 @@ def merge(out: str, parts: list[str]) -> dict:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = list(sys.argv[1:] if argv is None else argv)
+    drop = []
+    while "--drop" in argv:             # --drop LABEL: that pipeline's versions left out
+        k = argv.index("--drop")
+        drop.append(argv[k + 1])
+        del argv[k:k + 2]
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    merged = merge(argv[0], argv[1:])
+    merged = merge(argv[0], argv[1:], tuple(drop))
     print(json.dumps(merged["pde_report"], indent=1))
     print(json.dumps(merged["summary"]["verdicts"], indent=1))
     return 0

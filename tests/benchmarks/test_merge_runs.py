@@ -86,3 +86,13 @@ def test_parts_that_disagree_on_the_start_do_not_merge(tmp_path):
     b.write_text(json.dumps(part))
     with pytest.raises(SystemExit, match="not the same runs"):
         merge(str(tmp_path / "m.json"), [str(a), str(b)])
+
+
+def test_dropped_pipelines_are_left_out(tmp_path):
+    whole = read_record(FROM_O2)
+    ours = whole["pipelines"]["ours"]
+    parts = _split(whole, set(ours[:3]), tmp_path)
+    merged = merge(str(tmp_path / "m.json"), [str(p) for p in parts], drop=(ours[4],))
+    assert ours[4] not in merged["pipelines"]["ours"] and merged["command"].endswith(
+        "--drop " + ours[4])
+    assert all(v["pipeline"] != ours[4] for r in merged["programs"] for v in r["versions"])
