@@ -15,16 +15,22 @@ executes more).
 ``CAUSES`` is the hand analysis of each remaining gap (read from the two versions' PIR and the
 block profiles): the script checks the counts, not the prose.
 
-    python -m benchmarks.gvn_wins RUN.json [--pair ours:P=opt:Q ...] [--out runs/gvn-wins-causes.json]
+    python -m benchmarks.gvn_wins RUN.json [--pair ours:P=opt:Q ...] [--out gvn-wins-causes.json]
+
+The output (in ``runs/``) holds one entry per run file analysed: a later call on another run
+file adds its entry and its command (``commands``) and keeps the others. Per pair, besides the
+programs where LLVM is ahead, ``totals``: the instructions summed over every program where both
+versions are identical, and on how many LLVM executes fewer / as many / more.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from collections import Counter, defaultdict
 
-from benchmarks.common import read_record, write_run
+from benchmarks.common import RUNS, read_record, write_run
 from benchmarks.corpus import csmith_program
 from benchmarks.optimize import (DEFAULT_WORKDIR, NORMALISE, import_output, prepare_program,
                                  real_sample)
@@ -46,54 +52,37 @@ OK = ("identical", "reference")
 
 #: Why LLVM executed fewer: hand analysis (module doc), per (LLVM label, program): the versions'
 #: PIR and block profiles read side by side. ``closed``: what removed the cause here.
-MERGE = ("jumps: GVN merges a block into its only predecessor (MergeBlockIntoPredecessor), ours "
-         "kept -O0's for.body -> for.inc blocks, one br per iteration; closed: coalesce appends "
-         "such blocks to their predecessor (merge_blocks.py)")
+MERGE = ("jumps: GVN merges a block into its only predecessor, ours ran -O0's for.body -> "
+         "for.inc br; closed by coalesce's merge_blocks.py")
 CAUSES: dict = {
     **{(GVN, p): MERGE for p in (
         "Shootout-hash.c", "Shootout-lists.c", "Shootout-nestedloop.c", "Shootout-objinst.c",
         "Shootout-sieve.c", "Shootout-strcat.c", "Stanford-Perm.c")},
     (GVN, "BenchmarkGame-fannkuch.c"):
-        MERGE + "; left, in ours' favour overall: 2,400 loads of perm1[0] that pre-m inserts on "
-        "three loop-exit edges (11,059 executions) where gvn forwards the value the loop "
-        "stored (8,659 loads in if.end84): PRE's memory facts (datalog/pre.dl), not in this "
-        "helper's files",
-    (O2, "Shootout-ackermann.c"): "calls and returns: O2's tail-call elimination turns Ack's "
-        "self calls into a loop (interprocedural, out of scope for PRE)",
-    (O2, "Shootout-fib2.c"): "calls and returns: O2 turns one of fib's two recursive calls into "
-        "a loop with an accumulator (tail-recursion elimination; out of scope)",
-    (O2, "Stanford-Treesort.c"): "calls and returns: Insert's recursion made a loop and "
-        "CreateNode inlined by O2 (out of scope)",
-    (O2, "Shootout-ary3.c"): "compares, conditional branches and jumps, ~150,000 each: O2 "
-        "unrolls the loops (x[i] = i + 1 by 8, y[i] += x[i] by 2), so it runs a fraction of "
-        "the loop tests (loop unrolling; out of scope)",
-    (O2, "Shootout-nestedloop.c"): "the six nested counting loops computed in closed form "
-        "(ScalarEvolution, indvars, loop deletion): O2 runs 17 instructions (out of scope)",
-    (O2, "Shootout-matrix.c"): "loads +270,270: LICM hoists the row pointers m1[i], m3[i] out "
-        "of the inner loops, knowing by type-based alias analysis that the int stores to "
-        "m3[i][j] cannot write an int* (PIR has no types); compares and branches: the inner "
-        "loop unrolled (out of scope)",
-    (O2, "Shootout-sieve.c"): "stores +163,820 and their loop: the flags initialisation loop "
-        "becomes a memset call (loop idiom); expressions: loop strength reduction; loop "
+        MERGE + "; left: 2,400 loads pre-m inserts on loop-exit edges where gvn forwards the "
+        "stored perm1[0] (datalog/pre.dl)",
+    (O2, "Shootout-ackermann.c"): "calls: Ack's tail call made a loop (out of scope)",
+    (O2, "Shootout-fib2.c"): "calls: one of fib's recursive calls made a loop (out of scope)",
+    (O2, "Stanford-Treesort.c"): "calls: Insert's recursion made a loop, CreateNode inlined "
+        "(out of scope)",
+    (O2, "Shootout-ary3.c"): "loop tests: loops unrolled by 8 and 2 (out of scope)",
+    (O2, "Shootout-nestedloop.c"): "closed form of the nested loops (SCEV, indvars, loop "
+        "deletion; out of scope)",
+    (O2, "Shootout-matrix.c"): "loads: row pointers hoisted by LICM with type-based alias "
+        "analysis (PIR has no types); unrolling",
+    (O2, "Shootout-sieve.c"): "stores: loop made a memset (idiom); strength reduction, "
         "rotation (out of scope)",
-    (O2, "BenchmarkGame-fannkuch.c"): "expressions, loads and stores: the permutation copy "
-        "loops become memcpy calls (loop idiom), unrolling and LICM (out of scope)",
-    (O2, "BenchmarkGame-nsieve-bits.c"): "udiv/urem i64 by 32 ran as the importer's 64-bit "
-        "division sequence (div, mul, sub, shifts: 117,004 times), O2's as one lshr / and; "
-        "closed: the importer lowers udiv/urem by a power of two as shr / and "
-        "(pylogic/ir/llvm/lower.py)",
-    (O2, "Dhrystone-dry.c"): "Proc/Func calls inlined and their constants propagated into "
-        "Proc0 (calls, compares, sign extensions), Func1's exits clone of icbe executed "
-        "160,000 times (interprocedural; out of scope)",
-    (O2, "Stanford-Bubblesort.c"): "loads +248,502: sortlist[i+1] of one iteration is "
-        "sortlist[i] of the next and O2 keeps it in a register (loop-carried reuse through "
-        "the induction variable, after rotation); expressions: the i32 index's sign "
-        "extensions (shl/sar, 250,500 pairs) that indvars widens away",
-    (O2, "Shootout-lists.c"): "list_equal's exits clone made by icbe (72,900) against O2's "
-        "inlined list functions (out of scope)",
-    (O2, "Stanford-Perm.c"): "the clones icbe made of Permute (29,000 instructions) against "
-        "O2's version without them; without mov only",
-    (O2, "Shootout-objinst.c"): "83 instructions without mov, from O2's inlining in main",
+    (O2, "BenchmarkGame-fannkuch.c"): "copy loops made memcpy/memmove (idiom), unrolling, LICM "
+        "(out of scope)",
+    (O2, "BenchmarkGame-nsieve-bits.c"): "udiv/urem i64 by 32 ran as the importer's division "
+        "sequence, O2's as lshr/and; closed by the importer's lowering (lower.py)",
+    (O2, "Dhrystone-dry.c"): "Proc/Func inlined, constants propagated; icbe's Func1 exits "
+        "clone (out of scope)",
+    (O2, "Stanford-Bubblesort.c"): "loads: sortlist[i+1] kept for the next iteration's "
+        "sortlist[i] (loop-carried reuse); i32 index sign extensions widened away",
+    (O2, "Shootout-lists.c"): "icbe's list_equal exits clone against O2's inlining",
+    (O2, "Stanford-Perm.c"): "icbe's clones of Permute (without mov only)",
+    (O2, "Shootout-objinst.c"): "O2's inlining in main (83 without mov)",
 }
 
 
@@ -135,26 +124,23 @@ def gap(program: str, kind: str, ours: str, llvm: str, expect: dict) -> dict:
     both versions, checked)."""
     mine, theirs = versions(program, kind, ours, llvm)
     (a, na), (b, nb) = dynamic(mine), dynamic(theirs)
-    out = {"program": program, "kind": kind,
-           "instructions": {"ours": na, "llvm": nb},
+    out = {"program": program,
+           # the run file's counts met again (False: the code changed since the run)
            "reproduced": {"ours": na == expect["ours"], "llvm": nb == expect["llvm"]}}
-    by_group, by_function = Counter(), Counter()
+    by_group = Counter()
     rows = []
     for fn in sorted(set(a) | set(b)):
         for op in sorted(set(a[fn]) | set(b[fn])):
             d = a[fn][op] - b[fn][op]
             if d:
                 by_group[GROUPS.get(op, "expressions")] += d
-                by_function[fn] += d
                 rows.append((fn, op, a[fn][op], b[fn][op], d))
     rows.sort(key=lambda r: -abs(r[4]))
-    out["gap"] = na - nb
+    out["gap"] = na - nb                # ours minus LLVM's, with this checkout's code
     out["gap_without_moves"] = out["gap"] - by_group["copies"]
     out["by_group"] = dict(sorted(by_group.items(), key=lambda kv: -kv[1]))
-    out["by_function"] = dict(sorted(by_function.items(), key=lambda kv: -kv[1])[:8])
-    out["largest"] = [{"function": f, "opcode": op, "ours": x, "llvm": y, "ours_minus_llvm": d}
-                      for f, op, x, y, d in rows[:12]]
-    out["ours_more"] = {g: n for g, n in out["by_group"].items() if n > 0}
+    # [function, opcode, ours, LLVM's, ours - LLVM's], the largest differences
+    out["largest"] = [[f, op, x, y, d] for f, op, x, y, d in rows[:2]]
     # with the code of this checkout (the run file may be older): is LLVM still ahead?
     out["llvm_ahead_now"] = out["gap"] > 0 or out["gap_without_moves"] > 0
     return out
@@ -181,10 +167,18 @@ def classify(records: list[dict], pairs, progress=None) -> dict:
     out = {}
     for ours, llvm in pairs:
         rows, compared = [], 0
+        totals = {"ours": 0, "llvm": 0, "ours_without_moves": 0, "llvm_without_moves": 0,
+                  "llvm_fewer": 0, "equal": 0, "llvm_more": 0}
         for r in records:
             vs = {v["pipeline"]: v for v in r.get("versions", [])}
             if all(vs.get(k, {}).get("verdict") in OK for k in (ours, llvm)):
                 compared += 1
+                a, b = vs[ours]["instructions"], vs[llvm]["instructions"]
+                totals["ours"] += a
+                totals["llvm"] += b
+                totals["ours_without_moves"] += vs[ours]["instructions_without_moves"]
+                totals["llvm_without_moves"] += vs[llvm]["instructions_without_moves"]
+                totals["llvm_fewer" if b < a else "equal" if a == b else "llvm_more"] += 1
             ahead = llvm_ahead(r, ours, llvm)
             if ahead is None:
                 continue
@@ -196,12 +190,13 @@ def classify(records: list[dict], pairs, progress=None) -> dict:
             if progress:
                 progress(row)
         out[f"{ours} vs {llvm}"] = {
-            "programs_compared": compared,
+            "programs_compared": compared, "totals": totals,
             "llvm_fewer_instructions": sum(r["llvm_fewer"] for r in rows),
             "llvm_fewer_without_moves": sum(r["llvm_fewer_without_moves"] for r in rows),
             "llvm_ahead_now": sum(r["llvm_ahead_now"] for r in rows),
-            "ours_more_by_group": dict(sum((Counter(r["ours_more"]) for r in rows
-                                            if r["llvm_ahead_now"]), Counter())),
+            "ours_more_by_group": dict(sum((Counter({g: n for g, n in r["by_group"].items()
+                                                     if n > 0})
+                                            for r in rows if r["llvm_ahead_now"]), Counter())),
             "per_program": rows}
     return out
 
@@ -213,7 +208,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pair", action="append", default=None, metavar="OURS=LLVM",
                     help=f"version labels to compare (default {PRE}={GVN} and {COMBINED}={O2})")
     ap.add_argument("--programs", default="", help="only these programs (comma-separated)")
-    ap.add_argument("--out", default="gvn-wins-causes.json", help="file name in runs/")
+    ap.add_argument("--out", default="gvn-wins-causes.json",
+                    help="file name in runs/ (its entries for other run files are kept)")
     a = ap.parse_args(argv)
     pairs = [tuple(p.split("=", 1)) for p in a.pair] if a.pair else list(PAIRS)
     only = {p for p in a.programs.split(",") if p}
@@ -222,11 +218,17 @@ def main(argv=None) -> int:
     say = lambda r: print(f"{r['program']}: ours-llvm {r['gap']} ({r['gap_without_moves']} "
                           f"without mov) {r['by_group']}", flush=True)
     result = classify(records, pairs, say)
-    path = write_run(a.out, {
-        "command": "python3 -m benchmarks.gvn_wins " + " ".join(sys.argv[1:] if argv is None
-                                                               else argv),
-        "runs": a.run, "pairs": [list(p) for p in pairs], "groups": GROUPS,
-        "comparisons": result})
+    command = "python3 -m benchmarks.gvn_wins " + shlex.join(sys.argv[1:] if argv is None
+                                                            else argv)
+    previous = RUNS / a.out
+    payload = json.loads(previous.read_text()) if previous.is_file() else {}
+    key = ", ".join(a.run)
+    payload.pop("machine", None)
+    payload["commands"] = [c for c in payload.get("commands", []) if c["runs"] != key] + [
+        {"runs": key, "command": command}]
+    payload["groups"] = GROUPS
+    payload["comparisons"] = {**payload.get("comparisons", {}), key: result}
+    path = write_run(a.out, payload)
     print(json.dumps({k: {x: v[x] for x in v if x != "per_program"} for k, v in result.items()},
                      indent=1))
     print(f"wrote {path}")
