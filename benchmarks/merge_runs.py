@@ -4,6 +4,14 @@ summarised again, with the PDE figures of issue #13 per program pair.
 
     python -m benchmarks.merge_runs runs/optimize-pde.json PART.json PART.json ...
 
+Parts may also hold other pipelines on the same programs (issue #28 item 3: pipelines added to
+``runs/optimize-from-o2.json`` later): a program in several parts gets the versions of all of
+them (the first part's version of a pipeline kept), provided the parts agree on its original
+and its start (``start:O2``) in every count -- otherwise they are not runs of the same programs
+and the merge stops. The merged pipelines are the union, in the parts' order; a part that is
+itself a merge keeps its own parts (nested in its entry of ``parts``). ``--drop LABEL``
+(repeat) leaves a pipeline's versions out of the merge (runs/ stays under 10 MB).
+
 ``pde_report``: over the programs where every pipeline of ours is identical, how many programs
 ``if-convert,ppde`` runs fewer / more / as many instructions as ``if-convert`` alone, ``pde``
 against ``dce`` and against LLVM ``sink,adce`` (where LLVM's versions are identical too), and the
@@ -68,22 +76,69 @@ def pde_report(records: list[dict]) -> dict:
     }
 
 
-def merge(out: str, parts: list[str]) -> dict:
-    payloads = [read_record(p) for p in parts]
+#: The versions two parts must agree on before their versions of one program are merged.
+SHARED = ("original", "start:O2")
+#: The counts they must agree on.
+AGREE = ("instructions", "moves", "loads", "stores", "conditional_branches",
+         "expression_evaluations", "verdict")
+
+
+def merge_programs(payloads: list[dict]) -> list[dict]:
+    """The programs of all ``payloads`` in order of first appearance; a program in several gets
+    the versions of each (the first version of a pipeline kept) once ``SHARED`` agree."""
+    out: dict = {}
+    for payload in payloads:
+        for r in payload["programs"]:
+            mine = out.get(r["program"])
+            if mine is None:
+                out[r["program"]] = dict(r, versions=list(r.get("versions", [])))
+                continue
+            have = {v["pipeline"]: v for v in mine["versions"]}
+            for v in r.get("versions", []):
+                if v["pipeline"] in SHARED and v["pipeline"] in have:
+                    h = have[v["pipeline"]]
+                    if any(h.get(k) != v.get(k) for k in AGREE):
+                        raise SystemExit(f"{r['program']}: {payload['name']}'s {v['pipeline']} "
+                                         "differs from the earlier part's: not the same runs")
+            mine["versions"] += [v for v in r.get("versions", []) if v["pipeline"] not in have]
+    return list(out.values())
+
+
+def _union(lists) -> list:
+    return list(dict.fromkeys(x for xs in lists for x in xs))
+
+
+def _part(file: str, p: dict) -> dict:
+    return {"file": file, "name": p["name"], "command": p.get("command"),
+            "corpus": p["settings"]["corpus"], "pipelines": p["pipelines"],
+            "programs": len(p["programs"]), "not_attempted": p["not_attempted"],
+            "wall_seconds": p["wall_seconds"], "machine": p["machine"], "source": p["source"],
+            **({"parts": p["parts"]} if p.get("parts") else {})}
+
+
+def without(payload: dict, drop: set) -> dict:
+    """``payload`` without the versions and pipelines labelled in ``drop``."""
+    if not drop:
+        return payload
+    return dict(payload, pipelines={side: [l for l in labels if l not in drop]
+                                    for side, labels in payload["pipelines"].items()},
+                programs=[dict(r, versions=[v for v in r.get("versions", [])
+                                            if v["pipeline"] not in drop])
+                          for r in payload["programs"]])
+
+
+def merge(out: str, parts: list[str], drop: tuple = ()) -> dict:
+    payloads = [without(read_record(p), set(drop)) for p in parts]
     first = payloads[0]
-    for p in payloads[1:]:
-        if p["pipelines"] != first["pipelines"]:
-            raise SystemExit(f"pipelines differ: {p['name']} vs {first['name']}")
     merged = dict(first)
     # the name of the merged file, as the harness names its own (runs/optimize-<name>.json)
     merged["name"] = os.path.basename(out).removesuffix(".json").removeprefix("optimize-")
-    merged["command"] = command_line("benchmarks.merge_runs", [out, *parts])
-    merged["parts"] = [{"file": f, "name": p["name"], "command": p.get("command"),
-                        "corpus": p["settings"]["corpus"],
-                        "programs": len(p["programs"]), "not_attempted": p["not_attempted"],
-                        "wall_seconds": p["wall_seconds"], "machine": p["machine"],
-                        "source": p["source"]} for f, p in zip(parts, payloads)]
-    merged["programs"] = [r for p in payloads for r in p["programs"]]
+    merged["command"] = command_line(
+        "benchmarks.merge_runs", [out, *parts, *(x for label in drop for x in ("--drop", label))])
+    merged["pipelines"] = {side: _union(p["pipelines"][side] for p in payloads)
+                           for side in ("ours", "llvm")}
+    merged["parts"] = [_part(f, p) for f, p in zip(parts, payloads)]
+    merged["programs"] = merge_programs(payloads)
     merged["not_attempted"] = sum(p["not_attempted"] for p in payloads)
     merged["wall_seconds"] = max(p["wall_seconds"] for p in payloads)
     merged["summary"] = summarise(merged["programs"], run_labels(merged))
@@ -93,11 +148,16 @@ def merge(out: str, parts: list[str]) -> dict:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = list(sys.argv[1:] if argv is None else argv)
+    drop = []
+    while "--drop" in argv:             # --drop LABEL: that pipeline's versions left out
+        k = argv.index("--drop")
+        drop.append(argv[k + 1])
+        del argv[k:k + 2]
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
-    merged = merge(argv[0], argv[1:])
+    merged = merge(argv[0], argv[1:], tuple(drop))
     print(json.dumps(merged["pde_report"], indent=1))
     print(json.dumps(merged["summary"]["verdicts"], indent=1))
     return 0

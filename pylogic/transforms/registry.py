@@ -183,7 +183,8 @@ PASSES: Registry = Registry((
              pipeline="icbe"),
     Declared("coalesce", "coalesce.coalesce:coalesce",
              "copy coalescing (Chaitin, LLVM RegisterCoalescer) and copy propagation: movs "
-             "removed by renaming, guards respected", fixpoint=True,
+             "removed by renaming, guards respected; blocks merged into an only predecessor",
+             fixpoint=True,
              paper="Chaitin 1982; Briggs, Cooper, Torczon (TOPLAS 1994); LLVM RegisterCoalescer",
              pipeline="simplify,pre-mr,simplify,coalesce"),
     Declared("simplify", "simplify.simplify:simplify",

@@ -558,17 +558,35 @@ class FunctionLowerer:
         elif opcode in ("udiv", "urem"):
             if bits < 64:
                 t = self.tmp()
-                pop = "div" if opcode == "udiv" else "rem"
-                self.emit(BinOp(op=pop, dest=t, a=self.zext_op(a, bits), b=self.zext_op(b, bits)))
+                if _power_of_two(b):        # the zero-extended dividend is non-negative
+                    self._udiv_power_of_two(t, self.zext_op(a, bits), b, opcode == "urem")
+                else:
+                    pop = "div" if opcode == "udiv" else "rem"
+                    self.emit(BinOp(op=pop, dest=t, a=self.zext_op(a, bits),
+                                    b=self.zext_op(b, bits)))
                 self.normalise(dest, Reg(t), bits)
             else:
                 self._udiv64(dest, a, b, opcode == "urem")
         else:
             raise Unsupported(f"instruction '{opcode}'")
 
+    def _udiv_power_of_two(self, dest, a, b, want_rem: bool):
+        """``a`` (as an unsigned 64-bit value) divided by the power of two ``b``: one shift, or
+        the remainder's mask (LLVM InstCombine's lshr / and)."""
+        if want_rem:
+            self.emit(BinOp(op="and", dest=dest, a=a, b=Imm(b.value - 1)))
+        else:
+            self.emit(BinOp(op="shr", dest=dest, a=a, b=Imm(b.value.bit_length() - 1)))
+
     def _udiv64(self, dest, a, b, want_rem: bool):
         """Unsigned 64-bit division from signed PIR ops: q = ((a >>> 1) / b) << 1, corrected once;
-        a divisor with the top bit set gives q = (a >=u b)."""
+        a divisor with the top bit set gives q = (a >=u b). A constant power of two 2^k is one
+        instruction, ``shr a, k`` or ``and a, 2^k - 1``, as LLVM's InstCombine writes it
+        (issue #28 item 2: O2's version of nsieve-bits ran one shift where ours ran the
+        sequence)."""
+        if _power_of_two(b):
+            self._udiv_power_of_two(dest, a, b, want_rem)
+            return
         t = self.tmp; R = Reg
         bneg, bsafe, h, q1, q2, p, r, c, q2b, qb, q = (t() for _ in range(11))
         self.emit(Cmp(rel="lt", dest=bneg, a=b, b=Imm(0)))
@@ -1271,3 +1289,8 @@ def _pieces(nbytes: int):
 
 def _is_type_word(text: str) -> bool:
     return text in ("ptr", "void") or bool(re.fullmatch(r"i\d+", text))
+
+
+def _power_of_two(b) -> bool:
+    """A constant divisor 2^k, 0 <= k <= 62 (a larger one has the top bit set: not positive)."""
+    return isinstance(b, Imm) and b.value > 0 and b.value & (b.value - 1) == 0

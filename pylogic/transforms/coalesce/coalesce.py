@@ -30,6 +30,10 @@ One round, per function:
    lengthen s's live range, which blocks coalescing).
 3. **Dead copies**: a ``mov`` whose value no read can see (no read of its destination is
    reached from it before the destination is certainly overwritten) is deleted.
+4. **Jumps to a block's only successor** (``merge_blocks.py``): a block whose only predecessor
+   ends in ``br`` to it and has no other successor is appended to it, as LLVM's GVN merges
+   blocks into their predecessor and block placement makes the rest fall-throughs, so that a
+   jump, like a copy, costs what it costs in a compiler.
 
 The driver repeats the round on fresh liveness while it changes something (registry
 ``fixpoint``). Copies of literals and globals' addresses are constants, not copies: they stay
@@ -54,6 +58,7 @@ from typing import Iterable, Optional
 from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (TRUE_PREDICATES, Function, Module, Mov, PredDefine, Reg,
                               branch_targets)
+from pylogic.transforms.coalesce.merge_blocks import merge_blocks
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.record import FixpointRecord
 
@@ -67,6 +72,7 @@ class FunctionCoalesce:
     propagated: int     # copies deleted after their reads were rewritten to their source
     dead: int           # copies deleted because no read sees their value
     joined: int         # registers renamed into another (class members other than the name)
+    merged: int = 0     # blocks appended to their only predecessor (merge_blocks)
 
 
 @dataclass
@@ -75,14 +81,15 @@ class CoalesceRecord(FixpointRecord):
 
     def totals(self) -> dict:
         t = {"functions": len(self.applied), "rounds": self.rounds}
-        for f in ("coalesced", "propagated", "dead", "joined"):
+        for f in ("coalesced", "propagated", "dead", "joined", "merged"):
             t[f] = sum(getattr(a, f) for a in self.applied)
         return t
 
     def summary(self) -> str:
         t = self.totals()
         return (f"coalesce: {t['coalesced'] + t['propagated'] + t['dead']} copies removed "
-                f"({t['coalesced']} coalesced, {t['propagated']} propagated, {t['dead']} dead)")
+                f"({t['coalesced']} coalesced, {t['propagated']} propagated, {t['dead']} dead), "
+                f"{t['merged']} blocks merged into their only predecessor")
 
 
 def coalesce(module: Module, rows, *, functions: Optional[Iterable[str]] = None
@@ -95,7 +102,8 @@ def coalesce(module: Module, rows, *, functions: Optional[Iterable[str]] = None
             live_in.setdefault(label, set()).add(reg)
         return coalesce_function(fn, live_in)
     new, record = run_per_function(module, functions, CoalesceRecord(), rewrite)
-    record.last_changed = any(a.coalesced or a.propagated or a.dead for a in record.applied)
+    record.last_changed = any(a.coalesced or a.propagated or a.dead or a.merged
+                              for a in record.applied)
     return new, record
 
 
@@ -116,8 +124,9 @@ def coalesce_function(fn: Function, live_in: dict) -> tuple[Function, FunctionCo
     fn = dataclasses.replace(fn, blocks=tuple(blocks))
     fn, propagated = propagate_copies(fn)
     fn, dead = remove_dead_copies(fn)
+    fn, merged = merge_blocks(fn)
     return fn, FunctionCoalesce(fn.name, coalesced, len(dead & propagated),
-                                len(dead - propagated), len(names))
+                                len(dead - propagated), len(names), merged)
 
 
 # ---------------------------------------------------------------- reads and writes

@@ -154,6 +154,31 @@ def test_integer_ops_match_llvm_semantics(cases):
     assert [int(x) for x in res.stdout.split()] == want
 
 
+def test_unsigned_division_by_a_power_of_two_is_one_shift():
+    # 64-bit udiv/urem by 2^k: one shr / and (InstCombine's form; issue #28 item 2), exact for
+    # dividends with the top bit set too, where a signed div would not be
+    values = [0, 1, 31, 32, 33, 1000, -1, -32, -33, (1 << 63) - 1, -(1 << 63)]
+    lines = ['@fmt = private constant [5 x i8] c"%ld\\0A\\00"', "declare i32 @printf(ptr, ...)",
+             "define i64 @q(i64 %x) {\n  %a = udiv i64 %x, 32\n  ret i64 %a\n}",
+             "define i64 @r(i64 %x) {\n  %a = urem i64 %x, 32\n  ret i64 %a\n}",
+             "define i64 @o(i64 %x) {\n  %a = udiv i64 %x, 1\n  ret i64 %a\n}",
+             "define i64 @n(i64 %x) {\n  %t = trunc i64 %x to i32\n  %a = udiv i32 %t, 8\n"
+             "  %w = sext i32 %a to i64\n  ret i64 %w\n}"]
+    calls = [f"  %{f}{k} = call i64 @{f}(i64 {v})\n"
+             f"  call i32 (ptr, ...) @printf(ptr @fmt, i64 %{f}{k})"
+             for k, v in enumerate(values) for f in "qron"]
+    lines.append("define i32 @main() {\n" + "\n".join(calls) + "\n  ret i32 0\n}")
+    module, report = _import("\n".join(lines))
+    ops = {f.name: [i.opcode for b in f.blocks for i in b.instrs] for f in module.functions}
+    assert ops["@q"] == ["shr", "ret"] and ops["@r"] == ["and", "ret"]
+    assert ops["@o"] == ["shr", "ret"] and "div" not in ops["@n"]
+    res = run_module(module, fuel=10**6)
+    assert res.error is None, res.error
+    want = [w for v in values for w in (_llvm_op("udiv", v, 32, 64), _llvm_op("urem", v, 32, 64),
+                                        _llvm_op("udiv", v, 1, 64), _llvm_op("udiv", v, 8, 32))]
+    assert [int(x) for x in res.stdout.split()] == want
+
+
 # ------------------------------------------------------------ phis, switch, unsupported code
 
 def test_phi_swap_is_a_parallel_copy():

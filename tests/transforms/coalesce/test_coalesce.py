@@ -236,6 +236,70 @@ def test_side_exits_carry_liveness():
     run(SIDE_EXIT, [((), (9,)), ((), (2,))])
 
 
+# ---------------------------------------------------------------- jumps to an only successor
+
+BODY_INC = """func main(n) {
+entry:
+    i = mov 0
+    s = mov 0
+    br cond
+cond:
+    c = cmp.lt i, n
+    cbr c, body, done
+body:
+    s = add s, i
+    br inc
+inc:
+    i = add i, 1
+    br cond
+done:
+    print s
+    br tail
+tail:
+    ret s
+}
+"""
+
+
+def labels(module) -> list[str]:
+    return [b.label for f in module.defined_functions() for b in f.blocks]
+
+
+def test_a_block_joins_its_only_predecessor():
+    # -O0's for.body -> for.inc: GVN merges them (MergeBlockIntoPredecessor), so gvn's version
+    # of Shootout-sieve executed one br per iteration fewer than ours (runs/gvn-wins-causes.json)
+    new, result = run(BODY_INC, [((0,), ()), ((1,), ()), ((9,), ())])
+    # cond has two predecessors (entry and inc), body's predecessor ends in a cbr: both stay
+    assert labels(new) == ["entry", "cond", "body", "done"]
+    assert result.passes[-1].record.totals()["merged"] == 2
+    [case] = compare_modules(parse_module(BODY_INC), new, [((9,), ())],
+                             engine="interp").comparisons
+    # 9 iterations: the br body -> inc each time, and done -> tail once
+    assert case.counts("before")["instructions"] - case.counts("after")["instructions"] == 10
+
+
+HYPER = """func main(a) {
+entry:
+    b = add a, 1
+    br next
+next:  !hyperblock
+    p:ut, q:uf = pcmp.gt b, 3
+    (p) br big
+    print b
+    br big
+big:
+    print a
+    ret a
+}
+"""
+
+
+def test_hyperblocks_and_shared_targets_stay():
+    new, _ = run(HYPER, [((1,), ()), ((7,), ())])
+    # next is a hyperblock (its flag is per block); big has two entries (the side exit, the br)
+    assert labels(new) == ["entry", "next", "big"]
+
+
 # ---------------------------------------------------------------- random programs
 
 REGS = ("r0", "r1", "r2", "r3", "a")
