@@ -39,8 +39,8 @@ def run_text(x, level: int = 0) -> str:
 
 
 def write_run(name: str, payload: dict) -> Path:
-    RUNS.mkdir(exist_ok=True)
     path = RUNS / name
+    path.parent.mkdir(parents=True, exist_ok=True)      # runs/ or runs/raw/
     path.write_text(run_text({"machine": machine_info(), **payload}) + "\n")
     return path
 
