@@ -2,7 +2,7 @@
 2-3), with value prediction and the chapter-9 claim on repeated values.
 
     python -m benchmarks.limit [--csmith 1-20] [--torture 40] [--real all] [--fuel 20000000]
-        [--jobs 1] [--name reuse]
+        [--jobs 1] [--name reuse] [--pipeline simplify,pre-mr,pre-m,simplify]
     python -m benchmarks.limit --merge runs/limit-reuse.json runs/raw/limit-PART.json ...
 
 Per program (prepared and run exactly as ``benchmarks/optimize.py`` does: its ``evaluate`` with
@@ -116,12 +116,12 @@ def figures(rep: dict) -> dict:
     }
 
 
-def one(item, fuel) -> dict:
+def one(item, fuel, pipeline=PIPELINE) -> dict:
     name, kind, path = item
     t0 = time.process_time()
     row = {"program": name, "kind": kind}
     try:
-        rec = evaluate(name, kind, path, [PIPELINE], [], fuel)
+        rec = evaluate(name, kind, path, [tuple(pipeline)], [], fuel)
         if rec["status"] != "ok":
             row.update(status=rec["status"], detail=rec.get("detail", "")[:120])
             return row
@@ -260,7 +260,10 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
     ap.add_argument("--name", default="reuse", help="writes runs/limit-NAME.json")
+    ap.add_argument("--pipeline", default=",".join(PIPELINE),
+                    help="the PRE pipeline whose removed loads are measured")
     args = ap.parse_args(argv)
+    pipeline = tuple(args.pipeline.split(","))
     items = corpus(False, args.csmith, args.torture, args.workdir, real=args.real)
     rows = [None] * len(items)
 
@@ -274,10 +277,10 @@ def main(argv=None) -> int:
             print(f"{row['program']:32} {row.get('status')}: {row.get('detail', '')}", flush=True)
     if args.jobs <= 1:
         for k, item in enumerate(items):
-            show(k, one(item, args.fuel))
+            show(k, one(item, args.fuel, pipeline))
     else:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(one, item, args.fuel) for item in items]
+            futures = [pool.submit(one, item, args.fuel, pipeline) for item in items]
             for k, f in enumerate(futures):
                 show(k, f.result())
     summary = totals(rows)
@@ -286,7 +289,7 @@ def main(argv=None) -> int:
     for r in rows:          # the raw file keeps the counts (for --merge), the record does not
         r.pop("_counts", None)
     write_run(f"limit-{args.name}.json", {
-        "command": command.strip(), "pipeline": ",".join(PIPELINE),
+        "command": command.strip(), "pipeline": ",".join(pipeline),
         "settings": {"csmith": args.csmith, "torture": args.torture, "real": args.real,
                      "fuel": args.fuel, "depths": list(DEPTHS), "scenarios": list(SCENARIOS)},
         "thesis": THESIS, "totals": summary, "programs": rows})
