@@ -39,7 +39,7 @@ def test_every_input_program_is_found():
     assert {"Shootout-ackermann.c", "Shootout-matrix.c", "pas_fig3b.pir"} <= names
     assert not any("Stanford" in n or "fannkuch" in n for n in names)
     ack = next(i for i in items if i["program"] == "Shootout-ackermann.c")
-    assert ack["inputs"] == {"A": {"argv": []}, "B": {"argv": ["3"]}}
+    assert ack["inputs"] == {"A": {"argv": ["6"]}, "B": {"argv": ["3"]}}
 
 
 def test_estimate_on_b_by_hand():
@@ -61,20 +61,20 @@ def test_estimate_on_b_by_hand():
 @needs_clang
 def test_two_inputs_of_a_program_with_known_reuse(tmp_path):
     """n = 8 (A, the default) and 4 (B): 2n loads, n + min(n, 4) redundant at h = 4 (the second
-    A[i] of each iteration, and the first loads still in the store's history); B also loads
-    argv[1], which the start function stored (whole-program reuse from a store): 12/16 = 75%
-    and 9/9 = 100%, a variation of 1/3 (25 points). PRE removes the n second loads: n/(n + 1) of
-    the intra-procedural reuse at h = 1 (argv[1]'s is not intra-procedural)."""
+    A[i] of each iteration, and the first loads still in the store's history), and the load of
+    argv[1], which the start function stored (whole-program reuse from a store): 13/17 and
+    9/9 = 100%, a variation of 17/13 - 1 (23.53 points). PRE removes the n second loads:
+    n/(n + 1) of the intra-procedural reuse at h = 1 (argv[1]'s is not intra-procedural)."""
     path = tmp_path / "sized.c"
     path.write_text(SIZED.replace("SIZE", "8"))
     item = {"program": "sized.c", "kind": "real", "path": str(path),
-            "inputs": {"A": {"argv": []}, "B": {"argv": [str(sensitivity.size_input(path) // 2)]}}}
+            "inputs": {"A": {"argv": ["8"]}, "B": {"argv": [str(sensitivity.size_input(path) // 2)]}}}
     row = sensitivity.one(item, 10 ** 6, "clingo")
     assert row["status"] == "ok", row
     a, b = row["runs"]["A"], row["runs"]["B"]
-    assert (a["loads"], b["loads"]) == (16, 9)
-    assert (a["table81"]["reuse"], b["table81"]["reuse"]) == (75.0, 100.0)
-    assert row["reuse_variation"] == round(100 / 75 - 1, 4) and row["reuse_points"] == 25.0
+    assert (a["loads"], b["loads"]) == (17, 9)
+    assert (a["table81"]["reuse"], b["table81"]["reuse"]) == (round(100 * 13 / 17, 2), 100.0)
+    assert row["reuse_variation"] == round(100 / 76.47 - 1, 4) and row["reuse_points"] == 23.53
     assert a["pre"]["removed"] == 8 and b["pre"]["removed"] == 4
     assert a["pre"]["complete_intra_h1"] == round(100 * 8 / 9, 2)
     assert row["completeness_points"] == round(80.0 - round(100 * 8 / 9, 2), 2)
