@@ -182,3 +182,13 @@ def test_run_estimate_runs_the_program_once(tmp_path, capsys, monkeypatch):
     assert main(["run", str(path), "--estimate", "--reuse", "2", "--json"]) == 0
     assert len(runs) == 3
     assert json.loads(capsys.readouterr().out)["estimates"] == alone
+
+
+def test_a_program_without_its_entry_is_not_estimated_with_a_reason():
+    """A compile-only program (no main): the profiling run's own error, not a crash of the
+    path observer."""
+    module = load_text("func f() {\nentry:\n    ret 0\n}\n", "nomain.pir")
+    result, paths = run_with_paths(module)
+    assert result.error is not None and paths == {}
+    with pytest.raises(EstimationError, match="profiling run failed"):
+        program_estimates(module, engine="clingo")
