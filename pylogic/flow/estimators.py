@@ -107,6 +107,21 @@ class ValueFlow:
         return definite(self)
 
     @cached_property
+    def leak(self) -> int:
+        """Flow that stopped where the value was Must-anticipated: Σ over the blocks with
+        ANTIC_in = Must that are not users of (entries − exits), where positive. A run that ends
+        inside the function (``exit()``, a call that does not return) leaves such a block without
+        reaching the user every path promised: the definite component and the Must exits count
+        that flow as consumed, so the lower bounds give it back ([Inference]: the thesis's
+        profiles are of complete runs; 921202-1.c's ``exxit()`` after a Must-anticipated edge)."""
+        into, out = defaultdict(int), defaultdict(int)
+        for (a, b), n in self.freq.items():
+            out[a] += n
+            into[b] += n
+        return sum(max(0, into[b] - out[b]) for b, s in self.antic_in.items()
+                   if s == MUST and b not in self.users)
+
+    @cached_property
     def inner_reach(self) -> dict:
         """``_inner_reach(self, self.region)``, shared by CMP^c and CMP^r."""
         return _inner_reach(self, self.region)
@@ -215,12 +230,20 @@ def _one(must_entries: Iterable, no_entries: Iterable, must_exits: Iterable,
     return Bounds(max(0, consumed - stolen), min(consumed, produced))
 
 
+def _stopped(flow: ValueFlow, bounds: Bounds) -> Bounds:
+    """``bounds`` with the flow that stopped before its user (``ValueFlow.leak``) taken from
+    the lower bound."""
+    if not flow.leak:
+        return bounds
+    return Bounds(max(0, bounds.lower - flow.leak), bounds.upper)
+
+
 def cmp_one(flow: ValueFlow) -> Bounds:
     """CMP¹: the whole region at once: L_u = max(0, Σ ex^M - (Σ en^N + Δ)), U_u = min(Σ ex^M,
     Σ en^M + Δ) (Δ = 0 on a separable VNG)."""
     r, s_d = flow.region, flow.definite
-    return Bounds(s_d, s_d) + _one(r.must_entries, r.no_entries, r.must_exits, flow.freq,
-                                   r.delta)
+    return _stopped(flow, Bounds(s_d, s_d) + _one(r.must_entries, r.no_entries, r.must_exits,
+                                                  flow.freq, r.delta))
 
 
 def _inner_reach(flow: ValueFlow, region: Region) -> dict:
@@ -262,7 +285,7 @@ def cmp_connected(flow: ValueFlow) -> Bounds:
                              [e for e in region.no_entries if e in edges],
                              [e for e in region.must_exits if e in edges], flow.freq,
                              duplication(entries, exits, flow.freq))
-    return total
+    return _stopped(flow, total)
 
 
 def _max_flow(edges: list, sources: dict, sinks: dict) -> int:
@@ -309,7 +332,7 @@ def cmp_reach(flow: ValueFlow) -> Bounds:
                                **extra}, sinks)
     consumed = sum(sinks.values())
     s_d = flow.definite
-    return Bounds(s_d + max(0, consumed - stolen), s_d + produced)
+    return _stopped(flow, Bounds(s_d + max(0, consumed - stolen), s_d + produced))
 
 
 def cmp_flow(flow: ValueFlow) -> Bounds:
@@ -331,7 +354,7 @@ def cmp_flow(flow: ValueFlow) -> Bounds:
                                **extra}, sinks)
     consumed = sum(sinks.values())
     s_d = flow.definite
-    return Bounds(s_d + max(0, consumed - stolen), s_d + produced)
+    return _stopped(flow, Bounds(s_d + max(0, consumed - stolen), s_d + produced))
 
 
 #: Every estimator by the name reports use, cheapest first (§5.2's hierarchy).

@@ -178,9 +178,10 @@ def random_walks(rng: random.Random, succ: dict, calls: int, exit_: str) -> list
     return paths
 
 
-def random_case(seed: int) -> tuple[ValueFlow, int]:
+def random_case(seed: int, stops: bool = False) -> tuple[ValueFlow, int]:
     """A random CFG with random users/generators/kills, random executions: ``(flow with their
-    edge profile, their exact reuse)``."""
+    edge profile, their exact reuse)``; ``stops``: some executions end before the exit block
+    (the program called ``exit()`` there)."""
     rng = random.Random(seed)
     succ, exit_ = layered_cfg(rng, rng.randrange(2, 6))
     blocks = sorted(succ)
@@ -188,6 +189,8 @@ def random_case(seed: int) -> tuple[ValueFlow, int]:
     gens = users | {b for b in blocks if rng.random() < 0.15}
     kills = {b for b in blocks if b not in gens and rng.random() < 0.3}
     paths = random_walks(rng, succ, rng.randrange(1, 15), exit_)
+    if stops:
+        paths = [p[:rng.randrange(1, len(p) + 1)] if rng.random() < 0.4 else p for p in paths]
     freq = Counter((p[i], p[i + 1]) for p in paths for i in range(len(p) - 1))
     freq[(ENTRY, "b0")] = len(paths)
     full = {**{(a, b): 0 for a in succ for b in succ[a]}, **freq}
@@ -320,3 +323,32 @@ def test_duplicating_cases_need_delta():
         old = _one(r.must_entries, r.no_entries, r.must_exits, flow.freq)
         missed += not old.contains(exact)
     assert duplicated >= 60 and missed >= 20, (duplicated, missed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10 ** 6))
+def test_bounds_contain_exact_reuse_of_runs_that_stop_inside(seed):
+    """Runs that end inside the function (exit()): flow that stopped where the value was
+    Must-anticipated is taken from the lower bounds (``ValueFlow.leak``)."""
+    flow, exact = random_case(seed, stops=True)
+    for name, bounds in estimate(flow).items():
+        assert bounds.lower <= bounds.upper, name
+        assert bounds.contains(exact), (name, bounds, exact)
+
+
+def test_a_run_that_stops_before_its_user():
+    """921202-1.c's shape: a generator p1 and a non-generator p2 meet at m (Must-anticipated: x
+    leads to the user u on every path), the run passes p1 -> m (a definite reuse, Fig. 5.7) and
+    calls exit() in x. Exact reuse 0; the lower bounds give back the stopped flow (1)."""
+    freq = {(ENTRY, "s"): 1, ("s", "p1"): 1, ("s", "p2"): 0, ("p1", "m"): 1, ("p2", "m"): 0,
+            ("m", "x"): 1, ("x", "u"): 0}
+    succ = defaultdict(list)
+    for a, b in freq:
+        succ[a].append(b)
+    avail_in, avail_out, antic_in = states(succ, ENTRY, {"u"}, {"p1", "u"}, set())
+    flow = ValueFlow(freq, avail_in, avail_out, antic_in, {"u"}, {"p1", "u"}, set())
+    assert definite(flow) == 1 and flow.leak == 1
+    exact = exact_reuse([(ENTRY, "s", "p1", "m", "x")], {"u"}, {"p1", "u"}, set())
+    assert exact == 0
+    for name, bounds in estimate(flow).items():
+        assert bounds.contains(0), (name, bounds)
