@@ -49,6 +49,8 @@ argv[1]'s one load) says nothing about the input. Writes ``runs/sensitivity-<nam
 from __future__ import annotations
 
 import argparse
+import glob
+import os
 import re
 import sys
 import time
@@ -83,8 +85,6 @@ def size_input(path: str):
 def programs(real: str, examples: bool) -> list[dict]:
     """``[{program, kind, path, inputs: {A, B}}]``: each input ``{"argv": [...]}`` (C) or
     ``{"args": [...], "inputs": [...]}`` (PIR)."""
-    import glob
-    import os
     out = []
     if examples:
         for path in sorted(glob.glob(os.path.join(EXAMPLES, "*.pir"))):
@@ -117,9 +117,9 @@ def on_input(module, optimized, path: str, given: dict, fuel: int, engine: str) 
     from pylogic.analysis.estimation import program_estimates
     from pylogic.errors import PathlogicError
     from pylogic.interp.machine import run_module
+    from pylogic.interp.reuse import ReuseObserver
     m, entry, args, inputs = started(module, path, given)
     out = {}
-    from pylogic.interp.reuse import ReuseObserver
     obs = ReuseObserver()
     base = run_module(m, entry, args, inputs, fuel, observer=obs)
     if base.error is not None:
