@@ -64,9 +64,9 @@ def _recorded(payload: dict) -> dict:
 
 def write_run(name: str, payload: dict) -> Path:
     """Write ``payload`` (with its "command", command_line) to runs/``name`` (or to ``name``
-    when it is a path), after the machine's facts."""
-    RUNS.mkdir(exist_ok=True)
+    when it is a path; runs/raw/ for git-ignored detail), after the machine's facts."""
     path = RUNS / name
+    path.parent.mkdir(parents=True, exist_ok=True)      # runs/ or runs/raw/
     path.write_text(run_text({"machine": machine_info(), **_recorded(payload)}) + "\n")
     return path
 

@@ -3,6 +3,7 @@ writes runs/estimators.json.
 
     python -m benchmarks.estimators [--real all] [--csmith 1-20] [--torture 60]
         [--engine clingo] [--timeout 300] [--fuel N] [--out estimators.json]
+    python -m benchmarks.estimators --merge runs/estimators.json runs/raw/estimators-PART.json ...
 
 Per program (run as the optimization harness runs it: ``main``, no arguments): for each estimator
 (PRE, CMP¹, CMP^c, CMP^r, CMP^f; ``pylogic.flow.estimators``) the lower and upper bound of the
@@ -13,7 +14,9 @@ and their relative error (U - L)/L; the exact reuse of the run's block paths
 and the mean relative error per estimator, beside the thesis' (§5.6: PRE 15%, CMP^r 5%, CMP^c
 about 6.5%). Programs with side exits or whose run fails are listed as not estimated, with the
 reason. Every bound is checked to contain the exact value (a violation stops the program with
-an error, recorded).
+an error, recorded). ``--merge`` sums the record's programs and those of other runs' files
+(``--out raw/...``: whole corpora, csmith 1-50 and every torture program) into the record's
+``coverage`` block, per corpus kind and in all: summaries only.
 """
 from __future__ import annotations
 
@@ -66,7 +69,41 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def coverage(record: str, parts: list[str]) -> dict:
+    """The ``coverage`` block of ``record`` (summaries over its programs and those of ``parts``,
+    a program in several files counted once, the later file's row): written into ``record``."""
+    import json
+
+    from benchmarks.common import run_text
+    with open(record) as fh:
+        data = json.load(fh)
+    rows = {(r["kind"], r["program"]): r for r in data["programs"]}
+    commands = [data["command"]]
+    for path in parts:
+        with open(path) as fh:
+            part = json.load(fh)
+        commands.append(part["command"])
+        rows.update({(r["kind"], r["program"]): r for r in part["programs"]})
+    rows = list(rows.values())
+    kinds = sorted({r["kind"] for r in rows})
+    data["coverage"] = {"commands": commands,
+                        "merge": command_line("benchmarks.estimators",
+                                              ["--merge", record, *parts]),
+                        "all": summary(rows),
+                        "by_kind": {k: summary([r for r in rows if r["kind"] == k])
+                                    for k in kinds}}
+    with open(record, "w") as fh:
+        fh.write(run_text(data) + "\n")
+    return data["coverage"]
+
+
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--merge"]:       # --merge RECORD PART...
+        cov = coverage(argv[1], argv[2:])
+        print({k: {n: e["mean_error"] for n, e in v["estimators"].items()}
+               for k, v in cov["by_kind"].items()})
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--real", default="", help="globs over benchmarks/real (all)")
     ap.add_argument("--csmith", default="", help="csmith seeds, e.g. 1-20")

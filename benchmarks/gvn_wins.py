@@ -26,11 +26,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from collections import Counter, defaultdict
 
-from benchmarks.common import RUNS, read_record, write_run
+from benchmarks.common import RUNS, command_line, read_record, write_run
 from benchmarks.corpus import csmith_program
 from benchmarks.optimize import (DEFAULT_WORKDIR, NORMALISE, import_output, prepare_program,
                                  real_sample)
@@ -218,8 +217,7 @@ def main(argv=None) -> int:
     say = lambda r: print(f"{r['program']}: ours-llvm {r['gap']} ({r['gap_without_moves']} "
                           f"without mov) {r['by_group']}", flush=True)
     result = classify(records, pairs, say)
-    command = "python3 -m benchmarks.gvn_wins " + shlex.join(sys.argv[1:] if argv is None
-                                                            else argv)
+    command = command_line("benchmarks.gvn_wins", argv)
     previous = RUNS / a.out
     payload = json.loads(previous.read_text()) if previous.is_file() else {}
     key = ", ".join(a.run)

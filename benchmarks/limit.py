@@ -2,7 +2,8 @@
 2-3), with value prediction and the chapter-9 claim on repeated values.
 
     python -m benchmarks.limit [--csmith 1-20] [--torture 40] [--real all] [--fuel 20000000]
-        [--jobs 1] [--name reuse]
+        [--jobs 1] [--name reuse] [--pipeline simplify,pre-mr,pre-m,simplify]
+    python -m benchmarks.limit --merge runs/limit-reuse.json runs/raw/limit-PART.json ...
 
 Per program (prepared and run exactly as ``benchmarks/optimize.py`` does: its ``evaluate`` with
 the one pipeline ``simplify,pre-mr,pre-m,simplify``, the original and the optimized version run on
@@ -32,7 +33,9 @@ reuse simulator (``pylogic/interp/reuse.py``). Reported:
 Totals: summed over the programs whose original completed (PRE figures over those where the
 optimized version was identical too), and the mean of the per-program percentages (the thesis
 averages benchmarks). Writes a JSON summary (one line per program) to
-``runs/limit-<name>.json``.
+``runs/limit-<name>.json``, and the rows with their counts to ``runs/raw/limit-<name>.json``
+(git-ignored). ``--merge`` sums such raw parts (whole corpora: csmith 1-50, every torture
+program) into a record's ``coverage`` block, totals only.
 """
 from __future__ import annotations
 
@@ -42,7 +45,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from benchmarks.common import command_line, write_run
+from benchmarks.common import command_line, run_text, write_run
 from benchmarks.optimize import (DEFAULT_WORKDIR, FUEL, ORIGINAL, corpus, evaluate,
                                  prepare_program)
 from pylogic.interp.differential import IDENTICAL
@@ -113,12 +116,12 @@ def figures(rep: dict) -> dict:
     }
 
 
-def one(item, fuel) -> dict:
+def one(item, fuel, pipeline=PIPELINE) -> dict:
     name, kind, path = item
     t0 = time.process_time()
     row = {"program": name, "kind": kind}
     try:
-        rec = evaluate(name, kind, path, [PIPELINE], [], fuel)
+        rec = evaluate(name, kind, path, [tuple(pipeline)], [], fuel)
         if rec["status"] != "ok":
             row.update(status=rec["status"], detail=rec.get("detail", "")[:120])
             return row
@@ -208,7 +211,47 @@ def totals(rows: list) -> dict:
     }
 
 
+def coverage(record: str, raws: list[str]) -> dict:
+    """Totals over the programs of the raw run files ``raws`` (``runs/raw/limit-*.json``, rows
+    with counts), per corpus kind and in all, written into ``record`` (a ``runs/limit-*.json``)
+    as its ``coverage`` block: summaries only, beside the thesis's numbers."""
+    import json
+    rows, commands = {}, []
+    for path in raws:
+        with open(path) as fh:
+            data = json.load(fh)
+        commands.append(data["command"])
+        for r in data["programs"]:
+            rows[(r["kind"], r["program"])] = r      # a program in two parts: the later run
+    rows = list(rows.values())
+    kinds = sorted({r["kind"] for r in rows})
+
+    def block(part):
+        status = {}
+        for r in part:
+            status[r.get("status")] = status.get(r.get("status"), 0) + 1
+        t = totals(part)
+        keep = ("programs", "loads", "reuse", "reuse_mean", "table81", "scenarios", "pre",
+                "same_value", "register_pressure_max")
+        return {"status": status, **{k: t[k] for k in keep if k in t}}
+    with open(record) as fh:
+        data = json.load(fh)
+    data["coverage"] = {"commands": commands,
+                        "merge": command_line("benchmarks.limit", ["--merge", os.path.relpath(record)]
+                                             + [os.path.relpath(p) for p in raws]),
+                        "thesis": THESIS, "all": block(rows),
+                        "by_kind": {k: block([r for r in rows if r["kind"] == k]) for k in kinds}}
+    with open(record, "w") as fh:
+        fh.write(run_text(data) + "\n")
+    return data["coverage"]
+
+
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--merge"]:       # --merge RECORD RAW...
+        cov = coverage(argv[1], argv[2:])
+        print({k: cov["all"].get(k) for k in ("programs", "table81", "pre")})
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--csmith", default="1-20")
     ap.add_argument("--torture", default="40", help="a torture sample (benchmarks.optimize)")
@@ -217,7 +260,10 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
     ap.add_argument("--name", default="reuse", help="writes runs/limit-NAME.json")
+    ap.add_argument("--pipeline", default=",".join(PIPELINE),
+                    help="the PRE pipeline whose removed loads are measured")
     args = ap.parse_args(argv)
+    pipeline = tuple(args.pipeline.split(","))
     items = corpus(False, args.csmith, args.torture, args.workdir, real=args.real)
     rows = [None] * len(items)
 
@@ -231,17 +277,19 @@ def main(argv=None) -> int:
             print(f"{row['program']:32} {row.get('status')}: {row.get('detail', '')}", flush=True)
     if args.jobs <= 1:
         for k, item in enumerate(items):
-            show(k, one(item, args.fuel))
+            show(k, one(item, args.fuel, pipeline))
     else:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(one, item, args.fuel) for item in items]
+            futures = [pool.submit(one, item, args.fuel, pipeline) for item in items]
             for k, f in enumerate(futures):
                 show(k, f.result())
     summary = totals(rows)
-    for r in rows:
+    command = command_line("benchmarks.limit", argv)
+    write_run(f"raw/limit-{args.name}.json", {"command": command, "programs": rows})
+    for r in rows:          # the raw file keeps the counts (for --merge), the record does not
         r.pop("_counts", None)
     write_run(f"limit-{args.name}.json", {
-        "command": command_line("benchmarks.limit", argv), "pipeline": ",".join(PIPELINE),
+        "command": command, "pipeline": ",".join(pipeline),
         "settings": {"csmith": args.csmith, "torture": args.torture, "real": args.real,
                      "fuel": args.fuel, "depths": list(DEPTHS), "scenarios": list(SCENARIOS)},
         "thesis": THESIS, "totals": summary, "programs": rows})

@@ -66,17 +66,22 @@ def _side_exits(module: Module) -> bool:
 def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: str = "main",
                       args: Iterable[int] = (), inputs: Iterable[int] = (),
                       engine: str = "auto", measure_pre: bool = True,
-                      fuel: int = DEFAULT_FUEL) -> dict:
-    """Per estimator the summed bounds and relative error, the exact reuse, and (``measure_pre``)
-    the evaluations PRE(MR) removes when run on the same input; per function the same by
-    expression. Raises ``EstimationError`` when the module has side exits or its run failed."""
+                      fuel: int = DEFAULT_FUEL, run: Optional[tuple] = None) -> dict:
+    """Per estimator the summed bounds and relative error, the exact reuse, the dynamic
+    evaluations (expressions and loads, ``analysis.evaluations``: what the reuse is a share of),
+    and (``measure_pre``) the evaluations PRE(MR) removes when run on the same input; per
+    function the same by expression. ``run``: ``(result, paths)`` of ``run_with_paths`` on the
+    same entry and input, when the caller already ran it (one run gives both the edge profile
+    and the exact paths; otherwise this runs it). Raises ``EstimationError`` when the module has
+    side exits or its run failed."""
+    from pylogic.analysis.evaluations import expression_evaluations
     from pylogic.analysis.run import module_rows
     from pylogic.interp.paths import run_with_paths
     if _side_exits(module):
         raise EstimationError(f"{relpath or module.path}: blocks with side exits (hyperblocks) "
                               "have no block-level value flow to estimate")
     args, inputs = list(args), list(inputs)
-    result, paths = run_with_paths(module, entry, args, inputs, fuel)
+    result, paths = run if run is not None else run_with_paths(module, entry, args, inputs, fuel)
     if result.error is not None:
         raise EstimationError(f"{relpath or module.path}: the profiling run failed: "
                               f"{result.error}")
@@ -112,12 +117,14 @@ def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: s
         functions.append({"function": fn.name, "expressions": len(flows),
                           "exact": exact_fn + local, "local": local,
                           "estimators": {n: _bounds(b) for n, b in per_fn.items()}})
+    evaluations = expression_evaluations(module, result)
     report = {"exact": exact_total, "local": local_total,
               "estimators": {n: _bounds(b) for n, b in totals.items()},
-              "functions": functions, "instructions": result.counts.get("instructions")}
+              "functions": functions, "instructions": result.counts.get("instructions"),
+              "evaluations": evaluations}
     if measure_pre:
-        report["pre_removed"] = _pre_removed(module, relpath, result, entry, args, inputs,
-                                             engine, fuel)
+        report["pre_removed"] = _pre_removed(module, relpath, result, evaluations, entry, args,
+                                             inputs, engine, fuel)
     return report
 
 
@@ -127,9 +134,11 @@ def _bounds(b: Bounds) -> dict:
             "error": None if error is None else round(error, 4)}
 
 
-def _pre_removed(module, relpath, before, entry, args, inputs, engine, fuel) -> Optional[dict]:
-    """Evaluations (expressions, loads) PRE(MR) removes on the profiling input, or None when its
-    output cannot be counted (side exits) or does not run the same way."""
+def _pre_removed(module, relpath, before, old_n, entry, args, inputs, engine,
+                 fuel) -> Optional[dict]:
+    """Evaluations (expressions, loads) PRE(MR) removes on the profiling input (``before``, whose
+    evaluations are ``old_n``), or None when its output cannot be counted (side exits) or does
+    not run the same way. One run: the transformed module's."""
     from pylogic.analysis.evaluations import expression_evaluations
     from pylogic.analysis.passes import run_pass
     from pylogic.interp.machine import run_module
@@ -139,7 +148,7 @@ def _pre_removed(module, relpath, before, entry, args, inputs, engine, fuel) -> 
     after = run_module(new, entry, args, inputs, fuel)
     if after.error is not None or after.observable() != before.observable():
         return None
-    old_n, new_n = expression_evaluations(module, before), expression_evaluations(new, after)
+    new_n = expression_evaluations(new, after)
     if old_n is None or new_n is None:
         return None
     return {k: old_n[k] - new_n[k] for k in old_n}

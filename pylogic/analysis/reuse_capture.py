@@ -27,17 +27,19 @@ def share(removed: Optional[int], ideal: int) -> Optional[float]:
 
 def captured(module: Module, reuse: dict, *, entry: str = "main", args=(), inputs=(),
              fuel: Optional[int] = None, engine: str = "auto",
-             pipelines=PIPELINES) -> dict:
+             pipelines=PIPELINES, base=None) -> dict:
     """``{"ideal": {"intra_h1", "activation_h1"}, "pipelines": [{pipeline, loads_removed,
     evaluations_removed, share_intra_h1, share_activation_h1, note}]}`` for ``reuse`` (an
     ``interp.reuse`` report of the same run, with depth 1). A pipeline whose output runs
-    differently, fails, or cannot be counted (side exits) has ``note`` and no numbers."""
+    differently, fails, or cannot be counted (side exits) has ``note`` and no numbers.
+    ``base``: the profiled ``RunResult`` of that run, when the caller has it (else it runs)."""
     from pylogic.analysis.evaluations import expression_evaluations
     from pylogic.analysis.optimize import optimize
     from pylogic.interp.machine import run_module
     args, inputs = tuple(args), tuple(inputs)
     kwargs = {"fuel": fuel} if fuel is not None else {}
-    base = run_module(module, entry, args, inputs, **kwargs)
+    if base is None:
+        base = run_module(module, entry, args, inputs, **kwargs)
     ideal = {"intra_h1": reuse["reuse"]["1"]["ideal"]["intra"]["redundant"],
              "activation_h1": reuse["reuse"]["1"]["ideal"]["activation"]["redundant"]}
     before = expression_evaluations(module, base)

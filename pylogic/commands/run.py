@@ -66,7 +66,8 @@ def add_parser(subparsers) -> None:
                    help="bound the dynamic reuse PRE can remove from this run's edge profile with "
                         "PathFinder ch. 5's estimators (PRE, CMP1, CMPc, CMPr, CMPf), beside the "
                         "exact reuse of the run's block paths and what pre-mr removes on "
-                        "the same input (on stderr, or in --json)")
+                        "the same input (on stderr, or in --json); the program runs on the "
+                        "reference interpreter, once, for its output, profile and paths")
     p.add_argument("--html", metavar="DIR",
                    help="with --reuse H and/or --estimate: write DIR/run.json and DIR/index.html, "
                         "their tables beside charts of the reuse level against history depth "
@@ -120,22 +121,26 @@ def run(args) -> int:
     if resolve_function(module.function_map(), args.function) is None:
         defined = ", ".join(f.name for f in module.defined_functions()) or "none"
         raise PathlogicError(f"no function '{args.function}' to run (defined: {defined})")
-    observer = None
+    observer = paths = None
+    limits = {"fuel": args.fuel, "memory_limit": args.memory_limit, "max_depth": args.max_depth}
     if args.reuse:  # the simulator observes the reference interpreter's run
         from pylogic.interp.reuse import ReuseObserver
         observer = ReuseObserver()
         result = run_with("interp", module, entry=args.function, args=argv, inputs=inputs,
-                          fuel=args.fuel, memory_limit=args.memory_limit,
-                          max_depth=args.max_depth, observer=observer)
+                          observer=observer, **limits)
+    elif args.estimate:  # one run gives the output, the edge profile and the exact paths
+        from pylogic.interp.paths import run_with_paths
+        result, paths = run_with_paths(module, args.function, argv, inputs, **limits)
+        result.engine = "interp"
     else:
         result = run_with(args.engine, module, entry=args.function, args=argv, inputs=inputs,
-                          fuel=args.fuel, memory_limit=args.memory_limit,
-                          max_depth=args.max_depth)
+                          **limits)
     estimates = None
     if args.estimate and result.error is None:
         from pylogic.analysis.estimation import program_estimates
         estimates = program_estimates(module, entry=args.function, args=argv, inputs=inputs,
-                                      fuel=args.fuel)
+                                      fuel=args.fuel,
+                                      run=None if paths is None else (result, paths))
     if args.html:
         html_report(args, module, result, observer, estimates, argv, inputs)
     if args.profile:
@@ -189,7 +194,7 @@ def html_report(args, module, result, observer, estimates, argv, inputs) -> None
         if result.error is None:
             from pylogic.analysis.reuse_capture import captured
             data["captured"] = captured(module, data["reuse"], entry=args.function, args=argv,
-                                        inputs=inputs, fuel=args.fuel)
+                                        inputs=inputs, fuel=args.fuel, base=result)
     if estimates is not None:
         data["estimates"] = estimates
     stats = write_run_report(data, args.html)

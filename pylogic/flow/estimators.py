@@ -15,6 +15,15 @@ expression's availability / anticipability states (``datalog/pre.dl``: ``pre_ava
   one region, its connected sub-regions, the bipartite entry-exit network's max-flow, and the
   edge-level network (capacities = frequencies) max-flow.
 
+General VNGs (§5.5): where a value has several names (synonyms), a thread splits and its flow is
+*duplicated*, so a CMP region's exits may carry more than its entries: Δ = f_X − f_N. Each CMP
+estimator takes Δ into account as §5.5 gives it: CMP¹ adds Δ to the produced and to the stolen
+flow; CMP^c does so per connected sub-region (its own Δ_i); CMP^r adds a node δ fed with capacity
+Δ and connected to every consumer exit; CMP^f connects δ to the flow-duplicating nodes inside the
+region (``ValueFlow.duplicating``; max-dup-flow, Def 5.5, approximated by standard max-flow, as
+the thesis does). The PRE estimator is unchanged (§5.5: its overbooking is legal there). On a
+separable VNG the flow is conserved, Δ = 0, and the bounds are the §5.4 ones.
+
 Blocks are the VNG's nodes here (one expression, a separable VNG): a block computing the
 expression before any kill is a user at its entry (``pre_antloc``), one computing it after its
 last kill a generator at its exit (``pre_comp``), one that may change it a kill (``pre_kills``).
@@ -64,7 +73,9 @@ class ValueFlow:
 
     ``freq``: ``{(a, b): times taken}`` for every CFG edge (the virtual ``(ENTRY, entry)`` edge
     included); ``avail_in`` / ``avail_out`` / ``antic_in``: ``{block: MUST | MAY}`` (a block
-    without an entry is NO); ``users`` / ``generators`` / ``kills``: U, D and K."""
+    without an entry is NO); ``users`` / ``generators`` / ``kills``: U, D and K;
+    ``duplicating``: the nodes where a general VNG's thread splits at a synonym, so that the flow
+    leaving them may exceed the flow entering (§5.5; none in a separable VNG)."""
     freq: dict
     avail_in: dict
     avail_out: dict
@@ -72,6 +83,7 @@ class ValueFlow:
     users: set
     generators: set
     kills: set = field(default_factory=set)
+    duplicating: frozenset = frozenset()
 
     def state(self, table: dict, block: str) -> str:
         return table.get(block, NO)
@@ -93,6 +105,21 @@ class ValueFlow:
     def definite(self) -> int:
         """``definite(self)``, computed once for every estimator."""
         return definite(self)
+
+    @cached_property
+    def leak(self) -> int:
+        """Flow that stopped where the value was Must-anticipated: Σ over the blocks with
+        ANTIC_in = Must that are not users of (entries − exits), where positive. A run that ends
+        inside the function (``exit()``, a call that does not return) leaves such a block without
+        reaching the user every path promised: the definite component and the Must exits count
+        that flow as consumed, so the lower bounds give it back ([Inference]: the thesis's
+        profiles are of complete runs; 921202-1.c's ``exxit()`` after a Must-anticipated edge)."""
+        into, out = defaultdict(int), defaultdict(int)
+        for (a, b), n in self.freq.items():
+            out[a] += n
+            into[b] += n
+        return sum(max(0, into[b] - out[b]) for b, s in self.antic_in.items()
+                   if s == MUST and b not in self.users)
 
     @cached_property
     def inner_reach(self) -> dict:
@@ -156,12 +183,14 @@ def pre_estimate(flow: ValueFlow) -> tuple[Bounds, dict]:
 
 @dataclass(frozen=True)
 class Region:
-    """CMP nodes with their entry and exit edges, each Must or No (Lemma 5.3)."""
+    """CMP nodes with their entry and exit edges, each Must or No (Lemma 5.3), and the flow
+    duplication Δ = f_X − f_N (§5.5; 0 when the exits carry no more than the entries)."""
     nodes: frozenset
     must_entries: tuple
     no_entries: tuple
     must_exits: tuple
     no_exits: tuple
+    delta: int = 0
 
 
 def cmp_region(flow: ValueFlow) -> Region:
@@ -175,7 +204,13 @@ def cmp_region(flow: ValueFlow) -> Region:
         tuple(e for e in entries if flow.state(flow.avail_out, e[0]) == MUST),
         tuple(e for e in entries if flow.state(flow.avail_out, e[0]) == NO),
         tuple(e for e in exits if flow.state(flow.antic_in, e[1]) == MUST),
-        tuple(e for e in exits if flow.state(flow.antic_in, e[1]) == NO))
+        tuple(e for e in exits if flow.state(flow.antic_in, e[1]) == NO),
+        duplication(entries, exits, flow.freq))
+
+
+def duplication(entries: Iterable, exits: Iterable, freq: dict) -> int:
+    """Δ = f_X − f_N (§5.5): the flow the exits carry beyond the entries' (0 if none)."""
+    return max(0, sum(freq[e] for e in exits) - sum(freq[e] for e in entries))
 
 
 def definite(flow: ValueFlow) -> int:
@@ -188,17 +223,27 @@ def definite(flow: ValueFlow) -> int:
 
 
 def _one(must_entries: Iterable, no_entries: Iterable, must_exits: Iterable,
-         freq: dict) -> Bounds:
-    produced = sum(freq[e] for e in must_entries)
-    stolen = sum(freq[e] for e in no_entries)
+         freq: dict, delta: int = 0) -> Bounds:
+    produced = sum(freq[e] for e in must_entries) + delta      # §5.5: Δ is both produced
+    stolen = sum(freq[e] for e in no_entries) + delta          # and stolen flow
     consumed = sum(freq[e] for e in must_exits)
     return Bounds(max(0, consumed - stolen), min(consumed, produced))
 
 
+def _stopped(flow: ValueFlow, bounds: Bounds) -> Bounds:
+    """``bounds`` with the flow that stopped before its user (``ValueFlow.leak``) taken from
+    the lower bound."""
+    if not flow.leak:
+        return bounds
+    return Bounds(max(0, bounds.lower - flow.leak), bounds.upper)
+
+
 def cmp_one(flow: ValueFlow) -> Bounds:
-    """CMP¹: the whole region at once: L_u = max(0, Σ ex^M - Σ en^N), U_u = min(Σ ex^M, Σ en^M)."""
+    """CMP¹: the whole region at once: L_u = max(0, Σ ex^M - (Σ en^N + Δ)), U_u = min(Σ ex^M,
+    Σ en^M + Δ) (Δ = 0 on a separable VNG)."""
     r, s_d = flow.region, flow.definite
-    return Bounds(s_d, s_d) + _one(r.must_entries, r.no_entries, r.must_exits, flow.freq)
+    return _stopped(flow, Bounds(s_d, s_d) + _one(r.must_entries, r.no_entries, r.must_exits,
+                                                  flow.freq, r.delta))
 
 
 def _inner_reach(flow: ValueFlow, region: Region) -> dict:
@@ -221,7 +266,8 @@ def _inner_reach(flow: ValueFlow, region: Region) -> dict:
 
 
 def cmp_connected(flow: ValueFlow) -> Bounds:
-    """CMP^c: CMP¹ on each connected sub-region of the entry -> exit reachability graph, summed."""
+    """CMP^c: CMP¹ on each connected sub-region of the entry -> exit reachability graph, summed
+    (each with its own duplication Δ_i, §5.5)."""
     import networkx as nx
     region = flow.region
     g = nx.Graph()
@@ -233,10 +279,13 @@ def cmp_connected(flow: ValueFlow) -> Bounds:
     total = Bounds(s_d, s_d)
     for part in nx.connected_components(g):
         edges = {e for _, e in part}
+        entries = [e for e in region.must_entries + region.no_entries if e in edges]
+        exits = [e for e in region.must_exits + region.no_exits if e in edges]
         total = total + _one([e for e in region.must_entries if e in edges],
                              [e for e in region.no_entries if e in edges],
-                             [e for e in region.must_exits if e in edges], flow.freq)
-    return total
+                             [e for e in region.must_exits if e in edges], flow.freq,
+                             duplication(entries, exits, flow.freq))
+    return _stopped(flow, total)
 
 
 def _max_flow(edges: list, sources: dict, sinks: dict) -> int:
@@ -260,35 +309,52 @@ def _max_flow(edges: list, sources: dict, sinks: dict) -> int:
     return nx.maximum_flow_value(g, "__source__", "__sink__")
 
 
+def _with_delta(edges: list, delta: int, targets: list) -> tuple[list, dict]:
+    """``(edges, extra sources)``: a node δ, fed with capacity ``delta``, connected (unbounded)
+    to ``targets`` (Fig. 5.10); nothing when there is no duplication."""
+    if not delta:
+        return edges, {}
+    return edges + [("__delta__", t, None) for t in targets], {"__delta__": delta}
+
+
 def cmp_reach(flow: ValueFlow) -> Bounds:
     """CMP^r: the bipartite network entries -> exits (an edge, unbounded, when a thread connects
     them inside the region; entries' and exits' capacities their frequencies): U_u =
-    maxflow(EN^M, EX^M), L_u = max(0, Σ ex^M - maxflow(EN^N, EX^M))."""
+    maxflow(EN^M, EX^M), L_u = max(0, Σ ex^M - maxflow(EN^N, EX^M)); with duplication (§5.5,
+    Fig. 5.10) a node δ of capacity Δ beside each super source, connected to every consumer."""
     region = flow.region
     edges = [(("en", en), ("ex", ex), None) for en, exits in flow.inner_reach.items() for ex in exits]
     sinks = {("ex", x): flow.freq[x] for x in region.must_exits}
-    produced = _max_flow(edges, {("en", e): flow.freq[e] for e in region.must_entries}, sinks)
-    stolen = _max_flow(edges, {("en", e): flow.freq[e] for e in region.no_entries}, sinks)
+    edges, extra = _with_delta(edges, region.delta, list(sinks))
+    produced = _max_flow(edges, {**{("en", e): flow.freq[e] for e in region.must_entries},
+                                 **extra}, sinks)
+    stolen = _max_flow(edges, {**{("en", e): flow.freq[e] for e in region.no_entries},
+                               **extra}, sinks)
     consumed = sum(sinks.values())
     s_d = flow.definite
-    return Bounds(s_d + max(0, consumed - stolen), s_d + produced)
+    return _stopped(flow, Bounds(s_d + max(0, consumed - stolen), s_d + produced))
 
 
 def cmp_flow(flow: ValueFlow) -> Bounds:
     """CMP^f: CMP^r's formulas with max-flow on the edge-level network: every edge inside the
-    region with its frequency as capacity (the "weak links" of Ex. 5.7)."""
+    region with its frequency as capacity (the "weak links" of Ex. 5.7). With duplication
+    (§5.5) δ, of capacity Δ, feeds the flow-duplicating nodes inside the region (the consumers
+    when none is known)."""
     region = flow.region
     inner = [(a, b, n) for (a, b), n in flow.freq.items()
              if a in region.nodes and b in region.nodes]
     sinks = {("ex", x): flow.freq[x] for x in region.must_exits}
     exits = [(x[0], ("ex", x), None) for x in region.must_exits]
     entries = [(("en", e), e[1], None) for e in region.must_entries + region.no_entries]
-    edges = inner + exits + entries
-    produced = _max_flow(edges, {("en", e): flow.freq[e] for e in region.must_entries}, sinks)
-    stolen = _max_flow(edges, {("en", e): flow.freq[e] for e in region.no_entries}, sinks)
+    dup = sorted(n for n in flow.duplicating if n in region.nodes)
+    edges, extra = _with_delta(inner + exits + entries, region.delta, dup or list(sinks))
+    produced = _max_flow(edges, {**{("en", e): flow.freq[e] for e in region.must_entries},
+                                 **extra}, sinks)
+    stolen = _max_flow(edges, {**{("en", e): flow.freq[e] for e in region.no_entries},
+                               **extra}, sinks)
     consumed = sum(sinks.values())
     s_d = flow.definite
-    return Bounds(s_d + max(0, consumed - stolen), s_d + produced)
+    return _stopped(flow, Bounds(s_d + max(0, consumed - stolen), s_d + produced))
 
 
 #: Every estimator by the name reports use, cheapest first (§5.2's hierarchy).

@@ -30,7 +30,11 @@ class PathObserver(Observer):
         from pylogic.interp.decode import resolve_function
         self.machine = machine
         functions = machine.module.function_map()
-        self.resolve = lambda name: resolve_function(functions, name).name
+
+        def resolve(name: str) -> str:   # a missing entry: the run itself reports it
+            fn = resolve_function(functions, name)
+            return name if fn is None else fn.name
+        self.resolve = resolve
         self.frames = [[self.resolve(self.entry), []]]
         return super().attach(machine)
 
@@ -47,9 +51,12 @@ class PathObserver(Observer):
     def paths(self) -> dict:
         """Each call's blocks from its function's entry block, side-exit targets included; calls
         still open when the run stopped end where it stopped."""
+        functions = self.machine.functions
         while self.frames:                       # the run stopped inside these calls
             name, taken = self.frames.pop()
-            self.done[name].append(taken)
+            fn = functions.get(name)
+            if fn is not None and fn.blocks:     # not an entry the module does not define
+                self.done[name].append(taken)
         out = {}
         for name, calls in self.done.items():
             code = self.machine.code[name]

@@ -148,3 +148,47 @@ def test_run_estimate_refuses_side_exits_with_one_line(tmp_path, capsys):
     assert main(["run", str(path), "--estimate"]) == 1
     err = capsys.readouterr().err
     assert "side exits" in err and "Traceback" not in err
+
+
+def _count_runs(monkeypatch) -> list:
+    """Every interpreter run (``Machine.run``) appends to the returned list."""
+    from pylogic.interp.machine import Machine
+    runs, real = [], Machine.run
+
+    def counted(self, *a, **k):
+        runs.append(1)
+        return real(self, *a, **k)
+    monkeypatch.setattr(Machine, "run", counted)
+    return runs
+
+
+def test_run_estimate_runs_the_program_once(tmp_path, capsys, monkeypatch):
+    """One run gives the output, the edge profile and the exact paths; the only other run is
+    pre-mr's output (what PRE really removes). With ``--reuse`` too, the simulator's run is the
+    third. Same report as ``program_estimates`` running the program itself."""
+    import json
+
+    from pylogic.cli import main
+    path = tmp_path / "running.pir"
+    path.write_text(RUNNING)
+    alone = program_estimates(load_text(RUNNING, str(path)))
+    runs = _count_runs(monkeypatch)
+    assert main(["run", str(path), "--estimate", "--json"]) == 0
+    assert len(runs) == 2
+    data = json.loads(capsys.readouterr().out)
+    assert data["estimates"] == alone and data["engine"] == "interp"
+    assert data["estimates"]["evaluations"]["loads"] == data["kinds"]["loads"]
+    runs.clear()
+    assert main(["run", str(path), "--estimate", "--reuse", "2", "--json"]) == 0
+    assert len(runs) == 3
+    assert json.loads(capsys.readouterr().out)["estimates"] == alone
+
+
+def test_a_program_without_its_entry_is_not_estimated_with_a_reason():
+    """A compile-only program (no main): the profiling run's own error, not a crash of the
+    path observer."""
+    module = load_text("func f() {\nentry:\n    ret 0\n}\n", "nomain.pir")
+    result, paths = run_with_paths(module)
+    assert result.error is not None and paths == {}
+    with pytest.raises(EstimationError, match="profiling run failed"):
+        program_estimates(module, engine="clingo")

@@ -40,3 +40,30 @@ def test_row_and_totals_of_a_program_with_known_reuse(tmp_path):
     total = limit.totals([row, {"program": "x", "status": "original not run"}])
     assert total["programs"] == 1 and total["reuse"] == row["reuse"]
     assert total["pre"]["complete_whole_h4"] == round(100 * 10 / 14, 2)
+
+
+@needs_clang
+def test_coverage_merges_raw_parts_into_totals_only(tmp_path):
+    """``--merge``: raw parts (rows with counts) summed per corpus kind and in all into the
+    record's ``coverage`` block; a program in two parts counts once; no per-program rows."""
+    import json
+    path = tmp_path / "two.c"
+    path.write_text(TWO_LOOPS)
+    row = limit.one(("two.c", "torture", str(path)), 10 ** 6)
+    other = {**json.loads(json.dumps(row)), "program": "three.c", "kind": "csmith"}
+    parts = []
+    for k, rows in enumerate(([row, other], [row])):
+        parts.append(tmp_path / f"part{k}.json")
+        parts[-1].write_text(json.dumps({"command": f"part {k}", "programs": rows}))
+    record = tmp_path / "limit-x.json"
+    record.write_text(json.dumps({"command": "c", "totals": {}, "programs": []}))
+    cov = limit.coverage(str(record), [str(p) for p in parts])
+    back = json.loads(record.read_text())
+    assert back["coverage"] == cov and back["programs"] == []
+    assert cov["commands"] == ["part 0", "part 1"]
+    assert cov["all"]["programs"] == 2 and cov["all"]["loads"] == 40
+    assert cov["all"]["table81"]["reuse"] == 70.0 and cov["all"]["pre"]["removed"] == 20
+    assert set(cov["by_kind"]) == {"csmith", "torture"}
+    assert cov["by_kind"]["torture"]["loads"] == 20 and cov["all"]["status"] == {"ok": 2}
+    assert not any(isinstance(v, list) and v and isinstance(v[0], dict)
+                   for block in [cov["all"], *cov["by_kind"].values()] for v in block.values())

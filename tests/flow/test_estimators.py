@@ -178,9 +178,10 @@ def random_walks(rng: random.Random, succ: dict, calls: int, exit_: str) -> list
     return paths
 
 
-def random_case(seed: int) -> tuple[ValueFlow, int]:
+def random_case(seed: int, stops: bool = False) -> tuple[ValueFlow, int]:
     """A random CFG with random users/generators/kills, random executions: ``(flow with their
-    edge profile, their exact reuse)``."""
+    edge profile, their exact reuse)``; ``stops``: some executions end before the exit block
+    (the program called ``exit()`` there)."""
     rng = random.Random(seed)
     succ, exit_ = layered_cfg(rng, rng.randrange(2, 6))
     blocks = sorted(succ)
@@ -188,6 +189,8 @@ def random_case(seed: int) -> tuple[ValueFlow, int]:
     gens = users | {b for b in blocks if rng.random() < 0.15}
     kills = {b for b in blocks if b not in gens and rng.random() < 0.3}
     paths = random_walks(rng, succ, rng.randrange(1, 15), exit_)
+    if stops:
+        paths = [p[:rng.randrange(1, len(p) + 1)] if rng.random() < 0.4 else p for p in paths]
     freq = Counter((p[i], p[i + 1]) for p in paths for i in range(len(p) - 1))
     freq[(ENTRY, "b0")] = len(paths)
     full = {**{(a, b): 0 for a in succ for b in succ[a]}, **freq}
@@ -220,3 +223,132 @@ def test_random_cases_exercise_cmp_regions():
         assert got["CMPr"].lower >= got["CMP1"].lower and got["CMPr"].upper <= got["CMP1"].upper
         assert got["CMPf"].lower >= got["CMPr"].lower and got["CMPf"].upper <= got["CMPr"].upper
     assert uncertain >= 20
+
+
+# ---------------------------------------------------------------- general VNGs (§5.5)
+
+def region_flow(freq: dict, producers: set, consumers: set, duplicating=frozenset()) -> ValueFlow:
+    """A ValueFlow whose CMP region is every node that is neither a source nor a target of
+    ``freq``: entries from ``producers`` are Must-available (the rest No), exits into
+    ``consumers`` Must-anticipated (the rest No); nothing outside is definite reuse."""
+    heads, tails = {b for _, b in freq}, {a for a, _ in freq}
+    inner = heads & tails
+    avail_in = {n: MAY for n in inner}
+    avail_out = {**{n: MAY for n in inner}, **{p: MUST for p in producers}}
+    antic_in = {**{n: MAY for n in inner}, **{c: MUST for c in consumers}}
+    return ValueFlow(dict(freq), avail_in, avail_out, antic_in, set(consumers), set(producers),
+                     set(), frozenset(duplicating))
+
+
+def test_duplication_hand_example():
+    """§5.5 (Fig. 5.9's idea, numbers ours): a producer entry P (25) and a stealer entry N (10)
+    meet at d, where the thread splits at a synonym into the consumers c1 and c2 (35 each): the
+    exits carry 70 against the entries' 35, Δ = 35. The 25 produced values each reach both
+    consumers: exact reuse 50. Without Δ CMP¹ would say 60..25 (both bounds wrong); with Δ
+    every CMP estimator holds 50: CMP¹ max(0, 70 - (10 + 35)) = 25 .. min(70, 25 + 35) = 60."""
+    from pylogic.flow.estimators import _one
+    freq = {("P", "d"): 25, ("N", "d"): 10, ("d", "c1"): 35, ("d", "c2"): 35}
+    flow = region_flow(freq, {"P"}, {"c1", "c2"}, {"d"})
+    r = cmp_region(flow)
+    assert r.nodes == {"d"} and r.delta == 35
+    old = _one(r.must_entries, r.no_entries, r.must_exits, flow.freq)
+    assert (old.lower, old.upper) == (60, 25)
+    assert (cmp_one(flow).lower, cmp_one(flow).upper) == (25, 60)
+    assert (cmp_connected(flow).lower, cmp_connected(flow).upper) == (25, 60)
+    for fn in (cmp_reach, cmp_flow):
+        assert fn(flow).contains(50), fn.__name__
+    assert cmp_flow(flow).upper == 60   # δ (35) feeds d; P's 25 + 35 = 60 leave through c1, c2
+
+
+def duplicating_case(seed: int) -> tuple[ValueFlow, int, int]:
+    """A random region of a general VNG: producer and stealer entries into layered inner nodes,
+    some of them duplicating (a token entering leaves along every successor: a synonym split),
+    the others passing a token to one successor, exits into consumers and into non-consumers.
+    Random tokens walk it; ``(flow with their frequencies, exact reuse, Δ)``: the exact reuse
+    counts the tokens from producer entries that leave through a consumer exit."""
+    rng = random.Random(seed)
+    layers = [[f"n{k}_{i}" for i in range(rng.randrange(1, 4))] for k in range(rng.randrange(1, 4))]
+    outs = [f"c{i}" for i in range(rng.randrange(1, 3))] + [f"x{i}" for i in range(rng.randrange(0, 2))]
+    dup = {n for layer in layers for n in layer if rng.random() < 0.35}
+    succ = {}
+    for k, layer in enumerate(layers):
+        later = [n for lay in layers[k + 1:] for n in lay] + outs
+        for n in layer:
+            succ[n] = list(dict.fromkeys(rng.choice(later) for _ in range(rng.randrange(1, 4))))
+    sources = {f"p{i}": rng.choice(layers[0]) for i in range(rng.randrange(1, 3))}
+    sources.update({f"s{i}": rng.choice(layers[0]) for i in range(rng.randrange(0, 3))})
+    freq, exact = Counter(), 0
+    for src, first in sources.items():
+        for _ in range(rng.randrange(0, 8)):
+            freq[(src, first)] += 1
+            tokens = [first]
+            while tokens:
+                n = tokens.pop()
+                if n in outs:
+                    exact += src.startswith("p") and n.startswith("c")
+                    continue
+                for m in (succ[n] if n in dup else [rng.choice(succ[n])]):
+                    freq[(n, m)] += 1
+                    tokens.append(m)
+    for n, ms in succ.items():          # edges no token took are in the VNG too
+        for m in ms:
+            freq.setdefault((n, m), 0)
+    for src, first in sources.items():
+        freq.setdefault((src, first), 0)
+    producers = {s for s in sources if s.startswith("p")}
+    flow = region_flow(dict(freq), producers, {c for c in outs if c.startswith("c")}, dup)
+    return flow, exact, cmp_region(flow).delta
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10 ** 6))
+def test_cmp_bounds_contain_exact_reuse_with_duplication(seed):
+    """§5.5's extensions: every CMP estimator's bounds hold the exact reuse of a duplicating
+    region (the PRE estimator is §5.5's "unchanged" one and not claimed here)."""
+    flow, exact, _ = duplicating_case(seed)
+    for name in ("CMP1", "CMPc", "CMPr", "CMPf"):
+        bounds = estimate(flow)[name]
+        assert bounds.contains(exact), (name, bounds, exact)
+
+
+def test_duplicating_cases_need_delta():
+    """The property above is not vacuous: many cases duplicate flow, and in some of them the
+    bounds without Δ (CMP¹ of §5.4) miss the exact reuse."""
+    from pylogic.flow.estimators import _one
+    duplicated = missed = 0
+    for seed in range(300):
+        flow, exact, delta = duplicating_case(seed)
+        duplicated += delta > 0
+        r = cmp_region(flow)
+        old = _one(r.must_entries, r.no_entries, r.must_exits, flow.freq)
+        missed += not old.contains(exact)
+    assert duplicated >= 60 and missed >= 20, (duplicated, missed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10 ** 6))
+def test_bounds_contain_exact_reuse_of_runs_that_stop_inside(seed):
+    """Runs that end inside the function (exit()): flow that stopped where the value was
+    Must-anticipated is taken from the lower bounds (``ValueFlow.leak``)."""
+    flow, exact = random_case(seed, stops=True)
+    for name, bounds in estimate(flow).items():
+        assert bounds.lower <= bounds.upper, name
+        assert bounds.contains(exact), (name, bounds, exact)
+
+
+def test_a_run_that_stops_before_its_user():
+    """921202-1.c's shape: a generator p1 and a non-generator p2 meet at m (Must-anticipated: x
+    leads to the user u on every path), the run passes p1 -> m (a definite reuse, Fig. 5.7) and
+    calls exit() in x. Exact reuse 0; the lower bounds give back the stopped flow (1)."""
+    freq = {(ENTRY, "s"): 1, ("s", "p1"): 1, ("s", "p2"): 0, ("p1", "m"): 1, ("p2", "m"): 0,
+            ("m", "x"): 1, ("x", "u"): 0}
+    succ = defaultdict(list)
+    for a, b in freq:
+        succ[a].append(b)
+    avail_in, avail_out, antic_in = states(succ, ENTRY, {"u"}, {"p1", "u"}, set())
+    flow = ValueFlow(freq, avail_in, avail_out, antic_in, {"u"}, {"p1", "u"}, set())
+    assert definite(flow) == 1 and flow.leak == 1
+    exact = exact_reuse([(ENTRY, "s", "p1", "m", "x")], {"u"}, {"p1", "u"}, set())
+    assert exact == 0
+    for name, bounds in estimate(flow).items():
+        assert bounds.contains(0), (name, bounds)
