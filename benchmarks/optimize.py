@@ -504,12 +504,16 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     if NATIVE_REPEAT and ll is not None and base["verdict"] == REFERENCE and not driver_cases:
         rec["native_clang_O2"] = _native_c(path, base_runs[0])
     rec["versions"].append(base)
-    if base["verdict"] != REFERENCE:  # the original did not complete: nothing to compare with
-        rec.update(status="original not run", detail=base["detail"])
-        for p in ours:
-            rec["versions"].append(_error(ours_label(p), "ours", "original not run"))
+    if base["verdict"] != REFERENCE:  # the original did not complete: nothing to compare with,
+        rec.update(status="original not run", detail=base["detail"])  # but the passes are timed
+        tagged = tag_origins(module)                                  # (issue #28: speed on
+        for p in ours:                                                # every program)
+            rec["versions"].append(_timed_only(ours_label(p), "ours",
+                                               _run_ours(tagged, p, name, engine)))
         for s in llvm:
-            rec["versions"].append(_error(llvm_label(s), "llvm", "original not run"))
+            rec["versions"].append(
+                _timed_only(llvm_label(s), "llvm", _run_llvm(ll, s, path, normalise))
+                if ll is not None else _error(llvm_label(s), "llvm", "original not run"))
         rec["seconds"] = round(time.perf_counter() - t0, 2)
         return rec
     start_version = None
@@ -530,30 +534,14 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     converted = None
     for pipeline in ours:
         label = ours_label(pipeline)
-        unknown = [p for p in pipeline if p not in known_names()]
-        if unknown:
-            rec["versions"].append(_error(label, "ours", f"unknown pass {', '.join(unknown)}"))
+        ran = _run_ours(tagged, pipeline, name, engine)
+        if "error" in ran:
+            rec["versions"].append(ran["error"])
             continue
-        t1, c1 = time.perf_counter(), _cpu()
-        try:
-            with _time_limit(PASS_TIMEOUT):
-                result = optimize(tagged, list(pipeline), name, engine=engine)
-        except PipelineTimeout as exc:
-            rec["versions"].append(_error(label, "ours", str(exc)))
-            continue
-        except PathlogicError as exc:
-            rec["versions"].append(_error(label, "ours", f"pass failed: {exc}"))
-            continue
-        except Exception as exc:  # a crashing pass is a finding for its row, not for the run
-            rec["versions"].append(_error(label, "ours", f"pass crashed: {type(exc).__name__}: {exc}"))
-            continue
-        cpu = _cpu() - c1
+        result = ran["result"]
         v = _version(label, "ours", result.module, None, cases, fuel, base_runs)
         v.pop("_runs", None)
-        v["pass_seconds"] = round(time.perf_counter() - t1, 3)
-        v["cpu_seconds"] = round(cpu, 3)
-        # the optimized program itself, for refactoring checks (byte-identical before/after)
-        v["sha256"] = hashlib.sha256(print_module(result.module).encode()).hexdigest()
+        v.update(ran["timing"])
         v["passes"] = [p.totals() for p in result.passes]
         if v["verdict"] == IDENTICAL and result.passes:
             constants[tuple(pipeline)] = constant_keys(result.passes[-1].record)
@@ -566,16 +554,11 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             rec["versions"].append({"pipeline": label, "side": "llvm", "verdict": NOT_APPLICABLE,
                                     "detail": "PIR input: no LLVM IR"})
             continue
-        passes, *extra = spec.split()
-        try:
-            c1 = children_cpu()
-            out = run_opt(ll, passes, path, extra_args=extra)
-            cpu = children_cpu() - c1       # opt-14's own process: parse, passes, print
-            if normalise:
-                out = run_opt(out, normalise, path)
-        except PathlogicError as exc:
-            rec["versions"].append(_error(label, "llvm", f"opt: {exc}"))
+        ran = _run_llvm(ll, spec, path, normalise)
+        if "error" in ran:
+            rec["versions"].append(ran["error"])
             continue
+        out, cpu = ran["result"], ran["timing"]["cpu_seconds"]
         try:
             m2, r2, out = import_output(out, path, "")
         except PathlogicError as exc:
@@ -583,7 +566,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             continue
         v = _version(label, "llvm", m2, r2, cases, fuel, base_runs)
         v.pop("_runs", None)
-        v["cpu_seconds"] = round(cpu, 3)
+        v["cpu_seconds"] = cpu
         v["vector_types"] = bool(VECTOR_TYPE.search(out))  # vectorizer output (not imported)
         rec["versions"].append(v)
     if start_version is not None:
@@ -593,6 +576,54 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     rec["claim"] = _claims(constants, converted)
     rec["seconds"] = round(time.perf_counter() - t0, 2)
     return rec
+
+
+def _run_ours(tagged, pipeline, name: str, engine: str) -> dict:
+    """``{"result", "timing"}`` of our ``pipeline`` on ``tagged`` (CPU and wall seconds, under
+    ``PASS_TIMEOUT``; the output's sha256, for refactoring checks: byte-identical before/after),
+    or ``{"error": row}``."""
+    label = ours_label(pipeline)
+    unknown = [p for p in pipeline if p not in known_names()]
+    if unknown:
+        return {"error": _error(label, "ours", f"unknown pass {', '.join(unknown)}")}
+    t1, c1 = time.perf_counter(), _cpu()
+    try:
+        with _time_limit(PASS_TIMEOUT):
+            result = optimize(tagged, list(pipeline), name, engine=engine)
+    except PipelineTimeout as exc:
+        return {"error": _error(label, "ours", str(exc))}
+    except PathlogicError as exc:
+        return {"error": _error(label, "ours", f"pass failed: {exc}")}
+    except Exception as exc:  # a crashing pass is a finding for its row, not for the run
+        return {"error": _error(label, "ours", f"pass crashed: {type(exc).__name__}: {exc}")}
+    cpu = _cpu() - c1
+    return {"result": result, "timing": {
+        "pass_seconds": round(time.perf_counter() - t1, 3), "cpu_seconds": round(cpu, 3),
+        "sha256": hashlib.sha256(print_module(result.module).encode()).hexdigest()}}
+
+
+def _run_llvm(ll: str, spec: str, path: str, normalise: str) -> dict:
+    """``{"result": opt's normalised output, "timing"}`` of the LLVM pipeline ``spec`` on the
+    prepared text ``ll`` (CPU seconds of the opt-14 process that runs it: parse, passes, print),
+    or ``{"error": row}``."""
+    passes, *extra = spec.split()
+    try:
+        c1 = children_cpu()
+        out = run_opt(ll, passes, path, extra_args=extra)
+        cpu = children_cpu() - c1
+        if normalise:
+            out = run_opt(out, normalise, path)
+    except PathlogicError as exc:
+        return {"error": _error(llvm_label(spec), "llvm", f"opt: {exc}")}
+    return {"result": out, "timing": {"cpu_seconds": round(cpu, 3)}}
+
+
+def _timed_only(label: str, side: str, ran: dict) -> dict:
+    """The row of a version whose original did not complete: not compared, but timed."""
+    if "error" in ran:
+        return ran["error"]
+    return {"pipeline": label, "side": side, "verdict": NOT_COMPARED,
+            "detail": "original not run", **ran["timing"]}
 
 
 def _native_c(path: str, ref) -> dict:
@@ -799,11 +830,16 @@ def _llvm_label_for(passes: str, labels: list[str]) -> str | None:
     return max(found, key=lambda l: "-vectorize-loops=false" in l, default=None)
 
 
+#: CPU seconds beyond which a pipeline's time on one program is listed (issue #28 item 1)
+SLOW = 60
+
+
 def speed_summary(records: list[dict], labels: list[str]) -> dict:
     """Per our pipeline, CPU seconds against its counterpart's (``counterpart``) and against
     default<O2>'s on the same program in the same run: over the programs where both have a time
     (and the same for every other pair), the median of the per-program ratios, the ratio of the
-    sums, the largest ratio and the slowest program of ours. Our time is ``optimize()`` on the
+    sums, the largest ratio and the slowest program of ours; ``over_60s``: the programs where it
+    took more than ``SLOW`` CPU seconds or timed out (``--pass-timeout``). Our time is ``optimize()`` on the
     imported module (clingo and duckdb run in process: process CPU plus children); opt's is the
     opt-14 process (parse, passes, print)."""
     out = {}
@@ -835,6 +871,11 @@ def speed_summary(records: list[dict], labels: list[str]) -> dict:
                         "max_ratio": round(max(ratios), 1),
                         "ours_cpu_sum": round(ours_sum, 2), "llvm_cpu_sum": round(llvm_sum, 3),
                         "ours_slowest": [slowest[3], round(slowest[1], 2)]}
+        slow = [[r["program"], v.get("cpu_seconds") or v["detail"]] for r in records
+                for v in r.get("versions", []) if v["pipeline"] == l
+                and ("timed out" in v.get("detail", "") or (v.get("cpu_seconds") or 0) > SLOW)]
+        if slow:    # issue #28: no program over 60 s CPU for any pipeline
+            row["over_60s"] = slow
         if row:
             out[l] = row
     return out
@@ -844,11 +885,14 @@ def print_speed(speed: dict) -> None:
     rows = [[l, k, p["llvm"][4:], p["programs"], p["median_ratio"], p["sum_ratio"],
              p["max_ratio"], p["ours_cpu_sum"], p["llvm_cpu_sum"],
              f"{p['ours_slowest'][0]} {p['ours_slowest'][1]}"]
-            for l, row in speed.items() for k, p in row.items()]
+            for l, row in speed.items() for k, p in row.items() if k != "over_60s"]
     if rows:
         print("\nCPU seconds, ours against opt-14 on the same programs in the same run")
         print(format_table(["pipeline", "against", "opt", "programs", "median ratio",
                             "sum ratio", "max ratio", "ours s", "opt s", "ours slowest"], rows))
+    for l, row in speed.items():
+        if row.get("over_60s"):
+            print(f"{l} over {SLOW} s CPU: " + ", ".join(f"{p} ({t})" for p, t in row["over_60s"]))
 
 
 def beyond_summary(records: list[dict], labels: list[str]) -> dict:
