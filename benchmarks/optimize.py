@@ -189,7 +189,7 @@ def parse_range(text: str) -> list[int]:
 
 
 def torture_sample(n: str, seed: int = 12, directory: str = TORTURE, max_bytes: int = 1500) -> list[str]:
-    """``n`` short torture programs (source at most ``max_bytes``, no floating-point types in
+    """``n`` short torture programs (source at most ``max_bytes``, 0: any size; no floating-point types in
     the source), sampled with ``seed``; ``all``: every top-level program; otherwise
     comma-separated file-name globs (``pr68506.c,2000*``: the programs a run file named)."""
     progs = sorted(glob.glob(os.path.join(directory, "*.c")))
@@ -200,7 +200,8 @@ def torture_sample(n: str, seed: int = 12, directory: str = TORTURE, max_bytes: 
     if not n.isdigit():
         pats = [q.strip() for q in n.split(",") if q.strip()]
         return [p for p in progs if any(fnmatch.fnmatch(os.path.basename(p), q) for q in pats)]
-    short = [p for p in progs if os.path.getsize(p) <= max_bytes and not _uses_float(p)]
+    short = [p for p in progs if (not max_bytes or os.path.getsize(p) <= max_bytes)
+             and not _uses_float(p)]
     random.Random(seed).shuffle(short)
     return sorted(short[:int(n)])
 
@@ -246,7 +247,7 @@ def real_sample(patterns: str) -> list[tuple[str, str]]:
 
 
 def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 12,
-           tree_ssa: str = "", real: str = "") -> list[tuple]:
+           tree_ssa: str = "", real: str = "", torture_max_bytes: int = 1500) -> list[tuple]:
     """[(program name, kind, path)]"""
     items = []
     if examples:
@@ -256,7 +257,8 @@ def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 
         p = csmith_program(s, workdir)
         if p is not None:
             items.append((f"csmith-{s}.c", "csmith", p))
-    items += [(os.path.basename(p), "torture", p) for p in torture_sample(torture, seed)]
+    items += [(os.path.basename(p), "torture", p) for p in torture_sample(torture, seed,
+                                                                    max_bytes=torture_max_bytes)]
     items += [(os.path.basename(p), "tree-ssa", p) for p in tree_ssa_sample(tree_ssa, workdir)]
     items += [(name, "real", p) for name, p in real_sample(real)]
     return items
@@ -1095,6 +1097,8 @@ def main(argv=None) -> int:
     ap.add_argument("--torture", default="0", help="N short programs (sampled), 'all', or file-name globs "
                     "(comma-separated, e.g. 'pr68506.c,2000*')")
     ap.add_argument("--seed", type=int, default=12, help="torture sampling seed")
+    ap.add_argument("--torture-max-bytes", type=int, default=1500, metavar="BYTES",
+                    help="largest source --torture N samples from (0: any size)")
     ap.add_argument("--tree-ssa", default="", metavar="GLOBS",
                     help="gcc.dg/tree-ssa programs by file-name globs, e.g. 'ssa-pre-*'")
     ap.add_argument("--real", nargs="?", const="all", default="", metavar="GLOBS",
@@ -1138,7 +1142,8 @@ def main(argv=None) -> int:
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
     llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM if a.start == "prepared"
                                                   else DEFAULT_LLVM_AFTER_START)
-    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)
+    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real,
+                   a.torture_max_bytes)
     labels = labels_of(ours, llvm, a.start)
     source = source_state()     # at the start: the code the workers run (HEAD may move meanwhile)
     t0 = time.time()
@@ -1165,7 +1170,7 @@ def main(argv=None) -> int:
                      **({"native": {"repeat": a.native, "compile": native_compile(),
                                     "floor_seconds": native_floor()}} if a.native else {}),
                      "corpus": {"examples": a.examples, "csmith": a.csmith, "torture": a.torture,
-                                "torture_seed": a.seed, "torture_max_bytes": 1500,
+                                "torture_seed": a.seed, "torture_max_bytes": a.torture_max_bytes,
                                 "tree_ssa": a.tree_ssa, "real": a.real}},
         "pipelines": {"ours": [ours_label(p) for p in ours], "llvm": [llvm_label(s) for s in llvm]},
         "summary": summary,
