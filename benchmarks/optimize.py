@@ -188,7 +188,7 @@ def parse_range(text: str) -> list[int]:
 
 
 def torture_sample(n: str, seed: int = 12, directory: str = TORTURE, max_bytes: int = 1500) -> list[str]:
-    """``n`` short torture programs (source at most ``max_bytes``, no floating-point types in
+    """``n`` short torture programs (source at most ``max_bytes``, 0: any size; no floating-point types in
     the source), sampled with ``seed``; ``all``: every top-level program; otherwise
     comma-separated file-name globs (``pr68506.c,2000*``: the programs a run file named)."""
     progs = sorted(glob.glob(os.path.join(directory, "*.c")))
@@ -199,7 +199,8 @@ def torture_sample(n: str, seed: int = 12, directory: str = TORTURE, max_bytes: 
     if not n.isdigit():
         pats = [q.strip() for q in n.split(",") if q.strip()]
         return [p for p in progs if any(fnmatch.fnmatch(os.path.basename(p), q) for q in pats)]
-    short = [p for p in progs if os.path.getsize(p) <= max_bytes and not _uses_float(p)]
+    short = [p for p in progs if (not max_bytes or os.path.getsize(p) <= max_bytes)
+             and not _uses_float(p)]
     random.Random(seed).shuffle(short)
     return sorted(short[:int(n)])
 
@@ -245,7 +246,7 @@ def real_sample(patterns: str) -> list[tuple[str, str]]:
 
 
 def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 12,
-           tree_ssa: str = "", real: str = "") -> list[tuple]:
+           tree_ssa: str = "", real: str = "", torture_max_bytes: int = 1500) -> list[tuple]:
     """[(program name, kind, path)]"""
     items = []
     if examples:
@@ -255,7 +256,8 @@ def corpus(examples: bool, csmith: str, torture: str, workdir: str, seed: int = 
         p = csmith_program(s, workdir)
         if p is not None:
             items.append((f"csmith-{s}.c", "csmith", p))
-    items += [(os.path.basename(p), "torture", p) for p in torture_sample(torture, seed)]
+    items += [(os.path.basename(p), "torture", p) for p in torture_sample(torture, seed,
+                                                                    max_bytes=torture_max_bytes)]
     items += [(os.path.basename(p), "tree-ssa", p) for p in tree_ssa_sample(tree_ssa, workdir)]
     items += [(name, "real", p) for name, p in real_sample(real)]
     return items
@@ -272,8 +274,9 @@ EXEC_ENGINE = "auto"
 #: natively N times (``benchmarks/native_timing.py``); 0: not
 NATIVE_REPEAT = 0
 
-#: wall seconds one of our pipelines may take on one program (``--pass-timeout``; None: no
-#: limit); beyond it the row is ``not compared`` with ``pipeline timed out``
+#: CPU seconds one of our pipelines may take on one program (``--pass-timeout``; None: no
+#: limit; CPU, not wall: the machine is shared); beyond it the row is ``not compared`` with
+#: ``pipeline timed out``
 PASS_TIMEOUT = None
 
 
@@ -283,19 +286,20 @@ class PipelineTimeout(BaseException):
 
 @contextlib.contextmanager
 def _time_limit(seconds):
-    """Raise PipelineTimeout in this (main) thread after ``seconds`` of wall time (SIGALRM)."""
+    """Raise PipelineTimeout in this (main) thread after ``seconds`` of this process's CPU time,
+    its threads included (ITIMER_PROF, SIGPROF)."""
     if not seconds:
         yield
         return
     def expire(signum, frame):
-        raise PipelineTimeout(f"pipeline timed out after {seconds:g} s")
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+        raise PipelineTimeout(f"pipeline timed out after {seconds:g} s CPU")
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def _runs(module, cases, fuel):
@@ -501,12 +505,16 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     if NATIVE_REPEAT and ll is not None and base["verdict"] == REFERENCE and not driver_cases:
         rec["native_clang_O2"] = _native_c(path, base_runs[0])
     rec["versions"].append(base)
-    if base["verdict"] != REFERENCE:  # the original did not complete: nothing to compare with
-        rec.update(status="original not run", detail=base["detail"])
-        for p in ours:
-            rec["versions"].append(_error(ours_label(p), "ours", "original not run"))
+    if base["verdict"] != REFERENCE:  # the original did not complete: nothing to compare with,
+        rec.update(status="original not run", detail=base["detail"])  # but the passes are timed
+        tagged = tag_origins(module)                                  # (issue #28: speed on
+        for p in ours:                                                # every program)
+            rec["versions"].append(_timed_only(ours_label(p), "ours",
+                                               _run_ours(tagged, p, name, engine)))
         for s in llvm:
-            rec["versions"].append(_error(llvm_label(s), "llvm", "original not run"))
+            rec["versions"].append(
+                _timed_only(llvm_label(s), "llvm", _run_llvm(ll, s, path, normalise))
+                if ll is not None else _error(llvm_label(s), "llvm", "original not run"))
         rec["seconds"] = round(time.perf_counter() - t0, 2)
         return rec
     start_version = None
@@ -527,30 +535,14 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     converted = None
     for pipeline in ours:
         label = ours_label(pipeline)
-        unknown = [p for p in pipeline if p not in known_names()]
-        if unknown:
-            rec["versions"].append(_error(label, "ours", f"unknown pass {', '.join(unknown)}"))
+        ran = _run_ours(tagged, pipeline, name, engine)
+        if "error" in ran:
+            rec["versions"].append(ran["error"])
             continue
-        t1, c1 = time.perf_counter(), _cpu()
-        try:
-            with _time_limit(PASS_TIMEOUT):
-                result = optimize(tagged, list(pipeline), name, engine=engine)
-        except PipelineTimeout as exc:
-            rec["versions"].append(_error(label, "ours", str(exc)))
-            continue
-        except PathlogicError as exc:
-            rec["versions"].append(_error(label, "ours", f"pass failed: {exc}"))
-            continue
-        except Exception as exc:  # a crashing pass is a finding for its row, not for the run
-            rec["versions"].append(_error(label, "ours", f"pass crashed: {type(exc).__name__}: {exc}"))
-            continue
-        cpu = _cpu() - c1
+        result = ran["result"]
         v = _version(label, "ours", result.module, None, cases, fuel, base_runs)
         v.pop("_runs", None)
-        v["pass_seconds"] = round(time.perf_counter() - t1, 3)
-        v["cpu_seconds"] = round(cpu, 3)
-        # the optimized program itself, for refactoring checks (byte-identical before/after)
-        v["sha256"] = hashlib.sha256(print_module(result.module).encode()).hexdigest()
+        v.update(ran["timing"])
         v["passes"] = [p.totals() for p in result.passes]
         if v["verdict"] == IDENTICAL and result.passes:
             constants[tuple(pipeline)] = constant_keys(result.passes[-1].record)
@@ -563,16 +555,11 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             rec["versions"].append({"pipeline": label, "side": "llvm", "verdict": NOT_APPLICABLE,
                                     "detail": "PIR input: no LLVM IR"})
             continue
-        passes, *extra = spec.split()
-        try:
-            c1 = children_cpu()
-            out = run_opt(ll, passes, path, extra_args=extra)
-            cpu = children_cpu() - c1       # opt-14's own process: parse, passes, print
-            if normalise:
-                out = run_opt(out, normalise, path)
-        except PathlogicError as exc:
-            rec["versions"].append(_error(label, "llvm", f"opt: {exc}"))
+        ran = _run_llvm(ll, spec, path, normalise)
+        if "error" in ran:
+            rec["versions"].append(ran["error"])
             continue
+        out, cpu = ran["result"], ran["timing"]["cpu_seconds"]
         try:
             m2, r2, out = import_output(out, path, "")
         except PathlogicError as exc:
@@ -580,7 +567,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             continue
         v = _version(label, "llvm", m2, r2, cases, fuel, base_runs)
         v.pop("_runs", None)
-        v["cpu_seconds"] = round(cpu, 3)
+        v["cpu_seconds"] = cpu
         v["vector_types"] = bool(VECTOR_TYPE.search(out))  # vectorizer output (not imported)
         rec["versions"].append(v)
     if start_version is not None:
@@ -590,6 +577,54 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     rec["claim"] = _claims(constants, converted)
     rec["seconds"] = round(time.perf_counter() - t0, 2)
     return rec
+
+
+def _run_ours(tagged, pipeline, name: str, engine: str) -> dict:
+    """``{"result", "timing"}`` of our ``pipeline`` on ``tagged`` (CPU and wall seconds, under
+    ``PASS_TIMEOUT``; the output's sha256, for refactoring checks: byte-identical before/after),
+    or ``{"error": row}``."""
+    label = ours_label(pipeline)
+    unknown = [p for p in pipeline if p not in known_names()]
+    if unknown:
+        return {"error": _error(label, "ours", f"unknown pass {', '.join(unknown)}")}
+    t1, c1 = time.perf_counter(), _cpu()
+    try:
+        with _time_limit(PASS_TIMEOUT):
+            result = optimize(tagged, list(pipeline), name, engine=engine)
+    except PipelineTimeout as exc:
+        return {"error": _error(label, "ours", str(exc))}
+    except PathlogicError as exc:
+        return {"error": _error(label, "ours", f"pass failed: {exc}")}
+    except Exception as exc:  # a crashing pass is a finding for its row, not for the run
+        return {"error": _error(label, "ours", f"pass crashed: {type(exc).__name__}: {exc}")}
+    cpu = _cpu() - c1
+    return {"result": result, "timing": {
+        "pass_seconds": round(time.perf_counter() - t1, 3), "cpu_seconds": round(cpu, 3),
+        "sha256": hashlib.sha256(print_module(result.module).encode()).hexdigest()}}
+
+
+def _run_llvm(ll: str, spec: str, path: str, normalise: str) -> dict:
+    """``{"result": opt's normalised output, "timing"}`` of the LLVM pipeline ``spec`` on the
+    prepared text ``ll`` (CPU seconds of the opt-14 process that runs it: parse, passes, print),
+    or ``{"error": row}``."""
+    passes, *extra = spec.split()
+    try:
+        c1 = children_cpu()
+        out = run_opt(ll, passes, path, extra_args=extra)
+        cpu = children_cpu() - c1
+        if normalise:
+            out = run_opt(out, normalise, path)
+    except PathlogicError as exc:
+        return {"error": _error(llvm_label(spec), "llvm", f"opt: {exc}")}
+    return {"result": out, "timing": {"cpu_seconds": round(cpu, 3)}}
+
+
+def _timed_only(label: str, side: str, ran: dict) -> dict:
+    """The row of a version whose original did not complete: not compared, but timed."""
+    if "error" in ran:
+        return ran["error"]
+    return {"pipeline": label, "side": side, "verdict": NOT_COMPARED,
+            "detail": "original not run", **ran["timing"]}
 
 
 def _native_c(path: str, ref) -> dict:
@@ -796,11 +831,16 @@ def _llvm_label_for(passes: str, labels: list[str]) -> str | None:
     return max(found, key=lambda l: "-vectorize-loops=false" in l, default=None)
 
 
+#: CPU seconds beyond which a pipeline's time on one program is listed (issue #28 item 1)
+SLOW = 60
+
+
 def speed_summary(records: list[dict], labels: list[str]) -> dict:
     """Per our pipeline, CPU seconds against its counterpart's (``counterpart``) and against
     default<O2>'s on the same program in the same run: over the programs where both have a time
     (and the same for every other pair), the median of the per-program ratios, the ratio of the
-    sums, the largest ratio and the slowest program of ours. Our time is ``optimize()`` on the
+    sums, the largest ratio and the slowest program of ours; ``over_60s``: the programs where it
+    took more than ``SLOW`` CPU seconds or timed out (``--pass-timeout``). Our time is ``optimize()`` on the
     imported module (clingo and duckdb run in process: process CPU plus children); opt's is the
     opt-14 process (parse, passes, print)."""
     out = {}
@@ -832,6 +872,11 @@ def speed_summary(records: list[dict], labels: list[str]) -> dict:
                         "max_ratio": round(max(ratios), 1),
                         "ours_cpu_sum": round(ours_sum, 2), "llvm_cpu_sum": round(llvm_sum, 3),
                         "ours_slowest": [slowest[3], round(slowest[1], 2)]}
+        slow = [[r["program"], v.get("cpu_seconds") or v["detail"]] for r in records
+                for v in r.get("versions", []) if v["pipeline"] == l
+                and ("timed out" in v.get("detail", "") or (v.get("cpu_seconds") or 0) > SLOW)]
+        if slow:    # issue #28: no program over 60 s CPU for any pipeline
+            row["over_60s"] = slow
         if row:
             out[l] = row
     return out
@@ -841,11 +886,14 @@ def print_speed(speed: dict) -> None:
     rows = [[l, k, p["llvm"][4:], p["programs"], p["median_ratio"], p["sum_ratio"],
              p["max_ratio"], p["ours_cpu_sum"], p["llvm_cpu_sum"],
              f"{p['ours_slowest'][0]} {p['ours_slowest'][1]}"]
-            for l, row in speed.items() for k, p in row.items()]
+            for l, row in speed.items() for k, p in row.items() if k != "over_60s"]
     if rows:
         print("\nCPU seconds, ours against opt-14 on the same programs in the same run")
         print(format_table(["pipeline", "against", "opt", "programs", "median ratio",
                             "sum ratio", "max ratio", "ours s", "opt s", "ours slowest"], rows))
+    for l, row in speed.items():
+        if row.get("over_60s"):
+            print(f"{l} over {SLOW} s CPU: " + ", ".join(f"{p} ({t})" for p, t in row["over_60s"]))
 
 
 def beyond_summary(records: list[dict], labels: list[str]) -> dict:
@@ -1048,6 +1096,8 @@ def main(argv=None) -> int:
     ap.add_argument("--torture", default="0", help="N short programs (sampled), 'all', or file-name globs "
                     "(comma-separated, e.g. 'pr68506.c,2000*')")
     ap.add_argument("--seed", type=int, default=12, help="torture sampling seed")
+    ap.add_argument("--torture-max-bytes", type=int, default=1500, metavar="BYTES",
+                    help="largest source --torture N samples from (0: any size)")
     ap.add_argument("--tree-ssa", default="", metavar="GLOBS",
                     help="gcc.dg/tree-ssa programs by file-name globs, e.g. 'ssa-pre-*'")
     ap.add_argument("--real", nargs="?", const="all", default="", metavar="GLOBS",
@@ -1068,7 +1118,7 @@ def main(argv=None) -> int:
                          "(pathlogic export --llvm), opt-14 -passes=sroa, clang-14 -O2 code "
                          "generation without IR passes (benchmarks/native_timing.py)")
     ap.add_argument("--pass-timeout", type=float, default=None, metavar="SECONDS",
-                    help="wall seconds one of our pipelines may take on one program")
+                    help="CPU seconds one of our pipelines may take on one program")
     ap.add_argument("--name", default="harness")
     ap.add_argument("--fuel", type=int, default=FUEL)
     ap.add_argument("--engine", default="clingo")
@@ -1091,7 +1141,8 @@ def main(argv=None) -> int:
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
     llvm = a.llvm if a.llvm is not None else list(DEFAULT_LLVM if a.start == "prepared"
                                                   else DEFAULT_LLVM_AFTER_START)
-    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)
+    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real,
+                   a.torture_max_bytes)
     labels = labels_of(ours, llvm, a.start)
     source = source_state()     # at the start: the code the workers run (HEAD may move meanwhile)
     t0 = time.time()
@@ -1117,7 +1168,7 @@ def main(argv=None) -> int:
                      **({"native": {"repeat": a.native, "compile": native_compile(),
                                     "floor_seconds": native_floor()}} if a.native else {}),
                      "corpus": {"examples": a.examples, "csmith": a.csmith, "torture": a.torture,
-                                "torture_seed": a.seed, "torture_max_bytes": 1500,
+                                "torture_seed": a.seed, "torture_max_bytes": a.torture_max_bytes,
                                 "tree_ssa": a.tree_ssa, "real": a.real}},
         "pipelines": {"ours": [ours_label(p) for p in ours], "llvm": [llvm_label(s) for s in llvm]},
         "summary": summary,

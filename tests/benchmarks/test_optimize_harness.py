@@ -101,6 +101,32 @@ def test_not_compared_when_the_original_runs_out_of_fuel():
     assert rec["status"] == "original not run"
     assert "fuel" in rec["versions"][0]["detail"]
     assert all(v["verdict"] == "not compared" for v in rec["versions"])
+    # the passes are still timed (issue #28: speed on every program); a .pir has no LLVM text
+    ours = rec["versions"][1]
+    assert ours["pipeline"] == "ours:if-convert" and ours["detail"] == "original not run"
+    assert ours["cpu_seconds"] >= 0 and len(ours["sha256"]) == 64
+    assert "cpu_seconds" not in rec["versions"][2]
+
+
+def test_pass_timeout_counts_cpu_and_is_listed(monkeypatch):
+    import time
+    with pytest.raises(harness.PipelineTimeout, match="CPU"):
+        with harness._time_limit(0.2):
+            t = time.perf_counter()
+            while time.perf_counter() - t < 30:
+                pass
+    monkeypatch.setattr(harness, "PASS_TIMEOUT", 1e-6)
+    rec = harness.evaluate("loop_call.pir", "example", os.path.join(harness.EXAMPLES, "loop_call.pir"),
+                           [["if-convert"]], [])
+    assert "timed out" in rec["versions"][1]["detail"]
+    fast = {"program": "b", "versions": [{"pipeline": "ours:sccp", "verdict": "identical",
+                                          "detail": "", "cpu_seconds": harness.SLOW + 1},
+                                         {"pipeline": "opt:sccp,adce", "cpu_seconds": 0.5}]}
+    speed = harness.speed_summary([rec | {"versions": [dict(rec["versions"][1],
+                                                            pipeline="ours:sccp")]}, fast],
+                                  ["original", "ours:sccp", "opt:sccp,adce"])
+    assert speed["ours:sccp"]["over_60s"] == [["loop_call.pir", rec["versions"][1]["detail"]],
+                                              ["b", harness.SLOW + 1]]
 
 
 def test_main_writes_json_and_table(tmp_path, capsys):
@@ -139,6 +165,7 @@ def test_torture_sample_by_count_all_or_globs(tmp_path):
         ["20001130-1.c", "20001130-2.c", "pr68506.c"]
     assert len(harness.torture_sample("all", directory=d)) == 4
     assert "big.c" not in names(harness.torture_sample("4", directory=d))   # N: short ones only
+    assert "big.c" in names(harness.torture_sample("4", directory=d, max_bytes=0))  # any size
     assert harness.torture_sample("0", directory=d) == []
 
 
