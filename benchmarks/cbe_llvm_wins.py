@@ -1,9 +1,9 @@
 """The torture programs where LLVM's jump threading removed more executed conditional branches than
-``icbe`` in a whole-corpus run (``--from``, default ``runs/optimize-cbe-all.json``; ``--programs``
+``icbe`` in a whole-corpus run (``--from``, default ``runs/optimize-cbe-all-merged.json``; ``--programs``
 adds names, e.g. those of an earlier record), re-measured and explained one by one; writes
 ``runs/cbe-llvm-wins.json``.
 
-    python -m benchmarks.cbe_llvm_wins [--from runs/optimize-cbe-all.json]
+    python -m benchmarks.cbe_llvm_wins [--from runs/optimize-cbe-all-merged.json]
 
 Per program, each version validated on the interpreter against the original (as
 ``benchmarks/optimize.py`` does: prepared once, ``main`` with no arguments): executed conditional
@@ -135,7 +135,7 @@ def measure(name: str, fuel: int) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--from", dest="source", default="runs/optimize-cbe-all.json")
+    ap.add_argument("--from", dest="source", default="runs/optimize-cbe-all-merged.json")
     ap.add_argument("--fuel", type=int, default=5_000_000)
     ap.add_argument("--programs", default="", help="comma-separated torture names to add")
     a = ap.parse_args(argv)
