@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
+from operator import itemgetter
 from pathlib import Path
 
 from pylogic.engines import floats, record_text
@@ -124,7 +125,9 @@ def _nothing(*_):
 def check_rows(rows, relation, origin: str, types=None) -> list[tuple]:
     """Validate in-memory tuples against ``relation``'s columns (types, int32 range; with the
     program's ``types``, record and ADT values and floats as their facts-file text)."""
-    rows = [r if type(r) is tuple else tuple(r) for r in rows]
+    rows = list(rows)
+    if set(map(type, rows)) - {tuple}:
+        rows = [r if type(r) is tuple else tuple(r) for r in rows]
     for i, k in enumerate(relation.kinds):
         if types is None or not (k == "float" or is_structured(k)):
             continue
@@ -155,18 +158,18 @@ def check_rows(rows, relation, origin: str, types=None) -> list[tuple]:
 def _rows_ok(rows: list[tuple], kinds: tuple) -> bool:
     """Fast column-wise check of the common, valid case."""
     n = len(kinds)
-    if any(len(r) != n for r in rows):
+    if set(map(len, rows)) - {n}:
         return False
-    for i, k in enumerate(kinds):
-        col = [r[i] for r in rows]
+    for i, k in enumerate(kinds):               # each test over a column in C (#32)
+        col = list(map(itemgetter(i), rows))
         if k in ("number", "unsigned"):
             low, high = (0, 2 ** 32 - 1) if k == "unsigned" else (INT32_MIN, INT32_MAX)
-            if not all(type(v) is int for v in col):
+            if set(map(type, col)) - {int}:
                 return False
             if col and not (low <= min(col) and max(col) <= high):
                 return False
         else:
-            if not all(type(v) is str for v in col):
+            if set(map(type, col)) - {str}:
                 return False
             joined = "".join(col)
             if "\t" in joined or "\n" in joined:
@@ -203,6 +206,13 @@ def _check_rows_one_by_one(rows, relation, origin: str) -> list[tuple]:
 
 def format_rows(rows, delimiter: str = "\t") -> str:
     """Soufflé's output text for ``rows`` (nullary relations print ``()``)."""
+    rows = rows if isinstance(rows, list) else list(rows)
+    width = len(rows[0]) if rows else 0
+    if width and set(map(type, rows)) == {tuple}:
+        try:                # one %-format per row: half the time of a join per row (#32)
+            return "".join(map((delimiter.join(("%s",) * width) + "\n").__mod__, rows))
+        except TypeError:   # rows of several widths
+            pass
     parts = []
     for row in rows:
         parts.append("()" if not row else delimiter.join(str(v) for v in row))

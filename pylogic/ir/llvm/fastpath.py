@@ -3,9 +3,10 @@
 About 20 us of the importer's time per LLVM instruction went to tokenizing the line, building a
 Cursor and descending the type and value grammar. The forms csmith's and gcc's programs are
 mostly made of (``%x = load i32, ptr %p, align 4``, ``store``, ``getelementptr`` with integer
-indices, casts, ``icmp``, integer binary operators, ``br``) are read here by one compiled regex
-each and handed to the same lowering methods the token path calls (``lower.FunctionLowerer``:
-``load``, ``store``, ``gep``, ``cast``, ``icmp``, ``binary``, ``jump``, ``branch``), with the
+indices, casts, ``icmp``, integer binary operators, ``br``, ``ret``, ``alloca``) are read here
+by one compiled regex each and handed to the same lowering methods the token path calls
+(``lower.FunctionLowerer``: ``load``, ``store``, ``gep``, ``cast``, ``icmp``, ``binary``,
+``jump``, ``branch``, ``ret``, ``alloca``; ``phi`` lines are lowered on the edges), with the
 types and value terms ``types.parse_type`` and ``values.parse_value`` would give. Any other
 line -- other spellings, flags, metadata, quoted names, wide integers -- is left to the token
 path (``read_line`` returns False before doing anything), so the PIR is the same either way
@@ -38,7 +39,9 @@ _CAST = re.compile(rf"{_DEST}(trunc|zext|sext|ptrtoint|inttoptr|bitcast) {_TY} {
 _ICMP = re.compile(rf"{_DEST}icmp (eq|ne|slt|sle|sgt|sge|ult|ule|ugt|uge) {_TY} {_VAL}, {_VAL}\Z")
 _BINARY = re.compile(rf"{_DEST}(add|sub|mul|and|or|xor|shl|lshr|ashr|sdiv|srem|udiv|urem)"
                      rf"(?: (?:nuw|nsw|exact|disjoint))* {_TY} {_VAL}, {_VAL}\Z")
-_JUMP = re.compile(rf"br label %({_NAME})\Z")
+_JUMP = re.compile(rf"br label %({_NAME})(?:, !llvm\.loop !\d+)?\Z")
+_RET = re.compile(rf"ret (?:void|{_TY} {_VAL})\Z")
+_ALLOCA = re.compile(rf"{_DEST}alloca {_ATY}, align \d+\Z")
 _BRANCH = re.compile(rf"br i1 {_VAL}, label %({_NAME}), label %({_NAME})\Z")
 
 _ARG_WORDS = r"(?: (?:noundef|signext|zeroext))*"
@@ -166,6 +169,35 @@ def _br(lw, text: str) -> bool:
     return True
 
 
+def _ret(lw, text: str) -> bool:
+    m = _RET.match(text)
+    if m is None:
+        return False
+    if m[1] is None:
+        lw.ret(None, None)
+        return True
+    ty = type_of(m[1])
+    if not _scalar(ty):
+        return False
+    lw.ret(ty, value(m[2]))
+    return True
+
+
+def _alloca(lw, text: str) -> bool:
+    m = _ALLOCA.match(text)
+    if m is None:
+        return False
+    ty = type_of(m[2])
+    if ty is None:
+        return False
+    lw.alloca(lw.regs.get(m[1]), lw.L.size(ty))
+    return True
+
+
+def _phi(lw, text: str) -> bool:
+    return True                 # lowered as copies on the edges (lower._collect_phis)
+
+
 def _call(lw, text: str) -> bool:
     m = _CALL.match(text)
     if m is None or m[3].startswith("@llvm."):
@@ -186,7 +218,8 @@ def _call(lw, text: str) -> bool:
     return True
 
 
-_READERS = {"call": _call, "load": _load, "store": _store, "getelementptr": _gep, "br": _br, "icmp": _icmp,
+_READERS = {"call": _call, "load": _load, "store": _store, "getelementptr": _gep, "br": _br,
+            "icmp": _icmp, "ret": _ret, "alloca": _alloca, "phi": _phi,
             **{op: _cast for op in ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "bitcast")},
             **{op: _binary for op in ("add", "sub", "mul", "and", "or", "xor", "shl", "lshr",
                                       "ashr", "sdiv", "srem", "udiv", "urem")}}

@@ -236,6 +236,11 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
     return Module(functions=tuple(out_functions), globals=tuple(globals_out), path=path), report
 
 
+#: A global's definition line: ``= `` and, somewhere after it, the word global or constant
+#: (lazy: the first one decides; a greedy ``.*`` backtracked over every initialiser, #32).
+_DEFINES_GLOBAL = re.compile(r"=\s.*?\b(?:global|constant)\b")
+
+
 def _split_module(text: str):
     """Printed module -> ([global definition lines], [(name, function text, is_declaration)])."""
     globals_, fns = [], []
@@ -243,7 +248,7 @@ def _split_module(text: str):
     i = 0
     while i < len(lines):
         line = lines[i]
-        if line.startswith("@") and re.search(r"=\s.*\b(?:global|constant)\b", line):
+        if line.startswith("@") and _DEFINES_GLOBAL.search(line):
             globals_.append(line)
         elif line.startswith("declare "):
             fns.append((_symbol(line), line, True))

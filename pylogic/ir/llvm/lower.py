@@ -204,6 +204,8 @@ class FunctionLowerer:
         self.va_area: str | None = None  # hidden parameters (module docstring)
         self.ret_slot: str | None = None
         self.wide = WideLowering(self)  # integers wider than 64 bits (wide.py)
+        self.local_ops: dict[str, Reg] = {}   # LLVM name as written -> its operand (``op``)
+        self.const_ops: dict[tuple, Imm] = {}  # (bits, value term) -> its operand
 
     # ------------------------------------------------------------ driver
     def lower(self) -> Function:
@@ -409,8 +411,18 @@ class FunctionLowerer:
             raise Unsupported(f"integer wider than 64 bits (i{ty.bits} operand of this instruction)")
         kind = v[0]
         if kind == "local":
-            name = self.regs.as_written.get(v[1])      # NameTable.get's hit, inline
-            return Reg(name if name is not None else self.regs.get(v[1]))
+            # one operand object per register and per constant: they are immutable (#32:
+            # building them anew for every use was 3% of the import)
+            got = self.local_ops.get(v[1])
+            if got is None:
+                got = self.local_ops[v[1]] = Reg(self.regs.get(v[1]))
+            return got
+        if kind == "int" or kind == "zero":
+            key = (ty.bits if type(ty) is IntT else 0, v)   # 0: ptr (no IntT has 0 bits)
+            got = self.const_ops.get(key)
+            if got is None:
+                got = self.const_ops[key] = Imm(eval_const(ty, v, self.L))
+            return got
         if kind == "float":
             raise Unsupported("floating point")
         if kind in ("agg", "cstr"):
@@ -765,11 +777,17 @@ class FunctionLowerer:
         c.accept("inalloca")
         ty = parse_type(c)
         size = self.L.size(ty)
-        count = Imm(1)
+        count = None
         if c.accept(",") and not c.at("align") and not c.at("addrspace"):
             nt, nv = parse_typed(c)
             count = self.op(nt, nv)
-        if isinstance(count, Imm):
+        self.alloca(dest, size, count)
+
+    def alloca(self, dest, size: int, count=None):
+        """dest := memory for ``count`` (an operand; None: one) objects of ``size`` bytes."""
+        if count is None:
+            self.emit(Alloca(dest=dest, size=Imm(size)))
+        elif isinstance(count, Imm):
             self.emit(Alloca(dest=dest, size=Imm(size * count.value)))
         else:
             t = self.tmp()
@@ -1175,16 +1193,21 @@ class FunctionLowerer:
     # terminators
     def _i_ret(self, c, dest):
         if c.accept("void"):
+            self.ret(None, None)
+        else:
+            self.ret(*parse_typed(c))
+
+    def ret(self, ty, v):
+        """``ret ty v`` (``ret void``: ty None)."""
+        if ty is None:
+            self._finish(Ret())
+        elif is_aggregate(ty, self.L):  # store into the caller's memory (%sret.out)
+            for val, (_, off, lt) in zip(self.agg_ops(ty, v), aggregate_leaves(ty, self.L)):
+                self.store_scalar(lt, val, self._offset(Reg(self.ret_slot), off))
             self._finish(Ret())
         else:
-            ty, v = parse_typed(c)
-            if is_aggregate(ty, self.L):  # store into the caller's memory (%sret.out)
-                for val, (_, off, lt) in zip(self.agg_ops(ty, v), aggregate_leaves(ty, self.L)):
-                    self.store_scalar(lt, val, self._offset(Reg(self.ret_slot), off))
-                self._finish(Ret())
-            else:
-                self._check_scalar(ty)
-                self._finish(Ret(value=self.op(ty, v)))
+            self._check_scalar(ty)
+            self._finish(Ret(value=self.op(ty, v)))
         self._flush_edges()
 
     def _i_br(self, c, dest):
