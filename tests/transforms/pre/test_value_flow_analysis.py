@@ -192,7 +192,8 @@ def test_m_availability_of_what_pre_m_reads(generated):
 def test_rows_equal_on_every_engine(engine, generated, clingo_rows):
     """The same rows on clingo and Soufflé (skipped, saying so, without the souffle binary)."""
     every = RELATIONS + ["pre_m_avail_in", "pre_m_insert", "pre_m_compute",
-                         "pre_cand_avail_in", "pre_cand_avail_out", "pre_cand_antic_in"]
+                         "pre_cand_avail_in", "pre_cand_avail_out", "pre_cand_antic_in",
+                         "pre_cand_m_avail_in"]
     ours = module_rows(generated, "gen.pir", relations=every, engine="clingo")
     other = module_rows(generated, "gen.pir", relations=every, engine=engine)
     for rel in every:
