@@ -43,8 +43,8 @@ from pylogic.flow.value_names import (MEMORY, expression_of, operand_text, reads
 from pylogic.ir.model import Function, Imm, Reg, Store
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
-VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_occurs", "vf_kill", "vf_load",
-                        "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root",
+VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_operand_expr", "vf_occurs", "vf_kill",
+                        "vf_load", "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root",
                         "vf_global_root", "vf_load_span", "vf_store_span", "vf_store_over")
 
 
@@ -86,6 +86,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
         for name, by_root in sorted(spans.items()):
             out["vf_load_span"].extend((f, name, r, lo, hi) for r, s in sorted(by_root.items())
                                        if s is not None for lo, hi in sorted(s))
+    built_on: set = set()           # (e, n): an occurrence of e reads a register named n
     for b in fn.blocks:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
@@ -93,6 +94,9 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                 found = expression_of(ins, names)
                 if found is not None and found[0] in exprs:
                     out["vf_occurs"].append((f, i, found[0]))
+                    built_on |= {(found[0], names[a.name][0]) for a in ins.uses()
+                                 if isinstance(a, Reg) and a.name in names
+                                 and names[a.name][0] in exprs}
             killed = {e for r in ins.defs() for e in by_reg.get(r, ())}
             out["vf_kill"].extend((f, i, e) for e in sorted(killed))
             if not loads:
@@ -117,6 +121,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
                     out["vf_store_gen"].extend((f, i, e) for e in gen if e in exprs)
             out["vf_store_gen"].extend((f, i, e) for e in sorted(known.generated(ins))
                                        if e in exprs and e not in gen)
+    out["vf_operand_expr"].extend((f, e, n) for e, n in sorted(built_on))
     if loads:
         out["vf_global_root"].extend((f, r) for r in sorted(globs))
         sizes = object_sizes(fn, global_sizes or {})

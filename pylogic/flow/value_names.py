@@ -21,10 +21,12 @@ back-substitution), §3.5 (separable VNG), §6.3.1.4 (lexical PRE: ``a op b``).
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from typing import Optional
 
 from pylogic.flow.fits_extension import fits_extension
 from pylogic.flow.memory_writes import clobbers_memory
+from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov, Reg,
                               Select, Store, UnOp)
 
@@ -173,16 +175,22 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
     """Named registers some instruction may read while stale (see
     ``value_names``): a forward may-analysis, stale at the entry, made stale by a definition of
     a leaf, made fresh by the register's own definition. Sets are bit masks over the named
-    registers (one Python int per block state)."""
+    registers (one Python int per block state); a block is its transfer function
+    ``out = (in & keep) | gen`` (the composition of its instructions' ``(s | made stale) & ~made
+    fresh``) and the reads it exposes to its entry state, so a visit propagates only the bits
+    that reached the block since the last one (issue #28: per-instruction masks on every visit
+    were quadratic on a 30,000-instruction function with loops spanning it)."""
     index = {r: k for k, r in enumerate(names)}
     dependents: dict[str, int] = {}
     for r, (_, leaves) in names.items():
         for leaf in leaves:
             if isinstance(leaf, Reg):
                 dependents[leaf.name] = dependents.get(leaf.name, 0) | (1 << index[r])
-    plans: dict[str, list] = {}  # block -> per instruction (reads, [(made stale, made fresh)])
+    everything = (1 << len(index)) - 1
+    transfer: dict[str, tuple] = {}     # block -> (keep, gen, reads of the entry state)
+    bad = 0                             # reads of what the block itself made stale
     for b in fn.blocks:
-        steps = []
+        keep, gen, exposed = everything, 0, 0
         for ins in b.instrs:
             reads = 0
             for a in ins.uses():
@@ -190,28 +198,49 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
                     reads |= 1 << index[a.name]
             if ins.guard in index:
                 reads |= 1 << index[ins.guard]
+            exposed |= reads & keep
+            bad |= reads & gen
             effects = [(dependents.get(x, 0),
                         (1 << index[x]) if x in index and ins.guard is None else 0)
                        for x in ins.defs()]
             if clobbers_memory(ins):          # every name built on a load goes stale
                 effects.insert(0, (dependents.get(MEMORY.name, 0), 0))
-            steps.append((reads, effects))
-        plans[b.label] = steps
-    stale_in = {b.label: 0 for b in fn.blocks}
-    stale_in[fn.blocks[0].label] = (1 << len(index)) - 1
-    bad = 0
-    work = [b.label for b in fn.blocks]
-    while work:
-        label = work.pop()
-        stale = stale_in[label]
-        for reads, effects in plans[label]:
-            bad |= reads & stale
             for made_stale, made_fresh in effects:
-                stale = (stale | made_stale) & ~made_fresh
+                keep &= ~made_fresh
+                gen = (gen | made_stale) & ~made_fresh
+        transfer[b.label] = (keep, gen, exposed)
+    stale_in = {b.label: 0 for b in fn.blocks}
+    stale_in[fn.blocks[0].label] = everything
+    arrived = dict(stale_in)            # bits of stale_in not yet propagated
+    # a worklist in reverse postorder (unreachable blocks last): every block once, then the
+    # blocks new bits reach
+    order = reverse_postorder(fn)
+    reached = set(order)
+    order += [b.label for b in fn.blocks if b.label not in reached]
+    rank = {label: k for k, label in enumerate(order)}
+    work = list(range(len(order)))
+    queued = set(work)
+    first = set(order)
+    while work:
+        label = order[heapq.heappop(work)]
+        queued.discard(rank[label])
+        keep, gen, exposed = transfer[label]
+        delta, arrived[label] = arrived[label], 0
+        bad |= delta & exposed
+        out = delta & keep
+        if label in first:
+            first.discard(label)
+            out |= gen
+        if not out:
+            continue
         for s in succ[label]:
-            if s in stale_in and stale & ~stale_in[s]:
-                stale_in[s] |= stale
-                work.append(s)
+            if s in stale_in and out & ~stale_in[s]:
+                new = out & ~stale_in[s]
+                stale_in[s] |= new
+                arrived[s] |= new
+                if rank[s] not in queued:
+                    queued.add(rank[s])
+                    heapq.heappush(work, rank[s])
     return {r for r, k in index.items() if bad >> k & 1}
 
 

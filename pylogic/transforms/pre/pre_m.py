@@ -42,7 +42,7 @@ from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
 from pylogic.transforms.pre.phi_loads import phi_translated_loads
 from pylogic.transforms.record import TransformRecord
 
-NEEDS = ("pre_m_insert", "pre_m_avail_in")
+NEEDS = ("pre_m_insert", "pre_cand_m_avail_in")
 #: The source of the virtual edge into the entry block in ``pre_m_insert`` (datalog/pre.dl).
 VIRTUAL_ENTRY = "__entry__"
 
@@ -444,7 +444,7 @@ def _place(fn: Function, blocks: list, on_edge: dict, fresh: FreshNames):
 def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
           ) -> tuple[Module, PreRecord]:
     """``(new module, record)``: PRE(M) on every (or each named) function; ``rows`` holds
-    ``pre_m_insert`` and ``pre_m_avail_in`` of the module (``Rows``)."""
+    ``pre_m_insert`` and ``pre_cand_m_avail_in`` of the module (``Rows``)."""
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     readonly, returns = readonly_globals(module), ReturnFits(module)
     contents = function_contents(module)
@@ -453,7 +453,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     def rewrite(fn: Function) -> tuple[Function, FunctionPre]:
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
-        avail = {(b, e): state for b, e, state in view["pre_m_avail_in"]}
+        avail = {(b, e): state for b, e, state in view["pre_cand_m_avail_in"]}
         new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
                                    defined=defined, readonly=readonly, returns=returns,
                                    contents=contents(fn.name), global_sizes=sizes)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from pylogic.analysis.run import module_rows
+from pylogic.analysis.optimize import optimize
 from pylogic.ir.parser import parse_module
+from pylogic.ir.printer import print_module
 from facts_gen.extract import extract_module
 from pylogic.flow.candidates import candidate_expressions
 from pylogic.flow.known_bytes import KnownBytes
@@ -133,12 +135,65 @@ def test_candidate_availability_is_availability_of_the_candidates(generated, cli
     assert dropped["avail"] > 0 and dropped["antic"] > 0, dropped
 
 
+def _top_operands(name: str) -> list[str]:
+    """The operand texts of value name ``op(a,b)`` (commas inside nested names skipped)."""
+    body, depth, parts, start = name[name.index("(") + 1:-1], 0, [], 0
+    for k, ch in enumerate(body):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(body[start:k])
+            start = k + 1
+    return parts + [body[start:]]
+
+
+#: a division and a load computed after a call in two blocks: upward-exposed nowhere (a call
+#: kills both in pre.dl), yet the rewrite reuses the division across the second call and a
+#: compare built on the load (a candidate) reads the load's temporary
+DIVISION = parse_module("func h() {\ne:\n ret 0\n}\n"
+                        "func f(a, b, p) {\ne:\n c = call h()\n x = div a, b\n u = load.4u p\n"
+                        " cbr a, l, n\nl:\n v = cmp.eq u, 1\n br n\nn:\n z = cmp.eq u, 1\n"
+                        " d = call h()\n y = div a, b\n w = load.4u p\n r = add x, y\n"
+                        " ret r\n}\n")
+
+
+def test_m_availability_of_what_pre_m_reads(generated):
+    """Issue #28 item 1: pre_cand_m_avail_in (computed alone, as pre-m asks for it) equals
+    pre_m_avail_in on the candidates, the expressions a candidate's occurrence reads through a
+    named register (the top-level operands of its name) and the divisions computed somewhere,
+    and has no other rows."""
+    mine_rels = ["pre_cand_m_avail_in"]
+    full_rels = ["pre_m_avail_in", "pre_antloc", "pre_comp"]
+    dropped = operands = divisions = 0
+    for module in (generated, DIVISION):
+        alone = module_rows(module, "gen.pir", relations=mine_rels, engine="clingo")
+        full = module_rows(module, "gen.pir", relations=full_rels, engine="clingo")
+        for fn in module.defined_functions():
+            f, m = full.function(fn.name), alone.function(fn.name)
+            computed = {e for _, e in f["pre_comp"]}
+            cand = {e for _, e in f["pre_antloc"]} & computed
+            built_on = {n for e in cand for n in _top_operands(e)} & computed
+            div = {e for e in computed if e.startswith(("div(", "rem("))}
+            read = cand | built_on | div
+            want = {r for r in f["pre_m_avail_in"] if r[1] in read}
+            assert set(m["pre_cand_m_avail_in"]) == want, fn.name
+            dropped += len(f["pre_m_avail_in"]) - len(want)
+            operands += len({r[1] for r in want} & (built_on - cand))
+            divisions += len({r[1] for r in want} & (div - cand))
+    # rows are dropped, and an operand and a division that are no candidates keep theirs
+    assert dropped > 0 and operands > 0 and divisions > 0, (dropped, operands, divisions)
+    # what the rewrite does with them: one division, and the compare inserted on the edge
+    # e -> n reads the load's temporary
+    text = print_module(optimize(DIVISION, ["pre-m"], "d.pir", engine="clingo").module)
+    assert text.count("= div ") == 1 and text.count("= cmp.eq pre.t") == 2, text
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_rows_equal_on_every_engine(engine, generated, clingo_rows):
     """The same rows on clingo and Soufflé (skipped, saying so, without the souffle binary)."""
     every = RELATIONS + ["pre_m_avail_in", "pre_m_insert", "pre_m_compute",
-                         "pre_cand_avail_in", "pre_cand_avail_out", "pre_cand_antic_in"]
+                         "pre_cand_avail_in", "pre_cand_avail_out", "pre_cand_antic_in",
+                         "pre_cand_m_avail_in"]
     ours = module_rows(generated, "gen.pir", relations=every, engine="clingo")
     other = module_rows(generated, "gen.pir", relations=every, engine=engine)
     for rel in every:
