@@ -7,9 +7,10 @@ site (``correlation_call``: the caller's argument makes it TRUE or FALSE on ever
 call) is removed in a clone of the callee where its ``cbr`` is a ``br`` to the decided target;
 call sites deciding the same branches the same way share one clone (the original stays for every
 other caller), also across rounds: a later round's call sites deciding them so call the clone an
-earlier round made (``entry_clones``, keyed by the original callee and all decided branches;
-before this, csmith-2 cloned ``@transparent_crc`` twice more every round). Growth counts against
-the same budget as ``cbe``.
+earlier round made when that is sound (``_reusable``), else get a new clone, as long as all the
+clones of these decisions stay within ``clone_limit`` (``entry_clones``, keyed by the original
+callee and all decided branches; before this, csmith-2 cloned ``@transparent_crc`` twice more
+every round). Growth counts against the same budget as ``cbe``.
 
 Then **exit splitting** (``exit_splitting.py``): a branch on a call's result whose callee
 returns decide it at some returns is removed on those paths by a clone of the callee returning
@@ -22,7 +23,7 @@ after the first gets ``base_size``, the size the iteration started from, so the 
 rounds together stays within ``growth`` of it (what is left of the budget when a round starts is
 ``base_size * growth`` minus what the module has grown since), and ``lineage`` and
 ``entry_clones``: ``cbe``'s per-conditional limit then counts every round's copies of a
-conditional (§7.5), and clones are reused, so the iteration converges.
+conditional (§7.5), and so does entry splitting's, so the iteration converges.
 """
 from __future__ import annotations
 
@@ -76,8 +77,9 @@ class IcbeRecord(CbeRecord):
     #: per round: instructions before and after, branches removed (``Threaded``, ``Decided``,
     #: entry and exit splits), instructions the round may still add when it starts
     round_log: list = field(default_factory=list)
-    #: ``(original callee, decided branches) -> clone`` (the function as made; None: made from
-    #: a version this iteration had changed, not reusable) of every round
+    #: ``(original callee, decided branches) -> (last clone's name, the clone as made or None
+    #: when made from a version this iteration had changed (not reusable), instructions cloned
+    #: for them in all rounds)``
     entry_clones: dict = field(default_factory=dict)
     #: the functions of the iteration's input (``function_map``)
     start: dict = field(default_factory=dict)
@@ -141,7 +143,7 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                         entry_clones=dict(entry_clones or {}),
                         start=module.function_map() if start is None else start)
     lineage, memo = record.lineage, record.entry_clones
-    decided = {f.name: k[1] for k, f in memo.items() if f is not None}   # clone -> its decisions
+    decided = {name: k[1] for k, (name, _f, _n) in memo.items()}   # clone -> its decisions
     allowance = budget - sum(a.duplicated for a in inner.applied)
     wanted = None if functions is None else set(functions)
     fmap = threaded.function_map()
@@ -170,21 +172,19 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         fn = fmap[callee]
         key = (lineage.functions.get(callee, callee),
                tuple(sorted({**dict(decided.get(callee, ())), **dict(decisions)}.items())))
-        made = memo.get(key, False)
-        if made and _reusable(made, fmap):
+        _name, made, paid = memo.get(key, (None, None, 0))
+        if made is not None and _reusable(made, fmap):
             for i, outcome in decisions:
                 record.applied.append(EntrySplit(callee, i, outcome, made.name, tuple(calls), 0))
             for c in calls:
                 redirect[c] = made.name
             continue
-        if made is not False:
-            record.rejected.append(Rejection(callee, decisions[0][0], None, "cloned before",
-                                             "an earlier round's clone, not reusable"))
-            continue
         cost = sum(len(b.instrs) for b in fn.blocks)
-        if cost > clone_limit or cost > allowance:
+        if cost > clone_limit or cost > allowance or paid + cost > clone_limit:
+            # §7.5's per-conditional limit: clone_limit per clone, and for all the clones of
+            # these decisions over all rounds (else a recursive callee is cloned every round)
             record.rejected.append(Rejection(callee, decisions[0][0], None, "duplication limit",
-                                             f"clone of {cost} instructions"))
+                                             f"clone of {cost} instructions, {paid} before"))
             continue
         name, n = f"{callee}.icbe", 1
         while name in taken:
@@ -206,7 +206,7 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                                           blocks=tuple(blocks[b.label] for b in fn.blocks)))
         # reusable only when made from the input's version: valid for every call site copied from
         # the input's calls to it (this iteration may have specialised a later version)
-        memo[key] = clones[-1] if fn == record.start.get(callee) else None
+        memo[key] = (name, clones[-1] if fn == record.start.get(callee) else None, paid + cost)
         for c in calls:
             redirect[c] = name
         allowance -= cost
