@@ -78,9 +78,11 @@ class Lineage:
     blocks: dict = field(default_factory=dict)
     functions: dict = field(default_factory=dict)
     spent: dict = field(default_factory=dict)
+    #: ``(function, path, outcome) -> {block: its copy}``: the Must copy of a path threaded before
+    paths: dict = field(default_factory=dict)
 
     def copy(self) -> "Lineage":
-        return Lineage(dict(self.blocks), dict(self.functions), dict(self.spent))
+        return Lineage(dict(self.blocks), dict(self.functions), dict(self.spent), dict(self.paths))
 
     def original(self, function: str, label: str) -> tuple:
         """``(function, label)`` that block ``label`` of ``function`` was copied from."""
@@ -168,6 +170,20 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     return sorted(out, key=lambda c: (len(c[3]), c))
 
 
+def _copy(blocks: dict, path: tuple, k: int, copies: dict, outcome: str):
+    """Block ``copies[path[k]]``: ``path[k]`` entering the copy of the next block of ``path``; the
+    last ends in ``br`` to the ``outcome`` target of its ``cbr``."""
+    b = path[k]
+    instrs = list(blocks[b].instrs)
+    if k == len(path) - 1:
+        term = instrs[-1]
+        target = term.if_true if outcome == "TRUE" else term.if_false
+        instrs[-1] = Br(target=target, annotations=term.annotations, loc=term.loc)
+    else:
+        instrs[-1] = retargeted(instrs[-1], {path[k + 1]: copies[path[k + 1]]})
+    return dataclasses.replace(blocks[b], label=copies[b], instrs=tuple(instrs))
+
+
 def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
         max_path: int = DEFAULT_MAX_PATH,
@@ -218,6 +234,17 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                 record.rejected.append(Rejection(fn.name, i, where, "path changed",
                                                  "an earlier restructuring rerouted an edge"))
                 continue
+            made = lineage.paths.get((fn.name, path, outcome))
+            if made is not None and all(blocks.get(made[b]) == _copy(blocks, path, k, made, outcome)
+                                        for k, b in enumerate(path)):
+                # the same path threaded the same way before and its copy is unchanged: enter
+                # that copy (identical code; a loop whose test the path decides is unswitched
+                # instead of peeled one more iteration every round, csmith-2)
+                src = blocks[source]
+                blocks[source] = dataclasses.replace(src, instrs=src.instrs[:-1] + (
+                    retargeted(src.instrs[-1], {path[0]: made[path[0]]}),))
+                record.applied.append(Threaded(fn.name, i, block, source, path, outcome, 0))
+                continue
             cost = sum(len(blocks[b].instrs) for b in path)
             key = lineage.original(fn.name, block)
             if spent.get(key, 0) + cost > limit or cost > allowance:
@@ -228,16 +255,9 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             for b in path:
                 lineage.blocks[fn.name, copies[b]] = lineage.original(fn.name, b)
             for k, b in enumerate(path):
-                instrs = list(blocks[b].instrs)
-                if b == block and k == len(path) - 1:
-                    term = instrs[-1]
-                    target = term.if_true if outcome == "TRUE" else term.if_false
-                    instrs[-1] = Br(target=target, annotations=term.annotations, loc=term.loc)
-                else:
-                    instrs[-1] = retargeted(instrs[-1], {path[k + 1]: copies[path[k + 1]]})
-                blocks[copies[b]] = dataclasses.replace(blocks[b], label=copies[b],
-                                                        instrs=tuple(instrs))
+                blocks[copies[b]] = _copy(blocks, path, k, copies, outcome)
                 order.append(copies[b])
+            lineage.paths[fn.name, path, outcome] = copies
             src = blocks[source]
             blocks[source] = dataclasses.replace(
                 src, instrs=src.instrs[:-1] + (
