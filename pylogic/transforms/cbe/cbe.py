@@ -11,7 +11,10 @@ copy, and the copy of ``B`` ends in ``br`` to the decided target: the branch is 
 paths and evaluated as before on the others (the No copy). Registers are function-wide in PIR,
 so copies need no renaming. Paths are found shortest first, at most ``max_path`` blocks back;
 each branch may duplicate at most ``limit`` instructions (the per-conditional limit N of §7.5)
-and the module may grow by at most ``growth`` (a fraction of its instructions).
+and the module may grow by at most ``growth`` (a fraction of its instructions). An iterated pass
+(``icbe``) passes its ``Lineage``: the limit then holds per *original* conditional over all rounds,
+copies of a branch and of its function counting against the branch they were copied from (else
+every round peels one more loop iteration through a copy: csmith-2, issue #28).
 
 A path may pass a call whose callee is transparent to the query on some of its paths (the call
 site is then duplicated, the callee is not: PathFinder Fig. 7.9); the answers the callee gives on
@@ -27,7 +30,7 @@ the entry decides TRUE, so the entry jumps to a copy of ``cond`` that ends in ``
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from pylogic.ir.model import Br, CondBr, Function, Imm, Module, branch_targets, retargeted
@@ -67,8 +70,40 @@ class Decided:
 
 
 @dataclass
+class Lineage:
+    """What earlier rounds of an iterated pass duplicated (PathFinder §7.5: the per-conditional
+    limit N bounds each conditional's duplication): the original ``(function, label)`` of each
+    copied block, the original of each cloned function, instructions duplicated per original
+    conditional (keyed by its block's original)."""
+    blocks: dict = field(default_factory=dict)
+    functions: dict = field(default_factory=dict)
+    spent: dict = field(default_factory=dict)
+    #: ``(function, path, outcome) -> {block: its copy}``: the Must copy of a path threaded before
+    paths: dict = field(default_factory=dict)
+
+    def copy(self) -> "Lineage":
+        return Lineage(dict(self.blocks), dict(self.functions), dict(self.spent), dict(self.paths))
+
+    def original(self, function: str, label: str) -> tuple:
+        """``(function, label)`` that block ``label`` of ``function`` was copied from."""
+        if (function, label) in self.blocks:
+            return self.blocks[function, label]
+        root = self.functions.get(function, function)
+        return self.blocks.get((root, label), (root, label))
+
+    def cloned(self, clone: str, function: str) -> None:
+        """``clone`` is a copy of ``function`` (same labels)."""
+        self.functions[clone] = self.functions.get(function, function)
+        for (f, label), key in list(self.blocks.items()):
+            if f == function:
+                self.blocks[clone, label] = key
+
+
+@dataclass
 class CbeRecord(TransformRecord):
     transform: str = "cbe"
+    #: the duplication so far, this round's included (the next round of ``icbe`` gets it)
+    lineage: Lineage = field(default_factory=Lineage)
 
     def totals(self) -> dict:
         return {"threaded": sum(isinstance(a, Threaded) for a in self.applied),
@@ -135,13 +170,31 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     return sorted(out, key=lambda c: (len(c[3]), c))
 
 
+def _copy(blocks: dict, path: tuple, k: int, copies: dict, outcome: str):
+    """Block ``copies[path[k]]``: ``path[k]`` entering the copy of the next block of ``path``; the
+    last ends in ``br`` to the ``outcome`` target of its ``cbr``."""
+    b = path[k]
+    instrs = list(blocks[b].instrs)
+    if k == len(path) - 1:
+        term = instrs[-1]
+        target = term.if_true if outcome == "TRUE" else term.if_false
+        instrs[-1] = Br(target=target, annotations=term.annotations, loc=term.loc)
+    else:
+        instrs[-1] = retargeted(instrs[-1], {path[k + 1]: copies[path[k + 1]]})
+    return dataclasses.replace(blocks[b], label=copies[b], instrs=tuple(instrs))
+
+
 def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         limit: int = DEFAULT_LIMIT, growth: float = DEFAULT_GROWTH,
         max_path: int = DEFAULT_MAX_PATH,
-        allowance: Optional[int] = None) -> tuple[Module, CbeRecord]:
+        allowance: Optional[int] = None,
+        lineage: Optional[Lineage] = None) -> tuple[Module, CbeRecord]:
     """``(new module, record)``: decided branches removed on their decided paths; at most
-    ``allowance`` instructions duplicated in all (default: ``growth`` of the module's size)."""
-    record = CbeRecord(options={"limit": limit, "growth": growth, "max_path": max_path})
+    ``allowance`` instructions duplicated in all (default: ``growth`` of the module's size), at
+    most ``limit`` per original conditional (``lineage``: what earlier rounds duplicated)."""
+    record = CbeRecord(options={"limit": limit, "growth": growth, "max_path": max_path},
+                       lineage=Lineage() if lineage is None else lineage.copy())
+    spent = record.lineage.spent
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
     allowance = int(size * growth) if allowance is None else allowance
 
@@ -151,7 +204,7 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         blocks = {b.label: b for b in fn.blocks}
         order = [b.label for b in fn.blocks]
         names = FreshNames(used_names(fn, module))
-        spent: dict[str, int] = {}
+        lineage = record.lineage
         everywhere: dict[str, set] = {}
         for i, a in view["correlation"]:
             everywhere.setdefault(i, set()).add(a)
@@ -181,28 +234,35 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                 record.rejected.append(Rejection(fn.name, i, where, "path changed",
                                                  "an earlier restructuring rerouted an edge"))
                 continue
+            made = lineage.paths.get((fn.name, path, outcome))
+            if made is not None and all(blocks.get(made[b]) == _copy(blocks, path, k, made, outcome)
+                                        for k, b in enumerate(path)):
+                # the same path threaded the same way before and its copy is unchanged: enter
+                # that copy (identical code; a loop whose test the path decides is unswitched
+                # instead of peeled one more iteration every round, csmith-2)
+                src = blocks[source]
+                blocks[source] = dataclasses.replace(src, instrs=src.instrs[:-1] + (
+                    retargeted(src.instrs[-1], {path[0]: made[path[0]]}),))
+                record.applied.append(Threaded(fn.name, i, block, source, path, outcome, 0))
+                continue
             cost = sum(len(blocks[b].instrs) for b in path)
-            if spent.get(i, 0) + cost > limit or cost > allowance:
+            key = lineage.original(fn.name, block)
+            if spent.get(key, 0) + cost > limit or cost > allowance:
                 record.rejected.append(Rejection(fn.name, i, where, "duplication limit",
                                                  f"{cost} instructions"))
                 continue
             copies = {b: names.fresh(f"{b}.cbe") for b in path}
+            for b in path:
+                lineage.blocks[fn.name, copies[b]] = lineage.original(fn.name, b)
             for k, b in enumerate(path):
-                instrs = list(blocks[b].instrs)
-                if b == block and k == len(path) - 1:
-                    term = instrs[-1]
-                    target = term.if_true if outcome == "TRUE" else term.if_false
-                    instrs[-1] = Br(target=target, annotations=term.annotations, loc=term.loc)
-                else:
-                    instrs[-1] = retargeted(instrs[-1], {path[k + 1]: copies[path[k + 1]]})
-                blocks[copies[b]] = dataclasses.replace(blocks[b], label=copies[b],
-                                                        instrs=tuple(instrs))
+                blocks[copies[b]] = _copy(blocks, path, k, copies, outcome)
                 order.append(copies[b])
+            lineage.paths[fn.name, path, outcome] = copies
             src = blocks[source]
             blocks[source] = dataclasses.replace(
                 src, instrs=src.instrs[:-1] + (
                     retargeted(src.instrs[-1], {path[0]: copies[path[0]]}),))
-            spent[i] = spent.get(i, 0) + cost
+            spent[key] = spent.get(key, 0) + cost
             allowance -= cost
             record.applied.append(Threaded(fn.name, i, block, source, path, outcome, cost))
         return dataclasses.replace(fn, blocks=tuple(blocks[b] for b in order)), None

@@ -6,7 +6,11 @@ from the one before (so it runs once per call), whose query on a parameter is de
 site (``correlation_call``: the caller's argument makes it TRUE or FALSE on every path to that
 call) is removed in a clone of the callee where its ``cbr`` is a ``br`` to the decided target;
 call sites deciding the same branches the same way share one clone (the original stays for every
-other caller). Growth counts against the same budget as ``cbe``.
+other caller), also across rounds: a later round's call sites deciding them so call the clone an
+earlier round made when that is sound (``_reusable``), else get a new clone, as long as all the
+clones of these decisions stay within ``clone_limit`` (``entry_clones``, keyed by the original
+callee and all decided branches; before this, csmith-2 cloned ``@transparent_crc`` twice more
+every round). Growth counts against the same budget as ``cbe``.
 
 Then **exit splitting** (``exit_splitting.py``): a branch on a call's result whose callee
 returns decide it at some returns is removed on those paths by a clone of the callee returning
@@ -17,7 +21,9 @@ The pass is iterated by the driver (``fixpoint``, whole-module rows each round: 
 repeats ICBE until no conditional is left to remove) until a round removes nothing; every round
 after the first gets ``base_size``, the size the iteration started from, so the growth of all
 rounds together stays within ``growth`` of it (what is left of the budget when a round starts is
-``base_size * growth`` minus what the module has grown since).
+``base_size * growth`` minus what the module has grown since), and ``lineage`` and
+``entry_clones``: ``cbe``'s per-conditional limit then counts every round's copies of a
+conditional (§7.5), and so does entry splitting's, so the iteration converges.
 """
 from __future__ import annotations
 
@@ -28,7 +34,7 @@ from typing import Iterable, Optional
 from facts_gen.naming import function_id
 from pylogic.ir.model import Br, Call, CondBr, Function, Module
 from pylogic.transforms.cbe.cbe import (DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
-                                    CbeRecord, Decided, Threaded, cbe)
+                                    CbeRecord, Decided, Lineage, Threaded, cbe)
 from pylogic.transforms.cbe.exit_splitting import NEEDS as EXIT_NEEDS, ExitSplit, split_exits
 from pylogic.transforms.driver import rewrite_functions
 from pylogic.transforms.record import Rejection
@@ -71,6 +77,12 @@ class IcbeRecord(CbeRecord):
     #: per round: instructions before and after, branches removed (``Threaded``, ``Decided``,
     #: entry and exit splits), instructions the round may still add when it starts
     round_log: list = field(default_factory=list)
+    #: ``(original callee, decided branches) -> (last clone's name, the clone as made or None
+    #: when made from a version this iteration had changed (not reusable), instructions cloned
+    #: for them in all rounds)``
+    entry_clones: dict = field(default_factory=dict)
+    #: the functions of the iteration's input (``function_map``)
+    start: dict = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -78,8 +90,10 @@ class IcbeRecord(CbeRecord):
         return self.last_changed
 
     def next_options(self) -> dict:
-        """Options of the next round: the same growth budget, counted from the first input."""
-        return {"base_size": self.base_size}
+        """Options of the next round: the same growth budget, counted from the first input; what
+        was duplicated and cloned so far."""
+        return {"base_size": self.base_size, "lineage": self.lineage,
+                "entry_clones": self.entry_clones, "start": self.start}
 
     def absorb(self, later: "IcbeRecord") -> None:
         """Fold the record of the next round into this one."""
@@ -88,6 +102,9 @@ class IcbeRecord(CbeRecord):
         self.applied.extend(later.applied)
         self.rejected.extend(later.rejected)
         self.round_log.extend(later.round_log)
+        self.lineage = later.lineage
+        self.entry_clones = later.entry_clones
+        self.start = later.start
 
     def totals(self) -> dict:
         threaded = [a for a in self.applied if isinstance(a, Threaded)]
@@ -108,18 +125,25 @@ class IcbeRecord(CbeRecord):
 def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
          limit: int = DEFAULT_LIMIT, growth: float = ITERATION_GROWTH,
          max_path: int = DEFAULT_MAX_PATH, clone_limit: int = DEFAULT_CLONE_LIMIT,
-         exits: bool = True, base_size: Optional[int] = None) -> tuple[Module, IcbeRecord]:
+         exits: bool = True, base_size: Optional[int] = None, lineage: Optional[Lineage] = None,
+         entry_clones: Optional[dict] = None,
+         start: Optional[dict] = None) -> tuple[Module, IcbeRecord]:
     """``(new module, record)``: one round of ``cbe``, then entry splitting of decided entry
     branches, then exit splitting (``exits=False``: without it). ``base_size``: the size of the
-    module the iteration started from (default: this module's)."""
+    module the iteration started from (default: this module's); ``lineage``, ``entry_clones``,
+    ``start``: the previous round's (``IcbeRecord.next_options``)."""
     size = sum(len(b.instrs) for f in module.defined_functions() for b in f.blocks)
     base = size if base_size is None else base_size
     budget = max(0, int(base * growth) - (size - base))      # left of the whole iteration's
     threaded, inner = cbe(module, rows, functions=functions, limit=limit, growth=growth,
-                          max_path=max_path, allowance=budget)
+                          max_path=max_path, allowance=budget, lineage=lineage)
     record = IcbeRecord(options={**inner.options, "clone_limit": clone_limit, "exits": exits},
                         applied=list(inner.applied), rejected=list(inner.rejected),
-                        base_size=base)
+                        base_size=base, lineage=inner.lineage,
+                        entry_clones=dict(entry_clones or {}),
+                        start=module.function_map() if start is None else start)
+    lineage, memo = record.lineage, record.entry_clones
+    decided = {name: k[1] for k, (name, _f, _n) in memo.items()}   # clone -> its decisions
     allowance = budget - sum(a.duplicated for a in inner.applied)
     wanted = None if functions is None else set(functions)
     fmap = threaded.function_map()
@@ -146,16 +170,29 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     taken = {f.name for f in threaded.functions}
     for (callee, decisions), calls in sorted(groups.items()):
         fn = fmap[callee]
+        key = (lineage.functions.get(callee, callee),
+               tuple(sorted({**dict(decided.get(callee, ())), **dict(decisions)}.items())))
+        _name, made, paid = memo.get(key, (None, None, 0))
+        if made is not None and _reusable(made, fmap):
+            for i, outcome in decisions:
+                record.applied.append(EntrySplit(callee, i, outcome, made.name, tuple(calls), 0))
+            for c in calls:
+                redirect[c] = made.name
+            continue
         cost = sum(len(b.instrs) for b in fn.blocks)
-        if cost > clone_limit or cost > allowance:
+        if cost > clone_limit or cost > allowance or paid + cost > clone_limit:
+            # §7.5's per-conditional limit: clone_limit per clone, and for all the clones of
+            # these decisions over all rounds (else a recursive callee is cloned every round)
             record.rejected.append(Rejection(callee, decisions[0][0], None, "duplication limit",
-                                             f"clone of {cost} instructions"))
+                                             f"clone of {cost} instructions, {paid} before"))
             continue
         name, n = f"{callee}.icbe", 1
         while name in taken:
             n += 1
             name = f"{callee}.icbe{n}"
         taken.add(name)
+        lineage.cloned(name, callee)
+        decided[name] = key[1]
         blocks = {b.label: b for b in fn.blocks}
         for k, (i, outcome) in enumerate(decisions):
             label = _entry_chain_branch(fn, i)
@@ -167,6 +204,9 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                                              cost if k == 0 else 0))
         clones.append(dataclasses.replace(fn, name=name,
                                           blocks=tuple(blocks[b.label] for b in fn.blocks)))
+        # reusable only when made from the input's version: valid for every call site copied from
+        # the input's calls to it (this iteration may have specialised a later version)
+        memo[key] = (name, clones[-1] if fn == record.start.get(callee) else None, paid + cost)
         for c in calls:
             redirect[c] = name
         allowance -= cost
@@ -186,12 +226,15 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     entry_split = dataclasses.replace(entry_split, functions=entry_split.functions + tuple(clones))
     if not exits:
         return _finished(record, size, entry_split, budget)
-    origin = {a.clone: a.function for a in record.applied if isinstance(a, EntrySplit)}
+    origin = {a.clone: a.function for a in record.applied      # this round's clones: no rows yet
+              if isinstance(a, EntrySplit) and a.clone not in fmap}
     result, applied, rejected, _added = split_exits(
         entry_split, rows, wanted=wanted, origin=origin, allowance=allowance,
         clone_limit=clone_limit)
     record.applied.extend(applied)
     record.rejected.extend(rejected)
+    for a in applied:
+        lineage.cloned(a.clone, a.callee)
     cloned = {a.function for a in record.applied if isinstance(a, EntrySplit)} | \
         {a.callee for a in applied} | {c for c in origin.values()}
     before = {f.name for f in module.functions}
@@ -237,6 +280,18 @@ def _drop_uncalled(module: Module, cloned: set, called_before: set) -> tuple[Mod
             candidates |= {ins.callee for b in f.blocks for ins in b.instrs
                            if isinstance(ins, Call)}
     return dataclasses.replace(module, functions=tuple(functions)), dropped
+
+
+def _reusable(clone: Function, fmap: dict) -> bool:
+    """Whether a later round may redirect more call sites to ``clone`` (made from the input's
+    version of its callee): it is unchanged since it was made (nothing in it was specialised to
+    its callers of that round) and calls only extern
+    functions (a new caller cannot change the contexts its own call sites, or the functions it
+    calls, were decided in: redirecting a call inside recursive ``ack`` to ``ack``'s clone
+    did, tests/ir/llvm/c/control.c)."""
+    return fmap.get(clone.name) == clone and all(
+        fmap.get(ins.callee) is None or fmap[ins.callee].extern
+        for b in clone.blocks for ins in b.instrs if isinstance(ins, Call))
 
 
 def _entry_chain_branch(fn, i: str) -> Optional[str]:
