@@ -8,6 +8,10 @@ own block, nothing between that may change it) is certain, so it is counted apar
 the thesis' nodes are statements, where such reuse is part of the definite component; here it is
 added to the exact value and to both bounds of every estimator.
 
+The same bounds over load expressions alone (``loads``; ``load_estimate`` from given runs' edge
+profiles, with no run of its own) are what the analysis captures of the ideal load reuse of
+``interp.reuse`` (PathFinder §8.3; ``benchmarks/limit.py``).
+
 Blocks are the estimators' nodes, so a module with side exits (a branch before a block's last
 instruction: after if-conversion) is not estimated (``EstimationError``), as
 ``analysis.evaluations`` does not count it.
