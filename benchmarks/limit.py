@@ -23,6 +23,10 @@ reuse simulator (``pylogic/interp/reuse.py``). Reported:
   reuse at h = 1 (§8.3's baseline), over the reuse within one activation at h = 1 (also with
   calls as kills, as for the thesis's intra-procedural analysis) and over the whole-program
   reuse at h = 4;
+* ``captured``: what the analysis captures of it: the CMP^r lower and upper bound of the dynamic
+  loads it finds reusable (``analysis.estimation.load_estimate``, from the simulated runs' edge
+  profiles: no other run) and their average, as % of the ideal intra-procedural reuse at
+  h = 1..4 and of the reuse within one activation at h = 1 (§8.3);
 * ``same_value``: % of value-producing executed instructions whose value equals their static
   instruction's previous one, in all and by kind (ch. 9: "up to 40%");
 * ``predicted``: % of executed loads the last-value, two-delta stride and context predictors
@@ -62,17 +66,34 @@ def pct(n, d) -> float | None:
     return round(100 * n / d, 2) if d else None
 
 
-def simulate(module, cases, fuel) -> dict | None:
-    """The merged reuse report of the original's runs on ``cases``; None if one did not end."""
+def simulate(module, cases, fuel) -> tuple[dict | None, list]:
+    """The merged reuse report of the original's runs on ``cases`` (None if one did not end) and
+    the runs' results (their edge profiles feed the estimate: no other run)."""
     from pylogic.interp import run_module
-    reports = []
+    reports, results = [], []
     for args, inputs in cases:
         obs = ReuseObserver()
         res = run_module(module, args=args, inputs=inputs, fuel=fuel, observer=obs)
         if res.error is not None:
-            return None
+            return None, results
         reports.append(obs.report())
-    return merge(reports)
+        results.append(res)
+    return merge(reports), results
+
+
+def captured(module, results, counts: dict) -> dict:
+    """What the analysis captures of the ideal reuse: the CMP^r bounds of the dynamic loads it
+    finds reusable, from the simulated runs' edge profiles (``analysis.estimation.load_estimate``),
+    their average as % of the ideal intra-procedural reuse at h = 1..4 and of the reuse within
+    one activation at h = 1 (§8.3: "the CMP^r average of bounds"). ``counts``: the row's."""
+    from pylogic.analysis.estimation import EstimationError, load_estimate
+    try:
+        est = load_estimate(module, results)
+    except EstimationError as exc:
+        return {"note": str(exc)[:160]}
+    red = counts["redundant"]
+    return {**est, "of_intra": [pct(est["average"], red[f"intra{h}"]) for h in DEPTHS],
+            "of_activation_h1": pct(est["average"], red["activation1"])}
 
 
 def figures(rep: dict) -> dict:
@@ -128,11 +149,12 @@ def one(item, fuel, pipeline=PIPELINE) -> dict:
         base, opt = rec["versions"][0], rec["versions"][1]
         cases = [(tuple(a), tuple(i)) for a, i in rec["cases"]]
         module = prepare_program(kind, path)[0]
-        rep = simulate(module, cases, fuel)
+        rep, results = simulate(module, cases, fuel)
         if rep is None:
             row.update(status="original not run", detail="the observed run did not complete")
             return row
         row.update(status="ok", **figures(rep))
+        row["captured"] = captured(module, results, row["_counts"])
         assert base["pipeline"] == ORIGINAL and rep["loads"] <= base["loads"]
         pre = {"verdict": opt["verdict"], "loads_before": base["loads"]}
         if opt["verdict"] == IDENTICAL:
@@ -171,6 +193,9 @@ def totals(rows: list) -> dict:
     pre_c = [r["_counts"] for r in pre_rows]
     removed = sum(r["pre"]["removed"] for r in pre_rows)
     r4 = total("whole4")
+    est_rows = [r for r in ok if "average" in r.get("captured", {})]
+    est_c = [r["_counts"]["redundant"] for r in est_rows]
+    average = sum(r["captured"]["average"] for r in est_rows)
     return {
         "programs": len(ok), "loads": loads,
         "reuse": {v: [pct(total(f"{v}{h}"), loads) for h in DEPTHS] for v in VARIANTS},
@@ -192,6 +217,13 @@ def totals(rows: list) -> dict:
                                           total("whole1")) for p in PREDICTORS},
                       "reuse_h4": {p: pct(sum(x["predicted_reuse4"][p] for x in c), r4)
                                    for p in PREDICTORS}},
+        "captured": {"programs": len(est_rows),
+                     "lower": sum(r["captured"]["lower"] for r in est_rows),
+                     "upper": sum(r["captured"]["upper"] for r in est_rows), "average": average,
+                     "of_intra": [pct(average, sum(x[f"intra{h}"] for x in est_c))
+                                  for h in DEPTHS],
+                     "of_activation_h1": pct(average, sum(x["activation1"] for x in est_c)),
+                     "of_intra_h1_mean": mean(r["captured"]["of_intra"][0] for r in est_rows)},
         "register_pressure_max": max(max(r["register_pressure"]) for r in ok),
         "register_pressure_mean_h1": mean(r["register_pressure"][0] for r in ok),
         "pre": {"programs": len(pre_rows), "removed": removed,
@@ -232,7 +264,7 @@ def coverage(record: str, raws: list[str]) -> dict:
             status[r.get("status")] = status.get(r.get("status"), 0) + 1
         t = totals(part)
         keep = ("programs", "loads", "reuse", "reuse_mean", "table81", "scenarios", "pre",
-                "same_value", "register_pressure_max")
+                "captured", "same_value", "register_pressure_max")
         return {"status": status, **{k: t[k] for k in keep if k in t}}
     with open(record) as fh:
         data = json.load(fh)
@@ -250,7 +282,7 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["--merge"]:       # --merge RECORD RAW...
         cov = coverage(argv[1], argv[2:])
-        print({k: cov["all"].get(k) for k in ("programs", "table81", "pre")})
+        print({k: cov["all"].get(k) for k in ("programs", "table81", "pre", "captured")})
         return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--csmith", default="1-20")
@@ -272,7 +304,7 @@ def main(argv=None) -> int:
         if row.get("status") == "ok":
             print(f"{row['program']:32} loads={row['loads']:>9} reuse(h1..4)={row['reuse']['whole']} "
                   f"intra={row['reuse']['intra']} activation={row['reuse']['activation']} "
-                  f"pre={row['pre']}", flush=True)
+                  f"pre={row['pre']} captured={row['captured'].get('of_intra')}", flush=True)
         else:
             print(f"{row['program']:32} {row.get('status')}: {row.get('detail', '')}", flush=True)
     if args.jobs <= 1:

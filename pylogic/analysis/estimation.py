@@ -8,6 +8,10 @@ own block, nothing between that may change it) is certain, so it is counted apar
 the thesis' nodes are statements, where such reuse is part of the definite component; here it is
 added to the exact value and to both bounds of every estimator.
 
+The same bounds over load expressions alone (``loads``; ``load_estimate`` from given runs' edge
+profiles, with no run of its own) are what the analysis captures of the ideal load reuse of
+``interp.reuse`` (PathFinder §8.3; ``benchmarks/limit.py``).
+
 Blocks are the estimators' nodes, so a module with side exits (a branch before a block's last
 instruction: after if-conversion) is not estimated (``EstimationError``), as
 ``analysis.evaluations`` does not count it.
@@ -25,6 +29,7 @@ from typing import Iterable, Optional
 
 from pylogic.errors import PathlogicError
 from pylogic.flow.estimators import ENTRY, ESTIMATORS, Bounds, ValueFlow, exact_reuse
+from pylogic.flow.value_names import is_load
 from pylogic.interp.defaults import DEFAULT_FUEL
 from pylogic.ir.model import Module, branch_targets
 
@@ -87,6 +92,7 @@ def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: s
                               f"{result.error}")
     rows = module_rows(module, relpath, relations=RELATIONS, engine=engine)
     totals = {name: Bounds(0, 0) for name in ESTIMATORS}
+    load_totals = {name: Bounds(0, 0) for name in ESTIMATORS}
     exact_total = local_total = 0
     functions = []
     for fn in module.defined_functions():
@@ -98,7 +104,7 @@ def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: s
         walks = [(ENTRY,) + p for p in runs]
         per_fn = {name: Bounds(0, 0) for name in ESTIMATORS}
         exact_fn = 0
-        for flow in flows.values():
+        for expr, flow in flows.items():
             exact = exact_reuse(walks, flow.users, flow.generators, flow.kills)
             exact_fn += exact
             for name, estimator in ESTIMATORS.items():
@@ -107,8 +113,11 @@ def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: s
                     raise AssertionError(f"{fn.name}: {name} bounds {bounds} exclude the exact "
                                          f"reuse {exact}")
                 per_fn[name] = per_fn[name] + bounds
-        local = sum(result.block_profile.get((fn.name, i.partition("#")[0]), 0)
-                    for i, _ in view["pre_local_reuse"])
+                if is_load(expr):
+                    load_totals[name] = load_totals[name] + bounds
+        local = _local_reuse(fn, view, result)
+        local_loads = _local_reuse(fn, view, result, loads_only=True)
+        load_totals = {n: b + Bounds(local_loads, local_loads) for n, b in load_totals.items()}
         per_fn = {n: b + Bounds(local, local) for n, b in per_fn.items()}
         for name in ESTIMATORS:
             totals[name] = totals[name] + per_fn[name]
@@ -120,12 +129,60 @@ def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: s
     evaluations = expression_evaluations(module, result)
     report = {"exact": exact_total, "local": local_total,
               "estimators": {n: _bounds(b) for n, b in totals.items()},
+              "loads": {n: _bounds(b) for n, b in load_totals.items()},
               "functions": functions, "instructions": result.counts.get("instructions"),
               "evaluations": evaluations}
     if measure_pre:
         report["pre_removed"] = _pre_removed(module, relpath, result, evaluations, entry, args,
                                              inputs, engine, fuel)
     return report
+
+
+def entries(fn, result) -> int:
+    """Times function ``fn`` was entered in ``result`` (a profiled run): its first block's count
+    less the taken edges into that block (a loop may come back to it)."""
+    first = fn.blocks[0].label
+    return (result.block_profile.get((fn.name, first), 0)
+            - sum(result.edge_profile.get((fn.name, a, b), 0) for a, b in fn.edges() if b == first))
+
+
+def _local_reuse(fn, view, result, loads_only: bool = False) -> int:
+    """Dynamic computations reusing a value of their own block (``pre_local_reuse``)."""
+    return sum(result.block_profile.get((fn.name, i.partition("#")[0]), 0)
+               for i, e in view["pre_local_reuse"] if not loads_only or is_load(e))
+
+
+def load_estimate(module: Module, results: Iterable, relpath: Optional[str] = None, *,
+                  estimator: str = "CMPr", engine: str = "auto") -> dict:
+    """The bounds ``estimator`` gives of the dynamic loads the analysis finds reusable (load
+    expressions only, reuse inside blocks added to both bounds, as in ``program_estimates``),
+    from the edge profiles of ``results`` (profiled runs of ``module``, each one's bounds
+    summed): one analysis, no run. ``{"lower", "upper", "average"}`` (PathFinder §8.3: the
+    average of the CMP^r bounds is what the analysis captures). Raises ``EstimationError`` on
+    side exits or a failed run."""
+    from pylogic.analysis.run import module_rows
+    if _side_exits(module):
+        raise EstimationError(f"{relpath or module.path}: blocks with side exits (hyperblocks) "
+                              "have no block-level value flow to estimate")
+    results = list(results)
+    if any(r.error is not None for r in results):
+        raise EstimationError(f"{relpath or module.path}: a profiled run failed")
+    rows = module_rows(module, relpath, relations=RELATIONS, engine=engine)
+    estimate = ESTIMATORS[estimator]
+    total = Bounds(0, 0)
+    for fn in module.defined_functions():
+        view = None
+        for result in results:
+            calls = entries(fn, result)
+            if not calls:
+                continue
+            view = view if view is not None else rows.function(fn.name)
+            for expr, flow in value_flows(fn, view, result.edge_profile, calls).items():
+                if is_load(expr):
+                    total = total + estimate(flow)
+            local = _local_reuse(fn, view, result, loads_only=True)
+            total = total + Bounds(local, local)
+    return {"lower": total.lower, "upper": total.upper, "average": (total.lower + total.upper) / 2}
 
 
 def _bounds(b: Bounds) -> dict:

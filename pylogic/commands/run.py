@@ -237,5 +237,7 @@ def estimate_text(report: dict) -> str:
     rows = [[name, b["lower"], b["upper"],
              "-" if b["error"] is None else f"{100 * b['error']:.1f}%"]
             for name, b in report["estimators"].items()]
-    return head + "\n" + format_table(["estimator", "lower", "upper", "(U-L)/L"], rows,
-                                      align="lrrr")
+    loads = report["loads"]["CMPr"]     # PathFinder §8.3: what the analysis captures of loads
+    return (head + "\n" + format_table(["estimator", "lower", "upper", "(U-L)/L"], rows,
+                                       align="lrrr")
+            + f"\nreusable loads (CMPr): {loads['lower']}..{loads['upper']}")

@@ -37,9 +37,16 @@ def test_row_and_totals_of_a_program_with_known_reuse(tmp_path):
     assert row["pre"]["complete_activation_h1"] == round(100 * 10 / 11, 2)
     assert row["pre"]["complete_activation_calls_h1"] == round(100 * 10 / 11, 2)  # no calls
     assert row["same_value"]["loads"] == 0.0  # A[i] = i: no load repeats its previous value
+    # the analysis (CMP^r, from the simulated run's edge profile) finds the 10 second loads
+    # (block-local reuse) and nothing across iterations (A[i] changes): 10 of 11, 12, 13, 14
+    assert row["captured"] == {"lower": 10, "upper": 10, "average": 10.0,
+                               "of_intra": [round(100 * 10 / n, 2) for n in (11, 12, 13, 14)],
+                               "of_activation_h1": round(100 * 10 / 11, 2)}
     total = limit.totals([row, {"program": "x", "status": "original not run"}])
     assert total["programs"] == 1 and total["reuse"] == row["reuse"]
     assert total["pre"]["complete_whole_h4"] == round(100 * 10 / 14, 2)
+    assert total["captured"]["programs"] == 1 and total["captured"]["average"] == 10.0
+    assert total["captured"]["of_intra"] == row["captured"]["of_intra"]
 
 
 @needs_clang
@@ -63,6 +70,7 @@ def test_coverage_merges_raw_parts_into_totals_only(tmp_path):
     assert cov["commands"] == ["part 0", "part 1"]
     assert cov["all"]["programs"] == 2 and cov["all"]["loads"] == 40
     assert cov["all"]["table81"]["reuse"] == 70.0 and cov["all"]["pre"]["removed"] == 20
+    assert cov["all"]["captured"]["average"] == 20.0
     assert set(cov["by_kind"]) == {"csmith", "torture"}
     assert cov["by_kind"]["torture"]["loads"] == 20 and cov["all"]["status"] == {"ok": 2}
     assert not any(isinstance(v, list) and v and isinstance(v[0], dict)
