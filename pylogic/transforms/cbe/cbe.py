@@ -170,18 +170,29 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     return sorted(out, key=lambda c: (len(c[3]), c))
 
 
+def decided_br(term: CondBr, outcome: str) -> Br:
+    """``term`` with its ``outcome`` ("TRUE"/"FALSE") known: a ``br`` to that side's target."""
+    return Br(target=term.if_true if outcome == "TRUE" else term.if_false,
+              annotations=term.annotations, loc=term.loc)
+
+
 def _copy(blocks: dict, path: tuple, k: int, copies: dict, outcome: str):
     """Block ``copies[path[k]]``: ``path[k]`` entering the copy of the next block of ``path``; the
     last ends in ``br`` to the ``outcome`` target of its ``cbr``."""
     b = path[k]
     instrs = list(blocks[b].instrs)
     if k == len(path) - 1:
-        term = instrs[-1]
-        target = term.if_true if outcome == "TRUE" else term.if_false
-        instrs[-1] = Br(target=target, annotations=term.annotations, loc=term.loc)
+        instrs[-1] = decided_br(instrs[-1], outcome)
     else:
         instrs[-1] = retargeted(instrs[-1], {path[k + 1]: copies[path[k + 1]]})
     return dataclasses.replace(blocks[b], label=copies[b], instrs=tuple(instrs))
+
+
+def _enter(blocks: dict, source: str, first: str, copy: str) -> None:
+    """``source``'s terminator jumps to ``copy`` instead of ``first`` (a threaded path's start)."""
+    src = blocks[source]
+    blocks[source] = dataclasses.replace(
+        src, instrs=src.instrs[:-1] + (retargeted(src.instrs[-1], {first: copy}),))
 
 
 def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
@@ -221,9 +232,8 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             term = blocks[block].instrs[-1]
             if not isinstance(term, CondBr) or f"{block}#{len(blocks[block].instrs) - 1}" != i:
                 continue
-            target = term.if_true if outcome == "TRUE" else term.if_false
             blocks[block] = dataclasses.replace(blocks[block], instrs=blocks[block].instrs[:-1] + (
-                Br(target=target, annotations=term.annotations, loc=term.loc),))
+                decided_br(term, outcome),))
             record.applied.append(Decided(fn.name, i, block, outcome))
         for i, block, source, path, outcome in _candidates(fn, view, max_path):
             if _pure(everywhere.get(i, set())) is not None:
@@ -240,9 +250,7 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                 # the same path threaded the same way before and its copy is unchanged: enter
                 # that copy (identical code; a loop whose test the path decides is unswitched
                 # instead of peeled one more iteration every round, csmith-2)
-                src = blocks[source]
-                blocks[source] = dataclasses.replace(src, instrs=src.instrs[:-1] + (
-                    retargeted(src.instrs[-1], {path[0]: made[path[0]]}),))
+                _enter(blocks, source, path[0], made[path[0]])
                 record.applied.append(Threaded(fn.name, i, block, source, path, outcome, 0))
                 continue
             cost = sum(len(blocks[b].instrs) for b in path)
@@ -258,10 +266,7 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                 blocks[copies[b]] = _copy(blocks, path, k, copies, outcome)
                 order.append(copies[b])
             lineage.paths[fn.name, path, outcome] = copies
-            src = blocks[source]
-            blocks[source] = dataclasses.replace(
-                src, instrs=src.instrs[:-1] + (
-                    retargeted(src.instrs[-1], {path[0]: copies[path[0]]}),))
+            _enter(blocks, source, path[0], copies[path[0]])
             spent[key] = spent.get(key, 0) + cost
             allowance -= cost
             record.applied.append(Threaded(fn.name, i, block, source, path, outcome, cost))

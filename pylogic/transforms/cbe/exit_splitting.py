@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from facts_gen.naming import function_id
-from pylogic.ir.model import Br, Call, CondBr, Function, Module, Ret, branch_targets, retargeted
+from pylogic.ir.model import Call, CondBr, Function, Module, Ret, branch_targets, retargeted
+from pylogic.transforms.cbe.cbe import decided_br
 from pylogic.transforms.driver import rewrite_functions
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.record import Rejection
@@ -267,9 +268,7 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
             blocks[label] = dataclasses.replace(b, instrs=b.instrs[:k] + (
                 dataclasses.replace(call, callee=plan.clone.name, continuations=conts),))
             for cont, o in zip(conts, plan.exits):
-                last = term if o == "UNDEF" else Br(
-                    target=term.if_true if o == "TRUE" else term.if_false,
-                    annotations=term.annotations, loc=term.loc)
+                last = term if o == "UNDEF" else decided_br(term, o)
                 blocks[cont] = dataclasses.replace(b, label=cont, instrs=mid + (last,))
                 order.insert(order.index(label) + 1 + conts.index(cont), cont)
             applied.append(ExitSplit(fn.name, i, label, call.callee, plan.clone.name, plan.exits,

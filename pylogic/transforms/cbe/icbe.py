@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from facts_gen.naming import function_id
-from pylogic.ir.model import Br, Call, CondBr, Function, Module
+from pylogic.ir.model import Call, CondBr, Function, Module
 from pylogic.transforms.cbe.cbe import (DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
-                                    CbeRecord, Decided, Lineage, Threaded, cbe)
+                                    CbeRecord, Decided, Lineage, Threaded, cbe,
+                                    decided_br)
 from pylogic.transforms.cbe.exit_splitting import NEEDS as EXIT_NEEDS, ExitSplit, split_exits
 from pylogic.transforms.driver import rewrite_functions
 from pylogic.transforms.record import Rejection
@@ -180,7 +181,7 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
                 redirect[c] = made.name
             continue
         cost = sum(len(b.instrs) for b in fn.blocks)
-        if cost > clone_limit or cost > allowance or paid + cost > clone_limit:
+        if paid + cost > clone_limit or cost > allowance:
             # §7.5's per-conditional limit: clone_limit per clone, and for all the clones of
             # these decisions over all rounds (else a recursive callee is cloned every round)
             record.rejected.append(Rejection(callee, decisions[0][0], None, "duplication limit",
@@ -196,10 +197,8 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         blocks = {b.label: b for b in fn.blocks}
         for k, (i, outcome) in enumerate(decisions):
             label = _entry_chain_branch(fn, i)
-            term = blocks[label].instrs[-1]
-            target = term.if_true if outcome == "TRUE" else term.if_false
             blocks[label] = dataclasses.replace(blocks[label], instrs=blocks[label].instrs[:-1] + (
-                Br(target=target, annotations=term.annotations, loc=term.loc),))
+                decided_br(blocks[label].instrs[-1], outcome),))
             record.applied.append(EntrySplit(callee, i, outcome, name, tuple(calls),
                                              cost if k == 0 else 0))
         clones.append(dataclasses.replace(fn, name=name,
