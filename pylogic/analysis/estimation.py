@@ -68,6 +68,12 @@ def _side_exits(module: Module) -> bool:
                for i in b.instrs[:-1])
 
 
+def _check_estimable(module: Module, relpath: Optional[str]) -> None:
+    if _side_exits(module):
+        raise EstimationError(f"{relpath or module.path}: blocks with side exits (hyperblocks) "
+                              "have no block-level value flow to estimate")
+
+
 def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: str = "main",
                       args: Iterable[int] = (), inputs: Iterable[int] = (),
                       engine: str = "auto", measure_pre: bool = True,
@@ -82,9 +88,7 @@ def program_estimates(module: Module, relpath: Optional[str] = None, *, entry: s
     from pylogic.analysis.evaluations import expression_evaluations
     from pylogic.analysis.run import module_rows
     from pylogic.interp.paths import run_with_paths
-    if _side_exits(module):
-        raise EstimationError(f"{relpath or module.path}: blocks with side exits (hyperblocks) "
-                              "have no block-level value flow to estimate")
+    _check_estimable(module, relpath)
     args, inputs = list(args), list(inputs)
     result, paths = run if run is not None else run_with_paths(module, entry, args, inputs, fuel)
     if result.error is not None:
@@ -161,9 +165,7 @@ def load_estimate(module: Module, results: Iterable, relpath: Optional[str] = No
     average of the CMP^r bounds is what the analysis captures). Raises ``EstimationError`` on
     side exits or a failed run."""
     from pylogic.analysis.run import module_rows
-    if _side_exits(module):
-        raise EstimationError(f"{relpath or module.path}: blocks with side exits (hyperblocks) "
-                              "have no block-level value flow to estimate")
+    _check_estimable(module, relpath)
     results = list(results)
     if any(r.error is not None for r in results):
         raise EstimationError(f"{relpath or module.path}: a profiled run failed")
