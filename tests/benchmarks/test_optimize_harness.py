@@ -115,7 +115,12 @@ def test_pass_timeout_counts_cpu_and_is_listed(monkeypatch):
             t = time.perf_counter()
             while time.perf_counter() - t < 30:
                 pass
-    monkeypatch.setattr(harness, "PASS_TIMEOUT", 1e-6)
+    def spinning(*args, **kwargs):          # a pipeline that takes CPU time until stopped
+        t = time.perf_counter()
+        while time.perf_counter() - t < 30:
+            pass
+    monkeypatch.setattr(harness, "optimize", spinning)
+    monkeypatch.setattr(harness, "PASS_TIMEOUT", 0.05)
     rec = harness.evaluate("loop_call.pir", "example", os.path.join(harness.EXAMPLES, "loop_call.pir"),
                            [["if-convert"]], [])
     assert "timed out" in rec["versions"][1]["detail"]
