@@ -51,10 +51,13 @@ CSMITH_SMALL = ("--no-float", "--max-funcs", "5", "--max-block-depth", "3",
                 "--max-expr-complexity", "5", "--no-packed-struct")
 
 
-def _run(cmd: list[str], timeout: float, env=None) -> tuple[float, subprocess.CompletedProcess]:
-    t0 = time.perf_counter()
+def _run(cmd: list[str], timeout: float, env=None
+         ) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall seconds, CPU seconds (user + system of the process and its children) and the
+    finished process (a loaded machine stretches wall time, not CPU: the figures record both)."""
+    t0, c0 = time.perf_counter(), children_cpu()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    return time.perf_counter() - t0, proc
+    return time.perf_counter() - t0, children_cpu() - c0, proc
 
 
 def _pathlogic() -> list[str]:
@@ -223,9 +226,10 @@ def section_corpus(n: int, engines, work: Path, timeout: float) -> dict:
     for engine in engines:
         dest = work / f"out-{engine}"
         shutil.rmtree(dest, ignore_errors=True)
-        wall, proc = _run(_pathlogic() + ["analyze", str(src), "--out", str(dest), "--engine",
+        wall, cpu, proc = _run(_pathlogic() + ["analyze", str(src), "--out", str(dest), "--engine",
                                           engine, "--quiet"], timeout, env)
-        row = {"engine": engine, "wall_s": round(wall, 2), "exit": proc.returncode}
+        row = {"engine": engine, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
+               "exit": proc.returncode}
         try:
             summary = json.loads((dest / "summary.json").read_text())
             row["phases_s"] = summary["seconds"]
@@ -254,13 +258,14 @@ def section_predicates(work: Path, timeout: float) -> dict:
     subprocess.run(["csmith", "--seed", "9005", "-o", str(seed)], check=True, capture_output=True,
                    timeout=60)
     converted = work / "seed9005-ifc.pir"
-    wall_ifc, proc = _run(_pathlogic() + ["if-convert", str(seed), "--out", str(converted)],
+    wall_ifc, cpu_ifc, proc = _run(_pathlogic() + ["if-convert", str(seed), "--out", str(converted)],
                           timeout, {**os.environ, "CPATH": "/usr/include/csmith"})
     if proc.returncode not in (0, 2) or not converted.exists():
         return {"error": (proc.stderr or proc.stdout)[-300:]}
-    wall, proc = _run(_pathlogic() + ["predicates", str(converted), "--function", "main",
+    wall, cpu, proc = _run(_pathlogic() + ["predicates", str(converted), "--function", "main",
                                       "--json"], timeout)
-    row = {"if_convert_s": round(wall_ifc, 2), "predicates_s": round(wall, 2),
+    row = {"if_convert_s": round(wall_ifc, 2), "if_convert_cpu_s": round(cpu_ifc, 2),
+           "predicates_s": round(wall, 2), "predicates_cpu_s": round(cpu, 2),
            "exit": proc.returncode}
     try:
         data = json.loads(proc.stdout)                  # {function: [one row per pair]}
@@ -285,26 +290,31 @@ def section_import(sizes, work: Path, timeout: float) -> dict:
         c = work / f"ifs{n}.c"
         c.write_text(ifs_program(n))
         ll = work / f"ifs{n}.ll"
-        t_clang, _ = _run([find_clang(), "-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone",
+        t_clang, c_clang, _ = _run([find_clang(), "-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone",
                            "-o", str(ll), str(c)], timeout)
-        t_opt, _ = _run([find_opt(), "-S", "-passes=mem2reg,lowerswitch", str(ll), "-o",
+        t_opt, c_opt, _ = _run([find_opt(), "-S", "-passes=mem2reg,lowerswitch", str(ll), "-o",
                          str(ll) + ".opt"], timeout)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), children_cpu()
         from pylogic.ir.load import load_program
         try:
-            run_with_timeout(load_program, timeout, str(c))
+            run_with_timeout(load_program, timeout, str(c))   # a forked worker: children's CPU
             ours = round(time.perf_counter() - t0, 3)
+            ours_cpu = round(children_cpu() - c0, 3)
         except RuntimeError as exc:
-            ours = None
+            ours = ours_cpu = None
             out.setdefault("errors", []).append(f"N={n}: {exc}"[:200])
         row = {"ifs": n, "clang_s": round(t_clang, 3), "opt_s": round(t_opt, 3),
-               "pathlogic_import_s": ours}
+               "pathlogic_import_s": ours, "clang_cpu_s": round(c_clang, 3),
+               "opt_cpu_s": round(c_opt, 3), "pathlogic_import_cpu_s": ours_cpu}
         out["runs"].append(row)
         print(json.dumps(row), flush=True)
     del PREPARATION
     out["exponent_pathlogic"] = _exp([(r["ifs"], r["pathlogic_import_s"]) for r in out["runs"]
                                       if r["pathlogic_import_s"]])
     out["exponent_clang"] = _exp([(r["ifs"], r["clang_s"]) for r in out["runs"]])
+    out["exponent_pathlogic_cpu"] = _exp([(r["ifs"], r["pathlogic_import_cpu_s"])
+                                          for r in out["runs"] if r["pathlogic_import_cpu_s"]])
+    out["exponent_clang_cpu"] = _exp([(r["ifs"], r["clang_cpu_s"]) for r in out["runs"]])
     # N log N or better: seconds / (N log2 N) must not grow with N.
     out["seconds_per_n_log_n"] = [
         {"ifs": r["ifs"], "us": round(1e6 * r["pathlogic_import_s"] / (r["ifs"] * math.log2(r["ifs"])), 3)}
@@ -323,14 +333,15 @@ def section_import_corpus(n: int, work: Path, top: int = 12) -> dict:
     os.environ.setdefault("CPATH", "/usr/include/csmith")
     files = sorted((p for p in csmith_dir(n, work).iterdir() if p.suffix == ".c"),
                    key=lambda p: int(p.stem[4:]))
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), children_cpu()      # clang and opt are child processes
     for path in files:
         prepare_c(str(path))
-    prepare_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    prepare_s, prepare_cpu = time.perf_counter() - t0, children_cpu() - c0
+    t0, c0, p0 = time.perf_counter(), children_cpu(), time.process_time()
     for path in files:
         load_program(str(path))
     load_s = time.perf_counter() - t0
+    load_cpu = children_cpu() - c0 + time.process_time() - p0
     profile = cProfile.Profile()
     profile.enable()
     for path in files:
@@ -343,6 +354,8 @@ def section_import_corpus(n: int, work: Path, top: int = 12) -> dict:
                   "share": round(v[2] / total, 3)} for (file, line, name), v in rows]
     result = {"programs": len(files), "clang_opt_s": round(prepare_s, 3),
               "load_s": round(load_s, 3), "ratio": round(load_s / prepare_s, 2),
+              "clang_opt_cpu_s": round(prepare_cpu, 3), "load_cpu_s": round(load_cpu, 3),
+              "ratio_cpu": round(load_cpu / prepare_cpu, 2),
               "profile_top_own_time": dominated}
     print(json.dumps({k: v for k, v in result.items() if k != "profile_top_own_time"}), flush=True)
     return result
@@ -364,16 +377,19 @@ def section_execution(work: Path, timeout: float) -> dict:
     from pylogic.ir.load import load_program
     module, _ = load_program(str(c))
     fuel = 10 ** 9
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     ref = run_module(module, fuel=fuel)
     out = {"interpreter_s": round(time.perf_counter() - t0, 3),
+           "interpreter_cpu_s": round(time.process_time() - c0, 3),
            "instructions": ref.counts["instructions"]}
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     first = run_module_native(module, fuel=fuel)      # compilation included
     out["native_engine_first_s"] = round(time.perf_counter() - t0, 3)
-    t0 = time.perf_counter()
+    out["native_engine_first_cpu_s"] = round(time.process_time() - c0, 3)
+    t0, c0 = time.perf_counter(), time.process_time()
     warm = run_module_native(module, fuel=fuel)       # compiled code cached per module
     out["native_engine_warm_s"] = round(time.perf_counter() - t0, 4)
+    out["native_engine_warm_cpu_s"] = round(time.process_time() - c0, 4)
     out["native_engine_agrees"] = all(
         (r.stdout, r.exit_status, r.counts) == (ref.stdout, ref.exit_status, ref.counts)
         for r in (first, warm))
@@ -383,12 +399,12 @@ def section_execution(work: Path, timeout: float) -> dict:
                    capture_output=True)
     lli = shutil.which("lli-14") or shutil.which("lli")
     if lli:
-        t, _ = _run([lli, "-jit-kind=mcjit", "-force-interpreter", str(ll)], timeout)
-        out["lli_interpreter_s"] = round(t, 2)
+        t, cpu, _ = _run([lli, "-jit-kind=mcjit", "-force-interpreter", str(ll)], timeout)
+        out["lli_interpreter_s"], out["lli_interpreter_cpu_s"] = round(t, 2), round(cpu, 2)
     exe = work / "loop"
     subprocess.run([find_clang(), "-O0", "-o", str(exe), str(c)], check=True, capture_output=True)
-    t, _ = _run([str(exe)], timeout)
-    out["native_s"] = round(t, 4)
+    t, cpu, _ = _run([str(exe)], timeout)
+    out["native_s"], out["native_cpu_s"] = round(t, 4), round(cpu, 4)
     return out
 
 
