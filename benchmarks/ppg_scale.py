@@ -5,15 +5,19 @@ combination, two registers redefined again and again), per engine, with the fitt
 exponent; writes runs/ppg-scale.json (or ``--out``).
 
     python -m benchmarks.ppg_scale [--defines 100,200,...] [--engines clingo,duckdb[,souffle]]
-        [--scopes build,all] [--before REV [--labels before]] [--timeout 120] [--memory-gb 6]
+        [--scopes build,compact,all] [--before REV [--labels before]] [--timeout 120]
+        [--memory-gb 6]
 
-Two scopes: ``build`` asks the engine for every output relation but the two closures
-``ppg_subset`` / ``ppg_disjoint`` (the graphs, the values, and the closure rows the
-constructions themselves test); ``all`` for every relation. The closures list every node under
-an empty node (⊆ false) and every node under a full one (⊇ true); this block has a linear number
-of both (unguarded defines, comparisons of a register with itself), so ``all`` writes a
-quadratic number of rows whatever the rules: each result records the CPU per output row and the
-closure rows outside those products (``outside_products``, read from the rows). ``--before
+Three scopes: ``build`` asks ``ppg.dl`` for every output relation but the subset and
+disjointness closures (the graphs, the values, and the closure rows the constructions themselves
+test); ``compact`` for every output of ``ppg.dl``: the closures in compact form (core pairs,
+empty, full and void nodes), what ``analyze``, the predicate layer and PPDE read; ``all`` for
+every output of ``ppg_closure.dl``, the closures as pairs ``ppg_subset`` / ``ppg_disjoint``
+too. The pairs list every node under an empty node (⊆ false) and every node under a full one
+(⊇ true); this block has a linear number of both (unguarded defines, comparisons of a register
+with itself), so ``all`` writes a quadratic number of rows whatever the rules: each result
+records the CPU per output row and the closure rows outside those products
+(``outside_products``, read from the rows). ``--before
 REV`` also runs the ``datalog/`` of git revision REV (``git archive``) with this tree's engines:
 the figures before the rewrite.
 A run over ``--timeout`` seconds or ``--memory-gb`` of address space is recorded as not finished,
@@ -40,8 +44,10 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.common import children_cpu, command_line, growth_exponent, write_run  # noqa: E402
 
 DEFAULT_DEFINES = "100,200,400,700,1000,2000,3000"
-#: The two closure relations whose size is quadratic in this block (see the module docstring).
-CLOSURES = ("ppg_subset", "ppg_disjoint")
+#: The closure relations: the pairs (quadratic in this block; ``ppg_closure.dl``) and their
+#: compact form (``ppg.dl``); see the module docstring.
+CLOSURES = ("ppg_subset", "ppg_disjoint", "ppg_subset_core", "ppg_empty", "ppg_full",
+            "ppg_disjoint_core", "ppg_void")
 SOUFFLE_BUILD = Path("/work/souffle-src/build/src/souffle")
 
 
@@ -66,6 +72,18 @@ def child(program: str, facts: str, engine: str, scope: str) -> None:
     if "ppg_subset" in rows:
         out["outside_products"] = outside_products(rows)
     print(json.dumps(out))
+
+
+def program_for(datalog: Path, scope: str) -> Path | None:
+    """The program a scope runs: ``ppg_closure.dl`` for ``all`` (``ppg.dl`` before it existed,
+    when ``ppg.dl`` output the pairs), else ``ppg.dl``; None for ``compact`` before the compact
+    form existed."""
+    closure = datalog / "ppg_closure.dl"
+    if scope == "all":
+        return closure if closure.exists() else datalog / "ppg.dl"
+    if scope == "compact" and not closure.exists():
+        return None
+    return datalog / "ppg.dl"
 
 
 def outside_products(rows: dict) -> dict:
@@ -127,7 +145,7 @@ def main() -> int:
     ap.add_argument("--defines", default=DEFAULT_DEFINES)
     ap.add_argument("--engines", default="clingo,duckdb,souffle",
                     help="souffle is left out when its binary is absent")
-    ap.add_argument("--scopes", default="build,all")
+    ap.add_argument("--scopes", default="build,compact,all")
     ap.add_argument("--before", metavar="REV", help="also run the datalog/ of this git revision")
     ap.add_argument("--labels", default="after,before",
                     help="which of the two programs to run (before: only with --before)")
@@ -151,14 +169,14 @@ def main() -> int:
     results = []
     with tempfile.TemporaryDirectory(prefix="pathlogic-ppg-") as tmp:
         labels = args.labels.split(",")
-        programs = {"after": ROOT / "datalog" / "ppg.dl"} if "after" in labels else {}
+        programs = {"after": ROOT / "datalog"} if "after" in labels else {}  # label -> datalog/
         if args.before and "before" in labels:
             old = Path(tmp) / "before"
             old.mkdir()
             archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "datalog"],
                                      capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
-            programs["before"] = old / "datalog" / "ppg.dl"
+            programs["before"] = old / "datalog"
         stopped = set()
         for n in sizes:
             src = Path(tmp) / f"src{n}"
@@ -167,11 +185,12 @@ def main() -> int:
             facts = Path(tmp) / f"facts{n}"
             subprocess.run([sys.executable, "-m", "pylogic.cli", "facts", str(src), "--out",
                             str(facts)], cwd=ROOT, env=env, check=True, capture_output=True)
-            for label, program in programs.items():
+            for label, datalog in programs.items():
                 for engine in engines:
                     for scope in args.scopes.split(","):
                         key = (label, engine, scope)
-                        if key in stopped:
+                        program = program_for(datalog, scope)
+                        if key in stopped or program is None:
                             continue
                         rec = {"label": label, "engine": engine, "scope": scope, "defines": n,
                                **measure(program, facts, engine, scope, args.timeout,

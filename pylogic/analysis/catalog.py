@@ -137,7 +137,11 @@ CATALOG: tuple[Analysis, ...] = (
              "pd_du/pd_dead/pd_partially_dead/pd_candidate/pd_faint: predicate-aware def-use chains "
              "and deadness per definition (PPDE line 7, predicated_pde.md §2.5-§2.7)"),
     Analysis("ppg", "ppg.dl", "predicated",
-             "predicate partition graphs (block and predicate-register PPGs, subset/disjoint)"),
+             "predicate partition graphs (block and predicate-register PPGs, subset/disjoint "
+             "in compact form: core pairs, empty, full and void nodes)"),
+    Analysis("ppg_closure", "ppg_closure.dl", "demand",
+             "ppg_subset, ppg_disjoint: the PPG closures as pairs (quadratic in a block of "
+             "predicate defines): opt-in, computed only when asked for"),
 )
 
 #: Files that are not analyses: the schema, #include-only bundles, shared rule sets, families.

@@ -65,11 +65,11 @@ class BlockPredicates:
 
     def is_disjoint(self, p, q) -> bool:
         """IsDisjoint(p, q): the domains are proven not to overlap."""
-        return (self._n(p), self._n(q)) in self.ppg._disjoint["pred"]
+        return self.ppg.is_disjoint(self._n(p), self._n(q), "pred")
 
     def is_subset(self, p, q) -> bool:
         """IsSubset(p, q): Dom(p) ⊆ Dom(q) is proven."""
-        return (self._n(p), self._n(q)) in self.ppg._subset["pred"]
+        return self.ppg.is_subset(self._n(p), self._n(q), "pred")
 
     def equal(self, p, q) -> bool:
         """p = q: both inclusions proven."""
@@ -79,17 +79,17 @@ class BlockPredicates:
         """LUB_Diff(p, q) for q ⊂ p as register names, or None when no PPG path from p down to
         q exists or a sibling on it has no register name here (then no motion may rely on it)."""
         target = self._n(q)
-        subset = self.ppg._subset["pred"]
-        parts = self.ppg._by_parent["pred"]
+        ppg = self.ppg
+        parts = ppg._by_parent["pred"]
 
         def walk(node, seen) -> Optional[list]:
-            if node in self.ppg._equivalents("pred", target) or \
-                    (node, target) in subset and (target, node) in subset:
+            if node in ppg._equivalents("pred", target) or \
+                    ppg.is_subset(node, target, "pred") and ppg.is_subset(target, node, "pred"):
                 return []
-            for x in self.ppg._equivalents("pred", node):
+            for x in ppg._equivalents("pred", node):
                 for kids in parts.get(x, ()):
                     for child in kids:
-                        if child in seen or (target, child) not in subset:
+                        if child in seen or not ppg.is_subset(target, child, "pred"):
                             continue
                         rest = walk(child, seen | {child})
                         if rest is not None:

@@ -5,7 +5,10 @@ predicates from the labelled CDG), ``"cfg"`` (Algorithm 1, from the CFG with dum
 and ``"pred"`` (predicate-register values, from the shapes of predicate defines, after [6]).
 A node is a pair ``(name, kind)`` (see the header comments of ``datalog/ppg/cfg.dl`` and
 ``datalog/ppg/pred.dl``). Subset and disjointness are decided in Datalog (closure + cover rule,
-ppg.md §4.8); ``covers`` (a ∨ b always true) is answered here by a search over the partitions.
+ppg.md §4.8) and read in compact form: pairs proven without the constant nodes, plus the empty,
+full and void nodes (a ⊆ b when (a, b) is a core pair, a is empty or b is full; the pairs
+themselves, quadratic in a block of predicate defines, are ``datalog/ppg_closure.dl``'s);
+``covers`` (a ∨ b always true) is answered here by a search over the partitions.
 This module only reads rows (``PPG_RELATIONS``); the analysis layer runs the program.
 
 Example
@@ -28,8 +31,9 @@ from pylogic.predicates.network import PredicateError, last_defining_blocks
 
 #: The output relations of ``datalog/ppg.dl`` a ``PartitionGraph`` reads:
 #: ``module_rows(module, relations=PPG_RELATIONS)``.
-PPG_RELATIONS = ("ppg_node", "ppg_partition", "ppg_subset", "ppg_disjoint", "ppg_value",
-                 "ppg_rep", "ppg_cdg", "ppg_dummy", "ppg_cfg_edge", "ppg_violation")
+PPG_RELATIONS = ("ppg_node", "ppg_partition", "ppg_subset_core", "ppg_empty", "ppg_full",
+                 "ppg_disjoint_core", "ppg_void", "ppg_value", "ppg_rep", "ppg_cdg", "ppg_dummy",
+                 "ppg_cfg_edge", "ppg_violation")
 GRAPHS = ("cdg", "cfg", "pred")
 TRUE_NODE = ("true", "const")
 FALSE_NODE = ("false", "const")
@@ -88,12 +92,15 @@ class PartitionGraph:
         for g, parts in self.partitions.items():
             for parent, kids in parts.values():
                 self._by_parent[g][parent].append(kids)
-        self._subset: dict = defaultdict(set)
-        for g, an, ak, bn, bk in mine("ppg_subset"):
-            self._subset[g].add(((an, ak), (bn, bk)))
-        self._disjoint: dict = defaultdict(set)
-        for g, an, ak, bn, bk in mine("ppg_disjoint"):
-            self._disjoint[g].add(((an, ak), (bn, bk)))
+        self._core: dict = defaultdict(set)          # ppg_subset_core pairs (a, b)
+        for g, an, ak, bn, bk in mine("ppg_subset_core"):
+            self._core[g].add(((an, ak), (bn, bk)))
+        self._empty, self._full, self._void = (self._node_sets(mine(rel)) for rel in
+                                               ("ppg_empty", "ppg_full", "ppg_void"))
+        self._dcore: dict = defaultdict(set)         # ppg_disjoint_core pairs
+        for g, an, ak, bn, bk in mine("ppg_disjoint_core"):
+            self._dcore[g].add(((an, ak), (bn, bk)))
+        self._below: dict = {}
         self._equiv: dict = {}
         self._root_nodes: dict = {}
         self._root_frozen: dict = {}
@@ -104,6 +111,53 @@ class PartitionGraph:
         self.cdg = [tuple(r) for r in mine("ppg_cdg")]
         self.edges = [((a, ak), (b, bk)) for a, ak, b, bk in mine("ppg_cfg_edge")]
         self.violations = [tuple(r) for r in mine("ppg_violation")]
+
+    @staticmethod
+    def _node_sets(rows) -> dict:
+        out: dict = defaultdict(set)
+        for g, n, k in rows:
+            out[g].add((n, k))
+        return out
+
+    def is_subset(self, a: Node, b: Node, g: str) -> bool:
+        """Dom(a) ⊆ Dom(b) for two nodes of graph g: ppg_subset from its compact form."""
+        nodes = self.nodes[g]
+        return (a, b) in self._core[g] or (a in self._empty[g] and b in nodes) or \
+            (b in self._full[g] and a in nodes)
+
+    def is_disjoint(self, a: Node, b: Node, g: str) -> bool:
+        """Dom(a) ∩ Dom(b) = ∅ for two nodes of graph g: ppg_disjoint from its compact form."""
+        void, nodes = self._void[g], self.nodes[g]
+        return (a, b) in self._dcore[g] or (a in void and b in nodes) or (b in void and a in nodes)
+
+    def _core_index(self, g: str) -> tuple[dict, dict]:
+        """The core pairs of graph g indexed both ways: (below each node, above each node)."""
+        hit = self._below.get(g)
+        if hit is None:
+            down, up = defaultdict(set), defaultdict(set)
+            for a, b in self._core[g]:
+                down[b].add(a)
+                up[a].add(b)
+            hit = self._below[g] = (down, up)
+        return hit
+
+    def below(self, b: Node, g: str) -> set:
+        """Every a with Dom(a) ⊆ Dom(b) (the pairs of ppg_subset ending at b)."""
+        out = set(self._core_index(g)[0].get(b, ()))
+        if b in self._full[g]:
+            out |= self.nodes[g]
+        if b in self.nodes[g]:
+            out |= self._empty[g]
+        return out
+
+    def above(self, a: Node, g: str) -> set:
+        """Every b with Dom(a) ⊆ Dom(b) (the pairs of ppg_subset starting at a)."""
+        out = set(self._core_index(g)[1].get(a, ()))
+        if a in self._empty[g]:
+            out |= self.nodes[g]
+        if a in self.nodes[g]:
+            out |= self._full[g]
+        return out
 
     # ------------------------------------------------------------ references
     def value(self, pred: str, at: Optional[str] = None) -> Optional[Node]:
@@ -137,14 +191,14 @@ class PartitionGraph:
     def implies(self, a, b, g: str = "pred") -> bool:
         """Dom(a) ⊆ Dom(b) is proven (ppg_subset: closure + cover rule)."""
         self.queries += 1
-        return (self._node(a, g), self._node(b, g)) in self._subset[g]
+        return self.is_subset(self._node(a, g), self._node(b, g), g)
 
     subset = implies
 
     def disjoint(self, a, b, g: str = "pred") -> bool:
         """Dom(a) ∩ Dom(b) = ∅ is proven (ppg_disjoint: siblings, closure, cover rule)."""
         self.queries += 1
-        return (self._node(a, g), self._node(b, g)) in self._disjoint[g]
+        return self.is_disjoint(self._node(a, g), self._node(b, g), g)
 
     def equivalent(self, a, b, g: str = "pred") -> bool:
         """Both inclusions are proven."""
@@ -158,11 +212,11 @@ class PartitionGraph:
         what it covers (issue #12 item 2: the walk down from the root cost ~1 ms a pair)."""
         self.queries += 1
         na, nb = self._node(a, g), self._node(b, g)
-        below, sizes, member_of, lifted, always = self._cover_index(g)
+        sizes, member_of, always = self._cover_index(g)
         roots = self._root_set(g)
         covered: set = set()
         remaining: dict = {}
-        stack = [*below.get(na, ()), *below.get(nb, ()), *always]
+        stack = [*self.below(na, g), *self.below(nb, g), *always]
         while stack:
             x = stack.pop()
             if x in covered:
@@ -173,19 +227,16 @@ class PartitionGraph:
             for pid in member_of.get(x, ()):
                 left = remaining.get(pid, sizes[pid][1]) - 1
                 remaining[pid] = left
-                if left == 0:
-                    stack.extend(lifted.get(sizes[pid][0], ()))
+                if left == 0:      # the parent is covered, and every node equal to it
+                    stack.extend(self._equivalents(g, sizes[pid][0]))
         return False
 
     def _cover_index(self, g: str) -> tuple:
-        """(nodes below each node, (parent, distinct member count) per partition, the
-        partitions each node is a member of, the nodes a complete partition of y covers -- y
-        and every node equal to it --, and the nodes covered by an empty partition)."""
+        """((parent, distinct member count) per partition, the partitions each node is a
+        member of, and the nodes covered by an empty partition: its parent and every node
+        equal to it)."""
         hit = self._cover.get(g)
         if hit is None:
-            below: dict = defaultdict(list)
-            for x, n in self._subset[g]:
-                below[n].append(x)
             sizes: list = []
             member_of: dict = defaultdict(list)
             for parent, kid_lists in self._by_parent[g].items():
@@ -194,14 +245,8 @@ class PartitionGraph:
                     for m in distinct:
                         member_of[m].append(len(sizes))
                     sizes.append((parent, len(distinct)))
-            nodes = ({x for pair in self._subset[g] for x in pair} | set(self._by_parent[g])
-                     | set(member_of))
-            lifted: dict = defaultdict(list)
-            for x in nodes:
-                for y in self._equivalents(g, x):
-                    lifted[y].append(x)
-            always = [x for parent, n in sizes if n == 0 for x in lifted.get(parent, ())]
-            hit = self._cover[g] = (below, sizes, member_of, lifted, always)
+            always = [x for parent, n in sizes if n == 0 for x in self._equivalents(g, parent)]
+            hit = self._cover[g] = (sizes, member_of, always)
         return hit
 
     def _root_set(self, g: str) -> frozenset:
@@ -215,19 +260,25 @@ class PartitionGraph:
         hit = self._root_nodes.get(g)
         if hit is None:
             root = TRUE_NODE if g == "pred" else ("__start__", "-")
-            hit = self._root_nodes[g] = [x for (r, x) in self._subset[g] if r == root]
+            hit = self._root_nodes[g] = sorted(self.above(root, g))
         return hit
 
     def _equivalents(self, g: str, x) -> list:
         """Nodes with the same domain as x (proven both ways), x included."""
-        eq = self._equiv.get(g)
-        if eq is None:
-            eq = defaultdict(list)
-            for a, b in self._subset[g]:
-                if (b, a) in self._subset[g]:
-                    eq[a].append(b)
-            self._equiv[g] = eq
-        return eq.get(x, [x])
+        eq = self._equiv.setdefault(g, {})
+        hit = eq.get(x)
+        if hit is None:
+            if x in self._empty[g]:      # x ⊆ every node: y = x when y ⊆ x
+                same = self.below(x, g)
+            elif x in self._full[g]:     # every node ⊆ x: y = x when x ⊆ y
+                same = self.above(x, g)
+            else:                        # a full y equal to x is below it by a core pair
+                down, up = self._core_index(g)
+                same = {y for y in up.get(x, ()) if self.is_subset(y, x, g)}
+                same |= {y for y in down.get(x, ()) if y in self._full[g] and
+                         self.is_subset(x, y, g)}
+            hit = eq[x] = sorted(same) or [x]
+        return hit
 
     def relation(self, a, b, g: str = "pred", at: Optional[str] = None) -> Optional[dict]:
         """``{"disjoint", "a_implies_b", "b_implies_a", "covers"}`` for two references (with

@@ -38,6 +38,8 @@ def test_a_host_freeze_is_left_alone(tmp_path):
     try:
         before = gc.get_freeze_count()
         analyze_directory(_inputs(tmp_path), tmp_path / "out", engine="clingo")
-        assert gc.get_freeze_count() == before
+        # not thawed, nothing of the run left frozen (frozen objects that die meanwhile leave
+        # the permanent generation: the count may drop by those, failed once by 2 under xdist)
+        assert 0.9 * before <= gc.get_freeze_count() <= before
     finally:
         gc.unfreeze()

@@ -1,5 +1,6 @@
 """benchmarks/ppg_scale.py: the fitted growth exponent, and one small run end to end (the run file
-holds the rows of each scope: ``build`` leaves out the two closures, ``all`` has them)."""
+holds the rows of each scope: ``build`` leaves out the closures, ``compact`` has their compact
+form, ``all`` the pairs too)."""
 from __future__ import annotations
 
 import json
@@ -28,7 +29,12 @@ def test_small_run(tmp_path, monkeypatch):
     assert all(r["finished"] and r["defines"] == 6 for r in by_scope.values())
     assert set(ppg_scale.CLOSURES) <= set(by_scope["all"]["rows"])
     assert not set(ppg_scale.CLOSURES) & set(by_scope["build"]["rows"])
+    compact = set(by_scope["compact"]["rows"])
+    assert "ppg_subset_core" in compact and not {"ppg_subset", "ppg_disjoint"} & compact
     assert by_scope["all"]["rows"]["ppg_node"] == by_scope["build"]["rows"]["ppg_node"] > 6
+    # the pairs are the core rows and the products of the node sets (ppg_closure.dl)
+    rows = by_scope["all"]["rows"]
+    assert rows["ppg_subset"] >= rows["ppg_subset_core"] + rows["ppg_empty"]
 
 
 def test_outside_products_counts_the_rows_no_node_set_product_explains():

@@ -1,4 +1,4 @@
-"""ppg.dl's ppg_subset / ppg_disjoint on a long generated hyperblock (issue #29 item 5) obey the
+"""ppg_closure.dl's ppg_subset / ppg_disjoint on a long generated hyperblock (issue #29 item 5) obey the
 closure laws of ppg.md §4.8 as read from the output rows alone: subset reflexive and
 transitive, partition members under their parent, the cover rule; disjoint symmetric, siblings
 disjoint, closed downwards under subset, the cover rule. query.dl computes them without joining
@@ -14,15 +14,21 @@ import pytest
 from pylogic.analysis.run import module_rows
 from pylogic.ir.load import load_text
 from pylogic.ir.synthetic_hyperblock import GROUPS, hyperblock_lines, hyperblock_program
-from pylogic.predicates.ppg import PPG_RELATIONS
+from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
 from tests.support import ENGINES
 
 DEFINES = 40
+CLOSURE_PAIRS = ("ppg_subset", "ppg_disjoint")     # ppg_closure.dl, on demand
+
+
+def function_rows(engine: str):
+    module = load_text(hyperblock_program(DEFINES, stride=7))
+    return module_rows(module, "t.pir", relations=PPG_RELATIONS + CLOSURE_PAIRS,
+                       engine=engine).of("t.pir::hyper")
 
 
 def pred_rows(engine: str) -> dict:
-    module = load_text(hyperblock_program(DEFINES, stride=7))
-    rows = module_rows(module, "t.pir", relations=PPG_RELATIONS, engine=engine).of("t.pir::hyper")
+    rows = function_rows(engine)
     pred = {rel: {tuple(r[1:]) for r in rows[rel] if r[0] == "pred"}
             for rel in ("ppg_node", "ppg_subset", "ppg_disjoint", "ppg_partition")}
     return {"nodes": pred["ppg_node"],
@@ -78,3 +84,20 @@ def test_closure_laws(engine):
         assert over <= up[parent], (parent, sorted(over - up[parent])[:3])
         apart = set.intersection(*({y for y in nodes if (m, y) in dis} for m in members))
         assert all((parent, y) in dis for y in apart), parent  # cover rule, disjoint
+
+
+@pytest.mark.slow
+def test_partition_graph_answers_as_the_pairs():
+    """The predicate layer reads the compact form (core pairs, empty / full / void nodes): on
+    this block it answers every subset and disjointness question of the pred graph exactly as
+    the pairs of ppg_closure.dl."""
+    rows = function_rows("clingo")
+    g = PartitionGraph(rows)
+    sub = {((a, ak), (b, bk)) for gr, a, ak, b, bk in rows["ppg_subset"] if gr == "pred"}
+    dis = {((a, ak), (b, bk)) for gr, a, ak, b, bk in rows["ppg_disjoint"] if gr == "pred"}
+    nodes = g.nodes["pred"]
+    assert len(sub) > len(g._core["pred"])        # the products are not in the core rows
+    for a in nodes:
+        for b in nodes:
+            assert g.is_subset(a, b, "pred") == ((a, b) in sub), (a, b)
+            assert g.is_disjoint(a, b, "pred") == ((a, b) in dis), (a, b)

@@ -12,8 +12,9 @@ from pylogic.predicates.ppg import PPG_RELATIONS, PartitionGraph
 from tests.datalog.fact_cases import FactCases
 from tests.support import ENGINES
 
-FAMILY = FactCases("ppg", "ppg.dl")
+FAMILY = FactCases("ppg", "ppg.dl", also=("ppg_closure.dl",))
 PROGRAM = FAMILY.program
+CLOSURE = FAMILY.also[0]
 CASES_DIR = FAMILY.dir
 CASES = FAMILY.names
 
@@ -23,8 +24,8 @@ def expected(case: str) -> dict:
 
 
 def test_every_public_ppg_relation_is_expected():
-    checked = load_program(PROGRAM)
-    public = {r for r in checked.outputs if r.startswith("ppg_")}
+    public = {r for p in (PROGRAM, CLOSURE) for r in load_program(p).outputs if r.startswith("ppg_")}
+    assert not {"ppg_subset", "ppg_disjoint"} & set(load_program(PROGRAM).outputs)  # opt-in
     for case in CASES:
         assert set(expected(case)) == public, case
 
@@ -34,6 +35,7 @@ def test_every_public_ppg_relation_is_expected():
 @pytest.mark.parametrize("case", CASES)
 def test_ppg_outputs(case, engine):
     got = run_program(PROGRAM, CASES_DIR / case, engine=engine)
+    got.update(run_program(CLOSURE, CASES_DIR / case, engine=engine))
     for rel, rows in expected(case).items():
         assert got[rel] == rows, (case, rel)
 
@@ -60,3 +62,24 @@ def test_partition_graph_reads_these_rows():
     assert g.value("p2", "entry") == ("entry#2", "v1")
     assert g.disjoint(("p4", "entry"), ("p2", "entry"))
     assert g.implies(("p4", "entry"), ("p3", "entry"))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_compact_form_answers_as_the_pairs(case):
+    """PartitionGraph answers from the compact rows (core pairs, empty / full / void nodes)
+    exactly as the hand-checked ppg_subset / ppg_disjoint pairs say, for every pair of nodes of
+    every graph; below / above list the pairs' ends."""
+    rows = expected(case)
+    fid = rows["ppg_node"][0][0]
+    g = PartitionGraph(Rows({r: rows[r] for r in PPG_RELATIONS}).of(fid))
+    for rel, ask in (("ppg_subset", g.is_subset), ("ppg_disjoint", g.is_disjoint)):
+        pairs = {(gr, (an, ak), (bn, bk)) for _, gr, an, ak, bn, bk in rows[rel]}
+        for gr, nodes in g.nodes.items():
+            for a in nodes:
+                for b in nodes:
+                    assert ask(a, b, gr) == ((gr, a, b) in pairs), (case, rel, gr, a, b)
+    sub = {(gr, (an, ak), (bn, bk)) for _, gr, an, ak, bn, bk in rows["ppg_subset"]}
+    for gr, nodes in g.nodes.items():
+        for a in nodes:
+            assert g.above(a, gr) == {b for x, y, b in sub if x == gr and y == a}
+            assert g.below(a, gr) == {y for x, y, b in sub if x == gr and b == a}
