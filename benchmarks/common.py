@@ -236,3 +236,10 @@ def growth_exponent(sizes: list[float], costs: list[float]) -> float | None:
     my = sum(y for _, y in pts) / len(pts)
     den = sum((x - mx) ** 2 for x, _ in pts)
     return sum((x - mx) * (y - my) for x, y in pts) / den if den else None
+
+
+def fitted_exponent(points, digits: int = 2) -> float | None:
+    """cost ~ size^k over (size, cost) points: ``growth_exponent`` rounded to ``digits``; None
+    from fewer than two usable points (what every benchmark's summary records)."""
+    k = growth_exponent([x for x, _ in points], [y for _, y in points])
+    return None if k is None else round(k, digits)

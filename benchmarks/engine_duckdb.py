@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import children_cpu, command_line, growth_exponent, write_run  # noqa: E402
+from benchmarks.common import children_cpu, command_line, fitted_exponent, write_run  # noqa: E402
 
 
 def _function(kind: str, size: int):
@@ -161,8 +161,7 @@ def main() -> int:
         for engine in engines:
             pts = [(r["blocks"], r["seconds"]) for r in cfg if r["kind"] == kind and
                    r["engine"] == engine and r.get("status") == "ok"]
-            growth[f"{kind}/{engine}"] = (round(e, 2) if (e := growth_exponent(
-                [p[0] for p in pts], [p[1] for p in pts])) is not None else None)
+            growth[f"{kind}/{engine}"] = fitted_exponent(pts)
     agree = {}
     for r in cfg:
         if r.get("digest"):

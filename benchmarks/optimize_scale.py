@@ -22,7 +22,7 @@ import resource
 import sys
 import time
 
-from benchmarks.common import children_cpu, command_line, write_run
+from benchmarks.common import children_cpu, command_line, fitted_exponent, write_run
 from pylogic.errors import PathlogicError
 
 #: instructions per block of random_program, measured (used to choose the block count)
@@ -42,17 +42,6 @@ def _timed(module, name: str, engine: str, limit: int) -> float:
     t0 = time.process_time() + children_cpu()
     optimize(module, [name], "scale.pir", engine=engine)
     return time.process_time() + children_cpu() - t0
-
-
-def exponent(points: list[tuple[int, float]]) -> float | None:
-    """The least-squares slope of log(seconds) over log(N)."""
-    if len(points) < 2:
-        return None
-    xs = [math.log(n) for n, _ in points]
-    ys = [math.log(max(s, 1e-3)) for _, s in points]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    den = sum((x - mx) ** 2 for x in xs)
-    return round(sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / den, 2) if den else None
 
 
 def main(argv=None) -> int:
@@ -85,8 +74,8 @@ def main(argv=None) -> int:
             except PathlogicError as exc:
                 stopped = {"instructions": actual[n], "why": str(exc)[:160]}
         points = sorted(seconds.items())
-        fit = exponent(points)
-        nlogn = exponent([(n, n * math.log(n)) for n, _ in points])
+        fit = fitted_exponent(points)
+        nlogn = fitted_exponent([(n, n * math.log(n)) for n, _ in points])
         rows[name] = {"seconds": {str(n): s for n, s in points}, "exponent": fit,
                       "n_log_n_exponent": nlogn, "stopped": stopped}
         print(f"{name:14} " + " ".join(f"{n}:{s}" for n, s in points)

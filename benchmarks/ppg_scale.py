@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import children_cpu, command_line, growth_exponent, write_run  # noqa: E402
+from benchmarks.common import children_cpu, command_line, fitted_exponent, write_run  # noqa: E402
 
 DEFAULT_DEFINES = "100,200,400,700,1000,2000,3000"
 #: The closure relations: the pairs (quadratic in this block; ``ppg_closure.dl``) and their
@@ -49,12 +49,6 @@ DEFAULT_DEFINES = "100,200,400,700,1000,2000,3000"
 CLOSURES = ("ppg_subset", "ppg_disjoint", "ppg_subset_core", "ppg_empty", "ppg_full",
             "ppg_disjoint_core", "ppg_void")
 SOUFFLE_BUILD = Path("/work/souffle-src/build/src/souffle")
-
-
-def fitted_exponent(points: list[tuple[float, float]]) -> float | None:
-    """y ~ x^k: ``common.growth_exponent`` over (x, y) points, to two decimals."""
-    k = growth_exponent([x for x, _ in points], [y for _, y in points])
-    return None if k is None else round(k, 2)
 
 
 def child(program: str, facts: str, engine: str, scope: str) -> None:

@@ -45,7 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import children_cpu, command_line, growth_exponent, write_run  # noqa: E402
+from benchmarks.common import children_cpu, command_line, fitted_exponent, write_run  # noqa: E402
 
 CSMITH_SMALL = ("--no-float", "--max-funcs", "5", "--max-block-depth", "3",
                 "--max-expr-complexity", "5", "--no-packed-struct")
@@ -155,7 +155,7 @@ def section_cfg(sizes, engines, timeout, kinds=("chain", "structured", "random")
             print(json.dumps(row), flush=True)
         for key in ["networkx_s"] + [f"{e}_s" for e in engines] + [f"{e}_cpu_s" for e in engines]:
             pts = [(r["blocks"], r[key]) for r in out["runs"] if r["kind"] == kind and r.get(key)]
-            out["exponents"][f"{kind}:{key}"] = _exp(pts)
+            out["exponents"][f"{kind}:{key}"] = fitted_exponent(pts)
     return out
 
 
@@ -197,11 +197,6 @@ def run_with_timeout(fn, timeout, *args):
     return outcome.value
 
 
-def _exp(points) -> float | None:
-    if len(points) < 2:
-        return None
-    e = growth_exponent([p[0] for p in points], [p[1] for p in points])
-    return None if e is None else round(e, 2)
 
 
 # ---------------------------------------------------------------- corpus
@@ -309,12 +304,14 @@ def section_import(sizes, work: Path, timeout: float) -> dict:
         out["runs"].append(row)
         print(json.dumps(row), flush=True)
     del PREPARATION
-    out["exponent_pathlogic"] = _exp([(r["ifs"], r["pathlogic_import_s"]) for r in out["runs"]
-                                      if r["pathlogic_import_s"]])
-    out["exponent_clang"] = _exp([(r["ifs"], r["clang_s"]) for r in out["runs"]])
-    out["exponent_pathlogic_cpu"] = _exp([(r["ifs"], r["pathlogic_import_cpu_s"])
-                                          for r in out["runs"] if r["pathlogic_import_cpu_s"]])
-    out["exponent_clang_cpu"] = _exp([(r["ifs"], r["clang_cpu_s"]) for r in out["runs"]])
+    out["exponent_pathlogic"] = fitted_exponent([(r["ifs"], r["pathlogic_import_s"])
+                                                 for r in out["runs"] if r["pathlogic_import_s"]])
+    out["exponent_clang"] = fitted_exponent([(r["ifs"], r["clang_s"]) for r in out["runs"]])
+    out["exponent_pathlogic_cpu"] = fitted_exponent([(r["ifs"], r["pathlogic_import_cpu_s"])
+                                                     for r in out["runs"]
+                                                     if r["pathlogic_import_cpu_s"]])
+    out["exponent_clang_cpu"] = fitted_exponent([(r["ifs"], r["clang_cpu_s"])
+                                                 for r in out["runs"]])
     # N log N or better: seconds / (N log2 N) must not grow with N.
     out["seconds_per_n_log_n"] = [
         {"ifs": r["ifs"], "us": round(1e6 * r["pathlogic_import_s"] / (r["ifs"] * math.log2(r["ifs"])), 3)}

@@ -12,6 +12,7 @@ from benchmarks import ppg_scale
 
 
 def test_fitted_exponent():
+    """The one growth fit every benchmark summary uses (benchmarks.common)."""
     assert ppg_scale.fitted_exponent([(1, 3.0), (2, 12.0), (4, 48.0)]) == 2.0
     assert ppg_scale.fitted_exponent([(10, 5.0), (1000, 5.0)]) == 0.0
     assert ppg_scale.fitted_exponent([(10, 5.0)]) is None
