@@ -276,7 +276,15 @@ class CCAnalysis:
             return v(ins.a) if c != 0 else v(ins.b)
         return BOTTOM  # load, call, input, alloca
 
-    def run(self) -> CCResult:
+    def run(self):
+        """Wegman–Zadeck SC (``pcp/sparse.py``): the fixpoint of :meth:`run_dense`, sparsely
+        (a value per SSA name, CFG-edge and SSA-edge worklists); answers as a ``CCResult``."""
+        from pylogic.transforms.pcp.sparse import SparseCC
+        return SparseCC(self).solve()
+
+    def run_dense(self) -> CCResult:
+        """Wegman–Zadeck CC, the dense form: a state per block entry, met at joins, blocks
+        visited in sweeps (``pcp/worklist.py``). The reference ``run`` is tested against."""
         fn = self.fn
         entry = fn.blocks[0].label
         init = {r: 0 for r in self.regs}
@@ -348,11 +356,11 @@ class CCAnalysis:
         return False
 
 
-def conditional_constants(fn: Function, module: Module, order: Optional[dict] = None) -> CCResult:
-    """Wegman–Zadeck CC on ``fn``: executable blocks, the lattice state before each reached
-    instruction (``(label, index) -> {register: value}``) and how many leading instructions of
-    each executable block can run. ``order``: block -> reverse-postorder number (worklist
-    priority; the ``rpo`` facts)."""
+def conditional_constants(fn: Function, module: Module, order: Optional[dict] = None):
+    """Wegman–Zadeck constant propagation on ``fn`` (SC, the sparse form): executable blocks,
+    the lattice state before each reached instruction (``before[(label, index)]``: register ->
+    value) and how many leading instructions of each executable block can run. ``order`` is
+    unused (the dense form's worklist priority; kept for callers)."""
     return CCAnalysis(fn, module, order or {}).run()
 
 
