@@ -125,24 +125,6 @@ class StateMap:
         root = _meet_node(self.root, other.root, self.registers.depth)
         return self if root is self.root else StateMap(self.registers, root)
 
-    def changed(self, other: "StateMap") -> list:
-        """The registers whose values differ between ``self`` and ``other`` (same
-        ``Registers``), found by visiting only the nodes the two do not share."""
-        names, out = self.registers.names, []
-
-        def walk(a, b, height, base):
-            if a is b:
-                return
-            for j, (x, y) in enumerate(zip(a, b)):
-                if x is y:
-                    continue
-                if height > 1:
-                    walk(x, y, height - 1, (base + j) * WIDTH)
-                elif x != y:
-                    out.append(names[base + j])
-        walk(self.root, other.root, self.registers.depth, 0)
-        return out
-
     # ---- read as a mapping
     def __contains__(self, name) -> bool:
         return name in self.registers.index

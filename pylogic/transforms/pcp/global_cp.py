@@ -230,7 +230,9 @@ class GlobalCP(CCAnalysis):
         for registers the region mentions, so they are the same, and what passes through
         (``exit_info``, ``value_on`` of a live-in never read) comes from ``entry``. A loop
         counter's change then costs a re-analysis only where it is used, not in every
-        hyperblock it flows through (benchmarks.optimize_scale, pcp-full)."""
+        hyperblock it flows through (benchmarks.optimize_scale, pcp-full). Compared register
+        by register over the region's few registers (a diff of the whole states costs more
+        where many registers change at once: pcp-basic 9.2 -> 11.7 s at 33,885 instructions)."""
         prev = self.locals.get(hb.head)
         if not isinstance(prev, _Local):
             return None
@@ -244,8 +246,11 @@ class GlobalCP(CCAnalysis):
                     if ins.guard is not None:
                         mentioned.add(ins.guard)
             self._mentioned[hb.head] = mentioned
-        if any(r in mentioned for r in prev.entry.changed(entry)):
-            return None
+        old = prev.entry
+        for r in mentioned:
+            a, b = old.get(r), entry.get(r)
+            if a is not b and a != b:
+                return None
         prev.entry = entry
         return prev
 
