@@ -51,8 +51,8 @@ cost follows the SSA edges; ``run_dense`` is the dense CC (a persistent state pe
 loops (57 visits per block at 33,885 instructions of ``benchmarks.optimize_scale``, 21 s).
 
 References: M. N. Wegman, F. K. Zadeck, "Constant propagation with conditional branches", ACM
-TOPLAS 13(2), 1991 (algorithms CC and SC); predicated_cp.md §4.2 (what it misses on the branchy example);
-docs/pir.md (semantics, deposit types).
+TOPLAS 13(2), 1991 (algorithms CC and SC); predicated_cp.md §4.2 (what it misses on the branchy
+example); docs/pir.md (semantics, deposit types).
 """
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""pcp/worklist.py: round-robin sweeps in reverse postorder, and the fixpoint of both dense constant
-propagations (CC, Algorithm 1) does not depend on the order (checked against a plain priority queue on the
-reverse-postorder number, the order before the sweeps, on generated functions with loops)."""
+"""pcp/worklist.py: round-robin sweeps in reverse postorder, and the fixpoint of both dense
+constant propagations (CC, Algorithm 1) does not depend on the order (checked against a plain
+priority queue on the reverse-postorder number, the order before the sweeps, on generated
+functions with loops)."""
 from __future__ import annotations
 
 import heapq
