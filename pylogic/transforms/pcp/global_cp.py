@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.ir.deposit_types import reads_condition_when_nullified
-from pylogic.ir.model import TRUE_PREDICATES, Function, Module, PredDefine
+from pylogic.ir.model import TRUE_PREDICATES, Function, Module, PredDefine, Reg
 from pylogic.flow.lattice import BOT, meet_all
 from pylogic.flow.state_map import StateMap
 from pylogic.transforms.pcp.pssa import (PSSA, CondRef, PSSAUnsupported, build_pssa, fpp_name,
@@ -186,6 +186,7 @@ class GlobalCP(CCAnalysis):
         self.reached: dict = {}
         self._owner: dict = {}
         self._uses = use_counts(fn)     # build_pssa's, once per function
+        self._mentioned: dict = {}      # head -> registers its region reads or writes
 
     # ---- answers for the rewrite
     def computed(self, state, ins):
@@ -222,6 +223,36 @@ class GlobalCP(CCAnalysis):
         pssa = build_pssa(self.fn, hb.region, entry=entry, max_paths=max_paths,
                           uses=self._uses, block_map=self.blocks)
         return _Local(pssa, evaluate(build_pvg(pssa, full=self.full, entry=entry)), entry)
+
+    def _reused(self, hb: Hyperblock, entry) -> Optional[_Local]:
+        """The last local analysis of ``hb`` under the new entry information ``entry`` when
+        only registers the region never mentions changed: its PSSA and PVG read the entry only
+        for registers the region mentions, so they are the same, and what passes through
+        (``exit_info``, ``value_on`` of a live-in never read) comes from ``entry``. A loop
+        counter's change then costs a re-analysis only where it is used, not in every
+        hyperblock it flows through (benchmarks.optimize_scale, pcp-full). Compared register
+        by register over the region's few registers (a diff of the whole states costs more
+        where many registers change at once: pcp-basic 9.2 -> 11.7 s at 33,885 instructions)."""
+        prev = self.locals.get(hb.head)
+        if not isinstance(prev, _Local):
+            return None
+        mentioned = self._mentioned.get(hb.head)
+        if mentioned is None:
+            mentioned = set()
+            for label in hb.region.blocks:
+                for ins in self.blocks[label].instrs:
+                    mentioned.update(op.name for op in ins.uses() if isinstance(op, Reg))
+                    mentioned.update(ins.defs())
+                    if ins.guard is not None:
+                        mentioned.add(ins.guard)
+            self._mentioned[hb.head] = mentioned
+        old = prev.entry
+        for r in mentioned:
+            a, b = old.get(r), entry.get(r)
+            if a is not b and a != b:
+                return None
+        prev.entry = entry
+        return prev
 
     def _blind(self, label: str, entry: dict) -> _Blind:
         state = entry.copy()
@@ -275,7 +306,9 @@ class GlobalCP(CCAnalysis):
         work = Worklist(self.order)
         work.push(entry_label)
         while (head := work.pop()) is not None:
-            local = self._local(by_head[head], self.inf[head], max_paths)
+            local = self._reused(by_head[head], self.inf[head])
+            if local is None:
+                local = self._local(by_head[head], self.inf[head], max_paths)
             self.analyses += 1
             self.locals[head] = local
             for target, info in local.exit_info().items():

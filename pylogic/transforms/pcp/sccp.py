@@ -1,8 +1,9 @@
 """Sparse conditional constant propagation (Wegman & Zadeck 1991), predicate-blind, on PIR.
 
 ``sccp(module, rows)`` runs Wegman–Zadeck's conditional constant propagation on the CFG of every
-defined function (their algorithm "CC", the non-SSA form: a lattice value per register per program
-point, only *executable* edges carry values), then rewrites the function with what it found:
+defined function (the fixpoint of their algorithm "CC": a lattice value per register per program
+point, only *executable* edges carry values; computed sparsely by their algorithm "SC",
+``pcp/sparse.py``), then rewrites the function with what it found:
 
 1. register operands whose value is a known constant become literals (every operand position of
    PIR takes a literal, docs/pir.md); a pure definition whose computed value is constant becomes
@@ -40,17 +41,18 @@ Lattice and transfer functions (docs/pir.md semantics, the interpreter's operato
   is an executable edge unless its guard is 0.
 
 Why the fixpoint is Python: the lattice evaluation folds 64-bit arithmetic, which the 32-bit
-Datalog engines cannot express (DESIGN.md "Integers are 32-bit in clingo and in Soufflé"). The
-structure it reads comes from the analysis rows: the worklist visits blocks in round-robin sweeps
-of reverse postorder (``rpo`` facts; ``pcp/worklist.py``) and ``reachable`` tells CFG-unreachable
-blocks from merely infeasible ones in the record; nothing computes dominators or loops here.
-The state of every register at a block's entry is a persistent map (``flow/state_map.py``): copied
-in O(1), met at a join in time proportional to what differs, so a block costs its instructions,
-not the function's registers.
+Datalog engines cannot express (DESIGN.md "Integers are 32-bit in clingo and in Soufflé").
+``reachable`` (analysis rows) tells CFG-unreachable blocks from merely infeasible ones in the
+record; nothing computes dominators or loops here (the SSA form is built on demand, Braun et al.).
+``CCAnalysis.run`` is the sparse SC, a value per SSA name (each lowered at most twice), so the
+cost follows the SSA edges; ``run_dense`` is the dense CC (a persistent state per block entry,
+``flow/state_map.py``, blocks visited in round-robin sweeps of reverse postorder, ``rpo``,
+``pcp/worklist.py``), kept as the reference the tests compare SC with: its sweeps grow with the
+loops (57 visits per block at 33,885 instructions of ``benchmarks.optimize_scale``, 21 s).
 
 References: M. N. Wegman, F. K. Zadeck, "Constant propagation with conditional branches", ACM
-TOPLAS 13(2), 1991 (algorithm CC); predicated_cp.md §4.2 (what it misses on the branchy example);
-docs/pir.md (semantics, deposit types).
+TOPLAS 13(2), 1991 (algorithms CC and SC); predicated_cp.md §4.2 (what it misses on the branchy
+example); docs/pir.md (semantics, deposit types).
 """
 from __future__ import annotations
 
@@ -276,7 +278,15 @@ class CCAnalysis:
             return v(ins.a) if c != 0 else v(ins.b)
         return BOTTOM  # load, call, input, alloca
 
-    def run(self) -> CCResult:
+    def run(self):
+        """Wegman–Zadeck SC (``pcp/sparse.py``): the fixpoint of :meth:`run_dense`, sparsely
+        (a value per SSA name, CFG-edge and SSA-edge worklists); answers as a ``CCResult``."""
+        from pylogic.transforms.pcp.sparse import SparseCC
+        return SparseCC(self).solve()
+
+    def run_dense(self) -> CCResult:
+        """Wegman–Zadeck CC, the dense form: a state per block entry, met at joins, blocks
+        visited in sweeps (``pcp/worklist.py``). The reference ``run`` is tested against."""
         fn = self.fn
         entry = fn.blocks[0].label
         init = {r: 0 for r in self.regs}
@@ -348,11 +358,11 @@ class CCAnalysis:
         return False
 
 
-def conditional_constants(fn: Function, module: Module, order: Optional[dict] = None) -> CCResult:
-    """Wegman–Zadeck CC on ``fn``: executable blocks, the lattice state before each reached
-    instruction (``(label, index) -> {register: value}``) and how many leading instructions of
-    each executable block can run. ``order``: block -> reverse-postorder number (worklist
-    priority; the ``rpo`` facts)."""
+def conditional_constants(fn: Function, module: Module, order: Optional[dict] = None):
+    """Wegman–Zadeck constant propagation on ``fn`` (SC, the sparse form): executable blocks,
+    the lattice state before each reached instruction (``before[(label, index)]``: register ->
+    value) and how many leading instructions of each executable block can run. ``order`` is
+    unused (the dense form's worklist priority; kept for callers)."""
     return CCAnalysis(fn, module, order or {}).run()
 
 

@@ -1,5 +1,6 @@
-"""The worklist of the constant propagations (``sccp``'s CC, ``pcp``'s Algorithm 1): round-robin
-sweeps in reverse postorder.
+"""The worklist of the dense constant propagations (``pcp``'s Algorithm 1, and the dense CC
+``CCAnalysis.run_dense`` that ``sccp``'s sparse SC is tested against): round-robin sweeps in
+reverse postorder.
 
 A block changed by an edge that goes forward in reverse postorder is visited later in the
 current sweep; one changed by a retreating edge (a loop's back edge) waits for the next sweep.

@@ -1,6 +1,7 @@
-"""pcp/worklist.py: round-robin sweeps in reverse postorder, and the fixpoint of both constant
-propagations does not depend on the order (checked against a plain priority queue on the
-reverse-postorder number, the order before the sweeps, on generated functions with loops)."""
+"""pcp/worklist.py: round-robin sweeps in reverse postorder, and the fixpoint of both dense
+constant propagations (CC, Algorithm 1) does not depend on the order (checked against a plain
+priority queue on the reverse-postorder number, the order before the sweeps, on generated
+functions with loops)."""
 from __future__ import annotations
 
 import heapq
@@ -51,7 +52,7 @@ def test_fixpoint_does_not_depend_on_the_order(seed, monkeypatch):
     for queue in (Worklist, _PriorityQueue):
         monkeypatch.setattr("pylogic.transforms.pcp.sccp.Worklist", queue)
         monkeypatch.setattr("pylogic.transforms.pcp.global_cp.Worklist", queue)
-        cc = CCAnalysis(fn, module, order).run()
+        cc = CCAnalysis(fn, module, order).run_dense()
         gcp = global_constants(fn, module, order, full=True)
         results.append((cc.executable, cc.reached,
                         {b: _plain(s) for b, s in cc.incoming.items()},
