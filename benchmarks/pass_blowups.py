@@ -1,7 +1,9 @@
 """Passes that blow up on csmith programs (issue #28 item 1: no program over 60 s for any
 pipeline): each seed's program through a pipeline, pass by pass, each pass's CPU seconds
-(process plus children) and the static size after it, the whole pipeline in a forked child
-(``engines.budget.Child``) under a CPU limit so a blow-up costs at most ``--cpu-limit``.
+(process plus children), the static size after it and the child's peak resident memory so far
+(``max_rss_mb``: ru_maxrss after the pass, so a pass's own peak when it is the highest yet), the
+whole pipeline in a forked child (``engines.budget.Child``) under a CPU limit so a blow-up costs
+at most ``--cpu-limit``.
 
     python -m benchmarks.pass_blowups --seeds 1-50 --pipeline icbe,pde --cpu-limit 60
     python -m benchmarks.pass_blowups --seeds 1-50 --pipeline pre-m --csmith-extra '--max-block-size 8'
@@ -46,7 +48,8 @@ def _pipeline(path: str, passes: list[str], engine: str, limit: int) -> dict:
         t0 = time.process_time() + children_cpu()
         module = optimize(module, [name], os.path.basename(path), engine=engine).module
         steps.append({"pass": name, "cpu_seconds": round(time.process_time() + children_cpu()
-                                                         - t0, 2), "size": static_size(module)})
+                                                         - t0, 2), "size": static_size(module),
+                      "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024})
     return {"steps": steps}
 
 

@@ -83,6 +83,9 @@ class Analysis:
     file: str
     scope: str
     summary: str
+    #: interprocedural: a function's rows need every function of its module in the same engine
+    #: call (``run_analyses`` neither shares the functions out nor retries them one by one)
+    whole_module: bool = False
 
     @property
     def path(self) -> Path:
@@ -132,7 +135,8 @@ CATALOG: tuple[Analysis, ...] = (
              "prevented by a CMP region, loop invariant, invariant not hoistable by motion"),
     Analysis("correlation", "correlation.dl", "demand",
              "demand-driven interprocedural branch correlation (PathFinder ch. 7): answers of "
-             "(v relop c) queries per branch and per incoming edge; needs whole modules"),
+             "(v relop c) queries per branch and per incoming edge; needs whole modules",
+             whole_module=True),
     Analysis("predicated_deadness", "predicated_deadness.dl", "demand",
              "pd_du/pd_dead/pd_partially_dead/pd_candidate/pd_faint: predicate-aware def-use chains "
              "and deadness per definition (PPDE line 7, predicated_pde.md §2.5-§2.7)"),

@@ -172,7 +172,9 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
         functions = [f for f in functions if f in fresh]
         small = sorted(f for f in functions if size[f] <= LARGE_FUNCTION_BLOCKS)
         large = sorted(f for f in functions if size[f] > LARGE_FUNCTION_BLOCKS)
-        for share in _chunks(small, jobs) + [[f] for f in large]:
+        shares = [sorted(functions)] if whole_module(names) else \
+            _chunks(small, jobs) + [[f] for f in large]
+        for share in shares:
             if share:
                 work.append(_item(facts, names, share, engine, outputs))
     counter = {"done": 0, "total": len(work)}
@@ -188,6 +190,9 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
         return result
 
     def record(item, out: dict, call: EngineCall) -> None:
+        if call.error is not None and len(call.functions) > 1 and whole_module(item[0]):
+            _record_all(result, call)
+            return
         if call.error is not None and len(call.functions) > 1:
             for f in call.functions:             # locate the failure: one call per function
                 one = _item(facts, item[0], [f], engine, item[4])
@@ -206,6 +211,22 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
             tick()
     _to_cache(result, fresh, cache)
     return result
+
+
+def whole_module(names: Sequence[str]) -> bool:
+    """Whether one of the catalogued analyses ``names`` is interprocedural
+    (``Analysis.whole_module``): its functions share one engine call, and a failure of that call
+    is every function's (alone, a function's branch queries would find no callers and no callee
+    summaries: other rows, silently; csmith-46 after PRE, whose batch ran out of memory before the
+    clingo join fix, gave icbe another output than a run that fit in memory)."""
+    return any(catalog.get(n).whole_module for n in names)
+
+
+def _record_all(result: AnalysisRun, call: EngineCall) -> None:
+    """A failed call of a whole-module group: its error is every function's."""
+    result.calls.append(call)
+    for f in call.functions:
+        result.failures[f] = call.error
 
 
 def _facts_by_function(facts: dict[str, list[tuple]]) -> dict[str, dict[str, list]]:
@@ -280,7 +301,11 @@ def _run_budgeted(work: list, result: AnalysisRun, facts: dict, jobs: int, timeo
             else:
                 out, call = {}, EngineCall(names, functions, _budget(item, timeout),
                                            outcome.error)
-            if call.error is not None and len(functions) > 1:
+            if call.error is not None and len(functions) > 1 and whole_module(names):
+                for f in functions if outcome.timed_out else ():
+                    result.timeouts[f] = call.error
+                _record_all(result, call)
+            elif call.error is not None and len(functions) > 1:
                 # locate what failed: halves after a timeout (a bisection), else one by one
                 parts = ([functions[:len(functions) // 2], functions[len(functions) // 2:]]
                          if outcome.timed_out else [[f] for f in functions])

@@ -217,7 +217,12 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
     clingo's grounder re-joins a recursive rule's other atoms in every round of its semi-naive
     loop (measured: liveness.dl on a 4,000-instruction function, about one round per block,
     23 s; with the join precomputed 0.9 s); the rows are the same. ``joins``: join text -> its
-    (head atom, rule), shared by identical joins."""
+    (head atom, rule), shared by identical joins.
+    The rule's comparisons over the joined atoms' variables alone filter the join itself: in
+    ``_cans(.., k, ..) :- _cans(.., k2, ..), k = k2 + 1, _cq(.., k, ..), instr(g, j, n, k2, _)``
+    (correlation.dl) ``_cq`` and ``instr`` share only the block, so without ``k = k2 + 1`` the
+    join paired every pending query with every instruction of its block (csmith-42: 11.2 M
+    rows, 3.3 GB, 19 s of 20 s grounding; with it 1.3 s, 0.1 GB)."""
     own = component.get(r.head.rel)
     if own is None or any(isinstance(b, AggLit) for b in r.body):
         return r
@@ -226,10 +231,13 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
              and _plain(b)]
     if not recursive or len(fixed) < 2 or not _linked(fixed):
         return r
+    bound = {x.name for f in fixed for x in f.args if isinstance(x, Var)}
+    fixed += [b for b in r.body if isinstance(b, Constraint)
+              and {v.name for v in lit_vars(b)} <= bound]
     rest = [b for b in r.body if not any(b is f for f in fixed)]
     outside = {v.name for lit in rest for v in lit_vars(lit)} | \
         {v.name for x in r.head.args for v in term_vars(x)}
-    names = list(dict.fromkeys(x.name for f in fixed for x in f.args
+    names = list(dict.fromkeys(x.name for f in fixed if isinstance(f, Atom) for x in f.args
                                if isinstance(x, Var) and x.name in outside))
     key = ",".join(literal(f) for f in fixed) + "|" + ",".join(names)
     if key not in joins:

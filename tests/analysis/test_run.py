@@ -126,3 +126,38 @@ def test_module_rows_of_named_functions_only():
     assert only.functions() == ["lc.pir::fib"]
     assert sorted(only["idom"]) == sorted(r for r in whole["idom"] if r[0] == "lc.pir::fib")
     assert any(r[0] != "lc.pir::fib" for r in whole["idom"])
+
+
+def test_a_whole_module_analysis_is_one_engine_call(examples, monkeypatch):
+    """correlation needs every function of a module in its run (callers, callee summaries):
+    neither ``jobs`` nor a function over LARGE_FUNCTION_BLOCKS shares it out, as they do a
+    per-function analysis."""
+    monkeypatch.setattr(run_mod, "LARGE_FUNCTION_BLOCKS", 0)     # every function "large"
+    per_function = run_mod.analyze_modules(examples, engine="clingo", relations=["idom"], jobs=2)
+    assert len(per_function.calls) == len(per_function.scopes) > 1
+    whole = run_mod.analyze_modules(examples, engine="clingo", relations=["correlation"], jobs=2)
+    assert [sorted(c.functions) for c in whole.calls] == [sorted(whole.scopes)]
+    assert not whole.failures and whole.rows["correlation"]
+
+
+def test_a_failed_whole_module_call_fails_every_function(examples, monkeypatch):
+    """A failed batch of a per-function analysis is retried one by one; of correlation it is
+    every function's failure (alone, a function's queries would find no call sites: other
+    answers, silently), and module_rows raises."""
+    from pylogic.errors import DatalogError, PathlogicError
+    real = run_mod.run_checked
+
+    def batch_fails(program, facts_dir, engine, facts, **k):
+        if len({r[0] for r in facts["function"]}) > 1:
+            raise DatalogError("injected out of memory")
+        return real(program, facts_dir, engine, facts, **k)
+
+    monkeypatch.setattr(run_mod, "run_checked", batch_fails)
+    retried = run_mod.analyze_modules(examples, engine="clingo", relations=["idom"])
+    assert not retried.failures and retried.rows["idom"]
+    failed = run_mod.analyze_modules(examples, engine="clingo", relations=["correlation"])
+    assert sorted(failed.failures) == sorted(failed.scopes) and len(failed.failures) > 1
+    assert all("injected out of memory" in e for e in failed.failures.values())
+    module, relpath = next((m, r) for m, r in examples if len(m.defined_functions()) > 1)
+    with pytest.raises(PathlogicError, match="injected out of memory"):
+        run_mod.module_rows(module, relpath, relations=["correlation"], engine="clingo")

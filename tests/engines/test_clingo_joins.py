@@ -66,3 +66,57 @@ def test_the_rows_are_the_rules_own(tmp_path):
                             ("f", "D", "y")]
     assert rows["later"] == [("f", "A", "B"), ("f", "A", "C"), ("f", "A", "D"), ("f", "B", "C"),
                              ("f", "B", "D"), ("f", "C", "D")]
+
+
+# correlation.dl's roll-back shape: an answer before index k2 of block n goes on before k = k2 + 1
+# where a query is pending there and the instruction at k2 does not kill it
+STEPS = """
+.decl q(f: symbol, n: symbol, k: number)
+.decl instr(f: symbol, j: symbol, n: symbol, k: number)
+.decl kill(f: symbol, j: symbol)
+.decl start(f: symbol, n: symbol, k: number, a: symbol)
+.input q
+.input instr
+.input kill
+.input start
+.decl ans(f: symbol, n: symbol, k: number, a: symbol)
+.output ans
+ans(f, n, k, a) :- start(f, n, k, a).
+ans(f, n, k, a) :- ans(f, n, k2, a), k = k2 + 1, q(f, n, k), instr(f, j, n, k2), !kill(f, j).
+"""
+
+
+def _steps(tmp_path, size: int):
+    path = tmp_path / "steps.dl"
+    path.write_text(STEPS)
+    facts = {"q": [("f", "B", k) for k in range(1, size + 1)],
+             "instr": [("f", f"j{k}", "B", k) for k in range(size)],
+             "kill": [("f", "j3")],
+             "start": [("f", "B", 0, "TRUE")]}
+    return load_program(path), facts
+
+
+def test_a_comparison_over_the_joined_atoms_filters_the_join(tmp_path):
+    checked, facts = _steps(tmp_path, 6)
+    text = program_text(checked, ["ans"])
+    assert ("r_join'0(Vf,Vn,Vk,Vj,Vk2) :- r_q(Vf,Vn,Vk), r_instr(Vf,Vj,Vn,Vk2), "
+            "Vk=((Vk2&(-1))+1).") in text
+    step = [line for line in text.splitlines() if line.startswith("r_ans(Vf,Vn,Vk,Va) :- r_join")]
+    assert step and "Vk=" not in step[0]
+    # by hand: TRUE before 0 goes on past j0, j1, j2 to index 3; j3 kills it
+    assert run_clingo(checked, facts, ["ans"])["ans"] == [("f", "B", k, "TRUE") for k in range(4)]
+
+
+def test_the_join_holds_one_row_per_step_not_per_pair_of_a_block(tmp_path):
+    import clingo
+    from pylogic.engines.clingo_engine import facts_text
+
+    size = 40
+    checked, facts = _steps(tmp_path, size)
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program_text(checked, ["ans"]))
+    ctl.add("base", [], "".join(facts_text(f"r_{rel}", checked.relations[rel].kinds, rows)
+                                for rel, rows in facts.items()))
+    ctl.ground([("base", [])])
+    joined = [a for a in ctl.symbolic_atoms if a.symbol.name == "r_join'0"]
+    assert len(joined) == size      # (q before k, instr at k - 1); a cross product: size * size
