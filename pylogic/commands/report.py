@@ -26,6 +26,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--estimators", metavar="FILE.json",
                    help="with or instead of --limit: a benchmarks/estimators.py run "
                         "(runs/estimators.json): per program the bounds against the exact reuse")
+    p.add_argument("--sensitivity", metavar="FILE.json",
+                   help="with or instead of --limit: a benchmarks/sensitivity.py run "
+                        "(runs/sensitivity-*.json): per program its figures at two inputs")
     p.add_argument("--out", metavar="HTML_DIR", help="where to write (default RUN_DIR/html)")
     p.add_argument("--no-explain", action="store_true",
                    help="leave out the derivation pages (each row shows its pathlogic explain "
@@ -65,7 +68,8 @@ def build_run_page(run_dir: Path, out: str | Path | None) -> Path:
     return dest / "index.html"
 
 
-def build_limit_pages(limit: str | None, estimators: str | None, out: str) -> Path:
+def build_limit_pages(limit: str | None, estimators: str | None, out: str,
+                      sensitivity: str | None = None) -> Path:
     """Draw the corpus runs of the evaluation chapters (``report.html_limit``) to ``out``."""
     import json
     from pylogic.errors import PathlogicError
@@ -78,21 +82,23 @@ def build_limit_pages(limit: str | None, estimators: str | None, out: str) -> Pa
             return json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise PathlogicError(f"{path}: cannot read: {exc}") from None
-    docs = read(limit), read(estimators)
+    docs = read(limit), read(estimators), read(sensitivity)
     for path, doc, keys, writer in ((limit, docs[0], ("programs", "totals", "pipeline"),
                                      "benchmarks/limit.py"),
                                     (estimators, docs[1], ("programs", "summary"),
-                                     "benchmarks/estimators.py")):
+                                     "benchmarks/estimators.py"),
+                                    (sensitivity, docs[2], ("programs", "totals", "settings"),
+                                     "benchmarks/sensitivity.py")):
         if doc is not None and not (isinstance(doc, dict) and all(k in doc for k in keys)):
             raise PathlogicError(f"{path}: not what {writer} writes (no "
                                  f"{', '.join(keys)})")
     dest = check_output_path(out)
     try:
-        stats = write_limit_report(*docs, dest)
+        stats = write_limit_report(docs[0], docs[1], dest, sensitivity=docs[2])
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise PathlogicError(f"{limit or estimators}: not a benchmarks/limit.py or "
-                             f"benchmarks/estimators.py run ({type(exc).__name__}: {exc})") \
-            from None
+        given = ", ".join(p for p in (limit, estimators, sensitivity) if p)
+        raise PathlogicError(f"{given}: not a benchmarks/limit.py, estimators.py or "
+                             f"sensitivity.py run ({type(exc).__name__}: {exc})") from None
     print(f"report: {stats['pages']} pages, {stats['charts']} charts -> {dest / 'index.html'}",
           file=sys.stderr)
     return dest / "index.html"
@@ -101,14 +107,15 @@ def build_limit_pages(limit: str | None, estimators: str | None, out: str) -> Pa
 def run(args) -> int:
     from pylogic.errors import PathlogicError
     from pylogic.report.html_run import DATA
-    if args.limit or args.estimators:
+    if args.limit or args.estimators or args.sensitivity:
         if args.run_dir or not args.out:
-            raise PathlogicError("--limit/--estimators draw benchmark runs: give --out HTML_DIR "
-                                 "and no RUN_DIR")
-        build_limit_pages(args.limit, args.estimators, args.out)
+            raise PathlogicError("--limit/--estimators/--sensitivity draw benchmark runs: give "
+                                 "--out HTML_DIR and no RUN_DIR")
+        build_limit_pages(args.limit, args.estimators, args.out, args.sensitivity)
         return 0
     if not args.run_dir:
-        raise PathlogicError("give RUN_DIR (an analyze output directory), or --limit/--estimators")
+        raise PathlogicError("give RUN_DIR (an analyze output directory), or "
+                             "--limit/--estimators/--sensitivity")
     if (Path(args.run_dir) / DATA).is_file() and not (Path(args.run_dir) / "summary.json").is_file():
         build_run_page(Path(args.run_dir), args.out)
         return 0

@@ -234,7 +234,10 @@ as a share of the ideal reuse at h=1 (the thesis: about 80% of the intra-procedu
 <td class="num">{{ r.loads_removed if r.loads_removed is not none else "-" }}</td>
 <td class="num">{{ r.evaluations_removed if r.evaluations_removed is not none else "-" }}</td>
 <td class="num">{{ r.share_intra_h1 if r.share_intra_h1 is not none else "-" }}</td>
-<td class="num">{{ r.share_activation_h1 if r.share_activation_h1 is not none else "-" }}</td><td>{{ r.note }}</td></tr>{% endfor %}</table></div>
+<td class="num">{{ r.share_activation_h1 if r.share_activation_h1 is not none else "-" }}</td><td>{{ r.note }}</td></tr>{% endfor %}
+{% if analysis %}<tr><td>{{ analysis.pipeline }}</td><td class="num">{{ analysis.lower }} - {{ analysis.upper }}</td><td class="num">-</td>
+<td class="num">{{ analysis.share_intra_h1 if analysis.share_intra_h1 is not none else "-" }}</td>
+<td class="num">{{ analysis.share_activation_h1 if analysis.share_activation_h1 is not none else "-" }}</td><td>the dynamic loads the analysis finds reusable: CMP<sup>r</sup>'s bounds from this run's edge profile, their average as the share</td></tr>{% endif %}</table></div>
 <div class="side">{{ capture_chart }}</div>
 {% endif %}
 
@@ -265,12 +268,26 @@ LIMIT_INDEX = """{% extends "base.html" %}
 {% for h in range(4) %}<tr><td class="num">{{ h + 1 }}</td>{% for v in ["whole", "intra", "activation"] %}<td class="num">{{ limit.totals.reuse[v][h] }}</td><td class="num">{{ limit.totals.reuse_mean[v][h] }}</td>{% endfor %}</tr>{% endfor %}</table>
 <p class="note">The thesis: about {{ limit.thesis.loads_with_reuse_pct }}% of executed loads exhibit reuse.</p></div>
 <div class="side">{{ totals.reuse }}</div>
-<h2>PRE-completeness: how much of it <code>{{ pipeline }}</code> removes (§8.3)</h2>
-<div class="side"><table><tr><th>measure</th><th>total %</th></tr>
-{% for k, name in names.items() %}<tr><td>{{ name }}</td><td class="num">{{ limit.totals.pre[k] }}</td></tr>{% endfor %}
-<tr><td>mean over programs, intra h=1</td><td class="num">{{ limit.totals.pre.complete_intra_h1_mean }}</td></tr></table>
-<p class="note">The thesis: about {{ limit.thesis.pre_complete_pct }}% PRE-complete.</p></div>
+<h2>PRE-completeness: how much of it <code>{{ pipeline }}</code> removes{% if captured %} and the analysis captures{% endif %} (§8.3)</h2>
+<div class="side"><table><tr><th>measure</th><th>removed, total %</th>{% if captured %}<th>{{ analysis }}, total %</th>{% endif %}</tr>
+{% for k, name in names.items() %}<tr><td>{{ name }}</td><td class="num">{{ limit.totals.pre[k] }}</td>{% if captured %}<td class="num">{{ captured[k] if captured[k] is not none else "-" }}</td>{% endif %}</tr>{% endfor %}
+<tr><td>mean over programs, intra h=1</td><td class="num">{{ limit.totals.pre.complete_intra_h1_mean }}</td>{% if captured %}<td class="num">{{ limit.totals.captured.of_intra_h1_mean }}</td>{% endif %}</tr></table>
+{% if captured %}{% set c = limit.totals.captured %}<table><tr><th>CMPr load bounds ({{ c.programs }} programs)</th><th>loads</th></tr>
+<tr><td>lower</td><td class="num">{{ c.lower }}</td></tr><tr><td>upper</td><td class="num">{{ c.upper }}</td></tr><tr><td>average</td><td class="num">{{ c.average }}</td></tr>
+<tr><td>loads removed by the pipeline ({{ limit.totals.pre.programs }} programs)</td><td class="num">{{ limit.totals.pre.removed }}</td></tr>
+{% for h in range(4) %}<tr><td>average, % of intra-procedural reuse, h={{ h + 1 }}</td><td class="num">{{ c.of_intra[h] }}</td></tr>{% endfor %}</table>{% endif %}
+<p class="note">The thesis: about {{ limit.thesis.pre_complete_pct }}% PRE-complete.{% if captured %} What the analysis captures: the average of CMP<sup>r</sup>'s bounds of the dynamic loads it finds reusable, from the simulated runs' edge profiles.{% endif %}</p></div>
 <div class="side">{{ totals.pre }}</div>
+{% if limit.coverage %}{% set cov = limit.coverage %}
+<h2>Whole corpora (coverage)</h2>
+<p>Totals only, merged by <code>{{ cov.merge }}</code> from {% for c in cov.commands %}<code>{{ c }}</code>{{ ", " if not loop.last }}{% endfor %}.</p>
+<table><tr><th>corpus</th><th>programs ran</th><th>executed loads</th><th>reuse h=1 / h=4 (%)</th><th>removed (%)</th><th>PRE-complete, intra h=1 / same activation (%)</th><th>captured, intra h=1 / same activation (%)</th></tr>
+{% for kind, b in [("all", cov.all)] + cov.by_kind|dictsort %}<tr><td>{{ kind }}</td><td class="num">{{ b.programs }}</td><td class="num">{{ b.loads }}</td>
+<td class="num">{{ b.reuse.whole[0] }} / {{ b.reuse.whole[3] }}</td><td class="num">{{ b.pre.removed_pct }}</td>
+<td class="num">{{ b.pre.complete_intra_h1 }} / {{ b.pre.complete_activation_h1 }}</td>
+<td class="num">{% if b.captured is defined and b.captured.of_intra is defined %}{{ b.captured.of_intra[0] }} / {{ b.captured.of_activation_h1 }}{% else %}-{% endif %}</td></tr>{% endfor %}
+<tr><td>thesis</td><td></td><td></td><td class="num">about {{ cov.thesis.loads_with_reuse_pct }}</td><td></td><td class="num">about {{ cov.thesis.pre_complete_pct }}</td><td></td></tr></table>
+{% endif %}
 {% endif %}
 {% if totals.estimators %}
 <h2>Profile estimators against the exact reuse (ch. 5)</h2>
@@ -280,8 +297,18 @@ LIMIT_INDEX = """{% extends "base.html" %}
 <tr><td>exact</td><td class="num" colspan="2">{{ estimators.summary.exact }}</td><td colspan="4"></td></tr></table></div>
 <div class="side">{{ totals.estimators }}</div>
 {% endif %}
+{% if sensitivity %}{% set t = sensitivity.totals %}
+<h2>Input sensitivity (§8.2, Table 8.1)</h2>
+<p>Two inputs per program: <code>{{ sensitivity.command }}</code> ({{ t.compared }} of {{ t.programs }} programs compared).</p>
+<div class="side"><table><tr><th>measure</th><th>programs</th><th>max</th><th>mean</th><th>within 18%</th></tr>
+{% for k, name in [("reuse_variation", "reuse level, larger/smaller - 1"), ("reuse_variation_where_reuse_over_5pct", "the same, reuse over 5% on both"), ("reuse_points", "reuse level, points apart"), ("exact_rate_variation", "exact reuse rate, larger/smaller - 1")] %}{% if t[k] is defined %}<tr><td>{{ name }}</td><td class="num">{{ t[k].programs }}</td><td class="num">{{ t[k].max }}</td><td class="num">{{ t[k].mean }}</td><td class="num">{{ t[k].within_18pct }}</td></tr>{% endif %}{% endfor %}
+{% for k, name in [("estimators_on_b", "CMPr from A's profile against B's exact rate"), ("estimators_on_b_where_reuse_over_1pct", "the same, exact reuse over 1%")] %}{% if t[k] is defined and t[k].CMPr is defined %}<tr><td>{{ name }}</td><td class="num">{{ t[k].CMPr.programs }}</td><td class="num">{{ t[k].CMPr.max }}</td><td class="num">{{ t[k].CMPr.mean }}</td><td class="num">{{ t[k].CMPr.within_18pct }}</td></tr>{% endif %}{% endfor %}
+<tr><td>PRE-completeness, points apart (largest)</td><td></td><td class="num">{{ t.completeness_points_max }}</td><td></td><td></td></tr></table>
+<p class="note">Variations as fractions (0.18 = 18%). The thesis: the reuse level varies within {{ sensitivity.thesis.input_sensitivity_pct }}% between inputs (m88ksim {{ sensitivity.thesis.table81.m88ksim|join(" against ") }}).</p></div>
+{% for ch in figure %}<div class="side">{{ ch }}</div>{% endfor %}
+{% endif %}
 <h2>Programs</h2>
-<table><tr><th>program</th><th>kind</th><th>status</th><th>loads</th><th>reuse h=1 (%)</th><th>reuse h=4 (%)</th><th>PRE-complete, intra h=1 (%)</th><th>exact reuse</th><th>CMPr (U-L)/L</th></tr>
+<table><tr><th>program</th><th>kind</th><th>status</th><th>loads</th><th>reuse h=1 (%)</th><th>reuse h=4 (%)</th><th>PRE-complete, intra h=1 (%)</th><th>captured (CMPr), intra h=1 (%)</th><th>exact reuse</th><th>CMPr (U-L)/L</th><th>reuse at two inputs, variation (%)</th></tr>
 {% for p in programs %}<tr><td><a href="{{ p.page }}">{{ p.name }}</a></td><td>{{ p.kind }}</td><td>{{ p.status }}</td>
 {% for v in p.cells %}<td class="num">{{ v }}</td>{% endfor %}</tr>{% endfor %}
 </table>
@@ -306,7 +333,13 @@ LIMIT_PROGRAM = """{% extends "base.html" %}
 <div class="side"><table><tr><th>measure</th><th>value</th></tr>
 <tr><td>verdict</td><td>{{ r.pre.verdict }}</td></tr>
 {% if r.pre.removed is defined %}<tr><td>loads removed</td><td class="num">{{ r.pre.removed }} of {{ r.pre.loads_before }} ({{ r.pre.removed_pct }}%)</td></tr>{% endif %}
-{% for k, name in names.items() %}{% if r.pre[k] is defined %}<tr><td>{{ name }}</td><td class="num">{{ r.pre[k] if r.pre[k] is not none else "-" }}%</td></tr>{% endif %}{% endfor %}</table></div>
+{% for k, name in names.items() %}{% if r.pre[k] is defined %}<tr><td>{{ name }}</td><td class="num">{{ r.pre[k] if r.pre[k] is not none else "-" }}%</td></tr>{% endif %}{% endfor %}</table>
+{% if r.captured is defined %}<table><tr><th>{{ analysis }} (CMP<sup>r</sup> load bounds)</th><th>value</th></tr>
+{% if p.captured %}<tr><td>bounds of the reusable loads</td><td class="num">{{ r.captured.lower }} - {{ r.captured.upper }}</td></tr>
+<tr><td>average</td><td class="num">{{ r.captured.average }}</td></tr>
+{% for h in range(4) %}<tr><td>average, % of intra-procedural reuse, h={{ h + 1 }}</td><td class="num">{{ r.captured.of_intra[h] if r.captured.of_intra[h] is not none else "-" }}</td></tr>{% endfor %}
+<tr><td>average, % of same-activation reuse, h=1</td><td class="num">{{ r.captured.of_activation_h1 if r.captured.of_activation_h1 is not none else "-" }}</td></tr>
+{% else %}<tr><td>not estimated</td><td>{{ r.captured.note }}</td></tr>{% endif %}</table>{% endif %}</div>
 {% if p.charts.pre %}<div class="side">{{ p.charts.pre }}</div>{% endif %}
 {% endif %}
 {% if p.est %}
@@ -316,6 +349,17 @@ LIMIT_PROGRAM = """{% extends "base.html" %}
 <tr><td>exact</td><td class="num" colspan="2">{{ p.est.exact }}</td><td></td></tr></table></div>
 <div class="side">{{ p.charts.estimators }}</div>
 {% else %}<p class="note">not estimated{% if p.est.not_estimated is defined %}: {{ p.est.not_estimated }}{% endif %}</p>{% endif %}
+{% endif %}
+{% if p.sens %}
+<h2>At two inputs (§8.2, Table 8.1)</h2>
+{% if p.inputs %}<div class="side"><table><tr><th>measure</th>{% for name in p.inputs %}<th>{{ name }}</th>{% endfor %}</tr>
+{% for k, label in measures.items() %}<tr><td>{{ label }}</td>{% for m in p.inputs.values() %}<td class="num">{{ m[k] if m[k] is not none else "-" }}</td>{% endfor %}</tr>{% endfor %}</table>
+<table><tr><th>variation</th><th>value</th></tr>
+<tr><td>reuse level, larger/smaller - 1</td><td class="num">{{ p.sens.reuse_variation if p.sens.reuse_variation is not none else "-" }}</td></tr>
+<tr><td>PRE-completeness, B - A (points)</td><td class="num">{{ p.sens.completeness_points if p.sens.completeness_points is not none else "-" }}</td></tr>
+{% if p.sens.estimate_on_b and p.sens.estimate_on_b.estimators.CMPr is defined %}{% set e = p.sens.estimate_on_b.estimators.CMPr %}<tr><td>CMPr rate from A's profile, against B's exact rate {{ p.sens.estimate_on_b.exact_rate_B }}</td><td class="num">{{ e.rate_A|join(" - ") }} (error {{ e.error if e.error is not none else "-" }})</td></tr>{% endif %}</table></div>
+<div class="side">{{ p.charts.sensitivity }}</div>
+{% else %}<p class="note">{{ p.sens.status }}{% if p.sens.detail is defined %}: {{ p.sens.detail }}{% endif %}</p>{% endif %}
 {% endif %}
 {% endblock %}
 """

@@ -255,15 +255,18 @@ def test_load_estimate_of_a_loop_invariant_load_equals_the_simulators_count():
     assert report["exact"] == 19 and report["evaluations"]["loads"] == 30
 
 
+#: The same load in a while loop (the test at the header).
+WHILE_LOAD = INVARIANT_LOAD.replace(
+    "    br body\nbody:", "    br head\nhead:\n    go = cmp.lt i, 10\n    cbr go, body, exit\nbody:"
+).replace("cbr more, body, exit", "br head")
+
+
 def test_load_estimate_of_a_while_loop_brackets_the_count():
     """The same load in a while loop (test at the header): the edge profile cannot tell whether
     the value-less entry reaches the body or leaves at once, so CMP^r gives 9..10 for main's
     load; the simulator's 19 within one activation is the lower bound."""
     from pylogic.analysis.estimation import load_estimate
-    text = INVARIANT_LOAD.replace("    br body\nbody:", "    br head\nhead:\n"
-                                  "    go = cmp.lt i, 10\n    cbr go, body, exit\nbody:")
-    text = text.replace("cbr more, body, exit", "br head")
-    module = load_text(text, "t.pir")
+    module = load_text(WHILE_LOAD, "t.pir")
     result = run_module(module)
     assert result.error is None
     assert load_estimate(module, [result]) == {"lower": 19, "upper": 20, "average": 19.5}

@@ -99,7 +99,8 @@ def test_running_example_pre_estimator():
 
 
 def test_running_example_cmp_estimators():
-    """Ex. 5.3-5.7: S_d = 70; CMP¹ = CMP^c = 80/130; CMP^r 100/130; CMP^f 100/115 (tight)."""
+    """Ex. 5.3-5.7: S_d = 70; CMP¹ = CMP^c = 80/130; CMP^r 100/130; CMP^f 100/115 (tight);
+    errors (§12 item 11) PRE 112.5% (above), CMP¹ 62.5%, CMP^c 62.5%, CMP^r 30%, CMP^f 15%."""
     for loop in (0, 3):
         flow = running_example(loop)
         assert definite(flow) == 70
@@ -107,37 +108,60 @@ def test_running_example_cmp_estimators():
         assert (cmp_connected(flow).lower, cmp_connected(flow).upper) == (80, 130)
         assert (cmp_reach(flow).lower, cmp_reach(flow).upper) == (100, 130)
         assert (cmp_flow(flow).lower, cmp_flow(flow).upper) == (100, 115)
-        assert abs(cmp_flow(flow).error - 0.15) < 1e-9
+        errors = [round(100 * b(flow).error, 6)
+                  for b in (cmp_one, cmp_connected, cmp_reach, cmp_flow)]
+        assert errors == [62.5, 62.5, 30.0, 15.0]
+
+
+def test_running_example_definite_paths_and_cmp_one_of_the_region():
+    """§12 item 11: S_d = 70 over Pr_d = {(f,C), (C,j)}: taking any other edge once more leaves
+    S_d alone, taking one of these once more adds 1; CMP¹ of the region alone: L_u = 10,
+    U_u = 60 (so 70 + 10 .. 70 + 60 = 80/130)."""
+    flow = running_example()
+    moved = set()
+    for edge in flow.freq:
+        more = ValueFlow({**flow.freq, edge: flow.freq[edge] + 1}, flow.avail_in,
+                         flow.avail_out, flow.antic_in, flow.users, flow.generators, flow.kills)
+        if definite(more) != definite(flow):
+            assert definite(more) == definite(flow) + 1
+            moved.add(edge)
+    assert moved == {("f", "C"), ("C", "j")}
+    whole, s_d = cmp_one(flow), definite(flow)
+    assert (whole.lower - s_d, whole.upper - s_d) == (10, 60)
 
 
 def test_running_example_exact_within_tight_bounds():
-    """Traces with the example's edge profile realise 100 and 115 (Ex. 5.7's t1, t2): paths built
-    by hand, their reuse counted by exact_reuse."""
-    def trace(through_ij_from_b: int) -> list:
+    """Traces with the example's edge profile realise the true minimum 100 and maximum 115 that
+    CMP^f's bounds meet (Ex. 5.7's t1, t2; §12 item 11 "matches true min 100 / max 115"), and
+    105 between: paths built by hand, their reuse counted by exact_reuse."""
+    def trace(through_ij_from_b: int, a_k_to_m: bool) -> list:
         paths = [("S", "A", "f", "C", "j", "m", "E", "end")] * 35
         # the 65 Must entries (f,h) and 10 No entries (g,h) share (i,j) 40, (i,k) 5, (i,D) 30
         a_ij = 40 - through_ij_from_b
         paths += [("S", "A", "f", "h", "i", "j", "m", "E", "end")] * a_ij
         paths += [("S", "B", "g", "h", "i", "j", "m", "E", "end")] * through_ij_from_b
         a_k = min(5, 65 - a_ij)
-        paths += [("S", "A", "f", "h", "i", "k", "l", "m", "E", "end")] * a_k
+        # A's paths through (i,k) leave l by (l,m) (reused at E) or by (l,D) (killed)
+        a_out = ("m", "E", "end") if a_k_to_m else ("D", "m", "E", "end")
+        paths += [("S", "A", "f", "h", "i", "k", "l", *a_out)] * a_k
         rest_a = 65 - a_ij - a_k
         paths += [("S", "A", "f", "h", "i", "D", "m", "E", "end")] * rest_a
         b_h_left = 10 - through_ij_from_b - (5 - a_k)
         paths += [("S", "B", "g", "h", "i", "k", "l", "m", "E", "end")] * (5 - a_k)
         paths += [("S", "B", "g", "h", "i", "D", "m", "E", "end")] * b_h_left
-        # (g,k) 40 -> l: 20 - (5 + 0) through (l,m) counted above, the rest to D
-        paths += [("S", "B", "g", "k", "l", "m", "E", "end")] * (20 - 5)
-        paths += [("S", "B", "g", "k", "l", "D", "m", "E", "end")] * 25
+        # (g,k) 40 -> l; l leaves by (l,m) 20 and (l,D) 25 in all
+        to_m = 20 - (5 - a_k) - (a_k if a_k_to_m else 0)
+        paths += [("S", "B", "g", "k", "l", "m", "E", "end")] * to_m
+        paths += [("S", "B", "g", "k", "l", "D", "m", "E", "end")] * (40 - to_m)
         return paths
     flow = running_example()
-    for b in (0, 10):
-        paths = trace(b)
+    for b, a_k_to_m, expected in ((0, True, 115), (10, True, 105), (10, False, 100)):
+        paths = trace(b, a_k_to_m)
         got = Counter((p[i], p[i + 1]) for p in paths for i in range(len(p) - 1))
         assert {e: n for e, n in got.items()} == {e: n for e, n in flow.freq.items()
                                                   if e[0] != ENTRY and n}
         exact = exact_reuse(paths, flow.users, flow.generators, flow.kills)
-        assert exact == (115 if b == 0 else 105)
+        assert exact == expected
         for name, bounds in estimate(flow).items():
             assert bounds.contains(exact), (name, bounds, exact)
 

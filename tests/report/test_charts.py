@@ -245,3 +245,131 @@ def test_corpus_pages_of_the_wrong_document_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "estimators.json: not what benchmarks/limit.py writes" in err
     assert err.count("\n") == 1 and not (tmp_path / "h").exists()
+
+
+def test_run_html_sets_the_analysis_beside_the_pipelines(tmp_path, capsys):
+    """``run --reuse 1 --estimate --html``: the capture table and chart have a row for what the
+    analysis captures, CMP^r's load bounds of ``run --estimate`` (19..20 on a while loop,
+    tests/analysis/test_estimation.py) averaged, as % of ``run --reuse 1``'s ideal reuse."""
+    from tests.analysis.test_estimation import WHILE_LOAD
+    src = tmp_path / "while.pir"
+    src.write_text(WHILE_LOAD)
+    html = tmp_path / "html"
+    assert main(["run", str(src), "--reuse", "1", "--estimate", "--html", str(html)]) == 0
+    loads = _json(capsys, ["run", str(src), "--estimate"])["estimates"]["loads"]["CMPr"]
+    ideal = _json(capsys, ["run", str(src), "--reuse", "1"])["reuse"]["reuse"]["1"]["ideal"]
+    assert loads["lower"] < loads["upper"]
+    page = (html / "index.html").read_text()
+    capture = page.split("Share of the ideal reuse the analysis captures and our PRE removes",
+                         1)[1].split("</svg>")[0]
+    average = (loads["lower"] + loads["upper"]) / 2
+    for variant, label in (("intra", "intra-procedural"), ("activation", "same-activation")):
+        share = charts.number(round(100 * average / ideal[variant]["redundant"], 1))
+        assert (f"analysis: CMPr average, of {label} reuse, h=1: {share} % of the ideally "
+                "reusable loads") in _titles(capture)
+    row = page.split("<td>analysis: CMPr average</td>", 1)[1].split("</tr>")[0]
+    assert f"{loads['lower']} - {loads['upper']}" in row
+
+
+def _small_runs(tmp_path) -> tuple[Path, Path, dict, dict]:
+    """A small limit run (three rows of runs/limit-cmpr-real.json with the CMP^r load bounds,
+    one of them given the note of a program the analysis cannot estimate) and a small
+    sensitivity run (three programs of runs/sensitivity-inputs.json, one without loads)."""
+    limit = json.loads((ROOT / "runs" / "limit-cmpr-real.json").read_text())
+    ok = [r for r in limit["programs"] if r["status"] == "ok"
+          and r["captured"].get("average") and r["pre"].get("verdict") == "identical"]
+    rows = [next(r for r in ok if r["captured"]["lower"] < r["captured"]["upper"]),
+            next(r for r in ok if r["captured"]["lower"] == r["captured"]["upper"] > 0)]
+    rows.append({**next(r for r in ok[::-1] if r not in rows),
+                 "captured": {"note": "not estimable: a side exit"}})
+    limit["programs"] = rows
+    sens = json.loads((ROOT / "runs" / "sensitivity-inputs.json").read_text())
+    ran = [r for r in sens["programs"] if r["status"] == "ok"]
+    sens["programs"] = [next(r for r in ran if r["runs"]["A"]["loads"] == 0),
+                        *[r for r in ran if r["runs"]["A"]["pre"]["removed"]][:2]]
+    paths = tmp_path / "limit.json", tmp_path / "sensitivity.json"
+    for path, doc in zip(paths, (limit, sens)):
+        path.write_text(json.dumps(doc))
+    return *paths, limit, sens
+
+
+def _page_of(out: Path, index: str, name: str) -> str:
+    return (out / re.search(rf'<a href="(p/\d+\.html)">{re.escape(name)}</a>', index)
+            .group(1)).read_text()
+
+
+def test_corpus_pages_draw_what_the_analysis_captures_and_two_inputs(tmp_path, monkeypatch):
+    """``report --limit --sensitivity`` from small run files: per program the CMP^r load bounds
+    beside what the pipeline removes (table and a row of the share chart, or the note), and
+    each program's figures at its two inputs; the index has the totals of both and the
+    sensitivity figure (a chart per measure, a bar pair per program that has the measure)."""
+    limit_path, sens_path, limit, sens = _small_runs(tmp_path)
+    from tests.report.test_render_only import _refuse_everything
+    _refuse_everything(monkeypatch)
+    out = tmp_path / "html"
+    assert main(["report", "--limit", str(limit_path), "--sensitivity", str(sens_path),
+                 "--out", str(out)]) == 0
+    index = (out / "index.html").read_text()
+    names = {r["program"] for r in limit["programs"]} | {r["program"] for r in sens["programs"]}
+    assert len(list((out / "p").glob("*.html"))) == len(names) >= 4
+    for row in limit["programs"]:
+        page = _page_of(out, index, row["program"])
+        shares = _titles(page.split("Share of the ideal reuse", 1)[1].split("</svg>")[0])
+        removed = (f"{limit['pipeline']}, of intra-procedural reuse, h=1: "
+                   f"{charts.number(row['pre']['complete_intra_h1'])} % of the ideally "
+                   "reusable loads")
+        assert removed in shares
+        c = row["captured"]
+        if "note" in c:
+            assert "not estimated" in page and c["note"] in page
+            assert not any(t.startswith("analysis:") for t in shares)
+            continue
+        assert f"{c['lower']} - {c['upper']}" in page
+        for value, label in ((c["of_intra"][0], "intra-procedural"),
+                             (c["of_activation_h1"], "same-activation")):
+            assert (f"analysis: CMPr average, of {label} reuse, h=1: {charts.number(value)} % "
+                    "of the ideally reusable loads") in shares
+    totals = _titles(index.split("Share of the ideal reuse the analysis captures", 1)[1]
+                     .split("</svg>")[0])
+    assert (f"analysis: CMPr average, of intra-procedural reuse, h=1: "
+            f"{charts.number(limit['totals']['captured']['of_intra'][0])} % of the ideally "
+            "reusable loads") in totals
+
+    def measures(run):
+        est = run["estimates"]
+        cmpr, n = est["estimators"]["CMPr"], est["evaluations"]
+        return {"reuse level, h=4 (% of loads)": run["table81"]["reuse"],
+                "PRE-complete, intra h=1 (%)": run["pre"]["complete_intra_h1"],
+                "CMPr average (% of evaluations)":
+                    round(100 * (cmpr["lower"] + cmpr["upper"]) / 2 / n, 2) if n else None,
+                "exact reuse (% of evaluations)": round(100 * est["exact"] / n, 2) if n else None}
+    figure = index.split("<h2>Input sensitivity", 1)[1].split("<h2>Programs")[0]
+    assert figure.count("<svg") == 4
+    for row in sens["programs"]:
+        page = _page_of(out, index, row["program"])
+        chart = _titles(page.split("Two inputs: reuse level, PRE-completeness and CMPr", 1)[1]
+                        .split("</svg>")[0])
+        for key in ("A", "B"):
+            given = row["inputs"][key]
+            name = f"{key}: " + "; ".join(f"{k} {' '.join(map(str, v))}"
+                                          for k, v in given.items() if v)
+            for label, value in measures(row["runs"][key]).items():
+                assert f"{label}, {name}: {charts.number(value)} %" in chart
+                if value is not None:
+                    bars = _titles(figure.split(f"At two inputs: {label}", 1)[1]
+                                   .split("</svg>")[0])
+                    side = "input A" if key == "A" else "input B"
+                    assert f"{row['program']}, {side}: {charts.number(value)} %" in bars
+        if row["runs"]["A"]["loads"] == 0:       # no loads: no bar in the reuse chart
+            reuse = figure.split("At two inputs: reuse level", 1)[1].split("</svg>")[0]
+            assert row["program"] not in reuse
+
+
+def test_corpus_pages_of_a_wrong_sensitivity_document_are_one_line(tmp_path, capsys):
+    assert main(["report", "--sensitivity", str(ROOT / "runs" / "limit-cmpr-real.json"),
+                 "--out", str(tmp_path / "h")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pathlogic: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert "limit-cmpr-real.json: not a benchmarks/limit.py, estimators.py or sensitivity.py" \
+        in err
+    assert not (tmp_path / "h").exists()
