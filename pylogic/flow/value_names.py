@@ -21,7 +21,6 @@ back-substitution), §3.5 (separable VNG), §6.3.1.4 (lexical PRE: ``a op b``).
 from __future__ import annotations
 
 import dataclasses
-import heapq
 from typing import Optional
 
 from pylogic.flow.fits_extension import fits_extension
@@ -212,35 +211,37 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
     stale_in = {b.label: 0 for b in fn.blocks}
     stale_in[fn.blocks[0].label] = everything
     arrived = dict(stale_in)            # bits of stale_in not yet propagated
-    # a worklist in reverse postorder (unreachable blocks last): every block once, then the
-    # blocks new bits reach
+    # round-robin sweeps in reverse postorder (unreachable blocks last): the first sweep visits
+    # every block, a later one the blocks new bits reached, until a sweep adds none (d + 2
+    # sweeps, d the loop connectedness: Kam & Ullman 1976). A worklist popping the lowest rank
+    # first re-swept a loop body for every back edge that brought bits: 62 visits per block
+    # on a 33,885-instruction function with back edges to any earlier block, 4 sweeps here.
     order = reverse_postorder(fn)
     reached = set(order)
     order += [b.label for b in fn.blocks if b.label not in reached]
-    rank = {label: k for k, label in enumerate(order)}
-    work = list(range(len(order)))
-    queued = set(work)
-    first = set(order)
-    while work:
-        label = order[heapq.heappop(work)]
-        queued.discard(rank[label])
-        keep, gen, exposed = transfer[label]
-        delta, arrived[label] = arrived[label], 0
-        bad |= delta & exposed
-        out = delta & keep
-        if label in first:
-            first.discard(label)
-            out |= gen
-        if not out:
-            continue
-        for s in succ[label]:
-            if s in stale_in and out & ~stale_in[s]:
-                new = out & ~stale_in[s]
-                stale_in[s] |= new
-                arrived[s] |= new
-                if rank[s] not in queued:
-                    queued.add(rank[s])
-                    heapq.heappush(work, rank[s])
+    first, pending = True, True
+    while pending:
+        pending = False
+        for label in order:
+            delta = arrived[label]
+            if not delta and not first:
+                continue
+            arrived[label] = 0
+            keep, gen, exposed = transfer[label]
+            bad |= delta & exposed
+            out = delta & keep
+            if first:
+                out |= gen
+            if not out:
+                continue
+            for s in succ[label]:
+                if s in stale_in:
+                    new = out & ~stale_in[s]
+                    if new:
+                        stale_in[s] |= new
+                        arrived[s] |= new
+                        pending = True
+        first = False
     return {r for r, k in index.items() if bad >> k & 1}
 
 

@@ -14,9 +14,11 @@ One round, per function:
    (a register never written reads 0). Two registers that never interfere hold the same value
    wherever both are live (the last write to either before such a point is a write to one of
    them while the other is live, i.e. an interference, unless it is the copy between them), so
-   one name serves both. Liveness is ``datalog/liveness.dl``'s ``live_in`` (predicate-aware:
-   a guard is read, a guarded write reads its destination's old value and kills nothing, a
-   predicate define always writes), carried through each block here with the same rules.
+   one name serves both. Liveness is ``datalog/liveness.dl``'s ``live_in_copied``, its ``live_in``
+   of the registers movs write or read (issue #28: the liveness of every register was quadratic
+   on functions with loop counters live everywhere; predicate-aware: a guard is read, a
+   guarded write reads its destination's old value and kills nothing, a predicate define
+   always writes), carried through each block here with the same rules.
    Guarded copies are treated like any definition: ``(p) d = mov s`` joins d and s only when
    no interference says otherwise, i.e. when the old d that survives a false guard is dead
    (then the copy is ``(p) x = mov x``, a no-op either way); otherwise it stays. Predicates
@@ -62,7 +64,7 @@ from pylogic.transforms.coalesce.merge_blocks import merge_blocks
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.record import FixpointRecord
 
-NEEDS = ("live_in",)
+NEEDS = ("live_in_copied",)
 
 
 @dataclass(frozen=True)
@@ -94,11 +96,12 @@ class CoalesceRecord(FixpointRecord):
 
 def coalesce(module: Module, rows, *, functions: Optional[Iterable[str]] = None
              ) -> tuple[Module, CoalesceRecord]:
-    """One round: ``(new module, record)``; ``rows`` holds ``live_in`` of ``module``.
+    """One round: ``(new module, record)``; ``rows`` holds ``live_in_copied`` of ``module``
+    (``live_in`` of the registers movs write or read: coalescing reads no other register's).
     ``record.changed``: the round removed a copy."""
     def rewrite(fn):
         live_in: dict = {}
-        for label, reg in rows.function(fn.name)["live_in"]:
+        for label, reg in rows.function(fn.name)["live_in_copied"]:
             live_in.setdefault(label, set()).add(reg)
         return coalesce_function(fn, live_in)
     new, record = run_per_function(module, functions, CoalesceRecord(), rewrite)
