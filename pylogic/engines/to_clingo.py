@@ -182,7 +182,23 @@ def _float_sum(lit: AggLit) -> str:
 def rule(r: Rule) -> str:
     if not r.body:
         return atom(r.head) + "."
-    return f"{atom(r.head)} :- {', '.join(literal(b) for b in r.body)}."
+    return f"{atom(r.head)} :- {', '.join(literal(b) for b in _named_wildcards(r.body))}."
+
+
+def _named_wildcards(body: tuple) -> tuple:
+    """``body`` with each wildcard argument of a positive atom as a variable of its own, when
+    the body has no aggregate (whose instances would multiply by the named columns' values).
+    clingo projects an atom with ``_`` into a relation of its own and may join two such
+    projections first, a cross product per function: ``forward_edge(f, a, b) :- edge(f, a, b),
+    rpo(f, a, _), rpo(f, b, _), ...`` took 3.3 s of grounding at 2,000 blocks, named 0.01 s
+    (issue #28; the rows are the same)."""
+    if any(isinstance(b, AggLit) for b in body):
+        return body
+    fresh = iter(range(1 << 30))
+    return tuple(dataclasses.replace(b, args=tuple(
+        Var(f"#p{next(fresh)}", x.loc) if isinstance(x, Wildcard) else x for x in b.args))
+        if isinstance(b, Atom) and any(isinstance(x, Wildcard) for x in b.args) else b
+        for b in body)
 
 
 def _plain(a: Atom) -> bool:

@@ -198,3 +198,68 @@ def test_a_value_leaving_by_a_side_exit_before_its_overwrite_is_live():
     assert ("out", "x") in set(fr["live_in"])
     assert ("entry#0", "x", "out#0") in {tuple(r) for r in fr["pd_du"]}
     assert "entry#0" in {r[0] for r in fr["pd_partially_dead"]}
+
+
+def _faint_by_chains(fn, du: set, candidates: set) -> set:
+    """Candidates whose values reach no needed instruction, by the def-use chains alone: the
+    needed ones grow from every non-candidate backwards over ``du`` (KRS's faint code)."""
+    ids = {f"{b.label}#{k}" for b in fn.blocks for k in range(len(b.instrs))}
+    needed = ids - candidates
+    readers = {}
+    for d, _, u in du:
+        readers.setdefault(d, set()).add(u)
+    grew = True
+    while grew:
+        grew = False
+        for d, us in readers.items():
+            if d not in needed and us & needed:
+                needed.add(d)
+                grew = True
+    return {d for b in fn.blocks for k, i in enumerate(b.instrs)
+            if (d := f"{b.label}#{k}") in candidates and i.defs()
+            and not isinstance(i, PredDefine) and d not in needed}
+
+
+GUARDED_WRITE_LOOP = """func main(a, n) {
+entry:
+    x = add a, 1
+    k = mov 0
+    br head
+head: !hyperblock
+    p:ut, q:uf = pcmp.lt k, n
+    (p) x = mov 7
+    k = add k, 1
+    (p) br head
+    br done
+done:
+    ret 0
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_deadness_and_faintness_are_those_of_the_def_use_chains(seed):
+    """pd_dead, pd_partially_dead's "used" and pd_faint ask per block and register whether a
+    value is read (_pd_live, _pd_needed_live), not per definition (issue #28): the same as
+    reading pd_du, on branchy and if-converted random programs and a loop whose only
+    liveness.dl read of x is a guarded write (a read of the old value there, none here)."""
+    texts = [random_program(seed)] + ([GUARDED_WRITE_LOOP] if seed == 0 else [])
+    for text in texts:
+        module = parse_module(text)
+        for version in (module, optimize(module, ["if-convert"], "t.pir", engine="clingo").module):
+            rows = module_rows(version, "t.pir", relations=("live_in",) + RELATIONS + ("pd_faint",),
+                               engine="clingo")
+            fn = version.defined_functions()[0]
+            fr = rows.function(fn.name)
+            du = {tuple(r) for r in fr["pd_du"]}
+            used = {d for d, _, _ in du}
+            defs = {f"{b.label}#{k}" for b in fn.blocks for k, i in enumerate(b.instrs)
+                    if i.defs() and not isinstance(i, PredDefine)}
+            assert {r[0] for r in fr["pd_dead"]} == defs - used
+            assert {r[0] for r in fr["pd_partially_dead"]} <= used
+            candidates = {r[0] for r in fr["pd_candidate"]}
+            assert {r[0] for r in fr["pd_faint"]} == _faint_by_chains(fn, du, candidates)
+    fn = parse_module(GUARDED_WRITE_LOOP).defined_functions()[0]
+    fr = module_rows(parse_module(GUARDED_WRITE_LOOP), "t.pir", relations=("live_in", "pd_dead"),
+                     engine="clingo").function("main")
+    assert ("head", "x") in set(fr["live_in"]) and "entry#0" in {r[0] for r in fr["pd_dead"]}

@@ -1,7 +1,8 @@
 """The clingo translation joins a recursive rule's non-recursive atoms once, outside the
 recursion (``to_clingo._with_joins``): the rows are the same as the rule's own, and a join that
 would be a cross product per function (one shared column, a relation joined with itself) is
-left to clingo."""
+left to clingo. A wildcard of a positive atom becomes a variable of its own outside aggregates
+(``to_clingo._named_wildcards``), with the same rows."""
 from __future__ import annotations
 
 from pylogic.engines.clingo_engine import run_clingo
@@ -47,7 +48,7 @@ def _program(tmp_path):
 
 def test_the_recursive_rule_reads_a_join_computed_outside_its_recursion(tmp_path):
     text = program_text(_program(tmp_path), ["live"])
-    assert "r_join'0(Vf,Vt,Vb) :- r_branch(Vf,Vi,Vt), r_instr(Vf,Vi,Vb,_)." in text
+    assert "r_join'0(Vf,Vt,Vb) :- r_branch(Vf,Vi,Vt), r_instr(Vf,Vi,Vb,V_Hp0)." in text
     assert "r_live(Vf,Vb,Vr) :- r_join'0(Vf,Vt,Vb), r_live(Vf,Vt,Vr), not r_kill(Vf,Vb,Vr)." in text
 
 
@@ -120,3 +121,37 @@ def test_the_join_holds_one_row_per_step_not_per_pair_of_a_block(tmp_path):
     ctl.ground([("base", [])])
     joined = [a for a in ctl.symbolic_atoms if a.symbol.name == "r_join'0"]
     assert len(joined) == size      # (q before k, instr at k - 1); a cross product: size * size
+
+
+# acyclic_control_dependence.dl's forward_edge: a relation joined twice through wildcards
+WILD = """
+.decl edge(f: symbol, a: symbol, b: symbol)
+.decl rpo(f: symbol, b: symbol, n: number)
+.decl retreating(f: symbol, a: symbol, b: symbol)
+.input edge
+.input rpo
+.input retreating
+.decl forward(f: symbol, a: symbol, b: symbol)
+.output forward
+forward(f, a, b) :- edge(f, a, b), rpo(f, a, _), rpo(f, b, _), !retreating(f, a, _).
+.decl last(f: symbol, m: number)
+.output last
+last(f, m) :- rpo(f, _, _), m = max n : { rpo(f, _, n) }.
+"""
+
+
+def test_wildcards_of_positive_atoms_are_named_outside_aggregates(tmp_path):
+    path = tmp_path / "wild.dl"
+    path.write_text(WILD)
+    checked = load_program(path)
+    text = program_text(checked, ["forward", "last"])
+    assert ("r_forward(Vf,Va,Vb) :- r_edge(Vf,Va,Vb), r_rpo(Vf,Va,V_Hp0), r_rpo(Vf,Vb,V_Hp1), "
+            "not r_retreating(Vf,Va,_).") in text            # a negated atom keeps its wildcard
+    last = [line for line in text.splitlines() if line.startswith("r_last(")]
+    assert last and last[0].startswith("r_last(Vf,Vm) :- r_rpo(Vf,_,_),")   # an aggregate body
+    facts = {"edge": [("f", "A", "B"), ("f", "B", "C"), ("f", "C", "A"), ("f", "A", "X")],
+             "rpo": [("f", "A", 0), ("f", "B", 1), ("f", "C", 2)],
+             "retreating": [("f", "C", "A")]}
+    rows = run_clingo(checked, facts, ["forward", "last"])
+    assert rows["forward"] == [("f", "A", "B"), ("f", "B", "C")]   # X unreached; C's edge back
+    assert rows["last"] == [("f", 2)]

@@ -167,10 +167,14 @@ def _convert_function(fn: Function, module: Module, limits: RegionLimits,
     use_counts = _use_counts(fn)
     new_head: dict = {}
     merged: set = set()
+    # once per function, not per region (issue #28: the block map and a scan of every
+    # cdep_acyclic row per region were quadratic, most of if-convert at 33,885 instructions)
+    bm = fn.block_map()
+    cdep_of = _cdep_by_block(cdep_rows)
     for region in regions:
         if len(region.blocks) < 2:
             continue
-        block, info = convert_region(fn, region, namer, cdep_rows, use_counts)
+        block, info = convert_region(fn, region, namer, cdep_rows, use_counts, bm, cdep_of)
         new_head[region.head] = block
         merged.update(region.blocks[1:])
         record.applied.append(info)
@@ -235,39 +239,53 @@ def _foldable_compare(block: Block, use_counts: dict) -> Optional[int]:
     return None
 
 
-def region_control_dependence(fn: Function, region: Region, cdep_rows) -> dict:
+def _cdep_by_block(cdep_rows) -> dict:
+    """``cdep_acyclic`` rows ``(n, b, s)`` as n -> [(b, s)]."""
+    out: dict = {}
+    for n, x, s in cdep_rows:
+        out.setdefault(n, []).append((x, s))
+    return out
+
+
+def region_control_dependence(fn: Function, region: Region, cdep_rows, bm: Optional[dict] = None,
+                              cdep_of: Optional[dict] = None) -> dict:
     """Block -> its control-dependence set ``{(X, "T"|"F"|"U")}`` inside ``region``.
 
     Read from ``cdep_acyclic`` rows (``datalog/acyclic_control_dependence.dl``: retreating edges
     go to the virtual exit, so a path leaving the single-entry region never re-enters it and the
     function-level relation restricted to the region is the region-local one). The label is the
-    direction of X's final terminator that reaches the dependent edge's target.
+    direction of X's final terminator that reaches the dependent edge's target. ``bm``,
+    ``cdep_of``: ``fn.block_map()`` and ``_cdep_by_block(cdep_rows)`` when the caller has them.
     """
     inside = set(region.blocks)
-    bm = fn.block_map()
+    bm = fn.block_map() if bm is None else bm
+    cdep_of = _cdep_by_block(cdep_rows) if cdep_of is None else cdep_of
     labels: dict = {}
     for x in region.blocks:
         for d, s in _final_edges(bm[x]):
             if s is not None and s in inside and s != region.head:
                 labels.setdefault((x, s), []).append(d)
     cd: dict = {b: set() for b in region.blocks}
-    for n, x, s in cdep_rows:
-        if n in inside and (x, s) in labels:
-            cd[n].update((x, d) for d in labels[(x, s)])
+    for n in cd:
+        for x, s in cdep_of.get(n, ()):
+            if (x, s) in labels:
+                cd[n].update((x, d) for d in labels[(x, s)])
     return cd
 
 
 def convert_region(fn: Function, region: Region, namer: _Namer, cdep_rows,
-                   use_counts: Optional[dict] = None) -> tuple[Block, ConvertedRegion]:
+                   use_counts: Optional[dict] = None, bm: Optional[dict] = None,
+                   cdep_of: Optional[dict] = None) -> tuple[Block, ConvertedRegion]:
     """Lay out one selected region as a single ``!hyperblock`` (see the module docstring).
 
     ``region.blocks`` must be a topological order of an acyclic single-entry region whose non-head
     blocks are entered only by final terminators of region blocks (``select_regions`` ensures it).
-    ``cdep_rows``: the function's ``cdep_acyclic`` rows ``(n, b, s)``.
+    ``cdep_rows``: the function's ``cdep_acyclic`` rows ``(n, b, s)``; ``bm``, ``cdep_of``: see
+    ``region_control_dependence``.
     """
     use_counts = _use_counts(fn) if use_counts is None else use_counts
     names_before = set(namer.used)
-    bm = fn.block_map()
+    bm = fn.block_map() if bm is None else bm
     order = list(region.blocks)
     head = region.head
     inside = set(order)
@@ -275,7 +293,7 @@ def convert_region(fn: Function, region: Region, namer: _Namer, cdep_rows,
     def internal(target) -> bool:
         return target in inside and target != head  # an edge to the head is a loop exit
 
-    cd = region_control_dependence(fn, region, cdep_rows)
+    cd = region_control_dependence(fn, region, cdep_rows, bm, cdep_of)
     # Predicates per control-dependence class (topological order: X's predicate is known first).
     pred: dict = {}
     edge_pred: dict = {}            # (X, T|F) -> ut/uf destination name

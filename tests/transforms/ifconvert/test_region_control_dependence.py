@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pylogic.analysis.run import module_rows
 from pylogic.ir.parser import parse_module
-from pylogic.transforms.ifconvert.if_convert import _final_edges, region_control_dependence
+from pylogic.transforms.ifconvert.if_convert import (_cdep_by_block, _final_edges,
+                                                     region_control_dependence)
 from pylogic.transforms.regions import RegionLimits, select_regions
 
 from tests.transforms.ifconvert.test_if_conversion import BRANCHY, generated_program
@@ -50,9 +51,12 @@ def check_module(module, max_blocks=16) -> int:
     for fn in module.defined_functions():
         regions, _ = select_regions(fn, RegionLimits(max_blocks=max_blocks, allow_calls=True))
         cdep = rows.function(fn.name)["cdep_acyclic"]
+        bm, cdep_of = fn.block_map(), _cdep_by_block(cdep)     # as if_convert passes them
         for region in regions:
             if len(region.blocks) > 1:
-                assert region_control_dependence(fn, region, cdep) == region_cd_oracle(fn, region)
+                oracle = region_cd_oracle(fn, region)
+                assert region_control_dependence(fn, region, cdep) == oracle
+                assert region_control_dependence(fn, region, cdep, bm, cdep_of) == oracle
                 compared += 1
     return compared
 
