@@ -69,6 +69,7 @@ from pylogic.flow.lattice import BOT, TOP, apply, meet
 from pylogic.flow.state_map import Registers
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.driver import run_per_function
+from pylogic.transforms.pcp.sparse import BeforeInstructions
 from pylogic.transforms.pcp.worklist import Worklist
 
 __all__ = ["sccp", "SccpRecord", "FunctionSccp", "ConstantUse", "NEEDS", "TOP", "BOTTOM",
@@ -190,7 +191,7 @@ class SccpRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the analysis
 
-class CCResult:
+class CCResult(BeforeInstructions):
     """Analysis result of one function: executable blocks, the state at each executable block's
     start (``incoming``), how many leading instructions of each can run (``reached``), and
     ``before[(label, index)]``: the state before a reached instruction (replayed on first use)."""
@@ -211,12 +212,6 @@ class CCResult:
             self.analysis.step(state, ins, self.analysis.guard_value(state, ins), [])
         return states
 
-    @property
-    def before(self) -> dict:
-        if self._before is None:
-            self._before = {(label, k): st for label in self.executable
-                            for k, st in enumerate(self.block_states(label))}
-        return self._before
 
 
 class CCAnalysis:

@@ -44,6 +44,7 @@ R. Tarjan, "Depth-first search and linear graph algorithms", SIAM J. Comput. 1(2
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Optional
 
 from pylogic.flow.lattice import BOT, TOP, meet
 from pylogic.ir.model import TRUE_PREDICATES, Br, Call, CondBr, PredDefine, Reg
@@ -64,6 +65,20 @@ def _targets(ins) -> tuple:
     return ()                           # ret
 
 
+class BeforeInstructions:
+    """``before[(label, index)]``, the state before each reached instruction, built once from
+    ``block_states`` of every executable block (dense ``CCResult`` and sparse ``SparseCC``)."""
+
+    _before: Optional[dict] = None
+
+    @property
+    def before(self) -> dict:
+        if self._before is None:
+            self._before = {(label, k): st for label in self.executable
+                            for k, st in enumerate(self.block_states(label))}
+        return self._before
+
+
 class _Node:
     """An instruction (``phi`` False: ``k`` its index in the block, ``reads`` register -> SSA
     id, ``defs`` register -> SSA id) or a φ of ``register`` (``args``: (pred segment, id))."""
@@ -76,7 +91,7 @@ class _Node:
         self.register, self.args, self.id, self.loop = register, [], id_, loop
 
 
-class SparseCC:
+class SparseCC(BeforeInstructions):
     """SC on the function of ``an`` (a ``CCAnalysis``); ``solve()`` then answers like
     ``CCResult``: ``executable``, ``reached``, ``incoming``, ``block_states``, ``before``."""
 
@@ -410,12 +425,6 @@ class SparseCC:
             s += 1
         return out
 
-    @property
-    def before(self) -> dict:
-        if self._before is None:
-            self._before = {(label, k): st for label in self.executable
-                            for k, st in enumerate(self.block_states(label))}
-        return self._before
 
     def value_at(self, s: int, node, r: str):
         """The value of ``r`` before ``node`` of segment ``s`` (None: at the segment's start)."""
