@@ -238,6 +238,8 @@ class Explainer:
         self.why: dict[tuple, tuple] = {}     # (rel, row) -> (rule, env)
         self._ranked: set[str] = set()
         self._lines: dict[str, list[str]] = {}
+        # (rel, row) -> its node's text parts: a tuple is shown once however many trees hold it
+        self._shown: dict[tuple, tuple] = {}
 
     # ---- matching ------------------------------------------------------------------------
 
@@ -525,24 +527,35 @@ class Explainer:
 
     def _node(self, rel: str, row: tuple, done: set) -> dict:
         key = (rel, row)
-        node = {"atom": show_atom(rel, row), "rel": rel, "row": list(row),
+        shown = self._shown.get(key)
+        if shown is None:
+            shown = self._shown[key] = self._show(key)
+        atom, kind, rule_loc, rule_text, checks = shown
+        node = {"atom": atom, "rel": rel, "row": list(row),
                 "rank": self.rank[key], "children": [], "checks": []}
         if key in done:
             node["kind"] = "ref"
             return node
         done.add(key)
-        if self.rank[key] == 0 and key not in self.why:
+        if kind == "input":
             node["kind"] = "input"
             return node
+        node.update(kind="rule", rule=rule_loc, rule_text=rule_text, checks=list(checks))
         rule, env = self.why[key]
-        node.update(kind="rule", rule=str(rule.loc), rule_text=self.rule_text(rule.loc))
         for lit in rule.body:
             if isinstance(lit, Atom):
                 child = env[("row", id(lit))]
                 node["children"].append(self._node(lit.rel, child, done))
-            else:
-                node["checks"].append(show_literal(lit, env))
         return node
+
+    def _show(self, key: tuple) -> tuple:
+        """``(atom, kind, rule, rule_text, checks)`` of ``key``'s node: "input" or "rule"."""
+        atom = show_atom(*key)
+        if self.rank[key] == 0 and key not in self.why:
+            return atom, "input", None, None, ()
+        rule, env = self.why[key]
+        checks = tuple(show_literal(lit, env) for lit in rule.body if not isinstance(lit, Atom))
+        return atom, "rule", str(rule.loc), self.rule_text(rule.loc), checks
 
     def why_not(self, rel: str, row: tuple, depth: int = 2, _seen: frozenset = frozenset()
                 ) -> list[dict]:
