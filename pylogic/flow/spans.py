@@ -15,7 +15,7 @@ an object is not to it); pathfinder.md §4.1 (kills); C's object rules.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from pylogic.flow.address_roots import (ANY, ESCAPED, GLOBAL, READONLY, memory_root, may_write,
                                         written_root)
@@ -174,19 +174,57 @@ def object_sizes(fn: Function, global_sizes: dict) -> dict[str, int]:
     return out
 
 
+class WriteSummary(NamedTuple):
+    """What ``spares`` asks of a store or call, whatever expression it is asked about."""
+    nothing: bool                   # writes_nothing
+    clobbers: bool                  # clobbers_memory
+    root: object                    # written_root
+    span: Optional[tuple]           # written_span (None: unknown, or no offsets given)
+    size: int                       # written_size, 0 when unknown
+
+
+def write_summary(ins: Instr, roots: dict, defined: frozenset = frozenset(),
+                  offsets: Optional[dict] = None) -> WriteSummary:
+    """``ins``'s part of ``spares``, computed once for the many expressions asked about it."""
+    if writes_nothing(ins, defined):
+        return WriteSummary(True, False, None, None, 0)
+    if not clobbers_memory(ins):
+        return WriteSummary(False, False, None, None, 0)
+    return WriteSummary(False, True, written_root(ins, roots, defined),
+                        written_span(ins, roots, offsets, defined) if offsets is not None
+                        else None, written_size(ins, defined) or 0)
+
+
 def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset(),
            spans: Optional[dict] = None, offsets: Optional[dict] = None,
-           sizes: Optional[dict] = None) -> bool:
+           sizes: Optional[dict] = None, write: Optional[WriteSummary] = None) -> bool:
     """Whether the store or call ``ins`` surely leaves an expression reading memory of ``root``
     (a root or a set of roots, ``load_roots``; None: unknown) unchanged. With ``spans`` (the
     expression's ``load_spans``) and ``offsets`` (``memory_offsets``), a write of one of its
     roots at bytes none of its reads of that root touch spares it too, and so does a
     ``memcpy``/``memset`` of 0 bytes (``writes_nothing``); with ``sizes`` (``object_sizes``), a
-    write through ``ANY`` of more bytes than a root's object has cannot be to it.
+    write through ``ANY`` of more bytes than a root's object has cannot be to it. ``write``:
+    ``write_summary(ins, roots, defined, offsets)`` when the caller keeps it.
 
     References: pathfinder.md §4.1 (kills); LLVM 14 BasicAA (disjoint ranges, object sizes)."""
-    if writes_nothing(ins, defined):
+    if write is None:
+        write = write_summary(ins, roots, defined, offsets)
+    if write.nothing:
         return True
+    if not root or not write.clobbers:
+        return False
+    written = write.root
+    wspan = write.span if spans else None
+    for r in ([root] if isinstance(root, str) else root):
+        if not may_write(written, r):
+            continue
+        if written == r and wspan is not None and spans.get(r) is not None and \
+                not any(lo < whi and wlo < hi for lo, hi in spans[r] for wlo, whi in [wspan]):
+            continue                                         # disjoint bytes of one object
+        if written == ANY and sizes and r in sizes and write.size > sizes[r]:
+            continue                                         # too large for the object
+        return False
+    return True
     if not root or not clobbers_memory(ins):
         return False
     written = written_root(ins, roots, defined)

@@ -31,7 +31,8 @@ from pylogic.flow.fits_extension import ReturnFits
 from pylogic.flow.known_bytes import KnownBytes, function_contents
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.readonly_globals import readonly_globals
-from pylogic.flow.spans import load_spans, memory_offsets, object_sizes, roots_of_spans, spares
+from pylogic.flow.spans import (load_spans, memory_offsets, object_sizes, roots_of_spans, spares,
+                                write_summary)
 from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store_generated,
                                       substituted, value_names)
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
@@ -84,6 +85,7 @@ class _KillIndex:
         self.by_reg: dict[str, set] = defaultdict(set)
         self.loads = set()
         self.spare = spare              # spare(ins, e): the store or call surely leaves e alone
+        self._memo: dict = {}           # id(ins) -> (ins, what it kills)
         for e, (op, leaves) in exprs.items():
             for a in leaves:
                 if isinstance(a, Reg):
@@ -91,13 +93,17 @@ class _KillIndex:
             if reads_memory(op, leaves):
                 self.loads.add(e)
 
-    def __call__(self, ins) -> set:
+    def __call__(self, ins) -> frozenset:
+        got = self._memo.get(id(ins))        # the passes walk each block several times
+        if got is not None and got[0] is ins:
+            return got[1]
         out = set()
         for r in ins.defs():
             out |= self.by_reg.get(r, set())
         if clobbers_memory(ins):
             out |= {e for e in self.loads if not (self.spare and self.spare(ins, e))}
-        return out
+        self._memo[id(ins)] = (ins, frozenset(out))
+        return self._memo[id(ins)][1]
 
 
 def _stored(ins, exprs: dict, names: dict, defs: dict, returns=None, known=None) -> list[str]:
@@ -185,8 +191,14 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     lroots = roots_of_spans(lspans)
     osizes = object_sizes(fn, global_sizes or {})
 
+    writes: dict = {}       # id(ins) -> (ins, its write_summary): asked once per store or call
+
     def spare(ins, e):      # alias facts (vf_load_root / vf_store_root, vf_*_span, vf_store_over)
-        return spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets, osizes)
+        got = writes.get(id(ins))
+        if got is None or got[0] is not ins:
+            got = writes[id(ins)] = (ins, write_summary(ins, roots, defined, offsets))
+        return spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets, osizes,
+                      got[1])
     kills = _KillIndex(exprs, spare)
     defs = definitions(fn)
     for b in fn.blocks:
