@@ -182,7 +182,9 @@ class FunctionValues:
         """Definition ``i`` now has known bits ``v`` (coarser than before: the fixpoint only
         joins): the merge nodes reaching it join ``v`` in, once per merge node that changes (the
         join is exact on ``normal`` bits, so this equals re-joining every definition), and
-        ``push`` gets the reads of every node that changed."""
+        ``push`` gets the reads of every node that changed: a read is evaluated again when the
+        join it reads changes (before issue #28, whenever any definition reaching it changed;
+        those evaluations, unchanged, also counted towards ``MAX_VISITS``)."""
         self.def_bits[i] = v
         n_defs, users, readers = len(self.reaching.defs), self.reaching.users, self._readers
         merged = self.merge_bits
