@@ -28,6 +28,11 @@ the entry have no states (``at`` answers None there).
 Example: in ``e: v = load x / c = cmp.ne v, 7 / cbr c, bad, ok`` the read of ``v`` in ``ok``
 (only predecessor e) is reached by one definition, the edge's ``v = 7``.
 
+``flow.reaching_graph`` gives the same sets as a graph with one node per merge point (what
+``simplify`` reads, issue #28 item 1); this bit-vector form is its reference
+(tests/flow/test_reaching_graph.py). Both number the definitions with ``number_definitions`` and
+follow the edges of ``block_exits``.
+
 References: Aho, Sethi, Ullman, "Compilers", §10.5 (reaching definitions); LLVM 14
 GVN.cpp (propagateEquality), PredicateInfo.cpp.
 """
@@ -41,7 +46,8 @@ from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Cmp, CondBr, Function, Imm, Instr, Mov, PredDefine, Reg,
                               branch_targets)
 
-__all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits"]
+__all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
+           "read_registers", "writes_kill"]
 
 #: registers that always read 1 and are never defined
 _CONSTANT_REGS = ("p0", "true")
@@ -71,12 +77,13 @@ class Reaching:
         return self.reads.get(site, {}).get(reg)
 
 
-def _writes_kill(ins: Instr) -> bool:
+def writes_kill(ins: Instr) -> bool:
     """Does the instruction certainly overwrite its destinations?"""
     return ins.guard is None and not isinstance(ins, PredDefine)
 
 
-def _read_regs(ins: Instr) -> list:
+def read_registers(ins: Instr) -> list:
+    """The registers ``ins`` reads (operands, then its guard), constant ones left out."""
     out = [a.name for a in ins.uses() if isinstance(a, Reg) and a.name not in _CONSTANT_REGS]
     if ins.guard is not None and ins.guard not in _CONSTANT_REGS:
         out.append(ins.guard)
@@ -162,7 +169,7 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
     for b in fn.blocks:
         for ins in b.instrs:
             regs.update(ins.defs())
-            regs.update(_read_regs(ins))
+            regs.update(read_registers(ins))
     regs.difference_update(_CONSTANT_REGS)
     defs.extend(Def("entry", r) for r in sorted(regs))
     instr_ids: dict = {}
@@ -241,7 +248,7 @@ def reaching_definitions(fn: Function) -> Reaching:
                 bit = instr_bit.get((label, k, d))
                 if bit is None:
                     continue
-                if _writes_kill(ins):
+                if writes_kill(ins):
                     state &= ~mask[d]
                 state |= bit
             for t in exits[label].get(k, ()):
@@ -273,7 +280,7 @@ def reaching_definitions(fn: Function) -> Reaching:
             continue
 
         def visit(k, ins, state, label=label):
-            regs_read = _read_regs(ins)
+            regs_read = read_registers(ins)
             if regs_read:
                 reads[(label, k)] = {r: _bits(state & mask.get(r, 0)) for r in regs_read}
 

@@ -38,8 +38,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Optional
 
-from pylogic.flow.reaching import (_read_regs, _writes_kill, block_exits,
-                                   number_definitions)
+from pylogic.flow.reaching import block_exits, number_definitions, read_registers, writes_kill
 from pylogic.ir.cfg import reverse_postorder, strongly_connected
 from pylogic.ir.model import Function
 
@@ -134,7 +133,7 @@ def reaching_graph(fn: Function) -> ReachingGraph:
         cur: dict = {}
         table: dict = {}
         for k, ins in enumerate(blocks[label].instrs):
-            regs_read = _read_regs(ins)
+            regs_read = read_registers(ins)
             if regs_read:
                 reads[(label, k)] = {r: cur[r] if r in cur else start(label, r)
                                      for r in regs_read}
@@ -142,7 +141,7 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                 i = instr_ids.get((label, k, d))
                 if i is None:
                     continue
-                if _writes_kill(ins):
+                if writes_kill(ins):
                     node = i
                 else:
                     node = merge([cur[d] if d in cur else start(label, d), i])
