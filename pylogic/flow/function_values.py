@@ -20,7 +20,7 @@ from pylogic.flow import known_bits as kb
 from pylogic.flow.branch_facts import BranchFacts
 from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_memory import known_loads
-from pylogic.flow.reaching import reaching_definitions
+from pylogic.flow.reaching_graph import reaching_graph
 from pylogic.ir.model import (Call, Cmp, CondBr, Function, Imm, Instr, Load, Mov, PredDefine, Reg,
                               Select, BinOp, UnOp, branch_targets)
 
@@ -84,10 +84,12 @@ class FunctionValues:
         self.unwritten = self._maybe_unwritten()
         self.bits: dict[str, Bits] = {}
         self.here: Optional[tuple] = None       # (block, index) of the instruction rewritten
-        # flow-sensitive: the definitions reaching each read, and the known bits of each
-        self.reaching = reaching_definitions(fn)
+        # flow-sensitive: the definitions reaching each read, as a graph with one node per
+        # merge point (flow.reaching_graph), and the known bits of each definition and merge node
+        self.reaching = reaching_graph(fn)
         self.fn_blocks = fn.block_map()
         self.def_bits: dict[int, Bits] = {}
+        self.merge_bits: list = [None] * len(self.reaching.operands)
 
     def _maybe_unwritten(self) -> set:
         """Registers (not SSA values, not parameters) some read of which may come before any
@@ -167,15 +169,37 @@ class FunctionValues:
         """Join of the known bits of the definitions of ``r`` reaching ``site`` (those with a
         value yet: optimistic); None when ``site`` has no reaching information for ``r`` or no
         reaching definition has a value yet."""
-        ids = self.reaching.at(site, r)
-        if ids is None:
-            return None
-        out = None
-        for i in ids:
-            v = self.def_bits.get(i)
-            if v is not None:
-                out = v if out is None else kb.join(out, v)
-        return out
+        node = self.reaching.at(site, r)
+        return None if node is None else self._node_bits(node)
+
+    def _node_bits(self, node: int) -> Optional[Bits]:
+        """Known bits of a node of ``self.reaching``: a definition's, or the join kept for a
+        merge node (of its definitions with a value yet; None: none has one)."""
+        n_defs = len(self.reaching.defs)
+        return self.def_bits.get(node) if node < n_defs else self.merge_bits[node - n_defs]
+
+    def _set_def_bits(self, i: int, v: Bits, push) -> None:
+        """Definition ``i`` now has known bits ``v`` (coarser than before: the fixpoint only
+        joins): the merge nodes reaching it join ``v`` in, once per merge node that changes (the
+        join is exact on ``normal`` bits, so this equals re-joining every definition), and
+        ``push`` gets the reads of every node that changed: a read is evaluated again when the
+        join it reads changes (before issue #28, whenever any definition reaching it changed;
+        those evaluations, unchanged, also counted towards ``MAX_VISITS``)."""
+        self.def_bits[i] = v
+        n_defs, users, readers = len(self.reaching.defs), self.reaching.users, self._readers
+        merged = self.merge_bits
+        stack = [i]
+        while stack:
+            node = stack.pop()
+            for site in readers.get(node, ()):
+                push(site)
+            val = self._node_bits(node)
+            for m in users[node]:
+                old = merged[m - n_defs]
+                new = val if old is None else kb.join(old, val)
+                if new != old:
+                    merged[m - n_defs] = new
+                    stack.append(m)
 
     def evaluate(self, ins: Instr, site: Optional[tuple] = None) -> Optional[Bits]:
         """Known bits of what ``ins`` (at ``site``, when given) writes (its single destination);
@@ -295,22 +319,10 @@ class FunctionValues:
         results: dict[tuple, Bits] = {}
         visits: Counter = Counter()
         defs = self.reaching.defs
-        users = defaultdict(set)
+        self._readers = defaultdict(list)   # node -> the sites reading it
         for site, regs in self.reaching.reads.items():
-            for ids in regs.values():
-                for i in ids:
-                    users[i].add(site)
-        site_defs = defaultdict(list)       # (label, index) -> ids of the definitions there
-        for i, d in enumerate(defs):
-            if d.kind == "instr":
-                site_defs[d.site].append(i)
-            elif d.kind == "entry":
-                self.def_bits[i] = self.entry_bits(d.reg) if d.reg in self.params \
-                    else kb.const(0)
-            else:
-                self.def_bits[i] = kb.const(d.value)
-        instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
-        blocks = self.fn.block_map()
+            for node in regs.values():
+                self._readers[node].append(site)
         self.executable: set = set()
         forced: set = set()
         work, pending = [], set()
@@ -319,6 +331,18 @@ class FunctionValues:
             if site[0] in self.executable and site not in pending:
                 pending.add(site)
                 work.append(site)
+
+        site_defs = defaultdict(list)       # (label, index) -> ids of the definitions there
+        for i, d in enumerate(defs):
+            if d.kind == "instr":
+                site_defs[d.site].append(i)
+            elif d.kind == "entry":
+                self._set_def_bits(i, self.entry_bits(d.reg) if d.reg in self.params
+                                   else kb.const(0), push)
+            else:
+                self._set_def_bits(i, kb.const(d.value), push)
+        instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
+        blocks = self.fn.block_map()
 
         def reach(label: str) -> None:
             new = [label]
@@ -360,15 +384,11 @@ class FunctionValues:
                     v = new
                     if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
                         v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
-                    self.def_bits[i] = v
-                    for u in users[i]:
-                        push(u)
+                    self._set_def_bits(i, v, push)
             idle = [i for key, ids in site_defs.items() if key[0] in self.executable
                     for i in ids if i not in self.def_bits]
             for i in idle:
-                self.def_bits[i] = kb.UNKNOWN
-                for u in users[i]:
-                    push(u)
+                self._set_def_bits(i, kb.UNKNOWN, push)
             if idle:
                 continue
             stuck = [b.label for b in self.fn.blocks
@@ -433,10 +453,11 @@ class FunctionValues:
         """``((label, index), instruction)`` of ``reaching_def``, or None."""
         if not isinstance(a, Reg):
             return None
-        ids = self.reaching.at(site, a.name)
-        if ids is None or len(ids) != 1:
+        node = self.reaching.at(site, a.name)
+        i = None if node is None else self.reaching.single(node)
+        if i is None:
             return None
-        d = self.reaching.defs[ids[0]]
+        d = self.reaching.defs[i]
         if d.kind != "instr":
             return None
         (b, k), (ub, uk) = d.site, site

@@ -28,6 +28,11 @@ the entry have no states (``at`` answers None there).
 Example: in ``e: v = load x / c = cmp.ne v, 7 / cbr c, bad, ok`` the read of ``v`` in ``ok``
 (only predecessor e) is reached by one definition, the edge's ``v = 7``.
 
+``flow.reaching_graph`` gives the same sets as a graph with one node per merge point (what
+``simplify`` reads, issue #28 item 1); this bit-vector form is its reference
+(tests/flow/test_reaching_graph.py). Both number the definitions with ``number_definitions`` and
+follow the edges of ``block_exits``.
+
 References: Aho, Sethi, Ullman, "Compilers", §10.5 (reaching definitions); LLVM 14
 GVN.cpp (propagateEquality), PredicateInfo.cpp.
 """
@@ -41,7 +46,8 @@ from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Cmp, CondBr, Function, Imm, Instr, Mov, PredDefine, Reg,
                               branch_targets)
 
-__all__ = ["Def", "Reaching", "reaching_definitions"]
+__all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
+           "read_registers", "writes_kill"]
 
 #: registers that always read 1 and are never defined
 _CONSTANT_REGS = ("p0", "true")
@@ -71,12 +77,13 @@ class Reaching:
         return self.reads.get(site, {}).get(reg)
 
 
-def _writes_kill(ins: Instr) -> bool:
+def writes_kill(ins: Instr) -> bool:
     """Does the instruction certainly overwrite its destinations?"""
     return ins.guard is None and not isinstance(ins, PredDefine)
 
 
-def _read_regs(ins: Instr) -> list:
+def read_registers(ins: Instr) -> list:
+    """The registers ``ins`` reads (operands, then its guard), constant ones left out."""
     out = [a.name for a in ins.uses() if isinstance(a, Reg) and a.name not in _CONSTANT_REGS]
     if ins.guard is not None and ins.guard not in _CONSTANT_REGS:
         out.append(ins.guard)
@@ -150,6 +157,59 @@ def constant_branch(instrs: tuple) -> Optional[str]:
     return br.if_true if cond.value != 0 else br.if_false
 
 
+def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
+    """The definitions of ``fn`` (module docstring), numbered: every register's entry value (in
+    name order), then the writes of the ``reachable`` blocks (block order), then the edge
+    equalities of their final ``cbr``s. Returns ``(defs, instr_ids, edge_ids)``:
+    ``instr_ids[(label, index, register)]`` the id of that write, ``edge_ids[(from, to)]`` the
+    ``[(register, id)]`` that edge establishes. ``reaching_definitions`` and
+    ``flow.reaching_graph`` share the numbering."""
+    defs: list = []
+    regs = set(fn.params)
+    for b in fn.blocks:
+        for ins in b.instrs:
+            regs.update(ins.defs())
+            regs.update(read_registers(ins))
+    regs.difference_update(_CONSTANT_REGS)
+    defs.extend(Def("entry", r) for r in sorted(regs))
+    instr_ids: dict = {}
+    for b in fn.blocks:
+        if b.label not in reachable:
+            continue
+        for k, ins in enumerate(b.instrs):
+            for d in ins.defs():
+                if d not in _CONSTANT_REGS:
+                    instr_ids[(b.label, k, d)] = len(defs)
+                    defs.append(Def("instr", d, (b.label, k)))
+    edge_ids: dict = {}
+    for b in fn.blocks:
+        if b.label not in reachable:
+            continue
+        for t, eqs in edge_equalities(b.instrs).items():
+            ids = []
+            for r, v in eqs:
+                ids.append((r, len(defs)))
+                defs.append(Def("edge", r, (b.label, t), v))
+            edge_ids[(b.label, t)] = ids
+    return defs, instr_ids, edge_ids
+
+
+def block_exits(blocks: dict, label: str) -> dict:
+    """``{index: [target, ...]}``: the edges along which block ``label``'s state flows, by the
+    instruction leaving there (side exits mid-block; the final instruction's targets, one only
+    when it is a ``cbr`` going one way, ``constant_branch``); ``blocks``: label -> block (the
+    function's ``block_map``), targets outside it left out."""
+    instrs = blocks[label].instrs
+    taken = constant_branch(instrs)
+    out: dict = {}
+    for k, ins in enumerate(instrs):
+        ts = [t for t in branch_targets(ins)
+              if t in blocks and (k < len(instrs) - 1 or taken is None or t == taken)]
+        if ts:
+            out[k] = ts
+    return out
+
+
 def reaching_definitions(fn: Function) -> Reaching:
     """Reaching definitions (module docstring) of ``fn``: for each reachable instruction, the
     definitions of each register it reads that reach that read, with the equalities of branch
@@ -169,41 +229,14 @@ def reaching_definitions(fn: Function) -> Reaching:
     blocks = fn.block_map()
     entry = fn.blocks[0].label
     order = reverse_postorder(fn)
-    reachable = set(order)
-    defs: list = []
+    defs, instr_id, edge_ids = number_definitions(fn, set(order))
     mask: dict = {}             # register -> bits of all its definitions
-    instr_bit: dict = {}        # (label, index, register) -> bit of that write
-
-    def new(d: Def) -> int:
-        defs.append(d)
-        bit = 1 << (len(defs) - 1)
-        mask[d.reg] = mask.get(d.reg, 0) | bit
-        return bit
-
-    regs = set(fn.params)
-    for b in fn.blocks:
-        for ins in b.instrs:
-            regs.update(ins.defs())
-            regs.update(_read_regs(ins))
-    regs.difference_update(_CONSTANT_REGS)
-    start = 0
-    for r in sorted(regs):
-        start |= new(Def("entry", r))
-    for b in fn.blocks:
-        if b.label not in reachable:
-            continue
-        for k, ins in enumerate(b.instrs):
-            for d in ins.defs():
-                if d not in _CONSTANT_REGS:
-                    instr_bit[(b.label, k, d)] = new(Def("instr", d, (b.label, k)))
-    # a cbr whose condition is a literal, or was just set to one, goes one way only
-    taken = {b.label: t for b in fn.blocks if (t := constant_branch(b.instrs)) is not None}
-    edges: dict = {}            # (from, to) -> [(register, bit)]
-    for b in fn.blocks:
-        if b.label not in reachable:
-            continue
-        for t, eqs in edge_equalities(b.instrs).items():
-            edges[(b.label, t)] = [(r, new(Def("edge", r, (b.label, t), v))) for r, v in eqs]
+    for i, d in enumerate(defs):
+        mask[d.reg] = mask.get(d.reg, 0) | 1 << i
+    instr_bit = {key: 1 << i for key, i in instr_id.items()}   # (label, index, register) -> bit
+    edges = {e: [(r, 1 << i) for r, i in ids] for e, ids in edge_ids.items()}
+    exits = {label: block_exits(blocks, label) for label in order}
+    start = sum(1 << i for i, d in enumerate(defs) if d.kind == "entry")
 
     def walk(label: str, state: int, visit, send) -> None:
         """Run the block from ``state``: ``visit(index, instr, state before it)`` per
@@ -215,16 +248,15 @@ def reaching_definitions(fn: Function) -> Reaching:
                 bit = instr_bit.get((label, k, d))
                 if bit is None:
                     continue
-                if _writes_kill(ins):
+                if writes_kill(ins):
                     state &= ~mask[d]
                 state |= bit
-            for t in branch_targets(ins):
-                if t in blocks and (k < len(instrs) - 1 or taken.get(label, t) == t):
-                    out = state
-                    if k == len(instrs) - 1:
-                        for r, bit in edges.get((label, t), ()):
-                            out = (out & ~mask[r]) | bit
-                    send(t, out)
+            for t in exits[label].get(k, ()):
+                out = state
+                if k == len(instrs) - 1:
+                    for r, bit in edges.get((label, t), ()):
+                        out = (out & ~mask[r]) | bit
+                send(t, out)
 
     into = {entry: start}
     index = {b: i for i, b in enumerate(order)}
@@ -248,7 +280,7 @@ def reaching_definitions(fn: Function) -> Reaching:
             continue
 
         def visit(k, ins, state, label=label):
-            regs_read = _read_regs(ins)
+            regs_read = read_registers(ins)
             if regs_read:
                 reads[(label, k)] = {r: _bits(state & mask.get(r, 0)) for r in regs_read}
 

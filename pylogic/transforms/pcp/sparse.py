@@ -47,6 +47,7 @@ from collections.abc import Mapping
 from typing import Optional
 
 from pylogic.flow.lattice import BOT, TOP, meet
+from pylogic.ir.cfg import strongly_connected
 from pylogic.ir.model import TRUE_PREDICATES, Br, Call, CondBr, PredDefine, Reg
 
 __all__ = ["SparseCC", "START"]
@@ -332,7 +333,7 @@ class SparseCC(BeforeInstructions):
         succ: dict = {}
         for u, v in edges:
             succ.setdefault(u, []).append(v)
-        comp = _components(list(succ), succ)
+        comp = strongly_connected(list(succ), succ)
         for x, root in comp.items():
             if x != root:
                 self._parent[find(x)] = find(root)
@@ -454,50 +455,6 @@ class SparseCC(BeforeInstructions):
                     seen.add(p)
                     stack.append(p)
         return v
-
-
-def _components(nodes, succ: dict) -> dict:
-    """node -> the number of its strongly connected component (Tarjan, iterative)."""
-    index: dict = {}
-    low: dict = {}
-    comp: dict = {}
-    stack: list = []
-    on: set = set()
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(succ.get(root, ())))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(succ.get(w, ()))))
-                    break
-                if w in on and index[w] < low[v]:
-                    low[v] = index[w]
-            else:
-                work.pop()
-                if work:
-                    u = work[-1][0]
-                    if low[v] < low[u]:
-                        low[u] = low[v]
-                if low[v] == index[v]:
-                    while True:
-                        w = stack.pop()
-                        on.discard(w)
-                        comp[w] = v
-                        if w == v:
-                            break
-    return comp
 
 
 class _Point(Mapping):

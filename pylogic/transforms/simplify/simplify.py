@@ -6,7 +6,8 @@ Per function, to a fixpoint:
 1. **known bits** of every register (``flow.known_bits``: known zero/one bits and sign bits,
    LLVM's computeKnownBits / ComputeNumSignBits), computed optimistically over the whole
    function and flow-sensitively: each read of a register joins what the definitions *reaching*
-   it compute (``flow.reaching``: the entry's value, 0 for a register not yet written (docs/pir.md),
+   it compute (``flow.reaching``, joined once per merge point through ``flow.reaching_graph``:
+   the entry's value, 0 for a register not yet written (docs/pir.md),
    a typed parameter's range, unknown for another parameter; the equalities of the branch edges
    on the way, GVN's propagateEquality), so PRE's temporaries and phis lowered to copies fold at
    each read and are followed through loops with no depth limit; a register's own set (for rules

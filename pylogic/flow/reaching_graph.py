@@ -1,0 +1,234 @@
+"""The reaching definitions of ``flow.reaching`` as a graph with one node per merge point, so
+that what a read sees is built, and its known bits joined (``flow.function_values``), once per
+merge point instead of once per read and reaching definition (issue #28 item 1: ``simplify``
+re-joined every reaching definition at every read and its bit-vector fixpoint swept the blocks
+once per loop level: exponent 1.83 on ``benchmarks.optimize_scale``).
+
+A node is a definition (its id in ``defs``, numbered by ``reaching.number_definitions``) or a
+merge node (id ``len(defs) + j``, ``operands[j]`` the nodes it joins):
+
+* the start of a block, for one register: the values leaving its predecessors along the edges
+  into it (``reaching.block_exits``, edge equalities included), and the entry's value at the
+  entry block;
+* a guarded write or a predicate define: the value before it and the write (it does not kill).
+
+A read's node is the last write of the register before it in its block, else the start of the
+block: Braun et al.'s on-demand variable lookup (every block sealed: the CFG is known), run as a
+worklist of (block, register) starts, so a long chain of blocks needs no recursion. A node
+stands for the definitions it reaches through merge nodes (``leaves``): exactly the set
+``reaching_definitions`` gives that read (tests/flow/test_reaching_graph.py compares them on
+random programs). ``single(node)``: the one definition, if it is one.
+
+**Block-local registers.** A register written (and given edge equalities) in one block B only
+and read only there -- a loop counter -- is looked up at B alone: the entry's value and the
+values leaving B along the edges whose target is in B's strongly connected component (a path
+back to B meets no other write), instead of a merge node at every block it is live across (the
+look-ups of ``optimize_scale``'s counters, live from the entry, were quadratic). A register never
+written holds the entry's value everywhere. (``transforms.pcp.sparse`` does the same for its
+loop φs.)
+
+References: M. Braun, S. Buchwald, S. Hack, R. Leißa, C. Mallon, A. Zwinkau, "Simple and
+efficient construction of static single assignment form", CC 2013 (Alg. 1-2); Aho, Sethi,
+Ullman, "Compilers", §10.5 (reaching definitions).
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Optional
+
+from pylogic.flow.reaching import block_exits, number_definitions, read_registers, writes_kill
+from pylogic.ir.cfg import reverse_postorder, strongly_connected
+from pylogic.ir.model import Function
+
+__all__ = ["ReachingGraph", "reaching_graph"]
+
+
+@dataclass
+class ReachingGraph:
+    """``defs[i]`` is definition i (``reaching.Def``); merge node ``len(defs) + j`` joins
+    ``operands[j]``; ``reads[(label, index)][reg]`` the node of that instruction's read of
+    ``reg``; ``users[node]`` the merge nodes with ``node`` among their operands."""
+    defs: list
+    operands: list
+    reads: dict
+    users: list
+    _leaves: list            # merge node j -> up to two of the definitions it reaches
+
+    def at(self, site: tuple, reg: str) -> Optional[int]:
+        """The node of ``reg`` read by the instruction at ``site``; None when it does not read
+        ``reg`` or is unreachable."""
+        return self.reads.get(site, {}).get(reg)
+
+    def single(self, node: int) -> Optional[int]:
+        """The one definition ``node`` stands for, or None when it stands for several."""
+        if node < len(self.defs):
+            return node
+        got = self._leaves[node - len(self.defs)]
+        return got[0] if len(got) == 1 else None
+
+    def leaves(self, node: int) -> set:
+        """Every definition ``node`` stands for (what ``reaching_definitions`` gives its
+        read)."""
+        n_defs, out, seen, stack = len(self.defs), set(), {node}, [node]
+        while stack:
+            m = stack.pop()
+            if m < n_defs:
+                out.add(m)
+                continue
+            for o in self.operands[m - n_defs]:
+                if o not in seen:
+                    seen.add(o)
+                    stack.append(o)
+        return out
+
+
+def reaching_graph(fn: Function) -> ReachingGraph:
+    """The reaching-definitions graph (module docstring) of ``fn``; blocks the entry's state
+    never flows to get no reads, as in ``reaching_definitions``."""
+    blocks = fn.block_map()
+    order = reverse_postorder(fn)
+    defs, instr_ids, edge_ids = number_definitions(fn, set(order))
+    n_defs = len(defs)
+    entry_id = {d.reg: i for i, d in enumerate(defs) if d.kind == "entry"}
+    if not order:
+        return ReachingGraph(defs, [], {}, [[] for _ in defs], [])
+    entry = order[0]
+    exits = {label: block_exits(blocks, label) for label in order}
+    live, todo = {entry}, [entry]           # the blocks the entry's state flows to
+    while todo:
+        for ts in exits[todo.pop()].values():
+            for t in ts:
+                if t not in live:
+                    live.add(t)
+                    todo.append(t)
+    live_order = [b for b in order if b in live]
+    incoming = defaultdict(list)            # block -> [(pred, index of the exit)]
+    for p in live_order:
+        for k, ts in exits[p].items():
+            for t in ts:
+                incoming[t].append((p, k, t))
+    last = {b: len(blocks[b].instrs) - 1 for b in live_order}
+
+    operands: list = []
+    starts: dict = {}           # (block, register) -> its merge node
+    pending: list = []
+
+    def merge(ops: list) -> int:
+        operands.append(ops)
+        return n_defs + len(operands) - 1
+
+    def start(label: str, r: str) -> int:
+        node = starts.get((label, r))
+        if node is None:
+            node = starts[(label, r)] = merge([])
+            pending.append((label, r))
+        return node
+
+    # ---- each block forward: its reads, and per register the writes' positions and nodes
+    reads: dict = {}
+    local: dict = {}            # block -> register -> ([index], [node after that write])
+    for label in live_order:
+        cur: dict = {}
+        table: dict = {}
+        for k, ins in enumerate(blocks[label].instrs):
+            regs_read = read_registers(ins)
+            if regs_read:
+                reads[(label, k)] = {r: cur[r] if r in cur else start(label, r)
+                                     for r in regs_read}
+            for d in ins.defs():
+                i = instr_ids.get((label, k, d))
+                if i is None:
+                    continue
+                if writes_kill(ins):
+                    node = i
+                else:
+                    node = merge([cur[d] if d in cur else start(label, d), i])
+                cur[d] = node
+                ks, nodes = table.setdefault(d, ([], []))
+                ks.append(k)
+                nodes.append(node)
+        local[label] = table
+
+    def leaving(p: str, k: int, t: str, r: str) -> int:
+        """The node of ``r`` leaving block ``p`` by instruction ``k``'s edge to ``t``."""
+        if k == last[p]:
+            got = None
+            for reg, i in edge_ids.get((p, t), ()):
+                if reg == r:
+                    got = i
+            if got is not None:
+                return got
+        entry_ = local[p].get(r)
+        if entry_ is not None:
+            j = bisect_right(entry_[0], k) - 1
+            if j >= 0:
+                return entry_[1][j]
+        return start(p, r)
+
+    # ---- block-local registers (module docstring)
+    home: dict = {}             # register -> its one block, or None (several / read elsewhere)
+    for label, k, r in instr_ids:
+        if label in live:
+            home[r] = label if home.get(r, label) == label else None
+    for (p, _t), eqs in edge_ids.items():
+        if p in live:
+            for r, _i in eqs:
+                home[r] = p if home.get(r, p) == p else None
+    for (label, _k), regs in reads.items():
+        for r in regs:
+            if home.get(r, label) != label:
+                home[r] = None
+    comp = strongly_connected(live_order, {b: [t for ts in exits[b].values() for t in ts]
+                                           for b in live_order}) if any(
+        h is not None for h in home.values()) else {}
+
+    # ---- the starts (Braun et al.'s readVariableRecursive, as a worklist)
+    while pending:
+        label, r = pending.pop()
+        ops = operands[starts[(label, r)] - n_defs]
+        if r not in home:                       # never written: the entry's value
+            ops.append(entry_id[r])
+            continue
+        if home[r] == label:
+            ops.append(entry_id[r])
+            for k, ts in exits[label].items():
+                for t in ts:
+                    if t == label or comp[t] == comp[label]:
+                        ops.append(leaving(label, k, t, r))
+        else:
+            if label == entry:
+                ops.append(entry_id[r])
+            for p, k, t in incoming[label]:
+                ops.append(leaving(p, k, t, r))
+        ops[:] = dict.fromkeys(ops)
+
+    users: list = [[] for _ in range(n_defs + len(operands))]
+    for j, ops in enumerate(operands):
+        for o in ops:
+            users[o].append(n_defs + j)
+    return ReachingGraph(defs, operands, reads, users, _capped_leaves(operands, n_defs, users))
+
+
+def _capped_leaves(operands: list, n_defs: int, users: list) -> list:
+    """Per merge node, up to two of the definitions it reaches (a fixpoint over the graph, each
+    node growing at most twice)."""
+    leaves: list = [()] * len(operands)
+    work = list(range(len(operands)))
+    while work:
+        j = work.pop()
+        got = leaves[j]
+        if len(got) >= 2:
+            continue
+        new = got
+        for o in operands[j]:
+            for x in ((o,) if o < n_defs else leaves[o - n_defs]):
+                if x not in new:
+                    new += (x,)
+            if len(new) >= 2:
+                break
+        if new != got:
+            leaves[j] = new[:2]
+            work.extend(u - n_defs for u in users[n_defs + j])
+    return leaves
