@@ -5,7 +5,10 @@ compared after sorting. guarded: guard reads, old values read by non-ut/uf defin
 writes that read their destination and kill nothing, a side exit, an unreachable block;
 counted_loop: classic liveness around a loop. live_in_copied.csv: live_in.csv's rows of the registers
 the case's movs write or read as operands or destinations, guards not (guarded: x, a, z, w, q;
-counted_loop: i)."""
+counted_loop: i). live_gen.csv / live_first_kill.csv: each block's upward-exposed reads and
+first overwrites (index), the summaries pylogic/flow/liveness.py solves live_in from (guarded:
+entry reads a p y b r s, overwrites x at 0, q r at 2, s at 3; loop reads a r x z, overwrites t at
+1; counted_loop: head reads i n, body i, exit i)."""
 from __future__ import annotations
 
 import pytest
@@ -27,7 +30,8 @@ def expected(case: str) -> dict:
 def test_every_output_is_expected():
     outputs = set(load_program_cached(PROGRAM).outputs)
     for case in CASES:
-        assert set(expected(case)) == outputs == {"live_in", "live_out", "live_in_copied"}, case
+        assert set(expected(case)) == outputs == {"live_in", "live_out", "live_in_copied",
+                                                    "live_gen", "live_first_kill"}, case
 
 
 @pytest.mark.parametrize("engine", ENGINES)

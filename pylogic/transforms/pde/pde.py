@@ -3,7 +3,8 @@ assignment sinking plus dead-assignment elimination, iterated to a fixpoint (Kno
 Steffen, PLDI'94), on unpredicated code. One application is one round; the driver repeats the
 pass on the rows of its own output until a round changes nothing (``Pass.fixpoint``).
 
-A round reads ``datalog/predicated_deadness.dl`` (per-definition deadness) and ``liveness.dl``:
+A round reads ``datalog/predicated_deadness.dl`` (per-definition deadness) and liveness at block
+entries (``pylogic/flow/liveness.py`` from ``liveness.dl``'s block summaries):
 
 - every fully dead candidate (``pd_dead`` and ``pd_candidate``, unguarded) is deleted;
 - in each block that lost nothing, the last partially dead candidate ``v = π``
@@ -24,11 +25,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from pylogic.flow.liveness import LIVENESS, Liveness
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Function, Module, Reg, branch_targets
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.record import FixpointRecord
 
-NEEDS = ("pd_dead", "pd_faint", "pd_partially_dead", "pd_candidate", "live_in")
+NEEDS = ("pd_dead", "pd_faint", "pd_partially_dead", "pd_candidate") + LIVENESS
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def predecessors(fn) -> dict:
     return preds
 
 
-def sink_target(fn, block, k: int, live: set, preds: dict) -> Optional[list]:
+def sink_target(fn, block, k: int, live: Liveness, preds: dict) -> Optional[list]:
     """The successors that receive instruction ``k`` of ``block`` when it sinks out of it, or
     None when it cannot leave (a dependence in the block, a side exit, a ret, a shared live
     successor). ``live``: (label, register) pairs live at block entries."""
@@ -115,7 +117,7 @@ def pde_function(fn: Function, fr) -> tuple[Function, FunctionPde]:
     # pd_faint ⊇ pd_dead: whole dead chains at once (one round, not one per link)
     dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
     partial = {r[0] for r in fr["pd_partially_dead"]} & candidates
-    live = {(b, r) for b, r in fr["live_in"]}
+    live = Liveness.from_rows(fn, fr)
     preds = predecessors(fn)
     instrs = {b.label: list(b.instrs) for b in fn.blocks}
     arriving = defaultdict(list)

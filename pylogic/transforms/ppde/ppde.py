@@ -24,8 +24,8 @@ changes), two phases:
 Predicates are compared through the PPG of ``ppg.dl`` (``predicates.partition_queries``). A
 predicate whose value the PPG does not model in the block, or that is written more than once in
 it, is "overlapping" with everything (Case 4): conservative, never unsafe. A branch δ uses v when
-v is live at its target (``live_in``); when the scan passes the block's end, or a side exit under
-α's own predicate, with v used nowhere, the copy is fully dead and is deleted.
+v is live at its target (``flow/liveness.py``); when the scan passes the block's end, or a side
+exit under α's own predicate, with v used nowhere, the copy is fully dead and is deleted.
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from pylogic.flow.liveness import LIVENESS, Liveness
 from pylogic.ir.model import Call, Function, Module, PredDefine, Ret, branch_targets
 from pylogic.ir.printer import print_instr
 from pylogic.predicates.partition_queries import BlockPredicates
@@ -42,7 +43,7 @@ from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.ppde.regions import INTERFACE, PAID, CrossBlock, _guard, _reads
 from pylogic.transforms.record import FixpointRecord
 
-NEEDS = ("pd_dead", "pd_faint", "pd_candidate", "live_in", "idom") + PPG_RELATIONS
+NEEDS = ("pd_dead", "pd_faint", "pd_candidate", "idom") + LIVENESS + PPG_RELATIONS
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ class _Copy:
 class _BlockPpde:
     """PPDE on one block (Figures 7, 8, 13 with the block as the region)."""
 
-    def __init__(self, label, instrs, preds: BlockPredicates, live: set, candidates: set,
+    def __init__(self, label, instrs, preds: BlockPredicates, live, candidates: set,
                  single_def: dict, exporting: bool = False):
         self.label = label
         #: Case 1 at a branch across blocks (regions.py): a copy whose executions all leave
@@ -427,7 +428,7 @@ def _ppde_function(fn: Function, fr, record: PpdeRecord, cross_block: bool, inte
     """One round of PPDE on ``fn`` (``fr``: its rows), and its entry."""
     candidates = {r[0] for r in fr["pd_candidate"]}
     dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
-    live = {(b, r) for b, r in fr["live_in"]}
+    live = Liveness.from_rows(fn, fr)
     ppg = PartitionGraph(fr, fn)
     stats = defaultdict(int)
     blocks = []

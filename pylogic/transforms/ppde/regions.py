@@ -41,11 +41,11 @@ receives code adds its ``br`` to the paths through it.
 
 Every motion is one original candidate with all its copies, planned first and applied whole,
 candidates last first (reverse topological order of blocks, then of instructions), so a chain of
-dependent candidates moves in one round. Liveness at block entries comes from ``live_in`` rows;
-after each motion, what its copies read is made live in every block it touched (an
-over-approximation: more copies, fewer deletions, never a wrong one); the next round has fresh
-rows. Blocks the in-block phase changed keep their code (their candidate ids are stale) but may
-receive copies.
+dependent candidates moves in one round. Liveness at block entries comes from
+``flow/liveness.py``; after each motion, what its copies read is made live in every block it
+touched (an over-approximation: more copies, fewer deletions, never a wrong one); the next round
+has fresh rows. Blocks the in-block phase changed keep their code (their candidate ids are stale)
+but may receive copies.
 """
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ class CrossBlock:
         self.candidates = [(label, self.body[label][k]) for label, k in sorted(
             candidates, key=lambda lk: (-self.topo.get(lk[0], 0), -lk[1]))
             if label not in self.claimed and label in self.body]
-        self.live = set(live)
+        self.live = live.copy()
         self.interface = interface
         self.fallthrough = fallthrough or (lambda label, g, sides: False)
         self.main_exit = main_exit
@@ -321,7 +321,7 @@ class CrossBlock:
         (``dry``: undo them in any case)."""
         saved = ({b: list(i) for b, i in self.body.items()}, set(self.claimed),
                  {e: list(c) for e, c in self.new_blocks.items()}, set(self.emptied),
-                 dataclasses.replace(self.stats), list(self.moves), set(self.live))
+                 dataclasses.replace(self.stats), list(self.moves), self.live.copy())
         for copy, branch in items:
             (v,) = copy.defs()
             j = next(j for j, i in enumerate(self.body[label]) if i is branch)
