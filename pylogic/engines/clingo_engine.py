@@ -1,6 +1,6 @@
 """The embedded engine: a CheckedProgram translated to clingo (``to_clingo.py``), input facts fed
 as one text through ``Control.add`` (faster than the backend API, DESIGN.md), one ground + solve,
-the unique answer set read back through ``#show``. Registered as "clingo"."""
+the asked relations read from the unique answer set's atoms. Registered as "clingo"."""
 from __future__ import annotations
 
 import re
@@ -118,29 +118,31 @@ def souffle_text(sym, kind: str | None = None, types=None) -> str:
 
 def _read_model_records(model, by_pred: dict, result: dict, kinds_of: dict, types) -> None:
     """The public reader for relations with record columns (their values as Soufflé text)."""
-    for sym in model.symbols(shown=True):
-        rel = by_pred[(sym.name, len(sym.arguments))]
-        result[rel].append(tuple(a.number if k in ("number", "unsigned", "float") else
-                                 symbol_text(a) if k == "symbol"
-                                 else souffle_text(a, k, types)
-                                 for a, k in zip(sym.arguments, kinds_of[rel])))
+    for sym in model.symbols(atoms=True):
+        rel = by_pred.get((sym.name, len(sym.arguments)))
+        if rel is not None:
+            result[rel].append(tuple(a.number if k in ("number", "unsigned", "float") else
+                                     symbol_text(a) if k == "symbol"
+                                     else souffle_text(a, k, types)
+                                     for a, k in zip(sym.arguments, kinds_of[rel])))
 
 
 def _read_model_public(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
-    for sym in model.symbols(shown=True):
-        rel = by_pred[(sym.name, len(sym.arguments))]
-        kinds = kinds_of[rel]
-        result[rel].append(_decode(str(sym), kinds) if kinds else ())
-
-
-_MISSING = object()
+    for sym in model.symbols(atoms=True):
+        rel = by_pred.get((sym.name, len(sym.arguments)))
+        if rel is not None:
+            kinds = kinds_of[rel]
+            result[rel].append(_decode(str(sym), kinds) if kinds else ())
 
 
 def _raw_model_reader():
     """A model reader over clingo's C API (cffi), much faster than the public Symbol API, which
-    matters at 10^5-10^6 output tuples. Argument symbols repeat heavily (function ids, labels),
-    so each distinct symbol is decoded once (cache keyed by clingo's symbol handle). None if
-    clingo's internals differ (then the public API is used)."""
+    matters at 10^5-10^6 output tuples. The model's atoms come predicate by predicate (clingo's
+    ``Translator::atoms`` walks the predicate domains, one per signature), so each relation is
+    one run of the array, found by binary search on the signature, and within a run the arity
+    is known. Argument symbols repeat heavily (function ids, labels), so each distinct symbol is
+    decoded once (``_Values``, keyed by clingo's symbol handle). None if clingo's internals
+    differ (then the public API is used)."""
     if _lib is None:
         return None
     try:
@@ -149,77 +151,89 @@ def _raw_model_reader():
         number_of, string_of = _lib.clingo_symbol_number, _lib.clingo_symbol_string
         type_of = _lib.clingo_symbol_type
         sym_number = _lib.clingo_symbol_type_number
-        shown = _lib.clingo_show_type_shown
+        atoms = _lib.clingo_show_type_atoms
         to_bytes = _ffi.string
     except AttributeError:
         return None
 
-    def read(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
-        p_n = _ffi.new("size_t*")
-        if not f_size(model._rep, shown, p_n):
-            raise DatalogError("clingo: cannot read the model")
-        n = p_n[0]
-        syms = _ffi.new("clingo_symbol_t[]", n)
-        if not f_syms(model._rep, shown, syms, n):
-            raise DatalogError("clingo: cannot read the model")
-        p_args, p_size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
-        p_num, p_str = _ffi.new("int*"), _ffi.new("char**")
-        keys = {(name.encode(), arity): rel for (name, arity), rel in by_pred.items()}
-        values: dict[int, object] = {}  # symbol handle -> Python value
-        sigs: dict[tuple, list] = {}
+    p_args, p_size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    p_num, p_str = _ffi.new("int*"), _ffi.new("char**")
 
-        def value(sym):
+    class _Values(dict):
+        """clingo symbol handle -> its Python value (int, or str: Soufflé strings are bytes)."""
+
+        def __missing__(self, sym):
             if type_of(sym) == sym_number:
                 number_of(sym, p_num)
                 v = p_num[0]
             else:
                 string_of(sym, p_str)
-                v = from_bytes(to_bytes(p_str[0]))   # Soufflé strings are bytes
-            values[sym] = v
+                v = from_bytes(to_bytes(p_str[0]))
+            self[sym] = v
             return v
 
-        get = values.get
-        unpack = _ffi.unpack
-        miss = _MISSING
-        # one shown relation (a query's usual case): no name to read per atom (measured with
-        # the fixed-arity paths below: 612,000 pairs 0.55 s -> 0.28 s)
-        single = len(keys) == 1
-        append = result[next(iter(keys.values()))].append if single else None
-        last_name = None
-        for sym in unpack(syms, n):
+    def signature(sym) -> tuple:
+        name_of(sym, p_str)
+        args_of(sym, p_args, p_size)
+        return to_bytes(p_str[0]), p_size[0]
+
+    def runs(syms, n: int):
+        """(signature, start, end) of each run of one signature in ``syms[:n]``."""
+        start = 0
+        while start < n:
+            sig = signature(syms[start])
+            lo, step = start, 1          # syms[lo] has sig; gallop, then bisect
+            while lo + step < n and signature(syms[lo + step]) == sig:
+                lo += step
+                step *= 2
+            hi = min(lo + step, n)       # first index known (or assumed, n) not to have sig
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if signature(syms[mid]) == sig:
+                    lo = mid
+                else:
+                    hi = mid
+            yield sig, start, hi
+            start = hi
+
+    def read(model, by_pred: dict, result: dict, kinds_of: dict) -> None:
+        p_n = _ffi.new("size_t*")
+        if not f_size(model._rep, atoms, p_n):
+            raise DatalogError("clingo: cannot read the model")
+        n = p_n[0]
+        syms = _ffi.new("clingo_symbol_t[]", n)
+        if n and not f_syms(model._rep, atoms, syms, n):
+            raise DatalogError("clingo: cannot read the model")
+        keys = {(name.encode(), arity): rel for (name, arity), rel in by_pred.items()}
+        values = _Values()
+
+        def row1(sym):
             args_of(sym, p_args, p_size)
-            size = p_size[0]
-            if not single:
-                name_of(sym, p_str)
-                name = p_str[0]
-                if name != last_name:  # shown atoms come grouped by signature
-                    key = (name, size)
-                    target = sigs.get(key)
-                    if target is None:
-                        target = sigs[key] = result[keys[(to_bytes(name), size)]]
-                    append = target.append
-                    last_name = name
-            args = p_args[0]
-            if size == 2:
-                x, y = args[0], args[1]
-                u, v = get(x, miss), get(y, miss)
-                append((value(x) if u is miss else u, value(y) if v is miss else v))
-            elif size == 3:
-                x, y, z = args[0], args[1], args[2]
-                u, v, w = get(x, miss), get(y, miss), get(z, miss)
-                append((value(x) if u is miss else u, value(y) if v is miss else v,
-                        value(z) if w is miss else w))
-            elif size == 1:
-                x = args[0]
-                u = get(x, miss)
-                append((value(x) if u is miss else u,))
-            elif not size:
-                append(())
-            else:
-                row = [get(a, miss) for a in unpack(args, size)]
-                if miss in row:
-                    row = [value(a) if v is miss else v for a, v in zip(unpack(args, size), row)]
-                append(tuple(row))
+            return (values[p_args[0][0]],)
+
+        def row2(sym):
+            args_of(sym, p_args, p_size)
+            a = p_args[0]
+            return (values[a[0]], values[a[1]])
+
+        def row3(sym):
+            args_of(sym, p_args, p_size)
+            a = p_args[0]
+            return (values[a[0]], values[a[1]], values[a[2]])
+
+        def row_n(sym):
+            args_of(sym, p_args, p_size)
+            return tuple([values[x] for x in _ffi.unpack(p_args[0], p_size[0])])
+
+        for (name, arity), start, end in runs(syms, n):
+            rel = keys.get((name, arity))
+            if rel is None:     # an input or helper relation
+                continue
+            if not arity:
+                result[rel].append(())
+                continue
+            row = row1 if arity == 1 else row2 if arity == 2 else row3 if arity == 3 else row_n
+            result[rel].extend(map(row, _ffi.unpack(syms + start, end - start)))
 
     return read
 
@@ -248,7 +262,7 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         needed = needed_relations(checked, shown)
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
-        ctl.add("base", [], program_text(checked, shown, needed))
+        ctl.add("base", [], program_text(checked, needed))
         parts = [facts_text(pred_name(rel), checked.relations[rel].kinds,
                             _biased(rows, checked.relations[rel].kinds, to_clingo,
                                     floats.parse), checked.types)
