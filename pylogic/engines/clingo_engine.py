@@ -1,14 +1,16 @@
-"""The embedded engine: a CheckedProgram translated to clingo (``to_clingo.py``), input facts fed
-as one text through ``Control.add`` (faster than the backend API, DESIGN.md), one ground + solve,
+"""The embedded engine: a CheckedProgram translated to clingo (``to_clingo.py``), input facts added
+through clingo's C backend (``_backend_feeder``; faster than text through ``Control.add``, which
+is faster than the public backend API, DESIGN.md), one ground + solve,
 the asked relations read from the unique answer set's atoms. Registered as "clingo"."""
 from __future__ import annotations
 
 import re
+from itertools import chain
 from pathlib import Path
 
 from pylogic.engines import floats, record_text
 from pylogic.engines.base import register
-from pylogic.engines.functors import Functors, from_bytes, refusal, symbol_text
+from pylogic.engines.functors import Functors, as_bytes, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.record_text import is_structured
 from pylogic.engines.relevance import needed_relations
@@ -238,6 +240,65 @@ def _raw_model_reader():
     return read
 
 
+def _backend_feeder():
+    """A function adding input rows as facts through clingo's backend (C API, cffi): per fact
+    one function symbol, one atom, one rule with an empty body, each distinct value's symbol
+    made once. The grounder takes such atoms as facts, as parsed ones (a fact of the backend is
+    ``is_fact``, rules over it are simplified and negation over it decided while grounding).
+    Measured on 30,000-block CFGs (178,000 input facts): text built and parsed 0.52 s, the
+    backend 0.2 s. Relations with record or ADT columns stay text (``facts_text``). None if
+    clingo's internals differ (then every relation is text)."""
+    if _lib is None:
+        return None
+    try:
+        mk_number, mk_string = _lib.clingo_symbol_create_number, _lib.clingo_symbol_create_string
+        mk_function = _lib.clingo_symbol_create_function
+        add_atom, add_rule = _lib.clingo_backend_add_atom, _lib.clingo_backend_rule
+        null = _ffi.NULL
+    except AttributeError:
+        return None
+
+    def feed(ctl, relations: list, loc: SourceLoc) -> None:
+        """``relations``: (relation, clingo predicate, arity, rows of ints and strs)."""
+        p_sym, p_atom = _ffi.new("clingo_symbol_t*"), _ffi.new("clingo_atom_t*")
+
+        class Symbols(dict):
+            """A Python value -> its clingo symbol handle."""
+
+            def __missing__(self, v):
+                if isinstance(v, int):
+                    mk_number(v, p_sym)
+                else:
+                    data = as_bytes(v)
+                    if b"\0" in data:      # a C string: clingo would cut it there
+                        raise ValueError(v)
+                    if not mk_string(data, p_sym):
+                        raise RuntimeError(_ffi.string(_lib.clingo_error_message()).decode())
+                h = self[v] = p_sym[0]
+                return h
+
+        symbols = Symbols()
+        with ctl.backend() as backend:
+            rep = backend._rep
+            for rel, pred, arity, rows in relations:
+                name = pred.encode()
+                # every row's argument symbols in one array, a row at each ``arity``-th slot
+                # (measured: 126,000 3-column rows 0.25 s filling a row array each, 0.17 s)
+                try:
+                    args = _ffi.new("clingo_symbol_t[]",
+                                    list(map(symbols.__getitem__, chain.from_iterable(rows))))
+                except ValueError as exc:
+                    raise DatalogError(f"{rel}: the clingo engine cannot hold a NUL character "
+                                       f"in a symbol: {exc.args[0]!r}", loc) from None
+                for at in range(0, arity * len(rows), arity) if arity else [0] * len(rows):
+                    if not (mk_function(name, args + at, arity, True, p_sym) and
+                            add_atom(rep, p_sym, p_atom) and
+                            add_rule(rep, False, p_atom, 1, null, 0)):
+                        raise RuntimeError(_ffi.string(_lib.clingo_error_message()).decode())
+
+    return feed
+
+
 def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:
     """``rows`` with the unsigned columns moved to or from clingo's biased form (and the float
     columns by ``float_shift``: text to key, ``floats.parse``, or back, ``floats.text``)."""
@@ -263,10 +324,19 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
         ctl.add("base", [], program_text(checked, needed))
-        parts = [facts_text(pred_name(rel), checked.relations[rel].kinds,
-                            _biased(rows, checked.relations[rel].kinds, to_clingo,
-                                    floats.parse), checked.types)
-                 for rel, rows in inputs.items() if rows and rel in needed]
+        feed = _backend_feeder()
+        plain, parts = [], []
+        for rel, rows in inputs.items():
+            if not rows or rel not in needed:
+                continue
+            kinds = checked.relations[rel].kinds
+            rows = _biased(rows, kinds, to_clingo, floats.parse)
+            if feed is not None and not any(is_structured(k) for k in kinds):
+                plain.append((rel, pred_name(rel), len(kinds), rows))
+            else:
+                parts.append(facts_text(pred_name(rel), kinds, rows, checked.types))
+        if plain:
+            feed(ctl, plain, SourceLoc(checked.main_file))
         if parts:
             ctl.add("base", [], "".join(parts))
         ctl.ground([("base", [])], context=Functors())
