@@ -52,3 +52,14 @@ def test_a_relation_without_facts_is_empty_and_its_negation_holds():
 def test_a_nul_character_is_refused_with_the_relation_named():
     with pytest.raises(DatalogError, match="s: the clingo engine cannot hold a NUL"):
         query(PROGRAM, facts={**FACTS, "s": [("a\x00b",)]}, engine="clingo")
+
+
+def test_the_text_route_gives_the_same_rows(monkeypatch):
+    """Without clingo's C API (``_backend_feeder`` None) the facts go in as text."""
+    from pylogic.engines import clingo_engine
+
+    facts = {**FACTS, "s": FACTS["s"][:3]}        # text cannot carry the byte 0xff
+    backend = query(PROGRAM, facts=facts, engine="clingo")
+    monkeypatch.setattr(clingo_engine, "_backend_feeder", lambda: None)
+    assert query(PROGRAM, facts=facts, engine="clingo") == backend
+    assert backend["lens"] == [("back\\slash", 10), ('say "hi"', 8), ("é", 2)]
