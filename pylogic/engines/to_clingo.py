@@ -262,17 +262,16 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
     return dataclasses.replace(r, body=(joins[key][0], *rest))
 
 
-def program_text(checked: CheckedProgram, shown: list[str], needed: set[str] | None = None) -> str:
-    """The clingo program (rules only; input facts are added separately) with ``#show`` for the
-    relations in ``shown``; with ``needed``, only the rules defining those relations. A recursive
-    rule's non-recursive atoms are joined once, outside its recursion (``_with_joins``)."""
+def program_text(checked: CheckedProgram, needed: set[str] | None = None) -> str:
+    """The clingo program (rules only; input facts are added separately) ending in ``#show.``:
+    the engine reads the relations it returns from the model's atoms, and an output table of
+    the shown atoms cost clasp more than the grounding left to it (transitive closure, 612,000
+    rows: ``solve`` 0.20 s with ``#show r_path/2.``, 0.005 s with ``#show.``); with ``needed``,
+    only the rules defining those relations. A recursive rule's non-recursive atoms are joined
+    once, outside its recursion (``_with_joins``)."""
     component = {rel: k for k, members in enumerate(checked.strata) for rel in members}
     joins: dict = {}
     rules = [_with_joins(r, component, joins) for r in checked.rules
              if needed is None or r.head.rel in needed]
-    lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules]
-    for name in shown:
-        lines.append(f"#show {pred_name(name)}/{checked.relations[name].arity}.")
-    if not shown:
-        lines.append("#show.")
+    lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules] + ["#show."]
     return "\n".join(lines) + "\n"
