@@ -99,6 +99,24 @@ def prepare_c(c_path, extra_flags=(), timeout: float = 120, clang_text: str | No
     return run_opt(clang_text, OPT_PASSES, str(c_path), timeout=timeout)
 
 
+#: clang's own -O2, without the loop and SLP vectorizers (the importer reads scalar code only):
+#: the starting point of ``benchmarks/optimize.py --from O2`` (issue #28 item 3). Unlike
+#: ``opt -passes='default<O2>'`` on prepare_c's text (whose functions clang marked ``noinline``
+#: at -O0), this inlines as a compiler would.
+O2_FLAGS = ("-S", "-emit-llvm", "-O2", "-fno-vectorize", "-fno-slp-vectorize",
+            "-fno-discard-value-names", "-ffp-contract=off")
+
+
+def compile_c_o2(c_path, extra_flags=(), timeout: float = 120) -> str:
+    """The LLVM IR text of clang-14 ``O2_FLAGS`` on a C file (errors as prepare_c's)."""
+    return _clang_ll(c_path, O2_FLAGS, extra_flags, timeout)
+
+
+#: What ``prepare_c`` does, for the records of benchmarks that start from its output.
+PREPARATION = (f"clang-14 {' '.join(CLANG_FLAGS)} [-I{CSMITH_INCLUDE}] FILE.c; "
+               f"opt -S -passes={OPT_PASSES}")
+
+
 #: A named type's definition line in clang's text.
 _TYPE_DEFINITION = re.compile(r"^(%[-A-Za-z$._0-9]+) = type ", re.M)
 _UNIQUE_SUFFIX = re.compile(r"\.\d+\Z")
