@@ -388,7 +388,9 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
     time; ``progress(done, total)`` after each function."""
     todo = []                                   # (position, fid, cache key, call arguments)
     done: dict[int, list[dict]] = {}
-    for program, fn, fid in predicated_functions(loaded, run):
+    functions = list(predicated_functions(loaded, run))
+    rows = run.rows.only(fid for _, _, fid in functions)   # what the children read, alone
+    for program, fn, fid in functions:
         ids = escape_field(program.relpath)              # the file part of the function ids
         position = len(todo) + len(done)
         k = key("predicates", run.engine, fid, print_function(fn)) if cache.enabled else ""
@@ -397,7 +399,7 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
             done[position] = cached
             continue
         todo.append((position, fid, k, (predicate_summary, (program.module, ids,
-                                                            run.rows.for_module(ids),
+                                                            rows.for_module(ids),
                                                             [fn.name]))))
     total = len(todo) + len(done)
     counter = len(done)

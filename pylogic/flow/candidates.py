@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-import networkx as nx
-
 from pylogic.flow.definitions import definitions
 from pylogic.flow.known_bytes import KnownBytes
 from pylogic.flow.value_names import expression_of, store_generated, value_names
@@ -28,6 +26,7 @@ from pylogic.ir.model import Function, Store
 
 def cyclic_blocks(fn: Function) -> set[str]:
     """Blocks on some CFG cycle (a non-trivial strongly connected component or a self loop)."""
+    import networkx as nx   # here: facts_gen.extract imports this module, analyze needs no nx
     g = nx.DiGraph()
     g.add_nodes_from(b.label for b in fn.blocks)
     g.add_edges_from(fn.edges())

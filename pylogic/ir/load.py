@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pylogic.errors import ImportError_, PathlogicError, SourceLoc, printable_name
-from pylogic.ir.llvm.clang import compile_c_to_ll
+from pylogic.ir.llvm.clang import clang_many, prepare_c
 from pylogic.ir.model import Module
 from pylogic.ir.parser import parse_file, parse_module
 from pylogic.ir.verify import check_module
@@ -71,7 +71,8 @@ def load_text(text: str, path: str = "<input>", verify: bool = True) -> Module:
     return check_module(module) if verify else module
 
 
-def load_program(path, verify: bool = True) -> tuple[Module, ImportReport | None]:
+def load_program(path, verify: bool = True,
+                 clang_text: str | None = None) -> tuple[Module, ImportReport | None]:
     """Read a program by its suffix: ``.ll`` (LLVM import), ``.c`` (clang-14, then LLVM import),
     anything else as ``.pir``.
 
@@ -81,6 +82,8 @@ def load_program(path, verify: bool = True) -> tuple[Module, ImportReport | None
         The input file.
     verify : bool
         Check the module (``verify.check_module``).
+    clang_text : str, optional
+        For a ``.c`` file, clang's text of it when already at hand (``clang.clang_many``).
 
     Returns
     -------
@@ -100,7 +103,7 @@ def load_program(path, verify: bool = True) -> tuple[Module, ImportReport | None
         return load_module(p, verify), None
     from pylogic.ir.llvm.importer import import_llvm
     if p.endswith(".c"):
-        text = compile_c_to_ll(p)
+        text = prepare_c(p, clang_text=clang_text)
     else:
         try:
             with open(p, encoding="utf-8", errors="replace") as fh:
@@ -164,8 +167,10 @@ def relative_name(root, path: Path) -> str:
     return path.relative_to(root).as_posix()
 
 
-def load_one(path: Path, relpath: str) -> tuple[LoadedProgram | None, list[InputProblem]]:
-    """Load one input file without raising for anything a user can cause.
+def load_one(path: Path, relpath: str,
+             clang_text: str | None = None) -> tuple[LoadedProgram | None, list[InputProblem]]:
+    """Load one input file without raising for anything a user can cause (``clang_text``: as
+    :func:`load_program`'s).
 
     Returns
     -------
@@ -175,7 +180,7 @@ def load_one(path: Path, relpath: str) -> tuple[LoadedProgram | None, list[Input
         The reason it was skipped, or one note per function the LLVM importer left out.
     """
     try:
-        module, report = load_program(path)
+        module, report = load_program(path, clang_text=clang_text)
     except PathlogicError as exc:
         return None, [InputProblem(relpath, str(exc))]
     except (OSError, UnicodeDecodeError) as exc:
@@ -194,6 +199,20 @@ def load_one(path: Path, relpath: str) -> tuple[LoadedProgram | None, list[Input
 
 def _load_item(item: tuple[Path, str]):
     return load_one(*item)  # a top-level function: ProcessPoolExecutor pickles it
+
+
+#: C files compiled by one clang process (``clang.clang_many``) when files load in turn.
+CLANG_BATCH = 16
+
+
+def _load_in_turn(items: list[tuple[Path, str]]):
+    """``load_one`` of each item in turn, the C files among each ``CLANG_BATCH`` consecutive
+    items compiled together first."""
+    for k in range(0, len(items), CLANG_BATCH):
+        chunk = items[k:k + CLANG_BATCH]
+        texts = clang_many([path for path, _ in chunk if path.suffix == ".c"])
+        for path, relpath in chunk:
+            yield load_one(path, relpath, texts.pop(str(path), None))
 
 
 def load_directory(root, jobs: int = 1, only=None, progress=None,
@@ -249,7 +268,7 @@ def load_directory(root, jobs: int = 1, only=None, progress=None,
                 outcomes = list(ticking(pool.map(_load_item, items,
                                                  chunksize=max(1, len(items) // (32 * jobs)))))
         else:
-            outcomes = list(ticking(load_one(path, relpath) for path, relpath in items))
+            outcomes = list(ticking(_load_in_turn(items)))
     finally:
         if collecting:
             gc.enable()

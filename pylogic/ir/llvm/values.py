@@ -348,17 +348,19 @@ def write_initializer(c: Cursor, ty, layout: DataLayout, buf: bytearray, off: in
             raise Irregular(exc.reason)
 
 
-#: An integer element of a printed constant: ``iN NUMBER`` inside ``[...]``/``{ ... }``.
-_INT_ELEMENT = re.compile(r"(?<=[ \[{])i(\d+) (-?\d+)(?=,| ?[\]}])")
+#: An integer element of a printed constant: ``iN NUMBER`` inside ``[...]``/``{ ... }``, or
+#: ``iN undef``/``poison`` (zero bytes, as write_initializer leaves them; csmith's structs end
+#: in ``i8 undef`` padding).
+_INT_ELEMENT = re.compile(r"(?<=[ \[{])i(\d+) (-?\d+|undef|poison)(?=,| ?[\]}])")
 _NUMBER = re.compile(r"-?\d+")
 
 
 def write_int_initializer(ty, init: str, layout: DataLayout, buf: bytearray) -> bool:
     """What write_initializer writes for the printed initialiser ``init`` of type ``ty`` when
-    it spells out integers only (most of csmith's global bytes, #32), by two regex passes and
-    no tokens: ``init`` without its integer elements must be the shape of ``ty``, and their
-    widths its leaves' (``DataLayout.int_form``); the leaves then take the numbers in order. False,
-    having written nothing, for any other initialiser."""
+    it spells out integers (or undef) only (most of csmith's global bytes, #32), by two regex
+    passes and no tokens: ``init`` without its integer elements must be the shape of ``ty``,
+    and their widths its leaves' (``DataLayout.int_form``); the leaves then take the numbers in
+    order. False, having written nothing, for any other initialiser."""
     form = layout.int_form(ty)
     if form is None:
         return False
@@ -371,7 +373,8 @@ def write_int_initializer(ty, init: str, layout: DataLayout, buf: bytearray) -> 
     if "".join(parts[0::3]) != form[0] or parts[1::3] != form[2]:
         return False
     for (off, bits), v in zip(form[1], parts[2::3]):
-        _write_int(buf, off, bits, int(v))
+        if v[0] != "u" and v[0] != "p":
+            _write_int(buf, off, bits, int(v))
     return True
 
 

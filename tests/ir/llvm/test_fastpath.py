@@ -159,8 +159,9 @@ int_types = st.recursive(
 def printed(ty, draw) -> str:
     """A constant of ``ty`` as LLVM prints it, integers drawn."""
     rt = LAYOUT.resolve(ty)
-    if isinstance(rt, IntT):
-        return str(draw(st.integers(-2 ** (rt.bits - 1), 2 ** (rt.bits - 1) - 1)))
+    if isinstance(rt, IntT):                    # undef/poison too (csmith's padding bytes)
+        return draw(st.one_of(st.integers(-2 ** (rt.bits - 1), 2 ** (rt.bits - 1) - 1).map(str),
+                              st.sampled_from(["undef", "poison"])))
     elems = rt.fields if isinstance(rt, StructT) else [rt.elem] * rt.count
     body = ", ".join(f"{type_text(e)} {printed(e, draw)}" for e in elems)
     if isinstance(rt, ArrayT):
@@ -198,6 +199,9 @@ def test_int_initializer_reads_csmith_shapes():
     assert write_int_initializer(s, "[%struct.S { i8 -1, i32 258 }]", LAYOUT, bytearray(8))
     assert not write_int_initializer(s, "[%struct.S { i8 -1, i32 258 }] ", LAYOUT, bytearray(8))
     assert not write_int_initializer(ty, "zeroinitializer", LAYOUT, bytearray(8))
+    buf = bytearray(b"\xff" * 8)                  # undef: nothing written, as write_initializer
+    assert write_int_initializer(s, "[%struct.S { i8 undef, i32 258 }]", LAYOUT, buf)
+    assert bytes(buf) == b"\xff" * 4 + bytes([2, 1, 0, 0])
 
 
 def test_common_forms_are_read_without_tokens(monkeypatch):
