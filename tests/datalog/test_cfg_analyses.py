@@ -63,6 +63,24 @@ def test_random_cfgs_match_networkx(engine, batch):
     check_against_oracle(batch, engine)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_optimize_scale_functions_match_networkx(engine):
+    """The functions benchmarks/optimize_scale.py measures (random_program with forward branches
+    at most 8 blocks ahead: diamonds, critical edges, counted loops back to any earlier block,
+    so irreducible regions), small: their dominator trees take 1 to 6 iterations of
+    lib/dominator_tree.dl, whose later ones lift retreating predecessors up the previous table."""
+    from pylogic.ir.synthetic_values import random_module
+    functions = []
+    for seed in range(1, 9):
+        fn = random_module([seed], blocks=120, span=8).functions[0]
+        succs = {b.label: [] for b in fn.blocks}
+        for a, b in fn.edges():
+            if b not in succs[a]:
+                succs[a].append(b)
+        functions.append(([b.label for b in fn.blocks], succs))
+    check_against_oracle(functions, engine)
+
+
 def test_irreducible_and_edge_cases():
     cases = [
         (["a"], {"a": []}),                                  # single block
