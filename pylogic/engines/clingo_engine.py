@@ -15,6 +15,7 @@ from pylogic.engines.program import CheckedProgram
 from pylogic.engines.record_text import is_structured
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.rows import sort_rows
+from pylogic.engines.semantics import derived
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_clingo import pred_name, program_text, quote
 from pylogic.engines.unsigned import from_clingo, to_clingo
@@ -323,7 +324,8 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         needed = needed_relations(checked, shown)
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
-        ctl.add("base", [], program_text(checked, needed))
+        ctl.add("base", [], derived(checked, ("clingo", frozenset(needed)),
+                                     lambda: program_text(checked, needed)))
         feed = _backend_feeder()
         plain, parts = [], []
         for rel, rows in inputs.items():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from pylogic.engines.program import CheckedProgram
+from pylogic.engines.semantics import derived
 
 
 def _body_relations(obj, found: set[str]) -> None:
@@ -22,11 +23,7 @@ def _body_relations(obj, found: set[str]) -> None:
 
 def needed_relations(checked: CheckedProgram, shown) -> set[str]:
     """Relations reachable backwards from ``shown`` in the rule dependency graph."""
-    deps: dict[str, set[str]] = {}
-    for rule in checked.rules:
-        body: set[str] = set()
-        _body_relations(rule.body, body)
-        deps.setdefault(rule.head.rel, set()).update(body)
+    deps = derived(checked, "dependencies", lambda: _dependencies(checked))
     needed, todo = set(shown), list(shown)
     while todo:
         for dep in deps.get(todo.pop(), ()):
@@ -34,3 +31,13 @@ def needed_relations(checked: CheckedProgram, shown) -> set[str]:
                 needed.add(dep)
                 todo.append(dep)
     return needed
+
+
+def _dependencies(checked: CheckedProgram) -> dict[str, set[str]]:
+    """relation -> the relations its rules' bodies read."""
+    deps: dict[str, set[str]] = {}
+    for rule in checked.rules:
+        body: set[str] = set()
+        _body_relations(rule.body, body)
+        deps.setdefault(rule.head.rel, set()).update(body)
+    return deps

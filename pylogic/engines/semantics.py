@@ -50,6 +50,25 @@ class Relation:
         return tuple(c[2] for c in self.columns)
 
 
+#: Values derived from a checked program alone, for the last programs asked about: id ->
+#: (program, {key: value}). A pass calls the engines once per round on the same program.
+_DERIVED: dict[int, tuple] = {}
+
+
+def derived(checked: "CheckedProgram", key, compute):
+    """``compute()``, kept with ``checked`` under ``key`` (a checked program is not changed once
+    built; ``dataclasses.replace`` makes another)."""
+    got = _DERIVED.get(id(checked))
+    if got is None or got[0] is not checked:
+        if len(_DERIVED) >= 16:
+            _DERIVED.pop(next(iter(_DERIVED)))
+        got = _DERIVED[id(checked)] = (checked, {})
+    memo = got[1]
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
 @dataclass
 class CheckedProgram:
     """A program ready for an engine. ``inputs``/``outputs`` map relation -> IO params (dict) of
