@@ -235,22 +235,34 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             blocks[block] = dataclasses.replace(blocks[block], instrs=blocks[block].instrs[:-1] + (
                 decided_br(term, outcome),))
             record.applied.append(Decided(fn.name, i, block, outcome))
+        # copies of earlier rounds entered again this round: the rows were derived when only
+        # their first source entered them, so a decision read from them would be stale for the
+        # new one (Shootout lists.c: a copy's own branch then threaded for both sources looped)
+        entered: set = set()
         for i, block, source, path, outcome in _candidates(fn, view, max_path):
             if _pure(everywhere.get(i, set())) is not None:
                 continue
             chain = (source,) + path
             where = f"{source}->{path[0]}"
+            if entered.intersection(chain):
+                record.rejected.append(Rejection(fn.name, i, where, "path changed",
+                                                 "a copy on it gained a predecessor this round"))
+                continue
             if any(chain[k + 1] not in branch_targets(blocks[chain[k]].instrs[-1]) for k in range(len(path))):
                 record.rejected.append(Rejection(fn.name, i, where, "path changed",
                                                  "an earlier restructuring rerouted an edge"))
                 continue
             made = lineage.paths.get((fn.name, path, outcome))
-            if made is not None and all(blocks.get(made[b]) == _copy(blocks, path, k, made, outcome)
-                                        for k, b in enumerate(path)):
+            # (not from a block of that copy: entering it from its own last block would bend
+            # the copy's exit back into it, a loop whose test the copy removed; lists.c)
+            if made is not None and source not in made.values() and \
+                    all(blocks.get(made[b]) == _copy(blocks, path, k, made, outcome)
+                        for k, b in enumerate(path)):
                 # the same path threaded the same way before and its copy is unchanged: enter
                 # that copy (identical code; a loop whose test the path decides is unswitched
                 # instead of peeled one more iteration every round, csmith-2)
                 _enter(blocks, source, path[0], made[path[0]])
+                entered.update(made[b] for b in path)
                 record.applied.append(Threaded(fn.name, i, block, source, path, outcome, 0))
                 continue
             cost = sum(len(blocks[b].instrs) for b in path)

@@ -10,6 +10,7 @@ from pylogic.ir.parser import parse_module
 from pylogic.ir.verify import verify_module
 from pylogic.transforms.cbe.cbe import Threaded
 from pylogic.transforms.cbe.icbe import EntrySplit
+from tests.support import needs_clang
 from tests.transforms.cbe.test_cbe import ARGS, executed
 
 # csmith-2's pattern: a flag decided before the loop, tested (and passed to a callee that tests
@@ -85,3 +86,20 @@ def test_a_callee_is_cloned_once_for_the_same_decisions():
         if isinstance(a, EntrySplit):
             clones.setdefault((a.function, a.branch, a.outcome), set()).add(a.clone)
     assert clones and all(len(c) == 1 for c in clones.values()), clones
+
+
+@needs_clang
+def test_a_copy_is_never_entered_from_its_own_last_block():
+    """Shootout lists.c (benchmarks/real): `while (n) result = f(...)` as clang lowers it. icbe
+    threaded the loop test from a copy of the test (``while.cond.cbe.2``), and entering the copy
+    made earlier for the same path and outcome from that block bent the copy's exit back into
+    it: the loop lost its test and never ended (fuel exhausted; the original runs 752,264
+    instructions). A copy is reused only from a block outside it."""
+    from pathlib import Path
+    from benchmarks.optimize import prepare_program
+    path = Path(__file__).resolve().parents[3] / "benchmarks/real/Shootout/lists.c"
+    module = prepare_program("real", str(path))[0]
+    new = optimize(module, ["icbe"], "lists.c", engine="clingo").module
+    verify_module(new)
+    check = compare_modules(module, new, [((), ())])
+    assert check.verdict == "identical", check.first_difference
