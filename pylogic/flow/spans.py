@@ -225,17 +225,3 @@ def spares(ins: Instr, root, roots: dict, defined: frozenset = frozenset(),
             continue                                         # too large for the object
         return False
     return True
-    if not root or not clobbers_memory(ins):
-        return False
-    written = written_root(ins, roots, defined)
-    wspan = written_span(ins, roots, offsets, defined) if spans and offsets is not None else None
-    for r in ([root] if isinstance(root, str) else root):
-        if not may_write(written, r):
-            continue
-        if written == r and wspan is not None and spans.get(r) is not None and \
-                not any(lo < whi and wlo < hi for lo, hi in spans[r] for wlo, whi in [wspan]):
-            continue                                         # disjoint bytes of one object
-        if written == ANY and sizes and r in sizes and (written_size(ins, defined) or 0) > sizes[r]:
-            continue                                         # too large for the object
-        return False
-    return True
