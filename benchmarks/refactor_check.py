@@ -121,6 +121,8 @@ def main(argv=None) -> int:
     ap.add_argument("--torture", default="0")
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--tree-ssa", default="")
+    ap.add_argument("--real", nargs="?", const="all", default="", metavar="GLOBS",
+                    help="the llvm-test-suite programs of benchmarks/real (as benchmarks.optimize)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--name", default="check")
     ap.add_argument("--out", default=None)
@@ -129,7 +131,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.compare:
         return compare(*a.compare)
-    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa)
+    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)
     source = source_state()
     t0 = time.time()
     if a.jobs > 1:
