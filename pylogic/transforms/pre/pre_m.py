@@ -84,7 +84,7 @@ class _KillIndex:
     def __init__(self, exprs: dict, spare=None):
         self.by_reg: dict[str, set] = defaultdict(set)
         self.loads = set()
-        self.spare = spare              # spare(ins, e): the store or call surely leaves e alone
+        self.spare = spare              # spare(ins) -> (e -> the store or call leaves e alone)
         self._memo: dict = {}           # id(ins) -> (ins, what it kills)
         for e, (op, leaves) in exprs.items():
             for a in leaves:
@@ -101,7 +101,8 @@ class _KillIndex:
         for r in ins.defs():
             out |= self.by_reg.get(r, set())
         if clobbers_memory(ins):
-            out |= {e for e in self.loads if not (self.spare and self.spare(ins, e))}
+            spared = self.spare(ins) if self.spare else None
+            out |= {e for e in self.loads if not (spared and spared(e))}
         self._memo[id(ins)] = (ins, frozenset(out))
         return self._memo[id(ins)][1]
 
@@ -191,14 +192,10 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     lroots = roots_of_spans(lspans)
     osizes = object_sizes(fn, global_sizes or {})
 
-    writes: dict = {}       # id(ins) -> (ins, its write_summary): asked once per store or call
-
-    def spare(ins, e):      # alias facts (vf_load_root / vf_store_root, vf_*_span, vf_store_over)
-        got = writes.get(id(ins))
-        if got is None or got[0] is not ins:
-            got = writes[id(ins)] = (ins, write_summary(ins, roots, defined, offsets))
-        return spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets, osizes,
-                      got[1])
+    def spare(ins):         # alias facts (vf_load_root / vf_store_root, vf_*_span, vf_store_over)
+        write = write_summary(ins, roots, defined, offsets)      # once for every load asked
+        return lambda e: spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets,
+                                osizes, write)
     kills = _KillIndex(exprs, spare)
     defs = definitions(fn)
     for b in fn.blocks:
