@@ -48,22 +48,12 @@ from typing import Optional
 
 from pylogic.flow.lattice import BOT, TOP, meet
 from pylogic.ir.cfg import strongly_connected
-from pylogic.ir.model import TRUE_PREDICATES, Br, Call, CondBr, PredDefine, Reg
+from pylogic.ir.model import TRUE_PREDICATES, PredDefine, Reg, branch_targets
 
 __all__ = ["SparseCC", "START"]
 
 #: The virtual predecessor of the entry segment (the function's start).
 START = -1
-
-
-def _targets(ins) -> tuple:
-    if isinstance(ins, Br):
-        return (ins.target,)
-    if isinstance(ins, CondBr):
-        return (ins.if_true, ins.if_false)
-    if isinstance(ins, Call):
-        return ins.continuations
-    return ()                           # ret
 
 
 class BeforeInstructions:
@@ -120,7 +110,7 @@ class SparseCC(BeforeInstructions):
             preds[0][START] = None
         for s, (label, start, end) in enumerate(self.segs):
             if end > start:
-                for t in _targets(an.blocks[label].instrs[end - 1]):
+                for t in branch_targets(an.blocks[label].instrs[end - 1]):
                     if t in self.first and self.first[t] not in self.succ[s]:
                         self.succ[s].append(self.first[t])
                         preds[self.first[t]].setdefault(s, None)
