@@ -17,24 +17,19 @@ from __future__ import annotations
 from typing import Optional
 
 from pylogic.flow.value_names import expression_of, is_load
+from pylogic.identity_cache import IdentityCache
 from pylogic.interp.result import RunResult
 from pylogic.ir.model import Module, branch_targets
 
 
-#: The last modules counted: id -> (module, its _static). A harness counts one version once per
-#: function it runs (300 functions: 300 sweeps of every block's expressions without it).
-_RECENT: dict[int, tuple] = {}
+#: The last modules counted -> their _static. A harness counts one version once per function it
+#: runs (300 functions: 300 sweeps of every block's expressions without it).
+_RECENT = IdentityCache(8)
 
 
 def _static(module: Module) -> Optional[dict]:
     """``{(function, label): (expressions, loads)}``, or None when some block has a side exit."""
-    got = _RECENT.get(id(module))
-    if got is not None and got[0] is module:
-        return got[1]
-    if len(_RECENT) >= 8:
-        _RECENT.pop(next(iter(_RECENT)))
-    _RECENT[id(module)] = (module, _count(module))
-    return _RECENT[id(module)][1]
+    return _RECENT.setdefault(module, lambda: _count(module))
 
 
 def _count(module: Module) -> Optional[dict]:

@@ -31,6 +31,7 @@ from pylogic.engines.functors import as_bytes
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.numbers import c_division, wrap_const as _wrap   # Soufflé's numbers
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
+from pylogic.identity_cache import IdentityCache
 
 #: Partial instances tried per rule when looking for why a row does not hold.
 WHY_NOT_BUDGET = 200_000
@@ -67,16 +68,13 @@ def evaluate(term, env: dict):
     raise DatalogError(f"explain: unsupported term {term!r}")
 
 
-#: id -> (term or literal, its variables): the rules' terms are computed over for every row
-#: (the object is kept, so its id is not reused while cached).
-_VARS: dict[int, tuple] = {}
+#: term or literal -> its variables: the rules' terms are computed over for every row.
+_VARS = IdentityCache()
 
 
 def _cached_vars(x, compute) -> frozenset:
-    hit = _VARS.get(id(x))
-    if hit is None or hit[0] is not x:
-        hit = _VARS[id(x)] = (x, frozenset(compute(x)))
-    return hit[1]
+    hit = _VARS.get(x)
+    return hit if hit is not None else _VARS.put(x, frozenset(compute(x)))
 
 
 def term_vars(term) -> frozenset[str]:

@@ -18,6 +18,7 @@ from pylogic.engines.float_rules import CONVERSION_ARGS, float_rule
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
 from pylogic.engines.unsigned import bias_rule
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
+from pylogic.identity_cache import IdentityCache
 
 # ---- the normalized program --------------------------------------------------------------
 
@@ -50,20 +51,15 @@ class Relation:
         return tuple(c[2] for c in self.columns)
 
 
-#: Values derived from a checked program alone, for the last programs asked about: id ->
-#: (program, {key: value}). A pass calls the engines once per round on the same program.
-_DERIVED: dict[int, tuple] = {}
+#: Values derived from a checked program alone, for the last programs asked about: program ->
+#: {key: value}. A pass calls the engines once per round on the same program.
+_DERIVED = IdentityCache(16)
 
 
 def derived(checked: "CheckedProgram", key, compute):
     """``compute()``, kept with ``checked`` under ``key`` (a checked program is not changed once
     built; ``dataclasses.replace`` makes another)."""
-    got = _DERIVED.get(id(checked))
-    if got is None or got[0] is not checked:
-        if len(_DERIVED) >= 16:
-            _DERIVED.pop(next(iter(_DERIVED)))
-        got = _DERIVED[id(checked)] = (checked, {})
-    memo = got[1]
+    memo = _DERIVED.setdefault(checked, dict)
     if key not in memo:
         memo[key] = compute()
     return memo[key]

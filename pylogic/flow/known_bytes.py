@@ -43,6 +43,7 @@ from typing import Callable, NamedTuple, Optional
 
 from pylogic.flow.address_roots import GLOBAL, global_roots, grow_roots
 from pylogic.flow.definitions import single_definitions
+from pylogic.identity_cache import IdentityCache
 from pylogic.flow.memory_writes import MEMORY_COPIES, MEMORY_SETS, builtin_called
 from pylogic.flow.readonly_globals import readonly_globals, written_globals
 from pylogic.flow.spans import memory_offsets
@@ -231,7 +232,7 @@ class KnownBytes:
         self.alloca_of = grow_roots(single, allocas)
         self.global_of = global_roots(fn)
         self.offsets = memory_offsets(fn)
-        self._memo: dict[int, tuple] = {}          # id(instruction) -> (it, generated)
+        self._memo = IdentityCache()             # instruction -> generated
         self.loads: dict[str, list] = {}         # object -> [(name, lo, size, signed)]
         seen = set()
         for b in fn.blocks:
@@ -283,17 +284,16 @@ class KnownBytes:
         """``{load name: the value it reads}`` right after ``ins`` (an int, or a GlobalAddr
         for an 8-byte load of a relocated address), for the loads inside the bytes ``ins``
         writes."""
-        key = id(ins)
-        if key in self._memo and self._memo[key][0] is ins:
-            return self._memo[key][1]
+        got = self._memo.get(ins)
+        if got is not None:
+            return got
         got = self.written(ins) if self.loads else None
         out = {}
         for name, off, size, signed in self.loads.get(got[0], ()) if got else ():
             v = self.value_in(got, off, size, signed)
             if v is not None:
                 out[name] = v
-        self._memo[key] = (ins, out)
-        return out
+        return self._memo.put(ins, out)
 
     @staticmethod
     def value_in(got: tuple, off: int, size: int, signed: bool):

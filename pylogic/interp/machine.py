@@ -14,11 +14,11 @@ function entries and where the run stopped (``kind_counts``, when ``RunResult.ki
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import partial
 from typing import Iterable, Optional
 
 from pylogic.errors import RunError, SourceLoc
+from pylogic.identity_cache import IdentityCache
 from pylogic.interp.builtins import Builtins, ProgramExit
 from pylogic.interp.decode import FunctionCode, FunctionDecoder, resolve_function, unknown_symbol
 from pylogic.interp.defaults import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
@@ -447,23 +447,15 @@ def _kind_table(fc: FunctionCode) -> tuple:
 
 # ---------------------------------------------------------------- public entry point
 
-_CACHE: "OrderedDict[int, tuple[Module, Machine]]" = OrderedDict()
-_CACHE_SIZE = 16
+_MACHINES = IdentityCache(16)
 
 
 def machine_for(module: Module) -> Machine:
     """The decoded machine of ``module`` (cached by identity; a fresh one if the cached is busy)."""
-    hit = _CACHE.get(id(module))
-    if hit is not None and hit[0] is module:
-        _CACHE.move_to_end(id(module))
-        if not hit[1].busy:
-            return hit[1]
-        return Machine(module)
-    machine = Machine(module)
-    _CACHE[id(module)] = (module, machine)
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return machine
+    hit = _MACHINES.get(module)
+    if hit is not None:
+        return hit if not hit.busy else Machine(module)
+    return _MACHINES.put(module, Machine(module))
 
 
 def run_module(module: Module, entry: str = "main", args: Iterable[int] = (),

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional
 
 from pylogic.errors import PathlogicError
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (
     TRUE_PREDICATES, BinOp, Br, Cmp, CondBr, Function, GlobalAddr, Imm, Input, Mov, PredDefine,
@@ -48,27 +49,23 @@ from pylogic.ir.ops import REFLEXIVE, SWAPPED, eval_rel, fold
 FALSE, TRUE = 0, 1
 
 
-#: Last defining blocks per function, by identity (a Function's own hash walks all of it);
-#: the Function is kept in the entry so its id cannot be reused while cached.
-_LAST_DEFS: dict[int, tuple[Function, dict[str, str]]] = {}
+#: Last defining blocks per function, by identity (a Function's own hash walks all of it).
+_LAST_DEFS = IdentityCache(256)
 
 
 def last_defining_blocks(function: Function) -> dict[str, str]:
     """``{register: label of the block that defines it last in layout order}``, computed once
     per function (issue #12 item 2: it was rescanned for every predicate pair). A register no
     block defines is absent; readers use the entry block for it."""
-    hit = _LAST_DEFS.get(id(function))
-    if hit is not None and hit[0] is function:
-        return hit[1]
+    hit = _LAST_DEFS.get(function)
+    if hit is not None:
+        return hit
     last: dict[str, str] = {}
     for b in function.blocks:
         for ins in b.instrs:
             for name in ins.defs():
                 last[name] = b.label
-    if len(_LAST_DEFS) >= 256:
-        _LAST_DEFS.clear()
-    _LAST_DEFS[id(function)] = (function, last)
-    return last
+    return _LAST_DEFS.put(function, last)
 
 
 class PredicateError(PathlogicError):

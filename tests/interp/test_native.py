@@ -365,14 +365,14 @@ def test_auto_cost_model(monkeypatch):
         fast = select.run_with("auto", module, fuel=fuel)
         assert fast.engine == ("native (exact fuel)" if fast.error else
                                "native (precise variant)")  # the precise variant alone
-        assert (id(module), False) not in engine._CACHE
+        assert engine.MACHINES.get(module, False) is None
         assert select._measured and select._measured[-1][1] == select.module_size(module)
         assert observable(fast) == observable(ref)
         monkeypatch.setattr(select, "COMPILE_SECONDS_PER_INSTRUCTION", 1e3)
         monkeypatch.setattr(select, "_measured", [])
         again = select.run_with("auto", module, fuel=fuel)  # compiled already: native at once
         assert again.engine.startswith("native") and observable(again) == observable(ref)
-        assert (id(module), False) not in engine._CACHE  # still the precise variant alone
+        assert engine.MACHINES.get(module, False) is None  # still the precise variant alone
         for name in select.ENGINES:
             assert observable(select.run_with(name, module, fuel=fuel)) == observable(ref)
     small = load_module(ROOT / "examples" / "loop_call.pir")

@@ -23,12 +23,12 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
-from collections import OrderedDict
 from typing import Iterable
 
 import llvmlite.binding as llvm
 
 from pylogic.errors import RunError, SourceLoc
+from pylogic.identity_cache import IdentityCache
 from pylogic.interp.builtins import Builtins
 from pylogic.interp.decode import resolve_function
 from pylogic.interp.machine import (DEFAULT_FUEL, DEFAULT_MAX_DEPTH, DEFAULT_MEMORY_LIMIT,
@@ -504,27 +504,22 @@ def kind_counts(c, entries, edge_counts, exits) -> dict:
 
 # ---------------------------------------------------------------- public entry point
 
-_CACHE: "OrderedDict[int, tuple]" = OrderedDict()
-_CACHE_SIZE = 16
+#: module (tag: precise) -> its compiled machine, or the NativeUnavailable it raised.
+MACHINES = IdentityCache(16)
 
 
 def machine_for(module: Module, precise: bool = False):
     """The compiled machine of ``module`` (cached by identity), or NativeUnavailable."""
-    hit = _CACHE.get((id(module), precise))
-    if hit is not None and hit[0] is module:
-        _CACHE.move_to_end((id(module), precise))
-        if isinstance(hit[1], NativeUnavailable):
-            raise hit[1]
-        if not hit[1].busy:
-            return hit[1]
-        return NativeMachine(module, precise)
+    hit = MACHINES.get(module, precise)
+    if hit is not None:
+        if isinstance(hit, NativeUnavailable):
+            raise hit
+        return hit if not hit.busy else NativeMachine(module, precise)
     try:
         machine = NativeMachine(module, precise)
     except NativeUnavailable as exc:
         machine = exc
-    _CACHE[(id(module), precise)] = (module, machine)
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    MACHINES.put(module, machine, precise)
     if isinstance(machine, NativeUnavailable):
         raise machine
     return machine
@@ -569,8 +564,7 @@ def run_module_native(module: Module, entry: str = "main", args: Iterable[int] =
         reason = res
         if res != "fuel":  # only fuel exhaustion has a native second chance
             break
-        hit = _CACHE.get((id(module), True))
-        if (hit is None or hit[0] is not module) and \
+        if MACHINES.get(module, True) is None and \
                 PRECISE_COST * machine.compile_seconds > fuel / INTERP_RATE:
             reason = "fuel (interpreting is cheaper than compiling the precise variant)"
             break

@@ -40,10 +40,11 @@ from pylogic.ir.model import uses_exit_splitting
 _ENGINE = "pylogic.interp.native.engine"
 
 
-def _cache() -> dict:
-    """The native engine's compiled-module cache; empty while the engine was never loaded."""
+def _compiled_for(module, precise: bool):
+    """The native engine's cached machine (or NativeUnavailable) for ``module``; None while
+    there is none (or the engine was never loaded)."""
     engine = sys.modules.get(_ENGINE)
-    return engine._CACHE if engine is not None else {}
+    return engine.MACHINES.get(module, precise) if engine is not None else None
 
 
 def run_module_native(*a, **kw):
@@ -83,9 +84,9 @@ def compile_seconds_per_instruction() -> float:
 
 
 def _record_compile(module) -> None:
-    hit = _cache().get((id(module), True))
-    if hit is not None and hit[0] is module and hasattr(hit[1], "compile_seconds"):
-        _measured.append((hit[1].compile_seconds, max(1, module_size(module))))
+    hit = _compiled_for(module, True)
+    if hasattr(hit, "compile_seconds"):
+        _measured.append((hit.compile_seconds, max(1, module_size(module))))
         del _measured[:-8]
 
 
@@ -94,16 +95,16 @@ def _compiled(module) -> tuple:
     then costs no compilation): the precise one alone if only it is, else fast then precise;
     () when none is."""
     cached = [precise for precise in (False, True)
-              if (hit := _cache().get((id(module), precise))) is not None
-              and hit[0] is module and not isinstance(hit[1], Exception)]
+              if (hit := _compiled_for(module, precise)) is not None
+              and not isinstance(hit, Exception)]
     return () if not cached else (True,) if cached == [True] else (False, True)
 
 
 def _native_unavailable(module) -> bool:
     if uses_exit_splitting(module):
         return True
-    hit = _cache().get((id(module), False)) or _cache().get((id(module), True))
-    return hit is not None and hit[0] is module and isinstance(hit[1], Exception)
+    hit = _compiled_for(module, False) or _compiled_for(module, True)
+    return isinstance(hit, Exception)
 
 
 def run_with(engine: str, module, entry: str = "main", args=(), inputs=(),

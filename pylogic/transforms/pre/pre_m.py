@@ -35,6 +35,7 @@ from pylogic.flow.spans import (load_spans, memory_offsets, object_sizes, roots_
                                 write_summary)
 from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store_generated,
                                       substituted, value_names)
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
 from pylogic.transforms.driver import run_per_function
@@ -85,7 +86,7 @@ class _KillIndex:
         self.by_reg: dict[str, set] = defaultdict(set)
         self.loads = set()
         self.spare = spare              # spare(ins) -> (e -> the store or call leaves e alone)
-        self._memo: dict = {}           # id(ins) -> (ins, what it kills)
+        self._memo = IdentityCache()    # ins -> what it kills
         for e, (op, leaves) in exprs.items():
             for a in leaves:
                 if isinstance(a, Reg):
@@ -94,17 +95,16 @@ class _KillIndex:
                 self.loads.add(e)
 
     def __call__(self, ins) -> frozenset:
-        got = self._memo.get(id(ins))        # the passes walk each block several times
-        if got is not None and got[0] is ins:
-            return got[1]
+        got = self._memo.get(ins)            # the passes walk each block several times
+        if got is not None:
+            return got
         out = set()
         for r in ins.defs():
             out |= self.by_reg.get(r, set())
         if clobbers_memory(ins):
             spared = self.spare(ins) if self.spare else None
             out |= {e for e in self.loads if not (spared and spared(e))}
-        self._memo[id(ins)] = (ins, frozenset(out))
-        return self._memo[id(ins)][1]
+        return self._memo.put(ins, frozenset(out))
 
 
 def _stored(ins, exprs: dict, names: dict, defs: dict, returns=None, known=None) -> list[str]:
