@@ -286,6 +286,7 @@ class GlobalCP(CCAnalysis):
         #                                 only another hyperblock mentions holds c_s (own.out)
         self.own: Optional[_OwnRegisters] = None
         self.analyses = 0
+        self.rounds = 0                 # of the worklist, between loop φ updates (_OwnRegisters)
         self.executable: set = set()
         self.reached: dict = {}
         self._owner: dict = {}
@@ -437,6 +438,7 @@ class GlobalCP(CCAnalysis):
                         work.push(target, fresh=old is None)  # first reached: this sweep
                 if again and own.update(head):
                     work.push(head)
+            self.rounds += 1
             lowered = own.round()
             if not lowered:
                 break
