@@ -14,6 +14,9 @@ component (PSSA + PVG, basic or full) on each.
 - ``Info[hb@m]`` (G6 [INF]): for each exit, the meet over its paths that are not known false
   (full version; every path in the basic one) of each register's value on the path, the
   component of a super node on that path included. The successor's ``inf`` is met with it.
+- A register that one hyperblock only mentions is not carried in ``inf``: it gets a loop φ at
+  that hyperblock (``_OwnRegisters``), the same fixpoint without carrying a loop counter's
+  every change through every hyperblock (benchmarks.optimize_scale).
 
 The result answers the shared constant rewrite (``sccp.apply_constants``): the state before an
 instruction is, for each register it reads, the meet over the feasible paths reaching it.
