@@ -272,6 +272,10 @@ class SparseCC(BeforeInstructions):
         self.cycles: set = set()            # exit segments leading back to their block
         self._graph = Condensation()        # strongly connected segments
         self._new_edges: list = []          # executable edges since the last round
+        self._exit_of = {t: label for label, phis in self.loop_phis.items()
+                         for t, _ in phis[0].args[1:]}     # exit segment -> its loop φ block
+        self._loop_order = {label: k for k, label in enumerate(self.loop_phis)}
+        self._waiting: set = set()          # executable exit edges not (yet) looping back
         self.rounds = 0
         while True:
             self._propagate()
@@ -311,30 +315,31 @@ class SparseCC(BeforeInstructions):
         executable edges, re-evaluating those φs; True when any was newly marked. An exit
         loops back when its target is in the block's strongly connected component of the
         executable graph (``pcp/cycles.py``: a round costs the components and the new edges,
-        not the function)."""
+        not the function). Only the executable exit edges not yet found looping back are
+        looked at (``_waiting``), not every loop φ block each round."""
         if not self.loop_phis:
             return False
-        graph = self._graph
+        graph, exit_of, waiting = self._graph, self._exit_of, self._waiting
         for u, v in self._new_edges:
             if u != START:
                 graph.add(u, v)
+                if u in exit_of and v in self.succ[u]:
+                    waiting.add((u, v))
         self._new_edges = []
         graph.update()
-        find = graph.find
-        changed = False
-        for label, phis in self.loop_phis.items():
-            head = self.first[label]
-            if head not in self.exec_segs:
-                continue
-            new = [t for t, _ in phis[0].args[1:] if t not in self.cycles and t in self.exec_segs
-                   and any((t, x) in self.exec_edges and (x == head or find(x) == find(head))
-                           for x in self.succ[t])]
-            if new:
-                self.cycles.update(new)
-                changed = True
-                for phi in phis:
-                    self._eval_phi(phi)
-        return changed
+        marked: dict = {}
+        for t, x in list(waiting):
+            label = exit_of[t]
+            if t in self.cycles:
+                waiting.discard((t, x))
+            elif graph.same(x, self.first[label]):
+                waiting.discard((t, x))
+                self.cycles.add(t)
+                marked[label] = None
+        for label in sorted(marked, key=self._loop_order.__getitem__):
+            for phi in self.loop_phis[label]:
+                self._eval_phi(phi)
+        return bool(marked)
 
     def _set(self, i: int, v) -> None:
         old = self.values[i]
