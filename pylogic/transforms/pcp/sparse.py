@@ -23,8 +23,10 @@ and each lowering re-evaluates its uses once.
 - **Loop φs.** A register read and written in one block only (a loop counter) gets one φ at that
   block instead of φs at the joins it is live across: the entry value met with the values of the
   block's exits that lead back to it over executable edges. Those exits are found by strongly
-  connected components of the executable graph (a union-find, each round condensing the edges
-  executable since the last), between rounds of the worklists, until no new one loops back.
+  connected components of the executable graph (``pcp/cycles.py``, each round condensing the
+  edges executable since the last), between rounds of the worklists, until no new one loops
+  back. Algorithm 1 gives registers mentioned in one hyperblock only the same φ
+  (``global_cp._OwnRegisters``).
 - **Transfer functions** are the dense ones (``CCAnalysis.step``), applied to the values of the
   SSA names an instruction reads (operands, guard, and the old value of what it writes where the
   write depends on it: a predicate define, a guarded definition). An instruction any of whose
@@ -38,8 +40,7 @@ and each lowering re-evaluates its uses once.
 
 References: M. N. Wegman, F. K. Zadeck, "Constant propagation with conditional branches", ACM
 TOPLAS 13(2), 1991 (SC, §3.4); M. Braun, S. Buchwald, S. Hack, R. Leißa, C. Mallon, A. Zwinkau,
-"Simple and efficient construction of static single assignment form", CC 2013 (Alg. 1-2);
-R. Tarjan, "Depth-first search and linear graph algorithms", SIAM J. Comput. 1(2), 1972.
+"Simple and efficient construction of static single assignment form", CC 2013 (Alg. 1-2).
 """
 from __future__ import annotations
 
@@ -47,8 +48,8 @@ from collections.abc import Mapping
 from typing import Optional
 
 from pylogic.flow.lattice import BOT, TOP, meet
-from pylogic.ir.cfg import strongly_connected
 from pylogic.ir.model import TRUE_PREDICATES, PredDefine, Reg, branch_targets
+from pylogic.transforms.pcp.cycles import Condensation
 
 __all__ = ["SparseCC", "START"]
 
@@ -269,9 +270,12 @@ class SparseCC(BeforeInstructions):
         self._ssa: list = []
         self._flow = flow
         self.cycles: set = set()            # exit segments leading back to their block
-        self._parent: dict = {}             # union-find of strongly connected segments
-        self._cedges: set = set()           # edges between their components
+        self._graph = Condensation()        # strongly connected segments
         self._new_edges: list = []          # executable edges since the last round
+        self._exit_of = {t: label for label, phis in self.loop_phis.items()
+                         for t, _ in phis[0].args[1:]}     # exit segment -> its loop φ block
+        self._loop_order = {label: k for k, label in enumerate(self.loop_phis)}
+        self._waiting: set = set()          # executable exit edges not (yet) looping back
         self.rounds = 0
         while True:
             self._propagate()
@@ -310,48 +314,32 @@ class SparseCC(BeforeInstructions):
         """Mark the exits of blocks with loop φs that now lead back to their block over
         executable edges, re-evaluating those φs; True when any was newly marked. An exit
         loops back when its target is in the block's strongly connected component of the
-        executable graph; the components are kept in a union-find, each round condensing the
-        edges added since the last one into the graph of components (Tarjan 1972, iterative),
-        so a round costs the components and new edges, not the function."""
+        executable graph (``pcp/cycles.py``: a round costs the components and the new edges,
+        not the function). Only the executable exit edges not yet found looping back are
+        looked at (``_waiting``), not every loop φ block each round."""
         if not self.loop_phis:
             return False
-        find = self._find
-        edges = {(find(u), find(v)) for u, v in self._cedges}
-        edges.update((find(u), find(v)) for u, v in self._new_edges if u != START)
+        graph, exit_of, waiting = self._graph, self._exit_of, self._waiting
+        for u, v in self._new_edges:
+            if u != START:
+                graph.add(u, v)
+                if u in exit_of and v in self.succ[u]:
+                    waiting.add((u, v))
         self._new_edges = []
-        edges = {(u, v) for u, v in edges if u != v}
-        succ: dict = {}
-        for u, v in edges:
-            succ.setdefault(u, []).append(v)
-        comp = strongly_connected(list(succ), succ)
-        for x, root in comp.items():
-            if x != root:
-                self._parent[find(x)] = find(root)
-        self._cedges = {(find(u), find(v)) for u, v in edges}
-        self._cedges = {(u, v) for u, v in self._cedges if u != v}
-        changed = False
-        for label, phis in self.loop_phis.items():
-            head = self.first[label]
-            if head not in self.exec_segs:
-                continue
-            new = [t for t, _ in phis[0].args[1:] if t not in self.cycles and t in self.exec_segs
-                   and any((t, x) in self.exec_edges and (x == head or find(x) == find(head))
-                           for x in self.succ[t])]
-            if new:
-                self.cycles.update(new)
-                changed = True
-                for phi in phis:
-                    self._eval_phi(phi)
-        return changed
-
-    def _find(self, x):
-        parent = self._parent
-        root = x
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while x != root:
-            parent[x], x = root, parent.get(x, x)
-        return root
+        graph.update()
+        marked: dict = {}
+        for t, x in list(waiting):
+            label = exit_of[t]
+            if t in self.cycles:
+                waiting.discard((t, x))
+            elif graph.same(x, self.first[label]):
+                waiting.discard((t, x))
+                self.cycles.add(t)
+                marked[label] = None
+        for label in sorted(marked, key=self._loop_order.__getitem__):
+            for phi in self.loop_phis[label]:
+                self._eval_phi(phi)
+        return bool(marked)
 
     def _set(self, i: int, v) -> None:
         old = self.values[i]
