@@ -4,9 +4,11 @@ ctypes. An opt process per C file spent about half its CPU starting up (loading 
 that library, #32); here it is loaded once per process.
 
 The text is what ``opt -S`` prints: opt parses the file, verifies it, runs the pipeline parsed
-by the same ``PassBuilder`` (``LLVMRunPasses``, LLVM >= 13), verifies the result and prints the
-module without use-list orders, as ``LLVMPrintModuleToString`` does (opt 14's ``opt.cpp``;
-the target machine opt makes for the triple changes neither ``mem2reg`` nor ``lowerswitch``).
+by the same ``PassBuilder`` (``LLVMRunPasses``, LLVM >= 13) and prints the module without
+use-list orders, as ``LLVMPrintModuleToString`` does (opt 14's ``opt.cpp``; the target machine
+opt makes for the triple changes neither ``mem2reg`` nor ``lowerswitch``). opt also verifies
+its result; here whoever reads the text does: the importer (llvmlite, ``importer._parse_llvm``) or
+an opt given the text.
 Only the ``; ModuleID`` comment differs (opt names its temporary input file there). Whatever
 fails here (no library, an older one, a parse or verifier error) gives None: the caller runs
 opt, whose message locates the error as before.
@@ -78,8 +80,6 @@ def run_passes(opt_path: str, ll_text: str, passes: str) -> str | None:
             lib.LLVMDisposePassBuilderOptions(options)
         if error:
             lib.LLVMConsumeError(error)
-            return None
-        if _broken(lib, module, msg):
             return None
         printed = lib.LLVMPrintModuleToString(module)
         try:
