@@ -214,6 +214,20 @@ def inputs_read(outputs: Iterable[str]) -> frozenset[str]:
     return _derived("inputs read", outputs, read)
 
 
+def call_inputs(names: Iterable[str], outputs: Iterable[str] = ()) -> frozenset[str]:
+    """The ``.input`` relations one engine call of the analyses ``names`` (``compose``) reads
+    to compute ``outputs`` (default: every output of that program), by the rule dependencies
+    the engines prune with: facts of any other relation cannot change the call's rows."""
+    from pylogic.engines.relevance import needed_relations
+    names, outputs = tuple(sorted(set(names))), tuple(sorted(set(outputs)))
+
+    def read() -> frozenset[str]:
+        program = compose(get(n) for n in names)
+        return frozenset(needed_relations(program, list(outputs or program.outputs))
+                         & set(program.inputs))
+    return _derived("call inputs", (names, outputs), read)
+
+
 def compose(analyses: Iterable[Analysis]) -> CheckedProgram:
     """One program that includes every given analysis (include guards share common rules),
     so one engine call computes all of their outputs, each relation once."""

@@ -90,12 +90,20 @@ def prepare_c(c_path, extra_flags=(), timeout: float = 120, clang_text: str | No
     """The LLVM IR text the importer reads for a C file: clang-14 at -O0 (``CLANG_FLAGS``), then
     ``opt -passes=mem2reg,lowerswitch`` (``OPT_PASSES``). Benchmarks that compare optimizers
     start every pipeline from this text, so nobody gets a head start. ``clang_text``: clang's
-    text of the file when already at hand (``clang_many``), then only opt runs.
+    text of the file when already at hand (``clang_many``), then only opt runs. The passes run
+    in this process when opt's libLLVM can be loaded (``libllvm.run_passes``: the same text,
+    the ``; ModuleID`` comment aside), else in an opt process.
 
     Raises ImportError_ located at clang's first error, or a clear error when clang is absent.
     """
     if clang_text is None:
         clang_text = _clang_ll(c_path, CLANG_FLAGS, extra_flags, timeout)
+    opt = find_opt()
+    if opt is not None:                 # opt's own text, without an opt process per file
+        from pylogic.ir.llvm.libllvm import run_passes
+        text = run_passes(opt, clang_text, OPT_PASSES)
+        if text is not None:
+            return text
     return run_opt(clang_text, OPT_PASSES, str(c_path), timeout=timeout)
 
 
