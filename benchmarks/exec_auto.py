@@ -50,8 +50,8 @@ def observable(r) -> tuple:
 
 def cold() -> None:
     """Forget every decoded and compiled module (each timing starts from nothing)."""
-    interp_machine._CACHE.clear()
-    native_engine._CACHE.clear()
+    interp_machine.MACHINES.clear()
+    native_engine.MACHINES.clear()
 
 
 def time_engine(engine: str, module, cases, fuel: int, repeat: int):

@@ -258,7 +258,7 @@ def long_run(seed: int, path: str, module, fuel: int, timeout: float) -> dict:
     machine = NativeMachine(module)  # compile time alone (not cached: a fresh machine)
     t2 = time.perf_counter()
     del machine
-    native_engine._CACHE.clear()  # the first run compiles (both variants when fuel runs out)
+    native_engine.MACHINES.clear()  # the first run compiles (both variants when fuel runs out)
     b = run_module_native(module, fuel=fuel)
     t3 = time.perf_counter()
     row = {"seed": seed, "fuel": fuel, "instructions": a.counts.get("instructions"),

@@ -39,7 +39,7 @@ def worker(path: str, repeat: int) -> dict:
     module, _ = load_program(path)
     best, res = None, None
     for _ in range(repeat):
-        interp_machine._CACHE.clear()  # decoding is part of the run
+        interp_machine.MACHINES.clear()  # decoding is part of the run
         t0 = time.process_time()
         res = run_module(module, fuel=FUEL)
         dt = time.process_time() - t0

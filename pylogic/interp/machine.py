@@ -447,15 +447,16 @@ def _kind_table(fc: FunctionCode) -> tuple:
 
 # ---------------------------------------------------------------- public entry point
 
-_MACHINES = IdentityCache(16)
+#: module -> its decoded machine (the benchmarks clear it to time decoding).
+MACHINES = IdentityCache(16)
 
 
 def machine_for(module: Module) -> Machine:
     """The decoded machine of ``module`` (cached by identity; a fresh one if the cached is busy)."""
-    hit = _MACHINES.get(module)
+    hit = MACHINES.get(module)
     if hit is not None:
         return hit if not hit.busy else Machine(module)
-    return _MACHINES.put(module, Machine(module))
+    return MACHINES.put(module, Machine(module))
 
 
 def run_module(module: Module, entry: str = "main", args: Iterable[int] = (),
