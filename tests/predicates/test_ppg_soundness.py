@@ -57,9 +57,13 @@ def test_ppg_claims_confirmed_by_bdd_and_sat(batch):
 @pytest.mark.filterwarnings("ignore::hypothesis.errors.NonInteractiveExampleWarning")
 def test_ppg_proves_something_on_generated_code():
     """Not vacuous: the PPG proves disjointness and implications on generated code (the tally of
-    the run above, or a fixed seed when this test runs alone)."""
+    the run above, or fixed examples when this test runs alone: ``derandomize``; a random
+    ``.example()`` proved nothing now and then)."""
     if not TALLY:
-        ex = st.lists(functions(), min_size=8, max_size=8)
-        test_ppg_claims_confirmed_by_bdd_and_sat.hypothesis.inner_test(ex.example())
+        fixed = settings(max_examples=3, derandomize=True, database=None, deadline=None,
+                         suppress_health_check=[HealthCheck.too_slow])(
+            given(batch=st.lists(functions(), min_size=8, max_size=8))(
+                test_ppg_claims_confirmed_by_bdd_and_sat.hypothesis.inner_test))
+        fixed()
     assert TALLY["ppg_disjoint"] > 0 and TALLY["ppg_a_implies_b"] + TALLY["ppg_b_implies_a"] > 0
     assert TALLY["ppg_disjoint"] <= TALLY["bdd_disjoint"]
