@@ -7,9 +7,9 @@ identical, and each program where LLVM evaluates fewer.
 
     python -m benchmarks.pre --examples --csmith 1-20 --torture 40 --out runs/optimize-pre.json
     python -m benchmarks.pre --scale 100,300,1000,3000 --out runs/bench-pre.json
-    python -m benchmarks.pre --summarise runs/optimize-pre-all.json [--with RUN2.json]
+    python -m benchmarks.pre --summarise runs/optimize-pre-final2.json [--with RUN2.json]
     python -m benchmarks.pre --statistics DIR [DIR ...] --out runs/pre-statistics.json
-    python -m benchmarks.pre --merge RUN1.json RUN2.json --out runs/optimize-pre-all.json
+    python -m benchmarks.pre --merge RUN1.json RUN2.json --out runs/optimize-pre-final2.json
 
 ``--merge``: one run file from runs of the same pipelines on different programs (e.g. csmith +
 tree-ssa, then the torture programs within a time budget), the harness summary recomputed.

@@ -41,7 +41,7 @@ which instructions each LLVM version dropped, statically (opcode counts of the p
 against opt's output: ``load``, ``zext``, ``icmp``, ...), as ``largest_gaps``. Writes
 ``llvm_wins`` into the run file (or ``--out``):
 
-    python -m benchmarks.pre_llvm_wins runs/optimize-pre-all.json --opcodes 20
+    python -m benchmarks.pre_llvm_wins runs/optimize-pre-final2.json --opcodes 20
 """
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from pylogic.ir.verify import verify_module
 from tests.support import clang_path
 from tests.transforms.pre.test_pre_reducible import reducible
 
-#: PRE tests whose driver cases complete (runs/optimize-pre-all.json), where LLVM's gvn and our
+#: PRE tests whose driver cases complete (git show 01ee404:runs/optimize-pre-all.json), where LLVM's gvn and our
 #: passes differ in both directions.
 SAMPLE = ("ssa-pre-1.c", "ssa-pre-3.c", "ssa-pre-18.c", "ssa-pre-23.c", "loadpre6.c")
 PIPELINES = (("pre-m",), ("pre-ms",), ("pre-mr",), ("pre-mr-budget",),
