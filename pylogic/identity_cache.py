@@ -44,7 +44,7 @@ class IdentityCache:
                 self._entries.popitem(last=False)
         return value
 
-    def setdefault(self, obj: Any, compute: Callable[[], Any], tag: Hashable = None) -> Any:
+    def get_or_compute(self, obj: Any, compute: Callable[[], Any], tag: Hashable = None) -> Any:
         """The value kept for ``obj``, computed by ``compute()`` and kept on a miss."""
         got = self.get(obj, tag, _MISSING)
         return self.put(obj, compute(), tag) if got is _MISSING else got

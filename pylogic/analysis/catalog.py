@@ -204,14 +204,10 @@ def inputs_read(outputs: Iterable[str]) -> frozenset[str]:
     extracted for them. Read off the program one engine call runs (``compose`` of ``producing``,
     #includes resolved) by the rule dependencies the engines prune with (``engines/relevance``),
     so an input left out cannot change an output."""
-    from pylogic.engines.relevance import needed_relations
     outputs = tuple(sorted(set(outputs)))
     if not outputs:
         return frozenset()
-    def read() -> frozenset[str]:
-        program = compose(producing(outputs))
-        return frozenset(needed_relations(program, outputs) & set(program.inputs))
-    return _derived("inputs read", outputs, read)
+    return call_inputs((a.name for a in producing(outputs)), outputs)
 
 
 def call_inputs(names: Iterable[str], outputs: Iterable[str] = ()) -> frozenset[str]:

@@ -29,7 +29,7 @@ _RECENT = IdentityCache(8)
 
 def _static(module: Module) -> Optional[dict]:
     """``{(function, label): (expressions, loads)}``, or None when some block has a side exit."""
-    return _RECENT.setdefault(module, lambda: _count(module))
+    return _RECENT.get_or_compute(module, lambda: _count(module))
 
 
 def _count(module: Module) -> Optional[dict]:

@@ -59,7 +59,7 @@ _DERIVED = IdentityCache(16)
 def derived(checked: "CheckedProgram", key, compute):
     """``compute()``, kept with ``checked`` under ``key`` (a checked program is not changed once
     built; ``dataclasses.replace`` makes another)."""
-    memo = _DERIVED.setdefault(checked, dict)
+    memo = _DERIVED.get_or_compute(checked, dict)
     if key not in memo:
         memo[key] = compute()
     return memo[key]

@@ -139,11 +139,12 @@ def test_a_huge_function_times_out_and_the_ten_others_are_kept(tmp_path, capsys)
     failed = {r["function"] for out in ("o1", "o2") for r in json.loads(
         (tmp_path / out / "summary.json").read_text())["functions"] if r["error"]}
     assert "chain.pir::main" in failed or status == 0
+
+    def rows(path):
+        return [r for r in path.read_text().splitlines()
+                if r.split("\t", 1)[0] not in failed and not r.startswith("chain.pir::")]
     kept = 0
     for f in sorted((tmp_path / "o1" / "results").iterdir()):
-        def rows(path):
-            return [r for r in path.read_text().splitlines()
-                    if r.split("\t", 1)[0] not in failed and not r.startswith("chain.pir::")]
         mine = rows(tmp_path / "o2" / "results" / f.name)
         assert mine == rows(f), f.name
         kept += bool(mine)

@@ -45,9 +45,9 @@ def test_an_entry_keeps_its_object_alive_so_its_id_is_not_reused():
     assert all(cache.get(x) is None for x in fresh)
 
 
-def test_setdefault_computes_once():
+def test_get_or_compute_computes_once():
     cache, calls = IdentityCache(4), []
     a = Same()
     for _ in range(3):
-        assert cache.setdefault(a, lambda: calls.append(1) or len(calls)) == 1
+        assert cache.get_or_compute(a, lambda: calls.append(1) or len(calls)) == 1
     assert calls == [1]

@@ -52,8 +52,7 @@ class Condensation:
         for x, root in comp.items():
             if x != root:
                 self._parent[find(x)] = find(root)
-        self._cedges = {(find(u), find(v)) for u, v in edges}
-        self._cedges = {(u, v) for u, v in self._cedges if u != v}
+        self._cedges = {(a, b) for u, v in edges if (a := find(u)) != (b := find(v))}
 
     def find(self, x):
         """The representative of ``x``'s component (path compression)."""

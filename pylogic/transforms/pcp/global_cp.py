@@ -25,6 +25,7 @@ References: predicated_cp.md §3.1, §3.8, §3.10 (G3, G6, G7); T12, T13.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -192,16 +193,14 @@ class _OwnRegisters:
     ``inf`` keeps every state ever met into it."""
 
     def __init__(self, gcp: "GlobalCP", start: dict, enabled: bool = True):
-        count: dict = {}
-        for hb in gcp.partition if enabled else ():
-            for r in gcp._mentioned_in(hb):
-                count[r] = count.get(r, 0) + 1
+        mentioned = {hb.head: gcp._mentioned_in(hb) for hb in gcp.partition} if enabled else {}
+        count = Counter(r for regs in mentioned.values() for r in regs)
         index = gcp.registers.index
         self.of: dict = {}                  # head -> its own registers
-        for hb in gcp.partition if enabled else ():
-            own = [r for r in gcp._mentioned_in(hb) if count[r] == 1 and r in index]
+        for head, regs in mentioned.items():
+            own = [r for r in regs if count[r] == 1 and r in index]
             if own:
-                self.of[hb.head] = sorted(own, key=index.__getitem__)
+                self.of[head] = sorted(own, key=index.__getitem__)
         self.start = start
         self.phi: dict = {}                 # head -> {register: its φ where it is not c_s}
         self.out: dict = {}                 # (head, target) -> {register: meet carried}
