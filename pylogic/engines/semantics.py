@@ -495,7 +495,7 @@ class _Checker:
         its target equal to the aggregate's value, so every binding reaching the min/max is
         derived. A witness of count, sum or mean is Soufflé's "witness problem" error."""
         top = [b for b in rule.body if not isinstance(b, AggLit)]
-        outside = _ground(top, {b.result.name for b in rule.body if isinstance(b, AggLit)})
+        outside = grounded_vars(top, {b.result.name for b in rule.body if isinstance(b, AggLit)})
         seen = {v.name for v in term_vars_of_atom(rule.head)} | {v.name for b in top
                                                                for v in lit_vars(b)}
         candidates = seen - outside
@@ -509,7 +509,7 @@ class _Checker:
                 if not isinstance(lit, AggLit):
                     out.append(lit)
                     continue
-                own = _ground(lit.body, set())
+                own = grounded_vars(lit.body, set())
                 witnesses = sorted((candidates & own) - enclosing)
                 lit = dataclasses.replace(lit, body=visit(lit.body, enclosing | own, True))
                 if witnesses:
@@ -590,7 +590,7 @@ class _Checker:
             level = _unique([v.name for b in lit.body for v in
                              ([b.result] if isinstance(b, AggLit) else lit_vars(b))] + target)
             head = _unique(level + injected)
-            bound = _ground(lit.body, set())
+            bound = grounded_vars(lit.body, set())
             grounding = []
             for name in injected:
                 if name in bound:
@@ -685,11 +685,11 @@ class _Checker:
     # -- groundedness (Soufflé: positive atoms ground their plain-variable arguments; x = t
     #    grounds x once t is ground; an aggregate grounds its result)
     def check_grounded(self, rule: Rule) -> None:
-        bound = _ground(rule.body, set())
+        bound = grounded_vars(rule.body, set())
         for lit in rule.body:
             if isinstance(lit, AggLit):
                 outer = bound
-                inner_bound = _ground(lit.body, set(outer))
+                inner_bound = grounded_vars(lit.body, set(outer))
                 needed = [v for b in lit.body if not isinstance(b, Atom) for v in lit_vars(b)]
                 needed += term_vars(lit.target) if lit.target is not None else []
                 for v in needed:
@@ -985,7 +985,7 @@ def _ground_outside(lit: AggLit, others) -> set:
     result grounds nothing for it."""
     independent = [o for o in others if not (isinstance(o, Constraint) and lit.result.name in
                                              {v.name for v in lit_vars(o)})]
-    return _ground([o for o in independent if not isinstance(o, AggLit)],
+    return grounded_vars([o for o in independent if not isinstance(o, AggLit)],
                    {o.result.name for o in independent if isinstance(o, AggLit)})
 
 
@@ -1111,7 +1111,10 @@ def _renamed(node, mapping: dict):
     return node
 
 
-def _ground(lits, bound: set) -> set:
+def grounded_vars(lits, bound: set) -> set:
+    """The variables a conjunction ``lits`` grounds, given those ``bound`` outside it: those of its
+    positive atoms, then (to a fixpoint) ``X = term`` over grounded variables, records and ADTs
+    unpacked from a grounded variable, and aggregate results."""
     bound = set(bound)
     for lit in lits:
         if isinstance(lit, Atom):

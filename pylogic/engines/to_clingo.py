@@ -23,7 +23,7 @@ from pylogic.engines import numbers
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
                                      Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
-from pylogic.engines.semantics import _ground, lit_vars, term_vars
+from pylogic.engines.semantics import grounded_vars, lit_vars, term_vars
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\", "band": "&", "bor": "?", "bxor": "^"}
 _DIVISION = {"/": "div", "%": "mod"}
@@ -287,7 +287,7 @@ def _with_groups(r: Rule, component: dict, groups: list) -> list:
     dom_vars = list(dict.fromkeys(v.name for b in dom_lits for v in lit_vars(b)))
     inside = {v.name for v in lit_vars(agg)} - {free}
     group = [n for n in dom_vars if n in inside]
-    if not set(dom_vars) <= _ground(dom_lits, set()):
+    if not set(dom_vars) <= grounded_vars(dom_lits, set()):
         return [r]          # the rest alone would not be safe
     if len(group) == len(dom_vars):
         return _with_empty_groups(r, agg, group, groups)
@@ -309,7 +309,7 @@ def _with_empty_groups(r: Rule, agg: AggLit, group: list, groups: list) -> list:
     inner = agg.body
     names = {v.name for b in inner for v in lit_vars(b)}
     if agg.op not in ("count", "sum") or any(isinstance(b, AggLit) for b in inner) or \
-            not names <= _ground(inner, set()):
+            not names <= grounded_vars(inner, set()):
         return [r]
     k = len(groups)
     some = Atom(f"agg.{k}n", tuple(Var(n, r.loc) for n in group), r.loc)

@@ -5,9 +5,10 @@ constant propagation): which exits of a block lead back to it, for the loop φs 
 
 Edges are added as they become executable; ``update()`` condenses the ones added since the last
 call into the graph of components found so far (Tarjan, iterative), merging the components it
-finds cyclic in a union-find. A round then costs the components and the new edges, not the
-graph. Components only merge as edges are added, so ``same(u, v)`` (``u`` and ``v`` on one
-cycle) once true stays true.
+finds cyclic in a union-find. A round re-runs Tarjan over the edges between components (rebuilt
+from the last round's plus the new ones): at most the graph's edges, fewer as components merge.
+Components only merge as edges are added, so ``same(u, v)`` (``u`` and ``v`` on one cycle) once
+true stays true.
 
 Example
 -------
