@@ -191,11 +191,15 @@ def torture_sample(n: str, seed: int = 12, directory: str = TORTURE, max_bytes: 
     """``n`` short torture programs (source at most ``max_bytes``, 0: any size; no floating-point types in
     the source), sampled with ``seed``; ``all``: every top-level program; otherwise
     comma-separated file-name globs (``pr68506.c,2000*``: the programs a run file named)."""
-    progs = sorted(glob.glob(os.path.join(directory, "*.c")))
-    if n == "all":
-        return progs
     if not n or n == "0":
         return []
+    progs = sorted(glob.glob(os.path.join(directory, "*.c")))
+    if not progs:           # never a silently empty sample
+        raise SystemExit(f"no torture programs in {directory}: extract them once with "
+                         f"python -c \"from benchmarks.corpus import torture_programs; "
+                         f"torture_programs('{DEFAULT_WORKDIR}')\" (needs gcc-12-source)")
+    if n == "all":
+        return progs
     if not n.isdigit():
         pats = [q.strip() for q in n.split(",") if q.strip()]
         return [p for p in progs if any(fnmatch.fnmatch(os.path.basename(p), q) for q in pats)]
