@@ -1,19 +1,23 @@
 """CFG relations (DESIGN.md facts contract) and the structural facts the Datalog rules lean on:
-reverse postorder and retreating edges of the CFG and of the reverse CFG rooted at ``__exit__``.
+reverse postorder and retreating edges of the CFG and of the reverse CFG rooted at ``__exit__``, and
+the strongly connected components of the reachable blocks.
 
 The structural facts keep dominance output-sensitive (datalog/dominance.dl): with RPO numbers and
 retreating edges known, idom is an intersect-walk over forward edges (Cooper, Harvey, Kennedy 2001)
-and only irreducible regions need the reach-avoiding fallback.
+and only irreducible regions need the reach-avoiding fallback. The components let
+``datalog/correlation.dl`` summarise a query on a register local to one block at that block
+(issue #28: an edge ``m -> n`` lies on a cycle iff ``n`` reaches ``m``, a transitive closure in
+Datalog).
 """
 from __future__ import annotations
 
 from pylogic.ir.model import Function, Ret
-from pylogic.ir.cfg import dfs_structure
+from pylogic.ir.cfg import dfs_structure, strongly_connected
 from facts_gen.naming import VIRTUAL_EXIT
 
 #: Relations this module writes (datalog/schema.dl, "CFG" and "Structural facts" sections).
 RELATIONS = ("block", "entry", "exit", "edge", "hyperblock",
-             "rpo", "retreating", "rpo_rev", "retreating_rev")
+             "rpo", "retreating", "rpo_rev", "retreating_rev", "scc")
 
 
 def exit_blocks(fn: Function) -> list[str]:
@@ -48,3 +52,6 @@ def cfg_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
     rrpo, rretreating = dfs_structure(VIRTUAL_EXIT, rsucc.get)
     out["rpo_rev"].extend((f, b, i) for b, i in rrpo.items())
     out["retreating_rev"].extend((f, a, b) for a, b in rretreating)
+
+    comp = strongly_connected(list(rpo), succ)
+    out["scc"].extend((f, b, comp[b]) for b in rpo)
