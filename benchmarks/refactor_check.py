@@ -6,6 +6,9 @@ byte-identical, or failed with the same message on both sides.
     python -m benchmarks.refactor_check --csmith 1-50 --torture all --name before --jobs 2
     python -m benchmarks.refactor_check --compare runs/raw/refactor-before.json runs/raw/refactor-after.json
 
+``--pipeline '*pre*' --pipeline simplify`` keeps only the pipelines matching one of the globs
+(fnmatch on the comma-joined names), for a change that touches only those passes.
+
 Programs are prepared exactly as ``benchmarks.optimize`` prepares them (clang-14 -O0, mem2reg,
 lowerswitch, a driver for compile-only tests). Pipelines share their prefixes: ``pre-mr,pre-m``
 runs ``pre-m`` on the ``pre-mr`` result already computed (``analysis.optimize`` chains passes the
@@ -14,6 +17,7 @@ same way). Nothing runs in the interpreter: the harness figures come from ``benc
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import json
 import os
@@ -39,9 +43,15 @@ DOCUMENTED_PIPELINES = (
 )
 
 
-def pipelines() -> list[tuple[str, ...]]:
+def pipelines(globs: tuple = ()) -> list[tuple[str, ...]]:
+    """Every registered pass alone, then the documented pipelines; with ``globs``, those whose
+    comma-joined names match one of them."""
     singles = [(name,) for name in sorted(PASSES)]
-    return singles + [tuple(p.split(",")) for p in DOCUMENTED_PIPELINES]
+    every = singles + [tuple(p.split(",")) for p in DOCUMENTED_PIPELINES]
+    if not globs:
+        return every
+    return [p for p in every if any(fnmatch.fnmatchcase(",".join(p), g)
+                                    for g in globs)]
 
 
 def _digest(module) -> str:
@@ -50,7 +60,7 @@ def _digest(module) -> str:
 
 def check_program(item) -> dict:
     """One program: {pipeline: sha256 | 'error: ...'} and the seconds of each step."""
-    name, kind, path = item
+    name, kind, path, globs = item
     rec = {"program": name, "kind": kind, "versions": {}, "seconds": {}}
     try:
         prepared = prepare_program(kind, path)
@@ -66,7 +76,7 @@ def check_program(item) -> dict:
         return rec
     rec["status"] = "ok"
     done: dict[tuple, object] = {(): module}
-    for pipeline in pipelines():
+    for pipeline in pipelines(globs):
         prefix = max((p for p in done if pipeline[:len(p)] == p), key=len)
         current = done[prefix]
         label = ",".join(pipeline)
@@ -128,10 +138,13 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None)
     ap.add_argument("--workdir", default=DEFAULT_WORKDIR)
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"))
+    ap.add_argument("--pipeline", action="append", default=[], metavar="GLOB",
+                    help="only the pipelines matching this glob (repeatable)")
     a = ap.parse_args(argv)
     if a.compare:
         return compare(*a.compare)
-    items = corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)
+    items = [item + (tuple(a.pipeline),) for item in
+             corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)]
     source = source_state()
     t0 = time.time()
     if a.jobs > 1:
@@ -143,7 +156,7 @@ def main(argv=None) -> int:
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     payload = {"command": command_line("benchmarks.refactor_check", argv),
                "machine": machine_info(), "source": source, "name": a.name,
-               "pipelines": [",".join(p) for p in pipelines()],
+               "pipelines": [",".join(p) for p in pipelines(tuple(a.pipeline))],
                "wall_seconds": round(time.time() - t0, 1), "programs": records}
     with open(out, "w") as fh:
         json.dump(payload, fh, indent=0)

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from pylogic.flow.address_roots import GLOBAL, global_roots
 from pylogic.flow.memory_writes import copy_source
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import BinOp, Cmp, GlobalAddr, Instr, Load, Mov, PredDefine, Reg
 
 __all__ = ["readonly_globals", "written_globals"]
@@ -64,8 +65,15 @@ def readonly_globals(module) -> frozenset[str]:
     -------
     frozenset of global names.
     """
-    written = written_globals(module)
-    return frozenset(g.name for g in module.globals if g.const or g.name not in written)
+    def compute() -> frozenset[str]:
+        written = written_globals(module)
+        return frozenset(g.name for g in module.globals if g.const or g.name not in written)
+    return _READONLY.get_or_compute(module, compute)
+
+
+#: module -> its ``readonly_globals`` (a PRE step asks 2-7 times: its facts, its rewrite, the
+#: known bytes of main)
+_READONLY = IdentityCache(16)
 
 
 def written_globals(module, skip: frozenset = frozenset()) -> set[str]:

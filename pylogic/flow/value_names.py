@@ -20,9 +20,9 @@ back-substitution), §3.5 (separable VNG), §6.3.1.4 (lexical PRE: ``a op b``).
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Optional
 
+from pylogic.flow.definitions import without_annotations
 from pylogic.flow.fits_extension import fits_extension
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.ir.cfg import reverse_postorder
@@ -118,7 +118,7 @@ def value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple[
     for b in fn.blocks:
         for ins in b.instrs:
             for r in ins.defs():
-                same = dataclasses.replace(ins, annotations=())
+                same = without_annotations(ins)
                 if first.get(r) == same:
                     continue        # a copy of one definition (a block duplicated by pre-mr)
                 first[r] = same
