@@ -25,6 +25,7 @@ from typing import Optional
 from pylogic.flow.definitions import without_annotations
 from pylogic.flow.fits_extension import fits_extension
 from pylogic.flow.memory_writes import clobbers_memory
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov, Reg,
                               Select, Store, UnOp)
@@ -95,6 +96,17 @@ MAX_NAME = 160
 
 
 def value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple[str, tuple]]:
+    """``_value_names``, one dict per function object and ``keep``, shared by every caller (read
+    it, never change it): a PRE step names a function for its facts and again for its rewrite
+    (known bytes, candidates), and the next step's facts name the functions it left alone."""
+    return _NAMES.get_or_compute(fn, lambda: _value_names(fn, keep), keep)
+
+
+#: (function, keep) -> its value names
+_NAMES = IdentityCache(256)
+
+
+def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple[str, tuple]]:
     """``{register: (name, leaves)}``: registers that can be named by the value they hold --
     symbolic back-substitution (pathfinder.md §3.4.1.2) with copies and pure expressions
     substituted, as far as it is exact.
