@@ -17,7 +17,10 @@ from facts_gen.naming import VIRTUAL_EXIT
 
 #: Relations this module writes (datalog/schema.dl, "CFG" and "Structural facts" sections).
 RELATIONS = ("block", "entry", "exit", "edge", "hyperblock",
-             "rpo", "retreating", "rpo_rev", "retreating_rev", "scc")
+             "rpo", "retreating", "rpo_rev", "retreating_rev")
+#: Written by ``scc_facts``: its own fact family, extracted only for the programs that read it
+#: (``datalog/correlation.dl``), so ``analyze``'s facts are what its analyses read.
+SCC_RELATIONS = ("scc",)
 
 
 def exit_blocks(fn: Function) -> list[str]:
@@ -53,5 +56,13 @@ def cfg_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
     out["rpo_rev"].extend((f, b, i) for b, i in rrpo.items())
     out["retreating_rev"].extend((f, a, b) for a, b in rretreating)
 
+
+def scc_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
+    """Each reachable block's strongly connected component, named by one of its blocks."""
+    labels = [b.label for b in fn.blocks]
+    succ: dict[str, list[str]] = {b: [] for b in labels}
+    for a, b in fn.edges():
+        succ[a].append(b)
+    rpo, _ = dfs_structure(labels[0], succ.get)
     comp = strongly_connected(list(rpo), succ)
     out["scc"].extend((f, b, comp[b]) for b in rpo)

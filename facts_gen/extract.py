@@ -22,7 +22,7 @@ from typing import Iterable, Optional
 
 from pylogic.ir.load import LoadedDirectory, load_directory
 from pylogic.ir.model import Module
-from facts_gen.cfg import RELATIONS as CFG, cfg_facts
+from facts_gen.cfg import RELATIONS as CFG, SCC_RELATIONS, cfg_facts, scc_facts
 from facts_gen.instructions import RELATIONS as INSTRUCTIONS, instruction_facts
 from facts_gen.interprocedural import RELATIONS as INTERPROCEDURAL, interprocedural_facts
 from facts_gen.naming import function_id
@@ -39,6 +39,7 @@ MODULE_RELATIONS = ("global_var", "extern_function")
 FAMILIES: dict[str, tuple[str, ...]] = {
     "module": ("function",) + MODULE_RELATIONS,
     "cfg": CFG,
+    "scc": SCC_RELATIONS,
     "instructions": INSTRUCTIONS,
     "profile": ("edge_profile",),
     "value_flow": VALUE_FLOW_RELATIONS,
@@ -47,7 +48,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 }
 #: Every input relation facts_gen writes, in ``datalog/schema.dl`` order (the schema declares
 #: them; ``tests/report/test_relations_doc.py`` checks the two agree through the Datalog front end).
-RELATIONS = (("function",) + CFG + INSTRUCTIONS + MODULE_RELATIONS + FAMILIES["profile"]
+RELATIONS = (("function",) + CFG + SCC_RELATIONS + INSTRUCTIONS + MODULE_RELATIONS + FAMILIES["profile"]
              + VALUE_FLOW_RELATIONS + VNG_RELATIONS + INTERPROCEDURAL)
 #: What ``extract_module`` runs unless told otherwise: every family but the Value Name Graph
 #: (``facts_gen/vng.py``: it costs about as much as the rest of the facts together, so only who
@@ -115,6 +116,8 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["function"].append((f,))
         if "cfg" in run:
             cfg_facts(f, fn, out)
+        if "scc" in run:
+            scc_facts(f, fn, out)
         if "instructions" in run:
             instruction_facts(f, fn, out)
         if "value_flow" in run:
