@@ -12,7 +12,7 @@ Datalog).
 from __future__ import annotations
 
 from pylogic.ir.model import Function, Ret
-from pylogic.ir.cfg import dfs_structure, strongly_connected
+from pylogic.ir.cfg import block_successors, dfs_structure, strongly_connected
 from facts_gen.naming import VIRTUAL_EXIT
 
 #: Relations this module writes (datalog/schema.dl, "CFG" and "Structural facts" sections).
@@ -59,10 +59,7 @@ def cfg_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
 
 def scc_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
     """Each reachable block's strongly connected component, named by one of its blocks."""
-    labels = [b.label for b in fn.blocks]
-    succ: dict[str, list[str]] = {b: [] for b in labels}
-    for a, b in fn.edges():
-        succ[a].append(b)
-    rpo, _ = dfs_structure(labels[0], succ.get)
+    succ = block_successors(fn)
+    rpo, _ = dfs_structure(fn.blocks[0].label, succ.get)
     comp = strongly_connected(list(rpo), succ)
     out["scc"].extend((f, b, comp[b]) for b in rpo)
