@@ -108,13 +108,17 @@ def main(argv=None) -> int:
     ap.add_argument("--engine", default="clingo")
     ap.add_argument("--before", metavar="CHECKOUT", help="another checkout to measure beside this one")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--no-all-facts", action="store_true",
+                    help="leave out the --all-facts side (about half the run's time)")
     ap.add_argument("--out", default=str(ROOT / "runs" / "raw" / "analyze-floor.json"))
     a = ap.parse_args(argv)
     from benchmarks.optimize import source_state
     source = source_state()          # the tree must not change while this runs
     work = Path(tempfile.mkdtemp(prefix="pathlogic-floor-"))
     files = corpus(a.csmith, a.examples, work / "corpus")
-    sides = {"now": (ROOT, ()), "now --all-facts": (ROOT, ("--all-facts",))}
+    sides = {"now": (ROOT, ())}
+    if not a.no_all_facts:
+        sides["now --all-facts"] = (ROOT, ("--all-facts",))
     if a.before:
         sides["before"] = (Path(a.before).resolve(), ())
     load = [os.getloadavg()[0]]
