@@ -106,6 +106,23 @@ class _KillIndex:
             out |= {e for e in self.loads if not (spared and spared(e))}
         return self._memo.put(ins, frozenset(out))
 
+    def among(self, exprs) -> "_KillsAmong":
+        """This index for ``exprs`` alone (a subset of its expressions)."""
+        return _KillsAmong(self, frozenset(exprs))
+
+
+class _KillsAmong:
+    """``kills(ins) & exprs``: a ``_KillIndex`` restricted to the expressions given a temporary,
+    asking its alias queries (``spares``, one per store and load) once for both walks."""
+
+    def __init__(self, kills: _KillIndex, exprs: frozenset):
+        self.kills, self.exprs = kills, exprs
+        self._memo = IdentityCache()
+
+    def __call__(self, ins) -> frozenset:
+        got = self._memo.get(ins)
+        return got if got is not None else self._memo.put(ins, self.kills(ins) & self.exprs)
+
 
 def _stored(ins, exprs: dict, names: dict, defs: dict, returns=None, known=None) -> list[str]:
     """The candidate loads whose value store ``ins`` makes its stored value, or whose bytes a
@@ -205,7 +222,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
-    kills_t = _KillIndex(exprs_t, spare)
+    kills_t = kills.among(exprs_t)
     needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
                                   inserts, edge_uses, returns, known)
     blocks, replaced = [], 0

@@ -84,6 +84,7 @@ from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_bytes import contents_bytes, load_value, readonly_contents
 from pylogic.flow.nonzero import NonZero, nonzero_fold
 from pylogic.flow.stable import stable_operand
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64)
@@ -503,7 +504,8 @@ def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
 
 def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]:
     """``fn`` with each instruction replaced by ``rewrite(label, index, ins)`` when that gives
-    ``(new instruction, rule)`` other than ``ins``; and the number replaced."""
+    ``(new instruction, rule)`` other than ``ins``; and the number replaced. ``fn`` itself when
+    none is (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
     blocks, n = [], 0
     for b in fn.blocks:
         instrs = []
@@ -516,7 +518,7 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]
             else:
                 instrs.append(ins)
         blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
-    return dataclasses.replace(fn, blocks=tuple(blocks)), n
+    return (dataclasses.replace(fn, blocks=tuple(blocks)) if n else fn), n
 
 
 def _delete_dead(fn: Function) -> tuple[Function, int]:
@@ -566,6 +568,13 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
     call of one is one of them -- fn's own is added to it); ``defined``: names of its defined
     functions; ``global_sizes``: its globals' sizes)."""
     size = sum(len(b.instrs) for b in fn.blocks)
+    reads = None
+    if returns is not None and fn.blocks:
+        reads = _reads(fn, idom, readonly, returns, defined, global_sizes)
+        settled = _SIMPLIFIED.get(fn)
+        if settled is not None and settled[0] == reads:
+            returns[fn.name] = settled[1]
+            return fn, FunctionSimplify(fn.name, size, 0, 0, 1, {})
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
     values = None
@@ -586,12 +595,29 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
         if not n and not dead:
             break
         values = None
-    if returns is not None and fn.blocks:
+    if reads is not None:
         if values is None:          # the last round changed fn
             values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes)
             values.solve()
+        else:                       # a round changed nothing: fn is its own fixpoint
+            _SIMPLIFIED.put(fn, (reads, return_bits(values)))
         returns[fn.name] = return_bits(values)
     return fn, FunctionSimplify(fn.name, size, rewritten, removed, rounds, dict(rules))
+
+
+#: a function a round of ``simplify_function`` left unchanged -> (``_reads`` then, the known
+#: bits of what it returns): with the same reads, simplifying it again changes nothing and
+#: takes one round (the last ``simplify`` of ``simplify,pre-mr,pre-m,simplify`` on the
+#: functions PRE left alone; issue #28 item 1)
+_SIMPLIFIED = IdentityCache(256)
+
+
+def _reads(fn: Function, idom: dict, readonly, returns: dict, defined, global_sizes) -> tuple:
+    """Everything ``simplify_function`` reads besides ``fn``: its arguments, of ``returns`` only
+    the callees' bits (``FunctionValues.evaluate`` of a call)."""
+    callees = sorted({i.callee for b in fn.blocks for i in b.instrs if isinstance(i, Call)})
+    return (idom, readonly or {}, tuple((c, returns.get(c)) for c in callees), defined,
+            global_sizes or {})
 
 
 def _callees_first(module: Module) -> list:
