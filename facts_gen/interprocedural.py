@@ -249,19 +249,28 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     # DECIDES_LIMIT pairs, a function gets only the queries of itself, its callers and callees
     # (fewer decisions: farther queries become UNDEF there, never a wrong answer).
     small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
+    # a function's rows for one assertion depend only on it and the queries near: most functions
+    # share both (every query of the module), so each pair is decided once (issue #28 item 1:
+    # the queries sorted again per function and assertion were a third of these facts)
+    decided: dict[tuple, list] = {}
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
         out["correlation_window"].append((f, DEFAULT_WINDOW))
         near = queries if small else set().union(*(own.get(g, set())
                                                    for g in neighbours.get(f, {f})))
-        near = near | set().union(*(extra.get(g, set()) for g in neighbours.get(f, {f}) | {f}))
+        near = frozenset(near.union(*(extra.get(g, set())
+                                      for g in neighbours.get(f, {f}) | {f})))
         for cond in sorted(mine):
             if cond.startswith("eq "):
                 out["const_cond"].append((f, cond[3:], cond))
-            for rel, c in sorted(near, key=str):
-                answer = decide(cond, rel, c)
-                if answer is not None:
-                    out["decides"].append((f, cond, rel, str(c), answer))
+            rows = decided.get((cond, near))
+            if rows is None:
+                order = decided.get(near)
+                if order is None:
+                    order = decided[near] = sorted(near, key=str)
+                rows = decided[cond, near] = [(cond, rel, str(c), answer) for rel, c in order
+                                              if (answer := decide(cond, rel, c)) is not None]
+            out["decides"].extend((f,) + row for row in rows)
 
 
 def _compare_step(rel1: str, c1: int):
