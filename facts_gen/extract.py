@@ -31,6 +31,7 @@ from facts_gen.vng import VNG_RELATIONS, vng_facts
 from pylogic.flow.fits_extension import ReturnFits
 from pylogic.flow.known_bytes import function_contents
 from pylogic.flow.readonly_globals import readonly_globals
+from pylogic.identity_cache import IdentityCache
 
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")
@@ -114,12 +115,8 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
             continue
         f = function_id(relpath, fn.name)
         out["function"].append((f,))
-        if "cfg" in run:
-            cfg_facts(f, fn, out)
-        if "scc" in run:
-            scc_facts(f, fn, out)
-        if "instructions" in run:
-            instruction_facts(f, fn, out)
+        for name, rows in _body_facts(f, fn, run).items():
+            out[name].extend(rows)
         if "value_flow" in run:
             value_flow_facts(f, fn, out, defined, readonly, returns, contents(fn.name), sizes)
         if "vng" in run:
@@ -132,6 +129,28 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
             if fname in names:
                 out["edge_profile"].append((function_id(relpath, fname), a, b, count))
     return out
+
+
+#: the extractors whose rows depend on one function body alone (its id, parameters and blocks)
+_BODY_FAMILIES = (("cfg", cfg_facts), ("scc", scc_facts), ("instructions", instruction_facts))
+#: their rows per function body, kept by identity: the rounds of an iterated pass (icbe) rebuild
+#: the Function objects but keep the Block objects they did not change, and ask for the facts of
+#: the whole module every round (issue #28 item 1)
+_BODY_ROWS = IdentityCache(1 << 12)      # first block -> (blocks, (id, params, families), rows)
+
+
+def _body_facts(f: str, fn, run) -> dict[str, list[tuple]]:
+    """The rows of the ``_BODY_FAMILIES`` in ``run`` for function ``fn`` (id ``f``)."""
+    key = (f, fn.params, tuple(name for name, _ in _BODY_FAMILIES if name in run))
+    hit = _BODY_ROWS.get(fn.blocks[0])
+    if hit is not None and hit[1] == key and len(hit[0]) == len(fn.blocks) and \
+            all(a is b for a, b in zip(hit[0], fn.blocks)):
+        return hit[2]
+    rows = empty_facts(key[2])
+    for name, extractor in _BODY_FAMILIES:
+        if name in run:
+            extractor(f, fn, rows)
+    return _BODY_ROWS.put(fn.blocks[0], (fn.blocks, key, rows))[2]
 
 
 def _cell(value) -> str:

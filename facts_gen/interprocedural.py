@@ -18,6 +18,7 @@ from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, CondBr, Function, Imm, L
                               Ret)
 from pylogic.ir.ops import NEGATED, SWAPPED, intervals
 from facts_gen.constant_folding import block_constants
+from pylogic.identity_cache import IdentityCache
 from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
 from facts_gen.query_arithmetic import arithmetic_steps, decide_query, rewrite as arithmetic_rewrite
 from facts_gen.value_sets import _disjoint, _subset, parse_condition
@@ -148,9 +149,9 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
         merged = _read_beyond_its_branch(fn)
         first_copy = len(out["copy"])
         arith.extend((f, instr_id(label, k), v, a, step)
-                     for label, k, v, a, step in arithmetic_steps(fn, _range_of))
+                     for label, k, v, a, step in _arithmetic_steps(fn))
         for b in fn.blocks:
-            folded = block_constants(b)         # constants computed from constants (source 1)
+            folded = _FOLDED.get_or_compute(b, lambda: block_constants(b))   # (source 1)
             for k, ins in enumerate(b.instrs):
                 i = instr_id(b.label, k)
                 if isinstance(ins, Call):
@@ -249,19 +250,45 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     # DECIDES_LIMIT pairs, a function gets only the queries of itself, its callers and callees
     # (fewer decisions: farther queries become UNDEF there, never a wrong answer).
     small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
+    # a function's rows for one assertion depend only on it and the queries near: most functions
+    # share both (every query of the module), so each pair is decided once (issue #28 item 1:
+    # the queries sorted again per function and assertion were a third of these facts)
+    decided: dict[tuple, list] = {}
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
         out["correlation_window"].append((f, DEFAULT_WINDOW))
         near = queries if small else set().union(*(own.get(g, set())
                                                    for g in neighbours.get(f, {f})))
-        near = near | set().union(*(extra.get(g, set()) for g in neighbours.get(f, {f}) | {f}))
+        near = frozenset(near.union(*(extra.get(g, set())
+                                      for g in neighbours.get(f, {f}) | {f})))
         for cond in sorted(mine):
             if cond.startswith("eq "):
                 out["const_cond"].append((f, cond[3:], cond))
-            for rel, c in sorted(near, key=str):
-                answer = decide(cond, rel, c)
-                if answer is not None:
-                    out["decides"].append((f, cond, rel, str(c), answer))
+            rows = decided.get((cond, near))
+            if rows is None:
+                order = decided.get(near)
+                if order is None:
+                    order = decided[near] = sorted(near, key=str)
+                rows = decided[cond, near] = [(cond, rel, str(c), answer) for rel, c in order
+                                              if (answer := decide(cond, rel, c)) is not None]
+            out["decides"].extend((f,) + row for row in rows)
+
+
+#: a block's folded constants and a function body's arithmetic steps, kept by identity: the rounds
+#: of an iterated pass (icbe) rebuild the Function objects but keep the Block objects they did not
+#: change, and ask for the facts of the whole module every round (issue #28 item 1)
+_FOLDED = IdentityCache(1 << 14)
+_STEPS = IdentityCache(1 << 12)          # first block -> (blocks, params, steps)
+
+
+def _arithmetic_steps(fn: Function) -> list[tuple]:
+    """``arithmetic_steps(fn, _range_of)``, computed once per function body (its blocks and
+    parameters, all that it reads)."""
+    hit = _STEPS.get(fn.blocks[0])
+    if hit is not None and hit[1] == fn.params and len(hit[0]) == len(fn.blocks) and \
+            all(a is b for a, b in zip(hit[0], fn.blocks)):
+        return hit[2]
+    return _STEPS.put(fn.blocks[0], (fn.blocks, fn.params, arithmetic_steps(fn, _range_of)))[2]
 
 
 def _compare_step(rel1: str, c1: int):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from pylogic.analysis.correlation_rounds import CorrelationRounds, supported
 from pylogic.analysis.run import module_rows
 from pylogic.ir.model import Module
 from pylogic.transforms.registry import COMPOSITES, MAX_ROUNDS, expand, get_pass
@@ -26,14 +27,20 @@ def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine
                                       rows=rows if k == 0 else None, **per_step.get(step, {}))
         return module, record
     spec = get_pass(name)
-    if rows is None:
+    asked = None
+    if rows is None and spec.fixpoint and spec.whole_module and supported(spec.needs):
+        # later rounds ask only the branches a change can have reached (correlation_rounds.py)
+        asked = CorrelationRounds(relpath or module.path, spec.needs, engine)
+        rows = asked.rows(module)
+    elif rows is None:
         rows = module_rows(module, relpath, relations=spec.needs, engine=engine)
     new, record = spec.run(module, rows, **options)
     rounds = 1
     before = module
     while spec.fixpoint and record.changed and rounds < MAX_ROUNDS:    # fresh rows each round
         if spec.whole_module:       # interprocedural rows: a change anywhere may decide more
-            rows = module_rows(new, relpath, relations=spec.needs, engine=engine)
+            rows = asked.rows(new) if asked is not None else \
+                module_rows(new, relpath, relations=spec.needs, engine=engine)
             new, later = spec.run(new, rows, **{**options, **record.next_options()})
             record.absorb(later)
             rounds += 1

@@ -123,7 +123,8 @@ def _assert_same_as_walk(module, engine="clingo") -> int:
         if name in WALK_ROWS:
             assert set(got[name]) <= set(walk[name]), name
             assert _own(got, name, facts) == _own(walk, name, facts), name
-        elif name != "correlation_cost":
+        elif name not in ("correlation_cost", "correlation_reach", "correlation_reach_entry"):
+            # (cost and reach count the pending queries: fewer where the rule skips blocks)
             assert sorted(got[name]) == sorted(walk[name]), name
     return sum(len(walk[n]) - len(got[n]) for n in WALK_ROWS)
 

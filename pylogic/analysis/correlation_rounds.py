@@ -1,0 +1,226 @@
+"""Rows of ``datalog/correlation.dl`` for the rounds of an iterated whole-module pass (``icbe``):
+the first round asks every branch, a later round only the branches whose answers a change can
+have reached; the others keep the rows of the round before (issue #28 item 1: icbe on csmith
+was one whole-module engine call per round, 73-75% of its time).
+
+Why that is sound. Every output row belongs to one *context*: a branch ``(f, i)`` (the rows
+keyed ``f, i``) or a summary instance ``(h, q, rel, c)`` (``q`` = ``"return"`` or a memory cell;
+the ``correlation_return*`` rows keyed ``h, rel, c``). A context's rows are derived from
+(a) the input facts of the functions its queries were pending in (``correlation_reach``; the
+per-function helpers of correlation.dl, ``_cseg``, ``_clocal``, ..., read only their own
+function's facts), (b) for a branch, the call sites of every function whose entry its query
+or its entry-splitting chain reached (``correlation_reach_entry``: the parameter, cell, budget
+and ``correlation_call`` rules join ``call_target(g2, j, g)`` over all callers ``g2``, and read
+their ``call_arg``, ``const_cond``, ``decides``), and (c) the rows of the summary instances
+it asked (``correlation_uses``), themselves contexts read the same way, their function h
+included (a summary is answered at h's constant returns with no query pending there; it never
+goes to callers: every caller rule has ``!_sumctx``). Module-wide facts reach a context only through
+per-function rows (``memory_cell``, ``decides``, ``query_rewrite`` and ``external_entry`` are
+computed module-wide but written per function), so comparing each function's rows finds every
+change: ``changed`` is the set of functions whose facts differ from the previous round's (new
+and removed ones included), plus every callee of a call site added or removed (its callers are
+part of (b)). A branch whose reads (a)-(c) of the previous round miss ``changed`` reads the same
+facts now, so it derives the same rows (a Datalog program's rows are a function of its facts;
+what it reads of them is what it reached, and what it reached is decided by those same facts).
+The round asks the others (new branches included): ``branch_compare`` and ``branch_pair`` --
+the only seeds of contexts -- are restricted to them for the engine, every other fact is whole,
+so the summaries they ask are computed fresh, from current facts. A summary instance asked by a
+kept branch (transitively) lies in that branch's reads, so it is unchanged too and keeps its
+rows. The rows handed to the pass are the whole facts, the fresh rows and the kept ones: the
+rows a whole-module run would give, in the same (sorted) order.
+"""
+from __future__ import annotations
+
+from itertools import chain
+from typing import Optional, Sequence
+
+from facts_gen.extract import MODULE_RELATIONS, RELATIONS, families_for
+from facts_gen.naming import escape_field
+from pylogic.analysis import catalog
+from pylogic.analysis.run import analysis_groups, extract, run_analyses
+from pylogic.engines.rows import Rows, sort_rows
+from pylogic.errors import PathlogicError, printable_name
+from pylogic.ir.model import Module
+
+#: outputs keyed by their branch ``(f, i)``: its first two columns
+BRANCH_KEYED = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
+                "correlation_inside", "correlation_call", "correlation_branch_call")
+#: outputs keyed by a return-value summary ``(h, rel, c)``: the columns of h, rel and c (None:
+#: every summary of h, ``correlation_return_call`` exists for h once any is asked)
+SUMMARY_KEYED = {"correlation_return": (0, 2, 3), "correlation_return_trans": (0, 1, 2),
+                 "correlation_return_edge": (0, 3, 4), "correlation_return_call": None}
+#: what each context read (correlation.dl, last section)
+TRACE = ("correlation_reach", "correlation_reach_entry", "correlation_uses")
+#: the seeds of branch contexts
+SEEDS = ("branch_compare", "branch_pair")
+
+
+def supported(relations: Sequence[str]) -> bool:
+    """Whether every output among ``relations`` is a correlation output this module can keep
+    per context (else a round runs whole)."""
+    return all(r in RELATIONS or r in BRANCH_KEYED or r in SUMMARY_KEYED for r in relations)
+
+
+class CorrelationRounds:
+    """The rows of one module after another (each round's output), correlation outputs asked
+    again only for the branches the change can have reached (module docstring).
+
+    ``rows(module)`` returns what ``module_rows(module, relpath, relations=relations,
+    engine=engine)`` returns, as sets of rows per relation; ``asked`` the number of branches
+    each call asked of the engine, out of ``branches``.
+    """
+
+    def __init__(self, relpath: str, relations: Sequence[str], engine: str = "auto"):
+        self.relpath = relpath
+        self.outputs = [r for r in relations if r not in RELATIONS]
+        self.trace_outputs = self.outputs + list(TRACE)
+        self.families = families_for({r for r in relations if r in RELATIONS}
+                                     | catalog.inputs_read(self.trace_outputs) | set(SEEDS))
+        self.engine = engine
+        self._facts: Optional[dict] = None          # previous round's, per function
+        self._module_facts: Optional[dict] = None
+        self._rows: Optional[dict] = None           # previous round's outputs (+ trace)
+        self._callers: dict = {}                    # function id -> its callers' ids
+        self.asked: list[int] = []
+        self.branches: list[int] = []
+
+    def rows(self, module: Module) -> Rows:
+        failures: dict = {}
+        facts = extract([(module, self.relpath)], None, failures, self.families)
+        if failures:
+            raise PathlogicError(f"{printable_name(self.relpath)}: {failures[self.relpath]}")
+        per_function = _by_function(facts)
+        module_facts = {r: facts[r] for r in MODULE_RELATIONS if r in facts}
+        branches = {row[:2] for row in chain.from_iterable(facts.get(s, ()) for s in SEEDS)}
+        keep: set = set()
+        if self._rows is not None and module_facts == self._module_facts:
+            changed = _changed(self._facts, per_function, facts, self._call_targets)
+            keep = {b for b in branches if b in self._touched and not
+                    (self._touched[b] & changed)}
+        ask = branches - keep
+        engine_facts = dict(facts)
+        if keep:
+            for s in SEEDS:
+                if s in facts:
+                    engine_facts[s] = [row for row in facts[s] if row[:2] in ask]
+        asked = _asked_queries(engine_facts)
+        engine_facts["decides"] = [row for row in facts["decides"] if row[2:4] in asked]
+        groups = analysis_groups([(module, self.relpath)], self.trace_outputs)
+        run = run_analyses(engine_facts, groups, self.engine, outputs=self.trace_outputs)
+        if run.failures:
+            f, message = sorted(run.failures.items())[0]
+            raise PathlogicError(f"{f}: analysis failed: {message}")
+        fresh = {r: list(run.rows.get(r, ())) for r in self.trace_outputs}
+        out = fresh if not keep else self._merged(fresh, keep)
+        self._remember(out, facts, per_function, module_facts, branches)
+        self.asked.append(len(ask))
+        self.branches.append(len(branches))
+        rows = Rows()
+        every = sorted({row[0] for row in facts.get("function", ())})
+        rows.add_run(facts, every)
+        rows.add_run({r: out[r] for r in self.outputs}, every)
+        rows.relpath = escape_field(self.relpath)
+        return rows
+
+    def _merged(self, fresh: dict, keep: set) -> dict:
+        """``fresh`` and the previous round's rows of the kept branches and of the summary
+        instances they asked (transitively)."""
+        old = self._rows
+        uses: dict = {}
+        for qf, qi, rel, c, h, q in old["correlation_uses"]:
+            uses.setdefault((qf, qi), set()).add((h, q, rel, c))
+        kept_summaries: set = set()
+        work = [s for b in keep for s in uses.get(b, ())]
+        while work:
+            s = work.pop()
+            if s in kept_summaries:
+                continue
+            kept_summaries.add(s)
+            h, q, rel, c = s
+            work.extend(t for t in uses.get((h, q), ()) if t[2:] == (rel, c))
+        kept_contexts = keep | {s[:2] for s in kept_summaries}
+        returns = {(h, rel, c) for h, q, rel, c in kept_summaries if q == "return"}
+        returned = {h for h, _rel, _c in returns}
+        out = {}
+        for r, rows in fresh.items():
+            if r in BRANCH_KEYED or r in ("correlation_reach_entry",):
+                kept = [row for row in old[r] if row[:2] in keep]
+            elif r in ("correlation_reach", "correlation_uses"):
+                kept = [row for row in old[r] if row[:2] in kept_contexts]
+            elif SUMMARY_KEYED[r] is None:
+                kept = [row for row in old[r] if row[0] in returned]
+            else:
+                cols = SUMMARY_KEYED[r]
+                kept = [row for row in old[r] if tuple(row[k] for k in cols) in returns]
+            # in the engines' order (sorted): the rows of a whole-module run, row for row
+            out[r] = sort_rows(set(rows).union(kept))
+        return out
+
+    def _remember(self, out: dict, facts: dict, per_function: dict, module_facts: dict,
+                  branches: set) -> None:
+        """Keep this round's rows and what each branch read (its reads: module docstring)."""
+        self._rows, self._facts, self._module_facts = out, per_function, module_facts
+        self._call_targets = set(facts.get("call_target", ()))
+        callers: dict = {}
+        for f, _j, g in facts.get("call_target", ()):
+            callers.setdefault(g, set()).add(f)
+        reach: dict = {}
+        for qf, qi, g in out["correlation_reach"]:
+            reach.setdefault((qf, qi), set()).add(g)
+        for qf, qi, g in out["correlation_reach_entry"]:
+            reach.setdefault((qf, qi), set()).update(callers.get(g, ()))
+        uses: dict = {}
+        for qf, qi, _rel, _c, h, q in out["correlation_uses"]:
+            uses.setdefault((qf, qi), set()).add((h, q))
+        touched = {}
+        for b in branches:
+            seen, work, reads = {b}, [b], set()
+            while work:
+                ctx = work.pop()
+                reads.add(ctx[0])       # (a summary answered at h's constant returns: no query)
+                reads |= reach.get(ctx, set())
+                for s in uses.get(ctx, ()):
+                    if s not in seen:
+                        seen.add(s)
+                        work.append(s)
+            touched[b] = reads
+        self._touched = touched
+
+
+def _asked_queries(facts: dict) -> set:
+    """Every ``(rel, c)`` a query of this run can carry: the branches' own and, closed under
+    ``query_rewrite``, what they are rewritten to (summaries and memory cells keep the question
+    they were asked). ``decides`` is read only at a query's ``(rel, c)`` (its helper relations
+    ``_edge_decided``, ``_def_decided``, ``_deref_decided`` are negated only there), so its other
+    rows cannot change an output; they were most of the rows the engine grounded before any
+    question (``_edge_decided``: every asserting edge times every question of the module)."""
+    asked = {row[3:5] for row in facts.get("branch_compare", ())}
+    steps: dict = {}
+    for row in facts.get("query_rewrite", ()):
+        steps.setdefault(row[3:5], set()).add(row[6:8])
+    work = list(asked)
+    while work:
+        for q in steps.get(work.pop(), ()):
+            if q not in asked:
+                asked.add(q)
+                work.append(q)
+    return asked
+
+
+def _by_function(facts: dict) -> dict:
+    """function id -> {relation: its rows} (per-file relations left out)."""
+    out: dict = {}
+    for name, rows in facts.items():
+        if name in MODULE_RELATIONS:
+            continue
+        for row in rows:
+            out.setdefault(row[0], {}).setdefault(name, []).append(row)
+    return out
+
+
+def _changed(before: dict, after: dict, facts: dict, call_targets: set) -> set:
+    """Function ids whose facts differ between two rounds (added and removed ones included),
+    and every callee of a call site added or removed."""
+    changed = {f for f in before.keys() | after.keys() if before.get(f) != after.get(f)}
+    changed |= {g for _f, _j, g in call_targets ^ set(facts.get("call_target", ()))}
+    return changed

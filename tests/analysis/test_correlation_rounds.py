@@ -1,0 +1,187 @@
+"""``CorrelationRounds`` (icbe's later rounds ask only the branches a change can have reached)
+gives, round after round, the rows of a whole-module run (``module_rows``, the oracle), as sets:
+through icbe's own rounds, and through random edits of one function at a time (a branch decided,
+a constant changed, a call dropped, a function cloned for one call site) on random modules with
+calls."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from pylogic.analysis.correlation_rounds import CorrelationRounds
+from pylogic.analysis.optimize import optimize
+from pylogic.analysis.run import module_rows
+from pylogic.ir.model import Br, Call, CondBr, Imm, Mov, Ret
+from pylogic.ir.parser import parse_module
+from pylogic.transforms.cbe.icbe import NEEDS
+from tests.datalog.correlation_oracle import random_module
+
+
+def _assert_same(rounds: CorrelationRounds, module) -> None:
+    got = rounds.rows(module)
+    whole = module_rows(module, "t.pir", relations=NEEDS, engine="clingo")
+    for relation in rounds.outputs:
+        assert set(got[relation]) == set(whole[relation]), relation
+
+
+def _edited(module, rng: random.Random):
+    """``module`` with one function edited at random (None when the draw found nothing)."""
+    defined = [f for f in module.defined_functions()]
+    fn = rng.choice(defined)
+    sites = [(b, k) for b in range(len(fn.blocks)) for k in range(len(fn.blocks[b].instrs))]
+    b, k = rng.choice(sites)
+    block = fn.blocks[b]
+    ins = block.instrs[k]
+    if isinstance(ins, CondBr):                       # decided one way
+        new = Br(target=rng.choice((ins.if_true, ins.if_false)))
+    elif isinstance(ins, Mov) and isinstance(ins.src, Imm):
+        new = dataclasses.replace(ins, src=Imm(rng.randint(-2, 3)))
+    elif isinstance(ins, Ret):                        # another constant returned
+        new = dataclasses.replace(ins, value=Imm(rng.randint(-1, 2)))
+    elif isinstance(ins, Call) and rng.random() < 0.3:     # another constant argument
+        new = dataclasses.replace(ins, args=(ins.args[0], Imm(rng.randint(-1, 2))))
+    elif isinstance(ins, Call) and rng.random() < 0.5:     # dropped
+        new = Mov(dest=ins.dest, src=Imm(rng.randint(-1, 2))) if ins.dest else None
+    elif isinstance(ins, Call):                       # the callee cloned for this call site
+        callee = module.function_map()[ins.callee]
+        name = f"{callee.name}.c{rng.randrange(1000)}"
+        if name in module.function_map():
+            return None
+        module = dataclasses.replace(module, functions=module.functions + (
+            dataclasses.replace(callee, name=name),))
+        new = dataclasses.replace(ins, callee=name)
+    else:
+        return None
+    instrs = block.instrs[:k] + ((new,) if new is not None else ()) + block.instrs[k + 1:]
+    blocks = fn.blocks[:b] + (dataclasses.replace(block, instrs=instrs),) + fn.blocks[b + 1:]
+    edited = dataclasses.replace(fn, blocks=blocks)
+    return dataclasses.replace(module, functions=tuple(edited if f.name == fn.name else f
+                                                      for f in module.functions))
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_random_edits_give_the_whole_module_rows(seed):
+    rng = random.Random(seed)
+    module = random_module(rng, functions=5)
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    _assert_same(rounds, module)
+    for _ in range(12):
+        edited = _edited(module, rng)
+        if edited is not None:
+            module = edited
+            _assert_same(rounds, module)
+    # (not vacuous: edits far from some branch keep it; the first round asks every branch)
+    assert rounds.asked[0] == rounds.branches[0]
+
+
+def test_some_edits_keep_branches():
+    kept = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        module = random_module(rng, functions=5)
+        rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+        rounds.rows(module)
+        for _ in range(8):
+            edited = _edited(module, rng)
+            if edited is not None:
+                module = edited
+                rounds.rows(module)
+        kept += sum(b - a for a, b in zip(rounds.asked, rounds.branches))
+    assert kept > 0
+
+
+@pytest.mark.parametrize("seed", range(100, 106))
+def test_icbe_rounds_give_the_whole_module_rows(seed, monkeypatch):
+    """icbe's own rounds, each checked against the whole-module run."""
+    import pylogic.analysis.correlation_rounds as cr
+    checked = []
+    plain = cr.CorrelationRounds.rows
+
+    def rows(self, module):
+        got = plain(self, module)
+        whole = module_rows(module, self.relpath, relations=NEEDS, engine=self.engine)
+        for relation in self.outputs:
+            assert set(got[relation]) == set(whole[relation]), relation
+        checked.append(module)
+        return got
+    monkeypatch.setattr(cr.CorrelationRounds, "rows", rows)
+    optimize(random_module(random.Random(seed), functions=4), ["icbe"], "t.pir", engine="clingo")
+    assert checked
+
+
+# Each edit below changes one function and, through one kind of read, the answer of a branch in
+# another (module docstring of correlation_rounds: (a) reach, (b) callers at an entry, (c)
+# summaries); a round that kept that branch's old rows would fail.
+SUMMARY = """
+func f(x) {
+entry:
+    ret 1
+}
+func g(x) {
+entry:
+    z = call f(x)
+    ret z
+}
+func main(x) {
+entry:
+    z = call g(x)
+    t = cmp.eq z, 1
+    cbr t, a, b
+a:
+    ret 1
+b:
+    ret 0
+}
+"""
+ENTRY = """
+func f(x) {
+entry:
+    t = cmp.eq x, 1
+    cbr t, a, b
+a:
+    ret 1
+b:
+    ret 0
+}
+func h(y) {
+entry:
+    z = call f(y)
+    ret z
+}
+func main(x) {
+entry:
+    z = call h(1)
+    ret z
+}
+"""
+EDITS = {
+    "summary": (SUMMARY, lambda text: text.replace("ret 1\n}\nfunc g", "ret 0\n}\nfunc g")),
+    "entry": (ENTRY, lambda text: text.replace("call h(1)", "call h(0)")),
+    "new caller": (ENTRY, lambda text: text + "func k(x) {\nentry:\n    z = call h(0)\n"
+                                              "    ret z\n}\n"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EDITS))
+def test_an_edit_reaching_a_branch_elsewhere_asks_it_again(kind):
+    text, edit = EDITS[kind]
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    before = set(rounds.rows(parse_module(text))["correlation"])
+    edited = parse_module(edit(text))
+    _assert_same(rounds, edited)
+    assert set(module_rows(edited, "t.pir", relations=NEEDS)["correlation"]) != before
+
+
+def test_a_kept_branch_keeps_the_summaries_it_asked():
+    """An edit far from main's branch keeps it, and with it the rows of the summaries it asked,
+    g's and (through g's) f's: exit splitting reads them."""
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    rounds.rows(parse_module(SUMMARY))
+    far = parse_module(SUMMARY + "func k(x) {\nentry:\n    ret x\n}\n")
+    _assert_same(rounds, far)
+    assert rounds.asked[-1] == 0 < rounds.branches[-1]
+    kept = module_rows(far, "t.pir", relations=NEEDS)["correlation_return"]
+    assert {row[0] for row in kept} == {"t.pir::f", "t.pir::g"}
+
