@@ -324,8 +324,8 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         needed = needed_relations(checked, shown)
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
-        ctl.add("base", [], derived(checked, ("clingo", frozenset(needed)),
-                                     lambda: program_text(checked, needed)))
+        ctl.add("base", [], derived(checked, ("clingo", frozenset(needed), frozenset(shown)),
+                                     lambda: program_text(checked, needed, set(shown))))
         feed = _backend_feeder()
         plain, parts = [], []
         for rel, rows in inputs.items():
