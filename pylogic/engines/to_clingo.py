@@ -18,6 +18,7 @@ the functors ``sf_div``/``sf_mod`` (undefined on 0: the binding derives nothing)
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from pylogic.engines import numbers
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
@@ -338,10 +339,10 @@ def _copy_relations(rules: list, component: dict, keep: set) -> dict:
     read_otherwise = {b.atom.rel for r in rules for b in r.body if isinstance(b, NegAtom)}
     read_otherwise |= {x.rel for r in rules for b in r.body if isinstance(b, AggLit)
                        for x in _agg_atoms(b)}
+    members = Counter(component.values())              # relations per stratum
     copies = {}
     for rel, own in rules_of.items():
-        if rel in keep or rel in read_otherwise or \
-                sum(1 for m in component.values() if m == component.get(rel)) > 1:
+        if rel in keep or rel in read_otherwise or members[component.get(rel)] > 1:
             continue
         if all(_is_copy(r) and r.body[0].rel != rel for r in own):
             copies[rel] = own
