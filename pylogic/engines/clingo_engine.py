@@ -155,7 +155,7 @@ def _raw_model_reader():
         type_of = _lib.clingo_symbol_type
         sym_number = _lib.clingo_symbol_type_number
         atoms = _lib.clingo_show_type_atoms
-        to_bytes = _ffi.string
+        to_bytes, unpack = _ffi.string, _ffi.unpack
     except AttributeError:
         return None
 
@@ -210,23 +210,31 @@ def _raw_model_reader():
         keys = {(name.encode(), arity): rel for (name, arity), rel in by_pred.items()}
         values = _Values()
 
-        def row1(sym):
-            args_of(sym, p_args, p_size)
-            return (values[p_args[0][0]],)
-
-        def row2(sym):
-            args_of(sym, p_args, p_size)
-            a = p_args[0]
-            return (values[a[0]], values[a[1]])
-
-        def row3(sym):
-            args_of(sym, p_args, p_size)
-            a = p_args[0]
-            return (values[a[0]], values[a[1]], values[a[2]])
-
-        def row_n(sym):
-            args_of(sym, p_args, p_size)
-            return tuple([values[x] for x in _ffi.unpack(p_args[0], p_size[0])])
+        def rows_of(run, arity: int) -> list:
+            """The decoded rows of ``run``, atoms of one signature of ``arity`` > 0: one C call
+            per atom for its arguments, unpacked at once (measured on 612,000 pairs: 0.89 ->
+            0.62 s against a function called per atom that indexes the argument array)."""
+            out = []
+            append = out.append
+            if arity == 1:
+                for sym in run:
+                    args_of(sym, p_args, p_size)
+                    append((values[p_args[0][0]],))
+            elif arity == 2:
+                for sym in run:
+                    args_of(sym, p_args, p_size)
+                    a, b = unpack(p_args[0], 2)
+                    append((values[a], values[b]))
+            elif arity == 3:
+                for sym in run:
+                    args_of(sym, p_args, p_size)
+                    a, b, c = unpack(p_args[0], 3)
+                    append((values[a], values[b], values[c]))
+            else:
+                for sym in run:
+                    args_of(sym, p_args, p_size)
+                    append(tuple([values[x] for x in unpack(p_args[0], arity)]))
+            return out
 
         for (name, arity), start, end in runs(syms, n):
             rel = keys.get((name, arity))
@@ -235,8 +243,7 @@ def _raw_model_reader():
             if not arity:
                 result[rel].append(())
                 continue
-            row = row1 if arity == 1 else row2 if arity == 2 else row3 if arity == 3 else row_n
-            result[rel].extend(map(row, _ffi.unpack(syms + start, end - start)))
+            result[rel].extend(rows_of(unpack(syms + start, end - start), arity))
 
     return read
 

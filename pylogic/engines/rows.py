@@ -14,7 +14,7 @@ Example
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import compress
+from itertools import compress, repeat
 from operator import itemgetter
 from typing import Iterable, Iterator, Mapping
 
@@ -171,17 +171,40 @@ class _FunctionTables:
 
 def sort_rows(rows) -> list:
     """The tuples ``rows`` (one relation's, each column all numbers or all strings) in the order
-    ``sorted(rows)`` gives. Up to 4 columns: one stable sort per column, last to first (CPython
-    compares ints or strs directly, not tuple by tuple; measured: 700,000 number pairs 0.81 s ->
-    0.31 s, 300,000 4-column symbol rows 0.68 s -> 0.56 s; from 6 columns on it is slower)."""
+    ``sorted(rows)`` gives. Pairs: grouped by their first column, each group's second column
+    sorted alone (ints or strs compared directly; measured on a transitive closure's 612,000
+    pairs in the engine's order: 0.44 -> 0.29 s against the column sorts below). Up to 4
+    columns: one stable sort per column, last to first (CPython compares ints or strs directly,
+    not tuple by tuple; measured: 700,000 number pairs 0.81 s -> 0.31 s, 300,000 4-column symbol
+    rows 0.68 s -> 0.56 s; from 6 columns on it is slower)."""
     rows = list(rows)
     width = len(rows[0]) if rows else 0
-    if not 1 < width <= 4:
+    if width == 2:
+        return _sort_pairs(rows)
+    if not 2 < width <= 4:
         rows.sort()
         return rows
     for i in range(width - 1, -1, -1):
         rows.sort(key=itemgetter(i))
     return rows
+
+
+def _sort_pairs(rows: list) -> list:
+    groups: dict = {}
+    get = groups.get
+    for x, y in rows:
+        group = get(x)
+        if group is None:
+            groups[x] = [y]
+        else:
+            group.append(y)
+    out: list = []
+    extend = out.extend
+    for x in sorted(groups):
+        ys = groups[x]
+        ys.sort()
+        extend(zip(repeat(x), ys))
+    return out
 
 
 class SortedTables(Mapping):
