@@ -234,7 +234,7 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
     clingo's grounder re-joins a recursive rule's other atoms in every round of its semi-naive
     loop (measured: liveness.dl on a 4,000-instruction function, about one round per block,
     23 s; with the join precomputed 0.9 s); the rows are the same. ``joins``: join text -> its
-    (head atom, rule), shared by identical joins.
+    (head atom, rule), shared by joins equal up to the names of their variables.
     The rule's comparisons over the joined atoms' variables alone filter the join itself: in
     ``_cans(.., k, ..) :- _cans(.., k2, ..), k = k2 + 1, _cq(.., k, ..), instr(g, j, n, k2, _)``
     (correlation.dl) ``_cq`` and ``instr`` share only the block, so without ``k = k2 + 1`` the
@@ -256,11 +256,20 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
         {v.name for x in r.head.args for v in term_vars(x)}
     names = list(dict.fromkeys(x.name for f in fixed if isinstance(f, Atom) for x in f.args
                                if isinstance(x, Var) and x.name in outside))
-    key = ",".join(literal(f) for f in fixed) + "|" + ",".join(names)
+    # keyed with the variables renamed in order of first use: joins equal up to their names
+    # (the instructions with their definitions, in two rules of correlation.dl) are one
+    # relation, its columns in that order (``names`` follows it)
+    canon = {}
+    for f in fixed:
+        for v in lit_vars(f):
+            canon.setdefault(v.name, Var(f"#j{len(canon)}", v.loc))
+    key = ",".join(literal(_substitute(f, canon)) for f in fixed) + "|" + \
+        ",".join(canon[n].name for n in names)
     if key not in joins:
         head = Atom(f"join.{len(joins)}", tuple(Var(n, r.loc) for n in names), r.loc)
         joins[key] = (head, Rule(head, tuple(fixed), r.loc))
-    return dataclasses.replace(r, body=(joins[key][0], *rest))
+    use = dataclasses.replace(joins[key][0], args=tuple(Var(n, r.loc) for n in names))
+    return dataclasses.replace(r, body=(use, *rest))
 
 
 def _with_groups(r: Rule, component: dict, groups: list) -> list:
