@@ -325,7 +325,7 @@ _FOLDED = IdentityCache(1 << 14)
 #: sorted (``interprocedural_facts``): a function of these alone, kept across modules, at most
 #: about DECIDED_KEPT entries (then cleared)
 _DECIDED: dict = {}
-DECIDED_KEPT = 1 << 14
+DECIDED_KEPT = 1 << 12
 _STEPS = BodyCache(1 << 12)
 _PARTS = BodyCache(1 << 12)
 _CALLEES = BodyCache(1 << 12)
