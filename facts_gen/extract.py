@@ -31,7 +31,7 @@ from facts_gen.vng import VNG_RELATIONS, vng_facts
 from pylogic.flow.fits_extension import ReturnFits
 from pylogic.flow.known_bytes import function_contents
 from pylogic.flow.readonly_globals import readonly_globals
-from pylogic.identity_cache import IdentityCache
+from pylogic.identity_cache import BodyCache
 
 #: Relations whose first column is a file, not a function.
 MODULE_RELATIONS = ("global_var", "extern_function")
@@ -136,21 +136,20 @@ _BODY_FAMILIES = (("cfg", cfg_facts), ("scc", scc_facts), ("instructions", instr
 #: their rows per function body, kept by identity: the rounds of an iterated pass (icbe) rebuild
 #: the Function objects but keep the Block objects they did not change, and ask for the facts of
 #: the whole module every round (issue #28 item 1)
-_BODY_ROWS = IdentityCache(1 << 12)      # first block -> (blocks, (id, params, families), rows)
+_BODY_ROWS = BodyCache(1 << 12)          # keyed by (id, params, families)
 
 
 def _body_facts(f: str, fn, run) -> dict[str, list[tuple]]:
     """The rows of the ``_BODY_FAMILIES`` in ``run`` for function ``fn`` (id ``f``)."""
-    key = (f, fn.params, tuple(name for name, _ in _BODY_FAMILIES if name in run))
-    hit = _BODY_ROWS.get(fn.blocks[0])
-    if hit is not None and hit[1] == key and len(hit[0]) == len(fn.blocks) and \
-            all(a is b for a, b in zip(hit[0], fn.blocks)):
-        return hit[2]
-    rows = empty_facts(key[2])
-    for name, extractor in _BODY_FAMILIES:
-        if name in run:
-            extractor(f, fn, rows)
-    return _BODY_ROWS.put(fn.blocks[0], (fn.blocks, key, rows))[2]
+    families = tuple(name for name, _ in _BODY_FAMILIES if name in run)
+
+    def compute() -> dict[str, list[tuple]]:
+        rows = empty_facts(families)
+        for name, extractor in _BODY_FAMILIES:
+            if name in run:
+                extractor(f, fn, rows)
+        return rows
+    return _BODY_ROWS.get_or_compute(fn, (f, fn.params, families), compute)
 
 
 def _cell(value) -> str:

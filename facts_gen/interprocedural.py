@@ -11,6 +11,7 @@ here, once, into the table ``decides`` (Datalog integers are 32-bit on both engi
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
@@ -18,7 +19,7 @@ from pylogic.ir.model import (Alloca, BinOp, Call, Cmp, CondBr, Function, Imm, L
                               Ret)
 from pylogic.ir.ops import NEGATED, SWAPPED, intervals
 from facts_gen.constant_folding import block_constants
-from pylogic.identity_cache import IdentityCache
+from pylogic.identity_cache import BodyCache, IdentityCache
 from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
 from facts_gen.query_arithmetic import arithmetic_steps, decide_query, rewrite as arithmetic_rewrite
 from facts_gen.value_sets import _disjoint, _subset, parse_condition
@@ -129,6 +130,92 @@ def _branch_condition(block, t: int) -> Optional[tuple[str, str, int]]:
     return r, "ne", 0
 
 
+@dataclass(frozen=True)
+class _FunctionPart:
+    """What one function body contributes to a module's interprocedural facts, before the
+    module-wide steps: its rows (per relation, in the order written), and what the module-wide
+    steps read of it."""
+    rows: dict            # relation -> this function's rows
+    conds: frozenset      # assertions of its decides rows so far (``conds``)
+    callees: tuple        # the defined functions its unguarded calls name, one per call
+    queries: frozenset    # its branches' (rel, c)
+    compares: tuple       # (f, i, t, a, rel, c): t = cmp.rel a, c
+    arith: tuple          # (f, i, v, a, step): query_arithmetic.py
+    asserts: tuple        # assert_def candidates (f, i, r, cond)
+
+
+def _function_part(fn: Function, relpath: str, defined: frozenset) -> _FunctionPart:
+    """The ``_FunctionPart`` of ``fn`` of file ``relpath`` (``defined``: the names of the
+    module's defined functions, the callees whose calls are call sites)."""
+    f = function_id(relpath, fn.name)
+    out: dict[str, list[tuple]] = {r: [] for r in _PART_RELATIONS}
+    mine = {"eq 0"}                                # a register never written reads 0 (docs/pir.md)
+    callees, queries, compares, asserts = [], set(), [], []
+    merged = _read_beyond_its_branch(fn)
+    arith = [(f, instr_id(label, k), v, a, step) for label, k, v, a, step in _arithmetic_steps(fn)]
+    for b in fn.blocks:
+        folded = _FOLDED.get_or_compute(b, lambda: block_constants(b))   # (source 1)
+        for k, ins in enumerate(b.instrs):
+            i = instr_id(b.label, k)
+            if isinstance(ins, Call):
+                if ins.callee in defined and ins.guard is None:   # (only these args are read)
+                    mine.update(f"eq {a.value}" for a in ins.args if isinstance(a, Imm))
+                    callees.append(ins.callee)
+                    out["call_target"].append((f, i, function_id(relpath, ins.callee)))
+                    for pos, a in enumerate(ins.args):
+                        kind, text = _operand(a)
+                        out["call_arg"].append((f, i, pos, kind, text))
+                    if ins.dest is not None:
+                        out["call_result"].append((f, i, ins.dest))
+                    out["call_continuation"].extend(   # exit splitting (docs/pir.md)
+                        (f, i, e, t) for e, t in enumerate(ins.continuations))
+            elif isinstance(ins, Ret) and ins.guard is None:
+                kind, text = _operand(ins.value) if ins.value is not None else ("const", "0")
+                out["return_value"].append((f, i, kind, text))
+                out["return_exit"].append((f, i, ins.exit))
+                if kind == "const":
+                    mine.add(f"eq {text}")
+            elif isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Reg):
+                out["copy"].append((f, i, ins.dest, ins.src.name))
+            if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Imm):
+                out["const_assign"].append((f, i, ins.dest, str(ins.src.value)))
+            rng = f"eq {folded[k]}" if k in folded else _range_of(ins)
+            if isinstance(ins, Cmp) and k not in folded and ins.guard is None:
+                shape = _compare_shape(ins)
+                if shape is not None and shape[0] != ins.dest and ins.dest in merged:
+                    compares.append((f, i, ins.dest) + shape)
+            if rng is not None:                   # kept below if a query can meet it
+                asserts.append((f, i, ins.defs()[0], rng))
+            if isinstance(ins, CondBr):
+                cond = _branch_condition(b, k)
+                if cond is None:
+                    continue
+                v, rel, c = cond
+                queries.add((rel, c))
+                out["branch_compare"].append((f, i, v, rel, str(c)))
+                if ins.if_true == ins.if_false:
+                    continue
+                r = ins.cond.name
+                for target, rel2 in ((ins.if_true, rel), (ins.if_false, NEGATED[rel])):
+                    out["assert_edge"].append((f, b.label, target, v, f"{rel2} {c}"))
+                    mine.add(f"{rel2} {c}")
+                    if r != v:
+                        z = "ne 0" if target == ins.if_true else "eq 0"
+                        out["assert_edge"].append((f, b.label, target, r, z))
+                        mine.add(z)
+                        queries.add(("ne", 0))
+    pair_facts(f, fn, out, out["copy"])                 # queries (v rel w): pair_queries.py
+    return _FunctionPart({r: rows for r, rows in out.items() if rows}, frozenset(mine),
+                         tuple(callees), frozenset(queries), tuple(compares), tuple(arith),
+                         tuple(asserts))
+
+
+#: the relations ``_function_part`` writes
+_PART_RELATIONS = ("call_target", "call_arg", "call_result", "call_continuation", "return_value",
+                   "return_exit", "copy", "const_assign", "branch_compare", "assert_edge") \
+    + PAIR_RELATIONS
+
+
 def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tuple]]) -> None:
     """Append the interprocedural and correlation relations of ``module`` to ``out``."""
     defined = {fn.name: fn for fn in module.defined_functions() if fn.blocks}
@@ -143,70 +230,24 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     n_copy, n_ret, n_res, n_bc = (len(out[r]) for r in ("copy", "return_value", "call_result",
                                                         "branch_compare"))
     rewritten: set[tuple] = set()
+    names = frozenset(defined)
     for fn in defined.values():
         f = function_id(relpath, fn.name)
-        mine = conds.setdefault(f, {"eq 0"})       # a register never written reads 0 (docs/pir.md)
-        merged = _read_beyond_its_branch(fn)
-        first_copy = len(out["copy"])
-        arith.extend((f, instr_id(label, k), v, a, step)
-                     for label, k, v, a, step in _arithmetic_steps(fn))
-        for b in fn.blocks:
-            folded = _FOLDED.get_or_compute(b, lambda: block_constants(b))   # (source 1)
-            for k, ins in enumerate(b.instrs):
-                i = instr_id(b.label, k)
-                if isinstance(ins, Call):
-                    if ins.callee in defined and ins.guard is None:   # (only these args are read)
-                        mine.update(f"eq {a.value}" for a in ins.args if isinstance(a, Imm))
-                        callers[ins.callee] += 1
-                        g = function_id(relpath, ins.callee)
-                        out["call_target"].append((f, i, g))
-                        neighbours.setdefault(f, {f}).add(g)
-                        neighbours.setdefault(g, {g}).add(f)
-                        for pos, a in enumerate(ins.args):
-                            kind, text = _operand(a)
-                            out["call_arg"].append((f, i, pos, kind, text))
-                        if ins.dest is not None:
-                            out["call_result"].append((f, i, ins.dest))
-                        out["call_continuation"].extend(   # exit splitting (docs/pir.md)
-                            (f, i, e, t) for e, t in enumerate(ins.continuations))
-                elif isinstance(ins, Ret) and ins.guard is None:
-                    kind, text = _operand(ins.value) if ins.value is not None else ("const", "0")
-                    out["return_value"].append((f, i, kind, text))
-                    out["return_exit"].append((f, i, ins.exit))
-                    if kind == "const":
-                        mine.add(f"eq {text}")
-                elif isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Reg):
-                    out["copy"].append((f, i, ins.dest, ins.src.name))
-                if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Imm):
-                    out["const_assign"].append((f, i, ins.dest, str(ins.src.value)))
-                rng = f"eq {folded[k]}" if k in folded else _range_of(ins)
-                if isinstance(ins, Cmp) and k not in folded and ins.guard is None:
-                    shape = _compare_shape(ins)
-                    if shape is not None and shape[0] != ins.dest and ins.dest in merged:
-                        compares.append((f, i, ins.dest) + shape)
-                if rng is not None:                   # kept below if a query can meet it
-                    asserts.append((f, i, ins.defs()[0], rng))
-                if isinstance(ins, CondBr):
-                    cond = _branch_condition(b, k)
-                    if cond is None:
-                        continue
-                    v, rel, c = cond
-                    queries.add((rel, c))
-                    own.setdefault(f, set()).add((rel, c))
-                    out["branch_compare"].append((f, i, v, rel, str(c)))
-                    if ins.if_true == ins.if_false:
-                        continue
-                    r = ins.cond.name
-                    for target, rel2 in ((ins.if_true, rel), (ins.if_false, NEGATED[rel])):
-                        out["assert_edge"].append((f, b.label, target, v, f"{rel2} {c}"))
-                        mine.add(f"{rel2} {c}")
-                        if r != v:
-                            z = "ne 0" if target == ins.if_true else "eq 0"
-                            out["assert_edge"].append((f, b.label, target, r, z))
-                            mine.add(z)
-                            queries.add(("ne", 0))
-                            own.setdefault(f, set()).add(("ne", 0))
-        pair_facts(f, fn, out, out["copy"][first_copy:])    # queries (v rel w): pair_queries.py
+        part = _part(fn, relpath, names)
+        conds[f] = set(part.conds)
+        for name, rows in part.rows.items():
+            out[name].extend(rows)
+        for callee in part.callees:
+            callers[callee] += 1
+            g = function_id(relpath, callee)
+            neighbours.setdefault(f, {f}).add(g)
+            neighbours.setdefault(g, {g}).add(f)
+        if part.queries:
+            queries |= part.queries
+            own[f] = set(part.queries)
+        compares.extend(part.compares)
+        arith.extend(part.arith)
+        asserts.extend(part.asserts)
     memory_cell_facts(module, relpath, out, conds)   # globals and dereferences (Fig. 7.4)
     # Only definitions a query can meet get their assertion (and their decisions): a query's
     # variable starts at a branch and changes only through copies (cells included), return
@@ -252,8 +293,9 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
     # a function's rows for one assertion depend only on it and the queries near: most functions
     # share both (every query of the module), so each pair is decided once (issue #28 item 1:
-    # the queries sorted again per function and assertion were a third of these facts)
-    decided: dict[tuple, list] = {}
+    # the queries sorted again per function and assertion were a third of these facts); kept
+    # from module to module (``_DECIDED``): an iterated pass's rounds ask the same pairs again
+    decided = _DECIDED if len(_DECIDED) < DECIDED_KEPT else _DECIDED.clear() or _DECIDED
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
         out["correlation_window"].append((f, DEFAULT_WINDOW))
@@ -274,21 +316,35 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
             out["decides"].extend((f,) + row for row in rows)
 
 
-#: a block's folded constants and a function body's arithmetic steps, kept by identity: the rounds
-#: of an iterated pass (icbe) rebuild the Function objects but keep the Block objects they did not
-#: change, and ask for the facts of the whole module every round (issue #28 item 1)
+#: a block's folded constants, a function body's arithmetic steps and its part of the facts, kept
+#: by identity: the rounds of an iterated pass (icbe) rebuild the Function objects but keep the
+#: Block objects they did not change, and ask for the facts of the whole module every round
+#: (issue #28 item 1)
 _FOLDED = IdentityCache(1 << 14)
-_STEPS = IdentityCache(1 << 12)          # first block -> (blocks, params, steps)
+#: ``(assertion, queries)`` -> its ``decides`` rows but the function, and ``queries`` -> them
+#: sorted (``interprocedural_facts``): a function of these alone, kept across modules, at most
+#: about DECIDED_KEPT entries (then cleared)
+_DECIDED: dict = {}
+DECIDED_KEPT = 1 << 12
+_STEPS = BodyCache(1 << 12)
+_PARTS = BodyCache(1 << 12)
+_CALLEES = BodyCache(1 << 12)
 
 
 def _arithmetic_steps(fn: Function) -> list[tuple]:
     """``arithmetic_steps(fn, _range_of)``, computed once per function body (its blocks and
     parameters, all that it reads)."""
-    hit = _STEPS.get(fn.blocks[0])
-    if hit is not None and hit[1] == fn.params and len(hit[0]) == len(fn.blocks) and \
-            all(a is b for a, b in zip(hit[0], fn.blocks)):
-        return hit[2]
-    return _STEPS.put(fn.blocks[0], (fn.blocks, fn.params, arithmetic_steps(fn, _range_of)))[2]
+    return _STEPS.get_or_compute(fn, fn.params, lambda: arithmetic_steps(fn, _range_of))
+
+
+def _part(fn: Function, relpath: str, defined: frozenset) -> _FunctionPart:
+    """``_function_part(fn, relpath, defined)``, computed once per function body and what else
+    it reads (its file, name, parameters, which of its callees are defined: icbe's rounds add
+    functions, its clones)."""
+    callees = _CALLEES.get_or_compute(fn, None, lambda: frozenset(
+        ins.callee for b in fn.blocks for ins in b.instrs if isinstance(ins, Call)))
+    return _PARTS.get_or_compute(fn, (relpath, fn.name, fn.params, callees & defined),
+                                 lambda: _function_part(fn, relpath, defined))
 
 
 def _compare_step(rel1: str, c1: int):

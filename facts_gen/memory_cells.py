@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from pylogic.ir.model import BinOp, Call, GlobalAddr, Imm, Load, Module, Mov, Reg, Store
 from facts_gen.naming import function_id, instr_id
+from pylogic.identity_cache import BodyCache, IdentityCache
 
 RELATIONS = ("memory_cell", "cell_def", "cell_init", "deref")
 
@@ -64,8 +65,24 @@ def _accesses(module: Module):
     or store of a global g's bytes at a constant offset -- through ``@g`` itself, or through a
     register ``t = add @g, C`` of the same block (not redefined in between); ``shapes[(g,
     offset)]``: the kinds of those accesses; ``bad``: the globals whose address is used any
-    other way (it may reach a register we do not follow: not cells)."""
-    sizes = {g.name: g.size for g in module.globals}
+    other way (it may reach a register we do not follow: not cells). Each function's share is
+    computed once per body (``_function_accesses``)."""
+    names = frozenset(g.name for g in module.globals)
+    where: dict[tuple, tuple] = {}
+    shapes: dict[tuple, set] = {}
+    bad: set[str] = set()
+    for fn in module.defined_functions():
+        mine = _ACCESSES.get_or_compute(fn, (fn.name, names),
+                                        lambda: _function_accesses(fn, names))
+        where.update(mine[0])
+        for g_off, kinds in mine[1].items():
+            shapes.setdefault(g_off, set()).update(kinds)
+        bad |= mine[2]
+    return where, shapes, bad
+
+
+def _function_accesses(fn, names: frozenset):
+    """``_accesses`` of one function (``names``: the module's globals)."""
     where: dict[tuple, tuple] = {}
     shapes: dict[tuple, set] = {}
     bad: set[str] = set()
@@ -73,42 +90,47 @@ def _accesses(module: Module):
     def field(ins):                        # t = add @g, C (either order)
         if isinstance(ins, BinOp) and ins.op == "add" and ins.guard is None:
             for a, c in ((ins.a, ins.b), (ins.b, ins.a)):
-                if isinstance(a, GlobalAddr) and a.name in sizes and isinstance(c, Imm):
+                if isinstance(a, GlobalAddr) and a.name in names and isinstance(c, Imm):
                     return a.name, c.value
         return None
-    for fn in module.defined_functions():
-        bound: dict[str, set] = {}         # register -> globals some `add @g, C` binds it to
-        for b in fn.blocks:
-            for ins in b.instrs:
-                if field(ins) is not None:
-                    bound.setdefault(ins.dest, set()).add(field(ins)[0])
-        for b in fn.blocks:
-            current: dict[str, tuple] = {}
-            for k, ins in enumerate(b.instrs):
-                via = None
-                if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) \
-                        and ins.addr.name in current and (isinstance(ins, Load) or ins.value != ins.addr):
-                    via = ins.addr.name
-                    where[(fn.name, b.label, k)] = current[via]
-                elif isinstance(ins, (Load, Store)) and isinstance(ins.addr, GlobalAddr) \
-                        and ins.addr.name in sizes and (isinstance(ins, Load) or ins.value != ins.addr):
-                    where[(fn.name, b.label, k)] = (ins.addr.name, 0)
-                if (fn.name, b.label, k) in where:
-                    g_off = where[(fn.name, b.label, k)]
-                    kind = ("load", ins.size, ins.signed) if isinstance(ins, Load) else ("store", ins.size, None)
-                    shapes.setdefault(g_off, set()).add(kind)
-                made = field(ins)
-                for op in ins.uses():
-                    if isinstance(op, GlobalAddr) and op.name in sizes and made is None and \
-                            not ((fn.name, b.label, k) in where and via is None and ins.addr == op):
-                        bad.add(op.name)
-                    elif isinstance(op, Reg) and op.name in bound and not (via == op.name and ins.addr == op):
-                        bad.update(bound[op.name])
-                for r in ins.defs():
-                    current.pop(r, None)
-                if made is not None:
-                    current[ins.dest] = made
-    return where, shapes, bad
+    bound: dict[str, set] = {}             # register -> globals some `add @g, C` binds it to
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if field(ins) is not None:
+                bound.setdefault(ins.dest, set()).add(field(ins)[0])
+    for b in fn.blocks:
+        current: dict[str, tuple] = {}
+        for k, ins in enumerate(b.instrs):
+            via = None
+            if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) \
+                    and ins.addr.name in current and (isinstance(ins, Load) or ins.value != ins.addr):
+                via = ins.addr.name
+                where[(fn.name, b.label, k)] = current[via]
+            elif isinstance(ins, (Load, Store)) and isinstance(ins.addr, GlobalAddr) \
+                    and ins.addr.name in names and (isinstance(ins, Load) or ins.value != ins.addr):
+                where[(fn.name, b.label, k)] = (ins.addr.name, 0)
+            if (fn.name, b.label, k) in where:
+                g_off = where[(fn.name, b.label, k)]
+                kind = ("load", ins.size, ins.signed) if isinstance(ins, Load) else ("store", ins.size, None)
+                shapes.setdefault(g_off, set()).add(kind)
+            made = field(ins)
+            for op in ins.uses():
+                if isinstance(op, GlobalAddr) and op.name in names and made is None and \
+                        not ((fn.name, b.label, k) in where and via is None and ins.addr == op):
+                    bad.add(op.name)
+                elif isinstance(op, Reg) and op.name in bound and not (via == op.name and ins.addr == op):
+                    bad.update(bound[op.name])
+            for r in ins.defs():
+                current.pop(r, None)
+            if made is not None:
+                current[ins.dest] = made
+    return where, shapes, frozenset(bad)
+
+
+#: a function body's ``_function_accesses`` and a block's ``_copies_in_block``, kept by identity
+#: (an iterated pass's rounds keep the blocks they did not change: ``identity_cache.BodyCache``)
+_ACCESSES = BodyCache(1 << 12)
+_COPIES = IdentityCache(1 << 14)
 
 
 def cell_name(g: str, offset: int) -> str:
@@ -189,7 +211,7 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
                 out["cell_init"].append((f, x, cond))
                 mine.add(cond)
         for b in fn.blocks:
-            same = _copies_in_block(b)
+            same = _COPIES.get_or_compute(b, lambda: _copies_in_block(b))
             for k, ins in enumerate(b.instrs):
                 i = instr_id(b.label, k)
                 if k in same:

@@ -54,3 +54,30 @@ class IdentityCache:
 
     def clear(self) -> None:
         self._entries.clear()
+
+
+class BodyCache:
+    """Values per function body: a function's blocks, by identity, and a hashable ``key`` of
+    what else the value reads (its id, parameters, ...). The rounds of an iterated pass (icbe)
+    rebuild the Function objects but keep the Block objects they did not change, so a body
+    is recognised by its blocks (issue #28 item 1)."""
+
+    __slots__ = ("_entries",)
+
+    def __init__(self, size: int):
+        self._entries = IdentityCache(size)     # first block -> (blocks, key, value)
+
+    def get_or_compute(self, fn: Any, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """The value kept for ``fn``'s blocks and ``key``, computed by ``compute()`` and kept
+        on a miss (a function without blocks: computed, not kept)."""
+        blocks = fn.blocks
+        if not blocks:
+            return compute()
+        hit = self._entries.get(blocks[0])
+        if hit is not None and hit[1] == key and len(hit[0]) == len(blocks) and \
+                all(a is b for a, b in zip(hit[0], blocks)):
+            return hit[2]
+        return self._entries.put(blocks[0], (blocks, key, compute()))[2]
+
+    def clear(self) -> None:
+        self._entries.clear()

@@ -93,3 +93,29 @@ def test_the_rows_are_souffles(tmp_path):
     outputs = ["next", "above", "later", "top", "reach", "fan"]
     assert run_checked(checked, None, "clingo", FACTS, only=outputs) == \
         run_checked(checked, None, "souffle", FACTS, only=outputs)
+
+
+# correlation.dl's segments: every row of one atom is a group (no projection), the rest of the
+# body a comparison; the groups are that atom's rows, not a relation of their own
+SEGMENTS = """
+.decl event(n: symbol, e: number)
+.input event
+.decl seg(n: symbol, t: number, hi: number)
+.output seg
+seg(n, t, hi) :- event(n, e), t = e + 1, t != 3, hi = min e2 : { event(n, e2), e2 > e }.
+"""
+
+
+def test_groups_that_are_an_atoms_rows_read_that_atom(tmp_path):
+    path = tmp_path / "segments.dl"
+    path.write_text(SEGMENTS)
+    checked = load_program(path)
+    text = program_text(checked)
+    assert "r_agg'0d" not in text
+    assert any(line.startswith("r_agg'0(Vn,Ve,") and line.count("r_event(") == 2
+               for line in text.splitlines())
+    events = [("A", 0), ("A", 2), ("A", 5), ("B", 1), ("B", 4), ("C", 7)]
+    # brute force: per event, the next event of its block, unless t = e + 1 is 3
+    want = sorted((n, e + 1, min(x for m, x in events if m == n and x > e))
+                  for n, e in events if e + 1 != 3 and any(m == n and x > e for m, x in events))
+    assert run_clingo(checked, {"event": events}, ["seg"])["seg"] == want
