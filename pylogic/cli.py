@@ -4,6 +4,7 @@ without a traceback."""
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import re
@@ -123,7 +124,13 @@ class _PipeGuard:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; the exit status: the command's, 1 after an error (``pathlogic: ...`` on
     stderr; an error class may carry its own ``exit_status``), 2 for a usage error, 130 when
-    interrupted."""
+    interrupted.
+
+    Called without ``argv`` it is the process's own command (the ``pathlogic`` program, ``python
+    -m pylogic.cli``), which ends with it: what is still alive is then frozen (``gc.freeze``),
+    so the interpreter's exit does not go over it in a last collection (1.2 s after ``analyze``
+    of the #32 corpus; the memory goes back to the system with the process)."""
+    ending = argv is None
     argv = join_negative_lists(list(sys.argv[1:] if argv is None else argv))
     stdout = sys.stdout
     sys.stdout = guard = _PipeGuard(stdout)
@@ -151,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         guard.flush()
         sys.stdout = stdout
+        if ending:
+            gc.freeze()
 
 
 if __name__ == "__main__":

@@ -148,8 +148,8 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
     ``predicates``). ``explain``: also the derivation tree of every row the HTML report shows,
     for functions of at most ``EXPLAIN_MAX_BLOCKS`` blocks (``report_data.derivations``).
     ``code``: also each block's code and the decision on each edge (``analysis/decisions.py``).
-    ``freeze``: set by ``_collected_after`` (the loaded programs are kept out of the garbage
-    collector's passes for the run, ``load_directory``).
+    ``freeze``: set by ``_collected_after`` (the loaded programs and their facts are kept out
+    of the garbage collector's passes for the run, ``load_directory``, ``run.extract``).
     They go to ``OUT/report/``, from where the report renders them.
 
     Raises PathlogicError only when there is nothing to analyze; every per-file or
@@ -176,7 +176,7 @@ def analyze_directory(target, out, *, engine: str = "auto", jobs: int = 1,
                         f"{sum(1 for p in loaded.problems if p.skipped)} failed")
         result = DirectoryAnalysis(str(target), out, engine, loaded, cache=cache)
         result.seconds["load"] = time.perf_counter() - t0
-        analyze_loaded(result, jobs=jobs, progress=progress, **options)
+        analyze_loaded(result, jobs=jobs, progress=progress, freeze=freeze, **options)
     run = result.run
     if correlation:
         _stage(progress, "branch correlation", unit="files")
@@ -213,11 +213,12 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
                    progress: Optional[Callable[[int, int], None]] = None,
                    timeout: Optional[float] = DEFAULT_FUNCTION_TIMEOUT,
                    function: Optional[str] = None, matrices: bool = False,
-                   facts_for: Optional[Sequence[str]] = None) -> None:
+                   facts_for: Optional[Sequence[str]] = None, freeze: bool = False) -> None:
     """The analyses of the programs ``result.loaded`` holds (if-conversion, facts, engine,
     predicate statistics and matrices), recorded in ``result``; what ``analyze_directory`` runs
     after the load, and what one Dask task runs for its one file. ``facts_for``: see
-    ``run.analyze_modules`` (None: every default fact family)."""
+    ``run.analyze_modules`` (None: every default fact family). ``freeze``: the facts too are
+    kept out of the garbage collector's passes (``run.extract``)."""
     loaded, cache = result.loaded, result.cache
     if if_convert_first:
         with _timed_stage(result, "if_convert", progress, "if-convert", len(loaded.programs),
@@ -230,7 +231,7 @@ def analyze_loaded(result: DirectoryAnalysis, *, engine: str, jobs: int = 1,
     keep = None if function is None else (lambda fid: names_function(fid, function))
     run = analyze_modules(modules, engine=engine, jobs=jobs, progress=progress,
                           extra_predicated=extra, timeout=timeout, keep=keep, cache=cache,
-                          facts_for=facts_for)
+                          facts_for=facts_for, freeze=freeze)
     result.run, result.engine = run, run.engine
     result.seconds["analyses"] = time.perf_counter() - t2
     _note(progress, f"{len(run.rows.functions())} functions")
