@@ -165,6 +165,7 @@ def test_shipped_programs_are_parsed_once(tmp_path, monkeypatch):
     from pylogic.analysis import catalog
     from pylogic.engines import program as front_end  # catalog imports the parser from it on use
     monkeypatch.setenv("PATHLOGIC_CACHE", str(tmp_path))
+    monkeypatch.delenv("PATHLOGIC_PROGRAM_CACHE", raising=False)  # follows PATHLOGIC_CACHE
     monkeypatch.setattr(catalog, "_SHIPPED", {})
     first = catalog.get("ppg").program()
     assert list((tmp_path / "programs").rglob("*"))
