@@ -142,6 +142,7 @@ def test_a_changed_header_reloads_the_c_file(tmp_path):
     assert (tmp_path / "o3" / "facts").exists()
 
 
+@pytest.mark.slow
 def test_if_conversion_is_cached_with_its_check(corpus, tmp_path, monkeypatch):
     """A second --if-convert run converts nothing, runs no engine and no interpreter check,
     and writes the same outputs and if-conversion records."""
