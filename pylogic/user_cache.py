@@ -5,7 +5,10 @@ analyses' results (``analysis/cache.py`` keys them) and the Datalog parser's tab
 Entries are pickles under ``ROOT/KIND/ab/abcdef...``, written beside their place and renamed
 into it (a concurrent or interrupted run never sees half an entry; an unreadable entry is a
 miss). The root is ``$PATHLOGIC_CACHE`` (``off`` disables it), else
-``$XDG_CACHE_HOME/pathlogic`` or ``~/.cache/pathlogic``. Pickles are trusted: the cache is the
+``$XDG_CACHE_HOME/pathlogic`` or ``~/.cache/pathlogic``. What depends only on pathlogic's own
+source (the parser's tables, the shipped programs parsed and checked) may live elsewhere:
+``$PATHLOGIC_PROGRAM_CACHE`` (``program_root``; the test suite shares one such directory between
+its processes while it keeps the analyses' cache off). Pickles are trusted: the cache is the
 user's own directory.
 """
 from __future__ import annotations
@@ -19,13 +22,25 @@ from pathlib import Path
 from typing import Any, Optional
 
 
+def _root_from(env: str) -> Optional[Path]:
+    return None if env.strip().lower() in ("", "0", "off", "no", "none") else Path(env)
+
+
 def default_root() -> Optional[Path]:
     """``$PATHLOGIC_CACHE`` (``off``/``0``/empty: no cache), else the XDG cache directory."""
     env = os.environ.get("PATHLOGIC_CACHE")
     if env is not None:
-        return None if env.strip().lower() in ("", "0", "off", "no", "none") else Path(env)
+        return _root_from(env)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "pathlogic"
+
+
+def program_root() -> Optional[Path]:
+    """Where entries keyed by pathlogic's own source alone are kept (the Datalog parser's tables,
+    the shipped programs checked): ``$PATHLOGIC_PROGRAM_CACHE`` (``off``: none), else
+    :func:`default_root`."""
+    env = os.environ.get("PATHLOGIC_PROGRAM_CACHE")
+    return _root_from(env) if env is not None else default_root()
 
 
 class Cache:

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from pylogic.analysis.cache import Cache, default_root, key
+from pylogic.analysis.cache import Cache, key
+from pylogic.user_cache import program_root
 from pylogic.errors import PathlogicError
 
 if TYPE_CHECKING:  # the Datalog front end (lark) is imported when a program is first parsed
@@ -44,11 +45,11 @@ _DERIVED: dict = {}   # cache key -> what _derived read off a program (this proc
 
 def _shipped(path: Path, identity: str) -> CheckedProgram:
     """The checked program of a shipped (or composed) file, parsed once per pathlogic source:
-    the user cache (``analysis/cache.py``; off with PATHLOGIC_CACHE=off) keeps it, keyed by
+    the user cache (``user_cache.program_root``; off with PATHLOGIC_CACHE=off) keeps it, keyed by
     pathlogic's own source, ``datalog/`` included, and ``identity``. Parsing the catalog cost
     about 2 s of every command that runs an analysis (issue #12 item 2)."""
     from pylogic.engines import load_program_cached
-    root = default_root()
+    root = program_root()
     if root is None:
         return load_program_cached(path)
     k = key("program", identity)
@@ -71,7 +72,7 @@ def _derived(what: str, identity: str, compute) -> object:
     k = key(what, identity)
     hit = _DERIVED.get(k)
     if hit is None:
-        root = default_root()
+        root = program_root()
         cache = Cache(root) if root is not None else None
         hit = cache.get("programs", k) if cache is not None else None
         if hit is None:

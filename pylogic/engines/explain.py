@@ -235,6 +235,7 @@ class Explainer:
         self.rank: dict[tuple, int] = {}
         self.why: dict[tuple, tuple] = {}     # (rel, row) -> (rule, env)
         self._ranked: set[str] = set()
+        self._depends_of: dict[str, frozenset] = {}   # rel -> what its rules read, transitively
         self._lines: dict[str, list[str]] = {}
         # (rel, row) -> its node's text parts: a tuple is shown once however many trees hold it
         self._shown: dict[tuple, tuple] = {}
@@ -409,7 +410,15 @@ class Explainer:
 
     # ---- ranking -------------------------------------------------------------------------
 
-    def _depends(self, rel: str) -> set[str]:
+    def _depends(self, rel: str) -> frozenset:
+        """``rel`` and every relation its rules read, transitively (computed once per rel: each
+        explained row asks it)."""
+        hit = self._depends_of.get(rel)
+        if hit is None:
+            hit = self._depends_of[rel] = frozenset(self._reads(rel))
+        return hit
+
+    def _reads(self, rel: str) -> set[str]:
         todo, seen = [rel], {rel}
         while todo:
             for rule in self.rules.get(todo.pop(), ()):

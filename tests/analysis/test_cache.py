@@ -142,6 +142,7 @@ def test_a_changed_header_reloads_the_c_file(tmp_path):
     assert (tmp_path / "o3" / "facts").exists()
 
 
+@pytest.mark.slow
 def test_if_conversion_is_cached_with_its_check(corpus, tmp_path, monkeypatch):
     """A second --if-convert run converts nothing, runs no engine and no interpreter check,
     and writes the same outputs and if-conversion records."""
@@ -165,6 +166,7 @@ def test_shipped_programs_are_parsed_once(tmp_path, monkeypatch):
     from pylogic.analysis import catalog
     from pylogic.engines import program as front_end  # catalog imports the parser from it on use
     monkeypatch.setenv("PATHLOGIC_CACHE", str(tmp_path))
+    monkeypatch.delenv("PATHLOGIC_PROGRAM_CACHE", raising=False)  # follows PATHLOGIC_CACHE
     monkeypatch.setattr(catalog, "_SHIPPED", {})
     first = catalog.get("ppg").program()
     assert list((tmp_path / "programs").rglob("*"))

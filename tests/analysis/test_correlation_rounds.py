@@ -62,6 +62,7 @@ def _edited(module, rng: random.Random):
 
 
 @pytest.mark.parametrize("seed", range(16))
+@pytest.mark.slow
 def test_random_edits_give_the_whole_module_rows(seed):
     rng = random.Random(seed)
     module = random_module(rng, functions=5)
@@ -76,6 +77,7 @@ def test_random_edits_give_the_whole_module_rows(seed):
     assert rounds.asked[0] == rounds.branches[0]
 
 
+@pytest.mark.slow
 def test_some_edits_keep_branches():
     kept = 0
     for seed in range(12):
@@ -93,6 +95,7 @@ def test_some_edits_keep_branches():
 
 
 @pytest.mark.parametrize("seed", range(100, 106))
+@pytest.mark.slow
 def test_icbe_rounds_give_the_whole_module_rows(seed, monkeypatch):
     """icbe's own rounds, each checked against the whole-module run."""
     import pylogic.analysis.correlation_rounds as cr
@@ -165,6 +168,7 @@ EDITS = {
 
 
 @pytest.mark.parametrize("kind", sorted(EDITS))
+@pytest.mark.slow
 def test_an_edit_reaching_a_branch_elsewhere_asks_it_again(kind):
     text, edit = EDITS[kind]
     rounds = CorrelationRounds("t.pir", NEEDS, "clingo")

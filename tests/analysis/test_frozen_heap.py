@@ -46,6 +46,7 @@ def test_loaded_programs_are_frozen_during_the_run_and_thawed_after(tmp_path, mo
     assert first.loaded.programs
 
 
+@pytest.mark.slow
 def test_a_host_freeze_is_left_alone(tmp_path):
     gc.freeze()
     try:
@@ -58,6 +59,7 @@ def test_a_host_freeze_is_left_alone(tmp_path):
         gc.unfreeze()
 
 
+@pytest.mark.slow
 def test_the_facts_are_extracted_without_the_collector_and_frozen(tmp_path, monkeypatch):
     seen = {}
     real_extract, real_analyses = run.extract, run.run_analyses

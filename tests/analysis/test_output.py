@@ -24,6 +24,7 @@ def snapshot(root: Path) -> dict:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_interrupt_while_writing_keeps_the_old_output(tmp_path, monkeypatch):
     out = tmp_path / "out"
     directory.analyze_directory(ROOT / "examples", out, engine="clingo")

@@ -38,6 +38,7 @@ def counting(monkeypatch):
     return calls
 
 
+@pytest.mark.slow
 def test_facts_once_per_module_and_one_engine_call_per_scope(examples, monkeypatch):
     calls = counting(monkeypatch)
     result = run_mod.analyze_modules(examples, engine="clingo")
@@ -57,6 +58,7 @@ def test_facts_once_per_module_and_one_engine_call_per_scope(examples, monkeypat
                 rows["ppg_node"]
 
 
+@pytest.mark.slow
 def test_jobs_split_the_calls_but_not_the_results(examples):
     one = run_mod.analyze_modules(examples, engine="clingo")
     two = run_mod.analyze_modules(examples, engine="clingo", jobs=2)

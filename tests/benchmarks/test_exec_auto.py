@@ -11,6 +11,7 @@ from benchmarks import exec_auto  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_measure_an_example_on_every_engine():
     path = ROOT / "examples" / "loop_call.pir"
     row = exec_auto.measure(("loop_call.pir", "example", str(path)), exec_auto.ENGINES, 1)

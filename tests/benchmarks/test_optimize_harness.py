@@ -53,6 +53,7 @@ def broken_pass(monkeypatch):
 
 
 @needs_clang
+@pytest.mark.slow
 def test_harness_rows_and_verdicts(tmp_path, broken_pass):
     (tmp_path / "a.c").write_text(TINY_A)
     (tmp_path / "b.c").write_text(TINY_B)

@@ -69,6 +69,7 @@ def test_optimize_selects_real_programs_by_glob():
 @needs_clang
 @pytest.mark.parametrize("name", ["Shootout/fib2.c", "BenchmarkGame/fannkuch.c",
                                   "Stanford/Towers.c"])
+@pytest.mark.slow
 def test_program_imports_without_float_and_runs_as_its_native_build(name, tmp_path):
     path = dict(real_corpus.programs())[name]
     ll = prepare_c(path, ("-w",))

@@ -137,6 +137,7 @@ def test_analyze_c_and_ll_inputs_same_contract(tmp_path, capsys):
     assert any(row[0] == "control.c::@main" for row in idom)
 
 
+@pytest.mark.slow
 def test_analyze_if_convert_reports_predicates_bdd_vs_ppg(tmp_path, capsys):
     """--if-convert turns the branchy predicated-CP example into a hyperblock; the summary then
     carries PAS (BDD) vs PPG pair counts, and PPG never proves more than the BDD."""

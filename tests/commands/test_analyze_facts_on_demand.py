@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from facts_gen.extract import FAMILIES
 from pylogic.analysis.directory import facts_directory
 from pylogic.cli import main
@@ -18,6 +20,7 @@ def files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
+@pytest.mark.slow
 def test_results_are_those_of_every_family(tmp_path):
     assert main(["analyze", str(EXAMPLES), "--out", str(tmp_path / "some"), "--quiet",
                  "--no-cache", "--engine", "clingo"]) == 0
@@ -32,6 +35,7 @@ def test_results_are_those_of_every_family(tmp_path):
     assert {"block.facts", "instr.facts", "edge.facts"} <= set(some)   # what the report reads
 
 
+@pytest.mark.slow
 def test_a_query_over_a_left_out_family_says_how_to_get_it(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["analyze", str(EXAMPLES), "--out", str(out), "--quiet", "--no-cache",

@@ -223,6 +223,7 @@ def test_compare_engines_fails_on_bad_input_with_one_engine(one_engine, corpus, 
     assert main(["compare-engines", str(corpus)]) == 0
 
 
+@pytest.mark.slow
 def test_predicates_function_with_or_without_at(capsys):
     example = str(ROOT / "examples" / "pas_fig3b.pir")
     assert main(["predicates", example, "--function", "fig3b", "--json"]) == 0

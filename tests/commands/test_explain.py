@@ -168,6 +168,7 @@ def test_explain_trees_of_shipped_analyses_replay(program, relation, engine, fac
         assert stats["leaves"] >= 1 and stats["rules"] >= 1
 
 
+@pytest.mark.slow
 def test_explain_text_and_why_not(facts, capsys):
     dom = datalog_dir() / "dominance.dl"
     assert main(["explain", str(dom), "idom(loop_call.pir::main, head, body)",
@@ -207,6 +208,7 @@ def test_explain_text_and_why_not(facts, capsys):
     assert "input relation and the facts do not contain it" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_explain_errors_are_located(facts, capsys):
     dom = str(datalog_dir() / "dominance.dl")
     for row, message in [("idom(a, b)", "<row>:1:5: datalog error: idom has 3 columns"),
@@ -217,6 +219,7 @@ def test_explain_errors_are_located(facts, capsys):
         assert message in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_the_replay_rejects_a_tampered_tree(facts, capsys):
     """The replay is not vacuous: a leaf changed to another input fact, or a rule node's
     child swapped, makes it fail."""
@@ -263,6 +266,7 @@ def test_the_tree_does_not_depend_on_the_hash_seed(tmp_path):
     assert len(outs) == 1 and len(next(iter(outs))) > 1000
 
 
+@pytest.mark.slow
 def test_a_shipped_program_by_its_include_name_from_any_directory(facts, capsys, tmp_path,
                                                                   monkeypatch):
     """Issue #30 item 2: ``explain dominance.dl`` and ``query dominance.dl`` find the program on
@@ -285,6 +289,7 @@ def test_a_shipped_program_by_its_include_name_from_any_directory(facts, capsys,
     assert "nosuch.dl" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_library_rule_set_is_one_step_unless_expanded(facts, capsys):
     """Issue #30 item 5: the dominator-tree walk of lib/dominator_tree.dl (its _dt_* helper
     relations) is one node naming the rule set, whose children are the input facts it read;

@@ -98,6 +98,7 @@ def test_every_row_of_a_loop_is_explained(analysis, tmp_path):
     assert total >= 7 and bad == {}
 
 
+@pytest.mark.slow
 def test_the_report_explains_every_shown_row_of_a_loop(tmp_path):
     from pylogic.analysis.report_data import SHOWN, derivations
     from pylogic.analysis.run import analyze_modules

@@ -109,6 +109,7 @@ entry:
 
 
 @pytest.mark.parametrize("x", [0, 5])
+@pytest.mark.slow
 def test_division_by_zero_faults_after_the_output_before_it(tmp_path, x):
     r = same(tmp_path, write(tmp_path, DIV), args=(x,))
     assert (r.error is not None) == (x == 0)
@@ -201,6 +202,7 @@ head:
 """
 
 
+@pytest.mark.slow
 def test_with_fuel_the_program_stops_where_the_interpreter_stops(tmp_path):
     r = same(tmp_path, write(tmp_path, LOOP), fuel=1001)
     assert r.error is not None and len(r.prints) == (1001 - 2) // 3  # entry 2, loop 3 each
@@ -220,6 +222,7 @@ entry:
 
 
 @pytest.mark.parametrize("inputs", [(9, -4, 2), (9, -4)])
+@pytest.mark.slow
 def test_input_reads_stdin_and_faults_when_exhausted(tmp_path, inputs):
     r = same(tmp_path, write(tmp_path, INPUT), inputs=inputs)
     assert (r.error is None) == (len(inputs) == 3)
@@ -260,12 +263,14 @@ int main(int argc, char **argv) {
 """
 
 
+@pytest.mark.slow
 def test_c_library_formats_strings_heap_and_exit_status(tmp_path):
     path = write(tmp_path, LIBC, "libc.c")
     r = same(tmp_path, path)
     assert r.error is None and r.exit_status == 5 and b"va=11" in r.stdout_bytes
 
 
+@pytest.mark.slow
 def test_a_double_free_faults_as_in_the_interpreter(tmp_path):
     path = write(tmp_path, LIBC.replace("argc > 1", "argc == 0"), "libc.c")
     r = same(tmp_path, path)

@@ -52,6 +52,7 @@ def idom_oracle(facts: Path) -> set[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_include_of_a_shipped_analysis_works_from_anywhere(engine, facts, tmp_path, monkeypatch,
                                                           capsys):
     """A query in an unrelated directory includes dominance.dl; only its own output is shown."""
@@ -74,6 +75,7 @@ def test_include_of_a_shipped_analysis_works_from_anywhere(engine, facts, tmp_pa
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_dash_e_runs_a_one_line_program(engine, facts, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["query", "-e", '#include "dominance.dl"', "-e",
@@ -112,6 +114,7 @@ def test_query_text_errors_are_located(facts, tmp_path, monkeypatch, capsys):
     assert "give a program file or -e TEXT" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_python_api_with_facts_in_memory_and_on_disk(facts, tmp_path, monkeypatch):
     """pylogic.query: transitive closure of random graphs against brute force, and a shipped
     analysis over a facts directory against networkx."""

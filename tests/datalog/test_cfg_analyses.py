@@ -64,6 +64,7 @@ def test_random_cfgs_match_networkx(engine, batch):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_optimize_scale_functions_match_networkx(engine):
     """The functions benchmarks/optimize_scale.py measures (random_program with forward branches
     at most 8 blocks ahead: diamonds, critical edges, counted loops back to any earlier block,

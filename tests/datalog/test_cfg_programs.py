@@ -32,6 +32,7 @@ def test_every_output_is_expected():
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("case", CASES)
+@pytest.mark.slow
 def test_cfg_outputs(case, engine):
     got = run_program(PROGRAM, CASES_DIR / case, engine=engine)
     got.update(run_program(CLOSURE, CASES_DIR / case, engine=engine))

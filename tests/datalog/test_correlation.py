@@ -38,6 +38,7 @@ def branches(module):
 
 
 @pytest.mark.parametrize("seed", range(40))
+@pytest.mark.slow
 def test_answers_equal_the_path_enumeration_oracle(seed):
     module = random_module(random.Random(seed))
     got, rows = answers(module)
@@ -62,6 +63,7 @@ def test_oracle_finds_correlation_on_the_random_modules():
 
 
 @pytest.mark.parametrize("seed", range(40, 70))
+@pytest.mark.slow
 def test_a_branch_decided_on_every_path_never_goes_the_other_way(seed):
     """The interpreter's edge profile: a branch whose only answer is TRUE (FALSE) never takes
     its false (true) edge, whatever the arguments."""

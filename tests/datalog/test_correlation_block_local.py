@@ -130,6 +130,7 @@ def _assert_same_as_walk(module, engine="clingo") -> int:
 
 
 @pytest.mark.parametrize("seed", range(1, 13))
+@pytest.mark.slow
 def test_generated_functions_equal_the_walk(seed):
     saved = sum(_assert_same_as_walk(random_module([seed], blocks=blocks, span=span))
                 for blocks, span in ((10, 4), (24, 8)))

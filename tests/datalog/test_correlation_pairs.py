@@ -161,6 +161,7 @@ def answers(module, engine="clingo"):
 
 
 @pytest.mark.parametrize("seed", range(40))
+@pytest.mark.slow
 def test_answers_equal_the_pair_oracle(seed):
     module = random_pair_module(random.Random(seed))
     got, _ = answers(module)
@@ -208,6 +209,7 @@ out:
 
 @pytest.mark.parametrize("rel1, rel2, answer", [("eq", "ne", "FALSE"), ("lt", "ne", "TRUE"),
                                                 ("lt", "gt", "TRUE"), ("ltu", "lt", None)])
+@pytest.mark.slow
 def test_a_test_on_the_same_two_registers_decides_the_second(rel1, rel2, answer):
     module = parse_module(COMPARE.replace("REL1", rel1).replace("REL2", rel2))
     got, _ = answers(module)

@@ -30,6 +30,7 @@ def run(module, window=None, engine="clingo"):
 
 
 @pytest.mark.parametrize("seed", range(30))
+@pytest.mark.slow
 def test_a_window_never_invents_an_answer(seed):
     make = random_module if seed % 2 else random_memory_module
     module = make(random.Random(seed))

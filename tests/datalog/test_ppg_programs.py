@@ -23,6 +23,7 @@ def expected(case: str) -> dict:
     return FAMILY.expected(case, 'ppg_*.csv')
 
 
+@pytest.mark.slow
 def test_every_public_ppg_relation_is_expected():
     public = {r for p in (PROGRAM, CLOSURE) for r in load_program(p).outputs if r.startswith("ppg_")}
     assert not {"ppg_subset", "ppg_disjoint"} & set(load_program(PROGRAM).outputs)  # opt-in
@@ -53,6 +54,7 @@ def test_hand_checked_rows():
     assert ("fig3b.pir::fig3b", "pred", "entry#3", "v0", "entry#2", "v1") in fig["ppg_disjoint"]
 
 
+@pytest.mark.slow
 def test_partition_graph_reads_these_rows():
     """The predicate layer answers from the output rows alone (it runs no Datalog): fig3b's
     p4 and p2 disjoint, p4 ⊆ p3, at the end of the hyperblock."""

@@ -140,6 +140,7 @@ def test_branchy_random_programs_equal_the_oracle(seed):
 
 
 @pytest.mark.parametrize("seed", range(25))
+@pytest.mark.slow
 def test_if_converted_random_programs_are_sound_against_the_bdd(seed):
     module = optimize(parse_module(random_program(seed)), ["if-convert"], "t.pir",
                       engine="clingo").module
@@ -189,6 +190,7 @@ out:
 """
 
 
+@pytest.mark.slow
 def test_a_value_leaving_by_a_side_exit_before_its_overwrite_is_live():
     """liveness.dl: a register read at a side exit's target is live at the block's entry when
     the block overwrites it only after the side exit (found by the PPDE property test T26)."""
@@ -238,6 +240,7 @@ done:
 
 
 @pytest.mark.parametrize("seed", range(12))
+@pytest.mark.slow
 def test_deadness_and_faintness_are_those_of_the_def_use_chains(seed):
     """pd_dead, pd_partially_dead's "used" and pd_faint ask per block and register whether a
     value is read (_pd_live, _pd_needed_live), not per definition (issue #28): the same as

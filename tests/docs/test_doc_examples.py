@@ -47,6 +47,7 @@ def test_every_page_has_examples():
 
 
 @pytest.mark.parametrize("text", examples())
+@pytest.mark.slow
 def test_example_parses_verifies_and_runs(text):
     module = load_text(text, "doc.pir")            # parse + verify (raises with file:line:col)
     if not any(f.name in ("main", "@main") for f in module.functions):

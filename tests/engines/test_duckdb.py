@@ -239,6 +239,7 @@ def test_recursion_matches_python(tmp_path_factory, strategy, edge_list):
     assert got == python_oracle(set(edge_list))
 
 
+@pytest.mark.slow
 def test_a_long_chain_is_one_recursive_query(tmp_path, monkeypatch):
     """Reachability along a 20,000-edge chain: 20,000 semi-naive rounds, run inside DuckDB as one
     WITH RECURSIVE query (the per-round loop is never entered). No timing assertion (it failed

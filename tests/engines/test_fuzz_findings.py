@@ -158,6 +158,7 @@ def _shape_program(tmp_path, shapes):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_arithmetic_wraps_whatever_the_shape(tmp_path, engine):
     """Every term wraps after every operation, as Soufflé's int32_t; run in a child process
     with a time limit, since clingo died of SIGFPE or hung on some of these."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 import networkx as nx
 from hypothesis import given, strategies as st
 
@@ -25,6 +26,7 @@ def _imports(tree: ast.Module):
                 yield alias.name, node
 
 
+@pytest.mark.slow
 def test_no_function_level_imports():
     for path in sorted(PACKAGE.glob("*.py")):
         tree = ast.parse(path.read_text())

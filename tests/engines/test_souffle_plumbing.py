@@ -45,6 +45,7 @@ def fake_souffle(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["tc", "aggregates", "logic"])
+@pytest.mark.slow
 def test_souffle_engine_plumbing(fake_souffle, name):
     log = fake_souffle()
     got = run_program(PROGRAMS / f"{name}.dl", PROGRAMS / name, engine="souffle")
@@ -53,6 +54,7 @@ def test_souffle_engine_plumbing(fake_souffle, name):
     assert call[0] == "-F" and call[2] == "-D" and call[-1].endswith(f"{name}.dl")
 
 
+@pytest.mark.slow
 def test_souffle_in_memory_facts_and_missing_files(fake_souffle, tmp_path):
     fake_souffle()
     got = run_program(PROGRAMS / "tc.dl", tmp_path / "nowhere", engine="souffle",

@@ -32,6 +32,7 @@ def _cold(module) -> dict:
 
 
 @pytest.mark.parametrize("seed", range(12))
+@pytest.mark.slow
 def test_warm_caches_give_the_facts_of_cold_ones(seed):
     rng = random.Random(seed)
     module = (random_memory_module(rng, functions=4) if seed % 2 else

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from pylogic.flow.estimators import (ENTRY, MAY, MUST, ValueFlow, cmp_connected, cmp_flow,
@@ -228,6 +229,7 @@ def random_case(seed: int, stops: bool = False) -> tuple[ValueFlow, int]:
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10 ** 6))
+@pytest.mark.slow
 def test_bounds_contain_exact_reuse_of_random_executions(seed):
     flow, exact = random_case(seed)
     for name, bounds in estimate(flow).items():
@@ -326,6 +328,7 @@ def duplicating_case(seed: int) -> tuple[ValueFlow, int, int]:
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10 ** 6))
+@pytest.mark.slow
 def test_cmp_bounds_contain_exact_reuse_with_duplication(seed):
     """§5.5's extensions: every CMP estimator's bounds hold the exact reuse of a duplicating
     region (the PRE estimator is §5.5's "unchanged" one and not claimed here)."""
@@ -351,6 +354,7 @@ def test_duplicating_cases_need_delta():
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10 ** 6))
+@pytest.mark.slow
 def test_bounds_contain_exact_reuse_of_runs_that_stop_inside(seed):
     """Runs that end inside the function (exit()): flow that stopped where the value was
     Must-anticipated is taken from the lower bounds (``ValueFlow.leak``)."""

@@ -140,6 +140,7 @@ WORDS = st.one_of(st.integers(-(1 << 63), (1 << 63) - 1), st.integers(-300, 300)
 @settings(max_examples=150, deadline=None)
 @given(st.lists(WORDS, min_size=1, max_size=5), st.lists(WORDS, min_size=1, max_size=5),
        st.sampled_from(BINARY_OPS))
+@pytest.mark.slow
 def test_transfer_on_64_bit_sets(A, B, op):
     """Random 64-bit sets; the concrete values from an interpreted run of the same program."""
     pairs = [(a, b) for a in A for b in B if not (op in ("div", "rem") and b == 0)]

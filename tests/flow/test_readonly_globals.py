@@ -142,6 +142,7 @@ def random_program(seed: int) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2 ** 32), st.sampled_from((0, 1, 2)))
+@pytest.mark.slow
 def test_a_read_only_global_keeps_its_initial_bytes(seed, inp):
     module = parse_module(random_program(seed), "t.pir")
     contents = readonly_contents(module)

@@ -24,6 +24,7 @@ def test_escape_field_is_injective_and_fact_safe():
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_analyze_directory_of_odd_file_names(tmp_path, engine, capsys):
     src = tmp_path / "in"
     src.mkdir()
@@ -74,6 +75,7 @@ def test_llvm_symbol_with_parenthesis(tmp_path, capsys):
     assert len((out / "facts" / "function.facts").read_text().splitlines()) == 3
 
 
+@pytest.mark.slow
 def test_predicate_statistics_of_a_file_with_a_tab_in_its_name(tmp_path):
     """The predicate layer finds the rows of a function whose file name needs escaping."""
     import shutil

@@ -55,6 +55,7 @@ def test_call_depth_limit_is_a_clear_error():
     assert "call depth" in res.error.message
 
 
+@pytest.mark.slow
 def test_deep_recursion_within_limit_works():
     src = """
 func down(n) {

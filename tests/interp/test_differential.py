@@ -277,6 +277,7 @@ entry:
     (SIDE_EXITS, (0,), ()),
     (SUM, (5,), (1, 2, 3, 4, 5)), (SUM, (5,), (1, 2)),
 ])
+@pytest.mark.slow
 def test_kinds_match_one_step_at_a_time(module, args, inputs):
     assert verify_module(module) == []
     full = run_module(module, args=args, inputs=inputs)

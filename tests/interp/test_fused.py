@@ -110,6 +110,7 @@ def both(module, **kw):
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(program(), st.integers(MIN64, MAX64), st.sampled_from(EDGES), st.integers(1, 400))
+@pytest.mark.slow
 def test_random_programs_agree_at_any_fuel(text, x0, x1, fuel):
     module = parse_module(text, "t.pir")
     both(module, args=(x0, x1))
@@ -118,6 +119,7 @@ def test_random_programs_agree_at_any_fuel(text, x0, x1, fuel):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(program(), st.integers(MIN64, MAX64), st.integers(1, 400))
+@pytest.mark.slow
 def test_live_registers_only_on_entry(text, x0, fuel):
     """Functions with many registers load only the live ones at their entry and return points
     (``decode.LOAD_ALL``: here every function)."""
@@ -131,6 +133,7 @@ def test_live_registers_only_on_entry(text, x0, fuel):
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(program(), st.integers(MIN64, MAX64), st.integers(1, 50))
+@pytest.mark.slow
 def test_slices_change_nothing(text, x0, slice_):
     """``pause`` (the engine selection's slices) leaves the fused run's result as it was."""
     module = parse_module(text, "t.pir")
@@ -143,6 +146,7 @@ def test_slices_change_nothing(text, x0, slice_):
 
 @settings(max_examples=300, deadline=None)
 @given(program())
+@pytest.mark.slow
 def test_ranges_hold_at_run_time(text):
     """Every value a register takes is inside the range ``register_ranges`` gave it (checked
     by an observer of every computed value of the reference run)."""
@@ -205,6 +209,7 @@ TORTURE = pathlib.Path("/tmp/pathlogic-corpus/torture")
 
 @pytest.mark.skipif(not TORTURE.is_dir(), reason="no torture corpus (benchmarks.corpus)")
 @pytest.mark.parametrize("k", range(0, 1500, 75))
+@pytest.mark.slow
 def test_torture_programs_agree(k):
     from pylogic.errors import PathlogicError
     from pylogic.ir.load import load_program

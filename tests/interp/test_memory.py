@@ -154,6 +154,7 @@ entry:
     assert res.error is not None and "dead memory" in res.error.message
 
 
+@pytest.mark.slow
 def test_memory_limit():
     res = run_pir(main_body("    p = alloca 1000\n    q = alloca 1000\n    ret 0"),
                   memory_limit=1500)

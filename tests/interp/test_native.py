@@ -320,6 +320,7 @@ def random_program(seed: int) -> str:
 
 
 @pytest.mark.parametrize("seed", range(150))
+@pytest.mark.slow
 def test_random_pir(seed):
     module = load_text(random_program(seed), f"random{seed}.pir", verify=False)
     rng = random.Random(seed)

@@ -465,6 +465,7 @@ extern func @memset(%a0, %a1, %a2)
 
 @settings(max_examples=60, deadline=None)
 @given(programs())
+@pytest.mark.slow
 def test_simulator_agrees_with_a_brute_force_replay(text):
     module = parse_module(text, "t.pir")
     recorder, obs = Recorder(), ReuseObserver()

@@ -266,6 +266,7 @@ def test_argc_and_argv_are_seen_as_natively(tmp_path, capsys):
     ('__attribute__((noinline)) int f(int x) { __asm__("" : "+r"(x)); return x; }\n'
      'int main(void) { return f(3); }\n', "unsupported", "skipped at import: inline asm"),
 ], ids=["scanf", "setjmp", "no-main", "division-by-zero", "skipped-function"])
+@pytest.mark.slow
 def test_programs_that_cannot_be_checked_exit_2(tmp_path, capsys, source, status, words):
     rc, v = validate(tmp_path, capsys, source)
     assert rc == 2 and v["status"] == status and v["verdict"] == NOT_COMPARED, v
@@ -290,6 +291,7 @@ def test_a_real_difference_still_exits_1(tmp_path, capsys, monkeypatch):
 
 @needs_clang
 @pytest.mark.skipif(shutil.which("ar") is None, reason="ar (binutils) not installed")
+@pytest.mark.slow
 def test_ldflags_link_the_native_build(tmp_path, capsys):
     from tests.support import clang_path
     lib = tmp_path / "lib"

@@ -118,6 +118,7 @@ def test_directory_single_file(tmp_path):
 
 
 @pytest.mark.parametrize("with_c", [pytest.param(True, marks=needs_clang), False])
+@pytest.mark.slow
 def test_directory_jobs_same_result(tmp_path, with_c):
     root = _mixed_directory(tmp_path / "d", with_c)
 

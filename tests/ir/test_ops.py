@@ -47,6 +47,7 @@ def _folded(op: str, *args: int) -> int | None:
 @pytest.mark.parametrize("op", BINARY_OPS + UNARY_OPS + RELATIONS)
 @settings(max_examples=60, deadline=None)
 @given(a=INT64, b=INT64)
+@pytest.mark.slow
 def test_fold_is_what_the_interpreter_computes_on_registers(op, a, b):
     args = (a,) if op in UNARY_OPS else (a, b)
     assert _folded(op, *args) == _interpreted(_machine(op).run(args=(a, b))), (op, a, b)

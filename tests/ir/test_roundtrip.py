@@ -123,6 +123,7 @@ def assert_located_outcome(text: str):
     return "ok"
 
 
+@pytest.mark.slow
 def test_thousand_corrupted_inputs():
     rng = random.Random(20240611)
     outcomes = {"parse": 0, "ok": 0}

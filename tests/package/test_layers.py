@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 import networkx as nx
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,6 +92,7 @@ def test_every_module_is_in_a_layer():
     assert unplaced == [], f"modules outside every layer of DESIGN.md: {unplaced}"
 
 
+@pytest.mark.slow
 def test_imports_follow_the_layer_order():
     bad = []
     for name, path in modules().items():
@@ -114,6 +116,7 @@ def test_flow_imports_only_errors_ir_and_libraries():
     assert bad == [], "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_no_import_cycles():
     g = import_graph()
     # a package's __init__ re-exporting its submodules is not a cycle of ideas: drop edges from

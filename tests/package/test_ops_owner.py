@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from pylogic.ir.model import BINARY_OPS, RELATIONS, UNARY_OPS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,6 +69,7 @@ def semantic_copies(path: Path, relpath: str) -> list[str]:
     return [f"{where}: {what}" for _, where, what in sorted(out)]
 
 
+@pytest.mark.slow
 def test_no_module_but_ops_writes_operator_semantics():
     found = []
     for top in ("pylogic", "facts_gen"):

@@ -1,5 +1,6 @@
 """Condition layer: segments, basic atoms (pas.md §2.5, §3.3). The intervals a relation holds on
 are tested with their owner, tests/ir/test_ops.py."""
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,7 @@ conds = st.tuples(st.sampled_from(RELATIONS), ints)
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(conds, min_size=1, max_size=5), st.lists(ints, min_size=1, max_size=10))
+@pytest.mark.slow
 def test_segments_partition_and_are_homogeneous(cs, probes):
     segs = split_segments(cs)
     assert segs[0][0] == MIN64 and segs[-1][1] == MAX64
@@ -27,6 +29,7 @@ def test_segments_partition_and_are_homogeneous(cs, probes):
 
 @settings(max_examples=300, deadline=None)
 @given(conds, ints)
+@pytest.mark.slow
 def test_basic_atoms_recognise_opposites(c, x):
     rel, k = c
     atom = basic_atom(rel, k)

@@ -3,6 +3,7 @@ from functools import lru_cache
 from itertools import product
 
 from analysed import RELPATH, rows_of_module
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,6 +55,7 @@ def two_destinations(t1, t2):
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(DEPOSIT_TYPES), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1))
+@pytest.mark.slow
 def test_constant_rows(dtype, g, c, old):
     pa = analysed(define_fn, dtype, g, c, old, check="sat")
     assert pa.always_true("d") == bool(deposit(dtype, g, c, old))
@@ -62,6 +64,7 @@ def test_constant_rows(dtype, g, c, old):
 
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(DEPOSIT_TYPES), st.sampled_from(DEPOSIT_TYPES))
+@pytest.mark.slow
 def test_symbolic_two_destinations(t1, t2):
     pa = analysed(two_destinations, t1, t2, check="brute")
     bdd = pa.bdd

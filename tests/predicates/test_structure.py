@@ -111,6 +111,7 @@ def test_generated_define_functions_match_the_oracle(engine, batch):
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.pir")), ids=lambda p: p.name)
+@pytest.mark.slow
 def test_examples_match_the_oracle(engine, path):
     check(parse_file(path), path.name, engine)
 

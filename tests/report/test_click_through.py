@@ -72,6 +72,7 @@ def _clean(report: dict, pages: int) -> None:
 
 @needs_dot
 @needs_clang
+@pytest.mark.slow
 def test_analyze_report_of_loops_and_a_switch(program, tmp_path):
     out = tmp_path / "run"
     assert main(["analyze", str(program.parent), "--out", str(out), "--no-cache", "--quiet",
@@ -83,6 +84,7 @@ def test_analyze_report_of_loops_and_a_switch(program, tmp_path):
 
 @needs_dot
 @needs_clang
+@pytest.mark.slow
 def test_optimize_report_charts_and_cfgs(program, tmp_path):
     html = tmp_path / "opt"
     assert main(["optimize", str(program), "--passes", PASSES, "--validate", "--html",
@@ -95,6 +97,7 @@ def test_optimize_report_charts_and_cfgs(program, tmp_path):
 
 
 @needs_clang
+@pytest.mark.slow
 def test_run_page_with_reuse_and_estimates(program, tmp_path):
     html = tmp_path / "run"
     status = main(["run", str(program), "--reuse", "4", "--estimate", "--html", str(html)])
@@ -105,6 +108,7 @@ def test_run_page_with_reuse_and_estimates(program, tmp_path):
 
 
 @needs_dot
+@pytest.mark.slow
 def test_the_check_sees_an_unlabelled_cbr_edge(tmp_path):
     """The browser check could fail: a CFG whose ``cbr`` edge lost its label, and a page saying
     its explanations stopped, are both reported."""

@@ -50,6 +50,7 @@ def test_marks_match_the_driver_counts(run, capsys):
         assert f"{v} &rarr; {case['after'][k]}" in page
 
 
+@pytest.mark.slow
 def test_optimize_pages_load_in_headless_chromium(run, tmp_path):
     missing = browser_available()
     if missing:

@@ -120,6 +120,7 @@ def test_matrix_page_shows_bdd_sat_and_ppg(examples_report):
 
 
 @needs_dot
+@pytest.mark.slow
 def test_hostile_names_are_escaped(tmp_path):
     src = tmp_path / "src"
     src.mkdir()
@@ -170,6 +171,7 @@ def test_pages_load_in_headless_chromium(examples_report, tmp_path):
     assert len(report["screenshots"]) == 2
 
 
+@pytest.mark.slow
 def test_derivation_pages_fold_library_steps_and_keep_a_size_budget(tmp_path, monkeypatch):
     """Issue #30 item 5: a derivation shows the dominator-tree walk as one step naming
     lib/dominator_tree.dl (no _dt_* lines), rule locations relative to datalog/; a function's

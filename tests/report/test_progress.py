@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from pylogic.cli import main
 from pylogic.report.progress import Progress
 
@@ -44,6 +46,7 @@ def test_terminal_bar_after_the_delay_and_erased():
     assert "[analyze]" not in text            # no stage lines on a terminal
 
 
+@pytest.mark.slow
 def test_analyze_and_facts_report_their_stages(tmp_path, capsys):
     assert main(["analyze", str(ROOT / "examples"), "--out", str(tmp_path / "o"), "--quiet",
                  "--engine", "clingo"]) == 0

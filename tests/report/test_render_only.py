@@ -82,6 +82,7 @@ def test_report_renders_from_out_alone(tmp_path, monkeypatch):
 
 
 @needs_dot
+@pytest.mark.slow
 def test_a_run_without_report_data_renders_with_notes(tmp_path, monkeypatch):
     """``--no-explain`` and ``--no-predicates``: no trees and no matrices in OUT; the report
     shows each row's ``pathlogic explain`` command and says why there is no matrix."""

@@ -55,6 +55,7 @@ CASES = [((), (0, 0)), ((), (0, 1)), ((), (1,)), ((), (-1,))]
 
 
 @pytest.mark.parametrize("passes", [["pde"], ["ppde"], ["ppde-keep"]])
+@pytest.mark.slow
 def test_sinking_respects_split_call_continuations(passes):
     module = parse_module(SPLIT)
     new = optimize(module, passes).module
@@ -108,6 +109,7 @@ def test_pre_insertions_on_split_call_edges(passes):
 
 
 @pytest.mark.parametrize("name", sorted(PASSES))
+@pytest.mark.slow
 def test_every_pass_keeps_split_call_programs(name):
     for text, cases in ((SPLIT, CASES), (PRE, [((), (0,)), ((), (1,)), ((), (-1,))])):
         module = parse_module(text)

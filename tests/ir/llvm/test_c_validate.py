@@ -28,6 +28,7 @@ RUNNABLE = sorted(p for p in glob.glob(os.path.join(C_DIR, "*.c"))
 
 @needs_clang
 @pytest.mark.parametrize("path", RUNNABLE, ids=os.path.basename)
+@pytest.mark.slow
 def test_fixture_behaves_like_native(path):
     v = validate_cmd.validate_program(path, fuel=5_000_000, timeout=30)
     assert v.status == "identical", v.detail
@@ -110,6 +111,7 @@ CSMITH_SEEDS = (2, 3, 4)
 @needs_clang
 @pytest.mark.skipif(shutil.which("csmith") is None, reason="csmith not installed")
 @pytest.mark.parametrize("seed", CSMITH_SEEDS)
+@pytest.mark.slow
 def test_csmith_sample_identical_checksum(seed, tmp_path):
     from benchmarks.corpus import evaluate, csmith_program
     path = csmith_program(seed, str(tmp_path))

@@ -36,6 +36,7 @@ def _alone(path: str) -> str:
 
 
 @needs_clang
+@pytest.mark.slow
 def test_batch_gives_each_file_its_own_text(tmp_path):
     extra = []
     for k in range(3):

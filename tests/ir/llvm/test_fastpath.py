@@ -124,6 +124,7 @@ def _function(body: list[str]) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(lines(), min_size=1, max_size=4))
+@pytest.mark.slow
 def test_random_lines_lower_the_same_both_ways(body):
     # the module as llvmlite prints it, since that is what the importer reads (it may reject it)
     fast, reference = both_ways(_function([line.replace("%d =", f"%d{k} =")
@@ -171,6 +172,7 @@ def printed(ty, draw) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
+@pytest.mark.slow
 def test_int_initializer_writes_what_write_initializer_writes(data):
     ty = data.draw(st.one_of(int_types, st.sampled_from([ArrayT(2, parse_type(Cursor(tokenize("%struct.S")))),
                                                         parse_type(Cursor(tokenize("%struct.P")))])))

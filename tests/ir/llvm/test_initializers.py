@@ -1,6 +1,7 @@
 """Global initialisers: the one-pass writer (values.write_initializer) against the reference
 (parse_value, then layout_initializer) on random nested types and constants: the same bytes and
 relocations, or Irregular where the reference would have to decide."""
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, IntT, NamedT, PTR, StructT,
@@ -68,6 +69,7 @@ def reference(ty, text):
 
 @settings(max_examples=400, deadline=None)
 @given(st.data())
+@pytest.mark.slow
 def test_write_initializer_matches_reference(data):
     ty = parse_type(Cursor(tokenize(type_text(data.draw(types)))))
     text = data.draw(constants(ty))

@@ -30,6 +30,7 @@ def _body(text: str) -> str:
 @needs_clang
 @needs_libllvm
 @pytest.mark.parametrize("path", GOOD, ids=os.path.basename)
+@pytest.mark.slow
 def test_same_text_as_an_opt_process(path):
     clang_text = _clang_ll(path, CLANG_FLAGS, (), 120)
     got = libllvm.run_passes(find_opt(), clang_text, OPT_PASSES)

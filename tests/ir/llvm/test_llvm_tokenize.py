@@ -52,6 +52,7 @@ FRAGMENTS = ["%x", "%1", '%"a b"', "@g", '@"q"', "i32", "ptr", "add", "nsw", ","
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=14))
+@pytest.mark.slow
 def test_tokenize_matches_oracle(parts):
     text = "".join(parts)
     assert fast(text) == oracle(text)

@@ -130,6 +130,7 @@ class Program:
 
 
 @pytest.mark.parametrize("seed", range(120))
+@pytest.mark.slow
 def test_random_wide_arithmetic_matches_python(seed):
     prog = Program(seed)
     text = prog.build(steps=14)

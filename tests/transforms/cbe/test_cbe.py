@@ -143,6 +143,7 @@ def test_duplication_limit_keeps_the_branch():
 
 
 @pytest.mark.parametrize("seed", range(30))
+@pytest.mark.slow
 def test_random_modules_behave_the_same(seed):
     module = random_module(random.Random(100 + seed))
     result = cbe_on(module)
@@ -219,6 +220,7 @@ def test_icbe_clones_the_callee_for_the_call_site_that_decides_its_entry_branch(
 
 
 @pytest.mark.parametrize("seed", range(30))
+@pytest.mark.slow
 def test_icbe_random_modules_behave_the_same(seed):
     module = random_module(random.Random(100 + seed))
     result = optimize(module, ["icbe"], "t.pir")

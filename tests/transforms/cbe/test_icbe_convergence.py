@@ -4,6 +4,8 @@ per-conditional duplication limit holds per *original* conditional over all roun
 §7.5), and a callee is cloned at most once for the same decided entry branches."""
 from __future__ import annotations
 
+import pytest
+
 from pylogic.analysis.optimize import optimize
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.parser import parse_module
@@ -89,6 +91,7 @@ def test_a_callee_is_cloned_once_for_the_same_decisions():
 
 
 @needs_clang
+@pytest.mark.slow
 def test_a_copy_is_never_entered_from_its_own_last_block():
     """Shootout lists.c (benchmarks/real): `while (n) result = f(...)` as clang lowers it. icbe
     threaded the loop test from a copy of the test (``while.cond.cbe.2``), and entering the copy

@@ -351,6 +351,7 @@ def random_program(rng: random.Random, n: int) -> str:
 @settings(max_examples=40, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6))
+@pytest.mark.slow
 def test_random_programs_behave_the_same(seed, n):
     rng = random.Random(seed)
     text = random_program(rng, n)

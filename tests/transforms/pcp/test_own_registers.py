@@ -52,6 +52,7 @@ def test_generated_programs_and_their_if_converted_forms(full, shape, seed):
 
 @pytest.mark.parametrize("full", [False, True])
 @pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.slow
 def test_overlapping_loops_with_counters(full, seed):
     """benchmarks.optimize_scale's generator: counters ``k<i>`` mentioned by one hyperblock,
     loops back to any earlier block (so most of them are owned)."""

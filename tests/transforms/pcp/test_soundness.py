@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pylogic.interp import run_module
@@ -69,6 +70,7 @@ def instrument(text: str, claims: dict) -> str:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 9))
+@pytest.mark.slow
 def test_reported_constants_hold_on_every_run(seed, n):
     rng = random.Random(seed)
     text = random_program(rng, n)

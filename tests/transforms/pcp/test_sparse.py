@@ -44,6 +44,7 @@ def test_generated_programs_and_their_if_converted_forms(shape, seed):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.slow
 def test_overlapping_loops_with_counters(seed):
     """benchmarks.optimize_scale's generator: counters ``k<i>`` read and written in one block
     (loop φs), loops back to any earlier block."""

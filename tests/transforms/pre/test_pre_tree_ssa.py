@@ -52,6 +52,7 @@ def _evaluations(module, cases) -> int:
 
 
 @pytest.mark.parametrize("name", SAMPLE)
+@pytest.mark.slow
 def test_pre_passes_on_gcc_pre_tests(name):
     path = _program(name)
     ll, driver_cases, _ = add_driver(prepare_c(path, PREPARE_FLAGS))

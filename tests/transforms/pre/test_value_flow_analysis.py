@@ -163,6 +163,7 @@ DIVISION = parse_module("func h() {\ne:\n ret 0\n}\n"
                         " ret r\n}\n")
 
 
+@pytest.mark.slow
 def test_m_availability_of_what_pre_m_reads(generated):
     """Issue #28 item 1: pre_cand_m_avail_in (computed alone, as pre-m asks for it) equals
     pre_m_avail_in on the candidates, the expressions a candidate's occurrence reads through a

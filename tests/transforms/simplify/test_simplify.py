@@ -4,6 +4,7 @@ what it must never touch (faulting divisions, loads, registers read before they 
 `optimize --passes simplify --validate` identical on a corpus sample."""
 from __future__ import annotations
 
+import functools
 import shutil
 from collections import Counter
 
@@ -164,11 +165,15 @@ def test_the_i1_operands_too():
 @given(st.lists(st.tuples(st.integers(-(1 << 63), (1 << 63) - 1),
                           st.integers(-(1 << 63), (1 << 63) - 1)), min_size=1, max_size=8))
 def test_every_rule_on_64_bit_operands(pairs):
-    before, after, _ = _RULES_PAIR
+    before, after, _ = rules_simplified()
     assert _run(before, pairs).prints == _run(after, pairs).prints
 
 
-_RULES_PAIR = simplified(rules_program(with_division=False))
+@functools.cache
+def rules_simplified():
+    """The rules program simplified once, when a test first asks (not at collection: every
+    pytest-xdist worker collects every module)."""
+    return simplified(rules_program(with_division=False))
 
 
 def test_a_division_that_may_fault_is_kept_and_faults_the_same():

@@ -6,6 +6,7 @@ cancellation across a non-SSA register not written in between. Checked by the in
 every pair of i8 operands (sign-extended) and on 64-bit ones."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from pylogic.analysis.optimize import optimize
@@ -89,6 +90,7 @@ def test_the_rules_fire_where_they_should_and_only_there():
     assert print_instr(d["d6"]) == "d6 = mov x"
 
 
+@pytest.mark.slow
 def test_every_i8_pair_agrees_with_the_interpreter():
     pairs = [(x, y) for x in range(-128, 128) for y in range(-128, 128)]
     a, b = _run(BEFORE, pairs), _run(AFTER, pairs)
