@@ -6,10 +6,11 @@ mostly made of (``%x = load i32, ptr %p, align 4``, ``store``, ``getelementptr``
 indices, casts, ``icmp``, integer binary operators, ``br``, ``ret``, ``alloca``) are read here
 by one compiled regex each and handed to the same lowering methods the token path calls
 (``lower.FunctionLowerer``: ``load``, ``store``, ``gep``, ``cast``, ``icmp``, ``binary``,
-``jump``, ``branch``, ``ret``, ``alloca``; ``phi`` lines are lowered on the edges), with the
-types and value terms ``types.parse_type`` and ``values.parse_value`` would give. Any other
-line -- other spellings, flags, metadata, quoted names, wide integers -- is left to the token
-path (``read_line`` returns False before doing anything), so the PIR is the same either way
+``jump``, ``branch``, ``ret``, ``alloca``; binary operators and ``icmp`` on integers wider
+than 64 bits to ``wide.WideLowering``'s, as the token path does; ``phi`` lines are lowered on
+the edges), with the types and value terms ``types.parse_type`` and ``values.parse_value``
+would give. Any other line -- other spellings, flags, metadata, quoted names, wide integers
+elsewhere -- is left to the token path (``read_line`` returns False before doing anything), so the PIR is the same either way
 (tests/ir/llvm/test_fastpath.py lowers corpora both ways).
 """
 from __future__ import annotations
@@ -90,6 +91,12 @@ def _scalar(ty) -> bool:
     return ty is PTR or (type(ty) is IntT and ty.bits <= 64)
 
 
+def _integer(ty) -> bool:
+    """Integer types of any width and ``ptr``: what ``cast`` and, through ``lw.wide`` for
+    integers wider than 64 bits (wide.py), ``binary`` and ``icmp`` lower."""
+    return ty is PTR or type(ty) is IntT
+
+
 def _load(lw, text: str) -> bool:
     m = _LOAD.match(text)
     if m is None:
@@ -129,7 +136,7 @@ def _cast(lw, text: str) -> bool:
     if m is None:
         return False
     st, dt = type_of(m[3]), type_of(m[5])
-    if not (_scalar(st) and _scalar(dt)):
+    if not (_integer(st) and _integer(dt)):
         return False
     lw.cast(lw.regs.get(m[1]), m[2], st, value(m[4]), dt)
     return True
@@ -140,8 +147,11 @@ def _icmp(lw, text: str) -> bool:
     if m is None:
         return False
     ty = type_of(m[3])
-    if not _scalar(ty):
+    if not _integer(ty):
         return False
+    if ty is not PTR and ty.bits > 64:
+        lw.wide.icmp(m[2], lw.regs.get(m[1]), ty, value(m[4]), value(m[5]))
+        return True
     lw.icmp(lw.regs.get(m[1]), m[2], ty, value(m[4]), value(m[5]))
     return True
 
@@ -151,8 +161,11 @@ def _binary(lw, text: str) -> bool:
     if m is None:
         return False
     ty = type_of(m[3])
-    if not (type(ty) is IntT and ty.bits <= 64):
+    if type(ty) is not IntT:
         return False
+    if ty.bits > 64:
+        lw.wide.binary(m[2], lw.regs.get(m[1]), ty, value(m[4]), value(m[5]))
+        return True
     lw.binary(lw.regs.get(m[1]), m[2], ty, value(m[4]), value(m[5]))
     return True
 

@@ -204,7 +204,8 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         if is_declaration:
             out_functions.append(_extern(pir_name, nparams, path, variadic))
             continue
-        nparams += _hidden_param_count(text, layout)  # skipped bodies keep the convention
+        # skipped bodies keep the convention: the hidden trailing parameters (lower.py)
+        nparams += int(variadic) + int(name in ctx.returns_aggregate)
         lowerer = FunctionLowerer(ctx, text, path)
         try:
             fn = lowerer.lower()
@@ -282,11 +283,6 @@ def _returns_aggregate(text: str, layout: DataLayout) -> bool:
         return False
 
 
-def _hidden_param_count(text: str, layout: DataLayout) -> int:
-    """Hidden trailing parameters of a defined function (lower.py, calling convention)."""
-    return int(_is_variadic(text)) + int(_returns_aggregate(text, layout))
-
-
 def _address_taken(module_text: str, functions: dict) -> set[str]:
     """Functions named anywhere except right before ``(`` (a definition, declaration or direct
     call): the possible targets of indirect calls."""
@@ -299,6 +295,8 @@ def _address_taken(module_text: str, functions: dict) -> set[str]:
 
 def _aliases(module_text: str) -> list[tuple[str, str]]:
     """``@b = ... alias T, ptr @a`` lines -> [('@b', '@a')] (aliases of plain symbols only)."""
+    if " alias " not in module_text:    # the line-anchored search tries every line (#32)
+        return []
     return re.findall(r'^(@[-A-Za-z$._0-9]+) = (?:[a-z_]+ )*alias [^,]+, ptr (@[-A-Za-z$._0-9]+)\s*$',
                       module_text, re.M)
 
