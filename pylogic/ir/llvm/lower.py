@@ -1104,11 +1104,9 @@ class FunctionLowerer:
     def _intrinsic(self, name, c, dest, rt):
         if name.startswith(NOOP_INTRINSICS):
             return
-        for prefix, builtin in MEM_INTRINSICS.items():
-            if name.startswith(prefix):
-                args = self._call_args(c)
-                self.emit(Call(dest=None, callee=self._builtin(builtin), args=tuple(args[:3])))
-                return
+        if name.startswith(tuple(MEM_INTRINSICS)):
+            self.memory_intrinsic(name, self._call_args(c))
+            return
         base = name.split(".")[1] if "." in name else name
         if name.startswith("llvm.stacksave"):  # interpreter builtins: VLA memory is freed
             self.emit(Call(dest=dest, callee=self._builtin("@llvm.stacksave"), args=()))
@@ -1152,6 +1150,13 @@ class FunctionLowerer:
             self.emit(Select(dest=dest, cond=Reg(cnd), a=a, b=b))
             return
         raise Unsupported(f"intrinsic {name.rsplit('.', 1)[0] if name.count('.') > 1 else name}")
+
+    def memory_intrinsic(self, name: str, args: list) -> None:
+        """A call of ``name`` (``llvm.memcpy.*``, ``llvm.memmove.*``, ``llvm.memset.*``: a
+        MEM_INTRINSICS prefix) with the operands ``args``: the interpreter's builtin on the
+        first three (the fourth, ``isvolatile``, changes nothing)."""
+        builtin = next(b for prefix, b in MEM_INTRINSICS.items() if name.startswith(prefix))
+        self.emit(Call(dest=None, callee=self._builtin(builtin), args=tuple(args[:3])))
 
     def _intrinsic_extra(self, name, base, c, dest, rt) -> bool:
         """Varargs, bit-manipulation, overflow and frame intrinsics; False if not one of them."""
