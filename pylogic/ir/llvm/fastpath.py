@@ -67,6 +67,12 @@ _MEMORY = re.compile(rf"call void @(llvm\.(?:memcpy|memmove|memset)\.{_NAME})"
                      rf"\(({_MEMORY_ARG}(?:, {_MEMORY_ARG})*)\)\Z")
 _MEMORY_ARGS = re.compile(rf"(i\d+|ptr)(?: align \d+)? {_VAL}")
 
+#: A value's text ``value`` reads; ``ptr VALUE`` elements of a constant array, as many as it
+#: has (``pointer_elements``).
+_VALUE = re.compile(_VAL)
+_POINTER_ARRAY = re.compile(rf"\[ptr {_VAL}(?:, ptr {_VAL})*\]")
+_POINTER_ELEMENT = re.compile(rf"ptr {_VAL}")
+
 _WORD_VALUES = {"true": ("int", 1), "false": ("int", 0), "null": ("zero",), "undef": ("zero",),
                 "poison": ("zero",)}
 I1 = IntT(1)
@@ -89,6 +95,21 @@ def value(text: str) -> tuple:
     if first == "g":
         return _constant_gep(text)
     return ("int", int(text))
+
+
+def pointer_elements(init: str, count: int | None) -> list | None:
+    """The value terms of a pointer constant's text ``init`` (``count`` None) or of a constant
+    ``[count x ptr]`` array's (``[ptr @a, ptr null]``), as parse_value gives them; None for any
+    other text."""
+    try:
+        if count is None:
+            return [value(init)] if _VALUE.fullmatch(init) else None
+        if not _POINTER_ARRAY.fullmatch(init):
+            return None
+        texts = _POINTER_ELEMENT.findall(init)
+        return [value(v) for v in texts] if len(texts) == count else None
+    except _NotRead:
+        return None
 
 
 def _constant_gep(text: str) -> tuple:

@@ -32,8 +32,8 @@ from pylogic.ir.llvm.constexpr import expand_removed_constexprs, needs_rewrite
 from pylogic.ir.llvm.conventions import FAKE_FILES, FAKE_FUNCTION_BASE
 from pylogic.ir.llvm.lower import (FunctionLowerer, ModuleContext, NameTable, return_type,
                                    split_function)
-from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, is_aggregate, parse_type,
-                                   parse_type_definitions, tokenize)
+from pylogic.ir.llvm.types import (PTR, ArrayT, Cursor, DataLayout, Unsupported, is_aggregate,
+                                   parse_type, parse_type_definitions, tokenize)
 from pylogic.ir.llvm import fastpath
 from pylogic.ir.llvm.values import (Irregular, decode_cstring, layout_initializer, parse_value,
                                     write_initializer, write_int_initializer)
@@ -364,18 +364,19 @@ def _is_variadic(text: str) -> bool:
     return params.rstrip(")").rstrip().endswith("...")
 
 
-#: A printed global definition read without tokens when its initialiser holds integers only
-#: or is a string: ``@name = [linkage words] global|constant TYPE INIT[, align N]``
-#: (write_int_initializer, decode_cstring).
+#: A printed global definition read without tokens when its initialiser holds integers only,
+#: is a string or holds pointers: ``@name = [linkage words] global|constant TYPE INIT[, align N]``
+#: (write_int_initializer, decode_cstring, fastpath.pointer_elements).
 _GLOBAL_HEAD = re.compile(r"@[-A-Za-z$._0-9]+ = (?:[a-z_]+ )*?(?:global|constant) ")
 _ALIGN_TAIL = re.compile(r", align \d+\Z")
 _CSTRING = re.compile(r'c"([^"]*)"')
 
 
 def _lower_int_global(text: str, layout: DataLayout):
-    """_lower_global's result for a global initialised with integers only or with a string
-    (``c"..."``); None for any other (nothing computed that the general path would not compute
-    the same way)."""
+    """_lower_global's result for a global initialised with integers only, with a string
+    (``c"..."``) or a pointer or array of pointers each null, a global or a constant GEP of
+    one; None for any other (nothing computed that the general path would not compute the same
+    way)."""
     head = _GLOBAL_HEAD.match(text)
     if head is None:
         return None
@@ -407,6 +408,17 @@ def _lower_int_global(text: str, layout: DataLayout):
         v = decode_cstring(text[1])
         buf[0:len(v)] = v
         return size, buf, [], ""
+    if ty is PTR or (type(ty) is ArrayT and ty.elem is PTR):     # csmith's pointer globals
+        terms = fastpath.pointer_elements(init, None if ty is PTR else ty.count)
+        if terms is None:
+            return None
+        relocs: list = []
+        try:                                    # as write_initializer: element by element
+            for k, term in enumerate(terms):
+                layout_initializer(PTR, term, layout, buf, 8 * k, relocs)
+        except Unsupported:
+            return None
+        return size, buf, relocs, ""
     return (size, buf, [], "") if write_int_initializer(ty, init, layout, buf) else None
 
 

@@ -235,3 +235,24 @@ def test_common_forms_are_read_without_tokens(monkeypatch):
     finally:
         fastpath.ENABLED = True
     assert set(body) <= set(seen)                        # the token path read them
+
+
+def test_pointer_globals_import_the_same_both_ways():
+    # csmith's pointer globals (importer._lower_int_global): relocations in the same order
+    text = """
+@a = global [4 x i32] zeroinitializer
+@b = global i64 7
+@p = internal global ptr @a, align 8
+@q = internal global ptr getelementptr (i8, ptr @b, i64 4), align 8
+@r = internal global ptr null, align 8
+@s = private global [3 x ptr] [ptr getelementptr inbounds ([4 x i32], ptr @a, i64 0, i64 2), ptr null, ptr @p], align 16
+@t = private unnamed_addr constant [2 x ptr] [ptr @f, ptr @q], align 16
+@u = global [2 x ptr] zeroinitializer
+define i32 @f() {
+  %x = load ptr, ptr @p, align 8
+  %y = load i32, ptr %x, align 4
+  ret i32 %y
+}
+"""
+    fast, reference = both_ways(text)
+    assert fast == reference and "@__pathlogic_init" in fast[0]
