@@ -110,20 +110,17 @@ def _parse_llvm(ll_text: str, path: str):
         import llvmlite.binding as llvm
     except ImportError as exc:  # pragma: no cover - llvmlite is a dependency
         raise ImportError_(f"llvmlite is not installed ({exc})", SourceLoc(path))
-    if needs_rewrite(ll_text):
-        # clang-14 constant expressions LLVM 22 removed (in an operand, LLVM rejects the text
-        # as it is; the rewrite touches nothing else): their hoisted form first (#32: a failed
-        # parse first was 3% of csmith 1-40's import), the text as it is if that fails
-        try:
-            mod = llvm.parse_assembly(expand_removed_constexprs(ll_text))
-            mod.verify()
-            return mod
-        except (RuntimeError, Unsupported):
-            pass
     try:
         mod = llvm.parse_assembly(ll_text)
         mod.verify()
     except RuntimeError as exc:
+        if needs_rewrite(ll_text):  # clang-14 constant expressions LLVM 22 removed
+            try:
+                mod = llvm.parse_assembly(expand_removed_constexprs(ll_text))
+                mod.verify()
+                return mod
+            except (RuntimeError, Unsupported):
+                pass
         msg = str(exc)
         m = re.search(r"<string>:(\d+):(\d+): error: (.*)", msg)
         if m:

@@ -248,30 +248,3 @@ b:
 }
 """
     assert run_module(_imported(text), args=[1]).return_value == 2
-
-
-def test_text_that_only_looks_like_it_needs_the_rewrite_imports_as_it_is(monkeypatch):
-    # the hoisted form is parsed first when a removed opcode's "(" shows anywhere; a text
-    # LLVM reads as it is (here the look-alike is inside strings and asm) imports the same
-    from pylogic.ir.llvm import constexpr, importer
-    from pylogic.ir.printer import print_module
-    text = """
-@s = private constant [8 x i8] c"and (x)\\00"
-declare i32 @puts(ptr)
-define i32 @main() {
-  %a = call i32 @puts(ptr @s), !note !0
-  %b = add i32 %a, 1
-  ret i32 %b
-}
-define void @f() {
-  call void asm sideeffect "and (%eax), %ebx", ""()
-  ret void
-}
-!0 = !{!"or (y)"}
-"""
-    assert constexpr.needs_rewrite(text)
-    first = import_llvm(text)
-    monkeypatch.setattr(importer, "needs_rewrite", lambda _: False)
-    reference = import_llvm(text)
-    assert print_module(first[0]) == print_module(reference[0])
-    assert first[1].functions == reference[1].functions
