@@ -2,7 +2,7 @@
 programs beside what a compiler spends on the same files, measured in the same run.
 
     python -m benchmarks.analyze_floor --csmith 1-40 --examples --before /work/wt-after \\
-        --out runs/analyze-floor.json
+        --out analyze-floor.json
 
 The corpus: csmith programs with csmith's default options (``benchmarks.corpus``, preset
 ``default``) and, with ``--examples``, ``examples/*.pir``, copied into one directory. Per run:
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import filecmp
-import json
 import os
 import shutil
 import subprocess
@@ -31,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import children_cpu, command_line, machine_info
+from benchmarks.common import children_cpu, command_line, machine_info, write_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -101,6 +100,14 @@ def same_results(a: Path, b: Path) -> bool:
     return not mismatch and not errors
 
 
+def run_name(out: str) -> str:
+    """``--out`` as ``benchmarks.common.write_run`` takes it: a name under runs/ (``x.json``,
+    ``raw/x.json``; ``runs/x.json`` names the same file), or an absolute path -- never a file
+    of the current directory."""
+    path = Path(out)
+    return str(path.relative_to("runs")) if path.parts[:1] == ("runs",) else out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--csmith", default="1-40")
@@ -110,7 +117,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--no-all-facts", action="store_true",
                     help="leave out the --all-facts side (about half the run's time)")
-    ap.add_argument("--out", default=str(ROOT / "runs" / "raw" / "analyze-floor.json"))
+    ap.add_argument("--out", default="raw/analyze-floor.json",
+                    help="a file name under runs/ (as the other benchmarks' --out; a leading "
+                         "runs/ is the same), or an absolute path")
     a = ap.parse_args(argv)
     from benchmarks.optimize import source_state
     source = source_state()          # the tree must not change while this runs
@@ -155,9 +164,8 @@ def main(argv=None) -> int:
                 "machine; the best of --repeat runs. floor: clang-14 -O0 -emit-llvm + opt-14 -O2 "
                 "per .c file (and clang-14 -O2 -c).",
     }
-    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.out).write_text(json.dumps(payload, indent=1) + "\n")
-    print(f"wrote {a.out}: floor {best_floor}, analyze {summary}, identical {identical}",
+    out = write_run(run_name(a.out), payload)
+    print(f"wrote {out}: floor {best_floor}, analyze {summary}, identical {identical}",
           file=sys.stderr)
     shutil.rmtree(work, ignore_errors=True)
     return 0 if identical else 1

@@ -39,7 +39,7 @@ from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import LoadedDirectory, discover, load_directory, relative_name
 from pylogic.ir.printer import print_function, print_module
 from pylogic.predicates.pas import PAS_RELATIONS
-from pylogic.predicates.summary import predicate_summary
+from pylogic.predicates.summary import SUMMARY_RELATIONS, predicate_summary
 from pylogic.transforms.registry import get_pass
 
 
@@ -390,7 +390,7 @@ def predicate_rows(loaded: LoadedDirectory, run: AnalysisRun, failures: list[str
     todo = []                                   # (position, fid, cache key, call arguments)
     done: dict[int, list[dict]] = {}
     functions = list(predicated_functions(loaded, run))
-    rows = run.rows.only(fid for _, _, fid in functions)   # what the children read, alone
+    rows = run.rows.only((fid for _, _, fid in functions), SUMMARY_RELATIONS)  # what they read
     for program, fn, fid in functions:
         ids = escape_field(program.relpath)              # the file part of the function ids
         position = len(todo) + len(done)

@@ -3,14 +3,17 @@
 About 20 us of the importer's time per LLVM instruction went to tokenizing the line, building a
 Cursor and descending the type and value grammar. The forms csmith's and gcc's programs are
 mostly made of (``%x = load i32, ptr %p, align 4``, ``store``, ``getelementptr`` with integer
-indices, casts, ``icmp``, integer binary operators, ``br``, ``ret``, ``alloca``) are read here
+indices, casts, ``icmp``, integer binary operators, ``br``, ``ret``, ``alloca``, direct calls,
+``llvm.memcpy``/``memmove``/``memset``; operands also constant GEPs of a global) are read here
 by one compiled regex each and handed to the same lowering methods the token path calls
 (``lower.FunctionLowerer``: ``load``, ``store``, ``gep``, ``cast``, ``icmp``, ``binary``,
-``jump``, ``branch``, ``ret``, ``alloca``; ``phi`` lines are lowered on the edges), with the
-types and value terms ``types.parse_type`` and ``values.parse_value`` would give. Any other
-line -- other spellings, flags, metadata, quoted names, wide integers -- is left to the token
-path (``read_line`` returns False before doing anything), so the PIR is the same either way
-(tests/ir/llvm/test_fastpath.py lowers corpora both ways).
+``jump``, ``branch``, ``ret``, ``alloca``, ``call``, ``memory_intrinsic``; binary operators and
+``icmp`` on integers wider than 64 bits to ``wide.WideLowering``'s, as the token path does;
+``phi`` lines are lowered on the edges), with the types and value terms ``types.parse_type``
+and ``values.parse_value`` would give. Any other line -- other spellings, flags, metadata,
+quoted names, wide integers elsewhere -- is left to the token path (``read_line`` returns False
+before doing anything), so the PIR is the same either way (tests/ir/llvm/test_fastpath.py
+lowers corpora and random lines both ways).
 """
 from __future__ import annotations
 
@@ -24,11 +27,18 @@ from pylogic.ir.llvm.types import (PTR, Cursor, IntT, Unsupported, VoidT, parse_
 ENABLED = True
 
 _NAME = r"[-A-Za-z$._0-9]+"
-#: A value parse_value reads as a local, a global, an integer or one of the words below.
-_VAL = rf"(%{_NAME}|@{_NAME}|-?\d+|true|false|null|undef|poison)"
 #: A scalar or named type; _ATY also arrays of them (a GEP's source type).
 _TY = rf"(i\d+|ptr|%{_NAME})"
-_ATY = rf"((?:\[\d+ x )*(?:i\d+|ptr|%{_NAME})\]*)"
+_ATY_TEXT = rf"(?:\[\d+ x )*(?:i\d+|ptr|%{_NAME})\]*"
+_ATY = rf"({_ATY_TEXT})"
+#: A constant GEP of a global with integer indices (``getelementptr inbounds ([4 x i32], ptr
+#: @g, i64 0, i64 1)``: csmith's operands naming a global's element or field).
+_CONSTANT_GEP = rf"getelementptr (?:inbounds )?\({_ATY_TEXT}, ptr @{_NAME}(?:, i\d+ -?\d+)*\)"
+_CONSTANT_GEP_PARTS = re.compile(rf"getelementptr (?:inbounds )?\({_ATY}, ptr (@{_NAME})"
+                                 rf"((?:, i\d+ -?\d+)*)\)")
+#: A value parse_value reads as a local, a global, an integer, one of the words below or a
+#: constant GEP.
+_VAL = rf"(%{_NAME}|@{_NAME}|-?\d+|true|false|null|undef|poison|{_CONSTANT_GEP})"
 _DEST = rf"(%{_NAME}) = "
 
 _LOAD = re.compile(rf"{_DEST}load (?:volatile )?{_TY}, ptr {_VAL}, align \d+\Z")
@@ -46,13 +56,30 @@ _BRANCH = re.compile(rf"br i1 {_VAL}, label %({_NAME}), label %({_NAME})\Z")
 
 _ARG_WORDS = r"(?: (?:noundef|signext|zeroext))*"
 _ARG = rf"(?:i\d+|ptr){_ARG_WORDS} {_VAL}"
+#: A direct call; a variadic callee's type (``call i32 (ptr, ...) @printf(...)``) is skipped as
+#: the token path skips it.
 _CALL = re.compile(rf"(?:{_DEST})?call (?:(?:noundef|signext|zeroext) )*(void|i\d+|ptr) "
-                   rf"(@{_NAME})\(((?:{_ARG}(?:, {_ARG})*)?)\)\Z")
+                   rf"(?:\([^()]*\) )?(@{_NAME})\(((?:{_ARG}(?:, {_ARG})*)?)\)\Z")
 _CALL_ARG = re.compile(rf"(i\d+|ptr)((?: (?:noundef|signext|zeroext))*) {_VAL}")
+#: A call of llvm.memcpy/memmove/memset (lower.MEM_INTRINSICS).
+_MEMORY_ARG = rf"(?:i\d+|ptr)(?: align \d+)? {_VAL}"
+_MEMORY = re.compile(rf"call void @(llvm\.(?:memcpy|memmove|memset)\.{_NAME})"
+                     rf"\(({_MEMORY_ARG}(?:, {_MEMORY_ARG})*)\)\Z")
+_MEMORY_ARGS = re.compile(rf"(i\d+|ptr)(?: align \d+)? {_VAL}")
+
+#: A value's text ``value`` reads; ``ptr VALUE`` elements of a constant array, as many as it
+#: has (``pointer_elements``).
+_VALUE = re.compile(_VAL)
+_POINTER_ARRAY = re.compile(rf"\[ptr {_VAL}(?:, ptr {_VAL})*\]")
+_POINTER_ELEMENT = re.compile(rf"ptr {_VAL}")
 
 _WORD_VALUES = {"true": ("int", 1), "false": ("int", 0), "null": ("zero",), "undef": ("zero",),
                 "poison": ("zero",)}
 I1 = IntT(1)
+
+
+class _NotRead(Exception):
+    """A value the token path reads otherwise (readers call ``value`` before lowering)."""
 
 
 def value(text: str) -> tuple:
@@ -63,7 +90,37 @@ def value(text: str) -> tuple:
     if first == "@":
         return ("global", text)
     word = _WORD_VALUES.get(text)
-    return word if word is not None else ("int", int(text))
+    if word is not None:
+        return word
+    if first == "g":
+        return _constant_gep(text)
+    return ("int", int(text))
+
+
+def pointer_elements(init: str, count: int | None) -> list | None:
+    """The value terms of a pointer constant's text ``init`` (``count`` None) or of a constant
+    ``[count x ptr]`` array's (``[ptr @a, ptr null]``), as parse_value gives them; None for any
+    other text."""
+    try:
+        if count is None:
+            return [value(init)] if _VALUE.fullmatch(init) else None
+        if not _POINTER_ARRAY.fullmatch(init):
+            return None
+        texts = _POINTER_ELEMENT.findall(init)
+        return [value(v) for v in texts] if len(texts) == count else None
+    except _NotRead:
+        return None
+
+
+def _constant_gep(text: str) -> tuple:
+    """parse_value's term of a _CONSTANT_GEP: (source type, [(ptr, the global), (iN, index),
+    ...])."""
+    m = _CONSTANT_GEP_PARTS.fullmatch(text)
+    src = type_of(m[1])
+    indices = [(type_of(t), ("int", int(v))) for t, v in _GEP_INDEX.findall(m[3])]
+    if src is None or None in [t for t, _ in indices]:
+        raise _NotRead(text)
+    return ("expr", "getelementptr", (src, [(PTR, ("global", m[2]))] + indices))
 
 
 _TYPES: dict[str, object] = {}
@@ -88,6 +145,12 @@ def type_of(text: str):
 def _scalar(ty) -> bool:
     """Integer types up to 64 bits and ``ptr``: what the readers below lower directly."""
     return ty is PTR or (type(ty) is IntT and ty.bits <= 64)
+
+
+def _integer(ty) -> bool:
+    """Integer types of any width and ``ptr``: what ``cast`` and, through ``lw.wide`` for
+    integers wider than 64 bits (wide.py), ``binary`` and ``icmp`` lower."""
+    return ty is PTR or type(ty) is IntT
 
 
 def _load(lw, text: str) -> bool:
@@ -129,7 +192,7 @@ def _cast(lw, text: str) -> bool:
     if m is None:
         return False
     st, dt = type_of(m[3]), type_of(m[5])
-    if not (_scalar(st) and _scalar(dt)):
+    if not (_integer(st) and _integer(dt)):
         return False
     lw.cast(lw.regs.get(m[1]), m[2], st, value(m[4]), dt)
     return True
@@ -140,8 +203,11 @@ def _icmp(lw, text: str) -> bool:
     if m is None:
         return False
     ty = type_of(m[3])
-    if not _scalar(ty):
+    if not _integer(ty):
         return False
+    if ty is not PTR and ty.bits > 64:
+        lw.wide.icmp(m[2], lw.regs.get(m[1]), ty, value(m[4]), value(m[5]))
+        return True
     lw.icmp(lw.regs.get(m[1]), m[2], ty, value(m[4]), value(m[5]))
     return True
 
@@ -151,8 +217,11 @@ def _binary(lw, text: str) -> bool:
     if m is None:
         return False
     ty = type_of(m[3])
-    if not (type(ty) is IntT and ty.bits <= 64):
+    if type(ty) is not IntT:
         return False
+    if ty.bits > 64:
+        lw.wide.binary(m[2], lw.regs.get(m[1]), ty, value(m[4]), value(m[5]))
+        return True
     lw.binary(lw.regs.get(m[1]), m[2], ty, value(m[4]), value(m[5]))
     return True
 
@@ -198,7 +267,22 @@ def _phi(lw, text: str) -> bool:
     return True                 # lowered as copies on the edges (lower._collect_phis)
 
 
+def _memory(lw, text: str) -> bool:
+    m = _MEMORY.match(text)
+    if m is None:
+        return False
+    args = [(type_of(t), value(v)) for t, v in _MEMORY_ARGS.findall(m[2])]
+    operands = []
+    for ty, v in args:               # as lower.FunctionLowerer._call_args, in its order
+        lw._check_scalar(ty)
+        operands.append(lw.op(ty, v))
+    lw.memory_intrinsic(m[1], operands)
+    return True
+
+
 def _call(lw, text: str) -> bool:
+    if text.startswith("call void @llvm.mem"):
+        return _memory(lw, text)
     m = _CALL.match(text)
     if m is None or m[3].startswith("@llvm."):
         return False
@@ -237,4 +321,7 @@ def read_line(lw, text: str) -> bool:
     else:
         opcode = text[:text.find(" ")]
     reader = _READERS.get(opcode)
-    return reader is not None and reader(lw, text)
+    try:
+        return reader is not None and reader(lw, text)
+    except _NotRead:
+        return False

@@ -32,8 +32,8 @@ from pylogic.ir.llvm.constexpr import expand_removed_constexprs, needs_rewrite
 from pylogic.ir.llvm.conventions import FAKE_FILES, FAKE_FUNCTION_BASE
 from pylogic.ir.llvm.lower import (FunctionLowerer, ModuleContext, NameTable, return_type,
                                    split_function)
-from pylogic.ir.llvm.types import (Cursor, DataLayout, Unsupported, is_aggregate, parse_type,
-                                   parse_type_definitions, tokenize)
+from pylogic.ir.llvm.types import (PTR, ArrayT, Cursor, DataLayout, Unsupported, is_aggregate,
+                                   parse_type, parse_type_definitions, tokenize)
 from pylogic.ir.llvm import fastpath
 from pylogic.ir.llvm.values import (Irregular, decode_cstring, layout_initializer, parse_value,
                                     write_initializer, write_int_initializer)
@@ -204,7 +204,8 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         if is_declaration:
             out_functions.append(_extern(pir_name, nparams, path, variadic))
             continue
-        nparams += _hidden_param_count(text, layout)  # skipped bodies keep the convention
+        # skipped bodies keep the convention: the hidden trailing parameters (lower.py)
+        nparams += int(variadic) + int(name in ctx.returns_aggregate)
         lowerer = FunctionLowerer(ctx, text, path)
         try:
             fn = lowerer.lower()
@@ -282,11 +283,6 @@ def _returns_aggregate(text: str, layout: DataLayout) -> bool:
         return False
 
 
-def _hidden_param_count(text: str, layout: DataLayout) -> int:
-    """Hidden trailing parameters of a defined function (lower.py, calling convention)."""
-    return int(_is_variadic(text)) + int(_returns_aggregate(text, layout))
-
-
 def _address_taken(module_text: str, functions: dict) -> set[str]:
     """Functions named anywhere except right before ``(`` (a definition, declaration or direct
     call): the possible targets of indirect calls."""
@@ -299,6 +295,8 @@ def _address_taken(module_text: str, functions: dict) -> set[str]:
 
 def _aliases(module_text: str) -> list[tuple[str, str]]:
     """``@b = ... alias T, ptr @a`` lines -> [('@b', '@a')] (aliases of plain symbols only)."""
+    if " alias " not in module_text:    # the line-anchored search tries every line (#32)
+        return []
     return re.findall(r'^(@[-A-Za-z$._0-9]+) = (?:[a-z_]+ )*alias [^,]+, ptr (@[-A-Za-z$._0-9]+)\s*$',
                       module_text, re.M)
 
@@ -363,18 +361,19 @@ def _is_variadic(text: str) -> bool:
     return params.rstrip(")").rstrip().endswith("...")
 
 
-#: A printed global definition read without tokens when its initialiser holds integers only
-#: or is a string: ``@name = [linkage words] global|constant TYPE INIT[, align N]``
-#: (write_int_initializer, decode_cstring).
+#: A printed global definition read without tokens when its initialiser holds integers only,
+#: is a string or holds pointers: ``@name = [linkage words] global|constant TYPE INIT[, align N]``
+#: (write_int_initializer, decode_cstring, fastpath.pointer_elements).
 _GLOBAL_HEAD = re.compile(r"@[-A-Za-z$._0-9]+ = (?:[a-z_]+ )*?(?:global|constant) ")
 _ALIGN_TAIL = re.compile(r", align \d+\Z")
 _CSTRING = re.compile(r'c"([^"]*)"')
 
 
 def _lower_int_global(text: str, layout: DataLayout):
-    """_lower_global's result for a global initialised with integers only or with a string
-    (``c"..."``); None for any other (nothing computed that the general path would not compute
-    the same way)."""
+    """_lower_global's result for a global initialised with integers only, with a string
+    (``c"..."``) or a pointer or array of pointers each null, a global or a constant GEP of
+    one; None for any other (nothing computed that the general path would not compute the same
+    way)."""
     head = _GLOBAL_HEAD.match(text)
     if head is None:
         return None
@@ -406,6 +405,17 @@ def _lower_int_global(text: str, layout: DataLayout):
         v = decode_cstring(text[1])
         buf[0:len(v)] = v
         return size, buf, [], ""
+    if ty is PTR or (type(ty) is ArrayT and ty.elem is PTR):     # csmith's pointer globals
+        terms = fastpath.pointer_elements(init, None if ty is PTR else ty.count)
+        if terms is None:
+            return None
+        relocs: list = []
+        try:                                    # as write_initializer: element by element
+            for k, term in enumerate(terms):
+                layout_initializer(PTR, term, layout, buf, 8 * k, relocs)
+        except Unsupported:
+            return None
+        return size, buf, relocs, ""
     return (size, buf, [], "") if write_int_initializer(ty, init, layout, buf) else None
 
 

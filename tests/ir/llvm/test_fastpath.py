@@ -56,12 +56,16 @@ def test_c_inputs_import_the_same_both_ways(path):
 
 # ------------------------------------------------------------ random lines
 
+#: Constant GEPs of a global (csmith's operands), one the fast path leaves to the token path.
+CONSTANT_GEPS = ["getelementptr inbounds ([8 x i32], ptr @g, i64 0, i64 3)",
+                 "getelementptr (i8, ptr @h, i32 -2)", "getelementptr (i8, ptr @h, i64 %a)"]
 TYPES = ["i1", "i8", "i16", "i32", "i64", "i24", "i128", "ptr", "%struct.S"]
 #: Values of each type (the function's parameters, constants) and a few of any type.
 TYPED = {"i1": ["%z", "true", "false", "0", "1"], "i8": ["%c", "0", "-1", "127", "-128"],
          "i16": ["%s", "7", "-129"], "i32": ["%b", "0", "1", "-1", "2147483647"],
          "i64": ["%a", "4294967297", "-9"], "i24": ["%w", "5"], "i128": ["3", "-5"],
-         "ptr": ["%p", "@g", "@h", "@f", "null"], "%struct.S": ["zeroinitializer"]}
+         "ptr": ["%p", "@g", "@h", "@f", "null", CONSTANT_GEPS[0], CONSTANT_GEPS[1]],
+         "%struct.S": ["zeroinitializer"]}
 ANY = ["undef", "poison", "0x10", "1.5", "%\"q r\"", "%a", "@g"]
 PARAMS = "ptr %p, i64 %a, i32 %b, i8 %c, i16 %s, i1 %z, i24 %w"
 GEP_SOURCES = ["i8", "i32", "ptr", "[4 x i32]", "[2 x [3 x i16]]", "%struct.S", "{ i8, i32 }"]
@@ -77,7 +81,8 @@ def lines(draw):
     ty = draw(st.sampled_from(TYPES))
     a, b = val(draw, ty), val(draw, ty)
     p = val(draw, "ptr")
-    kind = draw(st.sampled_from(["load", "store", "gep", "cast", "icmp", "binary", "br", "call"]))
+    kind = draw(st.sampled_from(["load", "store", "gep", "cast", "icmp", "binary", "br", "call",
+                                 "memory"]))
     if kind == "load":
         vol = draw(st.sampled_from(["", "volatile "]))
         return f"%d = load {vol}{ty}, ptr {p}, align {draw(st.sampled_from([1, 4, 8]))}"
@@ -104,12 +109,20 @@ def lines(draw):
         if draw(st.booleans()):
             return draw(st.sampled_from(["br label %next", "br label %next, !llvm.loop !0"]))
         return f"br i1 {val(draw, 'i1')}, label %next, label %other"
+    if kind == "memory":
+        name, value = draw(st.sampled_from([("memcpy.p0.p0.i64", "ptr align 4 " + p),
+                                            ("memmove.p0.p0.i32", "ptr " + p),
+                                            ("memset.p0.i64", f"i8 {val(draw, 'i8')}")]))
+        size = draw(st.sampled_from(["i64 8", "i32 4", "i64 %a"]))
+        return (f"call void @llvm.{name}(ptr align 8 {val(draw, 'ptr')}, {value}, {size}, "
+                f"i1 {draw(st.sampled_from(['false', 'true']))})")
     callee, params = draw(st.sampled_from([("@f", ["i32", "i64"]), ("@v", ["i8", "ptr", "i32"]),
                                            ("@u", ["ptr", "i16"]), ("@n", [])]))
     words = st.sampled_from(["", " noundef", " noundef signext", " zeroext"])
     args = ", ".join(f"{t}{draw(words)} {val(draw, t)}" for t in params)
     ret = {"@f": "i32", "@v": "void", "@u": "signext i8", "@n": "ptr"}[callee]
-    return ("%d = " if ret != "void" else "") + f"call {ret} {callee}({args})"
+    variadic = " (...)" if callee == "@v" and draw(st.booleans()) else ""
+    return ("%d = " if ret != "void" else "") + f"call {ret}{variadic} {callee}({args})"
 
 
 def _function(body: list[str]) -> str:
@@ -133,7 +146,7 @@ def test_random_lines_lower_the_same_both_ways(body):
 
 
 @pytest.mark.parametrize("text", ["%a", "@g", "0", "-17", "123456789012", "true", "false", "null",
-                                  "undef", "poison"])
+                                  "undef", "poison", *CONSTANT_GEPS[:2]])
 @pytest.mark.parametrize("ty", ["i1", "i8", "i64", "ptr"])
 def test_value_terms_are_parse_values(text, ty):
     t = parse_type(Cursor(tokenize(ty)))
@@ -224,3 +237,24 @@ def test_common_forms_are_read_without_tokens(monkeypatch):
     finally:
         fastpath.ENABLED = True
     assert set(body) <= set(seen)                        # the token path read them
+
+
+def test_pointer_globals_import_the_same_both_ways():
+    # csmith's pointer globals (importer._lower_int_global): relocations in the same order
+    text = """
+@a = global [4 x i32] zeroinitializer
+@b = global i64 7
+@p = internal global ptr @a, align 8
+@q = internal global ptr getelementptr (i8, ptr @b, i64 4), align 8
+@r = internal global ptr null, align 8
+@s = private global [3 x ptr] [ptr getelementptr inbounds ([4 x i32], ptr @a, i64 0, i64 2), ptr null, ptr @p], align 16
+@t = private unnamed_addr constant [2 x ptr] [ptr @f, ptr @q], align 16
+@u = global [2 x ptr] zeroinitializer
+define i32 @f() {
+  %x = load ptr, ptr @p, align 8
+  %y = load i32, ptr %x, align 4
+  ret i32 %y
+}
+"""
+    fast, reference = both_ways(text)
+    assert fast == reference and "@__pathlogic_init" in fast[0]
