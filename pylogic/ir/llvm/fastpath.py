@@ -272,11 +272,7 @@ def _memory(lw, text: str) -> bool:
     if m is None:
         return False
     args = [(type_of(t), value(v)) for t, v in _MEMORY_ARGS.findall(m[2])]
-    operands = []
-    for ty, v in args:               # as lower.FunctionLowerer._call_args, in its order
-        lw._check_scalar(ty)
-        operands.append(lw.op(ty, v))
-    lw.memory_intrinsic(m[1], operands)
+    lw.memory_intrinsic(m[1], [lw.call_operand(ty, v) for ty, v in args])
     return True
 
 
@@ -293,11 +289,7 @@ def _call(lw, text: str) -> bool:
             for t, words, v in _CALL_ARG.findall(m[4])]
 
     def typed_args():               # as lower.FunctionLowerer._typed_call_args, in its order
-        out = []
-        for ty, attrs, v in args:
-            lw._check_scalar(ty)
-            out.append((ty, attrs, lw.op(ty, v)))
-        return out
+        return [(ty, attrs, lw.call_operand(ty, v)) for ty, attrs, v in args]
     lw.call(lw.regs.get(m[1]) if m[1] else None, rt, m[3], typed_args)
     return True
 

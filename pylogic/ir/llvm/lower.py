@@ -1096,10 +1096,15 @@ class FunctionLowerer:
             v = parse_value(c, ty)
             if not isinstance(ty, (IntT, PtrT)):
                 raise Unsupported("floating point or aggregate argument")
-            self._check_scalar(ty)
-            args.append((ty, attrs, self.op(ty, v)))
+            args.append((ty, attrs, self.call_operand(ty, v)))
             c.accept(",")
         return args
+
+    def call_operand(self, ty, v):
+        """The operand of a call argument of type ``ty`` and value term ``v`` (the fast path's
+        calls read their arguments through it too)."""
+        self._check_scalar(ty)
+        return self.op(ty, v)
 
     def _intrinsic(self, name, c, dest, rt):
         if name.startswith(NOOP_INTRINSICS):
