@@ -66,7 +66,7 @@ def main(argv=None) -> int:
         for label, path in zip(("before", "after"), a.merge):
             run = json.load(open(path))
             runs[label] = {"command": run["command"], "top": run["top"],
-                           "over_limit": run["over_limit"]}
+                           "stopped": [r for r in run["rows"] if "stopped" in r]}
         print(write_run("pre-growth.json", {
             "command": command_line("benchmarks.pre_growth", argv),
             "what": "the --top programs of highest size ratio (instructions after / before) per "
@@ -87,10 +87,9 @@ def main(argv=None) -> int:
             print(json.dumps(row), flush=True)
     top = {p: sorted((r for r in rows if r["pipeline"] == p and "ratio" in r),
                      key=lambda r: -r["ratio"])[:a.top] for p in a.pipeline or PIPELINES}
-    over = [r for r in rows if "stopped" in r]
     print(write_run(f"raw/pre-growth-{a.name}.json", {
         "command": command_line("benchmarks.pre_growth", argv), "programs": len(programs),
-        "top": top, "over_limit": over, "rows": rows}))
+        "top": top, "rows": rows}))
     return 0
 
 

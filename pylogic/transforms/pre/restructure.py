@@ -23,20 +23,21 @@ Reducibility (Fig. 6.19, ``reducible.py``): when the input function is reducible
 the split gives a loop a second entry (Fig. 6.2(c)), the duplication is extended up to one loop
 node that becomes the loop's only entry (``reducible=False``: left irreducible).
 
-The growth bound (issue #28 item 1; §6.5 duplicates "only when it pays"): the restructured
-function, split and fix together, may hold at most ``MAX_GROWTH`` times the instructions it had;
-otherwise the expressions are dropped from the end of their order (fewest Must exits first) until
-it fits, down to no split at all, and counted (``over_growth``). The cap on names per block bounds
-the split, not the fix: making a graph reducible by node splitting can take exponentially many
-copies (Carter, Ferrante, Thomborson, "Folklore confirmed: reducible flow graphs are
-exponentially larger", POPL 2003). On varargs.c's ``@mixed`` (a loop over a switch whose every
-case reads ``%ap``) four expressions cover the loop, the split makes 16 copies of it that enter
-one another mid-body, and the fix peels one entry a round, each copy again a loop with several
-entries: 292 -> 13,629 instructions in 64 rounds. Like LLVM's duplication thresholds
-(``-jump-threading-threshold``, ``-tail-dup-size``) the bound is a constant set from measurement,
-relative here since a split copies whole regions: 8x is above every function of csmith 1-50
-(largest 6.1x, csmith-12's ``@func_9``) and of the C fixtures and torture sample but varargs.c;
-functions within it are restructured exactly as without it (the first attempt is the full split).
+The growth bound (issue #28 item 1): the restructured function, split and fix together, may
+hold at most ``MAX_GROWTH`` times the instructions it had; otherwise only a prefix of the
+expressions in their order (most Must exits first) is split, the longest that fits as found by
+bisection, down to no split at all, and the rest are counted (``over_growth``). The cap on names
+per block bounds the split, not the fix: making a graph reducible by node splitting can take
+exponentially many copies (Carter, Ferrante, Thomborson, "Folklore confirmed: reducible flow
+graphs are exponentially larger", POPL 2003). On varargs.c's ``@mixed`` (a loop over a switch
+whose every case reads ``%ap``) four expressions cover the loop, the split makes 16 copies of it
+that enter one another mid-body, and the fix removes one entry a round, its copy again a loop
+with several entries: 292 -> 13,629 instructions in 64 rounds. Like LLVM's duplication
+thresholds (``-jump-threading-threshold``, ``-tail-dup-size``) the bound is a constant set from
+measurement, relative here since a split copies whole regions: 8x is above every function of
+csmith 1-50 (largest 6.1x, csmith-12's ``@func_9``) and of the C fixtures and a torture sample
+but varargs.c's; a function within it is restructured exactly as without it (the first attempt
+is the full split).
 """
 from __future__ import annotations
 
@@ -179,25 +180,35 @@ def _restructure_function(fn: Function, module: Module, view, region_relation: s
         chosen.append(e)
         for b in region[e]:
             per_block[b] += 1
-    # the longest prefix of ``chosen`` whose copies stay within the growth bound (all of it
-    # when they do: the first attempt is the unbounded split)
+    # a prefix of ``chosen`` whose copies stay within the growth bound: all of it when they do
+    # (the first attempt is the unbounded split), else the longest found by bisection (a
+    # logarithmic number of attempts, each stopped once past the bound)
     bound = MAX_GROWTH * size
     fix = reducible and multi_entry_loop(fn) is None
-    for kept in range(len(chosen), 0, -1):
+
+    def attempt(kept: int) -> Optional[tuple]:
+        """``(function, split alone, loops fixed, loops left)`` or None when past the bound."""
         fresh = FreshNames(used_names(fn, module))
         split = _split(fn, chosen[:kept], region, avail_out, fresh, bound)
         if split is None:
-            continue
-        new = split
-        fixed = left = 0
-        if fix:
-            made = make_reducible(new, fresh, bound)
-            if made is None:
-                continue
-            new, fixed, left = made
-        break
-    else:
-        kept, new, split, fixed, left = 0, fn, fn, 0, 0
+            return None
+        if not fix:
+            return split, split, 0, 0
+        made = make_reducible(split, fresh, bound)
+        return None if made is None else (made[0], split, made[1], made[2])
+
+    kept, done = len(chosen), attempt(len(chosen)) if chosen else None
+    if done is None:
+        low, high, done = 0, len(chosen), (fn, fn, 0, 0)     # low fits, high does not
+        while high - low > 1:
+            middle = (low + high) // 2
+            tried = attempt(middle)
+            if tried is None:
+                high = middle
+            else:
+                low, done = middle, tried
+        kept = low
+    new, split, fixed, left = done
     return new, FunctionRestructure(
         fn.name, kept, len(region) - kept, len(fn.blocks), len(new.blocks),
         size, _size(new.blocks), fixed, left, _size(split.blocks), len(chosen) - kept)
