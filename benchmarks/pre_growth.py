@@ -70,7 +70,8 @@ def main(argv=None) -> int:
         print(write_run("pre-growth.json", {
             "command": command_line("benchmarks.pre_growth", argv),
             "what": "the --top programs of highest size ratio (instructions after / before) per "
-                    "PRE pipeline, before and after the change", **runs}))
+                    "PRE pipeline: before = the first run (the code before the change), after = "
+                    "the second", **runs}))
         return 0
     programs = [("c", p) for p in sorted(glob.glob(os.path.join(ROOT, "tests/ir/llvm/c/*.c")))
                 if os.path.basename(p) != "syntax_error.c"]
