@@ -184,7 +184,7 @@ def _restructure_function(fn: Function, module: Module, view, region_relation: s
     # (the first attempt is the unbounded split), else the longest found by bisection (a
     # logarithmic number of attempts, each stopped once past the bound)
     bound = MAX_GROWTH * size
-    fix = reducible and multi_entry_loop(fn) is None
+    fix = reducible and bool(chosen) and multi_entry_loop(fn) is None
 
     def attempt(kept: int) -> Optional[tuple]:
         """``(function, split alone, loops fixed, loops left)`` or None when past the bound."""
