@@ -107,9 +107,11 @@ def fix_loop(fn: Function, loop: set, entries: set, fresh: FreshNames) -> Option
     return dataclasses.replace(fn, blocks=tuple(blocks))
 
 
-def make_reducible(fn: Function, fresh: FreshNames) -> tuple[Function, int, int]:
+def make_reducible(fn: Function, fresh: FreshNames, max_size: Optional[int] = None
+                   ) -> Optional[tuple[Function, int, int]]:
     """``(function, loops fixed, loops left with several entries)``: ``fn`` with every
-    multi-entry loop given one entry where the fix applies."""
+    multi-entry loop given one entry where the fix applies; None as soon as the copies take
+    the function past ``max_size`` instructions (a fix only adds blocks)."""
     for fixed_loops in range(MAX_ROUNDS):
         found = multi_entry_loop(fn)
         if found is None:
@@ -118,4 +120,6 @@ def make_reducible(fn: Function, fresh: FreshNames) -> tuple[Function, int, int]
         if fixed is None:
             return fn, fixed_loops, 1
         fn = fixed
+        if max_size is not None and sum(len(b.instrs) for b in fn.blocks) > max_size:
+            return None
     return fn, MAX_ROUNDS, int(multi_entry_loop(fn) is not None)

@@ -22,6 +22,22 @@ unreached copies are dropped, an upper bound) stay within ``budget`` times the f
 Reducibility (Fig. 6.19, ``reducible.py``): when the input function is reducible and
 the split gives a loop a second entry (Fig. 6.2(c)), the duplication is extended up to one loop
 node that becomes the loop's only entry (``reducible=False``: left irreducible).
+
+The growth bound (issue #28 item 1): the restructured function, split and fix together, may
+hold at most ``MAX_GROWTH`` times the instructions it had; otherwise only a prefix of the
+expressions in their order (most Must exits first) is split, the longest that fits as found by
+bisection, down to no split at all, and the rest are counted (``over_growth``). The cap on names
+per block bounds the split, not the fix: making a graph reducible by node splitting can take
+exponentially many copies (Carter, Ferrante, Thomborson, "Folklore confirmed: reducible flow
+graphs are exponentially larger", POPL 2003). On varargs.c's ``@mixed`` (a loop over a switch
+whose every case reads ``%ap``) four expressions cover the loop, the split makes 16 copies of it
+that enter one another mid-body, and the fix removes one entry a round, its copy again a loop
+with several entries: 292 -> 13,629 instructions in 64 rounds. Like LLVM's duplication
+thresholds (``-jump-threading-threshold``, ``-tail-dup-size``) the bound is a constant set from
+measurement, relative here since a split copies whole regions: 8x is above every function of
+csmith 1-50 (largest 6.1x, csmith-12's ``@func_9``) and of the C fixtures and a torture sample
+but varargs.c's; a function within it is restructured exactly as without it (the first attempt
+is the full split).
 """
 from __future__ import annotations
 
@@ -50,6 +66,7 @@ class FunctionRestructure:
     irreducible_fixed: int = 0   # loops the split left with two entries, given one (Fig. 6.19)
     irreducible_left: int = 0    # such loops the fix could not give one entry
     size_split: int = 0          # size after the split, before the fix
+    over_growth: int = 0         # expressions left unsplit by the growth bound (MAX_GROWTH)
 
 
 @dataclass
@@ -58,8 +75,14 @@ class RestructureRecord(TransformRecord):
 
     def totals(self) -> dict:
         keys = ("expressions", "skipped", "blocks_before", "blocks_after", "size_before",
-                "size_after", "irreducible_fixed", "irreducible_left", "size_split")
+                "size_after", "irreducible_fixed", "irreducible_left", "size_split",
+                "over_growth")
         return {k: sum(getattr(a, k) for a in self.applied) for k in keys}
+
+
+#: The most instructions a restructured function may hold, as a multiple of its own before
+#: (the split and the reducibility fix together; see the module doc).
+MAX_GROWTH = 8
 
 
 def _size(blocks) -> int:
@@ -157,15 +180,47 @@ def _restructure_function(fn: Function, module: Module, view, region_relation: s
         chosen.append(e)
         for b in region[e]:
             per_block[b] += 1
+    # a prefix of ``chosen`` whose copies stay within the growth bound: all of it when they do
+    # (the first attempt is the unbounded split), else the longest found by bisection (a
+    # logarithmic number of attempts, each stopped once past the bound)
+    bound = MAX_GROWTH * size
+    fix = reducible and bool(chosen) and multi_entry_loop(fn) is None
+
+    def attempt(kept: int) -> Optional[tuple]:
+        """``(function, split alone, loops fixed, loops left)`` or None when past the bound."""
+        fresh = FreshNames(used_names(fn, module))
+        split = _split(fn, chosen[:kept], region, avail_out, fresh, bound)
+        if split is None:
+            return None
+        if not fix:
+            return split, split, 0, 0
+        made = make_reducible(split, fresh, bound)
+        return None if made is None else (made[0], split, made[1], made[2])
+
+    kept, done = len(chosen), attempt(len(chosen)) if chosen else None
+    if done is None:
+        low, high, done = 0, len(chosen), (fn, fn, 0, 0)     # low fits, high does not
+        while high - low > 1:
+            middle = (low + high) // 2
+            tried = attempt(middle)
+            if tried is None:
+                high = middle
+            else:
+                low, done = middle, tried
+        kept = low
+    new, split, fixed, left = done
+    return new, FunctionRestructure(
+        fn.name, kept, len(region) - kept, len(fn.blocks), len(new.blocks),
+        size, _size(new.blocks), fixed, left, _size(split.blocks), len(chosen) - kept)
+
+
+def _split(fn: Function, chosen: list, region: dict, avail_out: dict, fresh: FreshNames,
+           bound: float) -> Optional[Function]:
+    """``fn`` with the regions of the expressions ``chosen`` split (``restructure``), or None
+    when the split alone holds more than ``bound`` instructions."""
     cmp = defaultdict(set)
     for e in chosen:
         for b in region[e]:
             cmp[b].add(e)
-    fresh = FreshNames(used_names(fn, module))
-    new = restructure(fn, cmp, avail_out, fresh) if chosen else fn
-    split, fixed, left = _size(new.blocks), 0, 0
-    if reducible and chosen and multi_entry_loop(fn) is None:
-        new, fixed, left = make_reducible(new, fresh)
-    return new, FunctionRestructure(
-        fn.name, len(chosen), len(region) - len(chosen), len(fn.blocks), len(new.blocks),
-        size, _size(new.blocks), fixed, left, split)
+    new = restructure(fn, cmp, avail_out, fresh)
+    return new if _size(new.blocks) <= bound else None

@@ -4,11 +4,22 @@ the split alone duplicates exactly the CMP region and leaves a loop with two ent
 6.2(c)); with the fix the result is reducible (checked with networkx: without the back edges of
 its dominator tree the CFG is acyclic), a+b and c+d are computed once, and the growth orders
 PRE(M) = 0 <= PRE(MR) <= PRE(R). On generated CFGs every pre-mr / pre-r output is reducible
-when its input was, and the interpreter finds every version identical."""
+when its input was, and the interpreter finds every version identical. The growth bound
+(``restructure.MAX_GROWTH``): a function whose copies would pass it keeps fewer regions split
+(Fig. 6.1 under a tighter bound; varargs.c's ``@mixed``, 46x without it), still reducible and
+identical in the interpreter."""
 from __future__ import annotations
+
+import os
 
 import networkx as nx
 import pytest
+
+from benchmarks.optimize import PREPARE_FLAGS
+from pylogic.ir.llvm.clang import prepare_c
+from pylogic.ir.llvm.importer import import_llvm
+from pylogic.transforms.pre import restructure
+from tests.support import clang_path
 
 from pylogic.flow.value_names import value_names
 from pylogic.analysis.optimize import optimize
@@ -71,6 +82,48 @@ def test_fig_6_1_split_is_the_cmp_region_and_the_fix_makes_it_reducible():
             assert evaluations(module, (1, 2, 3, 4), INPUTS) == 6
             assert evaluations(new, (1, 2, 3, 4), INPUTS) == 2
     assert growth["m"] == 0 < growth["mr"] <= growth["r"]
+
+
+def _within_the_bound(module, new, record, bound, cases):
+    """Every function of ``new`` at most ``bound`` x its size in ``module``, reducible when it
+    was, the same as ``module`` in the interpreter on ``cases``; the record's totals."""
+    before = {fn.name: fn for fn in module.defined_functions()}
+    for fn in new.defined_functions():
+        size = sum(len(b.instrs) for b in before[fn.name].blocks)
+        assert sum(len(b.instrs) for b in fn.blocks) <= bound * size, fn.name
+        if reducible(before[fn.name]):
+            assert reducible(fn), fn.name
+    assert verify_module(new) == []
+    check = compare_modules(module, new, cases)
+    assert check.verdict == "identical", check.first_difference
+    return record.totals()
+
+
+def test_a_tighter_growth_bound_splits_fewer_regions(monkeypatch):
+    module = parse_module(FIG_6_1)               # 18 -> 63 instructions (3.5x) unbounded
+    monkeypatch.setattr(restructure, "MAX_GROWTH", 2)
+    run = optimize(module, ["pre-mr-split"], "t.pir", engine="clingo")
+    totals = _within_the_bound(module, run.module, run.passes[0].record, 2,
+                               [((1, 2, 3, 4), INPUTS)])
+    assert totals["over_growth"] >= 1 and totals["size_after"] <= 36
+
+
+@pytest.mark.slow
+def test_varargs_mixed_stays_within_the_growth_bound():
+    """varargs.c's ``@mixed``: a loop over a switch whose every case reads ``%ap`` (va_arg's
+    in-register / in-memory branches): four expressions' CMP regions cover the loop, the split
+    gives it 16 copies entered mid-body, and node splitting copies them again round after
+    round (292 -> 13,629 instructions unbounded). The bound keeps two of the four."""
+    if clang_path() is None:
+        pytest.skip("clang-14 is not installed")
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "ir", "llvm", "c", "varargs.c")
+    module, _ = import_llvm(prepare_c(path, PREPARE_FLAGS), path)
+    run = optimize(module, ["pre-mr-split", "pre-m"], "varargs.c", engine="clingo")
+    split = run.passes[0]
+    totals = _within_the_bound(module, split.module, split.record, restructure.MAX_GROWTH,
+                               [((), ())])
+    assert totals["over_growth"] >= 1 and totals["irreducible_left"] == 0
+    assert compare_modules(module, run.module, [((), ())]).verdict == "identical"
 
 
 @pytest.mark.slow
