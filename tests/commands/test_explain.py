@@ -147,6 +147,9 @@ def replay(node, checked, model, inputs, expanded, stats) -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("program,relation", SHIPPED)
 def test_explain_trees_of_shipped_analyses_replay(program, relation, engine, facts, capsys):
+    if relation == "ppg_subset" and engine != "clingo":
+        pytest.skip("ppg_closure.dl's trees replay on these engines through ppg_disjoint (each "
+                    "explain of it runs the whole PPG program again: 10 s on duckdb)")
     path = datalog_dir() / program
     checked = load_query(path=path)
     model = query(path, facts=facts, engine=engine, all_outputs=True)

@@ -89,14 +89,16 @@ def check(module: Module, relpath: str, engine: str) -> None:
         assert s.live_in == oracle.live_in(fn), fn.name
 
 
-SETTINGS = settings(max_examples=25, deadline=None,
+#: 10 examples of 20 functions (200 per engine, as 25 of 8 were): an engine call's fixed cost
+#: (DuckDB's above all) paid 10 times, not 25
+SETTINGS = settings(max_examples=10, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @SETTINGS
-@given(batch=st.lists(cfg_functions(), min_size=8, max_size=8))
+@given(batch=st.lists(cfg_functions(), min_size=20, max_size=20))
 def test_random_cfgs_match_the_oracle(engine, batch):
     check(Module(functions=tuple(distinct(batch)), path=RELPATH), RELPATH, engine)
 
@@ -104,7 +106,7 @@ def test_random_cfgs_match_the_oracle(engine, batch):
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @SETTINGS
-@given(batch=st.lists(functions(), min_size=8, max_size=8))
+@given(batch=st.lists(functions(), min_size=20, max_size=20))
 def test_generated_define_functions_match_the_oracle(engine, batch):
     check(Module(functions=tuple(distinct(batch)), path=RELPATH), RELPATH, engine)
 

@@ -103,7 +103,11 @@ def test_report_data_is_computed_only_when_a_report_is_asked_for(tmp_path):
     """Plain ``analyze`` (the main job) pays for no matrix and no derivation tree;
     ``--report-data`` writes what ``--html`` would render, for a later ``pathlogic report``."""
     plain, data, html = tmp_path / "plain", tmp_path / "data", tmp_path / "html"
-    common = [str(ROOT / "examples"), "--no-cache", "--quiet"]
+    src = tmp_path / "src"          # a loop with a call, and predicated code (a matrix)
+    src.mkdir()
+    for name in ("loop_call.pir", "pas_fig3b.pir"):
+        (src / name).write_bytes((ROOT / "examples" / name).read_bytes())
+    common = [str(src), "--no-cache", "--quiet"]
     assert main(["analyze", *common, "--out", str(plain)]) == 0
     assert not (plain / "report").exists()
     assert main(["analyze", *common, "--out", str(data), "--report-data"]) == 0
@@ -111,6 +115,7 @@ def test_report_data_is_computed_only_when_a_report_is_asked_for(tmp_path):
     assert main(["analyze", *common, "--out", str(html), "--html"]) == 0
     for name in ("matrices.json", "explanations.json"):
         assert (data / "report" / name).read_text() == (html / "report" / name).read_text()
+    assert "pas_fig3b.pir" in (data / "report" / "matrices.json").read_text()
     assert main(["report", str(data)]) == 0
     pages, expected = _pages(data / "html"), _pages(html / "html")
     assert pages.keys() == expected.keys()

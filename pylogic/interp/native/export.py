@@ -19,6 +19,7 @@ the interpreter stops (status 70).
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -47,6 +48,24 @@ def _tool(names, what: str, path: str) -> str:
         if p:
             return p
     raise PathlogicError(f"{names[0]} not found (install {what} to export LLVM IR)", SourceLoc(path))
+
+
+@functools.lru_cache(maxsize=4)
+def _runtime_ir(clang: str, source: bytes) -> str:
+    """``runtime.c`` compiled by ``clang`` (``RUNTIME_FLAGS``), keyed by its bytes ``source``:
+    one compile per process, not one per export (0.5 s CPU each)."""
+    with tempfile.TemporaryDirectory(prefix="pathlogic-runtime-") as tmp:
+        out = os.path.join(tmp, "runtime.ll")
+        _checked([clang, *RUNTIME_FLAGS, RUNTIME, "-o", out], SourceLoc(RUNTIME))
+        with open(out) as fh:
+            return fh.read()
+
+
+def _checked(cmd: list[str], where: SourceLoc) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:  # our own output rejected: a bug, said plainly
+        raise PathlogicError(f"{os.path.basename(cmd[0])} failed on the exported "
+                             f"module: {proc.stderr.strip()[:300]}", where)
 
 
 def _bytes_ir(data: bytes) -> str:
@@ -121,14 +140,12 @@ def export_llvm(module, entry: str = "main", fuel: int | None = None,
     link = _tool(("llvm-link-14", "llvm-link"), "llvm-14", module.path)
     with tempfile.TemporaryDirectory(prefix="pathlogic-export-") as tmp:
         pir, rt, out = (os.path.join(tmp, x) for x in ("program.ll", "runtime.ll", "out.ll"))
-        with open(pir, "w") as fh:
-            fh.write(program)
-        for cmd in ([clang, *RUNTIME_FLAGS, RUNTIME, "-o", rt],
-                    [link, "-opaque-pointers", "-S", pir, rt, "-o", out]):
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-            if proc.returncode != 0:  # our own output rejected: a bug, said plainly
-                raise PathlogicError(f"{os.path.basename(cmd[0])} failed on the exported "
-                                     f"module: {proc.stderr.strip()[:300]}", where)
+        with open(RUNTIME, "rb") as fh:
+            runtime = _runtime_ir(clang, fh.read())
+        for path, text in ((pir, program), (rt, runtime)):
+            with open(path, "w") as fh:
+                fh.write(text)
+        _checked([link, "-opaque-pointers", "-S", pir, rt, "-o", out], where)
         with open(out) as fh:
             return fh.read()
 

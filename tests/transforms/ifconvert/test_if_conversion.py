@@ -502,9 +502,10 @@ def test_generated_programs_keep_their_behaviour(seed, shape, max_blocks, allow_
 
 @pytest.mark.slow
 def test_generated_programs_do_get_converted():
-    """Guard against a vacuous property: most generated programs have regions to convert."""
+    """Guard against a vacuous property: most generated programs have regions to convert (60
+    programs, each an engine call)."""
     converted = total = 0
-    for seed in range(60):
+    for seed in range(20):
         for shape in ("dag", "structured", "random"):
             _, rec = if_convert(parse_module(generated_program(seed, shape), "g.pir"))
             total += 1
