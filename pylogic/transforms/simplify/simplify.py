@@ -508,7 +508,7 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]
     none is (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
     blocks, n = [], 0
     for b in fn.blocks:
-        instrs = []
+        instrs, before = [], n
         for k, ins in enumerate(b.instrs):
             got = rewrite(b.label, k, ins)
             if got is not None and got[0] != ins:
@@ -517,7 +517,8 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]
                 n += 1
             else:
                 instrs.append(ins)
-        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+        # a block left alone stays the same object (what it computed once per block is kept)
+        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)) if n > before else b)
     return (dataclasses.replace(fn, blocks=tuple(blocks)) if n else fn), n
 
 
@@ -536,7 +537,8 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
             keep = tuple(i for i in b.instrs
                          if not (_is_pure(i) and i.defs() and not any(d in read for d in i.defs())))
             n += len(b.instrs) - len(keep)
-            blocks.append(dataclasses.replace(b, instrs=keep))
+            blocks.append(dataclasses.replace(b, instrs=keep) if len(keep) < len(b.instrs)
+                          else b)
         if not n:
             return fn, removed
         removed += n
