@@ -108,3 +108,18 @@ def test_kills_among_the_available_equal_one_query_per_load(module):
                             and not spare(ins)(e))}
                 assert kills.within(ins, among) == want
                 assert kills.among(exprs).within(ins, among) == want
+
+
+def test_cyclic_blocks_equal_networkx_components(module):
+    import networkx as nx
+    from pylogic.flow.candidates import cyclic_blocks
+    from pylogic.ir.synthetic_values import random_module
+    functions = list(module.defined_functions()) + \
+        list(random_module(range(40), blocks=12).defined_functions())
+    for fn in functions:
+        g = nx.DiGraph()
+        g.add_nodes_from(b.label for b in fn.blocks)
+        g.add_edges_from(fn.edges())
+        want = {v for c in nx.strongly_connected_components(g) if len(c) > 1 for v in c}
+        want |= {a for a, b in g.edges() if a == b}
+        assert cyclic_blocks(fn) == want
