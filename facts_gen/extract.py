@@ -28,7 +28,7 @@ from facts_gen.interprocedural import RELATIONS as INTERPROCEDURAL, interprocedu
 from facts_gen.naming import function_id
 from facts_gen.value_flow import VALUE_FLOW_RELATIONS, value_flow_facts
 from facts_gen.vng import VNG_RELATIONS, vng_facts
-from pylogic.flow.fits_extension import ReturnFits
+from pylogic.flow.fits_extension import return_fits
 from pylogic.flow.known_bytes import function_contents
 from pylogic.flow.readonly_globals import readonly_globals
 from pylogic.identity_cache import BodyCache
@@ -104,7 +104,7 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         out["global_var"].append((relpath, g.name, g.size))
     if "value_flow" in run:
         defined = frozenset(fn.name for fn in module.functions if not fn.extern)
-        readonly, returns = readonly_globals(module), ReturnFits(module)
+        readonly, returns = readonly_globals(module), return_fits(module)
         contents = function_contents(module)
         sizes = {g.name: g.size for g in module.globals}
     for fn in module.functions:

@@ -31,15 +31,13 @@ from __future__ import annotations
 from typing import Optional
 
 from facts_gen.naming import instr_id
-from pylogic.flow.address_roots import ANY, is_global_root, memory_roots, written_root
-from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.address_roots import ANY, is_global_root, written_root
 from pylogic.flow.definitions import definitions
-from pylogic.flow.known_bytes import KnownBytes
 from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
-from pylogic.flow.spans import (load_spans, memory_offsets, object_sizes, roots_of_spans,
-                                written_span)
+from pylogic.flow.spans import written_span
+from pylogic.flow.value_flow_inputs import function_inputs
 from pylogic.flow.value_names import (MEMORY, expression_of, operand_text, reads_memory,
-                                      store_generated, value_names)
+                                      store_generated)
 from pylogic.ir.model import Function, Imm, Reg, Store
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
@@ -56,9 +54,8 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
     ``out`` (``defined``: the module's functions; ``readonly``: its ``readonly_globals``;
     ``returns``: its ``ReturnFits``; ``contents``: its ``function_contents`` for ``fn``;
     ``global_sizes``: {global: size})."""
-    names = value_names(fn)
-    known = KnownBytes(fn, names, defined, contents)
-    exprs = candidate_expressions(fn, names, returns, known)
+    inputs = function_inputs(fn, defined, readonly, returns, contents, global_sizes)
+    names, known, exprs = inputs.names, inputs.known, inputs.exprs
     if not exprs:
         return
     by_reg: dict[str, list[str]] = {}
@@ -76,11 +73,10 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
             loads.append(name)
             out["vf_load"].append((f, name))
     if loads:
-        roots = memory_roots(fn, defined, readonly)
-        offsets = memory_offsets(fn)
+        roots, offsets = inputs.roots, inputs.offsets
         globs = set()
-        spans = load_spans(fn, names, exprs, roots, offsets)
-        for name, rs in sorted(roots_of_spans(spans).items()):
+        spans = inputs.load_spans
+        for name, rs in sorted(inputs.load_roots.items()):
             out["vf_load_root"].extend((f, name, r) for r in sorted(rs))
             globs |= {r for r in rs if is_global_root(r)}
         for name, by_root in sorted(spans.items()):
@@ -124,6 +120,6 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
     out["vf_operand_expr"].extend((f, e, n) for e, n in sorted(built_on))
     if loads:
         out["vf_global_root"].extend((f, r) for r in sorted(globs))
-        sizes = object_sizes(fn, global_sizes or {})
+        sizes = inputs.object_sizes
         out["vf_store_over"].extend((f, i, r) for i, n in wide for r in sorted(globs)
                                     if r in sizes and n > sizes[r])

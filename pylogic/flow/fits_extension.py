@@ -15,6 +15,7 @@ asks of a narrower store); pathfinder.md §3.4.1.1 (across ``store L, t`` the na
 from __future__ import annotations
 
 from pylogic.flow.definitions import definitions
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import BinOp, Call, Cmp, Imm, Load, Mov, Reg, Ret
 
 
@@ -73,6 +74,12 @@ def fits_extension(v, size: int, signed: bool, defs: dict, seen: frozenset = fro
     return True
 
 
+def return_fits(module) -> "ReturnFits":
+    """``ReturnFits(module)``, one per module object: a PRE step's facts and its rewrite ask the
+    same questions of the same module (issue #28 item 1)."""
+    return _RETURN_FITS.get_or_compute(module, lambda: ReturnFits(module))
+
+
 class ReturnFits:
     """``returns(callee, size, signed)``: whether every value the module's function ``callee``
     returns fits ``size`` bytes so extended (``fits_extension`` of each ``ret`` operand; a bare
@@ -96,3 +103,7 @@ class ReturnFits:
                                                         frozenset(), self)
                     for b in fn.blocks for ins in b.instrs if isinstance(ins, Ret))
         return self.memo[key]
+
+
+#: module -> its ReturnFits
+_RETURN_FITS = IdentityCache(16)

@@ -196,10 +196,18 @@ def readonly_contents(module) -> dict[str, tuple[int, bytes, dict]]:
 
 def function_contents(module) -> Callable[[str], dict]:
     """``contents(function name)``: the ``KnownBytes`` contents of globals in that function --
-    ``readonly_contents``, and in main also ``relocated_contents``."""
-    ro = readonly_contents(module)
-    main = {**ro, **relocated_contents(module)}
-    return lambda name: main if name in ("@main", "main") else ro
+    ``readonly_contents``, and in main also ``relocated_contents``. One per module object (read
+    it, never change it): a PRE step's facts and rewrite share it, and with it their
+    ``value_flow_inputs``."""
+    def compute():
+        ro = readonly_contents(module)
+        main = {**ro, **relocated_contents(module)}
+        return lambda name: main if name in ("@main", "main") else ro
+    return _CONTENTS.get_or_compute(module, compute)
+
+
+#: module -> its function_contents
+_CONTENTS = IdentityCache(16)
 
 
 #: Longest write whose bytes ``KnownBytes`` follows.

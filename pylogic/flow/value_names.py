@@ -78,7 +78,30 @@ def expression_of(ins: Instr, names: Optional[dict] = None) -> Optional[tuple[st
     """``(name, op, leaves)`` of the expression ``ins`` computes, or None (moves, calls, stores,
     allocas, inputs, predicate defines, branches compute none). ``names`` (``value_names``)
     substitutes registers by the values they hold; ``leaves`` are the operands the name is
-    built from (the instruction's own operands when nothing is substituted)."""
+    built from (the instruction's own operands when nothing is substituted).
+
+    Remembered per ``names`` dict and instruction object (both by identity; a names dict is
+    never changed once built): the facts, the candidates, the load spans and each walk of a PRE
+    step name the same instructions under the same names again (issue #28 item 1)."""
+    if not names:
+        return _expression_of(ins, names)
+    memo = _EXPRESSIONS.get(names)
+    if memo is None:
+        memo = _EXPRESSIONS.put(names, {})
+    hit = memo.get(id(ins))
+    if hit is not None and hit[0] is ins:
+        return hit[1]
+    found = _expression_of(ins, names)
+    memo[id(ins)] = (ins, found)         # keeps ins alive, so its id is not reused
+    return found
+
+
+#: names dict -> {id(instruction): (instruction, its expression_of)}
+_EXPRESSIONS = IdentityCache(256)
+
+
+def _expression_of(ins: Instr, names: Optional[dict]) -> Optional[tuple[str, str, tuple]]:
+    """``expression_of`` computed."""
     op, args = op_and_args(ins)
     if op is None:
         return None

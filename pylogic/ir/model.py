@@ -318,12 +318,17 @@ class Block:
     loc: Optional[SourceLoc] = field(default=None, compare=False, repr=False)
 
     def successors(self) -> tuple[str, ...]:
-        """CFG successors in order, side exits included, without duplicates."""
-        seen: dict[str, None] = {}
-        for ins in self.instrs:
-            for t in branch_targets(ins):
-                seen.setdefault(t, None)
-        return tuple(seen)
+        """CFG successors in order, side exits included, without duplicates. Computed once per
+        block object (kept in its ``__dict__``, outside the fields: a block is immutable, and
+        every CFG walk asks again; issue #28 item 1)."""
+        got = self.__dict__.get("_successors")
+        if got is None:
+            seen: dict[str, None] = {}
+            for ins in self.instrs:
+                for t in branch_targets(ins):
+                    seen.setdefault(t, None)
+            got = self.__dict__["_successors"] = tuple(seen)
+        return got
 
 
 #: ``sN`` / ``uN`` (1 <= N <= 63): a typed parameter (docs/pir.md "Extensions").

@@ -24,15 +24,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from pylogic.flow.address_roots import memory_roots
 from pylogic.flow.candidates import candidate_expressions
 from pylogic.flow.definitions import definitions
-from pylogic.flow.fits_extension import ReturnFits
-from pylogic.flow.known_bytes import KnownBytes, function_contents
+from pylogic.flow.fits_extension import return_fits
+from pylogic.flow.known_bytes import function_contents
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.readonly_globals import readonly_globals
-from pylogic.flow.spans import (load_spans, memory_offsets, object_sizes, roots_of_spans, spares,
-                                write_summary)
+from pylogic.flow.spans import spares, write_summary
+from pylogic.flow.value_flow_inputs import function_inputs
 from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store_generated,
                                       substituted, value_names)
 from pylogic.identity_cache import IdentityCache
@@ -86,7 +85,6 @@ class _KillIndex:
         self.by_reg: dict[str, set] = defaultdict(set)
         self.loads = set()
         self.spare = spare              # spare(ins) -> (e -> the store or call leaves e alone)
-        self._memo = IdentityCache()    # ins -> what it kills
         for e, (op, leaves) in exprs.items():
             for a in leaves:
                 if isinstance(a, Reg):
@@ -94,17 +92,17 @@ class _KillIndex:
             if reads_memory(op, leaves):
                 self.loads.add(e)
 
-    def __call__(self, ins) -> frozenset:
-        got = self._memo.get(ins)            # the passes walk each block several times
-        if got is not None:
-            return got
-        out = set()
-        for r in ins.defs():
-            out |= self.by_reg.get(r, set())
+    def within(self, ins, among) -> set:
+        """What ``ins`` kills of ``among``: the alias queries (``spares``) asked only for the
+        loads in ``among`` (the walk's available expressions: csmith-2's first walk asked one
+        per store and candidate load before; issue #28 item 1)."""
+        out = {e for r in ins.defs() for e in self.by_reg.get(r, ()) if e in among}
         if clobbers_memory(ins):
-            spared = self.spare(ins) if self.spare else None
-            out |= {e for e in self.loads if not (spared and spared(e))}
-        return self._memo.put(ins, frozenset(out))
+            loads = [e for e in among if e in self.loads]
+            if loads:
+                spared = self.spare(ins) if self.spare else None
+                out.update(e for e in loads if not (spared and spared(e)))
+        return out
 
     def among(self, exprs) -> "_KillsAmong":
         """This index for ``exprs`` alone (a subset of its expressions)."""
@@ -121,30 +119,43 @@ class _KillsAmong:
 
     def __call__(self, ins) -> frozenset:
         got = self._memo.get(ins)
-        return got if got is not None else self._memo.put(ins, self.kills(ins) & self.exprs)
+        return got if got is not None else \
+            self._memo.put(ins, frozenset(self.kills.within(ins, self.exprs)))
+
+    def within(self, ins, among) -> frozenset:
+        return self(ins) & among
 
 
-def _stored(ins, exprs: dict, names: dict, defs: dict, returns=None, known=None) -> list[str]:
-    """The candidate loads whose value store ``ins`` makes its stored value, or whose bytes a
-    write of known bytes determines (vf_store_gen; ``returns``: the module's ``ReturnFits``;
-    ``known``: the function's ``KnownBytes``)."""
-    out = [e for e in store_generated(ins, names, defs, returns) if e in exprs] \
-        if isinstance(ins, Store) else []
-    if known is not None:
-        out += [e for e in known.generated(ins) if e in exprs and e not in out]
-    return out
+class _Stores:
+    """``stores(ins, exprs)``: the candidate loads in ``exprs`` whose value store ``ins`` makes
+    its stored value, or whose bytes a write of known bytes determines (vf_store_gen;
+    ``returns``: the module's ``ReturnFits``; ``known``: the function's ``KnownBytes``); each
+    instruction's computed once (the walks ask for it three times; issue #28 item 1)."""
+
+    def __init__(self, names: dict, defs: dict, returns=None, known=None):
+        self.names, self.defs, self.returns, self.known = names, defs, returns, known
+        self._memo = IdentityCache()        # ins -> every load it generates, in order
+
+    def __call__(self, ins, exprs) -> list[str]:
+        every = self._memo.get(ins)
+        if every is None:
+            every = store_generated(ins, self.names, self.defs, self.returns) \
+                if isinstance(ins, Store) else []
+            if self.known is not None:
+                every = every + [e for e in self.known.generated(ins) if e not in every]
+            self._memo.put(ins, every)
+        return [e for e in every if e in exprs]
 
 
 def _stored_value(ins, e: str, known=None):
-    """What load ``e`` reads right after ``ins`` generates it (``_stored``)."""
+    """What load ``e`` reads right after ``ins`` generates it (``_Stores``)."""
     if known is not None and e in known.generated(ins):
         v = known.generated(ins)[e]
         return Imm(v) if isinstance(v, int) else v          # a relocated global's address
     return ins.value
 
 
-def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, defs=None,
-          returns=None, known=None):
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, stores=None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
     with ``available`` the expressions whose temporary is valid at the block's entry; a store
     makes the loads it generates available (``t = mov v`` after it)."""
@@ -156,9 +167,9 @@ def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, de
         yield ins, e, e is not None and e in avail
         if e is not None:
             avail.add(e)
-        avail -= kills(ins)
-        if defs is not None:
-            avail.update(_stored(ins, exprs, names, defs, returns, known))
+        avail -= kills.within(ins, avail)
+        if stores is not None:
+            avail.update(stores(ins, exprs))
 
 
 def _computation(ins, dest: str):
@@ -171,13 +182,18 @@ def insertion_templates(fn: Function, returns=None, known=None) -> tuple[dict, d
     it whose operands are all leaves})``: what an edge insertion copies (PathFinder §6.2)."""
     names = value_names(fn) if known is None else known.names
     exprs = candidate_expressions(fn, names, returns, known)
+    return names, exprs, _templates(fn, names, exprs)
+
+
+def _templates(fn: Function, names: dict, exprs: dict) -> dict:
+    """``insertion_templates``' third part, from the names and candidates already computed."""
     template = {}
     for b in fn.blocks:
         for ins in b.instrs:
             found = expression_of(ins, names) if ins.guard is None else None
             if found is not None and found[0] in exprs and not substituted(ins, names):
                 template.setdefault(found[0], ins)
-    return names, exprs, template
+    return template
 
 
 def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict,
@@ -191,8 +207,10 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     only from a computation whose operands are all leaves (the name's own operands, valid on
     the edge); without one, its insertions are dropped and only Must-available computations
     reuse its temporary (global CSE on value names)."""
-    known = KnownBytes(fn, None, defined, contents)   # writes of known bytes (vf_store_gen)
-    names, exprs, template = insertion_templates(fn, returns, known)
+    # the facts' value names, known bytes (vf_store_gen), candidates, roots and spans
+    inputs = function_inputs(fn, defined, readonly, returns, contents, global_sizes)
+    known, names, exprs = inputs.known, inputs.names, inputs.exprs
+    template = _templates(fn, names, exprs)
     plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in)
     inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
     entry_avail = defaultdict(set)
@@ -203,40 +221,37 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # which expressions have reuse: an insertion, or a computation t already holds, or an
     # operand of an insertion read from its temporary
     reused = {e for _, _, e in inserts} | {n for _, n in edge_uses}
-    roots = memory_roots(fn, defined, readonly)   # the module's functions, read-only globals
-    offsets = memory_offsets(fn)
-    lspans = load_spans(fn, names, exprs, roots, offsets)
-    lroots = roots_of_spans(lspans)
-    osizes = object_sizes(fn, global_sizes or {})
+    roots, offsets = inputs.roots, inputs.offsets   # the module's functions, read-only globals
+    lspans, lroots, osizes = inputs.load_spans, inputs.load_roots, inputs.object_sizes
 
     def spare(ins):         # alias facts (vf_load_root / vf_store_root, vf_*_span, vf_store_over)
         write = write_summary(ins, roots, defined, offsets)      # once for every load asked
         return lambda e: spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets,
                                 osizes, write)
     kills = _KillIndex(exprs, spare)
-    defs = definitions(fn)
+    stores = _Stores(names, definitions(fn), returns, known)
     for b in fn.blocks:
-        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills, defs,
-                                             returns, known) if held}
+        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills,
+                                             stores) if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = kills.among(exprs_t)
-    needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, defs,
-                                  inserts, edge_uses, returns, known)
+    needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, stores,
+                                  inserts, edge_uses)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out, out_index = [], []
         for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t,
-                                  defs, returns, known):
+                                  stores):
             if e is None:
                 out.append(ins)
                 # store-to-load forwarding: the stored value is the load's (vf_store_gen),
                 # copied only where some path reaches a use of the temporary
                 k = len(out_index)
                 out.extend(Mov(dest=temp[g], src=_stored_value(ins, g, known), loc=ins.loc)
-                           for g in _stored(ins, exprs_t, names, defs, returns, known)
+                           for g in stores(ins, exprs_t)
                            if (b.label, k, g) in needed)
                 out_index.append(ins)
                 continue
@@ -328,8 +343,8 @@ def _leaf_text(leaf) -> str:
 
 
 def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
-                         names: dict, kills, defs: dict, inserts: set,
-                         edge_uses: set = frozenset(), returns=None, known=None) -> set:
+                         names: dict, kills, stores: _Stores, inserts: set,
+                         edge_uses: set = frozenset()) -> set:
     """``{(block, index, e)}``: the stores generating ``e`` whose value some path carries to a
     computation of ``e`` that reuses the temporary, before any other write of it or kill of
     ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge writes
@@ -338,12 +353,11 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     for b in fn.blocks:
         ev = []
         for k, (ins, e, held) in enumerate(_walk(b, exprs_t, entry_avail[b.label] & reused,
-                                                 names, kills, defs, returns, known)):
+                                                 names, kills, stores)):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
             ev.extend((k, x, "kill") for x in kills(ins))
-            ev.extend((k, g, "store") for g in _stored(ins, exprs_t, names, defs, returns,
-                                                       known))
+            ev.extend((k, g, "store") for g in stores(ins, exprs_t))
         events[b.label] = ev
     first = {}
     for label, ev in events.items():
@@ -472,7 +486,7 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     """``(new module, record)``: PRE(M) on every (or each named) function; ``rows`` holds
     ``pre_m_insert`` and ``pre_cand_m_avail_in`` of the module (``Rows``)."""
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
-    readonly, returns = readonly_globals(module), ReturnFits(module)
+    readonly, returns = readonly_globals(module), return_fits(module)
     contents = function_contents(module)
     sizes = {g.name: g.size for g in module.globals}
 

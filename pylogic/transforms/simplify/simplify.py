@@ -508,7 +508,7 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]
     none is (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
     blocks, n = [], 0
     for b in fn.blocks:
-        instrs = []
+        instrs, before = [], n
         for k, ins in enumerate(b.instrs):
             got = rewrite(b.label, k, ins)
             if got is not None and got[0] != ins:
@@ -517,30 +517,54 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]
                 n += 1
             else:
                 instrs.append(ins)
-        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)))
+        # a block left alone stays the same object (what it computed once per block is kept)
+        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)) if n > before else b)
     return (dataclasses.replace(fn, blocks=tuple(blocks)) if n else fn), n
 
 
 def _delete_dead(fn: Function) -> tuple[Function, int]:
-    """Pure definitions whose destinations nothing reads, deleted until none is left."""
-    removed = 0
-    while True:
-        read = set()
-        for b in fn.blocks:
-            for ins in b.instrs:
-                read.update(a.name for a in ins.uses() if isinstance(a, Reg))
-                if ins.guard is not None:
-                    read.add(ins.guard)
-        blocks, n = [], 0
-        for b in fn.blocks:
-            keep = tuple(i for i in b.instrs
-                         if not (_is_pure(i) and i.defs() and not any(d in read for d in i.defs())))
-            n += len(b.instrs) - len(keep)
-            blocks.append(dataclasses.replace(b, instrs=keep))
-        if not n:
-            return fn, removed
-        removed += n
-        fn = dataclasses.replace(fn, blocks=tuple(blocks))
+    """Pure definitions whose destinations nothing reads, deleted until none is left: read
+    counts per register, a definition deleted when none of its destinations is read, its reads
+    uncounted (deletion is monotone, so any order reaches the rounds' result; one pass instead
+    of one per round of deletions, issue #28 item 1)."""
+    reads: Counter = Counter()
+    writers: dict = {}                  # register -> [(block, index)] of pure definitions
+    candidates = []
+    for bi, b in enumerate(fn.blocks):
+        for k, ins in enumerate(b.instrs):
+            for a in ins.uses():
+                if isinstance(a, Reg):
+                    reads[a.name] += 1
+            if ins.guard is not None:
+                reads[ins.guard] += 1
+            if _is_pure(ins) and ins.defs():
+                candidates.append((bi, k))
+                for d in ins.defs():
+                    writers.setdefault(d, []).append((bi, k))
+    blocks = fn.blocks
+    work = [site for site in candidates
+            if not any(reads[d] for d in blocks[site[0]].instrs[site[1]].defs())]
+    dead: set = set()
+    while work:
+        site = work.pop()
+        ins = blocks[site[0]].instrs[site[1]]
+        if site in dead or any(reads[d] for d in ins.defs()):
+            continue
+        dead.add(site)
+        read = [a.name for a in ins.uses() if isinstance(a, Reg)]
+        if ins.guard is not None:
+            read.append(ins.guard)
+        for r in read:
+            reads[r] -= 1
+            if not reads[r]:
+                work.extend(writers.get(r, ()))
+    if not dead:
+        return fn, 0
+    out = []
+    for bi, b in enumerate(blocks):
+        keep = tuple(ins for k, ins in enumerate(b.instrs) if (bi, k) not in dead)
+        out.append(dataclasses.replace(b, instrs=keep) if len(keep) < len(b.instrs) else b)
+    return dataclasses.replace(fn, blocks=tuple(out)), len(dead)
 
 
 def return_bits(values: FunctionValues) -> Bits:
