@@ -277,11 +277,13 @@ def _with_groups(r: Rule, component: dict, groups: list) -> list:
     rest of its body binds more variables than the aggregate's group: the groups (the
     aggregate's variables the rest binds) as a relation, the aggregate once per group, and
     the rule reading it. clingo grounds an aggregate's elements once per binding of the
-    rest of the body, not per group (gringo's accumulation rules): ``_dt_next_pred(n, p, q)
-    :- _dt_pred(n, p, rp), _dt_pred(n, q, rq), rq > rp, rq = min r : {_dt_pred(n, _, r), r >
-    rp}`` (dominator_tree.dl) folded each predecessor's set once per later predecessor q;
-    per group (n, rp): clingo's grounding of ``cfg_analyses.dl`` on a 3,000-block structured
-    CFG 1,267 M -> 1,190 M instructions (callgrind). A group with no element is one in
+    rest of the body, not per group (gringo's accumulation rules): ``_pg_tnext(f, t, yn, yp,
+    yq) :- _pg_tpred(f, t, yn, yp), _pg_tpred(f, t, yn, yq), yq > yp, yq = min y :
+    {_pg_tpred(f, t, yn, y), y > yp}`` (ppg/cfg.dl) would fold each predecessor's set once per
+    later predecessor yq; per group (f, t, yn, yp) once (the same rewrite of the former
+    ``_dt_next_pred`` of lib/dominator_tree.dl: clingo's grounding of ``cfg_analyses.dl`` on a
+    3,000-block structured CFG 1,267 M -> 1,190 M instructions, callgrind; that library now
+    names the groups itself, ``_dt_has_next``). A group with no element is one in
     Soufflé too (count and sum 0, min and max nothing). ``groups``: (rules) per rewritten
     rule, numbering the new relations."""
     aggs = [b for b in r.body if isinstance(b, AggLit)]
