@@ -73,7 +73,7 @@ def test_simplify_reads_no_value_flow_vng_or_interprocedural_facts(programs, mon
     """``simplify`` needs only ``idom``: the costly extractors must not run."""
     def boom(*a, **k):
         raise AssertionError("simplify paid for facts it does not read")
-    for name in ("value_flow_facts", "readonly_globals", "ReturnFits", "function_contents",
+    for name in ("value_flow_facts", "readonly_globals", "return_fits", "function_contents",
                  "vng_facts", "interprocedural_facts", "instruction_facts"):
         monkeypatch.setattr(extract, name, boom)
     assert PASSES["simplify"].needs == ("idom",)
