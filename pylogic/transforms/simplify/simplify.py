@@ -527,16 +527,16 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
     counts per register, a definition deleted when none of its destinations is read, its reads
     uncounted (deletion is monotone, so any order reaches the rounds' result; one pass instead
     of one per round of deletions, issue #28 item 1)."""
+    def read(ins) -> list:              # the registers ins reads: operands, then its guard
+        out = [a.name for a in ins.uses() if isinstance(a, Reg)]
+        return out + [ins.guard] if ins.guard is not None else out
+
     reads: Counter = Counter()
     writers: dict = {}                  # register -> [(block, index)] of pure definitions
     candidates = []
     for bi, b in enumerate(fn.blocks):
         for k, ins in enumerate(b.instrs):
-            for a in ins.uses():
-                if isinstance(a, Reg):
-                    reads[a.name] += 1
-            if ins.guard is not None:
-                reads[ins.guard] += 1
+            reads.update(read(ins))
             if _is_pure(ins) and ins.defs():
                 candidates.append((bi, k))
                 for d in ins.defs():
@@ -551,10 +551,7 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
         if site in dead or any(reads[d] for d in ins.defs()):
             continue
         dead.add(site)
-        read = [a.name for a in ins.uses() if isinstance(a, Reg)]
-        if ins.guard is not None:
-            read.append(ins.guard)
-        for r in read:
+        for r in read(ins):
             reads[r] -= 1
             if not reads[r]:
                 work.extend(writers.get(r, ()))
