@@ -345,3 +345,11 @@ def test_a_builtin_the_runtime_lacks_is_refused_by_name(tmp_path, capsys):
                 "s.c")
     assert cli(["export", str(src), "--llvm", "-o", str(tmp_path / "x.ll")]) == 1
     assert "does not provide strspn" in capsys.readouterr().err
+
+
+def test_a_tool_failure_names_what_it_failed_on():
+    from pylogic.errors import SourceLoc
+    from pylogic.interp.native.export import _checked
+    with pytest.raises(PathlogicError, match=r"false failed on the runtime") as e:
+        _checked(["false"], "the runtime", SourceLoc("runtime.c"))
+    assert "runtime.c" in str(e.value)

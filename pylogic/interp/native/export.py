@@ -56,16 +56,18 @@ def _runtime_ir(clang: str, source: bytes) -> str:
     one compile per process, not one per export (0.5 s CPU each)."""
     with tempfile.TemporaryDirectory(prefix="pathlogic-runtime-") as tmp:
         out = os.path.join(tmp, "runtime.ll")
-        _checked([clang, *RUNTIME_FLAGS, RUNTIME, "-o", out], SourceLoc(RUNTIME))
+        _checked([clang, *RUNTIME_FLAGS, RUNTIME, "-o", out], "the runtime", SourceLoc(RUNTIME))
         with open(out) as fh:
             return fh.read()
 
 
-def _checked(cmd: list[str], where: SourceLoc) -> None:
+def _checked(cmd: list[str], what: str, where: SourceLoc) -> None:
+    """Run ``cmd`` on ``what`` (the exported module, the runtime); a failure is our own output
+    or runtime rejected: a bug, said plainly at ``where``."""
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:  # our own output rejected: a bug, said plainly
-        raise PathlogicError(f"{os.path.basename(cmd[0])} failed on the exported "
-                             f"module: {proc.stderr.strip()[:300]}", where)
+    if proc.returncode != 0:
+        raise PathlogicError(f"{os.path.basename(cmd[0])} failed on {what}: "
+                             f"{proc.stderr.strip()[:300]}", where)
 
 
 def _bytes_ir(data: bytes) -> str:
@@ -145,7 +147,7 @@ def export_llvm(module, entry: str = "main", fuel: int | None = None,
         for path, text in ((pir, program), (rt, runtime)):
             with open(path, "w") as fh:
                 fh.write(text)
-        _checked([link, "-opaque-pointers", "-S", pir, rt, "-o", out], where)
+        _checked([link, "-opaque-pointers", "-S", pir, rt, "-o", out], "the exported module", where)
         with open(out) as fh:
             return fh.read()
 
