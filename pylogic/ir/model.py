@@ -52,7 +52,9 @@ class Imm:
     value: int
 
     def __post_init__(self):
-        object.__setattr__(self, "value", to_signed64(self.value))
+        value = self.value
+        if type(value) is not int or not MIN64 <= value <= MAX64:   # else already as wrapped
+            object.__setattr__(self, "value", to_signed64(value))
 
     def __str__(self) -> str:
         return str(self.value)

@@ -73,6 +73,11 @@ _VALUE = re.compile(_VAL)
 _POINTER_ARRAY = re.compile(rf"\[ptr {_VAL}(?:, ptr {_VAL})*\]")
 _POINTER_ELEMENT = re.compile(rf"ptr {_VAL}")
 
+#: A phi of a scalar type (``%x = phi i32 [ %a, %bb1 ], [ 0, %bb2 ]``; lowered on the edges:
+#: lower.FunctionLowerer._collect_phis reads it with ``phi``).
+_PHI = re.compile(rf"{_DEST}phi {_TY} (\[ {_VAL}, %{_NAME} \](?:, \[ {_VAL}, %{_NAME} \])*)\Z")
+_PHI_INCOMING = re.compile(rf"\[ {_VAL}, %({_NAME}) \]")
+
 _WORD_VALUES = {"true": ("int", 1), "false": ("int", 0), "null": ("zero",), "undef": ("zero",),
                 "poison": ("zero",)}
 I1 = IntT(1)
@@ -182,8 +187,18 @@ def _gep(lw, text: str) -> bool:
     src = type_of(m[2])
     if src is None:
         return False
-    indices = iter([(type_of(t), value(v)) for t, v in _GEP_INDEX.findall(m[4])])
-    lw.gep(lw.regs.get(m[1]), src, PTR, value(m[3]), lambda: next(indices, None))
+    index_text = m[4]
+    if "%" not in index_text:        # constant indices: their offset, once per module and text
+        offsets = lw.ctx.constant_gep_offsets
+        key = (m[2], index_text)
+        offset = offsets.get(key)
+        if offset is not None:
+            lw.offset_by(lw.regs.get(m[1]), lw.op(PTR, value(m[3])), offset)
+            return True
+    indices = iter([(type_of(t), value(v)) for t, v in _GEP_INDEX.findall(index_text)])
+    offset = lw.gep(lw.regs.get(m[1]), src, PTR, value(m[3]), lambda: next(indices, None))
+    if offset is not None and "%" not in index_text:
+        offsets[key] = offset
     return True
 
 
@@ -265,6 +280,28 @@ def _alloca(lw, text: str) -> bool:
 
 def _phi(lw, text: str) -> bool:
     return True                 # lowered as copies on the edges (lower._collect_phis)
+
+
+def phi(text: str) -> tuple | None:
+    """(destination as written, type, {predecessor label: value term}) of a phi line of an
+    integer (up to 64 bits) or pointer type, as the token path reads it (the first value
+    of a label repeated wins); None for any other line."""
+    m = _PHI.match(text)
+    if m is None:
+        return None
+    ty = type_of(m[2])
+    if not _scalar(ty):
+        return None
+    pairs = _PHI_INCOMING.findall(m[3])
+    if ", ".join(f"[ {v}, %{label} ]" for v, label in pairs) != m[3]:
+        return None                 # split otherwise than the text reads
+    incoming: dict = {}
+    try:
+        for v, label in pairs:
+            incoming.setdefault(label, value(v))
+    except _NotRead:
+        return None
+    return m[1], ty, incoming
 
 
 def _memory(lw, text: str) -> bool:

@@ -258,3 +258,42 @@ define i32 @f() {
 """
     fast, reference = both_ways(text)
     assert fast == reference and "@__pathlogic_init" in fast[0]
+
+
+@st.composite
+def phi_lines(draw):
+    """A phi at the head of ``next`` (predecessors ``entry`` and ``other``), in a fast form or
+    a near miss (wide or aggregate types, a label named twice, a value the token path reads)."""
+    ty = draw(st.sampled_from(TYPES))
+    preds = draw(st.sampled_from([["entry", "other"], ["other", "entry"],
+                                  ["entry", "other", "other"]]))
+    incoming = ", ".join(f"[ {val(draw, ty)}, %{p} ]" for p in preds)
+    return f"%ph = phi {ty} {incoming}"
+
+
+def _with_phi(line: str) -> str:
+    return _function(["%d0 = add i32 %b, 1"]).replace(
+        "next:\n", f"next:\n  {line}\n  %use = icmp eq i64 0, 0\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(phi_lines())
+@pytest.mark.slow
+def test_random_phis_lower_the_same_both_ways(line):
+    fast, reference = both_ways(_with_phi(line))
+    assert fast == reference
+
+
+def test_phis_are_read_without_tokens(monkeypatch):
+    from pylogic.ir.llvm import lower
+    line = "%ph = phi i32 [ %b, %entry ], [ 7, %other ]"
+    assert fastpath.phi(line) == ("%ph", IntT(32), {"entry": ("local", "%b"),
+                                                    "other": ("int", 7)})
+    assert fastpath.phi("%ph = phi i128 [ 1, %entry ], [ 7, %other ]") is None
+    seen = []
+    real = lower.tokenize
+    monkeypatch.setattr(lower, "tokenize", lambda text: seen.append(text) or real(text))
+    module, report = import_llvm(_with_phi(line), "<test>")
+    assert report.complete and line not in seen
+    fast, reference = both_ways(_with_phi(line))
+    assert fast == reference and "7" in fast[0]
