@@ -117,9 +117,24 @@ def pointer_elements(init: str, count: int | None) -> list | None:
         return None
 
 
+#: _constant_gep's terms by text (csmith names the same element of a global again and again;
+#: the terms are only read); cleared when large, as types.tokenize's tokens.
+_CONSTANT_GEPS: dict[str, tuple] = {}
+_CONSTANT_GEPS_MAX = 100_000
+
+
 def _constant_gep(text: str) -> tuple:
     """parse_value's term of a _CONSTANT_GEP: (source type, [(ptr, the global), (iN, index),
     ...])."""
+    got = _CONSTANT_GEPS.get(text)
+    if got is None:
+        if len(_CONSTANT_GEPS) > _CONSTANT_GEPS_MAX:
+            _CONSTANT_GEPS.clear()
+        got = _CONSTANT_GEPS[text] = _read_constant_gep(text)
+    return got
+
+
+def _read_constant_gep(text: str) -> tuple:
     m = _CONSTANT_GEP_PARTS.fullmatch(text)
     src = type_of(m[1])
     indices = [(type_of(t), ("int", int(v))) for t, v in _GEP_INDEX.findall(m[3])]
@@ -165,6 +180,9 @@ def _load(lw, text: str) -> bool:
     ty = type_of(m[2])
     if ty is None:
         return False
+    if _scalar(ty):                 # load's scalar case, its checks passed
+        lw.load_scalar(lw.regs.get(m[1]), ty, lw.op(PTR, value(m[3])))
+        return True
     lw.load(lw.regs.get(m[1]), ty, PTR, value(m[3]))
     return True
 
@@ -176,7 +194,12 @@ def _store(lw, text: str) -> bool:
     ty = type_of(m[1])
     if ty is None:
         return False
-    lw.store(ty, value(m[2]), PTR, value(m[3]))
+    v, p = value(m[2]), value(m[3])
+    if _scalar(ty):                 # store's scalar case, its checks passed: address first
+        addr = lw.op(PTR, p)
+        lw.store_scalar(ty, lw.op(ty, v), addr)
+        return True
+    lw.store(ty, v, PTR, p)
     return True
 
 

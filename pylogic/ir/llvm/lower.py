@@ -219,6 +219,7 @@ class FunctionLowerer:
         self.wide = WideLowering(self)  # integers wider than 64 bits (wide.py)
         self.local_ops: dict[str, Reg] = {}   # LLVM name as written -> its operand (``op``)
         self.const_ops: dict[tuple, Imm] = {}  # (bits, value term) -> its operand
+        self.global_ops: dict[str, object] = {}  # '@g' -> its address operand
 
     # ------------------------------------------------------------ driver
     def lower(self) -> Function:
@@ -441,6 +442,11 @@ class FunctionLowerer:
             got = self.const_ops.get(key)
             if got is None:
                 got = self.const_ops[key] = Imm(eval_const(ty, v, self.L))
+            return got
+        if kind == "global":            # its address (eval_const's), one operand per name
+            got = self.global_ops.get(v[1])
+            if got is None:
+                got = self.global_ops[v[1]] = self.address(Address(v[1], 0))
             return got
         if kind == "float":
             raise Unsupported("floating point")

@@ -461,12 +461,15 @@ def _pow2_ceil(n: int) -> int:
     return p
 
 
+#: A line starting with ``%`` and holding `` = type ``, newline first (a pattern opening with a
+#: literal is searched for it: 5x faster than splitting a csmith module into lines, #32).
+_TYPE_LINE = re.compile(r"\n(%[^\n]* = type [^\n]*)")
+
+
 def parse_type_definitions(module_text: str) -> dict[str, object]:
     """``%struct.S = type { ... }`` lines of a printed module -> {name: StructT | None(opaque)}."""
     named: dict[str, object] = {}
-    for line in module_text.splitlines():
-        if not line.startswith("%") or " = type " not in line:
-            continue
+    for line in _TYPE_LINE.findall("\n" + module_text):
         c = Cursor(tokenize(line))
         name = c.next().text
         c.expect("="); c.expect("type")
