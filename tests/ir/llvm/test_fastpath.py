@@ -210,6 +210,8 @@ def test_int_initializer_reads_csmith_shapes():
     assert write_int_initializer(ty, "[[2 x i16] [i16 1, i16 -2], [2 x i16] [i16 3, i16 4]]",
                                  LAYOUT, buf)
     assert bytes(buf) == bytes([1, 0, 254, 255, 3, 0, 4, 0])
+    assert LAYOUT.int_form(ty)[3] == ("<4H", 0xFFFF)     # written by one pack
+    assert LAYOUT.int_form(parse_type(Cursor(tokenize("[2 x %struct.S]"))))[3] is None
     s = parse_type(Cursor(tokenize("[1 x %struct.S]")))
     assert write_int_initializer(s, "[%struct.S { i8 -1, i32 258 }]", LAYOUT, bytearray(8))
     assert not write_int_initializer(s, "[%struct.S { i8 -1, i32 258 }] ", LAYOUT, bytearray(8))
