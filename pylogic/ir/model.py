@@ -7,7 +7,7 @@ their ``%``/``@`` prefix. Integer literals are normalised to signed 64-bit.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from typing import Optional, Union
 
 from pylogic.errors import SourceLoc
@@ -52,7 +52,9 @@ class Imm:
     value: int
 
     def __post_init__(self):
-        object.__setattr__(self, "value", to_signed64(self.value))
+        value = self.value
+        if type(value) is not int or not MIN64 <= value <= MAX64:   # else already as wrapped
+            object.__setattr__(self, "value", to_signed64(value))
 
     def __str__(self) -> str:
         return str(self.value)
@@ -415,3 +417,44 @@ def uses_exit_splitting(module: Module) -> bool:
     call with continuations; docs/pir.md "Extensions")."""
     return any((isinstance(ins, Ret) and ins.exit) or (isinstance(ins, Call) and ins.continuations)
                for fn in module.functions for b in fn.blocks for ins in b.instrs)
+
+
+# ---------------------------------------------------------------- construction
+
+def _dict_init(cls) -> None:
+    """Give the frozen dataclass ``cls`` an ``__init__`` with the generated one's signature,
+    defaults, field order and ``__post_init__`` call that stores the fields into the instance's
+    ``__dict__`` directly. The generated one assigns each field through ``object.__setattr__``
+    (frozen: Python's dataclasses.py, ``_field_init``), a call per field: about half of building
+    an instruction, 236k of them in the LLVM import of csmith 1-40 (#32)."""
+    params, kw_only, body, env = ["self"], False, [], {}
+    for f in fields(cls):
+        if not f.init:
+            raise TypeError(f"{cls.__name__}.{f.name}: only init fields are supported")
+        if f.default_factory is not MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: no default factories")
+        if f.kw_only and not kw_only:
+            params.append("*")
+            kw_only = True
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    d[{f.name!r}] = {f.name}")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    text = f"def __init__({', '.join(params)}):\n    d = self.__dict__\n" + "\n".join(body)
+    exec(text, env)
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    init.__doc__ = cls.__init__.__doc__
+    init.__annotations__ = dict(cls.__init__.__annotations__)
+    cls.__init__ = init
+
+
+for _cls in [c for c in list(globals().values())
+             if isinstance(c, type) and is_dataclass(c) and c.__module__ == __name__]:
+    _dict_init(_cls)
+del _cls

@@ -28,8 +28,8 @@ from __future__ import annotations
 from pylogic.errors import SourceLoc, VerifyError
 from pylogic.ir.model import (
     BINARY_OPS, DEPOSIT_TYPES, MEMORY_SIZES, RELATIONS, TRUE_PREDICATES, UNARY_OPS, BinOp,
-    Block, Call, Cmp, Function, GlobalAddr, Load, Module, PredDefine, Ret, Store, UnOp,
-    branch_targets, param_type_range,
+    Block, Br, Call, Cmp, CondBr, Function, GlobalAddr, Load, Module, PredDefine, Reg, Ret,
+    Store, UnOp, branch_targets, param_type_range,
 )
 
 __all__ = ["verify_module", "check_module", "VerifyErrors", "VARIADIC_PARAM"]
@@ -218,15 +218,38 @@ def _verify_exits(ins: Call, functions: dict, exits: dict, report) -> None:
                f"'{ins.callee}' returns through exit {top.exit} (ret.{top.exit}{where})", ins)
 
 
+def _class_checks(cls) -> tuple:
+    """What ``_verify_instr`` checks on instructions of class ``cls`` beyond every instruction's
+    guard, destinations and operands: (branch targets?, predicate define?, the check of its
+    own fields or None), by ``issubclass`` in the order the checks were once an ``isinstance``
+    chain; looked up once per class (#32: the chain was half of verifying an imported module)."""
+    own = next((check for kind, check in ((BinOp, _check_binop), (UnOp, _check_unop),
+                                          (Cmp, _check_cmp), ((Load, Store), _check_size),
+                                          (Call, _check_call))
+                if issubclass(cls, kind)), None)
+    return (any(issubclass(cls, k) for k in (Br, CondBr, Call)), issubclass(cls, PredDefine),
+            own)
+
+
+_CLASS_CHECKS: dict[type, tuple] = {}
+
+
 def _verify_instr(ins, fn: Function, labels: dict, predicates: set, functions: dict,
                   globals_: dict, report) -> None:
-    for t in branch_targets(ins):
-        if t not in labels:
-            report(f"branch target '{t}' is not a label of function '{fn.name}'", ins)
-    if ins.guard is not None and ins.guard not in TRUE_PREDICATES and ins.guard not in predicates:
-        report(f"guard '{ins.guard}' is not a predicate (no predicate define in the function "
+    cls = type(ins)
+    checks = _CLASS_CHECKS.get(cls)
+    if checks is None:
+        checks = _CLASS_CHECKS[cls] = _class_checks(cls)
+    targets, pdefine, own = checks
+    if targets:
+        for t in branch_targets(ins):
+            if t not in labels:
+                report(f"branch target '{t}' is not a label of function '{fn.name}'", ins)
+    guard = ins.guard
+    if guard is not None and guard not in TRUE_PREDICATES and guard not in predicates:
+        report(f"guard '{guard}' is not a predicate (no predicate define in the function "
                f"writes it; use p0/true or define it with pcmp)", ins)
-    if isinstance(ins, PredDefine):
+    if pdefine:
         if not 1 <= len(ins.dests) <= 2:
             report(f"a predicate define has one or two destinations, not {len(ins.dests)}", ins)
         names = [d.name for d in ins.dests]
@@ -249,28 +272,44 @@ def _verify_instr(ins, fn: Function, labels: dict, predicates: set, functions: d
                        f"'{ins.opcode}' (predicates must be written only by pcmp)", ins)
             elif d in globals_:
                 report(f"destination '{d}' is the name of a global", ins)
-    if isinstance(ins, BinOp) and ins.op not in BINARY_OPS:
-        report(f"unknown binary operator '{ins.op}'", ins)
-    elif isinstance(ins, UnOp) and ins.op not in UNARY_OPS:
-        report(f"unknown unary operator '{ins.op}'", ins)
-    elif isinstance(ins, Cmp) and ins.rel not in RELATIONS:
-        report(f"unknown relation '{ins.rel}'", ins)
-    elif isinstance(ins, (Load, Store)) and ins.size not in MEMORY_SIZES:
-        report(f"'{ins.opcode}' size {ins.size} is not one of 1, 2, 4, 8", ins)
-    elif isinstance(ins, Call):
-        callee = functions.get(ins.callee)
-        if callee is None:
-            report(f"call to undefined function '{ins.callee}' (define it or declare "
-                   f"'extern func {ins.callee}(...)')", ins)
-        else:
-            params = callee.params
-            variadic = bool(params) and params[-1] == VARIADIC_PARAM
-            fixed = len(params) - 1 if variadic else len(params)
-            n = len(ins.args)
-            if (n < fixed) if variadic else (n != fixed):
-                takes = f"at least {fixed}" if variadic else str(fixed)
-                report(f"call to '{ins.callee}' passes {n} argument(s) but it takes {takes}",
-                       ins)
+    if own is not None:
+        own(ins, functions, report)
     for op in ins.uses():
-        if isinstance(op, GlobalAddr) and op.name not in globals_:
+        if type(op) is not Reg and isinstance(op, GlobalAddr) and op.name not in globals_:
             report(f"unknown global '{op.name}'", ins)
+
+
+def _check_binop(ins, functions: dict, report) -> None:
+    if ins.op not in BINARY_OPS:
+        report(f"unknown binary operator '{ins.op}'", ins)
+
+
+def _check_unop(ins, functions: dict, report) -> None:
+    if ins.op not in UNARY_OPS:
+        report(f"unknown unary operator '{ins.op}'", ins)
+
+
+def _check_cmp(ins, functions: dict, report) -> None:
+    if ins.rel not in RELATIONS:
+        report(f"unknown relation '{ins.rel}'", ins)
+
+
+def _check_size(ins, functions: dict, report) -> None:
+    if ins.size not in MEMORY_SIZES:
+        report(f"'{ins.opcode}' size {ins.size} is not one of 1, 2, 4, 8", ins)
+
+
+def _check_call(ins, functions: dict, report) -> None:
+    callee = functions.get(ins.callee)
+    if callee is None:
+        report(f"call to undefined function '{ins.callee}' (define it or declare "
+               f"'extern func {ins.callee}(...)')", ins)
+    else:
+        params = callee.params
+        variadic = bool(params) and params[-1] == VARIADIC_PARAM
+        fixed = len(params) - 1 if variadic else len(params)
+        n = len(ins.args)
+        if (n < fixed) if variadic else (n != fixed):
+            takes = f"at least {fixed}" if variadic else str(fixed)
+            report(f"call to '{ins.callee}' passes {n} argument(s) but it takes {takes}",
+                   ins)

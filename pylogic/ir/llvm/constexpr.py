@@ -136,7 +136,8 @@ class _Hoister:
 
 
 def expand_removed_constexprs(text: str) -> str:
-    """Hoist removed constant expressions of instruction operands (see module docstring)."""
+    """Hoist removed constant expressions of instruction operands (see module docstring);
+    ``text`` itself (the same object) when it has none."""
     if not needs_rewrite(text):
         return text
     lines = text.splitlines()

@@ -73,6 +73,11 @@ _VALUE = re.compile(_VAL)
 _POINTER_ARRAY = re.compile(rf"\[ptr {_VAL}(?:, ptr {_VAL})*\]")
 _POINTER_ELEMENT = re.compile(rf"ptr {_VAL}")
 
+#: A phi of a scalar type (``%x = phi i32 [ %a, %bb1 ], [ 0, %bb2 ]``; lowered on the edges:
+#: lower.FunctionLowerer._collect_phis reads it with ``phi``).
+_PHI = re.compile(rf"{_DEST}phi {_TY} (\[ {_VAL}, %{_NAME} \](?:, \[ {_VAL}, %{_NAME} \])*)\Z")
+_PHI_INCOMING = re.compile(rf"\[ {_VAL}, %({_NAME}) \]")
+
 _WORD_VALUES = {"true": ("int", 1), "false": ("int", 0), "null": ("zero",), "undef": ("zero",),
                 "poison": ("zero",)}
 I1 = IntT(1)
@@ -112,9 +117,24 @@ def pointer_elements(init: str, count: int | None) -> list | None:
         return None
 
 
+#: _constant_gep's terms by text (csmith names the same element of a global again and again;
+#: the terms are only read); cleared when large, as types.tokenize's tokens.
+_CONSTANT_GEPS: dict[str, tuple] = {}
+_CONSTANT_GEPS_MAX = 100_000
+
+
 def _constant_gep(text: str) -> tuple:
     """parse_value's term of a _CONSTANT_GEP: (source type, [(ptr, the global), (iN, index),
     ...])."""
+    got = _CONSTANT_GEPS.get(text)
+    if got is None:
+        if len(_CONSTANT_GEPS) > _CONSTANT_GEPS_MAX:
+            _CONSTANT_GEPS.clear()
+        got = _CONSTANT_GEPS[text] = _read_constant_gep(text)
+    return got
+
+
+def _read_constant_gep(text: str) -> tuple:
     m = _CONSTANT_GEP_PARTS.fullmatch(text)
     src = type_of(m[1])
     indices = [(type_of(t), ("int", int(v))) for t, v in _GEP_INDEX.findall(m[3])]
@@ -160,6 +180,9 @@ def _load(lw, text: str) -> bool:
     ty = type_of(m[2])
     if ty is None:
         return False
+    if _scalar(ty):                 # load's scalar case, its checks passed
+        lw.load_scalar(lw.regs.get(m[1]), ty, lw.op(PTR, value(m[3])))
+        return True
     lw.load(lw.regs.get(m[1]), ty, PTR, value(m[3]))
     return True
 
@@ -171,7 +194,12 @@ def _store(lw, text: str) -> bool:
     ty = type_of(m[1])
     if ty is None:
         return False
-    lw.store(ty, value(m[2]), PTR, value(m[3]))
+    v, p = value(m[2]), value(m[3])
+    if _scalar(ty):                 # store's scalar case, its checks passed: address first
+        addr = lw.op(PTR, p)
+        lw.store_scalar(ty, lw.op(ty, v), addr)
+        return True
+    lw.store(ty, v, PTR, p)
     return True
 
 
@@ -182,8 +210,18 @@ def _gep(lw, text: str) -> bool:
     src = type_of(m[2])
     if src is None:
         return False
-    indices = iter([(type_of(t), value(v)) for t, v in _GEP_INDEX.findall(m[4])])
-    lw.gep(lw.regs.get(m[1]), src, PTR, value(m[3]), lambda: next(indices, None))
+    index_text = m[4]
+    if "%" not in index_text:        # constant indices: their offset, once per module and text
+        offsets = lw.ctx.constant_gep_offsets
+        key = (m[2], index_text)
+        offset = offsets.get(key)
+        if offset is not None:
+            lw.offset_by(lw.regs.get(m[1]), lw.op(PTR, value(m[3])), offset)
+            return True
+    indices = iter([(type_of(t), value(v)) for t, v in _GEP_INDEX.findall(index_text)])
+    offset = lw.gep(lw.regs.get(m[1]), src, PTR, value(m[3]), lambda: next(indices, None))
+    if offset is not None and "%" not in index_text:
+        offsets[key] = offset
     return True
 
 
@@ -265,6 +303,28 @@ def _alloca(lw, text: str) -> bool:
 
 def _phi(lw, text: str) -> bool:
     return True                 # lowered as copies on the edges (lower._collect_phis)
+
+
+def phi(text: str) -> tuple | None:
+    """(destination as written, type, {predecessor label: value term}) of a phi line of an
+    integer (up to 64 bits) or pointer type, as the token path reads it (the first value
+    of a label repeated wins); None for any other line."""
+    m = _PHI.match(text)
+    if m is None:
+        return None
+    ty = type_of(m[2])
+    if not _scalar(ty):
+        return None
+    pairs = _PHI_INCOMING.findall(m[3])
+    if ", ".join(f"[ {v}, %{label} ]" for v, label in pairs) != m[3]:
+        return None                 # split otherwise than the text reads
+    incoming: dict = {}
+    try:
+        for v, label in pairs:
+            incoming.setdefault(label, value(v))
+    except _NotRead:
+        return None
+    return m[1], ty, incoming
 
 
 def _memory(lw, text: str) -> bool:

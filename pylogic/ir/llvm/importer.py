@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pylogic.errors import ImportError_, SourceLoc
-from pylogic.ir.llvm.constexpr import expand_removed_constexprs, needs_rewrite
+from pylogic.ir.llvm.constexpr import expand_removed_constexprs
 from pylogic.ir.llvm.conventions import FAKE_FILES, FAKE_FUNCTION_BASE
 from pylogic.ir.llvm.lower import (FunctionLowerer, ModuleContext, NameTable, return_type,
                                    split_function)
@@ -114,13 +114,14 @@ def _parse_llvm(ll_text: str, path: str):
         mod = llvm.parse_assembly(ll_text)
         mod.verify()
     except RuntimeError as exc:
-        if needs_rewrite(ll_text):  # clang-14 constant expressions LLVM 22 removed
-            try:
-                mod = llvm.parse_assembly(expand_removed_constexprs(ll_text))
+        try:    # clang-14 constant expressions LLVM 22 removed, hoisted if the text has any
+            rewritten = expand_removed_constexprs(ll_text)   # (it searches for them once)
+            if rewritten is not ll_text:
+                mod = llvm.parse_assembly(rewritten)
                 mod.verify()
                 return mod
-            except (RuntimeError, Unsupported):
-                pass
+        except (RuntimeError, Unsupported):
+            pass
         msg = str(exc)
         m = re.search(r"<string>:(\d+):(\d+): error: (.*)", msg)
         if m:

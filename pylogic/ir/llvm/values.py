@@ -8,6 +8,7 @@ Value terms are tuples: ('local', name) ('global', name) ('int', n) ('zero',) ('
 from __future__ import annotations
 
 import re
+import struct
 
 from pylogic.ir.llvm.types import (ArrayT, Cursor, DataLayout, FloatT, IntT, StructT,
                                    Unsupported, VectorT, parse_type)
@@ -372,7 +373,15 @@ def write_int_initializer(ty, init: str, layout: DataLayout, buf: bytearray) -> 
     parts = _INT_ELEMENT.split(init)            # [text, N, NUMBER, text, N, NUMBER, ..., text]
     if "".join(parts[0::3]) != form[0] or parts[1::3] != form[2]:
         return False
-    for (off, bits), v in zip(form[1], parts[2::3]):
+    values = parts[2::3]
+    run = form[3]
+    if run is not None and "u" not in init and "p" not in init:     # no undef or poison
+        # byte-sized leaves back to back: one pack, the bytes _write_int writes one by one
+        # (canon then the store size's mask is the value modulo 2**bits)
+        fmt, mask = run
+        struct.pack_into(fmt, buf, 0, *[int(v) & mask for v in values])
+        return True
+    for (off, bits), v in zip(form[1], values):
         if v[0] != "u" and v[0] != "p":
             _write_int(buf, off, bits, int(v))
     return True

@@ -210,6 +210,8 @@ def test_int_initializer_reads_csmith_shapes():
     assert write_int_initializer(ty, "[[2 x i16] [i16 1, i16 -2], [2 x i16] [i16 3, i16 4]]",
                                  LAYOUT, buf)
     assert bytes(buf) == bytes([1, 0, 254, 255, 3, 0, 4, 0])
+    assert LAYOUT.int_form(ty)[3] == ("<4H", 0xFFFF)     # written by one pack
+    assert LAYOUT.int_form(parse_type(Cursor(tokenize("[2 x %struct.S]"))))[3] is None
     s = parse_type(Cursor(tokenize("[1 x %struct.S]")))
     assert write_int_initializer(s, "[%struct.S { i8 -1, i32 258 }]", LAYOUT, bytearray(8))
     assert not write_int_initializer(s, "[%struct.S { i8 -1, i32 258 }] ", LAYOUT, bytearray(8))
@@ -258,3 +260,42 @@ define i32 @f() {
 """
     fast, reference = both_ways(text)
     assert fast == reference and "@__pathlogic_init" in fast[0]
+
+
+@st.composite
+def phi_lines(draw):
+    """A phi at the head of ``next`` (predecessors ``entry`` and ``other``), in a fast form or
+    a near miss (wide or aggregate types, a label named twice, a value the token path reads)."""
+    ty = draw(st.sampled_from(TYPES))
+    preds = draw(st.sampled_from([["entry", "other"], ["other", "entry"],
+                                  ["entry", "other", "other"]]))
+    incoming = ", ".join(f"[ {val(draw, ty)}, %{p} ]" for p in preds)
+    return f"%ph = phi {ty} {incoming}"
+
+
+def _with_phi(line: str) -> str:
+    return _function(["%d0 = add i32 %b, 1"]).replace(
+        "next:\n", f"next:\n  {line}\n  %use = icmp eq i64 0, 0\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(phi_lines())
+@pytest.mark.slow
+def test_random_phis_lower_the_same_both_ways(line):
+    fast, reference = both_ways(_with_phi(line))
+    assert fast == reference
+
+
+def test_phis_are_read_without_tokens(monkeypatch):
+    from pylogic.ir.llvm import lower
+    line = "%ph = phi i32 [ %b, %entry ], [ 7, %other ]"
+    assert fastpath.phi(line) == ("%ph", IntT(32), {"entry": ("local", "%b"),
+                                                    "other": ("int", 7)})
+    assert fastpath.phi("%ph = phi i128 [ 1, %entry ], [ 7, %other ]") is None
+    seen = []
+    real = lower.tokenize
+    monkeypatch.setattr(lower, "tokenize", lambda text: seen.append(text) or real(text))
+    module, report = import_llvm(_with_phi(line), "<test>")
+    assert report.complete and line not in seen
+    fast, reference = both_ways(_with_phi(line))
+    assert fast == reference and "7" in fast[0]
