@@ -119,7 +119,6 @@ class _Hoister:
         else:  # binary / compare: drop the second operand's type
             c = Cursor(inner)
             parse_type(c)
-            k = c.i
             while c.i < len(inner) and inner[c.i].text != ",":
                 if inner[c.i].text == "(":
                     c.i = _span(inner, c.i)
@@ -129,7 +128,6 @@ class _Hoister:
             c.i += 1
             parse_type(c)
             body = _join(first) + ", " + _join(inner[c.i:])
-            del k
         pred_text = " ".join(p.text for p in pred)
         hoisted.append(f"  {name} = {op} {pred_text + ' ' if pred_text else ''}{body}")
         return name
