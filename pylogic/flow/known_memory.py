@@ -90,9 +90,18 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     if not sizes:
         return {}
 
+    resolved: dict = {}     # (a, site, depth) -> resolve's answer: the fixpoint's visits and
+                            # the last walk ask the same addresses again (issue #28 item 1)
+
     def resolve(a, site, depth=0):
         """``(base, offset)`` of the address operand ``a`` read at ``site``: base an alloca's
         site or a global's name; None when unknown."""
+        key = (a, site, depth)
+        if key not in resolved:
+            resolved[key] = resolve_afresh(a, site, depth)
+        return resolved[key]
+
+    def resolve_afresh(a, site, depth):
         if isinstance(a, GlobalAddr):
             return a.name, 0
         if depth > 16 or not isinstance(a, Reg):

@@ -1,0 +1,62 @@
+"""The registers each instruction of a block reads and writes, derived once per block object.
+
+``simplify``'s rounds rebuild the reaching graph and ``FunctionValues`` of a function whose
+blocks a round mostly leaves alone (``_rewrite_each`` and ``_delete_dead`` keep an unchanged
+block the same object), and each build walked every instruction's operands again (issue #28
+item 1). A block is immutable, so what it reads and writes is kept per block object
+(``identity_cache.IdentityCache``); the lists are exactly what ``Instr.uses``/``Instr.defs``
+and ``reaching.read_registers`` give, in the same order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pylogic.identity_cache import IdentityCache
+from pylogic.ir.model import Block, Reg, branch_targets
+
+__all__ = ["BlockAccess", "block_access"]
+
+#: registers that always read 1 and are never defined
+CONSTANT_REGS = ("p0", "true")
+
+
+@dataclass(frozen=True)
+class BlockAccess:
+    """Per instruction of one block (by index): ``reads[k]`` the registers it reads (operands,
+    then its guard), ``defs[k]`` its ``defs()``, ``read_registers[k]`` its reads without the
+    constant registers (``reaching.read_registers``); ``registers`` every register the block
+    writes or reads, the constant ones left out; ``first_exit`` the index of its first
+    instruction before the last that may leave it (a side exit), else its length."""
+    reads: tuple
+    defs: tuple
+    read_registers: tuple
+    registers: frozenset
+    first_exit: int
+
+
+def _access(block: Block) -> BlockAccess:
+    reads, defs, nonconstant = [], [], []
+    for ins in block.instrs:
+        got = [a.name for a in ins.uses() if isinstance(a, Reg)]
+        if ins.guard is not None:
+            got.append(ins.guard)
+        reads.append(tuple(got))
+        nonconstant.append(tuple(r for r in got if r not in CONSTANT_REGS))
+        defs.append(tuple(ins.defs()))
+    registers = {r for rs in nonconstant for r in rs}
+    registers.update(d for ds in defs for d in ds)
+    registers.difference_update(CONSTANT_REGS)
+    first_exit = next((k for k, i in enumerate(block.instrs[:-1]) if branch_targets(i)),
+                      len(block.instrs))
+    return BlockAccess(tuple(reads), tuple(defs), tuple(nonconstant), frozenset(registers),
+                       first_exit)
+
+
+#: block -> its ``BlockAccess`` (bounded: a pass over a large module sees many blocks)
+_ACCESS = IdentityCache(16384)
+
+
+def block_access(block: Block) -> BlockAccess:
+    """``block``'s ``BlockAccess``, derived once per block object."""
+    got = _ACCESS.get(block)
+    return got if got is not None else _ACCESS.put(block, _access(block))
