@@ -4,14 +4,13 @@
 blocks a round mostly leaves alone (``_rewrite_each`` and ``_delete_dead`` keep an unchanged
 block the same object), and each build walked every instruction's operands again (issue #28
 item 1). A block is immutable, so what it reads and writes is kept per block object
-(``identity_cache.IdentityCache``); the lists are exactly what ``Instr.uses``/``Instr.defs``
+(in the block object's ``__dict__``); the lists are exactly what ``Instr.uses``/``Instr.defs``
 and ``reaching.read_registers`` give, in the same order.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import Block, Reg, branch_targets
 
 __all__ = ["BlockAccess", "block_access"]
@@ -52,11 +51,11 @@ def _access(block: Block) -> BlockAccess:
                        first_exit)
 
 
-#: block -> its ``BlockAccess`` (bounded: a pass over a large module sees many blocks)
-_ACCESS = IdentityCache(16384)
-
-
 def block_access(block: Block) -> BlockAccess:
-    """``block``'s ``BlockAccess``, derived once per block object."""
-    got = _ACCESS.get(block)
-    return got if got is not None else _ACCESS.put(block, _access(block))
+    """``block``'s ``BlockAccess``, derived once per block object: kept in its ``__dict__``
+    outside the fields, as ``Block.successors`` is (it lives as long as the block; an
+    ``IdentityCache`` lookup per block and build cost more than the derivation saved)."""
+    got = block.__dict__.get("_access")
+    if got is None:
+        got = block.__dict__["_access"] = _access(block)
+    return got
