@@ -22,6 +22,7 @@ from pylogic.flow.branch_facts import BranchFacts
 from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_memory import known_loads
 from pylogic.flow.reaching_graph import reaching_graph
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Call, Cmp, CondBr, Function, Imm, Instr, Load, Mov, PredDefine, Reg,
                               Select, BinOp, UnOp, branch_targets)
 
@@ -29,6 +30,29 @@ _ONE, _ZERO = kb.const(1), kb.const(0)
 
 #: Most evaluations of one instruction in the known-bits fixpoint before it is given up (unknown).
 MAX_VISITS = 200
+
+
+def _dominator_intervals(idom: dict, entry: str) -> tuple[dict, dict]:
+    """``(pre, post)`` clocks of a depth-first walk of the dominator tree from ``entry``."""
+    children = defaultdict(list)
+    for n, d in idom.items():
+        children[d].append(n)
+    pre, post = {}, {}
+    clock, stack = 0, [(entry, False)]
+    while stack:
+        b, done = stack.pop()
+        if done:
+            post[b] = clock
+        else:
+            pre[b] = clock
+            stack.append((b, True))
+            stack.extend((c, False) for c in sorted(children[b]))
+        clock += 1
+    return pre, post
+
+
+#: idom (one dict object per function and simplify call) -> its intervals (read-only)
+_INTERVALS = IdentityCache(64)
 
 
 class FunctionValues:
@@ -43,21 +67,10 @@ class FunctionValues:
         self.defined = defined      # names of the module's defined functions (None: unknown)
         self.global_sizes = global_sizes or {}
         entry = fn.blocks[0].label
-        children = defaultdict(list)
-        for n, d in idom.items():
-            children[d].append(n)
-        # dominator-tree intervals: d dominates n iff pre[d] <= pre[n] and post[n] <= post[d]
-        self.pre, self.post = {}, {}
-        clock, stack = 0, [(entry, False)]
-        while stack:
-            b, done = stack.pop()
-            if done:
-                self.post[b] = clock
-            else:
-                self.pre[b] = clock
-                stack.append((b, True))
-                stack.extend((c, False) for c in sorted(children[b]))
-            clock += 1
+        # dominator-tree intervals: d dominates n iff pre[d] <= pre[n] and post[n] <= post[d];
+        # the same for every round of simplify (one idom object, the CFG does not change)
+        self.pre, self.post = _INTERVALS.get_or_compute(
+            idom, lambda: _dominator_intervals(idom, entry), tag=entry)
         self.defs: dict[str, list] = defaultdict(list)    # register -> [(block, index, instr)]
         self.reads: dict[str, list] = defaultdict(list)   # register -> [(block, index)]
         self.first_exit = {}
