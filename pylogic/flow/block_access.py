@@ -25,12 +25,14 @@ class BlockAccess:
     then its guard), ``defs[k]`` its ``defs()``, ``read_registers[k]`` its reads without the
     constant registers (``reaching.read_registers``); ``registers`` every register the block
     writes or reads, the constant ones left out; ``first_exit`` the index of its first
-    instruction before the last that may leave it (a side exit), else its length."""
+    instruction before the last that may leave it (a side exit), else its length;
+    ``side_targets`` the targets of the instructions before the last, in order."""
     reads: tuple
     defs: tuple
     read_registers: tuple
     registers: frozenset
     first_exit: int
+    side_targets: tuple
 
 
 def _access(block: Block) -> BlockAccess:
@@ -47,8 +49,9 @@ def _access(block: Block) -> BlockAccess:
     registers.difference_update(CONSTANT_REGS)
     first_exit = next((k for k, i in enumerate(block.instrs[:-1]) if branch_targets(i)),
                       len(block.instrs))
+    side_targets = tuple(t for i in block.instrs[:-1] for t in branch_targets(i))
     return BlockAccess(tuple(reads), tuple(defs), tuple(nonconstant), frozenset(registers),
-                       first_exit)
+                       first_exit, side_targets)
 
 
 def block_access(block: Block) -> BlockAccess:

@@ -320,11 +320,10 @@ class FunctionValues:
         """The blocks control may reach from ``block`` as far as the known bits tell: a ``cbr``
         terminator on a condition known non-zero (zero) leaves by its true (false) edge only;
         one whose condition has no value yet by neither (both once ``block`` is ``forced``)."""
-        out = set()
+        out = set(block_access(block).side_targets)
         last = len(block.instrs) - 1
-        for k, ins in enumerate(block.instrs):
-            if k == last and isinstance(ins, CondBr) and ins.guard is None \
-                    and block.label not in forced:
+        for k, ins in enumerate(block.instrs[last:], last):
+            if isinstance(ins, CondBr) and ins.guard is None and block.label not in forced:
                 site = (block.label, k)
                 if self._no_value_yet(ins.cond, site):
                     continue

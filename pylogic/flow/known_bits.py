@@ -81,6 +81,7 @@ def normal(k: Bits) -> Bits:
     return Bits(zero, one, sign)
 
 
+@lru_cache(maxsize=16384)    # pure; the rounds' fixpoints join the same bits again
 def join(a: Bits, b: Bits) -> Bits:
     """The union of two sets (what both have in common)."""
     return normal(Bits(a.zero & b.zero, a.one & b.one, min(a.sign, b.sign)))

@@ -1,6 +1,6 @@
 """``flow.block_access`` against the instructions themselves (the oracle): per instruction the
 registers ``uses()`` and the guard read, ``defs()``, ``reaching.read_registers``; the block's
-registers and first side exit as ``FunctionValues`` used to derive them; and a block object
+registers, first side exit and side exits' targets as ``FunctionValues`` used to derive them; and a block object
 gives the same answer again while a rewritten block gives its own (random programs of
 tests/flow/test_reaching_graph.py and the examples)."""
 from __future__ import annotations
@@ -36,6 +36,7 @@ def _check(fn) -> int:
         assert access.registers == regs - {"p0", "true"}
         assert access.first_exit == next((k for k, i in enumerate(b.instrs[:-1])
                                            if branch_targets(i)), len(b.instrs))
+        assert list(access.side_targets) == [t for i in b.instrs[:-1] for t in branch_targets(i)]
         shorter = dataclasses.replace(b, instrs=b.instrs[1:])
         assert len(block_access(shorter).reads) == len(b.instrs) - 1
     return n
