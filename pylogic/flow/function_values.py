@@ -17,15 +17,42 @@ from collections import Counter, defaultdict
 from typing import Optional
 
 from pylogic.flow import known_bits as kb
+from pylogic.flow.block_access import block_access
 from pylogic.flow.branch_facts import BranchFacts
 from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_memory import known_loads
 from pylogic.flow.reaching_graph import reaching_graph
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Call, Cmp, CondBr, Function, Imm, Instr, Load, Mov, PredDefine, Reg,
                               Select, BinOp, UnOp, branch_targets)
 
+_ONE, _ZERO = kb.const(1), kb.const(0)
+
 #: Most evaluations of one instruction in the known-bits fixpoint before it is given up (unknown).
 MAX_VISITS = 200
+
+
+def _dominator_intervals(idom: dict, entry: str) -> tuple[dict, dict]:
+    """``(pre, post)`` clocks of a depth-first walk of the dominator tree from ``entry``."""
+    children = defaultdict(list)
+    for n, d in idom.items():
+        children[d].append(n)
+    pre, post = {}, {}
+    clock, stack = 0, [(entry, False)]
+    while stack:
+        b, done = stack.pop()
+        if done:
+            post[b] = clock
+        else:
+            pre[b] = clock
+            stack.append((b, True))
+            stack.extend((c, False) for c in sorted(children[b]))
+        clock += 1
+    return pre, post
+
+
+#: idom (one dict object per function and simplify call) -> its intervals (read-only)
+_INTERVALS = IdentityCache(64)
 
 
 class FunctionValues:
@@ -40,37 +67,23 @@ class FunctionValues:
         self.defined = defined      # names of the module's defined functions (None: unknown)
         self.global_sizes = global_sizes or {}
         entry = fn.blocks[0].label
-        children = defaultdict(list)
-        for n, d in idom.items():
-            children[d].append(n)
-        # dominator-tree intervals: d dominates n iff pre[d] <= pre[n] and post[n] <= post[d]
-        self.pre, self.post = {}, {}
-        clock, stack = 0, [(entry, False)]
-        while stack:
-            b, done = stack.pop()
-            if done:
-                self.post[b] = clock
-            else:
-                self.pre[b] = clock
-                stack.append((b, True))
-                stack.extend((c, False) for c in sorted(children[b]))
-            clock += 1
+        # dominator-tree intervals: d dominates n iff pre[d] <= pre[n] and post[n] <= post[d];
+        # the same for every round of simplify (one idom object, the CFG does not change)
+        self.pre, self.post = _INTERVALS.get_or_compute(
+            idom, lambda: _dominator_intervals(idom, entry), tag=entry)
         self.defs: dict[str, list] = defaultdict(list)    # register -> [(block, index, instr)]
         self.reads: dict[str, list] = defaultdict(list)   # register -> [(block, index)]
+        self.first_exit = {}
         for b in fn.blocks:
+            access = block_access(b)
             for k, ins in enumerate(b.instrs):
-                for d in ins.defs():
+                for d in access.defs[k]:
                     self.defs[d].append((b.label, k, ins))
-                for a in ins.uses():
-                    if isinstance(a, Reg):
-                        self.reads[a.name].append((b.label, k))
-                if ins.guard is not None:
-                    self.reads[ins.guard].append((b.label, k))
-        # a block may be left before its end by a side exit (hyperblocks): a definition after
-        # one does not reach the other blocks on every path through its block
-        self.first_exit = {b.label: next((k for k, i in enumerate(b.instrs[:-1])
-                                          if branch_targets(i)), len(b.instrs))
-                           for b in fn.blocks}
+                for r in access.reads[k]:
+                    self.reads[r].append((b.label, k))
+            # a block may be left before its end by a side exit (hyperblocks): a definition
+            # after one does not reach the other blocks on every path through its block
+            self.first_exit[b.label] = access.first_exit
         params = set(fn.params)
         self.params = params
         self.ssa: dict[str, Instr] = {}
@@ -129,11 +142,9 @@ class FunctionValues:
             if b.label not in self.pre:
                 continue
             written = into[b.label]
-            for ins in b.instrs:
-                reads = [a.name for a in ins.uses() if isinstance(a, Reg)]
-                if ins.guard is not None:
-                    reads.append(ins.guard)
-                for r in reads:
+            access = block_access(b)
+            for k, ins in enumerate(b.instrs):
+                for r in access.reads[k]:
                     if r in bit and not written & bit[r]:
                         out.add(r)
                 if ins.guard is None and not isinstance(ins, PredDefine):
@@ -204,16 +215,36 @@ class FunctionValues:
     def evaluate(self, ins: Instr, site: Optional[tuple] = None) -> Optional[Bits]:
         """Known bits of what ``ins`` (at ``site``, when given) writes (its single destination);
         None: an operand has no value yet (optimistic start)."""
-        args = list(ins.uses())
-        for a in args:
-            if not isinstance(a, Reg) or a.name in ("p0", "true"):
-                continue
-            if site is not None and self.reaching.at(site, a.name) is not None:
-                if self._reaching_bits(a.name, site) is None:
-                    return None
-            elif a.name not in self.bits and a.name in self.defs and a.name not in self.params:
-                return None
-        ops = [self.operand(a, site) for a in args]
+        # each operand's bits as ``operand`` gives them, its reaching node looked up once
+        # (issue #28 item 1: the check and ``operand`` had each asked ``reaching.at``)
+        reads = self.reaching.reads.get(site) if site is not None else None
+        ops = []
+        for a in ins.uses():
+            if isinstance(a, Imm):
+                ops.append(kb.const(a.value))
+            elif not isinstance(a, Reg):
+                ops.append(kb.UNKNOWN)      # a global's address
+            elif a.name in ("p0", "true"):
+                ops.append(_ONE)
+            else:
+                name = a.name
+                node = reads.get(name) if reads is not None else None
+                if node is not None:
+                    got = self._node_bits(node)
+                    if got is None:
+                        return None
+                    ops.append(got)
+                elif name in self.defs:
+                    got = self.bits.get(name)
+                    if got is None:
+                        if name not in self.params:
+                            return None
+                        got = kb.UNKNOWN
+                    ops.append(got)
+                elif name in self.params:
+                    ops.append(self.bits.get(name, kb.UNKNOWN))
+                else:
+                    ops.append(_ZERO)   # never written: reads 0 (docs/pir.md)
         if isinstance(ins, Mov):
             return ops[0]
         if isinstance(ins, BinOp):
@@ -289,11 +320,10 @@ class FunctionValues:
         """The blocks control may reach from ``block`` as far as the known bits tell: a ``cbr``
         terminator on a condition known non-zero (zero) leaves by its true (false) edge only;
         one whose condition has no value yet by neither (both once ``block`` is ``forced``)."""
-        out = set()
+        out = set(block_access(block).side_targets)
         last = len(block.instrs) - 1
-        for k, ins in enumerate(block.instrs):
-            if k == last and isinstance(ins, CondBr) and ins.guard is None \
-                    and block.label not in forced:
+        for k, ins in enumerate(block.instrs[last:], last):
+            if isinstance(ins, CondBr) and ins.guard is None and block.label not in forced:
                 site = (block.label, k)
                 if self._no_value_yet(ins.cond, site):
                     continue

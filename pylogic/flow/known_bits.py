@@ -19,6 +19,7 @@ Example
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple, Optional
 
 from pylogic.flow.lattice import apply
@@ -57,6 +58,7 @@ UNKNOWN = Bits(0, 0, 1)
 BOOL = Bits(M & ~1, 0, 63)
 
 
+@lru_cache(maxsize=4096)     # pure; simplify's rounds ask the same literals again (issue #28)
 def const(v: int) -> Bits:
     u = v & M
     return Bits(~u & M, u, sign_bits(v))
@@ -79,6 +81,7 @@ def normal(k: Bits) -> Bits:
     return Bits(zero, one, sign)
 
 
+@lru_cache(maxsize=16384)    # pure; the rounds' fixpoints join the same bits again
 def join(a: Bits, b: Bits) -> Bits:
     """The union of two sets (what both have in common)."""
     return normal(Bits(a.zero & b.zero, a.one & b.one, min(a.sign, b.sign)))
@@ -229,6 +232,7 @@ def compare(rel: str, a: Bits, b: Bits) -> Optional[int]:
     return 1 if eval_rel(rel, *least) else 0 if not eval_rel(rel, *most) else None
 
 
+@lru_cache(maxsize=16384)    # pure; simplify's rounds evaluate the same instructions again
 def transfer(op: str, *args: Bits) -> Bits:
     """What ``op`` (a PIR opcode or a compare relation) gives on operands in ``args``."""
     values = [k.constant for k in args]

@@ -90,9 +90,18 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     if not sizes:
         return {}
 
+    resolved: dict = {}     # (a, site, depth) -> resolve's answer: the fixpoint's visits and
+                            # the last walk ask the same addresses again (issue #28 item 1)
+
     def resolve(a, site, depth=0):
         """``(base, offset)`` of the address operand ``a`` read at ``site``: base an alloca's
         site or a global's name; None when unknown."""
+        key = (a, site, depth)
+        if key not in resolved:
+            resolved[key] = resolve_afresh(a, site, depth)
+        return resolved[key]
+
+    def resolve_afresh(a, site, depth):
         if isinstance(a, GlobalAddr):
             return a.name, 0
         if depth > 16 or not isinstance(a, Reg):
@@ -185,12 +194,19 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     into = {order[0]: {}}
     work, queued = [0], {order[0]}
     taken = {b.label: t for b in fn.blocks if (t := constant_branch(b.instrs)) is not None}
+    # the state before each load at a block's latest visit: that visit started from the block's
+    # final ``into`` (each change of it queues the block again), so these are the fixpoint's
+    # states and no walk after it is needed (issue #28 item 1)
+    before_loads: dict = {}
     while work:
         label = order[heapq.heappop(work)]
         queued.discard(label)
         state = into[label]
         last = len(blocks[label].instrs) - 1
+        loads = before_loads[label] = []
         for k, ins in enumerate(blocks[label].instrs):
+            if isinstance(ins, Load):
+                loads.append((k, ins, state))
             if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
                 state = {}      # may or may not run
             else:
@@ -207,20 +223,13 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                         heapq.heappush(work, index[t])
     out = {}
     for label in order:
-        if label not in into:
-            continue
-        state = into[label]
-        for k, ins in enumerate(blocks[label].instrs):
-            if isinstance(ins, Load) and state:
+        for k, ins, state in before_loads.get(label, ()):
+            if state:
                 got = resolve(ins.addr, (label, k))
                 if got is not None and got[0] in state and inside(got[0], got[1], ins.size):
                     data = state[got[0]][got[1]:got[1] + ins.size]
                     if None not in data:
                         out[(label, k)] = load_value(data, ins.signed)
-            if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
-                state = {}
-            else:
-                state = step(state, (label, k), ins)
     return out
 
 

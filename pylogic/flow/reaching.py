@@ -42,6 +42,7 @@ import heapq
 from dataclasses import dataclass
 from typing import Optional
 
+from pylogic.flow.block_access import CONSTANT_REGS, block_access
 from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (Cmp, CondBr, Function, Imm, Instr, Mov, PredDefine, Reg,
                               branch_targets)
@@ -50,7 +51,7 @@ __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "blo
            "read_registers", "writes_kill"]
 
 #: registers that always read 1 and are never defined
-_CONSTANT_REGS = ("p0", "true")
+_CONSTANT_REGS = CONSTANT_REGS
 
 
 @dataclass(frozen=True)
@@ -167,17 +168,15 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
     defs: list = []
     regs = set(fn.params)
     for b in fn.blocks:
-        for ins in b.instrs:
-            regs.update(ins.defs())
-            regs.update(read_registers(ins))
+        regs.update(block_access(b).registers)
     regs.difference_update(_CONSTANT_REGS)
     defs.extend(Def("entry", r) for r in sorted(regs))
     instr_ids: dict = {}
     for b in fn.blocks:
         if b.label not in reachable:
             continue
-        for k, ins in enumerate(b.instrs):
-            for d in ins.defs():
+        for k, ds in enumerate(block_access(b).defs):
+            for d in ds:
                 if d not in _CONSTANT_REGS:
                     instr_ids[(b.label, k, d)] = len(defs)
                     defs.append(Def("instr", d, (b.label, k)))

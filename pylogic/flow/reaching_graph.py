@@ -38,7 +38,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Optional
 
-from pylogic.flow.reaching import block_exits, number_definitions, read_registers, writes_kill
+from pylogic.flow.block_access import block_access
+from pylogic.flow.reaching import block_exits, number_definitions, writes_kill
 from pylogic.ir.cfg import reverse_postorder, strongly_connected
 from pylogic.ir.model import Function
 
@@ -132,12 +133,13 @@ def reaching_graph(fn: Function) -> ReachingGraph:
     for label in live_order:
         cur: dict = {}
         table: dict = {}
+        access = block_access(blocks[label])
         for k, ins in enumerate(blocks[label].instrs):
-            regs_read = read_registers(ins)
+            regs_read = access.read_registers[k]
             if regs_read:
                 reads[(label, k)] = {r: cur[r] if r in cur else start(label, r)
                                      for r in regs_read}
-            for d in ins.defs():
+            for d in access.defs[k]:
                 i = instr_ids.get((label, k, d))
                 if i is None:
                     continue

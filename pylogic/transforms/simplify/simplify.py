@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from pylogic.flow import known_bits as kb
+from pylogic.flow.block_access import block_access
 from pylogic.flow.branch_facts import sole_entry_edges
 from pylogic.flow.function_values import FunctionValues
 from pylogic.flow.known_bits import Bits
@@ -527,16 +528,13 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
     counts per register, a definition deleted when none of its destinations is read, its reads
     uncounted (deletion is monotone, so any order reaches the rounds' result; one pass instead
     of one per round of deletions, issue #28 item 1)."""
-    def read(ins) -> list:              # the registers ins reads: operands, then its guard
-        out = [a.name for a in ins.uses() if isinstance(a, Reg)]
-        return out + [ins.guard] if ins.guard is not None else out
-
     reads: Counter = Counter()
     writers: dict = {}                  # register -> [(block, index)] of pure definitions
     candidates = []
     for bi, b in enumerate(fn.blocks):
+        access = block_access(b)        # the registers each instruction reads
         for k, ins in enumerate(b.instrs):
-            reads.update(read(ins))
+            reads.update(access.reads[k])
             if _is_pure(ins) and ins.defs():
                 candidates.append((bi, k))
                 for d in ins.defs():
@@ -551,7 +549,7 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
         if site in dead or any(reads[d] for d in ins.defs()):
             continue
         dead.add(site)
-        for r in read(ins):
+        for r in block_access(blocks[site[0]]).reads[site[1]]:
             reads[r] -= 1
             if not reads[r]:
                 work.extend(writers.get(r, ()))
