@@ -2,7 +2,7 @@
 comparisons, calls, memory operations, branches and annotations (docs/relations.md)."""
 from __future__ import annotations
 
-from pylogic.ir.model import (Alloca, Br, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Load,
+from pylogic.ir.model import (BRANCHING, Alloca, Call, Cmp, Function, GlobalAddr, Imm, Load,
                               PredDefine, Reg, Store, branch_targets)
 from facts_gen.naming import instr_id
 
@@ -29,7 +29,7 @@ def _traits(cls) -> tuple:
     last = next((name for kind, name in ((PredDefine, "pdefine"), (Call, "call"), (Load, "load"),
                                          (Store, "store"), (Alloca, "alloca"))
                  if issubclass(cls, kind)), None)
-    return (issubclass(cls, (Br, CondBr, Call)), issubclass(cls, (Cmp, PredDefine)), last)
+    return issubclass(cls, BRANCHING), issubclass(cls, (Cmp, PredDefine)), last
 
 
 _TRAITS: dict[type, tuple] = {}

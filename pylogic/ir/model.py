@@ -296,6 +296,10 @@ def branch_targets(instr: Instr) -> tuple[str, ...]:
     return ()
 
 
+#: the instruction classes ``branch_targets`` may give labels for (for per-class dispatch)
+BRANCHING = (Br, CondBr, Call)
+
+
 def retargeted(instr: Instr, where: dict) -> Instr:
     """``instr`` with the labels it may transfer control to renamed by ``where`` (old label ->
     new label); ``instr`` itself when it names none of them."""

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from pylogic.errors import SourceLoc, VerifyError
 from pylogic.ir.model import (
-    BINARY_OPS, DEPOSIT_TYPES, MEMORY_SIZES, RELATIONS, TRUE_PREDICATES, UNARY_OPS, BinOp,
-    Block, Br, Call, Cmp, CondBr, Function, GlobalAddr, Load, Module, PredDefine, Reg, Ret,
-    Store, UnOp, branch_targets, param_type_range,
+    BINARY_OPS, BRANCHING, DEPOSIT_TYPES, MEMORY_SIZES, RELATIONS, TRUE_PREDICATES, UNARY_OPS,
+    BinOp, Block, Call, Cmp, Function, GlobalAddr, Load, Module, PredDefine, Reg, Ret, Store,
+    UnOp, branch_targets, param_type_range,
 )
 
 __all__ = ["verify_module", "check_module", "VerifyErrors", "VARIADIC_PARAM"]
@@ -227,8 +227,7 @@ def _class_checks(cls) -> tuple:
                                           (Cmp, _check_cmp), ((Load, Store), _check_size),
                                           (Call, _check_call))
                 if issubclass(cls, kind)), None)
-    return (any(issubclass(cls, k) for k in (Br, CondBr, Call)), issubclass(cls, PredDefine),
-            own)
+    return issubclass(cls, BRANCHING), issubclass(cls, PredDefine), own
 
 
 _CLASS_CHECKS: dict[type, tuple] = {}
