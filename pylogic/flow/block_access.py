@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pylogic.ir.model import Block, Reg, branch_targets
+from pylogic.ir.model import TRUE_PREDICATES, Block, Reg, branch_targets
 
 __all__ = ["BlockAccess", "block_access"]
-
-#: registers that always read 1 and are never defined
-CONSTANT_REGS = ("p0", "true")
 
 
 @dataclass(frozen=True)
@@ -42,11 +39,11 @@ def _access(block: Block) -> BlockAccess:
         if ins.guard is not None:
             got.append(ins.guard)
         reads.append(tuple(got))
-        nonconstant.append(tuple(r for r in got if r not in CONSTANT_REGS))
+        nonconstant.append(tuple(r for r in got if r not in TRUE_PREDICATES))
         defs.append(tuple(ins.defs()))
     registers = {r for rs in nonconstant for r in rs}
     registers.update(d for ds in defs for d in ds)
-    registers.difference_update(CONSTANT_REGS)
+    registers.difference_update(TRUE_PREDICATES)
     first_exit = next((k for k, i in enumerate(block.instrs[:-1]) if branch_targets(i)),
                       len(block.instrs))
     side_targets = tuple(t for i in block.instrs[:-1] for t in branch_targets(i))

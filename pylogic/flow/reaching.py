@@ -42,16 +42,16 @@ import heapq
 from dataclasses import dataclass
 from typing import Optional
 
-from pylogic.flow.block_access import CONSTANT_REGS, block_access
+from pylogic.flow.block_access import block_access
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (Cmp, CondBr, Function, Imm, Instr, Mov, PredDefine, Reg,
-                              branch_targets)
+from pylogic.ir.model import (TRUE_PREDICATES, Cmp, CondBr, Function, Imm, Instr, Mov,
+                              PredDefine, Reg, branch_targets)
 
 __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
            "read_registers", "writes_kill"]
 
 #: registers that always read 1 and are never defined
-_CONSTANT_REGS = CONSTANT_REGS
+_CONSTANT_REGS = TRUE_PREDICATES
 
 
 @dataclass(frozen=True)
