@@ -221,7 +221,7 @@ def scale(sizes: list[int], out: str, command: str, analysis: str = "pre") -> in
             t0 = time.perf_counter()
             got = module_rows(module, "scale.pir", relations=outputs, engine=name)
             seconds = time.perf_counter() - t0
-            rows.append({"blocks": len(fn.blocks), "instructions": sum(len(b.instrs) for b in fn.blocks),
+            rows.append({"blocks": len(fn.blocks), "instructions": fn.instruction_count(),
                          "engine": name, "analysis": analysis, "seconds": round(seconds, 3),
                          "expressions": len({r[1] for r in got["vf_expr"]}),
                          "avail_rows": len(got["pre_avail_in"]), "prevented": len(got["pre_prevented"]),

@@ -28,7 +28,7 @@ PIPELINES = ("pre-mr-split", "simplify,pre-mr,pre-m,simplify")
 
 
 def _sizes(module) -> dict:
-    return {fn.name: sum(len(b.instrs) for b in fn.blocks) for fn in module.defined_functions()}
+    return {fn.name: fn.instruction_count() for fn in module.defined_functions()}
 
 
 def _grow(kind: str, path: str, pipeline: str, limit: int) -> dict:

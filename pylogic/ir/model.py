@@ -380,6 +380,10 @@ class Function:
     def block_map(self) -> dict[str, Block]:
         return {b.label: b for b in self.blocks}
 
+    def instruction_count(self) -> int:
+        """Static size: the instructions of every block (the passes' growth limits count it)."""
+        return sum(len(b.instrs) for b in self.blocks)
+
     def edges(self) -> list[tuple[str, str]]:
         """CFG edges (side exits included), each once, in block order."""
         return [(b.label, s) for b in self.blocks for s in b.successors()]

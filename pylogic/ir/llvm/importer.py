@@ -225,7 +225,7 @@ def import_llvm(ll_text: str, path: str = "<input>") -> tuple[Module, ImportRepo
         fn = Function(name=fn.name, params=fn.params, blocks=fn.blocks, loc=SourceLoc(path),
                       param_types=() if name in ctx.address_taken else fn.param_types)
         report.add(pir_name, "imported", "", lowerer.llvm_instructions,
-                   sum(len(b.instrs) for b in fn.blocks))
+                   fn.instruction_count())
         out_functions.append(fn)
 
     present = {f.name for f in out_functions}

@@ -213,7 +213,7 @@ class _Splitter:
                 retargeted(b.instrs[-1], {o: n for (m, o), n in retarget.items()
                                          if m == b.label}),)) for b in blocks]
         clone = dataclasses.replace(fn, name=clone_name, blocks=tuple(blocks))
-        size += sum(len(b.instrs) for b in clone.blocks)
+        size += clone.instruction_count()
         if size > self.clone_limit:
             self.taken.discard(clone_name)
             return None

@@ -180,7 +180,7 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             for c in calls:
                 redirect[c] = made.name
             continue
-        cost = sum(len(b.instrs) for b in fn.blocks)
+        cost = fn.instruction_count()
         if paid + cost > clone_limit or cost > allowance:
             # §7.5's per-conditional limit: clone_limit per clone, and for all the clones of
             # these decisions over all rounds (else a recursive callee is cloned every round)
@@ -275,7 +275,7 @@ def _drop_uncalled(module: Module, cloned: set, called_before: set) -> tuple[Mod
             break
         for f in gone:
             functions.remove(f)
-            dropped.append(Dropped(f.name, sum(len(b.instrs) for b in f.blocks)))
+            dropped.append(Dropped(f.name, f.instruction_count()))
             candidates |= {ins.callee for b in f.blocks for ins in b.instrs
                            if isinstance(ins, Call)}
     return dataclasses.replace(module, functions=tuple(functions)), dropped

@@ -120,6 +120,6 @@ def make_reducible(fn: Function, fresh: FreshNames, max_size: Optional[int] = No
         if fixed is None:
             return fn, fixed_loops, 1
         fn = fixed
-        if max_size is not None and sum(len(b.instrs) for b in fn.blocks) > max_size:
+        if max_size is not None and fn.instruction_count() > max_size:
             return None
     return fn, MAX_ROUNDS, int(multi_entry_loop(fn) is not None)

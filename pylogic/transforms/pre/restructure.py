@@ -85,10 +85,6 @@ class RestructureRecord(TransformRecord):
 MAX_GROWTH = 8
 
 
-def _size(blocks) -> int:
-    return sum(len(b.instrs) for b in blocks)
-
-
 def restructure(fn: Function, cmp: dict, avail_out: dict, fresh: FreshNames) -> Function:
     """``fn`` with the CMP regions ``cmp`` ({block: set of expressions}) split (Fig. 6.10);
     ``avail_out``: {(block, e): "must" | "may"} (absent: No)."""
@@ -165,7 +161,7 @@ def _restructure_function(fn: Function, module: Module, view, region_relation: s
     order = sorted(region, key=lambda e: (-must_exits[e], len(region[e]), e))
     chosen: list[str] = []
     per_block = defaultdict(int)
-    size = _size(fn.blocks)
+    size = fn.instruction_count()
     block_size = {b.label: len(b.instrs) for b in fn.blocks}
     for e in order:
         if (must_exits[e] == 0 and not pure) or any(per_block[b] >= max_names
@@ -211,7 +207,7 @@ def _restructure_function(fn: Function, module: Module, view, region_relation: s
     new, split, fixed, left = done
     return new, FunctionRestructure(
         fn.name, kept, len(region) - kept, len(fn.blocks), len(new.blocks),
-        size, _size(new.blocks), fixed, left, _size(split.blocks), len(chosen) - kept)
+        size, new.instruction_count(), fixed, left, split.instruction_count(), len(chosen) - kept)
 
 
 def _split(fn: Function, chosen: list, region: dict, avail_out: dict, fresh: FreshNames,
@@ -223,4 +219,4 @@ def _split(fn: Function, chosen: list, region: dict, avail_out: dict, fresh: Fre
         for b in region[e]:
             cmp[b].add(e)
     new = restructure(fn, cmp, avail_out, fresh)
-    return new if _size(new.blocks) <= bound else None
+    return new if new.instruction_count() <= bound else None
