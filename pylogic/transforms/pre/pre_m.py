@@ -37,6 +37,7 @@ from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
+from pylogic.transforms.collector import collector_paused
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
@@ -501,4 +502,5 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
                                            contents(fn.name), readonly, returns)
         new, dead = drop_dead_safe_loads(new, sizes)
         return new, dataclasses.replace(info, dead_loads=dead, phi_loads=joined)
-    return run_per_function(module, functions, PreRecord(), rewrite)
+    with collector_paused():
+        return run_per_function(module, functions, PreRecord(), rewrite)

@@ -90,6 +90,7 @@ from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, Glo
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64)
 from pylogic.ir.ops import REFLEXIVE, SWAPPED
+from pylogic.transforms.collector import collector_paused
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.driver import run_per_function
 
@@ -673,6 +674,7 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     returns: dict = {}              # what each function returns, filled callees first
     defined = {f.name.lstrip("@") for f in module.defined_functions()}
     global_sizes = {g.name: g.size for g in module.globals}
-    return run_per_function(module, functions, SimplifyRecord(), lambda fn: simplify_function(
-        fn, {n: d for d, n in rows.function(fn.name)["idom"]}, readonly, returns, defined,
-        global_sizes), order=_callees_first(module))
+    with collector_paused():
+        return run_per_function(module, functions, SimplifyRecord(), lambda fn: simplify_function(
+            fn, {n: d for d, n in rows.function(fn.name)["idom"]}, readonly, returns, defined,
+            global_sizes), order=_callees_first(module))
