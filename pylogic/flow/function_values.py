@@ -391,24 +391,26 @@ class FunctionValues:
                 if b in self.executable or b not in blocks:
                     continue
                 self.executable.add(b)
+                writes = block_access(blocks[b]).defs
                 for k, ins in enumerate(blocks[b].instrs):
-                    if ins.defs() or isinstance(ins, CondBr):
+                    if writes[k] or type(ins) is CondBr:
                         push((b, k))
                 new.extend(self._successors(blocks[b], forced) - self.executable)
 
         for r in self.params:
             self.bits[r] = self.param_bits(r)
         reach(self.fn.blocks[0].label)
+        evaluate = self.evaluate
         while True:
             while work:
                 key = work.pop()
                 pending.discard(key)
                 ins = instr[key]
-                if isinstance(ins, CondBr):
+                if type(ins) is CondBr:
                     for t in self._successors(blocks[key[0]], forced) - self.executable:
                         reach(t)
                     continue
-                new = self.evaluate(ins, key)
+                new = evaluate(ins, key)
                 if new is None:
                     continue
                 visits[key] += 1
@@ -420,11 +422,15 @@ class FunctionValues:
                     if new == old:
                         continue
                 results[key] = new
-                for i in site_defs[key]:
+                ids = site_defs[key]
+                if ids:
                     v = new
-                    if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
-                        v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
-                    self._set_def_bits(i, v, push)
+                    if type(ins) is PredDefine:
+                        v = kb.BOOL
+                    elif len(ins.defs()) > 1:
+                        v = kb.UNKNOWN
+                    for i in ids:
+                        self._set_def_bits(i, v, push)
             idle = [i for key, ids in site_defs.items() if key[0] in self.executable
                     for i in ids if i not in self.def_bits]
             for i in idle:

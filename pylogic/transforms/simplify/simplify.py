@@ -237,7 +237,7 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
         return None
     op = ins.rel if isinstance(ins, Cmp) else ins.op
     a, b = ins.a, ins.b
-    if values.same(a, b) and op in _SAME_OPERANDS:
+    if op in _SAME_OPERANDS and values.same(a, b):      # the cheap test first
         same = _SAME_OPERANDS[op]
         return mov(a, f"{op}-same") if same == "x" else mov(Imm(same), f"{op}-same")
     ka, kbits = values.operand(a), values.operand(b)
