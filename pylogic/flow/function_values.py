@@ -23,13 +23,20 @@ from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_memory import known_loads
 from pylogic.flow.reaching_graph import reaching_graph
 from pylogic.identity_cache import IdentityCache
-from pylogic.ir.model import (Call, Cmp, CondBr, Function, Imm, Instr, Load, Mov, PredDefine, Reg,
-                              Select, BinOp, UnOp, branch_targets)
+from pylogic.ir.model import (TRUE_PREDICATES, Call, Cmp, CondBr, Function, Imm, Instr, Load, Mov,
+                              PredDefine, Reg, Select, BinOp, UnOp, branch_targets)
 
 _ONE, _ZERO = kb.const(1), kb.const(0)
 
 #: Most evaluations of one instruction in the known-bits fixpoint before it is given up (unknown).
 MAX_VISITS = 200
+
+#: instruction class -> how ``evaluate`` computes what it writes (a table lookup per evaluation
+#: instead of a chain of isinstance tests; the classes have no subclasses): ``transfer`` of its
+#: ``op``, its ``rel`` or "select", its source (``mov``), a boolean (``bool``), ``known_bits.load``
+#: of its size, the callee's return bits (``call``); any other class writes unknown bits
+_TRANSFER = {Mov: "mov", BinOp: "op", UnOp: "op", Cmp: "rel", Select: "select",
+             PredDefine: "bool", Load: "load", Call: "call"}
 
 
 def _dominator_intervals(idom: dict, entry: str) -> tuple[dict, dict]:
@@ -103,6 +110,7 @@ class FunctionValues:
         self.fn_blocks = fn.block_map()
         self.def_bits: dict[int, Bits] = {}
         self.merge_bits: list = [None] * len(self.reaching.operands)
+        self._n_defs = len(self.reaching.defs)
 
     def _maybe_unwritten(self) -> set:
         """Registers (not SSA values, not parameters) some read of which may come before any
@@ -196,15 +204,16 @@ class FunctionValues:
         ``push`` gets the reads of every node that changed: a read is evaluated again when the
         join it reads changes (before issue #28, whenever any definition reaching it changed;
         those evaluations, unchanged, also counted towards ``MAX_VISITS``)."""
-        self.def_bits[i] = v
-        n_defs, users, readers = len(self.reaching.defs), self.reaching.users, self._readers
+        def_bits = self.def_bits
+        def_bits[i] = v
+        n_defs, users, readers = self._n_defs, self.reaching.users, self._readers
         merged = self.merge_bits
         stack = [i]
         while stack:
             node = stack.pop()
             for site in readers.get(node, ()):
                 push(site)
-            val = self._node_bits(node)
+            val = def_bits.get(node) if node < n_defs else merged[node - n_defs]
             for m in users[node]:
                 old = merged[m - n_defs]
                 new = val if old is None else kb.join(old, val)
@@ -218,19 +227,21 @@ class FunctionValues:
         # each operand's bits as ``operand`` gives them, its reaching node looked up once
         # (issue #28 item 1: the check and ``operand`` had each asked ``reaching.at``)
         reads = self.reaching.reads.get(site) if site is not None else None
+        n_defs, def_bits, merge_bits = self._n_defs, self.def_bits, self.merge_bits
         ops = []
         for a in ins.uses():
-            if isinstance(a, Imm):
+            kind = type(a)
+            if kind is Imm:
                 ops.append(kb.const(a.value))
-            elif not isinstance(a, Reg):
+            elif kind is not Reg:
                 ops.append(kb.UNKNOWN)      # a global's address
-            elif a.name in ("p0", "true"):
+            elif a.name in TRUE_PREDICATES:
                 ops.append(_ONE)
             else:
                 name = a.name
                 node = reads.get(name) if reads is not None else None
                 if node is not None:
-                    got = self._node_bits(node)
+                    got = def_bits.get(node) if node < n_defs else merge_bits[node - n_defs]
                     if got is None:
                         return None
                     ops.append(got)
@@ -245,23 +256,22 @@ class FunctionValues:
                     ops.append(self.bits.get(name, kb.UNKNOWN))
                 else:
                     ops.append(_ZERO)   # never written: reads 0 (docs/pir.md)
-        if isinstance(ins, Mov):
+        how = _TRANSFER.get(type(ins))
+        if how is None:
+            return kb.UNKNOWN
+        if how == "mov":
             return ops[0]
-        if isinstance(ins, BinOp):
+        if how == "op":
             return kb.transfer(ins.op, *ops)
-        if isinstance(ins, UnOp):
-            return kb.transfer(ins.op, *ops)
-        if isinstance(ins, Cmp):
+        if how == "rel":
             return kb.transfer(ins.rel, *ops)
-        if isinstance(ins, Select):
+        if how == "select":
             return kb.transfer("select", *ops)
-        if isinstance(ins, PredDefine):
+        if how == "bool":
             return kb.BOOL
-        if isinstance(ins, Load):
+        if how == "load":
             return kb.load(ins.size, ins.signed)
-        if isinstance(ins, Call):
-            return self.returns.get(ins.callee, kb.UNKNOWN)
-        return kb.UNKNOWN
+        return self.returns.get(ins.callee, kb.UNKNOWN)     # a call
 
     def param_bits(self, r: str) -> Bits:
         """A parameter's value on entry: in its type's range when it has one (a call with an
@@ -381,24 +391,26 @@ class FunctionValues:
                 if b in self.executable or b not in blocks:
                     continue
                 self.executable.add(b)
+                writes = block_access(blocks[b]).defs
                 for k, ins in enumerate(blocks[b].instrs):
-                    if ins.defs() or isinstance(ins, CondBr):
+                    if writes[k] or type(ins) is CondBr:
                         push((b, k))
                 new.extend(self._successors(blocks[b], forced) - self.executable)
 
         for r in self.params:
             self.bits[r] = self.param_bits(r)
         reach(self.fn.blocks[0].label)
+        evaluate = self.evaluate
         while True:
             while work:
                 key = work.pop()
                 pending.discard(key)
                 ins = instr[key]
-                if isinstance(ins, CondBr):
+                if type(ins) is CondBr:
                     for t in self._successors(blocks[key[0]], forced) - self.executable:
                         reach(t)
                     continue
-                new = self.evaluate(ins, key)
+                new = evaluate(ins, key)
                 if new is None:
                     continue
                 visits[key] += 1
@@ -410,11 +422,15 @@ class FunctionValues:
                     if new == old:
                         continue
                 results[key] = new
-                for i in site_defs[key]:
+                ids = site_defs[key]
+                if ids:
                     v = new
-                    if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
-                        v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
-                    self._set_def_bits(i, v, push)
+                    if type(ins) is PredDefine:
+                        v = kb.BOOL
+                    elif len(ins.defs()) > 1:
+                        v = kb.UNKNOWN
+                    for i in ids:
+                        self._set_def_bits(i, v, push)
             idle = [i for key, ids in site_defs.items() if key[0] in self.executable
                     for i in ids if i not in self.def_bits]
             for i in idle:

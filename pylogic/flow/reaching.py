@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from pylogic.flow.block_access import block_access
 from pylogic.ir.cfg import reverse_postorder
@@ -54,11 +54,12 @@ __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "blo
 _CONSTANT_REGS = TRUE_PREDICATES
 
 
-@dataclass(frozen=True)
-class Def:
+class Def(NamedTuple):
     """One definition of ``reg``: ``kind`` "instr" (``site`` = (label, index) of the writing
     instruction), "entry" (the value at the function's entry) or "edge" (``site`` = (from, to),
-    ``value`` the literal the register equals on that edge)."""
+    ``value`` the literal the register equals on that edge). A named tuple: ``simplify``'s rounds
+    number every function's definitions again each round, and a frozen dataclass's construction
+    cost several times a tuple's (issue #28 item 1)."""
     kind: str
     reg: str
     site: Optional[tuple] = None
@@ -198,15 +199,31 @@ def block_exits(blocks: dict, label: str) -> dict:
     instruction leaving there (side exits mid-block; the final instruction's targets, one only
     when it is a ``cbr`` going one way, ``constant_branch``); ``blocks``: label -> block (the
     function's ``block_map``), targets outside it left out."""
-    instrs = blocks[label].instrs
-    taken = constant_branch(instrs)
+    block = blocks[label]
+    edges = block.__dict__.get("_exits")
+    if edges is None:
+        edges = block.__dict__["_exits"] = _block_edges(block.instrs)
     out: dict = {}
-    for k, ins in enumerate(instrs):
-        ts = [t for t in branch_targets(ins)
-              if t in blocks and (k < len(instrs) - 1 or taken is None or t == taken)]
+    for k, targets in edges:
+        ts = [t for t in targets if t in blocks]
         if ts:
             out[k] = ts
     return out
+
+
+def _block_edges(instrs: tuple) -> tuple:
+    """``((index, targets), ...)``: ``block_exits`` before targets outside the function are left
+    out; a block is immutable, so this is kept per block object (in its ``__dict__``, as
+    ``flow.block_access`` is): ``simplify``'s rounds ask again for the blocks they left alone
+    (issue #28 item 1)."""
+    taken = constant_branch(instrs)
+    out = []
+    for k, ins in enumerate(instrs):
+        ts = tuple(t for t in branch_targets(ins)
+                   if k < len(instrs) - 1 or taken is None or t == taken)
+        if ts:
+            out.append((k, ts))
+    return tuple(out)
 
 
 def reaching_definitions(fn: Function) -> Reaching:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from pylogic.flow.block_access import block_access
 from pylogic.flow.definitions import without_annotations
 from pylogic.flow.fits_extension import fits_extension
 from pylogic.flow.memory_writes import clobbers_memory
@@ -85,9 +86,13 @@ def expression_of(ins: Instr, names: Optional[dict] = None) -> Optional[tuple[st
     step name the same instructions under the same names again (issue #28 item 1)."""
     if not names:
         return _expression_of(ins, names)
-    memo = _EXPRESSIONS.get(names)
-    if memo is None:
-        memo = _EXPRESSIONS.put(names, {})
+    if _LATEST[0] is names:             # a walk asks under one names dict in a row
+        memo = _LATEST[1]
+    else:
+        memo = _EXPRESSIONS.get(names)
+        if memo is None:
+            memo = _EXPRESSIONS.put(names, {})
+        _LATEST[:] = names, memo
     hit = memo.get(id(ins))
     if hit is not None and hit[0] is ins:
         return hit[1]
@@ -98,6 +103,10 @@ def expression_of(ins: Instr, names: Optional[dict] = None) -> Optional[tuple[st
 
 #: names dict -> {id(instruction): (instruction, its expression_of)}
 _EXPRESSIONS = IdentityCache(256)
+#: the names dict asked last and its memo (it keeps that dict alive, so the ``is`` test cannot
+#: match another dict): most calls come in runs under one dict, and the LRU lookup of
+#: ``_EXPRESSIONS`` per call was a third of ``expression_of``'s time (issue #28 item 1)
+_LATEST: list = [None, None]
 
 
 def _expression_of(ins: Instr, names: Optional[dict]) -> Optional[tuple[str, str, tuple]]:
@@ -215,33 +224,38 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
     that reached the block since the last one (issue #28: per-instruction masks on every visit
     were quadratic on a 30,000-instruction function with loops spanning it)."""
     index = {r: k for k, r in enumerate(names)}
+    bit = {r: 1 << k for r, k in index.items()}
     dependents: dict[str, int] = {}
     for r, (_, leaves) in names.items():
         for leaf in leaves:
             if isinstance(leaf, Reg):
-                dependents[leaf.name] = dependents.get(leaf.name, 0) | (1 << index[r])
+                dependents[leaf.name] = dependents.get(leaf.name, 0) | bit[r]
     everything = (1 << len(index)) - 1
+    memory = dependents.get(MEMORY.name, 0)
     transfer: dict[str, tuple] = {}     # block -> (keep, gen, reads of the entry state)
     bad = 0                             # reads of what the block itself made stale
+    # the masks are as wide as the named registers: an instruction that reads, makes stale
+    # or makes fresh none of them leaves them as they are, without an operation on them
     for b in fn.blocks:
         keep, gen, exposed = everything, 0, 0
-        for ins in b.instrs:
+        access = block_access(b)        # the registers each instruction reads (guard included)
+        for k, ins in enumerate(b.instrs):
             reads = 0
-            for a in ins.uses():
-                if isinstance(a, Reg) and a.name in index:
-                    reads |= 1 << index[a.name]
-            if ins.guard in index:
-                reads |= 1 << index[ins.guard]
-            exposed |= reads & keep
-            bad |= reads & gen
-            effects = [(dependents.get(x, 0),
-                        (1 << index[x]) if x in index and ins.guard is None else 0)
-                       for x in ins.defs()]
-            if clobbers_memory(ins):          # every name built on a load goes stale
-                effects.insert(0, (dependents.get(MEMORY.name, 0), 0))
-            for made_stale, made_fresh in effects:
-                keep &= ~made_fresh
-                gen = (gen | made_stale) & ~made_fresh
+            for r in access.reads[k]:
+                reads |= bit.get(r, 0)
+            if reads:
+                exposed |= reads & keep
+                bad |= reads & gen
+            if memory and clobbers_memory(ins):     # every name built on a load goes stale
+                gen |= memory
+            for x in access.defs[k]:
+                made_stale = dependents.get(x, 0)
+                made_fresh = bit.get(x, 0) if ins.guard is None else 0
+                if made_fresh:
+                    keep &= ~made_fresh
+                    gen = (gen | made_stale) & ~made_fresh
+                elif made_stale:
+                    gen |= made_stale
         transfer[b.label] = (keep, gen, exposed)
     stale_in = {b.label: 0 for b in fn.blocks}
     stale_in[fn.blocks[0].label] = everything

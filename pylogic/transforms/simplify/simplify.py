@@ -90,6 +90,7 @@ from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, Glo
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64)
 from pylogic.ir.ops import REFLEXIVE, SWAPPED
+from pylogic.transforms.collector import collector_paused
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.driver import run_per_function
 
@@ -236,7 +237,7 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
         return None
     op = ins.rel if isinstance(ins, Cmp) else ins.op
     a, b = ins.a, ins.b
-    if values.same(a, b) and op in _SAME_OPERANDS:
+    if op in _SAME_OPERANDS and values.same(a, b):      # the cheap test first
         same = _SAME_OPERANDS[op]
         return mov(a, f"{op}-same") if same == "x" else mov(Imm(same), f"{op}-same")
     ka, kbits = values.operand(a), values.operand(b)
@@ -496,10 +497,17 @@ def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
     return _rewrite_each(fn, rewrite, rules)
 
 
+#: the instruction classes ``_rewrite`` may rewrite (it gives None for any other): the round
+#: asks it, and makes the instruction's view (``FunctionValues.at``), for these only
+_REWRITTEN = frozenset((Load, BinOp, UnOp, Cmp, Select))
+
+
 def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
     def rewrite(label, k, ins):
         values.here = (label, k)
-        return _rewrite(ins, values.at((label, k)))
+        if type(ins) not in _REWRITTEN:
+            return None
+        return _rewrite(ins, values.at(values.here))
     return _rewrite_each(fn, rewrite, rules)
 
 
@@ -528,28 +536,29 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
     counts per register, a definition deleted when none of its destinations is read, its reads
     uncounted (deletion is monotone, so any order reaches the rounds' result; one pass instead
     of one per round of deletions, issue #28 item 1)."""
-    reads: Counter = Counter()
-    writers: dict = {}                  # register -> [(block, index)] of pure definitions
+    reads: dict = {}                    # register -> how many reads of it are left
+    writers: dict = {}                  # register -> [(block, index, its defs)] of pure definitions
     candidates = []
     for bi, b in enumerate(fn.blocks):
-        access = block_access(b)        # the registers each instruction reads
+        access = block_access(b)        # the registers each instruction reads and writes
         for k, ins in enumerate(b.instrs):
-            reads.update(access.reads[k])
-            if _is_pure(ins) and ins.defs():
-                candidates.append((bi, k))
-                for d in ins.defs():
-                    writers.setdefault(d, []).append((bi, k))
+            for r in access.reads[k]:
+                reads[r] = reads.get(r, 0) + 1
+            ds = access.defs[k]
+            if ds and _is_pure(ins):
+                candidates.append((bi, k, ds))
+                for d in ds:
+                    writers.setdefault(d, []).append((bi, k, ds))
     blocks = fn.blocks
-    work = [site for site in candidates
-            if not any(reads[d] for d in blocks[site[0]].instrs[site[1]].defs())]
+    work = [site for site in candidates if not any(reads.get(d) for d in site[2])]
     dead: set = set()
     while work:
-        site = work.pop()
-        ins = blocks[site[0]].instrs[site[1]]
-        if site in dead or any(reads[d] for d in ins.defs()):
+        bi, k, ds = work.pop()
+        site = (bi, k)
+        if site in dead or any(reads.get(d) for d in ds):
             continue
         dead.add(site)
-        for r in block_access(blocks[site[0]]).reads[site[1]]:
+        for r in block_access(blocks[bi]).reads[k]:
             reads[r] -= 1
             if not reads[r]:
                 work.extend(writers.get(r, ()))
@@ -673,6 +682,7 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     returns: dict = {}              # what each function returns, filled callees first
     defined = {f.name.lstrip("@") for f in module.defined_functions()}
     global_sizes = {g.name: g.size for g in module.globals}
-    return run_per_function(module, functions, SimplifyRecord(), lambda fn: simplify_function(
-        fn, {n: d for d, n in rows.function(fn.name)["idom"]}, readonly, returns, defined,
-        global_sizes), order=_callees_first(module))
+    with collector_paused():
+        return run_per_function(module, functions, SimplifyRecord(), lambda fn: simplify_function(
+            fn, {n: d for d, n in rows.function(fn.name)["idom"]}, readonly, returns, defined,
+            global_sizes), order=_callees_first(module))
