@@ -32,6 +32,7 @@ from facts_gen.naming import escape_field, function_id
 from pylogic.analysis import catalog
 from pylogic.analysis.budget import BudgetPool
 from pylogic.analysis.cache import NO_CACHE, Cache, function_facts_key
+from pylogic.collector import collector_paused
 from pylogic.engines import resolve_engine, run_checked
 from pylogic.engines.rows import Rows
 from pylogic.errors import PathlogicError, printable_name
@@ -95,14 +96,11 @@ def extract(modules: Iterable[tuple[Module, str]], profile: Optional[dict] = Non
     Its passes over the growing rows (tuples, no cycles) were 1.6 s of ``analyze`` on the #32
     corpus (1.5 M rows), and each engine call's child process went over them once more."""
     if freeze:
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return extract(modules, profile, failures, families)
-        finally:
-            gc.freeze()
-            if collecting:
-                gc.enable()
+        with collector_paused():
+            try:
+                return extract(modules, profile, failures, families)
+            finally:
+                gc.freeze()
     facts = empty_facts(families)
     for module, relpath in modules:
         try:

@@ -11,11 +11,13 @@ reason``), and the other files are still loaded.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pylogic.collector import collector_paused
 from pylogic.errors import ImportError_, PathlogicError, SourceLoc, printable_name
 from pylogic.ir.llvm.clang import clang_many, prepare_c
 from pylogic.ir.model import Module
@@ -259,19 +261,13 @@ def load_directory(root, jobs: int = 1, only=None, progress=None,
                 progress(k, len(items))
             yield outcome
 
-    collecting = gc.isenabled()
-    if freeze:
-        gc.disable()
-    try:
+    with collector_paused() if freeze else contextlib.nullcontext():
         if jobs > 1 and len(items) > 1:
             with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(items))) as pool:
                 outcomes = list(ticking(pool.map(_load_item, items,
                                                  chunksize=max(1, len(items) // (32 * jobs)))))
         else:
             outcomes = list(ticking(_load_in_turn(items)))
-    finally:
-        if collecting:
-            gc.enable()
     for program, problems in outcomes:
         if program is not None:
             loaded.programs.append(program)

@@ -36,7 +36,7 @@ from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store
                                       substituted, value_names)
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
-from pylogic.transforms.collector import collector_paused
+from pylogic.collector import collector_paused
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads

@@ -90,7 +90,7 @@ from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, Glo
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64)
 from pylogic.ir.ops import REFLEXIVE, SWAPPED
-from pylogic.transforms.collector import collector_paused
+from pylogic.collector import collector_paused
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.driver import run_per_function
 

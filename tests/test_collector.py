@@ -1,4 +1,4 @@
-"""``transforms.collector.collector_paused``: the cyclic collector is off inside (no collection
+"""``pylogic.collector.collector_paused``: the cyclic collector is off inside (no collection
 runs there, however much is allocated) and back as the caller had it after, also when the block
 raises; ``simplify`` and ``pre-m`` rewrite inside it and leave the collector as they found it."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from pylogic.analysis.optimize import optimize
 from pylogic.ir.parser import parse_module
-from pylogic.transforms.collector import collector_paused
+from pylogic.collector import collector_paused
 
 TEXT = """func @f(a) {
 entry:
