@@ -595,7 +595,7 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
     ``returns``: known bits of what defined functions return, ``return_bits``: the result of a
     call of one is one of them -- fn's own is added to it); ``defined``: names of its defined
     functions; ``global_sizes``: its globals' sizes)."""
-    size = sum(len(b.instrs) for b in fn.blocks)
+    size = fn.instruction_count()
     reads = None
     if returns is not None and fn.blocks:
         reads = _reads(fn, idom, readonly, returns, defined, global_sizes)
