@@ -15,7 +15,7 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 
-__all__ = ["collector_paused"]
+__all__ = ["collector_paused", "heap_frozen"]
 
 
 @contextmanager
@@ -29,3 +29,17 @@ def collector_paused():
     finally:
         if collecting:
             gc.enable()
+
+
+@contextmanager
+def heap_frozen():
+    """Yields whether this block owns the permanent generation: True unless something else (a
+    host process, an outer block) had frozen objects before; then the block may ``gc.freeze()``
+    what its run keeps alive (the loaded programs, a pipeline's modules), and what it froze goes
+    back under the collector when it ends. A host's freeze is left as it is."""
+    own = not gc.get_freeze_count()
+    try:
+        yield own
+    finally:
+        if own:
+            gc.unfreeze()

@@ -1,6 +1,8 @@
-"""``pylogic.collector.collector_paused``: the cyclic collector is off inside (no collection
-runs there, however much is allocated) and back as the caller had it after, also when the block
-raises; ``simplify`` and ``pre-m`` rewrite inside it and leave the collector as they found it."""
+"""``pylogic.collector``: ``collector_paused`` turns the cyclic collector off inside (no
+collection runs there, however much is allocated) and back as the caller had it after, also when
+the block raises; ``simplify`` and ``pre-m`` rewrite inside it and leave the collector as they
+found it. ``heap_frozen`` owns the permanent generation only when nothing was frozen before, and
+gives back what it froze (``optimize`` freezes each pipeline's modules in it)."""
 from __future__ import annotations
 
 import gc
@@ -9,7 +11,7 @@ import pytest
 
 from pylogic.analysis.optimize import optimize
 from pylogic.ir.parser import parse_module
-from pylogic.collector import collector_paused
+from pylogic.collector import collector_paused, heap_frozen
 
 TEXT = """func @f(a) {
 entry:
@@ -90,3 +92,47 @@ def test_the_passes_leave_the_collector_as_found(passes, enabled):
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_heap_frozen_gives_back_what_it_froze():
+    assert gc.get_freeze_count() == 0
+    kept = [[] for _ in range(100)]
+    with heap_frozen() as own:
+        assert own
+        gc.freeze()
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError):
+        with heap_frozen() as own:
+            gc.freeze()
+            raise RuntimeError("inside")
+    assert gc.get_freeze_count() == 0
+    del kept
+
+
+def test_a_hosts_freeze_is_left_as_it_is():
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with heap_frozen() as own:
+            assert not own
+        assert gc.get_freeze_count() == frozen
+        optimize(parse_module(TEXT, "t.pir"), ["simplify", "pre-m"], "t.pir", engine="clingo")
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
+def test_optimize_freezes_its_modules_and_gives_them_back(monkeypatch):
+    from pylogic.analysis import optimize as driver
+    frozen, run_pass = [], driver.run_pass
+
+    def watched(name, module, *args, **kwargs):
+        frozen.append((name, gc.get_freeze_count() > 0))
+        return run_pass(name, module, *args, **kwargs)
+    monkeypatch.setattr(driver, "run_pass", watched)
+    assert gc.get_freeze_count() == 0
+    optimize(parse_module(TEXT, "t.pir"), ["simplify", "pre-m", "simplify"], "t.pir",
+             engine="clingo")
+    assert frozen == [("simplify", True), ("pre-m", True), ("simplify", True)]
+    assert gc.get_freeze_count() == 0

@@ -31,6 +31,7 @@ from pylogic.analysis.predicate_matrix import predicate_matrices
 from pylogic.analysis.report_data import (MATRIX_MAX_PREDICATES, REPORT_FACTS, block_code,
                                           derivations, write_report_data)
 from pylogic.analysis.run import AnalysisRun, analyze_modules, extract, has_defines
+from pylogic.collector import heap_frozen
 from pylogic.engines.csv_io import write_rows
 from pylogic.analysis.correlation_stats import correlation_rows, totals as correlation_totals
 from pylogic.analysis.pre_stats import OUTPUTS as PRE_OUTPUTS, pre_rows, summary as pre_summary
@@ -106,12 +107,8 @@ def _collected_after(run: Callable) -> Callable:
     @functools.wraps(run)
     def collected(*args, **kwargs):
         kwargs.pop("freeze", None)
-        if gc.get_freeze_count():
-            return run(*args, freeze=False, **kwargs)
-        try:
-            return run(*args, freeze=True, **kwargs)
-        finally:
-            gc.unfreeze()
+        with heap_frozen() as own:
+            return run(*args, freeze=own, **kwargs)
     return collected
 
 
