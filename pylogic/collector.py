@@ -1,9 +1,10 @@
 """The cyclic garbage collector paused while a phase builds many objects that hold no cycles, or
-none that need collecting before the phase ends (issue #28 item 1, #32 item 1).
+none that need collecting before the phase ends (issue #28 item 1, #32 item 1); and the objects a
+run keeps alive frozen out of its passes (``heap_frozen``).
 
-Its users: the facts extraction (``analysis.run.extract``, then frozen), the loader
-(``ir.load.load_directory``), duckdb's index rows (``engines.duckdb_engine.run_duckdb``), and the
-rewrites of ``simplify`` and ``pre-m``. A rewrite such as ``simplify``'s rounds or ``pre-m``'s builds many short-lived, mostly acyclic
+``collector_paused``'s users: the facts extraction (``analysis.run.extract``, then frozen), the
+loader (``ir.load.load_directory``), duckdb's index rows (``engines.duckdb_engine.run_duckdb``),
+and the rewrites of ``simplify`` and ``pre-m``. A rewrite builds many short-lived, mostly acyclic
 objects (blocks, instructions, per-round analyses) on top of a large long-lived heap (the module,
 the engine's rows); each full collection walks that whole heap. On csmith-2's
 ``simplify,pre-mr,pre-m,simplify`` the collector took 1.56 of 13.0 s CPU, 0.47 of the first
