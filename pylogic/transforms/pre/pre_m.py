@@ -24,6 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from pylogic.collector import collector_paused
 from pylogic.flow.candidates import candidate_expressions
 from pylogic.flow.definitions import definitions
 from pylogic.flow.fits_extension import return_fits
@@ -34,9 +35,9 @@ from pylogic.flow.spans import spares, write_summary
 from pylogic.flow.value_flow_inputs import function_inputs
 from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store_generated,
                                       substituted, value_names)
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
-from pylogic.collector import collector_paused
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, used_names
 from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
@@ -115,15 +116,12 @@ class _KillsAmong:
 
     def __init__(self, kills: _KillIndex, exprs: frozenset):
         self.kills, self.exprs = kills, exprs
-        self._memo: dict = {}       # id(ins) -> (ins, its kills): ins kept alive, ids not reused
+        self._memo = IdentityCache()
 
     def __call__(self, ins) -> frozenset:
-        got = self._memo.get(id(ins))
-        if got is not None and got[0] is ins:
-            return got[1]
-        out = frozenset(self.kills.within(ins, self.exprs))
-        self._memo[id(ins)] = (ins, out)
-        return out
+        got = self._memo.get(ins)
+        return got if got is not None else \
+            self._memo.put(ins, frozenset(self.kills.within(ins, self.exprs)))
 
     def within(self, ins, among) -> frozenset:
         return self(ins) & among
@@ -137,20 +135,16 @@ class _Stores:
 
     def __init__(self, names: dict, defs: dict, returns=None, known=None):
         self.names, self.defs, self.returns, self.known = names, defs, returns, known
-        # id(ins) -> (ins, every load it generates, in order): a plain dict, ins kept alive
-        # (an IdentityCache lookup per instruction and walk cost more than the lists)
-        self._memo: dict = {}
+        self._memo = IdentityCache()        # ins -> every load it generates, in order
 
     def __call__(self, ins, exprs) -> list[str]:
-        got = self._memo.get(id(ins))
-        if got is not None and got[0] is ins:
-            every = got[1]
-        else:
+        every = self._memo.get(ins)
+        if every is None:
             every = store_generated(ins, self.names, self.defs, self.returns) \
                 if isinstance(ins, Store) else []
             if self.known is not None:
                 every = every + [e for e in self.known.generated(ins) if e not in every]
-            self._memo[id(ins)] = (ins, every)
+            self._memo.put(ins, every)
         return [e for e in every if e in exprs]
 
 

@@ -77,6 +77,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from pylogic.collector import collector_paused
 from pylogic.flow import known_bits as kb
 from pylogic.flow.block_access import block_access
 from pylogic.flow.branch_facts import sole_entry_edges
@@ -90,7 +91,6 @@ from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, Glo
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64)
 from pylogic.ir.ops import REFLEXIVE, SWAPPED
-from pylogic.collector import collector_paused
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.driver import run_per_function
 
