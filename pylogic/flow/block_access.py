@@ -4,7 +4,7 @@
 blocks a round mostly leaves alone (``_rewrite_each`` and ``_delete_dead`` keep an unchanged
 block the same object), and each build walked every instruction's operands again (issue #28
 item 1). A block is immutable, so what it reads and writes is kept per block object
-(in the block object's ``__dict__``); the lists are exactly what ``Instr.uses``/``Instr.defs``
+(``Block.derived``); the lists are exactly what ``Instr.uses``/``Instr.defs``
 and ``reaching.read_registers`` give, in the same order.
 """
 from __future__ import annotations
@@ -52,10 +52,7 @@ def _access(block: Block) -> BlockAccess:
 
 
 def block_access(block: Block) -> BlockAccess:
-    """``block``'s ``BlockAccess``, derived once per block object: kept in its ``__dict__``
-    outside the fields, as ``Block.successors`` is (it lives as long as the block; an
-    ``IdentityCache`` lookup per block and build cost more than the derivation saved)."""
-    got = block.__dict__.get("_access")
-    if got is None:
-        got = block.__dict__["_access"] = _access(block)
-    return got
+    """``block``'s ``BlockAccess``, derived once per block object (``Block.derived``: it lives as
+    long as the block; an ``IdentityCache`` lookup per block and build cost more than the
+    derivation saved)."""
+    return block.derived("_access", _access)

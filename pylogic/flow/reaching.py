@@ -44,7 +44,7 @@ from typing import NamedTuple, Optional
 
 from pylogic.flow.block_access import block_access
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (TRUE_PREDICATES, Cmp, CondBr, Function, Imm, Instr, Mov,
+from pylogic.ir.model import (TRUE_PREDICATES, Block, Cmp, CondBr, Function, Imm, Instr, Mov,
                               PredDefine, Reg, branch_targets)
 
 __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
@@ -199,23 +199,19 @@ def block_exits(blocks: dict, label: str) -> dict:
     instruction leaving there (side exits mid-block; the final instruction's targets, one only
     when it is a ``cbr`` going one way, ``constant_branch``); ``blocks``: label -> block (the
     function's ``block_map``), targets outside it left out."""
-    block = blocks[label]
-    edges = block.__dict__.get("_exits")
-    if edges is None:
-        edges = block.__dict__["_exits"] = _block_edges(block.instrs)
     out: dict = {}
-    for k, targets in edges:
+    for k, targets in blocks[label].derived("_exits", _block_edges):
         ts = [t for t in targets if t in blocks]
         if ts:
             out[k] = ts
     return out
 
 
-def _block_edges(instrs: tuple) -> tuple:
+def _block_edges(block: Block) -> tuple:
     """``((index, targets), ...)``: ``block_exits`` before targets outside the function are left
-    out; a block is immutable, so this is kept per block object (in its ``__dict__``, as
-    ``flow.block_access`` is): ``simplify``'s rounds ask again for the blocks they left alone
-    (issue #28 item 1)."""
+    out; kept per block object (``Block.derived``): ``simplify``'s rounds ask again for the
+    blocks they left alone (issue #28 item 1)."""
+    instrs = block.instrs
     taken = constant_branch(instrs)
     out = []
     for k, ins in enumerate(instrs):

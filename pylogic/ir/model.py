@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
-from typing import Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from pylogic.errors import SourceLoc
 
@@ -323,18 +323,28 @@ class Block:
     annotations: Annotations = ()
     loc: Optional[SourceLoc] = field(default=None, compare=False, repr=False)
 
-    def successors(self) -> tuple[str, ...]:
-        """CFG successors in order, side exits included, without duplicates. Computed once per
-        block object (kept in its ``__dict__``, outside the fields: a block is immutable, and
-        every CFG walk asks again; issue #28 item 1)."""
-        got = self.__dict__.get("_successors")
+    def derived(self, name: str, compute: Callable[["Block"], Any]) -> Any:
+        """``compute(self)``, computed once per block object and kept in its ``__dict__`` under
+        ``name`` (outside the fields, so equality, hashing and printing ignore it): a block is
+        immutable, so what is derived from it alone stays true as long as it lives, and the
+        passes' rounds ask again for the blocks they left alone (issue #28 item 1)."""
+        got = self.__dict__.get(name)
         if got is None:
-            seen: dict[str, None] = {}
-            for ins in self.instrs:
-                for t in branch_targets(ins):
-                    seen.setdefault(t, None)
-            got = self.__dict__["_successors"] = tuple(seen)
+            got = self.__dict__[name] = compute(self)
         return got
+
+    def successors(self) -> tuple[str, ...]:
+        """CFG successors in order, side exits included, without duplicates (``derived``: every
+        CFG walk asks again)."""
+        return self.derived("_successors", _successors)
+
+
+def _successors(block: Block) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for ins in block.instrs:
+        for t in branch_targets(ins):
+            seen.setdefault(t, None)
+    return tuple(seen)
 
 
 #: ``sN`` / ``uN`` (1 <= N <= 63): a typed parameter (docs/pir.md "Extensions").
