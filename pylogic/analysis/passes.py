@@ -33,7 +33,10 @@ def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine
         asked = CorrelationRounds(relpath or module.path, spec.needs, engine)
         rows = asked.rows(module)
     elif rows is None:
-        rows = module_rows(module, relpath, relations=spec.needs, engine=engine)
+        # a pass that works function by function needs the rows of the functions it is asked
+        # to rewrite only (optimize's repeats, like the rounds below)
+        only = options.get("functions") if spec.repeats_per_function else None
+        rows = module_rows(module, relpath, relations=spec.needs, engine=engine, functions=only)
     new, record = spec.run(module, rows, **options)
     rounds = 1
     before = module

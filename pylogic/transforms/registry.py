@@ -31,6 +31,10 @@ class Pass:
     #: (not only the changed functions') and gets ``record.next_options()`` (e.g. what is left of
     #: a growth budget that bounds the whole iteration)
     whole_module: bool = False
+    #: run again on its own output, it can change only the functions its last run changed (what
+    #: the rounds of a function-local ``fixpoint`` pass assume): ``optimize`` runs such a repeat
+    #: (``pre-mr,pre-m`` = pre-mr-split, pre-m, pre-m) on those functions alone
+    repeats_per_function: bool = False
     #: the paper (and section) it implements, and the pipeline it is usually run in
     #: (``pathlogic passes``; docs/passes.md has the long form of both)
     paper: str = ""
@@ -50,6 +54,7 @@ class Declared:
     summary: str
     fixpoint: bool = False
     whole_module: bool = False
+    repeats_per_function: bool = False
     paper: str = ""
     pipeline: str = ""
 
@@ -58,7 +63,8 @@ class Declared:
         module_name, function = self.run.split(":")
         module = importlib.import_module(f"pylogic.transforms.{module_name}")
         return Pass(self.name, getattr(module, function), module.NEEDS, self.summary,
-                    fixpoint=self.fixpoint, whole_module=self.whole_module, paper=self.paper,
+                    fixpoint=self.fixpoint, whole_module=self.whole_module,
+                    repeats_per_function=self.repeats_per_function, paper=self.paper,
                     pipeline=self.pipeline)
 
 
@@ -142,6 +148,7 @@ PASSES: Registry = Registry((
     Declared("pre-m", "pre.pre_m:pre_m",
              "PRE(M), PathFinder: code motion from the CMP region (datalog/pre.dl), "
              "= lazy code motion",
+             repeats_per_function=True,
              paper="Bodík 1999 (PhD thesis) §6.3.1.2; Bodík, Gupta, Soffa PLDI'98",
              pipeline="pre-m"),
     Declared("pre-ms-speculate", "pre.pre_ms:pre_ms",
