@@ -415,8 +415,8 @@ def _is_filter(r: Rule) -> bool:
     atoms = [b for b in r.body if isinstance(b, Atom)]
     tests = [b for b in r.body if isinstance(b, (NegAtom, Constraint))]
     if len(atoms) != 1 or not tests or len(atoms) + len(tests) != len(r.body) or \
-            not _plain(atoms[0]) or any(isinstance(b, NegAtom) and b.atom.rel == r.head.rel
-                                        for b in tests):
+            not _plain(atoms[0]) or r.head.rel in {atoms[0].rel} | \
+            {b.atom.rel for b in tests if isinstance(b, NegAtom)}:
         return False
     head = [x.name for x in r.head.args if isinstance(x, Var)]
     if len(head) != len(set(head)) or \
@@ -511,7 +511,7 @@ def program_text(checked: CheckedProgram, needed: set[str] | None = None,
     groups: list = []
     keep = set(checked.inputs) | set(checked.outputs) | set(checked.printsize) | set(shown or ())
     rules = _unfold_relations([r for r in checked.rules if needed is None or r.head.rel in needed],
-                           component, keep)
+                              component, keep)
     rules = [_with_joins(g, component, joins) for r in rules
              for g in _with_groups(r, component, groups)]
     lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules] + ["#show."]
