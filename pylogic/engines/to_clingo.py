@@ -358,26 +358,29 @@ def _with_empty_groups(r: Rule, agg: AggLit, group: list, groups: list) -> list:
     return rules
 
 
-def _copy_relations(rules: list, component: dict, keep: set) -> dict:
-    """Relation -> its rules, for each relation every rule of which copies one positive atom of
-    another relation (``_dt_rpo(f, "cfg", b, n) :- rpo(f, b, n)``: distinct head variables or
-    constants, each body variable in the head, nothing else in the body: ``_is_copy``), that is
-    not recursive,
-    not in ``keep`` (inputs, outputs, shown) and read only by positive atoms outside aggregates."""
+def _unfolded_relations(rules: list, component: dict, keep: set) -> dict:
+    """Relation -> its rules, for each relation that is not recursive, not in ``keep`` (inputs,
+    outputs, shown), read only by positive atoms outside aggregates, and defined either by
+    rules every one of which copies one positive atom of another relation (``_dt_rpo(f, "cfg",
+    b, n) :- rpo(f, b, n)``: ``_is_copy``) or by one rule filtering one atom (``_is_filter``)
+    whose readers have no aggregate (their groups are the rest of their body)."""
     rules_of: dict = {}
     for r in rules:
         rules_of.setdefault(r.head.rel, []).append(r)
     read_otherwise = {b.atom.rel for r in rules for b in r.body if isinstance(b, NegAtom)}
     read_otherwise |= {x.rel for r in rules for b in r.body if isinstance(b, AggLit)
                        for x in _agg_atoms(b)}
+    read_with_aggregates = {b.rel for r in rules if any(isinstance(x, AggLit) for x in r.body)
+                            for b in r.body if isinstance(b, Atom)}
     members = Counter(component.values())              # relations per stratum
-    copies = {}
+    unfolded = {}
     for rel, own in rules_of.items():
         if rel in keep or rel in read_otherwise or members[component.get(rel)] > 1:
             continue
-        if all(_is_copy(r) and r.body[0].rel != rel for r in own):
-            copies[rel] = own
-    return copies
+        if all(_is_copy(r) and r.body[0].rel != rel for r in own) or \
+                (len(own) == 1 and rel not in read_with_aggregates and _is_filter(own[0])):
+            unfolded[rel] = own
+    return unfolded
 
 
 def _agg_atoms(agg: AggLit):
@@ -403,6 +406,28 @@ def _is_copy(r: Rule) -> bool:
     return {x.name for x in r.body[0].args if isinstance(x, Var)} <= set(head)
 
 
+def _is_filter(r: Rule) -> bool:
+    """``r`` keeps the rows of one atom that pass its negated atoms and comparisons (``_dt_single(f,
+    g, p, n) :- _dt_pred(f, g, n, p, r, rn), !_dt_has_prev(f, g, n, r), !_dt_has_next(f, g, n, r,
+    rn)``): unfolded, its readers look up what it looked up, and join nothing it did not. A
+    column it drops must be one its tests read; one dropped untested (a wildcard too) is a
+    projection, whose readers would bind each of its values (``_is_copy``)."""
+    atoms = [b for b in r.body if isinstance(b, Atom)]
+    tests = [b for b in r.body if isinstance(b, (NegAtom, Constraint))]
+    if len(atoms) != 1 or not tests or len(atoms) + len(tests) != len(r.body) or \
+            not _plain(atoms[0]) or r.head.rel in {atoms[0].rel} | \
+            {b.atom.rel for b in tests if isinstance(b, NegAtom)}:
+        return False
+    head = [x.name for x in r.head.args if isinstance(x, Var)]
+    if len(head) != len(set(head)) or \
+            not all(isinstance(x, (Var, Num, Str)) for x in r.head.args):
+        return False
+    kept = {x.name for x in atoms[0].args if isinstance(x, Var)}
+    tested = {v.name for b in tests for v in lit_vars(b)}
+    return set(head) <= kept and not any(isinstance(x, Wildcard) for x in atoms[0].args) and \
+        kept <= set(head) | tested
+
+
 def _substitute(t, env: dict):
     if isinstance(t, Var):
         return env.get(t.name, t)
@@ -414,12 +439,13 @@ def _substitute(t, env: dict):
     return t
 
 
-def _unfold(r: Rule, at: int, copy: Rule, fresh) -> Rule | None:
-    """``r`` with its body atom ``at`` replaced by the body of the copy rule ``copy`` (its head
-    unified with that atom); None where a constant of the copy's head differs from the atom's."""
+def _unfold(r: Rule, at: int, definer: Rule, fresh) -> Rule | None:
+    """``r`` with its body atom ``at`` replaced by the body of ``definer`` (a copy or filter
+    rule: its head unified with that atom, its other variables renamed apart); None where a
+    constant of the definer's head differs from the atom's."""
     use = r.body[at]
     env, bind, extra = {}, {}, []
-    for h, t in zip(copy.head.args, use.args):
+    for h, t in zip(definer.head.args, use.args):
         if isinstance(h, Var):
             env[h.name] = Var(f"#i{next(fresh)}", use.loc) if isinstance(t, Wildcard) else t
         elif isinstance(t, Var):
@@ -431,8 +457,12 @@ def _unfold(r: Rule, at: int, copy: Rule, fresh) -> Rule | None:
                 return None
         elif not isinstance(t, Wildcard):
             extra.append(Constraint("=", t, h, use.loc))
-    source = _substitute(copy.body[0], env)
-    body = r.body[:at] + (source,) + tuple(extra) + r.body[at + 1:]
+    for lit in definer.body:
+        for v in lit_vars(lit):
+            if v.name not in env:
+                env[v.name] = Var(f"#i{next(fresh)}", use.loc)
+    source = tuple(_substitute(b, env) for b in definer.body)
+    body = r.body[:at] + source + tuple(extra) + r.body[at + 1:]
     out = Rule(r.head, body, r.loc, r.kinds)
     return _substitute_rule(out, bind) if bind else out
 
@@ -442,26 +472,29 @@ def _substitute_rule(r: Rule, env: dict) -> Rule:
                 r.kinds)
 
 
-def _inline_copies(rules: list, component: dict, keep: set) -> list:
-    """``rules`` with each copy relation (``_copy_relations``) replaced where it is read by the
-    atoms it copies, one rule per copy rule whose head unifies: clingo makes an atom of every
-    derived row (about 1-2 us and 150-400 bytes each, docs/measurements.md), and a copy's rows
-    are the rows of what it copies (``_dt_rpo``, ``_dt_edge`` of lib/dominator_tree.dl: 150,000
-    atoms on a 33,251-block structured CFG). The rows of every other relation are the same."""
-    copies = _copy_relations(rules, component, keep)
-    if not copies:
+def _unfold_relations(rules: list, component: dict, keep: set) -> list:
+    """``rules`` with each relation of ``_unfolded_relations`` replaced where it is read by the
+    bodies of its rules, one rule per defining rule whose head unifies: clingo makes an atom of
+    every derived row (about 1-2 us and 150-400 bytes each, docs/measurements.md), and the rows
+    of a copy are those of what it copies (``_dt_rpo``, ``_dt_edge`` of lib/dominator_tree.dl:
+    150,000 atoms on a 33,251-block structured CFG), those of a filter the rows of its atom
+    that pass its tests, which its readers can test themselves (``_dt_single``: 48,716 atoms
+    on the same CFG; mem40 and clg41 in docs/measurements.md). The rows of every other relation
+    are the same."""
+    definers = _unfolded_relations(rules, component, keep)
+    if not definers:
         return rules
     fresh = iter(range(1 << 30))
 
     def unfolded(r: Rule) -> list:
-        at = next((i for i, b in enumerate(r.body) if isinstance(b, Atom) and b.rel in copies),
+        at = next((i for i, b in enumerate(r.body) if isinstance(b, Atom) and b.rel in definers),
                   None)
         if at is None:
             return [r]
-        return [v for c in copies[r.body[at].rel] for u in [_unfold(r, at, c, fresh)]
+        return [v for d in definers[r.body[at].rel] for u in [_unfold(r, at, d, fresh)]
                 if u is not None for v in unfolded(u)]
 
-    return [u for r in rules if r.head.rel not in copies for u in unfolded(r)]
+    return [u for r in rules if r.head.rel not in definers for u in unfolded(r)]
 
 
 def program_text(checked: CheckedProgram, needed: set[str] | None = None,
@@ -477,8 +510,8 @@ def program_text(checked: CheckedProgram, needed: set[str] | None = None,
     joins: dict = {}
     groups: list = []
     keep = set(checked.inputs) | set(checked.outputs) | set(checked.printsize) | set(shown or ())
-    rules = _inline_copies([r for r in checked.rules if needed is None or r.head.rel in needed],
-                           component, keep)
+    rules = _unfold_relations([r for r in checked.rules if needed is None or r.head.rel in needed],
+                              component, keep)
     rules = [_with_joins(g, component, joins) for r in rules
              for g in _with_groups(r, component, groups)]
     lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules] + ["#show."]
