@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Optional
 
 from pylogic.analysis.catalog import get as catalog_get
-from pylogic.analysis.explain import explainer, user_level
-from pylogic.engines.explain import show_atom
 from pylogic.errors import PathlogicError, printable_name
 
 #: Result relations drawn per function, with their columns after the function id.
@@ -209,6 +207,9 @@ def derivations(run, engine: str = "clingo") -> dict:
     """The derivation tree of every shown row of the functions of ``run`` (an ``AnalysisRun``)
     with at most EXPLAIN_MAX_BLOCKS blocks, by function id, in ``EXPLANATIONS``' shape: one
     engine call per analysis over those functions' facts, one ranking of its model."""
+    # imported here, for ``analyze --explain`` (#32: every analyze process compiled and ran
+    # the explainer's modules)
+    from pylogic.analysis.explain import explainer, user_level
     blocks = Counter(row[0] for row in run.facts.get("block", ()))
     functions = run.rows.functions()
     small = [f for f in functions if blocks[f] and blocks[f] <= EXPLAIN_MAX_BLOCKS
@@ -269,6 +270,8 @@ def block_code(programs) -> dict:
 def explain_command(program: str, rel: str, fid: str, row: tuple, out: Path) -> str:
     """The ``pathlogic explain`` command line that prints one row's tree."""
     import shlex
+
+    from pylogic.engines.explain import show_atom
     atom = show_atom(rel, (fid,) + tuple(row))
     return (f"pathlogic explain {shlex.quote(program)} {shlex.quote(atom)} "
             f"--facts {shlex.quote(str(out / 'facts'))}")

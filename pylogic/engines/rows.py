@@ -14,8 +14,8 @@ Example
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import compress, repeat
-from operator import itemgetter
+from itertools import chain, compress, islice, repeat
+from operator import gt, itemgetter
 from typing import Iterable, Iterator, Mapping
 
 
@@ -212,6 +212,26 @@ def _sort_pairs(rows: list) -> list:
     return out
 
 
+#: ``sorted_distinct`` merges rows of at most this many sorted runs by one tuple sort (measured
+#: on the #32 corpus's 3- and 4-column outputs dealt at random into k sorted runs: the tuple
+#: sort 0.002-0.005 s at k = 1-2, 0.016-0.03 s at k = 8-32, against 0.03-0.04 s for
+#: ``sort_rows(set(rows))``; about even from k = 128 on).
+FEW_SORTED_RUNS = 64
+
+
+def sorted_distinct(rows: list) -> list:
+    """The distinct tuples of ``rows`` (a list, as ``sort_rows`` takes) in sorted order. Rows
+    made of a few sorted runs -- an output relation gathered from a few engine calls, each
+    sorted -- are merged by one tuple sort (Timsort takes each run as it is) and the
+    duplicates, then adjacent, dropped; other rows as ``sort_rows(set(rows))`` (#32: the
+    results of analyze's two engine calls were hashed into a set and sorted anew, 0.33 ->
+    0.10 s on the corpus's 157,000 rows)."""
+    if sum(map(gt, rows, islice(rows, 1, None))) >= FEW_SORTED_RUNS:  # descents: runs - 1
+        return sort_rows(set(rows))
+    ordered = sorted(rows)
+    return [row for row, before in zip(ordered, chain((None,), ordered)) if row != before]
+
+
 class SortedTables(Mapping):
     """Relation name (in order) -> its rows deduplicated and sorted, each relation sorted when
     first read: the input facts a run's rows include are never sorted unless asked for (#32:
@@ -225,7 +245,7 @@ class SortedTables(Mapping):
     def __getitem__(self, relation: str) -> list:
         got = self._sorted.get(relation)
         if got is None:
-            got = self._sorted[relation] = sort_rows(set(self._tables[relation]))
+            got = self._sorted[relation] = sorted_distinct(self._tables[relation])
         return got
 
     def __iter__(self) -> Iterator[str]:
