@@ -125,8 +125,9 @@ PREPARATION = (f"clang-14 {' '.join(CLANG_FLAGS)} [-I{CSMITH_INCLUDE}] FILE.c; "
                f"opt -S -passes={OPT_PASSES}")
 
 
-#: A named type's definition line in clang's text.
-_TYPE_DEFINITION = re.compile(r"^(%[-A-Za-z$._0-9]+) = type ", re.M)
+#: A named type's definition line in clang's text, searched in "\n" + the text (a multi-line
+#: ``^`` is tried at every position: 0.19 -> 0.015 s on the 40 csmith modules, #32).
+_TYPE_DEFINITION = re.compile(r"\n(%[-A-Za-z$._0-9]+) = type ")
 _UNIQUE_SUFFIX = re.compile(r"\.\d+\Z")
 
 
@@ -183,7 +184,7 @@ def _fresh_type_names(text: str) -> str | None:
     """A module of ``clang_many``'s output with its struct type names as a process of its own
     names them; None when that cannot be told (see there), or when a name the renaming gives
     is in use."""
-    names = _TYPE_DEFINITION.findall(text)
+    names = _TYPE_DEFINITION.findall("\n" + text)
     bases = [_UNIQUE_SUFFIX.sub("", n) for n in names]
     if len(set(bases)) != len(bases):
         return None
