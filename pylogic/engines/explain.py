@@ -93,6 +93,33 @@ def _term_vars(term) -> set[str]:
     return set()
 
 
+_VAR, _CONST, _ANY, _EXPR, _OTHER = range(5)
+_UNBOUND = object()
+
+
+def atom_shape(atom) -> tuple:
+    """What matching ``atom`` against a row reads of it: per argument ``(kind, what)`` (a
+    variable's name, a constant's value, else the term), and the variables of each expression
+    argument (``k - 1``)."""
+    args = tuple((_VAR, a.name) if isinstance(a, Var) else
+                 (_CONST, a.value) if isinstance(a, (Num, Str)) else
+                 (_ANY, a) if isinstance(a, Wildcard) else
+                 (_EXPR, a) if isinstance(a, (BinOp, Neg)) else (_OTHER, a)
+                 for a in atom.args)
+    return args, tuple(term_vars(a) for kind, a in args if kind == _EXPR)
+
+
+def _body_atoms(body):
+    """The atoms of a rule body, those under negations and aggregates too."""
+    for lit in body:
+        if isinstance(lit, Atom):
+            yield lit
+        elif isinstance(lit, NegAtom):
+            yield lit.atom
+        elif isinstance(lit, AggLit):
+            yield from _body_atoms(lit.body)
+
+
 def literal_vars(lit) -> frozenset[str]:
     return _cached_vars(lit, _literal_vars)
 
@@ -232,6 +259,10 @@ class Explainer:
         self.rules = defaultdict(list)
         for rule in checked.rules:
             self.rules[rule.head.rel].append(rule)
+        # id(atom) -> atom_shape(atom) for the rules' atoms (alive as long as ``checked``, so
+        # the ids are theirs); another atom (why_not's head) is shaped when matched
+        self._shapes = {id(atom): atom_shape(atom) for rule in checked.rules
+                        for atom in _body_atoms(rule.body)}
         self.rank: dict[tuple, int] = {}
         self.why: dict[tuple, tuple] = {}     # (rel, row) -> (rule, env)
         self._ranked: set[str] = set()
@@ -255,20 +286,19 @@ class Explainer:
                 out[id(lit)] = inner & rest
         return out
 
-    @staticmethod
-    def _match(atom: Atom, row: tuple, env: dict) -> dict | None:
+    def _match(self, atom: Atom, row: tuple, env: dict) -> dict | None:
         new = dict(env)
-        for arg, value in zip(atom.args, row):
-            if isinstance(arg, Var):
-                if arg.name in new:
-                    if new[arg.name] != value:
-                        return None
-                else:
-                    new[arg.name] = value
-            elif isinstance(arg, (Num, Str)):
-                if arg.value != value:
+        for (kind, arg), value in zip((self._shapes.get(id(atom)) or atom_shape(atom))[0], row):
+            if kind == _VAR:
+                bound = new.get(arg, _UNBOUND)
+                if bound is _UNBOUND:
+                    new[arg] = value
+                elif bound != value:
                     return None
-            elif isinstance(arg, Wildcard):
+            elif kind == _CONST:
+                if arg != value:
+                    return None
+            elif kind == _ANY:
                 continue
             else:
                 try:
@@ -343,36 +373,40 @@ class Explainer:
             return max(values)
         raise DatalogError(f"explain: aggregate '{lit.op}' is not supported", lit.loc)
 
-    @staticmethod
-    def _matchable(atom: Atom, env: dict) -> bool:
+    def _matchable(self, atom: Atom, env: dict) -> bool:
         """Whether every expression argument of ``atom`` (``k - 1``) can be evaluated under
         ``env``: an atom is matched against rows only then (``_match`` cannot bind through an
         expression)."""
-        return all(term_vars(a) <= env.keys() for a in atom.args
-                   if isinstance(a, (BinOp, Neg)))
+        expressions = (self._shapes.get(id(atom)) or atom_shape(atom))[1]
+        return all(names <= env.keys() for names in expressions)
 
-    @classmethod
-    def _next_atom(cls, lits: list, env: dict, first=None) -> int | None:
+    def _next_atom(self, lits: list, env: dict, first=None) -> int | None:
         """The position of the atom to match next: ``first`` (an atom's id) when it is
         matchable, else the first matchable atom, else the first atom."""
-        atoms = [k for k, lit in enumerate(lits) if isinstance(lit, Atom)]
-        ready = [k for k in atoms if cls._matchable(lits[k], env)]
-        preferred = [k for k in ready if id(lits[k]) == first]
-        return (preferred or ready or atoms or [None])[0]
+        first_atom = first_ready = None
+        for k, lit in enumerate(lits):
+            if isinstance(lit, Atom):
+                if first_atom is None:
+                    first_atom = k
+                if self._matchable(lit, env):
+                    if id(lit) == first:
+                        return k
+                    if first_ready is None:
+                        first_ready = k
+        return first_atom if first_ready is None else first_ready
 
-    @staticmethod
-    def _bound(atom: Atom, env: dict) -> tuple[tuple, tuple]:
+    def _bound(self, atom: Atom, env: dict) -> tuple[tuple, tuple]:
         """The columns of ``atom`` whose values ``env`` fixes, and those values (an index key)."""
         cols, values = [], []
-        for c, arg in enumerate(atom.args):
-            if isinstance(arg, Var):
-                if arg.name in env:
+        for c, (kind, arg) in enumerate((self._shapes.get(id(atom)) or atom_shape(atom))[0]):
+            if kind == _VAR:
+                if arg in env:
                     cols.append(c)
-                    values.append(env[arg.name])
-            elif isinstance(arg, (Num, Str)):
+                    values.append(env[arg])
+            elif kind == _CONST:
                 cols.append(c)
-                values.append(arg.value)
-            elif isinstance(arg, (BinOp, Neg)) and term_vars(arg) <= env.keys():
+                values.append(arg)
+            elif kind == _EXPR and term_vars(arg) <= env.keys():
                 try:
                     values.append(evaluate(arg, env))
                 except ZeroDivisionError:
@@ -389,7 +423,7 @@ class Explainer:
             yield env
             return
         for k, lit in enumerate(lits):
-            if self._ready(lit, env, outer):
+            if not isinstance(lit, Atom) and self._ready(lit, env, outer):
                 for nxt in self._check(lit, env, outer):
                     yield from self._solve(lits[:k] + lits[k + 1:], nxt, known, outer, delta)
                 return
@@ -537,7 +571,7 @@ class Explainer:
         shown = self._shown.get(key)
         if shown is None:
             shown = self._shown[key] = self._show(key)
-        atom, kind, rule_loc, rule_text, checks = shown
+        atom, kind, rule_loc, rule_text, checks, children = shown
         node = {"atom": atom, "rel": rel, "row": list(row),
                 "rank": self.rank[key], "children": [], "checks": []}
         if key in done:
@@ -548,21 +582,20 @@ class Explainer:
             node["kind"] = "input"
             return node
         node.update(kind="rule", rule=rule_loc, rule_text=rule_text, checks=list(checks))
-        rule, env = self.why[key]
-        for lit in rule.body:
-            if isinstance(lit, Atom):
-                child = env[("row", id(lit))]
-                node["children"].append(self._node(lit.rel, child, done))
+        node["children"] = [self._node(child_rel, child, done) for child_rel, child in children]
         return node
 
     def _show(self, key: tuple) -> tuple:
-        """``(atom, kind, rule, rule_text, checks)`` of ``key``'s node: "input" or "rule"."""
+        """``(atom, kind, rule, rule_text, checks, children)`` of ``key``'s node: "input" or
+        "rule"; ``children``, the (relation, row) its rule instance reads, in body order."""
         atom = show_atom(*key)
         if self.rank[key] == 0 and key not in self.why:
-            return atom, "input", None, None, ()
+            return atom, "input", None, None, (), ()
         rule, env = self.why[key]
         checks = tuple(show_literal(lit, env) for lit in rule.body if not isinstance(lit, Atom))
-        return atom, "rule", str(rule.loc), self.rule_text(rule.loc), checks
+        children = tuple((lit.rel, env[("row", id(lit))]) for lit in rule.body
+                         if isinstance(lit, Atom))
+        return atom, "rule", str(rule.loc), self.rule_text(rule.loc), checks, children
 
     def why_not(self, rel: str, row: tuple, depth: int = 2, _seen: frozenset = frozenset()
                 ) -> list[dict]:

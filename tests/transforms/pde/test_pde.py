@@ -115,8 +115,11 @@ join:
     assert print_module(run_pde(module).module) == print_module(module)
 
 
+#: 20 seeds, not 60: 20 seeds drawn from the 10,001 reach every line and branch (151 arcs) of
+#: pde.py, optimize.py and passes.py that 60 do (coverage, two samples; docs/measurements.md,
+#: "Test suite time", stop 41), in a third of the 35 s.
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000))
 def test_random_programs_keep_behaviour_and_never_run_more(seed):
     module = parse_module(random_program(seed))

@@ -61,7 +61,10 @@ BODY = """
 """
 
 
-def _simplified():
+@pytest.fixture(scope="module")
+def simplified():
+    """(before, after, simplify's record): built when a test asks, not at collection (every
+    xdist worker collects every file)."""
     text = pairs_program(BODY, "x", "y")
     before = parse_module(text, "t.pir")
     result = optimize(before, ["simplify"], "t.pir", engine="clingo")
@@ -69,18 +72,16 @@ def _simplified():
     return before, result.module, result.passes[0].record
 
 
-BEFORE, AFTER, RECORD = _simplified()
-
-
 def _run(module, pairs):
     return run_module(module, inputs=[len(pairs)] + [v for p in pairs for v in p],
                       fuel=10 ** 9, capture_profile=False)
 
 
-def test_the_rules_fire_where_they_should_and_only_there():
-    d = {i.defs()[0]: i for f in AFTER.defined_functions() for b in f.blocks
+def test_the_rules_fire_where_they_should_and_only_there(simplified):
+    _, after, record = simplified
+    d = {i.defs()[0]: i for f in after.defined_functions() for b in f.blocks
          for i in b.instrs if i.defs()}
-    rules = RECORD.totals()["rules"]
+    rules = record.totals()["rules"]
     assert rules.get("demanded-bits", 0) >= 3 and rules.get("sub-add-constant") == 1
     assert print_instr(d["s1"]) == "s1 = mov x8" and print_instr(d["r1"]) == "r1 = mov s1"
     assert print_instr(d["r2"]) == "r2 = mov -5"
@@ -91,9 +92,10 @@ def test_the_rules_fire_where_they_should_and_only_there():
 
 
 @pytest.mark.slow
-def test_every_i8_pair_agrees_with_the_interpreter():
+def test_every_i8_pair_agrees_with_the_interpreter(simplified):
+    before, after, _ = simplified
     pairs = [(x, y) for x in range(-128, 128) for y in range(-128, 128)]
-    a, b = _run(BEFORE, pairs), _run(AFTER, pairs)
+    a, b = _run(before, pairs), _run(after, pairs)
     assert a.error is None and b.error is None
     assert a.prints == b.prints and len(a.prints) == 7 * len(pairs)
 
@@ -101,5 +103,6 @@ def test_every_i8_pair_agrees_with_the_interpreter():
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(-(1 << 63), (1 << 63) - 1),
                           st.integers(-(1 << 63), (1 << 63) - 1)), min_size=1, max_size=8))
-def test_64_bit_operands(pairs):
-    assert _run(BEFORE, pairs).prints == _run(AFTER, pairs).prints
+def test_64_bit_operands(simplified, pairs):
+    before, after, _ = simplified
+    assert _run(before, pairs).prints == _run(after, pairs).prints
