@@ -16,7 +16,8 @@ The corpus: csmith programs with csmith's default options (``benchmarks.corpus``
 Every figure is CPU seconds (user + system, the children included: clang, opt, the engine's
 worker) and wall seconds; on a loaded machine CPU is the fair one. The sides alternate, after one
 warm-up run each (the shipped Datalog programs are parsed into the user cache once per pathlogic
-source). ``results/`` of every analyze run must be byte-identical to the first.
+source, and Python writes pathlogic's bytecode unless PYTHONDONTWRITEBYTECODE is set: the run
+records which). ``results/`` of every analyze run must be byte-identical to the first.
 """
 from __future__ import annotations
 
@@ -160,6 +161,12 @@ def main(argv=None) -> int:
         "source": {"start": source, "end": source_state()},
         "engine": a.engine, "floor": best_floor, "analyze": summary,
         "results_identical": identical,
+        # an installed pathlogic reads its compiled bytecode; PYTHONDONTWRITEBYTECODE (set in
+        # some sandboxes) makes every analyze process compile the source again (12.9% of the
+        # analyze process's instructions on csmith 1-8, callgrind, an41)
+        "python_bytecode": ("compiled in every process (PYTHONDONTWRITEBYTECODE is set)"
+                            if sys.dont_write_bytecode else
+                            "written by the warm-up runs and read after, as installed"),
         "note": "CPU seconds (user+system, children included) are the fair figure on a loaded "
                 "machine; the best of --repeat runs. floor: clang-14 -O0 -emit-llvm + opt-14 -O2 "
                 "per .c file (and clang-14 -O2 -c).",
