@@ -29,6 +29,7 @@ from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAt
                                      Wildcard)
 from pylogic.engines.functors import as_bytes
 from pylogic.engines.program import CheckedProgram
+from pylogic.engines.semantics import body_atoms
 from pylogic.engines.numbers import c_division, wrap_const as _wrap   # Soufflé's numbers
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 from pylogic.identity_cache import IdentityCache
@@ -107,17 +108,6 @@ def atom_shape(atom) -> tuple:
                  (_EXPR, a) if isinstance(a, (BinOp, Neg)) else (_OTHER, a)
                  for a in atom.args)
     return args, tuple(term_vars(a) for kind, a in args if kind == _EXPR)
-
-
-def _body_atoms(body):
-    """The atoms of a rule body, those under negations and aggregates too."""
-    for lit in body:
-        if isinstance(lit, Atom):
-            yield lit
-        elif isinstance(lit, NegAtom):
-            yield lit.atom
-        elif isinstance(lit, AggLit):
-            yield from _body_atoms(lit.body)
 
 
 def literal_vars(lit) -> frozenset[str]:
@@ -262,7 +252,7 @@ class Explainer:
         # id(atom) -> atom_shape(atom) for the rules' atoms (alive as long as ``checked``, so
         # the ids are theirs); another atom (why_not's head) is shaped when matched
         self._shapes = {id(atom): atom_shape(atom) for rule in checked.rules
-                        for atom in _body_atoms(rule.body)}
+                        for atom in body_atoms(rule.body)}
         self.rank: dict[tuple, int] = {}
         self.why: dict[tuple, tuple] = {}     # (rel, row) -> (rule, env)
         self._ranked: set[str] = set()

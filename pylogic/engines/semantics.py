@@ -736,16 +736,7 @@ class _Checker:
             sets[v.name] = new
             first.setdefault(v.name, (tname, f"{rel.name} column {i + 1}"))
 
-        def atoms_of(lits):
-            for lit in lits:
-                if isinstance(lit, Atom):
-                    yield lit
-                elif isinstance(lit, NegAtom):
-                    yield lit.atom
-                elif isinstance(lit, AggLit):
-                    yield from atoms_of(lit.body)
-
-        for atom in atoms_of(rule.body):
+        for atom in body_atoms(rule.body):
             rel = self.relations[atom.rel]
             for i, a in enumerate(atom.args):
                 if isinstance(a, Var):
@@ -1041,6 +1032,17 @@ def _distinct_vars(atom: Atom) -> bool:
 
 def term_vars_of_atom(atom: Atom) -> list:
     return [v for a in atom.args for v in term_vars(a)]
+
+
+def body_atoms(lits):
+    """The atoms of a rule body, those under negations and aggregates too."""
+    for lit in lits:
+        if isinstance(lit, Atom):
+            yield lit
+        elif isinstance(lit, NegAtom):
+            yield lit.atom
+        elif isinstance(lit, AggLit):
+            yield from body_atoms(lit.body)
 
 
 def _all_lits(lits):
