@@ -276,9 +276,13 @@ class Explainer:
                 out[id(lit)] = inner & rest
         return out
 
+    def _shape(self, atom: Atom) -> tuple:
+        """``atom_shape(atom)``, kept for the rules' atoms."""
+        return self._shapes.get(id(atom)) or atom_shape(atom)
+
     def _match(self, atom: Atom, row: tuple, env: dict) -> dict | None:
         new = dict(env)
-        for (kind, arg), value in zip((self._shapes.get(id(atom)) or atom_shape(atom))[0], row):
+        for (kind, arg), value in zip(self._shape(atom)[0], row):
             if kind == _VAR:
                 bound = new.get(arg, _UNBOUND)
                 if bound is _UNBOUND:
@@ -367,7 +371,7 @@ class Explainer:
         """Whether every expression argument of ``atom`` (``k - 1``) can be evaluated under
         ``env``: an atom is matched against rows only then (``_match`` cannot bind through an
         expression)."""
-        expressions = (self._shapes.get(id(atom)) or atom_shape(atom))[1]
+        expressions = self._shape(atom)[1]
         return all(names <= env.keys() for names in expressions)
 
     def _next_atom(self, lits: list, env: dict, first=None) -> int | None:
@@ -388,7 +392,7 @@ class Explainer:
     def _bound(self, atom: Atom, env: dict) -> tuple[tuple, tuple]:
         """The columns of ``atom`` whose values ``env`` fixes, and those values (an index key)."""
         cols, values = [], []
-        for c, (kind, arg) in enumerate((self._shapes.get(id(atom)) or atom_shape(atom))[0]):
+        for c, (kind, arg) in enumerate(self._shape(atom)[0]):
             if kind == _VAR:
                 if arg in env:
                     cols.append(c)

@@ -337,10 +337,10 @@ def _with_empty_groups(r: Rule, agg: AggLit, group: list, groups: list) -> list:
     for the groups with elements, which the aggregate's body projects, and one giving 0 to
     the others by negation: each clingo aggregate costs about 7 us a group even when empty
     (``loop_depth(f, b, k) :- rpo(f, b, _), k = count : {loop_block(f, _, b)}``, loops.dl's
-    rule before mem40, every block of a chain). The aggregate stays in ``r``, after the group's atom: the rest
-    binds only the group, so it is folded once per group there too, without a relation of the
-    values (one atom per group less: 30,758 on a 33,251-block structured CFG). ``r`` itself
-    when the body does not bind the group alone."""
+    rule before mem40, every block of a chain). The aggregate stays in ``r``, after the group's
+    atom: the rest binds only the group, so it is folded once per group there too, without a
+    relation of the values (one atom per group less: 30,758 on a 33,251-block structured CFG).
+    ``r`` itself when the body does not bind the group alone."""
     inner = agg.body
     names = {v.name for b in inner for v in lit_vars(b)}
     if agg.op not in ("count", "sum") or any(isinstance(b, AggLit) for b in inner) or \
