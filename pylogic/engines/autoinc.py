@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from pylogic.engines.dialect import AggLit, Atom, Call, Constraint, NegAtom, Num, Record, Test, Var, Wildcard
+from pylogic.engines.dialect import (AggLit, Atom, Call, Constraint, Num, Record, Test, Var,
+                                     Wildcard, signed_body_atoms)
 from pylogic.engines.stratify import dependency_graph, strongly_connected_components
 from pylogic.errors import DatalogError
 
@@ -45,16 +46,6 @@ def _calls(node):
                 yield from _calls(getattr(node, f))
 
 
-def _atoms(lits):
-    for lit in lits:
-        if isinstance(lit, Atom):
-            yield lit, True
-        elif isinstance(lit, NegAtom):
-            yield lit.atom, False
-        elif isinstance(lit, AggLit):
-            yield from _atoms(lit.body)
-
-
 def _names(term) -> set:
     if isinstance(term, Var):
         return {term.name}
@@ -71,7 +62,7 @@ def _recursive(relations: dict, rules: list):
         for rel in comp:
             component[rel] = id(comp)
     return lambda rule: any(component[a.rel] == component[rule.head.rel]
-                            for a, _ in _atoms(rule.body))
+                            for a, _ in signed_body_atoms(rule.body))
 
 
 def autoinc_relations(rules: list) -> set:
@@ -106,7 +97,7 @@ def check_autoinc(rules: list, relations: dict, io: set) -> list:
             recursive = _recursive(relations, rules)
         if recursive(r):
             raise _refuse("in a recursive rule", r.loc)
-        for atom, _ in _atoms(r.body):
+        for atom, _ in signed_body_atoms(r.body):
             w = next((a for a in atom.args if isinstance(a, Wildcard)), None)
             if w is not None:
                 raise _refuse("in a rule with '_' in its body", w.loc)
@@ -135,7 +126,7 @@ def check_autoinc(rules: list, relations: dict, io: set) -> list:
 
 
 def _opaque_vars(lits, opaque: set) -> set:
-    return {a.name for atom, _ in _atoms(lits) for i, a in enumerate(atom.args)
+    return {a.name for atom, _ in signed_body_atoms(lits) for i, a in enumerate(atom.args)
             if isinstance(a, Var) and (atom.rel, i) in opaque}
 
 
@@ -152,7 +143,7 @@ def _spread(rule, opaque: set) -> bool:
 
 def _check_uses(rule, opaque: set) -> None:
     vs = _opaque_vars(rule.body, opaque)
-    atoms = [(rule.head, True)] + list(_atoms(rule.body))
+    atoms = [(rule.head, True)] + list(signed_body_atoms(rule.body))
     for atom, _ in atoms:
         for i, a in enumerate(atom.args):
             if isinstance(a, Wildcard) or (isinstance(a, Call) and a.name == "autoinc"):

@@ -287,6 +287,23 @@ class AggLit:
     loc: SourceLoc = field(compare=False)
 
 
+def signed_body_atoms(lits):
+    """``(atom, positive)`` for every atom of a normalized rule body, those under negations
+    (``positive`` False) and aggregates too."""
+    for lit in lits:
+        if isinstance(lit, Atom):
+            yield lit, True
+        elif isinstance(lit, NegAtom):
+            yield lit.atom, False
+        elif isinstance(lit, AggLit):
+            yield from signed_body_atoms(lit.body)
+
+
+def body_atoms(lits):
+    """The atoms of a normalized rule body, those under negations and aggregates too."""
+    return (atom for atom, _ in signed_body_atoms(lits))
+
+
 @dataclass
 class Program:
     """A parsed program with its includes resolved (items in file order, includes inlined)."""

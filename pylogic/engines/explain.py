@@ -26,10 +26,9 @@ import sys
 from collections import defaultdict
 
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
-                                     Wildcard)
+                                     Wildcard, body_atoms)
 from pylogic.engines.functors import as_bytes
 from pylogic.engines.program import CheckedProgram
-from pylogic.engines.semantics import body_atoms
 from pylogic.engines.numbers import c_division, wrap_const as _wrap   # Soufflé's numbers
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 from pylogic.identity_cache import IdentityCache

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pylogic.engines.autoinc import check_autoinc
 from pylogic.engines.dialect import (AdtTerm, AggLit, Aggregate, Atom, BinOp, BoolLit, Call,
                                      Clause, Conj, Constraint, Disj, Neg, NegAtom, Negation, Nil,
-                                     Num, Program, Record, Str, Test, Var, Wildcard,
+                                     Num, Program, Record, Str, Test, Var, Wildcard, body_atoms,
                                      pattern_vars)  # pattern_vars: re-exported
 from pylogic.engines.float_rules import CONVERSION_ARGS, float_rule
 from pylogic.engines.stratify import dependency_graph, stratify, strongly_connected_components
@@ -1032,17 +1032,6 @@ def _distinct_vars(atom: Atom) -> bool:
 
 def term_vars_of_atom(atom: Atom) -> list:
     return [v for a in atom.args for v in term_vars(a)]
-
-
-def body_atoms(lits):
-    """The atoms of a rule body, those under negations and aggregates too."""
-    for lit in lits:
-        if isinstance(lit, Atom):
-            yield lit
-        elif isinstance(lit, NegAtom):
-            yield lit.atom
-        elif isinstance(lit, AggLit):
-            yield from body_atoms(lit.body)
 
 
 def _all_lits(lits):
