@@ -29,6 +29,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Optional
 
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (
     MASK64, MAX64, MIN64, TRUE_PREDICATES, Alloca, BinOp, Br, Call, Cmp, CondBr, Function, Imm,
@@ -127,6 +128,13 @@ def resolve_function(functions: dict, name: str) -> Optional[Function]:
     return None
 
 
+#: ``register_ranges`` of a function (frozen) under a module's global addresses: every Machine
+#: of one module decodes its functions anew (a differential check runs several, the fused
+#: tiers of tests/interp/test_fused.py ten per program), the ranges are the same each time
+#: (read only here)
+_RANGES = IdentityCache(256)
+
+
 class FunctionDecoder:
     """Generates the Python source for one function and compiles it in ``namespace``."""
 
@@ -134,7 +142,9 @@ class FunctionDecoder:
                  builtins, shared: dict, reference: bool = False):
         self.f = function
         # the reference form (``Machine(reference=True)``): every wrap written out as before
-        self.ranges = None if reference else register_ranges(function, global_addrs)
+        self.ranges = None if reference else _RANGES.get_or_compute(
+            function, lambda: register_ranges(function, global_addrs),
+            tag=tuple(global_addrs.items()))
         self.functions = functions
         self.global_addrs = global_addrs
         self.builtins = builtins

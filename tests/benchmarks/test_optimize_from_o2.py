@@ -170,18 +170,39 @@ SAMPLE = _sample()
 SAMPLE_PIPELINE = ["simplify", "coalesce"]
 
 
+@pytest.fixture
+def native_start_and_ours(monkeypatch):
+    """``--native 1`` for the two versions the sample test checks natively, the start and ours.
+    The original's export and the C program compiled by clang (``native_clang_O2``) would be
+    timed too, but this test asserts neither (a wrong output there is a record, not a failure):
+    a third of the sample's exports, compiles and native runs (about 24 s of its 92 s CPU,
+    fast42). Both are checked on LOOP by
+    ``test_native_times_every_version_with_the_interpreters_output``."""
+    monkeypatch.setattr(harness, "NATIVE_REPEAT", 1)
+    monkeypatch.setattr(harness, "_native_c", lambda path, ref: {})
+    version = harness._version
+
+    def checked_natively_unless_original(label, side, *args):
+        if side != "input":
+            return version(label, side, *args)
+        with pytest.MonkeyPatch.context() as original:
+            original.setattr(harness, "NATIVE_REPEAT", 0)
+            return version(label, side, *args)
+    monkeypatch.setattr(harness, "_version", checked_natively_unless_original)
+
+
 @pytest.mark.slow
 @needs_clang
 @pytest.mark.parametrize("name,kind,path", SAMPLE, ids=[n for n, _, _ in SAMPLE])
 def test_sample_from_o2_is_identical_and_round_trips_through_export(name, kind, path,
-                                                                    monkeypatch):
+                                                                    native_start_and_ours):
     """The start and our version after it: identical to the -O0 original in the interpreter,
     and exported, compiled and run natively (``--native 1``) with the original's output."""
     assert len(SAMPLE) >= 20
-    monkeypatch.setattr(harness, "NATIVE_REPEAT", 1)
     record = harness.evaluate(name, kind, path, [SAMPLE_PIPELINE], [], fuel=50_000_000,
                               start="O2")
     v = _versions(record)
     for label in ("start:O2", harness.ours_label(SAMPLE_PIPELINE)):
         assert v[label]["verdict"] == "identical", (label, v[label]["detail"])
         assert v[label]["native_output"] == "identical", (label, v[label])
+    assert "native_output" not in v["original"] and record["native_clang_O2"] == {}
