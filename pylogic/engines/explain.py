@@ -94,6 +94,7 @@ def _term_vars(term) -> set[str]:
 
 
 _VAR, _CONST, _ANY, _EXPR, _OTHER = range(5)
+_CHECK, _ATOM = "check", "atom"     # the steps of a solving plan (Explainer._plan)
 _UNBOUND = object()
 
 
@@ -255,6 +256,11 @@ class Explainer:
         self.rank: dict[tuple, int] = {}
         self.why: dict[tuple, tuple] = {}     # (rel, row) -> (rule, env)
         self._ranked: set[str] = set()
+        # the ranked tuples by relation, in the order they were ranked (what the rules of a
+        # later _rank_for read)
+        self._known: dict[str, Rows] | None = defaultdict(Rows)
+        # (ids of the literals, bound variables, id of the delta atom) -> _plan's steps
+        self._plans: dict[tuple, tuple] = {}
         self._depends_of: dict[str, frozenset] = {}   # rel -> what its rules read, transitively
         self._lines: dict[str, list[str]] = {}
         # (rel, row) -> its node's text parts: a tuple is shown once however many trees hold it
@@ -411,29 +417,80 @@ class Explainer:
         """Every extension of ``env`` satisfying ``lits``: atoms over ``known`` (rel -> set of
         ranked tuples) or, when None, over the whole model; ``delta`` = (atom, rows) reads that
         one atom from ``rows`` instead (semi-naive), matched as soon as its expression
-        arguments are bound (``_dt_idom_k(f, g, k - 1, a2, a)`` waits for ``k``)."""
-        if not lits:
+        arguments are bound (``_dt_idom_k(f, g, k - 1, a2, a)`` waits for ``k``).
+
+        The order literals are taken in (``_plan``) depends only on which variables are bound,
+        so it is worked out once per rule version, not again for every partial instance."""
+        first = delta[0] if delta is not None else None
+        keys = frozenset(k for k in env if isinstance(k, str))
+        plan_key = (tuple(map(id, lits)), keys, id(first))
+        steps = self._plans.get(plan_key)
+        if steps is None:
+            steps = self._plans[plan_key] = self._plan(lits, keys, outer, first)
+        return self._run(steps, 0, env, known, outer, delta[1] if delta is not None else None)
+
+    def _plan(self, lits: list, keys: frozenset, outer: dict, first) -> tuple:
+        """The steps ``_solve`` takes through ``lits`` from an environment binding ``keys``:
+        first any non-atom literal that can be checked (``_ready``), in body order; else the
+        atom ``_next_atom`` picks; ``(None, ...)`` when only literals waiting for variables no
+        atom binds are left (no solution). An atom step carries the columns its lookup binds
+        (``_bound``'s)."""
+        lits, bound, steps = list(lits), dict.fromkeys(keys), []
+        while lits:
+            for k, lit in enumerate(lits):
+                if not isinstance(lit, Atom) and self._ready(lit, bound, outer):
+                    steps.append((_CHECK, lit))
+                    del lits[k]
+                    if isinstance(lit, Constraint):
+                        for side in (lit.left, lit.right):
+                            if isinstance(side, Var) and side.name not in bound:
+                                bound[side.name] = None
+                                break
+                    elif isinstance(lit, AggLit):
+                        bound.setdefault(lit.result.name)
+                    break
+            else:
+                k = self._next_atom(lits, bound, id(first) if first is not None else None)
+                if k is None:
+                    steps.append((None,))
+                    break
+                atom = lits.pop(k)
+                lookup = tuple((c, kind, arg) for c, (kind, arg) in enumerate(self._shape(atom)[0])
+                               if kind == _VAR and arg in bound or kind == _CONST or
+                               kind == _EXPR and term_vars(arg) <= bound.keys())
+                steps.append((_ATOM, atom, first is not None and atom is first,
+                              tuple(c for c, _, _ in lookup), lookup))
+                for kind, arg in self._shape(atom)[0]:
+                    if kind == _VAR:
+                        bound.setdefault(arg)
+        return tuple(steps)
+
+    def _run(self, steps: tuple, i: int, env: dict, known, outer: dict, delta_rows):
+        if i == len(steps):
             yield env
             return
-        for k, lit in enumerate(lits):
-            if not isinstance(lit, Atom) and self._ready(lit, env, outer):
-                for nxt in self._check(lit, env, outer):
-                    yield from self._solve(lits[:k] + lits[k + 1:], nxt, known, outer, delta)
-                return
-        k = self._next_atom(lits, env, id(delta[0]) if delta else None)
-        if k is None:   # only literals still waiting for variables no atom binds
+        step = steps[i]
+        if step[0] is _CHECK:
+            for nxt in self._check(step[1], env, outer):
+                yield from self._run(steps, i + 1, nxt, known, outer, delta_rows)
             return
-        atom, rest = lits[k], lits[:k] + lits[k + 1:]
-        if delta is not None and atom is delta[0]:
-            source = delta[1]
+        if step[0] is None:
+            return
+        _, atom, is_delta, cols, lookup = step
+        if is_delta:
+            source = delta_rows
         else:
             source = self.model.get(atom.rel, _NO_ROWS) if known is None else \
                 known.get(atom.rel, _NO_ROWS)
-        cols, values = self._bound(atom, env)
+        try:
+            values = tuple(env[arg] if kind == _VAR else arg if kind == _CONST else
+                           evaluate(arg, env) for _, kind, arg in lookup)
+        except ZeroDivisionError:    # that expression column is not looked up (``_bound``)
+            cols, values = self._bound(atom, env)
         for row in list(source.lookup(cols, values)):
             nxt = self._match(atom, row, env)
             if nxt is not None:
-                yield from self._solve(rest, nxt, known, outer, delta)
+                yield from self._run(steps, i + 1, nxt, known, outer, delta_rows)
 
     # ---- ranking -------------------------------------------------------------------------
 
@@ -465,9 +522,19 @@ class Explainer:
         wanted = self._depends(rel) - self._ranked
         if not wanted:
             return
-        known: dict[str, Rows] = defaultdict(Rows)
-        for (r, row), _ in self.rank.items():
-            known[r].add(row)
+        known = self._known
+        if known is None:    # a ranking stopped by an error: what it ranked is known too
+            known = self._known = defaultdict(Rows)
+            for (r, row), _ in self.rank.items():
+                known[r].add(row)
+        try:
+            self._rank_rounds(wanted, known)
+        except BaseException:
+            self._known = None
+            raise
+        self._ranked |= wanted
+
+    def _rank_rounds(self, wanted: set, known: dict) -> None:
         delta: dict[str, dict] = defaultdict(dict)      # ordered sets: dict keys
         for r in sorted(wanted):
             if r in self.checked.inputs:
@@ -503,7 +570,6 @@ class Explainer:
                 for row in rows:
                     known[r].add(row)
             delta = new
-        self._ranked |= wanted
 
     def _derived(self, rule, env: dict, rnd: int, new: dict) -> None:
         try:
@@ -565,18 +631,18 @@ class Explainer:
         if shown is None:
             shown = self._shown[key] = self._show(key)
         atom, kind, rule_loc, rule_text, checks, children = shown
-        node = {"atom": atom, "rel": rel, "row": list(row),
-                "rank": self.rank[key], "children": [], "checks": []}
+        # one dict display per node (the keys in this order: the JSON a user reads)
         if key in done:
-            node["kind"] = "ref"
-            return node
+            return {"atom": atom, "rel": rel, "row": list(row), "rank": self.rank[key],
+                    "children": [], "checks": [], "kind": "ref"}
         done.add(key)
         if kind == "input":
-            node["kind"] = "input"
-            return node
-        node.update(kind="rule", rule=rule_loc, rule_text=rule_text, checks=list(checks))
-        node["children"] = [self._node(child_rel, child, done) for child_rel, child in children]
-        return node
+            return {"atom": atom, "rel": rel, "row": list(row), "rank": self.rank[key],
+                    "children": [], "checks": [], "kind": "input"}
+        node = self._node
+        return {"atom": atom, "rel": rel, "row": list(row), "rank": self.rank[key],
+                "children": [node(child_rel, child, done) for child_rel, child in children],
+                "checks": list(checks), "kind": "rule", "rule": rule_loc, "rule_text": rule_text}
 
     def _show(self, key: tuple) -> tuple:
         """``(atom, kind, rule, rule_text, checks, children)`` of ``key``'s node: "input" or

@@ -261,6 +261,43 @@ def test_a_long_chain_is_one_recursive_query(tmp_path, monkeypatch):
     assert calls == [["reach"]]          # one query for the 20,000-round component
 
 
+#: A recursive component one of whose rules counts over a lower stratum (as ppg/cfg.dl's
+#: ``_ppg_size`` does): each node's out-degree, carried along the edges.
+DEGREE_CARRIED = """
+.decl edge(a: number, b: number)
+.input edge
+.decl carried(n: number, d: number)
+.output carried
+carried(n, d) :- edge(n, _), d = count : { edge(n, _) }.
+carried(y, d) :- carried(x, d), edge(x, y).
+"""
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=12))
+def test_an_aggregate_over_a_lower_stratum_inside_recursion_runs_in_process(tmp_path_factory,
+                                                                           edge_list):
+    """The aggregate's rule is evaluated in SQL once, the rest of the component in process
+    (never the WITH RECURSIVE query); rows as Python's fixpoint and clingo's."""
+    path = tmp_path_factory.mktemp("agg") / "agg.dl"
+    path.write_text(DEGREE_CARRIED)
+    program = load_program(path)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(duckdb_engine, "RECURSION", "indexed")
+        mp.setattr(duckdb_engine, "_recursive_cte", None)
+        mp.setattr(duckdb_engine, "_semi_naive", None)
+        got = run_checked(program, None, "duckdb", facts={"edge": edge_list})
+    edges = set(edge_list)
+    carried = {(a, sum(1 for (x, _) in edges if x == a)) for (a, _) in edges}
+    while True:
+        more = carried | {(y, d) for (x, d) in carried for (a, y) in edges if a == x}
+        if more == carried:
+            break
+        carried = more
+    assert got == {"carried": sorted(carried)}
+    assert got == run_checked(program, None, "clingo", facts={"edge": edge_list})
+
+
 def test_a_long_chain_in_process(tmp_path, monkeypatch):
     """The same 20,000 rounds under the default strategy: the component compiles to
     ``indexed.py`` (no SQL recursion, no per-round statements) and each round costs its delta."""
