@@ -316,7 +316,7 @@ def _indexed(con, checked: CheckedProgram, rels: list[str], rules: list, values,
         component = Component(rels, [r for r in rules if id(r) not in first], values, store)
     except Unsupported:
         return False
-    for rel in sorted(held & set().union(set(), *(_reads(r.body) for r in before))):
+    for rel in sorted(held & set().union(*(_reads(r.body) for r in before))):
         _store(con, checked, rel, store.full(rel))
         held.discard(rel)
     for rel in rels:

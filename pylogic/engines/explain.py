@@ -110,6 +110,15 @@ def atom_shape(atom) -> tuple:
     return args, tuple(term_vars(a) for kind, a in args if kind == _EXPR)
 
 
+def _lookup_columns(args: tuple, bound) -> tuple:
+    """``(column, kind, arg)`` of the columns of an atom (``atom_shape``'s ``args``) that a
+    lookup binds when the variables of ``bound`` (a dict) are: a bound variable, a constant, an
+    expression over bound variables (``Explainer._bound``'s values, ``_plan``'s steps)."""
+    return tuple((c, kind, arg) for c, (kind, arg) in enumerate(args)
+                 if kind == _VAR and arg in bound or kind == _CONST or
+                 kind == _EXPR and term_vars(arg) <= bound.keys())
+
+
 def literal_vars(lit) -> frozenset[str]:
     return _cached_vars(lit, _literal_vars)
 
@@ -397,20 +406,18 @@ class Explainer:
     def _bound(self, atom: Atom, env: dict) -> tuple[tuple, tuple]:
         """The columns of ``atom`` whose values ``env`` fixes, and those values (an index key)."""
         cols, values = [], []
-        for c, (kind, arg) in enumerate(self._shape(atom)[0]):
+        for c, kind, arg in _lookup_columns(self._shape(atom)[0], env):
             if kind == _VAR:
-                if arg in env:
-                    cols.append(c)
-                    values.append(env[arg])
+                value = env[arg]
             elif kind == _CONST:
-                cols.append(c)
-                values.append(arg)
-            elif kind == _EXPR and term_vars(arg) <= env.keys():
+                value = arg
+            else:
                 try:
-                    values.append(evaluate(arg, env))
+                    value = evaluate(arg, env)
                 except ZeroDivisionError:
                     continue
-                cols.append(c)
+            cols.append(c)
+            values.append(value)
         return tuple(cols), tuple(values)
 
     def _solve(self, lits: list, env: dict, known, outer: dict, delta: tuple | None = None):
@@ -455,9 +462,7 @@ class Explainer:
                     steps.append((None,))
                     break
                 atom = lits.pop(k)
-                lookup = tuple((c, kind, arg) for c, (kind, arg) in enumerate(self._shape(atom)[0])
-                               if kind == _VAR and arg in bound or kind == _CONST or
-                               kind == _EXPR and term_vars(arg) <= bound.keys())
+                lookup = _lookup_columns(self._shape(atom)[0], bound)
                 steps.append((_ATOM, atom, first is not None and atom is first,
                               tuple(c for c, _, _ in lookup), lookup))
                 for kind, arg in self._shape(atom)[0]:
@@ -631,17 +636,15 @@ class Explainer:
         if shown is None:
             shown = self._shown[key] = self._show(key)
         atom, kind, rule_loc, rule_text, checks, children = shown
-        # one dict display per node (the keys in this order: the JSON a user reads)
+        # the keys in this order: the JSON a user reads
+        head = {"atom": atom, "rel": rel, "row": list(row), "rank": self.rank[key]}
         if key in done:
-            return {"atom": atom, "rel": rel, "row": list(row), "rank": self.rank[key],
-                    "children": [], "checks": [], "kind": "ref"}
+            return {**head, "children": [], "checks": [], "kind": "ref"}
         done.add(key)
         if kind == "input":
-            return {"atom": atom, "rel": rel, "row": list(row), "rank": self.rank[key],
-                    "children": [], "checks": [], "kind": "input"}
+            return {**head, "children": [], "checks": [], "kind": "input"}
         node = self._node
-        return {"atom": atom, "rel": rel, "row": list(row), "rank": self.rank[key],
-                "children": [node(child_rel, child, done) for child_rel, child in children],
+        return {**head, "children": [node(child_rel, child, done) for child_rel, child in children],
                 "checks": list(checks), "kind": "rule", "rule": rule_loc, "rule_text": rule_text}
 
     def _show(self, key: tuple) -> tuple:
