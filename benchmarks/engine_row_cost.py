@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import command_line, machine_info, write_run  # noqa: E402
+from benchmarks.common import command_line, write_run  # noqa: E402
 from benchmarks.scale import engine_with_peak, run_with_timeout  # noqa: E402
 
 #: The derived relations are internal, the one output a single row: the figures are the engine's
@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rows", type=int, default=300000, help="N, the input rows")
     ap.add_argument("--engines", default="clingo,duckdb,souffle")
     ap.add_argument("--timeout", type=float, default=300)
-    ap.add_argument("--out", default=None, help="default runs/engine-row-cost.json")
+    ap.add_argument("--out", default=None, help="a path; default runs/engine-row-cost.json")
     args = ap.parse_args(argv)
     n = args.rows
     engines = [e for e in args.engines.split(",")
@@ -100,15 +100,12 @@ def main(argv=None) -> int:
                 ratios[engine] = {k: round(v / per_row["souffle"][k], 1)
                                   for k, v in figures.items() if per_row["souffle"].get(k)}
     payload = {"command": command_line("benchmarks.engine_row_cost", argv),
-               "machine": machine_info(), "rows": n, "peak_mb": peaks,
+               "rows": n, "peak_mb": peaks,
                "per_row": per_row, "x_souffle": ratios,
                "note": "MB: an embedded engine's peak growth over the call in a forked worker, "
                        "Souffle's own process (benchmarks/scale.py engine_with_peak); bytes per "
                        "derived row = (program's peak - input's) / rows derived"}
-    out = write_run("engine-row-cost.json", payload) if args.out is None else Path(args.out)
-    if args.out is not None:
-        import json
-        out.write_text(json.dumps(payload, indent=1) + "\n")
+    out = write_run(args.out or "engine-row-cost.json", payload)     # runs/ or the path given
     print(f"per row: {per_row}\nx Souffle: {ratios}\nwrote {out}")
     return 0
 
