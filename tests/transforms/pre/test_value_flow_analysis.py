@@ -195,6 +195,46 @@ def test_m_availability_of_what_pre_m_reads(generated):
     assert text.count("= div ") == 1 and text.count("= cmp.eq pre.t") == 2, text
 
 
+#: add(a,b) computed in blocks 1 and 4, mul(a,b) in 2 and 3 (reverse postorder numbers): the
+#: same sums, so pre.dl gives them one class key; sub(a,b) is computed where add(a,b) is
+ONE_KEY = parse_module("func f(a, b) {\nb0:\n br b1\nb1:\n x = add a, b\n s = sub a, b\n br b2\n"
+                       "b2:\n y = mul a, b\n br b3\nb3:\n z = mul a, b\n br b4\nb4:\n"
+                       " w = add a, b\n t = sub a, b\n br b5\nb5:\n ret w\n}\n")
+
+
+def test_expressions_with_one_class_key_but_other_blocks_keep_their_own_rows():
+    """Issue #28 item 1: pre.dl computes the candidates' relations once per class of expressions
+    computed, used and killed in the same blocks, named by a key (a sum of block numbers);
+    two expressions with one key and different blocks (ONE_KEY) are told apart, and each
+    candidate's rows equal the unrestricted relations' (a merged class would make mul(a,b)
+    available at b2 from add's computation in b1)."""
+    facts = extract_module(ONE_KEY, "k.pir")
+    rpo = {b: n for _, b, n in facts["rpo"]}
+    full = module_rows(ONE_KEY, "k.pir", relations=["pre_comp", "pre_antloc", "pre_kills",
+                                                    "pre_avail_in", "pre_antic_in",
+                                                    "pre_m_avail_in"], engine="clingo")
+    mine = module_rows(ONE_KEY, "k.pir", relations=["pre_cand_avail_in", "pre_cand_antic_in",
+                                                    "pre_cand_m_avail_in", "pre_m_insert"],
+                       engine="clingo").function("f")
+    f = full.function("f")
+
+    def key(e):             # pre.dl's _pre_key: block numbers weighted 1, 3, 7 and summed
+        return sum(w * rpo[b] for rel, w in (("pre_comp", 1), ("pre_antloc", 3), ("pre_kills", 7))
+                   for b, x in f[rel] if x == e)
+    assert key("add(a,b)") == key("mul(a,b)") == key("sub(a,b)")
+    blocks = lambda e: {b for b, x in f["pre_comp"] if x == e}              # noqa: E731
+    assert blocks("add(a,b)") == blocks("sub(a,b)") != blocks("mul(a,b)")
+    cands = {"add(a,b)", "mul(a,b)", "sub(a,b)"}
+    assert set(mine["pre_cand_avail_in"]) == {r for r in f["pre_avail_in"] if r[1] in cands}
+    assert ("b2", "mul(a,b)", "must") not in set(mine["pre_cand_avail_in"])
+    assert ("b4", "mul(a,b)", "must") in set(mine["pre_cand_avail_in"])
+    assert set(mine["pre_cand_m_avail_in"]) == {r for r in f["pre_m_avail_in"] if r[1] in cands}
+    avail_some = {(b, e) for b, e, _ in f["pre_avail_in"]}
+    assert set(mine["pre_cand_antic_in"]) == {r for r in f["pre_antic_in"]
+                                              if r[1] in cands and r[:2] in avail_some}
+    assert set(mine["pre_m_insert"]) == set()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_rows_equal_on_every_engine(engine, generated, clingo_rows):
