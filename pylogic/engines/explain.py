@@ -73,6 +73,9 @@ def evaluate(term, env: dict):
 #: (rule, its delta atom's place or None) -> the function of _Version, None when it does not
 #: compile (the ranking interprets that version)
 _VERSIONS = IdentityCache(size=16384)
+#: (rule, its delta atom's place or None) -> _Version's template, None when it does not compile:
+#: by the rule's text (Rule's equality: head and body), for the equal rules of other programs
+_TEMPLATES: dict = {}
 _MISSING = object()
 
 #: term or literal -> its variables: the rules' terms are computed over for every row.
@@ -598,20 +601,27 @@ class Explainer:
     def _version(self, rule, outer: dict, k: int | None):
         """The compiled rule version (``_Version``) whose ``_solve`` is ``_rank_rounds``'s
         with delta atom ``rule.body[k]`` (None: none), or None when it does not compile. Kept
-        per rule (``_VERSIONS``): a version depends on the rule alone, and every Explainer of a
-        program compiles the same ones (each test of a catalogued analysis makes one)."""
+        per rule (``_VERSIONS``) and made once per rule text (``_TEMPLATES``): a version depends
+        on the rule alone, every Explainer of a program runs the same ones, and the programs
+        that include a library (``lib/dominator_tree.dl``) hold equal copies of its rules."""
         version = _VERSIONS.get(rule, k, _MISSING)
         if version is _MISSING:
-            lits = list(rule.body)
-            first = lits[k] if k is not None else None
-            plan_key = (tuple(map(id, lits)), frozenset(), id(first))
-            steps = self._plans.get(plan_key)
-            if steps is None:
-                steps = self._plans[plan_key] = self._plan(lits, frozenset(), outer, first)
-            try:
-                version = _Version(self, rule, outer, steps).function
-            except _Refused:
-                version = None
+            template = _TEMPLATES.get((rule, k), _MISSING)
+            if template is _MISSING:
+                lits = list(rule.body)
+                first = lits[k] if k is not None else None
+                plan_key = (tuple(map(id, lits)), frozenset(), id(first))
+                steps = self._plans.get(plan_key)
+                if steps is None:
+                    steps = self._plans[plan_key] = self._plan(lits, frozenset(), outer, first)
+                try:
+                    template = _Version(self, rule, outer, steps).template
+                except _Refused:
+                    template = None
+                if len(_TEMPLATES) >= 4096:
+                    _TEMPLATES.clear()
+                _TEMPLATES[(rule, k)] = template
+            version = None if template is None else _bind(template, rule)
             _VERSIONS.put(rule, version, k)
         return version
 
@@ -822,8 +832,12 @@ class _Version:
         self.ex, self.outer = ex, outer
         self.names: dict = {"_ONE": (0,), "_wrap": _wrap, "_cdiv": c_division,
                             "_NO_ROWS": _NO_ROWS}
+        # names bound per rule (``_bind``): (name, place of a body literal, "row" for its
+        # environment key, "lit" for the literal)
+        self.subs: list[tuple] = []
+        self.place = {id(lit): k for k, lit in enumerate(rule.body)}
         self.env: dict[str, str] = {}     # variable -> local
-        self.rows: dict[int, str] = {}    # id(atom) -> the local holding its row
+        self.rows: dict[int, str] = {}    # an atom's place in the body -> the local of its row
         self.entry: list[str] = []
         self.lines: list[str] = []
         self.depth = 2
@@ -840,11 +854,18 @@ class _Version:
             self.head(rule)
         source = "def version(known, D, derive, agg, rank, model):\n" + "".join(
             f"    {line}\n" for line in self.entry + self.lines)
-        exec(_code(source), self.names)
-        self.function = self.names["version"]
+        #: what ``_bind`` makes the version of a rule equal to this one from
+        self.template = (_code(source), self.names, tuple(self.subs))
 
     def emit(self, line: str, depth: int | None = None) -> None:
         self.lines.append("    " * ((self.depth if depth is None else depth) - 1) + line)
+
+    def sub(self, place: int, what: str) -> str:
+        """A name ``_bind`` gives the body literal at ``place`` ("lit") or its environment key
+        ("row": ``("row", id(atom))``, as ``_match`` writes it)."""
+        name = self.const(None)
+        self.subs.append((name, place, what))
+        return name
 
     def const(self, value) -> str:
         name = f"K{len(self.names)}"
@@ -947,7 +968,7 @@ class _Version:
                 self.emit("    continue")
             else:
                 self.emit(test)
-        self.rows[id(atom)] = row
+        self.rows[self.place[id(atom)]] = row
 
     def check(self, lit) -> None:
         """``_check`` of a literal the plan found ready."""
@@ -1002,7 +1023,7 @@ class _Version:
                                   self.outer[id(lit)]) + "}"
             n = len(self.lines)
             self.emit("try:")
-            self.emit(f"    a{n} = agg({self.const(lit)}, {inner})")
+            self.emit(f"    a{n} = agg({self.sub(self.place[id(lit)], 'lit')}, {inner})")
             self.emit("except ZeroDivisionError:")
             self.emit("    continue")
             self.emit(f"if a{n} is None: continue")
@@ -1025,9 +1046,20 @@ class _Version:
         self.assign("h", codes)
         self.emit(f"k = ({self.const(rule.head.rel)}, h)")
         env = "".join(f"{name!r}: {local}, " for name, local in self.env.items()) + "".join(
-            f"{self.const(('row', ident))}: {row}, " for ident, row in self.rows.items())
+            f"{self.sub(k, 'row')}: {row}, " for k, row in self.rows.items())
         self.emit("if k not in rank:")
         self.emit(f"    derive(k, {{{env}}})")
+
+
+def _bind(template: tuple, rule):
+    """The function of ``_Version(...).template`` for ``rule`` (equal to the rule it was made
+    from: its own literals and environment keys bound)."""
+    code, names, subs = template
+    names = dict(names)
+    for name, place, what in subs:
+        names[name] = ("row", id(rule.body[place])) if what == "row" else rule.body[place]
+    exec(code, names)
+    return names["version"]
 
 
 @lru_cache(maxsize=4096)

@@ -66,8 +66,9 @@ def _answers(tmp_path, model: dict, compiled: bool, monkeypatch) -> tuple:
     path.write_text(PROGRAM)
     checked = load_program(path)
     with monkeypatch.context() as m:
-        if not compiled:
+        if not compiled:     # (and no template of the compiled run's equal rules)
             m.setattr(explain, "_Version", _Refusing)
+            m.setattr(explain, "_TEMPLATES", {})
         ex = explain.Explainer(checked, model)
         trees = []
         for rel in RELATIONS + ["t"]:
@@ -91,6 +92,9 @@ def model(tmp_path_factory) -> dict:
 def test_compiled_versions_rank_and_choose_as_the_interpreter(tmp_path, model, monkeypatch):
     ranks, trees, versions = _answers(tmp_path, model, True, monkeypatch)
     assert (ranks, trees) == _answers(tmp_path, model, False, monkeypatch)[:2]
+    # a second load's equal rules run the first's versions (_TEMPLATES), bound to their own
+    # literals: a tree reads its children through them
+    assert (ranks, trees) == _answers(tmp_path, model, True, monkeypatch)[:2]
     # every rule's round-1 version compiled but t's (strlen: a term evaluate refuses, so its
     # row's error is the interpreter's)
     assert [v is not None for v in versions] == [True] * (len(versions) - 1) + [False]
