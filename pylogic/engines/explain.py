@@ -611,7 +611,10 @@ class Explainer:
         that include a library (``lib/dominator_tree.dl``) hold equal copies of its rules."""
         version = _VERSIONS.get(rule, k, _MISSING)
         if version is _MISSING:
-            template = _TEMPLATES.get((rule, k), _MISSING)
+            try:
+                template = _TEMPLATES.get((rule, k), _MISSING)
+            except TypeError:     # a term holding a list: the rule has no text to share by
+                template = _MISSING
             if template is _MISSING:
                 lits = list(rule.body)
                 first = lits[k] if k is not None else None
@@ -625,7 +628,10 @@ class Explainer:
                     template = None
                 if len(_TEMPLATES) >= 4096:
                     _TEMPLATES.clear()
-                _TEMPLATES[(rule, k)] = template
+                try:
+                    _TEMPLATES[(rule, k)] = template
+                except TypeError:
+                    pass
             version = None if template is None else _bind(template, rule)
             _VERSIONS.put(rule, version, k)
         return version
