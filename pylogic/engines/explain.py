@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
+from functools import lru_cache
+from operator import itemgetter
 
+from pylogic.collector import collector_paused
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
                                      Wildcard, body_atoms)
 from pylogic.engines.functors import as_bytes
@@ -67,6 +70,14 @@ def evaluate(term, env: dict):
         return c_division(term.op, a, b)
     raise DatalogError(f"explain: unsupported term {term!r}")
 
+
+#: (rule, its delta atom's place or None) -> the function of _Version, None when it does not
+#: compile (the ranking interprets that version)
+_VERSIONS = IdentityCache(size=16384)
+#: (rule, its delta atom's place or None) -> _Version's template, None when it does not compile:
+#: by the rule's text (Rule's equality: head and body), for the equal rules of other programs
+_TEMPLATES: dict = {}
+_MISSING = object()
 
 #: term or literal -> its variables: the rules' terms are computed over for every row.
 _VARS = IdentityCache()
@@ -192,30 +203,35 @@ class Rows:
     built on first use and kept up to date as rows are added. ``lookup`` returns the rows in
     insertion order, so a derivation chosen through an index is the one a scan would choose."""
 
-    __slots__ = ("rows", "indexes")
+    __slots__ = ("rows", "indexes", "keys")
 
     def __init__(self, rows=()):
-        self.rows: dict = {}
+        self.rows: dict = dict.fromkeys(rows)
         self.indexes: dict = {}              # column positions -> values -> [rows]
-        for row in rows:
-            self.add(row)
+        self.keys: list = []                 # (a row's values at an index's columns, the index)
 
     def add(self, row: tuple) -> None:
         if row in self.rows:
             return
         self.rows[row] = None
-        for cols, index in self.indexes.items():
-            index.setdefault(tuple(row[c] for c in cols), []).append(row)
+        for key, index in self.keys:
+            index.setdefault(key(row), []).append(row)
 
     def lookup(self, cols: tuple, values: tuple):
         if not cols:
             return self.rows
+        return self.index(cols).get(values, ())
+
+    def index(self, cols: tuple) -> dict:
+        """The values of the columns ``cols`` (a tuple) -> the rows that have them."""
         index = self.indexes.get(cols)
         if index is None:
             index = self.indexes[cols] = {}
+            key = itemgetter(*cols) if len(cols) > 1 else lambda row, c=cols[0]: (row[c],)
             for row in self.rows:
-                index.setdefault(tuple(row[c] for c in cols), []).append(row)
-        return index.get(values, ())
+                index.setdefault(key(row), []).append(row)
+            self.keys.append((key, index))
+        return index
 
     def __contains__(self, row) -> bool:
         return row in self.rows
@@ -533,7 +549,11 @@ class Explainer:
             for (r, row), _ in self.rank.items():
                 known[r].add(row)
         try:
-            self._rank_rounds(wanted, known)
+            # the ranking and the trees build many objects without cycles (rows, environments,
+            # nodes) on the model's large heap: the collector's passes over it were about a
+            # third of their CPU in test_explain_every_row's sweep (stop 43)
+            with collector_paused():
+                self._rank_rounds(wanted, known)
         except BaseException:
             self._known = None
             raise
@@ -548,26 +568,33 @@ class Explainer:
                         self.rank[(r, row)] = 0
                         delta[r][row] = None
                         known[r].add(row)
-        rules = [(rule, self._outer(rule)) for r in sorted(wanted)
-                 for rule in self.rules.get(r, ())]
+        rules = [(rule, self._outer(rule), list(rule.body),
+                  [k for k, lit in enumerate(rule.body) if isinstance(lit, Atom)])
+                 for r in sorted(wanted) for rule in self.rules.get(r, ())]
         rnd = 0
         first = True
         while first or any(delta.values()):
             rnd += 1
             new: dict[str, dict] = defaultdict(dict)
-            for rule, outer in rules:
-                body = list(rule.body)
-                starts = [k for k, lit in enumerate(body) if isinstance(lit, Atom)]
+            deltas: dict[str, Rows] = {}      # the round's delta rows, indexed once
+            for rule, outer, body, starts in rules:
                 if first:
                     plans = [(None, body)]     # round 1: every rule over what is known
                 else:
                     plans = [(k, body) for k in starts if delta.get(body[k].rel)]
                 for k, lits in plans:
-                    if k is None:
-                        envs = self._solve(lits, {}, known, outer)
-                    else:
-                        envs = self._solve(lits, {}, known, outer,
-                                           (lits[k], Rows(delta[lits[k].rel])))
+                    rows = None
+                    if k is not None:
+                        rows = deltas.get(lits[k].rel)
+                        if rows is None:
+                            rows = deltas[lits[k].rel] = Rows(delta[lits[k].rel])
+                    version = self._version(rule, outer, k)
+                    if version is not None:
+                        version(known, rows, self._deriver(rule, rnd, new), self._aggregate,
+                                self.rank, self.model)
+                        continue
+                    envs = self._solve(lits, {}, known, outer,
+                                       None if k is None else (lits[k], rows))
                     for env in envs:
                         self._derived(rule, env, rnd, new)
             first = False
@@ -576,21 +603,61 @@ class Explainer:
                     known[r].add(row)
             delta = new
 
+    def _version(self, rule, outer: dict, k: int | None):
+        """The compiled rule version (``_Version``) whose ``_solve`` is ``_rank_rounds``'s
+        with delta atom ``rule.body[k]`` (None: none), or None when it does not compile. Kept
+        per rule (``_VERSIONS``) and made once per rule text (``_TEMPLATES``): a version depends
+        on the rule alone, every Explainer of a program runs the same ones, and the programs
+        that include a library (``lib/dominator_tree.dl``) hold equal copies of its rules."""
+        version = _VERSIONS.get(rule, k, _MISSING)
+        if version is _MISSING:
+            try:
+                template = _TEMPLATES.get((rule, k), _MISSING)
+            except TypeError:     # a term holding a list: the rule has no text to share by
+                template = _MISSING
+            if template is _MISSING:
+                lits = list(rule.body)
+                first = lits[k] if k is not None else None
+                plan_key = (tuple(map(id, lits)), frozenset(), id(first))
+                steps = self._plans.get(plan_key)
+                if steps is None:
+                    steps = self._plans[plan_key] = self._plan(lits, frozenset(), outer, first)
+                try:
+                    template = _Version(self, rule, outer, steps).template
+                except _Refused:
+                    template = None
+                if len(_TEMPLATES) >= 4096:
+                    _TEMPLATES.clear()
+                try:
+                    _TEMPLATES[(rule, k)] = template
+                except TypeError:
+                    pass
+            version = None if template is None else _bind(template, rule)
+            _VERSIONS.put(rule, version, k)
+        return version
+
+    def _deriver(self, rule, rnd: int, new: dict):
+        """``derive(key, env)`` for a compiled version: ``_record``."""
+        return lambda key, env: self._record(rule, key, env, rnd, new)
+
     def _derived(self, rule, env: dict, rnd: int, new: dict) -> None:
         try:
             row = tuple(evaluate(a, env) for a in rule.head.args)
         except (KeyError, ZeroDivisionError):
             return
         key = (rule.head.rel, row)
-        if key in self.rank:
-            return
-        if row not in self.model.get(rule.head.rel, ()):
+        if key not in self.rank:
+            self._record(rule, key, env, rnd, new)
+
+    def _record(self, rule, key: tuple, env: dict, rnd: int, new: dict) -> None:
+        """``key``, not ranked yet, derived in round ``rnd`` by ``rule``'s instance ``env``."""
+        if key[1] not in self.model.get(key[0], ()):
             raise DatalogError(f"explain: the rule at {rule.loc} derives "
-                               f"{show_atom(rule.head.rel, row)}, which the engine's result does "
+                               f"{show_atom(*key)}, which the engine's result does "
                                "not hold (engine and explanation disagree)", rule.loc)
         self.rank[key] = rnd
         self.why[key] = (rule, env)
-        new[rule.head.rel][row] = None
+        new[key[0]][key[1]] = None
 
     # ---- answers -------------------------------------------------------------------------
 
@@ -628,36 +695,39 @@ class Explainer:
             raise DatalogError(f"explain: no rule instance derives {show_atom(rel, row)} inside "
                                "the engine's result (engine and explanation disagree)")
         allow_depth(self.rank[(rel, row)])
-        return self._node(rel, row, set())
+        with collector_paused():     # (as _rank_for's)
+            return self._node((rel, row), set())
 
-    def _node(self, rel: str, row: tuple, done: set) -> dict:
-        key = (rel, row)
+    def _node(self, key: tuple, done: set) -> dict:
         shown = self._shown.get(key)
         if shown is None:
             shown = self._shown[key] = self._show(key)
-        atom, kind, rule_loc, rule_text, checks, children = shown
-        # the keys in this order: the JSON a user reads
-        head = {"atom": atom, "rel": rel, "row": list(row), "rank": self.rank[key]}
+        atom, rank, kind, rule_loc, rule_text, checks, children = shown
+        # the keys in this order: the JSON a user reads (one dict display per kind: a node is
+        # built for every tuple of every tree, 2.1 million in test_explain_every_row's sweep)
         if key in done:
-            return {**head, "children": [], "checks": [], "kind": "ref"}
+            return {"atom": atom, "rel": key[0], "row": list(key[1]), "rank": rank,
+                    "children": [], "checks": [], "kind": "ref"}
         done.add(key)
         if kind == "input":
-            return {**head, "children": [], "checks": [], "kind": "input"}
+            return {"atom": atom, "rel": key[0], "row": list(key[1]), "rank": rank,
+                    "children": [], "checks": [], "kind": "input"}
         node = self._node
-        return {**head, "children": [node(child_rel, child, done) for child_rel, child in children],
-                "checks": list(checks), "kind": "rule", "rule": rule_loc, "rule_text": rule_text}
+        return {"atom": atom, "rel": key[0], "row": list(key[1]), "rank": rank,
+                "children": [node(child, done) for child in children], "checks": list(checks),
+                "kind": "rule", "rule": rule_loc, "rule_text": rule_text}
 
     def _show(self, key: tuple) -> tuple:
-        """``(atom, kind, rule, rule_text, checks, children)`` of ``key``'s node: "input" or
-        "rule"; ``children``, the (relation, row) its rule instance reads, in body order."""
-        atom = show_atom(*key)
-        if self.rank[key] == 0 and key not in self.why:
-            return atom, "input", None, None, (), ()
+        """``(atom, rank, kind, rule, rule_text, checks, children)`` of ``key``'s node: "input"
+        or "rule"; ``children``, the (relation, row) its rule instance reads, in body order."""
+        atom, rank = show_atom(*key), self.rank[key]
+        if rank == 0 and key not in self.why:
+            return atom, rank, "input", None, None, (), ()
         rule, env = self.why[key]
         checks = tuple(show_literal(lit, env) for lit in rule.body if not isinstance(lit, Atom))
         children = tuple((lit.rel, env[("row", id(lit))]) for lit in rule.body
                          if isinstance(lit, Atom))
-        return atom, "rule", str(rule.loc), self.rule_text(rule.loc), checks, children
+        return atom, rank, "rule", str(rule.loc), self.rule_text(rule.loc), checks, children
 
     def why_not(self, rel: str, row: tuple, depth: int = 2, _seen: frozenset = frozenset()
                 ) -> list[dict]:
@@ -743,6 +813,282 @@ class Explainer:
                     missing=show_literal(failed, env) if failed is not None else None,
                     missing_kind=type(failed).__name__, missing_atom=atom,
                     truncated=budget[0] <= 0)
+
+
+# ---- ranking, compiled ---------------------------------------------------------------------
+
+
+class _Refused(Exception):
+    """A rule version ``_Version`` does not compile: the ranking interprets it (``_solve``)."""
+
+
+class _Unbound(Exception):
+    """A term over a variable not bound there (``evaluate`` would raise KeyError)."""
+
+
+class _Version:
+    """One rule version of the ranking (the rule with its delta atom, or none) as a Python
+    function ``f(known, D, derive, agg, rank, model)`` that does what ``_solve``'s plan steps
+    (``_run``, ``_match``, ``_check``) and ``_derived`` do, in the same order, as nested loops
+    over hash indexes with the variables in locals (as ``indexed.py`` compiles the duckdb
+    engine's rounds): ``known`` the ranked rows (``Rows`` by relation), ``D`` the delta atom's
+    rows, ``derive(key, env)`` records a tuple not in ``rank`` yet (``Explainer._record``),
+    ``agg`` is ``Explainer._aggregate``, ``model`` the Explainer's (negated atoms read it). A
+    version the interpreter would not evaluate the same way (a term ``evaluate`` refuses, a ``_``
+    inside an expression, an unknown literal or comparison) raises ``_Refused``.
+
+    Interpreting the plan per partial instance (a generator frame and an environment dict
+    each) was about half of test_explain_every_row's sweep (stop 42's profile)."""
+
+    def __init__(self, ex: "Explainer", rule, outer: dict, steps: tuple):
+        self.ex, self.outer = ex, outer
+        self.names: dict = {"_ONE": (0,), "_wrap": _wrap, "_cdiv": c_division,
+                            "_NO_ROWS": _NO_ROWS}
+        # names bound per rule (``_bind``): (name, place of a body literal, "row" for its
+        # environment key, "lit" for the literal)
+        self.subs: list[tuple] = []
+        self.place = {id(lit): k for k, lit in enumerate(rule.body)}
+        self.env: dict[str, str] = {}     # variable -> local
+        self.rows: dict[int, str] = {}    # an atom's place in the body -> the local of its row
+        self.entry: list[str] = []
+        self.lines: list[str] = []
+        self.depth = 2
+        self.emit("for _once in _ONE:", 1)
+        for step in steps:
+            if step[0] is None:           # no solution (_run)
+                self.emit("continue")
+                break
+            if step[0] is _ATOM:
+                self.atom(*step[1:])
+            else:
+                self.check(step[1])
+        else:
+            self.head(rule)
+        source = "def version(known, D, derive, agg, rank, model):\n" + "".join(
+            f"    {line}\n" for line in self.entry + self.lines)
+        #: what ``_bind`` makes the version of a rule equal to this one from
+        self.template = (_code(source), self.names, tuple(self.subs))
+
+    def emit(self, line: str, depth: int | None = None) -> None:
+        self.lines.append("    " * ((self.depth if depth is None else depth) - 1) + line)
+
+    def sub(self, place: int, what: str) -> str:
+        """A name ``_bind`` gives the body literal at ``place`` ("lit") or its environment key
+        ("row": ``("row", id(atom))``, as ``_match`` writes it)."""
+        name = self.const(None)
+        self.subs.append((name, place, what))
+        return name
+
+    def const(self, value) -> str:
+        name = f"K{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def local(self, var: str) -> str:
+        name = self.env[var] = f"v{len(self.env)}"
+        return name
+
+    def index(self, rows: str, cols: tuple) -> str:
+        """A local holding ``rows.index(cols)``, taken where first needed (``Rows.index``
+        builds it then)."""
+        name = f"I{len(self.entry)}"
+        self.entry.append(f"{name} = None")
+        self.emit(f"if {name} is None: {name} = {rows}.index({self.const(cols)})")
+        return name
+
+    def term(self, t) -> tuple[str, bool]:
+        """``t`` as a Python expression over the locals (``evaluate``'s semantics), and whether
+        it may raise ZeroDivisionError."""
+        if isinstance(t, Var):
+            if t.name not in self.env:
+                raise _Unbound(t.name)
+            return self.env[t.name], False
+        if isinstance(t, (Num, Str)):
+            return self.const(t.value), False
+        if isinstance(t, Wildcard):
+            raise _Unbound("_")
+        if isinstance(t, Neg):
+            code, div = self.term(t.operand)
+            return f"_wrap(-{code})", div
+        if isinstance(t, BinOp):
+            (a, da), (b, db) = self.term(t.left), self.term(t.right)
+            if t.op in ("+", "-", "*"):
+                return f"_wrap({a} {t.op} {b})", da or db
+            return f"_cdiv({t.op!r}, {a}, {b})", True
+        raise _Refused(f"term {t!r}")
+
+    def checked_term(self, t) -> tuple[str, bool]:
+        """``term`` where the interpreter lets a KeyError out (a lookup value, a check)."""
+        if any(isinstance(x, Wildcard) for x in _subterms(t)):
+            raise _Refused("_ inside an expression")
+        try:
+            return self.term(t)
+        except _Unbound:
+            raise _Refused("a variable unbound where the plan says bound") from None
+
+    def assign(self, local: str, codes: list, one: bool = False) -> None:
+        """``local = `` the tuple of ``codes`` (``term``'s answers; the one value when ``one``),
+        the instance skipped when it divides by zero."""
+        text = codes[0][0] if one else "(" + "".join(c + ", " for c, _ in codes) + ")"
+        if any(div for _, div in codes):
+            self.emit("try:")
+            self.emit(f"    {local} = {text}")
+            self.emit("except ZeroDivisionError:")
+            self.emit("    continue")
+        else:
+            self.emit(f"{local} = {text}")
+
+    def atom(self, atom, is_delta: bool, cols: tuple, lookup: tuple) -> None:
+        """``_run``'s atom step and ``_match`` on each row it looks up."""
+        args = self.ex._shape(atom)[0]
+        if any(kind == _OTHER for kind, _ in args):
+            raise _Refused("a term evaluate does not take")
+        n = len(self.rows)
+        source = "D" if is_delta else f"S{n}"
+        if not is_delta:
+            self.entry.append(f"S{n} = known.get({self.const(atom.rel)}, _NO_ROWS)")
+        row = f"r{n}"
+        if cols:
+            key = [self.env[arg] if kind == _VAR else self.const(arg) if kind == _CONST else
+                   None for _, kind, arg in lookup]
+            codes = [(k, False) if k is not None else self.checked_term(arg)
+                     for k, (_, _, arg) in zip(key, lookup)]
+            self.assign(f"k{n}", codes)      # a division by zero: no row matches (_match)
+            self.emit(f"for {row} in {self.index(source, cols)}.get(k{n}, ()):")
+        else:
+            self.emit(f"for {row} in {source}.rows:")
+        self.depth += 1
+        for c, (kind, arg) in enumerate(args):
+            if c in cols or kind in (_ANY, _CONST):      # the index matched the looked-up ones
+                continue
+            if kind == _VAR:
+                if arg in self.env:                       # bound by an earlier column
+                    self.emit(f"if {row}[{c}] != {self.env[arg]}: continue")
+                else:
+                    self.emit(f"{self.local(arg)} = {row}[{c}]")
+                continue
+            try:                                          # an expression not looked up
+                code, div = self.term(arg)
+            except _Unbound:
+                self.emit("continue")                     # KeyError in _match: no match
+                continue
+            test = f"if {row}[{c}] != {code}: continue"
+            if div:
+                self.emit("try:")
+                self.emit(f"    {test}")
+                self.emit("except ZeroDivisionError:")
+                self.emit("    continue")
+            else:
+                self.emit(test)
+        self.rows[self.place[id(atom)]] = row
+
+    def check(self, lit) -> None:
+        """``_check`` of a literal the plan found ready."""
+        if isinstance(lit, NegAtom):
+            args = self.ex._shape(lit.atom)[0]
+            held = f"M{len(self.entry)}"
+            self.entry.append(f"{held} = model.get({self.const(lit.atom.rel)}, _NO_ROWS)")
+            if any(kind == _OTHER for kind, _ in args):
+                raise _Refused("a term evaluate does not take")
+            n = len(self.lines)
+            if not any(kind == _ANY for kind, _ in args):
+                self.assign(f"n{n}", [self.checked_term(a) for a in lit.atom.args])
+                self.emit(f"if n{n} in {held}.rows: continue")
+                return
+            lookup = _lookup_columns(args, self.env)
+            if not lookup:
+                self.emit(f"if {held}.rows: continue")
+                return
+            codes = [(self.env[arg], False) if kind == _VAR else (self.const(arg), False)
+                     if kind == _CONST else self.checked_term(arg) for _, kind, arg in lookup]
+            cols = tuple(c for c, _, _ in lookup)
+            text = "(" + "".join(c + ", " for c, _ in codes) + ")"
+            if any(d for _, d in codes):     # a division by zero: no row matches, it holds
+                self.emit("try:")
+                self.emit(f"    n{n} = {text}")
+                self.emit("except ZeroDivisionError:")
+                self.emit(f"    n{n} = None")
+                self.emit(f"if n{n} is not None and {self.index(held, cols)}.get(n{n}): "
+                          "continue")
+            else:
+                self.emit(f"if {self.index(held, cols)}.get({text}): continue")
+        elif isinstance(lit, Constraint):
+            if lit.op not in _CMP:
+                raise _Refused(f"comparison {lit.op}")
+            for side, other in ((lit.left, lit.right), (lit.right, lit.left)):
+                if isinstance(side, Var) and side.name not in self.env:
+                    code = self.checked_term(other)
+                    self.assign(self.local(side.name), [code], one=True)
+                    return
+            (a, da), (b, db) = self.checked_term(lit.left), self.checked_term(lit.right)
+            test = f"{a} {'==' if lit.op == '=' else lit.op} {b}" if lit.op in ("=", "!=") \
+                else f"{self.const(_CMP[lit.op])}({a}, {b})"
+            if da or db:
+                self.emit("try:")
+                self.emit(f"    if not ({test}): continue")
+                self.emit("except ZeroDivisionError:")
+                self.emit("    continue")
+            else:
+                self.emit(f"if not ({test}): continue")
+        elif isinstance(lit, AggLit):
+            inner = "{" + "".join(f"{name!r}: {self.env[name]}, " for name in
+                                  self.outer[id(lit)]) + "}"
+            n = len(self.lines)
+            self.emit("try:")
+            self.emit(f"    a{n} = agg({self.sub(self.place[id(lit)], 'lit')}, {inner})")
+            self.emit("except ZeroDivisionError:")
+            self.emit("    continue")
+            self.emit(f"if a{n} is None: continue")
+            name = lit.result.name
+            if name in self.env:
+                self.emit(f"if {self.env[name]} != a{n}: continue")
+            else:
+                self.emit(f"{self.local(name)} = a{n}")
+        else:
+            raise _Refused(f"literal {type(lit).__name__}")
+
+    def head(self, rule) -> None:
+        """``_derived``: the head's tuple (none when a term is unbound or divides by zero),
+        recorded with the instance's environment unless it is ranked already."""
+        try:
+            codes = [self.term(a) for a in rule.head.args]
+        except _Unbound:
+            self.emit("continue")
+            return
+        self.assign("h", codes)
+        self.emit(f"k = ({self.const(rule.head.rel)}, h)")
+        env = "".join(f"{name!r}: {local}, " for name, local in self.env.items()) + "".join(
+            f"{self.sub(k, 'row')}: {row}, " for k, row in self.rows.items())
+        self.emit("if k not in rank:")
+        self.emit(f"    derive(k, {{{env}}})")
+
+
+def _bind(template: tuple, rule):
+    """The function of ``_Version(...).template`` for ``rule`` (equal to the rule it was made
+    from: its own literals and environment keys bound)."""
+    code, names, subs = template
+    names = dict(names)
+    for name, place, what in subs:
+        names[name] = ("row", id(rule.body[place])) if what == "row" else rule.body[place]
+    exec(code, names)
+    return names["version"]
+
+
+@lru_cache(maxsize=4096)
+def _code(source: str):
+    """``source`` compiled: the same rule versions are compiled for every Explainer of a
+    program (their source names the objects they read, not their values); compiling was a
+    third of the ranking's CPU (9,539 versions in test_explain_every_row's sweep)."""
+    return compile(source, "<explain rule version>", "exec")
+
+
+def _subterms(t):
+    yield t
+    if isinstance(t, Neg):
+        yield from _subterms(t.operand)
+    elif isinstance(t, BinOp):
+        yield from _subterms(t.left)
+        yield from _subterms(t.right)
 
 
 def parse_row(text: str, checked: CheckedProgram) -> tuple[str, tuple]:
