@@ -28,8 +28,8 @@ from functools import lru_cache
 from operator import itemgetter
 
 from pylogic.collector import collector_paused
-from pylogic.engines.dialect import (AggLit, Atom, BinOp, Constraint, Neg, NegAtom, Num, Str, Var,
-                                     Wildcard, body_atoms)
+from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num,
+                                     Str, Var, Wildcard, body_atoms)
 from pylogic.engines.functors import as_bytes
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.numbers import c_division, wrap_const as _wrap   # Soufflé's numbers
@@ -68,7 +68,26 @@ def evaluate(term, env: dict):
         if term.op == "*":
             return _wrap(a * b)
         return c_division(term.op, a, b)
+    if isinstance(term, Call):
+        return _call(term, env)
     raise DatalogError(f"explain: unsupported term {term!r}")
+
+
+def _call(term: Call, env: dict):
+    """A functor over numbers and symbols, computed by the engines' own definition
+    (``functors.Functors`` on clingo symbols, as ``values.Values.call`` does for duckdb)."""
+    from pylogic.engines.values import SIGNATURES       # (clingo: loaded when first needed)
+    from pylogic.engines.functors import Functors, string_symbol, symbol_text
+    from pylogic.engines.to_clingo import functor_name
+    import clingo
+    kinds, result = SIGNATURES.get(term.name, ((), None))
+    if result not in ("number", "symbol") or term.name == "range" or \
+            any(k not in ("number", "symbol") for k in kinds):
+        raise DatalogError(f"explain: unsupported term {term!r}")
+    args = [string_symbol(v) if (kinds[i] if i < len(kinds) else kinds[-1]) == "symbol" else
+            clingo.Number(v) for i, v in enumerate(evaluate(a, env) for a in term.args)]
+    value = getattr(Functors(), functor_name(term.name))(*args)
+    return symbol_text(value) if value.type == clingo.SymbolType.String else value.number
 
 
 #: (rule, its delta atom's place or None) -> the function of _Version, None when it does not
@@ -101,6 +120,8 @@ def _term_vars(term) -> set[str]:
         return term_vars(term.operand)
     if isinstance(term, BinOp):
         return term_vars(term.left) | term_vars(term.right)
+    if isinstance(term, Call):
+        return set().union(*(term_vars(a) for a in term.args))
     return set()
 
 
@@ -356,6 +377,9 @@ class Explainer:
             if isinstance(lit, NegAtom):
                 rows = self.model.get(lit.atom.rel, _NO_ROWS)
                 if any(isinstance(a, Wildcard) for a in lit.atom.args):
+                    for a in lit.atom.args:     # a division by zero derives nothing, as the
+                        if not any(isinstance(x, Wildcard) for x in _subterms(a)):
+                            evaluate(a, env)    # engines do (docs/dialect.md): no instance
                     hit = any(self._match(lit.atom, r, env) is not None
                               for r in rows.lookup(*self._bound(lit.atom, env)))
                 else:
@@ -1003,13 +1027,12 @@ class _Version:
                      if kind == _CONST else self.checked_term(arg) for _, kind, arg in lookup]
             cols = tuple(c for c, _, _ in lookup)
             text = "(" + "".join(c + ", " for c, _ in codes) + ")"
-            if any(d for _, d in codes):     # a division by zero: no row matches, it holds
+            if any(d for _, d in codes):     # a division by zero derives nothing: no instance
                 self.emit("try:")
                 self.emit(f"    n{n} = {text}")
                 self.emit("except ZeroDivisionError:")
-                self.emit(f"    n{n} = None")
-                self.emit(f"if n{n} is not None and {self.index(held, cols)}.get(n{n}): "
-                          "continue")
+                self.emit("    continue")
+                self.emit(f"if {self.index(held, cols)}.get(n{n}): continue")
             else:
                 self.emit(f"if {self.index(held, cols)}.get({text}): continue")
         elif isinstance(lit, Constraint):
@@ -1089,6 +1112,9 @@ def _subterms(t):
     elif isinstance(t, BinOp):
         yield from _subterms(t.left)
         yield from _subterms(t.right)
+    elif isinstance(t, Call):
+        for a in t.args:
+            yield from _subterms(a)
 
 
 def parse_row(text: str, checked: CheckedProgram) -> tuple[str, tuple]:
