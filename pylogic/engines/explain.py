@@ -27,12 +27,16 @@ from collections import defaultdict
 from functools import lru_cache
 from operator import itemgetter
 
+import clingo
+
 from pylogic.collector import collector_paused
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num,
                                      Str, Var, Wildcard, body_atoms)
-from pylogic.engines.functors import as_bytes
-from pylogic.engines.program import CheckedProgram
+from pylogic.engines.functors import Functors, as_bytes, string_symbol, symbol_text
 from pylogic.engines.numbers import c_division, wrap_const as _wrap   # Soufflé's numbers
+from pylogic.engines.program import CheckedProgram
+from pylogic.engines.to_clingo import functor_name
+from pylogic.engines.values import SIGNATURES
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
 from pylogic.identity_cache import IdentityCache
 
@@ -76,10 +80,6 @@ def evaluate(term, env: dict):
 def _call(term: Call, env: dict):
     """A functor over numbers and symbols, computed by the engines' own definition
     (``functors.Functors`` on clingo symbols, as ``values.Values.call`` does for duckdb)."""
-    from pylogic.engines.values import SIGNATURES       # (clingo: loaded when first needed)
-    from pylogic.engines.functors import Functors, string_symbol, symbol_text
-    from pylogic.engines.to_clingo import functor_name
-    import clingo
     kinds, result = SIGNATURES.get(term.name, ((), None))
     if result not in ("number", "symbol") or term.name == "range" or \
             any(k not in ("number", "symbol") for k in kinds):
