@@ -3,13 +3,16 @@ the dialect table (``benchmarks/datalog_programs.py``) run on the embedded engin
 duckdb) and on Soufflé's interpreter when ``souffle`` is on PATH; every output relation is
 compared. Per engine a program gives rows, a refusal (a located ``pathlogic:`` error: counted,
 not a disagreement) or an error (anything else: an unlocated error, an exception, a crash or a
-hang; always a bug). Programs Soufflé itself rejects are counted and not compared.
+hang; always a bug). Programs Soufflé itself rejects are counted and not compared. Every
+program the engines agree on is then explained (``run_explain``, ``pathlogic explain``'s
+``Explainer`` over an embedded engine's model; ``--no-explain`` skips it): every output row's
+tree and a few why-nots, a located refusal counted, a disagreement always a bug.
 
     python -m benchmarks.datalog_fuzz --programs 2000 --seed 1            # clingo vs duckdb
     PATH=/work/souffle-src/build/src:$PATH python -m benchmarks.datalog_fuzz --programs 2000
 
 writes ``runs/datalog-fuzz.json``: per construct, programs tried, agreed, refused per engine,
-disagreements and errors, with the first reproducers. Each engine runs in a forked child with a
+disagreements and errors, explain's counts, with the first reproducers. Each engine runs in a forked child with a
 time limit, so a crash (clingo's SIGFPE) is counted instead of ending the run."""
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ from pylogic.collector import collector_paused
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num,
                                      Str, Var, Wildcard, body_atoms)
 from pylogic.engines.functors import Functors, as_bytes, string_symbol, symbol_text
-from pylogic.engines.numbers import BINARY, wrap_const as _wrap   # Soufflé's numbers
+from pylogic.engines.numbers import BINARY, UNARY, wrap_const as _wrap   # Soufflé's numbers
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.to_clingo import functor_name
 from pylogic.engines.values import SIGNATURES
@@ -98,6 +98,13 @@ def _binary(op: str, a: int, b: int) -> int:
 def _call(term: Call, env: dict):
     """A functor over numbers and symbols, computed by the engines' own definition
     (``functors.Functors`` on clingo symbols, as ``values.Values.call`` does for duckdb)."""
+    if term.name in ("min", "max"):     # of numbers or of symbols (the rule's kinds say)
+        args = [string_symbol(v) if isinstance(v, str) else clingo.Number(v)
+                for v in (evaluate(a, env) for a in term.args)]
+        value = getattr(Functors(), functor_name(term.name))(*args)
+        return symbol_text(value) if value.type == clingo.SymbolType.String else value.number
+    if term.name in ("bnot", "lnot") and len(term.args) == 1:
+        return UNARY[term.name](evaluate(term.args[0], env))
     kinds, result = SIGNATURES.get(term.name, ((), None))
     if result not in ("number", "symbol") or term.name == "range" or \
             any(k not in ("number", "symbol") for k in kinds):
