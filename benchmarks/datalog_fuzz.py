@@ -12,8 +12,8 @@ tree and a few why-nots, a located refusal counted, a disagreement always a bug.
     PATH=/work/souffle-src/build/src:$PATH python -m benchmarks.datalog_fuzz --programs 2000
 
 writes ``runs/datalog-fuzz.json``: per construct, programs tried, agreed, refused per engine,
-disagreements and errors, explain's counts, with the first reproducers. Each engine runs in a forked child with a
-time limit, so a crash (clingo's SIGFPE) is counted instead of ending the run."""
+disagreements and errors, explain's counts, with the first reproducers. Each engine runs in a forked
+child with a time limit, so a crash (clingo's SIGFPE) is counted instead of ending the run."""
 from __future__ import annotations
 
 import argparse

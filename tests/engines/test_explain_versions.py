@@ -1,8 +1,8 @@
-"""``explain``'s ranking runs each rule version compiled (``explain._Version``, issue #32's
-speed): the same ranks in the same order, the same derivation chosen and the same errors as
-the interpreted plan (``Explainer._solve``), on the corners where the two could part: a
-division by zero in a looked-up expression, a negated atom (with and without ``_``), a
-comparison and a head; Soufflé's other operators (``band``, ``^``, ...); an expression over a variable its own atom binds earlier; an
+"""``explain``'s ranking runs each rule version compiled (``explain._Version``, issue #32's speed):
+the same ranks in the same order, the same derivation chosen and the same errors as the interpreted
+plan (``Explainer._solve``), on the corners where the two could part: a division by zero in a
+looked-up expression, a negated atom (with and without ``_``), a comparison and a head; Soufflé's
+other operators (``band``, ``^``, ...); an expression over a variable its own atom binds earlier; an
 expression atom matched once its variable is bound; bindings by ``=``; aggregates."""
 from __future__ import annotations
 
