@@ -3,14 +3,17 @@ the dialect table (``benchmarks/datalog_programs.py``) run on the embedded engin
 duckdb) and on Soufflé's interpreter when ``souffle`` is on PATH; every output relation is
 compared. Per engine a program gives rows, a refusal (a located ``pathlogic:`` error: counted,
 not a disagreement) or an error (anything else: an unlocated error, an exception, a crash or a
-hang; always a bug). Programs Soufflé itself rejects are counted and not compared.
+hang; always a bug). Programs Soufflé itself rejects are counted and not compared. Every
+program the engines agree on is then explained (``run_explain``, ``pathlogic explain``'s
+``Explainer`` over an embedded engine's model; ``--no-explain`` skips it): every output row's
+tree and a few why-nots, a located refusal counted, a disagreement always a bug.
 
     python -m benchmarks.datalog_fuzz --programs 2000 --seed 1            # clingo vs duckdb
     PATH=/work/souffle-src/build/src:$PATH python -m benchmarks.datalog_fuzz --programs 2000
 
 writes ``runs/datalog-fuzz.json``: per construct, programs tried, agreed, refused per engine,
-disagreements and errors, with the first reproducers. Each engine runs in a forked child with a
-time limit, so a crash (clingo's SIGFPE) is counted instead of ending the run."""
+disagreements and errors, explain's counts, with the first reproducers. Each engine runs in a forked
+child with a time limit, so a crash (clingo's SIGFPE) is counted instead of ending the run."""
 from __future__ import annotations
 
 import argparse
@@ -88,6 +91,77 @@ def run_souffle(prog: FuzzProgram, workdir: Path, souffle: str, timeout: float =
     return {"kind": "rows", "rows": rows}
 
 
+#: rows that do not hold asked ``why_not`` per output relation (each answer is checked)
+WHY_NOT_ROWS = 2
+
+
+def _absent_rows(rows: list, model_rows, n: int) -> list[tuple]:
+    """Up to ``n`` rows of the same shape as ``rows`` that ``model_rows`` does not hold: a held
+    row with one column taken from another held row (deterministic: the first such)."""
+    out = []
+    for row in rows:
+        for col in range(len(row)):
+            for other in rows:
+                cand = row[:col] + (other[col],) + row[col + 1:]
+                if cand not in model_rows and cand not in out:
+                    out.append(cand)
+                    if len(out) == n:
+                        return out
+                    break
+    return out
+
+
+def run_explain(prog: FuzzProgram, workdir: Path, engine: str = "clingo") -> dict:
+    """``pathlogic explain`` as an oracle over ``engine``'s model of ``prog`` (the model the CLI
+    builds: ``analysis.explain.explainer``): every row of every output relation explained, and
+    ``WHY_NOT_ROWS`` absent rows per relation asked why not. ``{"kind": "explained", "rows",
+    "why_not"}``; ``"refused"``: a located ``explain: ... unsupported`` error (counted, not a
+    bug); ``"disagreement"``: "engine and explanation disagree", any other error, or a why-not
+    that finds every body literal of a rule holding (the row would be derived): always a bug."""
+    from pylogic.analysis.explain import explainer
+    from pylogic.engines import load_program
+    from pylogic.errors import DatalogError
+    path, facts = write_program(prog, workdir)
+    done = {"rows": 0, "why_not": 0}
+    try:
+        checked = load_program(path)
+        outputs = sorted(checked.outputs)
+        if not outputs:
+            return {"kind": "explained", **done}
+        try:
+            ex = explainer(checked, outputs, facts_dir=facts, engine=engine)
+        except DatalogError as exc:   # the engine refuses the program: nothing to explain
+            if exc.message.startswith("explain:"):
+                raise
+            return {"kind": "skipped", "message": exc.message, **done}
+        for rel in outputs:
+            rows = list(ex.model.get(rel, ()))
+            for row in rows:
+                tree = ex.explain(rel, row)
+                if tree["row"] != list(row):
+                    return {"kind": "disagreement", "message": f"tree of {rel}{row} is of "
+                            f"{tree['rel']}{tuple(tree['row'])}", **done}
+                done["rows"] += 1
+            if rel in checked.inputs:
+                continue
+            for row in _absent_rows(rows, ex.model.get(rel, ()), WHY_NOT_ROWS):
+                for answer in ex.why_not(rel, row, depth=1):
+                    if answer.get("missing") is None and answer["reason"].startswith("every"):
+                        return {"kind": "disagreement", "message": f"why_not {rel}{row}: "
+                                f"{answer['rule']} {answer['reason']}", **done}
+                done["why_not"] += 1
+    except DatalogError as exc:
+        msg = exc.message
+        if msg.startswith("explain:") and "disagree" not in msg and "support" in msg:
+            where = f"{exc.loc.line}:{exc.loc.col}: " if exc.loc is not None and exc.loc.line \
+                else "unlocated: "
+            return {"kind": "refused", "message": where + msg, **done}
+        return {"kind": "disagreement", "message": msg, **done}
+    except Exception as exc:  # noqa: BLE001 - any exception is a bug the fuzzer reports
+        return {"kind": "disagreement", "message": f"{type(exc).__name__}: {exc}", **done}
+    return {"kind": "explained", **done}
+
+
 def _in_child(fn, timeout: float) -> dict:
     """``fn()`` in a forked child (a crash or a hang is an outcome, not the end of the run)."""
     import multiprocessing
@@ -158,14 +232,29 @@ def diff(a, b) -> str:
     return f"extra {sorted(a - b)[:5]}, missing {sorted(b - a)[:5]}"
 
 
+def explain_verdict(prog: FuzzProgram, outcomes: dict, workdir: Path, timeout: float) -> dict:
+    """``run_explain`` (in a child, with the engines' time limit) over the model of an embedded
+    engine that gave rows, for a program whose engines agreed."""
+    engine = next((e for e in ("clingo", "duckdb") if outcomes.get(e, {}).get("kind") == "rows"),
+                  None)
+    if engine is None:
+        return {"kind": "skipped"}
+    return _in_child(lambda: run_explain(prog, workdir / "explain", engine), timeout)
+
+
 def fuzz(programs: int, seed: int, engines: list[str], souffle: str | None,
-         timeout: float, constructs: list[str] | None = None, progress=None) -> dict:
-    """Run ``programs`` programs (constructs in turn); ``progress(result)`` every 50."""
+         timeout: float, constructs: list[str] | None = None, progress=None,
+         explain: bool = True) -> dict:
+    """Run ``programs`` programs (constructs in turn); ``progress(result)`` every 50. With
+    ``explain``, every agreed program is explained too (``run_explain``)."""
     constructs = constructs or CONSTRUCTS
     stats = {c: {"tried": 0, "agreed": 0, "compared_with_souffle": 0, "souffle_rejected": 0,
                  "souffle_errors": 0, "timeouts": 0, "refused": {e: 0 for e in engines},
                  "errors": 0, "disagreements": 0,
-                 "refusal_reasons": {}}
+                 "refusal_reasons": {},
+                 **({"explain": {"explained": 0, "refused": 0, "disagreements": 0,
+                                 "timeouts": 0, "rows": 0, "why_not": 0,
+                                 "refusal_reasons": {}}} if explain else {})}
              for c in constructs}
     findings = []
     with tempfile.TemporaryDirectory(prefix="datalog-fuzz-") as tmp:
@@ -202,6 +291,10 @@ def fuzz(programs: int, seed: int, engines: list[str], souffle: str | None,
             elif sum(o["kind"] == "rows" for o in outcomes.values()) >= 2:
                 st["agreed"] += 1
                 st["compared_with_souffle"] += souffle_kind == "rows"
+                if explain:
+                    _count_explain(st["explain"], explain_verdict(
+                        prog, outcomes, Path(tmp) / str(k % 4), timeout), construct, k, prog,
+                        findings)
             if (k + 1) % 50 == 0:
                 print(f"{k + 1} programs, {len(findings)} findings", file=sys.stderr, flush=True)
                 if progress:
@@ -209,12 +302,42 @@ def fuzz(programs: int, seed: int, engines: list[str], souffle: str | None,
     return _summary(stats, findings)
 
 
+def _count_explain(st: dict, got: dict, construct: str, k: int, prog: FuzzProgram,
+                   findings: list) -> None:
+    """One program's ``run_explain`` outcome into the construct's ``explain`` counts."""
+    kind = got["kind"]
+    st["rows"] += got.get("rows", 0)
+    st["why_not"] += got.get("why_not", 0)
+    if kind == "explained":
+        st["explained"] += 1
+    elif kind == "refused":
+        st["refused"] += 1
+        reason = got["message"].split(": ", 1)[-1][:90]
+        st["refusal_reasons"][reason] = st["refusal_reasons"].get(reason, 0) + 1
+    elif kind == "timeout":
+        st["timeouts"] += 1
+    elif kind != "skipped":      # a disagreement, or an error of the child
+        st["disagreements"] += 1
+        print(f"finding: explain {construct} program {k}: {got.get('message')}",
+              file=sys.stderr, flush=True)
+        if len(findings) < 40:
+            findings.append({"construct": construct, "program": k, "explain": True,
+                             "problems": [got.get("message", kind)],
+                             "reproducer": prog.reproducer()})
+
+
+def _top(reasons: dict) -> dict:
+    return dict(sorted(reasons.items(), key=lambda kv: -kv[1])[:6])
+
+
 def _summary(stats: dict, findings: list) -> dict:
     """The run so far, with the most frequent refusals only (a summary, not a log)."""
     out = {}
     for c, st in stats.items():
-        out[c] = dict(st, refusal_reasons=dict(sorted(st["refusal_reasons"].items(),
-                                                      key=lambda kv: -kv[1])[:6]))
+        out[c] = dict(st, refusal_reasons=_top(st["refusal_reasons"]))
+        if "explain" in st:
+            out[c]["explain"] = dict(st["explain"],
+                                     refusal_reasons=_top(st["explain"]["refusal_reasons"]))
     return {"stats": out, "findings": list(findings)}
 
 
@@ -226,6 +349,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-souffle", action="store_true", help="even with souffle on PATH")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per engine and program")
     ap.add_argument("--construct", action="append", choices=CONSTRUCTS)
+    ap.add_argument("--no-explain", action="store_true",
+                    help="do not explain the rows of agreed programs")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     souffle = None if args.no_souffle else souffle_binary()
@@ -239,6 +364,10 @@ def main(argv=None) -> int:
                             "souffle_errors", "timeouts", "errors", "disagreements")}
         totals["refused"] = {e: sum(s["refused"][e] for s in result["stats"].values())
                              for e in engines}
+        if not args.no_explain:
+            totals["explain"] = {k: sum(s["explain"][k] for s in result["stats"].values())
+                                 for k in ("explained", "refused", "disagreements", "timeouts",
+                                           "rows", "why_not")}
         version = souffle and next((ln.strip() for ln in subprocess.run(
             [souffle, "--version"], capture_output=True, text=True).stdout.splitlines()
             if ln.startswith("Version")), souffle)
@@ -251,9 +380,10 @@ def main(argv=None) -> int:
         return totals
 
     totals = write(fuzz(args.programs, args.seed, engines, souffle, args.timeout, args.construct,
-                        progress=write))
+                        progress=write, explain=not args.no_explain))
     print(json.dumps(totals))
-    return 1 if totals["errors"] or totals["disagreements"] else 0
+    return 1 if totals["errors"] or totals["disagreements"] or \
+        totals.get("explain", {}).get("disagreements") else 0
 
 
 if __name__ == "__main__":

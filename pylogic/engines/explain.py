@@ -33,7 +33,7 @@ from pylogic.collector import collector_paused
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num,
                                      Str, Var, Wildcard, body_atoms)
 from pylogic.engines.functors import Functors, as_bytes, string_symbol, symbol_text
-from pylogic.engines.numbers import c_division, wrap_const as _wrap   # Soufflé's numbers
+from pylogic.engines.numbers import BINARY, UNARY, wrap_const as _wrap   # Soufflé's numbers
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.to_clingo import functor_name
 from pylogic.engines.values import SIGNATURES
@@ -65,25 +65,50 @@ def evaluate(term, env: dict):
         return _wrap(-evaluate(term.operand, env))
     if isinstance(term, BinOp):
         a, b = evaluate(term.left, env), evaluate(term.right, env)
+        if term.op not in BINARY:    # a KeyError would read as an unbound variable
+            raise unsupported(term)
         if term.op == "+":
             return _wrap(a + b)
         if term.op == "-":
             return _wrap(a - b)
         if term.op == "*":
             return _wrap(a * b)
-        return c_division(term.op, a, b)
+        return _binary(term.op, a, b)
     if isinstance(term, Call):
         return _call(term, env)
-    raise DatalogError(f"explain: unsupported term {term!r}")
+    raise unsupported(term)
+
+
+def unsupported(x) -> DatalogError:
+    """The refusal of a term or literal the explanation does not evaluate, at its location."""
+    what = f"functor '{x.name}'" if isinstance(x, Call) else f"operator '{x.op}'" \
+        if isinstance(x, BinOp) else type(x).__name__
+    return DatalogError(f"explain: unsupported {what}", getattr(x, "loc", None))
+
+
+def _binary(op: str, a: int, b: int) -> int:
+    """Soufflé's binary operator ``op`` (``numbers.BINARY``: ``band``, ``^``, ``bshl``, ...),
+    raising ZeroDivisionError where it is undefined (``/`` and ``%`` by zero: no instance)."""
+    value = BINARY[op](a, b)
+    if value is None:
+        raise ZeroDivisionError
+    return value
 
 
 def _call(term: Call, env: dict):
     """A functor over numbers and symbols, computed by the engines' own definition
     (``functors.Functors`` on clingo symbols, as ``values.Values.call`` does for duckdb)."""
+    if term.name in ("min", "max"):     # of numbers or of symbols (the rule's kinds say)
+        args = [string_symbol(v) if isinstance(v, str) else clingo.Number(v)
+                for v in (evaluate(a, env) for a in term.args)]
+        value = getattr(Functors(), functor_name(term.name))(*args)
+        return symbol_text(value) if value.type == clingo.SymbolType.String else value.number
+    if term.name in ("bnot", "lnot") and len(term.args) == 1:
+        return UNARY[term.name](evaluate(term.args[0], env))
     kinds, result = SIGNATURES.get(term.name, ((), None))
     if result not in ("number", "symbol") or term.name == "range" or \
             any(k not in ("number", "symbol") for k in kinds):
-        raise DatalogError(f"explain: unsupported term {term!r}")
+        raise unsupported(term)
     args = [string_symbol(v) if (kinds[i] if i < len(kinds) else kinds[-1]) == "symbol" else
             clingo.Number(v) for i, v in enumerate(evaluate(a, env) for a in term.args)]
     value = getattr(Functors(), functor_name(term.name))(*args)
@@ -401,12 +426,14 @@ class Explainer:
                 return [dict(env, **{name: value})]
         except ZeroDivisionError:
             return []
-        raise DatalogError(f"explain: unsupported literal {lit!r}")
+        raise unsupported(lit)
 
     def _aggregate(self, lit: AggLit, env: dict):
         seen = {}
         for inner in self._solve(list(lit.body), env, None, {}):
-            key = tuple(inner.get(v.name) for v in lit.tuple_vars)
+            # (0,) when the body has no local variable (``finish_aggregates``): one tuple
+            key = tuple(inner.get(v.name) if isinstance(v, Var) else evaluate(v, inner)
+                        for v in lit.tuple_vars)
             seen[key] = evaluate(lit.target, inner) if lit.target is not None else 1
         values = list(seen.values())
         if lit.op == "count":
@@ -562,11 +589,29 @@ class Explainer:
                             todo.append(a.rel)
         return seen
 
+    def _refuse_kinds(self, rules) -> None:
+        """Refuse a rule over ``unsigned`` or ``float`` values, which the model does not hold
+        as the rules compute them: the checker rewrote an unsigned rule for the engines with
+        its values biased by -2^31 and its operators renamed (``unsigned.bias_rule``); a float
+        is text (an input fact's "1234.5678" is the engines' "1234.56775", ``floats.py``), so
+        equality, order and min/max here are not the engines'."""
+        relations = self.checked.relations
+        for rule in rules:
+            kinds = set(rule.kinds.values()).union(*(
+                relations[a.rel].kinds for a in (rule.head, *body_atoms(rule.body))
+                if a.rel in relations))
+            for kind in ("unsigned", "float"):
+                if kind in kinds:
+                    raise DatalogError(f"explain: unsupported {kind} values (rewritten for the "
+                                       "engines; the explanation does not evaluate them)",
+                                       rule.loc)
+
     def _rank_for(self, rel: str) -> None:
         """Rank every tuple of ``rel`` and of what it depends on (bottom-up, semi-naive)."""
         wanted = self._depends(rel) - self._ranked
         if not wanted:
             return
+        self._refuse_kinds(rule for r in wanted for rule in self.rules.get(r, ()))
         known = self._known
         if known is None:    # a ranking stopped by an error: what it ranked is known too
             known = self._known = defaultdict(Rows)
@@ -771,6 +816,7 @@ class Explainer:
         if self.holds(rel, row):
             raise DatalogError(f"{show_atom(rel, row)} holds (see explain)")
         answers = []
+        self._refuse_kinds(self.rules.get(rel, ()))
         for rule in self.rules.get(rel, ()):
             answer = self._refute(rule, row)
             missing = answer.pop("missing_atom", None)
@@ -866,7 +912,7 @@ class _Version:
 
     def __init__(self, ex: "Explainer", rule, outer: dict, steps: tuple):
         self.ex, self.outer = ex, outer
-        self.names: dict = {"_ONE": (0,), "_wrap": _wrap, "_cdiv": c_division,
+        self.names: dict = {"_ONE": (0,), "_wrap": _wrap, "_binary": _binary,
                             "_NO_ROWS": _NO_ROWS}
         # names bound per rule (``_bind``): (name, place of a body literal, "row" for its
         # environment key, "lit" for the literal)
@@ -938,7 +984,9 @@ class _Version:
             (a, da), (b, db) = self.term(t.left), self.term(t.right)
             if t.op in ("+", "-", "*"):
                 return f"_wrap({a} {t.op} {b})", da or db
-            return f"_cdiv({t.op!r}, {a}, {b})", True
+            if t.op not in BINARY:
+                raise _Refused(f"operator {t.op}")
+            return f"_binary({t.op!r}, {a}, {b})", da or db or t.op in ("/", "%")
         raise _Refused(f"term {t!r}")
 
     def checked_term(self, t) -> tuple[str, bool]:

@@ -41,7 +41,8 @@ def div(a: int, b: int) -> int | None:
 
 def c_division(op: str, a: int, b: int) -> int:
     """``a / b`` or ``a % b`` (``op``) as ``div`` / ``mod``, raising ZeroDivisionError for b = 0
-    (the rule instance derives nothing): the explainer's and ``indexed.py``'s form."""
+    (the rule instance derives nothing): ``indexed.py``'s form (the explainer raises the same
+    for ``BINARY``'s None)."""
     value = (div if op == "/" else mod)(a, b)
     if value is None:
         raise ZeroDivisionError
