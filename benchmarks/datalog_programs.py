@@ -157,8 +157,8 @@ def fexpr(ch: Choices, vs: list[str], depth: int) -> str:
         return ch.pick(vs) if vs and ch.bool() else ch.pick(FLOAT_LITERALS)
     a = fexpr(ch, vs, depth - 1)
     kind = ch.int(0, 5)
-    if kind == 0:
-        return f"-({a})"
+    if kind == 0:   # not -(0.0): Soufflé folds a constant -0.0 = 0.0 by its bits (docs/dialect.md)
+        return a if a == "0.0" else f"-({a})"
     if kind == 1:
         return f"({a}) / {ch.pick(['2.0', '3.0', '0.1', '7.0'])}"
     if kind == 2:
