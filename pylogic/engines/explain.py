@@ -33,7 +33,7 @@ from pylogic.collector import collector_paused
 from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Num,
                                      Str, Var, Wildcard, body_atoms)
 from pylogic.engines.functors import Functors, as_bytes, string_symbol, symbol_text
-from pylogic.engines.numbers import BINARY, UNARY, wrap_const as _wrap   # Soufflé's numbers
+from pylogic.engines.numbers import BINARY, UNARY, binary, wrap_const as _wrap   # Soufflé's
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.to_clingo import functor_name
 from pylogic.engines.values import SIGNATURES
@@ -73,7 +73,7 @@ def evaluate(term, env: dict):
             return _wrap(a - b)
         if term.op == "*":
             return _wrap(a * b)
-        return _binary(term.op, a, b)
+        return binary(term.op, a, b)
     if isinstance(term, Call):
         return _call(term, env)
     raise unsupported(term)
@@ -86,33 +86,27 @@ def unsupported(x) -> DatalogError:
     return DatalogError(f"explain: unsupported {what}", getattr(x, "loc", None))
 
 
-def _binary(op: str, a: int, b: int) -> int:
-    """Soufflé's binary operator ``op`` (``numbers.BINARY``: ``band``, ``^``, ``bshl``, ...),
-    raising ZeroDivisionError where it is undefined (``/`` and ``%`` by zero: no instance)."""
-    value = BINARY[op](a, b)
-    if value is None:
-        raise ZeroDivisionError
-    return value
-
-
 def _call(term: Call, env: dict):
     """A functor over numbers and symbols, computed by the engines' own definition
     (``functors.Functors`` on clingo symbols, as ``values.Values.call`` does for duckdb)."""
-    if term.name in ("min", "max"):     # of numbers or of symbols (the rule's kinds say)
-        args = [string_symbol(v) if isinstance(v, str) else clingo.Number(v)
-                for v in (evaluate(a, env) for a in term.args)]
-        value = getattr(Functors(), functor_name(term.name))(*args)
-        return symbol_text(value) if value.type == clingo.SymbolType.String else value.number
     if term.name in ("bnot", "lnot") and len(term.args) == 1:
         return UNARY[term.name](evaluate(term.args[0], env))
-    kinds, result = SIGNATURES.get(term.name, ((), None))
-    if result not in ("number", "symbol") or term.name == "range" or \
-            any(k not in ("number", "symbol") for k in kinds):
-        raise unsupported(term)
-    args = [string_symbol(v) if (kinds[i] if i < len(kinds) else kinds[-1]) == "symbol" else
-            clingo.Number(v) for i, v in enumerate(evaluate(a, env) for a in term.args)]
-    value = getattr(Functors(), functor_name(term.name))(*args)
+    if term.name in ("min", "max"):     # of numbers or of symbols (the values say which)
+        args = [string_symbol(v) if isinstance(v, str) else clingo.Number(v)
+                for v in (evaluate(a, env) for a in term.args)]
+    else:
+        kinds, result = SIGNATURES.get(term.name, ((), None))
+        if result not in ("number", "symbol") or term.name == "range" or \
+                any(k not in ("number", "symbol") for k in kinds):
+            raise unsupported(term)
+        args = [string_symbol(v) if (kinds[i] if i < len(kinds) else kinds[-1]) == "symbol"
+                else clingo.Number(v) for i, v in enumerate(evaluate(a, env) for a in term.args)]
+    value = getattr(_FUNCTORS, functor_name(term.name))(*args)
     return symbol_text(value) if value.type == clingo.SymbolType.String else value.number
+
+
+#: the functors' methods (``Functors`` holds no state)
+_FUNCTORS = Functors()
 
 
 #: (rule, its delta atom's place or None) -> the function of _Version, None when it does not
@@ -912,7 +906,7 @@ class _Version:
 
     def __init__(self, ex: "Explainer", rule, outer: dict, steps: tuple):
         self.ex, self.outer = ex, outer
-        self.names: dict = {"_ONE": (0,), "_wrap": _wrap, "_binary": _binary,
+        self.names: dict = {"_ONE": (0,), "_wrap": _wrap, "_binary": binary,
                             "_NO_ROWS": _NO_ROWS}
         # names bound per rule (``_bind``): (name, place of a body literal, "row" for its
         # environment key, "lit" for the literal)
@@ -1073,16 +1067,9 @@ class _Version:
                 return
             codes = [(self.env[arg], False) if kind == _VAR else (self.const(arg), False)
                      if kind == _CONST else self.checked_term(arg) for _, kind, arg in lookup]
-            cols = tuple(c for c, _, _ in lookup)
-            text = "(" + "".join(c + ", " for c, _ in codes) + ")"
-            if any(d for _, d in codes):     # a division by zero derives nothing: no instance
-                self.emit("try:")
-                self.emit(f"    n{n} = {text}")
-                self.emit("except ZeroDivisionError:")
-                self.emit("    continue")
-                self.emit(f"if {self.index(held, cols)}.get(n{n}): continue")
-            else:
-                self.emit(f"if {self.index(held, cols)}.get({text}): continue")
+            self.assign(f"n{n}", codes)      # a division by zero derives nothing: no instance
+            self.emit(f"if {self.index(held, tuple(c for c, _, _ in lookup))}.get(n{n}): "
+                      "continue")
         elif isinstance(lit, Constraint):
             if lit.op not in _CMP:
                 raise _Refused(f"comparison {lit.op}")

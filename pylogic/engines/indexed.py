@@ -16,7 +16,7 @@ atom first, the others in body order, as ``to_sql.rule_select`` orders them), wi
 semantics of ``to_sql.py``: values are numbers (symbols and records interned by the caller,
 ``values.py``), arithmetic wraps to 32 bits after every operation, ``/`` and ``%`` truncate
 toward zero and a division by zero makes the rule instance derive nothing
-(``numbers.c_division``); every other functor is the clingo engine's Python function
+(``numbers.binary``); every other functor is the clingo engine's Python function
 (``values.Values.call``), ``range`` a loop over its values, a record pattern a test of the
 record table. What the compiler does not cover (aggregates, negation inside the component)
 raises :class:`Unsupported`; the engine then evaluates the component in SQL, which covers
@@ -29,7 +29,7 @@ from operator import itemgetter
 
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom,
                                      Nil, Num, Record, Str, Test, Var, Wildcard)
-from pylogic.engines.numbers import c_division, wrap_const, wrap_expr
+from pylogic.engines.numbers import binary, wrap_const, wrap_expr
 from pylogic.engines.semantics import term_vars
 from pylogic.engines.to_sql import (BITS, has_division, is_record, orders_symbols, pattern,
                                     record_tag, symbolic)
@@ -423,7 +423,7 @@ class Component:
                 sources.append((fn, f"def {fn}(D, out):\n{body}\n"))
                 target = (self.base if k is None else self.versions[atoms[k].rel])
                 target.append((fn, rule.head.rel))
-        namespace = {"_ONE": (0,), "_division": c_division, "_K": _Made(names)}
+        namespace = {"_ONE": (0,), "_division": binary, "_K": _Made(names)}
         exec(compile("".join(src for _, src in sources), "<pathlogic indexed>", "exec"),
              namespace)
         self.base = [(namespace[fn], head) for fn, head in self.base]

@@ -39,16 +39,6 @@ def div(a: int, b: int) -> int | None:
     return wrap(q if (a < 0) == (b < 0) else -q)
 
 
-def c_division(op: str, a: int, b: int) -> int:
-    """``a / b`` or ``a % b`` (``op``) as ``div`` / ``mod``, raising ZeroDivisionError for b = 0
-    (the rule instance derives nothing): ``indexed.py``'s form (the explainer raises the same
-    for ``BINARY``'s None)."""
-    value = (div if op == "/" else mod)(a, b)
-    if value is None:
-        raise ZeroDivisionError
-    return value
-
-
 def mod(a: int, b: int) -> int | None:
     """C's ``%``: the sign of the dividend."""
     if b == 0:
@@ -102,6 +92,16 @@ BINARY = {
     "lor": lambda a, b: int(bool(a) or bool(b)),
     "lxor": lambda a, b: int(bool(a) != bool(b)),
 }
+
+
+def binary(op: str, a: int, b: int) -> int:
+    """``BINARY[op](a, b)``, raising ZeroDivisionError where it is undefined (``/`` and ``%`` by
+    zero: the rule instance derives nothing): the form of ``indexed.py``'s compiled rules and of
+    the explainer."""
+    value = BINARY[op](a, b)
+    if value is None:
+        raise ZeroDivisionError
+    return value
 
 #: Unary operators: ``-`` (``NEG``), ``bnot``, ``lnot``.
 UNARY = {
