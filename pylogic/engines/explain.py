@@ -996,13 +996,17 @@ class _Version:
         """``local = `` the tuple of ``codes`` (``term``'s answers; the one value when ``one``),
         the instance skipped when it divides by zero."""
         text = codes[0][0] if one else "(" + "".join(c + ", " for c, _ in codes) + ")"
-        if any(div for _, div in codes):
+        self.guarded(f"{local} = {text}", any(div for _, div in codes))
+
+    def guarded(self, line: str, div: bool) -> None:
+        """``line``, the instance skipped where it divides by zero (``div``: it may)."""
+        if div:
             self.emit("try:")
-            self.emit(f"    {local} = {text}")
+            self.emit(f"    {line}")
             self.emit("except ZeroDivisionError:")
             self.emit("    continue")
         else:
-            self.emit(f"{local} = {text}")
+            self.emit(line)
 
     def atom(self, atom, is_delta: bool, cols: tuple, lookup: tuple) -> None:
         """``_run``'s atom step and ``_match`` on each row it looks up."""
@@ -1038,14 +1042,7 @@ class _Version:
             except _Unbound:
                 self.emit("continue")                     # KeyError in _match: no match
                 continue
-            test = f"if {row}[{c}] != {code}: continue"
-            if div:
-                self.emit("try:")
-                self.emit(f"    {test}")
-                self.emit("except ZeroDivisionError:")
-                self.emit("    continue")
-            else:
-                self.emit(test)
+            self.guarded(f"if {row}[{c}] != {code}: continue", div)
         self.rows[self.place[id(atom)]] = row
 
     def check(self, lit) -> None:
@@ -1081,13 +1078,7 @@ class _Version:
             (a, da), (b, db) = self.checked_term(lit.left), self.checked_term(lit.right)
             test = f"{a} {'==' if lit.op == '=' else lit.op} {b}" if lit.op in ("=", "!=") \
                 else f"{self.const(_CMP[lit.op])}({a}, {b})"
-            if da or db:
-                self.emit("try:")
-                self.emit(f"    if not ({test}): continue")
-                self.emit("except ZeroDivisionError:")
-                self.emit("    continue")
-            else:
-                self.emit(f"if not ({test}): continue")
+            self.guarded(f"if not ({test}): continue", da or db)
         elif isinstance(lit, AggLit):
             inner = "{" + "".join(f"{name!r}: {self.env[name]}, " for name in
                                   self.outer[id(lit)]) + "}"
