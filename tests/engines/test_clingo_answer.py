@@ -44,10 +44,20 @@ def test_rows_decoded_after_the_control_is_freed(monkeypatch):
         freed.append(True)
 
     monkeypatch.setattr(clingo_engine, "_return_freed_memory", release_then_reuse)
+    monkeypatch.setattr(clingo_engine, "TRIM_ATOMS", 0)     # as on a large Control
     rows = query(PROGRAM, facts=FACTS, engine="clingo")
     assert freed, "run_clingo no longer frees its Control before decoding"
     assert rows["t"] == EXPECTED_T
     assert rows["some"] == [()]
+
+
+def test_small_control_not_trimmed(monkeypatch):
+    """Below TRIM_ATOMS ground atoms the freed heap is not handed back (the trim costs more)."""
+    trimmed = []
+    monkeypatch.setattr(clingo_engine, "_return_freed_memory", lambda: trimmed.append(True))
+    rows = query(PROGRAM, facts=FACTS, engine="clingo")
+    assert not trimmed
+    assert rows["t"] == EXPECTED_T
 
 
 @pytest.mark.parametrize("reader", ["raw", "public"])
@@ -58,3 +68,43 @@ def test_readers_agree_with_duckdb(monkeypatch, reader):
         facts = {"s": [r for r in FACTS["s"] if r[0] != "\udcff"]}
     assert query(PROGRAM, facts=facts, engine="clingo") == \
         query(PROGRAM, facts=facts, engine="duckdb")
+
+
+def test_rules_added_as_trees_once_parsed(monkeypatch):
+    """The translated rules are parsed once per program (``_add_rules``): the rows are those of
+    the text added as text, and a second run parses nothing."""
+    from pathlib import Path
+    from facts_gen.extract import empty_facts, extract_module
+    from pylogic.analysis import catalog
+    from pylogic.engines import load_program
+    from pylogic.engines.run import run_checked
+    from pylogic.ir.parser import parse_file
+    path = Path(__file__).resolve().parents[2] / "examples" / "ppde_hyperblock.pir"
+    facts = empty_facts()
+    extract_module(parse_file(path), path.name, facts)
+    dl = catalog.datalog_dir() / "predicated_deadness.dl"
+    program = load_program(dl)
+    parsed = []
+    real = clingo_engine._parsed
+    monkeypatch.setattr(clingo_engine, "_parsed", lambda text: parsed.append(1) or real(text))
+    as_trees = run_checked(program, None, "clingo", facts)
+    assert sum(map(len, as_trees.values())) > 50
+    assert run_checked(program, None, "clingo", facts) == as_trees
+    assert parsed == [1]
+    monkeypatch.setattr(clingo_engine, "_parsed", lambda text: None)      # the text path
+    assert run_checked(load_program(dl), None, "clingo", facts) == as_trees
+
+
+def test_parsed_rules_released_before_exit():
+    """A command that ran clingo ends without clingo's 'Exception ignored' at exit (the parsed
+    syntax trees kept by ``_add_rules`` are released while clingo's library is alive)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    example = Path(__file__).resolve().parents[2] / "examples" / "pcp_branchy.pir"
+    done = subprocess.run([sys.executable, "-m", "pylogic.cli", "optimize", str(example),
+                           "--passes", "pde", "--engine", "clingo"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "pde" in done.stdout
+    assert "Exception ignored" not in done.stderr, done.stderr
