@@ -15,7 +15,7 @@ from pylogic.engines.base import register
 from pylogic.engines.functors import Functors, as_bytes, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.record_text import is_structured
-from pylogic.engines.relevance import needed_relations
+from pylogic.engines.relevance import live_relations, needed_relations
 from pylogic.engines.rows import sort_rows
 from pylogic.engines.semantics import derived
 from pylogic.engines.run import load_inputs
@@ -387,10 +387,13 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     every relation in ``shown``. ``needed``: ``needed_relations(checked, shown)`` if known."""
     if needed is None:
         needed = needed_relations(checked, shown)
+    # rules that cannot fire on these inputs are neither grounded nor read from (relevance.py)
+    live = live_relations(checked, (rel for rel, rows in inputs.items() if rows and rel in needed))
+    needed = needed_relations(checked, shown, live)
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
-        ctl.add("base", [], derived(checked, ("clingo", frozenset(needed), frozenset(shown)),
-                                     lambda: program_text(checked, needed, set(shown))))
+        ctl.add("base", [], derived(checked, ("clingo", frozenset(needed), frozenset(shown), live),
+                                     lambda: program_text(checked, needed, set(shown), live)))
         feed = _backend_feeder()
         plain, parts = [], []
         for rel, rows in inputs.items():

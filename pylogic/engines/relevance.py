@@ -1,12 +1,19 @@
 """Which relations an evaluation needs: those the shown relations depend on, through rule bodies
 (positive, negated and aggregate literals). Everything else is neither fed nor grounded: a
-program that includes a large shared file pays only for what its outputs use."""
+program that includes a large shared file pays only for what its outputs use.
+
+With the inputs that have rows known (``live_relations``), a rule with a positive body atom of a
+relation that cannot have rows cannot fire: it is dropped, and what only it reads is not needed
+(unpredicated code has no ``guard`` rows, so predicated_deadness.dl's PPG and the dominance it
+reads are not grounded for it: issue #28 item 1)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Optional
 
+from pylogic.engines.dialect import Atom
 from pylogic.engines.program import CheckedProgram
-from pylogic.engines.semantics import derived
+from pylogic.engines.semantics import Rule, derived
 
 
 def _body_relations(obj, found: set[str]) -> None:
@@ -21,9 +28,11 @@ def _body_relations(obj, found: set[str]) -> None:
             _body_relations(item, found)
 
 
-def needed_relations(checked: CheckedProgram, shown) -> set[str]:
-    """Relations reachable backwards from ``shown`` in the rule dependency graph."""
-    deps = derived(checked, "dependencies", lambda: _dependencies(checked))
+def needed_relations(checked: CheckedProgram, shown,
+                     live: Optional[frozenset] = None) -> set[str]:
+    """Relations reachable backwards from ``shown`` in the rule dependency graph (through the
+    rules that can fire when ``live``, ``live_relations``, is given)."""
+    deps = derived(checked, ("dependencies", live), lambda: _dependencies(checked, live))
     needed, todo = set(shown), list(shown)
     while todo:
         for dep in deps.get(todo.pop(), ()):
@@ -33,10 +42,50 @@ def needed_relations(checked: CheckedProgram, shown) -> set[str]:
     return needed
 
 
-def _dependencies(checked: CheckedProgram) -> dict[str, set[str]]:
-    """relation -> the relations its rules' bodies read."""
+def live_relations(checked: CheckedProgram, nonempty) -> frozenset[str]:
+    """The relations that can have rows when the inputs with rows are ``nonempty``: those inputs
+    and the heads of rules whose positive body atoms are all of such relations (least fixpoint;
+    an aggregate or a negation over an empty relation still holds, so only positive atoms
+    count). Every other relation has no rows whatever the facts' values."""
+    nonempty = frozenset(nonempty)
+
+    def compute() -> frozenset[str]:
+        live = set(nonempty)
+        waiting: dict[str, list] = {}               # relation -> rules one of whose atoms it is
+        missing = []                                # per rule: its atoms' relations not yet live
+        todo = []
+        for k, rule in enumerate(checked.rules):
+            atoms = {b.rel for b in rule.body if isinstance(b, Atom)} - live
+            missing.append(atoms)
+            for rel in atoms:
+                waiting.setdefault(rel, []).append(k)
+            if not atoms:
+                todo.append(rule.head.rel)
+        while todo:
+            rel = todo.pop()
+            if rel in live:
+                continue
+            live.add(rel)
+            for k in waiting.get(rel, ()):
+                missing[k].discard(rel)
+                if not missing[k]:
+                    todo.append(checked.rules[k].head.rel)
+        return frozenset(live)
+    return derived(checked, ("live", nonempty), compute)
+
+
+def can_fire(rule: Rule, live: Optional[frozenset]) -> bool:
+    """Whether every positive body atom of ``rule`` is of a ``live`` relation (None: all are)."""
+    return live is None or all(b.rel in live for b in rule.body if isinstance(b, Atom))
+
+
+def _dependencies(checked: CheckedProgram, live: Optional[frozenset] = None
+                  ) -> dict[str, set[str]]:
+    """relation -> the relations its rules' bodies read (its rules that can fire, ``live``)."""
     deps: dict[str, set[str]] = {}
     for rule in checked.rules:
+        if not can_fire(rule, live):
+            continue
         body: set[str] = set()
         _body_relations(rule.body, body)
         deps.setdefault(rule.head.rel, set()).update(body)
