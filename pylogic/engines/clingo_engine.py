@@ -15,7 +15,7 @@ from pylogic.engines.base import register
 from pylogic.engines.functors import Functors, as_bytes, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.record_text import is_structured
-from pylogic.engines.relevance import live_relations, needed_relations
+from pylogic.engines.relevance import input_selections, live_relations, needed_relations
 from pylogic.engines.rows import sort_rows
 from pylogic.engines.semantics import derived
 from pylogic.engines.run import load_inputs
@@ -319,6 +319,14 @@ def _backend_feeder():
     return feed
 
 
+def _selected(rows: list, patterns: tuple) -> list:
+    """The rows matching one of ``patterns`` (``relevance.input_selections``)."""
+    if len(patterns) == 1 and len(patterns[0]) == 1:
+        ((k, v),) = patterns[0]
+        return [r for r in rows if r[k] == v]
+    return [r for r in rows if any(all(r[k] == v for k, v in p) for p in patterns)]
+
+
 def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:
     """``rows`` with the unsigned columns moved to or from clingo's biased form (and the float
     columns by ``float_shift``: text to key, ``floats.parse``, or back, ``floats.text``)."""
@@ -390,6 +398,7 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     # rules that cannot fire on these inputs are neither grounded nor read from (relevance.py)
     live = live_relations(checked, (rel for rel, rows in inputs.items() if rows and rel in needed))
     needed = needed_relations(checked, shown, live)
+    select = input_selections(checked, needed, live, shown)
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
         ctl.add("base", [], derived(checked, ("clingo", frozenset(needed), frozenset(shown), live),
@@ -399,6 +408,8 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         for rel, rows in inputs.items():
             if not rows or rel not in needed:
                 continue
+            if rel in select:
+                rows = _selected(rows, select[rel])
             kinds = checked.relations[rel].kinds
             rows = _biased(rows, kinds, to_clingo, floats.parse)
             if feed is not None and not any(is_structured(k) for k in kinds):

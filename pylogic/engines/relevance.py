@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-from pylogic.engines.dialect import Atom
+from pylogic.engines.dialect import Atom, Num, Str
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.semantics import Rule, derived
 
@@ -83,10 +83,59 @@ def _dependencies(checked: CheckedProgram, live: Optional[frozenset] = None
                   ) -> dict[str, set[str]]:
     """relation -> the relations its rules' bodies read (its rules that can fire, ``live``)."""
     deps: dict[str, set[str]] = {}
+    for rule, body in zip(checked.rules, derived(checked, "rule reads", lambda: _reads(checked))):
+        if can_fire(rule, live):
+            deps.setdefault(rule.head.rel, set()).update(body)
+    return deps
+
+
+def _reads(checked: CheckedProgram) -> list[frozenset]:
+    """Per rule, the relations its body reads (walked once per program, not once per ``live``)."""
+    out = []
     for rule in checked.rules:
-        if not can_fire(rule, live):
-            continue
         body: set[str] = set()
         _body_relations(rule.body, body)
-        deps.setdefault(rule.head.rel, set()).update(body)
-    return deps
+        out.append(frozenset(body))
+    return out
+
+
+def input_selections(checked: CheckedProgram, needed, live: Optional[frozenset] = None,
+                     shown=()) -> dict[str, tuple]:
+    """Input relation -> the constants of every atom of it in the rules of ``needed`` relations
+    that can fire (``live``): one ``((column, value), ...)`` per atom, number and symbol
+    constants only. A row matching none of them matches no atom, so it need not be fed; a
+    relation with an atom without such a constant, or ``shown``, is absent (every row counts).
+    Example: predicated_deadness.dl reads ``operand`` only as ``operand(f, i, 1, "const", v)``
+    (a divisor), 7,491 -> 2,207 rows on csmith-22."""
+    def compute() -> dict[str, tuple]:
+        found: dict[str, set] = {}
+        free: set[str] = set(shown)
+        for rule in checked.rules:
+            if rule.head.rel not in needed or not can_fire(rule, live):
+                continue
+            for atom in _atoms(rule.body):
+                if atom.rel not in checked.inputs or atom.rel in free:
+                    continue
+                kinds = checked.relations[atom.rel].kinds
+                fixed = tuple((k, a.value) for k, a in enumerate(atom.args)
+                              if (isinstance(a, Num) and not a.suffix and kinds[k] == "number")
+                              or (isinstance(a, Str) and kinds[k] == "symbol"))
+                if fixed:
+                    found.setdefault(atom.rel, set()).add(fixed)
+                else:
+                    free.add(atom.rel)
+        return {rel: tuple(sorted(p)) for rel, p in found.items() if rel not in free}
+    return derived(checked, ("selections", frozenset(needed), live, frozenset(shown)), compute)
+
+
+def _atoms(obj):
+    """Every atom in a rule body (positive, negated, in an aggregate)."""
+    if isinstance(obj, Atom):
+        yield obj
+    elif dataclasses.is_dataclass(obj):
+        for f in dataclasses.fields(obj):
+            if f.name != "loc":
+                yield from _atoms(getattr(obj, f.name))
+    elif isinstance(obj, (tuple, list)):
+        for item in obj:
+            yield from _atoms(item)
