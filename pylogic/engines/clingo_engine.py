@@ -17,7 +17,7 @@ from pylogic.engines.base import register
 from pylogic.engines.functors import Functors, as_bytes, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.record_text import is_structured
-from pylogic.engines.relevance import needed_relations
+from pylogic.engines.relevance import input_selections, live_relations, needed_relations
 from pylogic.engines.rows import sort_rows
 from pylogic.engines.semantics import derived
 from pylogic.engines.run import load_inputs
@@ -322,6 +322,14 @@ def _backend_feeder():
     return feed
 
 
+def _selected(rows: list, patterns: tuple) -> list:
+    """The rows matching one of ``patterns`` (``relevance.input_selections``)."""
+    if len(patterns) == 1 and len(patterns[0]) == 1:
+        ((k, v),) = patterns[0]
+        return [r for r in rows if r[k] == v]
+    return [r for r in rows if any(all(r[k] == v for k, v in p) for p in patterns)]
+
+
 def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:
     """``rows`` with the unsigned columns moved to or from clingo's biased form (and the float
     columns by ``float_shift``: text to key, ``floats.parse``, or back, ``floats.text``)."""
@@ -389,13 +397,15 @@ def _malloc_trim():
 TRIM_ATOMS = 100_000
 
 
-def _add_rules(ctl, checked: CheckedProgram, needed: set, shown: list) -> None:
-    """The translated rules of ``checked`` into ``ctl``: parsed once per program and relation
-    sets (``clingo.ast``), then added as syntax trees, which skips clingo's parser on every later
-    call (predicated_deadness.dl: 3.4 ms to parse, 0.6 ms to add the trees). A text clingo's
-    parser rejects is added as text, so that its error is reported as before."""
-    key = (frozenset(needed), frozenset(shown))
-    text = derived(checked, ("clingo",) + key, lambda: program_text(checked, needed, set(shown)))
+def _add_rules(ctl, checked: CheckedProgram, needed: set, shown: list, live: frozenset) -> None:
+    """The translated rules of ``checked`` (those of ``needed`` relations that can fire with the
+    ``live`` relations) into ``ctl``: parsed once per program and relation sets (``clingo.ast``),
+    then added as syntax trees, which skips clingo's parser on every later call
+    (predicated_deadness.dl: 3.4 ms to parse, 0.6 ms to add the trees). A text clingo's parser
+    rejects is added as text, so that its error is reported as before."""
+    key = (frozenset(needed), frozenset(shown), live)
+    text = derived(checked, ("clingo",) + key,
+                   lambda: program_text(checked, needed, set(shown), live))
     statements = derived(checked, ("clingo-ast",) + key, lambda: _parsed(text))
     if statements is None:
         ctl.add("base", [], text)
@@ -440,14 +450,20 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     every relation in ``shown``. ``needed``: ``needed_relations(checked, shown)`` if known."""
     if needed is None:
         needed = needed_relations(checked, shown)
+    # rules that cannot fire on these inputs are neither grounded nor read from (relevance.py)
+    live = live_relations(checked, (rel for rel, rows in inputs.items() if rows and rel in needed))
+    needed = needed_relations(checked, shown, live)
+    select = input_selections(checked, needed, live, shown)
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
-        _add_rules(ctl, checked, needed, shown)
+        _add_rules(ctl, checked, needed, shown, live)
         feed = _backend_feeder()
         plain, parts = [], []
         for rel, rows in inputs.items():
             if not rows or rel not in needed:
                 continue
+            if rel in select:
+                rows = _selected(rows, select[rel])
             kinds = checked.relations[rel].kinds
             rows = _biased(rows, kinds, to_clingo, floats.parse)
             if feed is not None and not any(is_structured(k) for k in kinds):

@@ -24,6 +24,7 @@ from pylogic.engines import numbers
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom, Nil, Num,
                                      Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
+from pylogic.engines.relevance import can_fire
 from pylogic.engines.semantics import grounded_vars, lit_vars, term_vars
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\", "band": "&", "bor": "?", "bxor": "^"}
@@ -498,20 +499,21 @@ def _unfold_relations(rules: list, component: dict, keep: set) -> list:
 
 
 def program_text(checked: CheckedProgram, needed: set[str] | None = None,
-                 shown: set[str] | None = None) -> str:
+                 shown: set[str] | None = None, live: frozenset[str] | None = None) -> str:
     """The clingo program (rules only; input facts are added separately) ending in ``#show.``:
     the engine reads the relations it returns from the model's atoms, and an output table of
     the shown atoms cost clasp more than the grounding left to it (transitive closure, 612,000
     rows: ``solve`` 0.20 s with ``#show r_path/2.``, 0.005 s with ``#show.``); with ``needed``,
-    only the rules defining those relations. A recursive rule's non-recursive atoms are joined
+    only the rules defining those relations; with ``live`` (``relevance.live_relations``), only
+    those that can fire. A recursive rule's non-recursive atoms are joined
     once, outside its recursion (``_with_joins``); an aggregate is folded once per group
     (``_with_groups``)."""
     component = {rel: k for k, members in enumerate(checked.strata) for rel in members}
     joins: dict = {}
     groups: list = []
     keep = set(checked.inputs) | set(checked.outputs) | set(checked.printsize) | set(shown or ())
-    rules = _unfold_relations([r for r in checked.rules if needed is None or r.head.rel in needed],
-                              component, keep)
+    rules = _unfold_relations([r for r in checked.rules if (needed is None or r.head.rel in needed)
+                               and can_fire(r, live)], component, keep)
     rules = [_with_joins(g, component, joins) for r in rules
              for g in _with_groups(r, component, groups)]
     lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules] + ["#show."]

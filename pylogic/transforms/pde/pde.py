@@ -117,22 +117,27 @@ def pde_function(fn: Function, fr) -> tuple[Function, FunctionPde]:
     # pd_faint ⊇ pd_dead: whole dead chains at once (one round, not one per link)
     dead = {r[0] for r in fr["pd_dead"] + fr["pd_faint"]} & candidates
     partial = {r[0] for r in fr["pd_partially_dead"]} & candidates
-    live = Liveness.from_rows(fn, fr)
-    preds = predecessors(fn)
+    # the blocks holding such instructions (ids "label#k", facts_gen.naming.instr_id): the
+    # others are skipped, and liveness is solved only when a candidate may sink
+    dead_in = {i.rpartition("#")[0] for i in dead}
+    partial_in = {i.rpartition("#")[0] for i in partial}
+    live = preds = None
     instrs = {b.label: list(b.instrs) for b in fn.blocks}
     arriving = defaultdict(list)
     deleted = sunk = copies = 0
     for b in fn.blocks:
         gone = {k for k, ins in enumerate(b.instrs)
-                if f"{b.label}#{k}" in dead and not _guarded(ins)}
+                if f"{b.label}#{k}" in dead and not _guarded(ins)} if b.label in dead_in else ()
         if gone:
             instrs[b.label] = [ins for k, ins in enumerate(b.instrs) if k not in gone]
             deleted += len(gone)
             continue
-        for k in range(len(b.instrs) - 1, -1, -1):
+        for k in range(len(b.instrs) - 1, -1, -1) if b.label in partial_in else ():
             ins = b.instrs[k]
             if f"{b.label}#{k}" not in partial or _guarded(ins) or len(ins.defs()) != 1:
                 continue
+            if live is None:
+                live, preds = Liveness.from_rows(fn, fr), predecessors(fn)
             targets = sink_target(fn, b, k, live, preds)
             if targets is None:
                 continue
@@ -142,9 +147,13 @@ def pde_function(fn: Function, fr) -> tuple[Function, FunctionPde]:
             sunk += 1
             copies += len(targets)
             break
+    entry = FunctionPde(fn.name, deleted, sunk, copies, 1 if (deleted or sunk) else 0)
+    if not (deleted or sunk):
+        return fn, entry
+    # unchanged blocks kept as they are: the facts of a body are kept by its blocks' identity
+    # (facts_gen.extract._BODY_ROWS)
     blocks = []
     for b in fn.blocks:
-        body = arriving[b.label] + instrs[b.label]
-        blocks.append(dataclasses.replace(b, instrs=tuple(body)))
-    return (dataclasses.replace(fn, blocks=tuple(blocks)),
-            FunctionPde(fn.name, deleted, sunk, copies, 1 if (deleted or sunk) else 0))
+        body = tuple(arriving[b.label] + instrs[b.label])
+        blocks.append(b if body == b.instrs else dataclasses.replace(b, instrs=body))
+    return dataclasses.replace(fn, blocks=tuple(blocks)), entry
