@@ -31,3 +31,19 @@ class FreshNames:
             name = f"{base}.{n}"
         self.used.add(name)
         return name
+
+
+class LazyFreshNames(FreshNames):
+    """``FreshNames(used_names(fn, module))``, the names collected at the first ``fresh``: a pass
+    that adds none to most functions skips the walk (cbe and exit splitting, every function of
+    every icbe round: 302 walks on csmith-32, issue #28 item 1)."""
+
+    def __init__(self, fn: Function, module: Module):
+        self._of = (fn, module)
+        self._used: set | None = None
+
+    @property
+    def used(self) -> set:
+        if self._used is None:
+            self._used = used_names(*self._of)
+        return self._used

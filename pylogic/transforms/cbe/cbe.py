@@ -35,7 +35,7 @@ from typing import Iterable, Optional
 
 from pylogic.ir.model import Br, CondBr, Function, Imm, Module, branch_targets, retargeted
 from pylogic.transforms.driver import run_per_function
-from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.naming import LazyFreshNames
 from pylogic.transforms.record import Rejection, TransformRecord
 
 NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
@@ -214,7 +214,7 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         view = rows.function(fn.name)
         blocks = {b.label: b for b in fn.blocks}
         order = [b.label for b in fn.blocks]
-        names = FreshNames(used_names(fn, module))
+        names = LazyFreshNames(fn, module)
         lineage = record.lineage
         everywhere: dict[str, set] = {}
         for i, a in view["correlation"]:

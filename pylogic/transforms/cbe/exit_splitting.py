@@ -32,7 +32,7 @@ from facts_gen.naming import function_id
 from pylogic.ir.model import Call, CondBr, Function, Module, Ret, branch_targets, retargeted
 from pylogic.transforms.cbe.cbe import decided_br
 from pylogic.transforms.driver import rewrite_functions
-from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.naming import LazyFreshNames
 from pylogic.transforms.record import Rejection
 
 NEEDS = ("correlation_return", "correlation_return_edge", "correlation_return_trans",
@@ -179,7 +179,7 @@ class _Splitter:
         exits = tuple(o for o in _ORDER if o in present)
         number = {o: k for k, o in enumerate(exits)}
         clone_name = self.fresh_function(name)
-        labels = FreshNames(used_names(fn, self.module))
+        labels = LazyFreshNames(fn, self.module)
         blocks, size = [], sum(p.size for p in {id(v[2]): v[2] for v in per_return.values()
                                                 if isinstance(v, tuple)}.values())
         retarget: dict = {}                 # (pred, return block) -> its copy
@@ -235,7 +235,7 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
         compares = {i: (rel, c) for i, _v, rel, c in view["branch_compare"]}
         blocks = {b.label: b for b in fn.blocks}
         order = [b.label for b in fn.blocks]
-        labels = FreshNames(used_names(fn, module))
+        labels = LazyFreshNames(fn, module)
         for i, j, h in sorted(view["correlation_branch_call"]):
             label = i.rpartition("#")[0]
             b = blocks.get(label)
