@@ -295,10 +295,12 @@ class FunctionValues:
     def branch_facts(self) -> BranchFacts:
         """Compares decided by dominating branches (``flow.branch_facts``), built once."""
         if getattr(self, "_branch_facts", None) is None:
+            # the dominance test reads the intervals, not ``self``: a closure over ``self`` kept
+            # there was a reference cycle, each round's values freed only by the collector
+            pre, post = self.pre, self.post
             self._branch_facts = BranchFacts(
                 self.fn, self.stable, self.leader,
-                lambda d, n: d in self.pre and n in self.pre and self.pre[d] <= self.pre[n]
-                and self.post[n] <= self.post[d])
+                lambda d, n: d in pre and n in pre and pre[d] <= pre[n] and post[n] <= post[d])
         return self._branch_facts
 
     def at(self, site: tuple) -> "AtSite":

@@ -25,8 +25,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-import networkx as nx
-
 from pylogic.ir.model import Function, retargeted
 from pylogic.transforms.naming import FreshNames
 
@@ -34,32 +32,103 @@ from pylogic.transforms.naming import FreshNames
 MAX_ROUNDS = 64
 
 
-def _graph(fn: Function) -> nx.DiGraph:
-    g = nx.DiGraph()
-    g.add_nodes_from(b.label for b in fn.blocks)
-    g.add_edges_from((b.label, s) for b in fn.blocks for s in b.successors())
-    return g
+class _Graph:
+    """``fn``'s CFG as the ``networkx.DiGraph`` this module built before (issue #28 item 1: its
+    import was 0.1 s of a ``pre-mr`` process, its subgraph views 8% of csmith-32's PRE
+    pipeline): ``nodes`` the blocks' labels, then any other successor, in that order; ``succ``
+    and ``pred`` in the order the edges were added (block order, ``successors()`` order)."""
+
+    __slots__ = ("nodes", "succ", "pred")
+
+    def __init__(self, fn: Function):
+        self.succ: dict = {b.label: [] for b in fn.blocks}
+        self.pred: dict = {b.label: [] for b in fn.blocks}
+        for b in fn.blocks:
+            for s in b.successors():
+                if s not in self.succ:
+                    self.succ[s], self.pred[s] = [], []
+                self.succ[b.label].append(s)
+                self.pred[s].append(b.label)
+        self.nodes = list(self.succ)
+
+    def components(self, within: set):
+        """The strongly connected components of the subgraph on ``within``, each a set, in
+        ``networkx.strongly_connected_components(g.subgraph(within))``'s order, its sets built
+        as it builds them (the first multi-entry loop found, and so the output, depends on it):
+        the roots are visited in the order of a copy of ``within`` when it holds fewer than half
+        the nodes, else in the graph's order (networkx 3's ``FilterAtlas``).
+
+        References: networkx 3.6 ``algorithms/components/strongly_connected.py`` (Nuutila's
+        refinement of Tarjan's algorithm), ``classes/coreviews.py`` (``FilterAtlas``)."""
+        ok = set(n for n in within if n in self.succ)     # as networkx's show_nodes builds it
+        order = [n for n in ok if n in self.succ] if 2 * len(ok) < len(self.nodes) \
+            else [n for n in self.nodes if n in ok]
+        adj = {v: [w for w in self.succ[v] if w in ok] for v in order}
+        preorder: dict = {}
+        lowlink: dict = {}
+        found: set = set()
+        queue_scc: list = []
+        i = 0
+        neighbors = {v: iter(adj[v]) for v in order}
+        for source in order:
+            if source in found:
+                continue
+            queue = [source]
+            while queue:
+                v = queue[-1]
+                if v not in preorder:
+                    i += 1
+                    preorder[v] = i
+                done = True
+                for w in neighbors[v]:
+                    if w not in preorder:
+                        queue.append(w)
+                        done = False
+                        break
+                if done:
+                    lowlink[v] = preorder[v]
+                    for w in adj[v]:
+                        if w not in found:
+                            if preorder[w] > preorder[v]:
+                                lowlink[v] = min(lowlink[v], lowlink[w])
+                            else:
+                                lowlink[v] = min(lowlink[v], preorder[w])
+                    queue.pop()
+                    if lowlink[v] == preorder[v]:
+                        scc = {v}
+                        while queue_scc and preorder[queue_scc[-1]] > preorder[v]:
+                            scc.add(queue_scc.pop())
+                        found.update(scc)
+                        yield scc
+                    else:
+                        queue_scc.append(v)
+
+    def acyclic(self, within: set) -> bool:
+        """Whether the subgraph on ``within`` has no cycle (no self loop, every component one
+        block)."""
+        return not any(w == v for v in within for w in self.succ[v]) and \
+            all(len(c) == 1 for c in self.components(within))
 
 
 def multi_entry_loop(fn: Function) -> Optional[tuple[set, set]]:
     """``(blocks, entries)`` of a loop of ``fn`` entered at more than one block, or None when
     ``fn`` is reducible."""
-    g = _graph(fn)
+    g = _Graph(fn)
     entry = fn.blocks[0].label
     pending = [set(g.nodes)]
     while pending:
         nodes = pending.pop()
-        for scc in nx.strongly_connected_components(g.subgraph(nodes)):
-            if len(scc) == 1 and not any(g.has_edge(n, n) for n in scc):
+        for scc in g.components(nodes):
+            if len(scc) == 1 and not any(n in g.succ[n] for n in scc):
                 continue
-            entries = {n for n in scc if n == entry or any(p not in scc for p in g.predecessors(n))}
+            entries = {n for n in scc if n == entry or any(p not in scc for p in g.pred[n])}
             if len(entries) > 1:
                 return scc, entries
             pending.append(scc - entries)
     return None
 
 
-def _peel(g: nx.DiGraph, loop: set, entries: set, header: str) -> tuple[set, bool]:
+def _peel(g: _Graph, loop: set, entries: set, header: str) -> tuple[set, bool]:
     """Loop blocks reachable from ``entries`` without passing ``header``, and whether they hold
     no cycle (every cycle of the loop passes ``header``)."""
     seen, stack = set(), [x for x in entries if x != header]
@@ -68,16 +137,13 @@ def _peel(g: nx.DiGraph, loop: set, entries: set, header: str) -> tuple[set, boo
         if x in seen:
             continue
         seen.add(x)
-        stack.extend(s for s in g.successors(x) if s in loop and s != header)
-    return seen, nx.is_directed_acyclic_graph(g.subgraph(seen))
-
-
-
+        stack.extend(s for s in g.succ[x] if s in loop and s != header)
+    return seen, g.acyclic(seen)
 
 
 def fix_loop(fn: Function, loop: set, entries: set, fresh: FreshNames) -> Optional[Function]:
     """``fn`` with the multi-entry ``loop`` given one entry (see the module doc), or None."""
-    g = _graph(fn)
+    g = _Graph(fn)
     size = {b.label: len(b.instrs) for b in fn.blocks}
     start = fn.blocks[0].label
     best = None

@@ -361,3 +361,43 @@ def test_builtins_that_write_nothing_existing_keep_known_bytes():
     assert _text(after, "a") == ["a = mov 12"] and _text(after, "b") == ["b = mov 12"]
     assert "load" in _text(after, "c")[0]       # free is not in the list: it forgets
     _identical(before, after)
+
+
+BRANCHING = """
+func main(x) {
+e:
+    p = alloca 4
+    store.4 p, 7
+    c = cmp.lt x, 10
+    cbr c, t, f
+t:
+    d = cmp.lt x, 10
+    a = load.4 p
+    print d
+    print a
+    ret 0
+f:
+    ret 1
+}
+"""
+
+
+@pytest.mark.parametrize("text", [FOLDS, BRANCHING])
+def test_a_rounds_values_are_freed_without_the_collector(text):
+    """Each round's ``FunctionValues`` (its known loads' address resolver, its branch facts'
+    dominance test) holds no reference cycle, so it is freed when the round ends: simplify runs
+    with the collector paused (collector.py), and a cycle there was collected only after it
+    (csmith-46: 718,266 objects, 0.41 s)."""
+    import gc
+
+    from pylogic.flow.function_values import FunctionValues
+    gc.collect()
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        simplified(text)
+        left = [o for o in gc.get_objects() if isinstance(o, FunctionValues)]
+    finally:
+        if collecting:
+            gc.enable()
+    assert left == []
