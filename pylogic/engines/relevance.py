@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Optional
 
-from pylogic.engines.dialect import Atom, Num, Str
+from pylogic.engines.dialect import Atom, Num, Str, body_atoms
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.semantics import Rule, derived
 
@@ -113,7 +113,7 @@ def input_selections(checked: CheckedProgram, needed, live: Optional[frozenset] 
         for rule in checked.rules:
             if rule.head.rel not in needed or not can_fire(rule, live):
                 continue
-            for atom in _atoms(rule.body):
+            for atom in body_atoms(rule.body):
                 if atom.rel not in checked.inputs or atom.rel in free:
                     continue
                 kinds = checked.relations[atom.rel].kinds
@@ -126,16 +126,3 @@ def input_selections(checked: CheckedProgram, needed, live: Optional[frozenset] 
                     free.add(atom.rel)
         return {rel: tuple(sorted(p)) for rel, p in found.items() if rel not in free}
     return derived(checked, ("selections", frozenset(needed), live, frozenset(shown)), compute)
-
-
-def _atoms(obj):
-    """Every atom in a rule body (positive, negated, in an aggregate)."""
-    if isinstance(obj, Atom):
-        yield obj
-    elif dataclasses.is_dataclass(obj):
-        for f in dataclasses.fields(obj):
-            if f.name != "loc":
-                yield from _atoms(getattr(obj, f.name))
-    elif isinstance(obj, (tuple, list)):
-        for item in obj:
-            yield from _atoms(item)

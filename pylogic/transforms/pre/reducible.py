@@ -61,7 +61,7 @@ class _Graph:
         References: networkx 3.6 ``algorithms/components/strongly_connected.py`` (Nuutila's
         refinement of Tarjan's algorithm), ``classes/coreviews.py`` (``FilterAtlas``)."""
         ok = set(n for n in within if n in self.succ)     # as networkx's show_nodes builds it
-        order = [n for n in ok if n in self.succ] if 2 * len(ok) < len(self.nodes) \
+        order = list(ok) if 2 * len(ok) < len(self.nodes) \
             else [n for n in self.nodes if n in ok]
         adj = {v: [w for w in self.succ[v] if w in ok] for v in order}
         preorder: dict = {}
