@@ -3,6 +3,8 @@ escaped by ``escape_field``); instructions are
 ``<block label>#<index>`` (``#`` cannot occur in a PIR identifier, so ids are unambiguous)."""
 from __future__ import annotations
 
+from typing import Optional
+
 #: The virtual exit node of the reverse CFG (DESIGN.md facts contract).
 VIRTUAL_EXIT = "__exit__"
 
@@ -34,4 +36,17 @@ def names_function(fid: str, wanted: str) -> bool:
 
 
 def instr_id(label: str, index: int) -> str:
+    """The id of the instruction at ``index`` of block ``label``: ``label#index``."""
     return f"{label}#{index}"
+
+
+def instr_block(iid: str) -> str:
+    """The block label of the instruction id ``iid`` (:func:`instr_id`)."""
+    return iid.rpartition("#")[0]
+
+
+def instr_site(iid: str) -> Optional[tuple[str, int]]:
+    """``(block label, index)`` of the instruction id ``iid`` (:func:`instr_id`'s inverse); None
+    for an id of another form (e.g. a query id's ``#branch``)."""
+    label, _, k = iid.rpartition("#")
+    return (label, int(k)) if k.isdigit() else None

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterable, Optional
 
+from facts_gen.naming import instr_block
 from pylogic.errors import PathlogicError
 from pylogic.flow.estimators import ENTRY, ESTIMATORS, Bounds, ValueFlow, exact_reuse
 from pylogic.flow.value_names import is_load
@@ -152,7 +153,7 @@ def entries(fn, result) -> int:
 
 def _local_reuse(fn, view, result, loads_only: bool = False) -> int:
     """Dynamic computations reusing a value of their own block (``pre_local_reuse``)."""
-    return sum(result.block_profile.get((fn.name, i.partition("#")[0]), 0)
+    return sum(result.block_profile.get((fn.name, instr_block(i)), 0)
                for i, e in view["pre_local_reuse"] if not loads_only or is_load(e))
 
 

@@ -8,24 +8,11 @@ relation that cannot have rows cannot fire: it is dropped, and what only it read
 reads are not grounded for it: issue #28 item 1)."""
 from __future__ import annotations
 
-import dataclasses
 from typing import Optional
 
 from pylogic.engines.dialect import Atom, Num, Str, body_atoms
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.semantics import Rule, derived
-
-
-def _body_relations(obj, found: set[str]) -> None:
-    if hasattr(obj, "rel") and isinstance(getattr(obj, "rel"), str):
-        found.add(obj.rel)
-    if dataclasses.is_dataclass(obj):
-        for f in dataclasses.fields(obj):
-            if f.name != "loc":
-                _body_relations(getattr(obj, f.name), found)
-    elif isinstance(obj, (tuple, list)):
-        for item in obj:
-            _body_relations(item, found)
 
 
 def needed_relations(checked: CheckedProgram, shown,
@@ -91,12 +78,7 @@ def _dependencies(checked: CheckedProgram, live: Optional[frozenset] = None
 
 def _reads(checked: CheckedProgram) -> list[frozenset]:
     """Per rule, the relations its body reads (walked once per program, not once per ``live``)."""
-    out = []
-    for rule in checked.rules:
-        body: set[str] = set()
-        _body_relations(rule.body, body)
-        out.append(frozenset(body))
-    return out
+    return [frozenset(atom.rel for atom in body_atoms(rule.body)) for rule in checked.rules]
 
 
 def input_selections(checked: CheckedProgram, needed, live: Optional[frozenset] = None,

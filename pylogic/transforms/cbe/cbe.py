@@ -33,6 +33,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from facts_gen.naming import instr_block, instr_id
 from pylogic.ir.model import Br, CondBr, Function, Imm, Module, branch_targets, retargeted
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import LazyFreshNames
@@ -144,7 +145,7 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     out = []
     for i in sorted({row[0] for row in view["branch_compare"]} |
                     {row[0] for row in view["branch_pair"]}):      # (v rel w): pair queries
-        block = i.rpartition("#")[0]
+        block = instr_block(i)
         if block not in blocks or not isinstance(blocks[block].instrs[-1], CondBr):
             continue
         # (path, v at its start, answers of the calls the query passes inside the path's blocks:
@@ -222,15 +223,15 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         for b in fn.blocks:                               # cbr on a constant (source 1)
             term = b.instrs[-1] if b.instrs else None
             if isinstance(term, CondBr) and term.guard is None and isinstance(term.cond, Imm):
-                everywhere[f"{b.label}#{len(b.instrs) - 1}"] = {"FALSE" if term.cond.value == 0
-                                                                else "TRUE"}
+                everywhere[instr_id(b.label, len(b.instrs) - 1)] = {
+                    "FALSE" if term.cond.value == 0 else "TRUE"}
         for i, answers in sorted(everywhere.items()):      # decided on every path: no copy
             outcome = _pure(answers)
-            block = i.rpartition("#")[0]
+            block = instr_block(i)
             if outcome is None or block not in blocks:
                 continue
             term = blocks[block].instrs[-1]
-            if not isinstance(term, CondBr) or f"{block}#{len(blocks[block].instrs) - 1}" != i:
+            if not isinstance(term, CondBr) or instr_id(block, len(blocks[block].instrs) - 1) != i:
                 continue
             blocks[block] = dataclasses.replace(blocks[block], instrs=blocks[block].instrs[:-1] + (
                 decided_br(term, outcome),))

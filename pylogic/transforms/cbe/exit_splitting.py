@@ -28,7 +28,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Optional
 
-from facts_gen.naming import function_id
+from facts_gen.naming import function_id, instr_block, instr_id, instr_site
 from pylogic.ir.model import Call, CondBr, Function, Module, Ret, branch_targets, retargeted
 from pylogic.transforms.cbe.cbe import decided_br
 from pylogic.transforms.driver import rewrite_functions
@@ -99,8 +99,10 @@ class _Splitter:
     def callee_of(self, block, j: str, expected: Optional[str]) -> Optional[tuple]:
         """``(index, Call)`` of plain call ``j`` in ``block`` still calling ``expected`` (or a
         clone of it), else None."""
-        label, _, k = j.rpartition("#")
-        k = int(k)
+        site = instr_site(j)
+        if site is None:
+            return None
+        label, k = site
         if label != block.label or k >= len(block.instrs) - 1:
             return None
         ins = block.instrs[k]
@@ -149,7 +151,7 @@ class _Splitter:
                 continue
             if any(isinstance(ins, Ret) for ins in b.instrs[:-1]):
                 continue
-            jr = f"{b.label}#{len(b.instrs) - 1}"
+            jr = instr_id(b.label, len(b.instrs) - 1)
             outcome = _pure(answers.get(jr, {"UNDEF"}))
             if outcome is None and jr in passes_on and depth < MAX_DEPTH:
                 j, g = passes_on[jr]
@@ -237,9 +239,9 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
         order = [b.label for b in fn.blocks]
         labels = LazyFreshNames(fn, module)
         for i, j, h in sorted(view["correlation_branch_call"]):
-            label = i.rpartition("#")[0]
+            label = instr_block(i)
             b = blocks.get(label)
-            if b is None or i not in compares or f"{label}#{len(b.instrs) - 1}" != i \
+            if b is None or i not in compares or instr_id(label, len(b.instrs) - 1) != i \
                     or not isinstance(b.instrs[-1], CondBr) or b.instrs[-1].guard is not None:
                 continue
             found = sp.callee_of(b, j, sp.ids.get(h))

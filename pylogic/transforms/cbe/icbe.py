@@ -31,7 +31,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from facts_gen.naming import function_id
+from facts_gen.naming import function_id, instr_block, instr_id
 from pylogic.ir.model import Call, CondBr, Function, Module
 from pylogic.transforms.cbe.cbe import (DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
                                     CbeRecord, Decided, Lineage, Threaded, cbe,
@@ -216,8 +216,8 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
             return fn, None
         blocks = []
         for b in fn.blocks:
-            instrs = tuple(dataclasses.replace(ins, callee=mine[f"{b.label}#{k}"])
-                           if isinstance(ins, Call) and f"{b.label}#{k}" in mine else ins
+            instrs = tuple(dataclasses.replace(ins, callee=mine[instr_id(b.label, k)])
+                           if isinstance(ins, Call) and instr_id(b.label, k) in mine else ins
                            for k, ins in enumerate(b.instrs))
             blocks.append(dataclasses.replace(b, instrs=instrs))
         return dataclasses.replace(fn, blocks=tuple(blocks)), None
@@ -297,10 +297,10 @@ def _entry_chain_branch(fn, i: str) -> Optional[str]:
     """The block of branch ``i`` when it still ends in that ``cbr`` and lies on the chain of
     single-predecessor blocks from ``fn``'s unentered entry (what ``correlation_call`` assumed:
     ``cbe`` may have added edges since), else None."""
-    label = i.rpartition("#")[0]
+    label = instr_block(i)
     blocks = fn.block_map()
     b = blocks.get(label)
-    if b is None or not isinstance(b.instrs[-1], CondBr) or f"{label}#{len(b.instrs) - 1}" != i:
+    if b is None or not isinstance(b.instrs[-1], CondBr) or instr_id(label, len(b.instrs) - 1) != i:
         return None
     preds: dict = {}
     for x, y in fn.edges():

@@ -12,6 +12,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from facts_gen.naming import instr_id
 from pylogic.ir.model import Function, Module
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.record import TransformRecord
@@ -52,7 +53,7 @@ def dce_function(fn: Function, dead: set) -> tuple[Function, FunctionDce]:
     """``fn`` without the instructions ``dead`` names (``block#index``), and its entry."""
     blocks, removed, total = [], 0, 0
     for b in fn.blocks:
-        keep = [ins for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
+        keep = [ins for k, ins in enumerate(b.instrs) if instr_id(b.label, k) not in dead]
         removed += len(b.instrs) - len(keep)
         total += len(b.instrs)
         blocks.append(dataclasses.replace(b, instrs=tuple(keep)))

@@ -25,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from facts_gen.naming import instr_block, instr_id
 from pylogic.flow.liveness import LIVENESS, Liveness
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Function, Module, Reg, branch_targets
 from pylogic.transforms.driver import run_per_function
@@ -119,22 +120,22 @@ def pde_function(fn: Function, fr) -> tuple[Function, FunctionPde]:
     partial = {r[0] for r in fr["pd_partially_dead"]} & candidates
     # the blocks holding such instructions (ids "label#k", facts_gen.naming.instr_id): the
     # others are skipped, and liveness is solved only when a candidate may sink
-    dead_in = {i.rpartition("#")[0] for i in dead}
-    partial_in = {i.rpartition("#")[0] for i in partial}
+    dead_in = {instr_block(i) for i in dead}
+    partial_in = {instr_block(i) for i in partial}
     live = preds = None
     instrs = {b.label: list(b.instrs) for b in fn.blocks}
     arriving = defaultdict(list)
     deleted = sunk = copies = 0
     for b in fn.blocks:
         gone = {k for k, ins in enumerate(b.instrs)
-                if f"{b.label}#{k}" in dead and not _guarded(ins)} if b.label in dead_in else ()
+                if instr_id(b.label, k) in dead and not _guarded(ins)} if b.label in dead_in else ()
         if gone:
             instrs[b.label] = [ins for k, ins in enumerate(b.instrs) if k not in gone]
             deleted += len(gone)
             continue
         for k in range(len(b.instrs) - 1, -1, -1) if b.label in partial_in else ():
             ins = b.instrs[k]
-            if f"{b.label}#{k}" not in partial or _guarded(ins) or len(ins.defs()) != 1:
+            if instr_id(b.label, k) not in partial or _guarded(ins) or len(ins.defs()) != 1:
                 continue
             if live is None:
                 live, preds = Liveness.from_rows(fn, fr), predecessors(fn)

@@ -34,6 +34,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from facts_gen.naming import instr_id, instr_site
 from pylogic.flow.liveness import LIVENESS, Liveness
 from pylogic.ir.model import Call, Function, Module, PredDefine, Ret, branch_targets
 from pylogic.ir.printer import print_instr
@@ -437,10 +438,10 @@ def _ppde_function(fn: Function, fr, record: PpdeRecord, cross_block: bool, inte
     fallbacks = {}
     fell_back = {}                  # label -> the in-block work used instead (no exports)
     for b in fn.blocks:
-        keep = [(k, ins) for k, ins in enumerate(b.instrs) if f"{b.label}#{k}" not in dead]
+        keep = [(k, ins) for k, ins in enumerate(b.instrs) if instr_id(b.label, k) not in dead]
         stats["deleted"] += len(b.instrs) - len(keep)
         instrs = [ins for _, ins in keep]
-        cands = {j for j, (k, ins) in enumerate(keep) if f"{b.label}#{k}" in candidates
+        cands = {j for j, (k, ins) in enumerate(keep) if instr_id(b.label, k) in candidates
                  and len(ins.defs()) == 1}
         defines = defaultdict(list)
         for j, ins in enumerate(instrs):
@@ -533,9 +534,9 @@ def _cross_block(fn, blocks, fr, candidates, live, stats, interface, main_exit,
     claimed |= {label for label, _, _ in exports}
     cands = set()
     for ident in candidates:
-        label, _, k = ident.rpartition("#")
-        if label not in claimed and k.isdigit():
-            cands.add((label, int(k)))
+        site = instr_site(ident)
+        if site is not None and site[0] not in claimed:
+            cands.add(site)
     bm = fn.block_map()
     cands = {(b, k) for b, k in cands if b in bm and k < len(bm[b].instrs)
              and len(bm[b].instrs[k].defs()) == 1}
