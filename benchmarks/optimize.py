@@ -690,8 +690,8 @@ def warm_up(ours, engine: str = "clingo") -> None:
     (the Datalog programs parsed and translated, lazily imported modules) is then built before
     any program's window, as it was for every program but the first of one long process. A
     pipeline that refuses an example is skipped there (the corpus's rows report refusals)."""
-    for name, kind, path in corpus(True, "", "0", DEFAULT_WORKDIR):
-        module = load_module(path)
+    for path in sorted(glob.glob(os.path.join(EXAMPLES, "*.pir"))):
+        module, name = load_module(path), os.path.basename(path)
         for pipeline in ours:
             if any(p not in known_names() for p in pipeline):
                 continue
