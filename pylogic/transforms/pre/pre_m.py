@@ -39,7 +39,7 @@ from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
 from pylogic.transforms.driver import run_per_function
-from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.naming import FreshNames, LazyFreshNames
 from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
 from pylogic.transforms.pre.phi_loads import phi_translated_loads
 from pylogic.transforms.record import TransformRecord
@@ -506,10 +506,11 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_cand_m_avail_in"]}
-        new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
+        # names collected only for a function that gets new ones (most get none)
+        new, info = pre_m_function(fn, LazyFreshNames(fn, module), inserts, avail,
                                    defined=defined, readonly=readonly, returns=returns,
                                    contents=contents(fn.name), global_sizes=sizes)
-        new, joined = phi_translated_loads(new, FreshNames(used_names(new, module)), defined,
+        new, joined = phi_translated_loads(new, LazyFreshNames(new, module), defined,
                                            contents(fn.name), readonly, returns)
         new, dead = drop_dead_safe_loads(new, sizes)
         return new, dataclasses.replace(info, dead_loads=dead, phi_loads=joined)
