@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from pylogic.ir.load import LoadedDirectory, load_directory
 from pylogic.ir.model import Module
@@ -84,13 +84,17 @@ def restrict_facts(facts: dict[str, list[tuple]], keep) -> dict[str, list[tuple]
 
 def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | None = None,
                    profile: dict | None = None, *, families: Optional[Iterable[str]] = None,
-                   relations: Optional[Iterable[str]] = None) -> dict[str, list[tuple]]:
+                   relations: Optional[Iterable[str]] = None,
+                   keep: Optional[Callable[[str], bool]] = None) -> dict[str, list[tuple]]:
     """Append the facts of every defined function of ``module`` (named by ``relpath``) to ``out``.
 
     ``families``: run only these extractors (``FAMILIES``), ``relations``: only those writing
     these input relations (``families_for``); ``out`` then defaults to their relations alone.
     Default: ``DEFAULT_FAMILIES`` into every relation (the Value Name Graph's empty).
     ``profile``, if given, maps (function name, from, to) -> count (the interpreter's edge profile).
+    ``keep``: only the functions whose id it accepts get their own facts (the interprocedural
+    and per-file relations stay whole; ``restrict_facts`` with the same ``keep`` then gives the
+    rows of extracting everything: a pass's later rounds ask for the functions they changed).
     """
     if relations is not None:
         families = tuple(families or ()) + families_for(relations)
@@ -114,6 +118,8 @@ def extract_module(module: Module, relpath: str, out: dict[str, list[tuple]] | N
         if not fn.blocks:
             continue
         f = function_id(relpath, fn.name)
+        if keep is not None and not keep(f):
+            continue
         out["function"].append((f,))
         for name, rows in _body_facts(f, fn, run).items():
             out[name].extend(rows)

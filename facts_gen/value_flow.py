@@ -55,9 +55,20 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
     ``returns``: its ``ReturnFits``; ``contents``: its ``function_contents`` for ``fn``;
     ``global_sizes``: {global: size})."""
     inputs = function_inputs(fn, defined, readonly, returns, contents, global_sizes)
+    rows = inputs.rows.get(f)
+    if rows is None:                # kept with the inputs: equal inputs, equal facts
+        rows = inputs.rows[f] = _value_flow_rows(f, fn, inputs)
+    for name, got in rows.items():
+        out[name].extend(got)
+
+
+def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
+    """The value-flow relations of ``fn`` (id ``f``) from its ``FunctionInputs``."""
+    out: dict[str, list[tuple]] = {name: [] for name in VALUE_FLOW_RELATIONS}
     names, known, exprs = inputs.names, inputs.known, inputs.exprs
+    defined, returns = inputs.defined, inputs.asked
     if not exprs:
-        return
+        return {}
     by_reg: dict[str, list[str]] = {}
     loads: list[str] = []
     wide: list = []                 # (instruction, bytes) of writes through ANY
@@ -123,3 +134,4 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
         sizes = inputs.object_sizes
         out["vf_store_over"].extend((f, i, r) for i, n in wide for r in sorted(globs)
                                     if r in sizes and n > sizes[r])
+    return {name: got for name, got in out.items() if got}

@@ -85,7 +85,8 @@ def scope_of(fn: Function) -> str:
 def extract(modules: Iterable[tuple[Module, str]], profile: Optional[dict] = None,
             failures: Optional[dict[str, str]] = None,
             families: Optional[Sequence[str]] = None,
-            freeze: bool = False) -> dict[str, list[tuple]]:
+            freeze: bool = False,
+            keep: Optional[Callable[[str], bool]] = None) -> dict[str, list[tuple]]:
     """The facts of every ``(module, relpath)``, extracted once each: every relation, or only
     those of ``families`` (``facts_gen.extract.FAMILIES``) when given. A module whose extraction
     fails contributes no rows; with ``failures`` given, its error is recorded there (by relpath)
@@ -94,18 +95,20 @@ def extract(modules: Iterable[tuple[Module, str]], profile: Optional[dict] = Non
     ``freeze``: the facts live as long as the caller's run (``load.load_directory``'s
     ``freeze``, the caller unfreezes): built with the collector off and then ``gc.freeze()``d.
     Its passes over the growing rows (tuples, no cycles) were 1.6 s of ``analyze`` on the #32
-    corpus (1.5 M rows), and each engine call's child process went over them once more."""
+    corpus (1.5 M rows), and each engine call's child process went over them once more.
+    ``keep``: only the functions whose id it accepts get their own facts (``extract_module``);
+    the caller restricts the rest with ``restrict_facts``."""
     if freeze:
         with collector_paused():
             try:
-                return extract(modules, profile, failures, families)
+                return extract(modules, profile, failures, families, keep=keep)
             finally:
                 gc.freeze()
     facts = empty_facts(families)
     for module, relpath in modules:
         try:
             mine = extract_module(module, relpath, empty_facts(families), profile=profile,
-                                  families=families)
+                                  families=families, keep=keep)
         except Exception as exc:  # noqa: BLE001 -- isolate one module (a bug or a bad name)
             if failures is None:
                 raise
@@ -411,7 +414,7 @@ def analyze_modules(modules: Sequence[tuple[Module, str]], *, engine: str = "aut
     if relations is None and facts_for is not None:     # analyze: facts on demand (#32)
         # what any function could get, so the facts of a file do not depend on its neighbours
         families = families_read(scope_analyses(extra_predicated), facts_for)
-    facts = extract(modules, profile, module_failures, families, freeze)
+    facts = extract(modules, profile, module_failures, families, freeze, keep)
     if keep is not None:
         facts = restrict_facts(facts, keep)
     modules = [(m, rel) for m, rel in modules if rel not in module_failures]

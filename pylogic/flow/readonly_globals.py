@@ -85,21 +85,38 @@ def written_globals(module, skip: frozenset = frozenset()) -> set[str]:
     for fn in module.functions:
         if fn.extern or not fn.blocks or fn.name in skip:
             continue
-        groots = global_roots(fn)
-
-        def root(a):
-            if isinstance(a, GlobalAddr):
-                return GLOBAL + a.name
-            return groots.get(a.name) if isinstance(a, Reg) else None
-        for b in fn.blocks:
-            for ins in b.instrs:
-                for pos, a in enumerate(ins.uses()):
-                    r = root(a)
-                    if r is not None and not _only_reads(ins, pos, r, groots, defined):
-                        written.add(r[len(GLOBAL):])
-                if ins.guard in groots:         # a guard holding an address: followed nowhere
-                    written.add(groots[ins.guard][len(GLOBAL):])
+        written |= _written_by(fn, defined)
     return written
+
+
+def _written_by(fn, defined: frozenset) -> frozenset[str]:
+    """The globals ``fn`` may write (``written_globals``' test on one function), kept per
+    function object and ``defined``: each step of a pipeline asks again for a module that keeps
+    most functions of the last (issue #28 item 1: csmith-32's PRE pipeline asked 8 times, 3%
+    of its CPU)."""
+    hit = _WRITTEN_BY.get(fn)
+    if hit is not None and hit[0] == defined:
+        return hit[1]
+    written: set[str] = set()
+    groots = global_roots(fn)
+
+    def root(a):
+        if isinstance(a, GlobalAddr):
+            return GLOBAL + a.name
+        return groots.get(a.name) if isinstance(a, Reg) else None
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for pos, a in enumerate(ins.uses()):
+                r = root(a)
+                if r is not None and not _only_reads(ins, pos, r, groots, defined):
+                    written.add(r[len(GLOBAL):])
+            if ins.guard in groots:         # a guard holding an address: followed nowhere
+                written.add(groots[ins.guard][len(GLOBAL):])
+    return _WRITTEN_BY.put(fn, (defined, frozenset(written)))[1]
+
+
+#: function -> (``defined`` then, the globals it may write)
+_WRITTEN_BY = IdentityCache(256)
 
 
 def _only_reads(ins: Instr, pos: int, root: str, groots: dict, defined: frozenset) -> bool:

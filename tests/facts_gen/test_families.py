@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from facts_gen.extract import (DEFAULT_FAMILIES, FAMILIES, RELATIONS, empty_facts, extract_module,
-                               families_for)
+                               families_for, restrict_facts)
 from pylogic.ir.load import load_directory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,3 +53,19 @@ def test_by_relations_and_the_default(examples):
     assert all(not default[rel] for rel in FAMILIES["vng"])     # the VNG only on request
     assert "vng" not in DEFAULT_FAMILIES
 
+
+
+def test_kept_functions_alone_give_the_restricted_whole_extraction(examples):
+    """``keep``: only the functions asked get their own facts, the rest of the rows are those of
+    the whole extraction restricted to them (a pass's later rounds ask for what they changed)."""
+    tried = 0
+    for module, relpath in examples:
+        names = [fn.name for fn in module.defined_functions()]
+        for wanted in (set(names[::2]), set(names[1:2]), set()):
+            ids = {f"{relpath}::{n}" for n in wanted}
+            whole = extract_module(module, relpath, families=tuple(FAMILIES))
+            part = extract_module(module, relpath, families=tuple(FAMILIES), keep=ids.__contains__)
+            assert restrict_facts(part, ids.__contains__) == restrict_facts(whole, ids.__contains__)
+            assert {r[0] for r in part["function"]} == ids
+            tried += len(names) > len(wanted)
+    assert tried

@@ -17,11 +17,14 @@ from pylogic.flow.known_bytes import KnownBytes, function_contents
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.readonly_globals import readonly_globals
 from pylogic.flow.spans import load_spans, memory_offsets, object_sizes, roots_of_spans, spares
-from pylogic.flow.value_flow_inputs import function_inputs
+from facts_gen.value_flow import VALUE_FLOW_RELATIONS, _value_flow_rows, value_flow_facts
+from pylogic.flow.value_flow_inputs import FunctionInputs, function_inputs
 from pylogic.flow.value_names import _expression_of, _value_names, expression_of, reads_memory
-from pylogic.ir.model import Reg, branch_targets
+from facts_gen.naming import instr_id
+from pylogic.ir.model import Reg, Store, branch_targets
 from pylogic.ir.parser import parse_module
 from pylogic.transforms.pre.pre_m import _KillIndex
+from tests.transforms.pre.test_pre_call_results import program
 from tests.transforms.pre.test_pre_spans import HEADER, span_program
 
 
@@ -62,6 +65,39 @@ def test_other_module_inputs_are_not_answered_from_the_cache(module):
     assert function_inputs(fn, defined, frozenset(), other.returns, contents(fn.name),
                            sizes) is not other
     assert return_fits(module) is returns and function_contents(module) is contents
+
+
+def test_inputs_are_kept_for_another_module_only_while_its_answers_hold():
+    """The next PRE step's module keeps the functions the last one left alone: their inputs and
+    value-flow facts are kept when its module inputs are equal and its ``ReturnFits`` answers
+    the questions asked alike (stop 45), else derived again: main stores @narrow's result and
+    loads it back, forwarded only while every ``ret`` of @narrow fits 2 bytes."""
+    fits = parse_module(program("@narrow"))
+    main = fits.function_map()["main"]
+
+    def with_main(text):              # the same main object, another @narrow
+        other = parse_module(text)
+        return dataclasses.replace(other, functions=tuple(
+            main if fn.name == "main" else fn for fn in other.functions))
+    equal = with_main(program("@narrow"))
+    wide = with_main(program("@narrow").replace("ret 65535", "ret 70000"))
+    got = {}
+    for label, m in (("fits", fits), ("equal", equal), ("wide", wide)):
+        defined, readonly, returns, contents, sizes = module_inputs(m)
+        inputs = function_inputs(main, defined, readonly, returns, contents("main"), sizes)
+        out = {name: [] for name in VALUE_FLOW_RELATIONS}
+        value_flow_facts("t::main", main, out, defined, readonly, returns, contents("main"), sizes)
+        fresh = _value_flow_rows("t::main", main, FunctionInputs(
+            main, defined, readonly, returns, contents("main"), sizes))
+        assert {k: v for k, v in out.items() if v} == fresh, label
+        got[label] = inputs, fresh
+    assert got["equal"][0] is not got["fits"][0] and got["equal"][0].exprs is got["fits"][0].exprs
+    assert got["wide"][0].exprs is not got["fits"][0].exprs
+    assert got["equal"][1] == got["fits"][1] != got["wide"][1]
+    store = {instr_id(b.label, k) for b in main.blocks for k, ins in enumerate(b.instrs)
+             if isinstance(ins, Store)}
+    stored = lambda rows: {r[2] for r in rows.get("vf_store_gen", ()) if r[1] in store}
+    assert stored(got["fits"][1]) == {"load.2u(rv)"} and not stored(got["wide"][1])
 
 
 def test_remembered_expressions_equal_the_computed_ones(module):

@@ -39,7 +39,7 @@ from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
 from pylogic.transforms.driver import run_per_function
-from pylogic.transforms.naming import FreshNames, used_names
+from pylogic.transforms.naming import FreshNames, LazyFreshNames
 from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
 from pylogic.transforms.pre.phi_loads import phi_translated_loads
 from pylogic.transforms.record import TransformRecord
@@ -148,6 +148,11 @@ class _Stores:
         return [e for e in every if e in exprs]
 
 
+def _no_stores(ins, exprs) -> list:
+    """``_Stores`` of a function without candidate loads."""
+    return []
+
+
 def _stored_value(ins, e: str, known=None):
     """What load ``e`` reads right after ``ins`` generates it (``_Stores``)."""
     if known is not None and e in known.generated(ins):
@@ -230,7 +235,10 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
         return lambda e: spares(ins, lroots.get(e), roots, defined, lspans.get(e), offsets,
                                 osizes, write)
     kills = _KillIndex(exprs, spare)
-    stores = _Stores(names, definitions(fn), returns, known)
+    # what stores generate are loads (store_generated, known bytes): none is a candidate in a
+    # function without candidate loads (csmith-32's @__pathlogic_init, 538 stores: its
+    # pre_m_function 0.011 -> 0.007 s; issue #28 item 1)
+    stores = _Stores(names, definitions(fn), returns, known) if kills.loads else _no_stores
     for b in fn.blocks:
         reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills,
                                              stores) if held}
@@ -239,13 +247,12 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = kills.among(exprs_t)
-    needed = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t, stores,
-                                  inserts, edge_uses)
+    needed, walks = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t,
+                                         stores, inserts, edge_uses)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out, out_index = [], []
-        for ins, e, held in _walk(b, exprs_t, entry_avail[b.label] & reused, names, kills_t,
-                                  stores):
+        for ins, e, held in walks[b.label]:
             if e is None:
                 out.append(ins)
                 # store-to-load forwarding: the stored value is the load's (vf_store_gen),
@@ -345,16 +352,19 @@ def _leaf_text(leaf) -> str:
 
 def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
                          names: dict, kills, stores: _Stores, inserts: set,
-                         edge_uses: set = frozenset()) -> set:
-    """``{(block, index, e)}``: the stores generating ``e`` whose value some path carries to a
-    computation of ``e`` that reuses the temporary, before any other write of it or kill of
-    ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge writes
-    the temporary). Only those stores get ``t = mov value``."""
+                         edge_uses: set = frozenset()) -> tuple[set, dict]:
+    """``({(block, index, e)}, walks)``: the stores generating ``e`` whose value some path
+    carries to a computation of ``e`` that reuses the temporary, before any other write of it
+    or kill of ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge
+    writes the temporary). Only those stores get ``t = mov value``. ``walks``: block -> its
+    ``_walk`` as a list, which the rewrite walks again (issue #28 item 1)."""
     events = {}                          # block -> [(index, e, "use" | "gen" | "kill")]
+    walks = {}
     for b in fn.blocks:
         ev = []
-        for k, (ins, e, held) in enumerate(_walk(b, exprs_t, entry_avail[b.label] & reused,
-                                                 names, kills, stores)):
+        walk = walks[b.label] = list(_walk(b, exprs_t, entry_avail[b.label] & reused, names,
+                                           kills, stores))
+        for k, (ins, e, held) in enumerate(walk):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
             ev.extend((k, x, "kill") for x in kills(ins))
@@ -385,13 +395,14 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
                 changed = True
     needed = set()
     for label, ev in events.items():
-        for pos, (k, g, kind) in enumerate(ev):
-            if kind != "store":
-                continue
-            nxt = next((kd for k2, e2, kd in ev[pos + 1:] if e2 == g), None)
-            if nxt == "use" or (nxt is None and g in need_out[label]):
-                needed.add((label, k, g))
-    return needed
+        later: dict = {}                 # e -> the kind of its next event (a backward scan)
+        for k, g, kind in reversed(ev):
+            if kind == "store":
+                nxt = later.get(g)
+                if nxt == "use" or (nxt is None and g in need_out[label]):
+                    needed.add((label, k, g))
+            later[g] = kind
+    return needed, walks
 
 
 def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
@@ -495,10 +506,11 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
         avail = {(b, e): state for b, e, state in view["pre_cand_m_avail_in"]}
-        new, info = pre_m_function(fn, FreshNames(used_names(fn, module)), inserts, avail,
+        # names collected only for a function that gets new ones (most get none)
+        new, info = pre_m_function(fn, LazyFreshNames(fn, module), inserts, avail,
                                    defined=defined, readonly=readonly, returns=returns,
                                    contents=contents(fn.name), global_sizes=sizes)
-        new, joined = phi_translated_loads(new, FreshNames(used_names(new, module)), defined,
+        new, joined = phi_translated_loads(new, LazyFreshNames(new, module), defined,
                                            contents(fn.name), readonly, returns)
         new, dead = drop_dead_safe_loads(new, sizes)
         return new, dataclasses.replace(info, dead_loads=dead, phi_loads=joined)
