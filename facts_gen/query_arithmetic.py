@@ -147,8 +147,7 @@ def arithmetic_steps(fn: Function, range_of) -> list[tuple]:
     ``step`` = ``("add", K, in_range)`` or ``("sext"|"zext", W, in_range)``; ``in_range``: the
     widths ("s32", ...) every definition of ``a`` in ``fn`` lies within (``range_of(ins)``: the
     assertion text of an instruction's result, or None)."""
-    ranges = _in_range(fn, range_of)
-    out = []
+    found = []                                   # (block, index, v, a, what, arg)
     for b in fn.blocks:
         for k, ins in enumerate(b.instrs):
             if not isinstance(ins, BinOp) or ins.guard is not None:
@@ -158,17 +157,23 @@ def arithmetic_steps(fn: Function, range_of) -> list[tuple]:
                 a, x = x, a
             if ins.op in ("add", "sub") and isinstance(a, Reg) and isinstance(x, Imm):
                 kk = x.value if ins.op == "add" else -x.value
-                out.append((b.label, k, ins.dest, a.name, ("add", kk, ranges.get(a.name, ()))))
+                found.append((b.label, k, ins.dest, a.name, "add", kk))
             elif ins.op == "and" and isinstance(a, Reg) and isinstance(x, Imm):
-                w = {(1 << w) - 1: w for w in WIDTHS}.get(x.value)
+                w = _MASKS.get(x.value)
                 if w is not None:
-                    out.append((b.label, k, ins.dest, a.name, ("zext", w, ranges.get(a.name, ()))))
+                    found.append((b.label, k, ins.dest, a.name, "zext", w))
             elif ins.op == "sar" and isinstance(a, Reg) and isinstance(x, Imm) and 64 - x.value in WIDTHS:
                 src = _shl_source(b.instrs, k, a.name, x.value)
                 if src is not None:
-                    out.append((b.label, k, ins.dest, src,
-                                ("sext", 64 - x.value, ranges.get(src, ()))))
-    return out
+                    found.append((b.label, k, ins.dest, src, "sext", 64 - x.value))
+    if not found:
+        return []
+    ranges = _in_range(fn, range_of)
+    return [(label, k, v, a, (what, arg, ranges.get(a, ()))) for label, k, v, a, what, arg in found]
+
+
+#: an ``and`` mask -> the width it zero-extends from
+_MASKS = {(1 << w) - 1: w for w in WIDTHS}
 
 
 def _shl_source(instrs, k: int, t: str, s: int) -> Optional[str]:
@@ -189,8 +194,8 @@ def _shl_source(instrs, k: int, t: str, s: int) -> Optional[str]:
 def _in_range(fn: Function, range_of) -> dict[str, tuple]:
     """register -> the widths ("s8", "u16", ...) all its definitions lie within (parameters
     and guarded definitions lie within none; an unwritten register reads 0)."""
-    defs: dict[str, list] = {}
-    copies: dict[str, set] = {}
+    hull: dict[str, Optional[tuple]] = {}        # register -> (least, greatest) it is defined
+    copies: dict[str, set] = {}                    # to, None: a definition of unknown range
     for b in fn.blocks:
         for ins in b.instrs:
             for r in ins.defs():
@@ -198,14 +203,19 @@ def _in_range(fn: Function, range_of) -> dict[str, tuple]:
                     copies.setdefault(r, set()).add(ins.src.name)
                     continue
                 rng = range_of(ins) if isinstance(ins, (BinOp, Load, Mov, Cmp)) else None
-                defs.setdefault(r, []).append(parse_condition(rng) if rng else None)
+                was = hull.get(r, (MAX64 + 1, MIN64 - 1))
+                if rng is None or was is None:
+                    hull[r] = None
+                    continue
+                s = parse_condition(rng)
+                hull[r] = (min([was[0]] + [a for a, _ in s]), max([was[1]] + [b for _, b in s]))
     kinds = [f"{s}{w}" for w in WIDTHS for s in "su"]
     out: dict[str, tuple] = {}
     for kind in kinds:
         lo, hi = universe(kind)
-        ok = {r for r, sets in defs.items() if r not in fn.params and all(
-            s is not None and all(lo <= a and b <= hi for a, b in s) for s in sets)}
-        ok |= {r for r in copies if r not in defs and r not in fn.params}
+        ok = {r for r, h in hull.items() if r not in fn.params and h is not None
+              and lo <= h[0] and h[1] <= hi}
+        ok |= {r for r in copies if r not in hull and r not in fn.params}
         changed = True
         while changed:                                 # copies of registers in range
             changed = False

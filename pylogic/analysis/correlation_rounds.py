@@ -31,7 +31,8 @@ rows a whole-module run would give, in the same (sorted) order.
 """
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, groupby
+from operator import itemgetter
 from typing import Optional, Sequence
 
 from facts_gen.extract import MODULE_RELATIONS, RELATIONS, families_for
@@ -208,14 +209,25 @@ def _asked_queries(facts: dict) -> set:
 
 
 def _by_function(facts: dict) -> dict:
-    """function id -> {relation: its rows} (per-file relations left out)."""
+    """function id -> {relation: its rows} (per-file relations left out). (A function's rows of
+    a relation are mostly written together: one step per run of them, not per row.)"""
     out: dict = {}
     for name, rows in facts.items():
         if name in MODULE_RELATIONS:
             continue
-        for row in rows:
-            out.setdefault(row[0], {}).setdefault(name, []).append(row)
+        for f, run in groupby(rows, _FIRST):
+            mine = out.get(f)
+            if mine is None:
+                mine = out[f] = {}
+            got = mine.get(name)
+            if got is None:
+                mine[name] = list(run)
+            else:
+                got.extend(run)
     return out
+
+
+_FIRST = itemgetter(0)
 
 
 def _changed(before: dict, after: dict, facts: dict, call_targets: set) -> set:
