@@ -229,7 +229,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     asserts: list[tuple] = []                    # assert_def candidates (f, i, r, cond)
     n_copy, n_ret, n_res, n_bc = (len(out[r]) for r in ("copy", "return_value", "call_result",
                                                         "branch_compare"))
-    start = {r: len(out[r]) for r in _READ_RELATIONS}      # this module's rows from here
+    start = {r: len(out[r]) for r in READ_RELATIONS}       # this module's rows from here
     rewritten: set[tuple] = set()
     names = frozenset(defined)
     for fn in defined.values():
@@ -297,7 +297,9 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     # the queries sorted again per function and assertion were a third of these facts); kept
     # from module to module (``_DECIDED``): an iterated pass's rounds ask the same pairs again
     decided = _DECIDED if len(_DECIDED) < DECIDED_KEPT else _DECIDED.clear() or _DECIDED
-    readable = _readable(module, relpath, out, start)
+    params = {(function_id(relpath, fn.name), name): p
+              for fn in module.defined_functions() for p, name in enumerate(fn.params)}
+    readable = readable_queries({r: out[r][start[r]:] for r in READ_RELATIONS}, params)
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
         out["correlation_window"].append((f, DEFAULT_WINDOW))
@@ -437,16 +439,19 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
     return pending
 
 
-#: the relations ``_readable`` reads (this module's rows)
-_READ_RELATIONS = ("copy", "call_target", "call_arg", "call_result", "return_value", "cell_def",
+#: the relations ``readable_queries`` reads
+READ_RELATIONS = ("copy", "call_target", "call_arg", "call_result", "return_value", "cell_def",
                    "memory_cell", "query_rewrite", "branch_compare")
 
 
-def _readable(module: Module, relpath: str, out: dict, start: dict) -> dict[str, set]:
+def readable_queries(rows: dict, params: dict) -> dict[str, set]:
     """``{function id: {(rel, c)}}`` (c as written in the facts): the queries whose ``decides``
-    rows of that function ``correlation.dl`` can read; it reads no other row of the table, so
-    the rest are left out (issue #28 item 1: they were most of the table, and ``_edge_decided``
-    and ``_def_decided`` joined every one of them with the function's assertions).
+    rows of that function ``correlation.dl`` can read, given the rows of READ_RELATIONS of one
+    module (``branch_compare``: the branches asked) and ``params`` (``(function id, register)
+    -> position``). It reads no other row of the table, so the rest are left out (issue #28
+    item 1: they were most of the table, and ``_edge_decided`` and ``_def_decided`` joined every
+    one of them with the function's assertions); the functions not named are read nothing of
+    (``correlation_rounds``).
 
     Why no row left out is read. Every rule of correlation.dl that reads ``decides(g, cond, rel,
     c, _)`` has in its body a query (rel c) pending in g (``_cq``, ``_cdef``, ``_cqe``,
@@ -464,8 +469,9 @@ def _readable(module: Module, relpath: str, out: dict, start: dict) -> dict[str,
     and reads the constant ones (a branch's query at the entry; a summary's TRANS path, which
     ``_ccarg`` continues at the call site that asked); a memory cell goes to every caller (a
     branch's at the entry, a summary's TRANS cell through ``_ccont``); ``query_rewrite`` (the
-    question and register it names)."""
-    rows = {r: out[r][start[r]:] for r in _READ_RELATIONS}
+    question and register it names). A function none of these reaches has no pending query and
+    is asked no summary, and every rule reading its facts has one of those in its body (or is
+    one of the two constant-argument rules above, whose caller is named)."""
     copies: dict[tuple, list] = {}
     for f, _, d, w in rows["copy"]:
         copies.setdefault((f, d), []).append(w)
@@ -489,8 +495,6 @@ def _readable(module: Module, relpath: str, out: dict, start: dict) -> dict[str,
         if (f, i) in targets:
             calls.setdefault((f, x), []).append((i, targets[(f, i)], True))
     cells = {(f, x) for f, x in rows["memory_cell"]}
-    params = {(function_id(relpath, fn.name), name): p
-              for fn in module.defined_functions() for p, name in enumerate(fn.params)}
     rewrites: dict[tuple, list] = {}
     for f, _, v, rel, c, w, rel2, c2 in rows["query_rewrite"]:
         rewrites.setdefault((f, v, (rel, c)), []).append((w, (rel2, c2)))

@@ -1,5 +1,5 @@
 """The ``decides`` table holds only the rows correlation.dl can read (facts_gen/interprocedural.py
-``_readable``, issue #28 item 1): every output of correlation.dl is the same as with the table
+``readable_queries``, issue #28 item 1): every output of correlation.dl is the same as with the table
 of every query of the module, on random modules with calls, memory cells, dereferences and
 query rewrites, and on the examples."""
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _modules():
 
 def _rows(module, monkeypatch, cut: bool):
     if not cut:
-        monkeypatch.setattr(ip, "_readable", lambda *_args: _Every())
+        monkeypatch.setattr(ip, "readable_queries", lambda *_args: _Every())
     try:
         return (module_rows(module, "r.pir", relations=OUTPUTS, engine="clingo"),
                 extract_module(module, "r.pir")["decides"])
@@ -66,12 +66,12 @@ def test_the_cut_leaves_rows_out():
     kept = total = 0
     for _name, module in _modules():
         kept += len(extract_module(module, "r.pir")["decides"])
-        saved = ip._readable
-        ip._readable = lambda *_args: _Every()
+        saved = ip.readable_queries
+        ip.readable_queries = lambda *_args: _Every()
         try:
             total += len(extract_module(module, "r.pir")["decides"])
         finally:
-            ip._readable = saved
+            ip.readable_queries = saved
     assert kept < 0.8 * total, (kept, total)
 
 
