@@ -326,6 +326,8 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
 #: Block objects they did not change, and ask for the facts of the whole module every round
 #: (issue #28 item 1)
 _FOLDED = IdentityCache(1 << 14)
+#: a block's registers read beyond its own branch (``_read_beyond_its_branch``), kept likewise
+_READ = IdentityCache(1 << 14)
 #: ``(assertion, queries)`` -> its ``decides`` rows but the function, and ``queries`` -> them
 #: sorted (``interprocedural_facts``): a function of these alone, kept across modules, at most
 #: about DECIDED_KEPT entries (then cleared)
@@ -539,12 +541,19 @@ def _read_beyond_its_branch(fn: Function) -> set[str]:
     (a compare feeding its own block's ``cbr`` is asked about directly: branch_compare)."""
     out: set[str] = set()
     for b in fn.blocks:
-        own = {r for ins in b.instrs for r in ins.defs()}
-        for ins in b.instrs:
-            if isinstance(ins, CondBr) and isinstance(ins.cond, Reg) and ins.cond.name in own:
-                continue
-            out.update(op.name for op in ins.uses() if isinstance(op, Reg))
+        out |= _READ.get_or_compute(b, lambda: _read_in_block(b))
     return out
+
+
+def _read_in_block(b) -> frozenset:
+    """``_read_beyond_its_branch`` of one block (what it reads depends on it alone)."""
+    own = {r for ins in b.instrs for r in ins.defs()}
+    out: set[str] = set()
+    for ins in b.instrs:
+        if isinstance(ins, CondBr) and isinstance(ins.cond, Reg) and ins.cond.name in own:
+            continue
+        out.update(op.name for op in ins.uses() if isinstance(op, Reg))
+    return frozenset(out)
 
 
 def _compare_shape(ins: Cmp) -> Optional[tuple[str, str, int]]:
