@@ -27,8 +27,8 @@ the only seeds of contexts -- are restricted to them for the engine, every other
 but for the functions those branches cannot read and the ``decides`` rows they cannot read
 (``_read_only``), so the summaries they ask are computed fresh, from current facts. A summary
 instance asked by a kept branch (transitively) lies in that branch's reads, so it is unchanged
-too and keeps its rows. The rows handed to the pass are the whole facts, the fresh rows and the kept ones: the
-rows a whole-module run would give, in the same (sorted) order.
+too and keeps its rows. The rows handed to the pass are the whole facts, the fresh rows and the
+kept ones: the rows a whole-module run would give, in the same (sorted) order.
 """
 from __future__ import annotations
 

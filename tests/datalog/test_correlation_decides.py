@@ -1,7 +1,8 @@
-"""The ``decides`` table holds only the rows correlation.dl can read (facts_gen/interprocedural.py
-``readable_queries``, issue #28 item 1): every output of correlation.dl is the same as with the table
-of every query of the module, on random modules with calls, memory cells, dereferences and
-query rewrites, and on the examples."""
+"""The ``decides`` table holds only the rows correlation.dl can read (``readable_queries`` of
+facts_gen/interprocedural.py, issue #28 item 1): every output of correlation.dl is the same as
+with the table of every query of the module, on random modules with calls, memory cells,
+dereferences and query rewrites, on the examples, and on modules whose one question is decided
+only in another function."""
 from __future__ import annotations
 
 import random
@@ -52,7 +53,8 @@ def _rows(module, monkeypatch, cut: bool):
         monkeypatch.undo()
 
 
-@pytest.mark.parametrize("name,module", list(_modules()), ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize("name,module", list(_modules()),
+                         ids=lambda x: x if isinstance(x, str) else "")
 def test_the_cut_table_gives_every_output_unchanged(name, module, monkeypatch):
     full, full_decides = _rows(module, monkeypatch, cut=False)
     cut, cut_decides = _rows(module, monkeypatch, cut=True)
