@@ -229,6 +229,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     asserts: list[tuple] = []                    # assert_def candidates (f, i, r, cond)
     n_copy, n_ret, n_res, n_bc = (len(out[r]) for r in ("copy", "return_value", "call_result",
                                                         "branch_compare"))
+    start = {r: len(out[r]) for r in READ_RELATIONS}       # this module's rows from here
     rewritten: set[tuple] = set()
     names = frozenset(defined)
     for fn in defined.values():
@@ -296,13 +297,17 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     # the queries sorted again per function and assertion were a third of these facts); kept
     # from module to module (``_DECIDED``): an iterated pass's rounds ask the same pairs again
     decided = _DECIDED if len(_DECIDED) < DECIDED_KEPT else _DECIDED.clear() or _DECIDED
+    params = {(function_id(relpath, fn.name), name): p
+              for fn in module.defined_functions() for p, name in enumerate(fn.params)}
+    readable = readable_queries({r: out[r][start[r]:] for r in READ_RELATIONS}, params)
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
         out["correlation_window"].append((f, DEFAULT_WINDOW))
         near = queries if small else set().union(*(own.get(g, set())
                                                    for g in neighbours.get(f, {f})))
-        near = frozenset(near.union(*(extra.get(g, set())
-                                      for g in neighbours.get(f, {f}) | {f})))
+        near = near.union(*(extra.get(g, set()) for g in neighbours.get(f, {f}) | {f}))
+        can = readable.get(f, ())
+        near = frozenset(q for q in near if (q[0], str(q[1])) in can)
         for cond in sorted(mine):
             if cond.startswith("eq "):
                 out["const_cond"].append((f, cond[3:], cond))
@@ -321,6 +326,8 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
 #: Block objects they did not change, and ask for the facts of the whole module every round
 #: (issue #28 item 1)
 _FOLDED = IdentityCache(1 << 14)
+#: a block's registers read beyond its own branch (``_read_beyond_its_branch``), kept likewise
+_READ = IdentityCache(1 << 14)
 #: ``(assertion, queries)`` -> its ``decides`` rows but the function, and ``queries`` -> them
 #: sorted (``interprocedural_facts``): a function of these alone, kept across modules, at most
 #: about DECIDED_KEPT entries (then cleared)
@@ -434,17 +441,119 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
     return pending
 
 
+#: the relations ``readable_queries`` reads
+READ_RELATIONS = ("copy", "call_target", "call_arg", "call_result", "return_value", "cell_def",
+                   "memory_cell", "query_rewrite", "branch_compare")
+
+
+def readable_queries(rows: dict, params: dict) -> dict[str, set]:
+    """``{function id: {(rel, c)}}`` (c as written in the facts): the queries whose ``decides``
+    rows of that function ``correlation.dl`` can read, given the rows of READ_RELATIONS of one
+    module (``branch_compare``: the branches asked) and ``params`` (``(function id, register)
+    -> position``). It reads no other row of the table, so the rest are left out (issue #28
+    item 1: they were most of the table, and ``_edge_decided`` and ``_def_decided`` joined every
+    one of them with the function's assertions); the functions not named are read nothing of
+    (``correlation_rounds``).
+
+    Why no row left out is read. Every rule of correlation.dl that reads ``decides(g, cond, rel,
+    c, _)`` has in its body a query (rel c) pending in g (``_cq``, ``_cdef``, ``_cqe``,
+    ``_csummed``: ``_def_decided``, ``_edge_decided`` and ``_deref_decides`` are negated only
+    next to one), or a summary (rel c) asked of g (``_csum``: its constant returns), or is one of
+    the two rules reading a caller g's constant argument for a query (rel c) pending on the
+    callee's parameter (``_cans`` at the entry, ``correlation_call``). So the table needs (g, rel,
+    c) for those alone. They are bounded by a closure over (function, register or cell, query)
+    that follows every rule making a pending query on a new register, function or question,
+    without their conditions (blocks, depth, budget, window, context), so it only adds:
+    branch_compare (the seeds); copy (a copy's source; a cell's load and store); a call defining
+    v -- its result or a cell it may store (``call_result``, ``cell_def`` with ``call_target``,
+    also a split call's) -- asks its callee's summary (``_csum``, ``_ccsum``: the returned
+    registers, the cell at its returns); a parameter goes to every call site's register argument
+    and reads the constant ones (a branch's query at the entry; a summary's TRANS path, which
+    ``_ccarg`` continues at the call site that asked); a memory cell goes to every caller (a
+    branch's at the entry, a summary's TRANS cell through ``_ccont``); ``query_rewrite`` (the
+    question and register it names). A function none of these reaches has no pending query and
+    is asked no summary, and every rule reading its facts has one of those in its body (or is
+    one of the two constant-argument rules above, whose caller is named)."""
+    copies: dict[tuple, list] = {}
+    for f, _, d, w in rows["copy"]:
+        copies.setdefault((f, d), []).append(w)
+    targets = {(f, i): g for f, i, g in rows["call_target"]}
+    callers: dict[str, set] = {}
+    for (f, _), g in targets.items():
+        callers.setdefault(g, set()).add(f)
+    sites: dict[tuple, list] = {}                # (callee, position) -> (caller, kind, text)
+    for f, i, pos, kind, text in rows["call_arg"]:
+        if (f, i) in targets:
+            sites.setdefault((targets[(f, i)], pos), []).append((f, kind, text))
+    rets: dict[str, list] = {}
+    for h, _, kind, text in rows["return_value"]:
+        if kind == "reg":
+            rets.setdefault(h, []).append(text)
+    calls: dict[tuple, list] = {}                # (f, v) -> (call, callee, v is a cell)
+    for f, i, r in rows["call_result"]:
+        if (f, i) in targets:
+            calls.setdefault((f, r), []).append((i, targets[(f, i)], False))
+    for f, i, x in rows["cell_def"]:
+        if (f, i) in targets:
+            calls.setdefault((f, x), []).append((i, targets[(f, i)], True))
+    cells = {(f, x) for f, x in rows["memory_cell"]}
+    rewrites: dict[tuple, list] = {}
+    for f, _, v, rel, c, w, rel2, c2 in rows["query_rewrite"]:
+        rewrites.setdefault((f, v, (rel, c)), []).append((w, (rel2, c2)))
+    readable: dict[str, set] = {}
+    seen: set = set()
+    work: list = []
+
+    def add(f, v, q):
+        if (f, v, q) not in seen:
+            seen.add((f, v, q))
+            work.append((f, v, q))
+    for f, _, v, rel, c in rows["branch_compare"]:
+        add(f, v, (rel, c))
+    while work:
+        f, v, q = work.pop()
+        readable.setdefault(f, set()).add(q)
+        for w in copies.get((f, v), ()):
+            add(f, w, q)
+        for i, h, cell in calls.get((f, v), ()):
+            readable.setdefault(h, set()).add(q)
+            if cell:
+                add(h, v, q)
+            else:
+                for w in rets.get(h, ()):
+                    add(h, w, q)
+        if (f, v) in params:
+            for g, kind, text in sites.get((f, params[(f, v)]), ()):
+                if kind == "reg":
+                    add(g, text, q)
+                else:
+                    readable.setdefault(g, set()).add(q)
+        if (f, v) in cells:
+            for g in callers.get(f, ()):
+                add(g, v, q)
+        for w, q2 in rewrites.get((f, v, q), ()):
+            add(f, w, q2)
+    return readable
+
+
 def _read_beyond_its_branch(fn: Function) -> set[str]:
     """Registers read other than as the condition of a ``cbr`` in the block that computes them
     (a compare feeding its own block's ``cbr`` is asked about directly: branch_compare)."""
     out: set[str] = set()
     for b in fn.blocks:
-        own = {r for ins in b.instrs for r in ins.defs()}
-        for ins in b.instrs:
-            if isinstance(ins, CondBr) and isinstance(ins.cond, Reg) and ins.cond.name in own:
-                continue
-            out.update(op.name for op in ins.uses() if isinstance(op, Reg))
+        out |= _READ.get_or_compute(b, lambda: _read_in_block(b))
     return out
+
+
+def _read_in_block(b) -> frozenset:
+    """``_read_beyond_its_branch`` of one block (what it reads depends on it alone)."""
+    own = {r for ins in b.instrs for r in ins.defs()}
+    out: set[str] = set()
+    for ins in b.instrs:
+        if isinstance(ins, CondBr) and isinstance(ins.cond, Reg) and ins.cond.name in own:
+            continue
+        out.update(op.name for op in ins.uses() if isinstance(op, Reg))
+    return frozenset(out)
 
 
 def _compare_shape(ins: Cmp) -> Optional[tuple[str, str, int]]:

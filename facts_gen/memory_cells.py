@@ -131,6 +131,11 @@ def _function_accesses(fn, names: frozenset):
 #: (an iterated pass's rounds keep the blocks they did not change: ``identity_cache.BodyCache``)
 _ACCESSES = BodyCache(1 << 12)
 _COPIES = IdentityCache(1 << 14)
+#: a function body's callees and its ``_function_cell_facts``, kept by body and what else they
+#: read (``memory_cell_facts``: the module's cells, the function's own accesses of them, its
+#: callees' writes, main's initial bytes)
+_CALLEES = BodyCache(1 << 12)
+_PARTS = BodyCache(1 << 12)
 
 
 def cell_name(g: str, offset: int) -> str:
@@ -197,47 +202,73 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
     cells, named = tracked_cells(module)
     writers = _writers(module, named)
     inits = {g.name: g.init for g in module.globals}
+    names = tuple(sorted(cells))
+    mine_named: dict[str, list] = {}               # function -> its named accesses
+    for key, cell in named.items():
+        mine_named.setdefault(key[0], []).append((key, cell))
     for fn in module.defined_functions():
         if not fn.blocks:
             continue
         f = function_id(relpath, fn.name)
-        mine = conds.setdefault(f, {"eq 0"})
-        for x in sorted(cells):
-            out["memory_cell"].append((f, x))
-        if fn.name.lstrip("@") == "main":
-            for x, (g, off, size, signed) in sorted(cells.items()):
-                raw = int.from_bytes(inits[g][off:off + size].ljust(size, b"\0"), "little")
-                cond = f"eq {_extend(raw, size, signed)}"
-                out["cell_init"].append((f, x, cond))
-                mine.add(cond)
-        for b in fn.blocks:
-            same = _COPIES.get_or_compute(b, lambda: _copies_in_block(b))
-            for k, ins in enumerate(b.instrs):
-                i = instr_id(b.label, k)
-                if k in same:
-                    for r in sorted(same[k]):
-                        out["deref"].append((f, i, r))               # PathFinder source 4
-                    mine.add("ne 0")
-                cell = named.get((fn.name, b.label, k))
-                if isinstance(ins, Load) and cell is not None and ins.guard is None:
-                    out["copy"].append((f, i, ins.dest, cell))
-                elif isinstance(ins, Store) and cell is not None:
-                    _, _, size, signed = cells[cell]
-                    out["cell_def"].append((f, i, cell))
-                    if ins.guard is not None:
-                        continue
-                    if isinstance(ins.value, Reg) and size >= 8:
-                        out["copy"].append((f, i, cell, ins.value.name))
-                    elif isinstance(ins.value, Reg):
-                        out["assert_def"].append((f, i, cell, _range(size, signed)))
-                        mine.add(_range(size, signed))
-                    elif not isinstance(ins.value, GlobalAddr):
-                        cond = f"eq {_extend(ins.value.value, size, signed)}"
-                        out["assert_def"].append((f, i, cell, cond))
-                        mine.add(cond)
-                elif isinstance(ins, Call) and ins.callee in writers:
-                    for x in sorted(writers[ins.callee]):
-                        out["cell_def"].append((f, i, x))
+        accesses = tuple(sorted(mine_named.get(fn.name, ())))
+        used = {cell for _, cell in accesses}
+        callees = _CALLEES.get_or_compute(fn, None, lambda: frozenset(
+            ins.callee for b in fn.blocks for ins in b.instrs if isinstance(ins, Call)))
+        key = (relpath, fn.name, names, accesses, tuple((x, cells[x]) for x in sorted(used)),
+               tuple((c, frozenset(writers[c])) for c in sorted(callees) if c in writers),
+               tuple((x, cells[x], inits[cells[x][0]]) for x in names)
+               if fn.name.lstrip("@") == "main" else ())
+        rows, mine = _PARTS.get_or_compute(fn, key, lambda: _function_cell_facts(
+            fn, f, cells, dict(accesses), writers, inits))
+        for name, part in rows.items():
+            out[name].extend(part)
+        conds.setdefault(f, {"eq 0"}).update(mine)
+
+
+def _function_cell_facts(fn, f: str, cells: dict, named: dict, writers: dict,
+                         inits: dict) -> tuple[dict, set]:
+    """``memory_cell_facts`` of one function ``fn`` (id ``f``): its rows per relation, and the
+    assertions they add to its ``conds``."""
+    out: dict[str, list] = {r: [] for r in ("memory_cell", "cell_init", "deref", "copy",
+                                            "cell_def", "assert_def")}
+    mine: set[str] = set()
+    for x in sorted(cells):
+        out["memory_cell"].append((f, x))
+    if fn.name.lstrip("@") == "main":
+        for x, (g, off, size, signed) in sorted(cells.items()):
+            raw = int.from_bytes(inits[g][off:off + size].ljust(size, b"\0"), "little")
+            cond = f"eq {_extend(raw, size, signed)}"
+            out["cell_init"].append((f, x, cond))
+            mine.add(cond)
+    for b in fn.blocks:
+        same = _COPIES.get_or_compute(b, lambda: _copies_in_block(b))
+        for k, ins in enumerate(b.instrs):
+            i = instr_id(b.label, k)
+            if k in same:
+                for r in sorted(same[k]):
+                    out["deref"].append((f, i, r))               # PathFinder source 4
+                mine.add("ne 0")
+            cell = named.get((fn.name, b.label, k))
+            if isinstance(ins, Load) and cell is not None and ins.guard is None:
+                out["copy"].append((f, i, ins.dest, cell))
+            elif isinstance(ins, Store) and cell is not None:
+                _, _, size, signed = cells[cell]
+                out["cell_def"].append((f, i, cell))
+                if ins.guard is not None:
+                    continue
+                if isinstance(ins.value, Reg) and size >= 8:
+                    out["copy"].append((f, i, cell, ins.value.name))
+                elif isinstance(ins.value, Reg):
+                    out["assert_def"].append((f, i, cell, _range(size, signed)))
+                    mine.add(_range(size, signed))
+                elif not isinstance(ins.value, GlobalAddr):
+                    cond = f"eq {_extend(ins.value.value, size, signed)}"
+                    out["assert_def"].append((f, i, cell, cond))
+                    mine.add(cond)
+            elif isinstance(ins, Call) and ins.callee in writers:
+                for x in sorted(writers[ins.callee]):
+                    out["cell_def"].append((f, i, x))
+    return {r: rows for r, rows in out.items() if rows}, mine
 
 
 def _copies_in_block(block) -> dict[int, set[str]]:

@@ -147,8 +147,7 @@ def arithmetic_steps(fn: Function, range_of) -> list[tuple]:
     ``step`` = ``("add", K, in_range)`` or ``("sext"|"zext", W, in_range)``; ``in_range``: the
     widths ("s32", ...) every definition of ``a`` in ``fn`` lies within (``range_of(ins)``: the
     assertion text of an instruction's result, or None)."""
-    ranges = _in_range(fn, range_of)
-    out = []
+    found = []                                   # (block, index, v, a, what, arg)
     for b in fn.blocks:
         for k, ins in enumerate(b.instrs):
             if not isinstance(ins, BinOp) or ins.guard is not None:
@@ -158,17 +157,23 @@ def arithmetic_steps(fn: Function, range_of) -> list[tuple]:
                 a, x = x, a
             if ins.op in ("add", "sub") and isinstance(a, Reg) and isinstance(x, Imm):
                 kk = x.value if ins.op == "add" else -x.value
-                out.append((b.label, k, ins.dest, a.name, ("add", kk, ranges.get(a.name, ()))))
+                found.append((b.label, k, ins.dest, a.name, "add", kk))
             elif ins.op == "and" and isinstance(a, Reg) and isinstance(x, Imm):
-                w = {(1 << w) - 1: w for w in WIDTHS}.get(x.value)
+                w = _MASKS.get(x.value)
                 if w is not None:
-                    out.append((b.label, k, ins.dest, a.name, ("zext", w, ranges.get(a.name, ()))))
+                    found.append((b.label, k, ins.dest, a.name, "zext", w))
             elif ins.op == "sar" and isinstance(a, Reg) and isinstance(x, Imm) and 64 - x.value in WIDTHS:
                 src = _shl_source(b.instrs, k, a.name, x.value)
                 if src is not None:
-                    out.append((b.label, k, ins.dest, src,
-                                ("sext", 64 - x.value, ranges.get(src, ()))))
-    return out
+                    found.append((b.label, k, ins.dest, src, "sext", 64 - x.value))
+    if not found:
+        return []
+    ranges = _in_range(fn, range_of, {a for _, _, _, a, _, _ in found})
+    return [(label, k, v, a, (what, arg, ranges.get(a, ()))) for label, k, v, a, what, arg in found]
+
+
+#: an ``and`` mask -> the width it zero-extends from
+_MASKS = {(1 << w) - 1: w for w in WIDTHS}
 
 
 def _shl_source(instrs, k: int, t: str, s: int) -> Optional[str]:
@@ -186,33 +191,55 @@ def _shl_source(instrs, k: int, t: str, s: int) -> Optional[str]:
     return None
 
 
-def _in_range(fn: Function, range_of) -> dict[str, tuple]:
+def _in_range(fn: Function, range_of, wanted=None) -> dict[str, tuple]:
     """register -> the widths ("s8", "u16", ...) all its definitions lie within (parameters
-    and guarded definitions lie within none; an unwritten register reads 0)."""
-    defs: dict[str, list] = {}
-    copies: dict[str, set] = {}
+    and guarded definitions lie within none; an unwritten register reads 0); ``wanted``: the
+    registers asked about (default every one). A copy lies within what its sources lie within,
+    so a register is within a width when it and every register its copies read, transitively,
+    are no parameter and have definitions (other than copies) all within it."""
+    defs: dict[str, list] = {}                     # register -> its other definitions
+    copies: dict[str, set] = {}                    # register -> the registers it copies
     for b in fn.blocks:
         for ins in b.instrs:
             for r in ins.defs():
                 if isinstance(ins, Mov) and isinstance(ins.src, Reg) and ins.guard is None:
                     copies.setdefault(r, set()).add(ins.src.name)
-                    continue
+                else:
+                    defs.setdefault(r, []).append(ins)
+    hulls: dict[str, Optional[tuple]] = {}
+
+    def hull(r: str) -> Optional[tuple]:
+        """(least, greatest) value of r's definitions (not copies), None: one is unknown."""
+        if r not in hulls:
+            lo, hi = MAX64 + 1, MIN64 - 1
+            for ins in defs[r]:
                 rng = range_of(ins) if isinstance(ins, (BinOp, Load, Mov, Cmp)) else None
-                defs.setdefault(r, []).append(parse_condition(rng) if rng else None)
-    kinds = [f"{s}{w}" for w in WIDTHS for s in "su"]
+                if rng is None:
+                    hulls[r] = None
+                    return None
+                for a, b in parse_condition(rng):
+                    lo, hi = min(lo, a), max(hi, b)
+            hulls[r] = (lo, hi)
+        return hulls[r]
+    params = set(fn.params)
     out: dict[str, tuple] = {}
-    for kind in kinds:
-        lo, hi = universe(kind)
-        ok = {r for r, sets in defs.items() if r not in fn.params and all(
-            s is not None and all(lo <= a and b <= hi for a, b in s) for s in sets)}
-        ok |= {r for r in copies if r not in defs and r not in fn.params}
-        changed = True
-        while changed:                                 # copies of registers in range
-            changed = False
-            for r in list(ok):
-                if any(src not in ok for src in copies.get(r, ())):
-                    ok.discard(r)
-                    changed = True
-        for r in ok:
-            out[r] = out.get(r, ()) + (kind,)
+    for a in (set(defs) | set(copies)) if wanted is None else wanted:
+        seen, work = {a}, [a]
+        while work:
+            for src in copies.get(work.pop(), ()):
+                if src not in seen:
+                    seen.add(src)
+                    work.append(src)
+        if any(r in params or (r not in defs and r not in copies) or
+               (r in defs and hull(r) is None) for r in seen):
+            continue
+        bounds = [hull(r) for r in seen if r in defs]
+        lo = min((h[0] for h in bounds), default=MAX64 + 1)
+        hi = max((h[1] for h in bounds), default=MIN64 - 1)
+        got = tuple(kind for kind in _KINDS if universe(kind)[0] <= lo and hi <= universe(kind)[1])
+        if got:
+            out[a] = got
     return out
+
+
+_KINDS = tuple(f"{s}{w}" for w in WIDTHS for s in "su")

@@ -23,18 +23,21 @@ part of (b)). A branch whose reads (a)-(c) of the previous round miss ``changed`
 facts now, so it derives the same rows (a Datalog program's rows are a function of its facts;
 what it reads of them is what it reached, and what it reached is decided by those same facts).
 The round asks the others (new branches included): ``branch_compare`` and ``branch_pair`` --
-the only seeds of contexts -- are restricted to them for the engine, every other fact is whole,
-so the summaries they ask are computed fresh, from current facts. A summary instance asked by a
-kept branch (transitively) lies in that branch's reads, so it is unchanged too and keeps its
-rows. The rows handed to the pass are the whole facts, the fresh rows and the kept ones: the
-rows a whole-module run would give, in the same (sorted) order.
+the only seeds of contexts -- are restricted to them for the engine, every other fact is whole
+but for the functions those branches cannot read and the ``decides`` rows they cannot read
+(``_read_only``), so the summaries they ask are computed fresh, from current facts. A summary
+instance asked by a kept branch (transitively) lies in that branch's reads, so it is unchanged
+too and keeps its rows. The rows handed to the pass are the whole facts, the fresh rows and the
+kept ones: the rows a whole-module run would give, in the same (sorted) order.
 """
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, groupby
+from operator import itemgetter
 from typing import Optional, Sequence
 
 from facts_gen.extract import MODULE_RELATIONS, RELATIONS, families_for
+from facts_gen.interprocedural import READ_RELATIONS, readable_queries
 from facts_gen.naming import escape_field
 from pylogic.analysis import catalog
 from pylogic.analysis.run import analysis_groups, extract, run_analyses
@@ -103,8 +106,7 @@ class CorrelationRounds:
             for s in SEEDS:
                 if s in facts:
                     engine_facts[s] = [row for row in facts[s] if row[:2] in ask]
-        asked = _asked_queries(engine_facts)
-        engine_facts["decides"] = [row for row in facts["decides"] if row[2:4] in asked]
+        _read_only(engine_facts)
         groups = analysis_groups([(module, self.relpath)], self.trace_outputs)
         run = run_analyses(engine_facts, groups, self.engine, outputs=self.trace_outputs)
         if run.failures:
@@ -187,35 +189,46 @@ class CorrelationRounds:
         self._touched = touched
 
 
-def _asked_queries(facts: dict) -> set:
-    """Every ``(rel, c)`` a query of this run can carry: the branches' own and, closed under
-    ``query_rewrite``, what they are rewritten to (summaries and memory cells keep the question
-    they were asked). ``decides`` is read only at a query's ``(rel, c)`` (its helper relations
-    ``_edge_decided``, ``_def_decided``, ``_deref_decided`` are negated only there), so its other
-    rows cannot change an output; they were most of the rows the engine grounded before any
-    question (``_edge_decided``: every asserting edge times every question of the module)."""
-    asked = {row[3:5] for row in facts.get("branch_compare", ())}
-    steps: dict = {}
-    for row in facts.get("query_rewrite", ()):
-        steps.setdefault(row[3:5], set()).add(row[6:8])
-    work = list(asked)
-    while work:
-        for q in steps.get(work.pop(), ()):
-            if q not in asked:
-                asked.add(q)
-                work.append(q)
-    return asked
+def _read_only(facts: dict) -> None:
+    """Cut ``facts`` (the engine's, seeds restricted to the branches asked) to what the asked
+    questions can read: the rows of the functions ``readable_queries`` names (a query of these
+    branches can be pending there, or a summary asked, or a constant argument read) and of the
+    functions of the asked pair branches (pairs.dl stays in its function); of ``decides``, the
+    rows of those functions' readable questions. Every rule of correlation.dl reading a
+    function's facts has such a query, summary or argument of that function in its body
+    (``readable_queries``), or reads ``memory_cell`` for the cells' names, which every function
+    has alike; so the other rows cannot change an output (issue #28 item 1: a later round of
+    icbe asks a third of the branches, which reach few functions)."""
+    readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS},
+                                {(f, name): k for f, k, name in facts.get("param", ())})
+    read = set(readable) | {row[0] for row in facts.get("branch_pair", ())}
+    for r, rows in facts.items():
+        if r not in MODULE_RELATIONS:
+            facts[r] = [row for row in rows if row[0] in read]
+    facts["decides"] = [row for row in facts.get("decides", ())
+                        if (row[2], row[3]) in readable.get(row[0], ())]
 
 
 def _by_function(facts: dict) -> dict:
-    """function id -> {relation: its rows} (per-file relations left out)."""
+    """function id -> {relation: its rows} (per-file relations left out). (A function's rows of
+    a relation are mostly written together: one step per run of them, not per row.)"""
     out: dict = {}
     for name, rows in facts.items():
         if name in MODULE_RELATIONS:
             continue
-        for row in rows:
-            out.setdefault(row[0], {}).setdefault(name, []).append(row)
+        for f, run in groupby(rows, _FIRST):
+            mine = out.get(f)
+            if mine is None:
+                mine = out[f] = {}
+            got = mine.get(name)
+            if got is None:
+                mine[name] = list(run)
+            else:
+                got.extend(run)
     return out
+
+
+_FIRST = itemgetter(0)
 
 
 def _changed(before: dict, after: dict, facts: dict, call_targets: set) -> set:

@@ -189,3 +189,55 @@ def test_a_kept_branch_keeps_the_summaries_it_asked():
     kept = module_rows(far, "t.pir", relations=NEEDS)["correlation_return"]
     assert {row[0] for row in kept} == {"t.pir::f", "t.pir::g"}
 
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_memory_modules_give_the_whole_module_rows(seed):
+    """A round's facts are cut to the functions its questions can read (``_read_only``): a memory
+    cell's query goes to every caller and into the callees that may store it."""
+    from tests.datalog.correlation_memory_oracle import random_memory_module
+    rng = random.Random(seed)
+    module = random_memory_module(rng, functions=4, allocas=seed % 2 == 1)
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    _assert_same(rounds, module)
+    for _ in range(4):
+        edited = _edited(module, rng)
+        if edited is not None:
+            module = edited
+            _assert_same(rounds, module)
+
+
+PAIRS_ONLY = """func f(x, y) {
+entry:
+    t = cmp.lt x, y
+    cbr t, again, no
+again:
+    u = cmp.lt x, y
+    cbr u, yes, no
+yes:
+    ret 1
+no:
+    ret 0
+}
+func main() {
+entry:
+    r = call f(1, 2)
+    print r
+    ret 0
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["entry", "summary", "param", "returned", "pairs"])
+def test_a_question_read_in_another_function_gives_the_whole_module_rows(name):
+    """Each module's only branch is decided in another function (tests/datalog/
+    test_correlation_decides.py), or is a pair question in a function no other question reaches:
+    the round keeps those functions' facts."""
+    from tests.datalog import test_correlation_decides as cases
+    text = {"entry": cases.CELL_AT_ENTRY, "summary": cases.CELL_SUMMARY, "param": cases.PARAM,
+            "returned": cases.RETURNED, "pairs": PAIRS_ONLY}[name]
+    module = parse_module(text)
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    got = rounds.rows(module)
+    assert "TRUE" in {row[2] for row in got["correlation"]}
+    _assert_same(CorrelationRounds("t.pir", NEEDS, "clingo"), module)
