@@ -61,18 +61,25 @@ def _edited(module, rng: random.Random):
                                                       for f in module.functions))
 
 
+def _rounds_of_edits(module, rng, edits: int) -> CorrelationRounds:
+    """Rounds over ``module`` and up to ``edits`` random edits of it, each round's rows checked
+    against a whole-module run."""
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    _assert_same(rounds, module)
+    for _ in range(edits):
+        edited = _edited(module, rng)
+        if edited is not None:
+            module = edited
+            _assert_same(rounds, module)
+    return rounds
+
+
 @pytest.mark.parametrize("seed", range(16))
 @pytest.mark.slow
 def test_random_edits_give_the_whole_module_rows(seed):
     rng = random.Random(seed)
     module = random_module(rng, functions=5)
-    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
-    _assert_same(rounds, module)
-    for _ in range(12):
-        edited = _edited(module, rng)
-        if edited is not None:
-            module = edited
-            _assert_same(rounds, module)
+    rounds = _rounds_of_edits(module, rng, 12)
     # (not vacuous: edits far from some branch keep it; the first round asks every branch)
     assert rounds.asked[0] == rounds.branches[0]
 
@@ -198,13 +205,7 @@ def test_memory_modules_give_the_whole_module_rows(seed):
     from tests.datalog.correlation_memory_oracle import random_memory_module
     rng = random.Random(seed)
     module = random_memory_module(rng, functions=4, allocas=seed % 2 == 1)
-    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
-    _assert_same(rounds, module)
-    for _ in range(4):
-        edited = _edited(module, rng)
-        if edited is not None:
-            module = edited
-            _assert_same(rounds, module)
+    _rounds_of_edits(module, rng, 4)
 
 
 PAIRS_ONLY = """func f(x, y) {

@@ -125,18 +125,8 @@ no:
 """
 
 
-@pytest.mark.parametrize("text", [CELL_AT_ENTRY, CELL_SUMMARY], ids=["entry", "summary"])
-def test_a_question_decided_through_a_cell_in_another_function(text, monkeypatch):
-    module = parse_module(text)
-    full, _ = _rows(module, monkeypatch, cut=False)
-    cut, _ = _rows(module, monkeypatch, cut=True)
-    assert [row[2] for row in cut["correlation"]] == ["TRUE"]
-    for r in OUTPUTS:
-        assert sorted(cut[r]) == sorted(full[r]), r
-
-
-# Decided by a constant two steps away: through a parameter to the caller's register argument
-# (PARAM), through a returned register to the callee's callee (RETURNED).
+# Decided by a constant two steps away, without memory: through a parameter to the caller's
+# register argument (PARAM), through a returned register to the callee's callee (RETURNED).
 PARAM = """func check(x) {
 entry:
     t = cmp.eq x, 5
@@ -177,7 +167,8 @@ no:
 """
 
 
-@pytest.mark.parametrize("text", [PARAM, RETURNED], ids=["param", "returned"])
+@pytest.mark.parametrize("text", [CELL_AT_ENTRY, CELL_SUMMARY, PARAM, RETURNED],
+                         ids=["cell-entry", "cell-summary", "param", "returned"])
 def test_a_question_decided_in_another_function(text, monkeypatch):
     module = parse_module(text)
     full, _ = _rows(module, monkeypatch, cut=False)
