@@ -50,8 +50,8 @@ import heapq
 from typing import Callable, Optional
 
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (Alloca, BinOp, Call, Function, GlobalAddr, Imm, Load, Mov, Reg,
-                              Store, branch_targets)
+from pylogic.ir.model import (Alloca, BinOp, Br, Call, CondBr, Function, GlobalAddr, Imm, Load,
+                              Mov, Reg, Store, branch_targets)
 from pylogic.flow.known_bytes import contents_bytes, load_value, memory_write
 from pylogic.flow.memory_writes import NO_WRITE_BUILTINS, builtin_called
 from pylogic.flow.reaching import constant_branch
@@ -172,9 +172,11 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
         label = order[heapq.heappop(work)]
         queued.discard(label)
         state = into[label]
-        last = len(blocks[label].instrs) - 1
+        block = blocks[label]
+        last = len(block.instrs) - 1
         loads = before_loads[label] = []
-        for k, ins in enumerate(blocks[label].instrs):
+        # only these instructions read or change the state or leave the block (``_events``)
+        for k, ins in block.derived("_memory_events", _events):
             if isinstance(ins, Load):
                 loads.append((k, ins, state))
             if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
@@ -201,6 +203,14 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                     if None not in data:
                         out[(label, k)] = load_value(data, ins.signed)
     return out
+
+
+def _events(block) -> tuple:
+    """``(index, instruction)`` of the loads, stores, calls, allocas and branches of ``block``:
+    ``step`` leaves the state as it is at any other instruction (``memory_write`` gives it no
+    write and it is no call), which has no branch target either, so the walk skips it."""
+    return tuple((k, ins) for k, ins in enumerate(block.instrs)
+                 if isinstance(ins, (Load, Store, Call, Alloca, Br, CondBr)))
 
 
 class _Addresses:
