@@ -549,9 +549,9 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         v = _version(label, "ours", result.module, None, cases, fuel, base_runs)
         v.pop("_runs", None)
         v.update(ran["timing"])
-        v["passes"] = [p.totals() for p in result.passes]
-        if v["verdict"] == IDENTICAL and result.passes:
-            constants[tuple(pipeline)] = constant_keys(result.passes[-1].record)
+        v["passes"] = result.totals
+        if v["verdict"] == IDENTICAL and result.totals:
+            constants[tuple(pipeline)] = result.constants
         if tuple(pipeline) == ("if-convert",):
             converted = result.module
         rec["versions"].append(v)
@@ -585,10 +585,56 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     return rec
 
 
+#: workers are forked: they inherit what :func:`warm_up` built (and the module being measured)
+_FORK = multiprocessing.get_context("fork")
+
+
+@dataclasses.dataclass
+class OursResult:
+    """What the program's worker needs of one of our pipelines' runs: the optimized module, each
+    pass's totals (``PassResult.totals``) and the constants its last record used
+    (``constant_keys``)."""
+    module: object
+    totals: list
+    constants: set
+
+
 def _run_ours(tagged, pipeline, name: str, engine: str) -> dict:
-    """``{"result", "timing"}`` of our ``pipeline`` on ``tagged`` (CPU and wall seconds, under
-    ``PASS_TIMEOUT``; the output's sha256, for refactoring checks: byte-identical before/after),
-    or ``{"error": row}``."""
+    """:func:`_run_ours_here` in a process of its own, forked from the program's worker (opt-14
+    runs each pipeline in a process of its own): what one pipeline derived from this program's
+    objects (blocks' derived values, identity and content caches) is not there for the next;
+    the result comes back as an :class:`OursResult`."""
+    receive, send = _FORK.Pipe(duplex=False)
+    worker = _FORK.Process(target=_ours_in_worker, args=(send, tagged, pipeline, name, engine))
+    worker.start()
+    send.close()
+    try:
+        ran = receive.recv()
+    except EOFError:                    # the worker died without an answer (a crash in C code)
+        ran = None
+    receive.close()
+    worker.join()
+    if ran is None:
+        return {"error": _error(ours_label(pipeline), "ours",
+                                f"pass crashed: worker process exited with {worker.exitcode}")}
+    return ran
+
+
+def _ours_in_worker(send, tagged, pipeline, name: str, engine: str) -> None:
+    ran = _run_ours_here(tagged, pipeline, name, engine)
+    if "result" in ran:
+        result = ran["result"]
+        ran["result"] = OursResult(result.module, [p.totals() for p in result.passes],
+                                   constant_keys(result.passes[-1].record) if result.passes
+                                   else set())
+    send.send(ran)
+    send.close()
+
+
+def _run_ours_here(tagged, pipeline, name: str, engine: str) -> dict:
+    """``{"result", "timing"}`` of our ``pipeline`` on ``tagged`` in this process (CPU and wall
+    seconds, under ``PASS_TIMEOUT``; the output's sha256, for refactoring checks: byte-identical
+    before/after), or ``{"error": row}``."""
     label = ours_label(pipeline)
     unknown = [p for p in pipeline if p not in known_names()]
     if unknown:
@@ -715,7 +761,7 @@ def run(items, ours, llvm, *, fuel=FUEL, normalise=NORMALISE, engine="clingo", j
     once per process."""
     began, records = time.time(), {}
     pending, running = list(enumerate(items)), {}
-    context, jobs = multiprocessing.get_context("fork"), max(1, jobs)
+    context, jobs = _FORK, max(1, jobs)
     while pending or running:
         while pending and len(running) < jobs and (budget is None or time.time() - began < budget):
             k, item = pending.pop(0)

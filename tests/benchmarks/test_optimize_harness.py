@@ -195,3 +195,26 @@ def test_parity_reasons():
     r = rec(12, 10, 11)
     r["versions"][1]["verdict"] = "not compared"
     assert parity_of(r, *pair) is None
+
+
+def test_each_pipeline_runs_in_a_process_of_its_own(monkeypatch):
+    """What one pipeline leaves in its process is not there for the next (opt-14 runs each
+    pipeline in a process of its own), and a pipeline whose process dies gets a row."""
+    seen, original = [], harness.optimize
+
+    def remembering(module, pipeline, *args, **kwargs):
+        seen.append(pipeline)               # in the pipeline's own process only
+        if pipeline == ["die"]:
+            os._exit(3)
+        return original(module, pipeline, *args, **kwargs)
+
+    monkeypatch.setattr(harness, "known_names", lambda: {"if-convert", "die"})
+    monkeypatch.setattr(harness, "optimize", remembering)
+    rec = harness.evaluate("loop_call.pir", "example", os.path.join(harness.EXAMPLES, "loop_call.pir"),
+                           [["if-convert"], ["die"], ["if-convert"]], [])
+    v = rec["versions"]
+    assert [x["pipeline"] for x in v] == ["original", "ours:if-convert", "ours:die",
+                                          "ours:if-convert"]
+    assert v[1]["verdict"] == v[3]["verdict"] == "identical"
+    assert v[2]["detail"] == "pass crashed: worker process exited with 3"
+    assert seen == []                       # this process ran none of them
