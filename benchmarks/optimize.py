@@ -23,6 +23,11 @@ the programs where LLVM executes fewer, as many or more instructions (with and w
 and evaluations. Totals per pipeline are summed over the
 programs where EVERY version was identical, so every column adds up the same programs.
 
+Timing (issue #28 item 1): each program runs in a worker process of its own and each of our
+pipelines in one of its own, forked after an untimed warm-up (``warm_up``: our pipelines once on
+the examples), as opt-14 runs once per program and pipeline; ours' CPU is the pipeline's
+``optimize`` call, opt-14's its whole process (start, parse, passes, print).
+
 Pipelines are data: ``--ours if-convert --ours if-convert,sccp --llvm sccp,adce --llvm
 'default<O2>'``. An LLVM pipeline may carry extra opt arguments after a space, e.g.
 ``--llvm 'default<O2> -vectorize-loops=false -vectorize-slp=false'``. A pass our registry does
