@@ -644,9 +644,7 @@ def _run_ours_here(tagged, pipeline, name: str, engine: str) -> dict:
     unknown = [p for p in pipeline if p not in known_names()]
     if unknown:
         return {"error": _error(label, "ours", f"unknown pass {', '.join(unknown)}")}
-    # a full collection's cost grows with everything this process keeps from the programs
-    # before (caches of 50 csmith programs: up to 5 s inside one pass's window, csmith-49's pde
-    # 0.31 s alone): collected here, outside the window, as in a process per program (opt-14's)
+    # the garbage this process inherited (the original's runs) is collected outside the window
     gc.collect()
     t1, c1 = time.perf_counter(), _cpu()
     try:
