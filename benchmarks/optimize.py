@@ -65,8 +65,6 @@ import fnmatch
 import gc
 import glob
 import hashlib
-import multiprocessing
-import multiprocessing.connection
 import os
 import random
 import re
@@ -80,7 +78,9 @@ from collections import Counter
 from benchmarks.common import children_cpu, command_line, machine_info, read_record, write_record
 from benchmarks.corpus import FLOAT_IR, csmith_program, tree_ssa_programs
 from benchmarks.drivers import add_driver
+from pylogic.analysis.budget import BudgetPool
 from pylogic.analysis.optimize import optimize, static_size
+from pylogic.engines.budget import Child
 from pylogic.errors import PathlogicError
 from pylogic.interp.conditionals import conditional_branches
 from pylogic.interp.differential import (DIFFERENT, IDENTICAL, NOT_COMPARED, compare_runs,
@@ -590,10 +590,6 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     return rec
 
 
-#: workers are forked: they inherit what :func:`warm_up` built (and the module being measured)
-_FORK = multiprocessing.get_context("fork")
-
-
 @dataclasses.dataclass
 class OursResult:
     """What the program's worker needs of one of our pipelines' runs: the optimized module, each
@@ -605,35 +601,24 @@ class OursResult:
 
 
 def _run_ours(tagged, pipeline, name: str, engine: str) -> dict:
-    """:func:`_run_ours_here` in a process of its own, forked from the program's worker (opt-14
-    runs each pipeline in a process of its own): what one pipeline derived from this program's
-    objects (blocks' derived values, identity and content caches) is not there for the next;
-    the result comes back as an :class:`OursResult`."""
-    receive, send = _FORK.Pipe(duplex=False)
-    worker = _FORK.Process(target=_ours_in_worker, args=(send, tagged, pipeline, name, engine))
-    worker.start()
-    send.close()
+    """:func:`_run_ours_here` in a child process of its own (``engines.budget.Child``, forked
+    from the program's worker; opt-14 runs each pipeline in a process of its own): what one
+    pipeline derived from this program's objects (blocks' derived values, identity and content
+    caches) is not there for the next; the result comes back as an :class:`OursResult`."""
     try:
-        ran = receive.recv()
-    except EOFError:                    # the worker died without an answer (a crash in C code)
-        ran = None
-    receive.close()
-    worker.join()
-    if ran is None:
-        return {"error": _error(ours_label(pipeline), "ours",
-                                f"pass crashed: worker process exited with {worker.exitcode}")}
-    return ran
+        return Child(_ours_in_worker, (tagged, pipeline, name, engine)).result()
+    except PathlogicError as exc:       # the child died without an answer (a crash in C code)
+        return {"error": _error(ours_label(pipeline), "ours", f"pass crashed: {exc.message}")}
 
 
-def _ours_in_worker(send, tagged, pipeline, name: str, engine: str) -> None:
+def _ours_in_worker(tagged, pipeline, name: str, engine: str) -> dict:
     ran = _run_ours_here(tagged, pipeline, name, engine)
     if "result" in ran:
         result = ran["result"]
         ran["result"] = OursResult(result.module, [p.totals() for p in result.passes],
                                    constant_keys(result.passes[-1].record) if result.passes
                                    else set())
-    send.send(ran)
-    send.close()
+    return ran
 
 
 def _run_ours_here(tagged, pipeline, name: str, engine: str) -> dict:
@@ -644,7 +629,10 @@ def _run_ours_here(tagged, pipeline, name: str, engine: str) -> dict:
     unknown = [p for p in pipeline if p not in known_names()]
     if unknown:
         return {"error": _error(label, "ours", f"unknown pass {', '.join(unknown)}")}
-    # the garbage this process inherited (the original's runs) is collected outside the window
+    # as in a process of its own: nothing frozen (``Child`` freezes what it inherits; optimize
+    # freezes its own modules, collector.heap_frozen, only where nothing was frozen before) and
+    # the garbage inherited from the original's runs collected outside the window
+    gc.unfreeze()
     gc.collect()
     t1, c1 = time.perf_counter(), _cpu()
     try:
@@ -763,40 +751,27 @@ def run(items, ours, llvm, *, fuel=FUEL, normalise=NORMALISE, engine="clingo", j
     harness's outliers"). Call :func:`warm_up` first so that the workers inherit what is built
     once per process."""
     began, records = time.time(), {}
-    pending, running = list(enumerate(items)), {}
-    context, jobs = _FORK, max(1, jobs)
-    while pending or running:
-        while pending and len(running) < jobs and (budget is None or time.time() - began < budget):
-            k, item = pending.pop(0)
-            receive, send = context.Pipe(duplex=False)
-            worker = context.Process(target=_evaluate_in_worker, args=(
-                send, item, ours, llvm, fuel, normalise, engine, start))
-            worker.start()
-            send.close()
-            running[receive] = (k, item, worker)
-        if not running:
-            break
-        for receive in multiprocessing.connection.wait(list(running)):
-            k, (name, kind, _), worker = running.pop(receive)
-            try:
-                records[k] = receive.recv()
-            except EOFError:            # the worker died without a record (a crash in C code)
-                records[k] = None
-            receive.close()
-            worker.join()
-            if records[k] is None:
-                records[k] = {"program": name, "kind": kind, "status": "crash",
-                              "detail": f"worker process exited with {worker.exitcode}",
-                              "versions": []}
+    pending = list(enumerate(items))
+
+    def evaluate_one(task):
+        return _safe_evaluate(task[1], ours, llvm, fuel, normalise, engine, start)
+
+    def submit_within_budget(pool):
+        if pending and (budget is None or time.time() - began < budget):
+            pool.submit(evaluate_one, pending.pop(0), None)
+
+    # program workers start children of their own (a process per pipeline): not daemonic
+    with BudgetPool(jobs, daemon=False) as pool:
+        for _ in range(max(1, jobs)):
+            submit_within_budget(pool)
+        for (k, (name, kind, _)), outcome in pool.outcomes():
+            records[k] = outcome.value if outcome.ok else {
+                "program": name, "kind": kind, "status": "crash",
+                "detail": outcome.error[:300], "versions": []}
             if progress:
                 progress(records[k])
+            submit_within_budget(pool)
     return [records[j] for j in sorted(records)], len(pending)
-
-
-def _evaluate_in_worker(send, item, *args) -> None:
-    """:func:`_safe_evaluate` in a worker of :func:`run`; its record goes back through ``send``."""
-    send.send(_safe_evaluate(item, *args))
-    send.close()
 
 
 def run_labels(payload: dict) -> list[str]:

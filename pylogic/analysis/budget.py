@@ -50,10 +50,11 @@ class BudgetPool:
     """Runs ``fn(task)`` for submitted tasks, ``jobs`` at a time, each in a child process under
     its own budget (seconds from its start; None: unbounded); ``outcomes()`` yields
     ``(task, Outcome)`` as they finish, including tasks submitted while iterating. Leaving the
-    block (normally or by an interrupt) kills whatever still runs."""
+    block (normally or by an interrupt) kills whatever still runs. ``daemon``: ``Child``'s."""
 
-    def __init__(self, jobs: int = 1):
+    def __init__(self, jobs: int = 1, *, daemon: bool = True):
         self.jobs = max(1, jobs)
+        self.daemon = daemon
         self._queue: deque = deque()
         self._running: dict = {}      # connection -> (task, child, deadline, seconds)
 
@@ -72,7 +73,7 @@ class BudgetPool:
     def _start(self) -> None:
         while self._queue and len(self._running) < self.jobs:
             fn, task, seconds = self._queue.popleft()
-            child = Child(fn, (task,))
+            child = Child(fn, (task,), daemon=self.daemon)
             deadline = None if seconds is None else time.monotonic() + seconds
             self._running[child.conn] = (task, child, deadline, seconds)
 

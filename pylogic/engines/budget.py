@@ -34,13 +34,16 @@ class BudgetExceeded(PathlogicError):
 class Child:
     """``fn(*args, **kwargs)`` running in a forked child process, in a process group of its own
     (what it starts, such as ``souffle``, belongs to the group and dies with it). ``conn`` is
-    readable when the child has finished (for ``multiprocessing.connection.wait``)."""
+    readable when the child has finished (for ``multiprocessing.connection.wait``).
+    ``daemon=False`` for a child that starts children of its own this way (a daemonic process
+    may not: benchmarks/optimize.py's program workers run each pipeline in a child)."""
 
-    def __init__(self, fn: Callable, args: tuple = (), kwargs: dict | None = None):
+    def __init__(self, fn: Callable, args: tuple = (), kwargs: dict | None = None, *,
+                 daemon: bool = True):
         ctx = multiprocessing.get_context("fork")
         self.conn, send = ctx.Pipe(duplex=False)
         self.process = ctx.Process(target=_child, args=(send, fn, args, kwargs or {}),
-                                   daemon=True)
+                                   daemon=daemon)
         self.process.start()
         send.close()
         try:
