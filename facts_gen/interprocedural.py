@@ -326,8 +326,6 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
 #: Block objects they did not change, and ask for the facts of the whole module every round
 #: (issue #28 item 1)
 _FOLDED = IdentityCache(1 << 14)
-#: a block's registers read beyond its own branch (``_read_beyond_its_branch``), kept likewise
-_READ = IdentityCache(1 << 14)
 #: ``(assertion, queries)`` -> its ``decides`` rows but the function, and ``queries`` -> them
 #: sorted (``interprocedural_facts``): a function of these alone, kept across modules, at most
 #: about DECIDED_KEPT entries (then cleared)
@@ -541,7 +539,7 @@ def _read_beyond_its_branch(fn: Function) -> set[str]:
     (a compare feeding its own block's ``cbr`` is asked about directly: branch_compare)."""
     out: set[str] = set()
     for b in fn.blocks:
-        out |= _READ.get_or_compute(b, lambda: _read_in_block(b))
+        out |= b.derived("_read_beyond_its_branch", _read_in_block)
     return out
 
 

@@ -94,9 +94,10 @@ def _written_by(fn, defined: frozenset) -> frozenset[str]:
     function object and ``defined``: each step of a pipeline asks again for a module that keeps
     most functions of the last (issue #28 item 1: csmith-32's PRE pipeline asked 8 times, 3%
     of its CPU)."""
-    hit = _WRITTEN_BY.get(fn)
-    if hit is not None and hit[0] == defined:
-        return hit[1]
+    return _WRITTEN_BY.get_or_compute(fn, lambda: _scan_written(fn, defined), defined)
+
+
+def _scan_written(fn, defined: frozenset) -> frozenset[str]:
     written: set[str] = set()
     groots = global_roots(fn)
 
@@ -112,10 +113,10 @@ def _written_by(fn, defined: frozenset) -> frozenset[str]:
                     written.add(r[len(GLOBAL):])
             if ins.guard in groots:         # a guard holding an address: followed nowhere
                 written.add(groots[ins.guard][len(GLOBAL):])
-    return _WRITTEN_BY.put(fn, (defined, frozenset(written)))[1]
+    return frozenset(written)
 
 
-#: function -> (``defined`` then, the globals it may write)
+#: (function, ``defined``) -> the globals it may write
 _WRITTEN_BY = IdentityCache(256)
 
 
