@@ -83,25 +83,39 @@ class FunctionValues:
         self.defs: dict[str, list] = defaultdict(list)    # register -> [(block, index, instr)]
         self.reads: dict[str, list] = defaultdict(list)   # register -> [(block, index)]
         self.first_exit = {}
+        defs, reads = self.defs, self.reads
         for b in fn.blocks:
             access = block_access(b)
-            for k, ins in enumerate(b.instrs):
-                for d in access.defs[k]:
-                    self.defs[d].append((b.label, k, ins))
-                for r in access.reads[k]:
-                    self.reads[r].append((b.label, k))
+            label, instrs = b.label, b.instrs
+            k = 0
+            for ds, rs in zip(access.defs, access.reads):
+                for d in ds:
+                    defs[d].append((label, k, instrs[k]))
+                for r in rs:
+                    reads[r].append((label, k))
+                k += 1
             # a block may be left before its end by a side exit (hyperblocks): a definition
             # after one does not reach the other blocks on every path through its block
-            self.first_exit[b.label] = access.first_exit
+            self.first_exit[label] = access.first_exit
         params = set(fn.params)
         self.params = params
         self.ssa: dict[str, Instr] = {}
-        for r, ds in self.defs.items():
+        pre, post, first_exit = self.pre, self.post, self.first_exit
+        for r, ds in defs.items():
             if r in params or len(ds) != 1:
                 continue
             b, k, ins = ds[0]
-            if ins.guard is None and b in self.pre and not isinstance(ins, PredDefine) and all(
-                    self._dominates(b, k, ub, uk) for ub, uk in self.reads[r] if ub in self.pre):
+            if ins.guard is not None or b not in pre or isinstance(ins, PredDefine):
+                continue
+            # ``_dominates(b, k, ub, uk)`` for every read in a block of the dominator tree
+            early, pb, qb = k < first_exit[b], pre[b], post[b]
+            for ub, uk in reads[r]:
+                if ub == b:
+                    if k >= uk:
+                        break
+                elif ub in pre and not (early and pb <= pre[ub] and post[ub] <= qb):
+                    break
+            else:
                 self.ssa[r] = ins
         self.unwritten = self._maybe_unwritten()
         self.bits: dict[str, Bits] = {}
@@ -123,18 +137,21 @@ class FunctionValues:
         bit = {r: 1 << i for i, r in enumerate(regs)}
         every = (1 << len(regs)) - 1
         gen, preds = {}, defaultdict(list)
-        for b in fn.blocks:
+        accesses = [block_access(b) for b in fn.blocks]
+        for b, access in zip(fn.blocks, accesses):
             g = 0
-            for ins in b.instrs[:self.first_exit[b.label] + 1]:
+            for ins, ds in zip(b.instrs[:access.first_exit + 1], access.defs):
                 if ins.guard is None and not isinstance(ins, PredDefine):
-                    for d in ins.defs():
+                    for d in ds:
                         g |= bit.get(d, 0)
             gen[b.label] = g
-        for a, b in fn.edges():
-            if a in self.pre:
-                preds[b].append(a)
+        pre = self.pre
+        for b in fn.blocks:
+            if b.label in pre:
+                for t in b.successors():
+                    preds[t].append(b.label)
         entry = fn.blocks[0].label
-        live = [b.label for b in fn.blocks if b.label in self.pre]
+        live = [b.label for b in fn.blocks if b.label in pre]
         into = {b: (0 if b == entry else every) for b in live}
         changed = True
         while changed:
@@ -148,17 +165,16 @@ class FunctionValues:
                 if new != into[b]:
                     into[b], changed = new, True
         out = set()
-        for b in fn.blocks:
-            if b.label not in self.pre:
+        for b, access in zip(fn.blocks, accesses):
+            if b.label not in pre:
                 continue
             written = into[b.label]
-            access = block_access(b)
-            for k, ins in enumerate(b.instrs):
-                for r in access.reads[k]:
+            for ins, rs, ds in zip(b.instrs, access.reads, access.defs):
+                for r in rs:
                     if r in bit and not written & bit[r]:
                         out.add(r)
-                if ins.guard is None and not isinstance(ins, PredDefine):
-                    for d in ins.defs():
+                if ds and ins.guard is None and not isinstance(ins, PredDefine):
+                    for d in ds:
                         written |= bit.get(d, 0)
         return out
 
@@ -452,12 +468,17 @@ class FunctionValues:
                         node_bits[m] = new
                         stack.append(m)
 
+        zero = kb.const(0)
         for i, d in enumerate(defs):
-            if d.kind == "entry":
-                set_def_bits(i, self.entry_bits(d.reg) if d.reg in self.params
-                             else kb.const(0))
-            elif d.kind == "edge":
-                set_def_bits(i, kb.const(d.value))
+            kind = d.kind
+            if kind == "instr":
+                continue
+            v = kb.const(d.value) if kind == "edge" else \
+                self.entry_bits(d.reg) if d.reg in self.params else zero
+            if users[i]:
+                set_def_bits(i, v)
+            else:       # no merge node to join into; no read is executable yet to push
+                node_bits[i] = v
         blocks = self.fn.block_map()
         block_index = {b.label: bi for bi, b in enumerate(fn_blocks)}
 
