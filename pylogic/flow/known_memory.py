@@ -91,8 +91,6 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
         return {}
 
     resolve = _Addresses(reaching_def)
-    if not _may_know(fn, resolve, defined):
-        return {}
 
     def written(state: dict, addr, n: int, site):
         """``(object, offset)`` a write of ``n`` bytes at ``addr`` touches when it is a tracked
@@ -205,33 +203,6 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                     if None not in data:
                         out[(label, k)] = load_value(data, ins.signed)
     return out
-
-
-def _may_know(fn: Function, resolve, defined: Optional[set]) -> bool:
-    """Whether some load of ``fn`` may read an object some instruction writes (an alloca
-    making its own bytes known, a store or a builtin's write at an address resolved to it): a
-    state holds only objects ``step`` wrote (``_write``, an alloca's zeros; ``_meet`` keeps
-    fewer), and a load reads known bytes only of an object its state holds, so without one
-    ``known_loads`` is empty (the walk skipped; issue #28 item 1)."""
-    loaded, written = set(), set()
-    for b in fn.blocks:
-        for k, ins in b.derived("_memory_events", _events):
-            site = (b.label, k)
-            if isinstance(ins, Load):
-                got = resolve(ins.addr, site)
-                if got is not None:
-                    loaded.add(got[0])
-                continue
-            w = memory_write(ins, defined or ())
-            if w is None:
-                continue
-            if w.kind == "alloca":
-                written.add(site)
-            else:
-                got = resolve(w.addr, site)
-                if got is not None:
-                    written.add(got[0])
-    return not loaded.isdisjoint(written)
 
 
 def _events(block) -> tuple:
