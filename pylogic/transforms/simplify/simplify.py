@@ -626,7 +626,9 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
             fn, n = _equality_round(fn, values, rules)
         if not n:
             fn, n = _nonzero_round(fn, values, rules)
-        fn, dead = _delete_dead(fn)
+        # a later round that rewrote nothing has the last round's ``_delete_dead`` output,
+        # which has nothing dead left (it deletes to a fixpoint)
+        fn, dead = _delete_dead(fn) if n or rounds == 1 else (fn, 0)
         rewritten += n
         removed += dead
         if not n and not dead:
