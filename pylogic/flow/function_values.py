@@ -566,11 +566,13 @@ class FunctionValues:
     # ------------------------------------------------------------ SSA values
     def leader(self, a):
         """The operand ``a`` is a copy of, through SSA copies (itself otherwise)."""
-        seen = 0
-        while isinstance(a, Reg) and a.name in self.ssa and isinstance(self.ssa[a.name], Mov) \
-                and seen < 64:
-            src = self.ssa[a.name].src
-            if isinstance(src, Reg) and not self.is_value(src.name):
+        seen, ssa = 0, self.ssa
+        while type(a) is Reg and seen < 64:
+            ins = ssa.get(a.name)
+            if type(ins) is not Mov:
+                break
+            src = ins.src
+            if type(src) is Reg and not self.is_value(src.name):
                 break
             a, seen = src, seen + 1
         return a
@@ -605,13 +607,17 @@ class FunctionValues:
 
     def reaching_def_site(self, a, site: tuple) -> Optional[tuple]:
         """``((label, index), instruction)`` of ``reaching_def``, or None."""
-        if not isinstance(a, Reg):
+        if type(a) is not Reg:
             return None
-        node = self.reaching.at(site, a.name)
-        i = None if node is None else self.reaching.single(node)
+        g = self.reaching
+        regs = g.reads.get(site)
+        node = None if regs is None else regs.get(a.name)     # ``g.at(site, a.name)``
+        if node is None:
+            return None
+        i = g.single(node)
         if i is None:
             return None
-        d = self.reaching.defs[i]
+        d = g.defs[i]
         if d.kind != "instr":
             return None
         (b, k), (ub, uk) = d.site, site
