@@ -676,10 +676,11 @@ class AtSite:
 
     def ssa_def(self, a) -> Optional[Instr]:
         v = self._values
-        inner = v.ssa_def(a)
+        a = v.leader(a)         # once: ``v.ssa_def`` follows the same copies
+        inner = v.ssa.get(a.name) if isinstance(a, Reg) else None
         if inner is not None:
             return inner
-        ins = v.reaching_def(v.leader(a), self._site)
+        ins = v.reaching_def(a, self._site)
         if isinstance(ins, Mov):
             return v.ssa_def(ins.src) if v.stable(ins.src) else None
         return ins
