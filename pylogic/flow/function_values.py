@@ -447,7 +447,7 @@ class FunctionValues:
         self.executable: set = set()
         forced: set = set()
         work: list = []
-        join = kb.join
+        join, transfer = kb.join, kb.transfer
 
         def set_def_bits(i: int, v: Bits) -> None:
             """Definition ``i`` now has bits ``v``: into the merge nodes it reaches, and the
@@ -513,11 +513,17 @@ class FunctionValues:
                 if how is None:
                     how = compiled[site] = self._compile(instrs[site], reads_at[site])
                 slots, fixed, op = how
-                ops = [node_bits[j] for j in slots]
-                if None in ops:
-                    continue
-                new = fixed if fixed is not None else ops[0] if op is None else \
-                    kb.transfer(op, *ops)
+                if len(slots) == 2:         # most instructions: no list of operands built
+                    x, y = node_bits[slots[0]], node_bits[slots[1]]
+                    if x is None or y is None:
+                        continue
+                    new = fixed if fixed is not None else x if op is None else transfer(op, x, y)
+                else:
+                    ops = [node_bits[j] for j in slots]
+                    if None in ops:
+                        continue
+                    new = fixed if fixed is not None else ops[0] if op is None else \
+                        transfer(op, *ops)
                 visits[site] += 1
                 old = results[site]
                 if old is not None:
