@@ -638,6 +638,8 @@ class FunctionValues:
         (``flow.known_memory``), computed once per round."""
         if getattr(self, "_known_loads", None) is None:
             def constant(a, site):
+                if type(a) is Imm:      # a store's size: ``const(v).constant`` is v
+                    return a.value
                 return self.operand(a, site).constant
             self._known_loads = known_loads(self.fn, self.reaching_def_site, constant,
                                                     self.readonly, self.defined,
