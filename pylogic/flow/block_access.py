@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pylogic.ir.model import TRUE_PREDICATES, Block, Reg, branch_targets
+from pylogic.ir.model import BRANCHING, TRUE_PREDICATES, Block, Reg, branch_targets
 
 __all__ = ["BlockAccess", "block_access"]
 
@@ -34,21 +34,32 @@ class BlockAccess:
 
 def _access(block: Block) -> BlockAccess:
     reads, defs, nonconstant = [], [], []
-    for ins in block.instrs:
-        got = [a.name for a in ins.uses() if isinstance(a, Reg)]
+    registers: set = set()
+    first_exit, side_targets = None, []
+    last = len(block.instrs) - 1
+    for k, ins in enumerate(block.instrs):
+        got = [a.name for a in ins.uses() if type(a) is Reg]
         if ins.guard is not None:
             got.append(ins.guard)
-        reads.append(tuple(got))
-        nonconstant.append(tuple(r for r in got if r not in TRUE_PREDICATES))
-        defs.append(tuple(ins.defs()))
-    registers = {r for rs in nonconstant for r in rs}
-    registers.update(d for ds in defs for d in ds)
+        got = tuple(got)
+        reads.append(got)
+        kept = got if not TRUE_PREDICATES.intersection(got) else \
+            tuple(r for r in got if r not in TRUE_PREDICATES)
+        nonconstant.append(kept)
+        registers.update(kept)
+        ds = ins.defs()
+        defs.append(ds if type(ds) is tuple else tuple(ds))
+        registers.update(ds)
+        if k < last and type(ins) in BRANCHING:
+            targets = branch_targets(ins)
+            if targets:
+                if first_exit is None:
+                    first_exit = k
+                side_targets.extend(targets)
     registers.difference_update(TRUE_PREDICATES)
-    first_exit = next((k for k, i in enumerate(block.instrs[:-1]) if branch_targets(i)),
-                      len(block.instrs))
-    side_targets = tuple(t for i in block.instrs[:-1] for t in branch_targets(i))
     return BlockAccess(tuple(reads), tuple(defs), tuple(nonconstant), frozenset(registers),
-                       first_exit, side_targets)
+                       len(block.instrs) if first_exit is None else first_exit,
+                       tuple(side_targets))
 
 
 def block_access(block: Block) -> BlockAccess:

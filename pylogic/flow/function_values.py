@@ -13,7 +13,7 @@ docs/pir.md (a register never written reads 0).
 """
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from typing import Optional
 
 from pylogic.flow import known_bits as kb
@@ -27,6 +27,8 @@ from pylogic.ir.model import (TRUE_PREDICATES, Call, Cmp, CondBr, Function, Imm,
                               PredDefine, Reg, Select, BinOp, UnOp, branch_targets)
 
 _ONE, _ZERO = kb.const(1), kb.const(0)
+#: an operand without a value while ``solve`` runs (``FunctionValues._compile``)
+_NO_VALUE = object()
 
 #: Most evaluations of one instruction in the known-bits fixpoint before it is given up (unknown).
 MAX_VISITS = 200
@@ -81,25 +83,39 @@ class FunctionValues:
         self.defs: dict[str, list] = defaultdict(list)    # register -> [(block, index, instr)]
         self.reads: dict[str, list] = defaultdict(list)   # register -> [(block, index)]
         self.first_exit = {}
+        defs, reads = self.defs, self.reads
         for b in fn.blocks:
             access = block_access(b)
-            for k, ins in enumerate(b.instrs):
-                for d in access.defs[k]:
-                    self.defs[d].append((b.label, k, ins))
-                for r in access.reads[k]:
-                    self.reads[r].append((b.label, k))
+            label, instrs = b.label, b.instrs
+            k = 0
+            for ds, rs in zip(access.defs, access.reads):
+                for d in ds:
+                    defs[d].append((label, k, instrs[k]))
+                for r in rs:
+                    reads[r].append((label, k))
+                k += 1
             # a block may be left before its end by a side exit (hyperblocks): a definition
             # after one does not reach the other blocks on every path through its block
-            self.first_exit[b.label] = access.first_exit
+            self.first_exit[label] = access.first_exit
         params = set(fn.params)
         self.params = params
         self.ssa: dict[str, Instr] = {}
-        for r, ds in self.defs.items():
+        pre, post, first_exit = self.pre, self.post, self.first_exit
+        for r, ds in defs.items():
             if r in params or len(ds) != 1:
                 continue
             b, k, ins = ds[0]
-            if ins.guard is None and b in self.pre and not isinstance(ins, PredDefine) and all(
-                    self._dominates(b, k, ub, uk) for ub, uk in self.reads[r] if ub in self.pre):
+            if ins.guard is not None or b not in pre or isinstance(ins, PredDefine):
+                continue
+            # ``_dominates(b, k, ub, uk)`` for every read in a block of the dominator tree
+            early, pb, qb = k < first_exit[b], pre[b], post[b]
+            for ub, uk in reads[r]:
+                if ub == b:
+                    if k >= uk:
+                        break
+                elif ub in pre and not (early and pb <= pre[ub] and post[ub] <= qb):
+                    break
+            else:
                 self.ssa[r] = ins
         self.unwritten = self._maybe_unwritten()
         self.bits: dict[str, Bits] = {}
@@ -108,9 +124,9 @@ class FunctionValues:
         # merge point (flow.reaching_graph), and the known bits of each definition and merge node
         self.reaching = reaching_graph(fn)
         self.fn_blocks = fn.block_map()
-        self.def_bits: dict[int, Bits] = {}
-        self.merge_bits: list = [None] * len(self.reaching.operands)
-        self._n_defs = len(self.reaching.defs)
+        # known bits per node of ``self.reaching`` (definitions, then merge nodes; None: no value
+        # yet), then the constant operands ``_compile`` adds during ``solve``
+        self.node_bits: list = [None] * (len(self.reaching.defs) + len(self.reaching.operands))
 
     def _maybe_unwritten(self) -> set:
         """Registers (not SSA values, not parameters) some read of which may come before any
@@ -121,18 +137,21 @@ class FunctionValues:
         bit = {r: 1 << i for i, r in enumerate(regs)}
         every = (1 << len(regs)) - 1
         gen, preds = {}, defaultdict(list)
-        for b in fn.blocks:
+        accesses = [block_access(b) for b in fn.blocks]
+        for b, access in zip(fn.blocks, accesses):
             g = 0
-            for ins in b.instrs[:self.first_exit[b.label] + 1]:
+            for ins, ds in zip(b.instrs[:access.first_exit + 1], access.defs):
                 if ins.guard is None and not isinstance(ins, PredDefine):
-                    for d in ins.defs():
+                    for d in ds:
                         g |= bit.get(d, 0)
             gen[b.label] = g
-        for a, b in fn.edges():
-            if a in self.pre:
-                preds[b].append(a)
+        pre = self.pre
+        for b in fn.blocks:
+            if b.label in pre:
+                for t in b.successors():
+                    preds[t].append(b.label)
         entry = fn.blocks[0].label
-        live = [b.label for b in fn.blocks if b.label in self.pre]
+        live = [b.label for b in fn.blocks if b.label in pre]
         into = {b: (0 if b == entry else every) for b in live}
         changed = True
         while changed:
@@ -146,17 +165,16 @@ class FunctionValues:
                 if new != into[b]:
                     into[b], changed = new, True
         out = set()
-        for b in fn.blocks:
-            if b.label not in self.pre:
+        for b, access in zip(fn.blocks, accesses):
+            if b.label not in pre:
                 continue
             written = into[b.label]
-            access = block_access(b)
-            for k, ins in enumerate(b.instrs):
-                for r in access.reads[k]:
+            for ins, rs, ds in zip(b.instrs, access.reads, access.defs):
+                for r in rs:
                     if r in bit and not written & bit[r]:
                         out.add(r)
-                if ins.guard is None and not isinstance(ins, PredDefine):
-                    for d in ins.defs():
+                if ds and ins.guard is None and not isinstance(ins, PredDefine):
+                    for d in ds:
                         written |= bit.get(d, 0)
         return out
 
@@ -194,32 +212,7 @@ class FunctionValues:
     def _node_bits(self, node: int) -> Optional[Bits]:
         """Known bits of a node of ``self.reaching``: a definition's, or the join kept for a
         merge node (of its definitions with a value yet; None: none has one)."""
-        n_defs = len(self.reaching.defs)
-        return self.def_bits.get(node) if node < n_defs else self.merge_bits[node - n_defs]
-
-    def _set_def_bits(self, i: int, v: Bits, push) -> None:
-        """Definition ``i`` now has known bits ``v`` (coarser than before: the fixpoint only
-        joins): the merge nodes reaching it join ``v`` in, once per merge node that changes (the
-        join is exact on ``normal`` bits, so this equals re-joining every definition), and
-        ``push`` gets the reads of every node that changed: a read is evaluated again when the
-        join it reads changes (before issue #28, whenever any definition reaching it changed;
-        those evaluations, unchanged, also counted towards ``MAX_VISITS``)."""
-        def_bits = self.def_bits
-        def_bits[i] = v
-        n_defs, users, readers = self._n_defs, self.reaching.users, self._readers
-        merged = self.merge_bits
-        stack = [i]
-        while stack:
-            node = stack.pop()
-            for site in readers.get(node, ()):
-                push(site)
-            val = def_bits.get(node) if node < n_defs else merged[node - n_defs]
-            for m in users[node]:
-                old = merged[m - n_defs]
-                new = val if old is None else kb.join(old, val)
-                if new != old:
-                    merged[m - n_defs] = new
-                    stack.append(m)
+        return self.node_bits[node]
 
     def evaluate(self, ins: Instr, site: Optional[tuple] = None) -> Optional[Bits]:
         """Known bits of what ``ins`` (at ``site``, when given) writes (its single destination);
@@ -227,7 +220,7 @@ class FunctionValues:
         # each operand's bits as ``operand`` gives them, its reaching node looked up once
         # (issue #28 item 1: the check and ``operand`` had each asked ``reaching.at``)
         reads = self.reaching.reads.get(site) if site is not None else None
-        n_defs, def_bits, merge_bits = self._n_defs, self.def_bits, self.merge_bits
+        node_bits = self.node_bits
         ops = []
         for a in ins.uses():
             kind = type(a)
@@ -241,7 +234,7 @@ class FunctionValues:
                 name = a.name
                 node = reads.get(name) if reads is not None else None
                 if node is not None:
-                    got = def_bits.get(node) if node < n_defs else merge_bits[node - n_defs]
+                    got = node_bits[node]
                     if got is None:
                         return None
                     ops.append(got)
@@ -307,12 +300,12 @@ class FunctionValues:
         """These values as seen by the instruction at ``site`` (label, index)."""
         return AtSite(self, site)
 
-    def _register_bits(self, r: str, results: dict) -> Optional[Bits]:
+    def _register_bits(self, r: str, results: list, offset: dict) -> Optional[Bits]:
         if r in self.params:
             return self.param_bits(r)
         out = kb.const(0) if r in self.unwritten else None
         for b, k, ins in self.defs[r]:
-            v = results.get((b, k))
+            v = results[offset[b] + k]
             if v is None:
                 continue
             if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
@@ -350,6 +343,57 @@ class FunctionValues:
                 out.update(branch_targets(ins))
         return out
 
+    def _compile(self, ins: Instr, reads: Optional[dict]) -> tuple:
+        """How ``solve`` evaluates ``ins`` (whose reads' nodes are ``reads``):
+        ``(slots, fixed, op)``: ``slots`` the index in ``node_bits`` of each operand's bits in
+        ``evaluate``'s order (a constant operand gets an index of its own after the nodes; one
+        with no value during the solve, an index that stays None); then the result is ``fixed``
+        when not None, else ``ops[0]`` when ``op`` is None (a copy), else ``transfer(op, *ops)``.
+        Equal to ``evaluate`` while ``self.bits`` holds only the parameters (``solve``)."""
+        node_bits, consts = self.node_bits, self._const_slots
+        slots = []
+        for a in ins.uses():
+            kind = type(a)
+            got = _NO_VALUE
+            if kind is Imm:
+                got = kb.const(a.value)
+            elif kind is not Reg:
+                got = kb.UNKNOWN        # a global's address
+            elif a.name in TRUE_PREDICATES:
+                got = _ONE
+            else:
+                name = a.name
+                node = reads.get(name) if reads is not None else None
+                if node is not None:
+                    slots.append(node)
+                    continue
+                if name in self.defs:
+                    got = self.bits.get(name)
+                    if got is None:
+                        got = kb.UNKNOWN if name in self.params else _NO_VALUE
+                elif name in self.params:
+                    got = self.bits.get(name, kb.UNKNOWN)
+                else:
+                    got = _ZERO         # never written: reads 0 (docs/pir.md)
+            slot = consts.get(got)
+            if slot is None:
+                slot = consts[got] = len(node_bits)
+                node_bits.append(None if got is _NO_VALUE else got)
+            slots.append(slot)
+        how = _TRANSFER.get(type(ins))
+        if how is None:
+            return tuple(slots), kb.UNKNOWN, None
+        if how == "mov":
+            return tuple(slots), None, None
+        if how in ("op", "rel", "select"):
+            return tuple(slots), None, ins.op if how == "op" else \
+                ins.rel if how == "rel" else "select"
+        if how == "bool":
+            return tuple(slots), kb.BOOL, None
+        if how == "load":
+            return tuple(slots), kb.load(ins.size, ins.signed), None
+        return tuple(slots), self.returns.get(ins.callee, kb.UNKNOWN), None     # a call
+
     def solve(self) -> None:
         """The known bits of every definition (flow-sensitive: each read joins the definitions
         reaching it) and of every register (the join of its definitions): the optimistic
@@ -357,34 +401,86 @@ class FunctionValues:
         edges: GVN's processFoldableCondBr likewise ignores what a constant branch cannot
         reach); a definition in a block never found executable contributes nothing (it never
         runs). A definition of an executable block left without a value (a cycle with no base)
-        becomes unknown, and so does a condition: then both its edges are taken."""
-        results: dict[tuple, Bits] = {}
-        visits: Counter = Counter()
-        defs = self.reaching.defs
-        self._readers = defaultdict(list)   # node -> the sites reading it
-        for site, regs in self.reaching.reads.items():
-            for node in regs.values():
-                self._readers[node].append(site)
-        self.executable: set = set()
-        forced: set = set()
-        work, pending = [], set()
+        becomes unknown, and so does a condition: then both its edges are taken.
 
-        def push(site: tuple) -> None:
-            if site[0] in self.executable and site not in pending:
-                pending.add(site)
-                work.append(site)
-
-        site_defs = defaultdict(list)       # (label, index) -> ids of the definitions there
+        The worklist holds instructions by number (``site``: the function's instructions in
+        block order) and a definition's bits are pushed into the merge nodes reaching it once
+        per merge node that changes (the join is exact on ``normal`` bits, so this equals
+        re-joining every definition); a read is evaluated again when the join it reads changes
+        (before issue #28, whenever any definition reaching it changed; those evaluations,
+        unchanged, also counted towards ``MAX_VISITS``). An instruction writing nothing is never
+        evaluated (its value is read by nothing) except a ``cbr``, whose edges are followed."""
+        g = self.reaching
+        defs, users, node_bits = g.defs, g.users, self.node_bits
+        fn_blocks = self.fn.blocks
+        offset, instrs, site_block, writes = {}, [], [], []
+        for bi, b in enumerate(fn_blocks):
+            offset[b.label] = len(instrs)
+            instrs.extend(b.instrs)
+            site_block.extend([bi] * len(b.instrs))
+            writes.extend(block_access(b).defs)
+        n = len(instrs)
+        is_cbr = [type(ins) is CondBr for ins in instrs]
+        reads_at: list = [None] * n         # site -> {register: node} (``g.reads``)
+        readers: dict = {}                  # node -> the sites reading it that do something
+        for (label, k), regs in g.reads.items():
+            site = offset[label] + k
+            reads_at[site] = regs
+            if writes[site] or is_cbr[site]:
+                for node in regs.values():
+                    got = readers.get(node)
+                    if got is None:
+                        readers[node] = [site]
+                    else:
+                        got.append(site)
+        site_defs: list = [()] * n          # site -> ids of the definitions there
         for i, d in enumerate(defs):
             if d.kind == "instr":
-                site_defs[d.site].append(i)
-            elif d.kind == "entry":
-                self._set_def_bits(i, self.entry_bits(d.reg) if d.reg in self.params
-                                   else kb.const(0), push)
-            else:
-                self._set_def_bits(i, kb.const(d.value), push)
-        instr = {(b.label, k): ins for b in self.fn.blocks for k, ins in enumerate(b.instrs)}
+                site = offset[d.site[0]] + d.site[1]
+                site_defs[site] += (i,)
+        self._const_slots: dict = {}
+        compiled: list = [None] * n
+        results: list = [None] * n
+        visits: list = [0] * n
+        pending = [False] * n
+        executable = [False] * len(fn_blocks)
+        self.executable: set = set()
+        forced: set = set()
+        work: list = []
+        join, transfer = kb.join, kb.transfer
+
+        def set_def_bits(i: int, v: Bits) -> None:
+            """Definition ``i`` now has bits ``v``: into the merge nodes it reaches, and the
+            reads of every node that changed onto the worklist."""
+            node_bits[i] = v
+            stack = [i]
+            while stack:
+                node = stack.pop()
+                for site in readers.get(node, ()):
+                    if executable[site_block[site]] and not pending[site]:
+                        pending[site] = True
+                        work.append(site)
+                val = node_bits[node]
+                for m in users[node]:
+                    old = node_bits[m]
+                    new = val if old is None else join(old, val)
+                    if new != old:
+                        node_bits[m] = new
+                        stack.append(m)
+
+        zero = kb.const(0)
+        for i, d in enumerate(defs):
+            kind = d.kind
+            if kind == "instr":
+                continue
+            v = kb.const(d.value) if kind == "edge" else \
+                self.entry_bits(d.reg) if d.reg in self.params else zero
+            if users[i]:
+                set_def_bits(i, v)
+            else:       # no merge node to join into; no read is executable yet to push
+                node_bits[i] = v
         blocks = self.fn.block_map()
+        block_index = {b.label: bi for bi, b in enumerate(fn_blocks)}
 
         def reach(label: str) -> None:
             new = [label]
@@ -393,53 +489,68 @@ class FunctionValues:
                 if b in self.executable or b not in blocks:
                     continue
                 self.executable.add(b)
-                writes = block_access(blocks[b]).defs
-                for k, ins in enumerate(blocks[b].instrs):
-                    if writes[k] or type(ins) is CondBr:
-                        push((b, k))
+                executable[block_index[b]] = True
+                first = offset[b]
+                for site in range(first, first + len(blocks[b].instrs)):
+                    if (writes[site] or is_cbr[site]) and not pending[site]:
+                        pending[site] = True
+                        work.append(site)
                 new.extend(self._successors(blocks[b], forced) - self.executable)
 
         for r in self.params:
             self.bits[r] = self.param_bits(r)
-        reach(self.fn.blocks[0].label)
-        evaluate = self.evaluate
+        reach(fn_blocks[0].label)
         while True:
             while work:
-                key = work.pop()
-                pending.discard(key)
-                ins = instr[key]
-                if type(ins) is CondBr:
-                    for t in self._successors(blocks[key[0]], forced) - self.executable:
+                site = work.pop()
+                pending[site] = False
+                if is_cbr[site]:
+                    for t in self._successors(fn_blocks[site_block[site]], forced) \
+                            - self.executable:
                         reach(t)
                     continue
-                new = evaluate(ins, key)
-                if new is None:
-                    continue
-                visits[key] += 1
-                old = results.get(key)
+                how = compiled[site]
+                if how is None:
+                    how = compiled[site] = self._compile(instrs[site], reads_at[site])
+                slots, fixed, op = how
+                if len(slots) == 2:         # most instructions: no list of operands built
+                    x, y = node_bits[slots[0]], node_bits[slots[1]]
+                    if x is None or y is None:
+                        continue
+                    new = fixed if fixed is not None else x if op is None else transfer(op, x, y)
+                else:
+                    ops = [node_bits[j] for j in slots]
+                    if None in ops:
+                        continue
+                    new = fixed if fixed is not None else ops[0] if op is None else \
+                        transfer(op, *ops)
+                visits[site] += 1
+                old = results[site]
                 if old is not None:
-                    new = kb.join(old, new)
-                    if visits[key] > MAX_VISITS:
+                    new = join(old, new)
+                    if visits[site] > MAX_VISITS:
                         new = kb.UNKNOWN
                     if new == old:
                         continue
-                results[key] = new
-                ids = site_defs[key]
+                results[site] = new
+                ids = site_defs[site]
                 if ids:
+                    ins = instrs[site]
                     v = new
                     if type(ins) is PredDefine:
                         v = kb.BOOL
-                    elif len(ins.defs()) > 1:
+                    elif len(writes[site]) > 1:
                         v = kb.UNKNOWN
                     for i in ids:
-                        self._set_def_bits(i, v, push)
-            idle = [i for key, ids in site_defs.items() if key[0] in self.executable
-                    for i in ids if i not in self.def_bits]
+                        set_def_bits(i, v)
+            idle = [i for site, ids in enumerate(site_defs)
+                    if ids and executable[site_block[site]]
+                    for i in ids if node_bits[i] is None]
             for i in idle:
-                self._set_def_bits(i, kb.UNKNOWN, push)
+                set_def_bits(i, kb.UNKNOWN)
             if idle:
                 continue
-            stuck = [b.label for b in self.fn.blocks
+            stuck = [b.label for b in fn_blocks
                      if b.label in self.executable and b.label not in forced
                      and isinstance(b.instrs[-1], CondBr) and b.instrs[-1].guard is None
                      and self._no_value_yet(b.instrs[-1].cond, (b.label, len(b.instrs) - 1))]
@@ -449,22 +560,25 @@ class FunctionValues:
                 forced.add(b)
                 for t in self._successors(blocks[b], forced) - self.executable:
                     reach(t)
+        del self._const_slots
         for r in self.params:
             self.bits[r] = self.param_bits(r)
         for r in self.defs:
             if r in self.params:
                 continue
-            bits = self._register_bits(r, results)
+            bits = self._register_bits(r, results, offset)
             self.bits[r] = kb.UNKNOWN if bits is None else bits
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):
         """The operand ``a`` is a copy of, through SSA copies (itself otherwise)."""
-        seen = 0
-        while isinstance(a, Reg) and a.name in self.ssa and isinstance(self.ssa[a.name], Mov) \
-                and seen < 64:
-            src = self.ssa[a.name].src
-            if isinstance(src, Reg) and not self.is_value(src.name):
+        seen, ssa = 0, self.ssa
+        while type(a) is Reg and seen < 64:
+            ins = ssa.get(a.name)
+            if type(ins) is not Mov:
+                break
+            src = ins.src
+            if type(src) is Reg and not self.is_value(src.name):
                 break
             a, seen = src, seen + 1
         return a
@@ -499,13 +613,17 @@ class FunctionValues:
 
     def reaching_def_site(self, a, site: tuple) -> Optional[tuple]:
         """``((label, index), instruction)`` of ``reaching_def``, or None."""
-        if not isinstance(a, Reg):
+        if type(a) is not Reg:
             return None
-        node = self.reaching.at(site, a.name)
-        i = None if node is None else self.reaching.single(node)
+        g = self.reaching
+        regs = g.reads.get(site)
+        node = None if regs is None else regs.get(a.name)     # ``g.at(site, a.name)``
+        if node is None:
+            return None
+        i = g.single(node)
         if i is None:
             return None
-        d = self.reaching.defs[i]
+        d = g.defs[i]
         if d.kind != "instr":
             return None
         (b, k), (ub, uk) = d.site, site
@@ -520,6 +638,8 @@ class FunctionValues:
         (``flow.known_memory``), computed once per round."""
         if getattr(self, "_known_loads", None) is None:
             def constant(a, site):
+                if type(a) is Imm:      # a store's size: ``const(v).constant`` is v
+                    return a.value
                 return self.operand(a, site).constant
             self._known_loads = known_loads(self.fn, self.reaching_def_site, constant,
                                                     self.readonly, self.defined,
@@ -564,10 +684,11 @@ class AtSite:
 
     def ssa_def(self, a) -> Optional[Instr]:
         v = self._values
-        inner = v.ssa_def(a)
+        a = v.leader(a)         # once: ``v.ssa_def`` follows the same copies
+        inner = v.ssa.get(a.name) if isinstance(a, Reg) else None
         if inner is not None:
             return inner
-        ins = v.reaching_def(v.leader(a), self._site)
+        ins = v.reaching_def(a, self._site)
         if isinstance(ins, Mov):
             return v.ssa_def(ins.src) if v.stable(ins.src) else None
         return ins

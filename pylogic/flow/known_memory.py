@@ -62,6 +62,8 @@ __all__ = ["known_loads", "MAX_BYTES"]
 MAX_BYTES = 256
 #: an object's offsets: the interpreter's segments are 2**32 bytes apart
 OFFSET_LIMIT = 1 << 32
+#: no answer kept yet (``_Addresses``)
+_MISSING = object()
 
 
 def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
@@ -230,11 +232,11 @@ class _Addresses:
         self.resolved: dict = {}
 
     def __call__(self, a, site, depth=0):
-        key = (a, site, depth)
-        resolved = self.resolved
-        if key not in resolved:
-            resolved[key] = self._afresh(a, site, depth)
-        return resolved[key]
+        key = (a, site, depth)      # hashed once a call (an operand's hash is Python code)
+        got = self.resolved.get(key, _MISSING)
+        if got is _MISSING:
+            got = self.resolved[key] = self._afresh(a, site, depth)
+        return got
 
     def _afresh(self, a, site, depth):
         if isinstance(a, GlobalAddr):

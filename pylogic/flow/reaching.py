@@ -176,22 +176,38 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
     for b in fn.blocks:
         if b.label not in reachable:
             continue
-        for k, ds in enumerate(block_access(b).defs):
-            for d in ds:
-                if d not in _CONSTANT_REGS:
-                    instr_ids[(b.label, k, d)] = len(defs)
-                    defs.append(Def("instr", d, (b.label, k)))
+        keys, writes = b.derived("_writes", _block_writes)
+        instr_ids.update(zip(keys, range(len(defs), len(defs) + len(keys))))
+        defs.extend(writes)
     edge_ids: dict = {}
     for b in fn.blocks:
         if b.label not in reachable:
             continue
-        for t, eqs in edge_equalities(b.instrs).items():
+        for t, eqs in b.derived("_edge_equalities", _block_equalities).items():
             ids = []
             for r, v in eqs:
                 ids.append((r, len(defs)))
                 defs.append(Def("edge", r, (b.label, t), v))
             edge_ids[(b.label, t)] = ids
     return defs, instr_ids, edge_ids
+
+
+def _block_writes(block: Block) -> tuple:
+    """``(keys, defs)``: ``(label, index, register)`` and the ``Def`` of each write of ``block``
+    (constant registers left out), in order; kept per block object (``Block.derived``:
+    ``simplify``'s rounds number the blocks they left alone again, issue #28 item 1)."""
+    keys, defs = [], []
+    for k, ds in enumerate(block_access(block).defs):
+        for d in ds:
+            if d not in _CONSTANT_REGS:
+                keys.append((block.label, k, d))
+                defs.append(Def("instr", d, (block.label, k)))
+    return tuple(keys), tuple(defs)
+
+
+def _block_equalities(block: Block) -> dict:
+    """``edge_equalities`` of the block's instructions, kept per block object (read-only)."""
+    return edge_equalities(block.instrs)
 
 
 def block_exits(blocks: dict, label: str) -> dict:

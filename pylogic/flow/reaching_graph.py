@@ -133,24 +133,28 @@ def reaching_graph(fn: Function) -> ReachingGraph:
     for label in live_order:
         cur: dict = {}
         table: dict = {}
-        access = block_access(blocks[label])
-        for k, ins in enumerate(blocks[label].instrs):
-            regs_read = access.read_registers[k]
+        block = blocks[label]
+        access = block_access(block)
+        k = 0
+        for regs_read, ds in zip(access.read_registers, access.defs):
             if regs_read:
                 reads[(label, k)] = {r: cur[r] if r in cur else start(label, r)
                                      for r in regs_read}
-            for d in access.defs[k]:
-                i = instr_ids.get((label, k, d))
-                if i is None:
-                    continue
-                if writes_kill(ins):
-                    node = i
-                else:
-                    node = merge([cur[d] if d in cur else start(label, d), i])
-                cur[d] = node
-                ks, nodes = table.setdefault(d, ([], []))
-                ks.append(k)
-                nodes.append(node)
+            if ds:
+                kills = writes_kill(block.instrs[k])
+                for d in ds:
+                    i = instr_ids.get((label, k, d))
+                    if i is None:
+                        continue
+                    node = i if kills else merge([cur[d] if d in cur else start(label, d), i])
+                    cur[d] = node
+                    got = table.get(d)
+                    if got is None:
+                        table[d] = ([k], [node])
+                    else:
+                        got[0].append(k)
+                        got[1].append(node)
+            k += 1
         local[label] = table
 
     def leaving(p: str, k: int, t: str, r: str) -> int:

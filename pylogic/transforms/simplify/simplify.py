@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -145,11 +146,16 @@ class SimplifyRecord(TransformRecord):
 
 # ---------------------------------------------------------------- the function's values
 
+#: the classes of pure instructions (``_is_pure``; the classes have no subclasses)
+_PURE = frozenset((Mov, BinOp, UnOp, Cmp, Select, PredDefine))
+
+
 def _is_pure(ins: Instr) -> bool:
     """No side effect and cannot fault (``div``/``rem`` only by a non-zero literal)."""
-    if isinstance(ins, BinOp) and ins.op in ("div", "rem"):
+    kind = type(ins)
+    if kind is BinOp and ins.op in ("div", "rem"):
         return isinstance(ins.b, Imm) and ins.b.value != 0
-    return isinstance(ins, (Mov, BinOp, UnOp, Cmp, Select, PredDefine))
+    return kind in _PURE
 
 
 # ---------------------------------------------------------------- rewriting
@@ -536,19 +542,22 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
     counts per register, a definition deleted when none of its destinations is read, its reads
     uncounted (deletion is monotone, so any order reaches the rounds' result; one pass instead
     of one per round of deletions, issue #28 item 1)."""
-    reads: dict = {}                    # register -> how many reads of it are left
+    reads: Counter = Counter()          # register -> how many reads of it are left
     writers: dict = {}                  # register -> [(block, index, its defs)] of pure definitions
     candidates = []
     for bi, b in enumerate(fn.blocks):
         access = block_access(b)        # the registers each instruction reads and writes
-        for k, ins in enumerate(b.instrs):
-            for r in access.reads[k]:
-                reads[r] = reads.get(r, 0) + 1
-            ds = access.defs[k]
+        reads.update(chain.from_iterable(access.reads))
+        for k, (ins, ds) in enumerate(zip(b.instrs, access.defs)):
             if ds and _is_pure(ins):
-                candidates.append((bi, k, ds))
+                site = (bi, k, ds)
+                candidates.append(site)
                 for d in ds:
-                    writers.setdefault(d, []).append((bi, k, ds))
+                    got = writers.get(d)
+                    if got is None:
+                        writers[d] = [site]
+                    else:
+                        got.append(site)
     blocks = fn.blocks
     work = [site for site in candidates if not any(reads.get(d) for d in site[2])]
     dead: set = set()
@@ -617,7 +626,9 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
             fn, n = _equality_round(fn, values, rules)
         if not n:
             fn, n = _nonzero_round(fn, values, rules)
-        fn, dead = _delete_dead(fn)
+        # a later round that rewrote nothing has the last round's ``_delete_dead`` output,
+        # which has nothing dead left (it deletes to a fixpoint)
+        fn, dead = _delete_dead(fn) if n or rounds == 1 else (fn, 0)
         rewritten += n
         removed += dead
         if not n and not dead:
