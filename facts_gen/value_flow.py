@@ -32,7 +32,6 @@ from typing import Optional
 
 from facts_gen.naming import instr_id
 from pylogic.flow.address_roots import ANY, is_global_root, written_root
-from pylogic.flow.definitions import definitions
 from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
 from pylogic.flow.spans import written_span
 from pylogic.flow.value_flow_inputs import function_inputs
@@ -72,7 +71,7 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
     by_reg: dict[str, list[str]] = {}
     loads: list[str] = []
     wide: list = []                 # (instruction, bytes) of writes through ANY
-    defs = None
+    defs = inputs.defs
     for name, (op, args) in sorted(exprs.items()):
         out["vf_expr"].append((f, name, op))
         for pos, a in enumerate(a for a in args if a != MEMORY):
@@ -110,7 +109,6 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
                 continue
             gen: list = []          # the load names a store makes its value (store_generated)
             if isinstance(ins, Store) and ins.guard is None:
-                defs = definitions(fn) if defs is None else defs
                 gen = store_generated(ins, names, defs, returns)
             if clobbers_memory(ins) and not writes_nothing(ins, defined):
                 out["vf_clobber"].append((f, i))

@@ -96,13 +96,13 @@ def written_span(ins: Instr, roots: dict, offsets: Optional[dict],
 
 
 def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
-               offsets: dict) -> dict[str, dict]:
+               offsets: dict, defs: Optional[dict] = None) -> dict[str, dict]:
     """``{expression reading memory: {root: frozenset of (lo, hi) byte ranges, or None}}``: the
     bytes of each root (``load_roots``) the expression's loads read, None for a root some load
-    reads at an unknown offset.
+    reads at an unknown offset. ``defs``: ``definitions(fn)`` when the caller has it.
 
     References: LLVM 14 BasicAA (byte ranges of one underlying object)."""
-    defs = definitions(fn)
+    defs = definitions(fn) if defs is None else defs
     memo: dict[str, dict] = {}
 
     def merge(into: dict, got: dict) -> None:
