@@ -22,6 +22,7 @@ from pylogic.flow.address_roots import (ANY, ESCAPED, GLOBAL, READONLY, memory_r
 from pylogic.flow.definitions import definitions, single_definitions
 from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
 from pylogic.flow.value_names import expression_of, reads_memory
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Alloca, BinOp, Function, GlobalAddr, Imm, Instr, Load, Mov, Reg,
                               Store)
 
@@ -34,9 +35,21 @@ def memory_offsets(fn: Function) -> dict[str, int]:
     """``{register: constant byte offset}``: registers written once, unguarded, as an alloca
     (offset 0) or as a copy of, or a constant added to or subtracted from, a global's address or
     such a register. Combined with its root (``memory_roots``, grown along the same
-    definitions), the register points exactly ``offset`` bytes into the root's object.
+    definitions), the register points exactly ``offset`` bytes into the root's object. One dict
+    per function object, shared by every caller (known bytes, the value-flow inputs, PRE's load
+    translation: csmith 11/19/20/24/32/38/44's PRE steps asked 641 times for 367 functions):
+    read it, never change it.
 
     References: LLVM 14 BasicAA (constant offsets from an underlying object)."""
+    return _OFFSETS.get_or_compute(fn, lambda: _memory_offsets(fn))
+
+
+#: function -> its ``memory_offsets``
+_OFFSETS = IdentityCache(256)
+
+
+def _memory_offsets(fn: Function) -> dict[str, int]:
+    """``memory_offsets`` computed."""
     single = single_definitions(fn)
     off = {r: 0 for r, ins in single.items() if isinstance(ins, Alloca)}
 
