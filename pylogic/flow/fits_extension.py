@@ -177,7 +177,9 @@ class ReturnFits:
             fn = self.functions.get(callee)
             self.memo[key] = False              # while in progress (recursion): no
             if fn is not None:
-                defs = self.defs.setdefault(callee, definitions(fn))
+                defs = self.defs.get(callee)
+                if defs is None:        # (one dict per callee: answers are kept per dict)
+                    defs = self.defs[callee] = definitions(fn)
                 self.memo[key] = all(
                     ins.value is None or fits_extension(ins.value, size, signed, defs,
                                                         frozenset(), self)
