@@ -91,7 +91,7 @@ def register_graphs(draw):
     return defs
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(register_graphs(), st.randoms(use_true_random=False),
        st.sampled_from([None, "g"]))
 def test_remembered_answers_equal_the_definition(defs, rnd, fits_callee):
