@@ -32,18 +32,18 @@ from typing import Optional
 
 from facts_gen.naming import instr_id
 from pylogic.flow.address_roots import ANY, is_global_root, written_root
-from pylogic.flow.definitions import definitions
 from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
 from pylogic.flow.spans import written_span
 from pylogic.flow.value_flow_inputs import function_inputs
 from pylogic.flow.value_names import (MEMORY, expression_of, operand_text, reads_memory,
                                       store_generated)
-from pylogic.ir.model import Function, Imm, Reg, Store
+from pylogic.ir.model import Call, Function, Imm, Reg, Store
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_operand_expr", "vf_occurs", "vf_kill",
-                        "vf_load", "vf_clobber", "vf_store_gen", "vf_load_root", "vf_store_root",
-                        "vf_global_root", "vf_load_span", "vf_store_span", "vf_store_over")
+                        "vf_load", "vf_clobber", "vf_store_gen", "vf_instr", "vf_load_root",
+                        "vf_store_root", "vf_global_root", "vf_load_span", "vf_store_span",
+                        "vf_store_over")
 
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
@@ -65,14 +65,12 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
 def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
     """The value-flow relations of ``fn`` (id ``f``) from its ``FunctionInputs``."""
     out: dict[str, list[tuple]] = {name: [] for name in VALUE_FLOW_RELATIONS}
-    names, known, exprs = inputs.names, inputs.known, inputs.exprs
-    defined, returns = inputs.defined, inputs.asked
+    names, exprs, defs = inputs.names, inputs.exprs, inputs.defs
     if not exprs:
         return {}
     by_reg: dict[str, list[str]] = {}
     loads: list[str] = []
     wide: list = []                 # (instruction, bytes) of writes through ANY
-    defs = None
     for name, (op, args) in sorted(exprs.items()):
         out["vf_expr"].append((f, name, op))
         for pos, a in enumerate(a for a in args if a != MEMORY):
@@ -83,9 +81,8 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
         if reads_memory(op, args):
             loads.append(name)
             out["vf_load"].append((f, name))
+    globs: set = set()              # the global roots of loads and stores
     if loads:
-        roots, offsets = inputs.roots, inputs.offsets
-        globs = set()
         spans = inputs.load_spans
         for name, rs in sorted(inputs.load_roots.items()):
             out["vf_load_root"].extend((f, name, r) for r in sorted(rs))
@@ -97,6 +94,7 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
     for b in fn.blocks:
         for idx, ins in enumerate(b.instrs):
             i = instr_id(b.label, idx)
+            named = isinstance(ins, Call)           # a call kills divisions (pre.dl)
             if ins.guard is None:
                 found = expression_of(ins, names)
                 if found is not None and found[0] in exprs:
@@ -104,30 +102,15 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
                     built_on |= {(found[0], names[a.name][0]) for a in ins.uses()
                                  if isinstance(a, Reg) and a.name in names
                                  and names[a.name][0] in exprs}
+                    named = True
             killed = {e for r in ins.defs() for e in by_reg.get(r, ())}
-            out["vf_kill"].extend((f, i, e) for e in sorted(killed))
-            if not loads:
-                continue
-            gen: list = []          # the load names a store makes its value (store_generated)
-            if isinstance(ins, Store) and ins.guard is None:
-                defs = definitions(fn) if defs is None else defs
-                gen = store_generated(ins, names, defs, returns)
-            if clobbers_memory(ins) and not writes_nothing(ins, defined):
-                out["vf_clobber"].append((f, i))
-                written = written_root(ins, roots, defined)
-                if written is not None:
-                    out["vf_store_root"].append((f, i, written))
-                    span = written_span(ins, roots, offsets, defined)
-                    if span is not None:
-                        out["vf_store_span"].append((f, i) + span)
-                    size = written_size(ins, defined)
-                    if written == ANY and size:
-                        wide.append((i, size))
-                    if is_global_root(written):
-                        globs.add(written)
-                    out["vf_store_gen"].extend((f, i, e) for e in gen if e in exprs)
-            out["vf_store_gen"].extend((f, i, e) for e in sorted(known.generated(ins))
-                                       if e in exprs and e not in gen)
+            if killed:
+                out["vf_kill"].extend((f, i, e) for e in sorted(killed))
+                named = True
+            if loads and _memory_rows(f, i, ins, inputs, defs, globs, wide, out):
+                named = True
+            if named:               # the instr row of an instruction the rows above name
+                out["vf_instr"].append((f, i, b.label, idx, ins.opcode))
     out["vf_operand_expr"].extend((f, e, n) for e, n in sorted(built_on))
     if loads:
         out["vf_global_root"].extend((f, r) for r in sorted(globs))
@@ -135,3 +118,35 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
         out["vf_store_over"].extend((f, i, r) for i, n in wide for r in sorted(globs)
                                     if r in sizes and n > sizes[r])
     return {name: got for name, got in out.items() if got}
+
+
+def _memory_rows(f: str, i: str, ins, inputs, defs: dict, globs: set, wide: list,
+                 out: dict[str, list[tuple]]) -> bool:
+    """The rows of instruction ``ins`` (id ``i``) of a function with load expressions: as a
+    clobber (``vf_clobber``, its root, span and the global roots it writes, into ``globs``;
+    a write through ANY of a known size into ``wide``) and as a generator (``vf_store_gen``).
+    Whether it has any."""
+    names, known, exprs = inputs.names, inputs.known, inputs.exprs
+    defined, roots, offsets = inputs.defined, inputs.roots, inputs.offsets
+    gen: list = []          # the load names a store makes its value (store_generated)
+    if isinstance(ins, Store) and ins.guard is None:
+        gen = store_generated(ins, names, defs, inputs.asked)
+    size = len(out["vf_store_gen"])
+    clobbers = clobbers_memory(ins) and not writes_nothing(ins, defined)
+    if clobbers:
+        out["vf_clobber"].append((f, i))
+        written = written_root(ins, roots, defined)
+        if written is not None:
+            out["vf_store_root"].append((f, i, written))
+            span = written_span(ins, roots, offsets, defined)
+            if span is not None:
+                out["vf_store_span"].append((f, i) + span)
+            n = written_size(ins, defined)
+            if written == ANY and n:
+                wide.append((i, n))
+            if is_global_root(written):
+                globs.add(written)
+            out["vf_store_gen"].extend((f, i, e) for e in gen if e in exprs)
+    out["vf_store_gen"].extend((f, i, e) for e in sorted(known.generated(ins))
+                               if e in exprs and e not in gen)
+    return clobbers or len(out["vf_store_gen"]) > size

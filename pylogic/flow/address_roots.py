@@ -144,7 +144,9 @@ def memory_roots(fn: Function, defined: frozenset = frozenset(),
     References: LLVM 14 BasicAA (getUnderlyingObject); C's object rules."""
     ro = {GLOBAL + g: READONLY + g for g in readonly}
     groots = {r: ro.get(g, g) for r, g in global_roots(fn).items()}
-    return {**ro, **groots, **escaped_alloca_roots(fn, defined), **address_roots(fn, defined)}
+    root, escaped = _alloca_roots(fn, defined)      # once for both kinds of alloca roots
+    return {**ro, **groots, **{r: ESCAPED + a for r, a in root.items() if a in escaped},
+            **{r: a for r, a in root.items() if a not in escaped}}
 
 
 def memory_root(addr, roots: dict) -> str:

@@ -37,18 +37,19 @@ def cyclic_blocks(fn: Function) -> set[str]:
 
 
 def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=None,
-                          known: Optional[KnownBytes] = None) -> dict[str, tuple[str, tuple]]:
+                          known: Optional[KnownBytes] = None,
+                          defs: Optional[dict] = None) -> dict[str, tuple[str, tuple]]:
     """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
     an unguarded instruction at least twice, or once on a cycle; a store generating a load's
     value, or a write of known bytes it reads (``known``), counts as a computation of it),
-    named under ``names`` (default: ``value_names(fn)``).
+    named under ``names`` (default: ``value_names(fn)``); ``defs``: ``definitions(fn)`` when
+    the caller has it.
 
     References: pathfinder.md §4.1 (generators = users, Def 4.1), §6.3.1.4."""
     names = value_names(fn) if names is None else names
     seen: dict[str, list] = {}
     where: dict[str, list[str]] = {}
     stored: dict[str, list[str]] = {}
-    defs = None
     for b in fn.blocks:
         for ins in b.instrs:
             if ins.guard is not None:

@@ -214,6 +214,10 @@ _CONTENTS = IdentityCache(16)
 MAX_KNOWN = 1 << 16
 
 
+#: the classes of the instructions ``memory_write`` can find a write in
+_WRITERS = (Alloca, Store, Call)
+
+
 class KnownBytes:
     """Writes whose bytes are known, at a known offset into one object, and the loads they
     determine (store-to-load forwarding across sizes and offsets, as LLVM's GVN does through
@@ -292,6 +296,8 @@ class KnownBytes:
         """``{load name: the value it reads}`` right after ``ins`` (an int, or a GlobalAddr
         for an 8-byte load of a relocated address), for the loads inside the bytes ``ins``
         writes."""
+        if not isinstance(ins, _WRITERS):
+            return {}           # no write (``memory_write``): asked of every instruction
         got = self._memo.get(ins)
         if got is not None:
             return got

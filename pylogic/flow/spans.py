@@ -22,6 +22,7 @@ from pylogic.flow.address_roots import (ANY, ESCAPED, GLOBAL, READONLY, memory_r
 from pylogic.flow.definitions import definitions, single_definitions
 from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
 from pylogic.flow.value_names import expression_of, reads_memory
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Alloca, BinOp, Function, GlobalAddr, Imm, Instr, Load, Mov, Reg,
                               Store)
 
@@ -34,9 +35,21 @@ def memory_offsets(fn: Function) -> dict[str, int]:
     """``{register: constant byte offset}``: registers written once, unguarded, as an alloca
     (offset 0) or as a copy of, or a constant added to or subtracted from, a global's address or
     such a register. Combined with its root (``memory_roots``, grown along the same
-    definitions), the register points exactly ``offset`` bytes into the root's object.
+    definitions), the register points exactly ``offset`` bytes into the root's object. One dict
+    per function object, shared by every caller (known bytes, the value-flow inputs, PRE's load
+    translation: csmith 11/19/20/24/32/38/44's PRE steps asked 641 times for 367 functions):
+    read it, never change it.
 
     References: LLVM 14 BasicAA (constant offsets from an underlying object)."""
+    return _OFFSETS.get_or_compute(fn, lambda: _memory_offsets(fn))
+
+
+#: function -> its ``memory_offsets``
+_OFFSETS = IdentityCache(256)
+
+
+def _memory_offsets(fn: Function) -> dict[str, int]:
+    """``memory_offsets`` computed."""
     single = single_definitions(fn)
     off = {r: 0 for r, ins in single.items() if isinstance(ins, Alloca)}
 
@@ -96,13 +109,13 @@ def written_span(ins: Instr, roots: dict, offsets: Optional[dict],
 
 
 def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
-               offsets: dict) -> dict[str, dict]:
+               offsets: dict, defs: Optional[dict] = None) -> dict[str, dict]:
     """``{expression reading memory: {root: frozenset of (lo, hi) byte ranges, or None}}``: the
     bytes of each root (``load_roots``) the expression's loads read, None for a root some load
-    reads at an unknown offset.
+    reads at an unknown offset. ``defs``: ``definitions(fn)`` when the caller has it.
 
     References: LLVM 14 BasicAA (byte ranges of one underlying object)."""
-    defs = definitions(fn)
+    defs = definitions(fn) if defs is None else defs
     memo: dict[str, dict] = {}
 
     def merge(into: dict, got: dict) -> None:

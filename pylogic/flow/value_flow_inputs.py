@@ -25,6 +25,7 @@ from typing import Optional
 
 from pylogic.flow.address_roots import memory_roots
 from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.definitions import definitions
 from pylogic.flow.known_bytes import KnownBytes
 from pylogic.flow.spans import load_spans, memory_offsets, object_sizes, roots_of_spans
 from pylogic.identity_cache import IdentityCache
@@ -57,7 +58,9 @@ class FunctionInputs:
     globals (``readonly_globals``), ``returns`` (``ReturnFits``), ``contents`` (its
     ``function_contents``) and ``global_sizes``; the memory ones computed on first use.
     ``asked``: ``returns`` as the derivations ask it (read ``returns`` through it);
-    ``rows``: function id -> the value-flow facts of ``fn`` (``facts_gen.value_flow``)."""
+    ``defs``: ``definitions(fn)``, one dict for every derivation (``fits_extension`` remembers
+    its answers per dict); ``rows``: function id -> the value-flow facts of ``fn``
+    (``facts_gen.value_flow``)."""
 
     def __init__(self, fn: Function, defined: frozenset, readonly: frozenset, returns,
                  contents: Optional[dict], global_sizes: Optional[dict]):
@@ -67,7 +70,8 @@ class FunctionInputs:
         self.rows: dict = {}
         self.known = KnownBytes(fn, None, defined, contents)    # its names: value_names(fn)
         self.names = self.known.names
-        self.exprs = candidate_expressions(fn, self.names, self.asked, self.known)
+        self.defs = definitions(fn)
+        self.exprs = candidate_expressions(fn, self.names, self.asked, self.known, self.defs)
 
     def same_module(self, defined, readonly, returns, contents, global_sizes) -> bool:
         """Whether these inputs were computed under the same module inputs (the objects
@@ -103,7 +107,7 @@ class FunctionInputs:
 
     @cached_property
     def load_spans(self) -> dict:
-        return load_spans(self.fn, self.names, self.exprs, self.roots, self.offsets)
+        return load_spans(self.fn, self.names, self.exprs, self.roots, self.offsets, self.defs)
 
     @cached_property
     def load_roots(self) -> dict:

@@ -51,14 +51,19 @@ def operand_name(a, names: dict) -> tuple[str, tuple]:
 
 
 def compose_name(op: str, parts: list) -> tuple[str, tuple]:
-    """(name, leaves) of ``op`` applied to operand (text, leaves) pairs."""
+    """(name, leaves) of ``op`` applied to operand (text, leaves) pairs (the leaves in order of
+    first occurrence)."""
+    if len(parts) == 1:
+        text, leaves = parts[0]
+        return f"{op}({text})", tuple(dict.fromkeys(leaves))
     if op in COMMUTATIVE:
-        parts = sorted(parts, key=lambda p: p[0])
-    leaves: dict = {}
-    for _, ls in parts:
-        for leaf in ls:
-            leaves.setdefault(leaf, None)
-    return f"{op}({','.join(t for t, _ in parts)})", tuple(leaves)
+        parts = sorted(parts, key=_text)
+    return (f"{op}({','.join([t for t, _ in parts])})",
+            tuple(dict.fromkeys([leaf for _, leaves in parts for leaf in leaves])))
+
+
+def _text(part: tuple) -> str:
+    return part[0]
 
 
 def op_and_args(ins: Instr):
@@ -158,24 +163,26 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
     References: pathfinder.md §3.4.1.1, §3.4.1.2 (symbolic back-substitution).
     """
     count: dict[str, int] = dict.fromkeys(fn.params, 1)
-    first: dict[str, Instr] = {}
+    last: dict[str, Instr] = {}         # the last definition of each register that counted
+    single = []                         # unguarded instructions of one definition
     for b in fn.blocks:
         for ins in b.instrs:
-            for r in ins.defs():
-                same = without_annotations(ins)
-                if first.get(r) == same:
+            defs = ins.defs()
+            for r in defs:
+                prev = last.get(r)
+                if prev is not None and (prev is ins or without_annotations(prev) ==
+                                         without_annotations(ins)):
                     continue        # a copy of one definition (a block duplicated by pre-mr)
-                first[r] = same
+                last[r] = ins
                 count[r] = count.get(r, 0) + 1
+            if len(defs) == 1 and ins.guard is None:
+                single.append((defs[0], ins))
     define = {}
-    for b in fn.blocks:
-        for ins in b.instrs:
-            if ins.guard is not None or len(ins.defs()) != 1 or count[ins.defs()[0]] != 1 \
-                    or ins.defs()[0] in keep:
-                continue
-            op, _ = op_and_args(ins)
-            if isinstance(ins, Mov) or op is not None:
-                define[ins.defs()[0]] = ins
+    for r, ins in single:
+        if count[r] != 1 or r in keep:
+            continue
+        if isinstance(ins, Mov) or op_and_args(ins)[0] is not None:
+            define[r] = ins
     succ = {b.label: b.successors() for b in fn.blocks}
     while define:
         names: dict = {}

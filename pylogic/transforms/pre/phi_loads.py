@@ -46,7 +46,7 @@ def _pure(ins) -> bool:
 
 class _Translator:
     def __init__(self, fn: Function, defined: frozenset, contents: Optional[dict],
-                 readonly: frozenset, returns=None):
+                 readonly: frozenset, returns=None, blocks=None, preds=None):
         self.fn = fn
         self.names = value_names(fn)
         self.roots = memory_roots(fn, defined, readonly)
@@ -54,11 +54,8 @@ class _Translator:
         self.known = KnownBytes(fn, self.names, defined, contents)
         self.defined, self.returns = defined, returns
         self.defs = definitions(fn)
-        self.blocks = fn.block_map()
-        self.preds = defaultdict(list)
-        for b in fn.blocks:
-            for s in b.successors():
-                self.preds[s].append(b.label)
+        self.blocks = fn.block_map() if blocks is None else blocks
+        self.preds = _predecessors(fn) if preds is None else preds
 
     # -- values at the end of a predecessor -------------------------------------------------
 
@@ -223,19 +220,33 @@ def phi_translated_loads(fn: Function, fresh, defined: frozenset = frozenset(),
     return fn, total
 
 
+def _predecessors(fn: Function) -> dict:
+    """label -> its predecessors' labels, one per edge."""
+    preds = defaultdict(list)
+    for b in fn.blocks:
+        for s in b.successors():
+            preds[s].append(b.label)
+    return preds
+
+
 def _one_round(fn: Function, fresh, defined, contents, readonly, returns):
     tr = None
     plans = {}
     entry = fn.blocks[0].label
+    blocks = preds = None
     for b in fn.blocks:
         k = next((k for k, ins in enumerate(b.instrs) if not _pure(ins)), None)
         if k is None or not isinstance(b.instrs[k], Load) or b.instrs[k].guard is not None \
                 or b.label == entry:
             continue
-        tr = tr or _Translator(fn, defined, contents, readonly, returns)
-        ps = tr.preds[b.label]
-        if len(ps) < 2 or any(not _plain_end(tr.blocks[p]) or p == b.label for p in ps):
+        if preds is None:
+            blocks, preds = fn.block_map(), _predecessors(fn)
+        ps = preds[b.label]
+        if len(ps) < 2 or any(not _plain_end(blocks[p]) or p == b.label for p in ps):
             continue
+        # the value names, roots and known bytes only for a join it may translate into
+        # (csmith 19/24/32/44's PRE steps: 7 of 25 functions had none; issue #28 item 1)
+        tr = tr or _Translator(fn, defined, contents, readonly, returns, blocks, preds)
         values, missing = {}, []
         for p in sorted(set(ps)):
             got = tr.translate(b.label, k, p)

@@ -26,7 +26,6 @@ from typing import Iterable, Optional
 
 from pylogic.collector import collector_paused
 from pylogic.flow.candidates import candidate_expressions
-from pylogic.flow.definitions import definitions
 from pylogic.flow.fits_extension import return_fits
 from pylogic.flow.known_bytes import function_contents
 from pylogic.flow.memory_writes import clobbers_memory
@@ -238,7 +237,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # what stores generate are loads (store_generated, known bytes): none is a candidate in a
     # function without candidate loads (csmith-32's @__pathlogic_init, 538 stores: its
     # pre_m_function 0.011 -> 0.007 s; issue #28 item 1)
-    stores = _Stores(names, definitions(fn), returns, known) if kills.loads else _no_stores
+    stores = _Stores(names, inputs.defs, returns, known) if kills.loads else _no_stores
     for b in fn.blocks:
         reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills,
                                              stores) if held}

@@ -40,6 +40,20 @@ def test_value_flow_facts_name_expressions_occurrences_and_kills():
     assert sorted(r[1:] for r in facts["vf_kill"]) == [("e#2", "add(a,b)")]
     assert [r[1:] for r in facts["vf_clobber"]] == [("e#4",)]
     assert [r[1:] for r in facts["vf_load"]] == [("load.4u(p)",)]
+    # where pre.dl finds them: the instr rows of those instructions only (not the guarded add,
+    # the sub nor the ret)
+    assert [r[1] for r in facts["vf_instr"]] == [f"e#{k}" for k in range(6)]
+    assert set(facts["vf_instr"]) <= set(facts["instr"])
+
+
+def test_vf_instr_places_every_call_for_the_divisions_it_kills():
+    m = parse_module("func g() {\ne:\n ret 0\n}\nfunc f(a, b) {\ne:\n x = div a, b\n"
+                     " call g()\n y = div a, b\n k = add b, 1\n ret x\n}\n")
+    facts = extract_module(m, "t.pir")
+    assert [r[1:] for r in facts["vf_instr"] if r[0] == "t.pir::f"] == [
+        ("e#0", "e", 0, "div"), ("e#1", "e", 1, "call"), ("e#2", "e", 2, "div")]
+    rows = module_rows(m, "t.pir", relations=["pre_kills", "pre_comp"], engine="clingo")
+    assert rows.function("f")["pre_kills"] == [("e", "div(a,b)")]
 
 
 def test_a_single_computation_is_a_candidate_only_on_a_cycle():
