@@ -40,6 +40,10 @@ DOCUMENTED_PIPELINES = (
     "vng-fre,pre-mr,pre-m", "simplify,pre-mr,pre-m", "simplify,pre-mr,pre-m,simplify",
     "if-convert,sccp", "if-convert,pcp-basic", "if-convert,pcp-full", "if-convert,ppde",
     "icbe,icbe",
+    # the combined pipelines the speed and after-O2 runs time (issue #28 items 1 and 3:
+    # runs/optimize-speed-csmith50-*.json, benchmarks/gvn_wins.py)
+    "sccp,dce,simplify,pre-mr,pre-m,simplify,icbe",
+    "sccp,dce,simplify,pre-mr,pre-m,simplify,icbe,coalesce",
 )
 
 
@@ -52,6 +56,12 @@ def pipelines(globs: tuple = ()) -> list[tuple[str, ...]]:
         return every
     return [p for p in every if any(fnmatch.fnmatchcase(",".join(p), g)
                                     for g in globs)]
+
+
+def unmatched(globs: tuple) -> list[str]:
+    """The globs of ``--pipeline`` that match no pipeline (a check that would silently skip
+    what it was asked to check)."""
+    return [g for g in globs if not pipelines((g,))]
 
 
 def _digest(module) -> str:
@@ -143,6 +153,10 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.compare:
         return compare(*a.compare)
+    missing = unmatched(tuple(a.pipeline))
+    if missing:
+        ap.error(f"--pipeline {', '.join(missing)}: matches no pipeline (every registered pass "
+                 "alone and DOCUMENTED_PIPELINES; add a new pipeline there)")
     items = [item + (tuple(a.pipeline),) for item in
              corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)]
     source = source_state()
