@@ -11,7 +11,8 @@ folds makes the term undefined (``V = -(Y + ((-2147483648) - Y))`` derived nothi
 coefficient that wraps to 0 killed the process with SIGFPE (``V = Y * 65536 * 65536``),
 ``V = 2147483647 + (Y - Y)`` never finished grounding, and ``X + X = 0`` was solved in exact
 integers (false for X = -2147483648). So a variable under an arithmetic operator is written
-``(V&(-1))``, which clingo cannot treat as linear and evaluates as the ground value; constant
+``(V&(-1))``, which clingo cannot treat as linear and evaluates as the ground value (but for
+``x = y + c``, ``_step``: clingo binds nothing from a masked term); constant
 subterms are folded here with Soufflé's wrap; ``/`` and ``%`` are clingo's only where the
 divisor is a constant other than 0 and -1 (``-2147483648 / -1`` is SIGFPE in clingo), else
 the functors ``sf_div``/``sf_mod`` (undefined on 0: the binding derives nothing)."""
