@@ -11,7 +11,8 @@ folds makes the term undefined (``V = -(Y + ((-2147483648) - Y))`` derived nothi
 coefficient that wraps to 0 killed the process with SIGFPE (``V = Y * 65536 * 65536``),
 ``V = 2147483647 + (Y - Y)`` never finished grounding, and ``X + X = 0`` was solved in exact
 integers (false for X = -2147483648). So a variable under an arithmetic operator is written
-``(V&(-1))``, which clingo cannot treat as linear and evaluates as the ground value; constant
+``(V&(-1))``, which clingo cannot treat as linear and evaluates as the ground value (but for
+``x = y + c``, ``_step``: clingo binds nothing from a masked term); constant
 subterms are folded here with Soufflé's wrap; ``/`` and ``%`` are clingo's only where the
 divisor is a constant other than 0 and -1 (``-2147483648 / -1`` is SIGFPE in clingo), else
 the functors ``sf_div``/``sf_mod`` (undefined on 0: the binding derives nothing)."""
@@ -143,6 +144,9 @@ def literal(lit) -> str:
         left, right = lit.left, lit.right
         if lit.op == "=" and isinstance(right, Var) and not isinstance(left, Var):
             left, right = right, left  # clingo binds the variable on the left of '='
+        step = _step(left, right) if lit.op == "=" else None
+        if step is not None:
+            return step
         return f"{term(left)}{lit.op}{term(right)}"
     if isinstance(lit, Test):   # 1 holds, 0 does not, -1 neither (a bad regular expression)
         return f"@{functor_name(lit.name)}({','.join(term(a) for a in lit.args)})=" + \
@@ -160,6 +164,26 @@ def literal(lit) -> str:
             text += f", {res}{_GUARD[lit.op]}"
         return text
     raise TypeError(f"cannot translate literal {lit!r}")
+
+
+def _step(left, right) -> str | None:
+    """``V=W+c`` or ``V=W-c`` for ``left = right`` when it is a variable equal to another
+    variable plus or minus a constant c in 0 .. 2^31-1, else None (``term``'s masked form).
+    clingo binds V from such a term, and so looks up an atom's row by it: masked as
+    ``V=((W&(-1))+c)``, it read every row of ``instr(g, _, m, V, _)`` with g and m bound and
+    tested V after (``_has_next`` of correlation.dl, quadratic in a block's instructions:
+    csmith-38's block of 573 made that rule 16 of icbe's first round's 37 ms). Its value is
+    the masked one's, wrap included, whichever of V and W clingo binds first (a term linear
+    in one variable, with no constant part for clingo to fold: the cases of the module
+    docstring need a constant folded or a variable twice; ``test_clingo_steps.py``)."""
+    if not isinstance(left, Var) or not isinstance(right, BinOp) or right.op not in ("+", "-"):
+        return None
+    w, c = right.left, constant(right.right)
+    if right.op == "+" and not isinstance(w, Var):
+        w, c = right.right, constant(right.left)
+    if not isinstance(w, Var) or w.name == left.name or c is None or not 0 <= c < 1 << 31:
+        return None
+    return f"{var_name(left.name)}={var_name(w.name)}{right.op}{c}"
 
 
 def _float_sum(lit: AggLit) -> str:

@@ -101,7 +101,7 @@ def test_a_comparison_over_the_joined_atoms_filters_the_join(tmp_path):
     checked, facts = _steps(tmp_path, 6)
     text = program_text(checked)
     assert ("r_join'0(Vf,Vn,Vk,Vj,Vk2) :- r_q(Vf,Vn,Vk), r_instr(Vf,Vj,Vn,Vk2), "
-            "Vk=((Vk2&(-1))+1).") in text
+            "Vk=Vk2+1.") in text
     step = [line for line in text.splitlines() if line.startswith("r_ans(Vf,Vn,Vk,Va) :- r_join")]
     assert step and "Vk=" not in step[0]
     # by hand: TRUE before 0 goes on past j0, j1, j2 to index 3; j3 kills it
