@@ -10,6 +10,7 @@ import re
 import weakref
 from functools import lru_cache
 from itertools import chain
+from operator import itemgetter
 from pathlib import Path
 
 from pylogic.engines import floats, record_text
@@ -323,11 +324,15 @@ def _backend_feeder():
 
 
 def _selected(rows: list, patterns: tuple) -> list:
-    """The rows matching one of ``patterns`` (``relevance.input_selections``)."""
-    if len(patterns) == 1 and len(patterns[0]) == 1:
-        ((k, v),) = patterns[0]
-        return [r for r in rows if r[k] == v]
-    return [r for r in rows if any(all(r[k] == v for k, v in p) for p in patterns)]
+    """The rows matching one of ``patterns`` (``relevance.input_selections``); a pattern's
+    columns are read by one ``itemgetter`` (dce.dl's ``operand`` pattern has two columns: per
+    row a generator of ``all`` cost 1.9 ms on csmith-44's 4,456 rows)."""
+    tests = [(itemgetter(*(k for k, _ in p)), p[0][1] if len(p) == 1 else tuple(v for _, v in p))
+             for p in patterns]
+    if len(tests) == 1:
+        ((get, want),) = tests
+        return [r for r in rows if get(r) == want]
+    return [r for r in rows if any(get(r) == want for get, want in tests)]
 
 
 def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:

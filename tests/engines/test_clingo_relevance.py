@@ -94,3 +94,17 @@ def test_rows_are_duckdbs(tmp_path, seed, guards):
     facts = _facts(seed, guards)
     assert run_checked(checked, None, "clingo", facts=facts) == \
         run_checked(checked, None, "duckdb", facts=facts)
+
+
+@pytest.mark.parametrize("patterns", [
+    (((1, "a"),),),                                 # one column
+    (((1, "a"), (2, 3)),),                          # one pattern, two columns (dce.dl's operand)
+    (((1, "a"), (2, 3)), ((0, "x"),)),              # two patterns
+])
+def test_selected_rows_are_the_rows_matching_a_pattern(patterns):
+    from pylogic.engines.clingo_engine import _selected
+    rng = random.Random(7)
+    rows = [(rng.choice("xy"), rng.choice("ab"), rng.choice([3, 4, "3"])) for _ in range(200)]
+    want = [r for r in rows if any(all(r[k] == v for k, v in p) for p in patterns)]
+    assert 0 < len(want) < len(rows)
+    assert _selected(rows, patterns) == want

@@ -50,7 +50,10 @@ def dce(module: Module, rows, *, functions: Optional[Iterable[str]] = None
 
 
 def dce_function(fn: Function, dead: set) -> tuple[Function, FunctionDce]:
-    """``fn`` without the instructions ``dead`` names (``block#index``), and its entry."""
+    """``fn`` without the instructions ``dead`` names (``block#index``), and its entry
+    (``fn`` itself when ``dead`` is empty)."""
+    if not dead:
+        return fn, FunctionDce(fn.name, 0, sum(len(b.instrs) for b in fn.blocks))
     blocks, removed, total = [], 0, 0
     for b in fn.blocks:
         keep = [ins for k, ins in enumerate(b.instrs) if instr_id(b.label, k) not in dead]

@@ -42,8 +42,8 @@ Lattice and transfer functions (docs/pir.md semantics, the interpreter's operato
 
 Why the fixpoint is Python: the lattice evaluation folds 64-bit arithmetic, which the 32-bit
 Datalog engines cannot express (DESIGN.md "Integers are 32-bit in clingo and in Soufflé").
-``reachable`` (analysis rows) tells CFG-unreachable blocks from merely infeasible ones in the
-record; nothing computes dominators or loops here (the SSA form is built on demand, Braun et al.).
+The reachable blocks (``ir.cfg.reverse_postorder``, asked only where blocks are dropped) tell
+CFG-unreachable blocks from merely infeasible ones in the record; nothing computes dominators or loops here (the SSA form is built on demand, Braun et al.).
 ``CCAnalysis.run`` is the sparse SC, a value per SSA name (each lowered at most twice), so the
 cost follows the SSA edges; ``run_dense`` is the dense CC (a persistent state per block entry,
 ``flow/state_map.py``, blocks visited in round-robin sweeps of reverse postorder, ``rpo``,
@@ -58,8 +58,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import product
-from typing import Iterable, Optional
+from typing import Container, Iterable, Optional
 
 from pylogic.ir.deposit_types import deposit
 from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, Cmp,
@@ -67,6 +68,7 @@ from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, C
                               Print, Reg, Ret, Select, Store, UnOp)
 from pylogic.flow.lattice import BOT, TOP, apply, meet
 from pylogic.flow.state_map import Registers
+from pylogic.ir.cfg import reverse_postorder
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.pcp.sparse import BeforeInstructions
@@ -75,8 +77,10 @@ from pylogic.transforms.pcp.worklist import Worklist
 __all__ = ["sccp", "SccpRecord", "FunctionSccp", "ConstantUse", "NEEDS", "TOP", "BOTTOM",
            "conditional_constants", "apply_constants", "CCAnalysis", "CCResult"]
 
-#: Relations this pass reads (``rpo`` is an input fact; ``reachable`` an analysis output).
-NEEDS = ("rpo", "reachable")
+#: Relations this pass reads: none (the fixpoint is Python, see below; the record's
+#: ``unreachable_blocks`` asks ``ir.cfg`` for the reachable blocks of a function that drops
+#: some: an engine call for ``reachable`` was 8% of the pass on csmith, issue #28 item 1).
+NEEDS = ()
 
 
 #: No information yet (greatest element) and "not a constant" (least element): the one
@@ -219,23 +223,26 @@ class CCAnalysis:
         self.fn = fn
         self.blocks = fn.block_map()
         written = set(fn.params)
+        read: set = set()
         for b in fn.blocks:
             for ins in b.instrs:
                 written.update(ins.defs())
+                read.update(op.name for op in ins.uses() if type(op) is Reg)
+                if ins.guard is not None:
+                    read.add(ins.guard)
         self.written = written
         globals_ = {g.name for g in module.globals}
         self.address_names = globals_ - written  # reads give a global's address
-        regs = set(written)
-        for b in fn.blocks:
-            for ins in b.instrs:
-                regs.update(op.name for op in ins.uses() if isinstance(op, Reg))
-                if ins.guard is not None:
-                    regs.add(ins.guard)
+        regs = written | read
         regs -= TRUE_PREDICATES
         regs -= self.address_names
         self.regs = sorted(regs)
-        self.registers = Registers(self.regs)       # states: persistent maps over these
         self.order = order
+
+    @cached_property
+    def registers(self) -> Registers:
+        """The dense states' persistent maps over ``regs`` (built when a dense form asks)."""
+        return Registers(self.regs)
 
     def value(self, state: dict, op):
         if isinstance(op, Imm):
@@ -255,22 +262,22 @@ class CCAnalysis:
 
     def computed(self, state: dict, ins: Instr):
         """Value an ordinary definition computes when it executes (ignoring its guard)."""
-        v = lambda op: self.value(state, op)  # noqa: E731
+        v = self.value
         if isinstance(ins, Mov):
-            return v(ins.src)
+            return v(state, ins.src)
         if isinstance(ins, BinOp):
-            return apply(ins.op, v(ins.a), v(ins.b))
+            return apply(ins.op, v(state, ins.a), v(state, ins.b))
         if isinstance(ins, UnOp):
-            return apply(ins.op, v(ins.a))
+            return apply(ins.op, v(state, ins.a))
         if isinstance(ins, Cmp):
-            return apply(ins.rel, v(ins.a), v(ins.b))
+            return apply(ins.rel, v(state, ins.a), v(state, ins.b))
         if isinstance(ins, Select):
-            c = v(ins.cond)
+            c = v(state, ins.cond)
             if c is TOP:
                 return TOP
             if c is BOTTOM:
-                return meet(v(ins.a), v(ins.b))
-            return v(ins.a) if c != 0 else v(ins.b)
+                return meet(v(state, ins.a), v(state, ins.b))
+            return v(state, ins.a) if c != 0 else v(state, ins.b)
         return BOTTOM  # load, call, input, alloca
 
     def run(self):
@@ -364,9 +371,10 @@ def conditional_constants(fn: Function, module: Module, order: Optional[dict] = 
 # ---------------------------------------------------------------- the rewrite
 
 def _replace_operands(ins: Instr, state: dict, an: CCAnalysis, uses: list, where) -> Instr:
-    """``ins`` with every register operand of known constant value replaced by a literal."""
+    """``ins`` with every register operand of known constant value replaced by a literal
+    (``ins`` itself when none is)."""
     def lit(op):
-        if isinstance(op, Reg) and op.name not in TRUE_PREDICATES \
+        if type(op) is Reg and op.name not in TRUE_PREDICATES \
                 and op.name not in an.address_names:
             v = state[op.name]
             if _known(v):
@@ -376,27 +384,43 @@ def _replace_operands(ins: Instr, state: dict, an: CCAnalysis, uses: list, where
         return op
 
     if isinstance(ins, Mov):
-        return dataclasses.replace(ins, src=lit(ins.src))
+        src = lit(ins.src)
+        return ins if src is ins.src else dataclasses.replace(ins, src=src)
     if isinstance(ins, (BinOp, Cmp, PredDefine)):
-        return dataclasses.replace(ins, a=lit(ins.a), b=lit(ins.b))
+        a, b = lit(ins.a), lit(ins.b)
+        return ins if a is ins.a and b is ins.b else dataclasses.replace(ins, a=a, b=b)
     if isinstance(ins, UnOp):
-        return dataclasses.replace(ins, a=lit(ins.a))
+        a = lit(ins.a)
+        return ins if a is ins.a else dataclasses.replace(ins, a=a)
     if isinstance(ins, Select):
-        return dataclasses.replace(ins, cond=lit(ins.cond), a=lit(ins.a), b=lit(ins.b))
+        cond, a, b = lit(ins.cond), lit(ins.a), lit(ins.b)
+        return ins if cond is ins.cond and a is ins.a and b is ins.b else \
+            dataclasses.replace(ins, cond=cond, a=a, b=b)
     if isinstance(ins, Load):
-        return dataclasses.replace(ins, addr=lit(ins.addr))
+        addr = lit(ins.addr)
+        return ins if addr is ins.addr else dataclasses.replace(ins, addr=addr)
     if isinstance(ins, Alloca):
-        return dataclasses.replace(ins, size=lit(ins.size))
+        size = lit(ins.size)
+        return ins if size is ins.size else dataclasses.replace(ins, size=size)
     if isinstance(ins, Call):
-        return dataclasses.replace(ins, args=tuple(lit(a) for a in ins.args))
+        args = tuple(lit(a) for a in ins.args)
+        return ins if type(ins.args) is tuple and all(x is y for x, y in zip(args, ins.args)) \
+            else dataclasses.replace(ins, args=args)
     if isinstance(ins, CondBr):
-        return dataclasses.replace(ins, cond=lit(ins.cond))
+        cond = lit(ins.cond)
+        return ins if cond is ins.cond else dataclasses.replace(ins, cond=cond)
     if isinstance(ins, Ret):
-        return ins if ins.value is None else dataclasses.replace(ins, value=lit(ins.value))
+        if ins.value is None:
+            return ins
+        value = lit(ins.value)
+        return ins if value is ins.value else dataclasses.replace(ins, value=value)
     if isinstance(ins, Store):
-        return dataclasses.replace(ins, addr=lit(ins.addr), value=lit(ins.value))
+        addr, value = lit(ins.addr), lit(ins.value)
+        return ins if addr is ins.addr and value is ins.value else \
+            dataclasses.replace(ins, addr=addr, value=value)
     if isinstance(ins, Print):
-        return dataclasses.replace(ins, value=lit(ins.value))
+        value = lit(ins.value)
+        return ins if value is ins.value else dataclasses.replace(ins, value=value)
     return ins  # br, input
 
 
@@ -474,40 +498,52 @@ def _rewrite_block(block: Block, an: CCAnalysis, point: CCResult, c: _Counts) ->
                 c.defs.append(ConstantUse(an.fn.name, block.label, k, new.dest, v,
                                           origins_of(ins), "def"))
         out.append(new)
+    if len(out) == len(block.instrs) and all(a is b for a, b in zip(out, block.instrs)):
+        return block                        # nothing rewritten: the block itself
     return dataclasses.replace(block, instrs=tuple(out))
 
 
 def _remove_dead(blocks: list) -> tuple[list, int]:
-    """Drop pure definitions whose destinations are read nowhere (operands, guards); iterate."""
+    """Drop pure definitions whose destinations are read nowhere (operands, guards); iterate.
+    A removal only lowers read counts, so what goes does not depend on the order: only the pure
+    definitions are swept again, until a sweep removes none."""
     reads: dict = {}
-
-    def count(ins, delta):
-        for op in ins.uses():
-            if isinstance(op, Reg):
-                reads[op.name] = reads.get(op.name, 0) + delta
-        if ins.guard is not None:
-            reads[ins.guard] = reads.get(ins.guard, 0) + delta
-
-    instrs = [list(b.instrs) for b in blocks]
-    for body in instrs:
-        for ins in body:
-            count(ins, 1)
-    removed = 0
+    pure: list = []                         # the candidates, in block order
+    for b in blocks:
+        for ins in b.instrs:
+            for op in ins.uses():
+                if type(op) is Reg:
+                    reads[op.name] = reads.get(op.name, 0) + 1
+            if ins.guard is not None:
+                reads[ins.guard] = reads.get(ins.guard, 0) + 1
+            if _is_pure(ins) and ins.defs():
+                pure.append(ins)
+    gone: set = set()                       # ids of the removed instructions
+    removed = 0                             # (an instruction object may occur twice)
     changed = True
     while changed:
         changed = False
-        for body in instrs:
-            keep = []
-            for ins in body:
-                if _is_pure(ins) and ins.defs() and \
-                        all(reads.get(d, 0) == 0 for d in ins.defs()):
-                    count(ins, -1)
-                    removed += 1
-                    changed = True
-                else:
-                    keep.append(ins)
-            body[:] = keep
-    return [dataclasses.replace(b, instrs=tuple(body)) for b, body in zip(blocks, instrs)], removed
+        left = []
+        for ins in pure:
+            if all(reads.get(d, 0) == 0 for d in ins.defs()):
+                for op in ins.uses():
+                    if type(op) is Reg:
+                        reads[op.name] -= 1
+                if ins.guard is not None:
+                    reads[ins.guard] -= 1
+                gone.add(id(ins))
+                removed += 1
+                changed = True
+            else:
+                left.append(ins)
+        pure = left
+    if not gone:
+        return blocks, 0
+    out = []
+    for b in blocks:
+        keep = tuple(ins for ins in b.instrs if id(ins) not in gone)
+        out.append(b if len(keep) == len(b.instrs) else dataclasses.replace(b, instrs=keep))
+    return out, removed
 
 
 def _forward_jumps(blocks: list) -> tuple[list, int]:
@@ -547,7 +583,7 @@ def _forward_jumps(blocks: list) -> tuple[list, int]:
     return out, len(blocks) - len(out)
 
 
-def apply_constants(fn: Function, an: "CCAnalysis", point: "CCResult", reachable: set
+def apply_constants(fn: Function, an: "CCAnalysis", point: "CCResult", reachable: Container
                     ) -> tuple[Function, FunctionSccp]:
     """Rewrite ``fn`` with a constant-propagation result (steps 1-5 of the module docstring).
 
@@ -576,13 +612,31 @@ def apply_constants(fn: Function, an: "CCAnalysis", point: "CCResult", reachable
         dead_removed=dead, constants=tuple(c.uses), removed_blocks=tuple(dropped),
         folded_branches=tuple(c.folded), folded_definitions=tuple(c.defs),
         jumps_forwarded=forwarded)
+    if len(blocks) == len(fn.blocks) and all(a is b for a, b in zip(blocks, fn.blocks)):
+        return fn, info                     # nothing rewritten: the function itself
     return dataclasses.replace(fn, blocks=tuple(blocks)), info
 
 
-def _sccp_function(fn: Function, module: Module, frows) -> tuple[Function, FunctionSccp]:
-    order = {b: int(n) for b, n in frows["rpo"]}
-    an = CCAnalysis(fn, module, order)
-    return apply_constants(fn, an, an.run(), frows.set("reachable"))
+class _Reachable:
+    """The labels of the blocks reachable from ``fn``'s entry, found when first asked (only a
+    function with a dropped block asks): ``ir.cfg.reverse_postorder``'s DFS over the CFG edges,
+    the blocks ``datalog/reachability.dl``'s ``reachable`` holds (an unknown label has no
+    successors, so it leads to no block)."""
+
+    __slots__ = ("fn", "_labels")
+
+    def __init__(self, fn: Function):
+        self.fn, self._labels = fn, None
+
+    def __contains__(self, label) -> bool:
+        if self._labels is None:
+            self._labels = frozenset(reverse_postorder(self.fn))
+        return label in self._labels
+
+
+def _sccp_function(fn: Function, module: Module) -> tuple[Function, FunctionSccp]:
+    an = CCAnalysis(fn, module, {})
+    return apply_constants(fn, an, an.run(), _Reachable(fn))
 
 
 def sccp(module: Module, rows, *, functions: Optional[Iterable[str]] = None
@@ -592,7 +646,7 @@ def sccp(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     Parameters
     ----------
     module: the input (never modified).
-    rows: the module's analysis rows (``Rows`` with ``relpath``), ``NEEDS`` among them.
+    rows: the module's analysis rows (``Rows``; ``NEEDS`` is empty: unread).
     functions: names of the functions to transform (default: every defined function).
 
     Returns: the new module and an :class:`SccpRecord` (``totals()``: constants found = uses
@@ -605,4 +659,4 @@ def sccp(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     References: Wegman & Zadeck, TOPLAS 1991 (CC); predicated_cp.md §4.2; docs/pir.md.
     """
     return run_per_function(module, functions, SccpRecord(),
-                            lambda fn: _sccp_function(fn, module, rows.function(fn.name)))
+                            lambda fn: _sccp_function(fn, module))

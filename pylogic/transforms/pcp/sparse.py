@@ -73,14 +73,19 @@ class BeforeInstructions:
 
 class _Node:
     """An instruction (``phi`` False: ``k`` its index in the block, ``reads`` register -> SSA
-    id, ``defs`` register -> SSA id) or a φ of ``register`` (``args``: (pred segment, id))."""
-    __slots__ = ("seg", "k", "ins", "reads", "defs", "phi", "register", "args", "id", "loop")
+    id, ``defs`` register -> SSA id; ``plain``: unguarded, no exit, no predicate define, so
+    its transfer writes ``computed`` to its definitions and nothing else) or a φ of
+    ``register`` (``args``: (pred segment, id))."""
+    __slots__ = ("seg", "k", "ins", "reads", "defs", "phi", "register", "args", "id", "loop",
+                 "plain")
 
     def __init__(self, seg, k=None, ins=None, reads=None, defs=None, register=None, id_=None,
                  loop=False):
         self.seg, self.k, self.ins, self.reads, self.defs = seg, k, ins, reads, defs
         self.phi = register is not None
         self.register, self.args, self.id, self.loop = register, [], id_, loop
+        self.plain = ins is not None and ins.guard is None and not ins.is_terminator and \
+            type(ins) is not PredDefine
 
 
 class SparseCC(BeforeInstructions):
@@ -128,6 +133,7 @@ class SparseCC(BeforeInstructions):
         self.entry: dict = {}                           # (segment, register) -> id at its start
         self._pending: list = []
         self.undefined = self._new(TOP)                 # read on a cycle no path enters
+        self._skip = TRUE_PREDICATES | an.address_names  # read as constants, not SSA names
         self._build()
 
     # ---------------------------------------------------------------- SSA construction
@@ -144,35 +150,48 @@ class SparseCC(BeforeInstructions):
 
     def _reads(self, ins) -> list:
         """The registers whose values the dense transfer of ``ins`` reads."""
-        an = self.an
-        out = [op.name for op in ins.uses() if isinstance(op, Reg)]
+        out = [op.name for op in ins.uses() if type(op) is Reg]
         if ins.guard is not None:
             out.append(ins.guard)
             out.extend(ins.defs())                      # guarded: the old value may stay
-        elif isinstance(ins, PredDefine):
+        elif type(ins) is PredDefine:
             out.extend(ins.defs())                      # deposit reads the old value
-        return [r for r in dict.fromkeys(out)
-                if r not in TRUE_PREDICATES and r not in an.address_names]
+        skip = self._skip
+        return [r for r in dict.fromkeys(out) if r not in skip]
 
     def _build(self) -> None:
         an, segs, first = self.an, self.segs, self.first
         exposed: set = set()                # registers some block reads before writing them
         written: set = set()
-        where: dict = {}                    # register -> the blocks reading or writing it
+        where: dict = {}                    # register -> the block reading or writing it, or
+        many = None                         # ``many``: several blocks do
+        new = self._new
         for s, (label, start, end) in enumerate(segs):          # definitions
             last = self.last_def[s]
             if s == first[label]:
                 written = set()
+            instrs, nodes = an.blocks[label].instrs, self.nodes[s]
             for k in range(start, end):
-                ins = an.blocks[label].instrs[k]
+                ins = instrs[k]
                 reads = self._reads(ins)
-                exposed.update(r for r in reads if r not in written)
-                for r in reads + list(ins.defs()):
-                    where.setdefault(r, {})[label] = None
-                defs = {d: self._new() for d in ins.defs() if d not in TRUE_PREDICATES}
+                for r in reads:
+                    if r not in written:
+                        exposed.add(r)
+                    if where.get(r, label) != label:
+                        where[r] = many
+                    else:
+                        where.setdefault(r, label)
+                defs = {}
+                for d in ins.defs():
+                    if where.get(d, label) != label:
+                        where[d] = many
+                    else:
+                        where.setdefault(d, label)
+                    if d not in TRUE_PREDICATES:
+                        defs[d] = new()
                 written.update(defs)
                 last.update(defs)
-                self.nodes[s].append(_Node(s, k, ins, {}, defs))
+                nodes.append(_Node(s, k, ins, reads, defs))
         # A register read and written in one block only (a loop counter) gets one "loop φ" at
         # that block: the entry value met with the values of the block's exits that lead back
         # to it over executable edges (``_cycles``). Nothing else reads it, and an ordinary φ
@@ -181,18 +200,17 @@ class SparseCC(BeforeInstructions):
         # with minimal SSA, 9,000 with loop φs).
         self.loop_phis: dict = {}           # block -> its loop φs
         for r in exposed:
-            if len(where[r]) == 1 and any(r in self.last_def[t] for t in self._segments(
-                    next(iter(where[r])))):
-                label = next(iter(where[r]))
+            label = where[r]
+            if label is not many and any(r in self.last_def[t] for t in self._segments(label)):
                 phi = _Node(first[label], register=r, id_=self._new(), loop=True)
                 self.phis[first[label]].append(phi)
                 self.loop_phis.setdefault(label, []).append(phi)
                 self.entry[(first[label], r)] = phi.id
         for s in range(len(segs)):                              # what each instruction reads
             cur: dict = {}
-            for node in self.nodes[s]:
+            for node in self.nodes[s]:        # ``reads``: the registers, then their ids
                 node.reads = {r: cur[r] if r in cur else self._read_entry(s, r)
-                              for r in self._reads(node.ins)}
+                              for r in node.reads}
                 for i in node.reads.values():
                     self.users[i].append(node)
                 cur.update(node.defs)
@@ -362,17 +380,24 @@ class SparseCC(BeforeInstructions):
     def _eval(self, node: _Node) -> None:
         values = self.values
         state = {r: values[i] for r, i in node.reads.items()}
-        if any(v is TOP for v in state.values()):
+        if TOP in state.values():                       # (values are ints, ⊤ and ⊥: identity)
             return                                      # not all inputs known yet
-        an, ins = self.an, node.ins
-        out: list = []
-        stop = an.step(state, ins, an.guard_value(state, ins), out)
-        for d, i in node.defs.items():
-            self._set(i, state[d])
         s = node.seg
-        for target, _ in out:
-            if target in self.first:
-                self._flow.append((s, self.first[target]))
+        if node.plain:                                  # ``step`` on it: its definitions only
+            stop = False
+            if node.defs:
+                v = self.an.computed(state, node.ins)
+                for i in node.defs.values():
+                    self._set(i, v)
+        else:
+            an, ins = self.an, node.ins
+            out: list = []
+            stop = an.step(state, ins, an.guard_value(state, ins), out)
+            for d, i in node.defs.items():
+                self._set(i, state[d])
+            for target, _ in out:
+                if target in self.first:
+                    self._flow.append((s, self.first[target]))
         if node.k == self.segs[s][2] - 1:               # the segment's last instruction
             self.stops[s] = stop
             if not stop and s + 1 < len(self.segs) and self.segs[s + 1][0] == self.segs[s][0]:
@@ -444,7 +469,12 @@ class _Point(Mapping):
         self.sol, self.seg, self.node = sol, seg, node
 
     def __getitem__(self, r):
-        return self.sol.value_at(self.seg, self.node, r)
+        node = self.node
+        if node is not None:                # what the instruction reads: its SSA name's value
+            i = node.reads.get(r)
+            if i is not None:
+                return self.sol.values[i]
+        return self.sol.value_at(self.seg, node, r)
 
     def __iter__(self):
         return iter(self.sol.an.regs)

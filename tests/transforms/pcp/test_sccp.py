@@ -178,6 +178,49 @@ Z:
     assert f.blocks_removed == 1 and f.unreachable_blocks == 1
 
 
+def test_infeasible_blocks_are_not_counted_unreachable():
+    """A dropped block the CFG reaches (over a folded branch) is infeasible, not unreachable;
+    one only a dead block reaches is unreachable (the record's ``unreachable_blocks``)."""
+    m = pir("""
+func main() {
+A:
+    cbr 1, B, C
+B:
+    print 1
+    ret 0
+C:
+    print 2
+    ret 0
+Z:
+    br C
+}
+""")
+    new, rec = sccp(m)
+    check_wellformed(new)
+    f = rec.applied[0]
+    assert f.removed_blocks == ("C", "Z")
+    assert f.blocks_removed == 2 and f.unreachable_blocks == 1
+
+
+def test_reachable_blocks_are_reachability_dl_s():
+    """``sccp`` counts unreachable blocks with ``ir.cfg``'s DFS instead of asking the engine:
+    on the examples and generated CFGs (irreducible, side exits) the two give the same blocks."""
+    from pylogic.analysis.run import module_rows
+    from pylogic.transforms.pcp.sccp import _Reachable
+    modules = [parse_file(str(p)) for p in sorted((ROOT / "examples").glob("*.pir"))]
+    modules += [parse_module(generated_program(seed, "random"), "g.pir") for seed in range(40)]
+    unreachable = 0
+    for m in modules:
+        rows = module_rows(m, "e.pir", relations=("reachable",), engine="clingo")
+        for fn in m.defined_functions():
+            ours = _Reachable(fn)
+            labels = [b.label for b in fn.blocks]
+            want = rows.function(fn.name).set("reachable")
+            assert {b for b in labels if b in ours} == {b for b in labels if b in want}
+            unreachable += sum(1 for b in labels if b not in want)
+    assert unreachable > 0
+
+
 def test_division_by_zero_is_not_folded():
     m = pir("""
 func main() {
