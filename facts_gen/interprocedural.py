@@ -297,9 +297,8 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     # the queries sorted again per function and assertion were a third of these facts); kept
     # from module to module (``_DECIDED``): an iterated pass's rounds ask the same pairs again
     decided = _DECIDED if len(_DECIDED) < DECIDED_KEPT else _DECIDED.clear() or _DECIDED
-    params = {(function_id(relpath, fn.name), name): p
-              for fn in module.defined_functions() for p, name in enumerate(fn.params)}
-    readable = readable_queries({r: out[r][start[r]:] for r in READ_RELATIONS}, params)
+    readable = readable_queries({r: out[r][start[r]:] for r in READ_RELATIONS},
+                                parameter_positions(module, relpath))
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
         out["correlation_window"].append((f, DEFAULT_WINDOW))
@@ -437,6 +436,13 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
                 mine.add(new)
             add((f, a), new, depth + 1)
     return pending
+
+
+def parameter_positions(module: Module, relpath: str) -> dict[tuple, int]:
+    """``(function id, register) -> position`` of every defined function's parameters: the
+    ``params`` of :func:`readable_queries` (the ``param`` facts, from the module)."""
+    return {(function_id(relpath, fn.name), name): p
+            for fn in module.defined_functions() for p, name in enumerate(fn.params)}
 
 
 #: the relations ``readable_queries`` reads

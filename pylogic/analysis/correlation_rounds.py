@@ -37,7 +37,7 @@ from operator import itemgetter
 from typing import Optional, Sequence
 
 from facts_gen.extract import MODULE_RELATIONS, RELATIONS, families_for
-from facts_gen.interprocedural import READ_RELATIONS, readable_queries
+from facts_gen.interprocedural import READ_RELATIONS, parameter_positions, readable_queries
 from facts_gen.naming import escape_field
 from pylogic.analysis import catalog
 from pylogic.analysis.run import analysis_groups, extract, run_analyses
@@ -106,7 +106,7 @@ class CorrelationRounds:
             for s in SEEDS:
                 if s in facts:
                     engine_facts[s] = [row for row in facts[s] if row[:2] in ask]
-        _read_only(engine_facts)
+        _read_only(engine_facts, parameter_positions(module, self.relpath))
         groups = analysis_groups([(module, self.relpath)], self.trace_outputs)
         run = run_analyses(engine_facts, groups, self.engine, outputs=self.trace_outputs)
         if run.failures:
@@ -189,7 +189,7 @@ class CorrelationRounds:
         self._touched = touched
 
 
-def _read_only(facts: dict) -> None:
+def _read_only(facts: dict, params: dict) -> None:
     """Cut ``facts`` (the engine's, seeds restricted to the branches asked) to what the asked
     questions can read: the rows of the functions ``readable_queries`` names (a query of these
     branches can be pending there, or a summary asked, or a constant argument read) and of the
@@ -199,8 +199,7 @@ def _read_only(facts: dict) -> None:
     (``readable_queries``), or reads ``memory_cell`` for the cells' names, which every function
     has alike; so the other rows cannot change an output (issue #28 item 1: a later round of
     icbe asks a third of the branches, which reach few functions)."""
-    readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS},
-                                {(f, name): k for f, k, name in facts.get("param", ())})
+    readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS}, params)
     read = set(readable) | {row[0] for row in facts.get("branch_pair", ())}
     for r, rows in facts.items():
         if r not in MODULE_RELATIONS:
