@@ -223,48 +223,57 @@ class FunctionValues:
         node_bits = self.node_bits
         ops = []
         for a in ins.uses():
-            kind = type(a)
-            if kind is Imm:
-                ops.append(kb.const(a.value))
-            elif kind is not Reg:
-                ops.append(kb.UNKNOWN)      # a global's address
-            elif a.name in TRUE_PREDICATES:
-                ops.append(_ONE)
-            else:
-                name = a.name
-                node = reads.get(name) if reads is not None else None
-                if node is not None:
-                    got = node_bits[node]
-                    if got is None:
-                        return None
-                    ops.append(got)
-                elif name in self.defs:
-                    got = self.bits.get(name)
-                    if got is None:
-                        if name not in self.params:
-                            return None
-                        got = kb.UNKNOWN
-                    ops.append(got)
-                elif name in self.params:
-                    ops.append(self.bits.get(name, kb.UNKNOWN))
-                else:
-                    ops.append(_ZERO)   # never written: reads 0 (docs/pir.md)
+            node, got = self._operand_source(a, reads)
+            if node is not None:
+                got = node_bits[node]
+                if got is None:
+                    return None
+            elif got is _NO_VALUE:
+                return None
+            ops.append(got)
+        fixed, op = self._transfer_of(ins)
+        return fixed if fixed is not None else ops[0] if op is None else kb.transfer(op, *ops)
+
+    def _operand_source(self, a, reads: Optional[dict]) -> tuple:
+        """Where operand ``a`` (of an instruction whose reads' nodes are ``reads``) gets its
+        bits: ``(node, None)`` through a node of ``self.reaching`` (``node_bits[node]``), else
+        ``(None, bits)``, ``_NO_VALUE`` for a register with no value yet (optimistic start)."""
+        kind = type(a)
+        if kind is Imm:
+            return None, kb.const(a.value)
+        if kind is not Reg:
+            return None, kb.UNKNOWN             # a global's address
+        name = a.name
+        if name in TRUE_PREDICATES:
+            return None, _ONE
+        node = reads.get(name) if reads is not None else None
+        if node is not None:
+            return node, None
+        if name in self.defs:
+            got = self.bits.get(name)
+            if got is None:
+                got = kb.UNKNOWN if name in self.params else _NO_VALUE
+            return None, got
+        if name in self.params:
+            return None, self.bits.get(name, kb.UNKNOWN)
+        return None, _ZERO                      # never written: reads 0 (docs/pir.md)
+
+    def _transfer_of(self, ins: Instr) -> tuple:
+        """``(fixed, op)``: what ``ins`` writes given its operands' bits ``ops`` -- ``fixed``
+        when not None, else ``ops[0]`` when ``op`` is None (a copy), else ``kb.transfer(op,
+        *ops)``."""
         how = _TRANSFER.get(type(ins))
         if how is None:
-            return kb.UNKNOWN
+            return kb.UNKNOWN, None
         if how == "mov":
-            return ops[0]
-        if how == "op":
-            return kb.transfer(ins.op, *ops)
-        if how == "rel":
-            return kb.transfer(ins.rel, *ops)
-        if how == "select":
-            return kb.transfer("select", *ops)
+            return None, None
+        if how in ("op", "rel", "select"):
+            return None, ins.op if how == "op" else ins.rel if how == "rel" else "select"
         if how == "bool":
-            return kb.BOOL
+            return kb.BOOL, None
         if how == "load":
-            return kb.load(ins.size, ins.signed)
-        return self.returns.get(ins.callee, kb.UNKNOWN)     # a call
+            return kb.load(ins.size, ins.signed), None
+        return self.returns.get(ins.callee, kb.UNKNOWN), None     # a call
 
     def param_bits(self, r: str) -> Bits:
         """A parameter's value on entry: in its type's range when it has one (a call with an
@@ -347,52 +356,22 @@ class FunctionValues:
         """How ``solve`` evaluates ``ins`` (whose reads' nodes are ``reads``):
         ``(slots, fixed, op)``: ``slots`` the index in ``node_bits`` of each operand's bits in
         ``evaluate``'s order (a constant operand gets an index of its own after the nodes; one
-        with no value during the solve, an index that stays None); then the result is ``fixed``
-        when not None, else ``ops[0]`` when ``op`` is None (a copy), else ``transfer(op, *ops)``.
-        Equal to ``evaluate`` while ``self.bits`` holds only the parameters (``solve``)."""
+        with no value during the solve, an index that stays None), ``(fixed, op)`` as
+        ``_transfer_of`` gives them. Equal to ``evaluate`` while ``self.bits`` holds only the
+        parameters (``solve``)."""
         node_bits, consts = self.node_bits, self._const_slots
         slots = []
         for a in ins.uses():
-            kind = type(a)
-            got = _NO_VALUE
-            if kind is Imm:
-                got = kb.const(a.value)
-            elif kind is not Reg:
-                got = kb.UNKNOWN        # a global's address
-            elif a.name in TRUE_PREDICATES:
-                got = _ONE
-            else:
-                name = a.name
-                node = reads.get(name) if reads is not None else None
-                if node is not None:
-                    slots.append(node)
-                    continue
-                if name in self.defs:
-                    got = self.bits.get(name)
-                    if got is None:
-                        got = kb.UNKNOWN if name in self.params else _NO_VALUE
-                elif name in self.params:
-                    got = self.bits.get(name, kb.UNKNOWN)
-                else:
-                    got = _ZERO         # never written: reads 0 (docs/pir.md)
+            node, got = self._operand_source(a, reads)
+            if node is not None:
+                slots.append(node)
+                continue
             slot = consts.get(got)
             if slot is None:
                 slot = consts[got] = len(node_bits)
                 node_bits.append(None if got is _NO_VALUE else got)
             slots.append(slot)
-        how = _TRANSFER.get(type(ins))
-        if how is None:
-            return tuple(slots), kb.UNKNOWN, None
-        if how == "mov":
-            return tuple(slots), None, None
-        if how in ("op", "rel", "select"):
-            return tuple(slots), None, ins.op if how == "op" else \
-                ins.rel if how == "rel" else "select"
-        if how == "bool":
-            return tuple(slots), kb.BOOL, None
-        if how == "load":
-            return tuple(slots), kb.load(ins.size, ins.signed), None
-        return tuple(slots), self.returns.get(ins.callee, kb.UNKNOWN), None     # a call
+        return (tuple(slots),) + self._transfer_of(ins)
 
     def solve(self) -> None:
         """The known bits of every definition (flow-sensitive: each read joins the definitions
