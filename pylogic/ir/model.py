@@ -313,6 +313,33 @@ def retargeted(instr: Instr, where: dict) -> Instr:
     return replace(instr, continuations=tuple(where.get(t, t) for t in instr.continuations))
 
 
+
+#: the fields holding each instruction class's operands, in ``uses()`` order (``Call``: its
+#: ``args``; ``Ret``'s ``value`` may be None)
+_OPERAND_FIELDS = {Mov: ("src",), BinOp: ("a", "b"), UnOp: ("a",), Cmp: ("a", "b"),
+                   Select: ("cond", "a", "b"), PredDefine: ("a", "b"), Load: ("addr",),
+                   Store: ("addr", "value"), Alloca: ("size",), Print: ("value",),
+                   CondBr: ("cond",), Ret: ("value",)}
+
+
+def with_operands(instr: Instr, f: Callable) -> Instr:
+    """``instr`` with each operand ``a`` it reads (``uses()``: the guard is not an operand)
+    replaced by ``f(a)``, called in ``uses()`` order; ``instr`` itself when ``f`` gives every
+    operand back itself (``retargeted``'s twin for labels)."""
+    if isinstance(instr, Call):
+        args = tuple(f(a) for a in instr.args)
+        if type(instr.args) is tuple and all(x is y for x, y in zip(args, instr.args)):
+            return instr
+        return replace(instr, args=args)
+    changes = {}
+    for name in _OPERAND_FIELDS.get(type(instr), ()):
+        a = getattr(instr, name)
+        if a is not None:
+            b = f(a)
+            if b is not a:
+                changes[name] = b
+    return replace(instr, **changes) if changes else instr
+
 # ---------------------------------------------------------------- containers
 
 @dataclass(frozen=True, kw_only=True)

@@ -63,9 +63,9 @@ from itertools import product
 from typing import Container, Iterable, Optional
 
 from pylogic.ir.deposit_types import deposit
-from pylogic.ir.model import (TRUE_PREDICATES, Alloca, BinOp, Block, Br, Call, Cmp,
-                              CondBr, Function, Imm, Instr, Load, Module, Mov, PredDefine, PredDest,
-                              Print, Reg, Ret, Select, Store, UnOp)
+from pylogic.ir.model import (TRUE_PREDICATES, BinOp, Block, Br, Call, Cmp, CondBr, Function,
+                              Imm, Instr, Module, Mov, PredDefine, PredDest, Reg, Ret, Select,
+                              UnOp, with_operands)
 from pylogic.flow.lattice import BOT, TOP, apply, meet
 from pylogic.flow.state_map import Registers
 from pylogic.ir.cfg import reverse_postorder
@@ -383,45 +383,7 @@ def _replace_operands(ins: Instr, state: dict, an: CCAnalysis, uses: list, where
                 return Imm(v)
         return op
 
-    if isinstance(ins, Mov):
-        src = lit(ins.src)
-        return ins if src is ins.src else dataclasses.replace(ins, src=src)
-    if isinstance(ins, (BinOp, Cmp, PredDefine)):
-        a, b = lit(ins.a), lit(ins.b)
-        return ins if a is ins.a and b is ins.b else dataclasses.replace(ins, a=a, b=b)
-    if isinstance(ins, UnOp):
-        a = lit(ins.a)
-        return ins if a is ins.a else dataclasses.replace(ins, a=a)
-    if isinstance(ins, Select):
-        cond, a, b = lit(ins.cond), lit(ins.a), lit(ins.b)
-        return ins if cond is ins.cond and a is ins.a and b is ins.b else \
-            dataclasses.replace(ins, cond=cond, a=a, b=b)
-    if isinstance(ins, Load):
-        addr = lit(ins.addr)
-        return ins if addr is ins.addr else dataclasses.replace(ins, addr=addr)
-    if isinstance(ins, Alloca):
-        size = lit(ins.size)
-        return ins if size is ins.size else dataclasses.replace(ins, size=size)
-    if isinstance(ins, Call):
-        args = tuple(lit(a) for a in ins.args)
-        return ins if type(ins.args) is tuple and all(x is y for x, y in zip(args, ins.args)) \
-            else dataclasses.replace(ins, args=args)
-    if isinstance(ins, CondBr):
-        cond = lit(ins.cond)
-        return ins if cond is ins.cond else dataclasses.replace(ins, cond=cond)
-    if isinstance(ins, Ret):
-        if ins.value is None:
-            return ins
-        value = lit(ins.value)
-        return ins if value is ins.value else dataclasses.replace(ins, value=value)
-    if isinstance(ins, Store):
-        addr, value = lit(ins.addr), lit(ins.value)
-        return ins if addr is ins.addr and value is ins.value else \
-            dataclasses.replace(ins, addr=addr, value=value)
-    if isinstance(ins, Print):
-        value = lit(ins.value)
-        return ins if value is ins.value else dataclasses.replace(ins, value=value)
-    return ins  # br, input
+    return with_operands(ins, lit)
 
 
 #: Deposit types under a 0 guard: keep the old value / write 0 / ``old | C`` / ``old | !C``.

@@ -90,7 +90,7 @@ from pylogic.flow.stable import stable_operand
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
-                              to_signed64)
+                              to_signed64, with_operands)
 from pylogic.ir.ops import REFLEXIVE, SWAPPED
 from pylogic.transforms.record import TransformRecord
 from pylogic.transforms.driver import run_per_function
@@ -471,23 +471,10 @@ def _replace_reads(ins: Instr, known: dict, values: FunctionValues) -> Optional[
         if isinstance(a, Reg) and isinstance(r, Reg) and r.name in known:
             return Imm(known[r.name])
         return a
-    if isinstance(ins, CondBr):
-        c = sub(ins.cond)
-        return dataclasses.replace(ins, cond=c) if c != ins.cond else None
-    if isinstance(ins, Mov):
-        c = sub(ins.src)
-        return dataclasses.replace(ins, src=c) if c != ins.src else None
-    if isinstance(ins, (BinOp, Cmp)):
-        a, b = sub(ins.a), sub(ins.b)
-        return dataclasses.replace(ins, a=a, b=b) if (a, b) != (ins.a, ins.b) else None
-    if isinstance(ins, UnOp):
-        a = sub(ins.a)
-        return dataclasses.replace(ins, a=a) if a != ins.a else None
-    if isinstance(ins, Select):
-        c, a, b = sub(ins.cond), sub(ins.a), sub(ins.b)
-        return dataclasses.replace(ins, cond=c, a=a, b=b) \
-            if (c, a, b) != (ins.cond, ins.a, ins.b) else None
-    return None
+    if not isinstance(ins, (CondBr, Mov, BinOp, Cmp, UnOp, Select)):
+        return None
+    new = with_operands(ins, sub)
+    return None if new is ins else new
 
 
 def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
