@@ -162,27 +162,7 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
 
     References: pathfinder.md §3.4.1.1, §3.4.1.2 (symbolic back-substitution).
     """
-    count: dict[str, int] = dict.fromkeys(fn.params, 1)
-    last: dict[str, Instr] = {}         # the last definition of each register that counted
-    single = []                         # unguarded instructions of one definition
-    for b in fn.blocks:
-        for ins in b.instrs:
-            defs = ins.defs()
-            for r in defs:
-                prev = last.get(r)
-                if prev is not None and (prev is ins or without_annotations(prev) ==
-                                         without_annotations(ins)):
-                    continue        # a copy of one definition (a block duplicated by pre-mr)
-                last[r] = ins
-                count[r] = count.get(r, 0) + 1
-            if len(defs) == 1 and ins.guard is None:
-                single.append((defs[0], ins))
-    define = {}
-    for r, ins in single:
-        if count[r] != 1 or r in keep:
-            continue
-        if isinstance(ins, Mov) or op_and_args(ins)[0] is not None:
-            define[r] = ins
+    define = _single_definitions(fn, keep)
     succ = {b.label: b.successors() for b in fn.blocks}
     while define:
         names: dict = {}
@@ -219,6 +199,53 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
         for r in bad:
             del define[r]
     return {}
+
+
+def _single_definitions(fn: Function, keep: frozenset) -> dict[str, Instr]:
+    """``{register: its definition}`` of the registers ``_value_names`` starts from: one
+    definition (or identical copies of it), unguarded, a copy or an expression, no parameter,
+    not in ``keep``."""
+    count: dict[str, int] = dict.fromkeys(fn.params, 1)
+    last: dict[str, Instr] = {}         # the last definition of each register that counted
+    single = []                         # unguarded instructions of one definition
+    for b in fn.blocks:
+        for ins in b.instrs:
+            defs = ins.defs()
+            for r in defs:
+                prev = last.get(r)
+                if prev is not None and (prev is ins or without_annotations(prev) ==
+                                         without_annotations(ins)):
+                    continue        # a copy of one definition (a block duplicated by pre-mr)
+                last[r] = ins
+                count[r] = count.get(r, 0) + 1
+            if len(defs) == 1 and ins.guard is None:
+                single.append((defs[0], ins))
+    define = {}
+    for r, ins in single:
+        if count[r] != 1 or r in keep:
+            continue
+        if isinstance(ins, Mov) or op_and_args(ins)[0] is not None:
+            define[r] = ins
+    return define
+
+
+def leaf_copies(fn: Function, leaves: frozenset) -> dict[str, Reg]:
+    """``{x: t}`` for the copies ``x = mov t`` (``t`` in ``leaves``) that
+    ``value_names(fn, keep=leaves)`` names by the leaf ``t``: every read of ``x`` sees ``t``
+    unchanged since the copy. Computed without naming the other registers: ``x``'s name is
+    the kept leaf ``t`` whatever they are named, and ``_stale_reads`` follows each register's
+    bit alone, so which of them ``_value_names`` drops does not change whether ``x`` stays
+    (PRE(M)'s copies of its temporaries: naming the whole function was 30% of its rewrite;
+    issue #28 item 1)."""
+    names = {}
+    for x, ins in _single_definitions(fn, leaves).items():
+        if isinstance(ins, Mov) and isinstance(ins.src, Reg) and ins.src.name in leaves \
+                and len(ins.src.name) <= MAX_NAME:
+            names[x] = ins.src.name, (ins.src,)
+    if not names:
+        return {}
+    bad = _stale_reads(fn, names, {b.label: b.successors() for b in fn.blocks})
+    return {x: named[1][0] for x, named in names.items() if x not in bad}
 
 
 def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
