@@ -33,7 +33,7 @@ from pylogic.flow.readonly_globals import readonly_globals
 from pylogic.flow.spans import spares, write_summary
 from pylogic.flow.value_flow_inputs import function_inputs
 from pylogic.flow.value_names import (MEMORY, expression_of, leaf_copies, reads_memory,
-                                      store_generated, substituted, value_names)
+                                      substituted, value_names)
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
@@ -43,7 +43,7 @@ from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
 from pylogic.transforms.pre.phi_loads import phi_translated_loads
 from pylogic.transforms.record import TransformRecord
 
-NEEDS = ("pre_m_insert", "pre_cand_m_avail_in")
+NEEDS = ("pre_m_insert", "pre_m_avail_at")
 #: The source of the virtual edge into the entry block in ``pre_m_insert`` (datalog/pre.dl).
 VIRTUAL_ENTRY = "__entry__"
 
@@ -129,18 +129,17 @@ class _KillsAmong:
 class _Stores:
     """``stores(ins, exprs)``: the candidate loads in ``exprs`` whose value store ``ins`` makes
     its stored value, or whose bytes a write of known bytes determines (vf_store_gen;
-    ``returns``: the module's ``ReturnFits``; ``known``: the function's ``KnownBytes``); each
+    ``stored``: the function's ``FunctionInputs.stored``; ``known``: its ``KnownBytes``); each
     instruction's computed once (the walks ask for it three times; issue #28 item 1)."""
 
-    def __init__(self, names: dict, defs: dict, returns=None, known=None):
-        self.names, self.defs, self.returns, self.known = names, defs, returns, known
+    def __init__(self, stored, known=None):
+        self.stored, self.known = stored, known
         self._memo = IdentityCache()        # ins -> every load it generates, in order
 
     def __call__(self, ins, exprs) -> list[str]:
         every = self._memo.get(ins)
         if every is None:
-            every = store_generated(ins, self.names, self.defs, self.returns) \
-                if isinstance(ins, Store) else []
+            every = self.stored(ins) if isinstance(ins, Store) else []
             if self.known is not None:
                 every = every + [e for e in self.known.generated(ins) if e not in every]
             self._memo.put(ins, every)
@@ -233,7 +232,8 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                    readonly: frozenset = frozenset(), returns=None, contents=None,
                    global_sizes=None):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
-    and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
+    and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in; read only where ``b`` computes
+    ``e`` and where an expression inserted into ``b`` reads ``e``'s temporary: ``pre_m_avail_at``).
 
     An expression named through substituted registers (``value_names``) is inserted on an edge
     only from a computation whose operands are all leaves (the name's own operands, valid on
@@ -264,7 +264,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # what stores generate are loads (store_generated, known bytes): none is a candidate in a
     # function without candidate loads (csmith-32's @__pathlogic_init, 538 stores: its
     # pre_m_function 0.011 -> 0.007 s; issue #28 item 1)
-    stores = _Stores(names, inputs.defs, returns, known) if kills.loads else _no_stores
+    stores = _Stores(inputs.stored, known) if kills.loads else _no_stores
     for b in fn.blocks:
         if _may_hold(b, exprs, entry_avail[b.label], names, stores, kills.loads):
             reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills,
@@ -297,7 +297,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                 out.append(_computation(ins, temp[e]))
             out.append(Mov(dest=ins.dest, src=Reg(temp[e]), annotations=ins.annotations,
                            loc=ins.loc))
-        blocks.append(dataclasses.replace(b, instrs=tuple(out)))
+        blocks.append(_with_instrs(b, out))
     # insertions: one computation of e per insertion edge, from a leaf-operand occurrence
     on_edge = defaultdict(list)
     # operands first: an expression's name is longer than the names it is built on
@@ -448,8 +448,17 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
             if isinstance(ins, Mov) and ins.dest in source:
                 continue
             out.append(_read_through(ins, source))
-        blocks.append(dataclasses.replace(b, instrs=tuple(out)))
+        blocks.append(_with_instrs(b, out))
     return dataclasses.replace(fn, blocks=tuple(blocks)), len(source)
+
+
+def _with_instrs(block: Block, instrs: list) -> Block:
+    """``block`` holding ``instrs``: the block itself when they are its own instructions, so
+    what is derived per block object (successors, ``block_access``) stays with an unchanged
+    block (issue #28 item 1: the next steps' value names and facts ask the same blocks)."""
+    if len(instrs) == len(block.instrs) and all(a is b for a, b in zip(instrs, block.instrs)):
+        return block
+    return dataclasses.replace(block, instrs=tuple(instrs))
 
 
 def _read_through(ins, source: dict):
@@ -510,7 +519,7 @@ def _place(fn: Function, blocks: list, on_edge: dict, fresh: FreshNames):
 def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
           ) -> tuple[Module, PreRecord]:
     """``(new module, record)``: PRE(M) on every (or each named) function; ``rows`` holds
-    ``pre_m_insert`` and ``pre_cand_m_avail_in`` of the module (``Rows``)."""
+    ``pre_m_insert`` and ``pre_m_avail_at`` of the module (``Rows``)."""
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     readonly, returns = readonly_globals(module), return_fits(module)
     contents = function_contents(module)
@@ -519,13 +528,14 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     def rewrite(fn: Function) -> tuple[Function, FunctionPre]:
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
-        avail = {(b, e): state for b, e, state in view["pre_cand_m_avail_in"]}
+        avail = {(b, e): state for b, e, state in view["pre_m_avail_at"]}
         # names collected only for a function that gets new ones (most get none)
         new, info = pre_m_function(fn, LazyFreshNames(fn, module), inserts, avail,
                                    defined=defined, readonly=readonly, returns=returns,
                                    contents=contents(fn.name), global_sizes=sizes)
-        new, joined = phi_translated_loads(new, LazyFreshNames(new, module), defined,
-                                           contents(fn.name), readonly, returns)
+        new, joined = phi_translated_loads(
+            new, LazyFreshNames(new, module), defined, contents(fn.name), readonly, returns,
+            lambda f: function_inputs(f, defined, readonly, returns, contents(fn.name), sizes))
         new, dead = drop_dead_safe_loads(new, sizes)
         return new, dataclasses.replace(info, dead_loads=dead, phi_loads=joined)
     with collector_paused():
