@@ -28,8 +28,8 @@ from pylogic.flow.fits_extension import fits_extension
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov, Reg,
-                              Select, Store, UnOp)
+from pylogic.ir.model import (TRUE_PREDICATES, BinOp, Cmp, Function, GlobalAddr, Imm, Instr,
+                              Load, Mov, Reg, Select, Store, UnOp)
 
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
@@ -270,9 +270,18 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
     bad = 0                             # reads of what the block itself made stale
     # the masks are as wide as the named registers: an instruction that reads, makes stale
     # or makes fresh none of them leaves them as they are, without an operation on them
+    # a block that reads and writes no named register nor a leaf of a name, and writes no
+    # memory a name is built on, leaves every bit as it is (leaf_copies: a few names, most
+    # blocks)
+    relevant = set(bit) | set(dependents)
+    relevant.discard(MEMORY.name)
+    skip = relevant.isdisjoint(TRUE_PREDICATES)     # (left out of BlockAccess.registers)
     for b in fn.blocks:
-        keep, gen, exposed = everything, 0, 0
         access = block_access(b)        # the registers each instruction reads (guard included)
+        if skip and access.registers.isdisjoint(relevant) and not (memory and _clobbers(b)):
+            transfer[b.label] = (everything, 0, 0)
+            continue
+        keep, gen, exposed = everything, 0, 0
         for k, ins in enumerate(b.instrs):
             reads = 0
             for r in access.reads[k]:
@@ -326,6 +335,13 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
                         pending = True
         first = False
     return {r for r, k in index.items() if bad >> k & 1}
+
+
+def _clobbers(block) -> bool:
+    """Whether some instruction of ``block`` may write memory (``clobbers_memory``), once per
+    block object."""
+    return block.derived("_clobbers_memory",
+                         lambda b: any(clobbers_memory(ins) for ins in b.instrs))
 
 
 def is_load(op: str) -> bool:
