@@ -235,8 +235,8 @@ def leaf_copies(fn: Function, leaves: frozenset) -> dict[str, Reg]:
     unchanged since the copy. Computed without naming the other registers: ``x``'s name is
     the kept leaf ``t`` whatever they are named, and ``_stale_reads`` follows each register's
     bit alone, so which of them ``_value_names`` drops does not change whether ``x`` stays
-    (PRE(M)'s copies of its temporaries: naming the whole function was 30% of its rewrite;
-    issue #28 item 1)."""
+    (PRE(M)'s copies of its temporaries; issue #28 item 1: naming the whole function was 0.17
+    of ``pre_m_function``'s 0.83 s under cProfile on csmith 4, 11, 19, 24, 29, 38, 43, 44)."""
     names = {}
     for x, ins in _single_definitions(fn, leaves).items():
         if isinstance(ins, Mov) and isinstance(ins.src, Reg) and ins.src.name in leaves \

@@ -180,9 +180,8 @@ def _may_hold(block: Block, exprs: dict, available: set, names: dict, stores, lo
     """Whether ``_walk`` may find a computation in ``block`` whose temporary holds its value:
     one already available at the entry or computed earlier in the block, or a candidate load
     (``loads``) an earlier store generates, with no kill taken into account (a superset of the
-    walk's, which asks the alias queries of every store and call: csmith 4/11/19/24/29/38/43/44's
-    PRE steps walked 2,779 blocks to find reuse in the blocks of 64 functions; issue #28
-    item 1)."""
+    walk's, which asks the alias queries of every store and call; issue #28 item 1: the PRE
+    steps of csmith 4, 11, 19, 24, 29, 38, 43, 44 walk 315 blocks for reuse, 2,779 before)."""
     seen = set(available)
     pending = []            # instructions whose generated loads are not yet in seen
     for ins in block.instrs:
