@@ -159,15 +159,35 @@ def _stored_value(ins, e: str, known=None):
     return ins.value
 
 
-def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, stores=None):
-    """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
-    with ``available`` the expressions whose temporary is valid at the block's entry; a store
-    makes the loads it generates available (``t = mov v`` after it)."""
-    kills = kills or _KillIndex(exprs)
-    avail = set(available)
+def _occurrences(fn: Function, names: dict, exprs: dict) -> dict[str, tuple]:
+    """``{block: (e or None per instruction)}``: the candidate expression each unguarded
+    instruction computes (``expression_of``), once for the walks, the templates and the operand
+    plans of a function (each asked every instruction; issue #28 item 1)."""
+    return {b.label: _block_occurrences(b, names, exprs) for b in fn.blocks}
+
+
+def _block_occurrences(block: Block, names: dict, exprs: dict) -> tuple:
+    """``_occurrences`` of one block."""
+    row = []
     for ins in block.instrs:
         found = expression_of(ins, names) if ins.guard is None else None
-        e = found[0] if found is not None and found[0] in exprs else None
+        row.append(found[0] if found is not None and found[0] in exprs else None)
+    return tuple(row)
+
+
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, stores=None,
+          occurs: Optional[tuple] = None):
+    """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
+    with ``available`` the expressions whose temporary is valid at the block's entry; a store
+    makes the loads it generates available (``t = mov v`` after it). ``occurs``: the block's
+    ``_occurrences`` under candidates including ``exprs``."""
+    kills = kills or _KillIndex(exprs)
+    avail = set(available)
+    if occurs is None:
+        occurs = _block_occurrences(block, names, exprs)
+    for ins, e in zip(block.instrs, occurs):
+        if e is not None and e not in exprs:
+            e = None
         yield ins, e, e is not None and e in avail
         if e is not None:
             avail.add(e)
@@ -176,7 +196,7 @@ def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, st
             avail.update(stores(ins, exprs))
 
 
-def _may_hold(block: Block, exprs: dict, available: set, names: dict, stores, loads) -> bool:
+def _may_hold(block: Block, exprs: dict, available: set, occurs: tuple, stores, loads) -> bool:
     """Whether ``_walk`` may find a computation in ``block`` whose temporary holds its value:
     one already available at the entry or computed earlier in the block, or a candidate load
     (``loads``) an earlier store generates, with no kill taken into account (a superset of the
@@ -184,10 +204,8 @@ def _may_hold(block: Block, exprs: dict, available: set, names: dict, stores, lo
     steps of csmith 4, 11, 19, 24, 29, 38, 43, 44 walk 315 blocks for reuse, 2,779 before)."""
     seen = set(available)
     pending = []            # instructions whose generated loads are not yet in seen
-    for ins in block.instrs:
-        found = expression_of(ins, names) if ins.guard is None else None
-        if found is not None and found[0] in exprs:
-            e = found[0]
+    for ins, e in zip(block.instrs, occurs):
+        if e is not None:
             if e in seen:
                 return True
             if pending and e in loads:
@@ -215,14 +233,15 @@ def insertion_templates(fn: Function, returns=None, known=None) -> tuple[dict, d
     return names, exprs, _templates(fn, names, exprs)
 
 
-def _templates(fn: Function, names: dict, exprs: dict) -> dict:
-    """``insertion_templates``' third part, from the names and candidates already computed."""
+def _templates(fn: Function, names: dict, exprs: dict, occurs: Optional[dict] = None) -> dict:
+    """``insertion_templates``' third part, from the names and candidates already computed
+    (``occurs``: their ``_occurrences``)."""
+    occurs = _occurrences(fn, names, exprs) if occurs is None else occurs
     template = {}
     for b in fn.blocks:
-        for ins in b.instrs:
-            found = expression_of(ins, names) if ins.guard is None else None
-            if found is not None and found[0] in exprs and not substituted(ins, names):
-                template.setdefault(found[0], ins)
+        for ins, e in zip(b.instrs, occurs[b.label]):
+            if e is not None and not substituted(ins, names):
+                template.setdefault(e, ins)
     return template
 
 
@@ -241,8 +260,9 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # the facts' value names, known bytes (vf_store_gen), candidates, roots and spans
     inputs = function_inputs(fn, defined, readonly, returns, contents, global_sizes)
     known, names, exprs = inputs.known, inputs.names, inputs.exprs
-    template = _templates(fn, names, exprs)
-    plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in)
+    occurs = _occurrences(fn, names, exprs)
+    template = _templates(fn, names, exprs, occurs)
+    plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in, occurs)
     inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
     entry_avail = defaultdict(set)
     inserted = {e for _, _, e in inserts}
@@ -265,16 +285,16 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # pre_m_function 0.011 -> 0.007 s; issue #28 item 1)
     stores = _Stores(inputs.stored, known) if kills.loads else _no_stores
     for b in fn.blocks:
-        if _may_hold(b, exprs, entry_avail[b.label], names, stores, kills.loads):
+        if _may_hold(b, exprs, entry_avail[b.label], occurs[b.label], stores, kills.loads):
             reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills,
-                                                 stores) if held}
+                                                 stores, occurs[b.label]) if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = kills.among(exprs_t)
     needed, walks = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t,
-                                         stores, inserts, edge_uses)
+                                         stores, inserts, edge_uses, occurs)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out, out_index = [], []
@@ -315,7 +335,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
 
 
 def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inserts: set,
-                   avail_in: dict) -> tuple[dict, set]:
+                   avail_in: dict, occurs: Optional[dict] = None) -> tuple[dict, set]:
     """``({(a, b, e): (occurrence, {operand register: expression name or leaf operand})},
     {(a, e')})``: how to insert on edge a -> b an expression ``e`` that has no computation with
     leaf operands (its operands are named registers, e.g. ``cmp.eq(1,load.2s(@v))``): from an
@@ -325,12 +345,12 @@ def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inser
     temporary). Sound as a leaf template is: ANTIC_in[b] = Must, so nothing changes ``e`` (nor
     ``e'``, built on a part of ``e``'s leaves and memory) between the edge and ``e``'s
     occurrence."""
+    occurs = _occurrences(fn, names, exprs) if occurs is None else occurs
     occurrence = {}
     for b in fn.blocks:
-        for ins in b.instrs:
-            found = expression_of(ins, names) if ins.guard is None else None
-            if found is not None and found[0] in exprs and found[0] not in template:
-                occurrence.setdefault(found[0], ins)
+        for ins, e in zip(b.instrs, occurs[b.label]):
+            if e is not None and e not in template:
+                occurrence.setdefault(e, ins)
     operands = {}
     for e, ins in occurrence.items():
         plan = {}
@@ -378,7 +398,8 @@ def _leaf_text(leaf) -> str:
 
 def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
                          names: dict, kills, stores: _Stores, inserts: set,
-                         edge_uses: set = frozenset()) -> tuple[set, dict]:
+                         edge_uses: set = frozenset(), occurs: Optional[dict] = None
+                         ) -> tuple[set, dict]:
     """``({(block, index, e)}, walks)``: the stores generating ``e`` whose value some path
     carries to a computation of ``e`` that reuses the temporary, before any other write of it
     or kill of ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge
@@ -389,7 +410,8 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     for b in fn.blocks:
         ev = []
         walk = walks[b.label] = list(_walk(b, exprs_t, entry_avail[b.label] & reused, names,
-                                           kills, stores))
+                                           kills, stores,
+                                           None if occurs is None else occurs[b.label]))
         for k, (ins, e, held) in enumerate(walk):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
