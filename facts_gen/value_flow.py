@@ -35,8 +35,7 @@ from pylogic.flow.address_roots import ANY, is_global_root, written_root
 from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
 from pylogic.flow.spans import written_span
 from pylogic.flow.value_flow_inputs import function_inputs
-from pylogic.flow.value_names import (MEMORY, expression_of, operand_text, reads_memory,
-                                      store_generated)
+from pylogic.flow.value_names import MEMORY, expression_of, operand_text, reads_memory
 from pylogic.ir.model import Call, Function, Imm, Reg, Store
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
@@ -65,7 +64,7 @@ def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
 def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
     """The value-flow relations of ``fn`` (id ``f``) from its ``FunctionInputs``."""
     out: dict[str, list[tuple]] = {name: [] for name in VALUE_FLOW_RELATIONS}
-    names, exprs, defs = inputs.names, inputs.exprs, inputs.defs
+    names, exprs = inputs.names, inputs.exprs
     if not exprs:
         return {}
     by_reg: dict[str, list[str]] = {}
@@ -107,7 +106,7 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
             if killed:
                 out["vf_kill"].extend((f, i, e) for e in sorted(killed))
                 named = True
-            if loads and _memory_rows(f, i, ins, inputs, defs, globs, wide, out):
+            if loads and _memory_rows(f, i, ins, inputs, globs, wide, out):
                 named = True
             if named:               # the instr row of an instruction the rows above name
                 out["vf_instr"].append((f, i, b.label, idx, ins.opcode))
@@ -120,17 +119,17 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
     return {name: got for name, got in out.items() if got}
 
 
-def _memory_rows(f: str, i: str, ins, inputs, defs: dict, globs: set, wide: list,
+def _memory_rows(f: str, i: str, ins, inputs, globs: set, wide: list,
                  out: dict[str, list[tuple]]) -> bool:
     """The rows of instruction ``ins`` (id ``i``) of a function with load expressions: as a
     clobber (``vf_clobber``, its root, span and the global roots it writes, into ``globs``;
     a write through ANY of a known size into ``wide``) and as a generator (``vf_store_gen``).
     Whether it has any."""
-    names, known, exprs = inputs.names, inputs.known, inputs.exprs
+    known, exprs = inputs.known, inputs.exprs
     defined, roots, offsets = inputs.defined, inputs.roots, inputs.offsets
     gen: list = []          # the load names a store makes its value (store_generated)
     if isinstance(ins, Store) and ins.guard is None:
-        gen = store_generated(ins, names, defs, inputs.asked)
+        gen = inputs.stored(ins)
     size = len(out["vf_store_gen"])
     clobbers = clobbers_memory(ins) and not writes_nothing(ins, defined)
     if clobbers:

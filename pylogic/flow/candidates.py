@@ -38,12 +38,14 @@ def cyclic_blocks(fn: Function) -> set[str]:
 
 def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=None,
                           known: Optional[KnownBytes] = None,
-                          defs: Optional[dict] = None) -> dict[str, tuple[str, tuple]]:
+                          defs: Optional[dict] = None, store_gen=None
+                          ) -> dict[str, tuple[str, tuple]]:
     """``{name: (op, leaves)}`` of the expressions that can be redundant in ``fn`` (computed by
     an unguarded instruction at least twice, or once on a cycle; a store generating a load's
     value, or a write of known bytes it reads (``known``), counts as a computation of it),
     named under ``names`` (default: ``value_names(fn)``); ``defs``: ``definitions(fn)`` when
-    the caller has it.
+    the caller has it; ``store_gen``: ``store_generated`` of a store under these names, ``defs``
+    and ``returns``, when the caller remembers it (``FunctionInputs.stored``).
 
     References: pathfinder.md §4.1 (generators = users, Def 4.1), §6.3.1.4."""
     names = value_names(fn) if names is None else names
@@ -58,8 +60,10 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=No
                 for e in known.generated(ins):
                     stored.setdefault(e, []).append(b.label)
             if isinstance(ins, Store):
-                defs = definitions(fn) if defs is None else defs
-                for e in store_generated(ins, names, defs, returns):
+                if store_gen is None:
+                    defs = definitions(fn) if defs is None else defs
+                for e in (store_gen(ins) if store_gen is not None else
+                          store_generated(ins, names, defs, returns)):
                     stored.setdefault(e, []).append(b.label)
                 continue
             found = expression_of(ins, names)

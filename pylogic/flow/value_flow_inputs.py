@@ -28,6 +28,7 @@ from pylogic.flow.candidates import candidate_expressions
 from pylogic.flow.definitions import definitions
 from pylogic.flow.known_bytes import KnownBytes
 from pylogic.flow.spans import load_spans, memory_offsets, object_sizes, roots_of_spans
+from pylogic.flow.value_names import store_generated
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import Function
 
@@ -71,7 +72,25 @@ class FunctionInputs:
         self.known = KnownBytes(fn, None, defined, contents)    # its names: value_names(fn)
         self.names = self.known.names
         self.defs = definitions(fn)
-        self.exprs = candidate_expressions(fn, self.names, self.asked, self.known, self.defs)
+        self._stored: dict = {}         # id(store) -> (store, its store_generated)
+
+    @cached_property
+    def exprs(self) -> dict:
+        """``candidate_expressions`` (on first use: PRE(M)'s load translation asks for the other
+        inputs of a function it rewrote, which the next step's facts then reuse)."""
+        return candidate_expressions(self.fn, self.names, self.asked, self.known, self.defs,
+                                     self.stored)
+
+    def stored(self, ins) -> list[str]:
+        """``store_generated(ins)`` under these names, definitions and ``asked``, remembered per
+        instruction: the candidates, the facts and PRE(M)'s walks ask every store (issue #28
+        item 1)."""
+        hit = self._stored.get(id(ins))
+        if hit is not None and hit[0] is ins:
+            return hit[1]
+        got = store_generated(ins, self.names, self.defs, self.asked)
+        self._stored[id(ins)] = (ins, got)      # keeps ins alive: its id is not reused
+        return got
 
     def same_module(self, defined, readonly, returns, contents, global_sizes) -> bool:
         """Whether these inputs were computed under the same module inputs (the objects
@@ -95,6 +114,7 @@ class FunctionInputs:
         twin.returns, twin.contents = returns, contents
         twin.asked = None if returns is None else _Answers(returns, self.asked.answers)
         twin.rows = dict(self.rows)
+        twin._stored = dict(self._stored)       # asked under answers the new returns agree with
         return twin
 
     @cached_property

@@ -28,8 +28,8 @@ from pylogic.flow.fits_extension import fits_extension
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (BinOp, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov, Reg,
-                              Select, Store, UnOp)
+from pylogic.ir.model import (TRUE_PREDICATES, BinOp, Cmp, Function, GlobalAddr, Imm, Instr,
+                              Load, Mov, Reg, Select, Store, UnOp)
 
 
 COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
@@ -162,27 +162,7 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
 
     References: pathfinder.md §3.4.1.1, §3.4.1.2 (symbolic back-substitution).
     """
-    count: dict[str, int] = dict.fromkeys(fn.params, 1)
-    last: dict[str, Instr] = {}         # the last definition of each register that counted
-    single = []                         # unguarded instructions of one definition
-    for b in fn.blocks:
-        for ins in b.instrs:
-            defs = ins.defs()
-            for r in defs:
-                prev = last.get(r)
-                if prev is not None and (prev is ins or without_annotations(prev) ==
-                                         without_annotations(ins)):
-                    continue        # a copy of one definition (a block duplicated by pre-mr)
-                last[r] = ins
-                count[r] = count.get(r, 0) + 1
-            if len(defs) == 1 and ins.guard is None:
-                single.append((defs[0], ins))
-    define = {}
-    for r, ins in single:
-        if count[r] != 1 or r in keep:
-            continue
-        if isinstance(ins, Mov) or op_and_args(ins)[0] is not None:
-            define[r] = ins
+    define = _single_definitions(fn, keep)
     succ = {b.label: b.successors() for b in fn.blocks}
     while define:
         names: dict = {}
@@ -221,6 +201,53 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
     return {}
 
 
+def _single_definitions(fn: Function, keep: frozenset) -> dict[str, Instr]:
+    """``{register: its definition}`` of the registers ``_value_names`` starts from: one
+    definition (or identical copies of it), unguarded, a copy or an expression, no parameter,
+    not in ``keep``."""
+    count: dict[str, int] = dict.fromkeys(fn.params, 1)
+    last: dict[str, Instr] = {}         # the last definition of each register that counted
+    single = []                         # unguarded instructions of one definition
+    for b in fn.blocks:
+        for ins in b.instrs:
+            defs = ins.defs()
+            for r in defs:
+                prev = last.get(r)
+                if prev is not None and (prev is ins or without_annotations(prev) ==
+                                         without_annotations(ins)):
+                    continue        # a copy of one definition (a block duplicated by pre-mr)
+                last[r] = ins
+                count[r] = count.get(r, 0) + 1
+            if len(defs) == 1 and ins.guard is None:
+                single.append((defs[0], ins))
+    define = {}
+    for r, ins in single:
+        if count[r] != 1 or r in keep:
+            continue
+        if isinstance(ins, Mov) or op_and_args(ins)[0] is not None:
+            define[r] = ins
+    return define
+
+
+def leaf_copies(fn: Function, leaves: frozenset) -> dict[str, Reg]:
+    """``{x: t}`` for the copies ``x = mov t`` (``t`` in ``leaves``) that
+    ``value_names(fn, keep=leaves)`` names by the leaf ``t``: every read of ``x`` sees ``t``
+    unchanged since the copy. Computed without naming the other registers: ``x``'s name is
+    the kept leaf ``t`` whatever they are named, and ``_stale_reads`` follows each register's
+    bit alone, so which of them ``_value_names`` drops does not change whether ``x`` stays
+    (PRE(M)'s copies of its temporaries; issue #28 item 1: naming the whole function was 0.17
+    of ``pre_m_function``'s 0.83 s under cProfile on csmith 4, 11, 19, 24, 29, 38, 43, 44)."""
+    names = {}
+    for x, ins in _single_definitions(fn, leaves).items():
+        if isinstance(ins, Mov) and isinstance(ins.src, Reg) and ins.src.name in leaves \
+                and len(ins.src.name) <= MAX_NAME:
+            names[x] = ins.src.name, (ins.src,)
+    if not names:
+        return {}
+    bad = _stale_reads(fn, names, {b.label: b.successors() for b in fn.blocks})
+    return {x: named[1][0] for x, named in names.items() if x not in bad}
+
+
 def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
     """Named registers some instruction may read while stale (see
     ``value_names``): a forward may-analysis, stale at the entry, made stale by a definition of
@@ -243,9 +270,18 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
     bad = 0                             # reads of what the block itself made stale
     # the masks are as wide as the named registers: an instruction that reads, makes stale
     # or makes fresh none of them leaves them as they are, without an operation on them
+    # a block that reads and writes no named register nor a leaf of a name, and writes no
+    # memory a name is built on, leaves every bit as it is (leaf_copies: a few names, most
+    # blocks)
+    relevant = set(bit) | set(dependents)
+    relevant.discard(MEMORY.name)
+    skip = relevant.isdisjoint(TRUE_PREDICATES)     # (left out of BlockAccess.registers)
     for b in fn.blocks:
-        keep, gen, exposed = everything, 0, 0
         access = block_access(b)        # the registers each instruction reads (guard included)
+        if skip and access.registers.isdisjoint(relevant) and not (memory and _clobbers(b)):
+            transfer[b.label] = (everything, 0, 0)
+            continue
+        keep, gen, exposed = everything, 0, 0
         for k, ins in enumerate(b.instrs):
             reads = 0
             for r in access.reads[k]:
@@ -299,6 +335,13 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
                         pending = True
         first = False
     return {r for r, k in index.items() if bad >> k & 1}
+
+
+def _clobbers(block) -> bool:
+    """Whether some instruction of ``block`` may write memory (``clobbers_memory``), once per
+    block object."""
+    return block.derived("_clobbers_memory",
+                         lambda b: any(clobbers_memory(ins) for ins in b.instrs))
 
 
 def is_load(op: str) -> bool:

@@ -46,14 +46,18 @@ def _pure(ins) -> bool:
 
 class _Translator:
     def __init__(self, fn: Function, defined: frozenset, contents: Optional[dict],
-                 readonly: frozenset, returns=None, blocks=None, preds=None):
+                 readonly: frozenset, returns=None, blocks=None, preds=None, inputs=None):
         self.fn = fn
-        self.names = value_names(fn)
-        self.roots = memory_roots(fn, defined, readonly)
-        self.offsets = memory_offsets(fn)
-        self.known = KnownBytes(fn, self.names, defined, contents)
+        if inputs is not None:          # fn's FunctionInputs under the same module inputs
+            self.names, self.roots, self.offsets = inputs.names, inputs.roots, inputs.offsets
+            self.known, self.defs = inputs.known, inputs.defs
+        else:
+            self.names = value_names(fn)
+            self.roots = memory_roots(fn, defined, readonly)
+            self.offsets = memory_offsets(fn)
+            self.known = KnownBytes(fn, self.names, defined, contents)
+            self.defs = definitions(fn)
         self.defined, self.returns = defined, returns
-        self.defs = definitions(fn)
         self.blocks = fn.block_map() if blocks is None else blocks
         self.preds = _predecessors(fn) if preds is None else preds
 
@@ -207,13 +211,16 @@ MAX_ROUNDS = 4
 
 def phi_translated_loads(fn: Function, fresh, defined: frozenset = frozenset(),
                          contents: Optional[dict] = None, readonly: frozenset = frozenset(),
-                         returns=None) -> tuple[Function, int]:
+                         returns=None, inputs_of=None) -> tuple[Function, int]:
     """``fn`` with the loads at the top of join blocks whose value every predecessor provides
     (the module doc) replaced by copies, round by round (a replaced load's copy is pure, so
-    the next load of the block may follow); and how many loads were replaced."""
+    the next load of the block may follow); and how many loads were replaced.
+    ``inputs_of``: function -> its ``FunctionInputs`` under these module inputs, whose value
+    names, roots, offsets, known bytes and definitions the translation reads (shared with the
+    facts of the step and of the next one, which ask the same function object)."""
     total = 0
     for _ in range(MAX_ROUNDS):
-        fn, n = _one_round(fn, fresh, defined, contents, readonly, returns)
+        fn, n = _one_round(fn, fresh, defined, contents, readonly, returns, inputs_of)
         total += n
         if not n:
             break
@@ -229,7 +236,7 @@ def _predecessors(fn: Function) -> dict:
     return preds
 
 
-def _one_round(fn: Function, fresh, defined, contents, readonly, returns):
+def _one_round(fn: Function, fresh, defined, contents, readonly, returns, inputs_of=None):
     tr = None
     plans = {}
     entry = fn.blocks[0].label
@@ -246,7 +253,8 @@ def _one_round(fn: Function, fresh, defined, contents, readonly, returns):
             continue
         # the value names, roots and known bytes only for a join it may translate into
         # (csmith 19/24/32/44's PRE steps: 7 of 25 functions had none; issue #28 item 1)
-        tr = tr or _Translator(fn, defined, contents, readonly, returns, blocks, preds)
+        tr = tr or _Translator(fn, defined, contents, readonly, returns, blocks, preds,
+                               inputs_of(fn) if inputs_of is not None else None)
         values, missing = {}, []
         for p in sorted(set(ps)):
             got = tr.translate(b.label, k, p)
@@ -272,6 +280,9 @@ def _one_round(fn: Function, fresh, defined, contents, readonly, returns):
             at_end[p].append(v if isinstance(v, Load) else Mov(dest=t, src=v))
     blocks = []
     for b in fn.blocks:
+        if b.label not in plans and b.label not in at_end:
+            blocks.append(b)            # kept: what is derived per block object stays
+            continue
         instrs = list(b.instrs)
         if b.label in plans:
             k, _, t = plans[b.label]

@@ -32,7 +32,7 @@ from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.readonly_globals import readonly_globals
 from pylogic.flow.spans import spares, write_summary
 from pylogic.flow.value_flow_inputs import function_inputs
-from pylogic.flow.value_names import (MEMORY, expression_of, reads_memory, store_generated,
+from pylogic.flow.value_names import (MEMORY, expression_of, leaf_copies, reads_memory,
                                       substituted, value_names)
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
@@ -43,7 +43,7 @@ from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
 from pylogic.transforms.pre.phi_loads import phi_translated_loads
 from pylogic.transforms.record import TransformRecord
 
-NEEDS = ("pre_m_insert", "pre_cand_m_avail_in")
+NEEDS = ("pre_m_insert", "pre_m_avail_at")
 #: The source of the virtual edge into the entry block in ``pre_m_insert`` (datalog/pre.dl).
 VIRTUAL_ENTRY = "__entry__"
 
@@ -129,18 +129,17 @@ class _KillsAmong:
 class _Stores:
     """``stores(ins, exprs)``: the candidate loads in ``exprs`` whose value store ``ins`` makes
     its stored value, or whose bytes a write of known bytes determines (vf_store_gen;
-    ``returns``: the module's ``ReturnFits``; ``known``: the function's ``KnownBytes``); each
+    ``stored``: the function's ``FunctionInputs.stored``; ``known``: its ``KnownBytes``); each
     instruction's computed once (the walks ask for it three times; issue #28 item 1)."""
 
-    def __init__(self, names: dict, defs: dict, returns=None, known=None):
-        self.names, self.defs, self.returns, self.known = names, defs, returns, known
+    def __init__(self, stored, known=None):
+        self.stored, self.known = stored, known
         self._memo = IdentityCache()        # ins -> every load it generates, in order
 
     def __call__(self, ins, exprs) -> list[str]:
         every = self._memo.get(ins)
         if every is None:
-            every = store_generated(ins, self.names, self.defs, self.returns) \
-                if isinstance(ins, Store) else []
+            every = self.stored(ins) if isinstance(ins, Store) else []
             if self.known is not None:
                 every = every + [e for e in self.known.generated(ins) if e not in every]
             self._memo.put(ins, every)
@@ -160,21 +159,65 @@ def _stored_value(ins, e: str, known=None):
     return ins.value
 
 
-def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, stores=None):
-    """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
-    with ``available`` the expressions whose temporary is valid at the block's entry; a store
-    makes the loads it generates available (``t = mov v`` after it)."""
-    kills = kills or _KillIndex(exprs)
-    avail = set(available)
+def _occurrences(fn: Function, names: dict, exprs: dict) -> dict[str, tuple]:
+    """``{block: (e or None per instruction)}``: the candidate expression each unguarded
+    instruction computes (``expression_of``), once for the walks, the templates and the operand
+    plans of a function (each asked every instruction; issue #28 item 1)."""
+    return {b.label: _block_occurrences(b, names, exprs) for b in fn.blocks}
+
+
+def _block_occurrences(block: Block, names: dict, exprs: dict) -> tuple:
+    """``_occurrences`` of one block."""
+    row = []
     for ins in block.instrs:
         found = expression_of(ins, names) if ins.guard is None else None
-        e = found[0] if found is not None and found[0] in exprs else None
+        row.append(found[0] if found is not None and found[0] in exprs else None)
+    return tuple(row)
+
+
+def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, stores=None,
+          occurs: Optional[tuple] = None):
+    """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
+    with ``available`` the expressions whose temporary is valid at the block's entry; a store
+    makes the loads it generates available (``t = mov v`` after it). ``occurs``: the block's
+    ``_occurrences`` under candidates including ``exprs``."""
+    kills = kills or _KillIndex(exprs)
+    avail = set(available)
+    if occurs is None:
+        occurs = _block_occurrences(block, names, exprs)
+    for ins, e in zip(block.instrs, occurs):
+        if e is not None and e not in exprs:
+            e = None
         yield ins, e, e is not None and e in avail
         if e is not None:
             avail.add(e)
         avail -= kills.within(ins, avail)
         if stores is not None:
             avail.update(stores(ins, exprs))
+
+
+def _may_hold(block: Block, exprs: dict, available: set, occurs: tuple, stores, loads) -> bool:
+    """Whether ``_walk`` may find a computation in ``block`` whose temporary holds its value:
+    one already available at the entry or computed earlier in the block, or a candidate load
+    (``loads``) an earlier store generates, with no kill taken into account (a superset of the
+    walk's, which asks the alias queries of every store and call; issue #28 item 1: the PRE
+    steps of csmith 4, 11, 19, 24, 29, 38, 43, 44 walk 315 blocks for reuse, 2,779 before)."""
+    seen = set(available)
+    pending = []            # instructions whose generated loads are not yet in seen
+    for ins, e in zip(block.instrs, occurs):
+        if e is not None:
+            if e in seen:
+                return True
+            if pending and e in loads:
+                for earlier in pending:
+                    seen.update(stores(earlier, exprs))
+                pending.clear()
+                if e in seen:
+                    return True
+            seen.add(e)
+        if loads:
+            pending.append(ins)
+    return False
 
 
 def _computation(ins, dest: str):
@@ -190,14 +233,15 @@ def insertion_templates(fn: Function, returns=None, known=None) -> tuple[dict, d
     return names, exprs, _templates(fn, names, exprs)
 
 
-def _templates(fn: Function, names: dict, exprs: dict) -> dict:
-    """``insertion_templates``' third part, from the names and candidates already computed."""
+def _templates(fn: Function, names: dict, exprs: dict, occurs: Optional[dict] = None) -> dict:
+    """``insertion_templates``' third part, from the names and candidates already computed
+    (``occurs``: their ``_occurrences``)."""
+    occurs = _occurrences(fn, names, exprs) if occurs is None else occurs
     template = {}
     for b in fn.blocks:
-        for ins in b.instrs:
-            found = expression_of(ins, names) if ins.guard is None else None
-            if found is not None and found[0] in exprs and not substituted(ins, names):
-                template.setdefault(found[0], ins)
+        for ins, e in zip(b.instrs, occurs[b.label]):
+            if e is not None and not substituted(ins, names):
+                template.setdefault(e, ins)
     return template
 
 
@@ -206,7 +250,8 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                    readonly: frozenset = frozenset(), returns=None, contents=None,
                    global_sizes=None):
     """``(new function, FunctionPre)``: PRE(M) on one function given ``inserts`` {(a, b, e)}
-    and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in).
+    and ``avail_in`` {(b, e): "must" | "may"} (AVAIL^M_in; read only where ``b`` computes
+    ``e`` and where an expression inserted into ``b`` reads ``e``'s temporary: ``pre_m_avail_at``).
 
     An expression named through substituted registers (``value_names``) is inserted on an edge
     only from a computation whose operands are all leaves (the name's own operands, valid on
@@ -215,8 +260,9 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # the facts' value names, known bytes (vf_store_gen), candidates, roots and spans
     inputs = function_inputs(fn, defined, readonly, returns, contents, global_sizes)
     known, names, exprs = inputs.known, inputs.names, inputs.exprs
-    template = _templates(fn, names, exprs)
-    plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in)
+    occurs = _occurrences(fn, names, exprs)
+    template = _templates(fn, names, exprs, occurs)
+    plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in, occurs)
     inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
     entry_avail = defaultdict(set)
     inserted = {e for _, _, e in inserts}
@@ -237,17 +283,18 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # what stores generate are loads (store_generated, known bytes): none is a candidate in a
     # function without candidate loads (csmith-32's @__pathlogic_init, 538 stores: its
     # pre_m_function 0.011 -> 0.007 s; issue #28 item 1)
-    stores = _Stores(names, inputs.defs, returns, known) if kills.loads else _no_stores
+    stores = _Stores(inputs.stored, known) if kills.loads else _no_stores
     for b in fn.blocks:
-        reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills,
-                                             stores) if held}
+        if _may_hold(b, exprs, entry_avail[b.label], occurs[b.label], stores, kills.loads):
+            reused |= {e for _, e, held in _walk(b, exprs, entry_avail[b.label], names, kills,
+                                                 stores, occurs[b.label]) if held}
     if not reused:
         return fn, FunctionPre(fn.name, 0, 0, 0, 0)
     temp = {e: fresh.fresh("pre.t") for e in sorted(reused)}
     exprs_t = {e: exprs[e] for e in reused}
     kills_t = kills.among(exprs_t)
     needed, walks = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t,
-                                         stores, inserts, edge_uses)
+                                         stores, inserts, edge_uses, occurs)
     blocks, replaced = [], 0
     for b in fn.blocks:
         out, out_index = [], []
@@ -269,7 +316,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                 out.append(_computation(ins, temp[e]))
             out.append(Mov(dest=ins.dest, src=Reg(temp[e]), annotations=ins.annotations,
                            loc=ins.loc))
-        blocks.append(dataclasses.replace(b, instrs=tuple(out)))
+        blocks.append(_with_instrs(b, out))
     # insertions: one computation of e per insertion edge, from a leaf-operand occurrence
     on_edge = defaultdict(list)
     # operands first: an expression's name is longer than the names it is built on
@@ -288,7 +335,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
 
 
 def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inserts: set,
-                   avail_in: dict) -> tuple[dict, set]:
+                   avail_in: dict, occurs: Optional[dict] = None) -> tuple[dict, set]:
     """``({(a, b, e): (occurrence, {operand register: expression name or leaf operand})},
     {(a, e')})``: how to insert on edge a -> b an expression ``e`` that has no computation with
     leaf operands (its operands are named registers, e.g. ``cmp.eq(1,load.2s(@v))``): from an
@@ -298,12 +345,12 @@ def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inser
     temporary). Sound as a leaf template is: ANTIC_in[b] = Must, so nothing changes ``e`` (nor
     ``e'``, built on a part of ``e``'s leaves and memory) between the edge and ``e``'s
     occurrence."""
+    occurs = _occurrences(fn, names, exprs) if occurs is None else occurs
     occurrence = {}
     for b in fn.blocks:
-        for ins in b.instrs:
-            found = expression_of(ins, names) if ins.guard is None else None
-            if found is not None and found[0] in exprs and found[0] not in template:
-                occurrence.setdefault(found[0], ins)
+        for ins, e in zip(b.instrs, occurs[b.label]):
+            if e is not None and e not in template:
+                occurrence.setdefault(e, ins)
     operands = {}
     for e, ins in occurrence.items():
         plan = {}
@@ -351,7 +398,8 @@ def _leaf_text(leaf) -> str:
 
 def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused: set,
                          names: dict, kills, stores: _Stores, inserts: set,
-                         edge_uses: set = frozenset()) -> tuple[set, dict]:
+                         edge_uses: set = frozenset(), occurs: Optional[dict] = None
+                         ) -> tuple[set, dict]:
     """``({(block, index, e)}, walks)``: the stores generating ``e`` whose value some path
     carries to a computation of ``e`` that reuses the temporary, before any other write of it
     or kill of ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge
@@ -362,7 +410,8 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     for b in fn.blocks:
         ev = []
         walk = walks[b.label] = list(_walk(b, exprs_t, entry_avail[b.label] & reused, names,
-                                           kills, stores))
+                                           kills, stores,
+                                           None if occurs is None else occurs[b.label]))
         for k, (ins, e, held) in enumerate(walk):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
@@ -406,24 +455,11 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
 
 def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
     """``fn`` without the copies ``x = mov t`` of a temporary ``t`` in ``temps`` whose every
-    read of ``x`` sees ``t`` unchanged since the copy (``value_names``: x is named by the leaf
-    t, or x and t have the same name): those reads read ``t`` and the copy goes. Returns the
-    function and the copies removed.
+    read of ``x`` sees ``t`` unchanged since the copy (``value_names.leaf_copies``: x is named
+    by the leaf t when the temporaries are kept as leaves): those reads read ``t`` and the copy
+    goes. Returns the function and the copies removed.
     """
-    names = value_names(fn, keep=frozenset(temps))     # t itself may have copies of one def
-    source = {}
-    for b in fn.blocks:
-        for ins in b.instrs:
-            if isinstance(ins, Mov) and isinstance(ins.src, Reg) and ins.src.name in temps \
-                    and ins.dest in names:
-                text, leaves = names[ins.dest]
-                if len(leaves) == 1 and isinstance(leaves[0], Reg) and leaves[0].name in temps \
-                        and text == leaves[0].name:
-                    source[ins.dest] = leaves[0]
-                elif ins.src.name in names and names[ins.src.name][0] == text:
-                    # t itself is named (one definition): x and t hold the same name's value
-                    # wherever x is read (x fresh there, and t is only ever rewritten with it)
-                    source[ins.dest] = ins.src
+    source = leaf_copies(fn, frozenset(temps))
     if not source:
         return fn, 0
     blocks = []
@@ -433,8 +469,17 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
             if isinstance(ins, Mov) and ins.dest in source:
                 continue
             out.append(_read_through(ins, source))
-        blocks.append(dataclasses.replace(b, instrs=tuple(out)))
+        blocks.append(_with_instrs(b, out))
     return dataclasses.replace(fn, blocks=tuple(blocks)), len(source)
+
+
+def _with_instrs(block: Block, instrs: list) -> Block:
+    """``block`` holding ``instrs``: the block itself when they are its own instructions, so
+    what is derived per block object (successors, ``block_access``) stays with an unchanged
+    block (issue #28 item 1: the next steps' value names and facts ask the same blocks)."""
+    if len(instrs) == len(block.instrs) and all(a is b for a, b in zip(instrs, block.instrs)):
+        return block
+    return dataclasses.replace(block, instrs=tuple(instrs))
 
 
 def _read_through(ins, source: dict):
@@ -495,7 +540,7 @@ def _place(fn: Function, blocks: list, on_edge: dict, fresh: FreshNames):
 def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
           ) -> tuple[Module, PreRecord]:
     """``(new module, record)``: PRE(M) on every (or each named) function; ``rows`` holds
-    ``pre_m_insert`` and ``pre_cand_m_avail_in`` of the module (``Rows``)."""
+    ``pre_m_insert`` and ``pre_m_avail_at`` of the module (``Rows``)."""
     defined = frozenset(fn.name for fn in module.functions if not fn.extern)
     readonly, returns = readonly_globals(module), return_fits(module)
     contents = function_contents(module)
@@ -504,13 +549,14 @@ def pre_m(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     def rewrite(fn: Function) -> tuple[Function, FunctionPre]:
         view = rows.function(fn.name)
         inserts = set(view["pre_m_insert"])
-        avail = {(b, e): state for b, e, state in view["pre_cand_m_avail_in"]}
+        avail = {(b, e): state for b, e, state in view["pre_m_avail_at"]}
         # names collected only for a function that gets new ones (most get none)
         new, info = pre_m_function(fn, LazyFreshNames(fn, module), inserts, avail,
                                    defined=defined, readonly=readonly, returns=returns,
                                    contents=contents(fn.name), global_sizes=sizes)
-        new, joined = phi_translated_loads(new, LazyFreshNames(new, module), defined,
-                                           contents(fn.name), readonly, returns)
+        new, joined = phi_translated_loads(
+            new, LazyFreshNames(new, module), defined, contents(fn.name), readonly, returns,
+            lambda f: function_inputs(f, defined, readonly, returns, contents(fn.name), sizes))
         new, dead = drop_dead_safe_loads(new, sizes)
         return new, dataclasses.replace(info, dead_loads=dead, phi_loads=joined)
     with collector_paused():

@@ -12,17 +12,18 @@ from typing import Iterable, Optional
 from pylogic.ir.model import Module
 from pylogic.transforms.pre.restructure import RestructureRecord, restructure_regions
 
-NEEDS = ("pre_prevented", "pre_cand_avail_out", "pre_cmp_exit")
+NEEDS = ("pre_prevented", "pre_cmp_avail_out", "pre_cmp_exit")
 
 
 def pre_mr(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
            max_names: int = 4, budget: Optional[float] = None, reducible: bool = True
            ) -> tuple[Module, RestructureRecord]:
     """``(new module, record)``: the CMP regions of every (or each named) function split;
-    ``rows``: ``pre_prevented``, ``pre_cand_avail_out``, ``pre_cmp_exit`` of the module."""
+    ``rows``: ``pre_prevented``, ``pre_cmp_avail_out``, ``pre_cmp_exit`` of the module."""
     record = RestructureRecord(transform="pre-mr" if budget is None else "pre-mr-budget")
     return restructure_regions(module, rows, record, "pre_prevented", functions=functions,
-                               max_names=max_names, budget=budget, reducible=reducible)
+                               max_names=max_names, budget=budget, reducible=reducible,
+                               avail_relation="pre_cmp_avail_out")
 
 
 def pre_mr_budget(module: Module, rows, *, functions: Optional[Iterable[str]] = None,

@@ -135,26 +135,31 @@ def restructure(fn: Function, cmp: dict, avail_out: dict, fresh: FreshNames) -> 
 
 def restructure_regions(module: Module, rows, record: RestructureRecord, region_relation: str, *,
                         functions: Optional[Iterable[str]] = None, max_names: int = 4,
-                        budget: Optional[float] = None, reducible: bool = True
+                        budget: Optional[float] = None, reducible: bool = True,
+                        avail_relation: str = "pre_cand_avail_out"
                         ) -> tuple[Module, RestructureRecord]:
     """``(new module, record)``: the regions ``rows[region_relation]`` (``(block, e)``: block in
-    e's region) of every (or each named) function split (Fig. 6.10), with ``pre_cand_avail_out`` and
-    ``pre_cmp_exit`` of the module: the body of ``pre-mr``, ``pre-mr-budget`` and ``pre-r``."""
+    e's region) of every (or each named) function split (Fig. 6.10), with ``pre_cmp_exit`` and
+    ``rows[avail_relation]`` of the module (``pre_cand_avail_out``, or ``pre_cmp_avail_out``:
+    its rows at the predecessors of the CMP regions, all that ``restructure`` reads of
+    ``pre_prevented``'s regions): the body of ``pre-mr``, ``pre-mr-budget`` and ``pre-r``."""
     pure = region_relation == "pre_partial_reuse"
     record.options.update({"max_names": max_names, "budget": budget, "reducible": reducible})
     return run_per_function(module, functions, record, lambda fn: _restructure_function(
-        fn, module, rows.function(fn.name), region_relation, pure, max_names, budget, reducible))
+        fn, module, rows.function(fn.name), region_relation, pure, max_names, budget, reducible,
+        avail_relation))
 
 
 def _restructure_function(fn: Function, module: Module, view, region_relation: str, pure: bool,
-                          max_names: int, budget: Optional[float], reducible: bool
+                          max_names: int, budget: Optional[float], reducible: bool,
+                          avail_relation: str = "pre_cand_avail_out"
                           ) -> tuple[Function, Optional[FunctionRestructure]]:
     region = defaultdict(set)
     for b, e in view[region_relation]:
         region[e].add(b)
     if not region:
         return fn, None
-    avail_out = {(b, e): s for b, e, s in view["pre_cand_avail_out"]}
+    avail_out = {(b, e): s for b, e, s in view[avail_relation]}
     must_exits = defaultdict(int)
     for _, _, e, kind in view["pre_cmp_exit"]:
         must_exits[e] += kind == "must"

@@ -209,6 +209,40 @@ def test_m_availability_of_what_pre_m_reads(generated):
     assert text.count("= div ") == 1 and text.count("= cmp.eq pre.t") == 2, text
 
 
+def test_what_the_pre_steps_read_is_their_relations_where_they_read_them(generated):
+    """Issue #28 item 1: pre_m_avail_at is pre_cand_m_avail_in at the blocks computing the
+    expression and at the targets of an insertion of an expression built on it (what pre-m's
+    rewrite reads); pre_cmp_avail_out is pre_cand_avail_out at the predecessors of the blocks
+    of the expression's CMP region (what pre-mr-split reads); both computed alone, as the
+    passes ask for them."""
+    from pylogic.transforms.pre import pre_m, pre_mr
+    alone_m = module_rows(generated, "gen.pir", relations=list(pre_m.NEEDS), engine="clingo")
+    alone_mr = module_rows(generated, "gen.pir", relations=list(pre_mr.NEEDS), engine="clingo")
+    full = module_rows(generated, "gen.pir", relations=[
+        "pre_cand_m_avail_in", "pre_cand_avail_out", "pre_m_insert", "pre_prevented", "edge",
+        "vf_occurs", "vf_instr", "vf_operand_expr"], engine="clingo")
+    kept = {"m": 0, "mr": 0}
+    dropped = {"m": 0, "mr": 0}
+    for fn in generated.defined_functions():
+        f = full.function(fn.name)
+        block = {i: b for i, b, _, _ in f["vf_instr"]}
+        built_on = {}
+        for e, n in f["vf_operand_expr"]:
+            built_on.setdefault(e, set()).add(n)
+        at = {(block[i], e) for i, e in f["vf_occurs"]}
+        at |= {(b, n) for _, b, e in f["pre_m_insert"] for n in built_on.get(e, ())}
+        want = {r for r in f["pre_cand_m_avail_in"] if r[:2] in at}
+        assert set(alone_m.function(fn.name)["pre_m_avail_at"]) == want, fn.name
+        kept["m"] += len(want)
+        dropped["m"] += len(f["pre_cand_m_avail_in"]) - len(want)
+        into = {(a, e) for b, e in f["pre_prevented"] for a, c in f["edge"] if c == b}
+        want = {r for r in f["pre_cand_avail_out"] if r[:2] in into}
+        assert set(alone_mr.function(fn.name)["pre_cmp_avail_out"]) == want, fn.name
+        kept["mr"] += len(want)
+        dropped["mr"] += len(f["pre_cand_avail_out"]) - len(want)
+    assert min(kept.values()) > 0 and min(dropped.values()) > 0, (kept, dropped)
+
+
 #: add(a,b) computed in blocks 1 and 4, mul(a,b) in 2 and 3 (reverse postorder numbers): the
 #: same sums, so pre.dl gives them one class key; sub(a,b) is computed where add(a,b) is
 ONE_KEY = parse_module("func f(a, b) {\nb0:\n br b1\nb1:\n x = add a, b\n s = sub a, b\n br b2\n"
@@ -255,7 +289,7 @@ def test_rows_equal_on_every_engine(engine, generated, clingo_rows):
     """The same rows on clingo and Soufflé (skipped, saying so, without the souffle binary)."""
     every = RELATIONS + ["pre_m_avail_in", "pre_m_insert", "pre_m_compute",
                          "pre_cand_avail_in", "pre_cand_avail_out", "pre_cand_antic_in",
-                         "pre_cand_m_avail_in"]
+                         "pre_cand_m_avail_in", "pre_m_avail_at", "pre_cmp_avail_out"]
     ours = module_rows(generated, "gen.pir", relations=every, engine="clingo")
     other = module_rows(generated, "gen.pir", relations=every, engine=engine)
     for rel in every:
