@@ -60,6 +60,22 @@ def _dominator_intervals(idom: dict, entry: str) -> tuple[dict, dict]:
     return pre, post
 
 
+def _value_sites(block) -> tuple:
+    """``(defs, reads)`` of ``block`` in order: ``(register, (label, index, instruction))`` per
+    register an instruction writes, ``(register, (label, index))`` per register it reads
+    (``block_access``); kept per block object (``Block.derived``: ``simplify``'s rounds keep
+    most blocks, issue #28 item 1)."""
+    access = block_access(block)
+    label, instrs = block.label, block.instrs
+    defs, reads = [], []
+    for k, (ds, rs) in enumerate(zip(access.defs, access.reads)):
+        for d in ds:
+            defs.append((d, (label, k, instrs[k])))
+        for r in rs:
+            reads.append((r, (label, k)))
+    return tuple(defs), tuple(reads)
+
+
 #: idom (one dict object per function and simplify call) -> its intervals (read-only)
 _INTERVALS = IdentityCache(64)
 
@@ -85,18 +101,14 @@ class FunctionValues:
         self.first_exit = {}
         defs, reads = self.defs, self.reads
         for b in fn.blocks:
-            access = block_access(b)
-            label, instrs = b.label, b.instrs
-            k = 0
-            for ds, rs in zip(access.defs, access.reads):
-                for d in ds:
-                    defs[d].append((label, k, instrs[k]))
-                for r in rs:
-                    reads[r].append((label, k))
-                k += 1
+            def_sites, read_sites = b.derived("_value_sites", _value_sites)
+            for d, site in def_sites:
+                defs[d].append(site)
+            for r, site in read_sites:
+                reads[r].append(site)
             # a block may be left before its end by a side exit (hyperblocks): a definition
             # after one does not reach the other blocks on every path through its block
-            self.first_exit[label] = access.first_exit
+            self.first_exit[b.label] = block_access(b).first_exit
         params = set(fn.params)
         self.params = params
         self.ssa: dict[str, Instr] = {}
@@ -639,11 +651,21 @@ class AtSite:
     """``FunctionValues`` as the instruction at ``site`` sees them: its operands' known bits are
     those of
     the definitions reaching it (sound for any register it reads: an SSA value built on one reads
-    the same value there); everything else is the function's."""
+    the same value there); everything else is the function's. ``to(site)`` moves the view to
+    another instruction (``simplify``'s round asks one view per instruction, issue #28 item 1)."""
 
     def __init__(self, values: FunctionValues, site: tuple):
-        self._values, self._site = values, site
-        self.site = site
+        self._values = values
+        # the function's, read without ``__getattr__``: the same objects for every site
+        self.leader, self.is_value, self.stable = values.leader, values.is_value, values.stable
+        self.ssa, self.defs, self.readonly = values.ssa, values.defs, values.readonly
+        self.known_loads, self.branch_facts = values.known_loads, values.branch_facts
+        self.to(site)
+
+    def to(self, site: tuple) -> "AtSite":
+        """This view moved to the instruction at ``site``."""
+        self._site = self.site = site
+        return self
 
     def __getattr__(self, name):
         return getattr(self._values, name)

@@ -211,8 +211,11 @@ def _events(block) -> tuple:
     """``(index, instruction)`` of the loads, stores, calls, allocas and branches of ``block``:
     ``step`` leaves the state as it is at any other instruction (``memory_write`` gives it no
     write and it is no call), which has no branch target either, so the walk skips it."""
-    return tuple((k, ins) for k, ins in enumerate(block.instrs)
-                 if isinstance(ins, (Load, Store, Call, Alloca, Br, CondBr)))
+    return tuple((k, ins) for k, ins in enumerate(block.instrs) if type(ins) in _EVENTS)
+
+
+#: the classes ``_events`` keeps (the classes have no subclasses)
+_EVENTS = frozenset((Load, Store, Call, Alloca, Br, CondBr))
 
 
 class _Addresses:

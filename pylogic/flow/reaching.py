@@ -40,11 +40,12 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple, Optional
 
 from pylogic.flow.block_access import block_access
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (TRUE_PREDICATES, Block, Cmp, CondBr, Function, Imm, Instr, Mov,
+from pylogic.ir.model import (BRANCHING, TRUE_PREDICATES, Block, Cmp, CondBr, Function, Imm, Instr, Mov,
                               PredDefine, Reg, branch_targets)
 
 __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
@@ -52,6 +53,8 @@ __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "blo
 
 #: registers that always read 1 and are never defined
 _CONSTANT_REGS = TRUE_PREDICATES
+#: the instruction classes that may have branch targets (the classes have no subclasses)
+_BRANCHING = frozenset(BRANCHING)
 
 
 class Def(NamedTuple):
@@ -171,7 +174,7 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
     for b in fn.blocks:
         regs.update(block_access(b).registers)
     regs.difference_update(_CONSTANT_REGS)
-    defs.extend(Def("entry", r) for r in sorted(regs))
+    defs.extend(map(_entry_def, sorted(regs)))
     instr_ids: dict = {}
     for b in fn.blocks:
         if b.label not in reachable:
@@ -190,6 +193,12 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
                 defs.append(Def("edge", r, (b.label, t), v))
             edge_ids[(b.label, t)] = ids
     return defs, instr_ids, edge_ids
+
+
+@lru_cache(maxsize=65536)      # immutable; every round numbers each register's entry again
+def _entry_def(r: str) -> Def:
+    """The ``Def`` of register ``r``'s value at the function's entry."""
+    return Def("entry", r)
 
 
 def _block_writes(block: Block) -> tuple:
@@ -231,6 +240,8 @@ def _block_edges(block: Block) -> tuple:
     taken = constant_branch(instrs)
     out = []
     for k, ins in enumerate(instrs):
+        if type(ins) not in _BRANCHING:     # no targets (``branch_targets``)
+            continue
         ts = tuple(t for t in branch_targets(ins)
                    if k < len(instrs) - 1 or taken is None or t == taken)
         if ts:

@@ -92,7 +92,11 @@ def reaching_graph(fn: Function) -> ReachingGraph:
     order = reverse_postorder(fn)
     defs, instr_ids, edge_ids = number_definitions(fn, set(order))
     n_defs = len(defs)
-    entry_id = {d.reg: i for i, d in enumerate(defs) if d.kind == "entry"}
+    entry_id = {}               # the entry definitions come first (``number_definitions``)
+    for i, d in enumerate(defs):
+        if d.kind != "entry":
+            break
+        entry_id[d.reg] = i
     if not order:
         return ReachingGraph(defs, [], {}, [[] for _ in defs], [])
     entry = order[0]

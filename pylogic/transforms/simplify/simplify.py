@@ -202,75 +202,100 @@ def _decided_by_branch(ins: Cmp, values) -> Optional[int]:
     return values.branch_facts().value(site[0], ins, values.leader)
 
 
+def _mov(ins: Instr, src, rule: str) -> tuple[Instr, str]:
+    """``ins`` rewritten to ``mov src`` (its destination, guard, annotations and place kept)."""
+    return Mov(dest=ins.dest, src=src, guard=ins.guard, annotations=ins.annotations,
+               loc=ins.loc), rule
+
+
 def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
-    """``(replacement, rule)`` for a pure instruction that simplifies, or None."""
-    if isinstance(ins, Load):
-        v = _constant_load(ins, values) if values.readonly else None
-        rule = "load-constant-global"
-        if v is None and getattr(values, "site", None) is not None:
-            v, rule = values.known_loads().get(values.site), "load-known-bytes"
-        if v is not None:
-            return Mov(dest=ins.dest, src=Imm(v), guard=ins.guard, annotations=ins.annotations,
-                       loc=ins.loc), rule
-        return None
-    if not isinstance(ins, (BinOp, UnOp, Cmp, Select)):
-        return None
-    dest = ins.dest
+    """``(replacement, rule)`` for a pure instruction that simplifies, or None: the rules of
+    its class (``_RULES``: one table lookup instead of a chain of isinstance tests per
+    instruction, issue #28 item 1; the classes have no subclasses)."""
+    rules = _RULES.get(type(ins))
+    return None if rules is None else rules(ins, values)
 
-    def mov(src, rule):
-        return Mov(dest=dest, src=src, guard=ins.guard, annotations=ins.annotations,
-                   loc=ins.loc), rule
 
-    if isinstance(ins, BinOp) and ins.op in ("div", "rem"):
-        if not values.operand(ins.b).one:     # may be 0: a run-time error, left to happen
+def _rewrite_load(ins: Load, values) -> Optional[tuple[Instr, str]]:
+    v = _constant_load(ins, values) if values.readonly else None
+    rule = "load-constant-global"
+    if v is None and getattr(values, "site", None) is not None:
+        v, rule = values.known_loads().get(values.site), "load-known-bytes"
+    return None if v is None else _mov(ins, Imm(v), rule)
+
+
+def _rewrite_select(ins: Select, values) -> Optional[tuple[Instr, str]]:
+    result = values.evaluate(ins)
+    if result is not None and result.constant is not None:
+        return _mov(ins, Imm(result.constant), "constant")
+    c = values.operand(ins.cond)
+    if c.one:
+        return _mov(ins, ins.a, "select-constant-condition")
+    if c.zero == kb.M:
+        return _mov(ins, ins.b, "select-constant-condition")
+    if values.same(ins.a, ins.b):
+        return _mov(ins, ins.a, "select-equal-arms")
+    return None
+
+
+def _rewrite_unop(ins: UnOp, values) -> Optional[tuple[Instr, str]]:
+    result = values.evaluate(ins)
+    if result is not None and result.constant is not None:
+        return _mov(ins, Imm(result.constant), "constant")
+    inner = values.ssa_def(ins.a)
+    if isinstance(inner, UnOp) and inner.op == ins.op and stable_operand(values, inner.a):
+        return _mov(ins, inner.a, f"{ins.op}-{ins.op}")
+    return None
+
+
+#: a 0/1 value compared with 0 or 1 is itself: cmp.ne x, 0 / cmp.eq x, 1 / cmp.gtu x, 0
+_BOOL_COMPARES = frozenset((("ne", 0), ("eq", 1), ("gtu", 0), ("geu", 1), ("gt", 0), ("ge", 1)))
+
+
+def _rewrite_cmp(ins: Cmp, values) -> Optional[tuple[Instr, str]]:
+    result = values.evaluate(ins)
+    if result is not None and result.constant is not None:
+        return _mov(ins, Imm(result.constant), "constant")
+    op, a, b = ins.rel, ins.a, ins.b
+    if op in _SAME_OPERANDS and values.same(a, b):
+        same = _SAME_OPERANDS[op]
+        return _mov(ins, a, f"{op}-same") if same == "x" else _mov(ins, Imm(same), f"{op}-same")
+    ka, kbits = values.operand(a), values.operand(b)
+    decided = _decided_by_branch(ins, values)
+    if decided is not None:
+        return _mov(ins, Imm(decided), "cmp-dominating-branch")
+    for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, SWAPPED[op])):
+        if kx.zero | 1 == kb.M and (rel, c.constant) in _BOOL_COMPARES:
+            return _mov(ins, x, "cmp-bool")
+    return None
+
+
+def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
+    op, a, b = ins.op, ins.a, ins.b
+    if op in ("div", "rem"):
+        if not values.operand(b).one:     # may be 0: a run-time error, left to happen
             return None
     result = values.evaluate(ins)
     if result is not None and result.constant is not None:
-        return mov(Imm(result.constant), "constant")
-    if isinstance(ins, Select):
-        c = values.operand(ins.cond)
-        if c.one:
-            return mov(ins.a, "select-constant-condition")
-        if c.zero == kb.M:
-            return mov(ins.b, "select-constant-condition")
-        if values.same(ins.a, ins.b):
-            return mov(ins.a, "select-equal-arms")
-        return None
-    if isinstance(ins, UnOp):
-        inner = values.ssa_def(ins.a)
-        if isinstance(inner, UnOp) and inner.op == ins.op and stable_operand(values, inner.a):
-            return mov(inner.a, f"{ins.op}-{ins.op}")
-        return None
-    op = ins.rel if isinstance(ins, Cmp) else ins.op
-    a, b = ins.a, ins.b
+        return _mov(ins, Imm(result.constant), "constant")
     if op in _SAME_OPERANDS and values.same(a, b):      # the cheap test first
         same = _SAME_OPERANDS[op]
-        return mov(a, f"{op}-same") if same == "x" else mov(Imm(same), f"{op}-same")
+        return _mov(ins, a, f"{op}-same") if same == "x" else _mov(ins, Imm(same), f"{op}-same")
     ka, kbits = values.operand(a), values.operand(b)
-    if isinstance(ins, Cmp):
-        decided = _decided_by_branch(ins, values)
-        if decided is not None:
-            return mov(Imm(decided), "cmp-dominating-branch")
-        # a 0/1 value compared with 0 or 1 is itself: cmp.ne x, 0 / cmp.eq x, 1 / cmp.gtu x, 0
-        for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, SWAPPED[op])):
-            if kx.zero | 1 == kb.M and (rel, c.constant) in (("ne", 0), ("eq", 1), ("gtu", 0),
-                                                              ("geu", 1), ("gt", 0), ("ge", 1)):
-                return mov(x, "cmp-bool")
-        return None
     cb, ca = kbits.constant, ka.constant
     if cb is not None and op in _RIGHT_IDENTITY and (
             cb == _RIGHT_IDENTITY[op] or (op in ("shl", "shr", "sar") and cb % 64 == 0)):
-        return mov(a, f"{op}-identity")
+        return _mov(ins, a, f"{op}-identity")
     if ca is not None and _LEFT_IDENTITY.get(op) == ca:
-        return mov(b, f"{op}-identity")
+        return _mov(ins, b, f"{op}-identity")
     if op == "and":
         for x, kx, m in ((a, ka, kbits), (b, kbits, ka)):
             if (~m.one & ~kx.zero & kb.M) == 0:
-                return mov(x, "and-known-bits")     # every bit m may clear is zero in x
+                return _mov(ins, x, "and-known-bits")     # every bit m may clear is zero in x
     if op == "or":
         for x, kx, m in ((a, ka, kbits), (b, kbits, ka)):
             if (~m.zero & ~kx.one & kb.M) == 0:
-                return mov(x, "or-known-bits")      # every bit m may set is one in x
+                return _mov(ins, x, "or-known-bits")      # every bit m may set is one in x
     if op in ("add", "sub"):
         # (x + y) - x = y, (x + y) - y = x, (x - y) + y = x, x - (x - y) = y: SSA values
         for outer, inner_op, cands in (("sub", "add", ((a, b, 0), (a, b, 1))),
@@ -285,11 +310,11 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
                 here = (_stable_since(values, inner.a, into)
                         and _stable_since(values, inner.b, into))
                 if pos == 0 and values.same(inner.b, other) and here:
-                    return mov(inner.a, f"{op}-{inner_op}")
+                    return _mov(ins, inner.a, f"{op}-{inner_op}")
                 if pos == 1 and values.same(inner.a, other) and here:
-                    return mov(inner.b, f"{op}-{inner_op}")
+                    return _mov(ins, inner.b, f"{op}-{inner_op}")
                 if pos == 2 and values.same(inner.a, other) and here:
-                    return mov(inner.b, f"{op}-{inner_op}")
+                    return _mov(ins, inner.b, f"{op}-{inner_op}")
     if cb is not None and op in ("and", "or", "xor", "add", "sub", "shl"):
         # constants combined through an SSA value (InstCombine's reassociation of constants):
         # the inner instruction may then die; never more evaluations than before
@@ -311,11 +336,11 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
         # with |c1| <= |c2| likewise
         lo, hi = kb.signed_range(ka)
         if -abs(cb) < lo and hi < abs(cb):
-            return mov(a, "rem-range")
+            return _mov(ins, a, "rem-range")
         inner = values.ssa_def(a)
         if isinstance(inner, BinOp) and inner.op == "rem" and isinstance(inner.b, Imm) \
                 and 0 < abs(inner.b.value) <= abs(cb):
-            return mov(a, "rem-rem")
+            return _mov(ins, a, "rem-rem")
     if op in ("sar", "shr", "shl") and cb is not None:
         k = cb % 64
         inner = values.ssa_def(a)
@@ -323,11 +348,11 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
                 and stable_operand(values, inner.a):
             x = values.operand(inner.a)
             if op == "sar" and inner.op == "shl" and x.sign > k:
-                return mov(inner.a, "sar-shl")
+                return _mov(ins, inner.a, "sar-shl")
             if op == "shr" and inner.op == "shl" and (x.zero >> (64 - k)) == kb._low(k):
-                return mov(inner.a, "shr-shl")
+                return _mov(ins, inner.a, "shr-shl")
             if op == "shl" and inner.op in ("shr", "sar") and x.zero & kb._low(k) == kb._low(k):
-                return mov(inner.a, f"shl-{inner.op}")
+                return _mov(ins, inner.a, f"shl-{inner.op}")
     return _sub_of_sum(ins, values)
 
 
@@ -343,6 +368,11 @@ def _sub_of_sum(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str
             return Mov(dest=ins.dest, src=Imm(to_signed64(-c.value)), guard=ins.guard,
                        annotations=ins.annotations, loc=ins.loc), "sub-add-constant"
     return None
+
+
+#: instruction class -> its rules (``_rewrite``); any other class is never rewritten
+_RULES = {Load: _rewrite_load, Select: _rewrite_select, UnOp: _rewrite_unop, Cmp: _rewrite_cmp,
+          BinOp: _rewrite_binop}
 
 
 # ---------------------------------------------------------------- demanded low bits
@@ -492,15 +522,17 @@ def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
 
 #: the instruction classes ``_rewrite`` may rewrite (it gives None for any other): the round
 #: asks it, and makes the instruction's view (``FunctionValues.at``), for these only
-_REWRITTEN = frozenset((Load, BinOp, UnOp, Cmp, Select))
+_REWRITTEN = frozenset(_RULES)
 
 
 def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
+    view = values.at(None)      # one view, moved from instruction to instruction
+
     def rewrite(label, k, ins):
-        values.here = (label, k)
+        values.here = site = (label, k)
         if type(ins) not in _REWRITTEN:
             return None
-        return _rewrite(ins, values.at(values.here))
+        return _rewrite(ins, view.to(site))
     return _rewrite_each(fn, rewrite, rules)
 
 
