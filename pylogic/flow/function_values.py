@@ -76,6 +76,94 @@ def _value_sites(block) -> tuple:
     return tuple(defs), tuple(reads)
 
 
+class _RegisterBits(dict):
+    """register -> its known bits (``FunctionValues.bits``): a parameter's from the start of
+    ``solve``; after it (``filled``) any other register's is computed when first read as
+    ``bits[register]``, the join of its definitions' results (``get`` and ``in`` see only those
+    read so far: most registers are never read this way, and the join and the definite
+    assignment it needs were computed for all of them each round, issue #28 item 1). Holds no
+    reference to its ``FunctionValues`` (no cycle for the collector)."""
+    __slots__ = ("fill", "_unwritten")
+
+    def __init__(self):
+        super().__init__()
+        self.fill = None        # (fn, defs, ssa, params, pre, results, offset) once solved
+
+    def filled(self, *state) -> None:
+        self.fill, self._unwritten = state, None
+
+    def __missing__(self, r: str) -> Bits:
+        if self.fill is None or r not in self.fill[1]:
+            raise KeyError(r)
+        fn, defs, ssa, params, pre, results, offset = self.fill
+        out = None
+        if r not in ssa:        # ``_maybe_unwritten`` has no SSA value
+            if self._unwritten is None:
+                self._unwritten = _maybe_unwritten(fn, defs, ssa, params, pre)
+            if r in self._unwritten:
+                out = kb.const(0)
+        for b, k, ins in defs[r]:
+            v = results[offset[b] + k]
+            if v is None:
+                continue
+            if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
+                v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
+            out = v if out is None else kb.join(out, v)
+        got = self[r] = kb.UNKNOWN if out is None else out
+        return got
+
+
+def _maybe_unwritten(fn: Function, defs: dict, ssa: dict, params: set, pre: dict) -> set:
+    """Registers (not SSA values, not parameters) of ``fn`` (``defs``, ``ssa``, ``params``,
+    dominator-tree ``pre`` clocks of ``FunctionValues``) some read of which may come before any
+    write (it then reads 0): definite assignment, a forward must-problem over the CFG;
+    a block with a side exit passes on only what it writes before its first one."""
+    regs = [r for r in defs if r not in ssa and r not in params]
+    bit = {r: 1 << i for i, r in enumerate(regs)}
+    every = (1 << len(regs)) - 1
+    gen, preds = {}, defaultdict(list)
+    accesses = [block_access(b) for b in fn.blocks]
+    for b, access in zip(fn.blocks, accesses):
+        g = 0
+        for ins, ds in zip(b.instrs[:access.first_exit + 1], access.defs):
+            if ins.guard is None and not isinstance(ins, PredDefine):
+                for d in ds:
+                    g |= bit.get(d, 0)
+        gen[b.label] = g
+    for b in fn.blocks:
+        if b.label in pre:
+            for t in b.successors():
+                preds[t].append(b.label)
+    entry = fn.blocks[0].label
+    live = [b.label for b in fn.blocks if b.label in pre]
+    into = {b: (0 if b == entry else every) for b in live}
+    changed = True
+    while changed:
+        changed = False
+        for b in live:
+            if b == entry:
+                continue
+            new = every
+            for p in preds[b]:
+                new &= into[p] | gen[p]
+            if new != into[b]:
+                into[b], changed = new, True
+    out = set()
+    for b, access in zip(fn.blocks, accesses):
+        if b.label not in pre:
+            continue
+        written = into[b.label]
+        for ins, rs, ds in zip(b.instrs, access.reads, access.defs):
+            for r in rs:
+                if r in bit and not written & bit[r]:
+                    out.add(r)
+            if ds and ins.guard is None and not isinstance(ins, PredDefine):
+                for d in ds:
+                    written |= bit.get(d, 0)
+    return out
+
+
+
 #: idom (one dict object per function and simplify call) -> its intervals (read-only)
 _INTERVALS = IdentityCache(64)
 
@@ -129,8 +217,8 @@ class FunctionValues:
                     break
             else:
                 self.ssa[r] = ins
-        self.unwritten = self._maybe_unwritten()
-        self.bits: dict[str, Bits] = {}
+        # register -> known bits; after ``solve`` each filled when first read (``_RegisterBits``)
+        self.bits: _RegisterBits = _RegisterBits()
         self.here: Optional[tuple] = None       # (block, index) of the instruction rewritten
         # flow-sensitive: the definitions reaching each read, as a graph with one node per
         # merge point (flow.reaching_graph), and the known bits of each definition and merge node
@@ -139,56 +227,6 @@ class FunctionValues:
         # known bits per node of ``self.reaching`` (definitions, then merge nodes; None: no value
         # yet), then the constant operands ``_compile`` adds during ``solve``
         self.node_bits: list = [None] * (len(self.reaching.defs) + len(self.reaching.operands))
-
-    def _maybe_unwritten(self) -> set:
-        """Registers (not SSA values, not parameters) some read of which may come before any
-        write (it then reads 0): definite assignment, a forward must-problem over the CFG;
-        a block with a side exit passes on only what it writes before its first one."""
-        fn = self.fn
-        regs = [r for r in self.defs if r not in self.ssa and r not in self.params]
-        bit = {r: 1 << i for i, r in enumerate(regs)}
-        every = (1 << len(regs)) - 1
-        gen, preds = {}, defaultdict(list)
-        accesses = [block_access(b) for b in fn.blocks]
-        for b, access in zip(fn.blocks, accesses):
-            g = 0
-            for ins, ds in zip(b.instrs[:access.first_exit + 1], access.defs):
-                if ins.guard is None and not isinstance(ins, PredDefine):
-                    for d in ds:
-                        g |= bit.get(d, 0)
-            gen[b.label] = g
-        pre = self.pre
-        for b in fn.blocks:
-            if b.label in pre:
-                for t in b.successors():
-                    preds[t].append(b.label)
-        entry = fn.blocks[0].label
-        live = [b.label for b in fn.blocks if b.label in pre]
-        into = {b: (0 if b == entry else every) for b in live}
-        changed = True
-        while changed:
-            changed = False
-            for b in live:
-                if b == entry:
-                    continue
-                new = every
-                for p in preds[b]:
-                    new &= into[p] | gen[p]
-                if new != into[b]:
-                    into[b], changed = new, True
-        out = set()
-        for b, access in zip(fn.blocks, accesses):
-            if b.label not in pre:
-                continue
-            written = into[b.label]
-            for ins, rs, ds in zip(b.instrs, access.reads, access.defs):
-                for r in rs:
-                    if r in bit and not written & bit[r]:
-                        out.add(r)
-                if ds and ins.guard is None and not isinstance(ins, PredDefine):
-                    for d in ds:
-                        written |= bit.get(d, 0)
-        return out
 
     def _dominates(self, b: str, k: int, ub: str, uk: int) -> bool:
         if b == ub:
@@ -211,7 +249,10 @@ class FunctionValues:
                     return got
             if a.name not in self.defs and a.name not in self.params:
                 return kb.const(0)      # never written: reads 0 (docs/pir.md)
-            return self.bits.get(a.name, kb.UNKNOWN)
+            got = self.bits.get(a.name)
+            if got is None:         # after ``solve``: filled now; before: unknown
+                return kb.UNKNOWN if self.bits.fill is None else self.bits[a.name]
+            return got
         return kb.UNKNOWN       # a global's address
 
     def _reaching_bits(self, r: str, site: tuple) -> Optional[Bits]:
@@ -264,7 +305,8 @@ class FunctionValues:
         if name in self.defs:
             got = self.bits.get(name)
             if got is None:
-                got = kb.UNKNOWN if name in self.params else _NO_VALUE
+                got = kb.UNKNOWN if name in self.params else _NO_VALUE \
+                    if self.bits.fill is None else self.bits[name]
             return None, got
         if name in self.params:
             return None, self.bits.get(name, kb.UNKNOWN)
@@ -321,26 +363,14 @@ class FunctionValues:
         """These values as seen by the instruction at ``site`` (label, index)."""
         return AtSite(self, site)
 
-    def _register_bits(self, r: str, results: list, offset: dict) -> Optional[Bits]:
-        if r in self.params:
-            return self.param_bits(r)
-        out = kb.const(0) if r in self.unwritten else None
-        for b, k, ins in self.defs[r]:
-            v = results[offset[b] + k]
-            if v is None:
-                continue
-            if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
-                v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
-            out = v if out is None else kb.join(out, v)
-        return out
-
     def _no_value_yet(self, a, site: tuple) -> bool:
         """Operand ``a`` read at ``site`` has no known bits yet (optimistic start)."""
         if not isinstance(a, Reg) or a.name in ("p0", "true"):
             return False
         if self.reaching.at(site, a.name) is not None:
             return self._reaching_bits(a.name, site) is None
-        return a.name not in self.bits and a.name in self.defs and a.name not in self.params
+        return self.bits.fill is None and a.name not in self.bits and a.name in self.defs \
+            and a.name not in self.params
 
     def _successors(self, block, forced=frozenset()) -> set:
         """The blocks control may reach from ``block`` as far as the known bits tell: a ``cbr``
@@ -554,11 +584,8 @@ class FunctionValues:
         del self._const_slots
         for r in self.params:
             self.bits[r] = self.param_bits(r)
-        for r in self.defs:
-            if r in self.params:
-                continue
-            bits = self._register_bits(r, results, offset)
-            self.bits[r] = kb.UNKNOWN if bits is None else bits
+
+        self.bits.filled(self.fn, self.defs, self.ssa, self.params, self.pre, results, offset)
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):
