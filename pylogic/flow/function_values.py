@@ -443,22 +443,24 @@ class FunctionValues:
         n = len(instrs)
         is_cbr = [type(ins) is CondBr for ins in instrs]
         reads_at: list = [None] * n         # site -> {register: node} (``g.reads``)
-        readers: dict = {}                  # node -> the sites reading it that do something
+        # node -> the sites reading it that do something (the graph's nodes only)
+        readers: list = [()] * len(node_bits)
         for (label, k), regs in g.reads.items():
             site = offset[label] + k
             reads_at[site] = regs
             if writes[site] or is_cbr[site]:
                 for node in regs.values():
-                    got = readers.get(node)
-                    if got is None:
-                        readers[node] = [site]
-                    else:
+                    got = readers[node]
+                    if got:
                         got.append(site)
+                    else:
+                        readers[node] = [site]
         site_defs: list = [()] * n          # site -> ids of the definitions there
         for i, d in enumerate(defs):
             if d.kind == "instr":
                 site = offset[d.site[0]] + d.site[1]
                 site_defs[site] += (i,)
+        def_sites = [site for site, ids in enumerate(site_defs) if ids]
         self._const_slots: dict = {}
         compiled: list = [None] * n
         results: list = [None] * n
@@ -474,10 +476,16 @@ class FunctionValues:
             """Definition ``i`` now has bits ``v``: into the merge nodes it reaches, and the
             reads of every node that changed onto the worklist."""
             node_bits[i] = v
+            if not users[i]:        # most definitions: no merge node to join into
+                for site in readers[i]:
+                    if executable[site_block[site]] and not pending[site]:
+                        pending[site] = True
+                        work.append(site)
+                return
             stack = [i]
             while stack:
                 node = stack.pop()
-                for site in readers.get(node, ()):
+                for site in readers[node]:
                     if executable[site_block[site]] and not pending[site]:
                         pending[site] = True
                         work.append(site)
@@ -564,9 +572,8 @@ class FunctionValues:
                         v = kb.UNKNOWN
                     for i in ids:
                         set_def_bits(i, v)
-            idle = [i for site, ids in enumerate(site_defs)
-                    if ids and executable[site_block[site]]
-                    for i in ids if node_bits[i] is None]
+            idle = [i for site in def_sites if executable[site_block[site]]
+                    for i in site_defs[site] if node_bits[i] is None]
             for i in idle:
                 set_def_bits(i, kb.UNKNOWN)
             if idle:

@@ -50,7 +50,8 @@ __all__ = ["ReachingGraph", "reaching_graph"]
 class ReachingGraph:
     """``defs[i]`` is definition i (``reaching.Def``); merge node ``len(defs) + j`` joins
     ``operands[j]``; ``reads[(label, index)][reg]`` the node of that instruction's read of
-    ``reg``; ``users[node]`` the merge nodes with ``node`` among their operands."""
+    ``reg``; ``users[node]`` the merge nodes with ``node`` among their operands (a list, or
+    ``()`` when none)."""
     defs: list
     operands: list
     reads: dict
@@ -214,10 +215,14 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                 ops.append(leaving(p, k, t, r))
         ops[:] = dict.fromkeys(ops)
 
-    users: list = [[] for _ in range(n_defs + len(operands))]
+    users: list = [()] * (n_defs + len(operands))     # a list only for a node with users
     for j, ops in enumerate(operands):
         for o in ops:
-            users[o].append(n_defs + j)
+            got = users[o]
+            if got:
+                got.append(n_defs + j)
+            else:
+                users[o] = [n_defs + j]
     return ReachingGraph(defs, operands, reads, users, _capped_leaves(operands, n_defs, users))
 
 

@@ -511,13 +511,27 @@ def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
     """Compares with 0 and ``div``/``rem x, x`` decided by non-zero facts
     (``flow.nonzero``: dereferenced pointers, global and ``alloca`` addresses, branch
     edges), in a round of its own; rewritten to ``mov C``, guard kept."""
-    nz = NonZero(values)
+    nz = _NonZeroWhenAsked(values)
 
     def rewrite(label, k, ins):
         v = nonzero_fold(ins, values, nz, label, k) if label in values.executable else None
         return None if v is None else (Mov(dest=ins.dest, src=Imm(v), guard=ins.guard,
                                            annotations=ins.annotations, loc=ins.loc), "non-zero")
     return _rewrite_each(fn, rewrite, rules)
+
+
+class _NonZeroWhenAsked:
+    """``NonZero(values)``, built when ``nonzero_fold`` first asks ``at`` (most final rounds
+    have no compare with 0 and no ``div``/``rem``, and building it walks the function)."""
+    __slots__ = ("values", "nz")
+
+    def __init__(self, values: FunctionValues):
+        self.values, self.nz = values, None
+
+    def at(self, *args) -> bool:
+        if self.nz is None:
+            self.nz = NonZero(self.values)
+        return self.nz.at(*args)
 
 
 #: the instruction classes ``_rewrite`` may rewrite (it gives None for any other): the round
