@@ -45,8 +45,8 @@ from typing import NamedTuple, Optional
 
 from pylogic.flow.block_access import block_access
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (BRANCHING, TRUE_PREDICATES, Block, Cmp, CondBr, Function, Imm, Instr, Mov,
-                              PredDefine, Reg, branch_targets)
+from pylogic.ir.model import (BRANCHING, TRUE_PREDICATES, Block, Cmp, CondBr, Function, Imm,
+                              Instr, Mov, PredDefine, Reg, branch_targets)
 
 __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
            "read_registers", "writes_kill"]
