@@ -445,7 +445,8 @@ def _demanded_round(fn: Function, values: FunctionValues, rules: Counter) -> tup
     """``_demanded_rewrite`` everywhere, in a round of its own (when no other rule applies):
     it changes the high bits of what it rewrites, which the other rules' known bits of this
     round would not see."""
-    return _rewrite_each(fn, lambda label, k, ins: _demanded_rewrite(ins, values), rules)
+    return _rewrite_each(fn, lambda label, k, ins: _demanded_rewrite(ins, values), rules,
+                         _BINOP)
 
 
 # ---------------------------------------------------------------- equalities of branch edges
@@ -490,7 +491,7 @@ def _equality_round(fn: Function, values: FunctionValues, rules: Counter) -> tup
                     known[label].setdefault(x, v)
         new = _replace_reads(ins, known[label], values) if known[label] else None
         return None if new is None else (new, "edge-equality")
-    return _rewrite_each(fn, rewrite, rules)
+    return _rewrite_each(fn, rewrite, rules, _READS_REPLACED)
 
 
 def _replace_reads(ins: Instr, known: dict, values: FunctionValues) -> Optional[Instr]:
@@ -501,7 +502,7 @@ def _replace_reads(ins: Instr, known: dict, values: FunctionValues) -> Optional[
         if isinstance(a, Reg) and isinstance(r, Reg) and r.name in known:
             return Imm(known[r.name])
         return a
-    if not isinstance(ins, (CondBr, Mov, BinOp, Cmp, UnOp, Select)):
+    if type(ins) not in _READS_REPLACED:
         return None
     new = with_operands(ins, sub)
     return None if new is ins else new
@@ -517,7 +518,15 @@ def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
         v = nonzero_fold(ins, values, nz, label, k) if label in values.executable else None
         return None if v is None else (Mov(dest=ins.dest, src=Imm(v), guard=ins.guard,
                                            annotations=ins.annotations, loc=ins.loc), "non-zero")
-    return _rewrite_each(fn, rewrite, rules)
+    return _rewrite_each(fn, rewrite, rules, _NONZERO_FOLDED)
+
+
+#: the classes each round asks about (the classes have no subclasses): ``_demanded_rewrite``
+#: rewrites a ``BinOp`` only, ``_replace_reads`` these, ``nonzero_fold`` compares and
+#: ``div``/``rem``
+_BINOP = frozenset((BinOp,))
+_READS_REPLACED = frozenset((CondBr, Mov, BinOp, Cmp, UnOp, Select))
+_NONZERO_FOLDED = frozenset((Cmp, BinOp))
 
 
 class _NonZeroWhenAsked:
@@ -544,29 +553,31 @@ def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
 
     def rewrite(label, k, ins):
         values.here = site = (label, k)
-        if type(ins) not in _REWRITTEN:
-            return None
         return _rewrite(ins, view.to(site))
-    return _rewrite_each(fn, rewrite, rules)
+    return _rewrite_each(fn, rewrite, rules, _REWRITTEN)
 
 
-def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]:
-    """``fn`` with each instruction replaced by ``rewrite(label, index, ins)`` when that gives
-    ``(new instruction, rule)`` other than ``ins``; and the number replaced. ``fn`` itself when
-    none is (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
+def _rewrite_each(fn: Function, rewrite, rules: Counter,
+                  kinds: frozenset) -> tuple[Function, int]:
+    """``fn`` with each instruction of a class in ``kinds`` replaced by ``rewrite(label, index,
+    ins)`` when that gives ``(new instruction, rule)`` other than ``ins`` (``rewrite`` gives None
+    for any other class: it is not asked); and the number replaced. ``fn`` itself when none is
+    (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
     blocks, n = [], 0
     for b in fn.blocks:
-        instrs, before = [], n
+        label, new = b.label, None
         for k, ins in enumerate(b.instrs):
-            got = rewrite(b.label, k, ins)
+            if type(ins) not in kinds:
+                continue
+            got = rewrite(label, k, ins)
             if got is not None and got[0] != ins:
-                instrs.append(got[0])
+                if new is None:
+                    new = list(b.instrs)
+                new[k] = got[0]
                 rules[got[1]] += 1
                 n += 1
-            else:
-                instrs.append(ins)
         # a block left alone stays the same object (what it computed once per block is kept)
-        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)) if n > before else b)
+        blocks.append(b if new is None else dataclasses.replace(b, instrs=tuple(new)))
     return (dataclasses.replace(fn, blocks=tuple(blocks)) if n else fn), n
 
 
@@ -687,9 +698,15 @@ _SIMPLIFIED = IdentityCache(256)
 def _reads(fn: Function, idom: dict, readonly, returns: dict, defined, global_sizes) -> tuple:
     """Everything ``simplify_function`` reads besides ``fn``: its arguments, of ``returns`` only
     the callees' bits (``FunctionValues.evaluate`` of a call)."""
-    callees = sorted({i.callee for b in fn.blocks for i in b.instrs if isinstance(i, Call)})
+    callees = sorted(set().union(*(b.derived("_callees", _block_callees) for b in fn.blocks)))
     return (idom, readonly or {}, tuple((c, returns.get(c)) for c in callees), defined,
             global_sizes or {})
+
+
+def _block_callees(block) -> frozenset:
+    """The functions ``block`` calls, kept per block object (``Block.derived``: ``_reads`` asks
+    for every function each step, issue #28 item 1)."""
+    return frozenset(i.callee for i in block.instrs if type(i) is Call)
 
 
 def _callees_first(module: Module) -> list:
@@ -698,8 +715,8 @@ def _callees_first(module: Module) -> list:
     fns = {f.name: f for f in module.defined_functions()}
 
     def callees(name):
-        return iter(sorted({i.callee for b in fns[name].blocks for i in b.instrs
-                            if isinstance(i, Call) and i.callee in fns}))
+        return iter(sorted(c for c in set().union(*(b.derived("_callees", _block_callees)
+                                                    for b in fns[name].blocks)) if c in fns))
     order, seen = [], set()
     for root in fns:
         if root in seen:
