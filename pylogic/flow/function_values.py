@@ -60,22 +60,6 @@ def _dominator_intervals(idom: dict, entry: str) -> tuple[dict, dict]:
     return pre, post
 
 
-def _value_sites(block) -> tuple:
-    """``(defs, reads)`` of ``block`` in order: ``(register, (label, index, instruction))`` per
-    register an instruction writes, ``(register, (label, index))`` per register it reads
-    (``block_access``); kept per block object (``Block.derived``: ``simplify``'s rounds keep
-    most blocks, issue #28 item 1)."""
-    access = block_access(block)
-    label, instrs = block.label, block.instrs
-    defs, reads = [], []
-    for k, (ds, rs) in enumerate(zip(access.defs, access.reads)):
-        for d in ds:
-            defs.append((d, (label, k, instrs[k])))
-        for r in rs:
-            reads.append((r, (label, k)))
-    return tuple(defs), tuple(reads)
-
-
 class _RegisterBits(dict):
     """register -> its known bits (``FunctionValues.bits``): a parameter's from the start of
     ``solve``; after it (``filled``) any other register's is computed when first read as
@@ -189,14 +173,21 @@ class FunctionValues:
         self.first_exit = {}
         defs, reads = self.defs, self.reads
         for b in fn.blocks:
-            def_sites, read_sites = b.derived("_value_sites", _value_sites)
-            for d, site in def_sites:
-                defs[d].append(site)
-            for r, site in read_sites:
-                reads[r].append(site)
+            access = block_access(b)
+            label, instrs = b.label, b.instrs
+            k = 0
+            for ds, rs in zip(access.defs, access.reads):
+                if ds:
+                    for d in ds:
+                        defs[d].append((label, k, instrs[k]))
+                if rs:
+                    site = (label, k)
+                    for r in rs:
+                        reads[r].append(site)
+                k += 1
             # a block may be left before its end by a side exit (hyperblocks): a definition
             # after one does not reach the other blocks on every path through its block
-            self.first_exit[b.label] = block_access(b).first_exit
+            self.first_exit[label] = access.first_exit
         params = set(fn.params)
         self.params = params
         self.ssa: dict[str, Instr] = {}

@@ -80,7 +80,7 @@ from typing import Iterable, Optional
 
 from pylogic.collector import collector_paused
 from pylogic.flow import known_bits as kb
-from pylogic.flow.block_access import block_access
+from pylogic.flow.block_access import block_access, derive_access
 from pylogic.flow.branch_facts import sole_entry_edges
 from pylogic.flow.function_values import FunctionValues
 from pylogic.flow.known_bits import Bits
@@ -565,7 +565,7 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter,
     (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
     blocks, n = [], 0
     for b in fn.blocks:
-        label, new = b.label, None
+        label, new, changed = b.label, None, []
         for k, ins in enumerate(b.instrs):
             if type(ins) not in kinds:
                 continue
@@ -574,10 +574,16 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter,
                 if new is None:
                     new = list(b.instrs)
                 new[k] = got[0]
+                changed.append(k)
                 rules[got[1]] += 1
                 n += 1
-        # a block left alone stays the same object (what it computed once per block is kept)
-        blocks.append(b if new is None else dataclasses.replace(b, instrs=tuple(new)))
+        # a block left alone stays the same object (what it computed once per block is kept);
+        # a rewritten one derives what it reads and writes from it (no rule changes a target)
+        if new is None:
+            blocks.append(b)
+        else:
+            blocks.append(dataclasses.replace(b, instrs=tuple(new)))
+            derive_access(b, blocks[-1], tuple(range(len(new))), tuple(changed))
     return (dataclasses.replace(fn, blocks=tuple(blocks)) if n else fn), n
 
 
@@ -619,8 +625,12 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
         return fn, 0
     out = []
     for bi, b in enumerate(blocks):
-        keep = tuple(ins for k, ins in enumerate(b.instrs) if (bi, k) not in dead)
-        out.append(dataclasses.replace(b, instrs=keep) if len(keep) < len(b.instrs) else b)
+        kept = tuple(k for k in range(len(b.instrs)) if (bi, k) not in dead)
+        if len(kept) == len(b.instrs):
+            out.append(b)
+            continue
+        out.append(dataclasses.replace(b, instrs=tuple(b.instrs[k] for k in kept)))
+        derive_access(b, out[-1], kept)     # pure instructions deleted: no branch among them
     return dataclasses.replace(fn, blocks=tuple(out)), len(dead)
 
 
