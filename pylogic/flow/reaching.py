@@ -190,9 +190,14 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
             ids = []
             for r, v in eqs:
                 ids.append((r, len(defs)))
-                defs.append(Def("edge", r, (b.label, t), v))
+                defs.append(_new_def(Def, ("edge", r, (b.label, t), v)))
             edge_ids[(b.label, t)] = ids
     return defs, instr_ids, edge_ids
+
+
+#: ``Def`` from its four fields without the named tuple's ``__new__`` (a Python function: half
+#: the cost of numbering a new block's writes, issue #28 item 1)
+_new_def = tuple.__new__
 
 
 @lru_cache(maxsize=65536)      # immutable; every round numbers each register's entry again
@@ -206,11 +211,12 @@ def _block_writes(block: Block) -> tuple:
     (constant registers left out), in order; kept per block object (``Block.derived``:
     ``simplify``'s rounds number the blocks they left alone again, issue #28 item 1)."""
     keys, defs = [], []
+    label = block.label
     for k, ds in enumerate(block_access(block).defs):
         for d in ds:
             if d not in _CONSTANT_REGS:
-                keys.append((block.label, k, d))
-                defs.append(Def("instr", d, (block.label, k)))
+                keys.append((label, k, d))
+                defs.append(_new_def(Def, ("instr", d, (label, k), None)))
     return tuple(keys), tuple(defs)
 
 
