@@ -261,6 +261,12 @@ class FunctionValues:
     def evaluate(self, ins: Instr, site: Optional[tuple] = None) -> Optional[Bits]:
         """Known bits of what ``ins`` (at ``site``, when given) writes (its single destination);
         None: an operand has no value yet (optimistic start)."""
+        return self.evaluated(ins, site)[0]
+
+    def evaluated(self, ins: Instr, site: Optional[tuple] = None) -> tuple:
+        """``(evaluate(ins, site), ops)``: ``ops`` the bits of its operands in ``uses()`` order,
+        each what ``operand`` gives (after ``solve``: a register with no reaching node has its
+        bits then), when the result is not None, else None."""
         # each operand's bits as ``operand`` gives them, its reaching node looked up once
         # (issue #28 item 1: the check and ``operand`` had each asked ``reaching.at``)
         reads = self.reaching.reads.get(site) if site is not None else None
@@ -271,12 +277,13 @@ class FunctionValues:
             if node is not None:
                 got = node_bits[node]
                 if got is None:
-                    return None
+                    return None, None
             elif got is _NO_VALUE:
-                return None
+                return None, None
             ops.append(got)
         fixed, op = self._transfer_of(ins)
-        return fixed if fixed is not None else ops[0] if op is None else kb.transfer(op, *ops)
+        return (fixed if fixed is not None else ops[0] if op is None else
+                kb.transfer(op, *ops)), ops
 
     def _operand_source(self, a, reads: Optional[dict]) -> tuple:
         """Where operand ``a`` (of an instruction whose reads' nodes are ``reads``) gets its
@@ -699,7 +706,10 @@ class AtSite:
         return self._values.operand(a, self._site)
 
     def evaluate(self, ins: Instr) -> Optional[Bits]:
-        return self._values.evaluate(ins, self._site)
+        return self._values.evaluated(ins, self._site)[0]
+
+    def evaluated(self, ins: Instr) -> tuple:
+        return self._values.evaluated(ins, self._site)
 
     # The instruction's own operands are followed through the definitions reaching them; an
     # operand of an inner definition is compared by its value there, which rules only use when

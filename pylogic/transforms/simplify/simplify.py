@@ -253,14 +253,15 @@ _BOOL_COMPARES = frozenset((("ne", 0), ("eq", 1), ("gtu", 0), ("geu", 1), ("gt",
 
 
 def _rewrite_cmp(ins: Cmp, values) -> Optional[tuple[Instr, str]]:
-    result = values.evaluate(ins)
+    result, ops = values.evaluated(ins)
     if result is not None and result.constant is not None:
         return _mov(ins, Imm(result.constant), "constant")
     op, a, b = ins.rel, ins.a, ins.b
     if op in _SAME_OPERANDS and values.same(a, b):
         same = _SAME_OPERANDS[op]
         return _mov(ins, a, f"{op}-same") if same == "x" else _mov(ins, Imm(same), f"{op}-same")
-    ka, kbits = values.operand(a), values.operand(b)
+    # the operands' bits as ``operand`` gives them: ``evaluated``'s when it had them all
+    ka, kbits = ops if ops is not None else (values.operand(a), values.operand(b))
     decided = _decided_by_branch(ins, values)
     if decided is not None:
         return _mov(ins, Imm(decided), "cmp-dominating-branch")
@@ -275,13 +276,14 @@ def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
     if op in ("div", "rem"):
         if not values.operand(b).one:     # may be 0: a run-time error, left to happen
             return None
-    result = values.evaluate(ins)
+    result, ops = values.evaluated(ins)
     if result is not None and result.constant is not None:
         return _mov(ins, Imm(result.constant), "constant")
     if op in _SAME_OPERANDS and values.same(a, b):      # the cheap test first
         same = _SAME_OPERANDS[op]
         return _mov(ins, a, f"{op}-same") if same == "x" else _mov(ins, Imm(same), f"{op}-same")
-    ka, kbits = values.operand(a), values.operand(b)
+    # the operands' bits as ``operand`` gives them: ``evaluated``'s when it had them all
+    ka, kbits = ops if ops is not None else (values.operand(a), values.operand(b))
     cb, ca = kbits.constant, ka.constant
     if cb is not None and op in _RIGHT_IDENTITY and (
             cb == _RIGHT_IDENTITY[op] or (op in ("shl", "shr", "sar") and cb % 64 == 0)):
