@@ -54,7 +54,7 @@ from pylogic.ir.model import (BRANCHING, Alloca, BinOp, Br, Call, CondBr, Functi
                               Imm, Load, Mov, Reg, Store, branch_targets)
 from pylogic.flow.known_bytes import contents_bytes, load_value, memory_write
 from pylogic.flow.memory_writes import NO_WRITE_BUILTINS, builtin_called
-from pylogic.flow.reaching import constant_branch
+from pylogic.flow.reaching import block_taken
 
 __all__ = ["known_loads", "MAX_BYTES"]
 
@@ -84,9 +84,9 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     docs/pir.md (alloca's zeroed bytes, load, store)."""
     blocks = fn.block_map()
     sizes = {g: n for g, n in (global_sizes or {}).items() if 0 < n <= MAX_BYTES}
-    for b in fn.blocks:         # alloca site -> bytes
-        for k, ins in enumerate(b.instrs):
-            if isinstance(ins, Alloca) and isinstance(ins.size, Imm) \
+    for b in fn.blocks:         # alloca site -> bytes (the allocas are among the events)
+        for k, ins, _w in b.derived("_memory_events", _events):
+            if type(ins) is Alloca and isinstance(ins.size, Imm) \
                     and 0 < ins.size.value <= MAX_BYTES and ins.guard is None:
                 sizes[(b.label, k)] = ins.size.value
     if not sizes:
@@ -168,7 +168,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     index = {b: i for i, b in enumerate(order)}
     into = {order[0]: {}}
     work, queued = [0], {order[0]}
-    taken = {b.label: t for b in fn.blocks if (t := constant_branch(b.instrs)) is not None}
+    taken = {b.label: t for b in fn.blocks if (t := block_taken(b)) is not None}
     # the state before each load at a block's latest visit: that visit started from the block's
     # final ``into`` (each change of it queues the block again), so these are the fixpoint's
     # states and no walk after it is needed (issue #28 item 1)

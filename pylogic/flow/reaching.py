@@ -49,7 +49,7 @@ from pylogic.ir.model import (BRANCHING, TRUE_PREDICATES, Block, Cmp, CondBr, Fu
                               Instr, Mov, PredDefine, Reg, branch_targets)
 
 __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
-           "read_registers", "writes_kill"]
+           "read_registers", "writes_kill", "block_taken"]
 
 #: registers that always read 1 and are never defined
 _CONSTANT_REGS = TRUE_PREDICATES
@@ -220,6 +220,16 @@ def _block_writes(block: Block) -> tuple:
     return tuple(keys), tuple(defs)
 
 
+def block_taken(block: Block) -> Optional[str]:
+    """``constant_branch`` of the block's instructions, kept per block object (``Block.derived``:
+    ``known_memory`` asks it of every block each round, issue #28 item 1)."""
+    return block.derived("_taken", _taken)[0]
+
+
+def _taken(block: Block) -> tuple:
+    return (constant_branch(block.instrs),)      # a tuple: None is "not derived yet"
+
+
 def _block_equalities(block: Block) -> dict:
     """``edge_equalities`` of the block's instructions, kept per block object (read-only)."""
     return edge_equalities(block.instrs)
@@ -243,7 +253,7 @@ def _block_edges(block: Block) -> tuple:
     out; kept per block object (``Block.derived``): ``simplify``'s rounds ask again for the
     blocks they left alone (issue #28 item 1)."""
     instrs = block.instrs
-    taken = constant_branch(instrs)
+    taken = block_taken(block)
     out = []
     for k, ins in enumerate(instrs):
         if type(ins) not in _BRANCHING:     # no targets (``branch_targets``)
