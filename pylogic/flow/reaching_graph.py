@@ -134,12 +134,15 @@ def reaching_graph(fn: Function) -> ReachingGraph:
 
     # ---- each block forward: its reads, and per register the writes' positions and nodes
     reads: dict = {}
-    local: dict = {}            # block -> register -> ([index], [node after that write])
+    final: dict = {}            # block -> register -> its node after the block's last write
+    # block with side exits -> register -> ([index], [node after that write]): the node leaving
+    # by an exit before the end (no table for the other blocks: their edges leave at the end)
+    local: dict = {}
     for label in live_order:
         cur: dict = {}
-        table: dict = {}
         block = blocks[label]
         access = block_access(block)
+        table: Optional[dict] = {} if access.first_exit < last[label] else None
         k = 0
         for regs_read, ds in zip(access.read_registers, access.defs):
             if regs_read:
@@ -153,6 +156,8 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                         continue
                     node = i if kills else merge([cur[d] if d in cur else start(label, d), i])
                     cur[d] = node
+                    if table is None:
+                        continue
                     got = table.get(d)
                     if got is None:
                         table[d] = ([k], [node])
@@ -160,7 +165,9 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                         got[0].append(k)
                         got[1].append(node)
             k += 1
-        local[label] = table
+        final[label] = cur
+        if table is not None:
+            local[label] = table
 
     def leaving(p: str, k: int, t: str, r: str) -> int:
         """The node of ``r`` leaving block ``p`` by instruction ``k``'s edge to ``t``."""
@@ -171,7 +178,9 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                     got = i
             if got is not None:
                 return got
-        entry_ = local[p].get(r)
+            got = final[p].get(r)     # the last write of r in p, if any
+            return start(p, r) if got is None else got
+        entry_ = local[p].get(r)        # an exit before the end: the last write before it
         if entry_ is not None:
             j = bisect_right(entry_[0], k) - 1
             if j >= 0:
