@@ -5,7 +5,9 @@ blocks a round mostly leaves alone (``_rewrite_each`` and ``_delete_dead`` keep 
 block the same object), and each build walked every instruction's operands again (issue #28
 item 1). A block is immutable, so what it reads and writes is kept per block object
 (``Block.derived``); the lists are exactly what ``Instr.uses``/``Instr.defs``
-and ``reaching.read_registers`` give, in the same order.
+and ``reaching.read_registers`` give, in the same order. A block a round rewrote or deleted pure
+instructions of derives them from the block it replaces (``derive_access``): most of what a
+round reads is in blocks the round before changed.
 """
 from __future__ import annotations
 
