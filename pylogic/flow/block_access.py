@@ -5,7 +5,9 @@ blocks a round mostly leaves alone (``_rewrite_each`` and ``_delete_dead`` keep 
 block the same object), and each build walked every instruction's operands again (issue #28
 item 1). A block is immutable, so what it reads and writes is kept per block object
 (``Block.derived``); the lists are exactly what ``Instr.uses``/``Instr.defs``
-and ``reaching.read_registers`` give, in the same order.
+and ``reaching.read_registers`` give, in the same order. A block a round rewrote or deleted pure
+instructions of derives them from the block it replaces (``derive_access``): most of what a
+round reads is in blocks the round before changed.
 """
 from __future__ import annotations
 
@@ -32,23 +34,29 @@ class BlockAccess:
     side_targets: tuple
 
 
+def _instr_access(ins) -> tuple:
+    """``(reads, defs, read_registers)`` of one instruction (``BlockAccess``'s entries)."""
+    got = [a.name for a in ins.uses() if type(a) is Reg]
+    if ins.guard is not None:
+        got.append(ins.guard)
+    got = tuple(got)
+    kept = got if not TRUE_PREDICATES.intersection(got) else \
+        tuple(r for r in got if r not in TRUE_PREDICATES)
+    ds = ins.defs()
+    return got, ds if type(ds) is tuple else tuple(ds), kept
+
+
 def _access(block: Block) -> BlockAccess:
     reads, defs, nonconstant = [], [], []
     registers: set = set()
     first_exit, side_targets = None, []
     last = len(block.instrs) - 1
     for k, ins in enumerate(block.instrs):
-        got = [a.name for a in ins.uses() if type(a) is Reg]
-        if ins.guard is not None:
-            got.append(ins.guard)
-        got = tuple(got)
+        got, ds, kept = _instr_access(ins)
         reads.append(got)
-        kept = got if not TRUE_PREDICATES.intersection(got) else \
-            tuple(r for r in got if r not in TRUE_PREDICATES)
         nonconstant.append(kept)
         registers.update(kept)
-        ds = ins.defs()
-        defs.append(ds if type(ds) is tuple else tuple(ds))
+        defs.append(ds)
         registers.update(ds)
         if k < last and type(ins) in BRANCHING:
             targets = branch_targets(ins)
@@ -67,3 +75,34 @@ def block_access(block: Block) -> BlockAccess:
     long as the block; an ``IdentityCache`` lookup per block and build cost more than the
     derivation saved)."""
     return block.derived("_access", _access)
+
+
+def derive_access(old: Block, new: Block, kept: tuple, replaced: tuple = ()) -> BlockAccess:
+    """``block_access(new)`` from ``old``'s when ``new``'s instructions are ``old``'s at the
+    indices ``kept`` (ascending; those left out have no branch target) and, at the indices
+    ``replaced`` of ``new``, instructions with the same branch targets as the ones they replace;
+    kept per ``new`` object like ``block_access`` (``simplify``'s rounds rewrite and delete a
+    few instructions of large blocks: only those are derived again, issue #28 item 1). Derived
+    afresh when ``old``'s last instruction is left out (another one is last: its targets stop
+    being side exits)."""
+    if not kept or kept[-1] != len(old.instrs) - 1:
+        return block_access(new)
+    return new.derived("_access", lambda b: _derived(block_access(old), b, kept, replaced))
+
+
+def _derived(was: BlockAccess, new: Block, kept: tuple, replaced: tuple) -> BlockAccess:
+    reads = [was.reads[k] for k in kept]
+    defs = [was.defs[k] for k in kept]
+    nonconstant = [was.read_registers[k] for k in kept]
+    for k in replaced:
+        reads[k], defs[k], nonconstant[k] = _instr_access(new.instrs[k])
+    registers: set = set()
+    for kept_regs, ds in zip(nonconstant, defs):
+        registers.update(kept_regs)
+        registers.update(ds)
+    registers.difference_update(TRUE_PREDICATES)
+    first_exit = len(new.instrs)
+    if was.first_exit < len(was.reads):         # the same instruction, now at its new index
+        first_exit = kept.index(was.first_exit)
+    return BlockAccess(tuple(reads), tuple(defs), tuple(nonconstant), frozenset(registers),
+                       first_exit, was.side_targets)

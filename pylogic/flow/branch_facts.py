@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Callable, Iterator, Optional
 
+from pylogic.flow.block_access import block_access
 from pylogic.ir.model import Block, Cmp, CondBr, Function, Reg, branch_targets
 from pylogic.ir.ops import UNSIGNED_RELS, eval_rel
 
@@ -74,7 +75,7 @@ def sole_entry_edges(fn: Function) -> Iterator[tuple[Block, CondBr, str, int]]:
             continue
         for target, truth in ((br.if_true, 1), (br.if_false, 0)):
             if target != entry and preds[target] == [b.label] \
-                    and not any(target in branch_targets(i) for i in b.instrs[:-1]):
+                    and target not in block_access(b).side_targets:
                 yield b, br, target, truth
 
 

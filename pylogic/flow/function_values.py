@@ -60,6 +60,94 @@ def _dominator_intervals(idom: dict, entry: str) -> tuple[dict, dict]:
     return pre, post
 
 
+class _RegisterBits(dict):
+    """register -> its known bits (``FunctionValues.bits``): a parameter's from the start of
+    ``solve``; after it (``filled``) any other register's is computed when first read as
+    ``bits[register]``, the join of its definitions' results (``get`` and ``in`` see only those
+    read so far: most registers are never read this way, and the join and the definite
+    assignment it needs were computed for all of them each round, issue #28 item 1). Holds no
+    reference to its ``FunctionValues`` (no cycle for the collector)."""
+    __slots__ = ("fill", "_unwritten")
+
+    def __init__(self):
+        super().__init__()
+        self.fill = None        # (fn, defs, ssa, params, pre, results, offset) once solved
+
+    def filled(self, *state) -> None:
+        self.fill, self._unwritten = state, None
+
+    def __missing__(self, r: str) -> Bits:
+        if self.fill is None or r not in self.fill[1]:
+            raise KeyError(r)
+        fn, defs, ssa, params, pre, results, offset = self.fill
+        out = None
+        if r not in ssa:        # ``_maybe_unwritten`` has no SSA value
+            if self._unwritten is None:
+                self._unwritten = _maybe_unwritten(fn, defs, ssa, params, pre)
+            if r in self._unwritten:
+                out = kb.const(0)
+        for b, k, ins in defs[r]:
+            v = results[offset[b] + k]
+            if v is None:
+                continue
+            if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
+                v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
+            out = v if out is None else kb.join(out, v)
+        got = self[r] = kb.UNKNOWN if out is None else out
+        return got
+
+
+def _maybe_unwritten(fn: Function, defs: dict, ssa: dict, params: set, pre: dict) -> set:
+    """Registers (not SSA values, not parameters) of ``fn`` (``defs``, ``ssa``, ``params``,
+    dominator-tree ``pre`` clocks of ``FunctionValues``) some read of which may come before any
+    write (it then reads 0): definite assignment, a forward must-problem over the CFG;
+    a block with a side exit passes on only what it writes before its first one."""
+    regs = [r for r in defs if r not in ssa and r not in params]
+    bit = {r: 1 << i for i, r in enumerate(regs)}
+    every = (1 << len(regs)) - 1
+    gen, preds = {}, defaultdict(list)
+    accesses = [block_access(b) for b in fn.blocks]
+    for b, access in zip(fn.blocks, accesses):
+        g = 0
+        for ins, ds in zip(b.instrs[:access.first_exit + 1], access.defs):
+            if ins.guard is None and not isinstance(ins, PredDefine):
+                for d in ds:
+                    g |= bit.get(d, 0)
+        gen[b.label] = g
+    for b in fn.blocks:
+        if b.label in pre:
+            for t in b.successors():
+                preds[t].append(b.label)
+    entry = fn.blocks[0].label
+    live = [b.label for b in fn.blocks if b.label in pre]
+    into = {b: (0 if b == entry else every) for b in live}
+    changed = True
+    while changed:
+        changed = False
+        for b in live:
+            if b == entry:
+                continue
+            new = every
+            for p in preds[b]:
+                new &= into[p] | gen[p]
+            if new != into[b]:
+                into[b], changed = new, True
+    out = set()
+    for b, access in zip(fn.blocks, accesses):
+        if b.label not in pre:
+            continue
+        written = into[b.label]
+        for ins, rs, ds in zip(b.instrs, access.reads, access.defs):
+            for r in rs:
+                if r in bit and not written & bit[r]:
+                    out.add(r)
+            if ds and ins.guard is None and not isinstance(ins, PredDefine):
+                for d in ds:
+                    written |= bit.get(d, 0)
+    return out
+
+
+
 #: idom (one dict object per function and simplify call) -> its intervals (read-only)
 _INTERVALS = IdentityCache(64)
 
@@ -89,10 +177,13 @@ class FunctionValues:
             label, instrs = b.label, b.instrs
             k = 0
             for ds, rs in zip(access.defs, access.reads):
-                for d in ds:
-                    defs[d].append((label, k, instrs[k]))
-                for r in rs:
-                    reads[r].append((label, k))
+                if ds:
+                    for d in ds:
+                        defs[d].append((label, k, instrs[k]))
+                if rs:
+                    site = (label, k)
+                    for r in rs:
+                        reads[r].append(site)
                 k += 1
             # a block may be left before its end by a side exit (hyperblocks): a definition
             # after one does not reach the other blocks on every path through its block
@@ -117,8 +208,8 @@ class FunctionValues:
                     break
             else:
                 self.ssa[r] = ins
-        self.unwritten = self._maybe_unwritten()
-        self.bits: dict[str, Bits] = {}
+        # register -> known bits; after ``solve`` each filled when first read (``_RegisterBits``)
+        self.bits: _RegisterBits = _RegisterBits()
         self.here: Optional[tuple] = None       # (block, index) of the instruction rewritten
         # flow-sensitive: the definitions reaching each read, as a graph with one node per
         # merge point (flow.reaching_graph), and the known bits of each definition and merge node
@@ -127,56 +218,6 @@ class FunctionValues:
         # known bits per node of ``self.reaching`` (definitions, then merge nodes; None: no value
         # yet), then the constant operands ``_compile`` adds during ``solve``
         self.node_bits: list = [None] * (len(self.reaching.defs) + len(self.reaching.operands))
-
-    def _maybe_unwritten(self) -> set:
-        """Registers (not SSA values, not parameters) some read of which may come before any
-        write (it then reads 0): definite assignment, a forward must-problem over the CFG;
-        a block with a side exit passes on only what it writes before its first one."""
-        fn = self.fn
-        regs = [r for r in self.defs if r not in self.ssa and r not in self.params]
-        bit = {r: 1 << i for i, r in enumerate(regs)}
-        every = (1 << len(regs)) - 1
-        gen, preds = {}, defaultdict(list)
-        accesses = [block_access(b) for b in fn.blocks]
-        for b, access in zip(fn.blocks, accesses):
-            g = 0
-            for ins, ds in zip(b.instrs[:access.first_exit + 1], access.defs):
-                if ins.guard is None and not isinstance(ins, PredDefine):
-                    for d in ds:
-                        g |= bit.get(d, 0)
-            gen[b.label] = g
-        pre = self.pre
-        for b in fn.blocks:
-            if b.label in pre:
-                for t in b.successors():
-                    preds[t].append(b.label)
-        entry = fn.blocks[0].label
-        live = [b.label for b in fn.blocks if b.label in pre]
-        into = {b: (0 if b == entry else every) for b in live}
-        changed = True
-        while changed:
-            changed = False
-            for b in live:
-                if b == entry:
-                    continue
-                new = every
-                for p in preds[b]:
-                    new &= into[p] | gen[p]
-                if new != into[b]:
-                    into[b], changed = new, True
-        out = set()
-        for b, access in zip(fn.blocks, accesses):
-            if b.label not in pre:
-                continue
-            written = into[b.label]
-            for ins, rs, ds in zip(b.instrs, access.reads, access.defs):
-                for r in rs:
-                    if r in bit and not written & bit[r]:
-                        out.add(r)
-                if ds and ins.guard is None and not isinstance(ins, PredDefine):
-                    for d in ds:
-                        written |= bit.get(d, 0)
-        return out
 
     def _dominates(self, b: str, k: int, ub: str, uk: int) -> bool:
         if b == ub:
@@ -199,7 +240,10 @@ class FunctionValues:
                     return got
             if a.name not in self.defs and a.name not in self.params:
                 return kb.const(0)      # never written: reads 0 (docs/pir.md)
-            return self.bits.get(a.name, kb.UNKNOWN)
+            got = self.bits.get(a.name)
+            if got is None:         # after ``solve``: filled now; before: unknown
+                return kb.UNKNOWN if self.bits.fill is None else self.bits[a.name]
+            return got
         return kb.UNKNOWN       # a global's address
 
     def _reaching_bits(self, r: str, site: tuple) -> Optional[Bits]:
@@ -217,6 +261,12 @@ class FunctionValues:
     def evaluate(self, ins: Instr, site: Optional[tuple] = None) -> Optional[Bits]:
         """Known bits of what ``ins`` (at ``site``, when given) writes (its single destination);
         None: an operand has no value yet (optimistic start)."""
+        return self.evaluated(ins, site)[0]
+
+    def evaluated(self, ins: Instr, site: Optional[tuple] = None) -> tuple:
+        """``(evaluate(ins, site), ops)``: ``ops`` the bits of its operands in ``uses()`` order,
+        each what ``operand`` gives (after ``solve``: a register with no reaching node has its
+        bits then), when the result is not None, else None."""
         # each operand's bits as ``operand`` gives them, its reaching node looked up once
         # (issue #28 item 1: the check and ``operand`` had each asked ``reaching.at``)
         reads = self.reaching.reads.get(site) if site is not None else None
@@ -227,12 +277,13 @@ class FunctionValues:
             if node is not None:
                 got = node_bits[node]
                 if got is None:
-                    return None
+                    return None, None
             elif got is _NO_VALUE:
-                return None
+                return None, None
             ops.append(got)
         fixed, op = self._transfer_of(ins)
-        return fixed if fixed is not None else ops[0] if op is None else kb.transfer(op, *ops)
+        return (fixed if fixed is not None else ops[0] if op is None else
+                kb.transfer(op, *ops)), ops
 
     def _operand_source(self, a, reads: Optional[dict]) -> tuple:
         """Where operand ``a`` (of an instruction whose reads' nodes are ``reads``) gets its
@@ -252,7 +303,8 @@ class FunctionValues:
         if name in self.defs:
             got = self.bits.get(name)
             if got is None:
-                got = kb.UNKNOWN if name in self.params else _NO_VALUE
+                got = kb.UNKNOWN if name in self.params else _NO_VALUE \
+                    if self.bits.fill is None else self.bits[name]
             return None, got
         if name in self.params:
             return None, self.bits.get(name, kb.UNKNOWN)
@@ -309,26 +361,14 @@ class FunctionValues:
         """These values as seen by the instruction at ``site`` (label, index)."""
         return AtSite(self, site)
 
-    def _register_bits(self, r: str, results: list, offset: dict) -> Optional[Bits]:
-        if r in self.params:
-            return self.param_bits(r)
-        out = kb.const(0) if r in self.unwritten else None
-        for b, k, ins in self.defs[r]:
-            v = results[offset[b] + k]
-            if v is None:
-                continue
-            if isinstance(ins, PredDefine) or len(ins.defs()) > 1:
-                v = kb.UNKNOWN if not isinstance(ins, PredDefine) else kb.BOOL
-            out = v if out is None else kb.join(out, v)
-        return out
-
     def _no_value_yet(self, a, site: tuple) -> bool:
         """Operand ``a`` read at ``site`` has no known bits yet (optimistic start)."""
         if not isinstance(a, Reg) or a.name in ("p0", "true"):
             return False
         if self.reaching.at(site, a.name) is not None:
             return self._reaching_bits(a.name, site) is None
-        return a.name not in self.bits and a.name in self.defs and a.name not in self.params
+        return self.bits.fill is None and a.name not in self.bits and a.name in self.defs \
+            and a.name not in self.params
 
     def _successors(self, block, forced=frozenset()) -> set:
         """The blocks control may reach from ``block`` as far as the known bits tell: a ``cbr``
@@ -401,22 +441,24 @@ class FunctionValues:
         n = len(instrs)
         is_cbr = [type(ins) is CondBr for ins in instrs]
         reads_at: list = [None] * n         # site -> {register: node} (``g.reads``)
-        readers: dict = {}                  # node -> the sites reading it that do something
+        # node -> the sites reading it that do something (the graph's nodes only)
+        readers: list = [()] * len(node_bits)
         for (label, k), regs in g.reads.items():
             site = offset[label] + k
             reads_at[site] = regs
             if writes[site] or is_cbr[site]:
                 for node in regs.values():
-                    got = readers.get(node)
-                    if got is None:
-                        readers[node] = [site]
-                    else:
+                    got = readers[node]
+                    if got:
                         got.append(site)
+                    else:
+                        readers[node] = [site]
         site_defs: list = [()] * n          # site -> ids of the definitions there
         for i, d in enumerate(defs):
             if d.kind == "instr":
                 site = offset[d.site[0]] + d.site[1]
                 site_defs[site] += (i,)
+        def_sites = [site for site, ids in enumerate(site_defs) if ids]
         self._const_slots: dict = {}
         compiled: list = [None] * n
         results: list = [None] * n
@@ -432,10 +474,16 @@ class FunctionValues:
             """Definition ``i`` now has bits ``v``: into the merge nodes it reaches, and the
             reads of every node that changed onto the worklist."""
             node_bits[i] = v
+            if not users[i]:        # most definitions: no merge node to join into
+                for site in readers[i]:
+                    if executable[site_block[site]] and not pending[site]:
+                        pending[site] = True
+                        work.append(site)
+                return
             stack = [i]
             while stack:
                 node = stack.pop()
-                for site in readers.get(node, ()):
+                for site in readers[node]:
                     if executable[site_block[site]] and not pending[site]:
                         pending[site] = True
                         work.append(site)
@@ -522,9 +570,8 @@ class FunctionValues:
                         v = kb.UNKNOWN
                     for i in ids:
                         set_def_bits(i, v)
-            idle = [i for site, ids in enumerate(site_defs)
-                    if ids and executable[site_block[site]]
-                    for i in ids if node_bits[i] is None]
+            idle = [i for site in def_sites if executable[site_block[site]]
+                    for i in site_defs[site] if node_bits[i] is None]
             for i in idle:
                 set_def_bits(i, kb.UNKNOWN)
             if idle:
@@ -542,11 +589,8 @@ class FunctionValues:
         del self._const_slots
         for r in self.params:
             self.bits[r] = self.param_bits(r)
-        for r in self.defs:
-            if r in self.params:
-                continue
-            bits = self._register_bits(r, results, offset)
-            self.bits[r] = kb.UNKNOWN if bits is None else bits
+
+        self.bits.filled(self.fn, self.defs, self.ssa, self.params, self.pre, results, offset)
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):
@@ -639,11 +683,21 @@ class AtSite:
     """``FunctionValues`` as the instruction at ``site`` sees them: its operands' known bits are
     those of
     the definitions reaching it (sound for any register it reads: an SSA value built on one reads
-    the same value there); everything else is the function's."""
+    the same value there); everything else is the function's. ``to(site)`` moves the view to
+    another instruction (``simplify``'s round asks one view per instruction, issue #28 item 1)."""
 
     def __init__(self, values: FunctionValues, site: tuple):
-        self._values, self._site = values, site
-        self.site = site
+        self._values = values
+        # the function's, read without ``__getattr__``: the same objects for every site
+        self.leader, self.is_value, self.stable = values.leader, values.is_value, values.stable
+        self.ssa, self.defs, self.readonly = values.ssa, values.defs, values.readonly
+        self.known_loads, self.branch_facts = values.known_loads, values.branch_facts
+        self.to(site)
+
+    def to(self, site: tuple) -> "AtSite":
+        """This view moved to the instruction at ``site``."""
+        self._site = self.site = site
+        return self
 
     def __getattr__(self, name):
         return getattr(self._values, name)
@@ -652,7 +706,10 @@ class AtSite:
         return self._values.operand(a, self._site)
 
     def evaluate(self, ins: Instr) -> Optional[Bits]:
-        return self._values.evaluate(ins, self._site)
+        return self._values.evaluated(ins, self._site)[0]
+
+    def evaluated(self, ins: Instr) -> tuple:
+        return self._values.evaluated(ins, self._site)
 
     # The instruction's own operands are followed through the definitions reaching them; an
     # operand of an inner definition is compared by its value there, which rules only use when

@@ -50,11 +50,11 @@ import heapq
 from typing import Callable, Optional
 
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (Alloca, BinOp, Br, Call, CondBr, Function, GlobalAddr, Imm, Load,
-                              Mov, Reg, Store, branch_targets)
+from pylogic.ir.model import (BRANCHING, Alloca, BinOp, Br, Call, CondBr, Function, GlobalAddr,
+                              Imm, Load, Mov, Reg, Store, branch_targets)
 from pylogic.flow.known_bytes import contents_bytes, load_value, memory_write
 from pylogic.flow.memory_writes import NO_WRITE_BUILTINS, builtin_called
-from pylogic.flow.reaching import constant_branch
+from pylogic.flow.reaching import block_taken
 
 __all__ = ["known_loads", "MAX_BYTES"]
 
@@ -84,9 +84,9 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     docs/pir.md (alloca's zeroed bytes, load, store)."""
     blocks = fn.block_map()
     sizes = {g: n for g, n in (global_sizes or {}).items() if 0 < n <= MAX_BYTES}
-    for b in fn.blocks:         # alloca site -> bytes
-        for k, ins in enumerate(b.instrs):
-            if isinstance(ins, Alloca) and isinstance(ins.size, Imm) \
+    for b in fn.blocks:         # alloca site -> bytes (the allocas are among the events)
+        for k, ins, _w in b.derived("_memory_events", _events):
+            if type(ins) is Alloca and isinstance(ins.size, Imm) \
                     and 0 < ins.size.value <= MAX_BYTES and ins.guard is None:
                 sizes[(b.label, k)] = ins.size.value
     if not sizes:
@@ -135,16 +135,19 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     def inside(x, off, n):
         return x is not None and 0 <= off and off + n <= sizes[x]
 
-    def step(state: dict, site, ins) -> dict:
-        if isinstance(ins, Call):
+    def step(state: dict, site, ins, w) -> dict:
+        """The state after ``ins`` at ``site`` (``w``: its ``memory_write`` when not a call)."""
+        if type(ins) is Call:
             name = builtin_called(ins, defined) if defined is not None else None
             if name in NO_WRITE_BUILTINS:
                 return state
             if name is None:
                 return {}       # a callee may write any escaped object
-        w = memory_write(ins, defined or ())
-        if w is None:
-            return {} if isinstance(ins, Call) else state
+            w = memory_write(ins, defined or ())
+            if w is None:
+                return {}
+        elif w is None:
+            return state
         if w.kind == "alloca":
             if site in sizes:
                 state = dict(state)
@@ -165,7 +168,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     index = {b: i for i, b in enumerate(order)}
     into = {order[0]: {}}
     work, queued = [0], {order[0]}
-    taken = {b.label: t for b in fn.blocks if (t := constant_branch(b.instrs)) is not None}
+    taken = {b.label: t for b in fn.blocks if (t := block_taken(b)) is not None}
     # the state before each load at a block's latest visit: that visit started from the block's
     # final ``into`` (each change of it queues the block again), so these are the fixpoint's
     # states and no walk after it is needed (issue #28 item 1)
@@ -178,13 +181,16 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
         last = len(block.instrs) - 1
         loads = before_loads[label] = []
         # only these instructions read or change the state or leave the block (``_events``)
-        for k, ins in block.derived("_memory_events", _events):
-            if isinstance(ins, Load):
+        for k, ins, w in block.derived("_memory_events", _events):
+            kind = type(ins)
+            if kind is Load:
                 loads.append((k, ins, state))
-            if ins.guard is not None and isinstance(ins, (Store, Call, Alloca)):
+            if ins.guard is not None and kind in _MAY_WRITE:
                 state = {}      # may or may not run
             else:
-                state = step(state, (label, k), ins)
+                state = step(state, (label, k), ins, w)
+            if kind not in _BRANCHING:
+                continue
             for t in branch_targets(ins):
                 if t not in blocks or k == last and taken.get(label, t) != t:
                     continue
@@ -208,11 +214,20 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
 
 
 def _events(block) -> tuple:
-    """``(index, instruction)`` of the loads, stores, calls, allocas and branches of ``block``:
-    ``step`` leaves the state as it is at any other instruction (``memory_write`` gives it no
-    write and it is no call), which has no branch target either, so the walk skips it."""
-    return tuple((k, ins) for k, ins in enumerate(block.instrs)
-                 if isinstance(ins, (Load, Store, Call, Alloca, Br, CondBr)))
+    """``(index, instruction, write)`` of the loads, stores, calls, allocas and branches of
+    ``block``, ``write`` the ``memory_write`` of a store or an alloca (it does not depend on the
+    module's functions, unlike a call's), else None: ``step`` leaves the state as it is at any
+    other instruction (``memory_write`` gives it no write and it is no call), which has no
+    branch target either, so the walk skips it."""
+    return tuple((k, ins, memory_write(ins) if type(ins) in (Store, Alloca) else None)
+                 for k, ins in enumerate(block.instrs) if type(ins) in _EVENTS)
+
+
+#: the classes ``_events`` keeps, those that may write memory, those with branch targets
+#: (``branch_targets``; the classes have no subclasses)
+_EVENTS = frozenset((Load, Store, Call, Alloca, Br, CondBr))
+_MAY_WRITE = frozenset((Store, Call, Alloca))
+_BRANCHING = frozenset(BRANCHING)
 
 
 class _Addresses:
@@ -232,7 +247,10 @@ class _Addresses:
         self.resolved: dict = {}
 
     def __call__(self, a, site, depth=0):
-        key = (a, site, depth)      # hashed once a call (an operand's hash is Python code)
+        kind = type(a)
+        if kind is not Reg:         # ``_afresh`` without a lookup
+            return (a.name, 0) if kind is GlobalAddr else None
+        key = (a.name, site, depth)     # a register's name: its hash is Python code
         got = self.resolved.get(key, _MISSING)
         if got is _MISSING:
             got = self.resolved[key] = self._afresh(a, site, depth)

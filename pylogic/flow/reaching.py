@@ -40,18 +40,21 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple, Optional
 
 from pylogic.flow.block_access import block_access
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (TRUE_PREDICATES, Block, Cmp, CondBr, Function, Imm, Instr, Mov,
-                              PredDefine, Reg, branch_targets)
+from pylogic.ir.model import (BRANCHING, TRUE_PREDICATES, Block, Cmp, CondBr, Function, Imm,
+                              Instr, Mov, PredDefine, Reg, branch_targets)
 
 __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
-           "read_registers", "writes_kill"]
+           "read_registers", "writes_kill", "block_taken"]
 
 #: registers that always read 1 and are never defined
 _CONSTANT_REGS = TRUE_PREDICATES
+#: the instruction classes that may have branch targets (the classes have no subclasses)
+_BRANCHING = frozenset(BRANCHING)
 
 
 class Def(NamedTuple):
@@ -171,7 +174,7 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
     for b in fn.blocks:
         regs.update(block_access(b).registers)
     regs.difference_update(_CONSTANT_REGS)
-    defs.extend(Def("entry", r) for r in sorted(regs))
+    defs.extend(map(_entry_def, sorted(regs)))
     instr_ids: dict = {}
     for b in fn.blocks:
         if b.label not in reachable:
@@ -187,9 +190,20 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
             ids = []
             for r, v in eqs:
                 ids.append((r, len(defs)))
-                defs.append(Def("edge", r, (b.label, t), v))
+                defs.append(_new_def(Def, ("edge", r, (b.label, t), v)))
             edge_ids[(b.label, t)] = ids
     return defs, instr_ids, edge_ids
+
+
+#: ``Def`` from its four fields without the named tuple's ``__new__`` (a Python function: half
+#: the cost of numbering a new block's writes, issue #28 item 1)
+_new_def = tuple.__new__
+
+
+@lru_cache(maxsize=65536)      # immutable; every round numbers each register's entry again
+def _entry_def(r: str) -> Def:
+    """The ``Def`` of register ``r``'s value at the function's entry."""
+    return Def("entry", r)
 
 
 def _block_writes(block: Block) -> tuple:
@@ -197,12 +211,23 @@ def _block_writes(block: Block) -> tuple:
     (constant registers left out), in order; kept per block object (``Block.derived``:
     ``simplify``'s rounds number the blocks they left alone again, issue #28 item 1)."""
     keys, defs = [], []
+    label = block.label
     for k, ds in enumerate(block_access(block).defs):
         for d in ds:
             if d not in _CONSTANT_REGS:
-                keys.append((block.label, k, d))
-                defs.append(Def("instr", d, (block.label, k)))
+                keys.append((label, k, d))
+                defs.append(_new_def(Def, ("instr", d, (label, k), None)))
     return tuple(keys), tuple(defs)
+
+
+def block_taken(block: Block) -> Optional[str]:
+    """``constant_branch`` of the block's instructions, kept per block object (``Block.derived``:
+    ``known_memory`` asks it of every block each round, issue #28 item 1)."""
+    return block.derived("_taken", _taken)[0]
+
+
+def _taken(block: Block) -> tuple:
+    return (constant_branch(block.instrs),)      # a tuple: None is "not derived yet"
 
 
 def _block_equalities(block: Block) -> dict:
@@ -228,9 +253,11 @@ def _block_edges(block: Block) -> tuple:
     out; kept per block object (``Block.derived``): ``simplify``'s rounds ask again for the
     blocks they left alone (issue #28 item 1)."""
     instrs = block.instrs
-    taken = constant_branch(instrs)
+    taken = block_taken(block)
     out = []
     for k, ins in enumerate(instrs):
+        if type(ins) not in _BRANCHING:     # no targets (``branch_targets``)
+            continue
         ts = tuple(t for t in branch_targets(ins)
                    if k < len(instrs) - 1 or taken is None or t == taken)
         if ts:

@@ -50,7 +50,8 @@ __all__ = ["ReachingGraph", "reaching_graph"]
 class ReachingGraph:
     """``defs[i]`` is definition i (``reaching.Def``); merge node ``len(defs) + j`` joins
     ``operands[j]``; ``reads[(label, index)][reg]`` the node of that instruction's read of
-    ``reg``; ``users[node]`` the merge nodes with ``node`` among their operands."""
+    ``reg``; ``users[node]`` the merge nodes with ``node`` among their operands (a list, or
+    ``()`` when none)."""
     defs: list
     operands: list
     reads: dict
@@ -92,7 +93,11 @@ def reaching_graph(fn: Function) -> ReachingGraph:
     order = reverse_postorder(fn)
     defs, instr_ids, edge_ids = number_definitions(fn, set(order))
     n_defs = len(defs)
-    entry_id = {d.reg: i for i, d in enumerate(defs) if d.kind == "entry"}
+    entry_id = {}               # the entry definitions come first (``number_definitions``)
+    for i, d in enumerate(defs):
+        if d.kind != "entry":
+            break
+        entry_id[d.reg] = i
     if not order:
         return ReachingGraph(defs, [], {}, [[] for _ in defs], [])
     entry = order[0]
@@ -129,12 +134,15 @@ def reaching_graph(fn: Function) -> ReachingGraph:
 
     # ---- each block forward: its reads, and per register the writes' positions and nodes
     reads: dict = {}
-    local: dict = {}            # block -> register -> ([index], [node after that write])
+    final: dict = {}            # block -> register -> its node after the block's last write
+    # block with side exits -> register -> ([index], [node after that write]): the node leaving
+    # by an exit before the end (no table for the other blocks: their edges leave at the end)
+    local: dict = {}
     for label in live_order:
         cur: dict = {}
-        table: dict = {}
         block = blocks[label]
         access = block_access(block)
+        table: Optional[dict] = {} if access.first_exit < last[label] else None
         k = 0
         for regs_read, ds in zip(access.read_registers, access.defs):
             if regs_read:
@@ -148,6 +156,8 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                         continue
                     node = i if kills else merge([cur[d] if d in cur else start(label, d), i])
                     cur[d] = node
+                    if table is None:
+                        continue
                     got = table.get(d)
                     if got is None:
                         table[d] = ([k], [node])
@@ -155,7 +165,9 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                         got[0].append(k)
                         got[1].append(node)
             k += 1
-        local[label] = table
+        final[label] = cur
+        if table is not None:
+            local[label] = table
 
     def leaving(p: str, k: int, t: str, r: str) -> int:
         """The node of ``r`` leaving block ``p`` by instruction ``k``'s edge to ``t``."""
@@ -166,7 +178,9 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                     got = i
             if got is not None:
                 return got
-        entry_ = local[p].get(r)
+            got = final[p].get(r)     # the last write of r in p, if any
+            return start(p, r) if got is None else got
+        entry_ = local[p].get(r)        # an exit before the end: the last write before it
         if entry_ is not None:
             j = bisect_right(entry_[0], k) - 1
             if j >= 0:
@@ -210,10 +224,14 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                 ops.append(leaving(p, k, t, r))
         ops[:] = dict.fromkeys(ops)
 
-    users: list = [[] for _ in range(n_defs + len(operands))]
+    users: list = [()] * (n_defs + len(operands))     # a list only for a node with users
     for j, ops in enumerate(operands):
         for o in ops:
-            users[o].append(n_defs + j)
+            got = users[o]
+            if got:
+                got.append(n_defs + j)
+            else:
+                users[o] = [n_defs + j]
     return ReachingGraph(defs, operands, reads, users, _capped_leaves(operands, n_defs, users))
 
 

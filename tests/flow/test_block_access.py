@@ -6,11 +6,12 @@ tests/flow/test_reaching_graph.py and the examples)."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
 
-from pylogic.flow.block_access import block_access
+from pylogic.flow.block_access import _access, block_access, derive_access
 from pylogic.flow.reaching import read_registers
 from pylogic.ir.model import Reg, branch_targets
 from pylogic.ir.parser import parse_module
@@ -55,3 +56,33 @@ def test_examples():
         for fn in parse_module(path.read_text(), str(path)).defined_functions():
             n += _check(fn)
     assert n > 100
+
+
+def _derived_agree(fn, rng) -> int:
+    """``derive_access`` of each block with random instructions deleted (no branch, not the last)
+    and replaced (by another of the function's instructions without a branch target) equals the
+    new block's own ``BlockAccess``."""
+    plain = [i for b in fn.blocks for i in b.instrs if not branch_targets(i)]
+    n = 0
+    for b in fn.blocks:
+        last = len(b.instrs) - 1
+        kept = tuple(k for k, i in enumerate(b.instrs)
+                     if k == last or branch_targets(i) or rng.random() < 0.7)
+        instrs = [b.instrs[k] for k in kept]
+        replaced = tuple(j for j, k in enumerate(kept)
+                         if not branch_targets(instrs[j]) and rng.random() < 0.3)
+        for j in replaced:
+            instrs[j] = rng.choice(plain)
+        new = dataclasses.replace(b, instrs=tuple(instrs))
+        got = derive_access(b, new, kept, replaced)
+        assert got == _access(dataclasses.replace(b, instrs=tuple(instrs)))
+        assert block_access(new) is got
+        n += len(replaced) + len(b.instrs) - len(kept)
+    return n
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_derived_after_rewrites_and_deletions(seed):
+    rng = random.Random(seed)
+    text = random_text(seed, 8)
+    assert _derived_agree(parse_module(text, "t.pir").functions[0], rng) > 0, text

@@ -80,7 +80,7 @@ from typing import Iterable, Optional
 
 from pylogic.collector import collector_paused
 from pylogic.flow import known_bits as kb
-from pylogic.flow.block_access import block_access
+from pylogic.flow.block_access import block_access, derive_access
 from pylogic.flow.branch_facts import sole_entry_edges
 from pylogic.flow.function_values import FunctionValues
 from pylogic.flow.known_bits import Bits
@@ -202,75 +202,102 @@ def _decided_by_branch(ins: Cmp, values) -> Optional[int]:
     return values.branch_facts().value(site[0], ins, values.leader)
 
 
+def _mov(ins: Instr, src, rule: str) -> tuple[Instr, str]:
+    """``ins`` rewritten to ``mov src`` (its destination, guard, annotations and place kept)."""
+    return Mov(dest=ins.dest, src=src, guard=ins.guard, annotations=ins.annotations,
+               loc=ins.loc), rule
+
+
 def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
-    """``(replacement, rule)`` for a pure instruction that simplifies, or None."""
-    if isinstance(ins, Load):
-        v = _constant_load(ins, values) if values.readonly else None
-        rule = "load-constant-global"
-        if v is None and getattr(values, "site", None) is not None:
-            v, rule = values.known_loads().get(values.site), "load-known-bytes"
-        if v is not None:
-            return Mov(dest=ins.dest, src=Imm(v), guard=ins.guard, annotations=ins.annotations,
-                       loc=ins.loc), rule
-        return None
-    if not isinstance(ins, (BinOp, UnOp, Cmp, Select)):
-        return None
-    dest = ins.dest
+    """``(replacement, rule)`` for a pure instruction that simplifies, or None: the rules of
+    its class (``_RULES``: one table lookup instead of a chain of isinstance tests per
+    instruction, issue #28 item 1; the classes have no subclasses)."""
+    rules = _RULES.get(type(ins))
+    return None if rules is None else rules(ins, values)
 
-    def mov(src, rule):
-        return Mov(dest=dest, src=src, guard=ins.guard, annotations=ins.annotations,
-                   loc=ins.loc), rule
 
-    if isinstance(ins, BinOp) and ins.op in ("div", "rem"):
-        if not values.operand(ins.b).one:     # may be 0: a run-time error, left to happen
-            return None
+def _rewrite_load(ins: Load, values) -> Optional[tuple[Instr, str]]:
+    v = _constant_load(ins, values) if values.readonly else None
+    rule = "load-constant-global"
+    if v is None and getattr(values, "site", None) is not None:
+        v, rule = values.known_loads().get(values.site), "load-known-bytes"
+    return None if v is None else _mov(ins, Imm(v), rule)
+
+
+def _rewrite_select(ins: Select, values) -> Optional[tuple[Instr, str]]:
     result = values.evaluate(ins)
     if result is not None and result.constant is not None:
-        return mov(Imm(result.constant), "constant")
-    if isinstance(ins, Select):
-        c = values.operand(ins.cond)
-        if c.one:
-            return mov(ins.a, "select-constant-condition")
-        if c.zero == kb.M:
-            return mov(ins.b, "select-constant-condition")
-        if values.same(ins.a, ins.b):
-            return mov(ins.a, "select-equal-arms")
-        return None
-    if isinstance(ins, UnOp):
-        inner = values.ssa_def(ins.a)
-        if isinstance(inner, UnOp) and inner.op == ins.op and stable_operand(values, inner.a):
-            return mov(inner.a, f"{ins.op}-{ins.op}")
-        return None
-    op = ins.rel if isinstance(ins, Cmp) else ins.op
-    a, b = ins.a, ins.b
+        return _mov(ins, Imm(result.constant), "constant")
+    c = values.operand(ins.cond)
+    if c.one:
+        return _mov(ins, ins.a, "select-constant-condition")
+    if c.zero == kb.M:
+        return _mov(ins, ins.b, "select-constant-condition")
+    if values.same(ins.a, ins.b):
+        return _mov(ins, ins.a, "select-equal-arms")
+    return None
+
+
+def _rewrite_unop(ins: UnOp, values) -> Optional[tuple[Instr, str]]:
+    result = values.evaluate(ins)
+    if result is not None and result.constant is not None:
+        return _mov(ins, Imm(result.constant), "constant")
+    inner = values.ssa_def(ins.a)
+    if isinstance(inner, UnOp) and inner.op == ins.op and stable_operand(values, inner.a):
+        return _mov(ins, inner.a, f"{ins.op}-{ins.op}")
+    return None
+
+
+#: a 0/1 value compared with 0 or 1 is itself: cmp.ne x, 0 / cmp.eq x, 1 / cmp.gtu x, 0
+_BOOL_COMPARES = frozenset((("ne", 0), ("eq", 1), ("gtu", 0), ("geu", 1), ("gt", 0), ("ge", 1)))
+
+
+def _rewrite_cmp(ins: Cmp, values) -> Optional[tuple[Instr, str]]:
+    result, ops = values.evaluated(ins)
+    if result is not None and result.constant is not None:
+        return _mov(ins, Imm(result.constant), "constant")
+    op, a, b = ins.rel, ins.a, ins.b
+    if op in _SAME_OPERANDS and values.same(a, b):
+        same = _SAME_OPERANDS[op]
+        return _mov(ins, a, f"{op}-same") if same == "x" else _mov(ins, Imm(same), f"{op}-same")
+    # the operands' bits as ``operand`` gives them: ``evaluated``'s when it had them all
+    ka, kbits = ops if ops is not None else (values.operand(a), values.operand(b))
+    decided = _decided_by_branch(ins, values)
+    if decided is not None:
+        return _mov(ins, Imm(decided), "cmp-dominating-branch")
+    for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, SWAPPED[op])):
+        if kx.zero | 1 == kb.M and (rel, c.constant) in _BOOL_COMPARES:
+            return _mov(ins, x, "cmp-bool")
+    return None
+
+
+def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
+    op, a, b = ins.op, ins.a, ins.b
+    if op in ("div", "rem"):
+        if not values.operand(b).one:     # may be 0: a run-time error, left to happen
+            return None
+    result, ops = values.evaluated(ins)
+    if result is not None and result.constant is not None:
+        return _mov(ins, Imm(result.constant), "constant")
     if op in _SAME_OPERANDS and values.same(a, b):      # the cheap test first
         same = _SAME_OPERANDS[op]
-        return mov(a, f"{op}-same") if same == "x" else mov(Imm(same), f"{op}-same")
-    ka, kbits = values.operand(a), values.operand(b)
-    if isinstance(ins, Cmp):
-        decided = _decided_by_branch(ins, values)
-        if decided is not None:
-            return mov(Imm(decided), "cmp-dominating-branch")
-        # a 0/1 value compared with 0 or 1 is itself: cmp.ne x, 0 / cmp.eq x, 1 / cmp.gtu x, 0
-        for x, kx, c, rel in ((a, ka, kbits, op), (b, kbits, ka, SWAPPED[op])):
-            if kx.zero | 1 == kb.M and (rel, c.constant) in (("ne", 0), ("eq", 1), ("gtu", 0),
-                                                              ("geu", 1), ("gt", 0), ("ge", 1)):
-                return mov(x, "cmp-bool")
-        return None
+        return _mov(ins, a, f"{op}-same") if same == "x" else _mov(ins, Imm(same), f"{op}-same")
+    # the operands' bits as ``operand`` gives them: ``evaluated``'s when it had them all
+    ka, kbits = ops if ops is not None else (values.operand(a), values.operand(b))
     cb, ca = kbits.constant, ka.constant
     if cb is not None and op in _RIGHT_IDENTITY and (
             cb == _RIGHT_IDENTITY[op] or (op in ("shl", "shr", "sar") and cb % 64 == 0)):
-        return mov(a, f"{op}-identity")
+        return _mov(ins, a, f"{op}-identity")
     if ca is not None and _LEFT_IDENTITY.get(op) == ca:
-        return mov(b, f"{op}-identity")
+        return _mov(ins, b, f"{op}-identity")
     if op == "and":
         for x, kx, m in ((a, ka, kbits), (b, kbits, ka)):
             if (~m.one & ~kx.zero & kb.M) == 0:
-                return mov(x, "and-known-bits")     # every bit m may clear is zero in x
+                return _mov(ins, x, "and-known-bits")     # every bit m may clear is zero in x
     if op == "or":
         for x, kx, m in ((a, ka, kbits), (b, kbits, ka)):
             if (~m.zero & ~kx.one & kb.M) == 0:
-                return mov(x, "or-known-bits")      # every bit m may set is one in x
+                return _mov(ins, x, "or-known-bits")      # every bit m may set is one in x
     if op in ("add", "sub"):
         # (x + y) - x = y, (x + y) - y = x, (x - y) + y = x, x - (x - y) = y: SSA values
         for outer, inner_op, cands in (("sub", "add", ((a, b, 0), (a, b, 1))),
@@ -285,11 +312,11 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
                 here = (_stable_since(values, inner.a, into)
                         and _stable_since(values, inner.b, into))
                 if pos == 0 and values.same(inner.b, other) and here:
-                    return mov(inner.a, f"{op}-{inner_op}")
+                    return _mov(ins, inner.a, f"{op}-{inner_op}")
                 if pos == 1 and values.same(inner.a, other) and here:
-                    return mov(inner.b, f"{op}-{inner_op}")
+                    return _mov(ins, inner.b, f"{op}-{inner_op}")
                 if pos == 2 and values.same(inner.a, other) and here:
-                    return mov(inner.b, f"{op}-{inner_op}")
+                    return _mov(ins, inner.b, f"{op}-{inner_op}")
     if cb is not None and op in ("and", "or", "xor", "add", "sub", "shl"):
         # constants combined through an SSA value (InstCombine's reassociation of constants):
         # the inner instruction may then die; never more evaluations than before
@@ -311,11 +338,11 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
         # with |c1| <= |c2| likewise
         lo, hi = kb.signed_range(ka)
         if -abs(cb) < lo and hi < abs(cb):
-            return mov(a, "rem-range")
+            return _mov(ins, a, "rem-range")
         inner = values.ssa_def(a)
         if isinstance(inner, BinOp) and inner.op == "rem" and isinstance(inner.b, Imm) \
                 and 0 < abs(inner.b.value) <= abs(cb):
-            return mov(a, "rem-rem")
+            return _mov(ins, a, "rem-rem")
     if op in ("sar", "shr", "shl") and cb is not None:
         k = cb % 64
         inner = values.ssa_def(a)
@@ -323,11 +350,11 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
                 and stable_operand(values, inner.a):
             x = values.operand(inner.a)
             if op == "sar" and inner.op == "shl" and x.sign > k:
-                return mov(inner.a, "sar-shl")
+                return _mov(ins, inner.a, "sar-shl")
             if op == "shr" and inner.op == "shl" and (x.zero >> (64 - k)) == kb._low(k):
-                return mov(inner.a, "shr-shl")
+                return _mov(ins, inner.a, "shr-shl")
             if op == "shl" and inner.op in ("shr", "sar") and x.zero & kb._low(k) == kb._low(k):
-                return mov(inner.a, f"shl-{inner.op}")
+                return _mov(ins, inner.a, f"shl-{inner.op}")
     return _sub_of_sum(ins, values)
 
 
@@ -343,6 +370,11 @@ def _sub_of_sum(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str
             return Mov(dest=ins.dest, src=Imm(to_signed64(-c.value)), guard=ins.guard,
                        annotations=ins.annotations, loc=ins.loc), "sub-add-constant"
     return None
+
+
+#: instruction class -> its rules (``_rewrite``); any other class is never rewritten
+_RULES = {Load: _rewrite_load, Select: _rewrite_select, UnOp: _rewrite_unop, Cmp: _rewrite_cmp,
+          BinOp: _rewrite_binop}
 
 
 # ---------------------------------------------------------------- demanded low bits
@@ -415,7 +447,8 @@ def _demanded_round(fn: Function, values: FunctionValues, rules: Counter) -> tup
     """``_demanded_rewrite`` everywhere, in a round of its own (when no other rule applies):
     it changes the high bits of what it rewrites, which the other rules' known bits of this
     round would not see."""
-    return _rewrite_each(fn, lambda label, k, ins: _demanded_rewrite(ins, values), rules)
+    return _rewrite_each(fn, lambda label, k, ins: _demanded_rewrite(ins, values), rules,
+                         _BINOP)
 
 
 # ---------------------------------------------------------------- equalities of branch edges
@@ -460,7 +493,7 @@ def _equality_round(fn: Function, values: FunctionValues, rules: Counter) -> tup
                     known[label].setdefault(x, v)
         new = _replace_reads(ins, known[label], values) if known[label] else None
         return None if new is None else (new, "edge-equality")
-    return _rewrite_each(fn, rewrite, rules)
+    return _rewrite_each(fn, rewrite, rules, _READS_REPLACED)
 
 
 def _replace_reads(ins: Instr, known: dict, values: FunctionValues) -> Optional[Instr]:
@@ -471,7 +504,7 @@ def _replace_reads(ins: Instr, known: dict, values: FunctionValues) -> Optional[
         if isinstance(a, Reg) and isinstance(r, Reg) and r.name in known:
             return Imm(known[r.name])
         return a
-    if not isinstance(ins, (CondBr, Mov, BinOp, Cmp, UnOp, Select)):
+    if type(ins) not in _READS_REPLACED:
         return None
     new = with_operands(ins, sub)
     return None if new is ins else new
@@ -481,46 +514,78 @@ def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
     """Compares with 0 and ``div``/``rem x, x`` decided by non-zero facts
     (``flow.nonzero``: dereferenced pointers, global and ``alloca`` addresses, branch
     edges), in a round of its own; rewritten to ``mov C``, guard kept."""
-    nz = NonZero(values)
+    nz = _NonZeroWhenAsked(values)
 
     def rewrite(label, k, ins):
         v = nonzero_fold(ins, values, nz, label, k) if label in values.executable else None
         return None if v is None else (Mov(dest=ins.dest, src=Imm(v), guard=ins.guard,
                                            annotations=ins.annotations, loc=ins.loc), "non-zero")
-    return _rewrite_each(fn, rewrite, rules)
+    return _rewrite_each(fn, rewrite, rules, _NONZERO_FOLDED)
+
+
+#: the classes each round asks about (the classes have no subclasses): ``_demanded_rewrite``
+#: rewrites a ``BinOp`` only, ``_replace_reads`` these, ``nonzero_fold`` compares and
+#: ``div``/``rem``
+_BINOP = frozenset((BinOp,))
+_READS_REPLACED = frozenset((CondBr, Mov, BinOp, Cmp, UnOp, Select))
+_NONZERO_FOLDED = frozenset((Cmp, BinOp))
+
+
+class _NonZeroWhenAsked:
+    """``NonZero(values)``, built when ``nonzero_fold`` first asks ``at`` (most final rounds
+    have no compare with 0 and no ``div``/``rem``, and building it walks the function)."""
+    __slots__ = ("values", "nz")
+
+    def __init__(self, values: FunctionValues):
+        self.values, self.nz = values, None
+
+    def at(self, *args) -> bool:
+        if self.nz is None:
+            self.nz = NonZero(self.values)
+        return self.nz.at(*args)
 
 
 #: the instruction classes ``_rewrite`` may rewrite (it gives None for any other): the round
 #: asks it, and makes the instruction's view (``FunctionValues.at``), for these only
-_REWRITTEN = frozenset((Load, BinOp, UnOp, Cmp, Select))
+_REWRITTEN = frozenset(_RULES)
 
 
 def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
+    view = values.at(None)      # one view, moved from instruction to instruction
+
     def rewrite(label, k, ins):
-        values.here = (label, k)
-        if type(ins) not in _REWRITTEN:
-            return None
-        return _rewrite(ins, values.at(values.here))
-    return _rewrite_each(fn, rewrite, rules)
+        values.here = site = (label, k)
+        return _rewrite(ins, view.to(site))
+    return _rewrite_each(fn, rewrite, rules, _REWRITTEN)
 
 
-def _rewrite_each(fn: Function, rewrite, rules: Counter) -> tuple[Function, int]:
-    """``fn`` with each instruction replaced by ``rewrite(label, index, ins)`` when that gives
-    ``(new instruction, rule)`` other than ``ins``; and the number replaced. ``fn`` itself when
-    none is (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
+def _rewrite_each(fn: Function, rewrite, rules: Counter,
+                  kinds: frozenset) -> tuple[Function, int]:
+    """``fn`` with each instruction of a class in ``kinds`` replaced by ``rewrite(label, index,
+    ins)`` when that gives ``(new instruction, rule)`` other than ``ins`` (``rewrite`` gives None
+    for any other class: it is not asked); and the number replaced. ``fn`` itself when none is
+    (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
     blocks, n = [], 0
     for b in fn.blocks:
-        instrs, before = [], n
+        label, new, changed = b.label, None, []
         for k, ins in enumerate(b.instrs):
-            got = rewrite(b.label, k, ins)
+            if type(ins) not in kinds:
+                continue
+            got = rewrite(label, k, ins)
             if got is not None and got[0] != ins:
-                instrs.append(got[0])
+                if new is None:
+                    new = list(b.instrs)
+                new[k] = got[0]
+                changed.append(k)
                 rules[got[1]] += 1
                 n += 1
-            else:
-                instrs.append(ins)
-        # a block left alone stays the same object (what it computed once per block is kept)
-        blocks.append(dataclasses.replace(b, instrs=tuple(instrs)) if n > before else b)
+        # a block left alone stays the same object (what it computed once per block is kept);
+        # a rewritten one derives what it reads and writes from it (no rule changes a target)
+        if new is None:
+            blocks.append(b)
+        else:
+            blocks.append(dataclasses.replace(b, instrs=tuple(new)))
+            derive_access(b, blocks[-1], tuple(range(len(new))), tuple(changed))
     return (dataclasses.replace(fn, blocks=tuple(blocks)) if n else fn), n
 
 
@@ -562,8 +627,12 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
         return fn, 0
     out = []
     for bi, b in enumerate(blocks):
-        keep = tuple(ins for k, ins in enumerate(b.instrs) if (bi, k) not in dead)
-        out.append(dataclasses.replace(b, instrs=keep) if len(keep) < len(b.instrs) else b)
+        kept = tuple(k for k in range(len(b.instrs)) if (bi, k) not in dead)
+        if len(kept) == len(b.instrs):
+            out.append(b)
+            continue
+        out.append(dataclasses.replace(b, instrs=tuple(b.instrs[k] for k in kept)))
+        derive_access(b, out[-1], kept)     # pure instructions deleted: no branch among them
     return dataclasses.replace(fn, blocks=tuple(out)), len(dead)
 
 
@@ -641,9 +710,15 @@ _SIMPLIFIED = IdentityCache(256)
 def _reads(fn: Function, idom: dict, readonly, returns: dict, defined, global_sizes) -> tuple:
     """Everything ``simplify_function`` reads besides ``fn``: its arguments, of ``returns`` only
     the callees' bits (``FunctionValues.evaluate`` of a call)."""
-    callees = sorted({i.callee for b in fn.blocks for i in b.instrs if isinstance(i, Call)})
+    callees = sorted(set().union(*(b.derived("_callees", _block_callees) for b in fn.blocks)))
     return (idom, readonly or {}, tuple((c, returns.get(c)) for c in callees), defined,
             global_sizes or {})
+
+
+def _block_callees(block) -> frozenset:
+    """The functions ``block`` calls, kept per block object (``Block.derived``: ``_reads`` asks
+    for every function each step, issue #28 item 1)."""
+    return frozenset(i.callee for i in block.instrs if type(i) is Call)
 
 
 def _callees_first(module: Module) -> list:
@@ -652,8 +727,8 @@ def _callees_first(module: Module) -> list:
     fns = {f.name: f for f in module.defined_functions()}
 
     def callees(name):
-        return iter(sorted({i.callee for b in fns[name].blocks for i in b.instrs
-                            if isinstance(i, Call) and i.callee in fns}))
+        return iter(sorted(c for c in set().union(*(b.derived("_callees", _block_callees)
+                                                    for b in fns[name].blocks)) if c in fns))
     order, seen = [], set()
     for root in fns:
         if root in seen:
