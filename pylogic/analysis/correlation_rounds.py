@@ -18,14 +18,17 @@ goes to callers: every caller rule has ``!_sumctx``). Module-wide facts reach a 
 per-function rows (``memory_cell``, ``decides``, ``query_rewrite`` and ``external_entry`` are
 computed module-wide but written per function), so comparing each function's rows finds every
 change: ``changed`` is the set of functions whose facts differ from the previous round's (new
-and removed ones included), plus every callee of a call site added or removed (its callers are
-part of (b)). A branch whose reads (a)-(c) of the previous round miss ``changed`` reads the same
-facts now, so it derives the same rows (a Datalog program's rows are a function of its facts;
-what it reads of them is what it reached, and what it reached is decided by those same facts).
-The round asks the others (new branches included): ``branch_compare`` and ``branch_pair`` --
-the only seeds of contexts -- are restricted to them for the engine, every other fact is whole
-but for the functions those branches cannot read and the ``decides`` rows they cannot read
-(``_read_only``), so the summaries they ask are computed fresh, from current facts. A summary
+and removed ones included; not one whose only difference is the callee of a call site, which
+only contexts reading that callee read: ``_changed``), plus every callee of a call site added,
+removed or retargeted (its callers are part of (b)). A branch whose reads (a)-(c) of the
+previous round miss ``changed`` reads the same facts now, so it derives the same rows (a
+Datalog program's rows are a function of its facts; what it reads of them is what it reached,
+and what it reached is decided by those same facts). The round asks the others (new branches
+included; none: no engine call, as no seed means no context and no row): ``branch_compare``
+and ``branch_pair`` -- the only seeds of contexts -- are restricted to them for the engine,
+every other fact is whole but for the functions those branches cannot read and the
+``decides`` rows they cannot read (``_read_only``), so the summaries they ask are computed
+fresh, from current facts. A summary
 instance asked by a kept branch (transitively) lies in that branch's reads, so it is unchanged
 too and keeps its rows. The rows handed to the pass are the whole facts, the fresh rows and the
 kept ones: the rows a whole-module run would give, in the same (sorted) order.
@@ -77,8 +80,9 @@ class CorrelationRounds:
         self.relpath = relpath
         self.outputs = [r for r in relations if r not in RELATIONS]
         self.trace_outputs = self.outputs + list(TRACE)
+        self.read = catalog.inputs_read(self.trace_outputs)
         self.families = families_for({r for r in relations if r in RELATIONS}
-                                     | catalog.inputs_read(self.trace_outputs) | set(SEEDS))
+                                     | self.read | set(SEEDS))
         self.engine = engine
         self._facts: Optional[dict] = None          # previous round's, per function
         self._module_facts: Optional[dict] = None
@@ -97,7 +101,7 @@ class CorrelationRounds:
         branches = {row[:2] for row in chain.from_iterable(facts.get(s, ()) for s in SEEDS)}
         keep: set = set()
         if self._rows is not None and module_facts == self._module_facts:
-            changed = _changed(self._facts, per_function, facts, self._call_targets)
+            changed = _changed(self._facts, per_function, facts, self._call_targets, self.read)
             keep = {b for b in branches if b in self._touched and not
                     (self._touched[b] & changed)}
         ask = branches - keep
@@ -106,13 +110,16 @@ class CorrelationRounds:
             for s in SEEDS:
                 if s in facts:
                     engine_facts[s] = [row for row in facts[s] if row[:2] in ask]
-        _read_only(engine_facts, parameter_positions(module, self.relpath))
-        groups = analysis_groups([(module, self.relpath)], self.trace_outputs)
-        run = run_analyses(engine_facts, groups, self.engine, outputs=self.trace_outputs)
-        if run.failures:
-            f, message = sorted(run.failures.items())[0]
-            raise PathlogicError(f"{f}: analysis failed: {message}")
-        fresh = {r: list(run.rows.get(r, ())) for r in self.trace_outputs}
+        if ask:
+            _read_only(engine_facts, parameter_positions(module, self.relpath))
+            groups = analysis_groups([(module, self.relpath)], self.trace_outputs)
+            run = run_analyses(engine_facts, groups, self.engine, outputs=self.trace_outputs)
+            if run.failures:
+                f, message = sorted(run.failures.items())[0]
+                raise PathlogicError(f"{f}: analysis failed: {message}")
+            fresh = {r: list(run.rows.get(r, ())) for r in self.trace_outputs}
+        else:           # no seed, no context: no row (module docstring)
+            fresh = {r: [] for r in self.trace_outputs}
         out = fresh if not keep else self._merged(fresh, keep)
         self._remember(out, facts, per_function, module_facts, branches)
         self.asked.append(len(ask))
@@ -171,6 +178,11 @@ class CorrelationRounds:
             reach.setdefault((qf, qi), set()).add(g)
         for qf, qi, g in out["correlation_reach_entry"]:
             reach.setdefault((qf, qi), set()).update(callers.get(g, ()))
+        # the two outputs naming a call's callee without asking its summary (``_changed``)
+        for f, i, _j, h in out.get("correlation_branch_call", ()):
+            reach.setdefault((f, i), set()).add(h)
+        for h, _jr, _j, g in out.get("correlation_return_call", ()):
+            reach.setdefault((h, "return"), set()).add(g)
         uses: dict = {}
         for qf, qi, _rel, _c, h, q in out["correlation_uses"]:
             uses.setdefault((qf, qi), set()).add((h, q))
@@ -230,9 +242,39 @@ def _by_function(facts: dict) -> dict:
 _FIRST = itemgetter(0)
 
 
-def _changed(before: dict, after: dict, facts: dict, call_targets: set) -> set:
+def _changed(before: dict, after: dict, facts: dict, call_targets: set, read) -> set:
     """Function ids whose facts differ between two rounds (added and removed ones included),
-    and every callee of a call site added or removed."""
-    changed = {f for f in before.keys() | after.keys() if before.get(f) != after.get(f)}
+    and every callee of a call site added or removed -- or retargeted: a function whose facts
+    differ only in the callees of some call sites (icbe's entry splitting redirects ``main``'s
+    calls to a clone every round) is not changed itself, its old and new callees are.
+
+    Why a retargeted call site is no change of its function. ``correlation.dl`` reads the callee
+    h of ``call_target(g, j, h)`` for a query pending in g at j in ``_csplit``, ``_csum``,
+    ``_ccsum``, ``_ccont``, ``_ccarg``, ``_cown`` (each joining a summary of h, and
+    ``correlation_uses`` names h whenever their bodies hold: h is among the context's reads),
+    in ``correlation_branch_call`` and ``correlation_return_call`` (``_remember`` adds the
+    callee they name to the reads) and else only as ``_`` (``_transparent``, ``!_csplit``:
+    whether j is a call site, which it still is). Every other rule joins ``call_target`` on the
+    callee, at its entry: a context there reads the callee. ``read``: the relations the engine
+    reads (differences in the others change no row)."""
+    changed = set()
+    for f in before.keys() | after.keys():
+        old, new = before.get(f), after.get(f)
+        if old != new and not _retargeted(old, new, read):
+            changed.add(f)
     changed |= {g for _f, _j, g in call_targets ^ set(facts.get("call_target", ()))}
     return changed
+
+
+def _retargeted(old: Optional[dict], new: Optional[dict], read) -> bool:
+    """Whether one function's facts of two rounds (relation -> rows) differ in the relations
+    ``read`` only in the callees of ``call_target`` rows (the same call sites, in order)."""
+    if old is None or new is None:
+        return False
+    for r in old.keys() | new.keys():
+        a, b = old.get(r, ()), new.get(r, ())
+        if a == b or r not in read:
+            continue
+        if r != "call_target" or len(a) != len(b) or any(x[:2] != y[:2] for x, y in zip(a, b)):
+            return False
+    return True

@@ -242,3 +242,43 @@ def test_a_question_read_in_another_function_gives_the_whole_module_rows(name):
     got = rounds.rows(module)
     assert "TRUE" in {row[2] for row in got["correlation"]}
     _assert_same(CorrelationRounds("t.pir", NEEDS, "clingo"), module)
+
+
+RETARGET = """
+func f(x) {
+entry:
+    ret 1
+}
+func main(x) {
+entry:
+    t = cmp.eq x, 1
+    cbr t, a, b
+a:
+    z = call f(x)
+    u = cmp.eq z, 1
+    cbr u, c, b
+b:
+    ret 0
+c:
+    ret 1
+}
+"""
+
+
+def test_a_retargeted_call_asks_again_only_the_branches_reading_the_callee():
+    """main's call of f redirected to a clone of f (icbe's entry splitting, every round): main's
+    facts differ only in that call's callee, so main is no change of its own (``_changed``);
+    the branch asking f's summary is asked again, the branch on x is kept."""
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    module = parse_module(RETARGET)
+    rounds.rows(module)
+    main = module.function_map()["main"]
+    blocks = tuple(dataclasses.replace(b, instrs=tuple(
+        dataclasses.replace(ins, callee="f.c") if isinstance(ins, Call) else ins
+        for ins in b.instrs)) if b.label == "a" else b for b in main.blocks)
+    clone = dataclasses.replace(module.function_map()["f"], name="f.c")
+    retargeted = dataclasses.replace(module, functions=tuple(
+        dataclasses.replace(main, blocks=blocks) if f.name == "main" else f
+        for f in module.functions) + (clone,))
+    _assert_same(rounds, retargeted)
+    assert (rounds.asked[-1], rounds.branches[-1]) == (1, 2)
