@@ -206,18 +206,44 @@ def _read_only(facts: dict, params: dict) -> None:
     questions can read: the rows of the functions ``readable_queries`` names (a query of these
     branches can be pending there, or a summary asked, or a constant argument read) and of the
     functions of the asked pair branches (pairs.dl stays in its function); of ``decides``, the
-    rows of those functions' readable questions. Every rule of correlation.dl reading a
-    function's facts has such a query, summary or argument of that function in its body
-    (``readable_queries``), or reads ``memory_cell`` for the cells' names, which every function
-    has alike; so the other rows cannot change an output (issue #28 item 1: a later round of
-    icbe asks a third of the branches, which reach few functions)."""
-    readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS}, params)
+    rows of those functions' readable questions and of the assertions those questions can meet
+    there. Every rule of correlation.dl reading a function's facts has such a query, summary or
+    argument of that function in its body (``readable_queries``), or reads ``memory_cell`` for
+    the cells' names, which every function has alike; so the other rows cannot change an output
+    (issue #28 item 1: a later round of icbe asks a third of the branches, which reach few
+    functions).
+
+    The assertions a question (rel c) can meet in g. Every rule reading ``decides(g, cond, rel,
+    c, _)`` takes ``cond`` from an assertion on the register or cell v its query (rel c) is
+    pending on in g (``assert_edge``, ``assert_def``, ``cell_init``: ``readable_queries``'s
+    closure bounds those (g, v, (rel c))), or it is ``"eq 0"`` (a register read before any
+    write) or ``"ne 0"`` (a dereference), or it is the ``const_cond`` of a constant g passes to
+    a call or returns (the constant-argument and constant-return rules). The other rows of g's
+    table are read by no rule (issue #28 item 1: they were half of what icbe fed the engine
+    each round)."""
+    pending: set = set()
+    readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS}, params, pending)
     read = set(readable) | {row[0] for row in facts.get("branch_pair", ())}
     for r, rows in facts.items():
         if r not in MODULE_RELATIONS:
             facts[r] = [row for row in rows if row[0] in read]
+    on: dict = {}                                  # (g, v) -> the assertions on v in g
+    for g, _m, _n, v, cond in facts.get("assert_edge", ()):
+        on.setdefault((g, v), set()).add(cond)
+    for g, _j, v, cond in facts.get("assert_def", ()):
+        on.setdefault((g, v), set()).add(cond)
+    for g, v, cond in facts.get("cell_init", ()):
+        on.setdefault((g, v), set()).add(cond)
+    meets: dict = {}                               # (g, (rel, c)) -> the assertions it can meet
+    for g, v, q in pending:
+        meets.setdefault((g, q), {"eq 0", "ne 0"}).update(on.get((g, v), ()))
+    constants = {(g, text) for g, _i, _p, kind, text in facts.get("call_arg", ()) if kind == "const"}
+    constants |= {(g, text) for g, _j, kind, text in facts.get("return_value", ()) if kind == "const"}
+    passed = {(g, cond) for g, x, cond in facts.get("const_cond", ()) if (g, x) in constants}
     facts["decides"] = [row for row in facts.get("decides", ())
-                        if (row[2], row[3]) in readable.get(row[0], ())]
+                        if (row[2], row[3]) in readable.get(row[0], ()) and
+                        (row[1] in ("eq 0", "ne 0") or (row[0], row[1]) in passed or
+                         row[1] in meets.get((row[0], (row[2], row[3])), ()))]
 
 
 def _by_function(facts: dict) -> dict:
