@@ -220,7 +220,10 @@ def _read_only(facts: dict, params: dict) -> None:
     write) or ``"ne 0"`` (a dereference), or it is the ``const_cond`` of a constant g passes to
     a call or returns (the constant-argument and constant-return rules). The other rows of g's
     table are read by no rule (issue #28 item 1: they were half of what icbe fed the engine
-    each round)."""
+    each round). Likewise ``def`` and ``deref`` rows: correlation.dl reads them for a register
+    a query is pending on (``_qdef``, ``_cderef``; ``_cret``'s walk back from a returned
+    register through copies, which the closure follows too), pairs.dl for its pair registers,
+    in the functions of the asked pair branches (kept whole)."""
     pending: set = set()
     readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS}, params, pending)
     read = set(readable) | {row[0] for row in facts.get("branch_pair", ())}
@@ -240,6 +243,11 @@ def _read_only(facts: dict, params: dict) -> None:
     constants = {(g, text) for g, _i, _p, kind, text in facts.get("call_arg", ()) if kind == "const"}
     constants |= {(g, text) for g, _j, kind, text in facts.get("return_value", ()) if kind == "const"}
     passed = {(g, cond) for g, x, cond in facts.get("const_cond", ()) if (g, x) in constants}
+    walked = {(g, v) for g, v, _q in pending}
+    paired = {row[0] for row in facts.get("branch_pair", ())}
+    for r in ("def", "deref"):                     # (g, j, v)
+        if r in facts:
+            facts[r] = [row for row in facts[r] if row[0] in paired or (row[0], row[2]) in walked]
     facts["decides"] = [row for row in facts.get("decides", ())
                         if (row[2], row[3]) in readable.get(row[0], ()) and
                         (row[1] in ("eq 0", "ne 0") or (row[0], row[1]) in passed or
