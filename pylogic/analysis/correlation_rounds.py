@@ -220,10 +220,14 @@ def _read_only(facts: dict, params: dict) -> None:
     write) or ``"ne 0"`` (a dereference), or it is the ``const_cond`` of a constant g passes to
     a call or returns (the constant-argument and constant-return rules). The other rows of g's
     table are read by no rule (issue #28 item 1: they were half of what icbe fed the engine
-    each round). Likewise ``def`` and ``deref`` rows: correlation.dl reads them for a register
-    a query is pending on (``_qdef``, ``_cderef``; ``_cret``'s walk back from a returned
-    register through copies, which the closure follows too), pairs.dl for its pair registers,
-    in the functions of the asked pair branches (kept whole)."""
+    each round). Likewise the rows of a register or cell v of g in ``def``, ``deref``, ``copy``
+    (its destination), ``assert_edge``, ``assert_def`` and ``memory_cell`` (which also names
+    the cells: one row of each is kept): correlation.dl reads them only for a v some query is
+    pending on in g (``_qdef``, ``_cderef``, ``_cdef``, ``_cthru``, ``_cret``'s walk back from a
+    returned register, ``_edge_decided``, the entry rules; ``_cqreg``, ``_clocal`` and
+    ``_casserted_elsewhere`` are read only next to such a query, and a query's register is
+    still in ``_cqreg``: the copy it came through is kept), pairs.dl for its pair registers, in
+    the functions of the asked pair branches (kept whole)."""
     pending: set = set()
     readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS}, params, pending)
     read = set(readable) | {row[0] for row in facts.get("branch_pair", ())}
@@ -245,13 +249,21 @@ def _read_only(facts: dict, params: dict) -> None:
     passed = {(g, cond) for g, x, cond in facts.get("const_cond", ()) if (g, x) in constants}
     walked = {(g, v) for g, v, _q in pending}
     paired = {row[0] for row in facts.get("branch_pair", ())}
-    for r in ("def", "deref"):                     # (g, j, v)
+    named = {v: (g, v) for g, v in reversed(facts.get("memory_cell", ()))}   # a row per cell
+    walked |= set(named.values())
+    for r, k in _REGISTER_COLUMN.items():
         if r in facts:
-            facts[r] = [row for row in facts[r] if row[0] in paired or (row[0], row[2]) in walked]
+            facts[r] = [row for row in facts[r] if row[0] in paired or (row[0], row[k]) in walked]
     facts["decides"] = [row for row in facts.get("decides", ())
                         if (row[2], row[3]) in readable.get(row[0], ()) and
                         (row[1] in ("eq 0", "ne 0") or (row[0], row[1]) in passed or
                          row[1] in meets.get((row[0], (row[2], row[3])), ()))]
+
+
+#: relation -> its column of the register or cell a query must be pending on to read the row
+#: (``_read_only``)
+_REGISTER_COLUMN = {"def": 2, "deref": 2, "copy": 2, "assert_edge": 3, "assert_def": 2,
+                    "memory_cell": 1}
 
 
 def _by_function(facts: dict) -> dict:

@@ -16,6 +16,7 @@ from pylogic.analysis.run import module_rows
 from pylogic.ir.model import Br, Call, CondBr, Imm, Mov, Ret
 from pylogic.ir.parser import parse_module
 from pylogic.transforms.cbe.icbe import NEEDS
+from tests.datalog.correlation_memory_oracle import random_memory_module
 from tests.datalog.correlation_oracle import random_module
 
 
@@ -84,6 +85,14 @@ def test_random_edits_give_the_whole_module_rows(seed):
     assert rounds.asked[0] == rounds.branches[0]
 
 
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.slow
+def test_random_edits_of_modules_with_memory_give_the_whole_module_rows(seed):
+    """The same with globals, cells and dereferences (``_read_only`` cuts their rows)."""
+    rng = random.Random(seed)
+    _rounds_of_edits(random_memory_module(rng, functions=4, allocas=seed % 2 == 0), rng, 10)
+
+
 @pytest.mark.slow
 def test_some_edits_keep_branches():
     kept = 0
@@ -118,6 +127,8 @@ def test_icbe_rounds_give_the_whole_module_rows(seed, monkeypatch):
         return got
     monkeypatch.setattr(cr.CorrelationRounds, "rows", rows)
     optimize(random_module(random.Random(seed), functions=4), ["icbe"], "t.pir", engine="clingo")
+    optimize(random_memory_module(random.Random(seed), functions=4, allocas=seed % 2 == 1),
+             ["icbe"], "t.pir", engine="clingo")
     assert checked
 
 
