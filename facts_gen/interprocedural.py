@@ -22,7 +22,7 @@ from facts_gen.constant_folding import block_constants
 from pylogic.identity_cache import BodyCache, IdentityCache
 from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
 from facts_gen.query_arithmetic import arithmetic_steps, decide_query, rewrite as arithmetic_rewrite
-from facts_gen.value_sets import _disjoint, _subset, parse_condition
+from facts_gen.value_sets import _disjoint, _parsed, _subset
 from facts_gen.naming import function_id, instr_id
 from facts_gen.pair_queries import RELATIONS as PAIR_RELATIONS, pair_facts
 
@@ -54,8 +54,8 @@ def decide(cond: str, rel: str, c: int) -> Optional[str]:
     does, else None (an empty assertion -- a dead path -- decides nothing). Pure, so cached: a
     module asks the same few assertions of its queries again and again (issue #32)."""
     if "." in rel or rel == "in":                # a width or set query (query_arithmetic.py)
-        return decide_query(parse_condition(cond), rel, c)
-    s, q = parse_condition(cond), intervals(rel, c)
+        return decide_query(_parsed(cond), rel, c)
+    s, q = _parsed(cond), intervals(rel, c)
     if not s:
         return None
     if _subset(s, q):
@@ -450,7 +450,7 @@ READ_RELATIONS = ("copy", "call_target", "call_arg", "call_result", "return_valu
                    "memory_cell", "query_rewrite", "branch_compare")
 
 
-def readable_queries(rows: dict, params: dict) -> dict[str, set]:
+def readable_queries(rows: dict, params: dict, pending: Optional[set] = None) -> dict[str, set]:
     """``{function id: {(rel, c)}}`` (c as written in the facts): the queries whose ``decides``
     rows of that function ``correlation.dl`` can read, given the rows of READ_RELATIONS of one
     module (``branch_compare``: the branches asked) and ``params`` (``(function id, register)
@@ -477,7 +477,11 @@ def readable_queries(rows: dict, params: dict) -> dict[str, set]:
     branch's at the entry, a summary's TRANS cell through ``_ccont``); ``query_rewrite`` (the
     question and register it names). A function none of these reaches has no pending query and
     is asked no summary, and every rule reading its facts has one of those in its body (or is
-    one of the two constant-argument rules above, whose caller is named)."""
+    one of the two constant-argument rules above, whose caller is named).
+
+    ``pending``, when given, gets every ``(function id, register or cell, (rel, c))`` of the
+    closure: the registers each query can be pending on there (``correlation_rounds._read_only``
+    cuts ``decides`` to the assertions on them)."""
     copies: dict[tuple, list] = {}
     for f, _, d, w in rows["copy"]:
         copies.setdefault((f, d), []).append(w)
@@ -517,6 +521,8 @@ def readable_queries(rows: dict, params: dict) -> dict[str, set]:
     while work:
         f, v, q = work.pop()
         readable.setdefault(f, set()).add(q)
+        if pending is not None:
+            pending.add((f, v, q))
         for w in copies.get((f, v), ()):
             add(f, w, q)
         for i, h, cell in calls.get((f, v), ()):

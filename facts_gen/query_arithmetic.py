@@ -78,7 +78,7 @@ def decide_query(cond_set, rel: str, c) -> Optional[str]:
     if not cond_set:
         return None
     kind, _ = split(rel)
-    s, q = image(kind, cond_set), query_set(rel, c)
+    s, q = _image(kind, tuple(cond_set)), _query_set(rel, c)
     if _subset(s, q):
         return "TRUE"
     if _disjoint(s, q):
@@ -86,22 +86,43 @@ def decide_query(cond_set, rel: str, c) -> Optional[str]:
     return None
 
 
+@lru_cache(maxsize=1 << 12)
+def _image(kind: str, intervals: tuple) -> list[tuple[int, int]]:
+    """``image``, kept: a module asks its few assertions of every query (issue #28 item 1)."""
+    return image(kind, intervals)
+
+
 def canonical(kind: str, intervals, care: tuple = None, hint=None) -> tuple[str, object]:
     """The query of width ``kind`` whose set is ``intervals`` (within ``care``, the values the
     register can hold; default: the kind's universe): a plain relation when one has exactly
     that set there (so it shares decisions with the branch queries; constant ``hint`` first),
     else ``in``."""
-    care = care or universe(kind)
-    s = _merged(_cut(intervals, *care))
+    lo, hi = care or universe(kind)
+    s = _merged(_cut(intervals, lo, hi))
     prefix = f"{kind}." if kind else ""
     ends = {e for a, b in s for e in (a - 1, a, b, b + 1)} or {0}
     for c in sorted(ends, key=lambda e: (e != hint, abs(e), e)):
         if not MIN64 <= c <= MAX64:
             continue
         for base in RELATIONS:
-            if _merged(_cut(query_set(prefix + base, c), *care)) == s:
+            if _cut_is(_query_set(prefix + base, c), lo, hi, s):
                 return prefix + base, c
     return prefix + "in", ",".join(f"{a}..{b}" for a, b in s)
+
+
+def _cut_is(q: tuple, lo: int, hi: int, s: list) -> bool:
+    """``_merged(_cut(q, lo, hi)) == s`` for merged intervals ``q`` (a ``_query_set``): cut,
+    they stay merged (each gap only widens), so they are compared piece by piece as cut, and
+    the first difference answers (issue #28 item 1: ``canonical`` tries up to 40 queries)."""
+    k, n = 0, len(s)
+    for a, b in q:
+        a, b = max(a, lo), min(b, hi)
+        if a > b:
+            continue
+        if k == n or s[k] != (a, b):
+            return False
+        k += 1
+    return k == n
 
 
 def shifted(kind: str, intervals, k: int) -> list[tuple[int, int]]:

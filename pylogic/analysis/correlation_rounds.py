@@ -18,14 +18,17 @@ goes to callers: every caller rule has ``!_sumctx``). Module-wide facts reach a 
 per-function rows (``memory_cell``, ``decides``, ``query_rewrite`` and ``external_entry`` are
 computed module-wide but written per function), so comparing each function's rows finds every
 change: ``changed`` is the set of functions whose facts differ from the previous round's (new
-and removed ones included), plus every callee of a call site added or removed (its callers are
-part of (b)). A branch whose reads (a)-(c) of the previous round miss ``changed`` reads the same
-facts now, so it derives the same rows (a Datalog program's rows are a function of its facts;
-what it reads of them is what it reached, and what it reached is decided by those same facts).
-The round asks the others (new branches included): ``branch_compare`` and ``branch_pair`` --
-the only seeds of contexts -- are restricted to them for the engine, every other fact is whole
-but for the functions those branches cannot read and the ``decides`` rows they cannot read
-(``_read_only``), so the summaries they ask are computed fresh, from current facts. A summary
+and removed ones included; not one whose only difference is the callee of a call site, which
+only contexts reading that callee read: ``_changed``), plus every callee of a call site added,
+removed or retargeted (its callers are part of (b)). A branch whose reads (a)-(c) of the
+previous round miss ``changed`` reads the same facts now, so it derives the same rows (a
+Datalog program's rows are a function of its facts; what it reads of them is what it reached,
+and what it reached is decided by those same facts). The round asks the others (new branches
+included; none: no engine call, as no seed means no context and no row): ``branch_compare``
+and ``branch_pair`` -- the only seeds of contexts -- are restricted to them for the engine,
+every other fact is whole but for the functions those branches cannot read and the
+``decides`` rows they cannot read (``_read_only``), so the summaries they ask are computed
+fresh, from current facts. A summary
 instance asked by a kept branch (transitively) lies in that branch's reads, so it is unchanged
 too and keeps its rows. The rows handed to the pass are the whole facts, the fresh rows and the
 kept ones: the rows a whole-module run would give, in the same (sorted) order.
@@ -77,8 +80,9 @@ class CorrelationRounds:
         self.relpath = relpath
         self.outputs = [r for r in relations if r not in RELATIONS]
         self.trace_outputs = self.outputs + list(TRACE)
+        self.read = catalog.inputs_read(self.trace_outputs)
         self.families = families_for({r for r in relations if r in RELATIONS}
-                                     | catalog.inputs_read(self.trace_outputs) | set(SEEDS))
+                                     | self.read | set(SEEDS))
         self.engine = engine
         self._facts: Optional[dict] = None          # previous round's, per function
         self._module_facts: Optional[dict] = None
@@ -97,7 +101,7 @@ class CorrelationRounds:
         branches = {row[:2] for row in chain.from_iterable(facts.get(s, ()) for s in SEEDS)}
         keep: set = set()
         if self._rows is not None and module_facts == self._module_facts:
-            changed = _changed(self._facts, per_function, facts, self._call_targets)
+            changed = _changed(self._facts, per_function, facts, self._call_targets, self.read)
             keep = {b for b in branches if b in self._touched and not
                     (self._touched[b] & changed)}
         ask = branches - keep
@@ -106,13 +110,16 @@ class CorrelationRounds:
             for s in SEEDS:
                 if s in facts:
                     engine_facts[s] = [row for row in facts[s] if row[:2] in ask]
-        _read_only(engine_facts, parameter_positions(module, self.relpath))
-        groups = analysis_groups([(module, self.relpath)], self.trace_outputs)
-        run = run_analyses(engine_facts, groups, self.engine, outputs=self.trace_outputs)
-        if run.failures:
-            f, message = sorted(run.failures.items())[0]
-            raise PathlogicError(f"{f}: analysis failed: {message}")
-        fresh = {r: list(run.rows.get(r, ())) for r in self.trace_outputs}
+        if ask:
+            _read_only(engine_facts, parameter_positions(module, self.relpath))
+            groups = analysis_groups([(module, self.relpath)], self.trace_outputs)
+            run = run_analyses(engine_facts, groups, self.engine, outputs=self.trace_outputs)
+            if run.failures:
+                f, message = sorted(run.failures.items())[0]
+                raise PathlogicError(f"{f}: analysis failed: {message}")
+            fresh = {r: list(run.rows.get(r, ())) for r in self.trace_outputs}
+        else:           # no seed, no context: no row (module docstring)
+            fresh = {r: [] for r in self.trace_outputs}
         out = fresh if not keep else self._merged(fresh, keep)
         self._remember(out, facts, per_function, module_facts, branches)
         self.asked.append(len(ask))
@@ -171,6 +178,11 @@ class CorrelationRounds:
             reach.setdefault((qf, qi), set()).add(g)
         for qf, qi, g in out["correlation_reach_entry"]:
             reach.setdefault((qf, qi), set()).update(callers.get(g, ()))
+        # the two outputs naming a call's callee without asking its summary (``_changed``)
+        for f, i, _j, h in out.get("correlation_branch_call", ()):
+            reach.setdefault((f, i), set()).add(h)
+        for h, _jr, _j, g in out.get("correlation_return_call", ()):
+            reach.setdefault((h, "return"), set()).add(g)
         uses: dict = {}
         for qf, qi, _rel, _c, h, q in out["correlation_uses"]:
             uses.setdefault((qf, qi), set()).add((h, q))
@@ -194,18 +206,73 @@ def _read_only(facts: dict, params: dict) -> None:
     questions can read: the rows of the functions ``readable_queries`` names (a query of these
     branches can be pending there, or a summary asked, or a constant argument read) and of the
     functions of the asked pair branches (pairs.dl stays in its function); of ``decides``, the
-    rows of those functions' readable questions. Every rule of correlation.dl reading a
-    function's facts has such a query, summary or argument of that function in its body
-    (``readable_queries``), or reads ``memory_cell`` for the cells' names, which every function
-    has alike; so the other rows cannot change an output (issue #28 item 1: a later round of
-    icbe asks a third of the branches, which reach few functions)."""
-    readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS}, params)
+    rows of those functions' readable questions and of the assertions those questions can meet
+    there. Every rule of correlation.dl reading a function's facts has such a query, summary or
+    argument of that function in its body (``readable_queries``), or reads ``memory_cell`` for
+    the cells' names, which every function has alike; so the other rows cannot change an output
+    (issue #28 item 1: a later round of icbe asks a third of the branches, which reach few
+    functions).
+
+    The assertions a question (rel c) can meet in g. Every rule reading ``decides(g, cond, rel,
+    c, _)`` takes ``cond`` from an assertion on the register or cell v its query (rel c) is
+    pending on in g (``assert_edge``, ``assert_def``, ``cell_init``: ``readable_queries``'s
+    closure bounds those (g, v, (rel c))), or it is ``"eq 0"`` (a register read before any
+    write) or ``"ne 0"`` (a dereference), or it is the ``const_cond`` of a constant g passes to
+    a call or returns (the constant-argument and constant-return rules). The other rows of g's
+    table are read by no rule (issue #28 item 1: they were half of what icbe fed the engine
+    each round). Likewise the rows of a register or cell v of g in ``def``, ``deref``, ``copy``
+    (its destination), ``assert_edge``, ``assert_def`` and ``memory_cell`` (which also names
+    the cells: one row of each is kept): correlation.dl reads them only for a v some query is
+    pending on in g (``_qdef``, ``_cderef``, ``_cdef``, ``_cthru``, ``_cret``'s walk back from a
+    returned register, ``_edge_decided``, the entry rules; ``_cqreg``, ``_clocal`` and
+    ``_casserted_elsewhere`` are read only next to such a query, and a query's register is
+    still in ``_cqreg``: the copy it came through is kept), pairs.dl for its pair registers, in
+    the functions of the asked pair branches (kept whole)."""
+    pending: set = set()
+    readable = readable_queries({r: facts.get(r, ()) for r in READ_RELATIONS}, params, pending)
     read = set(readable) | {row[0] for row in facts.get("branch_pair", ())}
     for r, rows in facts.items():
         if r not in MODULE_RELATIONS:
             facts[r] = [row for row in rows if row[0] in read]
-    facts["decides"] = [row for row in facts.get("decides", ())
-                        if (row[2], row[3]) in readable.get(row[0], ())]
+    on: dict = {}                                  # (g, v) -> the assertions on v in g
+    for g, _m, _n, v, cond in facts.get("assert_edge", ()):
+        on.setdefault((g, v), set()).add(cond)
+    for g, _j, v, cond in facts.get("assert_def", ()):
+        on.setdefault((g, v), set()).add(cond)
+    for g, v, cond in facts.get("cell_init", ()):
+        on.setdefault((g, v), set()).add(cond)
+    meets: dict = {}                               # (g, (rel, c)) -> the assertions it can meet
+    for g, v, q in pending:
+        meets.setdefault((g, q), {"eq 0", "ne 0"}).update(on.get((g, v), ()))
+    constants = {(g, text) for g, _i, _p, kind, text in facts.get("call_arg", ()) if kind == "const"}
+    constants |= {(g, text) for g, _j, kind, text in facts.get("return_value", ()) if kind == "const"}
+    passed = {(g, cond) for g, x, cond in facts.get("const_cond", ()) if (g, x) in constants}
+    walked = {(g, v) for g, v, _q in pending}
+    paired = {row[0] for row in facts.get("branch_pair", ())}
+    named = {v: (g, v) for g, v in reversed(facts.get("memory_cell", ()))}   # a row per cell
+    walked |= set(named.values())
+    for r, k in _REGISTER_COLUMN.items():
+        if r in facts:
+            facts[r] = _or_first([row for row in facts[r]
+                                  if row[0] in paired or (row[0], row[k]) in walked], facts[r])
+    decides = [row for row in facts.get("decides", ()) if (row[2], row[3]) in readable.get(row[0], ())]
+    facts["decides"] = _or_first([row for row in decides
+                                  if row[1] in ("eq 0", "ne 0") or (row[0], row[1]) in passed or
+                                  row[1] in meets.get((row[0], (row[2], row[3])), ())], decides)
+
+
+def _or_first(kept: list, rows: list) -> list:
+    """``kept``, or the first of ``rows`` when the register-level cut left none: any row of the
+    function-level cut may stay (no rule reads it), and a relation left without rows would
+    change the engine's set of live relations, which costs the clingo engine another
+    translation of the program (8-14 ms; issue #28 item 1)."""
+    return kept if kept or not rows else rows[:1]
+
+
+#: relation -> its column of the register or cell a query must be pending on to read the row
+#: (``_read_only``)
+_REGISTER_COLUMN = {"def": 2, "deref": 2, "copy": 2, "assert_edge": 3, "assert_def": 2,
+                    "memory_cell": 1}
 
 
 def _by_function(facts: dict) -> dict:
@@ -230,9 +297,39 @@ def _by_function(facts: dict) -> dict:
 _FIRST = itemgetter(0)
 
 
-def _changed(before: dict, after: dict, facts: dict, call_targets: set) -> set:
+def _changed(before: dict, after: dict, facts: dict, call_targets: set, read) -> set:
     """Function ids whose facts differ between two rounds (added and removed ones included),
-    and every callee of a call site added or removed."""
-    changed = {f for f in before.keys() | after.keys() if before.get(f) != after.get(f)}
+    and every callee of a call site added or removed -- or retargeted: a function whose facts
+    differ only in the callees of some call sites (icbe's entry splitting redirects ``main``'s
+    calls to a clone every round) is not changed itself, its old and new callees are.
+
+    Why a retargeted call site is no change of its function. ``correlation.dl`` reads the callee
+    h of ``call_target(g, j, h)`` for a query pending in g at j in ``_csplit``, ``_csum``,
+    ``_ccsum``, ``_ccont``, ``_ccarg``, ``_cown`` (each joining a summary of h, and
+    ``correlation_uses`` names h whenever their bodies hold: h is among the context's reads),
+    in ``correlation_branch_call`` and ``correlation_return_call`` (``_remember`` adds the
+    callee they name to the reads) and else only as ``_`` (``_transparent``, ``!_csplit``:
+    whether j is a call site, which it still is). Every other rule joins ``call_target`` on the
+    callee, at its entry: a context there reads the callee. ``read``: the relations the engine
+    reads (differences in the others change no row)."""
+    changed = set()
+    for f in before.keys() | after.keys():
+        old, new = before.get(f), after.get(f)
+        if old != new and not _retargeted(old, new, read):
+            changed.add(f)
     changed |= {g for _f, _j, g in call_targets ^ set(facts.get("call_target", ()))}
     return changed
+
+
+def _retargeted(old: Optional[dict], new: Optional[dict], read) -> bool:
+    """Whether one function's facts of two rounds (relation -> rows) differ in the relations
+    ``read`` only in the callees of ``call_target`` rows (the same call sites, in order)."""
+    if old is None or new is None:
+        return False
+    for r in old.keys() | new.keys():
+        a, b = old.get(r, ()), new.get(r, ())
+        if a == b or r not in read:
+            continue
+        if r != "call_target" or len(a) != len(b) or any(x[:2] != y[:2] for x, y in zip(a, b)):
+            return False
+    return True

@@ -16,6 +16,7 @@ from pylogic.analysis.run import module_rows
 from pylogic.ir.model import Br, Call, CondBr, Imm, Mov, Ret
 from pylogic.ir.parser import parse_module
 from pylogic.transforms.cbe.icbe import NEEDS
+from tests.datalog.correlation_memory_oracle import random_memory_module
 from tests.datalog.correlation_oracle import random_module
 
 
@@ -84,6 +85,14 @@ def test_random_edits_give_the_whole_module_rows(seed):
     assert rounds.asked[0] == rounds.branches[0]
 
 
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.slow
+def test_random_edits_of_modules_with_memory_give_the_whole_module_rows(seed):
+    """The same with globals, cells and dereferences (``_read_only`` cuts their rows)."""
+    rng = random.Random(seed)
+    _rounds_of_edits(random_memory_module(rng, functions=4, allocas=seed % 2 == 0), rng, 10)
+
+
 @pytest.mark.slow
 def test_some_edits_keep_branches():
     kept = 0
@@ -118,6 +127,8 @@ def test_icbe_rounds_give_the_whole_module_rows(seed, monkeypatch):
         return got
     monkeypatch.setattr(cr.CorrelationRounds, "rows", rows)
     optimize(random_module(random.Random(seed), functions=4), ["icbe"], "t.pir", engine="clingo")
+    optimize(random_memory_module(random.Random(seed), functions=4, allocas=seed % 2 == 1),
+             ["icbe"], "t.pir", engine="clingo")
     assert checked
 
 
@@ -242,3 +253,43 @@ def test_a_question_read_in_another_function_gives_the_whole_module_rows(name):
     got = rounds.rows(module)
     assert "TRUE" in {row[2] for row in got["correlation"]}
     _assert_same(CorrelationRounds("t.pir", NEEDS, "clingo"), module)
+
+
+RETARGET = """
+func f(x) {
+entry:
+    ret 1
+}
+func main(x) {
+entry:
+    t = cmp.eq x, 1
+    cbr t, a, b
+a:
+    z = call f(x)
+    u = cmp.eq z, 1
+    cbr u, c, b
+b:
+    ret 0
+c:
+    ret 1
+}
+"""
+
+
+def test_a_retargeted_call_asks_again_only_the_branches_reading_the_callee():
+    """main's call of f redirected to a clone of f (icbe's entry splitting, every round): main's
+    facts differ only in that call's callee, so main is no change of its own (``_changed``);
+    the branch asking f's summary is asked again, the branch on x is kept."""
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    module = parse_module(RETARGET)
+    rounds.rows(module)
+    main = module.function_map()["main"]
+    blocks = tuple(dataclasses.replace(b, instrs=tuple(
+        dataclasses.replace(ins, callee="f.c") if isinstance(ins, Call) else ins
+        for ins in b.instrs)) if b.label == "a" else b for b in main.blocks)
+    clone = dataclasses.replace(module.function_map()["f"], name="f.c")
+    retargeted = dataclasses.replace(module, functions=tuple(
+        dataclasses.replace(main, blocks=blocks) if f.name == "main" else f
+        for f in module.functions) + (clone,))
+    _assert_same(rounds, retargeted)
+    assert (rounds.asked[-1], rounds.branches[-1]) == (1, 2)

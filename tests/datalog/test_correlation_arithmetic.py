@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from facts_gen.query_arithmetic import decide_query, rewrite
+from facts_gen.query_arithmetic import _cut, _cut_is, _query_set, decide_query, rewrite
+from facts_gen.value_sets import _merged
 from pylogic.analysis.optimize import optimize
 from pylogic.analysis.run import module_rows
 from pylogic.interp import run_module
@@ -104,6 +105,22 @@ def test_decisions_against_brute_force():
         truth = {holds(rel, c, x) for x in values}
         got = decide_query([(lo, min(hi, (1 << 63) - 1))], rel, c)
         assert got == ("TRUE" if truth == {True} else "FALSE" if truth == {False} else None)
+
+
+def test_a_query_set_cut_is_compared_as_merged():
+    """``canonical``'s piecewise test (``_cut_is``) answers as merging the cut set and comparing
+    would: a query set stays merged when cut (random cuts, against the cut itself and a
+    neighbour of it)."""
+    rng = random.Random(11)
+    ends = [-(1 << 63), -(1 << 31), -129, -1, 0, 1, 127, 255, 256, 1 << 31, (1 << 63) - 1]
+    for _ in range(3000):
+        rel = rng.choice(["", "s8.", "u16.", "s32."]) + rng.choice(RELATIONS)
+        q = _query_set(rel, rng.choice([0, 1, -1, 100, 255, -300, 1 << 40]))
+        lo, hi = sorted(rng.sample(ends, 2))
+        cut = _merged(_cut(q, lo, hi))
+        near = [(a, b + 1) for a, b in cut] if cut and rng.random() < 0.5 else cut[1:]
+        assert _cut_is(q, lo, hi, cut)
+        assert _cut_is(q, lo, hi, near) == (near == cut)
 
 
 def test_the_random_modules_need_the_add_rewriting():

@@ -214,8 +214,12 @@ def icbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
         mine = {j: clone for (caller, j), clone in redirect.items() if caller == fn.name}
         if not mine:
             return fn, None
+        at = {instr_block(j) for j in mine}
         blocks = []
         for b in fn.blocks:
+            if b.label not in at:
+                blocks.append(b)    # the same object: its facts stay cached (identity_cache)
+                continue
             instrs = tuple(dataclasses.replace(ins, callee=mine[instr_id(b.label, k)])
                            if isinstance(ins, Call) and instr_id(b.label, k) in mine else ins
                            for k, ins in enumerate(b.instrs))
