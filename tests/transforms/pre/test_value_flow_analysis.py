@@ -346,12 +346,15 @@ def test_reuse_needs_a_generator_before_and_a_loop_invariant_reuses_itself():
 def test_pre_m_grounds_no_exit_copies_nor_the_cmp_region():
     """Issue #28 item 1 (pre39): what pre-m asks of pre.dl needs neither the candidates' AVAIL at
     block exits nor pre_prevented (read as its two conjuncts) -- csmith-2's first pre-m step,
-    clingo atoms 697,713 -> 489,802 -- while pre-mr-split, which asks for pre_cand_avail_out and
-    pre_prevented, still gets them (the rows: the tests above)."""
+    clingo atoms 697,713 -> 489,802 -- while pre-mr-split, which asks for pre_prevented, still
+    gets it, and pre-r, which asks for pre_cand_avail_out, the exits (the rows: the tests above).
+    pre-mr-split reads pre_cmp_avail_out off the entry relations (pre47b): no exit copies."""
     from pylogic.analysis.catalog import get
     from pylogic.engines.relevance import needed_relations
-    from pylogic.transforms.pre import pre_m, pre_mr
+    from pylogic.transforms.pre import pre_m, pre_mr, pre_r
     program = get("pre").program()
-    skipped = {"_pre_cav_some_out", "_pre_cav_notall_out", "pre_prevented"}
-    assert not skipped & needed_relations(program, list(pre_m.NEEDS))
-    assert skipped <= needed_relations(program, list(pre_mr.NEEDS))
+    exits = {"_pre_cav_some_out", "_pre_cav_notall_out"}
+    assert not (exits | {"pre_prevented"}) & needed_relations(program, list(pre_m.NEEDS))
+    split = needed_relations(program, list(pre_mr.NEEDS))
+    assert "pre_prevented" in split and not exits & split
+    assert exits <= needed_relations(program, list(pre_r.NEEDS))
