@@ -22,7 +22,7 @@ from facts_gen.constant_folding import block_constants
 from pylogic.identity_cache import BodyCache, IdentityCache
 from facts_gen.memory_cells import RELATIONS as CELL_RELATIONS, memory_cell_facts
 from facts_gen.query_arithmetic import arithmetic_steps, decide_query, rewrite as arithmetic_rewrite
-from facts_gen.value_sets import _disjoint, _parsed, _subset
+from facts_gen.value_sets import _disjoint, _subset, parse_condition
 from facts_gen.naming import function_id, instr_id
 from facts_gen.pair_queries import RELATIONS as PAIR_RELATIONS, pair_facts
 
@@ -54,8 +54,8 @@ def decide(cond: str, rel: str, c: int) -> Optional[str]:
     does, else None (an empty assertion -- a dead path -- decides nothing). Pure, so cached: a
     module asks the same few assertions of its queries again and again (issue #32)."""
     if "." in rel or rel == "in":                # a width or set query (query_arithmetic.py)
-        return decide_query(_parsed(cond), rel, c)
-    s, q = _parsed(cond), intervals(rel, c)
+        return decide_query(parse_condition(cond), rel, c)
+    s, q = parse_condition(cond), intervals(rel, c)
     if not s:
         return None
     if _subset(s, q):

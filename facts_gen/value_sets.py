@@ -19,13 +19,10 @@ def _merged(pieces) -> list[tuple[int, int]]:
     return out
 
 
-def parse_condition(cond: str) -> list[tuple[int, int]]:
-    """The value set of an assertion text: ``"REL C"`` or ``"range LO HI"``."""
-    return list(_parsed(cond))
-
-
 @lru_cache(maxsize=1 << 16)
-def _parsed(cond: str) -> tuple[tuple[int, int], ...]:
+def parse_condition(cond: str) -> tuple[tuple[int, int], ...]:
+    """The value set of an assertion text: ``"REL C"`` or ``"range LO HI"`` (cached, so a
+    tuple: a module decides the same few assertions again and again)."""
     parts = cond.split()
     if parts[0] == "range":
         return ((int(parts[1]), int(parts[2])),)
