@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pylogic.ir.model import BRANCHING, TRUE_PREDICATES, Block, Reg, branch_targets
+from pylogic.ir.model import BRANCHING_CLASSES, TRUE_PREDICATES, Block, Reg, branch_targets
 
 __all__ = ["BlockAccess", "block_access"]
 
@@ -58,7 +58,7 @@ def _access(block: Block) -> BlockAccess:
         registers.update(kept)
         defs.append(ds)
         registers.update(ds)
-        if k < last and type(ins) in BRANCHING:
+        if k < last and type(ins) in BRANCHING_CLASSES:
             targets = branch_targets(ins)
             if targets:
                 if first_exit is None:

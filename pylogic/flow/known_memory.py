@@ -50,8 +50,8 @@ import heapq
 from typing import Callable, Optional
 
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (BRANCHING, Alloca, BinOp, Br, Call, CondBr, Function, GlobalAddr,
-                              Imm, Load, Mov, Reg, Store, branch_targets)
+from pylogic.ir.model import (BRANCHING_CLASSES, Alloca, BinOp, Br, Call, CondBr, Function,
+                              GlobalAddr, Imm, Load, Mov, Reg, Store, branch_targets)
 from pylogic.flow.known_bytes import contents_bytes, load_value, memory_write
 from pylogic.flow.memory_writes import NO_WRITE_BUILTINS, builtin_called
 from pylogic.flow.reaching import block_taken
@@ -189,7 +189,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                 state = {}      # may or may not run
             else:
                 state = step(state, (label, k), ins, w)
-            if kind not in _BRANCHING:
+            if kind not in BRANCHING_CLASSES:
                 continue
             for t in branch_targets(ins):
                 if t not in blocks or k == last and taken.get(label, t) != t:
@@ -223,11 +223,10 @@ def _events(block) -> tuple:
                  for k, ins in enumerate(block.instrs) if type(ins) in _EVENTS)
 
 
-#: the classes ``_events`` keeps, those that may write memory, those with branch targets
-#: (``branch_targets``; the classes have no subclasses)
+#: the classes ``_events`` keeps and those that may write memory (the classes have no
+#: subclasses)
 _EVENTS = frozenset((Load, Store, Call, Alloca, Br, CondBr))
 _MAY_WRITE = frozenset((Store, Call, Alloca))
-_BRANCHING = frozenset(BRANCHING)
 
 
 class _Addresses:

@@ -45,16 +45,14 @@ from typing import NamedTuple, Optional
 
 from pylogic.flow.block_access import block_access
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (BRANCHING, TRUE_PREDICATES, Block, Cmp, CondBr, Function, Imm,
-                              Instr, Mov, PredDefine, Reg, branch_targets)
+from pylogic.ir.model import (BRANCHING_CLASSES, TRUE_PREDICATES, Block, Cmp, CondBr, Function,
+                              Imm, Instr, Mov, PredDefine, Reg, branch_targets)
 
 __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
            "read_registers", "writes_kill", "block_taken"]
 
 #: registers that always read 1 and are never defined
 _CONSTANT_REGS = TRUE_PREDICATES
-#: the instruction classes that may have branch targets (the classes have no subclasses)
-_BRANCHING = frozenset(BRANCHING)
 
 
 class Def(NamedTuple):
@@ -256,7 +254,7 @@ def _block_edges(block: Block) -> tuple:
     taken = block_taken(block)
     out = []
     for k, ins in enumerate(instrs):
-        if type(ins) not in _BRANCHING:     # no targets (``branch_targets``)
+        if type(ins) not in BRANCHING_CLASSES:     # no targets (``branch_targets``)
             continue
         ts = tuple(t for t in branch_targets(ins)
                    if k < len(instrs) - 1 or taken is None or t == taken)

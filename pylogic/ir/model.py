@@ -298,6 +298,8 @@ def branch_targets(instr: Instr) -> tuple[str, ...]:
 
 #: the instruction classes ``branch_targets`` may give labels for (for per-class dispatch)
 BRANCHING = (Br, CondBr, Call)
+#: the same as a set, for ``type(ins) in`` tests (the classes have no subclasses)
+BRANCHING_CLASSES = frozenset(BRANCHING)
 
 
 def retargeted(instr: Instr, where: dict) -> Instr:
@@ -359,6 +361,13 @@ class Block:
         if got is None:
             got = self.__dict__[name] = compute(self)
         return got
+
+    def with_instrs(self, instrs) -> "Block":
+        """This block holding ``instrs``: the block itself when they are its own instructions,
+        so what is derived from it (``derived``) stays with an unchanged block."""
+        if len(instrs) == len(self.instrs) and all(a is b for a, b in zip(instrs, self.instrs)):
+            return self
+        return replace(self, instrs=tuple(instrs))
 
     def successors(self) -> tuple[str, ...]:
         """CFG successors in order, side exits included, without duplicates (``derived``: every

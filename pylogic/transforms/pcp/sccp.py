@@ -460,9 +460,7 @@ def _rewrite_block(block: Block, an: CCAnalysis, point: CCResult, c: _Counts) ->
                 c.defs.append(ConstantUse(an.fn.name, block.label, k, new.dest, v,
                                           origins_of(ins), "def"))
         out.append(new)
-    if len(out) == len(block.instrs) and all(a is b for a, b in zip(out, block.instrs)):
-        return block                        # nothing rewritten: the block itself
-    return dataclasses.replace(block, instrs=tuple(out))
+    return block.with_instrs(out)          # nothing rewritten: the block itself
 
 
 def _remove_dead(blocks: list) -> tuple[list, int]:

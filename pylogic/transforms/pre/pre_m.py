@@ -316,7 +316,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
                 out.append(_computation(ins, temp[e]))
             out.append(Mov(dest=ins.dest, src=Reg(temp[e]), annotations=ins.annotations,
                            loc=ins.loc))
-        blocks.append(_with_instrs(b, out))
+        blocks.append(b.with_instrs(out))
     # insertions: one computation of e per insertion edge, from a leaf-operand occurrence
     on_edge = defaultdict(list)
     # operands first: an expression's name is longer than the names it is built on
@@ -469,17 +469,8 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
             if isinstance(ins, Mov) and ins.dest in source:
                 continue
             out.append(_read_through(ins, source))
-        blocks.append(_with_instrs(b, out))
+        blocks.append(b.with_instrs(out))
     return dataclasses.replace(fn, blocks=tuple(blocks)), len(source)
-
-
-def _with_instrs(block: Block, instrs: list) -> Block:
-    """``block`` holding ``instrs``: the block itself when they are its own instructions, so
-    what is derived per block object (successors, ``block_access``) stays with an unchanged
-    block (issue #28 item 1: the next steps' value names and facts ask the same blocks)."""
-    if len(instrs) == len(block.instrs) and all(a is b for a, b in zip(instrs, block.instrs)):
-        return block
-    return dataclasses.replace(block, instrs=tuple(instrs))
 
 
 def _read_through(ins, source: dict):
