@@ -49,6 +49,12 @@ class IdentityCache:
         got = self.get(obj, tag, _MISSING)
         return self.put(obj, compute(), tag) if got is _MISSING else got
 
+    def copy(self) -> "IdentityCache":
+        """A cache of the same size holding the same entries (its own from now on)."""
+        twin = IdentityCache(self._size)
+        twin._entries = type(self._entries)(self._entries)
+        return twin
+
     def __len__(self) -> int:
         return len(self._entries)
 

@@ -147,7 +147,6 @@ def _maybe_unwritten(fn: Function, defs: dict, ssa: dict, params: set, pre: dict
     return out
 
 
-
 #: idom (one dict object per function and simplify call) -> its intervals (read-only)
 _INTERVALS = IdentityCache(64)
 

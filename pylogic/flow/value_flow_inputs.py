@@ -72,7 +72,7 @@ class FunctionInputs:
         self.known = KnownBytes(fn, None, defined, contents)    # its names: value_names(fn)
         self.names = self.known.names
         self.defs = definitions(fn)
-        self._stored: dict = {}         # id(store) -> (store, its store_generated)
+        self._stored = IdentityCache()      # store -> its store_generated
 
     @cached_property
     def exprs(self) -> dict:
@@ -85,12 +85,8 @@ class FunctionInputs:
         """``store_generated(ins)`` under these names, definitions and ``asked``, remembered per
         instruction: the candidates, the facts and PRE(M)'s walks ask every store (issue #28
         item 1)."""
-        hit = self._stored.get(id(ins))
-        if hit is not None and hit[0] is ins:
-            return hit[1]
-        got = store_generated(ins, self.names, self.defs, self.asked)
-        self._stored[id(ins)] = (ins, got)      # keeps ins alive: its id is not reused
-        return got
+        return self._stored.get_or_compute(
+            ins, lambda: store_generated(ins, self.names, self.defs, self.asked))
 
     def same_module(self, defined, readonly, returns, contents, global_sizes) -> bool:
         """Whether these inputs were computed under the same module inputs (the objects
@@ -114,7 +110,7 @@ class FunctionInputs:
         twin.returns, twin.contents = returns, contents
         twin.asked = None if returns is None else _Answers(returns, self.asked.answers)
         twin.rows = dict(self.rows)
-        twin._stored = dict(self._stored)       # asked under answers the new returns agree with
+        twin._stored = self._stored.copy()      # asked under answers the new returns agree with
         return twin
 
     @cached_property
