@@ -81,6 +81,7 @@ class CorrelationRounds:
         self.outputs = [r for r in relations if r not in RELATIONS]
         self.trace_outputs = self.outputs + list(TRACE)
         self.read = catalog.inputs_read(self.trace_outputs)
+        self.engine_reads = self.read | set(SEEDS)
         self.families = families_for({r for r in relations if r in RELATIONS}
                                      | self.read | set(SEEDS))
         self.engine = engine
@@ -96,7 +97,10 @@ class CorrelationRounds:
         facts = extract([(module, self.relpath)], None, failures, self.families)
         if failures:
             raise PathlogicError(f"{printable_name(self.relpath)}: {failures[self.relpath]}")
-        per_function = _by_function(facts)
+        # the relations the engine can read (differences in the others change no row; issue
+        # #28 item 1: operand, use, ... were half of the rows each round split and compared)
+        read = {r: rows for r, rows in facts.items() if r in self.engine_reads}
+        per_function = _by_function(read)
         module_facts = {r: facts[r] for r in MODULE_RELATIONS if r in facts}
         branches = {row[:2] for row in chain.from_iterable(facts.get(s, ()) for s in SEEDS)}
         keep: set = set()
@@ -105,7 +109,7 @@ class CorrelationRounds:
             keep = {b for b in branches if b in self._touched and not
                     (self._touched[b] & changed)}
         ask = branches - keep
-        engine_facts = dict(facts)
+        engine_facts = dict(read)
         if keep:
             for s in SEEDS:
                 if s in facts:
