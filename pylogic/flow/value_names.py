@@ -167,6 +167,7 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
     while define:
         names: dict = {}
         bad: set = set()
+        found: dict = {}        # register -> expression_of(its definition, names)
 
         def name(r: str, visiting: set):
             if r in names:
@@ -182,7 +183,9 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
             if isinstance(ins, Mov):
                 out = parts[0]
             else:
-                out = compose_name(op_and_args(ins)[0], parts)
+                op = op_and_args(ins)[0]
+                out = compose_name(op, parts)
+                found[r] = (out[0], op, out[1])
                 if isinstance(ins, Load) and MEMORY not in out[1]:
                     out = (out[0], out[1] + (MEMORY,))
             if len(out[0]) > MAX_NAME:
@@ -195,6 +198,9 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
         if not bad:
             bad = _stale_reads(fn, names, succ)
         if not bad:
+            # the definitions' expressions are named as expression_of names them (their operands'
+            # names, ins.uses() in op_and_args' order): kept for it, not composed again
+            _EXPRESSIONS.put(names, {id(define[r]): (define[r], got) for r, got in found.items()})
             return names
         for r in bad:
             del define[r]

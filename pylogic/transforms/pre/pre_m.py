@@ -296,9 +296,13 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     needed, walks = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t,
                                          stores, inserts, edge_uses, occurs)
     blocks, replaced = [], 0
+    copied = {label for label, _, _ in needed}
     for b in fn.blocks:
+        if b.label not in walks and b.label not in copied:
+            blocks.append(b)            # computes no e, copies no stored value
+            continue
         out, out_index = [], []
-        for ins, e, held in walks[b.label]:
+        for ins, e, held in walks.get(b.label) or [(ins, None, False) for ins in b.instrs]:
             if e is None:
                 out.append(ins)
                 # store-to-load forwarding: the stored value is the load's (vf_store_gen),
@@ -404,19 +408,30 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     carries to a computation of ``e`` that reuses the temporary, before any other write of it
     or kill of ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge
     writes the temporary). Only those stores get ``t = mov value``. ``walks``: block -> its
-    ``_walk`` as a list, which the rewrite walks again (issue #28 item 1)."""
-    events = {}                          # block -> [(index, e, "use" | "gen" | "kill")]
+    ``_walk`` as a list, which the rewrite walks again (issue #28 item 1), for the blocks
+    computing some ``e`` (in the others the walk finds nothing: each ``e`` is None)."""
     walks = {}
     for b in fn.blocks:
+        occ = _block_occurrences(b, names, exprs_t) if occurs is None else occurs[b.label]
+        if any(e in exprs_t for e in occ if e is not None):
+            walks[b.label] = list(_walk(b, exprs_t, entry_avail[b.label] & reused, names,
+                                        kills, stores, occ))
+    generators = {b.label: [(k, g) for k, ins in enumerate(b.instrs)
+                            for g in stores(ins, exprs_t)] for b in fn.blocks}
+    if not any(generators.values()):
+        return set(), walks             # no store generates a reused load: none to copy
+    events = {}                          # block -> [(index, e, "use" | "gen" | "kill" | "store")]
+    for b in fn.blocks:
         ev = []
-        walk = walks[b.label] = list(_walk(b, exprs_t, entry_avail[b.label] & reused, names,
-                                           kills, stores,
-                                           None if occurs is None else occurs[b.label]))
+        at = defaultdict(list)
+        for k, g in generators[b.label]:
+            at[k].append(g)
+        walk = walks.get(b.label) or [(ins, None, False) for ins in b.instrs]
         for k, (ins, e, held) in enumerate(walk):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
             ev.extend((k, x, "kill") for x in kills(ins))
-            ev.extend((k, g, "store") for g in stores(ins, exprs_t))
+            ev.extend((k, g, "store") for g in at.get(k, ()))
         events[b.label] = ev
     first = {}
     for label, ev in events.items():
