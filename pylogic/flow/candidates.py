@@ -83,3 +83,20 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=No
                 continue
         out[name] = tuple(seen[name])
     return out
+
+
+def block_occurrences(block, names: dict, exprs: dict) -> tuple:
+    """The candidate expression (a key of ``exprs``) each instruction of ``block`` computes
+    unguarded (``expression_of`` under ``names``), else None, in order."""
+    row = []
+    for ins in block.instrs:
+        found = expression_of(ins, names) if ins.guard is None else None
+        row.append(found[0] if found is not None and found[0] in exprs else None)
+    return tuple(row)
+
+
+def occurrences(fn: Function, names: dict, exprs: dict) -> dict[str, tuple]:
+    """``{block: block_occurrences}`` of every block of ``fn``: what the value-flow facts
+    (``vf_occurs``) and PRE(M)'s walks read of each instruction (``FunctionInputs.occurrences``
+    derives it once for both; issue #28 item 1)."""
+    return {b.label: block_occurrences(b, names, exprs) for b in fn.blocks}

@@ -25,15 +25,15 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from pylogic.collector import collector_paused
-from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.candidates import block_occurrences, candidate_expressions, occurrences
 from pylogic.flow.fits_extension import return_fits
 from pylogic.flow.known_bytes import function_contents
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.readonly_globals import readonly_globals
 from pylogic.flow.spans import spares, write_summary
 from pylogic.flow.value_flow_inputs import function_inputs
-from pylogic.flow.value_names import (MEMORY, expression_of, leaf_copies, reads_memory,
-                                      substituted, value_names)
+from pylogic.flow.value_names import (MEMORY, leaf_copies, reads_memory, substituted,
+                                      value_names)
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
                               branch_targets, retargeted)
@@ -159,32 +159,16 @@ def _stored_value(ins, e: str, known=None):
     return ins.value
 
 
-def _occurrences(fn: Function, names: dict, exprs: dict) -> dict[str, tuple]:
-    """``{block: (e or None per instruction)}``: the candidate expression each unguarded
-    instruction computes (``expression_of``), once for the walks, the templates and the operand
-    plans of a function (each asked every instruction; issue #28 item 1)."""
-    return {b.label: _block_occurrences(b, names, exprs) for b in fn.blocks}
-
-
-def _block_occurrences(block: Block, names: dict, exprs: dict) -> tuple:
-    """``_occurrences`` of one block."""
-    row = []
-    for ins in block.instrs:
-        found = expression_of(ins, names) if ins.guard is None else None
-        row.append(found[0] if found is not None and found[0] in exprs else None)
-    return tuple(row)
-
-
 def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, stores=None,
           occurs: Optional[tuple] = None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
     with ``available`` the expressions whose temporary is valid at the block's entry; a store
     makes the loads it generates available (``t = mov v`` after it). ``occurs``: the block's
-    ``_occurrences`` under candidates including ``exprs``."""
+    ``candidates.occurrences`` under candidates including ``exprs``."""
     kills = kills or _KillIndex(exprs)
     avail = set(available)
     if occurs is None:
-        occurs = _block_occurrences(block, names, exprs)
+        occurs = block_occurrences(block, names, exprs)
     for ins, e in zip(block.instrs, occurs):
         if e is not None and e not in exprs:
             e = None
@@ -235,8 +219,8 @@ def insertion_templates(fn: Function, returns=None, known=None) -> tuple[dict, d
 
 def _templates(fn: Function, names: dict, exprs: dict, occurs: Optional[dict] = None) -> dict:
     """``insertion_templates``' third part, from the names and candidates already computed
-    (``occurs``: their ``_occurrences``)."""
-    occurs = _occurrences(fn, names, exprs) if occurs is None else occurs
+    (``occurs``: their ``candidates.occurrences``)."""
+    occurs = occurrences(fn, names, exprs) if occurs is None else occurs
     template = {}
     for b in fn.blocks:
         for ins, e in zip(b.instrs, occurs[b.label]):
@@ -260,7 +244,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # the facts' value names, known bytes (vf_store_gen), candidates, roots and spans
     inputs = function_inputs(fn, defined, readonly, returns, contents, global_sizes)
     known, names, exprs = inputs.known, inputs.names, inputs.exprs
-    occurs = _occurrences(fn, names, exprs)
+    occurs = inputs.occurrences
     template = _templates(fn, names, exprs, occurs)
     plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in, occurs)
     inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
@@ -349,7 +333,7 @@ def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inser
     temporary). Sound as a leaf template is: ANTIC_in[b] = Must, so nothing changes ``e`` (nor
     ``e'``, built on a part of ``e``'s leaves and memory) between the edge and ``e``'s
     occurrence."""
-    occurs = _occurrences(fn, names, exprs) if occurs is None else occurs
+    occurs = occurrences(fn, names, exprs) if occurs is None else occurs
     occurrence = {}
     for b in fn.blocks:
         for ins, e in zip(b.instrs, occurs[b.label]):
@@ -412,7 +396,7 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     computing some ``e`` (in the others the walk finds nothing: each ``e`` is None)."""
     walks = {}
     for b in fn.blocks:
-        occ = _block_occurrences(b, names, exprs_t) if occurs is None else occurs[b.label]
+        occ = block_occurrences(b, names, exprs_t) if occurs is None else occurs[b.label]
         if any(e in exprs_t for e in occ if e is not None):
             walks[b.label] = list(_walk(b, exprs_t, entry_avail[b.label] & reused, names,
                                         kills, stores, occ))
