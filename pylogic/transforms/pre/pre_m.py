@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from pylogic.collector import collector_paused
+from pylogic.flow.block_access import block_access
 from pylogic.flow.candidates import block_occurrences, candidate_expressions, occurrences
 from pylogic.flow.fits_extension import return_fits
 from pylogic.flow.known_bytes import function_contents
@@ -35,8 +36,8 @@ from pylogic.flow.value_flow_inputs import function_inputs
 from pylogic.flow.value_names import (MEMORY, leaf_copies, reads_memory, substituted,
                                       value_names)
 from pylogic.identity_cache import IdentityCache
-from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
-                              branch_targets, retargeted)
+from pylogic.ir.model import (TRUE_PREDICATES, Block, Br, Call, Function, Imm, Module, Mov, Reg,
+                              Store, branch_targets, retargeted)
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, LazyFreshNames
 from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
@@ -462,7 +463,12 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
     if not source:
         return fn, 0
     blocks = []
+    # (BlockAccess.registers leaves the constant registers out)
+    whole = not TRUE_PREDICATES.isdisjoint(source)
     for b in fn.blocks:
+        if not whole and block_access(b).registers.isdisjoint(source):
+            blocks.append(b)        # neither reads nor writes a copy (derived by leaf_copies)
+            continue
         out = []
         for ins in b.instrs:
             if isinstance(ins, Mov) and ins.dest in source:
