@@ -288,16 +288,16 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
             transfer[b.label] = (everything, 0, 0)
             continue
         keep, gen, exposed = everything, 0, 0
-        for k, ins in enumerate(b.instrs):
+        for ins, read, written in zip(b.instrs, access.reads, access.defs):
             reads = 0
-            for r in access.reads[k]:
+            for r in read:
                 reads |= bit.get(r, 0)
             if reads:
                 exposed |= reads & keep
                 bad |= reads & gen
             if memory and clobbers_memory(ins):     # every name built on a load goes stale
                 gen |= memory
-            for x in access.defs[k]:
+            for x in written:
                 made_stale = dependents.get(x, 0)
                 made_fresh = bit.get(x, 0) if ins.guard is None else 0
                 if made_fresh:
