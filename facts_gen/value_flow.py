@@ -35,8 +35,8 @@ from pylogic.flow.address_roots import ANY, is_global_root, written_root
 from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
 from pylogic.flow.spans import written_span
 from pylogic.flow.value_flow_inputs import function_inputs
-from pylogic.flow.value_names import MEMORY, expression_of, operand_text, reads_memory
-from pylogic.ir.model import Call, Function, Imm, Reg, Store
+from pylogic.flow.value_names import MEMORY, operand_text, reads_memory
+from pylogic.ir.model import Alloca, Call, Function, Imm, Reg, Store
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
 VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_operand_expr", "vf_occurs", "vf_kill",
@@ -90,23 +90,26 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
             out["vf_load_span"].extend((f, name, r, lo, hi) for r, s in sorted(by_root.items())
                                        if s is not None for lo, hi in sorted(s))
     built_on: set = set()           # (e, n): an occurrence of e reads a register named n
+    occurrences = inputs.occurrences
     for b in fn.blocks:
-        for idx, ins in enumerate(b.instrs):
+        for idx, (ins, e) in enumerate(zip(b.instrs, occurrences[b.label])):
+            killed = {x for r in ins.defs() for x in by_reg.get(r, ())}
+            memory = loads and isinstance(ins, _MEMORY_ROWS)
+            # a call kills divisions (pre.dl)
+            if e is None and not killed and not memory and not isinstance(ins, Call):
+                continue            # no row names it
             i = instr_id(b.label, idx)
-            named = isinstance(ins, Call)           # a call kills divisions (pre.dl)
-            if ins.guard is None:
-                found = expression_of(ins, names)
-                if found is not None and found[0] in exprs:
-                    out["vf_occurs"].append((f, i, found[0]))
-                    built_on |= {(found[0], names[a.name][0]) for a in ins.uses()
-                                 if isinstance(a, Reg) and a.name in names
-                                 and names[a.name][0] in exprs}
-                    named = True
-            killed = {e for r in ins.defs() for e in by_reg.get(r, ())}
-            if killed:
-                out["vf_kill"].extend((f, i, e) for e in sorted(killed))
+            named = isinstance(ins, Call)
+            if e is not None:
+                out["vf_occurs"].append((f, i, e))
+                built_on |= {(e, names[a.name][0]) for a in ins.uses()
+                             if isinstance(a, Reg) and a.name in names
+                             and names[a.name][0] in exprs}
                 named = True
-            if loads and _memory_rows(f, i, ins, inputs, globs, wide, out):
+            if killed:
+                out["vf_kill"].extend((f, i, x) for x in sorted(killed))
+                named = True
+            if memory and _memory_rows(f, i, ins, inputs, globs, wide, out):
                 named = True
             if named:               # the instr row of an instruction the rows above name
                 out["vf_instr"].append((f, i, b.label, idx, ins.opcode))
@@ -117,6 +120,11 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
         out["vf_store_over"].extend((f, i, r) for i, n in wide for r in sorted(globs)
                                     if r in sizes and n > sizes[r])
     return {name: got for name, got in out.items() if got}
+
+
+#: the instructions ``_memory_rows`` may give rows of: a clobber (``clobbers_memory``: a store or
+#: a call) or a write of known bytes (``KnownBytes.generated``: an alloca, a store or a call)
+_MEMORY_ROWS = (Alloca, Store, Call)
 
 
 def _memory_rows(f: str, i: str, ins, inputs, globs: set, wide: list,

@@ -48,12 +48,24 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=No
     and ``returns``, when the caller remembers it (``FunctionInputs.stored``).
 
     References: pathfinder.md §4.1 (generators = users, Def 4.1), §6.3.1.4."""
+    return candidates_and_occurrences(fn, names, returns, known, defs, store_gen)[0]
+
+
+def candidates_and_occurrences(fn: Function, names: Optional[dict] = None, returns=None,
+                               known: Optional[KnownBytes] = None,
+                               defs: Optional[dict] = None, store_gen=None
+                               ) -> tuple[dict, dict[str, tuple]]:
+    """``(candidate_expressions, occurrences)`` of ``fn`` from one walk naming each
+    instruction (``FunctionInputs`` asks for both; issue #28 item 1)."""
     names = value_names(fn) if names is None else names
+    computed: dict[str, list] = {}      # block -> the expression each instruction computes
     seen: dict[str, list] = {}
     where: dict[str, list[str]] = {}
     stored: dict[str, list[str]] = {}
     for b in fn.blocks:
+        row = computed[b.label] = []
         for ins in b.instrs:
+            row.append(None)
             if ins.guard is not None:
                 continue
             if known is not None:
@@ -68,6 +80,7 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=No
                 continue
             found = expression_of(ins, names)
             if found is not None:
+                row[-1] = found[0]
                 seen.setdefault(found[0], [found[1], found[2]])
                 where.setdefault(found[0], []).append(b.label)
     for e, blocks in stored.items():
@@ -82,4 +95,22 @@ def candidate_expressions(fn: Function, names: Optional[dict] = None, returns=No
             if blocks[0] not in cyclic:
                 continue
         out[name] = tuple(seen[name])
-    return out
+    return out, {label: tuple(e if e in out else None for e in row)
+                 for label, row in computed.items()}
+
+
+def block_occurrences(block, names: dict, exprs: dict) -> tuple:
+    """The candidate expression (a key of ``exprs``) each instruction of ``block`` computes
+    unguarded (``expression_of`` under ``names``), else None, in order."""
+    row = []
+    for ins in block.instrs:
+        found = expression_of(ins, names) if ins.guard is None else None
+        row.append(found[0] if found is not None and found[0] in exprs else None)
+    return tuple(row)
+
+
+def occurrences(fn: Function, names: dict, exprs: dict) -> dict[str, tuple]:
+    """``{block: block_occurrences}`` of every block of ``fn``: what the value-flow facts
+    (``vf_occurs``) and PRE(M)'s walks read of each instruction (``FunctionInputs.occurrences``
+    has it from ``candidates_and_occurrences`` for both; issue #28 item 1)."""
+    return {b.label: block_occurrences(b, names, exprs) for b in fn.blocks}

@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Optional
 
 from pylogic.flow.address_roots import memory_roots
-from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.candidates import candidates_and_occurrences
 from pylogic.flow.definitions import definitions
 from pylogic.flow.known_bytes import KnownBytes
 from pylogic.flow.spans import load_spans, memory_offsets, object_sizes, roots_of_spans
@@ -78,8 +78,17 @@ class FunctionInputs:
     def exprs(self) -> dict:
         """``candidate_expressions`` (on first use: PRE(M)'s load translation asks for the other
         inputs of a function it rewrote, which the next step's facts then reuse)."""
-        return candidate_expressions(self.fn, self.names, self.asked, self.known, self.defs,
-                                     self.stored)
+        return self._candidates[0]
+
+    @cached_property
+    def occurrences(self) -> dict:
+        """``candidates.occurrences``: the candidate each instruction computes, per block."""
+        return self._candidates[1]
+
+    @cached_property
+    def _candidates(self) -> tuple:
+        return candidates_and_occurrences(self.fn, self.names, self.asked, self.known, self.defs,
+                                          self.stored)
 
     def stored(self, ins) -> list[str]:
         """``store_generated(ins)`` under these names, definitions and ``asked``, remembered per

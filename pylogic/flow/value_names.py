@@ -167,6 +167,7 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
     while define:
         names: dict = {}
         bad: set = set()
+        found: dict = {}        # register -> expression_of(its definition, names)
 
         def name(r: str, visiting: set):
             if r in names:
@@ -182,7 +183,9 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
             if isinstance(ins, Mov):
                 out = parts[0]
             else:
-                out = compose_name(op_and_args(ins)[0], parts)
+                op = op_and_args(ins)[0]
+                out = compose_name(op, parts)
+                found[r] = (out[0], op, out[1])
                 if isinstance(ins, Load) and MEMORY not in out[1]:
                     out = (out[0], out[1] + (MEMORY,))
             if len(out[0]) > MAX_NAME:
@@ -195,6 +198,9 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
         if not bad:
             bad = _stale_reads(fn, names, succ)
         if not bad:
+            # the definitions' expressions are named as expression_of names them (their operands'
+            # names, ins.uses() in op_and_args' order): kept for it, not composed again
+            _EXPRESSIONS.put(names, {id(define[r]): (define[r], got) for r, got in found.items()})
             return names
         for r in bad:
             del define[r]
@@ -282,16 +288,16 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
             transfer[b.label] = (everything, 0, 0)
             continue
         keep, gen, exposed = everything, 0, 0
-        for k, ins in enumerate(b.instrs):
+        for ins, read, written in zip(b.instrs, access.reads, access.defs):
             reads = 0
-            for r in access.reads[k]:
+            for r in read:
                 reads |= bit.get(r, 0)
             if reads:
                 exposed |= reads & keep
                 bad |= reads & gen
             if memory and clobbers_memory(ins):     # every name built on a load goes stale
                 gen |= memory
-            for x in access.defs[k]:
+            for x in written:
                 made_stale = dependents.get(x, 0)
                 made_fresh = bit.get(x, 0) if ins.guard is None else 0
                 if made_fresh:

@@ -56,12 +56,17 @@ def safe_loads(block: Block, globals_: dict, count: Counter) -> set[int]:
 
 def drop_dead_safe_loads(fn: Function, globals_: dict) -> tuple[Function, int]:
     """``fn`` without its safe loads whose destination is never read; and how many went."""
-    count = Counter(r for b in fn.blocks for i in b.instrs for r in i.defs())
     read = {a.name for b in fn.blocks for i in b.instrs for a in i.uses() if isinstance(a, Reg)}
     read |= {i.guard for b in fn.blocks for i in b.instrs if i.guard is not None}
     read |= set(fn.params)
+    count = None
     blocks, dropped = [], 0
     for b in fn.blocks:
+        if not any(isinstance(i, Load) and i.dest not in read for i in b.instrs):
+            blocks.append(b)            # no load nobody reads (most blocks)
+            continue
+        if count is None:
+            count = Counter(r for c in fn.blocks for i in c.instrs for r in i.defs())
         gone = {k for k in safe_loads(b, globals_, count) if b.instrs[k].dest not in read}
         dropped += len(gone)
         blocks.append(dataclasses.replace(

@@ -25,18 +25,19 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from pylogic.collector import collector_paused
-from pylogic.flow.candidates import candidate_expressions
+from pylogic.flow.block_access import block_access
+from pylogic.flow.candidates import block_occurrences, candidate_expressions, occurrences
 from pylogic.flow.fits_extension import return_fits
 from pylogic.flow.known_bytes import function_contents
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.readonly_globals import readonly_globals
 from pylogic.flow.spans import spares, write_summary
 from pylogic.flow.value_flow_inputs import function_inputs
-from pylogic.flow.value_names import (MEMORY, expression_of, leaf_copies, reads_memory,
-                                      substituted, value_names)
+from pylogic.flow.value_names import (MEMORY, leaf_copies, reads_memory, substituted,
+                                      value_names)
 from pylogic.identity_cache import IdentityCache
-from pylogic.ir.model import (Block, Br, Call, Function, Imm, Module, Mov, Reg, Store,
-                              branch_targets, retargeted)
+from pylogic.ir.model import (TRUE_PREDICATES, Block, Br, Call, Function, Imm, Module, Mov, Reg,
+                              Store, branch_targets, retargeted)
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import FreshNames, LazyFreshNames
 from pylogic.transforms.pre.dead_loads import drop_dead_safe_loads
@@ -159,32 +160,16 @@ def _stored_value(ins, e: str, known=None):
     return ins.value
 
 
-def _occurrences(fn: Function, names: dict, exprs: dict) -> dict[str, tuple]:
-    """``{block: (e or None per instruction)}``: the candidate expression each unguarded
-    instruction computes (``expression_of``), once for the walks, the templates and the operand
-    plans of a function (each asked every instruction; issue #28 item 1)."""
-    return {b.label: _block_occurrences(b, names, exprs) for b in fn.blocks}
-
-
-def _block_occurrences(block: Block, names: dict, exprs: dict) -> tuple:
-    """``_occurrences`` of one block."""
-    row = []
-    for ins in block.instrs:
-        found = expression_of(ins, names) if ins.guard is None else None
-        row.append(found[0] if found is not None and found[0] in exprs else None)
-    return tuple(row)
-
-
 def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, stores=None,
           occurs: Optional[tuple] = None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
     with ``available`` the expressions whose temporary is valid at the block's entry; a store
     makes the loads it generates available (``t = mov v`` after it). ``occurs``: the block's
-    ``_occurrences`` under candidates including ``exprs``."""
+    ``candidates.occurrences`` under candidates including ``exprs``."""
     kills = kills or _KillIndex(exprs)
     avail = set(available)
     if occurs is None:
-        occurs = _block_occurrences(block, names, exprs)
+        occurs = block_occurrences(block, names, exprs)
     for ins, e in zip(block.instrs, occurs):
         if e is not None and e not in exprs:
             e = None
@@ -235,8 +220,8 @@ def insertion_templates(fn: Function, returns=None, known=None) -> tuple[dict, d
 
 def _templates(fn: Function, names: dict, exprs: dict, occurs: Optional[dict] = None) -> dict:
     """``insertion_templates``' third part, from the names and candidates already computed
-    (``occurs``: their ``_occurrences``)."""
-    occurs = _occurrences(fn, names, exprs) if occurs is None else occurs
+    (``occurs``: their ``candidates.occurrences``)."""
+    occurs = occurrences(fn, names, exprs) if occurs is None else occurs
     template = {}
     for b in fn.blocks:
         for ins, e in zip(b.instrs, occurs[b.label]):
@@ -260,7 +245,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     # the facts' value names, known bytes (vf_store_gen), candidates, roots and spans
     inputs = function_inputs(fn, defined, readonly, returns, contents, global_sizes)
     known, names, exprs = inputs.known, inputs.names, inputs.exprs
-    occurs = _occurrences(fn, names, exprs)
+    occurs = inputs.occurrences
     template = _templates(fn, names, exprs, occurs)
     plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in, occurs)
     inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
@@ -296,9 +281,13 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     needed, walks = _needed_store_copies(fn, exprs_t, entry_avail, reused, names, kills_t,
                                          stores, inserts, edge_uses, occurs)
     blocks, replaced = [], 0
+    copied = {label for label, _, _ in needed}
     for b in fn.blocks:
+        if b.label not in walks and b.label not in copied:
+            blocks.append(b)            # computes no e, copies no stored value
+            continue
         out, out_index = [], []
-        for ins, e, held in walks[b.label]:
+        for ins, e, held in walks.get(b.label) or [(ins, None, False) for ins in b.instrs]:
             if e is None:
                 out.append(ins)
                 # store-to-load forwarding: the stored value is the load's (vf_store_gen),
@@ -345,7 +334,7 @@ def _operand_plans(fn: Function, names: dict, exprs: dict, template: dict, inser
     temporary). Sound as a leaf template is: ANTIC_in[b] = Must, so nothing changes ``e`` (nor
     ``e'``, built on a part of ``e``'s leaves and memory) between the edge and ``e``'s
     occurrence."""
-    occurs = _occurrences(fn, names, exprs) if occurs is None else occurs
+    occurs = occurrences(fn, names, exprs) if occurs is None else occurs
     occurrence = {}
     for b in fn.blocks:
         for ins, e in zip(b.instrs, occurs[b.label]):
@@ -404,19 +393,30 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     carries to a computation of ``e`` that reuses the temporary, before any other write of it
     or kill of ``e`` (a backward "needed" analysis over blocks; an insertion of ``e`` on an edge
     writes the temporary). Only those stores get ``t = mov value``. ``walks``: block -> its
-    ``_walk`` as a list, which the rewrite walks again (issue #28 item 1)."""
-    events = {}                          # block -> [(index, e, "use" | "gen" | "kill")]
+    ``_walk`` as a list, which the rewrite walks again (issue #28 item 1), for the blocks
+    computing some ``e`` (in the others the walk finds nothing: each ``e`` is None)."""
     walks = {}
     for b in fn.blocks:
+        occ = block_occurrences(b, names, exprs_t) if occurs is None else occurs[b.label]
+        if any(e in exprs_t for e in occ if e is not None):
+            walks[b.label] = list(_walk(b, exprs_t, entry_avail[b.label] & reused, names,
+                                        kills, stores, occ))
+    generators = {b.label: [(k, g) for k, ins in enumerate(b.instrs)
+                            for g in stores(ins, exprs_t)] for b in fn.blocks}
+    if not any(generators.values()):
+        return set(), walks             # no store generates a reused load: none to copy
+    events = {}                          # block -> [(index, e, "use" | "gen" | "kill" | "store")]
+    for b in fn.blocks:
         ev = []
-        walk = walks[b.label] = list(_walk(b, exprs_t, entry_avail[b.label] & reused, names,
-                                           kills, stores,
-                                           None if occurs is None else occurs[b.label]))
+        at = defaultdict(list)
+        for k, g in generators[b.label]:
+            at[k].append(g)
+        walk = walks.get(b.label) or [(ins, None, False) for ins in b.instrs]
         for k, (ins, e, held) in enumerate(walk):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))
             ev.extend((k, x, "kill") for x in kills(ins))
-            ev.extend((k, g, "store") for g in stores(ins, exprs_t))
+            ev.extend((k, g, "store") for g in at.get(k, ()))
         events[b.label] = ev
     first = {}
     for label, ev in events.items():
@@ -463,7 +463,12 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
     if not source:
         return fn, 0
     blocks = []
+    # (BlockAccess.registers leaves the constant registers out)
+    whole = not TRUE_PREDICATES.isdisjoint(source)
     for b in fn.blocks:
+        if not whole and block_access(b).registers.isdisjoint(source):
+            blocks.append(b)        # neither reads nor writes a copy (derived by leaf_copies)
+            continue
         out = []
         for ins in b.instrs:
             if isinstance(ins, Mov) and ins.dest in source:

@@ -105,9 +105,24 @@ class _Graph:
 
     def acyclic(self, within: set) -> bool:
         """Whether the subgraph on ``within`` has no cycle (no self loop, every component one
-        block)."""
-        return not any(w == v for v in within for w in self.succ[v]) and \
-            all(len(c) == 1 for c in self.components(within))
+        block): Kahn's topological sort removes every node (a yes or no, so not built on the
+        components' order; ``fix_loop`` asks once per candidate header, issue #28 item 1)."""
+        indegree = dict.fromkeys(within, 0)
+        for v in within:
+            for w in self.succ[v]:
+                if w in indegree:
+                    indegree[w] += 1
+        ready = [v for v, d in indegree.items() if d == 0]
+        removed = 0
+        while ready:
+            v = ready.pop()
+            removed += 1
+            for w in self.succ[v]:
+                if w in indegree:
+                    indegree[w] -= 1
+                    if indegree[w] == 0:
+                        ready.append(w)
+        return removed == len(indegree)
 
 
 def multi_entry_loop(fn: Function) -> Optional[tuple[set, set]]:
