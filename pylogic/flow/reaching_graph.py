@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.flow.block_access import block_access
@@ -44,6 +44,9 @@ from pylogic.ir.cfg import reverse_postorder, strongly_connected
 from pylogic.ir.model import Function
 
 __all__ = ["ReachingGraph", "reaching_graph"]
+
+#: a merge node ``single`` was not asked about yet
+_UNASKED = object()
 
 
 @dataclass
@@ -56,7 +59,9 @@ class ReachingGraph:
     operands: list
     reads: dict
     users: list
-    _leaves: list            # merge node j -> up to two of the definitions it reaches
+    #: merge node -> the one definition it stands for, None when several (``single``: filled
+    #: when asked; most merge nodes never are, issue #28 item 1)
+    _single: dict = field(default_factory=dict)
 
     def at(self, site: tuple, reg: str) -> Optional[int]:
         """The node of ``reg`` read by the instruction at ``site``; None when it does not read
@@ -64,11 +69,42 @@ class ReachingGraph:
         return self.reads.get(site, {}).get(reg)
 
     def single(self, node: int) -> Optional[int]:
-        """The one definition ``node`` stands for, or None when it stands for several."""
-        if node < len(self.defs):
+        """The one definition ``node`` stands for, or None when it stands for several. A walk
+        of the merge nodes behind ``node`` until a second definition; every merge node stands
+        for at least one (its block is reached from the entry, whose start has the entry's
+        value), so when the walk finds one only, each node it passed stands for that one."""
+        n_defs = len(self.defs)
+        if node < n_defs:
             return node
-        got = self._leaves[node - len(self.defs)]
-        return got[0] if len(got) == 1 else None
+        memo = self._single
+        got = memo.get(node, _UNASKED)
+        if got is not _UNASKED:
+            return got
+        operands, found, seen, stack = self.operands, None, {node}, [node]
+        while stack:
+            for o in operands[stack.pop() - n_defs]:
+                if o < n_defs:
+                    if found is None:
+                        found = o
+                    elif o != found:
+                        memo[node] = None
+                        return None
+                elif o not in seen:
+                    got = memo.get(o, _UNASKED)
+                    if got is _UNASKED:
+                        seen.add(o)
+                        stack.append(o)
+                    elif got is None:
+                        memo[node] = None
+                        return None
+                    elif found is None:
+                        found = got
+                    elif got != found:
+                        memo[node] = None
+                        return None
+        for m in seen:
+            memo[m] = found
+        return found
 
     def leaves(self, node: int) -> set:
         """Every definition ``node`` stands for (what ``reaching_definitions`` gives its
@@ -86,11 +122,13 @@ class ReachingGraph:
         return out
 
 
-def reaching_graph(fn: Function) -> ReachingGraph:
+def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
     """The reaching-definitions graph (module docstring) of ``fn``; blocks the entry's state
-    never flows to get no reads, as in ``reaching_definitions``."""
+    never flows to get no reads, as in ``reaching_definitions``. ``order``: ``fn``'s
+    ``reverse_postorder`` when the caller has it (``simplify``'s rounds keep the CFG)."""
     blocks = fn.block_map()
-    order = reverse_postorder(fn)
+    if order is None:
+        order = reverse_postorder(fn)
     defs, instr_ids, edge_ids = number_definitions(fn, set(order))
     n_defs = len(defs)
     entry_id = {}               # the entry definitions come first (``number_definitions``)
@@ -99,7 +137,7 @@ def reaching_graph(fn: Function) -> ReachingGraph:
             break
         entry_id[d.reg] = i
     if not order:
-        return ReachingGraph(defs, [], {}, [[] for _ in defs], [])
+        return ReachingGraph(defs, [], {}, [[] for _ in defs])
     entry = order[0]
     exits = {label: block_exits(blocks, label) for label in order}
     live, todo = {entry}, [entry]           # the blocks the entry's state flows to
@@ -232,27 +270,5 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                 got.append(n_defs + j)
             else:
                 users[o] = [n_defs + j]
-    return ReachingGraph(defs, operands, reads, users, _capped_leaves(operands, n_defs, users))
+    return ReachingGraph(defs, operands, reads, users)
 
-
-def _capped_leaves(operands: list, n_defs: int, users: list) -> list:
-    """Per merge node, up to two of the definitions it reaches (a fixpoint over the graph, each
-    node growing at most twice)."""
-    leaves: list = [()] * len(operands)
-    work = list(range(len(operands)))
-    while work:
-        j = work.pop()
-        got = leaves[j]
-        if len(got) >= 2:
-            continue
-        new = got
-        for o in operands[j]:
-            for x in ((o,) if o < n_defs else leaves[o - n_defs]):
-                if x not in new:
-                    new += (x,)
-            if len(new) >= 2:
-                break
-        if new != got:
-            leaves[j] = new[:2]
-            work.extend(u - n_defs for u in users[n_defs + j])
-    return leaves

@@ -88,6 +88,7 @@ from pylogic.flow.known_bytes import contents_bytes, load_value, readonly_conten
 from pylogic.flow.nonzero import NonZero, nonzero_fold
 from pylogic.flow.stable import stable_operand
 from pylogic.identity_cache import IdentityCache
+from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64, with_operands)
@@ -671,9 +672,10 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
     values = None
+    order = reverse_postorder(fn)       # no round changes a branch target (or the entry)
     while rounds < MAX_ROUNDS:
         rounds += 1
-        values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes)
+        values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes, order)
         values.solve()
         fn, n = _rewrite_round(fn, values, rules)
         if not n:
@@ -692,7 +694,7 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
         values = None
     if reads is not None:
         if values is None:          # the last round changed fn
-            values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes)
+            values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes, order)
             values.solve()
         else:                       # a round changed nothing: fn is its own fixpoint
             _SIMPLIFIED.put(fn, (reads, return_bits(values)))
