@@ -421,6 +421,11 @@ class FunctionValues:
         node_bits, consts = self.node_bits, self._const_slots
         slots = []
         for a in ins.uses():
+            if reads is not None and type(a) is Reg:    # most operands: a reaching node (the
+                node = reads.get(a.name)                # constant registers have none)
+                if node is not None:
+                    slots.append(node)
+                    continue
             node, got = self._operand_source(a, reads)
             if node is not None:
                 slots.append(node)

@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.flow.block_access import block_access
-from pylogic.flow.reaching import block_exits, number_definitions, writes_kill
+from pylogic.flow.reaching import block_exits, block_writes, numbered_writes
 from pylogic.ir.cfg import reverse_postorder, strongly_connected
-from pylogic.ir.model import Function
+from pylogic.ir.model import TRUE_PREDICATES, Function, PredDefine
 
 __all__ = ["ReachingGraph", "reaching_graph"]
 
@@ -129,13 +129,10 @@ def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
     blocks = fn.block_map()
     if order is None:
         order = reverse_postorder(fn)
-    defs, instr_ids, edge_ids = number_definitions(fn, set(order))
+    defs, registers, first, edge_ids = numbered_writes(fn, set(order))
     n_defs = len(defs)
-    entry_id = {}               # the entry definitions come first (``number_definitions``)
-    for i, d in enumerate(defs):
-        if d.kind != "entry":
-            break
-        entry_id[d.reg] = i
+    # the entry definitions come first, one per register in ``registers``' order
+    entry_id = dict(zip(registers, range(len(registers))))
     if not order:
         return ReachingGraph(defs, [], {}, [[] for _ in defs])
     entry = order[0]
@@ -182,17 +179,20 @@ def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
         access = block_access(block)
         table: Optional[dict] = {} if access.first_exit < last[label] else None
         k = 0
+        i = first[label]        # the id of the block's next write (``numbered_writes``)
+        instrs = block.instrs
         for regs_read, ds in zip(access.read_registers, access.defs):
             if regs_read:
                 reads[(label, k)] = {r: cur[r] if r in cur else start(label, r)
                                      for r in regs_read}
             if ds:
-                kills = writes_kill(block.instrs[k])
+                ins = instrs[k]
+                kills = ins.guard is None and type(ins) is not PredDefine    # ``writes_kill``
                 for d in ds:
-                    i = instr_ids.get((label, k, d))
-                    if i is None:
+                    if d in TRUE_PREDICATES:        # not numbered
                         continue
                     node = i if kills else merge([cur[d] if d in cur else start(label, d), i])
+                    i += 1
                     cur[d] = node
                     if table is None:
                         continue
@@ -227,8 +227,8 @@ def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
 
     # ---- block-local registers (module docstring)
     home: dict = {}             # register -> its one block, or None (several / read elsewhere)
-    for label, k, r in instr_ids:
-        if label in live:
+    for label in live_order:
+        for _label, _k, r in block_writes(blocks[label])[0]:
             home[r] = label if home.get(r, label) == label else None
     for (p, _t), eqs in edge_ids.items():
         if p in live:
