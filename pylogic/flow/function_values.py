@@ -593,7 +593,16 @@ class FunctionValues:
                     elif len(writes[site]) > 1:
                         v = kb.UNKNOWN
                     for i in ids:
-                        set_def_bits(i, v)
+                        if users[i]:
+                            set_def_bits(i, v)
+                            continue
+                        # ``set_def_bits`` without the call: most definitions no merge node
+                        # joins (a call per definition was a tenth of ``solve``, issue #28)
+                        node_bits[i] = v
+                        for j in readers[i]:
+                            if executable[site_block[j]] and not pending[j]:
+                                pending[j] = True
+                                work.append(j)
             idle = [i for site in def_sites if executable[site_block[site]]
                     for i in site_defs[site] if node_bits[i] is None]
             for i in idle:
