@@ -595,24 +595,33 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
     counts per register, a definition deleted when none of its destinations is read, its reads
     uncounted (deletion is monotone, so any order reaches the rounds' result; one pass instead
     of one per round of deletions, issue #28 item 1)."""
+    blocks = fn.blocks
     reads: Counter = Counter()          # register -> how many reads of it are left
+    for b in blocks:                    # ``block_access``: what each instruction reads, writes
+        reads.update(chain.from_iterable(block_access(b).reads))
+    work = []                           # the pure definitions none of whose registers is read
+    for bi, b in enumerate(blocks):
+        for k, ds in enumerate(block_access(b).defs):
+            if ds:
+                for d in ds:
+                    if reads.get(d):
+                        break
+                else:
+                    if _is_pure(b.instrs[k]):
+                        work.append((bi, k, ds))
+    if not work:                # most later rounds: nothing dead, no writers needed
+        return fn, 0
     writers: dict = {}                  # register -> [(block, index, its defs)] of pure definitions
-    candidates = []
-    for bi, b in enumerate(fn.blocks):
-        access = block_access(b)        # the registers each instruction reads and writes
-        reads.update(chain.from_iterable(access.reads))
-        for k, (ins, ds) in enumerate(zip(b.instrs, access.defs)):
+    for bi, b in enumerate(blocks):
+        for k, (ins, ds) in enumerate(zip(b.instrs, block_access(b).defs)):
             if ds and _is_pure(ins):
                 site = (bi, k, ds)
-                candidates.append(site)
                 for d in ds:
                     got = writers.get(d)
                     if got is None:
                         writers[d] = [site]
                     else:
                         got.append(site)
-    blocks = fn.blocks
-    work = [site for site in candidates if not any(reads.get(d) for d in site[2])]
     dead: set = set()
     while work:
         bi, k, ds = work.pop()
