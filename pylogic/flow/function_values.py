@@ -564,11 +564,17 @@ class FunctionValues:
                 if how is None:
                     how = compiled[site] = self._compile(instrs[site], reads_at[site])
                 slots, fixed, op = how
-                if len(slots) == 2:         # most instructions: no list of operands built
+                arity = len(slots)
+                if arity == 2:              # most instructions: no list of operands built
                     x, y = node_bits[slots[0]], node_bits[slots[1]]
                     if x is None or y is None:
                         continue
                     new = fixed if fixed is not None else x if op is None else transfer(op, x, y)
+                elif arity == 1:            # copies, loads, unary operations
+                    x = node_bits[slots[0]]
+                    if x is None:
+                        continue
+                    new = fixed if fixed is not None else x if op is None else transfer(op, x)
                 else:
                     ops = [node_bits[j] for j in slots]
                     if None in ops:

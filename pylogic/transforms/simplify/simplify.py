@@ -554,9 +554,9 @@ _REWRITTEN = frozenset(_RULES)
 def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
     view = values.at(None)      # one view, moved from instruction to instruction
 
-    def rewrite(label, k, ins):
+    def rewrite(label, k, ins):     # ``_rewrite(ins, view.to(site))``: only its classes asked
         values.here = site = (label, k)
-        return _rewrite(ins, view.to(site))
+        return _RULES[type(ins)](ins, view.to(site))
     return _rewrite_each(fn, rewrite, rules, _REWRITTEN)
 
 
