@@ -74,7 +74,8 @@ def block_access(block: Block) -> BlockAccess:
     """``block``'s ``BlockAccess``, derived once per block object (``Block.derived``: it lives as
     long as the block; an ``IdentityCache`` lookup per block and build cost more than the
     derivation saved)."""
-    return block.derived("_access", _access)
+    got = block.__dict__.get("_access")     # ``Block.derived`` without its call when kept
+    return block.derived("_access", _access) if got is None else got
 
 
 def derive_access(old: Block, new: Block, kept: tuple, replaced: tuple = ()) -> BlockAccess:

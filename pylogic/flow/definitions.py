@@ -56,9 +56,17 @@ def single_definitions(fn: Function) -> dict[str, Instr]:
     """``{register: its definition}`` for registers written once, unguarded (identical copies
     of one definition, as in blocks pre-mr duplicated, count as one). One dict per function
     object, shared by every caller: read it, never change it."""
-    return _SINGLE.get_or_compute(fn, lambda: {
-        r: ds[0] for r, ds in definitions(fn).items() if ds[0] is not None
-        and ds[0].guard is None and all(_same(d, ds[0]) for d in ds[1:])})
+    return _SINGLE.get_or_compute(fn, lambda: _single(definitions(fn)))
+
+
+def _single(defs: Definitions) -> dict[str, Instr]:
+    out = {}
+    for r, ds in defs.items():
+        first = ds[0]
+        if first is not None and first.guard is None and (
+                len(ds) == 1 or all(_same(d, first) for d in ds[1:])):
+            out[r] = first
+    return out
 
 
 def _same(a: Optional[Instr], b: Instr) -> bool:

@@ -23,6 +23,7 @@ from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_memory import known_loads
 from pylogic.flow.reaching_graph import reaching_graph
 from pylogic.identity_cache import IdentityCache
+from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (TRUE_PREDICATES, Call, Cmp, CondBr, Function, Imm, Instr, Load, Mov,
                               PredDefine, Reg, Select, BinOp, UnOp, branch_targets)
 
@@ -156,8 +157,10 @@ class FunctionValues:
 
     def __init__(self, fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
                  returns: Optional[dict] = None, defined: Optional[set] = None,
-                 global_sizes: Optional[dict] = None):
+                 global_sizes: Optional[dict] = None, order: Optional[list] = None):
         self.fn = fn
+        # ``reverse_postorder(fn)``: given by a caller whose rounds keep the CFG (simplify)
+        self.order = reverse_postorder(fn) if order is None else order
         self.readonly = readonly or {}
         self.returns = returns or {}    # defined function -> known bits of what it returns
         self.defined = defined      # names of the module's defined functions (None: unknown)
@@ -212,11 +215,14 @@ class FunctionValues:
         self.here: Optional[tuple] = None       # (block, index) of the instruction rewritten
         # flow-sensitive: the definitions reaching each read, as a graph with one node per
         # merge point (flow.reaching_graph), and the known bits of each definition and merge node
-        self.reaching = reaching_graph(fn)
+        self.reaching = reaching_graph(fn, self.order)
         self.fn_blocks = fn.block_map()
         # known bits per node of ``self.reaching`` (definitions, then merge nodes; None: no value
         # yet), then the constant operands ``_compile`` adds during ``solve``
         self.node_bits: list = [None] * (len(self.reaching.defs) + len(self.reaching.operands))
+        # after ``solve``: how it evaluated each instruction (by number: ``_site_index`` of its
+        # block plus its index; ``_instrs``), None for one it never evaluated
+        self._compiled: Optional[list] = None
 
     def _dominates(self, b: str, k: int, ub: str, uk: int) -> bool:
         if b == ub:
@@ -266,10 +272,24 @@ class FunctionValues:
         """``(evaluate(ins, site), ops)``: ``ops`` the bits of its operands in ``uses()`` order,
         each what ``operand`` gives (after ``solve``: a register with no reaching node has its
         bits then), when the result is not None, else None."""
+        node_bits = self.node_bits
+        if site is not None and self._compiled is not None:
+            at = self._site_index.get(site[0])
+            how = None if at is None else self._compiled[at + site[1]]
+            if how is not None and self._instrs[at + site[1]] is ins \
+                    and self._no_value_slot not in how[0]:
+                # the slots ``solve`` read them from: a reaching node, a constant, a parameter's
+                # bits (each what ``operand`` gives now); not a register without a node, which
+                # had no value then and has its definitions' join now (``_compile``)
+                slots, fixed, op = how
+                ops = [node_bits[j] for j in slots]
+                if None in ops:
+                    return None, None
+                return (fixed if fixed is not None else ops[0] if op is None else
+                        kb.transfer(op, *ops)), ops
         # each operand's bits as ``operand`` gives them, its reaching node looked up once
         # (issue #28 item 1: the check and ``operand`` had each asked ``reaching.at``)
         reads = self.reaching.reads.get(site) if site is not None else None
-        node_bits = self.node_bits
         ops = []
         for a in ins.uses():
             node, got = self._operand_source(a, reads)
@@ -401,6 +421,11 @@ class FunctionValues:
         node_bits, consts = self.node_bits, self._const_slots
         slots = []
         for a in ins.uses():
+            if reads is not None and type(a) is Reg:    # most operands: a reaching node (the
+                node = reads.get(a.name)                # constant registers have none)
+                if node is not None:
+                    slots.append(node)
+                    continue
             node, got = self._operand_source(a, reads)
             if node is not None:
                 slots.append(node)
@@ -539,11 +564,17 @@ class FunctionValues:
                 if how is None:
                     how = compiled[site] = self._compile(instrs[site], reads_at[site])
                 slots, fixed, op = how
-                if len(slots) == 2:         # most instructions: no list of operands built
+                arity = len(slots)
+                if arity == 2:              # most instructions: no list of operands built
                     x, y = node_bits[slots[0]], node_bits[slots[1]]
                     if x is None or y is None:
                         continue
                     new = fixed if fixed is not None else x if op is None else transfer(op, x, y)
+                elif arity == 1:            # copies, loads, unary operations
+                    x = node_bits[slots[0]]
+                    if x is None:
+                        continue
+                    new = fixed if fixed is not None else x if op is None else transfer(op, x)
                 else:
                     ops = [node_bits[j] for j in slots]
                     if None in ops:
@@ -568,7 +599,16 @@ class FunctionValues:
                     elif len(writes[site]) > 1:
                         v = kb.UNKNOWN
                     for i in ids:
-                        set_def_bits(i, v)
+                        if users[i]:
+                            set_def_bits(i, v)
+                            continue
+                        # ``set_def_bits`` without the call: most definitions no merge node
+                        # joins (a call per definition was a tenth of ``solve``, issue #28)
+                        node_bits[i] = v
+                        for j in readers[i]:
+                            if executable[site_block[j]] and not pending[j]:
+                                pending[j] = True
+                                work.append(j)
             idle = [i for site in def_sites if executable[site_block[site]]
                     for i in site_defs[site] if node_bits[i] is None]
             for i in idle:
@@ -585,7 +625,9 @@ class FunctionValues:
                 forced.add(b)
                 for t in self._successors(blocks[b], forced) - self.executable:
                     reach(t)
+        self._no_value_slot = self._const_slots.get(_NO_VALUE)
         del self._const_slots
+        self._compiled, self._site_index, self._instrs = compiled, offset, instrs
         for r in self.params:
             self.bits[r] = self.param_bits(r)
 
@@ -665,7 +707,7 @@ class FunctionValues:
                 return self.operand(a, site).constant
             self._known_loads = known_loads(self.fn, self.reaching_def_site, constant,
                                                     self.readonly, self.defined,
-                                                    self.global_sizes)
+                                                    self.global_sizes, self.order)
         return self._known_loads
 
     def site_leader(self, a, site: tuple):

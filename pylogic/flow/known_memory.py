@@ -68,7 +68,7 @@ _MISSING = object()
 
 def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                 readonly: dict, defined: Optional[set],
-                global_sizes: Optional[dict] = None) -> dict:
+                global_sizes: Optional[dict] = None, order: Optional[list] = None) -> dict:
     """``{(label, index): value}`` for the loads of ``fn`` that read known bytes of an alloca or a
     global (``global_sizes``: name -> bytes of the module's globals; a global's bytes are unknown
     at the entry and become known by the writes above).
@@ -78,7 +78,7 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
     ``constant(operand, site)``: its value there when known, else None; ``readonly``: the
     contents of the module's read-only globals (``known_bytes.readonly_contents``);
     ``defined``: names of functions the module defines (None: unknown, so no call is taken for
-    a builtin).
+    a builtin); ``order``: ``fn``'s ``reverse_postorder`` when the caller has it.
 
     References: LLVM 14 GVN.cpp / MemoryDependenceAnalysis (AnalyzeLoadFromClobberingMemInst);
     docs/pir.md (alloca's zeroed bytes, load, store)."""
@@ -164,7 +164,8 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
             return {}
         return _write(state, x, off, got[0], sizes[x])
 
-    order = reverse_postorder(fn)
+    if order is None:
+        order = reverse_postorder(fn)
     index = {b: i for i, b in enumerate(order)}
     into = {order[0]: {}}
     work, queued = [0], {order[0]}

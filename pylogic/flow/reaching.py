@@ -48,7 +48,8 @@ from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (BRANCHING_CLASSES, TRUE_PREDICATES, Block, Cmp, CondBr, Function,
                               Imm, Instr, Mov, PredDefine, Reg, branch_targets)
 
-__all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "block_exits",
+__all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "numbered_writes",
+           "block_writes", "block_exits",
            "read_registers", "writes_kill", "block_taken"]
 
 #: registers that always read 1 and are never defined
@@ -166,20 +167,35 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
     equalities of their final ``cbr``s. Returns ``(defs, instr_ids, edge_ids)``:
     ``instr_ids[(label, index, register)]`` the id of that write, ``edge_ids[(from, to)]`` the
     ``[(register, id)]`` that edge establishes. ``reaching_definitions`` and
-    ``flow.reaching_graph`` share the numbering."""
+    ``flow.reaching_graph`` share the numbering (``numbered_writes``)."""
+    defs, _registers, first, edge_ids = numbered_writes(fn, reachable)
+    instr_ids: dict = {}
+    for b in fn.blocks:
+        if b.label in first:
+            keys = b.derived("_writes", _block_writes)[0]
+            instr_ids.update(zip(keys, range(first[b.label], first[b.label] + len(keys))))
+    return defs, instr_ids, edge_ids
+
+
+def numbered_writes(fn: Function, reachable: set) -> tuple[list, list, dict, dict]:
+    """``number_definitions``' numbering as ``(defs, registers, first, edge_ids)``: the entry
+    definitions are ``registers`` (sorted) in order, ``first[label]`` the id of the first write
+    of a ``reachable`` block (the writes of ``block_writes(block)[0]`` are numbered from it in
+    order); no dict of every write (``flow.reaching_graph`` numbers them in its walk, issue #28
+    item 1)."""
     defs: list = []
     regs = set(fn.params)
     for b in fn.blocks:
         regs.update(block_access(b).registers)
     regs.difference_update(_CONSTANT_REGS)
-    defs.extend(map(_entry_def, sorted(regs)))
-    instr_ids: dict = {}
+    registers = sorted(regs)
+    defs.extend(map(_entry_def, registers))
+    first: dict = {}
     for b in fn.blocks:
         if b.label not in reachable:
             continue
-        keys, writes = b.derived("_writes", _block_writes)
-        instr_ids.update(zip(keys, range(len(defs), len(defs) + len(keys))))
-        defs.extend(writes)
+        first[b.label] = len(defs)
+        defs.extend(b.derived("_writes", _block_writes)[1])
     edge_ids: dict = {}
     for b in fn.blocks:
         if b.label not in reachable:
@@ -190,7 +206,12 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
                 ids.append((r, len(defs)))
                 defs.append(_new_def(Def, ("edge", r, (b.label, t), v)))
             edge_ids[(b.label, t)] = ids
-    return defs, instr_ids, edge_ids
+    return defs, registers, first, edge_ids
+
+
+def block_writes(block: Block) -> tuple:
+    """``(keys, defs)`` of ``block``'s writes (``_block_writes``), kept per block object."""
+    return block.derived("_writes", _block_writes)
 
 
 #: ``Def`` from its four fields without the named tuple's ``__new__`` (a Python function: half

@@ -35,15 +35,18 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.flow.block_access import block_access
-from pylogic.flow.reaching import block_exits, number_definitions, writes_kill
+from pylogic.flow.reaching import block_exits, block_writes, numbered_writes
 from pylogic.ir.cfg import reverse_postorder, strongly_connected
-from pylogic.ir.model import Function
+from pylogic.ir.model import TRUE_PREDICATES, Function, PredDefine
 
 __all__ = ["ReachingGraph", "reaching_graph"]
+
+#: a merge node ``single`` was not asked about yet
+_UNASKED = object()
 
 
 @dataclass
@@ -56,7 +59,9 @@ class ReachingGraph:
     operands: list
     reads: dict
     users: list
-    _leaves: list            # merge node j -> up to two of the definitions it reaches
+    #: merge node -> the one definition it stands for, None when several (``single``: filled
+    #: when asked; most merge nodes never are, issue #28 item 1)
+    _single: dict = field(default_factory=dict)
 
     def at(self, site: tuple, reg: str) -> Optional[int]:
         """The node of ``reg`` read by the instruction at ``site``; None when it does not read
@@ -64,11 +69,42 @@ class ReachingGraph:
         return self.reads.get(site, {}).get(reg)
 
     def single(self, node: int) -> Optional[int]:
-        """The one definition ``node`` stands for, or None when it stands for several."""
-        if node < len(self.defs):
+        """The one definition ``node`` stands for, or None when it stands for several. A walk
+        of the merge nodes behind ``node`` until a second definition; every merge node stands
+        for at least one (its block is reached from the entry, whose start has the entry's
+        value), so when the walk finds one only, each node it passed stands for that one."""
+        n_defs = len(self.defs)
+        if node < n_defs:
             return node
-        got = self._leaves[node - len(self.defs)]
-        return got[0] if len(got) == 1 else None
+        memo = self._single
+        got = memo.get(node, _UNASKED)
+        if got is not _UNASKED:
+            return got
+        operands, found, seen, stack = self.operands, None, {node}, [node]
+        while stack:
+            for o in operands[stack.pop() - n_defs]:
+                if o < n_defs:
+                    if found is None:
+                        found = o
+                    elif o != found:
+                        memo[node] = None
+                        return None
+                elif o not in seen:
+                    got = memo.get(o, _UNASKED)
+                    if got is _UNASKED:
+                        seen.add(o)
+                        stack.append(o)
+                    elif got is None:
+                        memo[node] = None
+                        return None
+                    elif found is None:
+                        found = got
+                    elif got != found:
+                        memo[node] = None
+                        return None
+        for m in seen:
+            memo[m] = found
+        return found
 
     def leaves(self, node: int) -> set:
         """Every definition ``node`` stands for (what ``reaching_definitions`` gives its
@@ -86,20 +122,19 @@ class ReachingGraph:
         return out
 
 
-def reaching_graph(fn: Function) -> ReachingGraph:
+def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
     """The reaching-definitions graph (module docstring) of ``fn``; blocks the entry's state
-    never flows to get no reads, as in ``reaching_definitions``."""
+    never flows to get no reads, as in ``reaching_definitions``. ``order``: ``fn``'s
+    ``reverse_postorder`` when the caller has it (``simplify``'s rounds keep the CFG)."""
     blocks = fn.block_map()
-    order = reverse_postorder(fn)
-    defs, instr_ids, edge_ids = number_definitions(fn, set(order))
+    if order is None:
+        order = reverse_postorder(fn)
+    defs, registers, first, edge_ids = numbered_writes(fn, set(order))
     n_defs = len(defs)
-    entry_id = {}               # the entry definitions come first (``number_definitions``)
-    for i, d in enumerate(defs):
-        if d.kind != "entry":
-            break
-        entry_id[d.reg] = i
+    # the entry definitions come first, one per register in ``registers``' order
+    entry_id = dict(zip(registers, range(len(registers))))
     if not order:
-        return ReachingGraph(defs, [], {}, [[] for _ in defs], [])
+        return ReachingGraph(defs, [], {}, [[] for _ in defs])
     entry = order[0]
     exits = {label: block_exits(blocks, label) for label in order}
     live, todo = {entry}, [entry]           # the blocks the entry's state flows to
@@ -144,17 +179,20 @@ def reaching_graph(fn: Function) -> ReachingGraph:
         access = block_access(block)
         table: Optional[dict] = {} if access.first_exit < last[label] else None
         k = 0
+        i = first[label]        # the id of the block's next write (``numbered_writes``)
+        instrs = block.instrs
         for regs_read, ds in zip(access.read_registers, access.defs):
             if regs_read:
                 reads[(label, k)] = {r: cur[r] if r in cur else start(label, r)
                                      for r in regs_read}
             if ds:
-                kills = writes_kill(block.instrs[k])
+                ins = instrs[k]
+                kills = ins.guard is None and type(ins) is not PredDefine    # ``writes_kill``
                 for d in ds:
-                    i = instr_ids.get((label, k, d))
-                    if i is None:
+                    if d in TRUE_PREDICATES:        # not numbered
                         continue
                     node = i if kills else merge([cur[d] if d in cur else start(label, d), i])
+                    i += 1
                     cur[d] = node
                     if table is None:
                         continue
@@ -189,8 +227,8 @@ def reaching_graph(fn: Function) -> ReachingGraph:
 
     # ---- block-local registers (module docstring)
     home: dict = {}             # register -> its one block, or None (several / read elsewhere)
-    for label, k, r in instr_ids:
-        if label in live:
+    for label in live_order:
+        for _label, _k, r in block_writes(blocks[label])[0]:
             home[r] = label if home.get(r, label) == label else None
     for (p, _t), eqs in edge_ids.items():
         if p in live:
@@ -232,27 +270,5 @@ def reaching_graph(fn: Function) -> ReachingGraph:
                 got.append(n_defs + j)
             else:
                 users[o] = [n_defs + j]
-    return ReachingGraph(defs, operands, reads, users, _capped_leaves(operands, n_defs, users))
+    return ReachingGraph(defs, operands, reads, users)
 
-
-def _capped_leaves(operands: list, n_defs: int, users: list) -> list:
-    """Per merge node, up to two of the definitions it reaches (a fixpoint over the graph, each
-    node growing at most twice)."""
-    leaves: list = [()] * len(operands)
-    work = list(range(len(operands)))
-    while work:
-        j = work.pop()
-        got = leaves[j]
-        if len(got) >= 2:
-            continue
-        new = got
-        for o in operands[j]:
-            for x in ((o,) if o < n_defs else leaves[o - n_defs]):
-                if x not in new:
-                    new += (x,)
-            if len(new) >= 2:
-                break
-        if new != got:
-            leaves[j] = new[:2]
-            work.extend(u - n_defs for u in users[n_defs + j])
-    return leaves

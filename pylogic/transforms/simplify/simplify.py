@@ -88,6 +88,7 @@ from pylogic.flow.known_bytes import contents_bytes, load_value, readonly_conten
 from pylogic.flow.nonzero import NonZero, nonzero_fold
 from pylogic.flow.stable import stable_operand
 from pylogic.identity_cache import IdentityCache
+from pylogic.ir.cfg import reverse_postorder
 from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64, with_operands)
@@ -553,9 +554,9 @@ _REWRITTEN = frozenset(_RULES)
 def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
     view = values.at(None)      # one view, moved from instruction to instruction
 
-    def rewrite(label, k, ins):
+    def rewrite(label, k, ins):     # ``_rewrite(ins, view.to(site))``: only its classes asked
         values.here = site = (label, k)
-        return _rewrite(ins, view.to(site))
+        return _RULES[type(ins)](ins, view.to(site))
     return _rewrite_each(fn, rewrite, rules, _REWRITTEN)
 
 
@@ -594,24 +595,33 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
     counts per register, a definition deleted when none of its destinations is read, its reads
     uncounted (deletion is monotone, so any order reaches the rounds' result; one pass instead
     of one per round of deletions, issue #28 item 1)."""
+    blocks = fn.blocks
     reads: Counter = Counter()          # register -> how many reads of it are left
+    for b in blocks:                    # ``block_access``: what each instruction reads, writes
+        reads.update(chain.from_iterable(block_access(b).reads))
+    work = []                           # the pure definitions none of whose registers is read
+    for bi, b in enumerate(blocks):
+        for k, ds in enumerate(block_access(b).defs):
+            if ds:
+                for d in ds:
+                    if reads.get(d):
+                        break
+                else:
+                    if _is_pure(b.instrs[k]):
+                        work.append((bi, k, ds))
+    if not work:                # most later rounds: nothing dead, no writers needed
+        return fn, 0
     writers: dict = {}                  # register -> [(block, index, its defs)] of pure definitions
-    candidates = []
-    for bi, b in enumerate(fn.blocks):
-        access = block_access(b)        # the registers each instruction reads and writes
-        reads.update(chain.from_iterable(access.reads))
-        for k, (ins, ds) in enumerate(zip(b.instrs, access.defs)):
+    for bi, b in enumerate(blocks):
+        for k, (ins, ds) in enumerate(zip(b.instrs, block_access(b).defs)):
             if ds and _is_pure(ins):
                 site = (bi, k, ds)
-                candidates.append(site)
                 for d in ds:
                     got = writers.get(d)
                     if got is None:
                         writers[d] = [site]
                     else:
                         got.append(site)
-    blocks = fn.blocks
-    work = [site for site in candidates if not any(reads.get(d) for d in site[2])]
     dead: set = set()
     while work:
         bi, k, ds = work.pop()
@@ -671,9 +681,10 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
     values = None
+    order = reverse_postorder(fn)       # no round changes a branch target (or the entry)
     while rounds < MAX_ROUNDS:
         rounds += 1
-        values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes)
+        values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes, order)
         values.solve()
         fn, n = _rewrite_round(fn, values, rules)
         if not n:
@@ -692,7 +703,7 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
         values = None
     if reads is not None:
         if values is None:          # the last round changed fn
-            values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes)
+            values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes, order)
             values.solve()
         else:                       # a round changed nothing: fn is its own fixpoint
             _SIMPLIFIED.put(fn, (reads, return_bits(values)))
