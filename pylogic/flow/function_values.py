@@ -213,6 +213,9 @@ class FunctionValues:
         # register -> known bits; after ``solve`` each filled when first read (``_RegisterBits``)
         self.bits: _RegisterBits = _RegisterBits()
         self.here: Optional[tuple] = None       # (block, index) of the instruction rewritten
+        # SSA register -> the ``BinOp`` a rewrite earlier in this round made of its definition
+        # (equal to it: ``simplify`` combines constants through it, issue #28 item 1)
+        self.rewritten: dict = {}
         # flow-sensitive: the definitions reaching each read, as a graph with one node per
         # merge point (flow.reaching_graph), and the known bits of each definition and merge node
         self.reaching = reaching_graph(fn, self.order)

@@ -320,8 +320,12 @@ def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
                     return _mov(ins, inner.b, f"{op}-{inner_op}")
     if cb is not None and op in ("and", "or", "xor", "add", "sub", "shl"):
         # constants combined through an SSA value (InstCombine's reassociation of constants):
-        # the inner instruction may then die; never more evaluations than before
+        # the inner instruction may then die; never more evaluations than before. Through its
+        # definition as this round rewrote it (``values.rewritten``), so a chain x1 = x0 + c1,
+        # x2 = x1 + c2, ... reaches x0 in one round, not one round per halving of its links
         inner = values.ssa_def(a)
+        if type(inner) is BinOp:
+            inner = values.rewritten.get(values.leader(a).name, inner)
         if isinstance(inner, BinOp) and isinstance(inner.b, Imm) \
                 and _stable_since(values, inner.a, a) and inner.guard is None:
             c1, x = inner.b.value, inner.a
@@ -553,10 +557,14 @@ _REWRITTEN = frozenset(_RULES)
 
 def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
     view = values.at(None)      # one view, moved from instruction to instruction
+    ssa, rewritten = values.ssa, values.rewritten
 
     def rewrite(label, k, ins):     # ``_rewrite(ins, view.to(site))``: only its classes asked
         values.here = site = (label, k)
-        return _RULES[type(ins)](ins, view.to(site))
+        got = _RULES[type(ins)](ins, view.to(site))
+        if got is not None and type(got[0]) is BinOp and ssa.get(ins.dest) is ins:
+            rewritten[ins.dest] = got[0]    # an SSA value's definition, rewritten to an equal one
+        return got
     return _rewrite_each(fn, rewrite, rules, _REWRITTEN)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import shutil
-from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -273,6 +272,26 @@ def test_a_register_read_before_its_only_write_is_not_treated_as_ssa():
     before, after, _ = simplified(READ_BEFORE_WRITTEN)
     assert "cmp.eq" in print_instr(_defs(after)["a"])
     assert compare_modules(before, after, [((0,), ())]).verdict == "identical"
+
+
+# csmith's array initialisers (``arrayinit.element``): a chain of address increments, each read
+CHAIN = "\n".join(["func main(x) {", "entry:", "    a0 = mov x"]
+                   + [f"    a{k} = {'sub' if k == 3 else 'add'} a{k - 1}, {-8 if k == 3 else 8}"
+                      for k in range(1, 11)]
+                   + [f"    print a{k}" for k in range(11)] + ["    ret 0", "}"])
+
+
+def test_a_chain_of_constants_combines_to_its_root_in_one_round():
+    """Each ``a_k = add a_{k-1}, 8`` combines through its operand's definition as this round
+    already rewrote it (``add a0, 8(k-1)``), so every link reaches a0 in the first round and
+    the second finds nothing (one round per halving of the chain before; issue #28 item 1)."""
+    before, after, record = simplified(CHAIN)
+    d = _defs(after)
+    assert [print_instr(d[f"a{k}"]) for k in (2, 3, 10)] == [
+        "a2 = add a0, 16", "a3 = add a0, 24", "a10 = add a0, 80"]
+    assert record.applied[0].rules == {"add-constants": 9} and record.applied[0].rounds == 2
+    for x in (0, -5, 2 ** 63 - 9):
+        assert compare_modules(before, after, [((x,), ())]).verdict == "identical"
 
 
 GUARDED = """
