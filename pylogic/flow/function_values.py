@@ -240,7 +240,7 @@ class FunctionValues:
         if isinstance(a, Imm):
             return kb.const(a.value)
         if isinstance(a, Reg):
-            if a.name in ("p0", "true"):
+            if a.name in TRUE_PREDICATES:
                 return kb.const(1)
             if site is not None:
                 got = self._reaching_bits(a.name, site)
@@ -385,7 +385,7 @@ class FunctionValues:
 
     def _no_value_yet(self, a, site: tuple) -> bool:
         """Operand ``a`` read at ``site`` has no known bits yet (optimistic start)."""
-        if not isinstance(a, Reg) or a.name in ("p0", "true"):
+        if not isinstance(a, Reg) or a.name in TRUE_PREDICATES:
             return False
         if self.reaching.at(site, a.name) is not None:
             return self._reaching_bits(a.name, site) is None

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pylogic.ir.model import (BINARY_OPS, RELATIONS, BinOp, Block, Br, Cmp, Imm, Input, Mov,
-                              PredDefine, PredDest, Print, Reg, Ret, UnOp)
+from pylogic.ir.model import (BINARY_OPS, RELATIONS, TRUE_PREDICATES, BinOp, Block, Br, Cmp, Imm,
+                              Input, Mov, PredDefine, PredDest, Print, Reg, Ret, UnOp)
 from pylogic.transforms.naming import FreshNames
 from pylogic.transforms.pcp.pssa import PSSA, TRUE, PSSAInstr, PSSAUnsupported, fpp_name
 
@@ -40,7 +40,7 @@ class _Names(FreshNames):
         return self.map[v]
 
     def pred(self, p: str) -> Optional[str]:
-        if p in ("p0", "true", TRUE):
+        if p in TRUE_PREDICATES or p == TRUE:
             return None
         key = ("pred", p)
         if key not in self.map:
