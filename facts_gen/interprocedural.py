@@ -332,7 +332,6 @@ _DECIDED: dict = {}
 DECIDED_KEPT = 1 << 12
 _STEPS = BodyCache(1 << 12)
 _PARTS = BodyCache(1 << 12)
-_CALLEES = BodyCache(1 << 12)
 
 
 def _arithmetic_steps(fn: Function) -> list[tuple]:
@@ -345,9 +344,7 @@ def _part(fn: Function, relpath: str, defined: frozenset) -> _FunctionPart:
     """``_function_part(fn, relpath, defined)``, computed once per function body and what else
     it reads (its file, name, parameters, which of its callees are defined: icbe's rounds add
     functions, its clones)."""
-    callees = _CALLEES.get_or_compute(fn, None, lambda: frozenset(
-        ins.callee for b in fn.blocks for ins in b.instrs if isinstance(ins, Call)))
-    return _PARTS.get_or_compute(fn, (relpath, fn.name, fn.params, callees & defined),
+    return _PARTS.get_or_compute(fn, (relpath, fn.name, fn.params, fn.callees() & defined),
                                  lambda: _function_part(fn, relpath, defined))
 
 

@@ -131,10 +131,9 @@ def _function_accesses(fn, names: frozenset):
 #: (an iterated pass's rounds keep the blocks they did not change: ``identity_cache.BodyCache``)
 _ACCESSES = BodyCache(1 << 12)
 _COPIES = IdentityCache(1 << 14)
-#: a function body's callees and its ``_function_cell_facts``, kept by body and what else they
-#: read (``memory_cell_facts``: the module's cells, the function's own accesses of them, its
+#: a function body's ``_function_cell_facts``, kept by body and what else they read
+#: (``memory_cell_facts``: the module's cells, the function's own accesses of them, its
 #: callees' writes, main's initial bytes)
-_CALLEES = BodyCache(1 << 12)
 _PARTS = BodyCache(1 << 12)
 
 
@@ -212,8 +211,7 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
         f = function_id(relpath, fn.name)
         accesses = tuple(sorted(mine_named.get(fn.name, ())))
         used = {cell for _, cell in accesses}
-        callees = _CALLEES.get_or_compute(fn, None, lambda: frozenset(
-            ins.callee for b in fn.blocks for ins in b.instrs if isinstance(ins, Call)))
+        callees = fn.callees()
         key = (relpath, fn.name, names, accesses, tuple((x, cells[x]) for x in sorted(used)),
                tuple((c, frozenset(writers[c])) for c in sorted(callees) if c in writers),
                tuple((x, cells[x], inits[cells[x][0]]) for x in names)

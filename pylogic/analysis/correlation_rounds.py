@@ -83,7 +83,7 @@ class CorrelationRounds:
         self.read = catalog.inputs_read(self.trace_outputs)
         self.engine_reads = self.read | set(SEEDS)
         self.families = families_for({r for r in relations if r in RELATIONS}
-                                     | self.read | set(SEEDS))
+                                     | self.engine_reads)
         self.engine = engine
         self._facts: Optional[dict] = None          # previous round's, per function
         self._module_facts: Optional[dict] = None

@@ -501,12 +501,6 @@ class FunctionValues:
             """Definition ``i`` now has bits ``v``: into the merge nodes it reaches, and the
             reads of every node that changed onto the worklist."""
             node_bits[i] = v
-            if not users[i]:        # most definitions: no merge node to join into
-                for site in readers[i]:
-                    if executable[site_block[site]] and not pending[site]:
-                        pending[site] = True
-                        work.append(site)
-                return
             stack = [i]
             while stack:
                 node = stack.pop()

@@ -172,7 +172,7 @@ def number_definitions(fn: Function, reachable: set) -> tuple[list, dict, dict]:
     instr_ids: dict = {}
     for b in fn.blocks:
         if b.label in first:
-            keys = b.derived("_writes", _block_writes)[0]
+            keys = block_writes(b)[0]
             instr_ids.update(zip(keys, range(first[b.label], first[b.label] + len(keys))))
     return defs, instr_ids, edge_ids
 
@@ -195,7 +195,7 @@ def numbered_writes(fn: Function, reachable: set) -> tuple[list, list, dict, dic
         if b.label not in reachable:
             continue
         first[b.label] = len(defs)
-        defs.extend(b.derived("_writes", _block_writes)[1])
+        defs.extend(block_writes(b)[1])
     edge_ids: dict = {}
     for b in fn.blocks:
         if b.label not in reachable:

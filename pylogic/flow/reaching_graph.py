@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from pylogic.flow.block_access import block_access
-from pylogic.flow.reaching import block_exits, block_writes, numbered_writes
+from pylogic.flow.reaching import block_exits, block_writes, numbered_writes, writes_kill
 from pylogic.ir.cfg import reverse_postorder, strongly_connected
-from pylogic.ir.model import TRUE_PREDICATES, Function, PredDefine
+from pylogic.ir.model import TRUE_PREDICATES, Function
 
 __all__ = ["ReachingGraph", "reaching_graph"]
 
@@ -187,7 +187,7 @@ def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
                                      for r in regs_read}
             if ds:
                 ins = instrs[k]
-                kills = ins.guard is None and type(ins) is not PredDefine    # ``writes_kill``
+                kills = writes_kill(ins)
                 for d in ds:
                     if d in TRUE_PREDICATES:        # not numbered
                         continue

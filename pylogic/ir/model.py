@@ -374,6 +374,15 @@ class Block:
         CFG walk asks again)."""
         return self.derived("_successors", _successors)
 
+    def callees(self) -> frozenset:
+        """The functions this block's calls name (``derived``: the passes' rounds ask for the
+        blocks they left alone again)."""
+        return self.derived("_callees", _callees)
+
+
+def _callees(block: Block) -> frozenset:
+    return frozenset(ins.callee for ins in block.instrs if isinstance(ins, Call))
+
 
 def _successors(block: Block) -> tuple[str, ...]:
     seen: dict[str, None] = {}
@@ -425,6 +434,10 @@ class Function:
 
     def block_map(self) -> dict[str, Block]:
         return {b.label: b for b in self.blocks}
+
+    def callees(self) -> frozenset:
+        """The functions this function's calls name (its blocks' ``callees``)."""
+        return frozenset().union(*(b.callees() for b in self.blocks))
 
     def instruction_count(self) -> int:
         """Static size: the instructions of every block (the passes' growth limits count it)."""

@@ -24,7 +24,7 @@ from tests.datalog.correlation_oracle import random_module
 
 def _cold(module) -> dict:
     """The facts with every cache emptied first."""
-    for cache in (extract._BODY_ROWS, interprocedural._PARTS, interprocedural._CALLEES,
+    for cache in (extract._BODY_ROWS, interprocedural._PARTS,
                   interprocedural._STEPS, interprocedural._FOLDED, memory_cells._ACCESSES,
                   memory_cells._COPIES, interprocedural._DECIDED):
         cache.clear()

@@ -277,8 +277,7 @@ def split_exits(module: Module, rows, *, wanted, origin: dict, allowance: int,
                                      cost))
         return dataclasses.replace(fn, blocks=tuple(blocks[x] for x in order)), None
     split, _ = rewrite_functions(module, wanted, rewrite)
-    called = {ins.callee for f in split.functions for b in f.blocks for ins in b.instrs
-              if isinstance(ins, Call)}
+    called = set().union(*(f.callees() for f in split.functions))
     clones = [p.clone for p in sp.plans.values() if p is not None]
     used = _closure(called, clones)
     return (dataclasses.replace(split, functions=split.functions + tuple(

@@ -259,8 +259,7 @@ def _finished(record: IcbeRecord, size: int, result: Module, budget: int):
 
 def _called(module: Module) -> set:
     """Names of the functions some call site of ``module`` calls."""
-    return {ins.callee for f in module.functions for b in f.blocks for ins in b.instrs
-            if isinstance(ins, Call)}
+    return set().union(*(f.callees() for f in module.functions))
 
 
 def _drop_uncalled(module: Module, cloned: set, called_before: set) -> tuple[Module, list]:
@@ -271,8 +270,7 @@ def _drop_uncalled(module: Module, cloned: set, called_before: set) -> tuple[Mod
     dropped = []
     candidates = set(cloned)
     while True:
-        called = {ins.callee for f in functions for b in f.blocks for ins in b.instrs
-                  if isinstance(ins, Call) and ins.callee != f.name}
+        called = set().union(*(f.callees() - {f.name} for f in functions))
         gone = [f for f in functions if f.name in candidates and f.name in called_before
                 and f.name not in called and f.name.lstrip("@") != "main" and not f.extern]
         if not gone:
@@ -280,8 +278,7 @@ def _drop_uncalled(module: Module, cloned: set, called_before: set) -> tuple[Mod
         for f in gone:
             functions.remove(f)
             dropped.append(Dropped(f.name, f.instruction_count()))
-            candidates |= {ins.callee for b in f.blocks for ins in b.instrs
-                           if isinstance(ins, Call)}
+            candidates |= f.callees()
     return dataclasses.replace(module, functions=tuple(functions)), dropped
 
 

@@ -160,6 +160,12 @@ def _stored_value(ins, e: str, known=None):
     return ins.value
 
 
+def _walked(walks: dict, block: Block) -> list:
+    """``block``'s ``_walk`` as ``_needed_store_copies`` kept it, or, for a block it did not walk
+    (it computes no candidate), each instruction with no expression, not held."""
+    return walks.get(block.label) or [(ins, None, False) for ins in block.instrs]
+
+
 def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, stores=None,
           occurs: Optional[tuple] = None):
     """For each instruction of ``block``: ``(ins, e or None, whether t holds e before it)``,
@@ -287,7 +293,7 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
             blocks.append(b)            # computes no e, copies no stored value
             continue
         out, out_index = [], []
-        for ins, e, held in walks.get(b.label) or [(ins, None, False) for ins in b.instrs]:
+        for ins, e, held in _walked(walks, b):
             if e is None:
                 out.append(ins)
                 # store-to-load forwarding: the stored value is the load's (vf_store_gen),
@@ -411,7 +417,7 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
         at = defaultdict(list)
         for k, g in generators[b.label]:
             at[k].append(g)
-        walk = walks.get(b.label) or [(ins, None, False) for ins in b.instrs]
+        walk = _walked(walks, b)
         for k, (ins, e, held) in enumerate(walk):
             if e is not None:
                 ev.append((k, e, "use" if held else "gen"))

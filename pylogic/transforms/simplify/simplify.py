@@ -89,7 +89,7 @@ from pylogic.flow.nonzero import NonZero, nonzero_fold
 from pylogic.flow.stable import stable_operand
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (RELATIONS, BinOp, Call, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
+from pylogic.ir.model import (RELATIONS, BinOp, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64, with_operands)
 from pylogic.ir.ops import REFLEXIVE, SWAPPED
@@ -253,16 +253,28 @@ def _rewrite_unop(ins: UnOp, values) -> Optional[tuple[Instr, str]]:
 _BOOL_COMPARES = frozenset((("ne", 0), ("eq", 1), ("gtu", 0), ("geu", 1), ("gt", 0), ("ge", 1)))
 
 
-def _rewrite_cmp(ins: Cmp, values) -> Optional[tuple[Instr, str]]:
+def _constant_or_same(ins, op: str, values) -> tuple[Optional[tuple[Instr, str]], tuple]:
+    """The first rules of a two-operand instruction (``Cmp``, ``BinOp``; ``op`` its relation or
+    operation): ``(rewrite, None)`` when its result is a constant or its operands are the same
+    value (``_SAME_OPERANDS``), else ``(None, its operands' known bits)``, as ``operand`` gives
+    them: ``evaluated``'s when it had them all."""
     result, ops = values.evaluated(ins)
     if result is not None and result.constant is not None:
-        return _mov(ins, Imm(result.constant), "constant")
-    op, a, b = ins.rel, ins.a, ins.b
-    if op in _SAME_OPERANDS and values.same(a, b):
+        return _mov(ins, Imm(result.constant), "constant"), None
+    a, b = ins.a, ins.b
+    if op in _SAME_OPERANDS and values.same(a, b):      # the cheap test first
         same = _SAME_OPERANDS[op]
-        return _mov(ins, a, f"{op}-same") if same == "x" else _mov(ins, Imm(same), f"{op}-same")
-    # the operands' bits as ``operand`` gives them: ``evaluated``'s when it had them all
-    ka, kbits = ops if ops is not None else (values.operand(a), values.operand(b))
+        return (_mov(ins, a, f"{op}-same") if same == "x" else
+                _mov(ins, Imm(same), f"{op}-same")), None
+    return None, ops if ops is not None else (values.operand(a), values.operand(b))
+
+
+def _rewrite_cmp(ins: Cmp, values) -> Optional[tuple[Instr, str]]:
+    op, a, b = ins.rel, ins.a, ins.b
+    got, bits = _constant_or_same(ins, op, values)
+    if got is not None:
+        return got
+    ka, kbits = bits
     decided = _decided_by_branch(ins, values)
     if decided is not None:
         return _mov(ins, Imm(decided), "cmp-dominating-branch")
@@ -277,14 +289,10 @@ def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
     if op in ("div", "rem"):
         if not values.operand(b).one:     # may be 0: a run-time error, left to happen
             return None
-    result, ops = values.evaluated(ins)
-    if result is not None and result.constant is not None:
-        return _mov(ins, Imm(result.constant), "constant")
-    if op in _SAME_OPERANDS and values.same(a, b):      # the cheap test first
-        same = _SAME_OPERANDS[op]
-        return _mov(ins, a, f"{op}-same") if same == "x" else _mov(ins, Imm(same), f"{op}-same")
-    # the operands' bits as ``operand`` gives them: ``evaluated``'s when it had them all
-    ka, kbits = ops if ops is not None else (values.operand(a), values.operand(b))
+    got, bits = _constant_or_same(ins, op, values)
+    if got is not None:
+        return got
+    ka, kbits = bits
     cb, ca = kbits.constant, ka.constant
     if cb is not None and op in _RIGHT_IDENTITY and (
             cb == _RIGHT_IDENTITY[op] or (op in ("shl", "shr", "sar") and cb % 64 == 0)):
@@ -729,15 +737,9 @@ _SIMPLIFIED = IdentityCache(256)
 def _reads(fn: Function, idom: dict, readonly, returns: dict, defined, global_sizes) -> tuple:
     """Everything ``simplify_function`` reads besides ``fn``: its arguments, of ``returns`` only
     the callees' bits (``FunctionValues.evaluate`` of a call)."""
-    callees = sorted(set().union(*(b.derived("_callees", _block_callees) for b in fn.blocks)))
+    callees = sorted(fn.callees())
     return (idom, readonly or {}, tuple((c, returns.get(c)) for c in callees), defined,
             global_sizes or {})
-
-
-def _block_callees(block) -> frozenset:
-    """The functions ``block`` calls, kept per block object (``Block.derived``: ``_reads`` asks
-    for every function each step, issue #28 item 1)."""
-    return frozenset(i.callee for i in block.instrs if type(i) is Call)
 
 
 def _callees_first(module: Module) -> list:
@@ -746,8 +748,7 @@ def _callees_first(module: Module) -> list:
     fns = {f.name: f for f in module.defined_functions()}
 
     def callees(name):
-        return iter(sorted(c for c in set().union(*(b.derived("_callees", _block_callees)
-                                                    for b in fns[name].blocks)) if c in fns))
+        return iter(sorted(c for c in fns[name].callees() if c in fns))
     order, seen = [], set()
     for root in fns:
         if root in seen:
