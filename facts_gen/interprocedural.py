@@ -275,8 +275,9 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     for (f, r), qs in pending.items():
         extra.setdefault(f, set()).update(q for q in qs if q not in queries)
     for (f, t), steps in sorted(rewriters.items()):
+        asked = sorted(pending.get((f, t), {}).items(), key=str)    # once, not once per step
         for i, a, fn in steps:
-            for q, depth in sorted(pending.get((f, t), {}).items(), key=str):
+            for q, depth in asked:
                 if depth >= REWRITE_DEPTH:
                     continue
                 new = fn(q)

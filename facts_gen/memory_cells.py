@@ -175,14 +175,17 @@ def _writers(module: Module, named: dict) -> dict[str, set[str]]:
     """``{function: cells it may store to, itself or through the defined functions it calls}``."""
     defined = {fn.name: fn for fn in module.defined_functions() if fn.blocks}
     own = {name: set() for name in defined}
-    calls = {name: set() for name in defined}
-    for name, fn in defined.items():
-        for b in fn.blocks:
-            for k, ins in enumerate(b.instrs):
-                if isinstance(ins, Store) and (name, b.label, k) in named:
-                    own[name].add(named[(name, b.label, k)])
-                elif isinstance(ins, Call) and ins.callee in defined:
-                    calls[name].add(ins.callee)
+    # the named accesses that are stores (``named``: far fewer than the module's instructions,
+    # which this walked every round of icbe; issue #28 item 1), and the defined callees of every
+    # call (``Block.callees``, kept per block)
+    maps: dict = {}
+    for (name, label, k), cell in named.items():
+        blocks = maps.get(name)
+        if blocks is None:
+            blocks = maps[name] = defined[name].block_map()
+        if isinstance(blocks[label].instrs[k], Store):
+            own[name].add(cell)
+    calls = {name: defined.keys() & fn.callees() for name, fn in defined.items()}
     changed = True
     while changed:                                   # transitive closure over the call graph
         changed = False

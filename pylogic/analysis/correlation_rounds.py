@@ -44,7 +44,7 @@ from facts_gen.interprocedural import READ_RELATIONS, parameter_positions, reada
 from facts_gen.naming import escape_field
 from pylogic.analysis import catalog
 from pylogic.analysis.run import analysis_groups, extract, run_analyses
-from pylogic.engines.rows import Rows, sort_rows
+from pylogic.engines.rows import Rows, sorted_distinct
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.ir.model import Module
 
@@ -165,8 +165,9 @@ class CorrelationRounds:
             else:
                 cols = SUMMARY_KEYED[r]
                 kept = [row for row in old[r] if tuple(row[k] for k in cols) in returns]
-            # in the engines' order (sorted): the rows of a whole-module run, row for row
-            out[r] = sort_rows(set(rows).union(kept))
+            # in the engines' order (sorted): the rows of a whole-module run, row for row (two
+            # sorted runs: the engine's rows and a subsequence of the last round's)
+            out[r] = sorted_distinct(rows + kept)
         return out
 
     def _remember(self, out: dict, facts: dict, per_function: dict, module_facts: dict,
