@@ -29,6 +29,10 @@ instruction (a write into an object of which nothing is known makes the written 
 * at a join, a byte is known when it is the same on every incoming edge (not the edge a ``cbr``
   on a literal, or on a register just set to one, never takes: ``reaching.constant_branch``).
 
+Only the objects some load's address resolves to are followed (``_loaded_objects``): the rules
+above change each object's bytes apart from the others', and what forgets everything does so
+whichever objects are followed.
+
 An address is resolved through the one definition reaching its read
 (``FunctionValues.reaching_def``):
 copies and ``add`` of a literal back to the alloca, so it is the object X allocated last (X
