@@ -307,7 +307,11 @@ def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
         for x, kx, m in ((a, ka, kbits), (b, kbits, ka)):
             if (~m.zero & ~kx.one & kb.M) == 0:
                 return _mov(ins, x, "or-known-bits")      # every bit m may set is one in x
+    # the SSA definitions of a and b, each asked once (the rules below asked ``ssa_def(a)`` up
+    # to three times: 38% of the calls were repeats, issue #28 item 1)
+    inner_a = inner_b = _UNASKED
     if op in ("add", "sub"):
+        inner_a, inner_b = values.ssa_def(a), values.ssa_def(b)
         # (x + y) - x = y, (x + y) - y = x, (x - y) + y = x, x - (x - y) = y: SSA values
         for outer, inner_op, cands in (("sub", "add", ((a, b, 0), (a, b, 1))),
                                        ("add", "sub", ((a, b, 0), (b, a, 0))),
@@ -315,7 +319,7 @@ def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
             if op != outer:
                 continue
             for into, other, pos in cands:
-                inner = values.ssa_def(into)
+                inner = inner_a if into is a else inner_b
                 if not (isinstance(inner, BinOp) and inner.op == inner_op):
                     continue
                 here = (_stable_since(values, inner.a, into)
@@ -331,7 +335,7 @@ def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
         # the inner instruction may then die; never more evaluations than before. Through its
         # definition as this round rewrote it (``values.rewritten``), so a chain x1 = x0 + c1,
         # x2 = x1 + c2, ... reaches x0 in one round, not one round per halving of its links
-        inner = values.ssa_def(a)
+        inner = inner_a = values.ssa_def(a) if inner_a is _UNASKED else inner_a
         if type(inner) is BinOp:
             inner = values.rewritten.get(values.leader(a).name, inner)
         if isinstance(inner, BinOp) and isinstance(inner.b, Imm) \
@@ -352,13 +356,13 @@ def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
         lo, hi = kb.signed_range(ka)
         if -abs(cb) < lo and hi < abs(cb):
             return _mov(ins, a, "rem-range")
-        inner = values.ssa_def(a)
+        inner = inner_a = values.ssa_def(a) if inner_a is _UNASKED else inner_a
         if isinstance(inner, BinOp) and inner.op == "rem" and isinstance(inner.b, Imm) \
                 and 0 < abs(inner.b.value) <= abs(cb):
             return _mov(ins, a, "rem-rem")
     if op in ("sar", "shr", "shl") and cb is not None:
         k = cb % 64
-        inner = values.ssa_def(a)
+        inner = values.ssa_def(a) if inner_a is _UNASKED else inner_a
         if isinstance(inner, BinOp) and isinstance(inner.b, Imm) and inner.b.value % 64 == k \
                 and stable_operand(values, inner.a):
             x = values.operand(inner.a)
@@ -368,14 +372,21 @@ def _rewrite_binop(ins: BinOp, values) -> Optional[tuple[Instr, str]]:
                 return _mov(ins, inner.a, "shr-shl")
             if op == "shl" and inner.op in ("shr", "sar") and x.zero & kb._low(k) == kb._low(k):
                 return _mov(ins, inner.a, f"shl-{inner.op}")
-    return _sub_of_sum(ins, values)
+    return _sub_of_sum(ins, values, inner_b)
 
 
-def _sub_of_sum(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
-    """``x - (x + c)`` = ``x - (c + x)`` = -c (SSA values; InstSimplify's X - (X + Y))."""
+#: an operand's SSA definition not asked yet (``_rewrite_binop``)
+_UNASKED = object()
+
+
+def _sub_of_sum(ins: Instr, values: FunctionValues,
+                inner=_UNASKED) -> Optional[tuple[Instr, str]]:
+    """``x - (x + c)`` = ``x - (c + x)`` = -c (SSA values; InstSimplify's X - (X + Y));
+    ``inner``: ``values.ssa_def(ins.b)`` when the caller asked it."""
     if not (isinstance(ins, BinOp) and ins.op == "sub"):
         return None
-    inner = values.ssa_def(ins.b)
+    if inner is _UNASKED:
+        inner = values.ssa_def(ins.b)
     if not (isinstance(inner, BinOp) and inner.op == "add"):
         return None
     for x, c in ((inner.a, inner.b), (inner.b, inner.a)):

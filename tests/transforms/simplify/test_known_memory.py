@@ -401,3 +401,98 @@ def test_a_rounds_values_are_freed_without_the_collector(text):
         if collecting:
             gc.enable()
     assert left == []
+
+
+# ---------------------------------------------------------------- only the loaded objects
+
+def _known(text: str, every: bool = False) -> dict:
+    """``known_loads`` of main in ``text`` (solved ``FunctionValues``); ``every``: following
+    every tracked object, not only those some load reads (the answers must be the same)."""
+    from unittest import mock
+
+    from pylogic.flow import known_memory
+    from pylogic.flow.function_values import FunctionValues
+    from tests.flow.test_function_values_solve import idom_of
+
+    module = parse_module(text, "t.pir")
+    fn = next(f for f in module.defined_functions() if f.name.lstrip("@") == "main")
+    values = FunctionValues(fn, idom_of(fn), defined={"main"},
+                            global_sizes={g.name: g.size for g in module.globals})
+    values.solve()
+    if not every:
+        return values.known_loads()
+    loaded = known_memory._loaded_objects
+    with mock.patch.object(known_memory, "_loaded_objects",
+                           lambda fn, resolve, sizes: loaded(fn, resolve, sizes) | set(sizes)):
+        return values.known_loads()
+
+
+def test_a_write_into_an_object_no_load_reads_still_forgets_what_it_must():
+    # q is never loaded: a store past its end or a memset of a negative length into it may
+    # write anything, so p's bytes are forgotten; a store inside it keeps them
+    text = """
+func main() {
+e:
+    p = alloca 8
+    q = alloca 8
+    store.4 p, 7
+    store.4 q, 1
+    a = load.4 p
+    r = add q, 6
+    store.4 r, 2
+    b = load.4 p
+    store.4 p, 7
+    call @memset(q, 0, -1)
+    c = load.4 p
+    print a
+    print b
+    print c
+    ret 0
+}
+extern func @memset(%a0, %a1, %a2)
+"""
+    got = _known(text)
+    assert sorted(got.values()) == [7] and got == _known(text, every=True)
+
+
+@st.composite
+def several_objects(draw):
+    """Two allocas and a global, only some of them loaded; stores and memsets into each, some
+    past the end or of a negative length, calls, and forward branches on inputs."""
+    n = draw(st.integers(1, 4))
+    objects = ("p", "q", "@g")
+    loaded = draw(st.sets(st.sampled_from(objects), max_size=2))
+    blocks = []
+    for k in range(n):
+        lines = ["p = alloca 8", "q = alloca 8"] if k == 0 else []
+        for j in range(draw(st.integers(1, 6))):
+            obj = draw(st.sampled_from(objects))
+            size = draw(st.sampled_from((1, 2, 4, 8)))
+            off = draw(st.integers(0, 10 - size))       # some past the end
+            addr = f"a{k}_{j}"
+            lines.append(f"{addr} = add {obj}, {off}")
+            kind = draw(st.sampled_from(("store", "store", "memset", "call", "load")))
+            if kind == "store":
+                lines.append(f"store.{size} {addr}, {draw(st.integers(-300, 300))}")
+            elif kind == "memset":
+                lines.append(f"call @memset({addr}, {draw(st.integers(0, 255))}, "
+                             f"{draw(st.sampled_from((size, -1)))})")
+            elif kind == "call":
+                lines.append("call @strlen(p)" if draw(st.booleans()) else "call @f()")
+            elif obj in loaded:
+                lines += [f"l{k}_{j} = load.{size} {addr}", f"print l{k}_{j}"]
+        if k == n - 1:
+            lines.append("ret 0")
+        else:
+            t, f = draw(st.integers(k + 1, n - 1)), draw(st.integers(k + 1, n - 1))
+            lines += [f"c{k} = input", f"cbr c{k}, b{t}, b{f}"]
+        blocks.append(f"b{k}:\n" + "\n".join(f"    {x}" for x in lines))
+    return ("func main() {\n" + "\n".join(blocks) + "\n}\n"
+            "global @g[8]\nextern func @memset(%a0, %a1, %a2)\nextern func @strlen(%a0)\n"
+            "extern func @f()\n")
+
+
+@settings(max_examples=150, deadline=None)
+@given(several_objects())
+def test_following_only_the_loaded_objects_gives_the_same_loads(text):
+    assert _known(text) == _known(text, every=True)
