@@ -1,5 +1,5 @@
-"""Instruction-level relations: instructions, operands, defs/uses, guards, predicate defines,
-comparisons, calls, memory operations, branches and annotations (docs/relations.md)."""
+"""Instruction-level relations: instructions, block sizes, operands, defs/uses, guards, predicate
+defines, comparisons, calls, memory operations, branches and annotations (docs/relations.md)."""
 from __future__ import annotations
 
 from pylogic.ir.model import (BRANCHING, Alloca, Call, Cmp, Function, GlobalAddr, Imm, Load,
@@ -7,8 +7,8 @@ from pylogic.ir.model import (BRANCHING, Alloca, Call, Cmp, Function, GlobalAddr
 from facts_gen.naming import instr_id
 
 #: Relations this module writes (datalog/schema.dl, "Instructions, operands, defs and uses").
-RELATIONS = ("param", "instr", "guard", "def", "use", "operand", "compare", "pdefine", "branch",
-             "call", "memory", "annotation")
+RELATIONS = ("param", "instr", "block_size", "guard", "def", "use", "operand", "compare", "pdefine",
+             "branch", "call", "memory", "annotation")
 
 
 def operand_kind(op) -> tuple[str, str]:
@@ -43,6 +43,7 @@ def instruction_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None
     operand, branch, compare = (out[n].append for n in ("operand", "branch", "compare"))
     call, memory, annotation = out["call"].append, out["memory"].append, out["annotation"]
     traits = _TRAITS
+    out["block_size"].extend((f, b.label, len(b.instrs)) for b in fn.blocks)
     for b in fn.blocks:
         label = b.label
         if b.annotations:

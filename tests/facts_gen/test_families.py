@@ -69,3 +69,14 @@ def test_kept_functions_alone_give_the_restricted_whole_extraction(examples):
             assert {r[0] for r in part["function"]} == ids
             tried += len(names) > len(wanted)
     assert tried
+
+
+def test_block_size_is_each_blocks_instruction_count(examples):
+    # correlation.dl finds a block's last instruction at index block_size - 1 (_qend, _csplit)
+    for module, relpath in examples:
+        facts = extract_module(module, relpath, families=("cfg", "instructions"))
+        last: dict = {}
+        for f, _i, b, k, _op in facts["instr"]:
+            last[f, b] = max(last.get((f, b), -1), k)
+        assert sorted(facts["block_size"]) == sorted((f, b, k + 1) for (f, b), k in last.items())
+        assert sorted(row[:2] for row in facts["block_size"]) == sorted(facts["block"])
