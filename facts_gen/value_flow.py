@@ -32,6 +32,7 @@ from typing import Optional
 
 from facts_gen.naming import instr_id
 from pylogic.flow.address_roots import ANY, is_global_root, written_root
+from pylogic.flow.block_access import block_access
 from pylogic.flow.memory_writes import clobbers_memory, writes_nothing, written_size
 from pylogic.flow.spans import written_span
 from pylogic.flow.value_flow_inputs import function_inputs
@@ -92,8 +93,10 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
     built_on: set = set()           # (e, n): an occurrence of e reads a register named n
     occurrences = inputs.occurrences
     for b in fn.blocks:
-        for idx, (ins, e) in enumerate(zip(b.instrs, occurrences[b.label])):
-            killed = {x for r in ins.defs() for x in by_reg.get(r, ())}
+        for idx, (ins, e, ds) in enumerate(zip(b.instrs, occurrences[b.label],
+                                               block_access(b).defs)):     # ds: ins.defs()
+            killed = {x for r in ds for x in by_reg.get(r, ())} \
+                if ds and not by_reg.keys().isdisjoint(ds) else ()
             memory = loads and isinstance(ins, _MEMORY_ROWS)
             # a call kills divisions (pre.dl)
             if e is None and not killed and not memory and not isinstance(ins, Call):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from pylogic.flow.block_access import block_access
 from pylogic.flow.definitions import single_definitions
 from pylogic.identity_cache import IdentityCache
 from pylogic.flow.memory_writes import memory_writer
@@ -73,11 +74,14 @@ def escaped_alloca_roots(fn: Function, defined: frozenset = frozenset()) -> dict
 def _alloca_roots(fn: Function, defined: frozenset) -> tuple[dict[str, str], set]:
     """``({register: the alloca register it is derived from}, {allocas whose address escapes})``
     (``address_roots``)."""
-    single = single_definitions(fn)
-    root = grow_roots(single, {r: r for r, ins in single.items() if isinstance(ins, Alloca)})
-    escaped = set()
+    root = alloca_roots(fn)
+    escaped: set = set()
+    if not root:
+        return root, escaped
     for b in fn.blocks:
-        for ins in b.instrs:
+        for ins, read in zip(b.instrs, block_access(b).reads):
+            if root.keys().isdisjoint(read):    # reads no rooted register (guard included)
+                continue
             for pos, a in enumerate(ins.uses()):
                 if not (isinstance(a, Reg) and a.name in root):
                     continue
@@ -92,27 +96,47 @@ def _alloca_roots(fn: Function, defined: frozenset) -> tuple[dict[str, str], set
     return root, escaped
 
 
+def alloca_roots(fn: Function) -> dict[str, str]:
+    """``{register: the alloca register it is derived from}`` (``grow_roots`` from the allocas
+    written once, unguarded), escaped or not. One dict per function object, shared by
+    ``address_roots``, ``memory_roots`` and ``KnownBytes`` (each grew it alike, issue #28 item 1):
+    read it, never change it."""
+    def compute():
+        single = single_definitions(fn)
+        return grow_roots(single, {r: r for r, ins in single.items() if isinstance(ins, Alloca)})
+    return _ALLOCA_ROOTS.get_or_compute(fn, compute)
+
+
+#: function -> its ``alloca_roots``
+_ALLOCA_ROOTS = IdentityCache(256)
+
+
 def grow_roots(single: dict[str, Instr], root: dict[str, str], base=lambda a: None) -> dict:
     """``root`` ({register: root}) extended to the ``single`` definitions that copy a rooted
     value or add/subtract an offset to one (pointer arithmetic stays inside its object);
     ``base``: the root of a non-register operand (a global's address), or None."""
     def of(a):
         return root.get(a.name) if isinstance(a, Reg) else base(a)
+    # each sweep goes over the definitions in order, as one over every definition would: the
+    # others (no copy, add or sub; rooted already) root nothing
+    todo = [(r, ins) for r, ins in single.items() if r not in root and (
+        isinstance(ins, Mov) or isinstance(ins, BinOp) and ins.op in ("add", "sub"))]
     changed = True
     while changed:
         changed = False
-        for r, ins in single.items():
-            if r in root:
-                continue
-            got = None
+        left = []
+        for r, ins in todo:
             if isinstance(ins, Mov):
                 got = of(ins.src)
-            elif isinstance(ins, BinOp) and ins.op in ("add", "sub"):
+            else:
                 ra, rb = of(ins.a), of(ins.b)
                 got = ra if rb is None else rb if ra is None and ins.op == "add" else None
             if got is not None:
                 root[r] = got
                 changed = True
+            else:
+                left.append((r, ins))
+        todo = left
     return root
 
 

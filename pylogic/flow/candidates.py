@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Optional
 
 from pylogic.flow.definitions import definitions
-from pylogic.flow.known_bytes import KnownBytes
+from pylogic.flow.known_bytes import WRITERS, KnownBytes
 from pylogic.flow.value_names import expression_of, store_generated, value_names
 from pylogic.ir.cfg import strongly_connected
 from pylogic.ir.model import Function, Store
@@ -68,7 +68,7 @@ def candidates_and_occurrences(fn: Function, names: Optional[dict] = None, retur
             row.append(None)
             if ins.guard is not None:
                 continue
-            if known is not None:
+            if known is not None and isinstance(ins, WRITERS):     # (generated: else empty)
                 for e in known.generated(ins):
                     stored.setdefault(e, []).append(b.label)
             if isinstance(ins, Store):

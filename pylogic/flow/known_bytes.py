@@ -41,8 +41,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Optional
 
-from pylogic.flow.address_roots import GLOBAL, global_roots, grow_roots
-from pylogic.flow.definitions import single_definitions
+from pylogic.flow.address_roots import GLOBAL, alloca_roots, global_roots
 from pylogic.identity_cache import IdentityCache
 from pylogic.flow.memory_writes import MEMORY_COPIES, MEMORY_SETS, builtin_called
 from pylogic.flow.readonly_globals import readonly_globals, written_globals
@@ -214,8 +213,9 @@ _CONTENTS = IdentityCache(16)
 MAX_KNOWN = 1 << 16
 
 
-#: the classes of the instructions ``memory_write`` can find a write in
-_WRITERS = (Alloca, Store, Call)
+#: the classes of the instructions ``memory_write`` can find a write in (``generated`` of any
+#: other is empty)
+WRITERS = (Alloca, Store, Call)
 
 
 class KnownBytes:
@@ -238,10 +238,8 @@ class KnownBytes:
         self.names = value_names(fn) if names is None else names
         self.defined = defined
         self.contents = contents or {}
-        single = single_definitions(fn)
-        allocas = {r: r for r, ins in single.items() if isinstance(ins, Alloca)}
-        self.allocas = set(allocas)
-        self.alloca_of = grow_roots(single, allocas)
+        self.alloca_of = alloca_roots(fn)
+        self.allocas = {r for r, a in self.alloca_of.items() if r == a}
         self.global_of = global_roots(fn)
         self.offsets = memory_offsets(fn)
         self._memo = IdentityCache()             # instruction -> generated
@@ -296,7 +294,7 @@ class KnownBytes:
         """``{load name: the value it reads}`` right after ``ins`` (an int, or a GlobalAddr
         for an 8-byte load of a relocated address), for the loads inside the bytes ``ins``
         writes."""
-        if not isinstance(ins, _WRITERS):
+        if not isinstance(ins, WRITERS):
             return {}           # no write (``memory_write``): asked of every instruction
         got = self._memo.get(ins)
         if got is not None:

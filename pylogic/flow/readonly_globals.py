@@ -101,15 +101,19 @@ def _scan_written(fn, defined: frozenset) -> frozenset[str]:
     written: set[str] = set()
     groots = global_roots(fn)
 
-    def root(a):
-        if isinstance(a, GlobalAddr):
-            return GLOBAL + a.name
-        return groots.get(a.name) if isinstance(a, Reg) else None
     for b in fn.blocks:
         for ins in b.instrs:
             for pos, a in enumerate(ins.uses()):
-                r = root(a)
-                if r is not None and not _only_reads(ins, pos, r, groots, defined):
+                kind = type(a)
+                if kind is GlobalAddr:
+                    r = GLOBAL + a.name
+                elif kind is Reg and groots:
+                    r = groots.get(a.name)
+                    if r is None:
+                        continue
+                else:
+                    continue
+                if not _only_reads(ins, pos, r, groots, defined):
                     written.add(r[len(GLOBAL):])
             if ins.guard in groots:         # a guard holding an address: followed nowhere
                 written.add(groots[ins.guard][len(GLOBAL):])

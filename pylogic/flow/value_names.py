@@ -66,6 +66,46 @@ def _text(part: tuple) -> str:
     return part[0]
 
 
+def _composed(op: str, parts: list) -> tuple[str, tuple]:
+    """``compose_name``, faster for one and two operands (``_value_names`` composes every
+    register's name): the leaves of one name are distinct already, so one operand's are kept
+    and a second's are appended where new, as ``dict.fromkeys`` orders them."""
+    if len(parts) == 1:
+        text, leaves = parts[0]
+        return f"{op}({text})", leaves
+    if len(parts) != 2:
+        return compose_name(op, parts)
+    (t0, l0), (t1, l1) = parts
+    if op in COMMUTATIVE and t1 < t0:       # sorted() keeps equal texts in order
+        t0, l0, t1, l1 = t1, l1, t0, l0
+    if len(l1) == 1:
+        if l1[0] not in l0:
+            l0 = l0 + l1
+    else:
+        new = [x for x in l1 if x not in l0]
+        if new:
+            l0 = l0 + tuple(new)
+    return f"{op}({t0},{t1})", l0
+
+
+#: op_and_args' op of a load, by (size, signed)
+_LOAD_OPS: dict = {}
+
+
+def _op_of(ins: Instr) -> str:
+    """``op_and_args(ins)[0]`` of an expression ``_value_names`` names."""
+    kind = type(ins)
+    if kind is BinOp or kind is UnOp:
+        return ins.op
+    if kind is Load:
+        key = ins.size, ins.signed
+        op = _LOAD_OPS.get(key)
+        if op is None:
+            op = _LOAD_OPS[key] = f"load.{ins.size}{'s' if ins.signed else 'u'}"
+        return op
+    return op_and_args(ins)[0]
+
+
 def op_and_args(ins: Instr):
     if isinstance(ins, BinOp):
         return ins.op, [ins.a, ins.b]
@@ -164,10 +204,13 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
     """
     define = _single_definitions(fn, keep)
     succ = {b.label: b.successors() for b in fn.blocks}
+    names: dict = {}
+    found: dict = {}            # register -> expression_of(its definition, names)
+    substitutes: dict = {}      # register -> the registers of define its name substituted
+    checked: set = set()        # registers whose present names passed _stale_reads
+    dropped = False             # whether a round dropped some register
     while define:
-        names: dict = {}
         bad: set = set()
-        found: dict = {}        # register -> expression_of(its definition, names)
 
         def name(r: str, visiting: set):
             if r in names:
@@ -177,16 +220,22 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
                 return r, (Reg(r),)
             visiting.add(r)
             ins = define[r]
-            parts = [name(a.name, visiting) if isinstance(a, Reg) and a.name in define
-                     else (operand_text(a), (a,)) for a in ins.uses()]
+            parts, inner = [], []
+            for a in ins.uses():
+                if type(a) is Reg and a.name in define:
+                    inner.append(a.name)
+                    parts.append(name(a.name, visiting))
+                else:
+                    parts.append((operand_text(a), (a,)))
             visiting.discard(r)
-            if isinstance(ins, Mov):
+            substitutes[r] = inner
+            if type(ins) is Mov:
                 out = parts[0]
             else:
-                op = op_and_args(ins)[0]
-                out = compose_name(op, parts)
+                op = _op_of(ins)
+                out = _composed(op, parts)
                 found[r] = (out[0], op, out[1])
-                if isinstance(ins, Load) and MEMORY not in out[1]:
+                if type(ins) is Load and MEMORY not in out[1]:
                     out = (out[0], out[1] + (MEMORY,))
             if len(out[0]) > MAX_NAME:
                 bad.add(r)
@@ -194,17 +243,72 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
             return out
 
         for r in define:
-            name(r, set())
+            if r not in names:
+                name(r, set())
         if not bad:
-            bad = _stale_reads(fn, names, succ)
+            # each register's bit is followed alone: a name checked before is checked again
+            # only when it changed
+            unchecked = {r: named for r, named in names.items() if r not in checked}
+            if unchecked:
+                bad = _stale_reads(fn, unchecked, succ)
+                checked.update(unchecked)
         if not bad:
+            # (a first round that finds nothing named its registers in that order already)
+            ordered = _naming_order(define, substitutes, names) if dropped else names
             # the definitions' expressions are named as expression_of names them (their operands'
             # names, ins.uses() in op_and_args' order): kept for it, not composed again
-            _EXPRESSIONS.put(names, {id(define[r]): (define[r], got) for r, got in found.items()})
-            return names
-        for r in bad:
-            del define[r]
+            _EXPRESSIONS.put(ordered, {id(define[r]): (define[r], found[r])
+                                       for r in ordered if r in found})
+            return ordered
+        _forget(bad, define, names, found, substitutes, checked)
+        dropped = True
     return {}
+
+
+def _forget(bad: set, define: dict, names: dict, found: dict, substitutes: dict,
+            checked: set) -> None:
+    """Drop the registers ``bad`` from ``define`` and forget the names built on them (those
+    substituting one of them, directly or not): naming the rest again from scratch gives every
+    other register the name it has (with no cycle left, a name depends only on the
+    registers it substitutes), so ``_value_names``' next round names only these again."""
+    users: dict = {}
+    for r, inner in substitutes.items():
+        for a in inner:
+            users.setdefault(a, []).append(r)
+    stack = list(bad)
+    stale = set(bad)
+    while stack:
+        for u in users.get(stack.pop(), ()):
+            if u not in stale:
+                stale.add(u)
+                stack.append(u)
+    for r in stale:
+        names.pop(r, None)
+        found.pop(r, None)
+        substitutes.pop(r, None)
+        checked.discard(r)
+    for r in bad:
+        del define[r]
+
+
+def _naming_order(define: dict, substitutes: dict, names: dict) -> dict:
+    """``names`` in the order one naming round from scratch over ``define`` makes them: each
+    register after those it substitutes, in ``define``'s order (the order the callers see)."""
+    ordered: dict = {}
+    for root in define:
+        if root in ordered:
+            continue
+        stack = [(root, iter(substitutes[root]))]
+        while stack:
+            r, todo = stack[-1]
+            for a in todo:
+                if a not in ordered:
+                    stack.append((a, iter(substitutes[a])))
+                    break
+            else:
+                stack.pop()
+                ordered[r] = names[r]
+    return ordered
 
 
 def _single_definitions(fn: Function, keep: frozenset) -> dict[str, Instr]:
@@ -215,8 +319,7 @@ def _single_definitions(fn: Function, keep: frozenset) -> dict[str, Instr]:
     last: dict[str, Instr] = {}         # the last definition of each register that counted
     single = []                         # unguarded instructions of one definition
     for b in fn.blocks:
-        for ins in b.instrs:
-            defs = ins.defs()
+        for ins, defs in zip(b.instrs, block_access(b).defs):     # each ins.defs()
             for r in defs:
                 prev = last.get(r)
                 if prev is not None and (prev is ins or without_annotations(prev) ==
@@ -230,9 +333,13 @@ def _single_definitions(fn: Function, keep: frozenset) -> dict[str, Instr]:
     for r, ins in single:
         if count[r] != 1 or r in keep:
             continue
-        if isinstance(ins, Mov) or op_and_args(ins)[0] is not None:
+        if type(ins) in _NAMED:
             define[r] = ins
     return define
+
+
+#: the instructions _value_names may name: a copy, or one ``op_and_args`` gives an op of
+_NAMED = frozenset({Mov, BinOp, UnOp, Cmp, Select, Load})
 
 
 def leaf_copies(fn: Function, leaves: frozenset) -> dict[str, Reg]:
@@ -282,6 +389,7 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
     relevant = set(bit) | set(dependents)
     relevant.discard(MEMORY.name)
     skip = relevant.isdisjoint(TRUE_PREDICATES)     # (left out of BlockAccess.registers)
+    bit_of, dependents_of = bit.get, dependents.get
     for b in fn.blocks:
         access = block_access(b)        # the registers each instruction reads (guard included)
         if skip and access.registers.isdisjoint(relevant) and not (memory and _clobbers(b)):
@@ -289,22 +397,22 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
             continue
         keep, gen, exposed = everything, 0, 0
         for ins, read, written in zip(b.instrs, access.reads, access.defs):
-            reads = 0
-            for r in read:
-                reads |= bit.get(r, 0)
-            if reads:
-                exposed |= reads & keep
-                bad |= reads & gen
+            if read:
+                reads = 0
+                for r in read:
+                    reads |= bit_of(r, 0)
+                if reads:
+                    exposed |= reads & keep
+                    bad |= reads & gen
             if memory and clobbers_memory(ins):     # every name built on a load goes stale
                 gen |= memory
             for x in written:
-                made_stale = dependents.get(x, 0)
-                made_fresh = bit.get(x, 0) if ins.guard is None else 0
-                if made_fresh:
+                made_fresh = bit_of(x, 0)
+                if made_fresh and ins.guard is None:
                     keep &= ~made_fresh
-                    gen = (gen | made_stale) & ~made_fresh
-                elif made_stale:
-                    gen |= made_stale
+                    gen = (gen | dependents_of(x, 0)) & ~made_fresh
+                else:
+                    gen |= dependents_of(x, 0)
         transfer[b.label] = (keep, gen, exposed)
     stale_in = {b.label: 0 for b in fn.blocks}
     stale_in[fn.blocks[0].label] = everything

@@ -28,7 +28,7 @@ from pylogic.collector import collector_paused
 from pylogic.flow.block_access import block_access
 from pylogic.flow.candidates import block_occurrences, candidate_expressions, occurrences
 from pylogic.flow.fits_extension import return_fits
-from pylogic.flow.known_bytes import function_contents
+from pylogic.flow.known_bytes import WRITERS, function_contents
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.readonly_globals import readonly_globals
 from pylogic.flow.spans import spares, write_summary
@@ -138,6 +138,8 @@ class _Stores:
         self._memo = IdentityCache()        # ins -> every load it generates, in order
 
     def __call__(self, ins, exprs) -> list[str]:
+        if not isinstance(ins, WRITERS):
+            return []           # no store, no write of known bytes (asked of every instruction)
         every = self._memo.get(ins)
         if every is None:
             every = self.stored(ins) if isinstance(ins, Store) else []
@@ -182,7 +184,8 @@ def _walk(block: Block, exprs: dict, available: set, names: dict, kills=None, st
         yield ins, e, e is not None and e in avail
         if e is not None:
             avail.add(e)
-        avail -= kills.within(ins, avail)
+        if avail:               # (nothing to kill of none)
+            avail -= kills.within(ins, avail)
         if stores is not None:
             avail.update(stores(ins, exprs))
 
@@ -434,19 +437,32 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     on_edge = {(a, b, e) for a, b, e in inserts}
     need_in = {label: {e for e, kind in f.items() if kind == "use"} for label, f in first.items()}
     need_out = {label: set() for label in need_in}
-    changed = True
-    while changed:
-        changed = False
-        for b in reversed(fn.blocks):
-            out = {e for a, e in edge_uses if a == b.label}    # read by an edge insertion
-            for s in succ[b.label]:
-                out |= {e for e in need_in.get(s, ()) if (b.label, s, e) not in on_edge}
-            if out != need_out[b.label]:
-                need_out[b.label] = out
-                grown = {e for e in out if e not in first[b.label]} - need_in[b.label]
-                if grown:
-                    need_in[b.label] |= grown
-                changed = True
+    edge_read = defaultdict(set)        # block -> what an edge insertion out of it reads
+    for a, e in edge_uses:
+        edge_read[a].add(e)
+    preds = defaultdict(list)
+    for label, ss in succ.items():
+        for s in ss:
+            preds[s].append(label)
+    # a worklist to the least fixed point (need_in only grows), which the round-robin sweeps
+    # of every block reached too; first visits in reverse block order
+    work = [b.label for b in fn.blocks]
+    queued = set(work)
+    while work:
+        label = work.pop()
+        queued.discard(label)
+        out = set(edge_read.get(label, ()))
+        for s in succ[label]:
+            out |= {e for e in need_in.get(s, ()) if (label, s, e) not in on_edge}
+        if out != need_out[label]:
+            need_out[label] = out
+            grown = {e for e in out if e not in first[label]} - need_in[label]
+            if grown:
+                need_in[label] |= grown
+                for p in preds[label]:
+                    if p not in queued:
+                        queued.add(p)
+                        work.append(p)
     needed = set()
     for label, ev in events.items():
         later: dict = {}                 # e -> the kind of its next event (a backward scan)
@@ -476,10 +492,12 @@ def propagate_copies(fn: Function, temps: set) -> tuple[Function, int]:
             blocks.append(b)        # neither reads nor writes a copy (derived by leaf_copies)
             continue
         out = []
-        for ins in b.instrs:
+        # (an instruction's register operands are its uses(): one reading no copy, its guard
+        # included, is kept as it is)
+        for ins, read in zip(b.instrs, block_access(b).reads):
             if isinstance(ins, Mov) and ins.dest in source:
                 continue
-            out.append(_read_through(ins, source))
+            out.append(ins if source.keys().isdisjoint(read) else _read_through(ins, source))
         blocks.append(b.with_instrs(out))
     return dataclasses.replace(fn, blocks=tuple(blocks)), len(source)
 
