@@ -28,7 +28,7 @@ from facts_gen.pair_queries import RELATIONS as PAIR_RELATIONS, pair_facts
 
 RELATIONS = ("call_target", "call_arg", "call_result", "return_value", "external_entry",
              "copy", "const_assign", "branch_compare", "assert_def", "assert_edge", "const_cond", "decides",
-             "correlation_budget", "correlation_window", "query_rewrite") + CELL_RELATIONS + (
+             "correlation_budget", "correlation_window", "correlation_near", "query_rewrite") + CELL_RELATIONS + (
              "call_continuation", "return_exit") + PAIR_RELATIONS
 
 #: Times a branch query may go from a procedure entry to its callers before its unresolved paths
@@ -39,6 +39,10 @@ DEFAULT_BUDGET = 4
 #: (an order-independent bound on visited nodes, PathFinder §7.5's early termination inside a
 #: procedure; this default does not bound the programs we analyze).
 DEFAULT_WINDOW = 1 << 20
+#: Blocks back from a branch that ``cbe`` looks for decided paths (its ``max_path``, at most
+#: this): ``correlation_edge_near`` holds the answers its walk back along such paths reads
+#: (datalog/correlation.dl; issue #28 item 1).
+CORRELATION_NEAR = 4
 #: Assertion x query pairs the ``decides`` table may examine in one module before it is cut to
 #: the queries of each function's call-graph neighbours.
 DECIDES_LIMIT = 2_000_000
@@ -303,6 +307,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     for f, mine in conds.items():
         out["correlation_budget"].append((f, DEFAULT_BUDGET))
         out["correlation_window"].append((f, DEFAULT_WINDOW))
+        out["correlation_near"].append((f, CORRELATION_NEAR))
         near = queries if small else set().union(*(own.get(g, set())
                                                    for g in neighbours.get(f, {f})))
         near = near.union(*(extra.get(g, set()) for g in neighbours.get(f, {f}) | {f}))

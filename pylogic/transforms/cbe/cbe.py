@@ -3,7 +3,8 @@ PathFinder §7.3.1 and the ICBE driver of §7.5, intraprocedural restructuring).
 
 ``datalog/correlation.dl`` answers, for each analyzable branch ``cbr`` on ``(v relop c)`` and each
 edge its query crossed, whether the outcome is known on every path through that edge
-(``correlation_edge``: the answer set is ``{TRUE}`` or ``{FALSE}``). The answers may come through
+(``correlation_edge``: the answer set is ``{TRUE}`` or ``{FALSE}``; the pass reads only the edges
+its paths reach, ``correlation_edge_near``). The answers may come through
 calls (procedure summaries) and callers; the restructuring stays inside the function. For a path
 ``X_L -> X_{L-1} -> ... -> X_1 -> B`` whose first edge is decided and whose other edges are not,
 the blocks ``X_{L-1} .. X_1, B`` are duplicated (the Must copy of §7.3.1), ``X_L`` jumps to the
@@ -33,17 +34,18 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from facts_gen.interprocedural import CORRELATION_NEAR
 from facts_gen.naming import instr_block, instr_id
 from pylogic.ir.model import Br, CondBr, Function, Imm, Module, branch_targets, retargeted
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import LazyFreshNames
 from pylogic.transforms.record import Rejection, TransformRecord
 
-NEEDS = ("correlation", "correlation_edge", "correlation_through", "correlation_start",
+NEEDS = ("correlation", "correlation_edge_near", "correlation_through", "correlation_start",
          "correlation_inside", "branch_compare", "branch_pair")
 DEFAULT_LIMIT = 64          # instructions duplicated per branch (PathFinder §7.5: N = 5..200 nodes)
 DEFAULT_GROWTH = 0.5        # module growth cap, as a fraction of its instructions
-DEFAULT_MAX_PATH = 4        # blocks back from the branch
+DEFAULT_MAX_PATH = CORRELATION_NEAR    # blocks back from the branch (at most that)
 
 
 @dataclass(frozen=True)
@@ -124,10 +126,12 @@ def _pure(answers: set) -> Optional[str]:
 
 
 def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
-    """``(branch, block, source, path, outcome)`` per decided path, shortest first."""
+    """``(branch, block, source, path, outcome)`` per decided path, shortest first. The edges'
+    answers it reads are ``correlation_edge_near`` (the walk below, in Datalog: ``max_path``
+    at most its ``CORRELATION_NEAR``)."""
     # a query is (v, rel, c): a rewritten one may reach v beside the branch's own (part C)
     edge_ans: dict[tuple, set] = {}
-    for i, m, n, v, rel, c, a in view["correlation_edge"]:
+    for i, m, n, v, rel, c, a in view["correlation_edge_near"]:
         edge_ans.setdefault((i, m, n, (v, rel, c)), set()).add(a)
     through: dict[tuple, set] = {}
     for i, m, n, v, w, rel, c in view["correlation_through"]:
@@ -204,6 +208,9 @@ def cbe(module: Module, rows, *, functions: Optional[Iterable[str]] = None,
     """``(new module, record)``: decided branches removed on their decided paths; at most
     ``allowance`` instructions duplicated in all (default: ``growth`` of the module's size), at
     most ``limit`` per original conditional (``lineage``: what earlier rounds duplicated)."""
+    if max_path > CORRELATION_NEAR:
+        raise ValueError(f"cbe: max_path {max_path} is beyond the {CORRELATION_NEAR} blocks of "
+                         "correlation_edge_near (facts_gen/interprocedural.py CORRELATION_NEAR)")
     record = CbeRecord(options={"limit": limit, "growth": growth, "max_path": max_path},
                        lineage=Lineage() if lineage is None else lineage.copy())
     spent = record.lineage.spent
