@@ -269,8 +269,8 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
     if own is None or any(isinstance(b, AggLit) for b in r.body):
         return r
     recursive = [b for b in r.body if isinstance(b, Atom) and component.get(b.rel) == own]
-    fixed = [b for b in r.body if isinstance(b, Atom) and component.get(b.rel) != own
-             and _plain(b)]
+    fixed = _without_lookups(r, [b for b in r.body if isinstance(b, Atom)
+                                 and component.get(b.rel) != own and _plain(b)], recursive)
     if not recursive or len(fixed) < 2 or not _linked(fixed):
         return r
     bound = {x.name for f in fixed for x in f.args if isinstance(x, Var)}
@@ -295,6 +295,26 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
         joins[key] = (head, Rule(head, tuple(fixed), r.loc))
     use = dataclasses.replace(joins[key][0], args=tuple(Var(n, r.loc) for n in names))
     return dataclasses.replace(r, body=(use, *rest))
+
+
+def _without_lookups(r: Rule, fixed: list, recursive: list) -> list:
+    """``fixed`` without its existence tests, one at a time: an atom with a variable nowhere else
+    in ``r`` whose other variables are in another of them and in a recursive atom
+    (``_dt_rpo(f, g, p, _)`` after ``_dt_edge(f, g, p, x)`` and ``_dt_loc(f, g, p, ..)``: p has a
+    row). Joined, it only filters the other's rows, a row of each (``_dt_loc`` of
+    lib/dominator_tree.dl with ``_dt_single`` unfolded: 60,000 clingo atoms on a chain of
+    30,000 blocks, issue #32 item 4, stop 49); left in the rule, it is looked up by what the
+    recursion bound."""
+    uses = Counter(v.name for lit in (r.head, *r.body) for v in lit_vars(lit))
+    bound = {v.name for b in recursive for v in lit_vars(b)}
+    fixed = list(fixed)
+    for a in list(fixed):
+        others = {v.name for b in fixed if b is not a for v in lit_vars(b)}
+        names = {v.name for v in lit_vars(a)}
+        if any(uses[n] == 1 for n in names) and \
+                all(uses[n] == 1 or (n in others and n in bound) for n in names):
+            fixed.remove(a)
+    return fixed
 
 
 def _with_groups(r: Rule, component: dict, groups: list) -> list:
@@ -398,12 +418,15 @@ def _unfolded_relations(rules: list, component: dict, keep: set) -> dict:
     read_with_aggregates = {b.rel for r in rules if any(isinstance(x, AggLit) for x in r.body)
                             for b in r.body if isinstance(b, Atom)}
     members = Counter(component.values())              # relations per stratum
-    unfolded = {}
-    for rel, own in rules_of.items():
-        if rel in keep or rel in read_otherwise or members[component.get(rel)] > 1:
-            continue
-        if all(_is_copy(r) and r.body[0].rel != rel for r in own) or \
-                (len(own) == 1 and rel not in read_with_aggregates and _is_filter(own[0])):
+    candidates = {rel: own for rel, own in rules_of.items()
+                  if rel not in keep and rel not in read_otherwise and
+                  members[component.get(rel)] == 1}
+    unfolded = {rel: own for rel, own in candidates.items()
+                if all(_is_copy(r) and r.body[0].rel != rel for r in own)}
+    copies = frozenset(unfolded)
+    for rel, own in candidates.items():
+        if rel not in unfolded and len(own) == 1 and rel not in read_with_aggregates and \
+                _is_filter(own[0], copies):
             unfolded[rel] = own
     return unfolded
 
@@ -431,7 +454,7 @@ def _is_copy(r: Rule) -> bool:
     return {x.name for x in r.body[0].args if isinstance(x, Var)} <= set(head)
 
 
-def _is_filter(r: Rule) -> bool:
+def _is_filter(r: Rule, copies: frozenset = frozenset()) -> bool:
     """``r`` keeps the rows of one atom that pass its negated atoms and comparisons (``_dt_single(f,
     g, p, n) :- _dt_pred(f, g, n, p, r, rn), !_dt_has_prev(f, g, n, r), !_dt_has_next(f, g, n, r,
     rn)``): unfolded, its readers look up what it looked up, and join nothing it did not. A
@@ -439,18 +462,34 @@ def _is_filter(r: Rule) -> bool:
     projection, whose readers would bind each of its values (``_is_copy``)."""
     atoms = [b for b in r.body if isinstance(b, Atom)]
     tests = [b for b in r.body if isinstance(b, (NegAtom, Constraint))]
-    if len(atoms) != 1 or not tests or len(atoms) + len(tests) != len(r.body) or \
-            not _plain(atoms[0]) or r.head.rel in {atoms[0].rel} | \
-            {b.atom.rel for b in tests if isinstance(b, NegAtom)}:
+    if not atoms or not tests or len(atoms) + len(tests) != len(r.body) or \
+            not all(_plain(a) for a in atoms) or r.head.rel in {a.rel for a in atoms} | \
+            {b.atom.rel for b in tests if isinstance(b, NegAtom)} or not _lookups(atoms, copies):
         return False
     head = [x.name for x in r.head.args if isinstance(x, Var)]
     if len(head) != len(set(head)) or \
             not all(isinstance(x, (Var, Num, Str)) for x in r.head.args):
         return False
-    kept = {x.name for x in atoms[0].args if isinstance(x, Var)}
+    kept = {x.name for a in atoms for x in a.args if isinstance(x, Var)}
     tested = {v.name for b in tests for v in lit_vars(b)}
+    looked_up = {x.name for a in atoms[1:] for x in a.args if isinstance(x, Var)}
     return set(head) <= kept and not any(isinstance(x, Wildcard) for x in atoms[0].args) and \
-        kept <= set(head) | tested
+        kept <= set(head) | tested | looked_up
+
+
+def _lookups(atoms: list, copies: frozenset) -> bool:
+    """Whether each atom after the first is of an unfolded copy (``copies``) and binds at most one
+    variable the atoms before it do not (a lookup by the others, ``_dt_rpo(f, g, p, _)`` after
+    ``_dt_edge(f, g, p, n)``: p has a row), so that unfolding the filter into a reader adds lookups
+    of what it reads anyway, not a join or a relation. What a lookup binds may be dropped
+    untested (a wildcard): each of its values gives the reader the same rows."""
+    seen = {x.name for x in atoms[0].args if isinstance(x, Var)}
+    for a in atoms[1:]:
+        names = {x.name for x in a.args if isinstance(x, Var)}
+        if a.rel not in copies or len(names - seen) > 1:
+            return False
+        seen |= names
+    return True
 
 
 def _substitute(t, env: dict):
@@ -522,6 +561,60 @@ def _unfold_relations(rules: list, component: dict, keep: set) -> list:
     return [u for r in rules if r.head.rel not in definers for u in unfolded(r)]
 
 
+def _fireable(rules: list, inputs) -> list:
+    """The ``rules`` that can fire given the constants rows can hold: per column of each derived
+    relation, the constants its rules' heads put there (a variable's: those of the body columns
+    it comes from; anything else: any value), least fixpoint over the rules that can fire (every
+    positive body atom's relation has rows, each of its constants among its column's). A rule
+    of a generic library whose body names a constant no rule produces is dropped: the generic
+    ``_dq_step(f, g, ..) :- _dq_up(f, g, ..), _dt_single(f, g, x, r), ..`` of lib/dominates.dl
+    unfolded per graph ``_dt_single`` is read in ("cfg", "rev"), while only loops.dl asks
+    ``_dq`` and only of "cfg". Such a rule derives nothing, but clingo's grounder indexes the
+    atoms it would look up (issue #32 item 4, stop 49: chain 30,000 blocks, grounding 55.0 ->
+    52.9 MB, irreducible 250 -> 244). Inputs, and relations no rule defines (facts may be fed
+    to them), may hold any value."""
+    anything = None
+    inputs = set(inputs) | {b.rel for r in rules for b in r.body if isinstance(b, Atom)} - \
+        {r.head.rel for r in rules}
+    cols: dict = {rel: anything for rel in inputs}     # relation -> None or [set per column]
+
+    def matches(a: Atom) -> bool:
+        if a.rel not in cols:
+            return False
+        have = cols[a.rel]
+        return have is anything or all(
+            not isinstance(x, (Num, Str)) or have[i] is anything or x in have[i]
+            for i, x in enumerate(a.args))
+
+    def fires(r: Rule) -> bool:
+        return all(matches(b) for b in r.body if isinstance(b, Atom))
+
+    changed = True
+    while changed:
+        changed = False
+        for r in rules:
+            if r.head.rel in inputs or not fires(r):
+                continue
+            where: dict = {}                            # variable -> its body columns' constants
+            for b in r.body:
+                if isinstance(b, Atom) and cols[b.rel] is not anything:
+                    for i, x in enumerate(b.args):
+                        if isinstance(x, Var) and cols[b.rel][i] is not anything:
+                            where[x.name] = where.get(x.name, cols[b.rel][i]) & cols[b.rel][i]
+            heads = [{x} if isinstance(x, (Num, Str)) else
+                     where.get(x.name, anything) if isinstance(x, Var) else anything
+                     for x in r.head.args]
+            have = cols.get(r.head.rel, [set() for _ in heads])
+            if have is anything:
+                continue
+            new = [anything if h is anything or old is anything else old | h
+                   for old, h in zip(have, heads)]
+            if r.head.rel not in cols or new != have:
+                cols[r.head.rel] = new
+                changed = True
+    return [r for r in rules if r.head.rel in inputs or fires(r)]
+
+
 def program_text(checked: CheckedProgram, needed: set[str] | None = None,
                  shown: set[str] | None = None, live: frozenset[str] | None = None) -> str:
     """The clingo program (rules only; input facts are added separately) ending in ``#show.``:
@@ -536,8 +629,10 @@ def program_text(checked: CheckedProgram, needed: set[str] | None = None,
     joins: dict = {}
     groups: list = []
     keep = set(checked.inputs) | set(checked.outputs) | set(checked.printsize) | set(shown or ())
-    rules = _unfold_relations([r for r in checked.rules if (needed is None or r.head.rel in needed)
-                               and can_fire(r, live)], component, keep)
+    rules = _fireable(_unfold_relations([r for r in checked.rules
+                                         if (needed is None or r.head.rel in needed)
+                                         and can_fire(r, live)], component, keep),
+                      set(checked.inputs))
     rules = [_with_joins(g, component, joins) for r in rules
              for g in _with_groups(r, component, groups)]
     lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules] + ["#show."]
