@@ -269,9 +269,12 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
     if own is None or any(isinstance(b, AggLit) for b in r.body):
         return r
     recursive = [b for b in r.body if isinstance(b, Atom) and component.get(b.rel) == own]
-    fixed = _without_lookups(r, [b for b in r.body if isinstance(b, Atom)
-                                 and component.get(b.rel) != own and _plain(b)], recursive)
-    if not recursive or len(fixed) < 2 or not _linked(fixed):
+    fixed = [b for b in r.body if isinstance(b, Atom) and component.get(b.rel) != own
+             and _plain(b)]
+    if not recursive or len(fixed) < 2:
+        return r
+    fixed = _without_lookups(r, fixed, recursive)
+    if len(fixed) < 2 or not _linked(fixed):
         return r
     bound = {x.name for f in fixed for x in f.args if isinstance(x, Var)}
     fixed += [b for b in r.body if isinstance(b, Constraint)
@@ -561,10 +564,11 @@ def _unfold_relations(rules: list, component: dict, keep: set) -> list:
     return [u for r in rules if r.head.rel not in definers for u in unfolded(r)]
 
 
-def _fireable(rules: list, inputs) -> list:
-    """The ``rules`` that can fire given the constants rows can hold: per column of each derived
-    relation, the constants its rules' heads put there (a variable's: those of the body columns
-    it comes from; anything else: any value), least fixpoint over the rules that can fire (every
+def _fireable(rules: list, inputs, component: dict) -> list:
+    """The ``rules`` that can fire given the constants rows can hold: per column of a derived
+    relation that some body atom names a constant in (and the columns these come from), the
+    constants its rules' heads put there (a variable's: those of the body columns it comes
+    from; anything else: any value), least fixpoint over the rules that can fire (every
     positive body atom's relation has rows, each of its constants among its column's). A rule
     of a generic library whose body names a constant no rule produces is dropped: the generic
     ``_dq_step(f, g, ..) :- _dq_up(f, g, ..), _dt_single(f, g, x, r), ..`` of lib/dominates.dl
@@ -572,47 +576,73 @@ def _fireable(rules: list, inputs) -> list:
     ``_dq`` and only of "cfg". Such a rule derives nothing, but clingo's grounder indexes the
     atoms it would look up (issue #32 item 4, stop 49: chain 30,000 blocks, grounding 55.0 ->
     52.9 MB, irreducible 250 -> 244). Inputs, and relations no rule defines (facts may be fed
-    to them), may hold any value."""
-    anything = None
-    inputs = set(inputs) | {b.rel for r in rules for b in r.body if isinstance(b, Atom)} - \
-        {r.head.rel for r in rules}
-    cols: dict = {rel: anything for rel in inputs}     # relation -> None or [set per column]
-
-    def matches(a: Atom) -> bool:
-        if a.rel not in cols:
-            return False
-        have = cols[a.rel]
-        return have is anything or all(
-            not isinstance(x, (Num, Str)) or have[i] is anything or x in have[i]
-            for i, x in enumerate(a.args))
+    to them), may hold any value. One stratum (``component``) after another, in their order."""
+    defined = {r.head.rel for r in rules} - set(inputs)
+    watched = {(b.rel, i) for r in rules for b in r.body if isinstance(b, Atom) and b.rel in defined
+               for i, x in enumerate(b.args) if isinstance(x, (Num, Str))}
+    if not watched:
+        return rules                                    # no rule names a derived constant
+    rules_of: dict = {}
+    for r in rules:
+        rules_of.setdefault(r.head.rel, []).append(r)
+    todo = list(watched)
+    while todo:                                         # the body columns watched heads copy
+        rel, i = todo.pop()
+        for r in rules_of.get(rel, ()):
+            if isinstance(r.head.args[i], Var):
+                for b in r.body:
+                    if isinstance(b, Atom) and b.rel in defined:
+                        for j, x in enumerate(b.args):
+                            if x == r.head.args[i] and (b.rel, j) not in watched:
+                                watched.add((b.rel, j))
+                                todo.append((b.rel, j))
+    has: set = set()                                    # derived relations that can have rows
+    values: dict = {key: set() for key in watched}      # (relation, column) -> constants, or None
+    tests = {id(r): [(b.rel, [(i, x) for i, x in enumerate(b.args) if isinstance(x, (Num, Str))])
+                     for b in r.body if isinstance(b, Atom) and b.rel in defined] for r in rules}
 
     def fires(r: Rule) -> bool:
-        return all(matches(b) for b in r.body if isinstance(b, Atom))
+        return all(rel in has and all(values[rel, i] is None or x in values[rel, i]
+                                      for i, x in constants)
+                   for rel, constants in tests[id(r)])
 
-    changed = True
-    while changed:
-        changed = False
-        for r in rules:
-            if r.head.rel in inputs or not fires(r):
-                continue
-            where: dict = {}                            # variable -> its body columns' constants
-            for b in r.body:
-                if isinstance(b, Atom) and cols[b.rel] is not anything:
-                    for i, x in enumerate(b.args):
-                        if isinstance(x, Var) and cols[b.rel][i] is not anything:
-                            where[x.name] = where.get(x.name, cols[b.rel][i]) & cols[b.rel][i]
-            heads = [{x} if isinstance(x, (Num, Str)) else
-                     where.get(x.name, anything) if isinstance(x, Var) else anything
-                     for x in r.head.args]
-            have = cols.get(r.head.rel, [set() for _ in heads])
-            if have is anything:
-                continue
-            new = [anything if h is anything or old is anything else old | h
-                   for old, h in zip(have, heads)]
-            if r.head.rel not in cols or new != have:
-                cols[r.head.rel] = new
-                changed = True
-    return [r for r in rules if r.head.rel in inputs or fires(r)]
+    strata: dict = {}
+    for r in rules:
+        if r.head.rel in defined:
+            strata.setdefault(component.get(r.head.rel, -1), []).append(r)
+    for _, own in sorted(strata.items()):
+        heads = {r.head.rel for r in own}
+        recursive = any(isinstance(b, Atom) and b.rel in heads for r in own for b in r.body)
+        changed = True
+        while changed:
+            changed = False
+            for r in own:
+                if not fires(r):
+                    continue
+                if r.head.rel not in has:
+                    has.add(r.head.rel)
+                    changed = True
+                for i, x in enumerate(r.head.args):
+                    have = values.get((r.head.rel, i), False)
+                    if have is False or have is None:
+                        continue
+                    if isinstance(x, (Num, Str)):
+                        new = have | {x}
+                    elif isinstance(x, Var):
+                        new = None
+                        for b in r.body:                # the constants of x's body columns
+                            if isinstance(b, Atom) and b.rel in defined:
+                                for j, y in enumerate(b.args):
+                                    if y == x and values.get((b.rel, j)) is not None:
+                                        new = values[b.rel, j] if new is None else new & values[b.rel, j]
+                        new = None if new is None else have | new
+                    else:
+                        new = None
+                    if new != have:
+                        values[r.head.rel, i] = new
+                        changed = True
+            changed = changed and recursive             # else its rules read lower strata only
+    return [r for r in rules if r.head.rel not in defined or fires(r)]
 
 
 def program_text(checked: CheckedProgram, needed: set[str] | None = None,
@@ -632,7 +662,7 @@ def program_text(checked: CheckedProgram, needed: set[str] | None = None,
     rules = _fireable(_unfold_relations([r for r in checked.rules
                                          if (needed is None or r.head.rel in needed)
                                          and can_fire(r, live)], component, keep),
-                      set(checked.inputs))
+                      set(checked.inputs), component)
     rules = [_with_joins(g, component, joins) for r in rules
              for g in _with_groups(r, component, groups)]
     lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules] + ["#show."]
