@@ -308,12 +308,15 @@ def _without_lookups(r: Rule, fixed: list, recursive: list) -> list:
     lib/dominator_tree.dl with ``_dt_single`` unfolded: 60,000 clingo atoms on a chain of
     30,000 blocks, issue #32 item 4, stop 49); left in the rule, it is looked up by what the
     recursion bound."""
-    bound = {v.name for b in recursive for v in lit_vars(b)}
-    names_of = [{v.name for v in lit_vars(a)} for a in fixed]
+    names_of = [{x.name for x in a.args if isinstance(x, Var)} for a in fixed]     # plain atoms
     left = list(range(len(fixed)))
-    uses = None
+    bound = uses = None
     for k, names in enumerate(names_of):
         others = set().union(*(names_of[j] for j in left if j != k))
+        if names <= others:
+            continue
+        if bound is None:
+            bound = {v.name for b in recursive for v in lit_vars(b)}
         alone = names - others - bound                  # a variable used once is among these
         if not alone or not names - alone <= others & bound:
             continue
@@ -570,89 +573,101 @@ def _unfold_relations(rules: list, component: dict, keep: set) -> list:
 
 
 def _fireable(rules: list, checked: CheckedProgram) -> list:
-    """The ``rules`` that can fire given the constants rows can hold (``_constants``): every
-    positive body atom of a relation some of them define has rows, each of its constants among
-    its column's. A rule of a generic library whose body names a constant no rule produces is
-    dropped: the generic ``_dq_step(f, g, ..) :- _dq_up(f, g, ..), _dt_single(f, g, x, r), ..``
-    of lib/dominates.dl unfolded per graph ``_dt_single`` is read in ("cfg", "rev"), while only
-    loops.dl asks ``_dq`` and only of "cfg". Such a rule derives nothing, but clingo's grounder
-    indexes the atoms it would look up (issue #32 item 4, stop 49: chain 30,000 blocks,
-    grounding 55.0 -> 52.9 MB, irreducible 250 -> 244). A relation none of ``rules`` defines
-    (an input, or one whose rules cannot fire with the live relations) is not tested."""
-    has, limited = derived(checked, "clingo constants", lambda: _limited(checked))
+    """The ``rules`` whose every positive body atom of a relation some of them define names, in
+    each column, a constant rows can hold there (``_column``). A rule of a generic library whose
+    body names a constant no rule produces is dropped: the generic ``_dq_step(f, g, ..) :-
+    _dq_up(f, g, ..), _dt_single(f, g, x, r), ..`` of lib/dominates.dl unfolded per graph
+    ``_dt_single`` is read in ("cfg", "rev"), while only loops.dl asks ``_dq`` and only of
+    "cfg". Such a rule derives nothing, but clingo's grounder indexes the atoms it would look up
+    (issue #32 item 4, stop 49: chain 30,000 blocks, grounding 55.0 -> 52.9 MB, irreducible
+    250 -> 244). A relation none of ``rules`` defines (an input, or one whose rules cannot fire
+    with the live relations) is not tested."""
     defined = {r.head.rel for r in rules} - set(checked.inputs)
-    return [r for r in rules if all(
-        b.rel in has and not any(isinstance(b.args[i], (Num, Str)) and b.args[i] not in constants
-                                 for i, constants in limited.get(b.rel, ()))
-        for b in r.body if isinstance(b, Atom) and b.rel in defined)]
+    known = derived(checked, "clingo constants", dict)
+
+    def holds(b: Atom) -> bool:
+        for i, x in enumerate(b.args):
+            if isinstance(x, (Num, Str)):
+                constants = known[b.rel, i] if (b.rel, i) in known else _column(checked, (b.rel, i), known)
+                if constants is not None and x not in constants:
+                    return False
+        return True
+
+    return [r for r in rules if all(holds(b) for b in r.body if isinstance(b, Atom) and b.rel in defined)]
 
 
-def _limited(checked: CheckedProgram) -> tuple:
-    """``_constants``: the relations that can have rows, and per relation its columns of a known
-    set of constants, with these sets."""
-    has, values = _constants(checked)
-    limited: dict = {}
-    for (rel, i), constants in values.items():
-        if constants is not None:
-            limited.setdefault(rel, []).append((i, constants))
-    return has, limited
+def _column(checked: CheckedProgram, column: tuple, known: dict):
+    """The constants rows of ``column`` (relation, index) can hold in ``checked``, None for any
+    value, put in ``known`` with those of the columns it depends on: the least fixpoint, over the
+    rules of every relation reached, of a head constant, or the constants of the derived body
+    columns a head variable is in (none: any value); any value in an input or a relation no rule
+    defines (facts may be fed to it). Over every rule of the program, as if each fired: a
+    superset of what the rules of one call (``program_text``'s ``needed``, ``live``) derive, so
+    it drops no rule that can fire, and is computed once per program and column, on demand
+    (stop 49: a fixpoint over the rules of each call, or of the whole program once, cost
+    ppg.dl's program_text 1.5-5 ms; these lookups about 0.3 ms)."""
+    rules_of = derived(checked, "rules by head", lambda: _rules_by_head(checked))
+    inputs = checked.inputs
+    deps: dict = {}                                     # column -> [(constant, sources)], or None
+    todo = [column]
+    while todo:
+        key = todo.pop()
+        if key in deps or key in known:
+            continue
+        rel, i = key
+        specs: list | None = [] if rel in rules_of and rel not in inputs else None
+        for r in rules_of.get(rel, ()) if specs is not None else ():
+            x = r.head.args[i]
+            if isinstance(x, (Num, Str)):
+                specs.append((x, ()))
+                continue
+            sources = [(b.rel, j) for b in r.body if isinstance(b, Atom) and b.rel in rules_of and
+                       b.rel not in inputs for j, y in enumerate(b.args)
+                       if isinstance(x, Var) and isinstance(y, Var) and y.name == x.name]
+            if not sources:
+                specs = None
+                break
+            specs.append((None, sources))
+            todo.extend(sources)
+        deps[key] = specs
+    values = {key: (None if specs is None else frozenset()) for key, specs in deps.items()}
+
+    def value(key):
+        return known[key] if key in known else values[key]
+
+    changed = True
+    while changed:
+        changed = False
+        for key, specs in deps.items():
+            have = values[key]
+            if have is None:
+                continue
+            new = have
+            for constant, sources in specs:
+                if constant is not None:
+                    got = {constant}
+                else:                                   # the constants of x's body columns
+                    got = None
+                    for source in sources:
+                        v = value(source)
+                        if v is not None:
+                            got = v if got is None else got & v
+                if got is None:
+                    new = None
+                    break
+                new = new | got
+            if new != have:
+                values[key] = new
+                changed = True
+    known.update(values)
+    return known[column]
 
 
-def _constants(checked: CheckedProgram) -> tuple:
-    """The derived relations of ``checked`` that can have rows, and per (relation, column) the
-    constants a row can hold there (None: any value): least fixpoint over every rule (a head
-    constant; a head variable, the constants of the derived body columns it is in, else any
-    value), one stratum after another. Inputs may hold any value. Computed once per program,
-    not per relation set (``program_text``'s ``needed``, ``live``): fewer rules derive fewer
-    constants, so it over-approximates each set's and drops no rule that can fire (stop 49:
-    per set, program_text of ppg.dl 5.5 -> 11 ms)."""
-    defined = {r.head.rel for r in checked.rules} - set(checked.inputs)
-    component = {rel: k for k, members in enumerate(checked.strata) for rel in members}
-    has: set = set()
-    values: dict = {}                                   # (relation, column) -> constants, or None
-    strata: dict = {}
+def _rules_by_head(checked: CheckedProgram) -> dict:
+    rules_of: dict = {}
     for r in checked.rules:
-        if r.head.rel in defined:
-            strata.setdefault(component.get(r.head.rel, -1), []).append(r)
-
-    def fires(r: Rule) -> bool:
-        return all(b.rel in has and all(values.get((b.rel, i)) is None or x in values[b.rel, i]
-                                        for i, x in enumerate(b.args) if isinstance(x, (Num, Str)))
-                   for b in r.body if isinstance(b, Atom) and b.rel in defined)
-
-    for _, own in sorted(strata.items()):
-        heads = {r.head.rel for r in own}
-        recursive = any(isinstance(b, Atom) and b.rel in heads for r in own for b in r.body)
-        changed = True
-        while changed:
-            changed = False
-            for r in own:
-                if not fires(r):
-                    continue
-                if r.head.rel not in has:
-                    has.add(r.head.rel)
-                    changed = True
-                for i, x in enumerate(r.head.args):
-                    have = values.get((r.head.rel, i), set())
-                    if have is None:
-                        continue
-                    if isinstance(x, (Num, Str)):
-                        new = have | {x}
-                    elif isinstance(x, Var):
-                        new = None
-                        for b in r.body:                # the constants of x's body columns
-                            if isinstance(b, Atom) and b.rel in defined:
-                                for j, y in enumerate(b.args):
-                                    if y == x and values.get((b.rel, j)) is not None:
-                                        new = values[b.rel, j] if new is None else new & values[b.rel, j]
-                        new = None if new is None else have | new
-                    else:
-                        new = None
-                    if new != have or (r.head.rel, i) not in values:
-                        values[r.head.rel, i] = new
-                        changed = True
-            changed = changed and recursive             # else its rules read lower strata only
-    return has, values
+        rules_of.setdefault(r.head.rel, []).append(r)
+    return rules_of
 
 
 def program_text(checked: CheckedProgram, needed: set[str] | None = None,
