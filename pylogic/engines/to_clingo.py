@@ -26,7 +26,7 @@ from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constra
                                      Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
 from pylogic.engines.relevance import can_fire
-from pylogic.engines.semantics import grounded_vars, lit_vars, term_vars
+from pylogic.engines.semantics import derived, grounded_vars, lit_vars, term_vars
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\", "band": "&", "bor": "?", "bxor": "^"}
 _DIVISION = {"/": "div", "%": "mod"}
@@ -271,7 +271,10 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
     recursive = [b for b in r.body if isinstance(b, Atom) and component.get(b.rel) == own]
     fixed = [b for b in r.body if isinstance(b, Atom) and component.get(b.rel) != own
              and _plain(b)]
-    if not recursive or len(fixed) < 2 or not _linked(fixed):
+    if not recursive or len(fixed) < 2:
+        return r
+    fixed = _without_lookups(r, fixed, recursive)
+    if len(fixed) < 2 or not _linked(fixed):
         return r
     bound = {x.name for f in fixed for x in f.args if isinstance(x, Var)}
     fixed += [b for b in r.body if isinstance(b, Constraint)
@@ -295,6 +298,34 @@ def _with_joins(r: Rule, component: dict, joins: dict) -> Rule:
         joins[key] = (head, Rule(head, tuple(fixed), r.loc))
     use = dataclasses.replace(joins[key][0], args=tuple(Var(n, r.loc) for n in names))
     return dataclasses.replace(r, body=(use, *rest))
+
+
+def _without_lookups(r: Rule, fixed: list, recursive: list) -> list:
+    """``fixed`` without its existence tests, one at a time: an atom with a variable nowhere else
+    in ``r`` whose other variables are in another of them and in a recursive atom
+    (``_dt_rpo(f, g, p, _)`` after ``_dt_edge(f, g, p, x)`` and ``_dt_loc(f, g, p, ..)``: p has a
+    row). Joined, it only filters the other's rows, a row of each (``_dt_loc`` of
+    lib/dominator_tree.dl with ``_dt_single`` unfolded: 60,000 clingo atoms on a chain of
+    30,000 blocks, issue #32 item 4, stop 49); left in the rule, it is looked up by what the
+    recursion bound."""
+    names_of = [{x.name for x in a.args if isinstance(x, Var)} for a in fixed]     # plain atoms
+    left = list(range(len(fixed)))
+    bound = uses = None
+    for k, names in enumerate(names_of):
+        others = set().union(*(names_of[j] for j in left if j != k))
+        if names <= others:
+            continue
+        if bound is None:
+            bound = {v.name for b in recursive for v in lit_vars(b)}
+        alone = names - others - bound                  # a variable used once is among these
+        if not alone or not names - alone <= others & bound:
+            continue
+        if uses is None:                                # counted for a candidate only (stop 49)
+            uses = Counter(v.name for lit in (r.head, *r.body) for v in lit_vars(lit))
+        if any(uses[n] == 1 for n in names) and \
+                all(uses[n] == 1 or (n in others and n in bound) for n in names):
+            left.remove(k)
+    return [fixed[j] for j in left]
 
 
 def _with_groups(r: Rule, component: dict, groups: list) -> list:
@@ -398,12 +429,15 @@ def _unfolded_relations(rules: list, component: dict, keep: set) -> dict:
     read_with_aggregates = {b.rel for r in rules if any(isinstance(x, AggLit) for x in r.body)
                             for b in r.body if isinstance(b, Atom)}
     members = Counter(component.values())              # relations per stratum
-    unfolded = {}
-    for rel, own in rules_of.items():
-        if rel in keep or rel in read_otherwise or members[component.get(rel)] > 1:
-            continue
-        if all(_is_copy(r) and r.body[0].rel != rel for r in own) or \
-                (len(own) == 1 and rel not in read_with_aggregates and _is_filter(own[0])):
+    candidates = {rel: own for rel, own in rules_of.items()
+                  if rel not in keep and rel not in read_otherwise and
+                  members[component.get(rel)] == 1}
+    unfolded = {rel: own for rel, own in candidates.items()
+                if all(_is_copy(r) and r.body[0].rel != rel for r in own)}
+    copies = frozenset(unfolded)
+    for rel, own in candidates.items():
+        if rel not in unfolded and len(own) == 1 and rel not in read_with_aggregates and \
+                _is_filter(own[0], copies):
             unfolded[rel] = own
     return unfolded
 
@@ -431,7 +465,7 @@ def _is_copy(r: Rule) -> bool:
     return {x.name for x in r.body[0].args if isinstance(x, Var)} <= set(head)
 
 
-def _is_filter(r: Rule) -> bool:
+def _is_filter(r: Rule, copies: frozenset = frozenset()) -> bool:
     """``r`` keeps the rows of one atom that pass its negated atoms and comparisons (``_dt_single(f,
     g, p, n) :- _dt_pred(f, g, n, p, r, rn), !_dt_has_prev(f, g, n, r), !_dt_has_next(f, g, n, r,
     rn)``): unfolded, its readers look up what it looked up, and join nothing it did not. A
@@ -439,18 +473,34 @@ def _is_filter(r: Rule) -> bool:
     projection, whose readers would bind each of its values (``_is_copy``)."""
     atoms = [b for b in r.body if isinstance(b, Atom)]
     tests = [b for b in r.body if isinstance(b, (NegAtom, Constraint))]
-    if len(atoms) != 1 or not tests or len(atoms) + len(tests) != len(r.body) or \
-            not _plain(atoms[0]) or r.head.rel in {atoms[0].rel} | \
-            {b.atom.rel for b in tests if isinstance(b, NegAtom)}:
+    if not atoms or not tests or len(atoms) + len(tests) != len(r.body) or \
+            not all(_plain(a) for a in atoms) or r.head.rel in {a.rel for a in atoms} | \
+            {b.atom.rel for b in tests if isinstance(b, NegAtom)} or not _lookups(atoms, copies):
         return False
     head = [x.name for x in r.head.args if isinstance(x, Var)]
     if len(head) != len(set(head)) or \
             not all(isinstance(x, (Var, Num, Str)) for x in r.head.args):
         return False
-    kept = {x.name for x in atoms[0].args if isinstance(x, Var)}
+    kept = {x.name for a in atoms for x in a.args if isinstance(x, Var)}
     tested = {v.name for b in tests for v in lit_vars(b)}
+    looked_up = {x.name for a in atoms[1:] for x in a.args if isinstance(x, Var)}
     return set(head) <= kept and not any(isinstance(x, Wildcard) for x in atoms[0].args) and \
-        kept <= set(head) | tested
+        kept <= set(head) | tested | looked_up
+
+
+def _lookups(atoms: list, copies: frozenset) -> bool:
+    """Whether each atom after the first is of an unfolded copy (``copies``) and binds at most one
+    variable the atoms before it do not (a lookup by the others, ``_dt_rpo(f, g, p, _)`` after
+    ``_dt_edge(f, g, p, n)``: p has a row), so that unfolding the filter into a reader adds lookups
+    of what it reads anyway, not a join or a relation. What a lookup binds may be dropped
+    untested (a wildcard): each of its values gives the reader the same rows."""
+    seen = {x.name for x in atoms[0].args if isinstance(x, Var)}
+    for a in atoms[1:]:
+        names = {x.name for x in a.args if isinstance(x, Var)}
+        if a.rel not in copies or len(names - seen) > 1:
+            return False
+        seen |= names
+    return True
 
 
 def _substitute(t, env: dict):
@@ -522,6 +572,104 @@ def _unfold_relations(rules: list, component: dict, keep: set) -> list:
     return [u for r in rules if r.head.rel not in definers for u in unfolded(r)]
 
 
+def _fireable(rules: list, checked: CheckedProgram) -> list:
+    """The ``rules`` whose every positive body atom of a relation some of them define names, in
+    each column, a constant rows can hold there (``_column``). A rule of a generic library whose
+    body names a constant no rule produces is dropped: the generic ``_dq_step(f, g, ..) :-
+    _dq_up(f, g, ..), _dt_single(f, g, x, r), ..`` of lib/dominates.dl unfolded per graph
+    ``_dt_single`` is read in ("cfg", "rev"), while only loops.dl asks ``_dq`` and only of
+    "cfg". Such a rule derives nothing, but clingo's grounder indexes the atoms it would look up
+    (issue #32 item 4, stop 49: chain 30,000 blocks, grounding 55.0 -> 52.9 MB, irreducible
+    250 -> 244). A relation none of ``rules`` defines (an input, or one whose rules cannot fire
+    with the live relations) is not tested."""
+    defined = {r.head.rel for r in rules} - set(checked.inputs)
+    known = derived(checked, "clingo constants", dict)
+
+    def holds(b: Atom) -> bool:
+        for i, x in enumerate(b.args):
+            if isinstance(x, (Num, Str)):
+                constants = known[b.rel, i] if (b.rel, i) in known else _column(checked, (b.rel, i), known)
+                if constants is not None and x not in constants:
+                    return False
+        return True
+
+    return [r for r in rules if all(holds(b) for b in r.body if isinstance(b, Atom) and b.rel in defined)]
+
+
+def _column(checked: CheckedProgram, column: tuple, known: dict):
+    """The constants rows of ``column`` (relation, index) can hold in ``checked``, None for any
+    value, put in ``known`` with those of the columns it depends on: the least fixpoint, over the
+    rules of every relation reached, of a head constant, or the constants of the derived body
+    columns a head variable is in (none: any value); any value in an input or a relation no rule
+    defines (facts may be fed to it). Over every rule of the program, as if each fired: a
+    superset of what the rules of one call (``program_text``'s ``needed``, ``live``) derive, so
+    it drops no rule that can fire, and is computed once per program and column, on demand
+    (stop 49: a fixpoint over the rules of each call, or of the whole program once, cost
+    ppg.dl's program_text 1.5-5 ms; these lookups about 0.3 ms)."""
+    rules_of = derived(checked, "rules by head", lambda: _rules_by_head(checked))
+    inputs = checked.inputs
+    deps: dict = {}                                     # column -> [(constant, sources)], or None
+    todo = [column]
+    while todo:
+        key = todo.pop()
+        if key in deps or key in known:
+            continue
+        rel, i = key
+        specs: list | None = [] if rel in rules_of and rel not in inputs else None
+        for r in rules_of.get(rel, ()) if specs is not None else ():
+            x = r.head.args[i]
+            if isinstance(x, (Num, Str)):
+                specs.append((x, ()))
+                continue
+            sources = [(b.rel, j) for b in r.body if isinstance(b, Atom) and b.rel in rules_of and
+                       b.rel not in inputs for j, y in enumerate(b.args)
+                       if isinstance(x, Var) and isinstance(y, Var) and y.name == x.name]
+            if not sources:
+                specs = None
+                break
+            specs.append((None, sources))
+            todo.extend(sources)
+        deps[key] = specs
+    values = {key: (None if specs is None else frozenset()) for key, specs in deps.items()}
+
+    def value(key):
+        return known[key] if key in known else values[key]
+
+    changed = True
+    while changed:
+        changed = False
+        for key, specs in deps.items():
+            have = values[key]
+            if have is None:
+                continue
+            new = have
+            for constant, sources in specs:
+                if constant is not None:
+                    got = {constant}
+                else:                                   # the constants of x's body columns
+                    got = None
+                    for source in sources:
+                        v = value(source)
+                        if v is not None:
+                            got = v if got is None else got & v
+                if got is None:
+                    new = None
+                    break
+                new = new | got
+            if new != have:
+                values[key] = new
+                changed = True
+    known.update(values)
+    return known[column]
+
+
+def _rules_by_head(checked: CheckedProgram) -> dict:
+    rules_of: dict = {}
+    for r in checked.rules:
+        rules_of.setdefault(r.head.rel, []).append(r)
+    return rules_of
+
+
 def program_text(checked: CheckedProgram, needed: set[str] | None = None,
                  shown: set[str] | None = None, live: frozenset[str] | None = None) -> str:
     """The clingo program (rules only; input facts are added separately) ending in ``#show.``:
@@ -536,8 +684,9 @@ def program_text(checked: CheckedProgram, needed: set[str] | None = None,
     joins: dict = {}
     groups: list = []
     keep = set(checked.inputs) | set(checked.outputs) | set(checked.printsize) | set(shown or ())
-    rules = _unfold_relations([r for r in checked.rules if (needed is None or r.head.rel in needed)
-                               and can_fire(r, live)], component, keep)
+    rules = _fireable(_unfold_relations([r for r in checked.rules
+                                         if (needed is None or r.head.rel in needed)
+                                         and can_fire(r, live)], component, keep), checked)
     rules = [_with_joins(g, component, joins) for r in rules
              for g in _with_groups(r, component, groups)]
     lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules] + ["#show."]
