@@ -48,7 +48,7 @@ from functools import lru_cache
 from typing import Optional
 
 from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr, Load, Mov,
-                              Reg, Select, Store, UnOp)
+                              Select, Store, UnOp)
 from facts_gen.naming import instr_id
 from pylogic.flow.definitions import definitions
 from pylogic.flow.fits_extension import fits_extension
