@@ -206,6 +206,17 @@ def test_an_alloca_in_a_loop_is_a_new_zeroed_object_each_time():
 
 # ---------------------------------------------------------------- random programs
 
+def _block(draw, k: int, n: int, lines: list) -> str:
+    """Block ``b{k}`` of ``n`` (acyclic: its branch goes to later blocks) with ``lines`` and its
+    ending: ``ret 0`` for the last, else a branch on an input."""
+    if k == n - 1:
+        lines = lines + ["ret 0"]
+    else:
+        t, f = draw(st.integers(k + 1, n - 1)), draw(st.integers(k + 1, n - 1))
+        lines = lines + [f"c{k} = input", f"cbr c{k}, b{t}, b{f}"]
+    return f"b{k}:\n" + "\n".join(f"    {x}" for x in lines)
+
+
 @st.composite
 def programs(draw):
     """One 8-byte alloca; blocks of stores (constant or input values, 1/2/4/8 bytes at in-bounds
@@ -232,12 +243,7 @@ def programs(draw):
             else:
                 u = "u" if draw(st.booleans()) else ""
                 lines += [f"l{k}_{j} = load.{size}{u} {addr}", f"print l{k}_{j}"]
-        if k == n - 1:
-            lines.append("ret 0")
-        else:
-            t, f = draw(st.integers(k + 1, n - 1)), draw(st.integers(k + 1, n - 1))
-            lines += [f"c{k} = input", f"cbr c{k}, b{t}, b{f}"]
-        blocks.append(f"b{k}:\n" + "\n".join(f"    {x}" for x in lines))
+        blocks.append(_block(draw, k, n, lines))
     return ("func main() {\n" + "\n".join(blocks) + "\n}\n"
             "extern func @memset(%a0, %a1, %a2)\n")
 
@@ -481,12 +487,7 @@ def several_objects(draw):
                 lines.append("call @strlen(p)" if draw(st.booleans()) else "call @f()")
             elif obj in loaded:
                 lines += [f"l{k}_{j} = load.{size} {addr}", f"print l{k}_{j}"]
-        if k == n - 1:
-            lines.append("ret 0")
-        else:
-            t, f = draw(st.integers(k + 1, n - 1)), draw(st.integers(k + 1, n - 1))
-            lines += [f"c{k} = input", f"cbr c{k}, b{t}, b{f}"]
-        blocks.append(f"b{k}:\n" + "\n".join(f"    {x}" for x in lines))
+        blocks.append(_block(draw, k, n, lines))
     return ("func main() {\n" + "\n".join(blocks) + "\n}\n"
             "global @g[8]\nextern func @memset(%a0, %a1, %a2)\nextern func @strlen(%a0)\n"
             "extern func @f()\n")
