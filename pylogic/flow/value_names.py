@@ -52,10 +52,25 @@ def operand_name(a, names: dict) -> tuple[str, tuple]:
 
 def compose_name(op: str, parts: list) -> tuple[str, tuple]:
     """(name, leaves) of ``op`` applied to operand (text, leaves) pairs (the leaves in order of
-    first occurrence)."""
+    first occurrence). Each part's own leaves are distinct, as in every name and operand this
+    module makes, so one part's are kept and a second's appended where new (``_value_names``
+    composes every register's name: its one- and two-operand names without ``dict.fromkeys``,
+    issue #28 item 1)."""
     if len(parts) == 1:
         text, leaves = parts[0]
-        return f"{op}({text})", tuple(dict.fromkeys(leaves))
+        return f"{op}({text})", leaves
+    if len(parts) == 2:
+        (t0, l0), (t1, l1) = parts
+        if op in COMMUTATIVE and t1 < t0:       # sorted() keeps equal texts in order
+            t0, l0, t1, l1 = t1, l1, t0, l0
+        if len(l1) == 1:
+            if l1[0] not in l0:
+                l0 = l0 + l1
+        else:
+            new = [x for x in l1 if x not in l0]
+            if new:
+                l0 = l0 + tuple(new)
+        return f"{op}({t0},{t1})", l0
     if op in COMMUTATIVE:
         parts = sorted(parts, key=_text)
     return (f"{op}({','.join([t for t, _ in parts])})",
@@ -64,28 +79,6 @@ def compose_name(op: str, parts: list) -> tuple[str, tuple]:
 
 def _text(part: tuple) -> str:
     return part[0]
-
-
-def _composed(op: str, parts: list) -> tuple[str, tuple]:
-    """``compose_name``, faster for one and two operands (``_value_names`` composes every
-    register's name): the leaves of one name are distinct already, so one operand's are kept
-    and a second's are appended where new, as ``dict.fromkeys`` orders them."""
-    if len(parts) == 1:
-        text, leaves = parts[0]
-        return f"{op}({text})", leaves
-    if len(parts) != 2:
-        return compose_name(op, parts)
-    (t0, l0), (t1, l1) = parts
-    if op in COMMUTATIVE and t1 < t0:       # sorted() keeps equal texts in order
-        t0, l0, t1, l1 = t1, l1, t0, l0
-    if len(l1) == 1:
-        if l1[0] not in l0:
-            l0 = l0 + l1
-    else:
-        new = [x for x in l1 if x not in l0]
-        if new:
-            l0 = l0 + tuple(new)
-    return f"{op}({t0},{t1})", l0
 
 
 #: op_and_args' op of a load, by (size, signed)
@@ -101,9 +94,14 @@ def _op_of(ins: Instr) -> str:
         key = ins.size, ins.signed
         op = _LOAD_OPS.get(key)
         if op is None:
-            op = _LOAD_OPS[key] = f"load.{ins.size}{'s' if ins.signed else 'u'}"
+            op = _LOAD_OPS[key] = op_and_args(ins)[0]
         return op
     return op_and_args(ins)[0]
+
+
+#: the instructions _value_names may name: a copy, or one ``op_and_args`` gives an op of (its
+#: classes below: change both together)
+_NAMED = frozenset({Mov, BinOp, UnOp, Cmp, Select, Load})
 
 
 def op_and_args(ins: Instr):
@@ -233,7 +231,7 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
                 out = parts[0]
             else:
                 op = _op_of(ins)
-                out = _composed(op, parts)
+                out = compose_name(op, parts)
                 found[r] = (out[0], op, out[1])
                 if type(ins) is Load and MEMORY not in out[1]:
                     out = (out[0], out[1] + (MEMORY,))
@@ -337,9 +335,6 @@ def _single_definitions(fn: Function, keep: frozenset) -> dict[str, Instr]:
             define[r] = ins
     return define
 
-
-#: the instructions _value_names may name: a copy, or one ``op_and_args`` gives an op of
-_NAMED = frozenset({Mov, BinOp, UnOp, Cmp, Select, Load})
 
 
 def leaf_copies(fn: Function, leaves: frozenset) -> dict[str, Reg]:
