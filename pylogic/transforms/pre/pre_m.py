@@ -255,8 +255,11 @@ def pre_m_function(fn: Function, fresh: FreshNames, inserts: set, avail_in: dict
     inputs = function_inputs(fn, defined, readonly, returns, contents, global_sizes)
     known, names, exprs = inputs.known, inputs.names, inputs.exprs
     occurs = inputs.occurrences
-    template = _templates(fn, names, exprs, occurs)
-    plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in, occurs)
+    if inserts or avail_in:
+        template = _templates(fn, names, exprs, occurs)
+        plans, edge_uses = _operand_plans(fn, names, exprs, template, inserts, avail_in, occurs)
+    else:   # read only for insertions and May-available entries (262 of the 316 calls of
+        template, plans, edge_uses = {}, {}, set()   # csmith 24, 29, 4, ... had neither; #28)
     inserts = {(a, b, e) for a, b, e in inserts if e in template or (a, b, e) in plans}
     entry_avail = defaultdict(set)
     inserted = {e for _, _, e in inserts}
