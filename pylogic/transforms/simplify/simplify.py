@@ -845,7 +845,7 @@ def _callees_first(module: Module) -> list:
 def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
              ) -> tuple[Module, SimplifyRecord]:
     """``(new module, record)``: every (or each named) defined function simplified; ``rows``
-    holds ``idom`` (``Rows`` of the module)."""
+    holds ``idom`` (``Rows`` of the module: of the functions ``rows_for`` names, at least)."""
     kept, readonly, defined, global_sizes = _module_reads(module)
     returns: dict = {}              # what each function returns, filled callees first
 
