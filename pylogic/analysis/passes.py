@@ -36,6 +36,8 @@ def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine
         # a pass that works function by function needs the rows of the functions it is asked
         # to rewrite only (optimize's repeats, like the rounds below)
         only = options.get("functions") if spec.repeats_per_function else None
+        if only is None and spec.rows_for is not None:
+            only = spec.rows_for(module, **options)
         rows = module_rows(module, relpath, relations=spec.needs, engine=engine, functions=only)
     new, record = spec.run(module, rows, **options)
     rounds = 1

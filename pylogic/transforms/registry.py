@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Optional
 
 from pylogic.errors import PathlogicError, did_you_mean
 
@@ -39,6 +39,10 @@ class Pass:
     #: (``pathlogic passes``; docs/passes.md has the long form of both)
     paper: str = ""
     pipeline: str = ""
+    #: ``rows_for(module, **options)``: the functions whose rows the pass will read on
+    #: ``module`` (None: every function it rewrites); its module's ``rows_for`` if it has one
+    #: (``simplify``: not the functions it will find settled)
+    rows_for: Optional[Callable] = None
 
 
 #: the most runs of a ``fixpoint`` pass in one pipeline step
@@ -65,7 +69,7 @@ class Declared:
         return Pass(self.name, getattr(module, function), module.NEEDS, self.summary,
                     fixpoint=self.fixpoint, whole_module=self.whole_module,
                     repeats_per_function=self.repeats_per_function, paper=self.paper,
-                    pipeline=self.pipeline)
+                    pipeline=self.pipeline, rows_for=getattr(module, "rows_for", None))
 
 
 class Registry(MutableMapping):

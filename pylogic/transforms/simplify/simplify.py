@@ -688,23 +688,32 @@ def return_bits(values: FunctionValues) -> Bits:
     return kb.UNKNOWN if out is None else out
 
 
-def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dict] = None,
+#: ``simplify_function``'s ``settled`` when its caller did not look it up
+_LOOK_UP = object()
+
+
+def simplify_function(fn: Function, idom, readonly: Optional[dict] = None,
                       returns: Optional[dict] = None, defined: Optional[set] = None,
-                      global_sizes: Optional[dict] = None) -> tuple[Function, FunctionSimplify]:
-    """``fn`` simplified to a fixpoint (``idom``: node -> immediate dominator; the CFG does not
-    change, so it holds for every round; ``readonly``: ``known_bytes.readonly_contents`` of its
-    module;
+                      global_sizes: Optional[dict] = None, settled=_LOOK_UP
+                      ) -> tuple[Function, FunctionSimplify]:
+    """``fn`` simplified to a fixpoint (``idom``: node -> immediate dominator, or a function
+    giving it, asked only when fn is not settled; the CFG does not change, so it holds for every
+    round; ``readonly``: ``known_bytes.readonly_contents`` of its module;
     ``returns``: known bits of what defined functions return, ``return_bits``: the result of a
     call of one is one of them -- fn's own is added to it); ``defined``: names of its defined
-    functions; ``global_sizes``: its globals' sizes)."""
+    functions; ``global_sizes``: its globals' sizes; ``settled``: fn's ``_SIMPLIFIED`` entry
+    as the caller found it (None: none), else looked up here)."""
     size = fn.instruction_count()
     reads = None
     if returns is not None and fn.blocks:
-        reads = _reads(fn, idom, readonly, returns, defined, global_sizes)
-        settled = _SIMPLIFIED.get(fn)
+        reads = _reads(fn, readonly, returns, defined, global_sizes)
+        if settled is _LOOK_UP:
+            settled = _SIMPLIFIED.get(fn)
         if settled is not None and settled[0] == reads:
             returns[fn.name] = settled[1]
             return fn, FunctionSimplify(fn.name, size, 0, 0, 1, {})
+    if callable(idom):
+        idom = idom()
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
     values = None
@@ -745,12 +754,67 @@ def simplify_function(fn: Function, idom: dict[str, str], readonly: Optional[dic
 _SIMPLIFIED = IdentityCache(256)
 
 
-def _reads(fn: Function, idom: dict, readonly, returns: dict, defined, global_sizes) -> tuple:
-    """Everything ``simplify_function`` reads besides ``fn``: its arguments, of ``returns`` only
-    the callees' bits (``FunctionValues.evaluate`` of a call)."""
+def _reads(fn: Function, readonly, returns: dict, defined, global_sizes) -> tuple:
+    """Everything ``simplify_function`` reads besides ``fn`` and its dominator tree (which
+    ``fn``'s blocks decide: the same function object, the same ``idom`` rows): its arguments,
+    of ``returns`` only the callees' bits (``FunctionValues.evaluate`` of a call)."""
     callees = sorted(fn.callees())
-    return (idom, readonly or {}, tuple((c, returns.get(c)) for c in callees), defined,
+    return (readonly or {}, tuple((c, returns.get(c)) for c in callees), defined,
             global_sizes or {})
+
+
+#: ``_settled``'s bits of a callee it does not find settled: equal to no bits ``_reads`` holds
+_AFRESH = object()
+
+
+def _settled(module: Module, kept: dict, readonly: dict, defined: set, global_sizes: dict
+             ) -> set:
+    """Names of the defined functions ``simplify`` will find settled on ``module``, whose
+    ``_SIMPLIFIED`` entries are ``kept`` (name -> entry): in its order (callees first), each
+    with an entry of equal ``_reads``, the bits of a callee before it those of its entry when
+    it is settled; a callee simplified afresh may return other bits, so its callers are not
+    counted (a subset of what ``simplify_function`` finds: its callees' bits are then those
+    entries' exactly)."""
+    returns: dict = {}
+    out = set()
+    for fn in _callees_first(module):
+        if not fn.blocks:
+            continue
+        got = kept.get(fn.name)
+        if got is not None and got[0] == _reads(fn, readonly, returns, defined, global_sizes):
+            out.add(fn.name)
+            returns[fn.name] = got[1]
+        else:
+            returns[fn.name] = _AFRESH
+    return out
+
+
+def _module_reads(module: Module) -> tuple[dict, dict, set, dict]:
+    """``(kept, readonly, defined, global_sizes)`` of ``simplify`` on ``module``: its defined
+    functions' ``_SIMPLIFIED`` entries now (name -> entry; taken before any is simplified, so
+    none is evicted in between) and the module inputs of ``simplify_function``."""
+    kept = {}
+    for fn in module.defined_functions():
+        got = _SIMPLIFIED.get(fn)
+        if got is not None:
+            kept[fn.name] = got
+    return (kept, readonly_contents(module),
+            {f.name.lstrip("@") for f in module.defined_functions()},
+            {g.name: g.size for g in module.globals})
+
+
+def rows_for(module: Module, functions: Optional[Iterable[str]] = None) -> Optional[list]:
+    """The functions whose ``idom`` ``simplify(module, rows)`` reads (``registry.Pass``): the
+    defined functions it will not find settled (``_settled``; the last ``simplify`` of
+    ``simplify,pre-mr,pre-m,simplify`` asked the dominators of every function, 223 of 251
+    settled on csmith 24, 29, 4, 11, 19, 44, 38, 43, 32; issue #28 item 1); None (every
+    function) when none is settled or ``functions`` names some."""
+    if functions is not None:
+        return None
+    settled = _settled(module, *_module_reads(module))
+    if not settled:
+        return None
+    return [fn.name for fn in module.defined_functions() if fn.name not in settled]
 
 
 def _callees_first(module: Module) -> list:
@@ -781,12 +845,14 @@ def _callees_first(module: Module) -> list:
 def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
              ) -> tuple[Module, SimplifyRecord]:
     """``(new module, record)``: every (or each named) defined function simplified; ``rows``
-    holds ``idom`` (``Rows`` of the module)."""
-    readonly = readonly_contents(module)
+    holds ``idom`` (``Rows`` of the module: of the functions ``rows_for`` names, at least)."""
+    kept, readonly, defined, global_sizes = _module_reads(module)
     returns: dict = {}              # what each function returns, filled callees first
-    defined = {f.name.lstrip("@") for f in module.defined_functions()}
-    global_sizes = {g.name: g.size for g in module.globals}
+
+    def idom_of(name: str):
+        # asked only of a function not settled: ``rows`` may lack the others (``rows_for``)
+        return lambda: {n: d for d, n in rows.function(name)["idom"]}
     with collector_paused():
         return run_per_function(module, functions, SimplifyRecord(), lambda fn: simplify_function(
-            fn, {n: d for d, n in rows.function(fn.name)["idom"]}, readonly, returns, defined,
-            global_sizes), order=_callees_first(module))
+            fn, idom_of(fn.name), readonly, returns, defined, global_sizes, kept.get(fn.name)),
+            order=_callees_first(module))

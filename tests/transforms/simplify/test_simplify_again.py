@@ -69,3 +69,22 @@ def test_a_callee_returning_other_values_is_simplified_afresh():
     fresh, fresh_applied = _fresh(changed)
     assert print_module(again) == print_module(fresh) and applied == fresh_applied
     assert "cmp.gt b, 200" not in print_module(again)      # byte returns at most 100 now
+
+
+def test_rows_are_asked_only_for_the_functions_not_settled():
+    """``rows_for``: the dominators of a settled function are not computed (its entry decides);
+    a function whose callee changed is asked, as is the changed callee; the result equals
+    simplify with nothing remembered and every function's rows."""
+    once, _ = _fresh(parse_module(PROGRAM.replace("RESULT", "300"), "t.pir"))
+    assert simplify_module.rows_for(once) == []             # all settled: no rows at all
+    again, applied = _simplify(once)
+    assert all(a.rounds == 1 and not a.rewritten for a in applied)
+    byte = parse_module(PROGRAM.replace("RESULT", "100"), "t.pir").function_map()["byte"]
+    changed = dataclasses.replace(once, functions=tuple(
+        byte if f.name == "byte" else f for f in once.functions))
+    # main calls byte, whose bits may differ now; other is settled and calls nothing
+    assert sorted(simplify_module.rows_for(changed)) == ["byte", "main"]
+    assert simplify_module.rows_for(changed, functions=["main"]) is None
+    again, applied = _simplify(changed)
+    fresh, fresh_applied = _fresh(changed)
+    assert print_module(again) == print_module(fresh) and applied == fresh_applied
