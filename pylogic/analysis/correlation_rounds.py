@@ -50,7 +50,7 @@ from pylogic.ir.model import Module
 
 #: outputs keyed by their branch ``(f, i)``: its first two columns
 BRANCH_KEYED = ("correlation", "correlation_edge", "correlation_edge_near", "correlation_through",
-                "correlation_start", "correlation_inside", "correlation_call",
+                "correlation_through_near", "correlation_start", "correlation_inside", "correlation_call",
                 "correlation_branch_call")
 #: outputs keyed by a return-value summary ``(h, rel, c)``: the columns of h, rel and c (None:
 #: every summary of h, ``correlation_return_call`` exists for h once any is asked)
