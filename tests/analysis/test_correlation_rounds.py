@@ -93,6 +93,26 @@ def test_random_edits_of_modules_with_memory_give_the_whole_module_rows(seed):
     _rounds_of_edits(random_memory_module(rng, functions=4, allocas=seed % 2 == 0), rng, 10)
 
 
+def test_a_narrow_window_gives_the_whole_module_rows(monkeypatch):
+    """Where a function's window (``correlation_window``) is narrower than its ranks, the window
+    rules read every rank: ``_read_ranks`` keeps them all there, and the rows are still the whole
+    run's (not vacuous: the window changes some rows)."""
+    import facts_gen.interprocedural as interprocedural
+    from tests.datalog.test_correlation_window import diamonds
+    modules = [parse_module(diamonds(6))] + [random_module(random.Random(seed)) for seed in range(4)]
+
+    def outputs(module):
+        rows = module_rows(module, "t.pir", relations=NEEDS, engine="clingo")
+        return {r: set(rows[r]) for r in NEEDS if r.startswith("correlation")}
+    wide = [outputs(m) for m in modules]
+    monkeypatch.setattr(interprocedural, "DEFAULT_WINDOW", 1)
+    narrowed = 0
+    for seed, (module, rows) in enumerate(zip(modules, wide)):
+        _rounds_of_edits(module, random.Random(100 + seed), 3)
+        narrowed += outputs(module) != rows
+    assert narrowed
+
+
 @pytest.mark.slow
 def test_some_edits_keep_branches():
     kept = 0
@@ -240,14 +260,19 @@ entry:
 """
 
 
-@pytest.mark.parametrize("name", ["entry", "summary", "param", "returned", "pairs"])
+@pytest.mark.parametrize("name", ["entry", "summary", "param", "returned", "pairs",
+                                  "returned-past", "pairs-past"])
 def test_a_question_read_in_another_function_gives_the_whole_module_rows(name):
     """Each module's only branch is decided in another function (tests/datalog/
     test_correlation_decides.py), or is a pair question in a function no other question reaches:
-    the round keeps those functions' facts."""
+    the round keeps those functions' facts. (``-past``: the walk back from a return, and a pair
+    question's walk, pass an instruction no fed row names: ``_read_instructions`` keeps it.)"""
     from tests.datalog import test_correlation_decides as cases
     text = {"entry": cases.CELL_AT_ENTRY, "summary": cases.CELL_SUMMARY, "param": cases.PARAM,
-            "returned": cases.RETURNED, "pairs": PAIRS_ONLY}[name]
+            "returned": cases.RETURNED, "pairs": PAIRS_ONLY,
+            "returned-past": cases.RETURNED.replace("    ret x\n", "    y = mov 3\n    ret x\n"),
+            "pairs-past": PAIRS_ONLY.replace("again:\n", "again:\n    print 7\n")}[name]
+    assert text.count("mov 3") + text.count("print 7") == name.endswith("-past")
     module = parse_module(text)
     rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
     got = rounds.rows(module)

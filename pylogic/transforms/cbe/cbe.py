@@ -41,7 +41,7 @@ from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import LazyFreshNames
 from pylogic.transforms.record import Rejection, TransformRecord
 
-NEEDS = ("correlation", "correlation_edge_near", "correlation_through", "correlation_start",
+NEEDS = ("correlation", "correlation_edge_near", "correlation_through_near", "correlation_start",
          "correlation_inside", "branch_compare", "branch_pair")
 DEFAULT_LIMIT = 64          # instructions duplicated per branch (PathFinder §7.5: N = 5..200 nodes)
 DEFAULT_GROWTH = 0.5        # module growth cap, as a fraction of its instructions
@@ -127,14 +127,15 @@ def _pure(answers: set) -> Optional[str]:
 
 def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     """``(branch, block, source, path, outcome)`` per decided path, shortest first. The edges'
-    answers it reads are ``correlation_edge_near`` (the walk below, in Datalog: ``max_path``
-    at most its ``CORRELATION_NEAR``)."""
+    answers and the passages through a block it reads are ``correlation_edge_near`` and
+    ``correlation_through_near`` (the walk below, in Datalog: ``max_path`` at most its
+    ``CORRELATION_NEAR``)."""
     # a query is (v, rel, c): a rewritten one may reach v beside the branch's own (part C)
     edge_ans: dict[tuple, set] = {}
     for i, m, n, v, rel, c, a in view["correlation_edge_near"]:
         edge_ans.setdefault((i, m, n, (v, rel, c)), set()).add(a)
     through: dict[tuple, set] = {}
-    for i, m, n, v, w, rel, c in view["correlation_through"]:
+    for i, m, n, v, w, rel, c in view["correlation_through_near"]:
         through.setdefault((i, m, n, (v, rel, c)), set()).add((w, rel, c))
     start: dict[str, set] = {}
     for i, v, rel, c in view["correlation_start"]:
