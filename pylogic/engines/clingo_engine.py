@@ -208,25 +208,39 @@ def _raw_model_reader():
             yield sig, start, hi
             start = hi
 
-    def read(model, by_pred: dict):
-        p_n = _ffi.new("size_t*")
-        if not f_size(model._rep, atoms, p_n):
-            raise DatalogError("clingo: cannot read the model")
-        n = p_n[0]
-        syms = _ffi.new("clingo_symbol_t[]", n)
-        if n and not f_syms(model._rep, atoms, syms, n):
-            raise DatalogError("clingo: cannot read the model")
+    def read(model, by_pred: dict, bound: int):
+        """``bound``: at least the model's atoms (the Control's symbolic atoms), so the buffer
+        is filled by one call, its unused tail left 0 (``#inf``, never an atom), and the
+        handles are kept in it, not copied per relation. Asking clingo for the size first
+        makes it build the model's atom vector once more (cfg_analyses.dl, structured 33,251
+        blocks, 768,253 atoms: the call's peak growth 230.6 -> 222.7 MB; docs/measurements.md,
+        clg50)."""
+        syms = _ffi.new("clingo_symbol_t[]", bound)
+        if not f_syms(model._rep, atoms, syms, bound):     # not a bound after all: ask
+            p_n = _ffi.new("size_t*")
+            if not f_size(model._rep, atoms, p_n):
+                raise DatalogError("clingo: cannot read the model")
+            bound = p_n[0]
+            syms = _ffi.new("clingo_symbol_t[]", bound)
+            if not f_syms(model._rep, atoms, syms, bound):
+                raise DatalogError("clingo: cannot read the model")
+        lo, hi = 0, bound            # syms[:lo] atoms, syms[hi:] 0: the atoms' count
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if syms[mid]:
+                lo = mid + 1
+            else:
+                hi = mid
         keys = {(name.encode(), arity): rel for (name, arity), rel in by_pred.items()}
-        taken = []          # (relation, arity, its atoms' handles)
-        for (name, arity), start, end in runs(syms, n):
+        taken = []          # (relation, arity, its atoms' handles: a slice of syms)
+        for (name, arity), start, end in runs(syms, lo):
             rel = keys.get((name, arity))
             if rel is not None:     # not an input or helper relation
-                run = _ffi.new("clingo_symbol_t[]", end - start)
-                _ffi.memmove(run, syms + start, (end - start) * _ffi.sizeof("clingo_symbol_t"))
-                taken.append((rel, arity, run))
-        return lambda result: decode(taken, result)
+                taken.append((rel, arity, syms + start, end - start))
+        return lambda result: decode(syms, taken, result)
 
-    def decode(taken: list, result: dict) -> None:
+    def decode(_syms, taken: list, result: dict) -> None:
+        """``_syms``: the buffer that ``taken``'s slices point into, alive until here."""
         values = _Values()
 
         def rows_of(run, arity: int) -> list:
@@ -255,11 +269,11 @@ def _raw_model_reader():
                     append(tuple([values[x] for x in unpack(p_args[0], arity)]))
             return out
 
-        for rel, arity, run in taken:
+        for rel, arity, run, n in taken:
             if not arity:
                 result[rel].append(())
                 continue
-            result[rel].extend(rows_of(unpack(run, len(run)), arity))
+            result[rel].extend(rows_of(unpack(run, n), arity))
 
     return read
 
@@ -351,10 +365,11 @@ def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:
     return out
 
 
-def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict):
+def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict, atoms: int):
     """Solve; the unique answer set's atoms of the ``shown`` relations: rows appended to
     ``result`` now, or (the raw reader) a function appending them later, which needs neither the
-    model nor ``ctl`` (returned; a no-op for the public readers)."""
+    model nor ``ctl`` (returned; a no-op for the public readers). ``atoms``: the Control's
+    symbolic atoms, at least the answer's."""
     by_pred = {(pred_name(r), checked.relations[r].arity): r for r in shown}
     kinds_of = {r: checked.relations[r].kinds for r in shown}
     records = any(k.startswith(("record:", "adt:")) for kinds in kinds_of.values() for k in kinds)
@@ -371,7 +386,7 @@ def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict):
             elif raw is None:
                 _read_model_public(model, by_pred, result, kinds_of)
             else:
-                decode = raw(model, by_pred)
+                decode = raw(model, by_pred, atoms)
     if models == 0:
         raise DatalogError("clingo found no answer set (internal error)", SourceLoc(checked.main_file))
     return decode
@@ -487,8 +502,9 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         raise DatalogError(f"clingo rejected the translated program: {exc}",
                            SourceLoc(checked.main_file)) from None
     result: dict[str, list[tuple]] = {r: [] for r in shown}
-    decode = _read_answer(ctl, checked, shown, result)
-    large = len(ctl.symbolic_atoms) >= TRIM_ATOMS
+    atoms = len(ctl.symbolic_atoms)
+    decode = _read_answer(ctl, checked, shown, result, atoms)
+    large = atoms >= TRIM_ATOMS
     del ctl                 # the grounder's domains and indices, before the rows are built
     if large:
         _return_freed_memory()
