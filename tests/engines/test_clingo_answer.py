@@ -67,8 +67,8 @@ def test_raw_reader_bound(monkeypatch, bound):
     leaves a tail of zeros that is not read as atoms. The rows are the same either way."""
     read = clingo_engine._read_answer
 
-    def with_bound(ctl, checked, shown, result, atoms):
-        return read(ctl, checked, shown, result, atoms if bound == "exact" else bound)
+    def with_bound(ctl, checked, shown, result, atoms, reader=None):
+        return read(ctl, checked, shown, result, atoms if bound == "exact" else bound, reader)
 
     monkeypatch.setattr(clingo_engine, "_read_answer", with_bound)
     rows = query(PROGRAM, facts=FACTS, engine="clingo")
