@@ -239,6 +239,15 @@ def _raw_model_reader():
             rel = keys.get((name, arity))
             if rel is not None:     # not an input or helper relation
                 taken.append((rel, arity, syms + start, end - start))
+        shown = sum(n for *_, n in taken)
+        if 2 * shown < lo:      # mostly helpers: keep the shown runs only (a stage's buffer
+            kept = _ffi.new("clingo_symbol_t[]", shown)     # lives while later ones ground)
+            at, moved = 0, []
+            for rel, arity, run, n in taken:
+                _ffi.memmove(kept + at, run, n * _ffi.sizeof("clingo_symbol_t"))
+                moved.append((rel, arity, kept + at, n))
+                at += n
+            syms, taken = kept, moved
         return lambda result: decode(syms, taken, result)
 
     values = _Values()      # one per reader: the stages of a call share their values
