@@ -287,6 +287,36 @@ def _raw_model_reader():
                 continue
             result[rel].extend(rows_of(unpack(run, n), arity))
 
+    def facts(ctl, by_pred: dict):
+        """Without solving: the ``by_pred`` relations' atoms of ``ctl``'s grounding, each a
+        fact (a stratified program's grounding decides every atom), as ``read`` gives them; or
+        None if one is not a fact. No answer is built: on the last stage of a call
+        (``run_clingo``), where the model's atom vector was the call's peak."""
+        p_sa = _ffi.new("clingo_symbolic_atoms_t**")
+        if not _lib.clingo_control_symbolic_atoms(ctl._rep, p_sa):
+            return None
+        sa = p_sa[0]
+        p_sig, p_it = _ffi.new("clingo_signature_t*"), _ffi.new("clingo_symbolic_atom_iterator_t*")
+        p_ok, p_sym = _ffi.new("bool*"), _ffi.new("clingo_symbol_t*")
+        valid, symbol = _lib.clingo_symbolic_atoms_is_valid, _lib.clingo_symbolic_atoms_symbol
+        is_fact, step = _lib.clingo_symbolic_atoms_is_fact, _lib.clingo_symbolic_atoms_next
+        taken = []
+        for (name, arity), rel in by_pred.items():
+            if not (_lib.clingo_signature_create(name.encode(), arity, True, p_sig) and
+                    _lib.clingo_symbolic_atoms_begin(sa, p_sig, p_it)):
+                return None
+            it, handles = p_it[0], []
+            while valid(sa, it, p_ok) and p_ok[0]:
+                if not (is_fact(sa, it, p_ok) and p_ok[0] and symbol(sa, it, p_sym)):
+                    return None
+                handles.append(p_sym[0])
+                step(sa, it, p_it)
+                it = p_it[0]
+            run = _ffi.new("clingo_symbol_t[]", handles)
+            taken.append((rel, arity, run, len(handles)))
+        return lambda result: decode(None, taken, result)
+
+    read.facts = facts
     return read
 
 
@@ -532,16 +562,19 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         stages = derived(checked, ("clingo-stages",) + key,
                          lambda: _stages(checked, needed, shown, live))
     result: dict[str, list[tuple]] = {r: [] for r in shown}
+    records = any(k.startswith(("record:", "adt:")) for r in shown
+                  for k in checked.relations[r].kinds)
     if stages is None:
         decodes = [_evaluate(checked, lambda ctl: _add_rules(ctl, checked, needed, shown, live),
                              fed, shown, result)]
-    else:   # each stage's Control freed before the next grounds; its rows decoded at the end
+    else:   # each stage's Control freed before the next grounds; its rows decoded at the end;
+        # the last stage's rows read without solving (``facts``: structured 30,000 peak -6 MB)
         made: dict = {}
-        reader = _raw_model_reader()
+        reader = None if records else _raw_model_reader()
         decodes = [_evaluate(checked, lambda ctl, t=text, s=statements: _add_statements(ctl, t, s),
                              {rel: fed[rel] for rel in reads if rel in fed}, asked, result,
-                             made, reader)
-                   for text, statements, reads, asked in stages]
+                             made, reader, k < len(stages) - 1)
+                   for k, (text, statements, reads, asked) in enumerate(stages)]
     for decode in decodes:
         decode(result)
     return {rel: sort_rows(_biased(rows, checked.relations[rel].kinds, from_clingo, floats.text))
@@ -569,7 +602,7 @@ def _stages(checked: CheckedProgram, needed: set, shown: list, live: frozenset) 
 
 
 def _evaluate(checked: CheckedProgram, add_rules, fed: dict, shown: list, result: dict,
-              made: dict | None = None, reader=None):
+              made: dict | None = None, reader=None, solve: bool = True):
     """Ground ``fed`` (relation -> rows in clingo's form) with the rules ``add_rules(ctl)`` adds
     in a Control of its own and read the ``shown`` relations' rows into ``result`` (``_read_answer``:
     the returned function completes them); the Control is freed (and, if large, its memory given
@@ -598,7 +631,10 @@ def _evaluate(checked: CheckedProgram, add_rules, fed: dict, shown: list, result
         raise DatalogError(f"clingo rejected the translated program: {exc}",
                            SourceLoc(checked.main_file)) from None
     atoms = len(ctl.symbolic_atoms)
-    decode = _read_answer(ctl, checked, shown, result, atoms, reader)
+    decode = None if solve or reader is None else reader.facts(
+        ctl, {(pred_name(r), checked.relations[r].arity): r for r in shown})
+    if decode is None:
+        decode = _read_answer(ctl, checked, shown, result, atoms, reader)
     del ctl                 # the grounder's domains and indices, before the rows are built
     if atoms >= TRIM_ATOMS:
         _return_freed_memory()

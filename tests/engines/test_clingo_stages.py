@@ -78,6 +78,17 @@ def test_staged_rows_equal_one_control(monkeypatch, kind, seed):
     assert len(controls) == 2
     assert staged == once
     assert sum(map(len, once.values())) > 1000
+    read = clingo_engine._raw_model_reader      # the last stage's facts read, or not (solved)
+    facts_read = []
+
+    def reader():
+        r = read()
+        r.facts = lambda *a: facts_read.append(1)
+        return r
+
+    monkeypatch.setattr(clingo_engine, "_raw_model_reader", reader)
+    assert run_checked(program, None, "clingo", facts) == once
+    assert facts_read == [1]
 
 
 KEYED = """
