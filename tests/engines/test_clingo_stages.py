@@ -116,6 +116,18 @@ top_x(m) :- top("x", m).
 .decl far_y(a: number)
 .output far_y
 far_y(a) :- far("y", a), note(a).
+.decl any_x()
+.output any_x
+any_x() :- far("x", _).
+.decl none_x()
+.output none_x
+none_x() :- far("x", a), a > 1000.
+.decl any_y()
+.output any_y
+any_y() :- far("y", _).
+.decl none_y()
+.output none_y
+none_y() :- far("y", a), a > 1000.
 """
 
 KEYED_APART = KEYED.replace("only_x(a) :- far(\"x\", a), !reach(\"y\", a).",
@@ -161,4 +173,5 @@ def test_keyed_program_rows(monkeypatch, text, seed):
         monkeypatch.setattr(clingo_engine, "STAGE_ROWS", rows)
         assert query(text, facts=facts, engine="clingo") == expected
     assert len(controls) == (3 if text is KEYED_APART else 2)
-    assert expected["top_x"] and expected["note"]
+    assert expected["top_x"] and expected["note"] and expected["any_y"] == [()]
+    assert expected["none_x"] == expected["none_y"] == []
