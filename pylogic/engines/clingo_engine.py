@@ -347,7 +347,7 @@ def _backend_feeder():
         ``made``: relation -> its facts' symbols (a cffi array), filled here for a relation
         not in it, read for one in it: the stages of one call (``run_clingo``) feed an input
         relation again without making its symbols again (chain 30,000 blocks, the second
-        stage's 60,000 facts: its feeding 0.095 -> 0.042 s; docs/measurements.md, clg50)."""
+        stage's 60,000 facts: its feeding phase 0.095 -> 0.030 s; docs/measurements.md, clg50)."""
         p_sym, p_atom = _ffi.new("clingo_symbol_t*"), _ffi.new("clingo_atom_t*")
 
         class Symbols(dict):
