@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pylogic.engines import floats, record_text
 from pylogic.engines.base import register
+from pylogic.engines.dialect import body_atoms
 from pylogic.engines.functors import Functors, as_bytes, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.record_text import is_structured
@@ -22,7 +23,8 @@ from pylogic.engines.relevance import input_selections, live_relations, needed_r
 from pylogic.engines.rows import sort_rows
 from pylogic.engines.semantics import derived
 from pylogic.engines.run import load_inputs
-from pylogic.engines.to_clingo import pred_name, program_text, quote
+from pylogic.engines.stages import plan_stages
+from pylogic.engines.to_clingo import pred_name, program_text, quote, translated_rules
 from pylogic.engines.unsigned import from_clingo, to_clingo
 from pylogic.errors import DatalogError, SourceLoc
 
@@ -208,26 +210,50 @@ def _raw_model_reader():
             yield sig, start, hi
             start = hi
 
-    def read(model, by_pred: dict):
-        p_n = _ffi.new("size_t*")
-        if not f_size(model._rep, atoms, p_n):
-            raise DatalogError("clingo: cannot read the model")
-        n = p_n[0]
-        syms = _ffi.new("clingo_symbol_t[]", n)
-        if n and not f_syms(model._rep, atoms, syms, n):
-            raise DatalogError("clingo: cannot read the model")
+    def read(model, by_pred: dict, bound: int):
+        """``bound``: at least the model's atoms (the Control's symbolic atoms), so the buffer
+        is filled by one call, its unused tail left 0 (``#inf``, never an atom), and the
+        handles are kept in it, not copied per relation. Asking clingo for the size first
+        makes it build the model's atom vector once more (cfg_analyses.dl, structured 33,251
+        blocks, 768,253 atoms: the call's peak growth 230.6 -> 222.7 MB; docs/measurements.md,
+        clg50)."""
+        syms = _ffi.new("clingo_symbol_t[]", bound)
+        if not f_syms(model._rep, atoms, syms, bound):     # not a bound after all: ask
+            p_n = _ffi.new("size_t*")
+            if not f_size(model._rep, atoms, p_n):
+                raise DatalogError("clingo: cannot read the model")
+            bound = p_n[0]
+            syms = _ffi.new("clingo_symbol_t[]", bound)
+            if not f_syms(model._rep, atoms, syms, bound):
+                raise DatalogError("clingo: cannot read the model")
+        lo, hi = 0, bound            # syms[:lo] atoms, syms[hi:] 0: the atoms' count
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if syms[mid]:
+                lo = mid + 1
+            else:
+                hi = mid
         keys = {(name.encode(), arity): rel for (name, arity), rel in by_pred.items()}
-        taken = []          # (relation, arity, its atoms' handles)
-        for (name, arity), start, end in runs(syms, n):
+        taken = []          # (relation, arity, its atoms' handles: a slice of syms)
+        for (name, arity), start, end in runs(syms, lo):
             rel = keys.get((name, arity))
             if rel is not None:     # not an input or helper relation
-                run = _ffi.new("clingo_symbol_t[]", end - start)
-                _ffi.memmove(run, syms + start, (end - start) * _ffi.sizeof("clingo_symbol_t"))
-                taken.append((rel, arity, run))
-        return lambda result: decode(taken, result)
+                taken.append((rel, arity, syms + start, end - start))
+        shown = sum(n for *_, n in taken)
+        if 2 * shown < lo:      # mostly helpers: keep the shown runs only (a stage's buffer
+            kept = _ffi.new("clingo_symbol_t[]", shown)     # lives while later ones ground)
+            at, moved = 0, []
+            for rel, arity, run, n in taken:
+                _ffi.memmove(kept + at, run, n * _ffi.sizeof("clingo_symbol_t"))
+                moved.append((rel, arity, kept + at, n))
+                at += n
+            syms, taken = kept, moved
+        return lambda result: decode(syms, taken, result)
 
-    def decode(taken: list, result: dict) -> None:
-        values = _Values()
+    values = _Values()      # one per reader: the stages of a call share their values
+
+    def decode(_syms, taken: list, result: dict) -> None:
+        """``_syms``: the buffer that ``taken``'s slices point into, alive until here."""
 
         def rows_of(run, arity: int) -> list:
             """The decoded rows of ``run``, atoms of one signature of ``arity`` > 0: one C call
@@ -255,12 +281,46 @@ def _raw_model_reader():
                     append(tuple([values[x] for x in unpack(p_args[0], arity)]))
             return out
 
-        for rel, arity, run in taken:
+        for rel, arity, run, n in taken:
             if not arity:
                 result[rel].append(())
                 continue
-            result[rel].extend(rows_of(unpack(run, len(run)), arity))
+            result[rel].extend(rows_of(unpack(run, n), arity))
 
+    def facts(ctl, by_pred: dict):
+        """Without solving: the ``by_pred`` relations' atoms of ``ctl``'s grounding, each a
+        fact (a stratified program's grounding decides every atom), as ``read`` gives them; or
+        None if one is not a fact. No answer is built: on the last stage of a call
+        (``run_clingo``), where the model's atom vector was the call's peak."""
+        try:
+            atoms_of, signature_of = _lib.clingo_control_symbolic_atoms, _lib.clingo_signature_create
+            begin, valid = _lib.clingo_symbolic_atoms_begin, _lib.clingo_symbolic_atoms_is_valid
+            symbol, is_fact = _lib.clingo_symbolic_atoms_symbol, _lib.clingo_symbolic_atoms_is_fact
+            step = _lib.clingo_symbolic_atoms_next
+        except AttributeError:
+            return None
+        p_sa = _ffi.new("clingo_symbolic_atoms_t**")
+        if not atoms_of(ctl._rep, p_sa):
+            return None
+        sa = p_sa[0]
+        p_sig, p_it = _ffi.new("clingo_signature_t*"), _ffi.new("clingo_symbolic_atom_iterator_t*")
+        p_ok, p_sym = _ffi.new("bool*"), _ffi.new("clingo_symbol_t*")
+        taken = []
+        for (name, arity), rel in by_pred.items():
+            if not (signature_of(name.encode(), arity, True, p_sig) and begin(sa, p_sig, p_it)):
+                return None
+            it, handles = p_it[0], []
+            while valid(sa, it, p_ok) and p_ok[0]:
+                if not (is_fact(sa, it, p_ok) and p_ok[0] and symbol(sa, it, p_sym)):
+                    return None
+                handles.append(p_sym[0])
+                step(sa, it, p_it)
+                it = p_it[0]
+            if handles:         # (decode reads a nullary relation's run as its one row)
+                taken.append((rel, arity, _ffi.new("clingo_symbol_t[]", handles), len(handles)))
+        return lambda result: decode(None, taken, result)
+
+    read.facts = facts
     return read
 
 
@@ -282,8 +342,12 @@ def _backend_feeder():
     except AttributeError:
         return None
 
-    def feed(ctl, relations: list, loc: SourceLoc) -> None:
-        """``relations``: (relation, clingo predicate, arity, rows of ints and strs)."""
+    def feed(ctl, relations: list, loc: SourceLoc, made: dict | None = None) -> None:
+        """``relations``: (relation, clingo predicate, arity, rows of ints and strs).
+        ``made``: relation -> its facts' symbols (a cffi array), filled here for a relation
+        not in it, read for one in it: the stages of one call (``run_clingo``) feed an input
+        relation again without making its symbols again (chain 30,000 blocks, the second
+        stage's 60,000 facts: its feeding phase 0.095 -> 0.030 s; docs/measurements.md, clg50)."""
         p_sym, p_atom = _ffi.new("clingo_symbol_t*"), _ffi.new("clingo_atom_t*")
 
         class Symbols(dict):
@@ -305,6 +369,13 @@ def _backend_feeder():
         with ctl.backend() as backend:
             rep = backend._rep
             for rel, pred, arity, rows in relations:
+                if made is not None and rel in made:
+                    facts = made[rel]
+                    for at in range(len(rows)):
+                        if not (add_atom(rep, facts + at, p_atom) and
+                                add_rule(rep, False, p_atom, 1, null, 0)):
+                            raise RuntimeError(_ffi.string(_lib.clingo_error_message()).decode())
+                    continue
                 name = pred.encode()
                 # every row's argument symbols in one array, a row at each ``arity``-th slot
                 # (measured: 126,000 3-column rows 0.25 s filling a row array each, 0.17 s)
@@ -314,9 +385,19 @@ def _backend_feeder():
                 except ValueError as exc:
                     raise DatalogError(f"{rel}: the clingo engine cannot hold a NUL character "
                                        f"in a symbol: {exc.args[0]!r}", loc) from None
-                for at in range(0, arity * len(rows), arity) if arity else [0] * len(rows):
-                    if not (mk_function(name, args + at, arity, True, p_sym) and
-                            add_atom(rep, p_sym, p_atom) and
+                if made is None:
+                    for at in range(0, arity * len(rows), arity) if arity else [0] * len(rows):
+                        if not (mk_function(name, args + at, arity, True, p_sym) and
+                                add_atom(rep, p_sym, p_atom) and
+                                add_rule(rep, False, p_atom, 1, null, 0)):
+                            raise RuntimeError(_ffi.string(_lib.clingo_error_message()).decode())
+                    continue
+                facts = made[rel] = _ffi.new("clingo_symbol_t[]", len(rows))
+                for k, at in enumerate(range(0, arity * len(rows), arity) if arity
+                                       else [0] * len(rows)):
+                    fact = facts + k
+                    if not (mk_function(name, args + at, arity, True, fact) and
+                            add_atom(rep, fact, p_atom) and
                             add_rule(rep, False, p_atom, 1, null, 0)):
                         raise RuntimeError(_ffi.string(_lib.clingo_error_message()).decode())
 
@@ -351,14 +432,16 @@ def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:
     return out
 
 
-def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict):
+def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict, atoms: int,
+                 reader=None):
     """Solve; the unique answer set's atoms of the ``shown`` relations: rows appended to
     ``result`` now, or (the raw reader) a function appending them later, which needs neither the
-    model nor ``ctl`` (returned; a no-op for the public readers)."""
+    model nor ``ctl`` (returned; a no-op for the public readers). ``atoms``: the Control's
+    symbolic atoms, at least the answer's; ``reader``: a ``_raw_model_reader()`` to use."""
     by_pred = {(pred_name(r), checked.relations[r].arity): r for r in shown}
     kinds_of = {r: checked.relations[r].kinds for r in shown}
     records = any(k.startswith(("record:", "adt:")) for kinds in kinds_of.values() for k in kinds)
-    raw = None if records else _raw_model_reader()
+    raw = None if records else reader or _raw_model_reader()
     decode, models = (lambda _result: None), 0
     with ctl.solve(yield_=True) as handle:
         for model in handle:
@@ -371,7 +454,7 @@ def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict):
             elif raw is None:
                 _read_model_public(model, by_pred, result, kinds_of)
             else:
-                decode = raw(model, by_pred)
+                decode = raw(model, by_pred, atoms)
     if models == 0:
         raise DatalogError("clingo found no answer set (internal error)", SourceLoc(checked.main_file))
     return decode
@@ -411,7 +494,11 @@ def _add_rules(ctl, checked: CheckedProgram, needed: set, shown: list, live: fro
     key = (frozenset(needed), frozenset(shown), live)
     text = derived(checked, ("clingo",) + key,
                    lambda: program_text(checked, needed, set(shown), live))
-    statements = derived(checked, ("clingo-ast",) + key, lambda: _parsed(text))
+    _add_statements(ctl, text, derived(checked, ("clingo-ast",) + key, lambda: _parsed(text)))
+
+
+def _add_statements(ctl, text: str, statements: list | None) -> None:
+    """``statements`` (``_parsed(text)``) into ``ctl``, or ``text`` if they are None."""
     if statements is None:
         ctl.add("base", [], text)
         return
@@ -449,6 +536,13 @@ def _parsed(text: str) -> list | None:
     return statements
 
 
+#: the input rows (after ``input_selections``) from which a call whose program falls apart
+#: (``stages.plan_stages``) is ground in stages: the optimizer's calls feed at most 46,187
+#: (csmith-46; none of their programs falls apart), ``cfg_analyses.dl`` on the 30,000-block
+#: CFGs 100,382-145,413 (docs/measurements.md, mem47 and clg50)
+STAGE_ROWS = 50_000
+
+
 def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: list[str],
                needed: set[str] | None = None) -> dict[str, list[tuple]]:
     """Evaluate ``checked`` with the (already validated) input tuples; return the sorted tuples of
@@ -459,24 +553,78 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
     live = live_relations(checked, (rel for rel, rows in inputs.items() if rows and rel in needed))
     needed = needed_relations(checked, shown, live)
     select = input_selections(checked, needed, live, shown)
+    fed = {}            # relation -> its rows as clingo reads them
+    for rel, rows in inputs.items():
+        if not rows or rel not in needed:
+            continue
+        if rel in select:
+            rows = _selected(rows, select[rel])
+        fed[rel] = _biased(rows, checked.relations[rel].kinds, to_clingo, floats.parse)
+    stages = None
+    if sum(map(len, fed.values())) >= STAGE_ROWS:
+        key = (frozenset(needed), frozenset(shown), live)
+        stages = derived(checked, ("clingo-stages",) + key,
+                         lambda: _stages(checked, needed, shown, live))
+    result: dict[str, list[tuple]] = {r: [] for r in shown}
+    records = any(k.startswith(("record:", "adt:")) for r in shown
+                  for k in checked.relations[r].kinds)
+    if stages is None:
+        decodes = [_evaluate(checked, lambda ctl: _add_rules(ctl, checked, needed, shown, live),
+                             fed, shown, result)]
+    else:   # each stage's Control freed before the next grounds; its rows decoded at the end;
+        # the last stage's rows read without solving (``facts``: structured 30,000 peak -6 MB)
+        made: dict = {}
+        reader = None if records else _raw_model_reader()
+        decodes = [_evaluate(checked, lambda ctl, t=text, s=statements: _add_statements(ctl, t, s),
+                             {rel: fed[rel] for rel in reads if rel in fed}, asked, result,
+                             made, reader, k < len(stages) - 1)
+                   for k, (text, statements, reads, asked) in enumerate(stages)]
+    for decode in decodes:
+        decode(result)
+    return {rel: sort_rows(_biased(rows, checked.relations[rel].kinds, from_clingo, floats.text))
+            for rel, rows in result.items()}
+
+
+def _stages(checked: CheckedProgram, needed: set, shown: list, live: frozenset) -> list | None:
+    """The stages of the call's translated rules (``stages.plan_stages``), or None: per stage
+    its text, its parsed statements, the input relations it reads and the shown relations it
+    defines (the last stage also those no stage defines: their rows are the inputs')."""
+    rules = translated_rules(checked, needed, set(shown), live)
+    plan = plan_stages(rules, set(checked.inputs) | set(shown))
+    if plan is None:
+        return None
+    defined = {r.head.rel for stage in plan for r in stage}
+    out = []
+    for k, stage in enumerate(plan):
+        heads = {r.head.rel for r in stage}
+        reads = {a.rel for r in stage for a in body_atoms(r.body)} - heads
+        asked = [rel for rel in shown
+                 if rel in heads or (k == len(plan) - 1 and rel not in defined)]
+        text = program_text(checked, rules=stage)
+        out.append((text, _parsed(text), reads | set(asked), asked))
+    return out
+
+
+def _evaluate(checked: CheckedProgram, add_rules, fed: dict, shown: list, result: dict,
+              made: dict | None = None, reader=None, solve: bool = True):
+    """Ground ``fed`` (relation -> rows in clingo's form) with the rules ``add_rules(ctl)`` adds
+    in a Control of its own and read the ``shown`` relations' rows into ``result`` (``_read_answer``:
+    the returned function completes them); the Control is freed (and, if large, its memory given
+    back) before returning. ``made``: the facts' symbols of earlier stages (``_backend_feeder``);
+    ``reader``: the raw model reader of the call's stages (``_read_answer``)."""
     ctl = clingo.Control(["--warn=none", "--models=0"])
     try:
-        _add_rules(ctl, checked, needed, shown, live)
+        add_rules(ctl)
         feed = _backend_feeder()
         plain, parts = [], []
-        for rel, rows in inputs.items():
-            if not rows or rel not in needed:
-                continue
-            if rel in select:
-                rows = _selected(rows, select[rel])
+        for rel, rows in fed.items():
             kinds = checked.relations[rel].kinds
-            rows = _biased(rows, kinds, to_clingo, floats.parse)
             if feed is not None and not any(is_structured(k) for k in kinds):
                 plain.append((rel, pred_name(rel), len(kinds), rows))
             else:
                 parts.append(facts_text(pred_name(rel), kinds, rows, checked.types))
         if plain:
-            feed(ctl, plain, SourceLoc(checked.main_file))
+            feed(ctl, plain, SourceLoc(checked.main_file), made)
         if parts:
             ctl.add("base", [], "".join(parts))
         ctl.ground([("base", [])], context=Functors())
@@ -486,15 +634,15 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
             raise located from None
         raise DatalogError(f"clingo rejected the translated program: {exc}",
                            SourceLoc(checked.main_file)) from None
-    result: dict[str, list[tuple]] = {r: [] for r in shown}
-    decode = _read_answer(ctl, checked, shown, result)
-    large = len(ctl.symbolic_atoms) >= TRIM_ATOMS
+    atoms = len(ctl.symbolic_atoms)
+    decode = None if solve or reader is None else reader.facts(
+        ctl, {(pred_name(r), checked.relations[r].arity): r for r in shown})
+    if decode is None:
+        decode = _read_answer(ctl, checked, shown, result, atoms, reader)
     del ctl                 # the grounder's domains and indices, before the rows are built
-    if large:
+    if atoms >= TRIM_ATOMS:
         _return_freed_memory()
-    decode(result)
-    return {rel: sort_rows(_biased(rows, checked.relations[rel].kinds, from_clingo, floats.text))
-            for rel, rows in result.items()}
+    return decode
 
 
 class ClingoEngine:

@@ -670,16 +670,12 @@ def _rules_by_head(checked: CheckedProgram) -> dict:
     return rules_of
 
 
-def program_text(checked: CheckedProgram, needed: set[str] | None = None,
-                 shown: set[str] | None = None, live: frozenset[str] | None = None) -> str:
-    """The clingo program (rules only; input facts are added separately) ending in ``#show.``:
-    the engine reads the relations it returns from the model's atoms, and an output table of
-    the shown atoms cost clasp more than the grounding left to it (transitive closure, 612,000
-    rows: ``solve`` 0.20 s with ``#show r_path/2.``, 0.005 s with ``#show.``); with ``needed``,
+def translated_rules(checked: CheckedProgram, needed: set[str] | None = None,
+                     shown: set[str] | None = None, live: frozenset[str] | None = None) -> list:
+    """The rules ``program_text`` writes, in its order (the joins first): with ``needed``,
     only the rules defining those relations; with ``live`` (``relevance.live_relations``), only
-    those that can fire. A recursive rule's non-recursive atoms are joined
-    once, outside its recursion (``_with_joins``); an aggregate is folded once per group
-    (``_with_groups``)."""
+    those that can fire. A recursive rule's non-recursive atoms are joined once, outside its
+    recursion (``_with_joins``); an aggregate is folded once per group (``_with_groups``)."""
     component = {rel: k for k, members in enumerate(checked.strata) for rel in members}
     joins: dict = {}
     groups: list = []
@@ -689,5 +685,18 @@ def program_text(checked: CheckedProgram, needed: set[str] | None = None,
                                          and can_fire(r, live)], component, keep), checked)
     rules = [_with_joins(g, component, joins) for r in rules
              for g in _with_groups(r, component, groups)]
-    lines = [rule(j) for _, j in joins.values()] + [rule(r) for r in rules] + ["#show."]
-    return "\n".join(lines) + "\n"
+    return [j for _, j in joins.values()] + rules
+
+
+def program_text(checked: CheckedProgram, needed: set[str] | None = None,
+                 shown: set[str] | None = None, live: frozenset[str] | None = None,
+                 rules: list | None = None) -> str:
+    """The clingo program (rules only; input facts are added separately) ending in ``#show.``:
+    the engine reads the relations it returns from the model's atoms, and an output table of
+    the shown atoms cost clasp more than the grounding left to it (transitive closure, 612,000
+    rows: ``solve`` 0.20 s with ``#show r_path/2.``, 0.005 s with ``#show.``). Its rules are
+    ``translated_rules(checked, needed, shown, live)``, or ``rules``, a part of them (a stage,
+    ``stages.py``)."""
+    if rules is None:
+        rules = translated_rules(checked, needed, shown, live)
+    return "\n".join([rule(r) for r in rules] + ["#show."]) + "\n"

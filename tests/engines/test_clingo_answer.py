@@ -60,6 +60,22 @@ def test_small_control_not_trimmed(monkeypatch):
     assert rows["t"] == EXPECTED_T
 
 
+@pytest.mark.parametrize("bound", [0, 1, "exact", 10**6])
+def test_raw_reader_bound(monkeypatch, bound):
+    """The raw reader fills a buffer of the bound it is given (the Control's symbolic atoms): a
+    bound below the answer's atoms (not one) asks clingo for their count, and a larger one
+    leaves a tail of zeros that is not read as atoms. The rows are the same either way."""
+    read = clingo_engine._read_answer
+
+    def with_bound(ctl, checked, shown, result, atoms, reader=None):
+        return read(ctl, checked, shown, result, atoms if bound == "exact" else bound, reader)
+
+    monkeypatch.setattr(clingo_engine, "_read_answer", with_bound)
+    rows = query(PROGRAM, facts=FACTS, engine="clingo")
+    assert rows["t"] == EXPECTED_T
+    assert rows["some"] == [()]
+
+
 @pytest.mark.parametrize("reader", ["raw", "public"])
 def test_readers_agree_with_duckdb(monkeypatch, reader):
     facts = FACTS
