@@ -100,6 +100,20 @@ def test_irreducible_and_edge_cases():
     check_against_oracle(cases, "clingo")
 
 
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_frontier_reaches_the_entry(engine):
+    """df's walk tests n's idom, a rule of its own where n is the entry (it has none): edges back
+    into the entry put it in the frontier of every block on the walk up to it, itself included
+    (df(a, a), df(b, a), df(c, a), df(d, a) below; dominance_frontier.dl, mem50b)."""
+    labels = ["a", "b", "c", "d", "x"]
+    succs = {"a": ["b"], "b": ["c", "d"], "c": ["a"], "d": ["a", "x"], "x": []}
+    facts = empty_facts()
+    extract_module(Module(functions=(function_from_cfg("@f", labels, succs),)), "e.pir", facts)
+    rows = run_program(PROGRAM, None, engine=engine, facts=facts)
+    assert {tuple(r[1:]) for r in rows["df"]} == {("a", "a"), ("b", "a"), ("c", "a"), ("d", "a")}
+    check_against_oracle([(labels, succs)], engine)
+
 def _merge_reads(program) -> set[str]:
     return {b.rel for r in program.rules if r.head.rel == "_dt_merge"
             for b in r.body if hasattr(b, "rel")}
