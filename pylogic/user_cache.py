@@ -6,7 +6,8 @@ Entries are pickles under ``ROOT/KIND/ab/abcdef...``, written beside their place
 into it (a concurrent or interrupted run never sees half an entry; an unreadable entry is a
 miss). The root is ``$PATHLOGIC_CACHE`` (``off`` disables it), else
 ``$XDG_CACHE_HOME/pathlogic`` or ``~/.cache/pathlogic``. What depends only on pathlogic's own
-source (the parser's tables, the shipped programs parsed and checked) may live elsewhere:
+source (the parser's tables, the shipped programs parsed and checked, their clingo translations:
+``engines/clingo_cache.py``) may live elsewhere:
 ``$PATHLOGIC_PROGRAM_CACHE`` (``program_root``; the test suite shares one such directory between
 its processes while it keeps the analyses' cache off). Pickles are trusted: the cache is the
 user's own directory.

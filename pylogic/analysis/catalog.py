@@ -49,6 +49,7 @@ def _shipped(path: Path, identity: str) -> CheckedProgram:
     pathlogic's own source, ``datalog/`` included, and ``identity``. Parsing the catalog cost
     about 2 s of every command that runs an analysis (issue #12 item 2)."""
     from pylogic.engines import load_program_cached
+    from pylogic.engines.clingo_cache import identify
     root = program_root()
     if root is None:
         return load_program_cached(path)
@@ -60,6 +61,7 @@ def _shipped(path: Path, identity: str) -> CheckedProgram:
         if program is None:
             program = load_program_cached(path)
             cache.put("programs", k, program)
+        identify(program, k)
         _SHIPPED[k] = program
     return program
 

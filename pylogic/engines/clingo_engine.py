@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pylogic.engines import floats, record_text
 from pylogic.engines.base import register
+from pylogic.engines.clingo_cache import translation
 from pylogic.engines.dialect import body_atoms
 from pylogic.engines.functors import Functors, as_bytes, from_bytes, refusal, symbol_text
 from pylogic.engines.program import CheckedProgram
@@ -489,11 +490,11 @@ def _add_rules(ctl, checked: CheckedProgram, needed: set, shown: list, live: fro
     """The translated rules of ``checked`` (those of ``needed`` relations that can fire with the
     ``live`` relations) into ``ctl``: parsed once per program and relation sets (``clingo.ast``),
     then added as syntax trees, which skips clingo's parser on every later call
-    (predicated_deadness.dl: 3.4 ms to parse, 0.6 ms to add the trees). A text clingo's parser
+    (predicated_deadness.dl: 3.4 ms to parse, 0.6 ms to add the trees); the text of a shipped
+    program is kept across processes too (``clingo_cache``). A text clingo's parser
     rejects is added as text, so that its error is reported as before."""
     key = (frozenset(needed), frozenset(shown), live)
-    text = derived(checked, ("clingo",) + key,
-                   lambda: program_text(checked, needed, set(shown), live))
+    text = derived(checked, ("clingo",) + key, lambda: translation(checked, needed, shown, live))
     _add_statements(ctl, text, derived(checked, ("clingo-ast",) + key, lambda: _parsed(text)))
 
 

@@ -1,0 +1,47 @@
+"""clingo translations (``to_clingo.program_text``) kept across processes: a fresh process, or a
+child forked from a warmed-up one, otherwise translates a shipped program again for every set of
+relations it meets first (issue #28 item 1, stop 50: the #28 harness's children translated
+correlation.dl 19 times on icbe's 9 median programs, 0.117 s of 2.82; clingo's parse of the text,
+0.081 s, stays: its syntax trees cannot be pickled).
+
+Only a program whose content a key determines is kept (``identify``: the catalog's key of a
+shipped program, which covers pathlogic's whole source, ``to_clingo.py`` included, so any edit
+makes every entry stale); an entry lives in the program cache (``user_cache.program_root``,
+kind ``clingo``) under that key and the relation sets of the translation. An unreadable entry
+is a miss, translated and written again.
+"""
+from __future__ import annotations
+
+from hashlib import sha256
+
+from pylogic.engines import to_clingo
+from pylogic.engines.program import CheckedProgram
+from pylogic.identity_cache import IdentityCache
+from pylogic.user_cache import Cache, program_root
+
+#: checked program -> the key that determines it (kept as long as the catalog keeps the program)
+_KEYS = IdentityCache()
+
+
+def identify(checked: CheckedProgram, key: str) -> None:
+    """Record that ``checked`` is a function of ``key`` alone: a digest of pathlogic's source
+    (``datalog/`` and ``to_clingo.py`` included) and of what names the program (the catalog's
+    ``_shipped``)."""
+    _KEYS.put(checked, key)
+
+
+def translation(checked: CheckedProgram, needed: set, shown: list, live: frozenset) -> str:
+    """``program_text(checked, needed, set(shown), live)``, read from the program cache if
+    ``checked`` was identified and the cache holds it, else translated (and kept if
+    identified)."""
+    source = _KEYS.get(checked)
+    root = program_root() if source is not None else None
+    if root is None:
+        return to_clingo.program_text(checked, needed, set(shown), live)
+    k = sha256(repr((source, sorted(needed), sorted(shown), sorted(live))).encode()).hexdigest()
+    cache = Cache(root)
+    text = cache.get("clingo", k)
+    if not isinstance(text, str):
+        text = to_clingo.program_text(checked, needed, set(shown), live)
+        cache.put("clingo", k, text)
+    return text
