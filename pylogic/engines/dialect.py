@@ -287,16 +287,18 @@ class AggLit:
     loc: SourceLoc = field(compare=False)
 
 
-def signed_body_atoms(lits):
+def signed_body_atoms(lits, aggregated: bool | None = None):
     """``(atom, positive)`` for every atom of a normalized rule body, those under negations
-    (``positive`` False) and aggregates too."""
+    (``positive`` False) and aggregates too: there with their own sign, or ``aggregated`` when
+    given (False: an aggregate's atoms bind no variable of the rule)."""
     for lit in lits:
         if isinstance(lit, Atom):
             yield lit, True
         elif isinstance(lit, NegAtom):
             yield lit.atom, False
         elif isinstance(lit, AggLit):
-            yield from signed_body_atoms(lit.body)
+            for atom, positive in signed_body_atoms(lit.body):
+                yield atom, positive if aggregated is None else aggregated
 
 
 def body_atoms(lits):

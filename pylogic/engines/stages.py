@@ -15,23 +15,17 @@ from __future__ import annotations
 
 from itertools import product
 
-from pylogic.engines.dialect import AggLit, Atom, NegAtom, Num, Str, Var
+from pylogic.engines.dialect import Atom, Num, Str, Var, signed_body_atoms
 
 
 def _constant(t) -> bool:
     return isinstance(t, Str) or (isinstance(t, Num) and not t.suffix)
 
 
-def _atoms(lits, positive: bool = True):
-    """(atom, outer positive) of every atom of ``lits``; those under negations and aggregates
-    are not positive (they bind no variable of the rule)."""
-    for lit in lits:
-        if isinstance(lit, Atom):
-            yield lit, positive
-        elif isinstance(lit, NegAtom):
-            yield lit.atom, False
-        elif isinstance(lit, AggLit):
-            yield from _atoms(lit.body, False)
+def _atoms(lits):
+    """(atom, positive) of every atom of ``lits``; those under negations and aggregates are not
+    positive (they bind no variable of the rule)."""
+    return signed_body_atoms(lits, aggregated=False)
 
 
 def key_columns(rules: list, protected) -> dict:
