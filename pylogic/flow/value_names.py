@@ -104,6 +104,11 @@ def _op_of(ins: Instr) -> str:
 _NAMED = frozenset({Mov, BinOp, UnOp, Cmp, Select, Load})
 
 
+def load_op(size: int, signed: bool) -> str:
+    """The operator of a ``load.N`` in value names: ``load.Ns`` sign-extends, ``load.Nu`` not."""
+    return f"load.{size}{'s' if signed else 'u'}"
+
+
 def op_and_args(ins: Instr):
     if isinstance(ins, BinOp):
         return ins.op, [ins.a, ins.b]
@@ -114,7 +119,7 @@ def op_and_args(ins: Instr):
     if isinstance(ins, Select):
         return "select", [ins.cond, ins.a, ins.b]
     if isinstance(ins, Load):
-        return f"load.{ins.size}{'s' if ins.signed else 'u'}", [ins.addr]
+        return load_op(ins.size, ins.signed), [ins.addr]
     return None, None
 
 
@@ -474,6 +479,6 @@ def store_generated(ins: Instr, names: dict, defs: dict, returns=None) -> list[s
     if not isinstance(ins, Store) or ins.guard is not None:
         return []
     addr = operand_name(ins.addr, names)
-    return [compose_name(f"load.{ins.size}{'s' if signed else 'u'}", [addr])[0]
+    return [compose_name(load_op(ins.size, signed), [addr])[0]
             for signed in (True, False)
             if fits_extension(ins.value, ins.size, signed, defs, frozenset(), returns)]

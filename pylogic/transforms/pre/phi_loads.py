@@ -29,7 +29,7 @@ from pylogic.flow.definitions import definitions
 from pylogic.flow.known_bytes import KnownBytes
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.spans import address_offset, memory_offsets, spares
-from pylogic.flow.value_names import (MEMORY, compose_name, expression_of, op_and_args,
+from pylogic.flow.value_names import (MEMORY, compose_name, expression_of, load_op, op_and_args,
                                       operand_name, store_generated, value_names)
 from pylogic.ir.model import (BinOp, Br, Cmp, CondBr, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Select, UnOp, branch_targets)
@@ -123,7 +123,7 @@ class _Translator:
                 rts.append(got[1])
                 operands.append(got[2])
             if isinstance(ins, Load):
-                name, leaves = compose_name(f"load.{ins.size}{'s' if ins.signed else 'u'}", parts)
+                name, leaves = compose_name(load_op(ins.size, ins.signed), parts)
                 root, off = rts[0] if rts[0] is not None else (ANY, None)
                 return name, leaves, root, off, operands[0]
             dest = ins.defs()[0]
