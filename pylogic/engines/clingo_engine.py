@@ -433,6 +433,13 @@ def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:
     return out
 
 
+def _structured(checked: CheckedProgram, shown: list[str]) -> bool:
+    """Some ``shown`` relation has a record or ADT column: its rows are read through clingo's
+    public API (``_read_model_records``), not the raw reader, which decodes numbers and
+    strings only."""
+    return any(is_structured(k) for r in shown for k in checked.relations[r].kinds)
+
+
 def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict, atoms: int,
                  reader=None):
     """Solve; the unique answer set's atoms of the ``shown`` relations: rows appended to
@@ -441,7 +448,7 @@ def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict, a
     symbolic atoms, at least the answer's; ``reader``: a ``_raw_model_reader()`` to use."""
     by_pred = {(pred_name(r), checked.relations[r].arity): r for r in shown}
     kinds_of = {r: checked.relations[r].kinds for r in shown}
-    records = any(k.startswith(("record:", "adt:")) for kinds in kinds_of.values() for k in kinds)
+    records = _structured(checked, shown)
     raw = None if records else reader or _raw_model_reader()
     decode, models = (lambda _result: None), 0
     with ctl.solve(yield_=True) as handle:
@@ -567,15 +574,13 @@ def run_clingo(checked: CheckedProgram, inputs: dict[str, list[tuple]], shown: l
         stages = derived(checked, ("clingo-stages",) + key,
                          lambda: _stages(checked, needed, shown, live))
     result: dict[str, list[tuple]] = {r: [] for r in shown}
-    records = any(k.startswith(("record:", "adt:")) for r in shown
-                  for k in checked.relations[r].kinds)
     if stages is None:
         decodes = [_evaluate(checked, lambda ctl: _add_rules(ctl, checked, needed, shown, live),
                              fed, shown, result)]
     else:   # each stage's Control freed before the next grounds; its rows decoded at the end;
         # the last stage's rows read without solving (``facts``: structured 30,000 peak -6 MB)
         made: dict = {}
-        reader = None if records else _raw_model_reader()
+        reader = None if _structured(checked, shown) else _raw_model_reader()
         decodes = [_evaluate(checked, lambda ctl, t=text, s=statements: _add_statements(ctl, t, s),
                              {rel: fed[rel] for rel in reads if rel in fed}, asked, result,
                              made, reader, k < len(stages) - 1)
