@@ -12,7 +12,7 @@ Datalog).
 from __future__ import annotations
 
 from pylogic.ir.model import Function, Ret
-from pylogic.ir.cfg import block_successors, dfs_structure, strongly_connected
+from pylogic.ir.cfg import block_predecessors, block_successors, dfs_structure, strongly_connected
 from facts_gen.naming import VIRTUAL_EXIT
 
 #: Relations this module writes (datalog/schema.dl, "CFG" and "Structural facts" sections).
@@ -39,11 +39,7 @@ def cfg_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
     out["edge"].extend((f, a, b) for a, b in edges)
     out["hyperblock"].extend((f, b.label) for b in fn.blocks if b.hyperblock)
 
-    succ: dict[str, list[str]] = {b: [] for b in labels}
-    pred: dict[str, list[str]] = {b: [] for b in labels}
-    for a, b in edges:
-        succ[a].append(b)
-        pred[b].append(a)
+    succ, pred = block_successors(fn), block_predecessors(fn)
     rpo, retreating = dfs_structure(labels[0], succ.get)
     out["rpo"].extend((f, b, i) for b, i in rpo.items())
     out["retreating"].extend((f, a, b) for a, b in retreating)

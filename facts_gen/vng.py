@@ -52,6 +52,7 @@ from pylogic.ir.model import (BinOp, Call, Cmp, Function, GlobalAddr, Imm, Instr
 from facts_gen.naming import instr_id
 from pylogic.flow.definitions import definitions
 from pylogic.flow.fits_extension import fits_extension
+from pylogic.union_find import UnionFind
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value Name Graph" section).
 VNG_RELATIONS = ("vng_seed", "vng_node", "vng_transfer", "vng_kill", "vng_gen", "vng_class",
@@ -486,23 +487,6 @@ def synonyms(graph: Graph, node: str, e1, e2, defs: dict, window: Optional[int] 
     return True
 
 
-class _Classes:
-    def __init__(self):
-        self.parent = {}
-
-    def find(self, x):
-        self.parent.setdefault(x, x)
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
-
-    def union(self, a, b):
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def build(fn: Function, window: Optional[int] = None, max_visits: int = MAX_VISITS) -> dict:
     """The VNG of ``fn``: ``{"seeds": {node: name}, "nodes", "transfers", "kills", "gens",
     "classes": {node: class number}, "truncated", "graph"}`` (names as tuples; ``vng_facts``
@@ -514,7 +498,7 @@ def build(fn: Function, window: Optional[int] = None, max_visits: int = MAX_VISI
     transfers, visited, truncated = threads(fn, graph, seeds, defs, window, max_visits)
     kills = set()
     gens = set()
-    classes = _Classes()
+    classes = UnionFind()      # classes are numbered by first member: any representative does
     budget = [MAX_SYNONYM_CALLS]
     # the seed whose thread a visited (n, e) belongs to is not kept; instead each visited name at
     # a computation's exit is tested against the computation's own value (generation)

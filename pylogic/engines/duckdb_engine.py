@@ -39,6 +39,7 @@ from pylogic.engines.indexed import Component, Relations, Unsupported
 from pylogic.engines.program import CheckedProgram
 from pylogic.engines.relevance import needed_relations
 from pylogic.engines.rows import sort_rows
+from pylogic.engines.semantics import rules_by_head
 from pylogic.engines.run import load_inputs
 from pylogic.engines.to_sql import (column_types, create_table, orders_symbols, rule_select,
                                     table_name)
@@ -366,10 +367,7 @@ def evaluate(con, checked: CheckedProgram, needed: set[str], values,
     leaves many relations empty; each statement costs DuckDB's planning, about 5 ms)."""
     store = Relations(lambda rel: _fetch(con, checked, rel))
     held: set[str] = set()
-    by_head: dict[str, list] = {}
-    for rule in checked.rules:
-        if rule.head.rel in needed:
-            by_head.setdefault(rule.head.rel, []).append(rule)
+    by_head = {rel: rs for rel, rs in rules_by_head(checked.rules).items() if rel in needed}
     empty = {rel for rel in needed if rel not in loaded and rel not in by_head}
     for stratum in checked.strata:
         rels = [r for r in stratum if r in by_head]

@@ -35,6 +35,7 @@ from pylogic.engines.dialect import (AggLit, Atom, BinOp, Call, Constraint, Neg,
 from pylogic.engines.functors import Functors, as_bytes, string_symbol, symbol_text
 from pylogic.engines.numbers import BINARY, UNARY, binary, wrap_const as _wrap   # Soufflé's
 from pylogic.engines.program import CheckedProgram
+from pylogic.engines.semantics import rules_by_head
 from pylogic.engines.to_clingo import functor_name
 from pylogic.engines.values import SIGNATURES
 from pylogic.errors import DatalogError, SourceLoc, did_you_mean
@@ -311,9 +312,7 @@ class Explainer:
         # rows as ordered sets (dict keys) in sorted order: the tree chosen among several
         # derivations must not depend on the hash seed (an explanation is a result too)
         self.model = {r: _ordered(rows) for r, rows in model.items()}
-        self.rules = defaultdict(list)
-        for rule in checked.rules:
-            self.rules[rule.head.rel].append(rule)
+        self.rules = rules_by_head(checked.rules)
         # id(atom) -> atom_shape(atom) for the rules' atoms (alive as long as ``checked``, so
         # the ids are theirs); another atom (why_not's head) is shaped when matched
         self._shapes = {id(atom): atom_shape(atom) for rule in checked.rules

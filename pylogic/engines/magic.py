@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, Constraint, NegAtom, Nil, Num, Record,
                                      Str, Var)
-from pylogic.engines.semantics import CheckedProgram, Relation, Rule, pattern_vars, term_vars
+from pylogic.engines.semantics import (CheckedProgram, Relation, Rule, pattern_vars, rules_by_head,
+                                       term_vars)
 from pylogic.engines.stratify import stratify
 from pylogic.errors import DatalogError
 
@@ -103,9 +104,7 @@ def magic_transform(checked: CheckedProgram, wanted, excluded=frozenset()) -> Ch
     if not targets:
         return checked
     relations = dict(checked.relations)
-    by_head: dict[str, list[Rule]] = {}
-    for r in checked.rules:
-        by_head.setdefault(r.head.rel, []).append(r)
+    by_head = rules_by_head(checked.rules)
     new_rules: list[Rule] = []
     todo: list[tuple[str, str]] = []
     done: set[tuple[str, str]] = set()

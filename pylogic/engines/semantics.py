@@ -65,6 +65,20 @@ def derived(checked: "CheckedProgram", key, compute):
     return memo[key]
 
 
+def rules_by_head(rules) -> dict:
+    """``{relation: [rule, ...]}``: the rules of ``rules`` by their head's relation, relations
+    in the order of their first rule, each list in ``rules``' order (new lists: callers may edit
+    them). A relation without rules is no key."""
+    by_head: dict = {}
+    for r in rules:
+        got = by_head.get(r.head.rel)
+        if got is None:
+            by_head[r.head.rel] = [r]
+        else:
+            got.append(r)
+    return by_head
+
+
 @dataclass
 class CheckedProgram:
     """A program ready for an engine. ``inputs``/``outputs`` map relation -> IO params (dict) of

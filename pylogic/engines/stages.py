@@ -16,6 +16,7 @@ from __future__ import annotations
 from itertools import product
 
 from pylogic.engines.dialect import Atom, Num, Str, Var, signed_body_atoms
+from pylogic.union_find import UnionFind
 
 
 def _constant(t) -> bool:
@@ -107,13 +108,8 @@ def plan_stages(rules: list, protected) -> list[list] | None:
     order = {c: i for i, c in enumerate(sorted({c for d in domain.values() for c in d},
                                                key=lambda c: (type(c).__name__, c.value)))}
     defined = {r.head.rel for r in rules}
-    parent: dict = {}
-
-    def find(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+    parts_of = UnionFind()
+    find = parts_of.find
 
     def node(atom: Atom, env: dict):
         return (atom.rel, value(atom, env)) if atom.rel in key else (atom.rel, None)
@@ -130,7 +126,7 @@ def plan_stages(rules: list, protected) -> list[list] | None:
             head = node(r.head, env)
             for a, _ in _atoms(r.body):
                 if a.rel in defined:
-                    parent[find(node(a, env))] = find(head)
+                    parts_of.union(node(a, env), head)
             placed.append((i, head))
     parts: dict = {}            # root -> (rule indices, holds a keyed node)
     for i, head in placed:

@@ -26,7 +26,7 @@ from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constra
                                      Record, Str, Test, Var, Wildcard)
 from pylogic.engines.program import CheckedProgram, Rule
 from pylogic.engines.relevance import can_fire
-from pylogic.engines.semantics import derived, grounded_vars, lit_vars, term_vars
+from pylogic.engines.semantics import derived, grounded_vars, lit_vars, rules_by_head, term_vars
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "\\", "band": "&", "bor": "?", "bxor": "^"}
 _DIVISION = {"/": "div", "%": "mod"}
@@ -420,9 +420,7 @@ def _unfolded_relations(rules: list, component: dict, keep: set) -> dict:
     rules every one of which copies one positive atom of another relation (``_dt_rpo(f, "cfg",
     b, n) :- rpo(f, b, n)``: ``_is_copy``) or by one rule filtering one atom (``_is_filter``)
     whose readers have no aggregate (their groups are the rest of their body)."""
-    rules_of: dict = {}
-    for r in rules:
-        rules_of.setdefault(r.head.rel, []).append(r)
+    rules_of = rules_by_head(rules)
     read_otherwise = {b.atom.rel for r in rules for b in r.body if isinstance(b, NegAtom)}
     read_otherwise |= {x.rel for r in rules for b in r.body if isinstance(b, AggLit)
                        for x in _agg_atoms(b)}
@@ -606,7 +604,7 @@ def _column(checked: CheckedProgram, column: tuple, known: dict):
     it drops no rule that can fire, and is computed once per program and column, on demand
     (stop 49: a fixpoint over the rules of each call, or of the whole program once, cost
     ppg.dl's program_text 1.5-5 ms; these lookups about 0.3 ms)."""
-    rules_of = derived(checked, "rules by head", lambda: _rules_by_head(checked))
+    rules_of = derived(checked, "rules by head", lambda: rules_by_head(checked.rules))
     inputs = checked.inputs
     deps: dict = {}                                     # column -> [(constant, sources)], or None
     todo = [column]
@@ -662,12 +660,6 @@ def _column(checked: CheckedProgram, column: tuple, known: dict):
     known.update(values)
     return known[column]
 
-
-def _rules_by_head(checked: CheckedProgram) -> dict:
-    rules_of: dict = {}
-    for r in checked.rules:
-        rules_of.setdefault(r.head.rel, []).append(r)
-    return rules_of
 
 
 def translated_rules(checked: CheckedProgram, needed: set[str] | None = None,

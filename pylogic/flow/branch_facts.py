@@ -29,6 +29,7 @@ from collections import defaultdict
 from typing import Callable, Iterator, Optional
 
 from pylogic.flow.block_access import block_access
+from pylogic.ir.cfg import block_predecessors
 from pylogic.ir.model import Block, Cmp, CondBr, Function, Reg, branch_targets
 from pylogic.ir.ops import UNSIGNED_RELS, eval_rel
 
@@ -65,9 +66,7 @@ def sole_entry_edges(fn: Function) -> Iterator[tuple[Block, CondBr, str, int]]:
     ending B that is T's only way in, so that c is non-zero (1) or zero (0) wherever T
     dominates: T is not the entry (the function's start enters it too), B is its only
     predecessor, and no side exit of B goes to T."""
-    preds = defaultdict(list)
-    for a, b in fn.edges():
-        preds[b].append(a)
+    preds = block_predecessors(fn)
     entry = fn.blocks[0].label if fn.blocks else None
     for b in fn.blocks:
         br = b.instrs[-1] if b.instrs else None

@@ -23,7 +23,7 @@ from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_memory import known_loads
 from pylogic.flow.reaching_graph import reaching_graph
 from pylogic.identity_cache import IdentityCache
-from pylogic.ir.cfg import reverse_postorder
+from pylogic.ir.cfg import block_predecessors, reverse_postorder
 from pylogic.ir.model import (TRUE_PREDICATES, Call, Cmp, CondBr, Function, Imm, Instr, Load, Mov,
                               PredDefine, Reg, Select, BinOp, UnOp, branch_targets)
 
@@ -106,7 +106,7 @@ def _maybe_unwritten(fn: Function, defs: dict, ssa: dict, params: set, pre: dict
     regs = [r for r in defs if r not in ssa and r not in params]
     bit = {r: 1 << i for i, r in enumerate(regs)}
     every = (1 << len(regs)) - 1
-    gen, preds = {}, defaultdict(list)
+    gen = {}
     accesses = [block_access(b) for b in fn.blocks]
     for b, access in zip(fn.blocks, accesses):
         g = 0
@@ -115,10 +115,7 @@ def _maybe_unwritten(fn: Function, defs: dict, ssa: dict, params: set, pre: dict
                 for d in ds:
                     g |= bit.get(d, 0)
         gen[b.label] = g
-    for b in fn.blocks:
-        if b.label in pre:
-            for t in b.successors():
-                preds[t].append(b.label)
+    preds = {t: [p for p in ps if p in pre] for t, ps in block_predecessors(fn).items()}
     entry = fn.blocks[0].label
     live = [b.label for b in fn.blocks if b.label in pre]
     into = {b: (0 if b == entry else every) for b in live}

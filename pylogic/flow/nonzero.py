@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Optional
 
+from pylogic.ir.cfg import block_predecessors
 from pylogic.ir.model import Alloca, BinOp, Cmp, GlobalAddr, Imm, Load, Reg, Store
 from pylogic.flow.branch_facts import sole_entry_edges
 from pylogic.flow.stable import stable_operand
@@ -40,9 +41,7 @@ class NonZero:
     def __init__(self, values):
         self.values = values
         fn = values.fn
-        self.preds = defaultdict(list)
-        for a, b in fn.edges():
-            self.preds[b].append(a)
+        self.preds = block_predecessors(fn)
         self.edges = self._edge_facts()
         # register -> [(block, index)] of unguarded loads/stores through it
         self.derefs = defaultdict(list)

@@ -16,8 +16,8 @@ from typing import Callable, Hashable, Iterable
 
 from pylogic.ir.model import Function
 
-__all__ = ["dfs_structure", "block_successors", "reverse_postorder", "retreating_edges",
-           "strongly_connected"]
+__all__ = ["dfs_structure", "block_successors", "block_predecessors", "reverse_postorder",
+           "retreating_edges", "strongly_connected"]
 
 
 def dfs_structure(root: Hashable, successors: Callable[[Hashable], Iterable[Hashable] | None]
@@ -101,6 +101,38 @@ def block_successors(fn: Function) -> dict[str, tuple[str, ...]]:
     """
     labels = {b.label for b in fn.blocks}
     return {b.label: tuple(s for s in b.successors() if s in labels) for b in fn.blocks}
+
+
+def block_predecessors(fn: Function) -> dict[str, list[str]]:
+    """CFG predecessors of every block of ``fn``, side exits included, unknown labels dropped:
+    the edges of :func:`block_successors` reversed.
+
+    Parameters
+    ----------
+    fn : Function
+        A PIR function (an extern gives ``{}``).
+
+    Returns
+    -------
+    dict
+        ``{label: [predecessor label, ...]}`` in block order (every block a key, ``[]`` for
+        none); each list in block order, one entry per edge (a block's successors hold no
+        duplicates). A new dict of new lists on every call: callers may edit them.
+
+    Examples
+    --------
+    >>> from pylogic.ir.parser import parse_module
+    >>> m = parse_module("func @f() {\\nentry:\\n  br exit\\nexit:\\n  ret\\n}\\n")
+    >>> block_predecessors(m.functions[0])
+    {'entry': [], 'exit': ['entry']}
+    """
+    preds: dict[str, list[str]] = {b.label: [] for b in fn.blocks}
+    for b in fn.blocks:
+        for s in b.successors():
+            got = preds.get(s)
+            if got is not None:
+                got.append(b.label)
+    return preds
 
 
 def reverse_postorder(fn: Function) -> list[str]:

@@ -6,7 +6,8 @@ import random
 import networkx as nx
 import pytest
 
-from pylogic.ir.cfg import block_successors, dfs_structure, retreating_edges, reverse_postorder
+from pylogic.ir.cfg import (block_predecessors, block_successors, dfs_structure, retreating_edges,
+                            reverse_postorder)
 from pylogic.ir.model import Function
 from pylogic.ir.synthetic import function_from_cfg, random_cfg, structured_cfg
 
@@ -58,4 +59,19 @@ def test_function_without_blocks_and_dangling_labels():
     assert retreating_edges(Function(name="@e", params=(), extern=True)) == set()
     fn = function_from_cfg("@f", ["a", "b"], {"a": ["b", "zz"], "b": []})  # zz: no such block
     assert block_successors(fn) == {"a": ("b",), "b": ()}
+    assert block_predecessors(fn) == {"a": [], "b": ["a"]}
     assert reverse_postorder(fn) == ["a", "b"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_predecessors_are_the_successors_reversed_in_block_order(seed):
+    rng = random.Random(seed)
+    labels, succs = (random_cfg if seed % 2 else structured_cfg)(rng, rng.randint(1, 30))
+    fn = function_from_cfg("@f", labels, succs)
+    g = _graph(fn)
+    preds = block_predecessors(fn)
+    assert list(preds) == [b.label for b in fn.blocks]
+    # networkx keeps a node's in-edges in the order they were added: block order
+    assert preds == {b: list(g.predecessors(b)) for b in g}
+    assert [(a, b) for b, ps in preds.items() for a in ps] == \
+        sorted(fn.edges(), key=lambda e: labels.index(e[1]))  # sorted() is stable

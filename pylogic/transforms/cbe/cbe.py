@@ -36,6 +36,7 @@ from typing import Iterable, Optional
 
 from facts_gen.interprocedural import CORRELATION_NEAR
 from facts_gen.naming import instr_block, instr_id
+from pylogic.ir.cfg import block_predecessors
 from pylogic.ir.model import Br, CondBr, Function, Imm, Module, branch_targets, retargeted
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.naming import LazyFreshNames
@@ -143,9 +144,7 @@ def _candidates(fn: Function, view, max_path: int) -> list[tuple]:
     inside: dict[tuple, set] = {}        # answers of calls the query passes in a block (Fig. 7.9)
     for i, m, v0, rel, c, a in view["correlation_inside"]:
         inside.setdefault((i, m, "#branch" if v0 == "#branch" else (v0, rel, c)), set()).add(a)
-    preds: dict[str, list[str]] = {b.label: [] for b in fn.blocks}
-    for a, b in fn.edges():
-        preds[b].append(a)
+    preds = block_predecessors(fn)
     blocks = fn.block_map()
     out = []
     for i in sorted({row[0] for row in view["branch_compare"]} |

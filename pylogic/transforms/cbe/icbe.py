@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from facts_gen.naming import function_id, instr_block, instr_id
+from pylogic.ir.cfg import block_predecessors
 from pylogic.ir.model import Call, CondBr, Function, Module
 from pylogic.transforms.cbe.cbe import (DEFAULT_LIMIT, DEFAULT_MAX_PATH, NEEDS as CBE_NEEDS,
                                     CbeRecord, Decided, Lineage, Threaded, cbe,
@@ -303,9 +304,7 @@ def _entry_chain_branch(fn, i: str) -> Optional[str]:
     b = blocks.get(label)
     if b is None or not isinstance(b.instrs[-1], CondBr) or instr_id(label, len(b.instrs) - 1) != i:
         return None
-    preds: dict = {}
-    for x, y in fn.edges():
-        preds.setdefault(y, []).append(x)
+    preds = block_predecessors(fn)
     entry, seen, at = fn.blocks[0].label, set(), label
     while at != entry:
         if at in seen or len(preds.get(at, ())) != 1:

@@ -63,6 +63,7 @@ from pylogic.ir.model import (TRUE_PREDICATES, Function, Module, Mov, PredDefine
 from pylogic.transforms.coalesce.merge_blocks import merge_blocks
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.record import FixpointRecord
+from pylogic.union_find import UnionFind
 
 NEEDS = ("live_in_copied",)
 
@@ -181,13 +182,8 @@ def join_copies(fn: Function, live_in: dict) -> dict:
     related = {r for pair in copies for r in pair}
     edges = _interference(fn, live_in, related)
     params = set(fn.params)
-    parent = {r: r for r in related}
-
-    def find(r):
-        while parent[r] != r:
-            parent[r] = parent[parent[r]]
-            r = parent[r]
-        return r
+    classes = UnionFind(related)
+    find = classes.find
     # class-level adjacency and members, kept for roots only
     adj = {r: set(edges.get(r, ())) for r in related}
     members = {r: [r] for r in related}
@@ -198,7 +194,7 @@ def join_copies(fn: Function, live_in: dict) -> dict:
             continue
         if has_param[b]:
             a, b = b, a         # the parameter's class gives the name
-        parent[b] = a
+        classes.union(b, a)
         members[a] += members.pop(b)
         has_param[a] = has_param[a] or has_param.pop(b)
         for n in adj.pop(b):

@@ -23,6 +23,7 @@ References: R. Tarjan, "Depth-first search and linear graph algorithms", SIAM J.
 from __future__ import annotations
 
 from pylogic.ir.cfg import strongly_connected
+from pylogic.union_find import UnionFind
 
 __all__ = ["Condensation"]
 
@@ -32,7 +33,9 @@ class Condensation:
     the last ``update()``."""
 
     def __init__(self):
-        self._parent: dict = {}
+        self._sets = UnionFind()
+        #: the representative of ``x``'s component
+        self.find = self._sets.find
         self._cedges: set = set()           # edges between components
         self._new: list = []                # edges added since the last update
 
@@ -52,18 +55,8 @@ class Condensation:
         comp = strongly_connected(list(succ), succ)
         for x, root in comp.items():
             if x != root:
-                self._parent[find(x)] = find(root)
+                self._sets.union(x, root)
         self._cedges = {(a, b) for u, v in edges if (a := find(u)) != (b := find(v))}
-
-    def find(self, x):
-        """The representative of ``x``'s component (path compression)."""
-        parent = self._parent
-        root = x
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while x != root:
-            parent[x], x = root, parent.get(x, x)
-        return root
 
     def same(self, u, v) -> bool:
         return u == v or self.find(u) == self.find(v)

@@ -27,6 +27,7 @@ from typing import Iterable, Optional
 
 from facts_gen.naming import instr_block, instr_id
 from pylogic.flow.liveness import LIVENESS, Liveness
+from pylogic.ir.cfg import block_predecessors
 from pylogic.ir.model import TRUE_PREDICATES, Br, CondBr, Function, Module, Reg, branch_targets
 from pylogic.transforms.driver import run_per_function
 from pylogic.transforms.record import FixpointRecord
@@ -70,16 +71,6 @@ def _reads(ins) -> set:
     return out
 
 
-def predecessors(fn) -> dict:
-    """label -> set of predecessor labels (side exits included)."""
-    preds = defaultdict(set)
-    for b in fn.blocks:
-        for ins in b.instrs:
-            for t in branch_targets(ins):
-                preds[t].add(b.label)
-    return preds
-
-
 def sink_target(fn, block, k: int, live: Liveness, preds: dict) -> Optional[list]:
     """The successors that receive instruction ``k`` of ``block`` when it sinks out of it, or
     None when it cannot leave (a dependence in the block, a side exit, a ret, a shared live
@@ -97,7 +88,7 @@ def sink_target(fn, block, k: int, live: Liveness, preds: dict) -> Optional[list
     if block.label in succs:
         return None
     out = [s for s in succs if (s, v) in live]
-    if any(preds[s] != {block.label} for s in out):
+    if any(preds[s] != [block.label] for s in out):
         return None
     return out
 
@@ -138,7 +129,7 @@ def pde_function(fn: Function, fr) -> tuple[Function, FunctionPde]:
             if instr_id(b.label, k) not in partial or _guarded(ins) or len(ins.defs()) != 1:
                 continue
             if live is None:
-                live, preds = Liveness.from_rows(fn, fr), predecessors(fn)
+                live, preds = Liveness.from_rows(fn, fr), block_predecessors(fn)
             targets = sink_target(fn, b, k, live, preds)
             if targets is None:
                 continue

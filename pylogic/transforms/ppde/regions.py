@@ -54,7 +54,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Optional
 
-from pylogic.ir.cfg import retreating_edges, reverse_postorder
+from pylogic.ir.cfg import block_predecessors, retreating_edges, reverse_postorder
 from pylogic.ir.model import (TRUE_PREDICATES, Br, Call, Function, PredDefine, Reg, Ret,
                               branch_targets, retargeted)
 
@@ -76,10 +76,7 @@ def seme_regions(fn: Function, idom: dict) -> list[SemeRegion]:
     ``idom``: block -> its immediate dominator."""
     rpo = reverse_postorder(fn)
     retreating = retreating_edges(fn)
-    preds = defaultdict(set)
-    for b in fn.blocks:
-        for s in b.successors():
-            preds[s].add(b.label)
+    preds = block_predecessors(fn)
     region_of: dict = {}
     members = defaultdict(list)
     entry = fn.blocks[0].label

@@ -31,6 +31,7 @@ from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.flow.spans import address_offset, memory_offsets, spares
 from pylogic.flow.value_names import (MEMORY, compose_name, expression_of, load_op, op_and_args,
                                       operand_name, store_generated, value_names)
+from pylogic.ir.cfg import block_predecessors
 from pylogic.ir.model import (BinOp, Br, Cmp, CondBr, Function, GlobalAddr, Imm, Load, Mov, Reg,
                               Select, UnOp, branch_targets)
 
@@ -59,7 +60,7 @@ class _Translator:
             self.defs = definitions(fn)
         self.defined, self.returns = defined, returns
         self.blocks = fn.block_map() if blocks is None else blocks
-        self.preds = _predecessors(fn) if preds is None else preds
+        self.preds = block_predecessors(fn) if preds is None else preds
 
     # -- values at the end of a predecessor -------------------------------------------------
 
@@ -227,15 +228,6 @@ def phi_translated_loads(fn: Function, fresh, defined: frozenset = frozenset(),
     return fn, total
 
 
-def _predecessors(fn: Function) -> dict:
-    """label -> its predecessors' labels, one per edge."""
-    preds = defaultdict(list)
-    for b in fn.blocks:
-        for s in b.successors():
-            preds[s].append(b.label)
-    return preds
-
-
 def _one_round(fn: Function, fresh, defined, contents, readonly, returns, inputs_of=None):
     tr = None
     plans = {}
@@ -247,7 +239,7 @@ def _one_round(fn: Function, fresh, defined, contents, readonly, returns, inputs
                 or b.label == entry:
             continue
         if preds is None:
-            blocks, preds = fn.block_map(), _predecessors(fn)
+            blocks, preds = fn.block_map(), block_predecessors(fn)
         ps = preds[b.label]
         if len(ps) < 2 or any(not _plain_end(blocks[p]) or p == b.label for p in ps):
             continue

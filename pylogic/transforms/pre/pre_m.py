@@ -36,6 +36,7 @@ from pylogic.flow.value_flow_inputs import function_inputs
 from pylogic.flow.value_names import (MEMORY, leaf_copies, reads_memory, substituted,
                                       value_names)
 from pylogic.identity_cache import IdentityCache
+from pylogic.ir.cfg import block_predecessors
 from pylogic.ir.model import (TRUE_PREDICATES, Block, Br, Call, Function, Imm, Module, Mov, Reg,
                               Store, branch_targets, retargeted)
 from pylogic.transforms.driver import run_per_function
@@ -445,10 +446,7 @@ def _needed_store_copies(fn: Function, exprs_t: dict, entry_avail: dict, reused:
     edge_read = defaultdict(set)        # block -> what an edge insertion out of it reads
     for a, e in edge_uses:
         edge_read[a].add(e)
-    preds = defaultdict(list)
-    for label, ss in succ.items():
-        for s in ss:
-            preds[s].append(label)
+    preds = block_predecessors(fn)
     # a worklist to the least fixed point (need_in only grows), which the round-robin sweeps
     # of every block reached too; first visits in reverse block order
     work = [b.label for b in fn.blocks]
@@ -525,9 +523,7 @@ def _read_through(ins, source: dict):
 def _place(fn: Function, blocks: list, on_edge: dict, fresh: FreshNames):
     """Put each edge's computations at the end of its source, the start of its target, or in a
     new block on the edge (critical edges); returns the blocks and how many edges were split."""
-    preds = defaultdict(set)
-    for a, b in fn.edges():
-        preds[b].add(a)
+    preds = block_predecessors(fn)
     entry = fn.blocks[0].label
     index = {b.label: k for k, b in enumerate(blocks)}
     added, split = [], 0
@@ -544,7 +540,7 @@ def _place(fn: Function, blocks: list, on_edge: dict, fresh: FreshNames):
             continue
         src = blocks[index[a]]
         branches = [k for k, ins in enumerate(src.instrs) if branch_targets(ins)]
-        if b != entry and preds[b] == {a}:
+        if b != entry and preds[b] == [a]:
             tgt = blocks[index[b]]
             blocks[index[b]] = dataclasses.replace(tgt, instrs=tuple(code) + tgt.instrs)
         elif src.successors() == (b,) and len(branches) == 1 and \
