@@ -47,7 +47,9 @@ def _shipped(path: Path, identity: str) -> CheckedProgram:
     """The checked program of a shipped (or composed) file, parsed once per pathlogic source:
     the user cache (``user_cache.program_root``; off with PATHLOGIC_CACHE=off) keeps it, keyed by
     pathlogic's own source, ``datalog/`` included, and ``identity``. Parsing the catalog cost
-    about 2 s of every command that runs an analysis (issue #12 item 2)."""
+    about 2 s of every command that runs an analysis (issue #12 item 2). ``identity`` names the
+    file where it is (a checked program holds its files' paths: Soufflé is run on them, errors
+    cite them), so another installation of the same source is not handed this one's paths."""
     from pylogic.engines import load_program_cached
     from pylogic.engines.clingo_cache import identify
     root = program_root()
@@ -114,7 +116,7 @@ class Analysis:
 
     def program(self) -> CheckedProgram:
         """The checked program (parsed once, reused while pathlogic is unchanged)."""
-        return _shipped(self.path, self.file)
+        return _shipped(self.path, str(self.path.resolve()))
 
     @property
     def outputs(self) -> tuple[str, ...]:

@@ -178,3 +178,24 @@ def test_shipped_programs_are_parsed_once(tmp_path, monkeypatch):
     monkeypatch.setenv("PATHLOGIC_CACHE", "off")
     with pytest.raises(AssertionError):
         catalog.get("dominance").program()                            # off: parsed, not read
+
+
+def test_another_installation_of_the_same_source_gets_its_own_paths(tmp_path, monkeypatch):
+    """A checked program holds its files' paths (the ``souffle`` engine runs Soufflé on them):
+    read back from a cache an installation elsewhere filled (same source, same key otherwise),
+    it must name this installation's files. Found at stop 51: a wheel's run had cached
+    ``site-packages/pylogic/datalog/correlation.dl`` and a source checkout's ``analyze
+    --correlation --engine souffle`` then failed on every file, 'cannot open file'."""
+    from pylogic.analysis import catalog
+    monkeypatch.setenv("PATHLOGIC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("PATHLOGIC_PROGRAM_CACHE", raising=False)  # follows PATHLOGIC_CACHE
+    mains = {}
+    for where in ("one", "two"):
+        shutil.copytree(catalog.datalog_dir(), tmp_path / where / "datalog")
+        monkeypatch.setattr(catalog, "datalog_dir", lambda w=where: tmp_path / w / "datalog")
+        monkeypatch.setattr(catalog, "_SHIPPED", {})
+        program = catalog.get("ppg").program()
+        mains[where] = program.main_file
+        assert all(str(tmp_path / where) in str(f) for f in program.files), program.files
+    assert mains["one"] != mains["two"]
+    assert list((tmp_path / "cache" / "programs").rglob("*"))
