@@ -139,19 +139,34 @@ def test_a_relation_set_met_later_parses_only_its_new_lines(monkeypatch):
                         lambda text, *a, **k: parsed.append(text) or real(text, *a, **k))
     first = run_checked(program, None, "clingo", {"a": [(1,), (2,)], "b": []})
     assert first == {"p": [(1,), (2,)], "q": [(1,), (2,)]}
-    first_lines = set(parsed)
-    assert all("\n" not in line for line in first_lines) and len(first_lines) >= 2
+    first_lines = {line for text in parsed for line in text.split("\n") if line}
+    assert len(first_lines) >= 2
     del parsed[:]
     facts = {"a": [(1,), (2,)], "b": [(2,), (3,)]}
     second = run_checked(program, None, "clingo", facts)
     assert second == {"p": [(1,), (2,), (3,)], "q": [(1,)]}
-    assert parsed and not set(parsed) & first_lines         # only the new lines
+    second_lines = [line for text in parsed for line in text.split("\n") if line]
+    assert second_lines and not set(second_lines) & first_lines      # only the new lines
     monkeypatch.undo()
     whole = clingo_engine._parsed
     monkeypatch.setattr(clingo_engine, "_parsed", lambda text, *lines: whole(text))
     assert run_checked(load_program("live_sets.dl", LIVE_SETS), None, "clingo", facts) == second
     monkeypatch.setattr(clingo_engine, "_parsed", lambda text, *lines: None)      # the text path
     assert run_checked(load_program("live_sets.dl", LIVE_SETS), None, "clingo", facts) == second
+
+
+def test_lines_parsed_give_the_statements_of_the_whole_text():
+    """``_parsed`` with a program's kept lines: the statements of each text are those of the text
+    parsed whole (compared as text: locations differ), a line met before is taken from the kept
+    ones, and a statement over two lines leaves the text parsed whole."""
+    lines: dict = {}
+    texts = ["a :- b.\nc(X) :- d(X), X > 1.\n#show.\n", "a :- b.\ne :- f.\n#show.\n",
+             "a :- b.\ng :-\n h.\n#show.\n", "e :- f.\nc(X) :- d(X), X > 1.\n"]
+    for text in texts:
+        whole = clingo_engine._parsed(text)
+        assert [str(s) for s in clingo_engine._parsed(text, lines)] == [str(s) for s in whole]
+    assert "a :- b." in lines and "e :- f." in lines and "g :-" not in lines
+    assert clingo_engine._parsed("a :- b.\n", lines)[1] is lines["a :- b."][0]
 
 
 def test_parsed_rules_released_before_exit():
