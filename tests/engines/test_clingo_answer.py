@@ -102,13 +102,71 @@ def test_rules_added_as_trees_once_parsed(monkeypatch):
     program = load_program(dl)
     parsed = []
     real = clingo_engine._parsed
-    monkeypatch.setattr(clingo_engine, "_parsed", lambda text: parsed.append(1) or real(text))
+    monkeypatch.setattr(clingo_engine, "_parsed", lambda text, *lines: parsed.append(1) or real(text, *lines))
     as_trees = run_checked(program, None, "clingo", facts)
     assert sum(map(len, as_trees.values())) > 50
     assert run_checked(program, None, "clingo", facts) == as_trees
     assert parsed == [1]
-    monkeypatch.setattr(clingo_engine, "_parsed", lambda text: None)      # the text path
+    monkeypatch.setattr(clingo_engine, "_parsed", lambda text, *lines: None)      # the text path
     assert run_checked(load_program(dl), None, "clingo", facts) == as_trees
+
+
+LIVE_SETS = """
+.decl a(x: number)
+.input a
+.decl b(x: number)
+.input b
+.decl p(x: number)
+.output p
+p(x) :- a(x).
+p(x) :- b(x), x > 1.
+.decl q(x: number)
+.output q
+q(x) :- p(x), !b(x).
+"""
+
+
+def test_a_relation_set_met_later_parses_only_its_new_lines(monkeypatch):
+    """The trees of a translation's lines are kept per program (``_parsed``): a second set of
+    live relations (``b`` with rows) parses only the lines the first did not have, and its rows
+    are those of its text parsed whole and of the text added as text."""
+    from pylogic.engines import load_program
+    from pylogic.engines.run import run_checked
+    program = load_program("live_sets.dl", LIVE_SETS)
+    parsed = []
+    real = clingo.ast.parse_string
+    monkeypatch.setattr(clingo.ast, "parse_string",
+                        lambda text, *a, **k: parsed.append(text) or real(text, *a, **k))
+    first = run_checked(program, None, "clingo", {"a": [(1,), (2,)], "b": []})
+    assert first == {"p": [(1,), (2,)], "q": [(1,), (2,)]}
+    first_lines = {line for text in parsed for line in text.split("\n") if line}
+    assert len(first_lines) >= 2
+    del parsed[:]
+    facts = {"a": [(1,), (2,)], "b": [(2,), (3,)]}
+    second = run_checked(program, None, "clingo", facts)
+    assert second == {"p": [(1,), (2,), (3,)], "q": [(1,)]}
+    second_lines = [line for text in parsed for line in text.split("\n") if line]
+    assert second_lines and not set(second_lines) & first_lines      # only the new lines
+    monkeypatch.undo()
+    whole = clingo_engine._parsed
+    monkeypatch.setattr(clingo_engine, "_parsed", lambda text, *lines: whole(text))
+    assert run_checked(load_program("live_sets.dl", LIVE_SETS), None, "clingo", facts) == second
+    monkeypatch.setattr(clingo_engine, "_parsed", lambda text, *lines: None)      # the text path
+    assert run_checked(load_program("live_sets.dl", LIVE_SETS), None, "clingo", facts) == second
+
+
+def test_lines_parsed_give_the_statements_of_the_whole_text():
+    """``_parsed`` with a program's kept lines: the statements of each text are those of the text
+    parsed whole (compared as text: locations differ), a line met before is taken from the kept
+    ones, and a statement over two lines leaves the text parsed whole."""
+    lines: dict = {}
+    texts = ["a :- b.\nc(X) :- d(X), X > 1.\n#show.\n", "a :- b.\ne :- f.\n#show.\n",
+             "a :- b.\ng :-\n h.\n#show.\n", "e :- f.\nc(X) :- d(X), X > 1.\n"]
+    for text in texts:
+        whole = clingo_engine._parsed(text)
+        assert [str(s) for s in clingo_engine._parsed(text, lines)] == [str(s) for s in whole]
+    assert "a :- b." in lines and "e :- f." in lines and "g :-" not in lines
+    assert clingo_engine._parsed("a :- b.\n", lines)[1] is lines["a :- b."][0]
 
 
 def test_parsed_rules_released_before_exit():
