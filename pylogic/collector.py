@@ -17,7 +17,7 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 
-__all__ = ["collector_paused", "heap_frozen"]
+__all__ = ["collector_paused", "heap_frozen", "young_threshold"]
 
 
 @contextmanager
@@ -45,3 +45,20 @@ def heap_frozen():
     finally:
         if own:
             gc.unfreeze()
+
+
+@contextmanager
+def young_threshold(at_least: int):
+    """The young generation's threshold (``gc.set_threshold``'s first) raised to ``at_least``
+    inside the block, back as it was after; the older generations' are kept. Under
+    ``heap_frozen``'s ``gc.freeze()`` before each pass of ``optimize``, which empties the young
+    generation, a pass whose survivors stay under it runs no collection at all: its survivors
+    (the module it builds, what its caches keep) are frozen at the next pass, not traversed
+    first, and its cyclic garbage waits for the first collection after the pipeline."""
+    threshold = gc.get_threshold()
+    if threshold[0] < at_least:
+        gc.set_threshold(at_least, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)

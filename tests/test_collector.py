@@ -2,7 +2,9 @@
 collection runs there, however much is allocated) and back as the caller had it after, also when
 the block raises; ``simplify`` and ``pre-m`` rewrite inside it and leave the collector as they
 found it. ``heap_frozen`` owns the permanent generation only when nothing was frozen before, and
-gives back what it froze (``optimize`` freezes each pipeline's modules in it)."""
+gives back what it froze (``optimize`` freezes each pipeline's modules in it). ``young_threshold``
+raises the young generation's threshold inside (no collection while fewer objects survive) and
+gives the thresholds back; ``optimize`` runs its passes under it."""
 from __future__ import annotations
 
 import gc
@@ -11,7 +13,7 @@ import pytest
 
 from pylogic.analysis.optimize import optimize
 from pylogic.ir.parser import parse_module
-from pylogic.collector import collector_paused, heap_frozen
+from pylogic.collector import collector_paused, heap_frozen, young_threshold
 
 TEXT = """func @f(a) {
 entry:
@@ -88,8 +90,10 @@ def test_the_passes_leave_the_collector_as_found(passes, enabled):
     was = gc.isenabled()
     (gc.enable if enabled else gc.disable)()
     try:
+        threshold = gc.get_threshold()
         optimize(parse_module(TEXT, "t.pir"), passes, "t.pir", engine="clingo")
         assert gc.isenabled() is enabled
+        assert gc.get_threshold() == threshold
     finally:
         (gc.enable if was else gc.disable)()
 
@@ -144,3 +148,49 @@ def test_optimize_freezes_its_modules_and_gives_them_back(monkeypatch):
              engine="clingo")
     assert frozen == [("simplify", True), ("pre-m", True), ("simplify", True)]
     assert gc.get_freeze_count() == 0
+
+
+def test_young_threshold_raised_inside_and_given_back():
+    was = gc.get_threshold()
+    with young_threshold(was[0] + 30_000):
+        assert gc.get_threshold() == (was[0] + 30_000,) + was[1:]
+    assert gc.get_threshold() == was
+    with pytest.raises(RuntimeError):
+        with young_threshold(was[0] + 30_000):
+            raise RuntimeError("inside")
+    assert gc.get_threshold() == was
+    gc.set_threshold(was[0] + 60_000, *was[1:])     # a caller's higher threshold is kept
+    try:
+        with young_threshold(was[0] + 30_000):
+            assert gc.get_threshold()[0] == was[0] + 60_000
+        assert gc.get_threshold()[0] == was[0] + 60_000
+    finally:
+        gc.set_threshold(*was)
+
+
+def test_no_collection_while_the_survivors_stay_under_it():
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        gc.collect()                # the young generation's count starts from 0
+        with young_threshold(200_000):
+            # 50,000 cyclic lists survive until a collection: many times the default threshold
+            # (test_the_oracle_counts_collections), under this one
+            assert _collections(_cycles) == 0
+    finally:
+        (gc.enable if was else gc.disable)()
+        gc.collect()
+
+
+def test_optimize_runs_its_passes_under_the_raised_threshold(monkeypatch):
+    from pylogic.analysis import optimize as driver
+    seen, run_pass = [], driver.run_pass
+
+    def watched(name, module, *args, **kwargs):
+        seen.append(gc.get_threshold()[0])
+        return run_pass(name, module, *args, **kwargs)
+    monkeypatch.setattr(driver, "run_pass", watched)
+    before = gc.get_threshold()
+    optimize(parse_module(TEXT, "t.pir"), ["simplify", "pre-m"], "t.pir", engine="clingo")
+    assert seen == [max(before[0], driver.YOUNG_THRESHOLD)] * 2
+    assert gc.get_threshold() == before

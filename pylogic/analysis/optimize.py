@@ -24,7 +24,7 @@ from typing import Mapping, Optional, Sequence
 
 from pylogic.analysis.passes import changed_functions, run_pass
 from facts_gen.naming import same_function
-from pylogic.collector import heap_frozen
+from pylogic.collector import heap_frozen, young_threshold
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import load_directory
@@ -136,6 +136,11 @@ def parse_passes(text: str) -> list[str]:
     return names
 
 
+#: the young generation's threshold while ``optimize`` runs (Python's default is 700): above
+#: the survivors of each pass of the PRE pipeline on csmith's median programs (issue #28 item 1)
+YOUNG_THRESHOLD = 50_000
+
+
 def optimize(module: Module, passes: Sequence[str], relpath: Optional[str] = None, *,
              engine: str = "auto", options: Optional[Mapping[str, dict]] = None) -> Optimization:
     """Run ``passes`` (registered names) in order on ``module``.
@@ -157,7 +162,9 @@ def optimize(module: Module, passes: Sequence[str], relpath: Optional[str] = Non
     # each module lives until the pipeline ends (``result.passes``): kept out of the collector's
     # passes over the later passes' garbage (#28: the collector 1.4-1.8 -> 0.5-0.8 s CPU of
     # csmith-2's PRE pipeline, with simplify's and pre-m's pauses)
-    with heap_frozen() as own:
+    # and a pass's young objects not collected before the next pass freezes them
+    # (``young_threshold``; docs/measurements.md, pre51b)
+    with heap_frozen() as own, young_threshold(YOUNG_THRESHOLD):
         for k, name in enumerate(passes):
             if own:
                 gc.freeze()
