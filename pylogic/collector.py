@@ -54,9 +54,10 @@ def young_threshold(at_least: int):
     ``heap_frozen``'s ``gc.freeze()`` before each pass of ``optimize``, which empties the young
     generation, a pass whose survivors stay under it runs no collection at all: its survivors
     (the module it builds, what its caches keep) are frozen at the next pass, not traversed
-    first, and its cyclic garbage waits for the first collection after the pipeline."""
+    first, and its cyclic garbage waits for the first collection after the pipeline. A threshold
+    of 0 (automatic collection off) stays 0."""
     threshold = gc.get_threshold()
-    if threshold[0] < at_least:
+    if 0 < threshold[0] < at_least:
         gc.set_threshold(at_least, *threshold[1:])
     try:
         yield

@@ -164,6 +164,9 @@ def test_young_threshold_raised_inside_and_given_back():
         with young_threshold(was[0] + 30_000):
             assert gc.get_threshold()[0] == was[0] + 60_000
         assert gc.get_threshold()[0] == was[0] + 60_000
+        gc.set_threshold(0, *was[1:])                 # automatic collection off stays off
+        with young_threshold(was[0] + 30_000):
+            assert gc.get_threshold()[0] == 0
     finally:
         gc.set_threshold(*was)
 
