@@ -289,6 +289,13 @@ EXEC_ENGINE = "auto"
 #: natively N times (``benchmarks/native_timing.py``); 0: not
 NATIVE_REPEAT = 0
 
+#: ``--time-repeat N``: each of our pipelines and each opt-14 pipeline is run N times per program
+#: and its CPU time is the least of the N (each run of ours in a forked child of its own, each
+#: opt-14 run a process); the outputs of the repeats must be byte-identical to the first's, which
+#: is the one compared. 1: one run (the harness's run-to-run spread of the median ratio was 1-10%
+#: on an unchanged tree, docs/measurements.md, stop 51)
+TIME_REPEAT = 1
+
 #: CPU seconds one of our pipelines may take on one program (``--pass-timeout``; None: no
 #: limit; CPU, not wall: the machine is shared); beyond it the row is ``not compared`` with
 #: ``pipeline timed out``
@@ -524,11 +531,12 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
         rec.update(status="original not run", detail=base["detail"])  # but the passes are timed
         tagged = tag_origins(module)                                  # (issue #28: speed on
         for p in ours:                                                # every program)
-            rec["versions"].append(_timed_only(ours_label(p), "ours",
-                                               _run_ours(tagged, p, name, engine)))
+            rec["versions"].append(_timed_only(ours_label(p), "ours", _repeated(
+                lambda: _run_ours(tagged, p, name, engine), ours_label(p), "ours")))
         for s in llvm:
             rec["versions"].append(
-                _timed_only(llvm_label(s), "llvm", _run_llvm(ll, s, path, normalise))
+                _timed_only(llvm_label(s), "llvm", _repeated(
+                    lambda: _run_llvm(ll, s, path, normalise), llvm_label(s), "llvm"))
                 if ll is not None else _error(llvm_label(s), "llvm", "original not run"))
         rec["seconds"] = round(time.perf_counter() - t0, 2)
         return rec
@@ -550,7 +558,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
     converted = None
     for pipeline in ours:
         label = ours_label(pipeline)
-        ran = _run_ours(tagged, pipeline, name, engine)
+        ran = _repeated(lambda: _run_ours(tagged, pipeline, name, engine), label, "ours")
         if "error" in ran:
             rec["versions"].append(ran["error"])
             continue
@@ -570,7 +578,7 @@ def evaluate(name: str, kind: str, path: str, ours: list, llvm: list, fuel: int 
             rec["versions"].append({"pipeline": label, "side": "llvm", "verdict": NOT_APPLICABLE,
                                     "detail": "PIR input: no LLVM IR"})
             continue
-        ran = _run_llvm(ll, spec, path, normalise)
+        ran = _repeated(lambda: _run_llvm(ll, spec, path, normalise), label, "llvm")
         if "error" in ran:
             rec["versions"].append(ran["error"])
             continue
@@ -652,6 +660,27 @@ def _run_ours_here(tagged, pipeline, name: str, engine: str) -> dict:
     return {"result": result, "timing": {
         "pass_seconds": round(time.perf_counter() - t1, 3), "cpu_seconds": round(cpu, 3),
         "sha256": hashlib.sha256(print_module(result.module).encode()).hexdigest()}}
+
+
+def _repeated(run_once, label: str, side: str) -> dict:
+    """``run_once()`` (a ``{"result", "timing"}`` or ``{"error"}``) ``TIME_REPEAT`` times: the first
+    run's result and timing, its ``cpu_seconds`` the least of the runs'. A repeat whose output
+    differs from the first's (``sha256`` for ours, opt-14's text for LLVM's) or that fails makes
+    the row an error: a pipeline that does not give the same output twice is a finding."""
+    first = run_once()
+    if "error" in first or TIME_REPEAT <= 1:
+        return first
+    same = ((lambda r: r["timing"]["sha256"] == first["timing"]["sha256"])
+            if "sha256" in first["timing"] else (lambda r: r["result"] == first["result"]))
+    for _ in range(TIME_REPEAT - 1):
+        again = run_once()
+        if "error" in again:
+            return again
+        if not same(again):
+            return {"error": _error(label, side, "output differs between repeated runs")}
+        first["timing"]["cpu_seconds"] = min(first["timing"]["cpu_seconds"],
+                                             again["timing"]["cpu_seconds"])
+    return first
 
 
 def _run_llvm(ll: str, spec: str, path: str, normalise: str) -> dict:
@@ -1190,6 +1219,9 @@ def main(argv=None) -> int:
                     help="also time every version natively, best of N runs (default 5): exported "
                          "(pathlogic export --llvm), opt-14 -passes=sroa, clang-14 -O2 code "
                          "generation without IR passes (benchmarks/native_timing.py)")
+    ap.add_argument("--time-repeat", type=int, default=1, metavar="N",
+                    help="time each of our and opt-14's pipelines N times per program and keep the "
+                         "least CPU (outputs must agree; default 1)")
     ap.add_argument("--pass-timeout", type=float, default=None, metavar="SECONDS",
                     help="CPU seconds one of our pipelines may take on one program")
     ap.add_argument("--name", default="harness")
@@ -1205,10 +1237,11 @@ def main(argv=None) -> int:
     ap.add_argument("--resummarise", metavar="RUN.json",
                     help="only recompute the summary of an existing run file")
     a = ap.parse_args(argv)
-    global EXEC_ENGINE, PASS_TIMEOUT, NATIVE_REPEAT
+    global EXEC_ENGINE, PASS_TIMEOUT, NATIVE_REPEAT, TIME_REPEAT
     EXEC_ENGINE = a.exec_engine  # inherited by forked --jobs workers
     PASS_TIMEOUT = a.pass_timeout
     NATIVE_REPEAT = a.native
+    TIME_REPEAT = max(1, a.time_repeat)
     if a.resummarise:
         return resummarise(a.resummarise)
     ours = [[p.strip() for p in s.split(",") if p.strip()] for s in (a.ours or ["if-convert"])]
@@ -1238,7 +1271,7 @@ def main(argv=None) -> int:
         "llvm_normalisation": (f"opt -passes={a.normalise} after every LLVM pipeline"
                                if a.normalise else "none"),
         "settings": {"fuel": a.fuel, "engine": a.engine, "jobs": a.jobs,
-                     "pass_timeout": a.pass_timeout,
+                     "pass_timeout": a.pass_timeout, "time_repeat": max(1, a.time_repeat),
                      **({"native": {"repeat": a.native, "compile": native_compile(),
                                     "floor_seconds": native_floor()}} if a.native else {}),
                      "corpus": {"examples": a.examples, "csmith": a.csmith, "torture": a.torture,

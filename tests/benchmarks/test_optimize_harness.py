@@ -219,3 +219,49 @@ def test_each_pipeline_runs_in_a_process_of_its_own(monkeypatch):
     assert v[2]["detail"] == ("pass crashed: the process ended without a result (exit status 3: "
                               "killed, e.g. out of memory, or crashed)")
     assert seen == []                       # this process ran none of them
+
+
+def test_time_repeat_keeps_the_least_cpu_and_wants_the_same_output(monkeypatch):
+    """``--time-repeat N``: the first run's result, the least CPU of the N; an output that differs
+    between the runs (ours by its sha256, opt-14's by its text) or a failing repeat is the row's
+    error, not a timing."""
+    def runs(*timings):
+        it = iter(timings)
+        return lambda: {"result": "m", "timing": dict(next(it))}
+    monkeypatch.setattr(harness, "TIME_REPEAT", 3)
+    got = harness._repeated(runs({"cpu_seconds": 0.3, "sha256": "a"}, {"cpu_seconds": 0.2,
+                                  "sha256": "a"}, {"cpu_seconds": 0.25, "sha256": "a"}),
+                            "ours:x", "ours")
+    assert got == {"result": "m", "timing": {"cpu_seconds": 0.2, "sha256": "a"}}
+    bad = harness._repeated(runs({"cpu_seconds": 0.3, "sha256": "a"}, {"cpu_seconds": 0.2,
+                                  "sha256": "b"}, {"cpu_seconds": 0.1, "sha256": "a"}),
+                            "ours:x", "ours")
+    assert bad["error"]["pipeline"] == "ours:x"
+    assert bad["error"]["detail"] == "output differs between repeated runs"
+    texts = iter(["out1", "out1", "out2"])
+    llvm = harness._repeated(lambda: {"result": next(texts), "timing": {"cpu_seconds": 0.02}},
+                             "opt:gvn", "llvm")
+    assert llvm["error"]["side"] == "llvm"
+    failing = iter([{"result": "m", "timing": {"cpu_seconds": 0.1, "sha256": "a"}},
+                    {"error": {"pipeline": "ours:x", "detail": "pass crashed"}}])
+    assert harness._repeated(lambda: next(failing), "ours:x", "ours")["error"]["detail"] \
+        == "pass crashed"
+    monkeypatch.setattr(harness, "TIME_REPEAT", 1)
+    once = iter([{"result": "m", "timing": {"cpu_seconds": 0.3, "sha256": "a"}}])
+    assert harness._repeated(lambda: next(once), "ours:x", "ours")["timing"]["cpu_seconds"] == 0.3
+
+
+def test_time_repeat_on_a_program(monkeypatch):
+    """Each of our pipelines runs TIME_REPEAT times, each in a process of its own."""
+    calls = []
+    original = harness._run_ours
+
+    def counting(*args, **kwargs):
+        calls.append(args[1])
+        return original(*args, **kwargs)
+    monkeypatch.setattr(harness, "_run_ours", counting)
+    monkeypatch.setattr(harness, "TIME_REPEAT", 2)
+    rec = harness.evaluate("loop_call.pir", "example", os.path.join(harness.EXAMPLES, "loop_call.pir"),
+                           [["if-convert"]], [])
+    assert calls == [["if-convert"], ["if-convert"]]
+    assert rec["versions"][1]["verdict"] == "identical" and rec["versions"][1]["cpu_seconds"] >= 0
