@@ -238,6 +238,11 @@ def test_time_repeat_keeps_the_least_cpu_and_wants_the_same_output(monkeypatch):
                             "ours:x", "ours")
     assert bad["error"]["pipeline"] == "ours:x"
     assert bad["error"]["detail"] == "output differs between repeated runs"
+    texts = iter(["; ModuleID = '/tmp/a/in.ll'\nout1", "; ModuleID = '/tmp/b/in.ll'\nout1"])
+    monkeypatch.setattr(harness, "TIME_REPEAT", 2)
+    assert harness._repeated(lambda: {"result": next(texts), "timing": {"cpu_seconds": 0.02}},
+                             "opt:gvn", "llvm")["result"].endswith("out1")
+    monkeypatch.setattr(harness, "TIME_REPEAT", 3)
     texts = iter(["out1", "out1", "out2"])
     llvm = harness._repeated(lambda: {"result": next(texts), "timing": {"cpu_seconds": 0.02}},
                              "opt:gvn", "llvm")
