@@ -30,7 +30,9 @@ the examples), as opt-14 runs once per program and pipeline; ours' CPU is the pi
 (``$PATHLOGIC_PROGRAM_CACHE``, ``pylogic/user_cache.py``) keeps the clingo translations a child
 makes for relation sets the warm-up never met (``engines/clingo_cache.py``): with a fresh cache
 the first programs pay them (icbe's 9 median programs: 19 translations, 0.12 s, with the cache
-3), with a warm one none does.
+3), with a warm one none does. ``--time-repeat N`` times every pipeline, ours and opt-14's, N
+times per program and keeps the least CPU: one run's median ratio moved 1-10% between runs of an
+unchanged tree (docs/measurements.md, stop 51).
 
 Pipelines are data: ``--ours if-convert --ours if-convert,sccp --llvm sccp,adce --llvm
 'default<O2>'``. An LLVM pipeline may carry extra opt arguments after a space, e.g.
