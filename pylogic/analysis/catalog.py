@@ -116,7 +116,7 @@ class Analysis:
 
     def program(self) -> CheckedProgram:
         """The checked program (parsed once, reused while pathlogic is unchanged)."""
-        return _shipped(self.path, str(self.path.resolve()))
+        return _shipped(self.path, str(self.path))
 
     @property
     def outputs(self) -> tuple[str, ...]:

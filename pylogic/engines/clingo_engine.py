@@ -433,6 +433,12 @@ def _biased(rows, kinds: tuple, shift, float_shift=None) -> list:
     return out
 
 
+def _by_signature(checked: CheckedProgram, shown: list[str]) -> dict:
+    """``(clingo predicate, arity)`` -> relation, of the ``shown`` relations: how their atoms are
+    found in a model or a grounding."""
+    return {(pred_name(r), checked.relations[r].arity): r for r in shown}
+
+
 def _structured(checked: CheckedProgram, shown: list[str]) -> bool:
     """Some ``shown`` relation has a record or ADT column: its rows are read through clingo's
     public API (``_read_model_records``), not the raw reader, which decodes numbers and
@@ -446,7 +452,7 @@ def _read_answer(ctl, checked: CheckedProgram, shown: list[str], result: dict, a
     ``result`` now, or (the raw reader) a function appending them later, which needs neither the
     model nor ``ctl`` (returned; a no-op for the public readers). ``atoms``: the Control's
     symbolic atoms, at least the answer's; ``reader``: a ``_raw_model_reader()`` to use."""
-    by_pred = {(pred_name(r), checked.relations[r].arity): r for r in shown}
+    by_pred = _by_signature(checked, shown)
     kinds_of = {r: checked.relations[r].kinds for r in shown}
     records = _structured(checked, shown)
     raw = None if records else reader or _raw_model_reader()
@@ -714,7 +720,7 @@ def _evaluate(checked: CheckedProgram, add_rules, fed: dict, shown: list, result
                            SourceLoc(checked.main_file)) from None
     atoms = len(ctl.symbolic_atoms)
     decode = None if solve or reader is None else reader.facts(
-        ctl, {(pred_name(r), checked.relations[r].arity): r for r in shown})
+        ctl, _by_signature(checked, shown))
     if decode is None:
         decode = _read_answer(ctl, checked, shown, result, atoms, reader)
     del ctl                 # the grounder's domains and indices, before the rows are built

@@ -128,16 +128,18 @@ def plan_stages(rules: list, protected) -> list[list] | None:
                 if a.rel in defined:
                     parts_of.union(node(a, env), head)
             placed.append((i, head))
-    parts: dict = {}            # root -> (rule indices, holds a keyed node)
+    parts: dict = {}            # root -> rule indices
+    keyed = set()               # the roots of parts holding a keyed node
     for i, head in placed:
-        indices, keyed = parts.setdefault(find(head), (set(), [False]))
-        indices.add(i)
-        keyed[0] = keyed[0] or head[1] is not None
-    keyed_parts = sorted((sorted(ix) for ix, keyed in parts.values() if keyed[0]),
+        root = find(head)
+        parts.setdefault(root, set()).add(i)
+        if head[1] is not None:
+            keyed.add(root)
+    keyed_parts = sorted((sorted(ix) for root, ix in parts.items() if root in keyed),
                          key=lambda ix: (-len(ix), ix[0]))
     if len(keyed_parts) < 2:
         return None
-    for ix, keyed in parts.values():
-        if not keyed[0]:
+    for root, ix in parts.items():
+        if root not in keyed:
             keyed_parts[0] = sorted(set(keyed_parts[0]) | ix)
     return [[rules[i] for i in ix] for ix in keyed_parts]

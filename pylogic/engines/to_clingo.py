@@ -661,7 +661,6 @@ def _column(checked: CheckedProgram, column: tuple, known: dict):
     return known[column]
 
 
-
 def translated_rules(checked: CheckedProgram, needed: set[str] | None = None,
                      shown: set[str] | None = None, live: frozenset[str] | None = None) -> list:
     """The rules ``program_text`` writes, in its order (the joins first): with ``needed``,
