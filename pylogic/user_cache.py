@@ -11,6 +11,12 @@ source (the parser's tables, the shipped programs parsed and checked, their clin
 ``$PATHLOGIC_PROGRAM_CACHE`` (``program_root``; the test suite shares one such directory between
 its processes while it keeps the analyses' cache off). Pickles are trusted: the cache is the
 user's own directory.
+
+Each kind keeps at most ``$PATHLOGIC_CACHE_SIZE`` bytes (``500M``, ``2G``; ``off``: no bound;
+default 1 GiB), the least recently used entries dropped first: a hit marks its entry used, and a
+write bounds the entry's ``ab/`` directory to 1/256 of the size (ccache's scheme: a write looks at
+a few dozen entries, never the whole kind). Entries keyed by pathlogic's own source would
+otherwise pile up with every version or checkout that ran (1.2 GB in two days of development).
 """
 from __future__ import annotations
 
@@ -18,9 +24,16 @@ import os
 import pickle
 import shutil
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any, Optional
+
+#: ``$PATHLOGIC_CACHE_SIZE``'s default: the bytes one kind of entry keeps
+DEFAULT_SIZE = 1 << 30
+#: a ``.partial-`` file older than this (seconds) is an interrupted write's, not one under way
+_STALE_PARTIAL = 3600
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
 def _root_from(env: str) -> Optional[Path]:
@@ -44,12 +57,27 @@ def program_root() -> Optional[Path]:
     return _root_from(env) if env is not None else default_root()
 
 
-class Cache:
-    """Entries by (kind, key); ``stats[kind]`` counts hits and misses of this run."""
+def size_bound() -> Optional[int]:
+    """The bytes one kind keeps (``$PATHLOGIC_CACHE_SIZE``; None: no bound). A value that does
+    not read as a size is the default, not an error: the cache never fails a run."""
+    env = os.environ.get("PATHLOGIC_CACHE_SIZE", "").strip().lower()
+    if env in ("off", "none", "0"):
+        return None
+    number, unit = env.rstrip("kmgtib"), env[len(env.rstrip("kmgtib")):].rstrip("ib")
+    try:
+        return max(1, int(float(number) * _UNITS[unit]))
+    except (ValueError, KeyError):
+        return DEFAULT_SIZE
 
-    def __init__(self, root: Optional[Path]):
+
+class Cache:
+    """Entries by (kind, key); ``stats[kind]`` counts hits and misses of this run; each kind
+    kept within ``size`` bytes (``size_bound()``), least recently used dropped first."""
+
+    def __init__(self, root: Optional[Path], size: Optional[int] = -1):
         self.root = None if root is None else Path(root)
         self.stats: dict[str, Counter] = {}
+        self.size = size_bound() if size == -1 else size
 
     @property
     def enabled(self) -> bool:
@@ -70,6 +98,11 @@ class Cache:
             counter["misses"] += 1
             return None
         counter["hits"] += 1
+        if self.size is not None:
+            try:
+                os.utime(self._path(kind, k))     # used now: the last to be dropped
+            except OSError:
+                pass
         return value
 
     def put(self, kind: str, k: str, value: Any) -> None:
@@ -87,6 +120,9 @@ class Cache:
                 os.unlink(tmp)
             except (OSError, UnboundLocalError):
                 pass
+            return
+        if self.size is not None:
+            _bound(path.parent, max(1, self.size // 256), keep=path.name)
 
     def summary(self) -> dict:
         """``{"root": ..., kind: {"hits": h, "misses": m}}`` for summary.json."""
@@ -98,3 +134,40 @@ class Cache:
     def clear(self) -> None:
         if self.root is not None and self.root.exists():
             shutil.rmtree(self.root)
+
+
+def _bound(directory: Path, size: int, keep: str) -> None:
+    """Drop ``directory``'s least recently used entries (oldest mtime) until the rest fit in
+    ``size`` bytes; ``keep`` (the entry just written) stays. Another process may be dropping
+    or writing the same entries: a file already gone is skipped."""
+    now, entries, total = time.time(), [], 0
+    try:
+        with os.scandir(directory) as it:
+            for entry in it:
+                try:
+                    st = entry.stat()
+                except OSError:
+                    continue
+                if entry.name.startswith(".partial-"):
+                    if now - st.st_mtime > _STALE_PARTIAL:
+                        _unlink(entry.path)
+                    continue
+                total += st.st_size
+                if entry.name != keep:
+                    entries.append((st.st_mtime, st.st_size, entry.path))
+    except OSError:
+        return
+    if total <= size:
+        return
+    for _, bytes_, path in sorted(entries):
+        _unlink(path)
+        total -= bytes_
+        if total <= size:
+            break
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
