@@ -40,10 +40,19 @@ from pylogic.flow.value_names import MEMORY, operand_text, reads_memory
 from pylogic.ir.model import Alloca, Call, Function, Imm, Reg, Store
 
 #: Relations this module writes (declared in datalog/schema.dl, "Value flow" section).
-VALUE_FLOW_RELATIONS = ("vf_expr", "vf_expr_operand", "vf_operand_expr", "vf_occurs", "vf_kill",
-                        "vf_load", "vf_clobber", "vf_store_gen", "vf_instr", "vf_load_root",
-                        "vf_store_root", "vf_global_root", "vf_load_span", "vf_store_span",
-                        "vf_store_over")
+VALUE_FLOW_RELATIONS = ("vf_expr", "vf_classed", "vf_expr_operand", "vf_operand_expr",
+                        "vf_occurs", "vf_kill", "vf_load", "vf_clobber", "vf_store_gen",
+                        "vf_instr", "vf_load_root", "vf_store_root", "vf_global_root",
+                        "vf_load_span", "vf_store_span", "vf_store_over")
+#: The candidate expressions from which pre.dl computes a function's candidates' relations once
+#: per class of alike expressions (``vf_classed``; its ``_pre_unit``): in a function of fewer
+#: (csmith's median programs: at most 100) each expression is its own class, as marks, keys and
+#: their check cost more than the classes save there (pre-mr-split's and pre-m's calls replayed
+#: function by function: 0.58-1.05x the time with classes below 180 candidates, 1.2-4x above
+#: 290; issue #28 item 1). A fact, not a count in pre.dl, so that a call with no such function
+#: grounds none of the classes' rules (the engines drop rules over an empty input relation:
+#: csmith 24, 29, 4, 43's PRE steps, grounding -9%; docs/measurements.md, pre52).
+CLASSED_EXPRESSIONS = 200
 
 
 def value_flow_facts(f: str, fn: Function, out: dict[str, list[tuple]],
@@ -71,6 +80,8 @@ def _value_flow_rows(f: str, fn: Function, inputs) -> dict[str, list[tuple]]:
     by_reg: dict[str, list[str]] = {}
     loads: list[str] = []
     wide: list = []                 # (instruction, bytes) of writes through ANY
+    if len(exprs) >= CLASSED_EXPRESSIONS:
+        out["vf_classed"].append((f,))
     for name, (op, args) in sorted(exprs.items()):
         out["vf_expr"].append((f, name, op))
         for pos, a in enumerate(a for a in args if a != MEMORY):

@@ -10,6 +10,7 @@ from pylogic.analysis.run import module_rows
 from pylogic.analysis.optimize import optimize
 from pylogic.ir.parser import parse_module
 from pylogic.ir.printer import print_module
+from facts_gen import value_flow
 from facts_gen.extract import extract_module
 from pylogic.flow.candidates import candidate_expressions
 from pylogic.flow.known_bytes import KnownBytes
@@ -245,23 +246,36 @@ def test_what_the_pre_steps_read_is_their_relations_where_they_read_them(generat
 
 #: add(a,b) computed in blocks 1 and 4, mul(a,b) in 2 and 3 (reverse postorder numbers): the
 #: same sums, so pre.dl gives them one class key; sub(a,b) is computed where add(a,b) is
-ONE_KEY = parse_module("func f(a, b) {\nb0:\n br b1\nb1:\n x = add a, b\n s = sub a, b\n br b2\n"
-                       "b2:\n y = mul a, b\n br b3\nb3:\n z = mul a, b\n br b4\nb4:\n"
-                       " w = add a, b\n t = sub a, b\n br b5\nb5:\n ret w\n}\n")
+ONE_KEY = ("func f(a, b) {\nb0:\n br b1\nb1:\n x = add a, b\n s = sub a, b\n br b2\n"
+           "b2:\n y = mul a, b\n br b3\nb3:\n z = mul a, b\n br b4\nb4:\n"
+           " w = add a, b\n t = sub a, b\n br b5\nb5:\n ret w\n}\n")
 
 
-def test_expressions_with_one_class_key_but_other_blocks_keep_their_own_rows():
+@pytest.mark.parametrize("least, classed", [(3, True), (4, False)])
+def test_a_function_is_classed_from_classed_expressions_candidates(monkeypatch, least, classed):
+    """vf_classed names a function of at least CLASSED_EXPRESSIONS candidate expressions
+    (ONE_KEY has three): the one fact from which pre.dl computes per class."""
+    monkeypatch.setattr(value_flow, "CLASSED_EXPRESSIONS", least)
+    facts = extract_module(parse_module(ONE_KEY), "k.pir")    # a new function: no kept facts
+    assert len(facts["vf_expr"]) == 3
+    assert facts["vf_classed"] == ([("k.pir::f",)] if classed else [])
+
+
+def test_expressions_with_one_class_key_but_other_blocks_keep_their_own_rows(monkeypatch):
     """Issue #28 item 1: pre.dl computes the candidates' relations once per class of expressions
     computed, used and killed in the same blocks, named by a key (a sum of block numbers);
-    two expressions with one key and different blocks (ONE_KEY) are told apart, and each
-    candidate's rows equal the unrestricted relations' (a merged class would make mul(a,b)
-    available at b2 from add's computation in b1)."""
-    facts = extract_module(ONE_KEY, "k.pir")
+    two expressions with one key and different blocks (ONE_KEY, classed here from one
+    candidate) are told apart, and each candidate's rows equal the unrestricted relations' (a
+    merged class would make mul(a,b) available at b2 from add's computation in b1)."""
+    monkeypatch.setattr(value_flow, "CLASSED_EXPRESSIONS", 1)
+    one_key = parse_module(ONE_KEY)
+    facts = extract_module(one_key, "k.pir")
+    assert facts["vf_classed"] == [("k.pir::f",)]
     rpo = {b: n for _, b, n in facts["rpo"]}
-    full = module_rows(ONE_KEY, "k.pir", relations=["pre_comp", "pre_antloc", "pre_kills",
+    full = module_rows(one_key, "k.pir", relations=["pre_comp", "pre_antloc", "pre_kills",
                                                     "pre_avail_in", "pre_antic_in",
                                                     "pre_m_avail_in"], engine="clingo")
-    mine = module_rows(ONE_KEY, "k.pir", relations=["pre_cand_avail_in", "pre_cand_antic_in",
+    mine = module_rows(one_key, "k.pir", relations=["pre_cand_avail_in", "pre_cand_antic_in",
                                                     "pre_cand_m_avail_in", "pre_m_insert"],
                        engine="clingo").function("f")
     f = full.function("f")
