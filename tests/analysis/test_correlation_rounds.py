@@ -318,3 +318,76 @@ def test_a_retargeted_call_asks_again_only_the_branches_reading_the_callee():
         for f in module.functions) + (clone,))
     _assert_same(rounds, retargeted)
     assert (rounds.asked[-1], rounds.branches[-1]) == (1, 2)
+
+
+# Two branches of main, neither reaching another function: top's question on y is answered in
+# the entry block, b's on z in its own block.
+OWN = """
+func main(x) {
+entry:
+    y = mov 2
+    br top
+top:
+    t = cmp.eq y, 2
+    cbr t, a, b
+a:
+    ret 1
+b:
+    z = mov 1
+    s = cmp.lt z, 3
+    cbr s, c, d
+c:
+    ret 2
+d:
+    ret 0
+}
+"""
+OWN_EDITS = {
+    # b is no block top's query can be pending in: top is kept
+    "beyond": (OWN.replace("z = mov 1", "z = mov 5"), 1),
+    # the entry block is on top's query's way (not on b's, which ends at z's move): top is asked
+    "reached": (OWN.replace("y = mov 2", "y = mov 3"), 1),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(OWN_EDITS))
+def test_an_edit_in_the_branchs_own_function_asks_it_again_where_its_walk_goes(kind):
+    """A branch whose query stays in its own function is asked again when the change touches a
+    block its walk can reach (``_walked``), not for any change of its function."""
+    text, asked = OWN_EDITS[kind]
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    before = set(rounds.rows(parse_module(OWN))["correlation"])
+    edited = parse_module(text)
+    _assert_same(rounds, edited)
+    assert (rounds.asked[-1], rounds.branches[-1]) == (asked, 2)
+    assert set(module_rows(edited, "t.pir", relations=NEEDS)["correlation"]) != before
+
+
+# A rewritten question (t's compare, on x) reaches block `head`, x's only block with an event
+# there (``_clocal``: answered at head's start in one step, around head's cycle); another block
+# defining x, added where the branch's walk never goes, ends that: the branch is asked again.
+LOCAL = """
+func main(n) {
+entry:
+    br head
+head:
+    x = add x, 1
+    t = cmp.lt x, 10
+    cbr t, head, out
+out:
+    u = cmp.eq n, 0
+    cbr u, yes, no
+yes:
+    ret 1
+no:
+    ret 0
+}
+"""
+
+
+def test_an_event_added_beyond_a_walk_of_a_block_local_register_asks_it_again():
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    rounds.rows(parse_module(LOCAL))
+    edited = parse_module(LOCAL.replace("yes:\n    ret 1", "yes:\n    x = mov 4\n    ret 1"))
+    _assert_same(rounds, edited)
+    assert rounds.asked[-1] == 2
