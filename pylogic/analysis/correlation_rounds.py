@@ -23,7 +23,11 @@ only contexts reading that callee read: ``_changed``), plus every callee of a ca
 removed or retargeted (its callers are part of (b)). A branch whose reads (a)-(c) of the
 previous round miss ``changed`` reads the same facts now, so it derives the same rows (a
 Datalog program's rows are a function of its facts; what it reads of them is what it reached,
-and what it reached is decided by those same facts). The round asks the others (new branches
+and what it reached is decided by those same facts). Finer, for a branch whose query went into
+no other function (no entry reached, no summary of its own function asked): of its own function
+it reads only the blocks its walk can reach and what is summed over the function, so a change
+of that function missing those keeps it too (``_walk_unchanged``; icbe changes the big
+function holding most branches every round). The round asks the others (new branches
 included; none: no engine call, as no seed means no context and no row): ``branch_compare``
 and ``branch_pair`` -- the only seeds of contexts -- are restricted to them for the engine,
 every other fact is whole but for the functions those branches cannot read and the
@@ -35,6 +39,7 @@ kept ones: the rows a whole-module run would give, in the same (sorted) order.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import chain, groupby
 from operator import itemgetter
 from typing import Optional, Sequence
@@ -89,6 +94,7 @@ class CorrelationRounds:
         self._facts: Optional[dict] = None          # previous round's, per function
         self._module_facts: Optional[dict] = None
         self._rows: Optional[dict] = None           # previous round's outputs (+ trace)
+        self._parts: dict = {}                      # previous round's _Parts, per function
         self._callers: dict = {}                    # function id -> its callers' ids
         self.asked: list[int] = []
         self.branches: list[int] = []
@@ -109,7 +115,7 @@ class CorrelationRounds:
             changed = _changed(self._facts, per_function, facts, self._call_targets, self.read)
             # the callees of the call sites added, removed or retargeted (``_changed``)
             called = {g for _f, _j, g in self._call_targets ^ set(facts.get("call_target", ()))}
-            parts: dict = {}                # changed function -> _block_parts of both rounds
+            parts: dict = {}                # changed function -> its _Parts of both rounds
             keep = set()
             for b in branches:
                 if b not in self._touched or self._touched[b] & changed:
@@ -117,9 +123,10 @@ class CorrelationRounds:
                 f = b[0]
                 if f in changed and not (
                         b in self._own and not (f in called and f in self._entered.get(b, ())) and
-                        _walk_unchanged(f, b[1], self._facts, per_function, parts)):
+                        _walk_unchanged(f, b[1], self._facts, per_function, parts, self._parts)):
                     continue
                 keep.add(b)
+            self._parts = {f: got[1] for f, got in parts.items()}
         ask = branches - keep
         engine_facts = dict(read)
         if keep:
@@ -225,7 +232,8 @@ class CorrelationRounds:
         self._touched, self._own, self._entered = touched, own, entered
 
 
-def _walk_unchanged(f: str, i: str, before: dict, after: dict, parts: dict) -> bool:
+def _walk_unchanged(f: str, i: str, before: dict, after: dict, parts: dict,
+                    last: dict) -> bool:
     """Whether branch ``(f, i)``, whose query went nowhere but its own function (``_remember``'s
     ``own``: no entry reached, no summary of f asked), reads the same facts of f in both rounds
     (per function: ``before``, ``after``): f's facts no block owns are equal (``_Parts``), and so
@@ -245,17 +253,24 @@ def _walk_unchanged(f: str, i: str, before: dict, after: dict, parts: dict) -> b
     and ``_cqreg(g, v)``, which holds for a query's register through the row that made the
     query, at a place it reached."""
     got = parts.get(f)
-    if got is None:
-        got = parts[f] = (_Parts(before.get(f)), _Parts(after.get(f)))
-    old, new = got
-    if old.rest is None or old.rest != new.rest:
+    if got is None:     # (``last``: the round before's own, of the same facts)
+        old = last.get(f)
+        old = old if old is not None and old.facts is before.get(f) else _Parts(before.get(f))
+        new = _Parts(after.get(f))
+        got = parts[f] = (old, new, old.rest is not None and old.rest == new.rest, {})
+    old, new, same, equal = got
+    if not same:
         return False
-    places, more = _walked(old, i), _walked(new, i)
-    if places is None or more is None:
+    # (the walk reads the rows of the blocks it reaches only: if theirs are equal, the walk in
+    # the round before reached the same blocks)
+    places = _walked(new, i)
+    if places is None:
         return False
-    places |= more
-    if any(old.blocks.get(b) != new.blocks.get(b) for b in places):
-        return False
+    for b in places:
+        if b not in equal:
+            equal[b] = old.blocks.get(b) == new.blocks.get(b)
+        if not equal[b]:
+            return False
     asked = {w for w, (events, _) in chain(old.local.items(), new.local.items())
              if not events.isdisjoint(places)}
     if any(old.local.get(w) != new.local.get(w) for w in asked):
@@ -266,12 +281,13 @@ def _walk_unchanged(f: str, i: str, before: dict, after: dict, parts: dict) -> b
     questions = old.questions.get(i, set()) | new.questions.get(i, set())
     conds = {"eq 0", "ne 0"} | old.conds | new.conds
     for b in places:
-        for parts in (old, new):
-            questions |= parts.rewritten.get(b, set())
-            conds |= parts.met.get(b, set())
-    return all(old.decides.get(key) == new.decides.get(key)
-               for key in old.decides.keys() | new.decides.keys()
-               if key[0] in conds and key[1:] in questions)
+        questions |= new.rewritten.get(b, set())
+        conds |= new.met.get(b, set())
+    for q in questions:
+        was, now = old.decides.get(q, {}), new.decides.get(q, {})
+        if was != now and any(was.get(cond) != now.get(cond) for cond in conds):
+            return False
+    return True
 
 
 class _Parts:
@@ -289,7 +305,9 @@ class _Parts:
         self.blocks: dict = {}
         self.local: dict = {}
         self.preds: dict = {}
-        self.code: dict = {}        # block -> {index: instruction}
+        self.site: dict = {}        # instruction -> (its block, its index)
+        self.size: dict = {}        # block -> its number of instructions
+        self.sites: dict = {}       # (block, register or cell) -> [(index, the defining instruction)]
         self.defines: dict = {}     # instruction -> the registers and cells it defines
         self.then: dict = {}        # (instruction, what it defines) -> what the query goes on on
         self.branches: dict = {}    # branch -> the registers of its questions
@@ -298,7 +316,8 @@ class _Parts:
         self.rewritten: dict = {}   # block -> the questions its rewrites ask
         self.met: dict = {}         # block -> the assertions of its definitions and edges
         self.conds: set = set()     # the assertions of constants and cells' initial values
-        self.decides: dict = {}     # (assertion, rel, c) -> the answer
+        self.decides: dict = {}     # (rel, c) -> {assertion: the answer}
+        self.facts = facts
         if facts is None:
             return
         rest: dict = {}
@@ -308,7 +327,8 @@ class _Parts:
             k = _INSTRUCTION_COLUMN.get(r)
             cols = _BLOCK_COLUMNS.get(r, ())
             if r == "decides":
-                self.decides = {row[1:4]: row[4] for row in rows}
+                for _f, cond, rel, c, answer in rows:
+                    self.decides.setdefault((rel, c), {})[cond] = answer
                 continue
             if r == "const_cond":       # read for the constant arguments (below)
                 continue
@@ -316,8 +336,7 @@ class _Parts:
                 rest[r] = rows
                 continue
             for row in rows:
-                owned = (r,) + (row[:2] if r == "call_target" else
-                                row[:2] if r == "rpo" else row)
+                owned = (r, row[:2] if r == "call_target" or r == "rpo" else row)
                 if k is not None:
                     self.blocks.setdefault(instr_block(row[k]), []).append(owned)
                 for c in cols:
@@ -337,10 +356,17 @@ class _Parts:
         for _f, m, n in facts.get("edge", ()):
             self.preds.setdefault(n, []).append(m)
         for _f, j, n, k, _op in facts.get("instr", ()):
-            self.code.setdefault(n, {})[k] = j
+            self.site[j] = (n, k)
+            if k >= self.size.get(n, 0):
+                self.size[n] = k + 1
         for r in ("def", "cell_def"):
             for _f, j, v in facts.get(r, ()):
                 self.defines.setdefault(j, set()).add(v)
+                if j in self.site:
+                    n, k = self.site[j]
+                    self.sites.setdefault((n, v), []).append((k, j))
+        for places in self.sites.values():
+            places.sort()
         for _f, j, v, w in facts.get("copy", ()):
             self.then.setdefault((j, v), set()).add(w)
         for row in facts.get("query_rewrite", ()):
@@ -374,7 +400,7 @@ class _Parts:
         for _f, j, _p, kind, x in facts.get("call_arg", ()):
             if kind == "const" and x in constant:
                 b = instr_block(j)
-                self.blocks.setdefault(b, []).extend(("const_cond",) + row for row in constant[x])
+                self.blocks.setdefault(b, []).extend(("const_cond", row) for row in constant[x])
                 self.met.setdefault(b, set()).update(row[2] for row in constant[x])
         self.paired = {row[1] for row in facts.get("branch_pair", ())}
 
@@ -390,10 +416,9 @@ def _walked(parts: _Parts, i: str) -> Optional[set]:
     without an event of the register). Blocks only, every answer, decided edge, window and guard
     left out: a bound of the places."""
     regs = parts.branches.get(i)
-    start = instr_block(i)
-    k0 = next((k for k, j in parts.code.get(start, {}).items() if j == i), None)
-    if not regs or k0 is None or i in parts.paired:
+    if not regs or i not in parts.site or i in parts.paired:
         return None
+    start, k0 = parts.site[i]
     seen: set = set()
     work = [(start, v, k0) for v in regs]
     while work:
@@ -402,14 +427,13 @@ def _walked(parts: _Parts, i: str) -> Optional[set]:
             continue
         seen.add(state)
         n, v, k = state
-        code = parts.code.get(n, {})
-        for idx in range(k - 1, -1, -1):
-            j = code.get(idx)
-            if v in parts.defines.get(j, ()):
-                work.extend((n, w, idx) for w in parts.then.get((j, v), ()))
-                break
+        sites = parts.sites.get((n, v), ())
+        x = bisect_left(sites, (k,)) - 1        # the last place before k defining v
+        if x >= 0:
+            idx, j = sites[x]
+            work.extend((n, w, idx) for w in parts.then.get((j, v), ()))
         else:
-            work.extend((m, v, len(parts.code.get(m, {}))) for m in parts.preds.get(n, ()))
+            work.extend((m, v, parts.size.get(m, 0)) for m in parts.preds.get(n, ()))
     return {n for n, _v, _k in seen}
 
 
