@@ -23,11 +23,7 @@ only contexts reading that callee read: ``_changed``), plus every callee of a ca
 removed or retargeted (its callers are part of (b)). A branch whose reads (a)-(c) of the
 previous round miss ``changed`` reads the same facts now, so it derives the same rows (a
 Datalog program's rows are a function of its facts; what it reads of them is what it reached,
-and what it reached is decided by those same facts). Finer, for a branch whose query went into
-no other function (no entry reached, no summary of its own function asked): of its own function
-it reads only the blocks its walk can reach and what is summed over the function, so a change
-of that function missing those keeps it too (``_walk_unchanged``; icbe changes the big
-function holding most branches every round). The round asks the others (new branches
+and what it reached is decided by those same facts). The round asks the others (new branches
 included; none: no engine call, as no seed means no context and no row): ``branch_compare``
 and ``branch_pair`` -- the only seeds of contexts -- are restricted to them for the engine,
 every other fact is whole but for the functions those branches cannot read and the
@@ -39,14 +35,13 @@ kept ones: the rows a whole-module run would give, in the same (sorted) order.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
 from itertools import chain, groupby
 from operator import itemgetter
 from typing import Optional, Sequence
 
 from facts_gen.extract import MODULE_RELATIONS, RELATIONS, families_for
 from facts_gen.interprocedural import READ_RELATIONS, parameter_positions, readable_queries
-from facts_gen.naming import escape_field, instr_block
+from facts_gen.naming import escape_field
 from pylogic.analysis import catalog
 from pylogic.analysis.run import analysis_groups, extract, run_analyses
 from pylogic.engines.rows import Rows, sorted_distinct
@@ -94,7 +89,6 @@ class CorrelationRounds:
         self._facts: Optional[dict] = None          # previous round's, per function
         self._module_facts: Optional[dict] = None
         self._rows: Optional[dict] = None           # previous round's outputs (+ trace)
-        self._parts: dict = {}                      # previous round's _Parts, per function
         self._callers: dict = {}                    # function id -> its callers' ids
         self.asked: list[int] = []
         self.branches: list[int] = []
@@ -113,20 +107,8 @@ class CorrelationRounds:
         keep: set = set()
         if self._rows is not None and module_facts == self._module_facts:
             changed = _changed(self._facts, per_function, facts, self._call_targets, self.read)
-            # the callees of the call sites added, removed or retargeted (``_changed``)
-            called = {g for _f, _j, g in self._call_targets ^ set(facts.get("call_target", ()))}
-            parts: dict = {}                # changed function -> its _Parts of both rounds
-            keep = set()
-            for b in branches:
-                if b not in self._touched or self._touched[b] & changed:
-                    continue
-                f = b[0]
-                if f in changed and not (
-                        b in self._own and not (f in called and f in self._entered.get(b, ())) and
-                        _walk_unchanged(f, b[1], self._facts, per_function, parts, self._parts)):
-                    continue
-                keep.add(b)
-            self._parts = {f: got[1] for f, got in parts.items()}
+            keep = {b for b in branches if b in self._touched and not
+                    (self._touched[b] & changed)}
         ask = branches - keep
         engine_facts = dict(read)
         if keep:
@@ -197,255 +179,34 @@ class CorrelationRounds:
         callers: dict = {}
         for f, _j, g in facts.get("call_target", ()):
             callers.setdefault(g, set()).add(f)
-        reach: dict = {}                            # context -> functions it was pending in
+        reach: dict = {}
         for qf, qi, g in out["correlation_reach"]:
             reach.setdefault((qf, qi), set()).add(g)
-        also: dict = {}                             # context -> other functions it read whole
-        entered: dict = {}                          # context -> the entries it reached
         for qf, qi, g in out["correlation_reach_entry"]:
-            also.setdefault((qf, qi), set()).update(callers.get(g, ()))
-            entered.setdefault((qf, qi), set()).add(g)
+            reach.setdefault((qf, qi), set()).update(callers.get(g, ()))
         # the two outputs naming a call's callee without asking its summary (``_changed``)
         for f, i, _j, h in out.get("correlation_branch_call", ()):
-            also.setdefault((f, i), set()).add(h)
+            reach.setdefault((f, i), set()).add(h)
         for h, _jr, _j, g in out.get("correlation_return_call", ()):
-            also.setdefault((h, "return"), set()).add(g)
+            reach.setdefault((h, "return"), set()).add(g)
         uses: dict = {}
         for qf, qi, _rel, _c, h, q in out["correlation_uses"]:
             uses.setdefault((qf, qi), set()).add((h, q))
-        touched, own = {}, set()
+        touched = {}
         for b in branches:
-            seen, work, reads = {b}, [b], set(reach.get(b, ())) - {b[0]}
+            seen, work, reads = {b}, [b], set()
             while work:
                 ctx = work.pop()
-                if ctx != b:
-                    reads.add(ctx[0])   # (a summary answered at h's constant returns: no query)
-                    reads |= reach.get(ctx, set())
-                reads |= also.get(ctx, set())
+                reads.add(ctx[0])       # (a summary answered at h's constant returns: no query)
+                reads |= reach.get(ctx, set())
                 for s in uses.get(ctx, ()):
                     if s not in seen:
                         seen.add(s)
                         work.append(s)
             touched[b] = reads
-            if b[0] not in reads:   # its own function read where its walk went only
-                own.add(b)
-        self._touched, self._own, self._entered = touched, own, entered
+        self._touched = touched
 
 
-def _walk_unchanged(f: str, i: str, before: dict, after: dict, parts: dict,
-                    last: dict) -> bool:
-    """Whether branch ``(f, i)``, whose query went nowhere but its own function (``_remember``'s
-    ``own``: no entry reached, no summary of f asked), reads the same facts of f in both rounds
-    (per function: ``before``, ``after``): f's facts no block owns are equal (``_Parts``), and so
-    are those of every block its query can be pending in or pass in either round (``_walked``)
-    and, of each register a rewrite asks about with an event in one of those blocks, the blocks
-    of its events and of the edges asserting it. ``parts`` keeps each function's ``_Parts`` of
-    both rounds for the round.
-
-    Why those are all it reads of f. The rules joining a pending query of the branch in f read
-    the facts of the instructions, edges and ranks of the place it is pending at, the edge it
-    crosses or the block it passes (rows a block owns, ``_Parts``), and ``_walked`` follows every
-    step that makes such a place. The other rows of f they read are f's own (the entry,
-    parameters, cells, ``decides``, windows, pairs' keys) or summed over f: whether f has a guard
-    or a rank beyond its window (``_cwhole``, ``_cout``); ``_clocal(g, b, v)`` (read only where
-    a query on v is pending at b's start, with an event of v in b) for a v a rewrite asks about
-    (``_crewritten``), from the blocks of v's events and of the edges asserting v anywhere in f;
-    and ``_cqreg(g, v)``, which holds for a query's register through the row that made the
-    query, at a place it reached."""
-    got = parts.get(f)
-    if got is None:     # (``last``: the round before's own, of the same facts)
-        old = last.get(f)
-        old = old if old is not None and old.facts is before.get(f) else _Parts(before.get(f))
-        new = _Parts(after.get(f))
-        got = parts[f] = (old, new, old.rest is not None and old.rest == new.rest, {})
-    old, new, same, equal = got
-    if not same:
-        return False
-    # (the walk reads the rows of the blocks it reaches only: if theirs are equal, the walk in
-    # the round before reached the same blocks)
-    places = _walked(new, i)
-    if places is None:
-        return False
-    for b in places:
-        if b not in equal:
-            equal[b] = old.blocks.get(b) == new.blocks.get(b)
-        if not equal[b]:
-            return False
-    asked = {w for w, (events, _) in chain(old.local.items(), new.local.items())
-             if not events.isdisjoint(places)}
-    if any(old.local.get(w) != new.local.get(w) for w in asked):
-        return False
-    # of ``decides``, the rows of the questions it can ask in f (its own, the rewrites on its
-    # way) and the assertions it can meet there (on its way, a constant's, a register read
-    # before any write or dereferenced: as ``_read_only``)
-    questions = old.questions.get(i, set()) | new.questions.get(i, set())
-    conds = {"eq 0", "ne 0"} | old.conds | new.conds
-    for b in places:
-        questions |= new.rewritten.get(b, set())
-        conds |= new.met.get(b, set())
-    for q in questions:
-        was, now = old.decides.get(q, {}), new.decides.get(q, {})
-        if was != now and any(was.get(cond) != now.get(cond) for cond in conds):
-            return False
-    return True
-
-
-class _Parts:
-    """One function's facts (relation -> rows; None: the function is not there) as
-    ``_walk_unchanged`` compares them: ``blocks`` maps a block to the rows it owns
-    (``_INSTRUCTION_COLUMN``, ``_BLOCK_COLUMNS``; of ``call_target`` the call site, not the
-    callee: a retargeted call is a change of its callees, ``_changed``), ``rest`` holds every
-    other row, whether f has a guard, and its ranks when one is beyond its window (else only
-    which blocks are ranked, in the blocks' rows: no window rule then holds, ``_read_ranks``);
-    ``local`` maps each register a rewrite asks about to the blocks of its events and of the
-    edges asserting it; the others are ``_walked``'s."""
-
-    def __init__(self, facts: Optional[dict]):
-        self.rest: Optional[dict] = None
-        self.blocks: dict = {}
-        self.local: dict = {}
-        self.preds: dict = {}
-        self.site: dict = {}        # instruction -> (its block, its index)
-        self.size: dict = {}        # block -> its number of instructions
-        self.sites: dict = {}       # (block, register or cell) -> [(index, the defining instruction)]
-        self.defines: dict = {}     # instruction -> the registers and cells it defines
-        self.then: dict = {}        # (instruction, what it defines) -> what the query goes on on
-        self.branches: dict = {}    # branch -> the registers of its questions
-        self.paired: set = set()    # the pair branches (pairs.dl's walk)
-        self.questions: dict = {}   # branch -> its questions (rel, c)
-        self.rewritten: dict = {}   # block -> the questions its rewrites ask
-        self.met: dict = {}         # block -> the assertions of its definitions and edges
-        self.conds: set = set()     # the assertions of constants and cells' initial values
-        self.decides: dict = {}     # (rel, c) -> {assertion: the answer}
-        self.facts = facts
-        if facts is None:
-            return
-        rest: dict = {}
-        window = min((w for _f, w in facts.get("correlation_window", ())), default=-1)
-        bounded = max((r for _f, _b, r in facts.get("rpo", ())), default=-1) > window
-        for r, rows in facts.items():
-            k = _INSTRUCTION_COLUMN.get(r)
-            cols = _BLOCK_COLUMNS.get(r, ())
-            if r == "decides":
-                for _f, cond, rel, c, answer in rows:
-                    self.decides.setdefault((rel, c), {})[cond] = answer
-                continue
-            if r == "const_cond":       # read for the constant arguments (below)
-                continue
-            if (k is None and not cols) or (r == "rpo" and bounded):
-                rest[r] = rows
-                continue
-            for row in rows:
-                owned = (r, row[:2] if r == "call_target" or r == "rpo" else row)
-                if k is not None:
-                    self.blocks.setdefault(instr_block(row[k]), []).append(owned)
-                for c in cols:
-                    self.blocks.setdefault(row[c], []).append(owned)
-        rest["#guarded"] = bool(facts.get("guard"))
-        rest["#bounded"] = bounded
-        self.rest = rest
-        local: dict = {row[5]: (set(), set()) for row in facts.get("query_rewrite", ())}
-        for r in ("def", "deref", "cell_def"):
-            for row in facts.get(r, ()):
-                if row[2] in local:
-                    local[row[2]][0].add(instr_block(row[1]))
-        for row in facts.get("assert_edge", ()):
-            if row[3] in local:
-                local[row[3]][1].add(row[1])
-        self.local = {w: (frozenset(e), frozenset(a)) for w, (e, a) in local.items()}
-        for _f, m, n in facts.get("edge", ()):
-            self.preds.setdefault(n, []).append(m)
-        for _f, j, n, k, _op in facts.get("instr", ()):
-            self.site[j] = (n, k)
-            if k >= self.size.get(n, 0):
-                self.size[n] = k + 1
-        for r in ("def", "cell_def"):
-            for _f, j, v in facts.get(r, ()):
-                self.defines.setdefault(j, set()).add(v)
-                if j in self.site:
-                    n, k = self.site[j]
-                    self.sites.setdefault((n, v), []).append((k, j))
-        for places in self.sites.values():
-            places.sort()
-        for _f, j, v, w in facts.get("copy", ()):
-            self.then.setdefault((j, v), set()).add(w)
-        for row in facts.get("query_rewrite", ()):
-            self.then.setdefault((row[1], row[2]), set()).add(row[5])
-        # a call defining v: its callee's TRANS paths go on before it as a register argument
-        # (``_ccarg``) or a cell (``_ccont``)
-        cells = {x for _f, x in facts.get("memory_cell", ())}
-        args: dict = {}
-        for _f, j, _p, kind, w in facts.get("call_arg", ()):
-            if kind == "reg":
-                args.setdefault(j, set()).add(w)
-        for _f, j, _h in facts.get("call_target", ()):
-            for v in self.defines.get(j, ()):
-                self.then.setdefault((j, v), set()).update(args.get(j, set()) | cells)
-        for _f, i, v, rel, c in facts.get("branch_compare", ()):
-            self.branches.setdefault(i, set()).add(v)
-            self.questions.setdefault(i, set()).add((rel, c))
-        for row in facts.get("query_rewrite", ()):
-            self.rewritten.setdefault(instr_block(row[1]), set()).add((row[6], row[7]))
-        for _f, j, _v, cond in facts.get("assert_def", ()):
-            self.met.setdefault(instr_block(j), set()).add(cond)
-        for _f, m, n, _v, cond in facts.get("assert_edge", ()):
-            self.met.setdefault(m, set()).add(cond)
-            self.met.setdefault(n, set()).add(cond)
-        self.conds = {row[-1] for row in facts.get("cell_init", ())}
-        # a constant argument: its assertion, read at the call (``_cea`` of a split call,
-        # ``_cown`` of a TRANS one; a caller's at a callee's entry reads the caller whole)
-        constant: dict = {}
-        for row in facts.get("const_cond", ()):
-            constant.setdefault(row[1], []).append(row)
-        for _f, j, _p, kind, x in facts.get("call_arg", ()):
-            if kind == "const" and x in constant:
-                b = instr_block(j)
-                self.blocks.setdefault(b, []).extend(("const_cond", row) for row in constant[x])
-                self.met.setdefault(b, set()).update(row[2] for row in constant[x])
-        self.paired = {row[1] for row in facts.get("branch_pair", ())}
-
-
-def _walked(parts: _Parts, i: str) -> Optional[set]:
-    """The blocks of a function (``parts``) where the query of its branch i can be pending or
-    which it can pass (None: i is no ``branch_compare`` there, a pair's walk is not followed).
-    From the branch back: within a block to the last instruction before the place defining its
-    register or cell (``_cjump``; a dereference only decides), there on to what a copy or a
-    rewrite reads, or at a call to every register argument and cell (TRANS: ``_ccarg``,
-    ``_ccont``); from a block's start to the end of every predecessor (``_cqe``, the entry's
-    too; ``_ccycle``'s edges stay in the block's component, whose blocks lead back to it
-    without an event of the register). Blocks only, every answer, decided edge, window and guard
-    left out: a bound of the places."""
-    regs = parts.branches.get(i)
-    if not regs or i not in parts.site or i in parts.paired:
-        return None
-    start, k0 = parts.site[i]
-    seen: set = set()
-    work = [(start, v, k0) for v in regs]
-    while work:
-        state = work.pop()
-        if state in seen:
-            continue
-        seen.add(state)
-        n, v, k = state
-        sites = parts.sites.get((n, v), ())
-        x = bisect_left(sites, (k,)) - 1        # the last place before k defining v
-        if x >= 0:
-            idx, j = sites[x]
-            work.extend((n, w, idx) for w in parts.then.get((j, v), ()))
-        else:
-            work.extend((m, v, parts.size.get(m, 0)) for m in parts.preds.get(n, ()))
-    return {n for n, _v, _k in seen}
-
-
-#: relation -> its column of an instruction id: the row belongs to that instruction's block
-_INSTRUCTION_COLUMN = {"def": 1, "deref": 1, "copy": 1, "cell_def": 1, "call_target": 1,
-                       "call_arg": 1, "call_result": 1, "return_value": 1, "guard": 1,
-                       "branch_compare": 1, "branch_pair": 1, "assert_def": 1,
-                       "query_rewrite": 1, "call_continuation": 1, "return_exit": 1}
-#: relation -> its columns of a block: the row belongs to each of them
-_BLOCK_COLUMNS = {"instr": (2,), "block_size": (1,), "edge": (1, 2), "assert_edge": (1, 2),
-                  "assert_pair": (1, 2), "scc": (1,), "exit": (1,), "call_continuation": (3,),
-                  "rpo": (1,)}
 def _read_only(facts: dict, params: dict) -> None:
     """Cut ``facts`` (the engine's, seeds restricted to the branches asked) to what the asked
     questions can read: the rows of the functions ``readable_queries`` names (a query of these
