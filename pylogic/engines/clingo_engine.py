@@ -495,7 +495,9 @@ def _malloc_trim():
 
 
 #: the ground atoms from which a freed Control's memory is given back to the system: below, the
-#: trim costs more than it returns (pde on csmith-32: 1.5 ms a call, for rows of a few MB)
+#: trim costs more than it returns (pde on csmith-32: 1.5 ms a call, for rows of a few MB); a
+#: stage's always (its call's rows are decoded after it: chain 30,000, a last stage of 90,004
+#: atoms, peak 54.4 -> 45.0 MB; mem52 in docs/measurements.md)
 TRIM_ATOMS = 100_000
 
 
@@ -724,7 +726,7 @@ def _evaluate(checked: CheckedProgram, add_rules, fed: dict, shown: list, result
     if decode is None:
         decode = _read_answer(ctl, checked, shown, result, atoms, reader)
     del ctl                 # the grounder's domains and indices, before the rows are built
-    if atoms >= TRIM_ATOMS:
+    if atoms >= TRIM_ATOMS or made is not None:     # a stage: its call was fed STAGE_ROWS or more
         _return_freed_memory()
     return decode
 

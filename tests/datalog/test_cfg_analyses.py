@@ -114,6 +114,31 @@ def test_frontier_reaches_the_entry(engine):
     assert {tuple(r[1:]) for r in rows["df"]} == {("a", "a"), ("b", "a"), ("c", "a"), ("d", "a")}
     check_against_oracle([(labels, succs)], engine)
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_loop_depth_climbs_out_of_nested_loops(engine):
+    """loops.dl walks loop_depth down the dominator tree, a block's innermost loop from its
+    idom's, climbing outwards where that loop does not hold it (mem52): x, one predecessor in the
+    loop of h3, leaves two loops at once; w, a merge node whose idom h2 heads a loop that does
+    not hold it, one; k, a header whose idom m is in the loops of h3 and h2, neither holding k,
+    finds its parent h1; out and the merge node r are in no loop; in @g1 the entry heads a loop
+    and b, after it, is in none."""
+    labels = ["e", "h1", "h2", "h3", "m", "x", "w", "k", "k2", "out", "p", "q", "r"]
+    succs = {"e": ["h1"], "h1": ["h2", "out"], "h2": ["h3", "w"], "h3": ["m"],
+             "m": ["h3", "h2", "x", "w", "k"], "x": ["h1"], "w": ["h1"], "k": ["k2"],
+             "k2": ["k", "h1"], "out": ["p", "q"], "p": ["r"], "q": ["r"], "r": []}
+    entry_loop = (["e", "a", "b"], {"e": ["a"], "a": ["e", "b"], "b": []})
+    facts = empty_facts()
+    extract_module(Module(functions=(function_from_cfg("@g0", labels, succs),
+                                     function_from_cfg("@g1", *entry_loop))), "gen.pir", facts)
+    depth = {(r[0].rsplit("@", 1)[1], r[1]): r[2]
+             for r in run_program(PROGRAM, None, engine=engine, facts=facts)["loop_depth"]}
+    assert depth == {("g0", "e"): 0, ("g0", "h1"): 1, ("g0", "h2"): 2, ("g0", "h3"): 3,
+                     ("g0", "m"): 3, ("g0", "x"): 1, ("g0", "w"): 1, ("g0", "k"): 2,
+                     ("g0", "k2"): 2, ("g0", "out"): 0, ("g0", "p"): 0, ("g0", "q"): 0,
+                     ("g0", "r"): 0, ("g1", "e"): 1, ("g1", "a"): 1, ("g1", "b"): 0}
+    check_against_oracle([(labels, succs), entry_loop], engine)
+
+
 def _merge_reads(program) -> set[str]:
     return {b.rel for r in program.rules if r.head.rel == "_dt_merge"
             for b in r.body if hasattr(b, "rel")}
