@@ -299,8 +299,8 @@ def test_a_library_rule_set_is_one_step_unless_expanded(facts, capsys):
     folded = capsys.readouterr().out
     assert main(["explain", str(post), row, "--facts", str(facts), "--expand"]) == 0
     expanded = capsys.readouterr().out
-    assert "[rule set lib/dominator_tree.dl: " in folded and "_dt_acc" not in folded
-    assert "_dt_acc" in expanded and "rule set" not in expanded
+    assert "[rule set lib/dominator_tree.dl: " in folded and "_dt_pred" not in folded
+    assert "_dt_pred" in expanded and "rule set" not in expanded
     assert len(folded.splitlines()) * 3 < len(expanded.splitlines())
     assert "[rule postdominance.dl:15:1: ipdom(f, d, n)" in folded
     assert "[rule lib/dominator_tree.dl:" in expanded
