@@ -102,6 +102,21 @@ def test_irreducible_and_edge_cases():
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_switch_merge_of_many_predecessors(engine):
+    """A switch lowered to a chain of cbr: its exit has k predecessors (the fold's predecessor
+    chain), every case block two successors (a pair node of the reverse graph), also with a loop
+    back over the chain (retreating pairs, a second iteration): dominator_tree.dl's pair rules
+    and the chain against networkx."""
+    k = 40
+    labels = ["entry"] + [f"c{i}" for i in range(k)] + ["last", "out"]
+    succs = {"entry": ["c0"], "last": ["out"], "out": []}
+    for i in range(k):
+        succs[f"c{i}"] = ["out", f"c{i + 1}" if i + 1 < k else "last"]
+    looped = {**succs, "out": ["c7", "end"], "end": []}
+    check_against_oracle([(labels, succs), (labels + ["end"], looped)], engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_frontier_reaches_the_entry(engine):
     """df's walk tests n's idom, a rule of its own where n is the entry (it has none): edges back
     into the entry put it in the frontier of every block on the walk up to it, itself included
