@@ -34,6 +34,8 @@ DEFAULT_SIZE = 1 << 30
 #: a ``.partial-`` file older than this (seconds) is an interrupted write's, not one under way
 _STALE_PARTIAL = 3600
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+#: ``Cache``'s ``size`` when not given: ``size_bound()``, read from the environment
+_FROM_ENVIRONMENT = object()
 
 
 def _root_from(env: str) -> Optional[Path]:
@@ -63,7 +65,8 @@ def size_bound() -> Optional[int]:
     env = os.environ.get("PATHLOGIC_CACHE_SIZE", "").strip().lower()
     if env in ("off", "none", "0"):
         return None
-    number, unit = env.rstrip("kmgtib"), env[len(env.rstrip("kmgtib")):].rstrip("ib")
+    number = env.rstrip("kmgtib")
+    unit = env[len(number):].rstrip("ib")
     try:
         return max(1, int(float(number) * _UNITS[unit]))
     except (ValueError, KeyError):
@@ -72,12 +75,13 @@ def size_bound() -> Optional[int]:
 
 class Cache:
     """Entries by (kind, key); ``stats[kind]`` counts hits and misses of this run; each kind
-    kept within ``size`` bytes (``size_bound()``), least recently used dropped first."""
+    kept within ``size`` bytes (None: no bound; not given: ``size_bound()``), least recently
+    used dropped first."""
 
-    def __init__(self, root: Optional[Path], size: Optional[int] = -1):
+    def __init__(self, root: Optional[Path], size=_FROM_ENVIRONMENT):
         self.root = None if root is None else Path(root)
         self.stats: dict[str, Counter] = {}
-        self.size = size_bound() if size == -1 else size
+        self.size = size_bound() if size is _FROM_ENVIRONMENT else size
 
     @property
     def enabled(self) -> bool:
@@ -91,8 +95,9 @@ class Cache:
         if self.root is None:
             return None
         counter = self.stats.setdefault(kind, Counter())
+        path = self._path(kind, k)
         try:
-            with open(self._path(kind, k), "rb") as fh:
+            with open(path, "rb") as fh:
                 value = pickle.load(fh)
         except Exception:  # noqa: BLE001 -- missing, truncated, from another version: a miss
             counter["misses"] += 1
@@ -100,7 +105,7 @@ class Cache:
         counter["hits"] += 1
         if self.size is not None:
             try:
-                os.utime(self._path(kind, k))     # used now: the last to be dropped
+                os.utime(path)                  # used now: the last to be dropped
             except OSError:
                 pass
         return value
