@@ -1,6 +1,6 @@
 """The differential Datalog fuzzer (issue #29): random stratified programs of every construct of
 the dialect table (``benchmarks/datalog_programs.py``) run on the embedded engines (clingo,
-duckdb) and on Soufflé's interpreter when ``souffle`` is on PATH; every output relation is
+duckdb, python) and on Soufflé's interpreter when ``souffle`` is on PATH; every output relation is
 compared. Per engine a program gives rows, a refusal (a located ``pathlogic:`` error: counted,
 not a disagreement) or an error (anything else: an unlocated error, an exception, a crash or a
 hang; always a bug). Programs Soufflé itself rejects are counted and not compared. Every
@@ -8,7 +8,7 @@ program the engines agree on is then explained (``run_explain``, ``pathlogic exp
 ``Explainer`` over an embedded engine's model; ``--no-explain`` skips it): every output row's
 tree and a few why-nots, a located refusal counted, a disagreement always a bug.
 
-    python -m benchmarks.datalog_fuzz --programs 2000 --seed 1            # clingo vs duckdb
+    python -m benchmarks.datalog_fuzz --programs 2000 --seed 1            # clingo, duckdb, python
     PATH=/work/souffle-src/build/src:$PATH python -m benchmarks.datalog_fuzz --programs 2000
 
 writes ``runs/datalog-fuzz.json``: per construct, programs tried, agreed, refused per engine,
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from benchmarks.datalog_programs import CONSTRUCTS, FuzzProgram, RandomChoices, generate
 
-EMBEDDED = ["clingo", "duckdb"]
+EMBEDDED = ["clingo", "duckdb", "python"]
 OUT = Path(__file__).resolve().parent.parent / "runs" / "datalog-fuzz.json"
 
 

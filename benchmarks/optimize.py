@@ -1236,7 +1236,10 @@ def main(argv=None) -> int:
                     help="CPU seconds one of our pipelines may take on one program")
     ap.add_argument("--name", default="harness")
     ap.add_argument("--fuel", type=int, default=FUEL)
-    ap.add_argument("--engine", default="clingo")
+    ap.add_argument("--engine", default="auto",
+                    help="our passes' Datalog engine (default auto: a small call in process, "
+                         "on 'python', a larger one on the first available engine; clingo "
+                         "until stop 53)")
     ap.add_argument("--exec-engine", choices=ENGINES, default="auto",
                     help="how programs run: interp, native (llvmlite) or auto (default)")
     ap.add_argument("--jobs", type=int, default=2)

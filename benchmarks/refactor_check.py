@@ -70,7 +70,7 @@ def _digest(module) -> str:
 
 def check_program(item) -> dict:
     """One program: {pipeline: sha256 | 'error: ...'} and the seconds of each step."""
-    name, kind, path, globs = item
+    name, kind, path, globs, engine = item
     rec = {"program": name, "kind": kind, "versions": {}, "seconds": {}}
     try:
         prepared = prepare_program(kind, path)
@@ -97,7 +97,7 @@ def check_program(item) -> dict:
             t0 = time.perf_counter()
             step = pipeline[:k + 1]
             try:
-                current = optimize(current, [pipeline[k]], name, engine="clingo").module
+                current = optimize(current, [pipeline[k]], name, engine=engine).module
             except PathlogicError as exc:
                 current = f"error: {exc}"[:300]
             except Exception as exc:
@@ -150,6 +150,10 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"))
     ap.add_argument("--pipeline", action="append", default=[], metavar="GLOB",
                     help="only the pipelines matching this glob (repeatable)")
+    ap.add_argument("--engine", default="clingo",
+                    help="the passes' Datalog engine (default clingo, as the references were "
+                         "made; 'auto' runs small calls on 'python': an engine change is a "
+                         "refactoring too)")
     a = ap.parse_args(argv)
     if a.compare:
         return compare(*a.compare)
@@ -157,7 +161,7 @@ def main(argv=None) -> int:
     if missing:
         ap.error(f"--pipeline {', '.join(missing)}: matches no pipeline (every registered pass "
                  "alone and DOCUMENTED_PIPELINES; add a new pipeline there)")
-    items = [item + (tuple(a.pipeline),) for item in
+    items = [item + (tuple(a.pipeline), a.engine) for item in
              corpus(a.examples, a.csmith, a.torture, a.workdir, a.seed, a.tree_ssa, a.real)]
     source = source_state()
     t0 = time.time()

@@ -176,7 +176,10 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
     cache : a function whose facts, analyses and engine are those of a cached entry gets the
         cached rows and no engine call (``analysis/cache.py``); fresh results are stored.
     """
-    engine = resolve_engine(engine)
+    # each call runs on ``engine``: "auto" chooses per call (``engines.run.auto_engine``: a small
+    # one in process); the rows are every engine's, so the cache and the report name "auto"'s
+    # first available engine
+    called, engine = engine, resolve_engine(engine)
     every = sorted({row[0] for row in facts.get("function", ())}
                    | {f for fs in groups.values() for f in fs})
     rows = Rows()
@@ -197,7 +200,7 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
             _chunks(small, jobs) + [[f] for f in large]
         for share in shares:
             if share:
-                work.append(_item(facts, names, share, engine, outputs))
+                work.append(_item(facts, names, share, called, outputs))
     counter = {"done": 0, "total": len(work)}
 
     def tick() -> None:
@@ -216,7 +219,7 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
             return
         if call.error is not None and len(call.functions) > 1:
             for f in call.functions:             # locate the failure: one call per function
-                one = _item(facts, item[0], [f], engine, item[4])
+                one = _item(facts, item[0], [f], called, item[4])
                 record(one, *_call(one))
             return
         _record(result, out, call)

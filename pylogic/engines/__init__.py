@@ -4,8 +4,9 @@
     rows["idom"]  # sorted list of tuples: int for number columns, str for symbol columns
 
 ``engine`` is an engine name (``engine_names()``: "souffle", the binary on PATH; "clingo",
-embedded, always available; "duckdb", embedded, strata compiled to SQL) or "auto" (the first
-available, in that order). Every error a user
+embedded, always available; "duckdb", embedded, strata compiled to SQL; "python", in process,
+strata compiled to Python) or "auto" (the first available, in that order; a small call of
+in-memory facts runs on "python": ``run.auto_engine``). Every error a user
 can cause is a located DatalogError.
 
 Layout: ``program.py`` (the checked program: ``dialect.py`` parses, ``semantics.py`` and
@@ -26,6 +27,7 @@ from pylogic.engines.base import (Engine, EngineError, available_engines, declar
 declare("souffle", "pylogic.engines.souffle_engine")
 declare("clingo", "pylogic.engines.clingo_engine")
 declare("duckdb", "pylogic.engines.duckdb_engine")
+declare("python", "pylogic.engines.python_engine")
 
 #: What the package exports from its modules imported on first use (PEP 562): the checked
 #: program's parser imports lark, the engines clingo and duckdb; ``--engine`` choices need none.

@@ -314,7 +314,8 @@ def _indexed(con, checked: CheckedProgram, rels: list[str], rules: list, values,
     before = [r for r in rules if _aggregates(r) and not _reads(r.body) & set(rels)]
     first = {id(r) for r in before}
     try:
-        component = Component(rels, [r for r in rules if id(r) not in first], values, store)
+        component = Component.compiled(rels, [r for r in rules if id(r) not in first], values,
+                                       store)
     except Unsupported:
         return False
     for rel in sorted(held & set().union(*(_reads(r.body) for r in before))):

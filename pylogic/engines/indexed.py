@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from operator import itemgetter
+from types import FunctionType
 
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom,
                                      Nil, Num, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.numbers import binary, wrap_const, wrap_expr
-from pylogic.engines.semantics import term_vars
+from pylogic.engines.semantics import lit_vars, term_vars
 from pylogic.engines.to_sql import (BITS, has_division, is_record, orders_symbols, pattern,
                                     record_tag, symbolic)
 from pylogic.engines.values import NIL, SIGNATURES
@@ -39,7 +40,10 @@ _CMP = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
 class Unsupported(Exception):
-    """A construct this evaluator does not compile (the engine falls back to SQL)."""
+    """A construct this evaluator does not compile (the duckdb engine falls back to SQL; the
+    python engine refuses, at ``loc``: the rule's location)."""
+
+    loc = None
 
 
 class Relations:
@@ -120,7 +124,7 @@ class _Code:
 
     def call(self, name: str, args) -> str:
         """A functor computed by ``functors.py`` (``values.Values.call``)."""
-        fn = self.const(lambda: self.values.call(name))
+        fn = self.const(lambda _s, v: v.call(name))
         return f"{fn}(({''.join(self.term(a) + ', ' for a in args)}))"
 
     def term(self, t) -> str:
@@ -167,7 +171,7 @@ class _Code:
         if isinstance(t, (Record, AdtTerm)):
             if not t.args:
                 return str(self.values.pack((record_tag(t),)))
-            pack = self.const(lambda: self.values.pack)
+            pack = self.const(lambda _s, v: v.pack)
             return f"{pack}(({record_tag(t)!r}, {''.join(self.term(a) + ', ' for a in t.args)}))"
         raise Unsupported(f"term {type(t).__name__}")
 
@@ -180,7 +184,7 @@ class _Code:
             self.emit(f"{local} = {value}")
         elif pattern(pat, self.env):
             fields = self.fresh() + "f"
-            unpack = self.const(lambda: self.values.unpack)
+            unpack = self.const(lambda _s, v: v.unpack)
             self.emit(f"{fields} = {unpack}({value}, {record_tag(pat)!r}, {len(pat.args)})")
             self.emit(f"if {fields} is None: continue")
             for i, a in enumerate(pat.args):
@@ -200,7 +204,7 @@ class _Code:
                 raise Unsupported("a division inside a negated record pattern")
             return f"{value} == {self.term(pat)}"
         f = f"f{id(pat)}"
-        unpack = self.const(lambda: self.values.unpack)
+        unpack = self.const(lambda _s, v: v.unpack)
         tests = " and ".join(self.test(f"{f}[{i}]", a) for i, a in enumerate(pat.args))
         return (f"(lambda {f}: {f} is not None and {tests or 'True'})"
                 f"({unpack}({value}, {record_tag(pat)!r}, {len(pat.args)}))")
@@ -231,29 +235,122 @@ class _Code:
         return f"x{len(self.lines)}_{self.depth}"
 
 
-def _compile_version(rule, rels: set, delta: int | None, values, store: Relations,
-                     names: dict) -> str:
-    """The body of ``def version(D, out)``: the rule with its ``delta``-th positive atom reading
-    the rows ``D`` (None: every atom reads the full relations; a round-0 rule)."""
-    lits = rule.body
+def _check_literals(lits, kinds: dict) -> None:
+    """Refuse (``Unsupported``) what the compiler does not cover, aggregate bodies included."""
     for lit in lits:
         if isinstance(lit, AggLit):
-            raise Unsupported("aggregate")
+            if lit.op not in _AGGREGATES:
+                raise Unsupported(f"aggregate {lit.op}")
+            _check_literals(lit.body, kinds)
+            continue
         if not isinstance(lit, (Atom, NegAtom, Constraint, Test)):
             raise Unsupported(f"literal {type(lit).__name__}")
         if isinstance(lit, Constraint) and lit.op not in _CMP:
             raise Unsupported(f"constraint {lit.op}")
         if isinstance(lit, Constraint) and lit.op not in ("=", "!=") and (
-                is_record(lit.left, rule.kinds) or is_record(lit.right, rule.kinds)):
+                is_record(lit.left, kinds) or is_record(lit.right, kinds)):
             raise Unsupported("ordering of records")      # refused, located, by to_sql
+
+
+#: the aggregates compiled here, with ``to_sql._Scope.aggregate``'s semantics (``fsum`` and
+#: ``fmean``: ``float_rules.py``'s sum and mean of floats, the functor over the group's keys)
+_AGGREGATES = ("count", "sum", "min", "max", "fsum", "fmean")
+
+
+def _compile_version(rule, rels: set, delta: int | None, values, names: dict) -> str:
+    """The body of ``def version(D, out)``: the rule with its ``delta``-th positive atom reading
+    the rows ``D`` (None: every atom reads the full relations; a round-0 rule)."""
+    _check_literals(rule.body, rule.kinds)
     code = _Code(values, names, rule.kinds)
+    code.emit("for _once in _ONE:")
+    code.depth += 1
+
+    def head() -> None:
+        args = []
+        for j, arg in enumerate(rule.head.args):
+            if isinstance(arg, Var) and arg.name in code.env:
+                args.append(code.env[arg.name])
+            else:
+                args.append(code.value(arg, f"h{j}"))
+        code.emit(f"out(({', '.join(args)}{',' if args else ''}))")
+    _conjunction(code, rule.body, rels, delta, head)
+    # the objects are made when the version first runs (a version whose delta stays empty
+    # never builds its indexes: on a chain most of the dominator-tree walk's)
+    fetch = [f"    {name} = _K[{name!r}]" for name in code.used]
+    return "\n".join(fetch + code.lines)
+
+
+def _aggregate_ready(code: _Code, lit: AggLit) -> bool:
+    """Every variable of the aggregate's body and target but its own is bound
+    (``to_sql._Scope._aggregate_ready``)."""
+    local = {v.name for v in lit.tuple_vars if isinstance(v, Var)}
+    inner = {v.name for b in lit.body for v in lit_vars(b)}
+    if lit.target is not None:
+        inner |= {v.name for v in term_vars(lit.target)}
+    return inner - local <= code.env.keys()
+
+
+def _aggregate(code: _Code, lit: AggLit, rels: set) -> None:
+    """``result = op target : { body }`` in place, as ``to_sql._Scope.aggregate`` computes it:
+    the body's instances for the bound variables collected (``count``/``sum``: the distinct
+    tuples of its own variables, the target first; ``min``/``max``: the targets), then the
+    value; ``count``/``sum`` of none are 0, ``min``/``max`` of none derive nothing."""
+    if lit.target is not None and (symbolic(lit.target, code.kinds)
+                                   or is_record(lit.target, code.kinds)):
+        raise Unsupported(f"'{lit.op}' of symbols or records")     # refused, located, by to_sql
+    acc = code.fresh() + "g"
+    depth, env = code.depth, dict(code.env)
+    extreme = lit.op in ("min", "max")
+    code.emit(f"{acc} = {'[]' if extreme else 'set()'}")
+    code.emit("for _once in _ONE:")
+    code.depth += 1
+
+    def collect() -> None:
+        if extreme:
+            code.emit(f"{acc}.append({code.value(lit.target, 't')})")
+            return
+        elems = [code.value(v, "e") for v in lit.tuple_vars]
+        if lit.op != "count":
+            elems.insert(0, code.value(lit.target, "t"))
+        code.emit(f"{acc}.add(({', '.join(elems)},))")
+    _conjunction(code, lit.body, rels, None, collect, inside=True)
+    code.depth = depth
+    code.env.clear()
+    code.env.update(env)
+    if extreme:
+        code.emit(f"if not {acc}: continue")
+        value = f"{lit.op}({acc})"
+    elif lit.op == "count":
+        value = f"len({acc})"
+    elif lit.op == "sum":
+        value = wrap_expr(f"sum(_x[0] for _x in {acc})")
+    else:       # a float sum (0.0 of none) or mean (of none: nothing), which may be refused
+        fn = code.const(lambda _s, v, op=lit.op: v.call(op))
+        where = code.values.intern(str(lit.loc))
+        value = code.fresh() + "s"
+        if lit.op == "fmean":
+            code.emit(f"if not {acc}: continue")
+        code.emit(f"{value} = {fn}([{where}] + [_x[0] for _x in {acc}]) if {acc} else 0")
+        code.emit(f"if type({value}) is list: continue")
+    if lit.result.name in code.env:     # an atom bound the result first
+        code.emit(f"if {code.env[lit.result.name]} != {value}: continue")
+    else:
+        local = code.env[lit.result.name] = f"v{len(code.env)}"
+        code.emit(f"{local} = {value}")
+
+
+def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
+                 inside: bool = False) -> None:
+    """The loops and tests of the conjunction ``lits`` at ``code``'s depth, then ``finish()``
+    innermost. ``delta``: the position of the positive atom reading ``D``; ``inside``: an
+    aggregate's body, which may not read the component's own relations."""
     atoms = list(enumerate(lit for lit in lits if isinstance(lit, Atom)))
     if delta is not None:
         atoms.insert(0, atoms.pop(delta))
-    pending = [lit for lit in lits if isinstance(lit, (Constraint, NegAtom, Test))]
+    if inside and any(a.rel in rels for _, a in atoms):
+        raise Unsupported("an aggregate over its own component")
+    pending = [lit for lit in lits if isinstance(lit, (Constraint, NegAtom, Test, AggLit))]
     later: list = []                            # (python value, term): atom args not yet ready
-    code.emit("for _once in _ONE:")
-    code.depth += 1
 
     def place() -> None:
         """Emit every pending literal whose variables are bound (bindings by '=' first)."""
@@ -278,7 +375,12 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
                         break
                     if lit not in pending:
                         continue
-                if isinstance(lit, Test):
+                if isinstance(lit, AggLit):
+                    if _aggregate_ready(code, lit):
+                        _aggregate(code, lit, rels)
+                        pending.remove(lit)
+                        progress = True
+                elif isinstance(lit, Test):
                     if all(code.ready(a) for a in lit.args):
                         test = code.value(Call(lit.name, lit.args, lit.loc), "t")
                         code.emit(f"if {test} != {0 if lit.negated else 1}: continue")
@@ -286,8 +388,10 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
                         progress = True
                 elif isinstance(lit, Constraint):
                     if code.ready(lit.left) and code.ready(lit.right):
-                        if orders_symbols(lit, rule.kinds):   # their texts (to_sql.py)
-                            a, b = code.call("scmp", (lit.left, lit.right)), "0"
+                        if orders_symbols(lit, code.kinds):   # their texts (to_sql.py)
+                            keys = code.const(lambda _s, v: v.symbol_keys())
+                            a = f"{keys}[{code.value(lit.left, 'a')}]"
+                            b = f"{keys}[{code.value(lit.right, 'b')}]"
                         else:
                             a, b = code.value(lit.left, "a"), code.value(lit.right, "b")
                         code.emit(f"if not ({a} {_CMP[lit.op]} {b}): continue")
@@ -299,7 +403,7 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
                     if lit.atom.rel in rels:
                         raise Unsupported("negation inside its own component")
                     if any(pattern(a, code.env) for a in lit.atom.args):   # '_' in a record
-                        held = code.const(lambda r=lit.atom.rel: store.full(r))
+                        held = code.const(lambda s, _v, r=lit.atom.rel: s.full(r))
                         tests = " and ".join(code.test(f"_n[{j}]", a) for j, a in
                                              enumerate(lit.atom.args))
                         code.emit(f"if any({tests} for _n in {held}): continue")
@@ -310,12 +414,12 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
                     for j in positions:
                         vals.append(code.value(lit.atom.args[j], f"n{j}"))
                     if positions:
-                        keys = code.const(lambda r=lit.atom.rel, p=positions:
-                                          store.projection(r, p))
+                        keys = code.const(lambda s, _v, r=lit.atom.rel, p=positions:
+                                          s.projection(r, p))
                         key = vals[0] if len(vals) == 1 else f"({', '.join(vals)},)"
                         code.emit(f"if {key} in {keys}: continue")
                     else:
-                        held = code.const(lambda r=lit.atom.rel: store.full(r))
+                        held = code.const(lambda s, _v, r=lit.atom.rel: s.full(r))
                         code.emit(f"if {held}: continue")
                     pending.remove(lit)
                     progress = True
@@ -346,7 +450,7 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
                 bound.append((j, code.value(arg, f"k{j}")))
             else:
                 later.append((j, arg))
-        row = f"r{i}"
+        row = code.fresh() + "w" if inside else f"r{i}"
         if is_delta:
             code.emit(f"for {row} in D:")
             code.depth += 1
@@ -356,18 +460,18 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
             positions = tuple(j for j, _ in bound)
             arity = len(atom.args)
             if len(positions) == arity and not binds and not patterns:
-                names_ = code.const(lambda r=atom.rel: store.full(r))
+                names_ = code.const(lambda s, _v, r=atom.rel: s.full(r))
                 key = ", ".join(v for _, v in bound)
                 code.emit(f"if ({key},) not in {names_}: continue" if arity else
                           f"if not {names_}: continue")
                 row = None
             elif positions:
-                idx = code.const(lambda r=atom.rel, p=positions: store.index(r, p))
+                idx = code.const(lambda s, _v, r=atom.rel, p=positions: s.index(r, p))
                 key = bound[0][1] if len(bound) == 1 else f"({', '.join(v for _, v in bound)})"
                 code.emit(f"for {row} in {idx}.get({key}, ()):")
                 code.depth += 1
             else:
-                code.emit(f"for {row} in {code.const(lambda r=atom.rel: store.full(r))}:")
+                code.emit(f"for {row} in {code.const(lambda s, _v, r=atom.rel: s.full(r))}:")
                 code.depth += 1
         if binds:
             targets = ["_"] * len(atom.args)
@@ -388,47 +492,65 @@ def _compile_version(rule, rels: set, delta: int | None, values, store: Relation
         place()
     if pending or later:
         raise Unsupported("a literal whose variables are never bound")
-    head = []
-    for j, arg in enumerate(rule.head.args):
-        if isinstance(arg, Var) and arg.name in code.env:
-            head.append(code.env[arg.name])
-        else:
-            head.append(code.value(arg, f"h{j}"))
-    code.emit(f"out(({', '.join(head)}{',' if head else ''}))")
-    # the objects are made when the version first runs (a version whose delta stays empty
-    # never builds its indexes: on a chain most of the dominator-tree walk's)
-    fetch = [f"    {name} = _K[{name!r}]" for name in code.used]
-    return "\n".join(fetch + code.lines)
+    finish()
 
 
-class Component:
-    """One recursive component compiled: ``run()`` evaluates it to its fixpoint in ``store``
-    (its relations' rows, starting from those ``store`` already holds) and returns the number of
-    rounds."""
+class CompiledComponent:
+    """One component's rules compiled (``compile`` once; symbols and records of the rules'
+    constants interned in ``values`` as the code holds their numbers): ``bind(store, values)``
+    gives the :class:`Component` of one run, whose ``values`` must number those constants as
+    ``values`` did (the same object, or a copy made after compiling: ``Values.copy``)."""
 
-    def __init__(self, rels: list[str], rules: list, values, store: Relations):
-        self.rels, self.store = list(rels), store
+    def __init__(self, rels: list[str], rules: list, values):
+        self.rels = list(rels)
         scc = set(rels)
-        names: dict = {}                         # K<n> -> what makes the object (Code.const)
-        self.base: list = []                    # functions of the rules without recursive atoms
-        self.versions: dict[str, list] = {rel: [] for rel in rels}  # delta relation -> functions
-        self.positions: dict[str, set] = {rel: set() for rel in rels}
+        self.makers: dict = {}                   # K<n> -> what makes the object (Code.const)
+        base: list = []                         # the rules without recursive atoms
+        versions: dict[str, list] = {rel: [] for rel in rels}  # delta relation -> versions
         sources = []
         for rule in rules:
             atoms = [lit for lit in rule.body if isinstance(lit, Atom)]
             recursive = [k for k, a in enumerate(atoms) if a.rel in scc]
             for k in recursive or [None]:
                 fn = f"f{len(sources)}"
-                body = _compile_version(rule, scc, k, values, store, names)
-                sources.append((fn, f"def {fn}(D, out):\n{body}\n"))
-                target = (self.base if k is None else self.versions[atoms[k].rel])
-                target.append((fn, rule.head.rel))
-        namespace = {"_ONE": (0,), "_division": binary, "_K": _Made(names)}
-        exec(compile("".join(src for _, src in sources), "<pathlogic indexed>", "exec"),
-             namespace)
-        self.base = [(namespace[fn], head) for fn, head in self.base]
-        self.versions = {rel: [(namespace[fn], head) for fn, head in fns]
-                         for rel, fns in self.versions.items()}
+                try:
+                    body = _compile_version(rule, scc, k, values, self.makers)
+                except Unsupported as exc:
+                    exc.loc = exc.loc or rule.loc
+                    raise
+                sources.append(f"def {fn}(D, out):\n{body}\n")
+                (base if k is None else versions[atoms[k].rel]).append((fn, rule.head.rel))
+        self.base, self.versions = base, versions
+        made: dict = {}
+        exec(compile("".join(sources), "<pathlogic indexed>", "exec"), made)
+        self.code = {fn: made[fn].__code__ for fn, _ in base} | {
+            fn: made[fn].__code__ for fns in versions.values() for fn, _ in fns}
+
+    def bind(self, store: Relations, values) -> "Component":
+        """The component's functions over ``store`` and ``values``: made from the compiled
+        code with globals of their own, which do not hold them (no reference cycle: the run's
+        relations are freed when its component is, without the collector)."""
+        makers = {name: (lambda make=make: make(store, values))
+                  for name, make in self.makers.items()}
+        globs = {"_ONE": (0,), "_division": binary, "_K": _Made(makers)}
+        fns = {fn: FunctionType(code, globs) for fn, code in self.code.items()}
+        return Component(self.rels, store, [(fns[fn], head) for fn, head in self.base],
+                         {rel: [(fns[fn], head) for fn, head in versions]
+                          for rel, versions in self.versions.items()})
+
+
+class Component:
+    """One recursive component compiled and bound to a run: ``run()`` evaluates it to its
+    fixpoint in ``store`` (its relations' rows, starting from those ``store`` already holds) and
+    returns the number of rounds. ``compiled(rels, rules, values, store)``: compiled for this
+    run alone."""
+
+    def __init__(self, rels: list[str], store: Relations, base: list, versions: dict):
+        self.rels, self.store, self.base, self.versions = list(rels), store, base, versions
+
+    @classmethod
+    def compiled(cls, rels: list[str], rules: list, values, store: Relations) -> "Component":
+        return CompiledComponent(rels, rules, values).bind(store, values)
 
     def run(self) -> int:
         store, rels = self.store, self.rels

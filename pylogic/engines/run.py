@@ -13,6 +13,7 @@ from pathlib import Path
 from pylogic.engines.base import AUTO, engine as registered_engine, resolve_engine
 from pylogic.engines.csv_io import check_rows, read_facts, write_rows
 from pylogic.engines.program import CheckedProgram, load_program_cached
+from pylogic.engines.relevance import needed_relations
 from pylogic.errors import DatalogError, SourceLoc
 
 __all__ = ["run_program", "run_checked", "write_outputs", "load_inputs", "input_path",
@@ -133,7 +134,6 @@ def run_checked(checked: CheckedProgram, facts_dir: str | Path | None = None,
     DatalogError
         Unknown or unavailable engine, a name in ``only`` that is not an output, bad facts.
     """
-    runner = registered_engine(resolve_engine(engine))
     shown = list(checked.outputs) + [r for r in (extra or []) if r not in checked.outputs]
     if only is not None:
         unknown = [r for r in only if r not in shown]
@@ -141,10 +141,30 @@ def run_checked(checked: CheckedProgram, facts_dir: str | Path | None = None,
             raise DatalogError(f"not an output relation of the program: {', '.join(unknown)}",
                                SourceLoc(checked.main_file))
         shown = [r for r in shown if r in only]
+    if engine == AUTO and facts_dir is None and facts is not None:
+        engine = auto_engine(checked, facts, shown)
+    runner = registered_engine(resolve_engine(engine))
     result = runner.run(checked, facts_dir, facts, shown, jobs=jobs, compiled=compiled)
     if output_dir is not None:
         write_outputs(checked, result, output_dir)
     return result
+
+
+#: "auto" runs a call of in-memory facts with at most this many rows (of the relations its
+#: outputs depend on) in process, on the "python" engine, when that engine evaluates the
+#: program: clingo's fixed cost of a call (its rules prepared for grounding, about 57 us a rule,
+#: and the Control) is most of a small call's (python_engine.py; docs/measurements.md, stop 53)
+SMALL_CALL_ROWS = 20_000
+
+
+def auto_engine(checked: CheckedProgram, facts: dict[str, list[tuple]], shown: list[str]) -> str:
+    """The engine "auto" runs a call on: "python" for a small one it evaluates, else "auto"'s
+    first available engine (``resolve_engine``)."""
+    needed = needed_relations(checked, shown)
+    if sum(len(rows) for rel, rows in facts.items() if rel in needed) <= SMALL_CALL_ROWS:
+        if registered_engine("python").refused(checked, shown, facts) is None:
+            return "python"
+    return AUTO
 
 
 def write_outputs(checked: CheckedProgram, result: dict[str, list[tuple]],

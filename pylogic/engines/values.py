@@ -15,7 +15,7 @@ import threading
 import clingo
 
 from pylogic.engines import floats, record_text
-from pylogic.engines.functors import Functors, string_symbol, symbol_text
+from pylogic.engines.functors import Functors, as_bytes, string_symbol, symbol_text
 from pylogic.engines.semantics import _CALL_ARGS, _CALL_RESULT
 from pylogic.engines.to_clingo import functor_name
 from pylogic.engines.unsigned import from_clingo, to_clingo
@@ -59,6 +59,22 @@ class Values:
         self.records: list[tuple] = []
         self.lock = threading.Lock()
         self._calls: dict[str, object] = {}
+
+    def symbol_keys(self) -> dict:
+        """Symbol number -> its key in Soufflé's order of symbols (its bytes, as ``std::string``
+        compares them: ``functors.Functors.sf_scmp``), made on first use."""
+        keys = self.__dict__.get("_keys")
+        if keys is None:
+            keys = self._keys = _SymbolKeys(self.names)
+        return keys
+
+    def copy(self) -> "Values":
+        """A run's tables starting from these (the constants a compiled program holds keep
+        their numbers: ``indexed.CompiledComponent``); the functors are made afresh."""
+        out = Values(self.types)
+        out.number, out.names = dict(self.number), list(self.names)
+        out.record_number, out.records = dict(self.record_number), list(self.records)
+        return out
 
     # -- the tables
     def intern(self, s: str) -> int:
@@ -184,6 +200,18 @@ class Values:
             return out(value)
 
         return fn
+
+
+class _SymbolKeys(dict):
+    """Symbol number -> ``as_bytes`` of its text (``Values.symbol_keys``)."""
+
+    def __init__(self, names: list):
+        super().__init__()
+        self.names = names
+
+    def __missing__(self, n: int) -> bytes:
+        key = self[n] = as_bytes(self.names[n])
+        return key
 
 
 def udf(name: str) -> str:

@@ -35,7 +35,7 @@ FACTS = {
 }
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 def test_every_kind_of_column_arrives_with_its_value(engine):
     rows = query(PROGRAM, facts=FACTS, engine=engine)
     assert rows["nums"] == [(-2 ** 31, 0, "0.5"), (2 ** 31 - 1, 2 ** 32 - 1, "-1.25")]

@@ -46,7 +46,7 @@ def _text_rows(result: dict) -> dict:
             for rel, rows in result.items()}
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 def test_floats_give_souffles_rows(engine):
     got = _text_rows(run_program(PROGRAM, PROGRAM.parent, engine=engine))
     assert got == {rel: sorted(rows) for rel, rows in SOUFFLE_ROWS.items()}
@@ -93,7 +93,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 @pytest.mark.parametrize("text, facts, rows", CASES, ids=[str(i) for i in range(len(CASES))])
 def test_float_cases(tmp_path, engine, text, facts, rows):
     assert _run(tmp_path, text, engine, facts) == rows
@@ -126,7 +126,7 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 @pytest.mark.parametrize("text, where, word", REFUSED, ids=[r[2] for r in REFUSED])
 def test_float_refusals_are_located(tmp_path, engine, text, where, word):
     with pytest.raises(DatalogError) as err:

@@ -79,7 +79,7 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 @pytest.mark.parametrize("name", list(CASES))
 def test_nested_aggregates_and_witnesses_give_souffles_rows(tmp_path, engine, name):
     text, rows = CASES[name]
@@ -106,7 +106,7 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 @pytest.mark.parametrize("text, where, phrase", REFUSED, ids=[r[2] for r in REFUSED])
 def test_refusals_are_located(tmp_path, engine, text, where, phrase):
     with pytest.raises(DatalogError) as err:

@@ -66,7 +66,7 @@ def checked(tmp: Path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])   # both embedded engines
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])   # both embedded engines
 @settings(max_examples=40, deadline=None)
 @given(edges)
 def test_graph_queries_match_python(tmp_path_factory, engine, edge_list):

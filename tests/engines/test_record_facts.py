@@ -45,7 +45,7 @@ def _run(tmp_path, engine: str, facts: str = FACTS) -> dict:
             for rel, rows in result.items()}
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 def test_record_and_adt_facts_read_as_souffle(tmp_path, engine):
     assert _run(tmp_path, engine) == {k: sorted(v) for k, v in SOUFFLE_ROWS.items()}
 
@@ -55,7 +55,7 @@ def test_record_and_adt_facts_on_the_souffle_binary(tmp_path):
     assert _run(tmp_path, "souffle") == {k: sorted(v) for k, v in SOUFFLE_ROWS.items()}
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 @pytest.mark.parametrize("line", ["[0x10, a]\tnil\t$E",       # base 10 only, as Soufflé
                                   "[1, a]\tnil\t$G",          # no such branch
                                   "[1, a\tnil\t$E",           # unterminated
@@ -66,7 +66,7 @@ def test_a_bad_record_is_located_at_its_line(tmp_path, engine, line):
     assert err.value.loc.file.endswith("p.facts") and err.value.loc.line == 2, str(err.value)
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 def test_in_memory_records(tmp_path, engine):
     (tmp_path / "p.dl").write_text(PROGRAM)
     rows = run_program(tmp_path / "p.dl", None, engine=engine,

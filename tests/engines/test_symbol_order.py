@@ -89,7 +89,7 @@ def test_souffle_orders_symbols_whatever_order_they_were_met_in(tmp_path):
     assert set(a["lt"]) == expected(WORDS)["lt"]
 
 
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 def test_min_of_symbols_stays_a_located_type_error(tmp_path, engine):
     """Soufflé 2.5 rejects ``min``/``max`` aggregates over symbols ("Unable to deduce type");
     the embedded engines give a located error too."""

@@ -227,7 +227,7 @@ def generated():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("engine", ["clingo", "duckdb"])
+@pytest.mark.parametrize("engine", ["clingo", "duckdb", "python"])
 def test_datalog_equals_the_fixed_point_with_spans(generated, engine):
     rows = module_rows(generated, "gen.pir", relations=RELATIONS, engine=engine)
     readonly, contents = readonly_globals(generated), readonly_contents(generated)

@@ -1,0 +1,166 @@
+"""The in-process engine (``python_engine.py``): aggregates compiled (``indexed._aggregate``),
+"auto"'s choice per call (``run.auto_engine``), refusals located, each run's relations freed
+without the collector. Every shipped program and the dialect's constructs are compared with the
+other engines elsewhere (``tests/support.ENGINES``, the differential fuzzer)."""
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from pylogic.engines import engine as registered_engine
+from pylogic.engines import indexed, load_program, run_checked
+from pylogic.engines import run as engines_run
+from pylogic.errors import DatalogError
+
+AGGREGATES = """
+.decl edge(a: number, b: number)
+.input edge
+.decl w(a: number, v: number)
+.input w
+.decl node(n: number)
+node(a) :- edge(a, _).
+node(b) :- edge(_, b).
+// per node: out-degree, the sum and the extremes of its successors' weights (none: no row)
+.decl deg(n: number, d: number)
+.output deg
+deg(n, d) :- node(n), d = count : { edge(n, _) }.
+.decl total(n: number, s: number)
+.output total
+total(n, s) :- node(n), s = sum v : { edge(n, m), w(m, v) }.
+.decl lo(n: number, x: number)
+.output lo
+lo(n, x) :- node(n), x = min v : { edge(n, m), w(m, v) }.
+.decl hi(n: number, x: number)
+.output hi
+hi(n, x) :- node(n), x = max v : { edge(n, m), w(m, v) }.
+// recursive, its aggregate over a lower stratum: reached nodes with their in-degrees
+.decl reach(n: number, k: number)
+.output reach
+reach(0, k) :- k = count : { edge(_, 0) }.
+reach(m, k) :- reach(n, _), edge(n, m), k = count : { edge(_, m) }.
+// the result bound before the aggregate: a node whose out-degree is its own number
+.decl fixed(n: number)
+.output fixed
+fixed(n) :- node(n), n = count : { edge(n, _) }.
+"""
+
+EDGES = [(0, 1), (0, 2), (1, 2), (2, 0), (2, 3), (4, 4)]
+WEIGHTS = [(1, 5), (2, -7), (3, 2147483647), (0, 1)]
+
+
+def test_aggregates_give_the_rows_computed_by_hand_and_clingos(tmp_path):
+    path = tmp_path / "agg.dl"
+    path.write_text(AGGREGATES)
+    program = load_program(path)
+    facts = {"edge": EDGES, "w": WEIGHTS}
+    got = run_checked(program, None, "python", facts=facts)
+    assert got == run_checked(program, None, "clingo", facts=facts)
+    assert got["deg"] == [(0, 2), (1, 1), (2, 2), (3, 0), (4, 1)]
+    # 2 -> 0 (1) and 2 -> 3 (2147483647): the sum wraps to 32 bits, as every engine's
+    assert got["total"] == [(0, -2), (1, -7), (2, -2147483648), (3, 0), (4, 0)]
+    assert got["lo"] == [(0, -7), (1, -7), (2, 1)]
+    assert got["hi"] == [(0, 5), (1, -7), (2, 2147483647)]
+    assert got["reach"] == [(0, 1), (1, 1), (2, 2), (3, 1)]
+    assert got["fixed"] == [(1,), (2,)]
+
+
+RECORD_ORDER = """
+.decl e(a: number, b: number)
+.input e
+.type P = [a: number, b: number]
+.decl p(a: number, b: number)
+.output p
+p(a, b) :- e(a, b), [a, b] < [b, a].
+"""
+
+
+def test_a_rule_it_does_not_compile_is_refused_located_and_auto_runs_it_elsewhere(
+        tmp_path, monkeypatch):
+    """An ordering comparison of records (clingo compares them; the python and duckdb engines
+    number records in the order they were met, so they refuse): ``--engine python`` refuses at
+    the rule, "auto" gives clingo's rows (clingo standing for "auto"'s first available engine:
+    Soufflé rejects the comparison, "Ambiguous record")."""
+    monkeypatch.setattr(engines_run, "resolve_engine",
+                        lambda name="auto": "clingo" if name == "auto" else name)
+    path = tmp_path / "rec.dl"
+    path.write_text(RECORD_ORDER)
+    program = load_program(path)
+    facts = {"e": [(1, 2), (2, 1)]}
+    with pytest.raises(DatalogError) as info:
+        run_checked(program, None, "python", facts=facts)
+    assert info.value.loc is not None and info.value.loc.line == 7
+    assert "python engine does not evaluate" in info.value.message
+    assert engines_run.auto_engine(program, facts, ["p"]) == "auto"
+    assert run_checked(program, None, "auto", facts=facts) == \
+        run_checked(program, None, "clingo", facts=facts)
+
+
+def test_auto_runs_a_small_call_in_process_and_a_large_one_on_the_first_engine(
+        tmp_path, monkeypatch):
+    path = tmp_path / "agg.dl"
+    path.write_text(AGGREGATES)
+    program = load_program(path)
+    facts = {"edge": EDGES, "w": WEIGHTS}
+    ran = []
+    for name in ("python", "clingo"):
+        runner = registered_engine(name)
+        monkeypatch.setattr(runner, "run", lambda *a, _real=runner.run, _name=name, **k:
+                            ran.append(_name) or _real(*a, **k))
+    monkeypatch.setattr(engines_run, "resolve_engine",      # souffle on PATH or not
+                        lambda name="auto": "clingo" if name == "auto" else name)
+    small = run_checked(program, None, "auto", facts=facts)
+    assert ran == ["python"]
+    monkeypatch.setattr(engines_run, "SMALL_CALL_ROWS", len(EDGES) + len(WEIGHTS) - 1)
+    large = run_checked(program, None, "auto", facts=facts)
+    assert ran == ["python", "clingo"]
+    assert small == large
+    # only the relations the outputs read are counted: deg reads edge alone
+    run_checked(program, None, "auto", facts=facts, only=["deg"])
+    assert ran[-1] == "python"
+    # facts read from files are not counted: "auto" is the first available engine there
+    monkeypatch.setattr(engines_run, "SMALL_CALL_ROWS", 10 ** 9)
+    facts_dir = tmp_path / "facts"
+    facts_dir.mkdir()
+    (facts_dir / "edge.facts").write_text("".join(f"{a}\t{b}\n" for a, b in EDGES))
+    run_checked(program, facts_dir, "auto")
+    assert ran[-1] == "clingo"
+
+
+def test_the_plan_is_compiled_once_per_relation_sets(tmp_path, monkeypatch):
+    path = tmp_path / "agg.dl"
+    path.write_text(AGGREGATES)
+    program = load_program(path)
+    compiled = []
+    real = indexed.CompiledComponent.__init__
+
+    def counting(self, *a, **k):
+        compiled.append(a[0])
+        real(self, *a, **k)
+    monkeypatch.setattr(indexed.CompiledComponent, "__init__", counting)
+    facts = {"edge": EDGES, "w": WEIGHTS}
+    first = run_checked(program, None, "python", facts=facts)
+    n = len(compiled)
+    assert n > 0
+    again = run_checked(program, None, "python", facts={"edge": EDGES[:3], "w": WEIGHTS})
+    assert len(compiled) == n and again != first
+    run_checked(program, None, "python", facts={"edge": EDGES})   # w empty: another plan
+    assert len(compiled) > n
+
+
+def test_a_run_leaves_no_garbage_for_the_collector(tmp_path):
+    """Each run's functions have globals of their own that do not hold them
+    (``CompiledComponent.bind``), so its relations and indexes are freed by reference counting
+    when the run ends, not kept until a collection."""
+    path = tmp_path / "agg.dl"
+    path.write_text(AGGREGATES)
+    program = load_program(path)
+    facts = {"edge": EDGES, "w": WEIGHTS}
+    run_checked(program, None, "python", facts=facts)       # compiled outside the window
+    gc.collect()
+    gc.disable()
+    try:
+        run_checked(program, None, "python", facts=facts)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
