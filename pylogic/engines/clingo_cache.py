@@ -1,8 +1,11 @@
-"""clingo translations (``to_clingo.program_text``) kept across processes: a fresh process, or a
-child forked from a warmed-up one, otherwise translates a shipped program again for every set of
-relations it meets first (issue #28 item 1, stop 50: the #28 harness's children translated
-correlation.dl 19 times on icbe's 9 median programs, 0.117 s of 2.82; clingo's parse of the text,
-0.081 s, stays: its syntax trees cannot be pickled).
+"""What the embedded engines make of a shipped program, kept across processes: clingo's
+translations (``to_clingo.program_text``) and the python engine's compiled plans
+(``python_engine.Plan``, ``kept``). A fresh process, or a child forked from a warmed-up one,
+otherwise translates or compiles a shipped program again for every set of relations it meets
+first (issue #28 item 1, stop 50: the #28 harness's children translated correlation.dl 19 times
+on icbe's 9 median programs, 0.117 s of 2.82; clingo's parse of the text, 0.081 s, stays: its
+syntax trees cannot be pickled; stop 53: a child compiled 1-2 plans, 18-67 ms, on the median
+programs of icbe and PRE).
 
 Only a program whose content a key determines is kept (``identify``: the catalog's key of a
 shipped program, which covers pathlogic's whole source, ``to_clingo.py`` included, so any edit
@@ -12,6 +15,7 @@ is a miss, translated and written again.
 """
 from __future__ import annotations
 
+import sys
 from hashlib import sha256
 
 from pylogic.engines import to_clingo
@@ -45,3 +49,23 @@ def translation(checked: CheckedProgram, needed: set, shown: list, live: frozens
         text = to_clingo.program_text(checked, needed, set(shown), live)
         cache.put("clingo", k, text)
     return text
+
+
+def kept(checked: CheckedProgram, kind: str, parts: tuple, make):
+    """``make()``, read from the program cache (kind ``kind``, keyed by ``parts`` and this
+    Python's bytecode tag: compiled code is marshalled) if ``checked`` was identified and the
+    cache holds it, else made (and kept if identified and it pickles)."""
+    source = _KEYS.get(checked)
+    root = program_root() if source is not None else None
+    if root is None:
+        return make()
+    k = sha256(repr((source, sys.implementation.cache_tag, parts)).encode()).hexdigest()
+    cache = Cache(root)
+    value = cache.get(kind, k)
+    if value is None:
+        value = make()
+        try:
+            cache.put(kind, k, value)
+        except (TypeError, AttributeError, ValueError):   # what does not pickle stays here
+            pass
+    return value

@@ -24,6 +24,7 @@ or refuses it located.
 """
 from __future__ import annotations
 
+import marshal
 from collections import defaultdict
 from operator import itemgetter
 from types import FunctionType
@@ -87,14 +88,25 @@ class Relations:
 
 
 class _Made(dict):
-    """Name -> object, each made by its maker on first use."""
+    """Name -> the object of a run that a compiled component's description names
+    (``_Code.const``: ``("full", rel)``, ``("index", rel, positions)``, ``("projection", rel,
+    positions)``, ``("call", functor)``, ``("pack",)``, ``("unpack",)``, ``("keys",)``), made on
+    first use from the run's ``store`` and ``values``."""
 
-    def __init__(self, makers: dict):
+    def __init__(self, described: dict, store: Relations, values):
         super().__init__()
-        self.makers = makers
+        self.described, self.store, self.values = described, store, values
 
     def __missing__(self, name: str):
-        obj = self[name] = self.makers[name]()
+        what = self.described[name]
+        kind, store, values = what[0], self.store, self.values
+        obj = (store.full(what[1]) if kind == "full" else
+               store.index(what[1], what[2]) if kind == "index" else
+               store.projection(what[1], what[2]) if kind == "projection" else
+               values.call(what[1]) if kind == "call" else
+               values.pack if kind == "pack" else values.unpack if kind == "unpack" else
+               values.symbol_keys())
+        self[name] = obj
         return obj
 
 
@@ -113,18 +125,20 @@ class _Code:
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
-    def const(self, make) -> str:
-        """A name for the object ``make()`` gives once the whole component has compiled (so a
-        component that does not compile reads no relation: a relation it would fetch now may
-        be computed by its SQL evaluation)."""
-        name = f"K{len(self.names)}"
-        self.names[name] = make
-        self.used.append(name)
+    def const(self, what: tuple) -> str:
+        """A name for the object ``what`` describes (``_made``), made when a run first reads it
+        (so a component that does not compile reads no relation: a relation it would fetch now
+        may be computed by its SQL evaluation); one name per object."""
+        name = self.names.get(what)
+        if name is None:
+            name = self.names[what] = f"K{len(self.names)}"
+        if name not in self.used:
+            self.used.append(name)
         return name
 
     def call(self, name: str, args) -> str:
         """A functor computed by ``functors.py`` (``values.Values.call``)."""
-        fn = self.const(lambda _s, v: v.call(name))
+        fn = self.const(("call", name))
         return f"{fn}(({''.join(self.term(a) + ', ' for a in args)}))"
 
     def term(self, t) -> str:
@@ -171,7 +185,7 @@ class _Code:
         if isinstance(t, (Record, AdtTerm)):
             if not t.args:
                 return str(self.values.pack((record_tag(t),)))
-            pack = self.const(lambda _s, v: v.pack)
+            pack = self.const(("pack",))
             return f"{pack}(({record_tag(t)!r}, {''.join(self.term(a) + ', ' for a in t.args)}))"
         raise Unsupported(f"term {type(t).__name__}")
 
@@ -184,7 +198,7 @@ class _Code:
             self.emit(f"{local} = {value}")
         elif pattern(pat, self.env):
             fields = self.fresh() + "f"
-            unpack = self.const(lambda _s, v: v.unpack)
+            unpack = self.const(("unpack",))
             self.emit(f"{fields} = {unpack}({value}, {record_tag(pat)!r}, {len(pat.args)})")
             self.emit(f"if {fields} is None: continue")
             for i, a in enumerate(pat.args):
@@ -204,7 +218,7 @@ class _Code:
                 raise Unsupported("a division inside a negated record pattern")
             return f"{value} == {self.term(pat)}"
         f = f"f{id(pat)}"
-        unpack = self.const(lambda _s, v: v.unpack)
+        unpack = self.const(("unpack",))
         tests = " and ".join(self.test(f"{f}[{i}]", a) for i, a in enumerate(pat.args))
         return (f"(lambda {f}: {f} is not None and {tests or 'True'})"
                 f"({unpack}({value}, {record_tag(pat)!r}, {len(pat.args)}))")
@@ -325,7 +339,7 @@ def _aggregate(code: _Code, lit: AggLit, rels: set) -> None:
     elif lit.op == "sum":
         value = wrap_expr(f"sum(_x[0] for _x in {acc})")
     else:       # a float sum (0.0 of none) or mean (of none: nothing), which may be refused
-        fn = code.const(lambda _s, v, op=lit.op: v.call(op))
+        fn = code.const(("call", lit.op))
         where = code.values.intern(str(lit.loc))
         value = code.fresh() + "s"
         if lit.op == "fmean":
@@ -389,7 +403,7 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
                 elif isinstance(lit, Constraint):
                     if code.ready(lit.left) and code.ready(lit.right):
                         if orders_symbols(lit, code.kinds):   # their texts (to_sql.py)
-                            keys = code.const(lambda _s, v: v.symbol_keys())
+                            keys = code.const(("keys",))
                             a = f"{keys}[{code.value(lit.left, 'a')}]"
                             b = f"{keys}[{code.value(lit.right, 'b')}]"
                         else:
@@ -403,7 +417,7 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
                     if lit.atom.rel in rels:
                         raise Unsupported("negation inside its own component")
                     if any(pattern(a, code.env) for a in lit.atom.args):   # '_' in a record
-                        held = code.const(lambda s, _v, r=lit.atom.rel: s.full(r))
+                        held = code.const(("full", lit.atom.rel))
                         tests = " and ".join(code.test(f"_n[{j}]", a) for j, a in
                                              enumerate(lit.atom.args))
                         code.emit(f"if any({tests} for _n in {held}): continue")
@@ -414,12 +428,11 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
                     for j in positions:
                         vals.append(code.value(lit.atom.args[j], f"n{j}"))
                     if positions:
-                        keys = code.const(lambda s, _v, r=lit.atom.rel, p=positions:
-                                          s.projection(r, p))
+                        keys = code.const(("projection", lit.atom.rel, positions))
                         key = vals[0] if len(vals) == 1 else f"({', '.join(vals)},)"
                         code.emit(f"if {key} in {keys}: continue")
                     else:
-                        held = code.const(lambda s, _v, r=lit.atom.rel: s.full(r))
+                        held = code.const(("full", lit.atom.rel))
                         code.emit(f"if {held}: continue")
                     pending.remove(lit)
                     progress = True
@@ -460,18 +473,18 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
             positions = tuple(j for j, _ in bound)
             arity = len(atom.args)
             if len(positions) == arity and not binds and not patterns:
-                names_ = code.const(lambda s, _v, r=atom.rel: s.full(r))
+                names_ = code.const(("full", atom.rel))
                 key = ", ".join(v for _, v in bound)
                 code.emit(f"if ({key},) not in {names_}: continue" if arity else
                           f"if not {names_}: continue")
                 row = None
             elif positions:
-                idx = code.const(lambda s, _v, r=atom.rel, p=positions: s.index(r, p))
+                idx = code.const(("index", atom.rel, positions))
                 key = bound[0][1] if len(bound) == 1 else f"({', '.join(v for _, v in bound)})"
                 code.emit(f"for {row} in {idx}.get({key}, ()):")
                 code.depth += 1
             else:
-                code.emit(f"for {row} in {code.const(lambda s, _v, r=atom.rel: s.full(r))}:")
+                code.emit(f"for {row} in {code.const(('full', atom.rel))}:")
                 code.depth += 1
         if binds:
             targets = ["_"] * len(atom.args)
@@ -504,7 +517,7 @@ class CompiledComponent:
     def __init__(self, rels: list[str], rules: list, values):
         self.rels = list(rels)
         scc = set(rels)
-        self.makers: dict = {}                   # K<n> -> what makes the object (Code.const)
+        names: dict = {}                        # description -> K<n> (Code.const)
         base: list = []                         # the rules without recursive atoms
         versions: dict[str, list] = {rel: [] for rel in rels}  # delta relation -> versions
         sources = []
@@ -514,25 +527,30 @@ class CompiledComponent:
             for k in recursive or [None]:
                 fn = f"f{len(sources)}"
                 try:
-                    body = _compile_version(rule, scc, k, values, self.makers)
+                    body = _compile_version(rule, scc, k, values, names)
                 except Unsupported as exc:
                     exc.loc = exc.loc or rule.loc
                     raise
                 sources.append(f"def {fn}(D, out):\n{body}\n")
                 (base if k is None else versions[atoms[k].rel]).append((fn, rule.head.rel))
         self.base, self.versions = base, versions
+        self.described = {name: what for what, name in names.items()}
         made: dict = {}
         exec(compile("".join(sources), "<pathlogic indexed>", "exec"), made)
         self.code = {fn: made[fn].__code__ for fn, _ in base} | {
             fn: made[fn].__code__ for fns in versions.values() for fn, _ in fns}
 
+    def __getstate__(self) -> dict:         # code objects do not pickle: marshalled
+        return {**self.__dict__, "code": {fn: marshal.dumps(c) for fn, c in self.code.items()}}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, code={fn: marshal.loads(c) for fn, c in state["code"].items()})
+
     def bind(self, store: Relations, values) -> "Component":
         """The component's functions over ``store`` and ``values``: made from the compiled
         code with globals of their own, which do not hold them (no reference cycle: the run's
         relations are freed when its component is, without the collector)."""
-        makers = {name: (lambda make=make: make(store, values))
-                  for name, make in self.makers.items()}
-        globs = {"_ONE": (0,), "_division": binary, "_K": _Made(makers)}
+        globs = {"_ONE": (0,), "_division": binary, "_K": _Made(self.described, store, values)}
         fns = {fn: FunctionType(code, globs) for fn, code in self.code.items()}
         return Component(self.rels, store, [(fns[fn], head) for fn, head in self.base],
                          {rel: [(fns[fn], head) for fn, head in versions]

@@ -8,7 +8,8 @@ Why: a small call pays clingo's fixed cost per rule (preparing the rules for gro
 ``correlation.dl``'s 205) and the Control's; most of the optimizer's calls are small (a csmith
 program's ``idom``: 343-427 rows, 8.5-9.7 ms in clingo, 3.4-4.4 ms here; issue #28 item 1,
 docs/measurements.md). A program's components are compiled once per relation set
-(``CompiledComponent``) and bound to each run's relations.
+(``CompiledComponent``; a shipped program's plans kept across processes in the program cache,
+``clingo_cache.kept``) and bound to each run's relations.
 
 What it does not compile (float aggregates, an aggregate or a negation over its own component,
 an ordering of records) is refused, located at the rule; "auto" then runs the call on the
@@ -20,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pylogic.engines.base import register
+from pylogic.engines.clingo_cache import kept
 from pylogic.engines.functors import refusal
 from pylogic.engines.indexed import CompiledComponent, Relations, Unsupported
 from pylogic.engines.program import CheckedProgram
@@ -62,7 +64,8 @@ def plan(checked: CheckedProgram, shown, inputs: dict) -> tuple[Plan, set]:
     live = live_relations(checked, (rel for rel, rows in inputs.items() if rows and rel in needed))
     needed = needed_relations(checked, shown, live)
     key = ("python-plan", frozenset(needed), live)
-    return derived(checked, key, lambda: Plan(checked, needed, live)), needed
+    return derived(checked, key, lambda: kept(checked, "python", (sorted(needed), sorted(live)),
+                                              lambda: Plan(checked, needed, live))), needed
 
 
 def refused(checked: CheckedProgram, shown, inputs: dict) -> Unsupported | None:

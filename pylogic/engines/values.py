@@ -60,6 +60,12 @@ class Values:
         self.lock = threading.Lock()
         self._calls: dict[str, object] = {}
 
+    def __getstate__(self) -> dict:          # a compiled plan's constants, kept across processes
+        return {k: v for k, v in self.__dict__.items() if k not in ("lock", "_calls", "_keys")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, lock=threading.Lock(), _calls={})
+
     def symbol_keys(self) -> dict:
         """Symbol number -> its key in Soufflé's order of symbols (its bytes, as ``std::string``
         compares them: ``functors.Functors.sf_scmp``), made on first use."""
