@@ -91,7 +91,8 @@ class DirectoryAnalysis:
                if self.correlation is not None else {}),
             **({"pre": pre_summary(self.pre)} if self.pre is not None else {}),
             "engine_calls": [{"analyses": list(c.analyses), "functions": len(c.functions),
-                              "seconds": round(c.seconds, 4), "error": c.error}
+                              "seconds": round(c.seconds, 4), "error": c.error,
+                              "engine": c.engine}
                              for c in (self.run.calls if self.run else [])],
             "seconds": {k: round(v, 4) for k, v in self.seconds.items()},
             "cache": self.cache.summary(),

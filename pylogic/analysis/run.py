@@ -34,6 +34,7 @@ from pylogic.analysis.budget import BudgetPool
 from pylogic.analysis.cache import NO_CACHE, Cache, function_facts_key
 from pylogic.collector import collector_paused
 from pylogic.engines import resolve_engine, run_checked
+from pylogic.engines.run import engine_for
 from pylogic.engines.rows import Rows
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.ir.model import Function, Module, PredDefine
@@ -41,11 +42,13 @@ from pylogic.ir.model import Function, Module, PredDefine
 
 @dataclass
 class EngineCall:
-    """One engine invocation: which analyses, over which functions, how long, and its error."""
+    """One engine invocation: which analyses, over which functions, how long, and its error;
+    ``engine``: the engine it ran on ("auto" chooses per call: ``engines.run.engine_for``)."""
     analyses: tuple[str, ...]
     functions: tuple[str, ...]
     seconds: float
     error: Optional[str] = None
+    engine: str = ""
 
 
 @dataclass
@@ -135,14 +138,16 @@ def _call(item) -> tuple[dict, EngineCall]:
     names, functions, facts, engine, outputs = item
     program = catalog.compose(catalog.get(n) for n in names)
     t0 = time.perf_counter()
+    only = list(outputs) if outputs else None
     try:
-        rows = run_checked(program, None, engine, facts, only=list(outputs) if outputs else None)
+        engine = engine_for(program, engine, None, facts, only or list(program.outputs))
+        rows = run_checked(program, None, engine, facts, only=only)
     except PathlogicError as exc:
-        return {}, EngineCall(names, functions, time.perf_counter() - t0, str(exc))
+        return {}, EngineCall(names, functions, time.perf_counter() - t0, str(exc), engine)
     except Exception as exc:  # noqa: BLE001 -- an engine bug costs only these functions
         return {}, EngineCall(names, functions, time.perf_counter() - t0,
-                              f"internal error ({type(exc).__name__}: {exc})")
-    return rows, EngineCall(names, functions, time.perf_counter() - t0)
+                              f"internal error ({type(exc).__name__}: {exc})", engine)
+    return rows, EngineCall(names, functions, time.perf_counter() - t0, engine=engine)
 
 
 def _chunks(items: list, n: int) -> list[list]:

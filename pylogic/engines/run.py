@@ -17,7 +17,7 @@ from pylogic.engines.relevance import needed_relations
 from pylogic.errors import DatalogError, SourceLoc
 
 __all__ = ["run_program", "run_checked", "write_outputs", "load_inputs", "input_path",
-           "check_input_files"]
+           "check_input_files", "engine_for"]
 
 
 def input_path(checked: CheckedProgram, rel: str, facts_dir: str | Path) -> Path:
@@ -141,9 +141,7 @@ def run_checked(checked: CheckedProgram, facts_dir: str | Path | None = None,
             raise DatalogError(f"not an output relation of the program: {', '.join(unknown)}",
                                SourceLoc(checked.main_file))
         shown = [r for r in shown if r in only]
-    if engine == AUTO and facts_dir is None and facts is not None:
-        engine = auto_engine(checked, facts, shown)
-    runner = registered_engine(resolve_engine(engine))
+    runner = registered_engine(engine_for(checked, engine, facts_dir, facts, shown))
     result = runner.run(checked, facts_dir, facts, shown, jobs=jobs, compiled=compiled)
     if output_dir is not None:
         write_outputs(checked, result, output_dir)
@@ -155,6 +153,14 @@ def run_checked(checked: CheckedProgram, facts_dir: str | Path | None = None,
 #: program: clingo's fixed cost of a call (its rules prepared for grounding, about 57 us a rule,
 #: and the Control) is most of a small call's (python_engine.py; docs/measurements.md, stop 53)
 SMALL_CALL_ROWS = 20_000
+
+
+def engine_for(checked: CheckedProgram, engine: str, facts_dir, facts, shown: list[str]) -> str:
+    """The engine a call runs on: ``engine``, "auto" resolved per call (``auto_engine`` for
+    in-memory facts, else the first available engine)."""
+    if engine == AUTO and facts_dir is None and facts is not None:
+        engine = auto_engine(checked, facts, shown)
+    return resolve_engine(engine)
 
 
 def auto_engine(checked: CheckedProgram, facts: dict[str, list[tuple]], shown: list[str]) -> str:

@@ -89,8 +89,14 @@ def summary_line(result: DirectoryAnalysis) -> str:
             f"{count_of(s['files_analyzed'], 'files')} "
             f"({count_of(len(s['files_failed']), 'files')} failed, "
             f"{count_of(failed, 'functions')} failed) -> {result.out} "
-            f"[{result.engine}, {count_of(len(s['engine_calls']), 'engine calls')}, "
+            f"[{_engines(result.engine, s['engine_calls'])}, "
+            f"{count_of(len(s['engine_calls']), 'engine calls')}, "
             f"{s['seconds']['total']:.2f} s]")
+
+
+def _engines(engine: str, calls: list) -> str:
+    """The engines the calls ran on ("auto" chooses per call), else ``engine``."""
+    return ", ".join(dict.fromkeys(c["engine"] for c in calls if c.get("engine"))) or engine
 
 
 def closing_lines(result: DirectoryAnalysis) -> list[str]:
