@@ -26,9 +26,13 @@ programs where EVERY version was identical, so every column adds up the same pro
 Timing (issue #28 item 1): each program runs in a worker process of its own and each of our
 pipelines in one of its own, forked after an untimed warm-up (``warm_up``: our pipelines once on
 the examples), as opt-14 runs once per program and pipeline; ours' CPU is the pipeline's
-``optimize`` call, opt-14's its whole process (start, parse, passes, print). The program cache
-(``$PATHLOGIC_PROGRAM_CACHE``, ``pylogic/user_cache.py``) keeps the clingo translations a child
-makes for relation sets the warm-up never met (``engines/clingo_cache.py``): with a fresh cache
+``optimize`` call, opt-14's its whole process (start, parse, passes, print). Our passes' Datalog
+runs on ``--engine`` (default ``auto``: a call of at most 20,000 rows in process on the python
+engine, a larger one on the first available engine, clingo without Soufflé; clingo alone until
+stop 53: docs/measurements.md, "The python engine"). The program cache
+(``$PATHLOGIC_PROGRAM_CACHE``, ``pylogic/user_cache.py``) keeps the clingo translations and the
+python engine's compiled plans a child makes for relation sets the warm-up never met
+(``engines/clingo_cache.py``): with a fresh cache
 the first programs pay them (icbe's 9 median programs: 19 translations, 0.12 s, with the cache
 3), with a warm one none does. ``--time-repeat N`` times every pipeline, ours and opt-14's, N
 times per program and keeps the least CPU: one run's median ratio moved 1-10% between runs of an
