@@ -1,5 +1,6 @@
-"""Recursive components of the duckdb engine evaluated in process: semi-naive rounds over hash
-indexes, tuple at a time, as Soufflé's interpreter does (issue #32 item 3).
+"""Components of a checked program evaluated in process: semi-naive rounds over hash indexes,
+tuple at a time, as Soufflé's interpreter does: the duckdb engine's recursive components (issue
+#32 item 3) and every stratum of the python engine (``python_engine.py``, issue #28 item 1).
 
 Why not SQL: a recursive component is iterated round by round, and a round of DuckDB (a
 ``WITH RECURSIVE`` iteration or a statement per round) costs in proportion to the whole relations
@@ -18,9 +19,12 @@ semantics of ``to_sql.py``: values are numbers (symbols and records interned by 
 toward zero and a division by zero makes the rule instance derive nothing
 (``numbers.binary``); every other functor is the clingo engine's Python function
 (``values.Values.call``), ``range`` a loop over its values, a record pattern a test of the
-record table. What the compiler does not cover (aggregates, negation inside the component)
-raises :class:`Unsupported`; the engine then evaluates the component in SQL, which covers
-or refuses it located.
+record table, an aggregate over lower strata a loop collecting its group (``_aggregate``). What
+the compiler does not cover (an aggregate or a negation over the component's own relations, an
+ordering of records, a ``min``/``max`` of symbols) raises :class:`Unsupported`; the duckdb engine
+then evaluates the component in SQL, which covers or refuses it located; the python engine
+refuses, located. A component is compiled once (``CompiledComponent``, picklable) and bound to
+each run's relations and values (``bind``).
 """
 from __future__ import annotations
 
@@ -126,7 +130,7 @@ class _Code:
         self.lines.append("    " * self.depth + line)
 
     def const(self, what: tuple) -> str:
-        """A name for the object ``what`` describes (``_made``), made when a run first reads it
+        """A name for the object ``what`` describes (``_Made``), made when a run first reads it
         (so a component that does not compile reads no relation: a relation it would fetch now
         may be computed by its SQL evaluation); one name per object."""
         name = self.names.get(what)
