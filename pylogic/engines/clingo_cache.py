@@ -66,6 +66,6 @@ def kept(checked: CheckedProgram, kind: str, parts: tuple, make):
         value = make()
         try:
             cache.put(kind, k, value)
-        except (TypeError, AttributeError, ValueError):   # what does not pickle stays here
+        except Exception:  # noqa: BLE001 -- what does not pickle stays in this process
             pass
     return value
