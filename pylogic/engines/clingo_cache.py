@@ -38,23 +38,15 @@ def translation(checked: CheckedProgram, needed: set, shown: list, live: frozens
     """``program_text(checked, needed, set(shown), live)``, read from the program cache if
     ``checked`` was identified and the cache holds it, else translated (and kept if
     identified)."""
-    source = _KEYS.get(checked)
-    root = program_root() if source is not None else None
-    if root is None:
-        return to_clingo.program_text(checked, needed, set(shown), live)
-    k = sha256(repr((source, sorted(needed), sorted(shown), sorted(live))).encode()).hexdigest()
-    cache = Cache(root)
-    text = cache.get("clingo", k)
-    if not isinstance(text, str):
-        text = to_clingo.program_text(checked, needed, set(shown), live)
-        cache.put("clingo", k, text)
-    return text
+    return kept(checked, "clingo", (sorted(needed), sorted(shown), sorted(live)), str,
+                lambda: to_clingo.program_text(checked, needed, set(shown), live))
 
 
-def kept(checked: CheckedProgram, kind: str, parts: tuple, make):
+def kept(checked: CheckedProgram, kind: str, parts: tuple, expected: type, make):
     """``make()``, read from the program cache (kind ``kind``, keyed by ``parts`` and this
     Python's bytecode tag: compiled code is marshalled) if ``checked`` was identified and the
-    cache holds it, else made (and kept if identified and it pickles)."""
+    cache holds it (an ``expected`` instance: anything else is a miss), else made (and kept if
+    identified and it pickles)."""
     source = _KEYS.get(checked)
     root = program_root() if source is not None else None
     if root is None:
@@ -62,7 +54,7 @@ def kept(checked: CheckedProgram, kind: str, parts: tuple, make):
     k = sha256(repr((source, sys.implementation.cache_tag, parts)).encode()).hexdigest()
     cache = Cache(root)
     value = cache.get(kind, k)
-    if value is None:
+    if not isinstance(value, expected):
         value = make()
         try:
             cache.put(kind, k, value)

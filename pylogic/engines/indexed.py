@@ -36,9 +36,9 @@ from types import FunctionType
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom,
                                      Nil, Num, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.numbers import binary, wrap_const, wrap_expr
-from pylogic.engines.semantics import lit_vars, term_vars
-from pylogic.engines.to_sql import (BITS, has_division, is_record, orders_symbols, pattern,
-                                    record_tag, symbolic)
+from pylogic.engines.semantics import term_vars
+from pylogic.engines.to_sql import (BITS, aggregate_ready, has_division, is_record,
+                                    orders_symbols, pattern, record_tag, symbolic)
 from pylogic.engines.values import NIL, SIGNATURES
 
 _CMP = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -91,11 +91,21 @@ class Relations:
         return self.index(rel, positions).keys()
 
 
+#: what a compiled component's description names (``_Code.const``), made from a run's ``store``
+#: and ``values``: ``("full", rel)``, ``("index", rel, positions)``, ``("projection", rel,
+#: positions)``, ``("call", functor)``, ``("pack",)``, ``("unpack",)``, ``("keys",)``
+_MAKE = {"full": lambda store, values, w: store.full(w[1]),
+         "index": lambda store, values, w: store.index(w[1], w[2]),
+         "projection": lambda store, values, w: store.projection(w[1], w[2]),
+         "call": lambda store, values, w: values.call(w[1]),
+         "pack": lambda store, values, w: values.pack,
+         "unpack": lambda store, values, w: values.unpack,
+         "keys": lambda store, values, w: values.symbol_keys()}
+
+
 class _Made(dict):
-    """Name -> the object of a run that a compiled component's description names
-    (``_Code.const``: ``("full", rel)``, ``("index", rel, positions)``, ``("projection", rel,
-    positions)``, ``("call", functor)``, ``("pack",)``, ``("unpack",)``, ``("keys",)``), made on
-    first use from the run's ``store`` and ``values``."""
+    """Name -> the object of a run that a compiled component's description names (``_MAKE``),
+    made on first use from the run's ``store`` and ``values``."""
 
     def __init__(self, described: dict, store: Relations, values):
         super().__init__()
@@ -103,14 +113,7 @@ class _Made(dict):
 
     def __missing__(self, name: str):
         what = self.described[name]
-        kind, store, values = what[0], self.store, self.values
-        obj = (store.full(what[1]) if kind == "full" else
-               store.index(what[1], what[2]) if kind == "index" else
-               store.projection(what[1], what[2]) if kind == "projection" else
-               values.call(what[1]) if kind == "call" else
-               values.pack if kind == "pack" else values.unpack if kind == "unpack" else
-               values.symbol_keys())
-        self[name] = obj
+        obj = self[name] = _MAKE[what[0]](self.store, self.values, what)
         return obj
 
 
@@ -298,16 +301,6 @@ def _compile_version(rule, rels: set, delta: int | None, values, names: dict) ->
     return "\n".join(fetch + code.lines)
 
 
-def _aggregate_ready(code: _Code, lit: AggLit) -> bool:
-    """Every variable of the aggregate's body and target but its own is bound
-    (``to_sql._Scope._aggregate_ready``)."""
-    local = {v.name for v in lit.tuple_vars if isinstance(v, Var)}
-    inner = {v.name for b in lit.body for v in lit_vars(b)}
-    if lit.target is not None:
-        inner |= {v.name for v in term_vars(lit.target)}
-    return inner - local <= code.env.keys()
-
-
 def _aggregate(code: _Code, lit: AggLit, rels: set) -> None:
     """``result = op target : { body }`` in place, as ``to_sql._Scope.aggregate`` computes it:
     the body's instances for the bound variables collected (``count``/``sum``: the distinct
@@ -394,7 +387,7 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
                     if lit not in pending:
                         continue
                 if isinstance(lit, AggLit):
-                    if _aggregate_ready(code, lit):
+                    if aggregate_ready(lit, code.env):
                         _aggregate(code, lit, rels)
                         pending.remove(lit)
                         progress = True

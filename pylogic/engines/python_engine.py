@@ -65,7 +65,7 @@ def plan(checked: CheckedProgram, shown, inputs: dict) -> tuple[Plan, set]:
     needed = needed_relations(checked, shown, live)
     key = ("python-plan", frozenset(needed), live)
     return derived(checked, key, lambda: kept(checked, "python", (sorted(needed), sorted(live)),
-                                              lambda: Plan(checked, needed, live))), needed
+                                              Plan, lambda: Plan(checked, needed, live))), needed
 
 
 def refused(checked: CheckedProgram, shown, inputs: dict) -> Unsupported | None:

@@ -286,7 +286,7 @@ class _Scope:
                         pending.remove(lit)
                         progress = True
                         break
-                elif isinstance(lit, AggLit) and self._aggregate_ready(lit):
+                elif isinstance(lit, AggLit) and aggregate_ready(lit, self.env):
                     self.aggregate(lit)
                     pending.remove(lit)
                     progress = True
@@ -322,13 +322,6 @@ class _Scope:
                 conds.append(f"{a}.c{j} = {self.defined(arg)}")
         where = f" WHERE {' AND '.join(conds)}" if conds else ""
         self.conds.append(f"NOT EXISTS (SELECT 1 FROM {table_of(None, atom)} AS {a}{where})")
-
-    def _aggregate_ready(self, lit: AggLit) -> bool:
-        local = {v.name for v in lit.tuple_vars if isinstance(v, Var)}
-        inner = {v.name for b in lit.body for v in lit_vars(b)}
-        if lit.target is not None:
-            inner |= {v.name for v in term_vars(lit.target)}
-        return all(n in self.env for n in inner - local)
 
     def aggregate(self, lit: AggLit) -> None:
         """``result = op target : { body }`` as a LATERAL subquery (see the module docstring)."""
@@ -371,6 +364,16 @@ class _Scope:
         empty = "0" if lit.op == "fsum" else "NULL"
         return (f"CASE WHEN count(*) = 0 THEN {empty} ELSE {udf(lit.op)}("
                 f"list_prepend(CAST({where} AS BIGINT), list(CAST(x0 AS BIGINT)))) END")
+
+
+def aggregate_ready(lit: AggLit, bound) -> bool:
+    """Every variable of the aggregate's body and target but its own is in ``bound`` (the
+    aggregate can be evaluated there: here and ``indexed._aggregate``)."""
+    local = {v.name for v in lit.tuple_vars if isinstance(v, Var)}
+    inner = {v.name for b in lit.body for v in lit_vars(b)}
+    if lit.target is not None:
+        inner |= {v.name for v in term_vars(lit.target)}
+    return inner - local <= bound.keys()
 
 
 def rule_select(rule: Rule, relation: Relation, table_of, values,

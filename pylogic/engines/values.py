@@ -59,20 +59,20 @@ class Values:
         self.records: list[tuple] = []
         self.lock = threading.Lock()
         self._calls: dict[str, object] = {}
+        self._keys: dict | None = None   # symbol_keys, made on first use
 
     def __getstate__(self) -> dict:          # a compiled plan's constants, kept across processes
         return {k: v for k, v in self.__dict__.items() if k not in ("lock", "_calls", "_keys")}
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, lock=threading.Lock(), _calls={})
+        self.__dict__.update(state, lock=threading.Lock(), _calls={}, _keys=None)
 
     def symbol_keys(self) -> dict:
         """Symbol number -> its key in Soufflé's order of symbols (its bytes, as ``std::string``
         compares them: ``functors.Functors.sf_scmp``), made on first use."""
-        keys = self.__dict__.get("_keys")
-        if keys is None:
-            keys = self._keys = _SymbolKeys(self.names)
-        return keys
+        if self._keys is None:
+            self._keys = _SymbolKeys(self.names)
+        return self._keys
 
     def copy(self) -> "Values":
         """A run's tables starting from these (the constants a compiled program holds keep
