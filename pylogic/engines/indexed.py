@@ -441,7 +441,11 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
                     progress = True
 
     place()
-    for i, atom in atoms:
+    while atoms:
+        # the delta atom first; then the atom with the most arguments bound (all bound: a
+        # membership test), in body order among equals
+        i, atom = atoms.pop(0 if delta is not None and atoms[0][0] == delta else
+                            _most_bound(atoms, code))
         is_delta = delta is not None and i == delta
         bound, binds, checks = [], [], []      # bound: (position, python expr)
         patterns = []                           # (position, record pattern)
@@ -503,6 +507,22 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
     if pending or later:
         raise Unsupported("a literal whose variables are never bound")
     finish()
+
+
+def _most_bound(atoms: list, code: _Code) -> int:
+    """The position in ``atoms`` ((body position, atom) pairs) of the one to join next: the most
+    arguments bound (constants, bound variables, expressions of them), all of them first, the
+    earliest in the body among equals. The body order is clingo's to choose (it orders joins
+    itself); evaluated as written, ``vf_load(f, e), vf_clobber(f, i), ..., vf_load_root(f, e,
+    "*")`` built every load-clobber pair of a function before the test of the third atom."""
+    best, best_key = 0, None
+    for k, (_, atom) in enumerate(atoms):
+        args = [a for a in atom.args if not isinstance(a, Wildcard)]
+        bound = sum(1 for a in args if code.ready(a))
+        key = (bound == len(args), bound)
+        if best_key is None or key > best_key:
+            best, best_key = k, key
+    return best
 
 
 class CompiledComponent:

@@ -116,17 +116,17 @@ def grow_roots(single: dict[str, Instr], root: dict[str, str], base=lambda a: No
     value or add/subtract an offset to one (pointer arithmetic stays inside its object);
     ``base``: the root of a non-register operand (a global's address), or None."""
     def of(a):
-        return root.get(a.name) if isinstance(a, Reg) else base(a)
+        return root.get(a.name) if type(a) is Reg else base(a)
     # each sweep goes over the definitions in order, as one over every definition would: the
-    # others (no copy, add or sub; rooted already) root nothing
+    # others (no copy, add or sub; rooted already) root nothing (the classes have no subclasses)
     todo = [(r, ins) for r, ins in single.items() if r not in root and (
-        isinstance(ins, Mov) or isinstance(ins, BinOp) and ins.op in ("add", "sub"))]
+        type(ins) is Mov or type(ins) is BinOp and ins.op in ("add", "sub"))]
     changed = True
     while changed:
         changed = False
         left = []
         for r, ins in todo:
-            if isinstance(ins, Mov):
+            if type(ins) is Mov:
                 got = of(ins.src)
             else:
                 ra, rb = of(ins.a), of(ins.b)

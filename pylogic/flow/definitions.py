@@ -71,9 +71,25 @@ def _single(defs: Definitions) -> dict[str, Instr]:
 
 def _same(a: Optional[Instr], b: Instr) -> bool:
     """Whether ``a`` is a copy of ``b`` (annotations aside)."""
-    return a is b or (a is not None and without_annotations(a) == without_annotations(b))
+    return a is b or (a is not None and equal_but_annotations(a, b))
 
 
-def without_annotations(ins: Instr) -> Instr:
-    """``ins`` with no annotations (itself when it has none: no copy made)."""
-    return dataclasses.replace(ins, annotations=()) if ins.annotations else ins
+def equal_but_annotations(a: Instr, b: Instr) -> bool:
+    """Whether ``a`` and ``b`` are equal with their annotations left out: the fields the
+    dataclasses' ``==`` compares, ``annotations`` aside, without a copy of each (restructured
+    code compares the definitions of every register: copying each tagged one was most of it)."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    names = _COMPARED.get(kind)
+    if names is None:
+        names = _COMPARED[kind] = tuple(f.name for f in dataclasses.fields(kind)
+                                        if f.compare and f.name != "annotations")
+    for name in names:
+        if getattr(a, name) != getattr(b, name):
+            return False
+    return True
+
+
+#: instruction class -> the fields ``equal_but_annotations`` compares
+_COMPARED: dict = {}

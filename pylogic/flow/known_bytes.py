@@ -136,8 +136,10 @@ def relocated_contents(module) -> dict[str, tuple[int, bytes, dict]]:
     References: the LLVM importer (``ir/llvm``: relocations of constant initialisers)."""
     fns = {fn.name: fn for fn in module.functions if not fn.extern and fn.blocks}
     init, main = fns.get(INIT_FUNCTION), fns.get("@main") or fns.get("main")
-    calls = [i for fn in fns.values() for b in fn.blocks for i in b.instrs
-             if isinstance(i, Call) and i.callee == INIT_FUNCTION]
+    # the blocks calling it found by their callees (``Block.callees``, kept per block: every
+    # step of a pipeline asks for a module that keeps most blocks of the last)
+    calls = [i for fn in fns.values() for b in fn.blocks if INIT_FUNCTION in b.callees()
+             for i in b.instrs if isinstance(i, Call) and i.callee == INIT_FUNCTION]
     if init is None or main is None or len(calls) != 1 or len(init.blocks) != 1 or \
             not main.blocks[0].instrs or main.blocks[0].instrs[0] is not calls[0]:
         return {}

@@ -286,21 +286,23 @@ class _Addresses:
         return got
 
     def _afresh(self, a, site, depth):
-        if isinstance(a, GlobalAddr):
+        kind = type(a)              # (the classes have no subclasses)
+        if kind is GlobalAddr:
             return a.name, 0
-        if depth > 16 or not isinstance(a, Reg):
+        if depth > 16 or kind is not Reg:
             return None
         got = self.reaching_def(a, site)
         if got is None:
             return None
         dsite, ins = got
-        if isinstance(ins, Alloca):
+        kind = type(ins)
+        if kind is Alloca:
             return dsite, 0
-        if isinstance(ins, Mov):
+        if kind is Mov:
             return self(ins.src, dsite, depth + 1)
-        if isinstance(ins, BinOp) and ins.op == "add":
+        if kind is BinOp and ins.op == "add":
             for base, off in ((ins.a, ins.b), (ins.b, ins.a)):
-                if isinstance(off, Imm):
+                if type(off) is Imm:
                     got = self(base, dsite, depth + 1)
                     if got is not None:
                         return got[0], got[1] + off.value

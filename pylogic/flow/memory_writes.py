@@ -62,7 +62,11 @@ def copy_source(ins: Instr, pos: int, defined=frozenset()) -> bool:
 
 def clobbers_memory(ins: Instr) -> bool:
     """A store or a call: may change any loaded value (no alias analysis)."""
-    return isinstance(ins, (Store, Call))
+    return type(ins) in _CLOBBERING
+
+
+#: ``clobbers_memory``'s classes (they have no subclasses)
+_CLOBBERING = frozenset((Store, Call))
 
 
 def writes_nothing(ins: Instr, defined: frozenset = frozenset()) -> bool:

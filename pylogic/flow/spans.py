@@ -51,38 +51,44 @@ _OFFSETS = IdentityCache(256)
 def _memory_offsets(fn: Function) -> dict[str, int]:
     """``memory_offsets`` computed."""
     single = single_definitions(fn)
-    off = {r: 0 for r, ins in single.items() if isinstance(ins, Alloca)}
+    off = {r: 0 for r, ins in single.items() if type(ins) is Alloca}
 
-    def of(a):
-        if isinstance(a, GlobalAddr):
+    def of(a):                          # (the classes have no subclasses)
+        kind = type(a)
+        if kind is GlobalAddr:
             return 0
-        return off.get(a.name) if isinstance(a, Reg) else None
+        return off.get(a.name) if kind is Reg else None
 
     def const(a, depth=0):              # an immediate, or a register copied from one
-        if isinstance(a, Imm):
+        if type(a) is Imm:
             return a.value
-        ins = single.get(a.name) if isinstance(a, Reg) and depth < 8 else None
-        return const(ins.src, depth + 1) if isinstance(ins, Mov) else None
+        ins = single.get(a.name) if type(a) is Reg and depth < 8 else None
+        return const(ins.src, depth + 1) if type(ins) is Mov else None
+    # each sweep goes over the definitions in order, as one over every definition would: the
+    # others (no copy, add or sub; given an offset already) give none
+    todo = [(r, ins) for r, ins in single.items() if r not in off and (
+        type(ins) is Mov or type(ins) is BinOp and ins.op in ("add", "sub"))]
     changed = True
     while changed:
         changed = False
-        for r, ins in single.items():
-            if r in off:
-                continue
+        left = []
+        for r, ins in todo:
             got = None
-            if isinstance(ins, Mov):
+            if type(ins) is Mov:
                 got = of(ins.src)
-            elif isinstance(ins, BinOp) and ins.op == "add":
+            elif ins.op == "add":
                 if const(ins.b) is not None and of(ins.a) is not None:
                     got = of(ins.a) + const(ins.b)
                 elif const(ins.a) is not None and of(ins.b) is not None:
                     got = of(ins.b) + const(ins.a)
-            elif isinstance(ins, BinOp) and ins.op == "sub" and const(ins.b) is not None \
-                    and of(ins.a) is not None:
+            elif const(ins.b) is not None and of(ins.a) is not None:      # a sub
                 got = of(ins.a) - const(ins.b)
             if got is not None and abs(got) < MAX_OFFSET:
                 off[r] = got
                 changed = True
+            else:
+                left.append((r, ins))
+        todo = left
     return off
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Optional
 
 from pylogic.flow.block_access import block_access
-from pylogic.flow.definitions import without_annotations
+from pylogic.flow.definitions import equal_but_annotations
 from pylogic.flow.fits_extension import fits_extension
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.identity_cache import IdentityCache
@@ -36,9 +36,10 @@ COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor", "cmp.eq", "cmp.ne"})
 
 
 def operand_text(op) -> str:
-    if isinstance(op, (Reg, GlobalAddr)):
+    kind = type(op)             # the classes have no subclasses
+    if kind is Reg or kind is GlobalAddr:
         return op.name
-    if isinstance(op, Imm):
+    if kind is Imm:
         return str(op.value)
     raise TypeError(f"not an operand: {op!r}")
 
@@ -110,15 +111,16 @@ def load_op(size: int, signed: bool) -> str:
 
 
 def op_and_args(ins: Instr):
-    if isinstance(ins, BinOp):
+    kind = type(ins)            # the classes have no subclasses
+    if kind is BinOp:
         return ins.op, [ins.a, ins.b]
-    if isinstance(ins, UnOp):
+    if kind is UnOp:
         return ins.op, [ins.a]
-    if isinstance(ins, Cmp):
+    if kind is Cmp:
         return f"cmp.{ins.rel}", [ins.a, ins.b]
-    if isinstance(ins, Select):
+    if kind is Select:
         return "select", [ins.cond, ins.a, ins.b]
-    if isinstance(ins, Load):
+    if kind is Load:
         return load_op(ins.size, ins.signed), [ins.addr]
     return None, None
 
@@ -325,8 +327,7 @@ def _single_definitions(fn: Function, keep: frozenset) -> dict[str, Instr]:
         for ins, defs in zip(b.instrs, block_access(b).defs):     # each ins.defs()
             for r in defs:
                 prev = last.get(r)
-                if prev is not None and (prev is ins or without_annotations(prev) ==
-                                         without_annotations(ins)):
+                if prev is not None and (prev is ins or equal_but_annotations(prev, ins)):
                     continue        # a copy of one definition (a block duplicated by pre-mr)
                 last[r] = ins
                 count[r] = count.get(r, 0) + 1

@@ -287,17 +287,19 @@ class Ret(Instr):
 
 def branch_targets(instr: Instr) -> tuple[str, ...]:
     """Labels an instruction may transfer control to."""
-    if isinstance(instr, Br):
+    kind = type(instr)          # the classes have no subclasses: one test for most instructions
+    if kind not in _BRANCHING:
+        return ()
+    if kind is Br:
         return (instr.target,)
-    if isinstance(instr, CondBr):
+    if kind is CondBr:
         return (instr.if_true, instr.if_false)
-    if isinstance(instr, Call):
-        return instr.continuations
-    return ()
+    return instr.continuations
 
 
 #: the instruction classes ``branch_targets`` may give labels for (for per-class dispatch)
 BRANCHING = (Br, CondBr, Call)
+_BRANCHING = frozenset(BRANCHING)
 #: the same as a set, for ``type(ins) in`` tests (the classes have no subclasses)
 BRANCHING_CLASSES = frozenset(BRANCHING)
 
@@ -372,7 +374,10 @@ class Block:
     def successors(self) -> tuple[str, ...]:
         """CFG successors in order, side exits included, without duplicates (``derived``: every
         CFG walk asks again)."""
-        return self.derived("_successors", _successors)
+        got = self.__dict__.get("_successors")     # ``derived`` inlined: the most asked
+        if got is None:
+            got = self.__dict__["_successors"] = _successors(self)
+        return got
 
     def callees(self) -> frozenset:
         """The functions this block's calls name (``derived``: the passes' rounds ask for the
