@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Optional
 
 from pylogic.flow.block_access import block_access
-from pylogic.flow.definitions import equal_but_annotations
+from pylogic.flow.definitions import single_definitions
 from pylogic.flow.fits_extension import fits_extension
 from pylogic.flow.memory_writes import clobbers_memory
 from pylogic.identity_cache import IdentityCache
@@ -319,28 +319,11 @@ def _naming_order(define: dict, substitutes: dict, names: dict) -> dict:
 def _single_definitions(fn: Function, keep: frozenset) -> dict[str, Instr]:
     """``{register: its definition}`` of the registers ``_value_names`` starts from: one
     definition (or identical copies of it), unguarded, a copy or an expression, no parameter,
-    not in ``keep``."""
-    count: dict[str, int] = dict.fromkeys(fn.params, 1)
-    last: dict[str, Instr] = {}         # the last definition of each register that counted
-    single = []                         # unguarded instructions of one definition
-    for b in fn.blocks:
-        for ins, defs in zip(b.instrs, block_access(b).defs):     # each ins.defs()
-            for r in defs:
-                prev = last.get(r)
-                if prev is not None and (prev is ins or equal_but_annotations(prev, ins)):
-                    continue        # a copy of one definition (a block duplicated by pre-mr)
-                last[r] = ins
-                count[r] = count.get(r, 0) + 1
-            if len(defs) == 1 and ins.guard is None:
-                single.append((defs[0], ins))
-    define = {}
-    for r, ins in single:
-        if count[r] != 1 or r in keep:
-            continue
-        if type(ins) in _NAMED:
-            define[r] = ins
-    return define
-
+    not in ``keep``: ``definitions.single_definitions`` (kept per function object, which the
+    address roots and offsets read too; a walk of its own was a tenth of ``value_names``, issue
+    #28 item 1) of the classes named."""
+    return {r: ins for r, ins in single_definitions(fn).items()
+            if type(ins) in _NAMED and r not in keep}
 
 
 def leaf_copies(fn: Function, leaves: frozenset) -> dict[str, Reg]:
