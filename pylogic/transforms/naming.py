@@ -2,20 +2,26 @@
 every name a function or its module already uses, and a supply of new ones that avoid them."""
 from __future__ import annotations
 
-from pylogic.ir.model import TRUE_PREDICATES, Function, GlobalAddr, Module, Reg
+from pylogic.flow.block_access import block_access
+from pylogic.ir.model import TRUE_PREDICATES, Function, GlobalAddr, Module
 
 
 def used_names(fn: Function, module: Module) -> set:
-    """Parameters, labels, globals, functions, every register and predicate read or written."""
+    """Parameters, labels, globals, functions, every register and predicate read or written (a
+    block's from its ``block_access`` and ``_global_operands``, kept per block object: a pass
+    asks for the functions whose blocks the last one mostly left alone)."""
     used = set(fn.params) | {b.label for b in fn.blocks} | {g.name for g in module.globals}
     used |= {f.name for f in module.functions} | set(TRUE_PREDICATES)
     for b in fn.blocks:
-        for ins in b.instrs:
-            used.update(ins.defs())
-            used.update(op.name for op in ins.uses() if isinstance(op, (Reg, GlobalAddr)))
-            if ins.guard is not None:
-                used.add(ins.guard)
+        used.update(block_access(b).registers)     # reads (guards too) and writes
+        used.update(b.derived("_global_operands", _global_operands))
     return used
+
+
+def _global_operands(block) -> frozenset:
+    """The names of the globals ``block``'s instructions take the address of."""
+    return frozenset(op.name for ins in block.instrs for op in ins.uses()
+                     if type(op) is GlobalAddr)
 
 
 class FreshNames:
