@@ -164,3 +164,43 @@ def test_a_run_leaves_no_garbage_for_the_collector(tmp_path):
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+KILLS = """
+.decl load(f: symbol, e: symbol)
+.input load
+.decl clobber(f: symbol, i: symbol)
+.input clobber
+.decl root(f: symbol, e: symbol, r: symbol)
+.input root
+.decl at(f: symbol, i: symbol, k: number)
+.input at
+.decl kill(f: symbol, e: symbol, k: number)
+.output kill
+kill(f, e, k) :- load(f, e), clobber(f, i), root(f, e, "*"), at(f, i, k).
+"""
+
+
+def test_atoms_are_joined_most_bound_first(tmp_path, monkeypatch):
+    # pre.dl's _pre_kill_at as written joins every load with every clobber of its function
+    # before the test of root(f, e, "*"); bound first, the constant's index is read first and
+    # load(f, e) is a membership test (indexed._most_bound)
+    path = tmp_path / "kills.dl"
+    path.write_text(KILLS)
+    program = load_program(path)
+    built = []
+    real = indexed.Relations.index
+
+    def recording(self, rel, positions):
+        built.append((rel, positions))
+        return real(self, rel, positions)
+    monkeypatch.setattr(indexed.Relations, "index", recording)
+    loads = [("f", f"e{n}") for n in range(20)]
+    facts = {"load": loads, "clobber": [("f", f"i{n}") for n in range(20)],
+             "root": [("f", "e3", "*"), ("f", "e4", "@g")],
+             "at": [("f", f"i{n}", n) for n in range(20)]}
+    got = run_checked(program, None, "python", facts=facts)
+    assert got == run_checked(program, None, "clingo", facts=facts)
+    assert got["kill"] == [("f", "e3", n) for n in range(20)]
+    assert ("root", (2,)) in built
+    assert not any(rel == "load" for rel, _ in built)
