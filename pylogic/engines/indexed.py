@@ -13,7 +13,8 @@ hash joins over its recurring table). Here a round costs its delta: each body at
 first is a lookup in a hash index on the columns already bound.
 
 The component's rules are compiled to Python functions (one per semi-naive version: the delta
-atom first, the others in body order, as ``to_sql.rule_select`` orders them), with the
+atom first, then at each step the atom with the most arguments bound, in body order among
+equals: ``_most_bound``; SQL keeps the body order, ``to_sql.rule_select``), with the
 semantics of ``to_sql.py``: values are numbers (symbols and records interned by the caller,
 ``values.py``), arithmetic wraps to 32 bits after every operation, ``/`` and ``%`` truncate
 toward zero and a division by zero makes the rule instance derive nothing
