@@ -127,17 +127,26 @@ def test_auto_runs_a_small_call_in_process_and_a_large_one_on_the_first_engine(
     assert ran[-1] == "clingo"
 
 
-def test_the_plan_is_compiled_once_per_relation_sets(tmp_path, monkeypatch):
-    path = tmp_path / "agg.dl"
-    path.write_text(AGGREGATES)
-    program = load_program(path)
-    compiled = []
-    real = indexed.CompiledComponent.__init__
+def _program(tmp_path, name: str, text: str):
+    path = tmp_path / name
+    path.write_text(text)
+    return load_program(path)
 
-    def counting(self, *a, **k):
-        compiled.append(a[0])
-        real(self, *a, **k)
-    monkeypatch.setattr(indexed.CompiledComponent, "__init__", counting)
+
+def _recorded(monkeypatch, owner, method: str, what) -> list:
+    """``owner.method`` patched to append ``what(*args)`` to the list returned, then run."""
+    log, real = [], getattr(owner, method)
+
+    def recording(self, *a, **k):
+        log.append(what(*a))
+        return real(self, *a, **k)
+    monkeypatch.setattr(owner, method, recording)
+    return log
+
+
+def test_the_plan_is_compiled_once_per_relation_sets(tmp_path, monkeypatch):
+    program = _program(tmp_path, "agg.dl", AGGREGATES)
+    compiled = _recorded(monkeypatch, indexed.CompiledComponent, "__init__", lambda rels, *_: rels)
     facts = {"edge": EDGES, "w": WEIGHTS}
     first = run_checked(program, None, "python", facts=facts)
     n = len(compiled)
@@ -185,16 +194,9 @@ def test_atoms_are_joined_most_bound_first(tmp_path, monkeypatch):
     # pre.dl's _pre_kill_at as written joins every load with every clobber of its function
     # before the test of root(f, e, "*"); bound first, the constant's index is read first and
     # load(f, e) is a membership test (indexed._most_bound)
-    path = tmp_path / "kills.dl"
-    path.write_text(KILLS)
-    program = load_program(path)
-    built = []
-    real = indexed.Relations.index
-
-    def recording(self, rel, positions):
-        built.append((rel, positions))
-        return real(self, rel, positions)
-    monkeypatch.setattr(indexed.Relations, "index", recording)
+    program = _program(tmp_path, "kills.dl", KILLS)
+    built = _recorded(monkeypatch, indexed.Relations, "index",
+                      lambda rel, positions: (rel, positions))
     loads = [("f", f"e{n}") for n in range(20)]
     facts = {"load": loads, "clobber": [("f", f"i{n}") for n in range(20)],
              "root": [("f", "e3", "*"), ("f", "e4", "@g")],
