@@ -288,7 +288,7 @@ class Ret(Instr):
 def branch_targets(instr: Instr) -> tuple[str, ...]:
     """Labels an instruction may transfer control to."""
     kind = type(instr)          # the classes have no subclasses: one test for most instructions
-    if kind not in _BRANCHING:
+    if kind not in BRANCHING_CLASSES:
         return ()
     if kind is Br:
         return (instr.target,)
@@ -299,7 +299,6 @@ def branch_targets(instr: Instr) -> tuple[str, ...]:
 
 #: the instruction classes ``branch_targets`` may give labels for (for per-class dispatch)
 BRANCHING = (Br, CondBr, Call)
-_BRANCHING = frozenset(BRANCHING)
 #: the same as a set, for ``type(ins) in`` tests (the classes have no subclasses)
 BRANCHING_CLASSES = frozenset(BRANCHING)
 
