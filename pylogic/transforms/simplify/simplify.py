@@ -41,7 +41,8 @@ Per function, to a fixpoint:
    "Extensions", or one whose address, through the registers derived from it, is only ever
    loaded from, compared or a builtin ``memcpy``'s source) at a constant offset inside it
    becomes ``mov`` of the bytes it reads (``known_bytes.readonly_contents``; it cannot fault;
-   LLVM folds loads from ``constant`` globals); so does a load of bytes known at that
+   LLVM folds loads from ``constant`` globals), and has their value in step 1's known bits, so
+   what is computed from it folds in the same round; so does a load of bytes known at that
    point (``flow.known_memory``: a fresh alloca's zeros, constant stores, memset, memcpy
    of a read-only global; GVN forwards these);
 5. when no rule above applies, in rounds of their own: demanded low bits (an operand
@@ -84,12 +85,12 @@ from pylogic.flow.block_access import block_access, derive_access
 from pylogic.flow.branch_facts import sole_entry_edges
 from pylogic.flow.function_values import FunctionValues
 from pylogic.flow.known_bits import Bits
-from pylogic.flow.known_bytes import contents_bytes, load_value, readonly_contents
+from pylogic.flow.known_bytes import readonly_contents
 from pylogic.flow.nonzero import NonZero, nonzero_fold
 from pylogic.flow.stable import stable_operand
 from pylogic.identity_cache import IdentityCache
 from pylogic.ir.cfg import reverse_postorder
-from pylogic.ir.model import (RELATIONS, BinOp, Cmp, CondBr, Function, GlobalAddr, Imm, Instr,
+from pylogic.ir.model import (RELATIONS, BinOp, Cmp, CondBr, Function, Imm, Instr,
                               Load, Module, Mov, PredDefine, Reg, Ret, Select, UnOp,
                               to_signed64, with_operands)
 from pylogic.ir.ops import REFLEXIVE, SWAPPED
@@ -175,20 +176,6 @@ def _stable_since(values: FunctionValues, x, inner) -> bool:
         db == b and i < dk < here[1] for db, dk, _ in values.defs.get(x.name, ()))
 
 
-def _constant_load(ins: Load, values: FunctionValues) -> Optional[int]:
-    """The value ``ins`` reads when it reads a read-only global inside its bounds (so it cannot
-    fault either; ``known_bytes.readonly_contents``), else None."""
-    addr, off = values.leader(ins.addr), 0
-    inner = values.ssa_def(addr)
-    if isinstance(inner, BinOp) and inner.op == "add" and inner.guard is None:
-        g, c = (inner.a, inner.b) if isinstance(inner.a, GlobalAddr) else (inner.b, inner.a)
-        if isinstance(g, GlobalAddr) and isinstance(c, Imm):
-            addr, off = g, c.value
-    got = contents_bytes(values.readonly, addr.name, off, ins.size) \
-        if isinstance(addr, GlobalAddr) else None
-    return load_value(got[0], ins.signed) if got is not None and not got[1] else None
-
-
 def _binop(ins: BinOp, op: str, a, b, rule: str) -> tuple[Instr, str]:
     return BinOp(op=op, dest=ins.dest, a=a, b=b, guard=ins.guard, annotations=ins.annotations,
                  loc=ins.loc), rule
@@ -218,7 +205,7 @@ def _rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Instr, str]]:
 
 
 def _rewrite_load(ins: Load, values) -> Optional[tuple[Instr, str]]:
-    v = _constant_load(ins, values) if values.readonly else None
+    v = values.readonly_load(ins, values.site) if values.readonly else None
     rule = "load-constant-global"
     if v is None and getattr(values, "site", None) is not None:
         v, rule = values.known_loads().get(values.site), "load-known-bytes"
