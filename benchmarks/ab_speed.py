@@ -6,6 +6,8 @@ program as ``benchmarks.optimize`` does (``_run_ours_here`` in a forked child: C
 pipeline, the output's sha256), A then B then B then A, and opt-14's counterpart between them
 (CPU of the opt-14 process), so both trees meet the host in the same minutes. Per program: the
 least CPU of each; reported: B / A per program (median) and each tree's median ratio to opt-14.
+The host's speed for Python (``common.host_python_seconds``) is read before and after: a ratio
+near a goal compares with another only at like readings.
 
 Example
 -------
@@ -21,6 +23,7 @@ import statistics
 import subprocess
 import sys
 
+from benchmarks.common import host_python_seconds
 from benchmarks.corpus import DEFAULT_WORKDIR, csmith_program
 
 #: The worker, run by each tree's Python with that tree first on ``sys.path``: it warms up as the
@@ -155,12 +158,16 @@ def main(argv=None) -> int:
     from benchmarks.optimize import parse_range
     paths = [p for p in (csmith_program(s, args.workdir) for s in parse_range(args.csmith)) if p]
     pipelines = [p.split(",") for p in args.ours]
+    host = [host_python_seconds()]      # the host's speed for Python, before and after
     got = compare(os.path.abspath(args.a), os.path.abspath(args.b), paths, pipelines, args.llvm,
                   args.repeat, args.engine)
+    host.append(host_python_seconds())
+    got["python_loop_seconds"] = host
     for pipeline, s in got["summary"].items():
         print(f"{pipeline}: {s['programs']} programs, B / A {s['b_over_a']} (median), "
               f"A {s['a_over_opt']}x, B {s['b_over_opt']}x opt-14 (medians); "
               f"outputs differing (A, B, repeats): {s['outputs_differ']}")
+    print(f"host: a 10^7-iteration Python loop took {host[0]} s before and {host[1]} s after")
     if args.out:
         with open(args.out, "w") as f:
             json.dump(got, f, indent=1)

@@ -8,6 +8,7 @@ import platform
 import resource
 import shlex
 import sys
+import time
 from pathlib import Path
 
 RUNS = Path(__file__).resolve().parent.parent / "runs"
@@ -18,6 +19,23 @@ def children_cpu() -> float:
     threads included: a subprocess's or a forked worker's cost, read before and after it."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+#: Iterations of ``host_python_seconds``' loop: about 0.7 s on the 2-core machine at its fastest
+HOST_LOOP = 10 ** 7
+
+
+def host_python_seconds(n: int = HOST_LOOP) -> float:
+    """CPU seconds of a fixed pure-Python loop (``n`` additions) now: how fast this host runs the
+    interpreter at this moment. The speed harnesses record it beside their ratios because the
+    shared host's speed for Python moves by up to 2x within an hour while opt-14's moves less
+    (issue #28 item 1, stop 55: 0.70 s, then 1.1-1.45 s an hour later; our medians 0.259 ->
+    0.356 s CPU, opt-14's 0.024 -> 0.030 s), so two ratios compare only at like readings."""
+    start = time.process_time()
+    total = 0
+    for i in range(n):
+        total += i
+    return round(time.process_time() - start, 3)
 
 
 def machine_info() -> dict:

@@ -85,7 +85,8 @@ import sys
 import time
 from collections import Counter
 
-from benchmarks.common import children_cpu, command_line, machine_info, read_record, write_record
+from benchmarks.common import (children_cpu, command_line, host_python_seconds, machine_info,
+                               read_record, write_record)
 from benchmarks.corpus import FLOAT_IR, csmith_program, tree_ssa_programs
 from benchmarks.drivers import add_driver
 from pylogic.analysis.budget import BudgetPool
@@ -1273,12 +1274,14 @@ def main(argv=None) -> int:
         lambda r: print(f"  {r['program']}: {r['status']} " + " ".join(
             f"{v['pipeline']}={v['verdict']}" for v in r.get("versions", [])), flush=True))
     warm_up(ours, a.engine)
+    host = [host_python_seconds()]      # the host's speed for Python, before and after
     records, left = run(items, ours, llvm, fuel=a.fuel, normalise=a.normalise, engine=a.engine,
                         jobs=a.jobs, budget=a.budget, progress=say, start=a.start)
+    host.append(host_python_seconds())
     summary = summarise(records, labels)
     payload = {
         "command": command_line("benchmarks.optimize", argv),
-        "machine": machine_info(),
+        "machine": {**machine_info(), "python_loop_seconds": host},
         "name": a.name,
         "source": source,
         "preparation": preparation(),
@@ -1328,6 +1331,8 @@ def main(argv=None) -> int:
     print_beyond(records, summary["beyond_start"])
     print_native(summary["native"])
     print_speed(summary["speed"])
+    print(f"host: a 10^7-iteration Python loop took {host[0]} s before the programs and {host[1]} s"
+          " after (ratios compare only at like readings)")
     print(f"wrote {out} ({len(records)} programs, {left} not attempted, {payload['wall_seconds']} s)")
     return 0
 

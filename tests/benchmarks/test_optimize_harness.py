@@ -135,7 +135,9 @@ def test_pass_timeout_counts_cpu_and_is_listed(monkeypatch):
                                               ["b", harness.SLOW + 1]]
 
 
-def test_main_writes_json_and_table(tmp_path, capsys):
+def test_main_writes_json_and_table(tmp_path, capsys, monkeypatch):
+    readings = iter([0.7, 0.9])         # the host's speed before and after (host_python_seconds)
+    monkeypatch.setattr(harness, "host_python_seconds", lambda: next(readings))
     out = tmp_path / "optimize-t.json"
     assert harness.main(["--examples", "--ours", "if-convert", "--llvm", "sccp,adce",
                          "--jobs", "1", "--quiet", "--name", "t", "--out", str(out)]) == 0
@@ -152,8 +154,10 @@ def test_main_writes_json_and_table(tmp_path, capsys):
     assert not any("passes" in v for r in data["programs"] for v in r["versions"])
     assert harness.summarise(raw["programs"], harness.labels_of([["if-convert"]], ["sccp,adce"])) \
         == data["summary"]
+    assert data["machine"]["python_loop_seconds"] == [0.7, 0.9]
     printed = capsys.readouterr().out
     assert "preparation: clang-14" in printed and "pairwise" in printed
+    assert "Python loop took 0.7 s before the programs and 0.9 s after" in printed
     assert "pas_fig3b.pir" in printed
 
 
