@@ -14,7 +14,7 @@ docs/pir.md (a register never written reads 0).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from pylogic.flow import known_bits as kb
 from pylogic.flow.block_access import block_access
@@ -64,6 +64,19 @@ def _dominator_intervals(idom: dict, entry: str) -> tuple[dict, dict]:
     return pre, post
 
 
+class _Solved(NamedTuple):
+    """What ``_RegisterBits`` joins a register's bits from once ``solve`` is done: the function,
+    its ``defs``, ``ssa``, ``params`` and dominator-tree ``pre`` clocks (``FunctionValues``), the
+    solve's result per instruction number and each block's first number (``offset``)."""
+    fn: Function
+    defs: dict
+    ssa: dict
+    params: set
+    pre: dict
+    results: list
+    offset: dict
+
+
 class _RegisterBits(dict):
     """register -> its known bits (``FunctionValues.bits``): a parameter's from the start of
     ``solve``; after it (``filled``) any other register's is computed when first read as
@@ -75,13 +88,13 @@ class _RegisterBits(dict):
 
     def __init__(self):
         super().__init__()
-        self.fill = None        # (fn, defs, ssa, params, pre, results, offset) once solved
+        self.fill: Optional[_Solved] = None     # once solved
 
-    def filled(self, *state) -> None:
+    def filled(self, state: _Solved) -> None:
         self.fill, self._unwritten = state, None
 
     def __missing__(self, r: str) -> Bits:
-        if self.fill is None or r not in self.fill[1]:
+        if self.fill is None or r not in self.fill.defs:
             raise KeyError(r)
         fn, defs, ssa, params, pre, results, offset = self.fill
         out = None
@@ -635,7 +648,8 @@ class FunctionValues:
         for r in self.params:
             self.bits[r] = self.param_bits(r)
 
-        self.bits.filled(self.fn, self.defs, self.ssa, self.params, self.pre, results, offset)
+        self.bits.filled(_Solved(self.fn, self.defs, self.ssa, self.params, self.pre, results,
+                                 offset))
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):
