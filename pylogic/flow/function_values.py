@@ -2,7 +2,8 @@
 definitions and reads, SSA values (a register written once, unguarded, whose definition dominates
 every read), dominator-tree intervals, the registers that may be read before any write, and the
 known bits of every definition and read (the optimistic fixpoint over the blocks found
-executable: SCCP's executable edges). ``simplify`` rewrites with it; ``flow.nonzero``,
+executable: SCCP's executable edges; a load of a read-only global inside it has the value of the
+bytes it reads, ``readonly_load``). ``simplify`` rewrites with it; ``flow.nonzero``,
 ``flow.branch_facts``, ``flow.known_memory`` and ``flow.stable`` read it.
 
 ``FunctionValues(fn, idom, ...)`` then ``solve()``; ``at(site)`` is the view of one instruction
