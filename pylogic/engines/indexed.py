@@ -466,7 +466,17 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
             else:
                 later.append((j, arg))
         row = code.fresh() + "w" if inside else f"r{i}"
-        if is_delta:
+        # an atom that binds and checks nothing (its other arguments '_'): a test of its
+        # index's keys, not a loop over the rows that match (each would run the rest of the
+        # body again for the same bindings: ``rpo(f, a, _)``, ``edge(f, _, b)``)
+        exists = not (is_delta or binds or checks or patterns) and bound and \
+            len(bound) < len(atom.args) and not any(isinstance(j, int) for j, _ in later)
+        if exists:
+            keys = code.const(("projection", atom.rel, tuple(j for j, _ in bound)))
+            key = bound[0][1] if len(bound) == 1 else f"({', '.join(v for _, v in bound)},)"
+            code.emit(f"if {key} not in {keys}: continue")
+            row = None
+        elif is_delta:
             code.emit(f"for {row} in D:")
             code.depth += 1
             for j, v in bound:

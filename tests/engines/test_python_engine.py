@@ -190,6 +190,31 @@ kill(f, e, k) :- load(f, e), clobber(f, i), root(f, e, "*"), at(f, i, k).
 """
 
 
+PREDECESSORS = """
+.decl node(x: symbol)
+.decl edge(x: symbol, y: symbol)
+.input node
+.input edge
+.decl entered(y: symbol)
+.output entered
+entered(y) :- node(y), edge(_, y).
+"""
+
+
+def test_an_atom_that_binds_nothing_is_a_test_of_its_keys(tmp_path, monkeypatch):
+    # edge(_, y) with y bound binds nothing: a test of its index's keys, not a loop over the
+    # edges into y that would run the rest of the body once per edge (pre.dl's rpo(f, a, _))
+    program = _program(tmp_path, "preds.dl", PREDECESSORS)
+    tested = _recorded(monkeypatch, indexed.Relations, "projection",
+                       lambda rel, positions: (rel, positions))
+    facts = {"node": [(n,) for n in "abcde"],
+             "edge": [(p, n) for n in "abc" for p in "pqrstu"]}
+    got = run_checked(program, None, "python", facts=facts)
+    assert got == run_checked(program, None, "clingo", facts=facts)
+    assert got["entered"] == [("a",), ("b",), ("c",)]
+    assert ("edge", (1,)) in tested
+
+
 def test_atoms_are_joined_most_bound_first(tmp_path, monkeypatch):
     # pre.dl's _pre_kill_at as written joins every load with every clobber of its function
     # before the test of root(f, e, "*"); bound first, the constant's index is read first and
