@@ -63,6 +63,8 @@ class Relations:
         self.rows: dict[str, set] = {}
         self.indexes: dict[tuple, dict] = {}
         self.of: dict[str, list] = {}    # relation -> [(key of a row, index)]
+        self.keysets: dict[tuple, set] = {}     # (rel, positions) -> the keys, without rows
+        self.keys_of: dict[str, list] = {}      # relation -> [(key of a row, its keyset)]
 
     def full(self, rel: str) -> set:
         rows = self.rows.get(rel)
@@ -81,15 +83,27 @@ class Relations:
         return idx
 
     def add(self, rel: str, rows) -> None:
-        """Add ``rows`` (new ones) to ``rel`` and to every index on it."""
+        """Add ``rows`` (new ones) to ``rel`` and to every index and keyset on it."""
         self.full(rel).update(rows)
         for key, idx in self.of.get(rel, ()):
             for row in rows:
                 idx[key(row)].append(row)
+        for key, keys in self.keys_of.get(rel, ()):
+            keys.update(map(key, rows))
 
-    def projection(self, rel: str, positions: tuple) -> set:
-        """The keys of ``index(rel, positions)`` (a negated atom's test)."""
-        return self.index(rel, positions).keys()
+    def projection(self, rel: str, positions: tuple):
+        """The keys of ``index(rel, positions)`` (a negated atom's test, an atom that binds
+        nothing): that index's if it is built, else a set of the keys alone (made in C, no lists
+        of rows), kept up to date by ``add`` like the indexes."""
+        idx = self.indexes.get((rel, positions))
+        if idx is not None:
+            return idx.keys()
+        keys = self.keysets.get((rel, positions))
+        if keys is None:
+            key = itemgetter(*positions)
+            keys = self.keysets[(rel, positions)] = set(map(key, self.full(rel)))
+            self.keys_of.setdefault(rel, []).append((key, keys))
+        return keys
 
 
 #: what a compiled component's description names (``_Code.const``), made from a run's ``store``

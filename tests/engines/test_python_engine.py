@@ -215,6 +215,19 @@ def test_an_atom_that_binds_nothing_is_a_test_of_its_keys(tmp_path, monkeypatch)
     assert ("edge", (1,)) in tested
 
 
+def test_a_projection_alone_is_a_set_of_keys_kept_up_to_date():
+    # a test of an index's keys needs no lists of rows: the keys alone, grown by ``add`` as the
+    # indexes are (a recursive component adds rows while its rules test them)
+    store = indexed.Relations(lambda rel: [(1, "a", 5), (2, "b", 6)])
+    keys = store.projection("r", (0, 1))
+    assert keys == {(1, "a"), (2, "b")} and ("r", (0, 1)) not in store.indexes
+    store.add("r", {(3, "c", 7)})
+    assert (3, "c") in keys and store.projection("r", (0, 1)) is keys
+    idx = store.index("r", (2,))
+    store.add("r", {(4, "d", 8)})
+    assert 8 in idx and (4, "d") in keys and store.projection("r", (2,)) == idx.keys()
+
+
 def test_atoms_are_joined_most_bound_first(tmp_path, monkeypatch):
     # pre.dl's _pre_kill_at as written joins every load with every clobber of its function
     # before the test of root(f, e, "*"); bound first, the constant's index is read first and
