@@ -21,7 +21,8 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-#: Iterations of ``host_python_seconds``' loop: about 0.7 s on the 2-core machine at its fastest
+#: Iterations of ``host_python_seconds``' loop (in a function: 0.36-0.39 s on the 2-core machine
+#: at a time the same loop at a module's top level, on globals, took 0.97 s)
 HOST_LOOP = 10 ** 7
 
 
@@ -29,8 +30,9 @@ def host_python_seconds(n: int = HOST_LOOP) -> float:
     """CPU seconds of a fixed pure-Python loop (``n`` additions) now: how fast this host runs the
     interpreter at this moment. The speed harnesses record it beside their ratios because the
     shared host's speed for Python moves by up to 2x within an hour while opt-14's moves less
-    (issue #28 item 1, stop 55: 0.70 s, then 1.1-1.45 s an hour later; our medians 0.259 ->
-    0.356 s CPU, opt-14's 0.024 -> 0.030 s), so two ratios compare only at like readings."""
+    (issue #28 item 1, stop 55: the loop at a module's top level 0.70 s, then 1.1-1.45 s an hour
+    later; our medians 0.259 -> 0.356 s CPU, opt-14's 0.024 -> 0.030 s), so two ratios compare
+    only at like readings."""
     start = time.process_time()
     total = 0
     for i in range(n):
