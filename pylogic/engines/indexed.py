@@ -480,17 +480,7 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
             else:
                 later.append((j, arg))
         row = code.fresh() + "w" if inside else f"r{i}"
-        # an atom that binds and checks nothing (its other arguments '_'): a test of its
-        # index's keys, not a loop over the rows that match (each would run the rest of the
-        # body again for the same bindings: ``rpo(f, a, _)``, ``edge(f, _, b)``)
-        exists = not (is_delta or binds or checks or patterns) and bound and \
-            len(bound) < len(atom.args) and not any(isinstance(j, int) for j, _ in later)
-        if exists:
-            keys = code.const(("projection", atom.rel, tuple(j for j, _ in bound)))
-            key = bound[0][1] if len(bound) == 1 else f"({', '.join(v for _, v in bound)},)"
-            code.emit(f"if {key} not in {keys}: continue")
-            row = None
-        elif is_delta:
+        if is_delta:
             code.emit(f"for {row} in D:")
             code.depth += 1
             for j, v in bound:
@@ -498,15 +488,23 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
         else:
             positions = tuple(j for j, _ in bound)
             arity = len(atom.args)
+            key = bound[0][1] if len(bound) == 1 else f"({', '.join(v for _, v in bound)})"
             if len(positions) == arity and not binds and not patterns:
                 names_ = code.const(("full", atom.rel))
-                key = ", ".join(v for _, v in bound)
-                code.emit(f"if ({key},) not in {names_}: continue" if arity else
+                whole = ", ".join(v for _, v in bound)
+                code.emit(f"if ({whole},) not in {names_}: continue" if arity else
                           f"if not {names_}: continue")
+                row = None
+            elif positions and not (binds or checks or patterns) and \
+                    not any(isinstance(j, int) for j, _ in later):
+                # an atom that binds and checks nothing (its other arguments '_'): a test of
+                # its index's keys, not a loop over the rows that match (each would run the rest
+                # of the body again for the same bindings: ``rpo(f, a, _)``, ``edge(f, _, b)``)
+                keys = code.const(("projection", atom.rel, positions))
+                code.emit(f"if {key} not in {keys}: continue")
                 row = None
             elif positions:
                 idx = code.const(("index", atom.rel, positions))
-                key = bound[0][1] if len(bound) == 1 else f"({', '.join(v for _, v in bound)})"
                 code.emit(f"for {row} in {idx}.get({key}, ()):")
                 code.depth += 1
             else:
