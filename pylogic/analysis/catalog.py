@@ -24,6 +24,7 @@ References: DESIGN.md "Inside the package" (catalog.py), STYLE.md (cclyzer++ lay
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
@@ -41,6 +42,10 @@ if TYPE_CHECKING:  # the Datalog front end (lark) is imported when a program is 
 SCOPES = ("function", "predicated", "demand")
 _SHIPPED: dict = {}   # cache key -> checked program (this process)
 _DERIVED: dict = {}   # cache key -> what _derived read off a program (this process)
+#: (what, identity) -> what _derived read off a program, before any key is hashed: ``optimize``
+#: asks every analysis's outputs at each pass (290 SHA-256 keys per run of the PRE pipeline,
+#: about a third of its fixed 4.4 ms; issue #28 item 1)
+_DERIVED_HERE: dict = {}
 
 
 def _shipped(path: Path, identity: str) -> CheckedProgram:
@@ -73,6 +78,9 @@ def _derived(what: str, identity: str, compute) -> object:
     some outputs read -- kept in the user cache beside the program (``_shipped``, same source
     key): ``analyze`` asks it of every catalogued program, and unpickling them all for it cost
     0.3 s of every run (#32)."""
+    here = _DERIVED_HERE.get((what, identity))
+    if here is not None:
+        return here
     k = key(what, identity)
     hit = _DERIVED.get(k)
     if hit is None:
@@ -84,9 +92,11 @@ def _derived(what: str, identity: str, compute) -> object:
             if cache is not None:
                 cache.put("programs", k, hit)
         _DERIVED[k] = hit
+    _DERIVED_HERE[(what, identity)] = hit
     return hit
 
 
+@functools.lru_cache(maxsize=1)      # asked of every program at every pass of a pipeline
 def datalog_dir() -> Path:
     """The shipped ``datalog/`` directory: ``pylogic/datalog`` in an installed wheel, the
     top-level ``datalog/`` of a source checkout (editable install)."""

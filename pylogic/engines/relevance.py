@@ -18,7 +18,14 @@ from pylogic.engines.semantics import Rule, derived
 def needed_relations(checked: CheckedProgram, shown,
                      live: Optional[frozenset] = None) -> set[str]:
     """Relations reachable backwards from ``shown`` in the rule dependency graph (through the
-    rules that can fire when ``live``, ``live_relations``, is given)."""
+    rules that can fire when ``live``, ``live_relations``, is given). A new set (callers may
+    change it); the walk is kept with ``checked`` per ``shown`` (a pipeline asks the same ones
+    at every pass)."""
+    shown = frozenset(shown)
+    return set(derived(checked, ("needed", shown, live), lambda: _needed(checked, shown, live)))
+
+
+def _needed(checked: CheckedProgram, shown: frozenset, live: Optional[frozenset]) -> frozenset:
     deps = derived(checked, ("dependencies", live), lambda: _dependencies(checked, live))
     needed, todo = set(shown), list(shown)
     while todo:
@@ -26,7 +33,7 @@ def needed_relations(checked: CheckedProgram, shown,
             if dep not in needed:
                 needed.add(dep)
                 todo.append(dep)
-    return needed
+    return frozenset(needed)
 
 
 def live_relations(checked: CheckedProgram, nonempty) -> frozenset[str]:

@@ -139,12 +139,20 @@ def run_souffle(checked: CheckedProgram, facts_dir, facts: dict | None, shown: l
 
 
 class SouffleEngine:
-    """The ``souffle`` binary on PATH (looked up at each call)."""
+    """The ``souffle`` binary on PATH (looked up once per value of PATH: "auto" asks at every
+    engine call, each pass of a pipeline)."""
 
     name = "souffle"
 
+    def __init__(self):
+        self._found: dict = {}      # PATH -> whether souffle is on it
+
     def available(self) -> bool:
-        return shutil.which("souffle") is not None
+        path = os.environ.get("PATH")
+        got = self._found.get(path)
+        if got is None:
+            got = self._found[path] = shutil.which("souffle") is not None
+        return got
 
     def unavailable_reason(self) -> str:
         return "" if self.available() else UNAVAILABLE

@@ -455,24 +455,31 @@ def _lower_global(text: str, layout: DataLayout):
 
 
 def _add_init(functions: list, relocations: list, ctx: ModuleContext, path: str) -> list:
-    """Build ``@__pathlogic_init`` storing every relocated address, and call it from main."""
-    instrs, k = [], 0
+    """Build ``@__pathlogic_init`` storing every relocated address, and call it from main. Each
+    address plus offset is computed once, where it is first needed (one block: that ``add``
+    comes before every use); csmith's tables of pointers into one array repeat a few: csmith
+    44's 798 ``add``s were 416 addresses, the rest recomputed (issue #28 item 1)."""
+    instrs: list = []
+    made: dict = {}             # (global, offset) -> the register holding that address
+
+    def address(gname: str, off: int):
+        if not off:
+            return GlobalAddr(gname)
+        reg = made.get((gname, off))
+        if reg is None:
+            reg = made[(gname, off)] = Reg(f"%r{len(made) + 1}")
+            instrs.append(BinOp(op="add", dest=reg.name, a=GlobalAddr(gname), b=Imm(off)))
+        return reg
     for gname, off, a in relocations:
-        addr = GlobalAddr(gname)
-        if off:
-            k += 1
-            instrs.append(BinOp(op="add", dest=f"%r{k}", a=addr, b=Imm(off)))
-            addr = Reg(f"%r{k}")
         if a.name in ctx.fake_addr:
             value = Imm(ctx.fake_addr[a.name] + a.offset)
         elif a.name in ctx.globals:
-            value = GlobalAddr(ctx.globals[a.name])
-            if a.offset:
-                k += 1
-                instrs.append(BinOp(op="add", dest=f"%r{k}", a=value, b=Imm(a.offset)))
-                value = Reg(f"%r{k}")
+            value = None
         else:
             continue
+        addr = address(gname, off)
+        if value is None:
+            value = address(ctx.globals[a.name], a.offset)
         instrs.append(Store(addr=addr, value=value, size=8))
     init = Function(name=INIT_FUNCTION, params=(), loc=SourceLoc(path),
                     blocks=(Block(label="entry", instrs=tuple(instrs) + (Ret(),)),))
