@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Callable, Hashable, Iterable
 
+from pylogic.identity_cache import IdentityCache
 from pylogic.ir.model import Function
 
 __all__ = ["dfs_structure", "block_successors", "block_predecessors", "reverse_postorder",
@@ -162,8 +163,16 @@ def reverse_postorder(fn: Function) -> list[str]:
     """
     if not fn.blocks:
         return []
-    rpo, _ = dfs_structure(fn.blocks[0].label, block_successors(fn).get)
-    return sorted(rpo, key=rpo.get)
+    got = _RPO.get(fn)
+    if got is None:
+        rpo, _ = dfs_structure(fn.blocks[0].label, block_successors(fn).get)
+        got = _RPO.put(fn, tuple(sorted(rpo, key=rpo.get)))
+    return list(got)
+
+
+#: function -> its reverse postorder (a function object is asked again by value naming's
+#: rounds, their copies' checks and the facts of the step after; issue #28 item 1)
+_RPO = IdentityCache(64)
 
 
 def retreating_edges(fn: Function) -> set[tuple[str, str]]:
