@@ -109,6 +109,21 @@ def test_not_compared_when_the_original_runs_out_of_fuel():
     assert "cpu_seconds" not in rec["versions"][2]
 
 
+def test_speed_median_is_given_over_every_timed_program_and_over_those_that_ran():
+    # a program whose original exhausts the fuel is timed and counts in the median; the
+    # median over the programs whose original ran is the second figure (issue #28 item 1)
+    def rec(name, ours, opt, status="ok"):
+        return {"program": name, "status": status, "versions": [
+            {"pipeline": "ours:pre-m", "verdict": "identical", "detail": "", "cpu_seconds": ours},
+            {"pipeline": "opt:gvn", "cpu_seconds": opt}]}
+    records = [rec("a", 1.0, 1.0), rec("b", 2.0, 1.0), rec("c", 3.0, 1.0),
+               rec("d", 40.0, 1.0, "original not run"), rec("e", 50.0, 1.0, "original not run")]
+    row = harness.speed_summary(records, ["original", "ours:pre-m", "opt:gvn"])["ours:pre-m"]
+    got = row["counterpart"]
+    assert (got["programs"], got["median_ratio"]) == (5, 3.0)
+    assert (got["programs_original_ran"], got["median_ratio_original_ran"]) == (3, 2.0)
+
+
 def test_pass_timeout_counts_cpu_and_is_listed(monkeypatch):
     import time
     with pytest.raises(harness.PipelineTimeout, match="CPU"):
