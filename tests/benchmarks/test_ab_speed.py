@@ -14,12 +14,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def test_the_summary_takes_medians_of_the_programs_both_sides_ran():
     rows = [{"pipeline": "pre", "a": 1.0, "b": 0.5, "opt": 0.1, "same_output": True},
             {"pipeline": "pre", "a": 2.0, "b": 2.0, "opt": 0.1, "same_output": True},
-            {"pipeline": "pre", "a": 4.0, "b": 3.0, "opt": 0.2, "same_output": False},
+            {"pipeline": "pre", "a": 4.0, "b": 3.0, "opt": 0.2, "same_output": False,
+             "steady": True},
+            {"pipeline": "pre", "a": 3.0, "b": 3.0, "opt": 0.2, "same_output": False,
+             "steady": False},
             {"pipeline": "pre", "a": 9.0, "b": None, "opt": 0.1, "same_output": True,
              "error": "b: pass failed"}]
     got = ab_speed.summarise(rows)["pre"]
-    assert got == {"programs": 3, "b_over_a": 0.75, "a_over_opt": 20.0, "b_over_opt": 15.0,
-                   "outputs_differ": 1}
+    # A's output not B's counted apart from a tree that gave two outputs
+    assert got == {"programs": 4, "b_over_a": 0.875, "a_over_opt": 17.5, "b_over_opt": 15.0,
+                   "outputs_differ": 1, "repeats_differ": 1}
 
 
 @pytest.mark.slow
@@ -29,7 +33,7 @@ def test_a_tree_against_itself_gives_one_output_per_program(tmp_path):
         pytest.skip("csmith is not installed")
     got = ab_speed.compare(ROOT, ROOT, [path], [["simplify"]], "instsimplify", repeat=1)
     (row,) = got["programs"]
-    assert "error" not in row and row["same_output"]
+    assert "error" not in row and row["same_output"] and row["steady"]
     assert row["a"] > 0 and row["b"] > 0 and row["opt"] > 0
     assert got["summary"]["simplify"]["programs"] == 1
 
