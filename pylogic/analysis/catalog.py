@@ -41,11 +41,10 @@ if TYPE_CHECKING:  # the Datalog front end (lark) is imported when a program is 
 
 SCOPES = ("function", "predicated", "demand")
 _SHIPPED: dict = {}   # cache key -> checked program (this process)
-_DERIVED: dict = {}   # cache key -> what _derived read off a program (this process)
-#: (what, identity) -> what _derived read off a program, before any key is hashed: ``optimize``
-#: asks every analysis's outputs at each pass (290 SHA-256 keys per run of the PRE pipeline,
-#: about a third of its fixed 4.4 ms; issue #28 item 1)
-_DERIVED_HERE: dict = {}
+#: (what, identity) -> what _derived read off a program (this process), looked up before any
+#: key is hashed: ``optimize`` asks every analysis's outputs at each pass (290 SHA-256 keys per
+#: run of the PRE pipeline, about a third of its fixed 4.4 ms; issue #28 item 1)
+_DERIVED: dict = {}
 
 
 def _shipped(path: Path, identity: str) -> CheckedProgram:
@@ -78,12 +77,9 @@ def _derived(what: str, identity: str, compute) -> object:
     some outputs read -- kept in the user cache beside the program (``_shipped``, same source
     key): ``analyze`` asks it of every catalogued program, and unpickling them all for it cost
     0.3 s of every run (#32)."""
-    here = _DERIVED_HERE.get((what, identity))
-    if here is not None:
-        return here
-    k = key(what, identity)
-    hit = _DERIVED.get(k)
+    hit = _DERIVED.get((what, identity))
     if hit is None:
+        k = key(what, identity)
         root = program_root()
         cache = Cache(root) if root is not None else None
         hit = cache.get("programs", k) if cache is not None else None
@@ -91,8 +87,7 @@ def _derived(what: str, identity: str, compute) -> object:
             hit = compute()
             if cache is not None:
                 cache.put("programs", k, hit)
-        _DERIVED[k] = hit
-    _DERIVED_HERE[(what, identity)] = hit
+        _DERIVED[(what, identity)] = hit
     return hit
 
 

@@ -471,15 +471,11 @@ def _add_init(functions: list, relocations: list, ctx: ModuleContext, path: str)
             instrs.append(BinOp(op="add", dest=reg.name, a=GlobalAddr(gname), b=Imm(off)))
         return reg
     for gname, off, a in relocations:
-        if a.name in ctx.fake_addr:
-            value = Imm(ctx.fake_addr[a.name] + a.offset)
-        elif a.name in ctx.globals:
-            value = None
-        else:
+        if a.name not in ctx.fake_addr and a.name not in ctx.globals:
             continue
-        addr = address(gname, off)
-        if value is None:
-            value = address(ctx.globals[a.name], a.offset)
+        addr = address(gname, off)          # the slot's address first, then the value's
+        value = Imm(ctx.fake_addr[a.name] + a.offset) if a.name in ctx.fake_addr \
+            else address(ctx.globals[a.name], a.offset)
         instrs.append(Store(addr=addr, value=value, size=8))
     init = Function(name=INIT_FUNCTION, params=(), loc=SourceLoc(path),
                     blocks=(Block(label="entry", instrs=tuple(instrs) + (Ret(),)),))
