@@ -60,6 +60,13 @@ Per function, to a fixpoint:
    and ``div``/``rem`` that may fault are never deleted or moved: a bad load is a run-time error in
    the interpreter.
 
+A later round starts from the last one (``INCREMENTAL``): the known bits are taken over when
+every rewritten instruction evaluates to what it replaced and no edge changed
+(``FunctionValues.solve_from``: most later rounds), and the rules are asked again only at the
+sites where something they read may have changed (``_retry_sites``: the instructions rewritten,
+the readers of what they define, of registers whose bits, leaders or SSA status changed, and one
+level further through the SSA view); the same output as every round from scratch.
+
 Nothing moves and no block changes (constant branches are left to ``sccp``); every rewrite
 replaces an instruction's operation by a copy, a constant or an equal operation at the same
 place, and keeps its guard.
@@ -84,6 +91,7 @@ from pylogic.flow import known_bits as kb
 from pylogic.flow.block_access import block_access, derive_access
 from pylogic.flow.branch_facts import sole_entry_edges
 from pylogic.flow.function_values import FunctionValues
+from pylogic.flow.reaching import _block_edges, _block_equalities
 from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_bytes import readonly_contents
 from pylogic.flow.nonzero import NonZero, nonzero_fold
@@ -104,6 +112,12 @@ NEEDS = ("idom",)
 
 #: Most rounds (analysis + rewrites + deletion) per function.
 MAX_ROUNDS = 8
+
+#: A later round starts from the last one: the known bits taken over when they still hold
+#: (``FunctionValues.solve_from``), the rules asked only where they may answer otherwise
+#: (``_retry_sites``). False: every round from scratch (the oracle of
+#: tests/transforms/simplify/test_incremental_rounds.py).
+INCREMENTAL = True
 
 #: x OP c = x
 _RIGHT_IDENTITY = {"add": 0, "sub": 0, "mul": 1, "div": 1, "xor": 0, "or": 0, "and": -1,
@@ -454,12 +468,13 @@ def _demanded_rewrite(ins: Instr, values: FunctionValues) -> Optional[tuple[Inst
                   "demanded-bits")
 
 
-def _demanded_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
+def _demanded_round(fn: Function, values: FunctionValues, rules: Counter,
+                    sites: Optional[list] = None) -> tuple[Function, int]:
     """``_demanded_rewrite`` everywhere, in a round of its own (when no other rule applies):
     it changes the high bits of what it rewrites, which the other rules' known bits of this
     round would not see."""
     return _rewrite_each(fn, lambda label, k, ins: _demanded_rewrite(ins, values), rules,
-                         _BINOP)
+                         _BINOP, sites)
 
 
 # ---------------------------------------------------------------- equalities of branch edges
@@ -486,7 +501,8 @@ def _edge_facts(fn: Function, values: FunctionValues) -> list[tuple[str, str, in
     return out
 
 
-def _equality_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
+def _equality_round(fn: Function, values: FunctionValues, rules: Counter,
+                    sites: Optional[list] = None) -> tuple[Function, int]:
     """Every operand (and ``cbr`` condition) that is, through SSA copies, a register
     ``_edge_facts`` fixes in a block dominating the read becomes that constant; in a round of
     its own, like ``_demanded_round``. Definitions are never rewritten, only reads."""
@@ -504,7 +520,7 @@ def _equality_round(fn: Function, values: FunctionValues, rules: Counter) -> tup
                     known[label].setdefault(x, v)
         new = _replace_reads(ins, known[label], values) if known[label] else None
         return None if new is None else (new, "edge-equality")
-    return _rewrite_each(fn, rewrite, rules, _READS_REPLACED)
+    return _rewrite_each(fn, rewrite, rules, _READS_REPLACED, sites)
 
 
 def _replace_reads(ins: Instr, known: dict, values: FunctionValues) -> Optional[Instr]:
@@ -521,7 +537,8 @@ def _replace_reads(ins: Instr, known: dict, values: FunctionValues) -> Optional[
     return None if new is ins else new
 
 
-def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
+def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter,
+                   sites: Optional[list] = None) -> tuple[Function, int]:
     """Compares with 0 and ``div``/``rem x, x`` decided by non-zero facts
     (``flow.nonzero``: dereferenced pointers, global and ``alloca`` addresses, branch
     edges), in a round of its own; rewritten to ``mov C``, guard kept."""
@@ -531,7 +548,7 @@ def _nonzero_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
         v = nonzero_fold(ins, values, nz, label, k) if label in values.executable else None
         return None if v is None else (Mov(dest=ins.dest, src=Imm(v), guard=ins.guard,
                                            annotations=ins.annotations, loc=ins.loc), "non-zero")
-    return _rewrite_each(fn, rewrite, rules, _NONZERO_FOLDED)
+    return _rewrite_each(fn, rewrite, rules, _NONZERO_FOLDED, sites)
 
 
 #: the classes each round asks about (the classes have no subclasses): ``_demanded_rewrite``
@@ -561,7 +578,11 @@ class _NonZeroWhenAsked:
 _REWRITTEN = frozenset(_RULES)
 
 
-def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tuple[Function, int]:
+def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter,
+                   retry: Optional[set] = None, sites: Optional[list] = None
+                   ) -> tuple[Function, int]:
+    """``_rewrite`` at every instruction (``retry``: at these sites only, ``_retry_sites``: the
+    others give None as in the last round); the sites rewritten appended to ``sites``."""
     view = values.at(None)      # one view, moved from instruction to instruction
     ssa, rewritten = values.ssa, values.rewritten
 
@@ -571,20 +592,22 @@ def _rewrite_round(fn: Function, values: FunctionValues, rules: Counter) -> tupl
         if got is not None and type(got[0]) is BinOp and ssa.get(ins.dest) is ins:
             rewritten[ins.dest] = got[0]    # an SSA value's definition, rewritten to an equal one
         return got
-    return _rewrite_each(fn, rewrite, rules, _REWRITTEN)
+    return _rewrite_each(fn, rewrite, rules, _REWRITTEN, sites, retry)
 
 
-def _rewrite_each(fn: Function, rewrite, rules: Counter,
-                  kinds: frozenset) -> tuple[Function, int]:
+def _rewrite_each(fn: Function, rewrite, rules: Counter, kinds: frozenset,
+                  sites: Optional[list] = None, retry: Optional[set] = None
+                  ) -> tuple[Function, int]:
     """``fn`` with each instruction of a class in ``kinds`` replaced by ``rewrite(label, index,
     ins)`` when that gives ``(new instruction, rule)`` other than ``ins`` (``rewrite`` gives None
-    for any other class: it is not asked); and the number replaced. ``fn`` itself when none is
-    (its identity keys the caches of the passes after: ``_SIMPLIFIED``, value names)."""
+    for any other class: it is not asked; nor at a site outside ``retry`` when given); and the
+    number replaced. ``fn`` itself when none is (its identity keys the caches of the passes
+    after: ``_SIMPLIFIED``, value names). The sites replaced are appended to ``sites``."""
     blocks, n = [], 0
     for b in fn.blocks:
         label, new, changed = b.label, None, []
         for k, ins in enumerate(b.instrs):
-            if type(ins) not in kinds:
+            if type(ins) not in kinds or (retry is not None and (label, k) not in retry):
                 continue
             got = rewrite(label, k, ins)
             if got is not None and got[0] != ins:
@@ -594,6 +617,8 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter,
                 changed.append(k)
                 rules[got[1]] += 1
                 n += 1
+                if sites is not None:
+                    sites.append((label, k))
         # a block left alone stays the same object (what it computed once per block is kept);
         # a rewritten one derives what it reads and writes from it (no rule changes a target)
         if new is None:
@@ -604,11 +629,12 @@ def _rewrite_each(fn: Function, rewrite, rules: Counter,
     return (dataclasses.replace(fn, blocks=tuple(blocks)) if n else fn), n
 
 
-def _delete_dead(fn: Function) -> tuple[Function, int]:
+def _delete_dead(fn: Function, kept_at: Optional[dict] = None) -> tuple[Function, int]:
     """Pure definitions whose destinations nothing reads, deleted until none is left: read
     counts per register, a definition deleted when none of its destinations is read, its reads
     uncounted (deletion is monotone, so any order reaches the rounds' result; one pass instead
-    of one per round of deletions, issue #28 item 1)."""
+    of one per round of deletions, issue #28 item 1). ``kept_at``: filled with label -> the
+    indices kept, for each block that lost some."""
     blocks = fn.blocks
     reads: Counter = Counter()          # register -> how many reads of it are left
     for b in blocks:                    # ``block_access``: what each instruction reads, writes
@@ -655,6 +681,8 @@ def _delete_dead(fn: Function) -> tuple[Function, int]:
         if len(kept) == len(b.instrs):
             out.append(b)
             continue
+        if kept_at is not None:
+            kept_at[b.label] = kept
         out.append(dataclasses.replace(b, instrs=tuple(b.instrs[k] for k in kept)))
         derive_access(b, out[-1], kept)     # pure instructions deleted: no branch among them
     return dataclasses.replace(fn, blocks=tuple(out)), len(dead)
@@ -703,26 +731,33 @@ def simplify_function(fn: Function, idom, readonly: Optional[dict] = None,
         idom = idom()
     rules: Counter = Counter()
     rewritten = removed = rounds = 0
-    values = None
+    values = last = None
     order = reverse_postorder(fn)       # no round changes a branch target (or the entry)
     while rounds < MAX_ROUNDS:
         rounds += 1
         values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes, order)
-        values.solve()
-        fn, n = _rewrite_round(fn, values, rules)
+        if last is None or not values.solve_from(last.values, last.kept, last.sites):
+            values.solve()
+        retry = None if last is None else _retry_sites(last, values)
+        sites: list = []
+        fn, n = _rewrite_round(fn, values, rules, retry, sites)
         if not n:
-            fn, n = _demanded_round(fn, values, rules)
+            fn, n = _demanded_round(fn, values, rules, sites)
         if not n:
-            fn, n = _equality_round(fn, values, rules)
+            fn, n = _equality_round(fn, values, rules, sites)
         if not n:
-            fn, n = _nonzero_round(fn, values, rules)
+            fn, n = _nonzero_round(fn, values, rules, sites)
         # a later round that rewrote nothing has the last round's ``_delete_dead`` output,
         # which has nothing dead left (it deletes to a fixpoint)
-        fn, dead = _delete_dead(fn) if n or rounds == 1 else (fn, 0)
+        kept: dict = {}
+        rewritten_fn = fn
+        fn, dead = _delete_dead(fn, kept) if n or rounds == 1 else (fn, 0)
         rewritten += n
         removed += dead
         if not n and not dead:
             break
+        if INCREMENTAL:
+            last = _Round(values, rewritten_fn, frozenset(sites), kept)
         values = None
     if reads is not None:
         if values is None:          # the last round changed fn
@@ -732,6 +767,175 @@ def simplify_function(fn: Function, idom, readonly: Optional[dict] = None,
             _SIMPLIFIED.put(fn, (reads, return_bits(values)))
         returns[fn.name] = return_bits(values)
     return fn, FunctionSimplify(fn.name, size, rewritten, removed, rounds, dict(rules))
+
+
+@dataclass
+class _Round:
+    """What one round of ``simplify_function`` saw and did: its ``values`` (solved, of the
+    function it started from), the function ``after`` its rewrites (before ``_delete_dead``),
+    the ``sites`` rewritten and ``kept``, label -> the indices ``_delete_dead`` kept of a block
+    that lost some."""
+    values: FunctionValues
+    after: Function
+    sites: frozenset
+    kept: dict
+
+
+def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
+    """The sites of ``values.fn`` (the function after ``last``'s round, solved) where
+    ``_rewrite`` may answer otherwise than in that round, where it gave None everywhere but at
+    ``last.sites`` (now new instructions, asked again); None (every site) when the executable
+    blocks differ.
+
+    What a rule at a site reads: its operands' known bits there; through the SSA view
+    (``leader``, ``ssa_def``, ``stable``, ``reaching_def``, ``same``) its operands' definitions
+    and what those read (their operands' leaders, SSA status and bits, one level: ``stable.py``,
+    the rules' inner definitions); for a compare the dominating branches (``branch_facts``), for
+    a load the known memory (``known_loads``), both compared whole with the last round's. A
+    register's bits at a read are unchanged when its definitions evaluate as before, none was
+    added or removed, its edge equalities are the same and no edge left the reaching
+    definitions (a branch decided in its block: then every read is compared). So the
+    registers that may be seen otherwise are those whose definitions' bits changed, whose
+    definition was rewritten to or from a copy (its leader), whose SSA status changed, or
+    which are no SSA value and lost or gained a read (may it be read unwritten); a site reading
+    one is asked, and so is one reading what it writes (a copy or an address step, ``add`` of a
+    literal as ``known_memory`` walks it, passes the change on as it is). A register defined
+    again alike (another operation, the same bits) has only its readers asked."""
+    old = last.values
+    if values.executable != old.executable:
+        return None
+    old_blocks, mid_blocks = old.fn_blocks, last.after.block_map()
+    old_results, old_offset = old.bits.fill.results, old._site_index
+    new_results, new_offset = values.bits.fill.results, values._site_index
+    changed: set = set()            # registers that may read otherwise
+    retry: set = set()
+    rewritten = last.sites
+    loads: list = []                # (new site, old site) of every load
+    edges_changed = False
+    reread: set = set()             # registers some of whose reads were deleted or rewritten
+    direct: set = set()             # registers defined again alike: their readers asked again
+    for b in values.fn.blocks:
+        label = b.label
+        ob = old_blocks[label]
+        no, nn = old_offset[label], new_offset[label]
+        defs = block_access(b).defs
+        if ob is b:                 # the same instructions at the same places
+            for k, ds in enumerate(defs):
+                if ds and old_results[no + k] != new_results[nn + k]:
+                    changed.update(ds)
+            loads.extend(((label, k), (label, k)) for k in _load_indices(b))
+            continue
+        if not edges_changed and [t for _k, t in b.derived("_exits", _block_edges)] != \
+                [t for _k, t in ob.derived("_exits", _block_edges)]:
+            edges_changed = True        # a branch decided in its block: compare every read
+        eqs, old_eqs = _block_equalities(b), _block_equalities(ob)
+        if eqs != old_eqs:          # the registers given other values on an edge
+            for t in eqs.keys() | old_eqs.keys():
+                changed.update(r for r, _v in set(eqs.get(t, ())) ^ set(old_eqs.get(t, ())))
+        kept = last.kept.get(label)
+        old_reads = block_access(ob).reads
+        if kept is not None:
+            gone = set(range(len(ob.instrs))).difference(kept)
+            for k in gone:
+                reread.update(old_reads[k])
+        mid_reads = block_access(mid_blocks[label]).reads
+        loads.extend(((label, k2), (label, k2 if kept is None else kept[k2]))
+                     for k2 in _load_indices(b))
+        for k2, ds in enumerate(defs):
+            k = k2 if kept is None else kept[k2]
+            if (label, k) in rewritten:
+                retry.add((label, k2))
+                reread.update(old_reads[k])
+                reread.update(mid_reads[k])
+                if old_results[no + k] != new_results[nn + k2] or \
+                        type(ob.instrs[k]) is Mov or type(b.instrs[k2]) is Mov:
+                    changed.update(ds)      # other bits, or another leader through the copy
+                else:
+                    direct.update(ds)       # another definition: its readers see it
+            elif ds and old_results[no + k] != new_results[nn + k2]:
+                changed.update(ds)
+    # a branch decided in its block: the known memory and the dominating branches follow edges
+    cmps_all = loads_all = edges_changed
+    if edges_changed:
+        _read_bits_changed(last, values, changed)
+    new_ssa, old_ssa = values.ssa, old.ssa
+    for r, ins in new_ssa.items():
+        if old_ssa.get(r) is not ins and (r not in direct or r not in old_ssa):
+            changed.add(r)
+    changed.update(r for r in old_ssa if r not in new_ssa)
+    # other reads change a register's SSA status (above) and, of one that is no SSA value,
+    # whether it may be read unwritten (its bits where no definition reaches)
+    changed.update(r for r in reread if r not in new_ssa)
+    # the sites reading a changed register, and what the rules see of the registers they
+    # write: a copy or an address step (``add`` of a literal, ``known_memory``'s walk) passes
+    # the change on as it is, another definition one level further, and rules look one level
+    # past an operand's definition (its operands' leaders, SSA status and bits)
+    reads, instr_at = values.reads, values.instr_at()
+    for r in direct.difference(changed):
+        for site in reads.get(r, ()):
+            retry.add(site)
+            kind = type(instr_at[site])
+            if kind is CondBr:
+                cmps_all = True
+            elif kind not in _PURE:
+                loads_all = True
+    level = dict.fromkeys(changed, 0)
+    work = list(changed)
+    while work:
+        r = work.pop()
+        d = level[r]
+        for site in reads.get(r, ()):
+            retry.add(site)
+            ins = instr_at[site]
+            kind = type(ins)
+            if kind is CondBr:
+                cmps_all = True
+            elif kind not in _PURE:
+                loads_all = True
+            step = d if kind is Mov or (kind is BinOp and ins.op == "add" and (
+                type(ins.a) is Imm or type(ins.b) is Imm)) else d + 1
+            if step > 1:
+                continue
+            for w in ins.defs():
+                if level.get(w, 2) > step:
+                    level[w] = step
+                    work.append(w)
+    # what a compare reads of the dominating branches (compared with the last round's when it
+    # asked them), what a load reads of the known memory (a branch or a memory access reads a
+    # changed register, or a load was rewritten: every load asked, each asking cheaply)
+    if cmps_all:
+        was = getattr(old, "_branch_facts", None)
+        if was is None or values.branch_facts().facts != was.facts:
+            retry.update(site for site, ins in instr_at.items() if type(ins) is Cmp)
+    if loads_all or any(type(old_blocks[b].instrs[k]) is Load for b, k in rewritten):
+        retry.update(site for site, _at in loads)
+    return retry
+
+
+def _load_indices(block) -> list:
+    """The indices of ``block``'s loads."""
+    return [k for k, ins in enumerate(block.instrs) if type(ins) is Load]
+
+
+def _read_bits_changed(last: _Round, values: FunctionValues, changed: set) -> None:
+    """Add to ``changed`` every register whose known bits at some read differ from ``last``'s
+    (a branch decided in its block leaves an edge out of the reaching definitions: a join at
+    its target may lose what came along it)."""
+    old = last.values
+    old_reads, new_reads = old.reaching.reads, values.reaching.reads
+    old_bits, new_bits = old.node_bits, values.node_bits
+    for b in values.fn.blocks:
+        label = b.label
+        kept = last.kept.get(label)
+        for k2 in range(len(b.instrs)):
+            regs = new_reads.get((label, k2))
+            if not regs:
+                continue
+            was = old_reads.get((label, k2 if kept is None else kept[k2]), {})
+            for r, node in regs.items():
+                o = was.get(r)
+                if o is None or old_bits[o] != new_bits[node]:
+                    changed.add(r)
 
 
 #: a function a round of ``simplify_function`` left unchanged -> (``_reads`` then, the known
