@@ -65,6 +65,20 @@ def _dominator_intervals(idom: dict, entry: str) -> tuple[dict, dict]:
     return pre, post
 
 
+class Seed(NamedTuple):
+    """What ``FunctionValues.solve`` may start from: the ``values`` (solved) of the function
+    before a round of ``simplify``, the ``sites`` (label, index) there whose instructions it
+    replaced, ``kept`` (label -> the indices left of a block that lost dead instructions) and
+    the ``registers`` given other equalities on an edge (their readers evaluate otherwise);
+    ``edges``: a branch was decided in its block (an edge left the reaching definitions: a join
+    at its target may have lost what came along it)."""
+    values: "FunctionValues"
+    sites: frozenset
+    kept: dict
+    registers: set
+    edges: bool = False
+
+
 class _Solved(NamedTuple):
     """What ``_RegisterBits`` joins a register's bits from once ``solve`` is done: the function,
     its ``defs``, ``ssa``, ``params`` and dominator-tree ``pre`` clocks (``FunctionValues``), the
@@ -455,7 +469,7 @@ class FunctionValues:
             slots.append(slot)
         return (tuple(slots),) + self._transfer_of(ins)
 
-    def solve(self) -> None:
+    def solve(self, seed: Optional["Seed"] = None) -> None:
         """The known bits of every definition (flow-sensitive: each read joins the definitions
         reaching it) and of every register (the join of its definitions): the optimistic
         fixpoint, a worklist over reads, over the blocks found executable (SCCP's executable
@@ -470,7 +484,27 @@ class FunctionValues:
         re-joining every definition); a read is evaluated again when the join it reads changes
         (before issue #28, whenever any definition reaching it changed; those evaluations,
         unchanged, also counted towards ``MAX_VISITS``). An instruction writing nothing is never
-        evaluated (its value is read by nothing) except a ``cbr``, whose edges are followed."""
+        evaluated (its value is read by nothing) except a ``cbr``, whose edges are followed.
+
+        ``seed``: this function is the last round's of ``simplify`` with some instructions
+        rewritten to equal ones and dead pure ones deleted (``Seed``); only the instructions
+        that may evaluate otherwise are solved (``_seeded``), the others keep the last round's
+        results: the same fixpoint. Solved whole when the executable blocks come out otherwise."""
+        if seed is not None and not self._solve_seeded(seed):
+            seed = None
+            self.node_bits = [None] * (len(self.reaching.defs) + len(self.reaching.operands))
+            self.bits = _RegisterBits()
+        if seed is not None:
+            return
+        self._solve(None)
+
+    def _solve_seeded(self, seed: "Seed") -> bool:
+        """``_solve`` with ``seed``; False when its executable blocks differ from the last
+        round's (nothing to keep: the caller solves afresh)."""
+        self._solve(seed)
+        return self.executable == seed.values.executable
+
+    def _solve(self, seed: Optional["Seed"]) -> None:
         g = self.reaching
         defs, users, node_bits = g.defs, g.users, self.node_bits
         fn_blocks = self.fn.blocks
@@ -531,6 +565,9 @@ class FunctionValues:
                         node_bits[m] = new
                         stack.append(m)
 
+        # (before the entry's and the edges' definitions: ``_seeded`` may start the joins over)
+        frozen = None if seed is None else self._seeded(
+            seed, offset, instrs, site_defs, writes, results, readers, users, set_def_bits)
         zero = kb.const(0)
         for i, d in enumerate(defs):
             kind = d.kind
@@ -567,6 +604,8 @@ class FunctionValues:
             while work:
                 site = work.pop()
                 pending[site] = False
+                if frozen is not None and frozen[site] and not is_cbr[site]:
+                    continue
                 if is_cbr[site]:
                     for t in self._successors(fn_blocks[site_block[site]], forced) \
                             - self.executable:
@@ -652,110 +691,119 @@ class FunctionValues:
         self.bits.filled(_Solved(self.fn, self.defs, self.ssa, self.params, self.pre, results,
                                  offset))
 
-    def solve_from(self, previous: "FunctionValues", kept: dict, rewritten: frozenset) -> bool:
-        """What ``solve`` gives, taken from ``previous`` (solved) when it still holds: this
-        function is ``previous.fn`` with the instructions at ``rewritten`` (its sites) replaced
-        by equal ones and the blocks of ``kept`` (label -> the indices left) without the pure
-        definitions nobody read (``simplify``'s round). When no block's edges or edge
-        equalities differ and each rewritten instruction evaluates, on the bits its operands
-        then have, to what the one it replaced did, every instruction reads and writes what it
-        did: the same fixpoint, each definition's result and each join the same, the same
-        executable blocks (issue #28 item 1: 140 of the 165 later rounds of ``simplify`` on
-        six csmith programs solved to the last round's results). Else False, nothing filled:
-        ``solve`` is asked. Sites ``solve`` would have compiled are evaluated as ``evaluated``
-        does without them."""
-        from pylogic.flow.reaching import _block_edges, _block_equalities
-        old_blocks = previous.fn_blocks
-        old_results, old_offset = previous.bits.fill.results, previous._site_index
-        offset, instrs, results, site_block = {}, [], [], []
-        moved = []                  # (new site, its instruction) of the rewritten ones
-        for bi, b in enumerate(self.fn.blocks):
+    def _seeded(self, seed: "Seed", offset: dict, instrs: list, site_defs: list, writes: list,
+                results: list, readers: list, users: list, set_def_bits) -> list:
+        """The sites ``_solve`` keeps (True) with the last round's results, their definitions'
+        bits set (and joined): every site but the forward cone of those that may evaluate
+        otherwise -- the rewritten ones, the readers of a register given other equalities on an
+        edge and, when an edge left the reaching definitions, every site some read of which
+        now joins other bits (``Seed``). A site outside the cone reads what it read (its
+        definitions, their results and the joins are the same), so its result is the same, and
+        the cone starts as ``solve`` starts."""
+        old = seed.values
+        old_results, old_offset = old.bits.fill.results, old._site_index
+        old_blocks = old.fn_blocks
+        at = [None] * len(instrs)       # site -> its site in the last round
+        dirty = []
+        for b in self.fn.blocks:
             label = b.label
-            ob = old_blocks.get(label)
-            if ob is None:
-                return False
-            offset[label] = first = len(instrs)
-            instrs.extend(b.instrs)
-            site_block.extend([bi] * len(b.instrs))
-            no = old_offset[label]
-            if ob is b:
-                results.extend(old_results[no:no + len(b.instrs)])
+            first, no = offset[label], old_offset[label]
+            if old_blocks[label] is b:          # the same instructions at the same places
+                at[first:first + len(b.instrs)] = range(no, no + len(b.instrs))
                 continue
-            if [t for _k, t in b.derived("_exits", _block_edges)] != \
-                    [t for _k, t in ob.derived("_exits", _block_edges)] or \
-                    _block_equalities(b) != _block_equalities(ob):
-                return False
-            ks = kept.get(label)
-            for k2, ins in enumerate(b.instrs):
-                k = k2 if ks is None else ks[k2]
-                results.append(old_results[no + k])
-                if (label, k) in rewritten:
-                    moved.append((first + k2, ins))
-        g = self.reaching
-        defs, users, node_bits = g.defs, g.users, self.node_bits
-        executable = previous.executable
-        fn_blocks = self.fn.blocks
-        zero = kb.const(0)
-        join = kb.join
-        for i, d in enumerate(defs):
-            kind = d.kind
-            if kind == "instr":
-                label, k = d.site
-                if label not in executable:
-                    continue
-                site = offset[label] + k
-                v = results[site]
-                ins = instrs[site]
-                if v is None:
-                    v = kb.UNKNOWN              # a definition ``solve`` leaves idle
-                elif type(ins) is PredDefine:
-                    v = kb.BOOL
-                elif len(block_access(fn_blocks[site_block[site]]).defs[k]) > 1:
-                    v = kb.UNKNOWN
-            else:
-                v = kb.const(d.value) if kind == "edge" else \
-                    self.entry_bits(d.reg) if d.reg in self.params else zero
-            node_bits[i] = v
-        # the joins: each definition's bits pushed into the merge nodes it reaches
-        for i in range(len(defs)):
-            if not users[i] or node_bits[i] is None:
+            kept = seed.kept.get(label)
+            for k2 in range(len(b.instrs)):
+                k = k2 if kept is None else kept[k2]
+                at[first + k2] = no + k
+                if (label, k) in seed.sites:
+                    dirty.append(first + k2)
+        reads = self.reads
+        for r in seed.registers:
+            for label, k in reads.get(r, ()):
+                dirty.append(offset[label] + k)
+        frozen = self._freeze(list(dirty), at, old_results, offset, instrs, site_defs, writes,
+                              results, readers, users, set_def_bits, old.executable)
+        if seed.edges:
+            moved = self._joins_moved(frozen, at, old, offset)
+            if moved:
+                self.node_bits[:] = [None] * len(self.node_bits)
+                frozen = self._freeze(dirty + moved, at, old_results, offset, instrs, site_defs,
+                                      writes, results, readers, users, set_def_bits,
+                                      old.executable)
+        return frozen
+
+    def _freeze(self, dirty: list, at: list, old_results: list, offset: dict, instrs: list,
+                site_defs: list, writes: list, results: list, readers: list, users: list,
+                set_def_bits, executable: set) -> list:
+        """``_seeded``'s sites kept: all but the forward cone of ``dirty`` (each site's
+        definitions, the joins they reach, their readers, ...; ``dirty`` is emptied), with the
+        last round's results (``at``: site -> its site then) and their definitions' bits set."""
+        n = len(instrs)
+        frozen = [True] * n
+        for site in range(n):
+            results[site] = old_results[at[site]]
+        seen_nodes: set = set()
+        while dirty:
+            site = dirty.pop()
+            if not frozen[site]:
                 continue
-            stack = [i]
+            frozen[site] = False
+            results[site] = None
+            stack = list(site_defs[site])
             while stack:
                 node = stack.pop()
-                val = node_bits[node]
-                for m in users[node]:
-                    old = node_bits[m]
-                    new = val if old is None else join(old, val)
-                    if new != old:
-                        node_bits[m] = new
-                        stack.append(m)
-        reads = g.reads
-        self._const_slots = {}
-        compiled: list = [None] * len(instrs)
-        for site, ins in moved:
-            label = fn_blocks[site_block[site]].label
-            how = compiled[site] = self._compile(ins, reads.get((label, site - offset[label])))
-            slots, fixed, op = how
-            ops = [node_bits[j] for j in slots]
-            if None in ops:
-                got = None
-            else:
-                got = fixed if fixed is not None else ops[0] if op is None else \
-                    kb.transfer(op, *ops)
-            if got != results[site]:
-                self.node_bits = [None] * (len(defs) + len(g.operands))
-                del self._const_slots
-                return False
-        self.executable = set(executable)
-        self._no_value_slot = self._const_slots.get(_NO_VALUE)
-        del self._const_slots
-        self._compiled, self._site_index, self._instrs = compiled, offset, instrs
-        for r in self.params:
-            self.bits[r] = self.param_bits(r)
-        self.bits.filled(_Solved(self.fn, self.defs, self.ssa, self.params, self.pre, results,
-                                 offset))
-        return True
+                if node in seen_nodes:
+                    continue
+                seen_nodes.add(node)
+                for r in readers[node]:
+                    if frozen[r]:
+                        dirty.append(r)
+                got = users[node]
+                if got:
+                    stack.extend(got)
+        for b in self.fn.blocks:
+            if b.label not in executable:
+                continue
+            first = offset[b.label]
+            for k in range(len(b.instrs)):
+                site = first + k
+                ids = site_defs[site]
+                if not ids or not frozen[site] or results[site] is None:
+                    continue
+                ins, v = instrs[site], results[site]
+                if type(ins) is PredDefine:
+                    v = kb.BOOL
+                elif len(writes[site]) > 1:
+                    v = kb.UNKNOWN
+                for i in ids:
+                    set_def_bits(i, v)
+        return frozen
+
+    def _joins_moved(self, frozen: list, at: list, old: "FunctionValues", offset: dict) -> list:
+        """The kept sites some read of which joins other bits than in the last round (its
+        reaching definitions lost an edge), numbered as ``frozen``."""
+        old_reads, new_reads = old.reaching.reads, self.reaching.reads
+        old_bits, new_bits = old.node_bits, self.node_bits
+        old_site = {}
+        for b in old.fn.blocks:
+            first = old._site_index[b.label]
+            for k in range(len(b.instrs)):
+                old_site[first + k] = (b.label, k)
+        out = []
+        for b in self.fn.blocks:
+            label, first = b.label, offset[b.label]
+            for k in range(len(b.instrs)):
+                site = first + k
+                regs = new_reads.get((label, k))
+                if not regs or not frozen[site]:
+                    continue
+                was = old_reads.get(old_site[at[site]], {})
+                for r, node in regs.items():
+                    o = was.get(r)
+                    if o is None or old_bits[o] != new_bits[node]:
+                        out.append(site)
+                        break
+        return out
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):

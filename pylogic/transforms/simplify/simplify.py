@@ -60,12 +60,14 @@ Per function, to a fixpoint:
    and ``div``/``rem`` that may fault are never deleted or moved: a bad load is a run-time error in
    the interpreter.
 
-A later round starts from the last one (``INCREMENTAL``): the known bits are taken over when
-every rewritten instruction evaluates to what it replaced and no edge changed
-(``FunctionValues.solve_from``: most later rounds), and the rules are asked again only at the
-sites where something they read may have changed (``_retry_sites``: the instructions rewritten,
-the readers of what they define, of registers whose bits, leaders or SSA status changed, and one
-level further through the SSA view); the same output as every round from scratch.
+A later round starts from the last one (``INCREMENTAL``): the known bits are solved again only
+in the forward cone of the instructions it rewrote (and of the reads whose edge equalities or
+joins changed), the other instructions keeping their results (``FunctionValues.solve`` with a
+``Seed``: 87% of the sites of the later rounds on csmith 32, 8, 30, 38); the rules are asked
+again only at the sites where something they read may have changed (``_retry_sites``: the
+instructions rewritten, the readers of what they define, of registers whose bits, leaders or
+SSA status changed, and one level further through the SSA view; elsewhere they answer as they
+did, nothing). The same output as every round from scratch.
 
 Nothing moves and no block changes (constant branches are left to ``sccp``); every rewrite
 replaces an instruction's operation by a copy, a constant or an equal operation at the same
@@ -90,7 +92,7 @@ from pylogic.collector import collector_paused
 from pylogic.flow import known_bits as kb
 from pylogic.flow.block_access import block_access, derive_access
 from pylogic.flow.branch_facts import sole_entry_edges
-from pylogic.flow.function_values import FunctionValues
+from pylogic.flow.function_values import FunctionValues, Seed
 from pylogic.flow.reaching import _block_edges, _block_equalities
 from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_bytes import readonly_contents
@@ -113,9 +115,9 @@ NEEDS = ("idom",)
 #: Most rounds (analysis + rewrites + deletion) per function.
 MAX_ROUNDS = 8
 
-#: A later round starts from the last one: the known bits taken over when they still hold
-#: (``FunctionValues.solve_from``), the rules asked only where they may answer otherwise
-#: (``_retry_sites``). False: every round from scratch (the oracle of
+#: A later round starts from the last one: the known bits solved again only where they may
+#: change (``FunctionValues.solve`` with a ``Seed``), the rules asked only where they may answer
+#: otherwise (``_retry_sites``). False: every round from scratch (the oracle of
 #: tests/transforms/simplify/test_incremental_rounds.py).
 INCREMENTAL = True
 
@@ -736,8 +738,7 @@ def simplify_function(fn: Function, idom, readonly: Optional[dict] = None,
     while rounds < MAX_ROUNDS:
         rounds += 1
         values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes, order)
-        if last is None or not values.solve_from(last.values, last.kept, last.sites):
-            values.solve()
+        values.solve(None if last is None else _seed(last, fn))
         retry = None if last is None else _retry_sites(last, values)
         sites: list = []
         fn, n = _rewrite_round(fn, values, rules, retry, sites)
@@ -781,6 +782,25 @@ class _Round:
     kept: dict
 
 
+def _seed(last: _Round, fn: Function) -> Seed:
+    """What ``fn``'s known bits may start from after ``last``'s round (``Seed``)."""
+    registers: set = set()
+    edges = False
+    old_blocks = last.values.fn_blocks
+    for b in fn.blocks:
+        ob = old_blocks[b.label]
+        if ob is b:
+            continue
+        if not edges and [t for _k, t in b.derived("_exits", _block_edges)] != \
+                [t for _k, t in ob.derived("_exits", _block_edges)]:
+            edges = True
+        eqs, old_eqs = _block_equalities(b), _block_equalities(ob)
+        if eqs != old_eqs:
+            for t in eqs.keys() | old_eqs.keys():
+                registers.update(r for r, _v in set(eqs.get(t, ())) ^ set(old_eqs.get(t, ())))
+    return Seed(last.values, last.sites, last.kept, registers, edges)
+
+
 def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
     """The sites of ``values.fn`` (the function after ``last``'s round, solved) where
     ``_rewrite`` may answer otherwise than in that round, where it gave None everywhere but at
@@ -800,7 +820,8 @@ def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
     which are no SSA value and lost or gained a read (may it be read unwritten); a site reading
     one is asked, and so is one reading what it writes (a copy or an address step, ``add`` of a
     literal as ``known_memory`` walks it, passes the change on as it is). A register defined
-    again alike (another operation, the same bits) has only its readers asked."""
+    again alike (another operation, the same bits, no copy before or after) has its readers
+    asked, through copies and address steps."""
     old = last.values
     if values.executable != old.executable:
         return None
@@ -871,14 +892,24 @@ def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
     # the change on as it is, another definition one level further, and rules look one level
     # past an operand's definition (its operands' leaders, SSA status and bits)
     reads, instr_at = values.reads, values.instr_at()
-    for r in direct.difference(changed):
-        for site in reads.get(r, ()):
+    # a register defined again alike: its readers, and through copies and address steps (which
+    # ``ssa_def``, ``reaching_def`` and ``known_memory`` follow) theirs
+    work = list(direct.difference(changed))
+    while work:
+        for site in reads.get(work.pop(), ()):
             retry.add(site)
-            kind = type(instr_at[site])
+            ins = instr_at[site]
+            kind = type(ins)
             if kind is CondBr:
                 cmps_all = True
             elif kind not in _PURE:
                 loads_all = True
+            elif kind is Mov or (kind is BinOp and ins.op == "add" and (
+                    type(ins.a) is Imm or type(ins.b) is Imm)):
+                for w in ins.defs():
+                    if w not in direct and w not in changed:
+                        direct.add(w)
+                        work.append(w)
     level = dict.fromkeys(changed, 0)
     work = list(changed)
     while work:
