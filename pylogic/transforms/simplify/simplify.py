@@ -888,30 +888,15 @@ def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
     # whether it may be read unwritten (its bits where no definition reaches)
     changed.update(r for r in reread if r not in new_ssa)
     # the sites reading a changed register, and what the rules see of the registers they
-    # write: a copy or an address step (``add`` of a literal, ``known_memory``'s walk) passes
-    # the change on as it is, another definition one level further, and rules look one level
-    # past an operand's definition (its operands' leaders, SSA status and bits)
+    # write: a copy or an address step (``add`` of a literal, which ``ssa_def``,
+    # ``reaching_def`` and ``known_memory`` follow) passes the change on as it is, another
+    # definition one level further, and rules look one level past an operand's definition (its
+    # operands' leaders, SSA status and bits); a register defined again alike starts a level on
+    # (its readers see its new definition, theirs only through copies and address steps)
     reads, instr_at = values.reads, values.instr_at()
-    # a register defined again alike: its readers, and through copies and address steps (which
-    # ``ssa_def``, ``reaching_def`` and ``known_memory`` follow) theirs
-    work = list(direct.difference(changed))
-    while work:
-        for site in reads.get(work.pop(), ()):
-            retry.add(site)
-            ins = instr_at[site]
-            kind = type(ins)
-            if kind is CondBr:
-                cmps_all = True
-            elif kind not in _PURE:
-                loads_all = True
-            elif kind is Mov or (kind is BinOp and ins.op == "add" and (
-                    type(ins.a) is Imm or type(ins.b) is Imm)):
-                for w in ins.defs():
-                    if w not in direct and w not in changed:
-                        direct.add(w)
-                        work.append(w)
-    level = dict.fromkeys(changed, 0)
-    work = list(changed)
+    level = dict.fromkeys(direct, 1)
+    level.update(dict.fromkeys(changed, 0))
+    work = list(level)
     while work:
         r = work.pop()
         d = level[r]
