@@ -49,6 +49,7 @@ from pylogic.ir.model import (BRANCHING_CLASSES, TRUE_PREDICATES, Block, Cmp, Co
                               Imm, Instr, Mov, PredDefine, Reg, branch_targets)
 
 __all__ = ["Def", "Reaching", "reaching_definitions", "number_definitions", "numbered_writes",
+           "block_equalities", "exit_targets",
            "block_writes", "block_exits",
            "read_registers", "writes_kill", "block_taken"]
 
@@ -247,6 +248,18 @@ def block_taken(block: Block) -> Optional[str]:
 
 def _taken(block: Block) -> tuple:
     return (constant_branch(block.instrs),)      # a tuple: None is "not derived yet"
+
+
+def block_equalities(block: Block) -> dict:
+    """``edge_equalities`` of ``block``'s instructions (target -> [(register, value)]), kept per
+    block object (read-only)."""
+    return block.derived("_edge_equalities", _block_equalities)
+
+
+def exit_targets(block: Block) -> list:
+    """The targets of ``block``'s exits in order (``block_exits`` before targets outside the
+    function are left out, without the instructions' indices), kept per block object."""
+    return [targets for _k, targets in block.derived("_exits", _block_edges)]
 
 
 def _block_equalities(block: Block) -> dict:

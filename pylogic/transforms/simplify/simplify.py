@@ -93,7 +93,7 @@ from pylogic.flow import known_bits as kb
 from pylogic.flow.block_access import block_access, derive_access
 from pylogic.flow.branch_facts import sole_entry_edges
 from pylogic.flow.function_values import FunctionValues, Seed
-from pylogic.flow.reaching import _block_edges, _block_equalities
+from pylogic.flow.reaching import block_equalities, exit_targets
 from pylogic.flow.known_bits import Bits
 from pylogic.flow.known_bytes import readonly_contents
 from pylogic.flow.nonzero import NonZero, nonzero_fold
@@ -738,8 +738,9 @@ def simplify_function(fn: Function, idom, readonly: Optional[dict] = None,
     while rounds < MAX_ROUNDS:
         rounds += 1
         values = FunctionValues(fn, idom, readonly, returns, defined, global_sizes, order)
-        values.solve(None if last is None else _seed(last, fn))
-        retry = None if last is None else _retry_sites(last, values)
+        seed = None if last is None else _seed(last, fn)
+        values.solve(seed)
+        retry = None if seed is None else _retry_sites(last, seed, values)
         sites: list = []
         fn, n = _rewrite_round(fn, values, rules, retry, sites)
         if not n:
@@ -791,18 +792,18 @@ def _seed(last: _Round, fn: Function) -> Seed:
         ob = old_blocks[b.label]
         if ob is b:
             continue
-        if not edges and [t for _k, t in b.derived("_exits", _block_edges)] != \
-                [t for _k, t in ob.derived("_exits", _block_edges)]:
+        if not edges and exit_targets(b) != exit_targets(ob):
             edges = True
-        eqs, old_eqs = _block_equalities(b), _block_equalities(ob)
+        eqs, old_eqs = block_equalities(b), block_equalities(ob)
         if eqs != old_eqs:
             for t in eqs.keys() | old_eqs.keys():
                 registers.update(r for r, _v in set(eqs.get(t, ())) ^ set(old_eqs.get(t, ())))
     return Seed(last.values, last.sites, last.kept, registers, edges)
 
 
-def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
-    """The sites of ``values.fn`` (the function after ``last``'s round, solved) where
+def _retry_sites(last: _Round, seed: Seed, values: FunctionValues) -> Optional[set]:
+    """The sites of ``values.fn`` (the function after ``last``'s round, ``seed`` what changed
+    in its edges, solved) where
     ``_rewrite`` may answer otherwise than in that round, where it gave None everywhere but at
     ``last.sites`` (now new instructions, asked again); None (every site) when the executable
     blocks differ.
@@ -832,7 +833,7 @@ def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
     retry: set = set()
     rewritten = last.sites
     loads: list = []                # (new site, old site) of every load
-    edges_changed = False
+    changed.update(seed.registers)  # given other values on an edge
     reread: set = set()             # registers some of whose reads were deleted or rewritten
     direct: set = set()             # registers defined again alike: their readers asked again
     for b in values.fn.blocks:
@@ -846,13 +847,6 @@ def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
                     changed.update(ds)
             loads.extend(((label, k), (label, k)) for k in _load_indices(b))
             continue
-        if not edges_changed and [t for _k, t in b.derived("_exits", _block_edges)] != \
-                [t for _k, t in ob.derived("_exits", _block_edges)]:
-            edges_changed = True        # a branch decided in its block: compare every read
-        eqs, old_eqs = _block_equalities(b), _block_equalities(ob)
-        if eqs != old_eqs:          # the registers given other values on an edge
-            for t in eqs.keys() | old_eqs.keys():
-                changed.update(r for r, _v in set(eqs.get(t, ())) ^ set(old_eqs.get(t, ())))
         kept = last.kept.get(label)
         old_reads = block_access(ob).reads
         if kept is not None:
@@ -876,8 +870,8 @@ def _retry_sites(last: _Round, values: FunctionValues) -> Optional[set]:
             elif ds and old_results[no + k] != new_results[nn + k2]:
                 changed.update(ds)
     # a branch decided in its block: the known memory and the dominating branches follow edges
-    cmps_all = loads_all = edges_changed
-    if edges_changed:
+    cmps_all = loads_all = seed.edges
+    if seed.edges:
         _read_bits_changed(last, values, changed)
     new_ssa, old_ssa = values.ssa, old.ssa
     for r, ins in new_ssa.items():

@@ -64,8 +64,8 @@ class _Engaged:
             assert fresh.executable == values.executable
             self.count["seeded"] += 1
 
-        def counted_retry(last, values):
-            got = retry(last, values)
+        def counted_retry(last, seed, values):
+            got = retry(last, seed, values)
             self.count["every site" if got is None else "some sites"] += 1
             if got is not None:
                 self.count["sites asked"] += len(got)
