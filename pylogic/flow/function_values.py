@@ -15,7 +15,7 @@ docs/pir.md (a register never written reads 0).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import NamedTuple, Optional
+from typing import Iterator, NamedTuple, Optional
 
 from pylogic.flow import known_bits as kb
 from pylogic.flow.block_access import block_access
@@ -490,19 +490,13 @@ class FunctionValues:
         rewritten to equal ones and dead pure ones deleted (``Seed``); only the instructions
         that may evaluate otherwise are solved (``_seeded``), the others keep the last round's
         results: the same fixpoint. Solved whole when the executable blocks come out otherwise."""
-        if seed is not None and not self._solve_seeded(seed):
-            seed = None
+        if seed is not None:
+            self._solve(seed)
+            if self.executable == seed.values.executable:
+                return
             self.node_bits = [None] * (len(self.reaching.defs) + len(self.reaching.operands))
             self.bits = _RegisterBits()
-        if seed is not None:
-            return
         self._solve(None)
-
-    def _solve_seeded(self, seed: "Seed") -> bool:
-        """``_solve`` with ``seed``; False when its executable blocks differ from the last
-        round's (nothing to keep: the caller solves afresh)."""
-        self._solve(seed)
-        return self.executable == seed.values.executable
 
     def _solve(self, seed: Optional["Seed"]) -> None:
         g = self.reaching
@@ -724,7 +718,8 @@ class FunctionValues:
         frozen = self._freeze(list(dirty), at, old_results, offset, instrs, site_defs, writes,
                               results, readers, users, set_def_bits, old.executable)
         if seed.edges:
-            moved = self._joins_moved(frozen, at, old, offset)
+            moved = [site for label, k, _r in self.moved_reads(old, seed.kept)
+                     if frozen[site := offset[label] + k]]
             if moved:
                 self.node_bits[:] = [None] * len(self.node_bits)
                 frozen = self._freeze(dirty + moved, at, old_results, offset, instrs, site_defs,
@@ -779,31 +774,19 @@ class FunctionValues:
                     set_def_bits(i, v)
         return frozen
 
-    def _joins_moved(self, frozen: list, at: list, old: "FunctionValues", offset: dict) -> list:
-        """The kept sites some read of which joins other bits than in the last round (its
-        reaching definitions lost an edge), numbered as ``frozen``."""
-        old_reads, new_reads = old.reaching.reads, self.reaching.reads
-        old_bits, new_bits = old.node_bits, self.node_bits
-        old_site = {}
-        for b in old.fn.blocks:
-            first = old._site_index[b.label]
-            for k in range(len(b.instrs)):
-                old_site[first + k] = (b.label, k)
-        out = []
-        for b in self.fn.blocks:
-            label, first = b.label, offset[b.label]
-            for k in range(len(b.instrs)):
-                site = first + k
-                regs = new_reads.get((label, k))
-                if not regs or not frozen[site]:
-                    continue
-                was = old_reads.get(old_site[at[site]], {})
-                for r, node in regs.items():
-                    o = was.get(r)
-                    if o is None or old_bits[o] != new_bits[node]:
-                        out.append(site)
-                        break
-        return out
+    def moved_reads(self, previous: "FunctionValues", kept: dict) -> Iterator[tuple]:
+        """``(label, index, register)`` of each read whose joined bits differ from those of the
+        same read in ``previous`` (the function before a round of ``simplify``; ``kept`` as
+        ``Seed.kept``): where a branch decided in its block took an edge out of the reaching
+        definitions, a join at its target may have lost what came along it."""
+        old_reads, old_bits, new_bits = previous.reaching.reads, previous.node_bits, self.node_bits
+        for (label, k), regs in self.reaching.reads.items():
+            ks = kept.get(label)
+            was = old_reads.get((label, k if ks is None else ks[k]), {})
+            for r, node in regs.items():
+                o = was.get(r)
+                if o is None or old_bits[o] != new_bits[node]:
+                    yield label, k, r
 
     # ------------------------------------------------------------ SSA values
     def leader(self, a):

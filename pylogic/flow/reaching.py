@@ -201,7 +201,7 @@ def numbered_writes(fn: Function, reachable: set) -> tuple[list, list, dict, dic
     for b in fn.blocks:
         if b.label not in reachable:
             continue
-        for t, eqs in b.derived("_edge_equalities", _block_equalities).items():
+        for t, eqs in block_equalities(b).items():
             ids = []
             for r, v in eqs:
                 ids.append((r, len(defs)))
@@ -263,7 +263,7 @@ def exit_targets(block: Block) -> list:
 
 
 def _block_equalities(block: Block) -> dict:
-    """``edge_equalities`` of the block's instructions, kept per block object (read-only)."""
+    """``edge_equalities`` of the block's instructions (``block_equalities`` keeps it)."""
     return edge_equalities(block.instrs)
 
 

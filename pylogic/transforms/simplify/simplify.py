@@ -829,11 +829,10 @@ def _retry_sites(last: _Round, seed: Seed, values: FunctionValues) -> Optional[s
     old_blocks, mid_blocks = old.fn_blocks, last.after.block_map()
     old_results, old_offset = old.bits.fill.results, old._site_index
     new_results, new_offset = values.bits.fill.results, values._site_index
-    changed: set = set()            # registers that may read otherwise
+    changed = set(seed.registers)   # registers that may read otherwise (edge equalities first)
     retry: set = set()
     rewritten = last.sites
     loads: list = []                # (new site, old site) of every load
-    changed.update(seed.registers)  # given other values on an edge
     reread: set = set()             # registers some of whose reads were deleted or rewritten
     direct: set = set()             # registers defined again alike: their readers asked again
     for b in values.fn.blocks:
@@ -872,7 +871,7 @@ def _retry_sites(last: _Round, seed: Seed, values: FunctionValues) -> Optional[s
     # a branch decided in its block: the known memory and the dominating branches follow edges
     cmps_all = loads_all = seed.edges
     if seed.edges:
-        _read_bits_changed(last, values, changed)
+        changed.update(r for _label, _k, r in values.moved_reads(old, last.kept))
     new_ssa, old_ssa = values.ssa, old.ssa
     for r, ins in new_ssa.items():
         if old_ssa.get(r) is not ins and (r not in direct or r not in old_ssa):
@@ -925,27 +924,6 @@ def _retry_sites(last: _Round, seed: Seed, values: FunctionValues) -> Optional[s
 def _load_indices(block) -> list:
     """The indices of ``block``'s loads."""
     return [k for k, ins in enumerate(block.instrs) if type(ins) is Load]
-
-
-def _read_bits_changed(last: _Round, values: FunctionValues, changed: set) -> None:
-    """Add to ``changed`` every register whose known bits at some read differ from ``last``'s
-    (a branch decided in its block leaves an edge out of the reaching definitions: a join at
-    its target may lose what came along it)."""
-    old = last.values
-    old_reads, new_reads = old.reaching.reads, values.reaching.reads
-    old_bits, new_bits = old.node_bits, values.node_bits
-    for b in values.fn.blocks:
-        label = b.label
-        kept = last.kept.get(label)
-        for k2 in range(len(b.instrs)):
-            regs = new_reads.get((label, k2))
-            if not regs:
-                continue
-            was = old_reads.get((label, k2 if kept is None else kept[k2]), {})
-            for r, node in regs.items():
-                o = was.get(r)
-                if o is None or old_bits[o] != new_bits[node]:
-                    changed.add(r)
 
 
 #: a function a round of ``simplify_function`` left unchanged -> (``_reads`` then, the known
