@@ -63,7 +63,7 @@ def without(source: str):
     """Switch one new correlation source off while extracting facts (an ablation)."""
     saved = (interprocedural.memory_cell_facts, interprocedural.block_constants,
              interprocedural._compare_shape, interprocedural.arithmetic_steps,
-             interprocedural.pair_facts, memory_cells.tracked_cells)
+             interprocedural.pair_facts, memory_cells._module_cells)
     if source == "cells":
         def cells_off(module, relpath, out, conds):
             fresh = {k: [] for k in out}
@@ -88,16 +88,18 @@ def without(source: str):
         whole = saved[5]
 
         def no_fields(module):
-            cells, named = whole(module)
+            cells, named, stored = whole(module)
             cells = {c: v for c, v in cells.items() if v[1] == 0}
-            return cells, {k: c for k, c in named.items() if c in cells}
-        memory_cells.tracked_cells = no_fields
+            return cells, {f: tuple((k, c) for k, c in accesses if c in cells)
+                           for f, accesses in named.items()}, \
+                {f: frozenset(c for c in mine if c in cells) for f, mine in stored.items()}
+        memory_cells._module_cells = no_fields
     try:
         yield
     finally:
         (interprocedural.memory_cell_facts, interprocedural.block_constants,
          interprocedural._compare_shape, interprocedural.arithmetic_steps,
-         interprocedural.pair_facts, memory_cells.tracked_cells) = saved
+         interprocedural.pair_facts, memory_cells._module_cells) = saved
 
 
 def measure(name: str, fuel: int) -> dict:

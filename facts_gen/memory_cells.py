@@ -67,25 +67,40 @@ def _accesses(module: Module):
     offset)]``: the kinds of those accesses; ``bad``: the globals whose address is used any
     other way (it may reach a register we do not follow: not cells). Each function's share is
     computed once per body (``_function_accesses``)."""
-    names = frozenset(g.name for g in module.globals)
+    parts = _function_parts(module)
     where: dict[tuple, tuple] = {}
+    for mine in parts.values():
+        where.update(mine[0])
+    return (where,) + _shapes(parts)
+
+
+def _function_parts(module: Module) -> dict:
+    """``{function name: _function_accesses(fn, ...)}`` of the defined functions, each kept per
+    body."""
+    names = frozenset(g.name for g in module.globals)
+    return {fn.name: _ACCESSES.get_or_compute(fn, (fn.name, names),
+                                              lambda: _function_accesses(fn, names))
+            for fn in module.defined_functions()}
+
+
+def _shapes(parts: dict) -> tuple[dict, set]:
+    """``(shapes, bad)`` of ``_accesses`` from the functions' parts."""
     shapes: dict[tuple, set] = {}
     bad: set[str] = set()
-    for fn in module.defined_functions():
-        mine = _ACCESSES.get_or_compute(fn, (fn.name, names),
-                                        lambda: _function_accesses(fn, names))
-        where.update(mine[0])
+    for mine in parts.values():
         for g_off, kinds in mine[1].items():
             shapes.setdefault(g_off, set()).update(kinds)
         bad |= mine[2]
-    return where, shapes, bad
+    return shapes, bad
 
 
 def _function_accesses(fn, names: frozenset):
-    """``_accesses`` of one function (``names``: the module's globals)."""
+    """``_accesses`` of one function (``names``: the module's globals), and the keys of its
+    accesses that are stores."""
     where: dict[tuple, tuple] = {}
     shapes: dict[tuple, set] = {}
     bad: set[str] = set()
+    stores: set[tuple] = set()
 
     def field(ins):                        # t = add @g, C (either order)
         if isinstance(ins, BinOp) and ins.op == "add" and ins.guard is None:
@@ -96,27 +111,33 @@ def _function_accesses(fn, names: frozenset):
     bound: dict[str, set] = {}             # register -> globals some `add @g, C` binds it to
     for b in fn.blocks:
         for ins in b.instrs:
-            if field(ins) is not None:
-                bound.setdefault(ins.dest, set()).add(field(ins)[0])
+            made = field(ins) if isinstance(ins, BinOp) else None
+            if made is not None:
+                bound.setdefault(ins.dest, set()).add(made[0])
+    name = fn.name
     for b in fn.blocks:
         current: dict[str, tuple] = {}
+        label = b.label
         for k, ins in enumerate(b.instrs):
-            via = None
-            if isinstance(ins, (Load, Store)) and isinstance(ins.addr, Reg) \
-                    and ins.addr.name in current and (isinstance(ins, Load) or ins.value != ins.addr):
-                via = ins.addr.name
-                where[(fn.name, b.label, k)] = current[via]
-            elif isinstance(ins, (Load, Store)) and isinstance(ins.addr, GlobalAddr) \
-                    and ins.addr.name in names and (isinstance(ins, Load) or ins.value != ins.addr):
-                where[(fn.name, b.label, k)] = (ins.addr.name, 0)
-            if (fn.name, b.label, k) in where:
-                g_off = where[(fn.name, b.label, k)]
-                kind = ("load", ins.size, ins.signed) if isinstance(ins, Load) else ("store", ins.size, None)
-                shapes.setdefault(g_off, set()).add(kind)
-            made = field(ins)
+            via = key = None               # key: this instruction's, when it accesses a global
+            if isinstance(ins, (Load, Store)) and (isinstance(ins, Load) or ins.value != ins.addr):
+                addr = ins.addr
+                if isinstance(addr, Reg) and addr.name in current:
+                    via, key = addr.name, (name, label, k)
+                    g_off = current[via]
+                elif isinstance(addr, GlobalAddr) and addr.name in names:
+                    key, g_off = (name, label, k), (addr.name, 0)
+                if key is not None:
+                    where[key] = g_off
+                    if isinstance(ins, Load):
+                        shapes.setdefault(g_off, set()).add(("load", ins.size, ins.signed))
+                    else:
+                        shapes.setdefault(g_off, set()).add(("store", ins.size, None))
+                        stores.add(key)
+            made = field(ins) if isinstance(ins, BinOp) else None
             for op in ins.uses():
                 if isinstance(op, GlobalAddr) and op.name in names and made is None and \
-                        not ((fn.name, b.label, k) in where and via is None and ins.addr == op):
+                        not (key is not None and via is None and ins.addr == op):
                     bad.add(op.name)
                 elif isinstance(op, Reg) and op.name in bound and not (via == op.name and ins.addr == op):
                     bad.update(bound[op.name])
@@ -124,7 +145,7 @@ def _function_accesses(fn, names: frozenset):
                 current.pop(r, None)
             if made is not None:
                 current[ins.dest] = made
-    return where, shapes, frozenset(bad)
+    return where, shapes, frozenset(bad), frozenset(stores)
 
 
 #: a function body's ``_function_accesses`` and a block's ``_copies_in_block``, kept by identity
@@ -135,6 +156,9 @@ _COPIES = IdentityCache(1 << 14)
 #: (``memory_cell_facts``: the module's cells, the function's own accesses of them, its
 #: callees' writes, main's initial bytes)
 _PARTS = BodyCache(1 << 12)
+#: a function's named accesses and stored cells (``_named``), by its ``_function_accesses``
+#: part and the module's cells
+_NAMED = IdentityCache(1 << 12)
 
 
 def cell_name(g: str, offset: int) -> str:
@@ -147,7 +171,17 @@ def tracked_cells(module: Module) -> tuple[dict[str, tuple], dict[tuple, str]]:
     the memory cells (module doc) and the loads and stores that name them. A global is split
     into cells at the offsets it is accessed at when those accesses never overlap; a field is a
     cell when all its loads have one size and signedness and its stores that size."""
-    where, shapes, bad = _accesses(module)
+    cells, named, _stored = _module_cells(module)
+    return cells, {key: cell for accesses in named.values() for key, cell in accesses}
+
+
+def _module_cells(module: Module) -> tuple[dict, dict, dict]:
+    """``(cells, {function: its named accesses}, {function: the cells it stores to itself})``
+    (``tracked_cells``): a function's accesses, sorted ``((function, block, index), cell)``
+    pairs, and its stores are kept per body and the module's cells (issue #28 item 1: every
+    round of icbe named each load and store of the module, 3% of the pass on csmith)."""
+    parts = _function_parts(module)
+    shapes, bad = _shapes(parts)
     sizes = {g.name: g.size for g in module.globals}
     fields: dict[str, dict] = {}
     for (g, off), kinds in shapes.items():
@@ -167,24 +201,29 @@ def tracked_cells(module: Module) -> tuple[dict[str, tuple], dict[tuple, str]]:
                 continue
             (size, signed), = loads
             cells[cell_name(g, off)] = (g, off, size, signed)
-    named = {key: cell_name(*g_off) for key, g_off in where.items() if cell_name(*g_off) in cells}
-    return cells, named
+    cell_of = tuple(sorted((g_off, cell_name(*g_off)) for g_off in shapes
+                           if cell_name(*g_off) in cells))
+    named, stored = {}, {}
+    for name, part in parts.items():
+        named[name], stored[name] = _NAMED.get_or_compute(part, lambda: _named(part, cell_of),
+                                                          cell_of)
+    return cells, named, stored
 
 
-def _writers(module: Module, named: dict) -> dict[str, set[str]]:
-    """``{function: cells it may store to, itself or through the defined functions it calls}``."""
+def _named(part: tuple, cell_of: tuple) -> tuple[tuple, frozenset]:
+    """One function's named accesses and the cells it stores to (``_module_cells``) from its
+    ``_function_accesses`` part and the module's ``(g, offset) -> cell`` pairs."""
+    cells = dict(cell_of)
+    accesses = tuple(sorted((key, cells[g_off]) for key, g_off in part[0].items()
+                            if g_off in cells))
+    return accesses, frozenset(cell for key, cell in accesses if key in part[3])
+
+
+def _writers(module: Module, stored: dict) -> dict[str, set[str]]:
+    """``{function: cells it may store to, itself or through the defined functions it calls}``
+    (``stored``: the cells each function stores to itself)."""
     defined = {fn.name: fn for fn in module.defined_functions() if fn.blocks}
-    own = {name: set() for name in defined}
-    # the named accesses that are stores (``named``: far fewer than the module's instructions,
-    # which this walked every round of icbe; issue #28 item 1), and the defined callees of every
-    # call (``Block.callees``, kept per block)
-    maps: dict = {}
-    for (name, label, k), cell in named.items():
-        blocks = maps.get(name)
-        if blocks is None:
-            blocks = maps[name] = defined[name].block_map()
-        if isinstance(blocks[label].instrs[k], Store):
-            own[name].add(cell)
+    own = {name: set(stored.get(name, ())) for name in defined}
     calls = {name: defined.keys() & fn.callees() for name, fn in defined.items()}
     changed = True
     while changed:                                   # transitive closure over the call graph
@@ -201,18 +240,15 @@ def memory_cell_facts(module: Module, relpath: str, out: dict[str, list[tuple]],
                       conds: dict[str, set[str]]) -> None:
     """Append cell and dereference facts (and the copies and assertions of cells) to ``out``;
     add each function's assertions to ``conds`` (the keys of its ``decides`` rows)."""
-    cells, named = tracked_cells(module)
-    writers = _writers(module, named)
+    cells, named, stored = _module_cells(module)
+    writers = _writers(module, stored)
     inits = {g.name: g.init for g in module.globals}
     names = tuple(sorted(cells))
-    mine_named: dict[str, list] = {}               # function -> its named accesses
-    for key, cell in named.items():
-        mine_named.setdefault(key[0], []).append((key, cell))
     for fn in module.defined_functions():
         if not fn.blocks:
             continue
         f = function_id(relpath, fn.name)
-        accesses = tuple(sorted(mine_named.get(fn.name, ())))
+        accesses = named.get(fn.name, ())
         used = {cell for _, cell in accesses}
         callees = fn.callees()
         key = (relpath, fn.name, names, accesses, tuple((x, cells[x]) for x in sorted(used)),

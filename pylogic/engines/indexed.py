@@ -65,6 +65,7 @@ class Relations:
         self.of: dict[str, list] = {}    # relation -> [(key of a row, index)]
         self.keysets: dict[tuple, set] = {}     # (rel, positions) -> the keys, without rows
         self.keys_of: dict[str, list] = {}      # relation -> [(key of a row, its keyset)]
+        self.selections: dict[tuple, list] = {}  # (rel, positions, key) -> its rows
 
     def full(self, rel: str) -> set:
         rows = self.rows.get(rel)
@@ -91,6 +92,22 @@ class Relations:
         for key, keys in self.keys_of.get(rel, ()):
             keys.update(map(key, rows))
 
+    def select(self, rel: str, positions: tuple, key) -> list:
+        """The rows of a final relation (a lower stratum's) whose values at ``positions`` are
+        ``key`` (a constant): its index's if built, else a scan, kept for the run. An atom
+        whose bound arguments are all constants, read first by a rule that runs once, looks
+        its rows up once: a scan, not an index of every row (issue #28 item 1: icbe built
+        indexes of 10,000-30,000 rows of ``_cq``, ``_cans`` and ``_cea`` for one lookup)."""
+        idx = self.indexes.get((rel, positions))
+        if idx is not None:
+            return idx.get(key, ())
+        rows = self.selections.get((rel, positions, key))
+        if rows is None:
+            of = itemgetter(*positions)
+            rows = self.selections[(rel, positions, key)] = [
+                row for row in self.full(rel) if of(row) == key]
+        return rows
+
     def projection(self, rel: str, positions: tuple):
         """The keys of ``index(rel, positions)`` (a negated atom's test, an atom that binds
         nothing): that index's if it is built, else a set of the keys alone (made in C, no lists
@@ -112,6 +129,7 @@ class Relations:
 _MAKE = {"full": lambda store, values, w: store.full(w[1]),
          "index": lambda store, values, w: store.index(w[1], w[2]),
          "projection": lambda store, values, w: store.projection(w[1], w[2]),
+         "select": lambda store, values, w: store.select(w[1], w[2], w[3]),
          "call": lambda store, values, w: values.call(w[1]),
          "pack": lambda store, values, w: values.pack,
          "unpack": lambda store, values, w: values.unpack,
@@ -503,6 +521,16 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
                 keys = code.const(("projection", atom.rel, positions))
                 code.emit(f"if {key} not in {keys}: continue")
                 row = None
+            elif positions and delta is None and not inside and code.depth == 2 and \
+                    all(isinstance(atom.args[j], (Num, Str)) for j in positions):
+                # the first loop of a rule that runs once, on constants alone: one lookup
+                # (``Relations.select``)
+                consts = tuple(wrap_const(atom.args[j].value) if isinstance(atom.args[j], Num)
+                               else code.values.intern(atom.args[j].value) for j in positions)
+                sel = code.const(("select", atom.rel, positions,
+                                  consts[0] if len(consts) == 1 else consts))
+                code.emit(f"for {row} in {sel}:")
+                code.depth += 1
             elif positions:
                 idx = code.const(("index", atom.rel, positions))
                 code.emit(f"for {row} in {idx}.get({key}, ()):")

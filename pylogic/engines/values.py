@@ -122,7 +122,16 @@ class Values:
         if not convert or not rows:
             return rows
         columns = list(zip(*rows))
+        number = self.number
         for i, fn in convert.items():
+            if kinds[i] == "symbol":
+                # the new symbols interned in order of first use, then every value looked up
+                # in C (issue #28 item 1: a test and a lookup per value in Python were 5% of
+                # icbe's engine calls on csmith)
+                for v in [v for v in dict.fromkeys(columns[i]) if v not in number]:
+                    self.intern(v)
+                columns[i] = list(map(number.__getitem__, columns[i]))
+                continue
             cache: dict = {}
             columns[i] = [cache[v] if v in cache else cache.setdefault(v, fn(v))
                           for v in columns[i]]
@@ -142,7 +151,8 @@ class Values:
             return rows
         columns = list(zip(*rows))
         for i in cols:
-            columns[i] = [self.value(v, kinds[i]) for v in columns[i]]
+            columns[i] = list(map(self.names.__getitem__, columns[i])) if kinds[i] == "symbol" \
+                else [self.value(v, kinds[i]) for v in columns[i]]
         return list(zip(*columns))
 
     def value(self, v: int, kind: str):

@@ -228,13 +228,28 @@ def test_a_projection_alone_is_a_set_of_keys_kept_up_to_date():
     assert 8 in idx and (4, "d") in keys and store.projection("r", (2,)) == idx.keys()
 
 
+def test_a_selection_by_constants_is_a_scan_kept_for_the_run():
+    # a rule that runs once reads the rows of a final relation with constant keys once: a scan
+    # (kept: every such rule of the run shares it), or the index when one is built already
+    store = indexed.Relations(lambda rel: [(1, "a", 5), (2, "b", 5), (3, "a", 6)])
+    rows = store.select("r", (2,), 5)
+    assert sorted(rows) == [(1, "a", 5), (2, "b", 5)] and ("r", (2,)) not in store.indexes
+    assert store.select("r", (2,), 5) is rows and store.select("r", (1, 2), ("a", 6)) == [(3, "a", 6)]
+    assert store.select("r", (2,), 7) == []
+    store.index("r", (1,))
+    assert sorted(store.select("r", (1,), "a")) == [(1, "a", 5), (3, "a", 6)]
+
+
 def test_atoms_are_joined_most_bound_first(tmp_path, monkeypatch):
     # pre.dl's _pre_kill_at as written joins every load with every clobber of its function
     # before the test of root(f, e, "*"); bound first, the constant's index is read first and
-    # load(f, e) is a membership test (indexed._most_bound)
+    # load(f, e) is a membership test (indexed._most_bound); the rule runs once, so the
+    # constant's rows are selected by a scan, not an index (Relations.select)
     program = _program(tmp_path, "kills.dl", KILLS)
     built = _recorded(monkeypatch, indexed.Relations, "index",
                       lambda rel, positions: (rel, positions))
+    selected = _recorded(monkeypatch, indexed.Relations, "select",
+                         lambda rel, positions, key: (rel, positions))
     loads = [("f", f"e{n}") for n in range(20)]
     facts = {"load": loads, "clobber": [("f", f"i{n}") for n in range(20)],
              "root": [("f", "e3", "*"), ("f", "e4", "@g")],
@@ -242,5 +257,5 @@ def test_atoms_are_joined_most_bound_first(tmp_path, monkeypatch):
     got = run_checked(program, None, "python", facts=facts)
     assert got == run_checked(program, None, "clingo", facts=facts)
     assert got["kill"] == [("f", "e3", n) for n in range(20)]
-    assert ("root", (2,)) in built
+    assert selected == [("root", (2,))] and ("root", (2,)) not in built
     assert not any(rel == "load" for rel, _ in built)
