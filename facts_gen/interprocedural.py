@@ -337,9 +337,9 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     decided = _DECIDED if len(_DECIDED) < DECIDED_KEPT else _DECIDED.clear() or _DECIDED
     readable = readable_queries({r: out[r][start[r]:] for r in READ_RELATIONS},
                                 parameter_positions(module, relpath))
-    # the queries by their text in the facts: a function's near queries are found from its
-    # readable ones (issue #28 item 1: a test of every query of the module per function and
-    # round was 3% of icbe on csmith)
+    # the queries by their text in the facts, made once: a function's near queries are the
+    # readable ones among them (issue #28 item 1: the text of every query of the module made
+    # per function and round)
     by_text: dict[tuple, list] = {}
     for q in queries.union(*extra.values()):
         by_text.setdefault((q[0], str(q[1])), []).append(q)
@@ -352,8 +352,9 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
         around = neighbours.get(f, {f})
         sets = [extra[g] for g in around | {f} if g in extra]
         sets += [queries] if small else [own[g] for g in around if g in own]
-        near = frozenset(q for text in readable.get(f, ()) for q in by_text.get(text, ())
-                         if any(q in qs for qs in sets))
+        can = readable.get(f, ())
+        near = frozenset(q for text, qs in by_text.items() if text in can for q in qs
+                         if any(q in s for s in sets)) if can else frozenset()
         for cond in sorted(mine):
             if cond.startswith("eq "):
                 out["const_cond"].append((f, cond[3:], cond))
