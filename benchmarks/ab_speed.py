@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 
-from benchmarks.common import host_python_seconds
+from benchmarks.common import command_line, host_python_seconds
 from benchmarks.corpus import DEFAULT_WORKDIR, csmith_program
 
 #: The worker, run by each tree's Python with that tree first on ``sys.path``: it warms up as the
@@ -175,7 +175,7 @@ def main(argv=None) -> int:
     print(f"host: a 10^7-iteration Python loop took {host[0]} s before and {host[1]} s after")
     if args.out:
         with open(args.out, "w") as f:
-            json.dump(got, f, indent=1)
+            json.dump({"command": command_line("benchmarks.ab_speed"), **got}, f, indent=1)
     return 0
 
 
