@@ -161,7 +161,8 @@ def _function_part(fn: Function, relpath: str, defined: frozenset) -> _FunctionP
     merged = _read_beyond_its_branch(fn)
     arith = [(f, instr_id(label, k), v, a, step) for label, k, v, a, step in _arithmetic_steps(fn)]
     for b in fn.blocks:
-        tag = (f, relpath, b.callees() & defined, b.derived("_compare_dests", _compare_dests) & merged)
+        tag = (f, relpath, b.callees() & defined,
+               b.derived("_compare_dests", _compare_dests) & merged)
         part = _BLOCK_PARTS.get(b, tag)
         if part is None:
             part = _BLOCK_PARTS.put(b, _block_part(b, f, relpath, tag[2], tag[3]), tag)

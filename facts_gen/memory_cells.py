@@ -60,20 +60,6 @@ def _range(size: int, signed: bool) -> str:
     return f"range 0 {(1 << (8 * size)) - 1}"
 
 
-def _accesses(module: Module):
-    """``(where, shapes, bad)``: ``where[(function, block, index)] = (g, offset)`` for each load
-    or store of a global g's bytes at a constant offset -- through ``@g`` itself, or through a
-    register ``t = add @g, C`` of the same block (not redefined in between); ``shapes[(g,
-    offset)]``: the kinds of those accesses; ``bad``: the globals whose address is used any
-    other way (it may reach a register we do not follow: not cells). Each function's share is
-    computed once per body (``_function_accesses``)."""
-    parts = _function_parts(module)
-    where: dict[tuple, tuple] = {}
-    for mine in parts.values():
-        where.update(mine[0])
-    return (where,) + _shapes(parts)
-
-
 def _function_parts(module: Module) -> dict:
     """``{function name: _function_accesses(fn, ...)}`` of the defined functions, each kept per
     body."""
@@ -84,7 +70,7 @@ def _function_parts(module: Module) -> dict:
 
 
 def _shapes(parts: dict) -> tuple[dict, set]:
-    """``(shapes, bad)`` of ``_accesses`` from the functions' parts."""
+    """The module's ``(shapes, bad)`` (``_function_accesses``) from its functions' parts."""
     shapes: dict[tuple, set] = {}
     bad: set[str] = set()
     for mine in parts.values():
@@ -95,8 +81,12 @@ def _shapes(parts: dict) -> tuple[dict, set]:
 
 
 def _function_accesses(fn, names: frozenset):
-    """``_accesses`` of one function (``names``: the module's globals), and the keys of its
-    accesses that are stores."""
+    """``(where, shapes, bad, stores)`` of one function (``names``: the module's globals):
+    ``where[(function, block, index)] = (g, offset)`` for each load or store of a global g's
+    bytes at a constant offset -- through ``@g`` itself, or through a register ``t = add @g, C``
+    of the same block (not redefined in between); ``shapes[(g, offset)]``: the kinds of those
+    accesses; ``bad``: the globals whose address is used any other way (it may reach a register
+    we do not follow: not cells); ``stores``: the keys of ``where`` that are stores."""
     where: dict[tuple, tuple] = {}
     shapes: dict[tuple, set] = {}
     bad: set[str] = set()
@@ -179,7 +169,7 @@ def _module_cells(module: Module) -> tuple[dict, dict, dict]:
     """``(cells, {function: its named accesses}, {function: the cells it stores to itself})``
     (``tracked_cells``): a function's accesses, sorted ``((function, block, index), cell)``
     pairs, and its stores are kept per body and the module's cells (issue #28 item 1: every
-    round of icbe named each load and store of the module, 3% of the pass on csmith)."""
+    round of icbe named every load and store of the module again)."""
     parts = _function_parts(module)
     shapes, bad = _shapes(parts)
     sizes = {g.name: g.size for g in module.globals}
