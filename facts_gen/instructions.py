@@ -5,7 +5,6 @@ from __future__ import annotations
 from pylogic.ir.model import (BRANCHING, Alloca, Call, Cmp, Function, GlobalAddr, Imm, Load,
                               PredDefine, Reg, Store, branch_targets)
 from facts_gen.naming import instr_id
-from pylogic.identity_cache import IdentityCache
 
 #: Relations this module writes (datalog/schema.dl, "Instructions, operands, defs and uses").
 RELATIONS = ("param", "instr", "block_size", "guard", "def", "use", "operand", "compare", "pdefine",
@@ -37,79 +36,56 @@ _TRAITS: dict[type, tuple] = {}
 
 
 def instruction_facts(f: str, fn: Function, out: dict[str, list[tuple]]) -> None:
-    """Append the instruction relations of one defined function to ``out``: each block's rows
-    are kept per block object and function id (``_BLOCK_ROWS``): an iterated pass's rounds
-    (icbe) change a few blocks of the functions they rewrite and keep the others, and every
-    row of a block names it alone (issue #28 item 1: 61% of the instructions of the functions
-    icbe's later rounds extracted again, on csmith 23, 30, 44, 42, were in blocks it kept)."""
+    """Append the instruction relations of one defined function to ``out``."""
     out["param"].extend((f, k, p) for k, p in enumerate(fn.params))
-    out["block_size"].extend((f, b.label, len(b.instrs)) for b in fn.blocks)
-    for b in fn.blocks:
-        rows = _BLOCK_ROWS.get(b, f)
-        if rows is None:
-            rows = _BLOCK_ROWS.put(b, _block_rows(f, b), f)
-        for name, got in rows:
-            out[name].extend(got)
-
-
-#: a block's rows of the instruction relations, by block object and function id
-_BLOCK_ROWS = IdentityCache(1 << 13)
-#: the relations ``_block_rows`` writes, in the order ``instruction_facts`` extends them
-_BLOCK_RELATIONS = ("instr", "guard", "def", "use", "operand", "branch", "compare", "pdefine",
-                    "call", "memory", "annotation")
-
-
-def _block_rows(f: str, b) -> tuple:
-    """``((relation, rows), ...)`` of block ``b`` of function ``f``: the rows of its
-    annotations and instructions, the relations without rows left out."""
-    out: dict[str, list] = {name: [] for name in _BLOCK_RELATIONS}
     # each relation's append and each class's traits looked up once (#32: 4% of analyze)
     instr, guard, def_, use = (out[n].append for n in ("instr", "guard", "def", "use"))
     operand, branch, compare = (out[n].append for n in ("operand", "branch", "compare"))
     call, memory, annotation = out["call"].append, out["memory"].append, out["annotation"]
     traits = _TRAITS
-    label = b.label
-    if b.annotations:
-        annotation.extend((f, label, k, v) for k, v in b.annotations)
-    for idx, ins in enumerate(b.instrs):
-        i = instr_id(label, idx)
-        instr((f, i, label, idx, ins.opcode))
-        if ins.guard is not None:
-            guard((f, i, ins.guard))
-        for r in ins.defs():
-            def_((f, i, r))
-        for pos, op in enumerate(ins.uses()):
-            if type(op) is Reg:
-                operand((f, i, pos, "reg", op.name))
-                use((f, i, op.name))
-                continue
-            kind, text = operand_kind(op)
-            operand((f, i, pos, kind, text))
-            if kind == "reg":
-                use((f, i, text))
-        cls = type(ins)
-        got = traits.get(cls)
-        if got is None:
-            got = traits[cls] = _traits(cls)
-        targets, compares, last = got
-        if targets:
-            for t in branch_targets(ins):
-                branch((f, i, t))
-        if compares:
-            compare((f, i, ins.rel))
-        if last is None:
-            pass
-        elif last == "pdefine":
-            out["pdefine"].extend((f, i, slot, d.name, d.dtype)
-                                  for slot, d in enumerate(ins.dests))
-        elif last == "call":
-            call((f, i, ins.callee))
-        elif last == "load":
-            memory((f, i, "load", ins.size, "s" if ins.signed else "u"))
-        elif last == "store":
-            memory((f, i, "store", ins.size, "-"))
-        else:
-            memory((f, i, "alloca", 0, "-"))
-        if ins.annotations:
-            annotation.extend((f, i, k, v) for k, v in ins.annotations)
-    return tuple((name, rows) for name, rows in out.items() if rows)
+    out["block_size"].extend((f, b.label, len(b.instrs)) for b in fn.blocks)
+    for b in fn.blocks:
+        label = b.label
+        if b.annotations:
+            annotation.extend((f, label, k, v) for k, v in b.annotations)
+        for idx, ins in enumerate(b.instrs):
+            i = instr_id(label, idx)
+            instr((f, i, label, idx, ins.opcode))
+            if ins.guard is not None:
+                guard((f, i, ins.guard))
+            for r in ins.defs():
+                def_((f, i, r))
+            for pos, op in enumerate(ins.uses()):
+                if type(op) is Reg:
+                    operand((f, i, pos, "reg", op.name))
+                    use((f, i, op.name))
+                    continue
+                kind, text = operand_kind(op)
+                operand((f, i, pos, kind, text))
+                if kind == "reg":
+                    use((f, i, text))
+            cls = type(ins)
+            got = traits.get(cls)
+            if got is None:
+                got = traits[cls] = _traits(cls)
+            targets, compares, last = got
+            if targets:
+                for t in branch_targets(ins):
+                    branch((f, i, t))
+            if compares:
+                compare((f, i, ins.rel))
+            if last is None:
+                pass
+            elif last == "pdefine":
+                out["pdefine"].extend((f, i, slot, d.name, d.dtype)
+                                      for slot, d in enumerate(ins.dests))
+            elif last == "call":
+                call((f, i, ins.callee))
+            elif last == "load":
+                memory((f, i, "load", ins.size, "s" if ins.signed else "u"))
+            elif last == "store":
+                memory((f, i, "store", ins.size, "-"))
+            else:
+                memory((f, i, "alloca", 0, "-"))
+            if ins.annotations:
+                annotation.extend((f, i, k, v) for k, v in ins.annotations)

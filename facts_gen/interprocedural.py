@@ -150,10 +150,7 @@ class _FunctionPart:
 
 def _function_part(fn: Function, relpath: str, defined: frozenset) -> _FunctionPart:
     """The ``_FunctionPart`` of ``fn`` of file ``relpath`` (``defined``: the names of the
-    module's defined functions, the callees whose calls are call sites): its blocks' parts
-    (``_block_part``, kept per block object and what else they read: an iterated pass's rounds
-    change a few blocks of the functions they rewrite, issue #28 item 1), in block order, then
-    its pair relations."""
+    module's defined functions, the callees whose calls are call sites)."""
     f = function_id(relpath, fn.name)
     out: dict[str, list[tuple]] = {r: [] for r in _PART_RELATIONS}
     mine = {"eq 0"}                                # a register never written reads 0 (docs/pir.md)
@@ -161,97 +158,66 @@ def _function_part(fn: Function, relpath: str, defined: frozenset) -> _FunctionP
     merged = _read_beyond_its_branch(fn)
     arith = [(f, instr_id(label, k), v, a, step) for label, k, v, a, step in _arithmetic_steps(fn)]
     for b in fn.blocks:
-        tag = (f, relpath, b.callees() & defined,
-               b.derived("_compare_dests", _compare_dests) & merged)
-        part = _BLOCK_PARTS.get(b, tag)
-        if part is None:
-            part = _BLOCK_PARTS.put(b, _block_part(b, f, relpath, tag[2], tag[3]), tag)
-        rows, b_mine, b_callees, b_queries, b_compares, b_asserts = part
-        for name, got in rows:
-            out[name].extend(got)
-        mine |= b_mine
-        callees.extend(b_callees)
-        queries |= b_queries
-        compares.extend(b_compares)
-        asserts.extend(b_asserts)
+        folded = _FOLDED.get_or_compute(b, lambda: block_constants(b))   # (source 1)
+        for k, ins in enumerate(b.instrs):
+            i = instr_id(b.label, k)
+            if isinstance(ins, Call):
+                if ins.callee in defined and ins.guard is None:   # (only these args are read)
+                    mine.update(f"eq {a.value}" for a in ins.args if isinstance(a, Imm))
+                    callees.append(ins.callee)
+                    out["call_target"].append((f, i, function_id(relpath, ins.callee)))
+                    for pos, a in enumerate(ins.args):
+                        kind, text = _operand(a)
+                        out["call_arg"].append((f, i, pos, kind, text))
+                    if ins.dest is not None:
+                        out["call_result"].append((f, i, ins.dest))
+                    out["call_continuation"].extend(   # exit splitting (docs/pir.md)
+                        (f, i, e, t) for e, t in enumerate(ins.continuations))
+            elif isinstance(ins, Ret) and ins.guard is None:
+                kind, text = _operand(ins.value) if ins.value is not None else ("const", "0")
+                out["return_value"].append((f, i, kind, text))
+                out["return_exit"].append((f, i, ins.exit))
+                if kind == "const":
+                    mine.add(f"eq {text}")
+            elif isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Reg):
+                out["copy"].append((f, i, ins.dest, ins.src.name))
+            if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Imm):
+                out["const_assign"].append((f, i, ins.dest, str(ins.src.value)))
+            rng = f"eq {folded[k]}" if k in folded else _range_of(ins)
+            if isinstance(ins, Cmp) and k not in folded and ins.guard is None:
+                shape = _compare_shape(ins)
+                if shape is not None and shape[0] != ins.dest and ins.dest in merged:
+                    compares.append((f, i, ins.dest) + shape)
+            if rng is not None:                   # kept below if a query can meet it
+                asserts.append((f, i, ins.defs()[0], rng))
+            if isinstance(ins, CondBr):
+                cond = _branch_condition(b, k)
+                if cond is None:
+                    continue
+                v, rel, c = cond
+                queries.add((rel, c))
+                out["branch_compare"].append((f, i, v, rel, str(c)))
+                if ins.if_true == ins.if_false:
+                    continue
+                r = ins.cond.name
+                for target, rel2 in ((ins.if_true, rel), (ins.if_false, NEGATED[rel])):
+                    out["assert_edge"].append((f, b.label, target, v, f"{rel2} {c}"))
+                    mine.add(f"{rel2} {c}")
+                    if r != v:
+                        z = "ne 0" if target == ins.if_true else "eq 0"
+                        out["assert_edge"].append((f, b.label, target, r, z))
+                        mine.add(z)
+                        queries.add(("ne", 0))
     pair_facts(f, fn, out, out["copy"])                 # queries (v rel w): pair_queries.py
     return _FunctionPart({r: rows for r, rows in out.items() if rows}, frozenset(mine),
                          tuple(callees), frozenset(queries), tuple(compares), tuple(arith),
                          tuple(asserts))
 
 
-def _compare_dests(b) -> frozenset:
-    """The registers the compares of block ``b`` write (``_block_part`` reads whether each is
-    read beyond its branch)."""
-    return frozenset(ins.dest for ins in b.instrs if isinstance(ins, Cmp))
-
-
-def _block_part(b, f: str, relpath: str, defined: frozenset, merged: frozenset) -> tuple:
-    """One block's share of ``_function_part`` (``defined``: the defined callees of its calls;
-    ``merged``: its compares' registers read beyond their branch): ``((relation, rows), ...)``,
-    then its assertions, callees, queries, compare shapes and assertion candidates."""
-    out: dict[str, list[tuple]] = {r: [] for r in _BLOCK_PART_RELATIONS}
-    mine: set = set()
-    callees, queries, compares, asserts = [], set(), [], []
-    folded = _FOLDED.get_or_compute(b, lambda: block_constants(b))   # (source 1)
-    for k, ins in enumerate(b.instrs):
-        i = instr_id(b.label, k)
-        if isinstance(ins, Call):
-            if ins.callee in defined and ins.guard is None:   # (only these args are read)
-                mine.update(f"eq {a.value}" for a in ins.args if isinstance(a, Imm))
-                callees.append(ins.callee)
-                out["call_target"].append((f, i, function_id(relpath, ins.callee)))
-                for pos, a in enumerate(ins.args):
-                    kind, text = _operand(a)
-                    out["call_arg"].append((f, i, pos, kind, text))
-                if ins.dest is not None:
-                    out["call_result"].append((f, i, ins.dest))
-                out["call_continuation"].extend(   # exit splitting (docs/pir.md)
-                    (f, i, e, t) for e, t in enumerate(ins.continuations))
-        elif isinstance(ins, Ret) and ins.guard is None:
-            kind, text = _operand(ins.value) if ins.value is not None else ("const", "0")
-            out["return_value"].append((f, i, kind, text))
-            out["return_exit"].append((f, i, ins.exit))
-            if kind == "const":
-                mine.add(f"eq {text}")
-        elif isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Reg):
-            out["copy"].append((f, i, ins.dest, ins.src.name))
-        if isinstance(ins, Mov) and ins.guard is None and isinstance(ins.src, Imm):
-            out["const_assign"].append((f, i, ins.dest, str(ins.src.value)))
-        rng = f"eq {folded[k]}" if k in folded else _range_of(ins)
-        if isinstance(ins, Cmp) and k not in folded and ins.guard is None:
-            shape = _compare_shape(ins)
-            if shape is not None and shape[0] != ins.dest and ins.dest in merged:
-                compares.append((f, i, ins.dest) + shape)
-        if rng is not None:                   # kept below if a query can meet it
-            asserts.append((f, i, ins.defs()[0], rng))
-        if isinstance(ins, CondBr):
-            cond = _branch_condition(b, k)
-            if cond is None:
-                continue
-            v, rel, c = cond
-            queries.add((rel, c))
-            out["branch_compare"].append((f, i, v, rel, str(c)))
-            if ins.if_true == ins.if_false:
-                continue
-            r = ins.cond.name
-            for target, rel2 in ((ins.if_true, rel), (ins.if_false, NEGATED[rel])):
-                out["assert_edge"].append((f, b.label, target, v, f"{rel2} {c}"))
-                mine.add(f"{rel2} {c}")
-                if r != v:
-                    z = "ne 0" if target == ins.if_true else "eq 0"
-                    out["assert_edge"].append((f, b.label, target, r, z))
-                    mine.add(z)
-                    queries.add(("ne", 0))
-    return (tuple((name, rows) for name, rows in out.items() if rows), frozenset(mine),
-            tuple(callees), frozenset(queries), tuple(compares), tuple(asserts))
-
-
-#: the relations ``_block_part`` writes, and those ``_function_part`` writes
-_BLOCK_PART_RELATIONS = ("call_target", "call_arg", "call_result", "call_continuation",
-                         "return_value", "return_exit", "copy", "const_assign", "branch_compare",
-                         "assert_edge")
-_PART_RELATIONS = _BLOCK_PART_RELATIONS + PAIR_RELATIONS
+#: the relations ``_function_part`` writes
+_PART_RELATIONS = ("call_target", "call_arg", "call_result", "call_continuation", "return_value",
+                   "return_exit", "copy", "const_assign", "branch_compare", "assert_edge") \
+    + PAIR_RELATIONS
 
 
 def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tuple]]) -> None:
@@ -381,9 +347,6 @@ _DECIDED: dict = {}
 DECIDED_KEPT = 1 << 12
 _STEPS = BodyCache(1 << 12)
 _PARTS = BodyCache(1 << 12)
-#: a block's share of its function's part (``_block_part``), by block object and what else it
-#: reads
-_BLOCK_PARTS = IdentityCache(1 << 13)
 
 
 def _arithmetic_steps(fn: Function) -> list[tuple]:

@@ -1,6 +1,5 @@
 """The facts of a module are the same whether the per-body caches (``identity_cache.BodyCache``:
-body facts, interprocedural parts, memory-cell accesses, block copies, decisions) and the
-per-block ones (a block's instruction rows and interprocedural part) are warm from
+body facts, interprocedural parts, memory-cell accesses, block copies, decisions) are warm from
 earlier modules or cold: the rounds of an iterated pass, edited at random (cloned callees among
 the edits, so the module's defined functions change under an unchanged body), extracted in turn
 with the caches kept, against an extraction with every cache emptied first (issue #28 item 1).
@@ -14,7 +13,6 @@ import random
 import pytest
 
 import facts_gen.extract as extract
-import facts_gen.instructions as instructions
 import facts_gen.interprocedural as interprocedural
 import facts_gen.memory_cells as memory_cells
 from facts_gen.extract import DEFAULT_FAMILIES, extract_module
@@ -26,10 +24,9 @@ from tests.datalog.correlation_oracle import random_module
 
 def _cold(module) -> dict:
     """The facts with every cache emptied first."""
-    for cache in (extract._BODY_ROWS, instructions._BLOCK_ROWS, interprocedural._PARTS,
-                  interprocedural._BLOCK_PARTS, interprocedural._STEPS, interprocedural._FOLDED,
-                  memory_cells._ACCESSES, memory_cells._COPIES, memory_cells._PARTS,
-                  memory_cells._NAMED, interprocedural._DECIDED):
+    for cache in (extract._BODY_ROWS, interprocedural._PARTS,
+                  interprocedural._STEPS, interprocedural._FOLDED, memory_cells._ACCESSES,
+                  memory_cells._COPIES, memory_cells._PARTS, interprocedural._DECIDED):
         cache.clear()
     return extract_module(module, "t.pir", families=DEFAULT_FAMILIES)
 
