@@ -187,10 +187,8 @@ class _Code:
             if t.name not in self.env:
                 raise Unsupported(f"variable {t.name} used before it is bound")
             return self.env[t.name]
-        if isinstance(t, Num):
-            return str(wrap_const(t.value))
-        if isinstance(t, Str):
-            return str(self.values.intern(t.value))
+        if isinstance(t, (Num, Str)):
+            return str(self.constant(t))
         if isinstance(t, BinOp):
             if t.op in SIGNATURES:
                 return self.call(t.op, (t.left, t.right))
@@ -228,6 +226,10 @@ class _Code:
             pack = self.const(("pack",))
             return f"{pack}(({record_tag(t)!r}, {''.join(self.term(a) + ', ' for a in t.args)}))"
         raise Unsupported(f"term {type(t).__name__}")
+
+    def constant(self, t) -> int:
+        """The stored value of the constant ``t`` (a ``Num`` or a ``Str``)."""
+        return wrap_const(t.value) if isinstance(t, Num) else self.values.intern(t.value)
 
     def match(self, value: str, pat, later: list) -> None:
         """Match the Python value ``value`` against ``pat`` (``to_sql._Scope.match``)."""
@@ -525,8 +527,7 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
                     all(isinstance(atom.args[j], (Num, Str)) for j in positions):
                 # the first loop of a rule that runs once, on constants alone: one lookup
                 # (``Relations.select``)
-                consts = tuple(wrap_const(atom.args[j].value) if isinstance(atom.args[j], Num)
-                               else code.values.intern(atom.args[j].value) for j in positions)
+                consts = tuple(code.constant(atom.args[j]) for j in positions)
                 sel = code.const(("select", atom.rel, positions,
                                   consts[0] if len(consts) == 1 else consts))
                 code.emit(f"for {row} in {sel}:")

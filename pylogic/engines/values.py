@@ -115,7 +115,7 @@ class Values:
     def encode(self, kinds: tuple, rows: list) -> list:
         """``rows`` of a facts file as stored: symbols interned, unsigned biased, enumeration
         ADT values (``$Mon``) packed."""
-        convert = {i: self.intern if k == "symbol" else to_clingo if k == "unsigned" else
+        convert = {i: None if k == "symbol" else to_clingo if k == "unsigned" else
                    floats.parse if k == "float" else
                    (lambda v, k=k: record_text.parse(v, k, self.types, self._leaf, self._node))
                    for i, k in enumerate(kinds) if k != "number"}
@@ -124,7 +124,7 @@ class Values:
         columns = list(zip(*rows))
         number = self.number
         for i, fn in convert.items():
-            if kinds[i] == "symbol":
+            if fn is None:          # a symbol column
                 # the new symbols interned in order of first use, then every value looked up
                 # in C (issue #28 item 1: a test and a lookup per value in Python were 5% of
                 # icbe's engine calls on csmith)
