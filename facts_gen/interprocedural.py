@@ -220,6 +220,17 @@ _PART_RELATIONS = ("call_target", "call_arg", "call_result", "call_continuation"
     + PAIR_RELATIONS
 
 
+#: module -> whether its ``decides`` table holds every query of the module (``DECIDES_LIMIT``)
+_COMPLETE = IdentityCache(16)
+
+
+def decisions_complete(module: Module) -> bool:
+    """Whether the last ``interprocedural_facts`` of ``module`` decided every query of the
+    module in every function (else, over ``DECIDES_LIMIT``, a function got only the queries of
+    itself, its callers and callees; False when its facts were not extracted)."""
+    return _COMPLETE.get(module) is True
+
+
 def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tuple]]) -> None:
     """Append the interprocedural and correlation relations of ``module`` to ``out``."""
     defined = {fn.name: fn for fn in module.defined_functions() if fn.blocks}
@@ -296,7 +307,8 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     # Decisions are made for every query of the module; when that table would exceed
     # DECIDES_LIMIT pairs, a function gets only the queries of itself, its callers and callees
     # (fewer decisions: farther queries become UNDEF there, never a wrong answer).
-    small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
+    small = _COMPLETE.put(module, sum(len(m) for m in conds.values()) * len(queries)
+                          <= DECIDES_LIMIT)
     # a function's rows for one assertion depend only on it and the queries near: most functions
     # share both (every query of the module), so each pair is decided once (issue #28 item 1:
     # the queries sorted again per function and assertion were a third of these facts); kept

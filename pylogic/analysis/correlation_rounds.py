@@ -32,6 +32,24 @@ fresh, from current facts. A summary
 instance asked by a kept branch (transitively) lies in that branch's reads, so it is unchanged
 too and keeps its rows. The rows handed to the pass are the whole facts, the fresh rows and the
 kept ones: the rows a whole-module run would give, in the same (sorted) order.
+
+Settled branches (``narrowing``: icbe's rounds). A branch none of whose paths gave TRUE or FALSE
+(no such ``correlation`` row: every answer found anywhere on its walk flows back to the branch,
+so none of its edges, calls or exits is decided either) stays so after a round that only
+narrows paths: threading splits the paths into a branch among copies of the same instructions
+and drops the infeasible ones (a decided ``cbr`` is a ``br``), entry and exit splitting give a
+callee's clone a subset of its callers or its returns, a dropped function has no caller. Each
+path of the new module runs the instructions of a path of the old one, and what decides a query
+on a path -- its constants, assertions, rewrites, summaries and crossings -- is read along the
+path; so an answer set can only lose members. Three inputs are not read along a path, and the
+round must not have widened them: the memory cells (a global becomes a cell when a function
+taking its address is dropped), the ``decides`` table (complete, every query of the module,
+unless ``DECIDES_LIMIT`` cut it: ``decisions_complete``) and the window (``correlation_window``
+bounds the reverse-postorder ranks a walk visits, and copies shift ranks). When the last round's
+were whole (table complete, no function wider than its window) and no cell is new, a settled
+branch is not asked again and gets no rows (a pass acts on none of its rows: they decide
+nothing); else every settled branch is asked again. A settled branch is never kept for its
+reads (what it read rounds ago is not what it would read now).
 """
 from __future__ import annotations
 
@@ -40,7 +58,8 @@ from operator import itemgetter
 from typing import Optional, Sequence
 
 from facts_gen.extract import MODULE_RELATIONS, RELATIONS, families_for
-from facts_gen.interprocedural import READ_RELATIONS, parameter_positions, readable_queries
+from facts_gen.interprocedural import (READ_RELATIONS, decisions_complete, parameter_positions,
+                                       readable_queries)
 from facts_gen.naming import escape_field
 from pylogic.analysis import catalog
 from pylogic.analysis.run import analysis_groups, extract, run_analyses
@@ -73,14 +92,20 @@ class CorrelationRounds:
     again only for the branches the change can have reached (module docstring).
 
     ``rows(module)`` returns what ``module_rows(module, relpath, relations=relations,
-    engine=engine)`` returns, as sets of rows per relation; ``asked`` the number of branches
-    each call asked of the engine, out of ``branches``.
+    engine=engine)`` returns, as sets of rows per relation, but no rows of the settled branches
+    when ``narrowing`` (each module after the first is a round of a pass that only narrows
+    paths: module docstring); ``asked`` the number of branches each call asked of the engine,
+    out of ``branches``; ``settled`` the number of them not asked as settled (``settled_now``
+    those of the last module).
     """
 
-    def __init__(self, relpath: str, relations: Sequence[str], engine: str = "auto"):
+    def __init__(self, relpath: str, relations: Sequence[str], engine: str = "auto",
+                 narrowing: bool = False):
         self.relpath = relpath
         self.outputs = [r for r in relations if r not in RELATIONS]
-        self.trace_outputs = self.outputs + list(TRACE)
+        # settling reads each branch's answers (``correlation``) whatever the pass needs
+        self.trace_outputs = self.outputs + list(TRACE) + (
+            ["correlation"] if narrowing and "correlation" not in self.outputs else [])
         self.read = catalog.inputs_read(self.trace_outputs)
         self.engine_reads = self.read | set(SEEDS)
         self.families = families_for({r for r in relations if r in RELATIONS}
@@ -90,8 +115,14 @@ class CorrelationRounds:
         self._module_facts: Optional[dict] = None
         self._rows: Optional[dict] = None           # previous round's outputs (+ trace)
         self._callers: dict = {}                    # function id -> its callers' ids
+        self.narrowing = narrowing
+        self._settled: set = set()                  # branches no path decided (as of now)
+        self._whole = False                         # the last round's table and windows whole
+        self._cells: frozenset = frozenset()        # the last round's memory cells
         self.asked: list[int] = []
         self.branches: list[int] = []
+        self.settled: list[int] = []
+        self.settled_now: set = set()
 
     def rows(self, module: Module) -> Rows:
         failures: dict = {}
@@ -105,13 +136,17 @@ class CorrelationRounds:
         module_facts = {r: facts[r] for r in MODULE_RELATIONS if r in facts}
         branches = {row[:2] for row in chain.from_iterable(facts.get(s, ()) for s in SEEDS)}
         keep: set = set()
+        settled: set = set()
+        cells = frozenset(v for _g, v in facts.get("memory_cell", ()))
         if self._rows is not None and module_facts == self._module_facts:
             changed = _changed(self._facts, per_function, facts, self._call_targets, self.read)
             keep = {b for b in branches if b in self._touched and not
                     (self._touched[b] & changed)}
-        ask = branches - keep
+            if self.narrowing and self._whole and cells <= self._cells:
+                settled = (branches & self._settled) - keep
+        ask = branches - keep - settled
         engine_facts = dict(read)
-        if keep:
+        if keep or settled:
             for s in SEEDS:
                 if s in facts:
                     engine_facts[s] = [row for row in facts[s] if row[:2] in ask]
@@ -126,9 +161,15 @@ class CorrelationRounds:
         else:           # no seed, no context: no row (module docstring)
             fresh = {r: [] for r in self.trace_outputs}
         out = fresh if not keep else self._merged(fresh, keep)
-        self._remember(out, facts, per_function, module_facts, branches)
+        self._remember(out, facts, per_function, module_facts, branches - settled)
+        resolved = {row[:2] for row in out["correlation"] if row[2] in ("TRUE", "FALSE")}
+        self._settled = branches - resolved
+        self._whole = decisions_complete(module) and _windows_whole(facts)
+        self._cells = cells
         self.asked.append(len(ask))
         self.branches.append(len(branches))
+        self.settled.append(len(settled))
+        self.settled_now = settled
         rows = Rows()
         every = sorted({row[0] for row in facts.get("function", ())})
         rows.add_run(facts, every)
@@ -205,6 +246,16 @@ class CorrelationRounds:
                         work.append(s)
             touched[b] = reads
         self._touched = touched
+
+
+def _windows_whole(facts: dict) -> bool:
+    """Whether no function's ``correlation_window`` is narrower than its highest
+    reverse-postorder rank (no walk is cut short by it)."""
+    top: dict = {}
+    for f, _b, r in facts.get("rpo", ()):
+        if r > top.get(f, -1):
+            top[f] = r
+    return all(w >= top.get(f, -1) for f, w in facts.get("correlation_window", ()))
 
 
 def _read_only(facts: dict, params: dict) -> None:

@@ -30,7 +30,7 @@ def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine
     asked = None
     if rows is None and spec.fixpoint and spec.whole_module and supported(spec.needs):
         # later rounds ask only the branches a change can have reached (correlation_rounds.py)
-        asked = CorrelationRounds(relpath or module.path, spec.needs, engine)
+        asked = CorrelationRounds(relpath or module.path, spec.needs, engine, spec.narrowing)
         rows = asked.rows(module)
     elif rows is None:
         # a pass that works function by function needs the rows of the functions it is asked

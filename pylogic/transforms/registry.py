@@ -35,6 +35,10 @@ class Pass:
     #: the rounds of a function-local ``fixpoint`` pass assume): ``optimize`` runs such a repeat
     #: (``pre-mr,pre-m`` = pre-mr-split, pre-m, pre-m) on those functions alone
     repeats_per_function: bool = False
+    #: a ``whole_module`` round only narrows the paths into a branch (threading, clones for some
+    #: callers or returns, dropped uncalled functions): a branch no path decided stays so, and
+    #: the next round does not ask it again (``correlation_rounds``: settled branches)
+    narrowing: bool = False
     #: the paper (and section) it implements, and the pipeline it is usually run in
     #: (``pathlogic passes``; docs/passes.md has the long form of both)
     paper: str = ""
@@ -59,6 +63,7 @@ class Declared:
     fixpoint: bool = False
     whole_module: bool = False
     repeats_per_function: bool = False
+    narrowing: bool = False
     paper: str = ""
     pipeline: str = ""
 
@@ -68,7 +73,8 @@ class Declared:
         module = importlib.import_module(f"pylogic.transforms.{module_name}")
         return Pass(self.name, getattr(module, function), module.NEEDS, self.summary,
                     fixpoint=self.fixpoint, whole_module=self.whole_module,
-                    repeats_per_function=self.repeats_per_function, paper=self.paper,
+                    repeats_per_function=self.repeats_per_function,
+                    narrowing=self.narrowing, paper=self.paper,
                     pipeline=self.pipeline, rows_for=getattr(module, "rows_for", None))
 
 
@@ -189,7 +195,7 @@ PASSES: Registry = Registry((
     Declared("icbe", "cbe.icbe:icbe",
              "cbe + entry and exit splitting: callee clones for call sites that decide its entry "
              "branches; callee clones returning through ret.N to per-exit continuations; iterated "
-             "within one growth budget", fixpoint=True, whole_module=True,
+             "within one growth budget", fixpoint=True, whole_module=True, narrowing=True,
              paper="Bodík 1999 §7.2-§7.5; PLDI'97",
              pipeline="icbe"),
     Declared("coalesce", "coalesce.coalesce:coalesce",
