@@ -220,15 +220,25 @@ _PART_RELATIONS = ("call_target", "call_arg", "call_result", "call_continuation"
     + PAIR_RELATIONS
 
 
-#: module -> whether its ``decides`` table holds every query of the module (``DECIDES_LIMIT``)
-_COMPLETE = IdentityCache(16)
+@dataclass(frozen=True)
+class QuestionCuts:
+    """What the limits whose cut depends on the whole module cut in one module's facts:
+    ``decisions_whole``, every function's ``decides`` table holds every query of the module
+    (else, over ``DECIDES_LIMIT``, only those of itself, its callers and callees); ``capped``,
+    the functions whose new rewritten queries reached ``REWRITE_LIMIT`` (which ones got in
+    depends on the order of the closure's work list)."""
+    decisions_whole: bool
+    capped: frozenset
 
 
-def decisions_complete(module: Module) -> bool:
-    """Whether the last ``interprocedural_facts`` of ``module`` decided every query of the
-    module in every function (else, over ``DECIDES_LIMIT``, a function got only the queries of
-    itself, its callers and callees; False when its facts were not extracted)."""
-    return _COMPLETE.get(module) is True
+#: module -> its ``QuestionCuts``
+_CUTS = IdentityCache(16)
+
+
+def question_cuts(module: Module) -> Optional[QuestionCuts]:
+    """The ``QuestionCuts`` of the last ``interprocedural_facts`` of ``module`` (None when its
+    facts were not extracted)."""
+    return _CUTS.get(module)
 
 
 def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tuple]]) -> None:
@@ -307,8 +317,8 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     # Decisions are made for every query of the module; when that table would exceed
     # DECIDES_LIMIT pairs, a function gets only the queries of itself, its callers and callees
     # (fewer decisions: farther queries become UNDEF there, never a wrong answer).
-    small = _COMPLETE.put(module, sum(len(m) for m in conds.values()) * len(queries)
-                          <= DECIDES_LIMIT)
+    small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
+    _CUTS.put(module, QuestionCuts(small, frozenset(pending.capped)))
     # a function's rows for one assertion depend only on it and the queries near: most functions
     # share both (every query of the module), so each pair is decided once (issue #28 item 1:
     # the queries sorted again per function and assertion were a third of these facts); kept
@@ -423,7 +433,7 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
     for f, i, pos, kind, text in out["call_arg"]:
         if kind == "reg" and (f, i) in targets:
             args.setdefault((targets[(f, i)], pos), []).append((f, text))
-    pending: dict[tuple, dict] = {}              # (f, register) -> {query: fewest rewrites}
+    pending = _Pending()                         # (f, register) -> {query: fewest rewrites}
     branch = set()
     work = []
     made: dict[str, set] = {}
@@ -456,10 +466,20 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
             mine = made.setdefault(f, set())
             if new not in branch and new not in mine:
                 if len(mine) >= REWRITE_LIMIT:
+                    pending.capped.add(f)
                     continue
                 mine.add(new)
             add((f, a), new, depth + 1)
     return pending
+
+
+class _Pending(dict):
+    """``_pending``'s result, and ``capped``: the functions whose new queries reached
+    ``REWRITE_LIMIT`` (the others were left out)."""
+
+    def __init__(self):
+        super().__init__()
+        self.capped: set = set()
 
 
 def parameter_positions(module: Module, relpath: str) -> dict[tuple, int]:

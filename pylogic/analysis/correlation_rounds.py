@@ -41,15 +41,19 @@ and drops the infeasible ones (a decided ``cbr`` is a ``br``), entry and exit sp
 callee's clone a subset of its callers or its returns, a dropped function has no caller. Each
 path of the new module runs the instructions of a path of the old one, and what decides a query
 on a path -- its constants, assertions, rewrites, summaries and crossings -- is read along the
-path; so an answer set can only lose members. Three inputs are not read along a path, and the
+path; so an answer set can only lose members. Some inputs are not read along a path, and the
 round must not have widened them: the memory cells (a global becomes a cell when a function
-taking its address is dropped), the ``decides`` table (complete, every query of the module,
-unless ``DECIDES_LIMIT`` cut it: ``decisions_complete``) and the window (``correlation_window``
-bounds the reverse-postorder ranks a walk visits, and copies shift ranks). When the last round's
-were whole (table complete, no function wider than its window) and no cell is new, a settled
-branch is not asked again and gets no rows (a pass acts on none of its rows: they decide
-nothing); else every settled branch is asked again. A settled branch is never kept for its
-reads (what it read rounds ago is not what it would read now).
+taking its address is dropped), the limits that cut a question by what the whole module holds
+-- the ``decides`` table (every query of the module unless ``DECIDES_LIMIT``) and the rewritten
+queries (``REWRITE_LIMIT`` per function: which ones get in depends on the closure's order; on
+csmith-18 a decided branch freed room for a loop's rewrites, and a branch no path had decided got
+FALSE a round later; ``question_cuts``) -- and the window (``correlation_window`` bounds the
+reverse-postorder ranks a walk visits, and copies shift ranks). When the last round's tables and
+windows were whole, no cell is new and no function capped then is one the branch read or one
+new since it was asked (a clone it may read now), a settled branch is not asked again and gets
+no rows (a pass acts on none of its rows: they decide nothing); else it is asked again. A settled branch is never kept for its reads (what it read
+rounds ago is not what it would read now), and a pair question (``branch_pair``: its walk is cut
+at ``PAIR_LIMIT`` pairs) never settles.
 """
 from __future__ import annotations
 
@@ -58,7 +62,7 @@ from operator import itemgetter
 from typing import Optional, Sequence
 
 from facts_gen.extract import MODULE_RELATIONS, RELATIONS, families_for
-from facts_gen.interprocedural import (READ_RELATIONS, decisions_complete, parameter_positions,
+from facts_gen.interprocedural import (READ_RELATIONS, parameter_positions, question_cuts,
                                        readable_queries)
 from facts_gen.naming import escape_field
 from pylogic.analysis import catalog
@@ -116,9 +120,12 @@ class CorrelationRounds:
         self._rows: Optional[dict] = None           # previous round's outputs (+ trace)
         self._callers: dict = {}                    # function id -> its callers' ids
         self.narrowing = narrowing
-        self._settled: set = set()                  # branches no path decided (as of now)
+        # branch no path decided -> (the functions it read, the round it was asked in)
+        self._settled: dict = {}
         self._whole = False                         # the last round's table and windows whole
+        self._capped: frozenset = frozenset()       # the last round's capped functions
         self._cells: frozenset = frozenset()        # the last round's memory cells
+        self._born: dict = {}                       # function id -> the round it came in
         self.asked: list[int] = []
         self.branches: list[int] = []
         self.settled: list[int] = []
@@ -143,7 +150,8 @@ class CorrelationRounds:
             keep = {b for b in branches if b in self._touched and not
                     (self._touched[b] & changed)}
             if self.narrowing and self._whole and cells <= self._cells:
-                settled = (branches & self._settled) - keep
+                settled = {b for b in branches & self._settled.keys() - keep
+                           if self._uncut(*self._settled[b])}
         ask = branches - keep - settled
         engine_facts = dict(read)
         if keep or settled:
@@ -163,9 +171,16 @@ class CorrelationRounds:
         out = fresh if not keep else self._merged(fresh, keep)
         self._remember(out, facts, per_function, module_facts, branches - settled)
         resolved = {row[:2] for row in out["correlation"] if row[2] in ("TRUE", "FALSE")}
-        self._settled = branches - resolved
-        self._whole = decisions_complete(module) and _windows_whole(facts)
+        now = len(self.asked)
+        # (a pair question's walk is cut at PAIR_LIMIT pairs in an order of its own: asked)
+        self._settled = {b: self._settled[b] if b in settled else (frozenset(self._touched[b]), now)
+                         for b in {row[:2] for row in facts.get("branch_compare", ())} - resolved}
+        cuts = question_cuts(module)
+        self._whole = cuts is not None and cuts.decisions_whole and _windows_whole(facts)
+        self._capped = cuts.capped if cuts is not None else frozenset()
         self._cells = cells
+        for f in per_function:
+            self._born.setdefault(f, now)
         self.asked.append(len(ask))
         self.branches.append(len(branches))
         self.settled.append(len(settled))
@@ -176,6 +191,11 @@ class CorrelationRounds:
         rows.add_run({r: out[r] for r in self.outputs}, every)
         rows.relpath = escape_field(self.relpath)
         return rows
+
+    def _uncut(self, reads: frozenset, asked: int) -> bool:
+        """Whether the last round's ``REWRITE_LIMIT`` cut no function a settled branch (its
+        ``reads`` when it was ``asked``) can read: none it read, none new since (a clone)."""
+        return not any(g in reads or self._born.get(g, asked + 1) > asked for g in self._capped)
 
     def _merged(self, fresh: dict, keep: set) -> dict:
         """``fresh`` and the previous round's rows of the kept branches and of the summary
