@@ -259,3 +259,171 @@ def test_a_round_that_cut_questions_settles_nothing_it_may_have_cut(limit, monke
         assert limit == "rewrites" or not sum(counts)
         capped += bool(interprocedural.question_cuts(module).capped)
     assert limit != "rewrites" or capped
+
+
+# Each edit below changes one function and, through one kind of read, the answer of a branch in
+# another (module docstring of correlation_rounds: (a) reach, (b) callers at an entry, (c)
+# summaries); a round that kept that branch's old rows would fail.
+SUMMARY = """
+func f(x) {
+entry:
+    ret 1
+}
+func g(x) {
+entry:
+    z = call f(x)
+    ret z
+}
+func main(x) {
+entry:
+    z = call g(x)
+    t = cmp.eq z, 1
+    cbr t, a, b
+a:
+    ret 1
+b:
+    ret 0
+}
+"""
+ENTRY = """
+func f(x) {
+entry:
+    t = cmp.eq x, 1
+    cbr t, a, b
+a:
+    ret 1
+b:
+    ret 0
+}
+func h(y) {
+entry:
+    z = call f(y)
+    ret z
+}
+func main(x) {
+entry:
+    z = call h(1)
+    ret z
+}
+"""
+EDITS = {
+    "summary": (SUMMARY, lambda text: text.replace("ret 1\n}\nfunc g", "ret 0\n}\nfunc g")),
+    "entry": (ENTRY, lambda text: text.replace("call h(1)", "call h(0)")),
+    "new caller": (ENTRY, lambda text: text + "func k(x) {\nentry:\n    z = call h(0)\n"
+                                              "    ret z\n}\n"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EDITS))
+@pytest.mark.slow
+def test_an_edit_reaching_a_branch_elsewhere_asks_it_again(kind):
+    text, edit = EDITS[kind]
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    before = set(rounds.rows(parse_module(text))["correlation"])
+    edited = parse_module(edit(text))
+    _assert_same(rounds, edited)
+    assert set(module_rows(edited, "t.pir", relations=NEEDS)["correlation"]) != before
+
+
+def test_a_kept_branch_keeps_the_summaries_it_asked():
+    """An edit far from main's branch keeps it, and with it the rows of the summaries it asked,
+    g's and (through g's) f's: exit splitting reads them."""
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    rounds.rows(parse_module(SUMMARY))
+    far = parse_module(SUMMARY + "func k(x) {\nentry:\n    ret x\n}\n")
+    _assert_same(rounds, far)
+    assert rounds.asked[-1] == 0 < rounds.branches[-1]
+    kept = module_rows(far, "t.pir", relations=NEEDS)["correlation_return"]
+    assert {row[0] for row in kept} == {"t.pir::f", "t.pir::g"}
+
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_memory_modules_give_the_whole_module_rows(seed):
+    """A round's facts are cut to the functions its questions can read (``_read_only``): a memory
+    cell's query goes to every caller and into the callees that may store it."""
+    from tests.datalog.correlation_memory_oracle import random_memory_module
+    rng = random.Random(seed)
+    module = random_memory_module(rng, functions=4, allocas=seed % 2 == 1)
+    _rounds_of_edits(module, rng, 4)
+
+
+PAIRS_ONLY = """func f(x, y) {
+entry:
+    t = cmp.lt x, y
+    cbr t, again, no
+again:
+    u = cmp.lt x, y
+    cbr u, yes, no
+yes:
+    ret 1
+no:
+    ret 0
+}
+func main() {
+entry:
+    r = call f(1, 2)
+    print r
+    ret 0
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["entry", "summary", "param", "returned", "pairs",
+                                  "returned-past", "pairs-past"])
+def test_a_question_read_in_another_function_gives_the_whole_module_rows(name):
+    """Each module's only branch is decided in another function (tests/datalog/
+    test_correlation_decides.py), or is a pair question in a function no other question reaches:
+    the round keeps those functions' facts. (``-past``: the walk back from a return, and a pair
+    question's walk, pass an instruction no fed row names: ``_read_instructions`` keeps it.)"""
+    from tests.datalog import test_correlation_decides as cases
+    text = {"entry": cases.CELL_AT_ENTRY, "summary": cases.CELL_SUMMARY, "param": cases.PARAM,
+            "returned": cases.RETURNED, "pairs": PAIRS_ONLY,
+            "returned-past": cases.RETURNED.replace("    ret x\n", "    y = mov 3\n    ret x\n"),
+            "pairs-past": PAIRS_ONLY.replace("again:\n", "again:\n    print 7\n")}[name]
+    assert text.count("mov 3") + text.count("print 7") == name.endswith("-past")
+    module = parse_module(text)
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    got = rounds.rows(module)
+    assert "TRUE" in {row[2] for row in got["correlation"]}
+    _assert_same(CorrelationRounds("t.pir", NEEDS, "clingo"), module)
+
+
+RETARGET = """
+func f(x) {
+entry:
+    ret 1
+}
+func main(x) {
+entry:
+    t = cmp.eq x, 1
+    cbr t, a, b
+a:
+    z = call f(x)
+    u = cmp.eq z, 1
+    cbr u, c, b
+b:
+    ret 0
+c:
+    ret 1
+}
+"""
+
+
+def test_a_retargeted_call_asks_again_only_the_branches_reading_the_callee():
+    """main's call of f redirected to a clone of f (icbe's entry splitting, every round): main's
+    facts differ only in that call's callee, so main is no change of its own (``_changed``);
+    the branch asking f's summary is asked again, the branch on x is kept."""
+    rounds = CorrelationRounds("t.pir", NEEDS, "clingo")
+    module = parse_module(RETARGET)
+    rounds.rows(module)
+    main = module.function_map()["main"]
+    blocks = tuple(dataclasses.replace(b, instrs=tuple(
+        dataclasses.replace(ins, callee="f.c") if isinstance(ins, Call) else ins
+        for ins in b.instrs)) if b.label == "a" else b for b in main.blocks)
+    clone = dataclasses.replace(module.function_map()["f"], name="f.c")
+    retargeted = dataclasses.replace(module, functions=tuple(
+        dataclasses.replace(main, blocks=blocks) if f.name == "main" else f
+        for f in module.functions) + (clone,))
+    _assert_same(rounds, retargeted)
+    assert (rounds.asked[-1], rounds.branches[-1]) == (1, 2)
