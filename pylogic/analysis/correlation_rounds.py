@@ -51,9 +51,10 @@ FALSE a round later; ``question_cuts``) -- and the window (``correlation_window`
 reverse-postorder ranks a walk visits, and copies shift ranks). When the last round's tables and
 windows were whole, no cell is new and no function capped then is one the branch read or one
 new since it was asked (a clone it may read now), a settled branch is not asked again and gets
-no rows (a pass acts on none of its rows: they decide nothing); else it is asked again. A settled branch is never kept for its reads (what it read
-rounds ago is not what it would read now), and a pair question (``branch_pair``: its walk is cut
-at ``PAIR_LIMIT`` pairs) never settles.
+no rows (a pass acts on none of its rows: they decide nothing); else it is asked again. A
+settled branch is never kept for its reads (what it read rounds ago is not what it would read
+now), and a pair question (``branch_pair``: its walk is cut at ``PAIR_LIMIT`` pairs) never
+settles.
 """
 from __future__ import annotations
 

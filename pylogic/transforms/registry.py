@@ -36,8 +36,9 @@ class Pass:
     #: (``pre-mr,pre-m`` = pre-mr-split, pre-m, pre-m) on those functions alone
     repeats_per_function: bool = False
     #: a ``whole_module`` round only narrows the paths into a branch (threading, clones for some
-    #: callers or returns, dropped uncalled functions): a branch no path decided stays so, and
-    #: the next round does not ask it again (``correlation_rounds``: settled branches)
+    #: callers or returns, dropped uncalled functions): a branch no path decided stays so where
+    #: no limit cut its questions, and the next round does not ask it again
+    #: (``correlation_rounds``: settled branches)
     narrowing: bool = False
     #: the paper (and section) it implements, and the pipeline it is usually run in
     #: (``pathlogic passes``; docs/passes.md has the long form of both)
