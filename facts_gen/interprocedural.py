@@ -411,7 +411,8 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
     step)]``: the query on t becomes ``step(query)`` on a, None for none; at most REWRITE_DEPTH
     rewrites from a branch and REWRITE_LIMIT new queries per function); a memory cell's query
     reaches the registers stored to it. Each query maps to the fewest rewrites it is reached
-    with."""
+    with; the result (a ``_Pending``) names the functions REWRITE_LIMIT cut
+    (``capped``)."""
     copies: dict[tuple, list] = {}
     for f, _, d, w in out["copy"][n_copy:]:
         copies.setdefault((f, d), []).append((f, w))

@@ -26,7 +26,8 @@ def _cold(module) -> dict:
     """The facts with every cache emptied first."""
     for cache in (extract._BODY_ROWS, interprocedural._PARTS,
                   interprocedural._STEPS, interprocedural._FOLDED, memory_cells._ACCESSES,
-                  memory_cells._COPIES, memory_cells._PARTS, interprocedural._DECIDED):
+                  memory_cells._COPIES, memory_cells._PARTS, memory_cells._NAMED,
+                  interprocedural._DECIDED):
         cache.clear()
     return extract_module(module, "t.pir", families=DEFAULT_FAMILIES)
 
