@@ -69,6 +69,7 @@ from facts_gen.naming import escape_field
 from pylogic.analysis import catalog
 from pylogic.analysis.run import analysis_groups, extract, run_analyses
 from pylogic.engines.rows import Rows, sorted_distinct
+from pylogic.collector import freeze_survivors
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.ir.model import Module
 
@@ -137,6 +138,7 @@ class CorrelationRounds:
         facts = extract([(module, self.relpath)], None, failures, self.families)
         if failures:
             raise PathlogicError(f"{printable_name(self.relpath)}: {failures[self.relpath]}")
+        freeze_survivors()          # the facts live on into the next round (collector.py)
         # the relations the engine can read (differences in the others change no row; issue
         # #28 item 1: operand, use, ... were half of the rows each round split and compared)
         read = {r: rows for r, rows in facts.items() if r in self.engine_reads}

@@ -14,7 +14,6 @@ Example
 """
 from __future__ import annotations
 
-import gc
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Mapping, Optional, Sequence
 
 from pylogic.analysis.passes import changed_functions, run_pass
 from facts_gen.naming import same_function
-from pylogic.collector import heap_frozen, young_threshold
+from pylogic.collector import freeze_survivors, heap_frozen, young_threshold
 from pylogic.errors import PathlogicError
 from pylogic.interp.differential import compare_modules
 from pylogic.ir.load import load_directory
@@ -164,10 +163,9 @@ def optimize(module: Module, passes: Sequence[str], relpath: Optional[str] = Non
     # csmith-2's PRE pipeline, with simplify's and pre-m's pauses)
     # and a pass's young objects not collected before the next pass freezes them
     # (``young_threshold``; docs/measurements.md, pre51b)
-    with heap_frozen() as own, young_threshold(YOUNG_THRESHOLD):
+    with heap_frozen(), young_threshold(YOUNG_THRESHOLD):
         for k, name in enumerate(passes):
-            if own:
-                gc.freeze()
+            freeze_survivors()
             t0 = time.perf_counter()
             step = dict((options or {}).get(name, {}))
             if k and passes[k - 1] == name and get_pass(name).repeats_per_function:
@@ -182,6 +180,9 @@ def optimize(module: Module, passes: Sequence[str], relpath: Optional[str] = Non
             result.passes.append(PassResult(name, record, seconds, static_size(current),
                                             static_size(new), new, current))
             current = new
+        # the last pass's survivors too: not walked by the young collection that the threshold
+        # back at 700 would start at the next allocation
+        freeze_survivors()
     result.module = current
     return result
 

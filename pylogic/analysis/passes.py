@@ -10,6 +10,7 @@ from typing import Optional
 
 from pylogic.analysis.correlation_rounds import CorrelationRounds, supported
 from pylogic.analysis.run import module_rows
+from pylogic.collector import freeze_survivors
 from pylogic.ir.model import Module
 from pylogic.transforms.registry import COMPOSITES, MAX_ROUNDS, expand, get_pass
 
@@ -43,6 +44,7 @@ def run_pass(name: str, module: Module, relpath: Optional[str] = None, *, engine
     rounds = 1
     before = module
     while spec.fixpoint and record.changed and rounds < MAX_ROUNDS:    # fresh rows each round
+        freeze_survivors()          # the last round's module and rows (collector.py)
         if spec.whole_module:       # interprocedural rows: a change anywhere may decide more
             rows = asked.rows(new) if asked is not None else \
                 module_rows(new, relpath, relations=spec.needs, engine=engine)

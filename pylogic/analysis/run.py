@@ -218,28 +218,34 @@ def run_analyses(facts: dict[str, list[tuple]], groups: dict[tuple[str, ...], li
         _to_cache(result, fresh, cache)
         return result
 
-    def record(item, out: dict, call: EngineCall) -> None:
-        if call.error is not None and len(call.functions) > 1 and whole_module(item[0]):
-            _record_all(result, call)
-            return
-        if call.error is not None and len(call.functions) > 1:
-            for f in call.functions:             # locate the failure: one call per function
-                one = _item(facts, item[0], [f], called, item[4])
-                record(one, *_call(one))
-            return
-        _record(result, out, call)
-
     if jobs > 1 and len(work) > 1:
         with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or 1, len(work))) as pool:
             for item, (out, call) in zip(work, pool.map(_call, work)):
-                record(item, out, call)
+                _record_located(result, item, out, call, facts, called)
                 tick()
     else:
         for item in work:
-            record(item, *_call(item))
+            _record_located(result, item, *_call(item), facts, called)
             tick()
     _to_cache(result, fresh, cache)
     return result
+
+
+def _record_located(result: AnalysisRun, item: tuple, out: dict, call: EngineCall, facts: dict,
+                    engine: str) -> None:
+    """``call``'s rows into ``result``; a failed batch is run again one function at a time, so
+    the failure is recorded on the functions that fail (a whole-module group's on all of them).
+    (A module-level function: the closure it was, calling itself, held ``result`` and every
+    row in a reference cycle until the collector's next full pass; issue #28 item 1.)"""
+    if call.error is not None and len(call.functions) > 1 and whole_module(item[0]):
+        _record_all(result, call)
+        return
+    if call.error is not None and len(call.functions) > 1:
+        for f in call.functions:                 # locate the failure: one call per function
+            one = _item(facts, item[0], [f], engine, item[4])
+            _record_located(result, one, *_call(one), facts, engine)
+        return
+    _record(result, out, call)
 
 
 def whole_module(names: Sequence[str]) -> bool:

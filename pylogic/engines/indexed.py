@@ -608,6 +608,7 @@ class CompiledComponent:
         exec(compile("".join(sources), "<pathlogic indexed>", "exec"), made)
         self.code = {fn: made[fn].__code__ for fn, _ in base} | {
             fn: made[fn].__code__ for fns in versions.values() for fn, _ in fns}
+        made.clear()        # its functions' globals: no cycle left for the collector
 
     def __getstate__(self) -> dict:         # code objects do not pickle: marshalled
         return {**self.__dict__, "code": {fn: marshal.dumps(c) for fn, c in self.code.items()}}

@@ -59,11 +59,15 @@ def _memory_offsets(fn: Function) -> dict[str, int]:
             return 0
         return off.get(a.name) if kind is Reg else None
 
-    def const(a, depth=0):              # an immediate, or a register copied from one
-        if type(a) is Imm:
-            return a.value
-        ins = single.get(a.name) if type(a) is Reg and depth < 8 else None
-        return const(ins.src, depth + 1) if type(ins) is Mov else None
+    def const(a):                       # an immediate, or a register copied from one
+        for _depth in range(9):
+            if type(a) is Imm:
+                return a.value
+            ins = single.get(a.name) if type(a) is Reg else None
+            if type(ins) is not Mov:
+                return None
+            a = ins.src
+        return None
     # each sweep goes over the definitions in order, as one over every definition would: the
     # others (no copy, add or sub; given an offset already) give none
     todo = [(r, ins) for r, ins in single.items() if r not in off and (
@@ -122,35 +126,9 @@ def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
 
     References: LLVM 14 BasicAA (byte ranges of one underlying object)."""
     defs = definitions(fn) if defs is None else defs
-    memo: dict[str, dict] = {}
-
-    def merge(into: dict, got: dict) -> None:
-        for r, s in got.items():
-            into[r] = None if s is None or into.get(r, ()) is None else \
-                frozenset(into.get(r, frozenset()) | s)
-
-    def own(ins) -> dict:
-        lo = address_offset(ins.addr, roots, offsets)
-        return {memory_root(ins.addr, roots):
-                None if lo is None else frozenset({(lo, lo + ins.size)})}
-
-    def of_reg(r: str) -> dict:
-        if r not in memo:
-            memo[r] = {}
-            ins = defs[r][0]
-            out = of_operands(ins)
-            if isinstance(ins, Load):
-                merge(out, own(ins))
-            memo[r] = out
-        return memo[r]
-
-    def of_operands(ins) -> dict:
-        out: dict = {}
-        for a in ins.uses():
-            if isinstance(a, Reg) and a.name in names and defs.get(a.name, [None])[0] is not None:
-                merge(out, of_reg(a.name))
-        return out
-
+    # (module-level helpers, not closures calling each other: those held their frames' dicts in
+    # reference cycles until the collector's next pass)
+    seen = _SpanContext(names, defs, roots, offsets, {})
     out: dict[str, dict] = {}
     for b in fn.blocks:
         for ins in b.instrs:
@@ -159,10 +137,51 @@ def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
             found = expression_of(ins, names)
             if found is None or found[0] not in exprs or not reads_memory(found[1], found[2]):
                 continue
-            got = of_operands(ins)
+            got = _operand_spans(ins, seen)
             if isinstance(ins, Load):
-                merge(got, own(ins))
-            merge(out.setdefault(found[0], {}), got)
+                _merge_spans(got, _own_span(ins, seen))
+            _merge_spans(out.setdefault(found[0], {}), got)
+    return out
+
+
+class _SpanContext(NamedTuple):
+    names: dict
+    defs: dict
+    roots: dict
+    offsets: dict
+    memo: dict          # register -> the spans its definition's loads read
+
+
+def _merge_spans(into: dict, got: dict) -> None:
+    for r, s in got.items():
+        into[r] = None if s is None or into.get(r, ()) is None else \
+            frozenset(into.get(r, frozenset()) | s)
+
+
+def _own_span(ins, seen: _SpanContext) -> dict:
+    lo = address_offset(ins.addr, seen.roots, seen.offsets)
+    return {memory_root(ins.addr, seen.roots):
+            None if lo is None else frozenset({(lo, lo + ins.size)})}
+
+
+def _register_spans(r: str, seen: _SpanContext) -> dict:
+    memo = seen.memo
+    if r not in memo:
+        memo[r] = {}
+        ins = seen.defs[r][0]
+        out = _operand_spans(ins, seen)
+        if isinstance(ins, Load):
+            _merge_spans(out, _own_span(ins, seen))
+        memo[r] = out
+    return memo[r]
+
+
+def _operand_spans(ins, seen: _SpanContext) -> dict:
+    out: dict = {}
+    names, defs = seen.names, seen.defs
+    for a in ins.uses():
+        if isinstance(a, Reg) and a.name in names and defs.get(a.name, [None])[0] is not None:
+            _merge_spans(out, _register_spans(a.name, seen))
     return out
 
 
