@@ -150,6 +150,7 @@ def test_pass_timeout_counts_cpu_and_is_listed(monkeypatch):
                                               ["b", harness.SLOW + 1]]
 
 
+@pytest.mark.slow
 def test_main_writes_json_and_table(tmp_path, capsys, monkeypatch):
     readings = iter([0.7, 0.9])         # the host's speed before and after (host_python_seconds)
     monkeypatch.setattr(harness, "host_python_seconds", lambda: next(readings))

@@ -65,6 +65,7 @@ def test_engine_writes_souffle_format(name, engine, tmp_path):
         assert sorted(written.splitlines()) == sorted(expected.splitlines()), rel
 
 
+@pytest.mark.slow
 @needs_souffle
 def test_souffle_compiled_matches_interpreted(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
