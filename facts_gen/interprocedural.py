@@ -226,9 +226,13 @@ class QuestionCuts:
     ``decisions_whole``, every function's ``decides`` table holds every query of the module
     (else, over ``DECIDES_LIMIT``, only those of itself, its callers and callees); ``capped``,
     the functions whose new rewritten queries reached ``REWRITE_LIMIT`` (which ones got in
-    depends on the order of the closure's work list)."""
+    depends on the order of the closure's work list); ``cut_branches``, the branches ``(f, i)``
+    whose query's closure can meet, over its registers, a rewrite that limit refused (the
+    others got every rewrite their queries asked for: no other branch's queries took their
+    room; ``_refused_from``)."""
     decisions_whole: bool
     capped: frozenset
+    cut_branches: frozenset = frozenset()
 
 
 #: module -> its ``QuestionCuts``
@@ -318,7 +322,7 @@ def interprocedural_facts(module: Module, relpath: str, out: dict[str, list[tupl
     # DECIDES_LIMIT pairs, a function gets only the queries of itself, its callers and callees
     # (fewer decisions: farther queries become UNDEF there, never a wrong answer).
     small = sum(len(m) for m in conds.values()) * len(queries) <= DECIDES_LIMIT
-    _CUTS.put(module, QuestionCuts(small, frozenset(pending.capped)))
+    _CUTS.put(module, QuestionCuts(small, frozenset(pending.capped), frozenset(pending.cut)))
     # a function's rows for one assertion depend only on it and the queries near: most functions
     # share both (every query of the module), so each pair is decided once (issue #28 item 1:
     # the queries sorted again per function and assertion were a third of these facts); kept
@@ -436,6 +440,7 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
             args.setdefault((targets[(f, i)], pos), []).append((f, text))
     pending = _Pending()                         # (f, register) -> {query: fewest rewrites}
     branch = set()
+    seeds = []                                   # (branch, its query's register)
     work = []
     made: dict[str, set] = {}
 
@@ -444,18 +449,28 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
         if depth < qs.get(q, REWRITE_DEPTH + 1):
             qs[q] = depth
             work.append((key, q, depth))
-    for f, _, v, rel, c in out["branch_compare"][n_bc:]:
+    nexts: dict = {}                             # (f, register) -> ``successors``
+
+    def successors(f: str, v: str) -> list:
+        """The registers a query on v in f is pending on next, as it is."""
+        got = nexts.get((f, v))
+        if got is None:
+            got = copies.get((f, v), []) + step.get((f, v), [])
+            if v.startswith("*"):
+                got = got + copies.get(("*", v), [])
+            if (f, v) in params:
+                got = got + args.get((f, params[(f, v)]), [])
+            nexts[(f, v)] = got
+        return got
+    for f, i, v, rel, c in out["branch_compare"][n_bc:]:
         branch.add((rel, int(c)))
         add((f, v), (rel, int(c)), 0)
+        seeds.append(((f, i), (f, v)))
     while work:
         (f, v), q, depth = work.pop()
         if pending[(f, v)][q] < depth:
             continue                                 # reached with fewer rewrites since
-        nxt = copies.get((f, v), []) + step.get((f, v), [])
-        if v.startswith("*"):
-            nxt = nxt + copies.get(("*", v), [])
-        if (f, v) in params:
-            nxt = nxt + args.get((f, params[(f, v)]), [])
+        nxt = successors(f, v)
         for key in nxt:
             add(key, q, depth)
         if depth >= REWRITE_DEPTH:
@@ -468,19 +483,49 @@ def _pending(module: Module, relpath: str, out: dict, n_copy: int, n_ret: int, n
             if new not in branch and new not in mine:
                 if len(mine) >= REWRITE_LIMIT:
                     pending.capped.add(f)
+                    pending.refused.add((f, v))
                     continue
                 mine.add(new)
             add((f, a), new, depth + 1)
+    if pending.capped:
+        pending.cut = _refused_from(pending.refused, seeds, nexts, rewriters)
     return pending
 
 
+def _refused_from(refused: set, seeds: list, nexts: dict, rewriters: dict) -> set:
+    """The branches of ``seeds`` (branch, its register) whose query's closure can meet a rewrite
+    ``REWRITE_LIMIT`` refused (on a register of ``refused``): reached over the registers, from a
+    query's register to those it is pending on next (``nexts``: every register of the closure)
+    and those its rewrites make queries on, whatever the query (a superset of the closure's
+    edges). The other branches' queries got every rewrite they asked for: fewer branches (a
+    later round's) free no room they need (icbe's settling, ``analysis.correlation_rounds``)."""
+    preds: dict = {}
+    for node, nxt in nexts.items():
+        for key in nxt:
+            preds.setdefault(key, []).append(node)
+        for _, a, _step in rewriters.get(node, ()):
+            preds.setdefault((node[0], a), []).append(node)
+    marked = set(refused)
+    work = list(marked)
+    while work:
+        for p in preds.get(work.pop(), ()):
+            if p not in marked:
+                marked.add(p)
+                work.append(p)
+    return {b for b, register in seeds if register in marked}
+
+
 class _Pending(dict):
-    """``_pending``'s result, and ``capped``: the functions whose new queries reached
-    ``REWRITE_LIMIT`` (the others were left out)."""
+    """``_pending``'s result, ``capped``: the functions whose new queries reached
+    ``REWRITE_LIMIT`` (the others were left out), ``refused``: the registers whose query's
+    rewrite was left out, and ``cut``: the branches whose queries can meet one of them
+    (``_refused_from``; empty when none was)."""
 
     def __init__(self):
         super().__init__()
         self.capped: set = set()
+        self.refused: set = set()
+        self.cut: set = set()
 
 
 def parameter_positions(module: Module, relpath: str) -> dict[tuple, int]:

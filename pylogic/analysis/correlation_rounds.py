@@ -49,8 +49,10 @@ queries (``REWRITE_LIMIT`` per function: which ones get in depends on the closur
 csmith-18 a decided branch freed room for a loop's rewrites, and a branch no path had decided got
 FALSE a round later; ``question_cuts``) -- and the window (``correlation_window`` bounds the
 reverse-postorder ranks a walk visits, and copies shift ranks). When the last round's tables and
-windows were whole, no cell is new and no function capped then is one the branch read or one
-new since it was asked (a clone it may read now), a settled branch is not asked again and gets
+windows were whole, no cell is new, no rewrite the branch's query closure asked for was refused
+by ``REWRITE_LIMIT`` then (``QuestionCuts.cut_branches``: a branch that got every rewrite it
+asked for needs no room another branch frees) and no capped function is new since it was asked
+(a clone it may read now), a settled branch is not asked again and gets
 no rows (a pass acts on none of its rows: they decide nothing); else it is asked again. A
 settled branch is never kept for its reads (what it read rounds ago is not what it would read
 now), and a pair question (``branch_pair``: its walk is cut at ``PAIR_LIMIT`` pairs) never
@@ -122,10 +124,11 @@ class CorrelationRounds:
         self._rows: Optional[dict] = None           # previous round's outputs (+ trace)
         self._callers: dict = {}                    # function id -> its callers' ids
         self.narrowing = narrowing
-        # branch no path decided -> (the functions it read, the round it was asked in)
+        # branch no path decided -> the round it was asked in
         self._settled: dict = {}
         self._whole = False                         # the last round's table and windows whole
         self._capped: frozenset = frozenset()       # the last round's capped functions
+        self._cut: frozenset = frozenset()          # the last round's cut branches
         self._cells: frozenset = frozenset()        # the last round's memory cells
         self._born: dict = {}                       # function id -> the round it came in
         self.asked: list[int] = []
@@ -154,7 +157,7 @@ class CorrelationRounds:
                     (self._touched[b] & changed)}
             if self.narrowing and self._whole and cells <= self._cells:
                 settled = {b for b in branches & self._settled.keys() - keep
-                           if self._uncut(*self._settled[b])}
+                           if self._uncut(b, self._settled[b])}
         ask = branches - keep - settled
         engine_facts = dict(read)
         if keep or settled:
@@ -176,11 +179,12 @@ class CorrelationRounds:
         resolved = {row[:2] for row in out["correlation"] if row[2] in ("TRUE", "FALSE")}
         now = len(self.asked)
         # (a pair question's walk is cut at PAIR_LIMIT pairs in an order of its own: asked)
-        self._settled = {b: self._settled[b] if b in settled else (frozenset(self._touched[b]), now)
+        self._settled = {b: self._settled[b] if b in settled else now
                          for b in {row[:2] for row in facts.get("branch_compare", ())} - resolved}
         cuts = question_cuts(module)
         self._whole = cuts is not None and cuts.decisions_whole and _windows_whole(facts)
         self._capped = cuts.capped if cuts is not None else frozenset()
+        self._cut = cuts.cut_branches if cuts is not None else frozenset()
         self._cells = cells
         for f in per_function:
             self._born.setdefault(f, now)
@@ -195,10 +199,12 @@ class CorrelationRounds:
         rows.relpath = escape_field(self.relpath)
         return rows
 
-    def _uncut(self, reads: frozenset, asked: int) -> bool:
-        """Whether the last round's ``REWRITE_LIMIT`` cut no function a settled branch (its
-        ``reads`` when it was ``asked``) can read: none it read, none new since (a clone)."""
-        return not any(g in reads or self._born.get(g, asked + 1) > asked for g in self._capped)
+    def _uncut(self, b: tuple, asked: int) -> bool:
+        """Whether the last round's ``REWRITE_LIMIT`` cut nothing a settled branch ``b``
+        (``asked`` in that round) can meet: no rewrite its query's closure asked for was refused
+        (``QuestionCuts.cut_branches``), and no capped function is new since (a clone)."""
+        return b not in self._cut and \
+            not any(self._born.get(g, asked + 1) > asked for g in self._capped)
 
     def _merged(self, fresh: dict, keep: set) -> dict:
         """``fresh`` and the previous round's rows of the kept branches and of the summary

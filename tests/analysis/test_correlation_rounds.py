@@ -243,8 +243,9 @@ def test_a_round_that_cut_questions_settles_nothing_it_may_have_cut(limit, monke
     narrower than a function's ranks cuts walks short, and ``REWRITE_LIMIT`` keeps a function's
     first new queries in the closure's order: each can leave a branch undecided that the next
     round decides (a decided branch frees room, copies shift ranks). After a cut table or window
-    no branch settles; after a capped function, none that read it -- and icbe's output is the
-    one it gives asking every branch."""
+    no branch settles; after a capped function, none whose query's closure met a rewrite the
+    limit refused (``QuestionCuts.cut_branches``), while others still do -- and icbe's output
+    is the one it gives asking every branch."""
     import facts_gen.interprocedural as interprocedural
     modules = [random_module(random.Random(seed), functions=5) for seed in range(4)]
     counts = [c for m in modules for c in _icbe_twice(m, monkeypatch)[2]]
@@ -252,13 +253,14 @@ def test_a_round_that_cut_questions_settles_nothing_it_may_have_cut(limit, monke
     monkeypatch.setattr(interprocedural, *{"decides": ("DECIDES_LIMIT", 0),
                                            "window": ("DEFAULT_WINDOW", 0),
                                            "rewrites": ("REWRITE_LIMIT", 1)}[limit])
-    capped = 0
+    capped = settled = 0
     for module in modules:
         settling, asking, counts = _icbe_twice(module, monkeypatch)
         assert settling == asking
         assert limit == "rewrites" or not sum(counts)
         capped += bool(interprocedural.question_cuts(module).capped)
-    assert limit != "rewrites" or capped
+        settled += sum(counts)
+    assert limit != "rewrites" or (capped and settled)
 
 
 # Each edit below changes one function and, through one kind of read, the answer of a branch in
@@ -427,3 +429,32 @@ def test_a_retargeted_call_asks_again_only_the_branches_reading_the_callee():
         for f in module.functions) + (clone,))
     _assert_same(rounds, retargeted)
     assert (rounds.asked[-1], rounds.branches[-1]) == (1, 2)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_cut_branches_are_those_whose_closure_meets_a_refused_rewrite(seed):
+    """``_refused_from`` (one walk back from the registers where a rewrite was refused)
+    against a walk forward from each branch's register over the same edges (to the registers
+    its query is pending on next, and those its rewrites make queries on): a branch is cut
+    exactly when its walk meets a refused register."""
+    from facts_gen.interprocedural import _refused_from
+    rng = random.Random(seed)
+    regs = [(f, v) for f in ("f", "g") for v in ("a", "b", "c", "d", "e")]
+    nexts = {r: rng.sample(regs, rng.randrange(3)) for r in regs}
+    rewriters = {r: [(0, rng.choice("abcde"), None)] for r in rng.sample(regs, 4)}
+    refused = set(rng.sample(regs, rng.randrange(3)))
+    seeds = [((r[0], k), r) for k, r in enumerate(regs)]
+
+    def meets_a_refusal(start):
+        seen, work = {start}, [start]
+        while work:
+            r = work.pop()
+            if r in refused:
+                return True
+            for t in nexts[r] + [(r[0], a) for _, a, _step in rewriters.get(r, ())]:
+                if t not in seen:
+                    seen.add(t)
+                    work.append(t)
+        return False
+    expected = {b for b, r in seeds if meets_a_refusal(r)}
+    assert _refused_from(refused, seeds, nexts, rewriters) == expected
