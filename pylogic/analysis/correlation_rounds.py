@@ -70,8 +70,8 @@ from facts_gen.interprocedural import (READ_RELATIONS, parameter_positions, ques
 from facts_gen.naming import escape_field
 from pylogic.analysis import catalog
 from pylogic.analysis.run import analysis_groups, extract, run_analyses
-from pylogic.engines.rows import Rows, sorted_distinct
 from pylogic.collector import freeze_survivors
+from pylogic.engines.rows import Rows, sorted_distinct
 from pylogic.errors import PathlogicError, printable_name
 from pylogic.ir.model import Module
 
