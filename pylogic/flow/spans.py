@@ -128,7 +128,7 @@ def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
     defs = definitions(fn) if defs is None else defs
     # (module-level helpers, not closures calling each other: those held their frames' dicts in
     # reference cycles until the collector's next pass)
-    seen = _SpanContext(names, defs, roots, offsets, {})
+    context = _SpanContext(names, defs, roots, offsets, {})
     out: dict[str, dict] = {}
     for b in fn.blocks:
         for ins in b.instrs:
@@ -137,14 +137,15 @@ def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
             found = expression_of(ins, names)
             if found is None or found[0] not in exprs or not reads_memory(found[1], found[2]):
                 continue
-            got = _operand_spans(ins, seen)
+            got = _operand_spans(ins, context)
             if isinstance(ins, Load):
-                _merge_spans(got, _own_span(ins, seen))
+                _merge_spans(got, _own_span(ins, context))
             _merge_spans(out.setdefault(found[0], {}), got)
     return out
 
 
 class _SpanContext(NamedTuple):
+    """What ``load_spans``' helpers read of one function, and their memo."""
     names: dict
     defs: dict
     roots: dict
@@ -158,30 +159,30 @@ def _merge_spans(into: dict, got: dict) -> None:
             frozenset(into.get(r, frozenset()) | s)
 
 
-def _own_span(ins, seen: _SpanContext) -> dict:
-    lo = address_offset(ins.addr, seen.roots, seen.offsets)
-    return {memory_root(ins.addr, seen.roots):
+def _own_span(ins, context: _SpanContext) -> dict:
+    lo = address_offset(ins.addr, context.roots, context.offsets)
+    return {memory_root(ins.addr, context.roots):
             None if lo is None else frozenset({(lo, lo + ins.size)})}
 
 
-def _register_spans(r: str, seen: _SpanContext) -> dict:
-    memo = seen.memo
+def _register_spans(r: str, context: _SpanContext) -> dict:
+    memo = context.memo
     if r not in memo:
         memo[r] = {}
-        ins = seen.defs[r][0]
-        out = _operand_spans(ins, seen)
+        ins = context.defs[r][0]
+        out = _operand_spans(ins, context)
         if isinstance(ins, Load):
-            _merge_spans(out, _own_span(ins, seen))
+            _merge_spans(out, _own_span(ins, context))
         memo[r] = out
     return memo[r]
 
 
-def _operand_spans(ins, seen: _SpanContext) -> dict:
+def _operand_spans(ins, context: _SpanContext) -> dict:
     out: dict = {}
-    names, defs = seen.names, seen.defs
+    names, defs = context.names, context.defs
     for a in ins.uses():
         if isinstance(a, Reg) and a.name in names and defs.get(a.name, [None])[0] is not None:
-            _merge_spans(out, _register_spans(a.name, seen))
+            _merge_spans(out, _register_spans(a.name, context))
     return out
 
 
