@@ -81,13 +81,16 @@ class Seed(NamedTuple):
 
 class _Solved(NamedTuple):
     """What ``_RegisterBits`` joins a register's bits from once ``solve`` is done: the function,
-    its ``defs``, ``ssa``, ``params`` and dominator-tree ``pre`` clocks (``FunctionValues``), the
-    solve's result per instruction number and each block's first number (``offset``)."""
+    its ``defs``, ``reads``, ``ssa``, ``params``, dominator-tree ``pre`` clocks and
+    ``first_exit`` (``FunctionValues``), the solve's result per instruction number and each
+    block's first number (``offset``)."""
     fn: Function
     defs: dict
+    reads: dict
     ssa: dict
     params: set
     pre: dict
+    first_exit: dict
     results: list
     offset: dict
 
@@ -111,11 +114,12 @@ class _RegisterBits(dict):
     def __missing__(self, r: str) -> Bits:
         if self.fill is None or r not in self.fill.defs:
             raise KeyError(r)
-        fn, defs, ssa, params, pre, results, offset = self.fill
+        fn, defs, reads, ssa, params, pre, first_exit, results, offset = self.fill
         out = None
         if r not in ssa:        # ``_maybe_unwritten`` has no SSA value
             if self._unwritten is None:
-                self._unwritten = _maybe_unwritten(fn, defs, ssa, params, pre)
+                self._unwritten = _maybe_unwritten(fn, defs, reads, ssa, params, pre,
+                                                   first_exit)
             if r in self._unwritten:
                 out = kb.const(0)
         for b, k, ins in defs[r]:
@@ -129,26 +133,33 @@ class _RegisterBits(dict):
         return got
 
 
-def _maybe_unwritten(fn: Function, defs: dict, ssa: dict, params: set, pre: dict) -> set:
-    """Registers (not SSA values, not parameters) of ``fn`` (``defs``, ``ssa``, ``params``,
-    dominator-tree ``pre`` clocks of ``FunctionValues``) some read of which may come before any
-    write (it then reads 0): definite assignment, a forward must-problem over the CFG;
-    a block with a side exit passes on only what it writes before its first one."""
+def _maybe_unwritten(fn: Function, defs: dict, reads: dict, ssa: dict, params: set, pre: dict,
+                     first_exit: dict) -> set:
+    """Registers (not SSA values, not parameters) of ``fn`` (``defs``, ``reads``, ``ssa``,
+    ``params``, dominator-tree ``pre`` clocks and ``first_exit`` of ``FunctionValues``) some read
+    of which may come before any write (it then reads 0): definite assignment, a forward
+    must-problem over the CFG; a block with a side exit passes on only what it writes before
+    its first one. Only those registers' writes and reads are visited, not every instruction
+    (issue #28 item 1: most registers are SSA values)."""
     regs = [r for r in defs if r not in ssa and r not in params]
+    if not regs:
+        return set()
     bit = {r: 1 << i for i, r in enumerate(regs)}
     every = (1 << len(regs)) - 1
-    gen = {}
-    accesses = [block_access(b) for b in fn.blocks]
-    for b, access in zip(fn.blocks, accesses):
-        g = 0
-        for ins, ds in zip(b.instrs[:access.first_exit + 1], access.defs):
-            if ins.guard is None and not isinstance(ins, PredDefine):
-                for d in ds:
-                    g |= bit.get(d, 0)
-        gen[b.label] = g
+    live = [b.label for b in fn.blocks if b.label in pre]
+    gen = dict.fromkeys(live, 0)
+    first_write: dict = {}      # register -> block -> index of its first unguarded write there
+    for r in regs:
+        firsts: dict = {}
+        for b, k, ins in defs[r]:
+            if ins.guard is None and not isinstance(ins, PredDefine) and b in gen:
+                if k <= first_exit[b]:
+                    gen[b] |= bit[r]
+                if k < firsts.get(b, k + 1):
+                    firsts[b] = k
+        first_write[r] = firsts
     preds = {t: [p for p in ps if p in pre] for t, ps in block_predecessors(fn).items()}
     entry = fn.blocks[0].label
-    live = [b.label for b in fn.blocks if b.label in pre]
     into = {b: (0 if b == entry else every) for b in live}
     changed = True
     while changed:
@@ -162,17 +173,12 @@ def _maybe_unwritten(fn: Function, defs: dict, ssa: dict, params: set, pre: dict
             if new != into[b]:
                 into[b], changed = new, True
     out = set()
-    for b, access in zip(fn.blocks, accesses):
-        if b.label not in pre:
-            continue
-        written = into[b.label]
-        for ins, rs, ds in zip(b.instrs, access.reads, access.defs):
-            for r in rs:
-                if r in bit and not written & bit[r]:
-                    out.add(r)
-            if ds and ins.guard is None and not isinstance(ins, PredDefine):
-                for d in ds:
-                    written |= bit.get(d, 0)
+    for r in regs:
+        b_r, firsts = bit[r], first_write[r]
+        for b, k in reads.get(r, ()):
+            if b in into and not into[b] & b_r and not k > firsts.get(b, k):
+                out.add(r)
+                break
     return out
 
 
@@ -682,8 +688,8 @@ class FunctionValues:
         for r in self.params:
             self.bits[r] = self.param_bits(r)
 
-        self.bits.filled(_Solved(self.fn, self.defs, self.ssa, self.params, self.pre, results,
-                                 offset))
+        self.bits.filled(_Solved(self.fn, self.defs, self.reads, self.ssa, self.params, self.pre,
+                                 self.first_exit, results, offset))
 
     def _seeded(self, seed: "Seed", offset: dict, instrs: list, site_defs: list, writes: list,
                 results: list, readers: list, users: list, set_def_bits) -> list:
