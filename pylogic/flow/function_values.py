@@ -176,7 +176,8 @@ def _maybe_unwritten(fn: Function, defs: dict, reads: dict, ssa: dict, params: s
     for r in regs:
         b_r, firsts = bit[r], first_write[r]
         for b, k in reads.get(r, ()):
-            if b in into and not into[b] & b_r and not k > firsts.get(b, k):
+            # not written on every path into b, nor earlier in b
+            if b in into and not into[b] & b_r and firsts.get(b, k) >= k:
                 out.add(r)
                 break
     return out
