@@ -137,10 +137,7 @@ def load_spans(fn: Function, names: dict, exprs: dict, roots: dict,
             found = expression_of(ins, names)
             if found is None or found[0] not in exprs or not reads_memory(found[1], found[2]):
                 continue
-            got = _operand_spans(ins, context)
-            if isinstance(ins, Load):
-                _merge_spans(got, _own_span(ins, context))
-            _merge_spans(out.setdefault(found[0], {}), got)
+            _merge_spans(out.setdefault(found[0], {}), _instruction_spans(ins, context))
     return out
 
 
@@ -168,13 +165,17 @@ def _own_span(ins, context: _SpanContext) -> dict:
 def _register_spans(r: str, context: _SpanContext) -> dict:
     memo = context.memo
     if r not in memo:
-        memo[r] = {}
-        ins = context.defs[r][0]
-        out = _operand_spans(ins, context)
-        if isinstance(ins, Load):
-            _merge_spans(out, _own_span(ins, context))
-        memo[r] = out
+        memo[r] = {}            # a definition reached again through a cycle adds nothing
+        memo[r] = _instruction_spans(context.defs[r][0], context)
     return memo[r]
+
+
+def _instruction_spans(ins, context: _SpanContext) -> dict:
+    """The spans ``ins`` reads through its operands' definitions, and its own when a load."""
+    out = _operand_spans(ins, context)
+    if isinstance(ins, Load):
+        _merge_spans(out, _own_span(ins, context))
+    return out
 
 
 def _operand_spans(ins, context: _SpanContext) -> dict:
