@@ -2,7 +2,11 @@
 
 ``pylogic.query(program_text, facts=...) -> {relation: rows}`` runs a Soufflé-dialect query with
 the shipped analyses on its include path (``pylogic/analysis/query.py``)."""
+from pylogic.compiled_modules import install_guard
+
 __version__ = "0.1.0"
+
+install_guard()     # a compiled module whose source changed since its build runs the source
 
 
 def __getattr__(name):

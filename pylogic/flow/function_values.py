@@ -725,8 +725,9 @@ class FunctionValues:
         frozen = self._freeze(list(dirty), at, old_results, offset, instrs, site_defs, writes,
                               results, readers, users, set_def_bits, old.executable)
         if seed.edges:
-            moved = [site for label, k, _r in self.moved_reads(old, seed.kept)
-                     if frozen[site := offset[label] + k]]
+            moved = [site for site in (offset[label] + k
+                                       for label, k, _r in self.moved_reads(old, seed.kept))
+                     if frozen[site]]
             if moved:
                 self.node_bits[:] = [None] * len(self.node_bits)
                 frozen = self._freeze(dirty + moved, at, old_results, offset, instrs, site_defs,

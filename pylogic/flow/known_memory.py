@@ -226,6 +226,9 @@ def known_loads(fn: Function, reaching_def: Callable, constant: Callable,
                     data = state[got[0]][got[1]:got[1] + ins.size]
                     if None not in data:
                         out[(label, k)] = load_value(data, ins.signed)
+    # compiled (pylogic.compiled_modules), the local functions share one scope object that
+    # holds them: a reference cycle, broken here rather than by the collector
+    written = global_bytes = inside = step = None
     return out
 
 

@@ -270,5 +270,8 @@ def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
                 got.append(n_defs + j)
             else:
                 users[o] = [n_defs + j]
+    # compiled (pylogic.compiled_modules), the closures share one scope object holding them:
+    # a reference cycle, broken here rather than by the collector
+    merge = start = leaving = None
     return ReachingGraph(defs, operands, reads, users)
 

@@ -250,7 +250,7 @@ def _value_names(fn: Function, keep: frozenset = frozenset()) -> dict[str, tuple
         for r in define:
             if r not in names:
                 name(r, set())
-        del name        # its closure holds itself: freed now, not by the collector
+        name = None     # its closure holds itself: freed now, not by the collector
         if not bad:
             # each register's bit is followed alone: a name checked before is checked again
             # only when it changed

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: APART and FORBIDDEN say otherwise.
 RANK = {
     "pylogic.errors": 0, "pylogic.user_cache": 0, "pylogic.identity_cache": 0,
-    "pylogic.collector": 0, "pylogic.union_find": 0,
+    "pylogic.collector": 0, "pylogic.union_find": 0, "pylogic.compiled_modules": 0,
     "pylogic.ir": 1,
     "pylogic.flow": 2,
     "facts_gen": 3, "pylogic.engines": 3, "pylogic.interp": 3,

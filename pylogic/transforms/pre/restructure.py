@@ -130,6 +130,7 @@ def restructure(fn: Function, cmp: dict, avail_out: dict, fresh: FreshNames) -> 
             if s not in reached:
                 reached.add(s)
                 stack.append(s)
+    out = target = None         # compiled, a cycle through their shared scope: broken here
     return dataclasses.replace(fn, blocks=tuple(made[l] for l in order if l in reached))
 
 

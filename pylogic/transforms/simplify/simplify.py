@@ -1027,11 +1027,13 @@ def simplify(module: Module, rows, *, functions: Optional[Iterable[str]] = None
     holds ``idom`` (``Rows`` of the module: of the functions ``rows_for`` names, at least)."""
     kept, readonly, defined, global_sizes = _module_reads(module)
     returns: dict = {}              # what each function returns, filled callees first
-
-    def idom_of(name: str):
-        # asked only of a function not settled: ``rows`` may lack the others (``rows_for``)
-        return lambda: {n: d for d, n in rows.function(name)["idom"]}
     with collector_paused():
         return run_per_function(module, functions, SimplifyRecord(), lambda fn: simplify_function(
-            fn, idom_of(fn.name), readonly, returns, defined, global_sizes, kept.get(fn.name)),
-            order=_callees_first(module))
+            fn, _idom_of(rows, fn.name), readonly, returns, defined, global_sizes,
+            kept.get(fn.name)), order=_callees_first(module))
+
+
+def _idom_of(rows, name: str):
+    """``name``'s immediate dominators, read when called: asked only of a function not settled,
+    as ``rows`` may lack the others (``rows_for``)."""
+    return lambda: {n: d for d, n in rows.function(name)["idom"]}
