@@ -2,11 +2,14 @@
 from hiding its changed source.
 
 Cython compiles these files unchanged (plain Python, no type declarations; ``annotation_typing``
-off, so an annotation checks nothing): the same semantics, the interpreter's dispatch gone. They
-are the optimizer's hot path, chosen by profile (py-spy self time of ``simplify,pre-mr,pre-m,
-simplify`` and ``icbe`` on csmith 32, 8, 38, 31, 43, 30: these hold 81% (PRE) and 97%
-(``icbe``) of the samples whose innermost frame is project code; issue #28 item 1). A build without Cython or a C compiler installs the same package
-as plain Python (each extension is optional), as does ``PATHLOGIC_PURE_PYTHON=1``.
+off, so an annotation checks nothing): meant to be the same semantics without the interpreter's
+dispatch, which two modules were not (``COMPILED``'s comment), so ``tests/package/
+test_compiled_modules.py`` compares compiled and source outputs. They are the optimizer's hot
+path, chosen by profile (py-spy self time of ``simplify,pre-mr,pre-m,simplify`` and ``icbe`` on
+csmith 32, 8, 38, 31, 43, 30: these hold 81% (PRE) and 97% (``icbe``) of the samples whose
+innermost frame is project code; issue #28 item 1). A build without Cython or a C compiler
+installs the same package as plain Python (each extension is optional), as does
+``PATHLOGIC_PURE_PYTHON=1``.
 
 An editable install puts each extension beside its source, and Python imports an extension
 before a ``.py`` of the same name: edited source would be shadowed by the last build.
