@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator, NamedTuple, Optional
 
+from pylogic.compiled_modules import low_bits
 from pylogic.flow import known_bits as kb
 from pylogic.flow.block_access import block_access
 from pylogic.flow.branch_facts import BranchFacts
@@ -145,7 +146,7 @@ def _maybe_unwritten(fn: Function, defs: dict, reads: dict, ssa: dict, params: s
     if not regs:
         return set()
     bit = {r: 1 << i for i, r in enumerate(regs)}
-    every = (1 << len(regs)) - 1
+    every = low_bits(len(regs))
     live = [b.label for b in fn.blocks if b.label in pre]
     gen = dict.fromkeys(live, 0)
     first_write: dict = {}      # register -> block -> index of its first unguarded write there

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from pylogic.compiled_modules import low_bits
 from pylogic.flow.block_access import block_access
 from pylogic.flow.definitions import single_definitions
 from pylogic.flow.fits_extension import fits_extension
@@ -362,7 +363,7 @@ def _stale_reads(fn: Function, names: dict, succ: dict) -> set:
         for leaf in leaves:
             if isinstance(leaf, Reg):
                 dependents[leaf.name] = dependents.get(leaf.name, 0) | bit[r]
-    everything = (1 << len(index)) - 1
+    everything = low_bits(len(index))
     memory = dependents.get(MEMORY.name, 0)
     transfer: dict[str, tuple] = {}     # block -> (keep, gen, reads of the entry state)
     bad = 0                             # reads of what the block itself made stale

@@ -110,3 +110,26 @@ u:
     # y is not written on the path e -> m; x goes stale only in the block u no path reaches,
     # and its write of a leaf flows on to l (every block's exit state is a source)
     assert "y" in found and "x" in found
+
+
+def test_stale_reads_past_sixty_four_names():
+    """The bit masks are Python ints as wide as the named registers: compiled by Cython,
+    ``(1 << len(index)) - 1`` wrapped at 64 bits and lost every name past the 64th at the
+    entry (stop 63: csmith 9's PRE output changed)."""
+    defs = "\n".join(f"    x{k} = add a, {k}" for k in range(70))
+    fn = parse_module(f"""
+func f(a, p) {{
+e:
+    cbr p, d, u
+d:
+{defs}
+    br u
+u:
+    y = add x69, x0
+    ret y
+}}
+""").functions[0]
+    names = {f"x{k}": (f"add({k},a)", (Reg("a"),)) for k in range(70)}
+    succ = {b.label: b.successors() for b in fn.blocks}
+    assert _stale_reads(fn, names, succ) == reference(fn, names) == {"x0", "x69"}
+    assert "x69" not in value_names(fn) and "x0" not in value_names(fn)

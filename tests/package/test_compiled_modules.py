@@ -4,6 +4,7 @@ optimized examples, real programs and csmith programs (the oracle: the same code
 interpreter, ``PATHLOGIC_FROM_SOURCE``)."""
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -25,6 +26,40 @@ def test_every_compiled_name_is_a_module_of_the_tree():
     assert len(set(COMPILED)) == len(COMPILED)
     missing = [n for n in COMPILED if not (ROOT / (n.replace(".", "/") + ".py")).is_file()]
     assert missing == []
+
+
+def _c_integer_shifts(tree: ast.AST) -> list[str]:
+    """Shifts Cython computes on a C integer (``compiled_modules``' docstring): an operand that is
+    a ``len()`` call, or a comprehension's variable over ``range()``."""
+    found = []
+    for node in ast.walk(tree):
+        over_range = set()
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            for gen in node.generators:
+                if isinstance(gen.iter, ast.Call) and getattr(gen.iter.func, "id", "") == "range":
+                    over_range |= {t.id for t in ast.walk(gen.target) if isinstance(t, ast.Name)}
+        for sub in ast.walk(node) if over_range else [node]:
+            if isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.LShift, ast.RShift)):
+                for side in (sub.left, sub.right):
+                    if (isinstance(side, ast.Call) and getattr(side.func, "id", "") == "len") or \
+                            (isinstance(side, ast.Name) and side.id in over_range):
+                        found.append((sub.lineno, ast.unparse(sub)))
+    return [f"line {n}: {text}" for n, text in sorted(set(found))]
+
+
+def test_no_compiled_module_shifts_a_c_integer():
+    bad = {}
+    for name in COMPILED:
+        tree = ast.parse((ROOT / (name.replace(".", "/") + ".py")).read_text())
+        if _c_integer_shifts(tree):
+            bad[name] = _c_integer_shifts(tree)
+    assert bad == {}, "use compiled_modules.low_bits, or name the value first"
+
+
+def test_the_shift_check_sees_both_forms():
+    tree = ast.parse("a = (1 << len(x)) - 1\nb = [1 << i for i in range(n)]\n"
+                     "c = [1 << i for i, _ in enumerate(x)]\nd = 1 << low_bits(len(x))\n")
+    assert _c_integer_shifts(tree) == ["line 1: 1 << len(x)", "line 2: 1 << i"]
 
 
 def _pair(folder: Path, tail: str, source_minus_built_s: float | None) -> None:
@@ -107,7 +142,7 @@ def test_compiled_and_source_give_the_same_versions(tmp_path):
                     "compare")
     real = "Stanford/*,Dhrystone/*,Shootout/ary3.c" if clang_path() else ""
     # csmith 2 and 9: compiled, ``function_values`` and ``value_names`` gave them other PRE
-    # outputs (stop 62)
+    # outputs (stop 62: a mask ``(1 << len(x)) - 1`` wrapped at 64 bits)
     csmith = "2,9" if clang_path() and shutil.which("csmith") else ""
     compiled = _probe(real, csmith, tmp_path, from_source=False)
     source = _probe(real, csmith, tmp_path, from_source=True)
