@@ -22,10 +22,11 @@ def compiled_extensions() -> list:
     except ImportError:
         print("pathlogic: Cython not found; installing plain Python", file=sys.stderr)
         return []
-    names = runpy.run_path(os.path.join("pylogic", "compiled_modules.py"))["COMPILED"]
+    listed = runpy.run_path(os.path.join("pylogic", "compiled_modules.py"))
     out = []
-    for name in names:
-        ext = Extension(name, [name.replace(".", "/") + ".py"], optional=True)
+    for name in listed["COMPILED"]:
+        ext = Extension(name, [name.replace(".", "/") + ".py"], optional=True,
+                        extra_compile_args=list(listed["COMPILE_FLAGS"].get(name, ())))
         try:
             out += cythonize([ext], build_dir="build/cython", quiet=True, language_level=3,
                              compiler_directives={"binding": True, "annotation_typing": False})

@@ -25,10 +25,15 @@ the compiler does not cover (an aggregate or a negation over the component's own
 ordering of records, a ``min``/``max`` of symbols) raises :class:`Unsupported`; the duckdb engine
 then evaluates the component in SQL, which covers or refuses it located; the python engine
 refuses, located. A component is compiled once (``CompiledComponent``, picklable) and bound to
-each run's relations and values (``bind``).
+each run's relations and values (``bind``). A version's source names no run's number (its
+constants and objects are read from the run's ``_K``), so it is one text per rule, and the
+shipped rules' versions are compiled ahead of time (``precompiled_versions``, to C when
+pathlogic is installed; issue #28 item 1): a version is found there by its text, or compiled
+here.
 """
 from __future__ import annotations
 
+import hashlib
 import marshal
 from collections import defaultdict
 from operator import itemgetter
@@ -37,6 +42,7 @@ from types import FunctionType
 from pylogic.engines.dialect import (AdtTerm, AggLit, Atom, BinOp, Call, Constraint, Neg, NegAtom,
                                      Nil, Num, Record, Str, Test, Var, Wildcard)
 from pylogic.engines.numbers import binary, wrap_const, wrap_expr
+from pylogic.engines.precompiled_versions import VERSIONS
 from pylogic.engines.semantics import term_vars
 from pylogic.engines.to_sql import (BITS, aggregate_ready, has_division, is_record,
                                     orders_symbols, pattern, record_tag, symbolic)
@@ -123,57 +129,64 @@ class Relations:
         return keys
 
 
-#: what a compiled component's description names (``_Code.const``), made from a run's ``store``
+def _stored(values, constants: tuple):
+    """The stored key of a ``select``'s constants (numbers, and strings interned)."""
+    key = tuple(values.intern(c) if type(c) is str else c for c in constants)
+    return key[0] if len(key) == 1 else key
+
+
+#: what a compiled version's description names (``_Code.const``), made from a run's ``store``
 #: and ``values``: ``("full", rel)``, ``("index", rel, positions)``, ``("projection", rel,
-#: positions)``, ``("call", functor)``, ``("pack",)``, ``("unpack",)``, ``("keys",)``
+#: positions)``, ``("select", rel, positions, constants)``, ``("call", functor)``, ``("pack",)``,
+#: ``("unpack",)``, ``("keys",)``, ``("symbol", text)``, ``("record", key)``: the run's own
+#: numbers, so a version's source names no number of one ``Values`` and is the same text in
+#: every plan (``precompiled_versions``: compiled ahead of time, found by that text)
 _MAKE = {"full": lambda store, values, w: store.full(w[1]),
          "index": lambda store, values, w: store.index(w[1], w[2]),
          "projection": lambda store, values, w: store.projection(w[1], w[2]),
-         "select": lambda store, values, w: store.select(w[1], w[2], w[3]),
+         "select": lambda store, values, w: store.select(w[1], w[2], _stored(values, w[3])),
          "call": lambda store, values, w: values.call(w[1]),
          "pack": lambda store, values, w: values.pack,
          "unpack": lambda store, values, w: values.unpack,
-         "keys": lambda store, values, w: values.symbol_keys()}
+         "keys": lambda store, values, w: values.symbol_keys(),
+         "symbol": lambda store, values, w: values.intern(w[1]),
+         "record": lambda store, values, w: values.pack(w[1])}
 
 
 class _Made(dict):
-    """Name -> the object of a run that a compiled component's description names (``_MAKE``),
-    made on first use from the run's ``store`` and ``values``."""
+    """Description -> the object of a run it names (``_MAKE``), made on first use from the
+    run's ``store`` and ``values``: a version's ``_K``."""
 
-    def __init__(self, described: dict, store: Relations, values):
+    def __init__(self, store: Relations, values):
         super().__init__()
-        self.described, self.store, self.values = described, store, values
+        self.store, self.values = store, values
 
-    def __missing__(self, name: str):
-        what = self.described[name]
-        obj = self[name] = _MAKE[what[0]](self.store, self.values, what)
+    def __missing__(self, what: tuple):
+        obj = self[what] = _MAKE[what[0]](self.store, self.values, what)
         return obj
 
 
 class _Code:
     """The Python source of one rule version, built literal by literal."""
 
-    def __init__(self, values, names: dict, kinds: dict):
-        self.values = values            # values.Values: symbols and records interned
+    def __init__(self, kinds: dict):
         self.kinds = kinds              # the rule's variable kinds
         self.env: dict[str, str] = {}   # datalog variable -> Python local
         self.lines: list[str] = []
         self.depth = 1
-        self.names = names              # namespace entries the code refers to (indexes, sets)
-        self.used: list[str] = []       # of them, those this version reads
+        self.names: dict = {}           # description -> the local holding its object
+        self.lambdas = 0                # the tests' lambdas made (their parameters' names)
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
     def const(self, what: tuple) -> str:
-        """A name for the object ``what`` describes (``_Made``), made when a run first reads it
-        (so a component that does not compile reads no relation: a relation it would fetch now
-        may be computed by its SQL evaluation); one name per object."""
+        """A local holding the object ``what`` describes (``_Made``), made when a run first
+        reads it (so a component that does not compile reads no relation: a relation it would
+        fetch now may be computed by its SQL evaluation); one local per object."""
         name = self.names.get(what)
         if name is None:
             name = self.names[what] = f"K{len(self.names)}"
-        if name not in self.used:
-            self.used.append(name)
         return name
 
     def call(self, name: str, args) -> str:
@@ -187,8 +200,10 @@ class _Code:
             if t.name not in self.env:
                 raise Unsupported(f"variable {t.name} used before it is bound")
             return self.env[t.name]
-        if isinstance(t, (Num, Str)):
-            return str(self.constant(t))
+        if isinstance(t, Num):
+            return str(wrap_const(t.value))
+        if isinstance(t, Str):
+            return self.const(("symbol", t.value))
         if isinstance(t, BinOp):
             if t.op in SIGNATURES:
                 return self.call(t.op, (t.left, t.right))
@@ -219,17 +234,19 @@ class _Code:
                 return self.call(t.name, t.args)
             raise Unsupported(f"functor {t.name}")
         if isinstance(t, Nil):
-            return str(self.values.pack(NIL))
+            return self.const(("record", NIL))
         if isinstance(t, (Record, AdtTerm)):
             if not t.args:
-                return str(self.values.pack((record_tag(t),)))
+                return self.const(("record", (record_tag(t),)))
             pack = self.const(("pack",))
             return f"{pack}(({record_tag(t)!r}, {''.join(self.term(a) + ', ' for a in t.args)}))"
         raise Unsupported(f"term {type(t).__name__}")
 
-    def constant(self, t) -> int:
-        """The stored value of the constant ``t`` (a ``Num`` or a ``Str``)."""
-        return wrap_const(t.value) if isinstance(t, Num) else self.values.intern(t.value)
+    @staticmethod
+    def constant(t):
+        """The constant ``t`` (a ``Num`` or a ``Str``) as ``_stored`` takes it: a number
+        wrapped, a string as it is (interned by the run)."""
+        return wrap_const(t.value) if isinstance(t, Num) else t.value
 
     def match(self, value: str, pat, later: list) -> None:
         """Match the Python value ``value`` against ``pat`` (``to_sql._Scope.match``)."""
@@ -259,7 +276,8 @@ class _Code:
             if has_division(pat):
                 raise Unsupported("a division inside a negated record pattern")
             return f"{value} == {self.term(pat)}"
-        f = f"f{id(pat)}"
+        self.lambdas += 1
+        f = f"p{self.lambdas}"
         unpack = self.const(("unpack",))
         tests = " and ".join(self.test(f"{f}[{i}]", a) for i, a in enumerate(pat.args))
         return (f"(lambda {f}: {f} is not None and {tests or 'True'})"
@@ -313,11 +331,13 @@ def _check_literals(lits, kinds: dict) -> None:
 _AGGREGATES = ("count", "sum", "min", "max", "fsum", "fmean")
 
 
-def _compile_version(rule, rels: set, delta: int | None, values, names: dict) -> str:
-    """The body of ``def version(D, out)``: the rule with its ``delta``-th positive atom reading
-    the rows ``D`` (None: every atom reads the full relations; a round-0 rule)."""
+def version_source(rule, rels: set, delta: int | None) -> str:
+    """The body of ``def version(D, out, _K)``: the rule with its ``delta``-th positive atom
+    reading the rows ``D`` (None: every atom reads the full relations; a round-0 rule), its
+    objects read from the run's ``_K`` (``_Made``); the same text for the same rule, ``rels``
+    and ``delta`` in every plan."""
     _check_literals(rule.body, rule.kinds)
-    code = _Code(values, names, rule.kinds)
+    code = _Code(rule.kinds)
     code.emit("for _once in _ONE:")
     code.depth += 1
 
@@ -332,7 +352,7 @@ def _compile_version(rule, rels: set, delta: int | None, values, names: dict) ->
     _conjunction(code, rule.body, rels, delta, head)
     # the objects are made when the version first runs (a version whose delta stays empty
     # never builds its indexes: on a chain most of the dominator-tree walk's)
-    fetch = [f"    {name} = _K[{name!r}]" for name in code.used]
+    fetch = [f"    {name} = _K[{what!r}]" for what, name in code.names.items()]
     return "\n".join(fetch + code.lines)
 
 
@@ -372,7 +392,7 @@ def _aggregate(code: _Code, lit: AggLit, rels: set) -> None:
         value = wrap_expr(f"sum(_x[0] for _x in {acc})")
     else:       # a float sum (0.0 of none) or mean (of none: nothing), which may be refused
         fn = code.const(("call", lit.op))
-        where = code.values.intern(str(lit.loc))
+        where = code.const(("symbol", str(lit.loc)))
         value = code.fresh() + "s"
         if lit.op == "fmean":
             code.emit(f"if not {acc}: continue")
@@ -528,8 +548,7 @@ def _conjunction(code: _Code, lits, rels: set, delta: int | None, finish,
                 # the first loop of a rule that runs once, on constants alone: one lookup
                 # (``Relations.select``)
                 consts = tuple(code.constant(atom.args[j]) for j in positions)
-                sel = code.const(("select", atom.rel, positions,
-                                  consts[0] if len(consts) == 1 else consts))
+                sel = code.const(("select", atom.rel, positions, consts))
                 code.emit(f"for {row} in {sel}:")
                 code.depth += 1
             elif positions:
@@ -577,54 +596,81 @@ def _most_bound(atoms: list, code: _Code) -> int:
     return best
 
 
-class CompiledComponent:
-    """One component's rules compiled (``compile`` once; symbols and records of the rules'
-    constants interned in ``values`` as the code holds their numbers): ``bind(store, values)``
-    gives the :class:`Component` of one run, whose ``values`` must number those constants as
-    ``values`` did (the same object, or a copy made after compiling: ``Values.copy``)."""
+#: the globals of every version compiled here (the precompiled ones' module has the same)
+_GLOBALS = {"_ONE": (0,), "_division": binary}
 
-    def __init__(self, rels: list[str], rules: list, values):
+
+def version_key(body: str) -> str:
+    """The name of a version's source text among the precompiled (``precompiled_versions``)."""
+    return hashlib.sha256(body.encode()).hexdigest()[:32]
+
+
+class CompiledComponent:
+    """One component's rules compiled (``compile`` once): each semi-naive version a function
+    ``f(D, out, _K)``, the one of ``precompiled_versions`` with its source text when there is
+    one (compiled to C when pathlogic was installed), else compiled here. ``bind(store,
+    values)`` gives the :class:`Component` of one run."""
+
+    def __init__(self, rels: list[str], rules: list):
         self.rels = list(rels)
         scc = set(rels)
-        names: dict = {}                        # description -> K<n> (Code.const)
         base: list = []                         # the rules without recursive atoms
         versions: dict[str, list] = {rel: [] for rel in rels}  # delta relation -> versions
-        sources = []
+        bodies: list[str] = []
         for rule in rules:
             atoms = [lit for lit in rule.body if isinstance(lit, Atom)]
             recursive = [k for k, a in enumerate(atoms) if a.rel in scc]
             for k in recursive or [None]:
-                fn = f"f{len(sources)}"
                 try:
-                    body = _compile_version(rule, scc, k, values, names)
+                    body = version_source(rule, scc, k)
                 except Unsupported as exc:
                     exc.loc = exc.loc or rule.loc
                     raise
-                sources.append(f"def {fn}(D, out):\n{body}\n")
-                (base if k is None else versions[atoms[k].rel]).append((fn, rule.head.rel))
+                (base if k is None else versions[atoms[k].rel]).append((len(bodies),
+                                                                         rule.head.rel))
+                bodies.append(body)
         self.base, self.versions = base, versions
-        self.described = {name: what for what, name in names.items()}
-        made: dict = {}
-        exec(compile("".join(sources), "<pathlogic indexed>", "exec"), made)
-        self.code = {fn: made[fn].__code__ for fn, _ in base} | {
-            fn: made[fn].__code__ for fns in versions.values() for fn, _ in fns}
-        made.clear()        # its functions' globals: no cycle left for the collector
+        ahead = VERSIONS
+        self.keys = [version_key(body) for body in bodies]
+        self.code = {}                          # position -> code compiled here
+        missing = [i for i, key in enumerate(self.keys) if key not in ahead]
+        if missing:
+            made: dict = {}
+            exec(compile("".join(f"def f{i}(D, out, _K):\n{bodies[i]}\n" for i in missing),
+                         "<pathlogic indexed>", "exec"), made)
+            self.code = {i: made[f"f{i}"].__code__ for i in missing}
+            made.clear()    # its functions' globals: no cycle left for the collector
+        self._functions()
+
+    def _functions(self) -> None:
+        ahead = VERSIONS if len(self.code) < len(self.keys) else {}
+        self.functions = [FunctionType(self.code[i], _GLOBALS) if i in self.code else
+                          ahead[key] for i, key in enumerate(self.keys)]
 
     def __getstate__(self) -> dict:         # code objects do not pickle: marshalled
-        return {**self.__dict__, "code": {fn: marshal.dumps(c) for fn, c in self.code.items()}}
+        state = {k: v for k, v in self.__dict__.items() if k != "functions"}
+        return {**state, "code": {i: marshal.dumps(c) for i, c in self.code.items()}}
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, code={fn: marshal.loads(c) for fn, c in state["code"].items()})
+        # a version precompiled now runs precompiled, whatever the build that kept the plan;
+        # one that no longer is (a plan of another build, or of an older layout) is a miss
+        keys = state.get("keys")
+        if keys is None:
+            raise ValueError("a plan kept by an older pathlogic: compile it again")
+        code = {i: marshal.loads(c) for i, c in state["code"].items() if keys[i] not in VERSIONS}
+        if any(key not in VERSIONS for i, key in enumerate(keys) if i not in code):
+            raise ValueError("a precompiled version is missing: compile the plan again")
+        self.__dict__.update(state, code=code)
+        self._functions()
 
     def bind(self, store: Relations, values) -> "Component":
-        """The component's functions over ``store`` and ``values``: made from the compiled
-        code with globals of their own, which do not hold them (no reference cycle: the run's
-        relations are freed when its component is, without the collector)."""
-        globs = {"_ONE": (0,), "_division": binary, "_K": _Made(self.described, store, values)}
-        fns = {fn: FunctionType(code, globs) for fn, code in self.code.items()}
-        return Component(self.rels, store, [(fns[fn], head) for fn, head in self.base],
-                         {rel: [(fns[fn], head) for fn, head in versions]
-                          for rel, versions in self.versions.items()})
+        """The component over ``store`` and ``values``: its versions' ``_K`` (``_Made``)
+        holds the run's objects (no reference cycle: the run's relations are freed when its
+        component is, without the collector)."""
+        fns = self.functions
+        return Component(self.rels, store, [(fns[i], head) for i, head in self.base],
+                         {rel: [(fns[i], head) for i, head in versions]
+                          for rel, versions in self.versions.items()}, _Made(store, values))
 
 
 class Component:
@@ -633,21 +679,23 @@ class Component:
     returns the number of rounds. ``compiled(rels, rules, values, store)``: compiled for this
     run alone."""
 
-    def __init__(self, rels: list[str], store: Relations, base: list, versions: dict):
+    def __init__(self, rels: list[str], store: Relations, base: list, versions: dict,
+                 made: _Made):
         self.rels, self.store, self.base, self.versions = list(rels), store, base, versions
+        self.made = made
 
     @classmethod
     def compiled(cls, rels: list[str], rules: list, values, store: Relations) -> "Component":
-        return CompiledComponent(rels, rules, values).bind(store, values)
+        return CompiledComponent(rels, rules).bind(store, values)
 
     def run(self) -> int:
-        store, rels = self.store, self.rels
+        store, rels, made = self.store, self.rels, self.made
         at = {rel: i for i, rel in enumerate(rels)}
         full = [store.full(rel) for rel in rels]
         versions = [[(fn, at[head]) for fn, head in self.versions[rel]] for rel in rels]
         new = [set() for _ in rels]
         for fn, head in self.base:
-            fn(None, new[at[head]].add)
+            fn(None, new[at[head]].add, made)
         delta = [full[i] | new[i] for i in range(len(rels))]
         for i, rel in enumerate(rels):
             store.add(rel, new[i] - full[i])
@@ -659,7 +707,7 @@ class Component:
             for i, rows in enumerate(delta):
                 if rows:
                     for fn, head in versions[i]:
-                        fn(rows, adds[head])
+                        fn(rows, adds[head], made)
             for i, fresh in enumerate(new):
                 if fresh:
                     fresh -= full[i]

@@ -50,8 +50,7 @@ class Plan:
                 rules = [r for rel in rels for r in by_head[rel] if can_fire(r, live)]
                 if rules:
                     self.components.append(CompiledComponent(
-                        [rel for rel in rels if any(r.head.rel == rel for r in rules)], rules,
-                        self.values))
+                        [rel for rel in rels if any(r.head.rel == rel for r in rules)], rules))
         except Unsupported as exc:
             self.refused = exc
 

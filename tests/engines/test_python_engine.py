@@ -158,9 +158,9 @@ def test_the_plan_is_compiled_once_per_relation_sets(tmp_path, monkeypatch):
 
 
 def test_a_run_leaves_no_garbage_for_the_collector(tmp_path):
-    """Each run's functions have globals of their own that do not hold them
-    (``CompiledComponent.bind``), so its relations and indexes are freed by reference counting
-    when the run ends, not kept until a collection."""
+    """A run's relations and indexes are held by its component's ``_K`` (``_Made``), which
+    the shared version functions do not hold (``CompiledComponent.bind``), so they are freed by
+    reference counting when the run ends, not kept until a collection."""
     path = tmp_path / "agg.dl"
     path.write_text(AGGREGATES)
     program = load_program(path)
