@@ -19,8 +19,7 @@ import sys
 from pathlib import Path
 
 from pylogic.analysis.catalog import datalog_dir
-from pylogic.engines.dialect import Atom
-from pylogic.engines.indexed import Unsupported, version_key, version_source
+from pylogic.engines.indexed import Unsupported, rule_versions, version_key
 from pylogic.engines.program import load_program
 from pylogic.engines.semantics import rules_by_head
 
@@ -49,13 +48,11 @@ def shipped_versions(directory: Path | None = None) -> dict[str, str]:
             rels = [rel for rel in stratum if rel in by_head]
             scc = set(rels)
             for rule in (r for rel in rels for r in by_head[rel]):
-                atoms = [lit for lit in rule.body if isinstance(lit, Atom)]
-                recursive = [k for k, a in enumerate(atoms) if a.rel in scc]
-                for k in recursive or [None]:
-                    try:
-                        body = version_source(rule, scc, k)
-                    except Unsupported:         # compiled by no one: refused at run time
-                        continue
+                try:
+                    versions = rule_versions(rule, scc)
+                except Unsupported:         # compiled by no one: refused at run time
+                    continue
+                for _delta, body in versions:
                     out.setdefault(version_key(body), body)
     return out
 

@@ -200,10 +200,9 @@ class _Code:
             if t.name not in self.env:
                 raise Unsupported(f"variable {t.name} used before it is bound")
             return self.env[t.name]
-        if isinstance(t, Num):
-            return str(wrap_const(t.value))
-        if isinstance(t, Str):
-            return self.const(("symbol", t.value))
+        if isinstance(t, (Num, Str)):
+            c = self.constant(t)
+            return self.const(("symbol", c)) if type(c) is str else str(c)
         if isinstance(t, BinOp):
             if t.op in SIGNATURES:
                 return self.call(t.op, (t.left, t.right))
@@ -329,6 +328,20 @@ def _check_literals(lits, kinds: dict) -> None:
 #: the aggregates compiled here, with ``to_sql._Scope.aggregate``'s semantics (``fsum`` and
 #: ``fmean``: ``float_rules.py``'s sum and mean of floats, the functor over the group's keys)
 _AGGREGATES = ("count", "sum", "min", "max", "fsum", "fmean")
+
+
+def rule_versions(rule, rels: set) -> list[tuple]:
+    """``[(delta relation or None, version_source)]`` of ``rule`` in the component ``rels``:
+    one version per positive atom of the component (it reads the round's delta), or one that
+    reads the full relations; ``Unsupported`` located at the rule."""
+    atoms = [lit for lit in rule.body if isinstance(lit, Atom)]
+    recursive = [k for k, a in enumerate(atoms) if a.rel in rels]
+    try:
+        return [(None if k is None else atoms[k].rel, version_source(rule, rels, k))
+                for k in recursive or [None]]
+    except Unsupported as exc:
+        exc.loc = exc.loc or rule.loc
+        raise
 
 
 def version_source(rule, rels: set, delta: int | None) -> str:
@@ -618,22 +631,13 @@ class CompiledComponent:
         versions: dict[str, list] = {rel: [] for rel in rels}  # delta relation -> versions
         bodies: list[str] = []
         for rule in rules:
-            atoms = [lit for lit in rule.body if isinstance(lit, Atom)]
-            recursive = [k for k, a in enumerate(atoms) if a.rel in scc]
-            for k in recursive or [None]:
-                try:
-                    body = version_source(rule, scc, k)
-                except Unsupported as exc:
-                    exc.loc = exc.loc or rule.loc
-                    raise
-                (base if k is None else versions[atoms[k].rel]).append((len(bodies),
-                                                                         rule.head.rel))
+            for delta, body in rule_versions(rule, scc):
+                (base if delta is None else versions[delta]).append((len(bodies), rule.head.rel))
                 bodies.append(body)
         self.base, self.versions = base, versions
-        ahead = VERSIONS
         self.keys = [version_key(body) for body in bodies]
         self.code = {}                          # position -> code compiled here
-        missing = [i for i, key in enumerate(self.keys) if key not in ahead]
+        missing = [i for i, key in enumerate(self.keys) if key not in VERSIONS]
         if missing:
             made: dict = {}
             exec(compile("".join(f"def f{i}(D, out, _K):\n{bodies[i]}\n" for i in missing),
@@ -643,9 +647,8 @@ class CompiledComponent:
         self._functions()
 
     def _functions(self) -> None:
-        ahead = VERSIONS if len(self.code) < len(self.keys) else {}
         self.functions = [FunctionType(self.code[i], _GLOBALS) if i in self.code else
-                          ahead[key] for i, key in enumerate(self.keys)]
+                          VERSIONS[key] for i, key in enumerate(self.keys)]
 
     def __getstate__(self) -> dict:         # code objects do not pickle: marshalled
         state = {k: v for k, v in self.__dict__.items() if k != "functions"}
