@@ -7,6 +7,18 @@ from pylogic.engines.numbers import binary as _division
 _ONE = (0,)
 
 
+def v000962a3a46dd8d8ac63eb691cb67a11(D, out, _K):
+    K0 = _K[('full', '_pre_cav_notall_in')]
+    K1 = _K[('full', '_pre_ucomp')]
+    K2 = _K[('full', '_pre_ukills')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) in K2: continue
+            out((v0, v1, v2,))
+
+
 def v0026558e18c297929ce015a8137d678b(D, out, _K):
     K0 = _K[('full', '_cevent')]
     for _once in _ONE:
@@ -28,37 +40,6 @@ def v003df2e71c2b9dd82d5b7de903aab208(D, out, _K):
                 if not (v9 != v6): continue
                 if (v0, v9, v6,) not in K1: continue
                 out((v0, v1, v2, v3, v8, v9, v6,))
-
-
-def v004a093c568ffd79cba9d0d50b0cc692(D, out, _K):
-    K0 = _K[('projection', '_pd_has_read', (0, 1, 2))]
-    K1 = _K[('index', '_pd_free_open_exit', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, = r0
-            if (v0, v3, v2,) in K0: continue
-            for r1 in K1.get((v0, v3, v2), ()):
-                v4 = r1[3]
-                v5 = r1[4]
-                out((v0, v1, v2, v4,))
-
-
-def v005b0116d8e17b864a86510915ad03c9(D, out, _K):
-    K0 = _K[('symbol', 'c')]
-    K1 = _K[('select', '_pv_type', (1,), ('c',))]
-    K2 = _K[('index', '_pv_def', (4,))]
-    K3 = _K[('projection', '_pv_guarded', (0, 1))]
-    K4 = _K[('index', '_pv_slot', (0,))]
-    K5 = _K[('symbol', 'pred')]
-    for _once in _ONE:
-        for r1 in K1:
-            v0, _, v1, _, = r1
-            for r0 in K2.get(v0, ()):
-                v2, v3, v4, _, _, = r0
-                if (v2, v3,) in K3: continue
-                for r2 in K4.get(v4, ()):
-                    v5 = r2[1]
-                    out((v2, K5, v3, v5, v3, v1,))
 
 
 def v00615017e8314841577b487415088108(D, out, _K):
@@ -122,6 +103,23 @@ def v02805f17b240b4c86f7b4d0c35937179(D, out, _K):
     K1 = _K[('symbol', 'f')]
     for _once in _ONE:
         out((K0, K1,))
+
+
+def v02d910f4fef7684be5424f0929cd5b20(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('full', '_def_decided')]
+    K2 = _K[('index', 'query_rewrite', (0, 1, 2, 3, 4))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
+            v10 = (((((v6) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            if (v1,) in K0: continue
+            if (v4, v9, v7, v2, v3,) in K1: continue
+            for r1 in K2.get((v4, v9, v7, v2, v3), ()):
+                v11 = r1[5]
+                v12 = r1[6]
+                v13 = r1[7]
+                out((v0, v1, v12, v13, v4, v5, v10, v11, v8,))
 
 
 def v02d9f1cdaf6e6c89c51fa9e2402e15e1(D, out, _K):
@@ -235,15 +233,6 @@ def v03eb5a2abb042170f9c8f80a2b741d2a(D, out, _K):
             out((v0, v1,))
 
 
-def v040521860e1d383fd21efd8bb34e42a0(D, out, _K):
-    K0 = _K[('projection', '_pv_hasdef', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, = r0
-            if (v0, v1, v2,) in K0: continue
-            out((v0, v1, v2, v3, v4,))
-
-
 def v040d7c84524e57a747b3d7d46d4877ff(D, out, _K):
     K0 = _K[('full', '_dt_edge')]
     K1 = _K[('symbol', 'cfg')]
@@ -302,6 +291,18 @@ def v0586a8473fd9d8bd41163743a3aa88a5(D, out, _K):
                 out((v0, v1, v3, K2,))
 
 
+def v05df3f400ca51d5cf11380d4e97c4242(D, out, _K):
+    K0 = _K[('full', '_pre_can_must_in')]
+    K1 = _K[('full', '_pre_has_cmp')]
+    K2 = _K[('full', '_pre_cav_notall_in')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v2,) in K1: continue
+            if (v0, v1, v2,) not in K2: continue
+            out((v0, v1, v2,))
+
+
 def v063d16780778727693ed67c8945b03c3(D, out, _K):
     K0 = _K[('full', '_pd_read_at')]
     K1 = _K[('index', '_pd_read_at', (0, 1, 2))]
@@ -317,32 +318,6 @@ def v063d16780778727693ed67c8945b03c3(D, out, _K):
             v3 = min(x3_3g)
             v4 = v3
             out((v0, v1, v2, v4,))
-
-
-def v06726d246cce8dee46e96f711a95b01b(D, out, _K):
-    K0 = _K[('projection', '_clocal', (0, 1, 2))]
-    K1 = _K[('index', 'edge', (0, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            if r0[6] != 0: continue
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if (v4, v5, v6,) in K0: continue
-            for r1 in K1.get((v4, v5), ()):
-                v8 = r1[1]
-                out((v0, v1, v2, v3, v4, v8, v5, v6, v7,))
-
-
-def v067a52d7ee724dd31f2b0960d35d2fe2(D, out, _K):
-    K0 = _K[('full', '_dt_pred')]
-    K1 = _K[('projection', '_dt_many', (0, 1, 2))]
-    K2 = _K[('index', '_dt_loc', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, = r0
-            if (v0, v1, v2,) in K1: continue
-            for r1 in K2.get((v0, v1, v3), ()):
-                v6 = r1[3]
-                out((v0, v1, v2, v3, v4, v5, v6,))
 
 
 def v067fedec5de7dfdfe7570577ee1f0336(D, out, _K):
@@ -363,39 +338,6 @@ def v068df0b5e4390718536bab832654af10(D, out, _K):
                 v3 = r1[2]
                 v4 = r1[3]
                 out((v0, v1, v2, v3, v4,))
-
-
-def v07080c4e88ef13ad6d5f075c985985d5(D, out, _K):
-    K0 = _K[('full', 'vf_load')]
-    K1 = _K[('index', 'vf_load_root', (0, 1))]
-    K2 = _K[('index', 'vf_store_root', (0, 2))]
-    K3 = _K[('projection', '_pre_disjoint', (0, 1, 2, 3))]
-    K4 = _K[('index', 'vf_instr', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            for r2 in K1.get((v0, v1), ()):
-                v2 = r2[2]
-                for r1 in K2.get((v0, v2), ()):
-                    v3 = r1[1]
-                    if (v0, v3, v1, v2,) in K3: continue
-                    for r3 in K4.get((v0, v3), ()):
-                        v4 = r3[2]
-                        v5 = r3[3]
-                        out((v0, v4, v1, v5,))
-
-
-def v07596993bda1b3391d570e1234440377(D, out, _K):
-    K0 = _K[('full', '_pre_m_read')]
-    K1 = _K[('projection', '_pre_classed', (0,))]
-    K2 = _K[('index', '_pre_kill_at', (0, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            if v0 in K1: continue
-            for r1 in K2.get((v0, v1), ()):
-                v2 = r1[1]
-                out((v0, v2, v1,))
 
 
 def v077ca4771f213584c50e363a5ff19cf3(D, out, _K):
@@ -441,6 +383,39 @@ def v07aa6c5895ffb03a3c261355f48d9cfc(D, out, _K):
                         out((v0, v1, v2, v3, v4, v5, v6, v9, v12,))
 
 
+def v07bb6345f0cd15bbfb84fbc697def43e(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('index', '_cqe', (0, 1, 4, 6, 7))]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
+    K4 = _K[('full', '_single_pred')]
+    K5 = _K[('index', '_cthru', (0, 1, 2, 3, 5, 6, 7))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, = r0
+            if (v1,) in K0: continue
+            for r3 in K1.get((v0, v1, v0, v2, v3), ()):
+                v4 = r3[2]
+                v5 = r3[3]
+                v6 = r3[5]
+                if (v0, v6, v2, v3, v4, v5,) in K2: continue
+                if (v0, v1, v4, v5) not in K3: continue
+                if (v0, v2, v6,) not in K4: continue
+                for r4 in K5.get((v0, v1, v6, 0, v3, v4, v5), ()):
+                    v7 = r4[4]
+                    out((v0, v1, v6, v7,))
+
+
+def v08722c3c32a880e18da742b70f4c27e4(D, out, _K):
+    K0 = _K[('full', '_pre_can_some_in')]
+    K1 = _K[('full', '_pre_can_notall_in')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2,))
+
+
 def v0882660871969dc944fc3d0ae9ba2c9f(D, out, _K):
     K0 = _K[('full', 'vng_transfer')]
     for _once in _ONE:
@@ -479,31 +454,6 @@ def v09b6d6b7b51f2ca60620a5475ed557cc(D, out, _K):
             for r1 in K1.get((v0, v2), ()):
                 v3 = r1[1]
                 out((v0, v1, v3, K2,))
-
-
-def v09be03d216d3ee4533ca3b142d9a96c1(D, out, _K):
-    K0 = _K[('projection', '_dt_has_prev', (0, 1, 2, 3))]
-    K1 = _K[('index', '_dt_next', (0, 1, 2, 3))]
-    K2 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
-    K3 = _K[('index', '_dt_loc', (0, 1, 2))]
-    K4 = _K[('index', '_dt_iter', (0, 1))]
-    for _once in _ONE:
-        for r1 in D:
-            if r1[2] != 1: continue
-            v0, v1, _, v2, v3, _, _, = r1
-            if (v0, v1, v2, v3,) in K0: continue
-            for r2 in K1.get((v0, v1, v2, v3), ()):
-                v4 = r2[4]
-                v5 = r2[5]
-                if not (v4 >= v5): continue
-                for r3 in K2.get((v0, v1, v2, v4, v5), ()):
-                    v6 = r3[3]
-                    for r4 in K3.get((v0, v1, v6), ()):
-                        v7 = r4[3]
-                        for r0 in K4.get((v0, v1), ()):
-                            v8 = r0[2]
-                            if not (v8 > 1): continue
-                            out((v0, v1, v8, v2, v4, v6, v7,))
 
 
 def v09dc4d4e09972eb7ead85043e06117c1(D, out, _K):
@@ -545,6 +495,23 @@ def v09fae2ec35407840da0af870e5066d94(D, out, _K):
                         out((v0, v1, v2, v7, v8, v5, v12, v9, v10,))
 
 
+def v0a1cf06ec94c7ec8d8b1151a840d3062(D, out, _K):
+    K0 = _K[('full', '_branch_rpo')]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('index', 'rpo', (0,))]
+    K3 = _K[('index', 'correlation_window', (0,))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v1,) in K1: continue
+            for r1 in K2.get(v0, ()):
+                _, v3, v4, = r1
+                for r2 in K3.get(v0, ()):
+                    _, v5, = r2
+                    if not ((((((v4) - (v2)) + 2147483648) & 4294967295) - 2147483648) > v5): continue
+                    out((v0, v1, v0, v3, 0,))
+
+
 def v0a31b10cb8146b4c4443499b1eac9099(D, out, _K):
     K0 = _K[('full', '_pqe')]
     K1 = _K[('index', 'assert_pair', (0, 1, 2, 3, 4))]
@@ -557,6 +524,25 @@ def v0a31b10cb8146b4c4443499b1eac9099(D, out, _K):
                 for r2 in K2.get((v0, v7, v2), ()):
                     v8 = r2[3]
                     out((v0, v1, v2, v3, v4, v5, v6, v8,))
+
+
+def v0a6a67f37a71dbd5e3c1025e1e79d6ec(D, out, _K):
+    K0 = _K[('full', '_ppg_node')]
+    K1 = _K[('symbol', '__start__')]
+    K2 = _K[('symbol', '-')]
+    K3 = _K[('full', '_pg_preach')]
+    K4 = _K[('full', '_pg_graph')]
+    K5 = _K[('index', '_pg_num', (0, 1, 2))]
+    K6 = _K[('symbol', 'unreached')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, = r0
+            if (v0, v1, K1, K2, v2, v3,) in K3: continue
+            if (v1,) not in K4: continue
+            for r2 in K5.get((v0, v2, v3), ()):
+                v4 = r2[3]
+                if not (v4 > 0): continue
+                out((v0, v1, K6, v2, v3,))
 
 
 def v0aa8b7c52592cd0cef08c49ed89ccf68(D, out, _K):
@@ -576,47 +562,26 @@ def v0ac09a7c530902988954b0444654b023(D, out, _K):
             out((v0, v1, v2, v3,))
 
 
-def v0b9aeddcfa2eb27fe746063fa83c76f2(D, out, _K):
-    K0 = _K[('full', '_pd_local_reach')]
-    K1 = _K[('projection', '_pd_disjoint', (0, 1, 2))]
-    K2 = _K[('full', '_pd_operand_read')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
-            if (v0, v1, v3,) in K1: continue
-            if (v0, v3, v2,) not in K2: continue
-            out((v0, v1, v2, v4,))
-
-
-def v0be529664e819d89d5425d0731f82893(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('full', 'entry')]
-    K2 = _K[('full', 'memory_cell')]
-    K3 = _K[('index', '_cgo', (0, 1, 2))]
-    K4 = _K[('index', 'call_target', (2,))]
-    K5 = _K[('index', 'instr', (0, 1))]
-    for _once in _ONE:
-        for r0 in D:
-            if r0[6] != 0: continue
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K0: continue
-            if (v4, v5,) not in K1: continue
-            if (v4, v6,) not in K2: continue
-            for r3 in K3.get((v0, v1, v7), ()):
-                v8 = r3[3]
-                for r4 in K4.get(v4, ()):
-                    v9, v10, _, = r4
-                    for r5 in K5.get((v9, v10), ()):
-                        v11 = r5[2]
-                        v12 = r5[3]
-                        out((v0, v1, v2, v3, v4, v5, v6, v7, v9, v11, v12, v8,))
-
-
 def v0c20e96874578bac2d079ee6f332bd63(D, out, _K):
     K0 = _K[('symbol', 'leu')]
     K1 = _K[('symbol', 'f')]
     for _once in _ONE:
         out((K0, K1,))
+
+
+def v0c4c13b5ed073d0139cea18170384546(D, out, _K):
+    K0 = _K[('full', '_dt_has_prev')]
+    K1 = _K[('index', '_dt_next', (0, 1, 2, 3))]
+    for _once in _ONE:
+        for r0 in D:
+            if r0[2] != 1: continue
+            v0, v1, _, v2, v3, v4, v5, = r0
+            if (v0, v1, v2, v3,) in K0: continue
+            for r1 in K1.get((v0, v1, v2, v3), ()):
+                v6 = r1[4]
+                v7 = r1[5]
+                if not (v6 >= v7): continue
+                out((v0, v1, 1, v4, v5, v2,))
 
 
 def v0cbd48f0da09717b37ad2ef29e5bcb5a(D, out, _K):
@@ -633,22 +598,6 @@ def v0cbd48f0da09717b37ad2ef29e5bcb5a(D, out, _K):
                     v5 = r2[2]
                     v6 = r2[3]
                     out((v0, K3, v1, v2, v0, v5, v6, v4, 0,))
-
-
-def v0ce181f5d89fd5876e9ddf544f2e13d3(D, out, _K):
-    K0 = _K[('full', 'instr')]
-    K1 = _K[('projection', '_vng_index', (0, 1, 2))]
-    K2 = _K[('index', 'edge', (0, 1))]
-    K3 = _K[('index', '_vng_head', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, _, = r0
-            if (v0, v2, (((((v3) + (1)) + 2147483648) & 4294967295) - 2147483648),) in K1: continue
-            for r1 in K2.get((v0, v2), ()):
-                v4 = r1[2]
-                for r2 in K3.get((v0, v4), ()):
-                    v5 = r2[2]
-                    out((v0, v1, v5,))
 
 
 def v0cfa182f6b500ecfbce6250727d47532(D, out, _K):
@@ -765,6 +714,53 @@ def v0e9417c48cd5bba01e2ea9a250fb1cff(D, out, _K):
             out((v0, v1, v2, v3, v4,))
 
 
+def v0ece222a2d2928adae2be20303b8df29(D, out, _K):
+    K0 = _K[('full', '_pre_ukills')]
+    K1 = _K[('full', '_pre_cav_some_in')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) not in K1: continue
+            out((v0, v1, v2,))
+
+
+def v0edec5583e8a8070c2010ebc7e507f5a(D, out, _K):
+    K0 = _K[('full', '_pre_m_read')]
+    K1 = _K[('full', '_pre_cand')]
+    K2 = _K[('index', '_pre_mark', (0, 1))]
+    K3 = _K[('call', 'cat')]
+    K4 = _K[('symbol', 'r#')]
+    K5 = _K[('call', 'to_string')]
+    K6 = _K[('full', '_pre_classed')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, = r0
+            if (v0, v1,) in K1: continue
+            x4_3g = set()
+            for _once in _ONE:
+                for x6_4w in K2.get((v0, v1), ()):
+                    _, _, v2, v3, v4, = x6_4w
+                    x4_3g.add((v4, v2, v3, v4,))
+            v2 = (((sum(_x[0] for _x in x4_3g)) + 2147483648) & 4294967295) - 2147483648
+            v3 = v2
+            v4 = K3((K4, K5((v3, )), ))
+            if (v0,) not in K6: continue
+            out((v0, v1, v4,))
+
+
+def v0fac538e85f316b2cd63ff6cb6c8fddb(D, out, _K):
+    K0 = _K[('index', 'vng_transfer', (0, 1, 3))]
+    K1 = _K[('full', 'vng_kill')]
+    for _once in _ONE:
+        for r1 in D:
+            v0, v1, v2, = r1
+            for r0 in K0.get((v0, v1, v2), ()):
+                v3 = r0[2]
+                if (v0, v1, v3,) in K1: continue
+                out((v0, v1, v3,))
+
+
 def v0fb79b48608dd5a9a70268459d3427f1(D, out, _K):
     K0 = _K[('full', '_pea')]
     K1 = _K[('index', 'pair_key', (0, 1, 2))]
@@ -794,30 +790,6 @@ def v0fe81f7765494bbeb701feeac95f372a(D, out, _K):
                     out((v1, K4, v2, K5, v2, v4,))
 
 
-def v1006d4ea4ef8670550ea5a4c951db770(D, out, _K):
-    K0 = _K[('index', '_dt_acc', (0, 1, 2))]
-    K1 = _K[('projection', '_dt_has_prev', (0, 1, 2, 3))]
-    K2 = _K[('index', '_dt_next', (0, 1, 2, 3))]
-    K3 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
-    K4 = _K[('index', '_dt_loc', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if not (v2 > 1): continue
-            for r1 in K0.get((v0, v1, 1), ()):
-                _, _, _, v3, v4, v5, v6, = r1
-                if (v0, v1, v3, v4,) in K1: continue
-                for r2 in K2.get((v0, v1, v3, v4), ()):
-                    v7 = r2[4]
-                    v8 = r2[5]
-                    if not (v7 < v8): continue
-                    for r3 in K3.get((v0, v1, v3, v7, v8), ()):
-                        v9 = r3[3]
-                        for r4 in K4.get((v0, v1, v9), ()):
-                            v10 = r4[3]
-                            out((v0, v1, v2, v3, v7, v5, v6, v9, v10,))
-
-
 def v101833bc0704c25c96ac4c39e66a2dab(D, out, _K):
     K0 = _K[('index', 'instr', (0, 2, 3))]
     K1 = _K[('index', 'copy', (0, 1, 2))]
@@ -836,6 +808,34 @@ def v101833bc0704c25c96ac4c39e66a2dab(D, out, _K):
                     out((v0, v1, v2, v8, v4, v10, v6, v7,))
 
 
+def v105c1dbd88ceb2a48224ae3dde03c723(D, out, _K):
+    K0 = _K[('full', 'instr')]
+    K1 = _K[('full', 'dce_useful')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0 = r0[0]
+            v1 = r0[1]
+            if (v0, v1,) in K1: continue
+            out((v0, v1,))
+
+
+def v105d608afb93cb8b3afc22b053bae10c(D, out, _K):
+    K0 = _K[('full', '_pre_cav_some_in')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', '_pre_ucomp')]
+    K3 = _K[('full', '_pre_ukills')]
+    K4 = _K[('projection', 'rpo', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3, v2,) not in K3: continue
+                if (v0, v3) not in K4: continue
+                out((v0, v1, v2,))
+
+
 def v108493e1eac2bda29deb3bdb9127c599(D, out, _K):
     K0 = _K[('index', '_live_read', (0, 1))]
     for _once in _ONE:
@@ -844,20 +844,6 @@ def v108493e1eac2bda29deb3bdb9127c599(D, out, _K):
             for r1 in K0.get((v0, v1), ()):
                 v2 = r1[2]
                 out((v0, v2,))
-
-
-def v112959fe3256a04d837e231a59eb07d8(D, out, _K):
-    K0 = _K[('full', '_pd_def')]
-    K1 = _K[('projection', '_pd_has_local_end', (0, 1, 2))]
-    K2 = _K[('index', '_pd_exit_at', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
-            if (v0, v1, v2,) in K1: continue
-            for r1 in K2.get((v0, v3), ()):
-                _, _, v5, v6, = r1
-                if not (v6 > v4): continue
-                out((v0, v1, v2, v5, v6,))
 
 
 def v113df30debf41f0f87813f9d9856e8ec(D, out, _K):
@@ -892,34 +878,29 @@ def v118f4a8ba31f6530a764cf3bb576e529(D, out, _K):
                 out((v0, v1, v2, v3, v5,))
 
 
-def v11af33a4202979fee8e6e65481346fe8(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('index', '_cq', (0, 1, 2, 3, 6))]
-    K2 = _K[('full', '_cgo')]
-    K3 = _K[('full', 'entry')]
-    K4 = _K[('index', 'instr', (0, 2, 3))]
-    K5 = _K[('full', 'call_target')]
-    K6 = _K[('symbol', 'reg')]
-    K7 = _K[('index', 'call_arg', (0, 1, 3, 4))]
-    K8 = _K[('full', 'param')]
+def v11a7ae884fd9b0b77580ff152bbdcdfc(D, out, _K):
+    K0 = _K[('full', '_dt_has_prev')]
+    K1 = _K[('index', '_dt_next', (0, 1, 2, 3))]
+    K2 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
+    K3 = _K[('index', '_dt_loc', (0, 1, 2))]
+    K4 = _K[('index', '_dt_iter', (0, 1))]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
-            if v1 in K0: continue
-            for r7 in K1.get((v0, v1, v2, v3, 0), ()):
-                v10 = r7[4]
-                v11 = r7[5]
-                v12 = r7[7]
-                v13 = r7[8]
-                if (v0, v1, v13, v8,) not in K2: continue
-                if (v10, v11,) not in K3: continue
-                for r1 in K4.get((v4, v5, v6), ()):
-                    v14 = r1[1]
-                    if (v4, v14, v10,) not in K5: continue
-                    for r2 in K7.get((v4, v14, K6, v7), ()):
-                        v15 = r2[2]
-                        if (v10, v15, v12,) not in K8: continue
-                        out((v0, v1, v2, v3, v10, v11, 0, v12, v13, v9,))
+        for r1 in D:
+            if r1[2] != 1: continue
+            v0, v1, _, v2, v3, _, _, = r1
+            if (v0, v1, v2, v3,) in K0: continue
+            for r2 in K1.get((v0, v1, v2, v3), ()):
+                v4 = r2[4]
+                v5 = r2[5]
+                if not (v4 >= v5): continue
+                for r3 in K2.get((v0, v1, v2, v4, v5), ()):
+                    v6 = r3[3]
+                    for r4 in K3.get((v0, v1, v6), ()):
+                        v7 = r4[3]
+                        for r0 in K4.get((v0, v1), ()):
+                            v8 = r0[2]
+                            if not (v8 > 1): continue
+                            out((v0, v1, v8, v2, v4, v6, v7,))
 
 
 def v120f999baf86a6b5e2325afd00f8d66e(D, out, _K):
@@ -934,6 +915,18 @@ def v120f999baf86a6b5e2325afd00f8d66e(D, out, _K):
                 v8 = r1[8]
                 if (v0, v1, v6, v7, v4, v5,) not in K1: continue
                 out((v0, v1, v2, v3, v4, v5, v8,))
+
+
+def v1243522def8f5f5375dd4d767298a6c6(D, out, _K):
+    K0 = _K[('full', 'pd_candidate')]
+    K1 = _K[('full', '_pd_needed')]
+    K2 = _K[('projection', '_pd_def', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, = r0
+            if (v0, v1,) in K1: continue
+            if (v0, v1) not in K2: continue
+            out((v0, v1,))
 
 
 def v1254c0a0394efbea4015a2cb03b45ce5(D, out, _K):
@@ -973,6 +966,18 @@ def v1290848df28393d962959890896bd66c(D, out, _K):
                     out((v0, v1, v2,))
 
 
+def v129e4b702404c23a757105da1fe3e69b(D, out, _K):
+    K0 = _K[('full', 'loop_block')]
+    K1 = _K[('index', '_lp_parent', (0, 1))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v2, v1,) in K0: continue
+            for r1 in K1.get((v0, v2), ()):
+                v3 = r1[2]
+                out((v0, v1, v3,))
+
+
 def v129ebb42a8d38c4de61000c5754fbbb8(D, out, _K):
     K0 = _K[('full', '_pv_reg')]
     K1 = _K[('index', 'entry', (0,))]
@@ -984,28 +989,26 @@ def v129ebb42a8d38c4de61000c5754fbbb8(D, out, _K):
                 out((v0, v1, v2,))
 
 
-def v12ac9710c275d59b2abc70b9d13f63f7(D, out, _K):
-    K0 = _K[('symbol', 'ret')]
-    K1 = _K[('select', 'instr', (4,), ('ret',))]
-    K2 = _K[('index', '_pd_def', (0, 3))]
-    K3 = _K[('projection', '_pd_has_local_end', (0, 1, 2))]
-    K4 = _K[('projection', '_pd_local_has_read', (0, 1, 2))]
-    for _once in _ONE:
-        for r1 in K1:
-            v0, v1, v2, v3, _, = r1
-            for r0 in K2.get((v0, v2), ()):
-                _, v4, v5, _, v6, = r0
-                if not (v3 > v6): continue
-                if (v0, v4, v5,) in K3: continue
-                if (v0, v4, v5,) in K4: continue
-                out((v0, v4, v5,))
-
-
 def v12f8539b131e1a3c303a4251e4570353(D, out, _K):
     K0 = _K[('symbol', 'false')]
     K1 = _K[('symbol', 'const')]
     for _once in _ONE:
         out((K0, K1,))
+
+
+def v130a5422e34693ed9f8f9ae09493c504(D, out, _K):
+    K0 = _K[('full', '_pre_can_some_out')]
+    K1 = _K[('index', 'edge', (0, 1))]
+    K2 = _K[('full', '_pre_can_some_in')]
+    K3 = _K[('full', '_pre_reaches_exit')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3,) not in K3: continue
+                out((v0, v1, v2,))
 
 
 def v13a4a5021bdf6c4927e651c194a25e4a(D, out, _K):
@@ -1016,6 +1019,23 @@ def v13a4a5021bdf6c4927e651c194a25e4a(D, out, _K):
             out((v0, v1,))
 
 
+def v13a9b7e5d5e1c5980b7f04877fae8453(D, out, _K):
+    K0 = _K[('full', '_branch_rpo')]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('index', 'rpo', (0,))]
+    K3 = _K[('index', 'correlation_window', (0,))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v1,) in K1: continue
+            for r1 in K2.get(v0, ()):
+                _, v3, v4, = r1
+                for r2 in K3.get(v0, ()):
+                    _, v5, = r2
+                    if not ((((((v2) - (v4)) + 2147483648) & 4294967295) - 2147483648) > v5): continue
+                    out((v0, v1, v0, v3, 0,))
+
+
 def v13f08aaa181fc1377ebb01f0f3005d12(D, out, _K):
     K0 = _K[('full', '_pre_cav_notall_in')]
     K1 = _K[('full', '_pre_can_notall_in')]
@@ -1024,25 +1044,6 @@ def v13f08aaa181fc1377ebb01f0f3005d12(D, out, _K):
             v0, v1, v2, = r0
             if (v0, v1, v2,) not in K1: continue
             out((v0, v1, v2,))
-
-
-def v13f857eadf50fb40a7d675671cbe8ce7(D, out, _K):
-    K0 = _K[('full', '_ppg_node')]
-    K1 = _K[('symbol', '__start__')]
-    K2 = _K[('symbol', '-')]
-    K3 = _K[('projection', '_pg_preach', (0, 1, 2, 3, 4, 5))]
-    K4 = _K[('full', '_pg_graph')]
-    K5 = _K[('index', '_pg_num', (0, 1, 2))]
-    K6 = _K[('symbol', 'unreached')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, = r0
-            if (v0, v1, K1, K2, v2, v3,) in K3: continue
-            if (v1,) not in K4: continue
-            for r2 in K5.get((v0, v2, v3), ()):
-                v4 = r2[3]
-                if not (v4 > 0): continue
-                out((v0, v1, K6, v2, v3,))
 
 
 def v1416ef741cdd48032f89675a638debdb(D, out, _K):
@@ -1080,12 +1081,45 @@ def v1476cc575af10a7e9936845d1c7f4623(D, out, _K):
             out((v0, v1, v2, v3,))
 
 
+def v148b2227d75e158e9805f64677c53163(D, out, _K):
+    K0 = _K[('index', '_cderef', (0, 1, 2, 3))]
+    K1 = _K[('full', '_qdef')]
+    K2 = _K[('full', '_deref_decides')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if not (v6 > 0): continue
+            v9 = (((((v6) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            for r1 in K0.get((v4, v5, v9, v7), ()):
+                v10 = r1[4]
+                if (v4, v5, v9, v7, v10,) in K1: continue
+                if (v4, v10, v7, v2, v3,) in K2: continue
+                out((v0, v1, v2, v3, v4, v5, v9, v7, v8,))
+
+
 def v153bd6598f11b8211716bbe2b8310c9e(D, out, _K):
     K0 = _K[('full', 'vf_store_root')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, _, = r0
             out((v0, v1,))
+
+
+def v154813f83b07d7a919cd2c8d51dda42e(D, out, _K):
+    K0 = _K[('full', 'vng_seed')]
+    K1 = _K[('projection', 'vng_merge', (0, 1, 2))]
+    K2 = _K[('full', '_vng_touched')]
+    K3 = _K[('full', 'vng_an_some_in')]
+    K4 = _K[('full', 'vng_node')]
+    for _once in _ONE:
+        for r2 in D:
+            v0, v1, v2, = r2
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) in K2: continue
+            if (v0, v1, v2,) not in K3: continue
+            if (v0, v1, v2,) not in K4: continue
+            out((v0, v1, v2,))
 
 
 def v15657dc2965fd65b8d3adf051d1e7f71(D, out, _K):
@@ -1117,25 +1151,6 @@ def v15a10c377f479f9549227851d090d92c(D, out, _K):
                         out((v0, v1, v2, v3, v4, v9, v11, v5, v6,))
 
 
-def v15eda134924221b678a20754b60ec805(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', '_cstop')]
-    K3 = _K[('full', 'entry')]
-    K4 = _K[('full', 'memory_cell')]
-    K5 = _K[('projection', 'call_target', (2,))]
-    K6 = _K[('symbol', 'UNDEF')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K1: continue
-            if (v0, v1, v7,) not in K2: continue
-            if (v4, v5,) not in K3: continue
-            if (v4, v6,) not in K4: continue
-            if v4 not in K5: continue
-            out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K6,))
-
-
 def v15eda219279817a84cdb53e9cb383baa(D, out, _K):
     K0 = _K[('full', '_pre_key')]
     K1 = _K[('full', '_pre_split')]
@@ -1144,16 +1159,6 @@ def v15eda219279817a84cdb53e9cb383baa(D, out, _K):
             v0, v1, v2, = r0
             if (v0, v2,) not in K1: continue
             out((v0, v1, v1,))
-
-
-def v165ddf761121d64ece6c5357fd19fc66(D, out, _K):
-    K0 = _K[('full', '_live_read_at')]
-    K1 = _K[('projection', '_live_kill', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, _, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
 
 
 def v1667808f337f3c36c7b24d3fd86180c2(D, out, _K):
@@ -1187,15 +1192,24 @@ def v167d6472504a7fbc6672b37f98b0cd0c(D, out, _K):
                 out((v0, v1, K6,))
 
 
-def v178e377fac6fdf165ab763c983db5bc4(D, out, _K):
-    K0 = _K[('projection', 'pre_kills', (0, 1, 2))]
-    K1 = _K[('projection', 'pre_prevented', (0, 1, 2))]
+def v16a3812d433a59162515c4ab6f644821(D, out, _K):
+    K0 = _K[('full', 'pre_kills')]
+    K1 = _K[('full', 'pre_comp')]
     for _once in _ONE:
         for r0 in D:
             v0, v1, v2, = r0
             if (v0, v1, v2,) in K0: continue
             if (v0, v1, v2,) in K1: continue
             out((v0, v1, v2,))
+
+
+def v1785e93876eff468fdb5da36d673aec4(D, out, _K):
+    K0 = _K[('full', '_cevents')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, = r0
+            if (v0, v1, v3,) in K0: continue
+            out((v0, v1, v2, v3, 0,))
 
 
 def v17a966440af17ff68a0669fd2cc712b7(D, out, _K):
@@ -1226,17 +1240,22 @@ def v1800b6877b044f7bac95b3d818808d01(D, out, _K):
             out((v0, v1, v2, v3, v4, v5, v7,))
 
 
-def v1819e69a38fc055bff6346f3587df2cc(D, out, _K):
-    K0 = _K[('full', 'vng_gen')]
-    K1 = _K[('projection', '_vng_an_notall_out', (0, 1, 2))]
-    K2 = _K[('full', 'vng_an_some_out')]
-    K3 = _K[('symbol', 'must')]
+def v180b8b4036d7816da3499812ed8d03f6(D, out, _K):
+    K0 = _K[('symbol', 'ret')]
+    K1 = _K[('select', 'instr', (4,), ('ret',))]
+    K2 = _K[('index', '_pd_free_in', (0, 3))]
+    K3 = _K[('full', '_pd_has_kill')]
+    K4 = _K[('index', '_pd_first_read', (0, 1, 2))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) not in K2: continue
-            out((v0, v1, v2, K3,))
+        for r1 in K1:
+            v0, v1, v2, v3, _, = r1
+            for r0 in K2.get((v0, v2), ()):
+                _, v4, v5, _, = r0
+                if (v0, v2, v5,) in K3: continue
+                for r2 in K4.get((v0, v2, v5), ()):
+                    v6 = r2[3]
+                    if not (v3 < v6): continue
+                    out((v0, v4, v5,))
 
 
 def v18534d1801155026cae2d383290ee6c7(D, out, _K):
@@ -1248,6 +1267,21 @@ def v18534d1801155026cae2d383290ee6c7(D, out, _K):
             v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
             if (v4, v5,) not in K1: continue
             out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K2,))
+
+
+def v1860fa63ec1bc41dbe7a26f6e9d9d807(D, out, _K):
+    K0 = _K[('full', '_cdef')]
+    K1 = _K[('full', '_def_decided')]
+    K2 = _K[('full', '_rewrites')]
+    K3 = _K[('full', '_sumctx')]
+    K4 = _K[('symbol', 'UNDEF')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
+            if (v4, v9, v7, v2, v3,) in K1: continue
+            if (v4, v9, v7, v2, v3,) not in K2: continue
+            if (v1,) not in K3: continue
+            out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K4,))
 
 
 def v1876f810ca0abc2bbdd25ac189df617b(D, out, _K):
@@ -1349,23 +1383,6 @@ def v19243ad1fb6e76431def9aadbe1420c6(D, out, _K):
                     out((v1, K5, v2, v4,))
 
 
-def v1947360d2a3e25562efc3448668c6478(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('projection', '_csplit', (0, 1, 2, 3))]
-    K3 = _K[('index', '_cland', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, _, v4, v5, v6, _, = r0
-            if r0[4] != r0[0]: continue
-            if v1 in K0: continue
-            if (v0, v4,) in K1: continue
-            if (v0, v4, v5, v6,) in K2: continue
-            for r1 in K3.get((v0, v4, v6), ()):
-                v7 = r1[3]
-                out((v0, v1, v4, v7, v6, v6, v2, v3,))
-
-
 def v1954dd95216ab24dc532f0cf936a364f(D, out, _K):
     K0 = _K[('full', '_pg_tlast')]
     for _once in _ONE:
@@ -1375,32 +1392,12 @@ def v1954dd95216ab24dc532f0cf936a364f(D, out, _K):
             out((v0, v1, v4, v2,))
 
 
-def v19730fa1e44a53c127e8cb1b93090439(D, out, _K):
-    K0 = _K[('full', '_pg_vertex')]
-    K1 = _K[('projection', '_pg_nottop', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, v1, v2,))
-
-
 def v1a00a536ddf147dab60d512c18ba33ed(D, out, _K):
     K0 = _K[('full', 'use')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
             out((v0, v1, v2,))
-
-
-def v1a68759080223f4af08699923b1defbe(D, out, _K):
-    K0 = _K[('full', 'retreating')]
-    K1 = _K[('projection', 'back_edge', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0,))
 
 
 def v1abfc6dc74e8be73cadcc12796736fe2(D, out, _K):
@@ -1460,23 +1457,38 @@ def v1b7478c44e22b94b73bb24053bcacd88(D, out, _K):
             out((v0, v1, v2, v3, v4, v5,))
 
 
-def v1bc22601d3fb52d8bda624f70d1eee6a(D, out, _K):
-    K0 = _K[('full', '_pg_cpart')]
-    K1 = _K[('projection', '_pg_dropped', (0, 1, 2, 3))]
-    K2 = _K[('index', '_pg_cmem', (0, 1, 2, 3))]
+def v1be97dd70f0bd80976307c5dfccb15ef(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', 'entry')]
+    K3 = _K[('index', 'param', (0, 2))]
+    K4 = _K[('symbol', 'global')]
+    K5 = _K[('index', 'call_arg', (2, 3))]
+    K6 = _K[('full', 'call_target')]
+    K7 = _K[('symbol', 'UNDEF')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, _, _, = r0
-            if (v0, v1, v2, v3,) in K1: continue
-            x4_3g = set()
-            for _once in _ONE:
-                for x6_4w in K2.get((v0, v1, v2, v3), ()):
-                    v4 = x6_4w[4]
-                    v5 = x6_4w[5]
-                    x4_3g.add((v4, v5,))
-            v4 = len(x4_3g)
-            v5 = v4
-            out((v0, v1, v2, v3, v5,))
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K1: continue
+            if (v4, v5,) not in K2: continue
+            for r2 in K3.get((v4, v6), ()):
+                v8 = r2[1]
+                for r4 in K5.get((v8, K4), ()):
+                    v9 = r4[0]
+                    v10 = r4[1]
+                    if (v9, v10, v4,) not in K6: continue
+                    out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K7,))
+
+
+def v1bf7eab68defeba4d3b4294ff837af92(D, out, _K):
+    K0 = _K[('full', 'edge')]
+    K1 = _K[('full', '_multi_pred')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if not (v1 != v2): continue
+            if (v0, v2,) in K1: continue
+            out((v0, v2, v1,))
 
 
 def v1c4c48d3287af01fb92a5dfcff36746d(D, out, _K):
@@ -1521,6 +1533,16 @@ def v1cd795607d16d5ab1e3a8e80a0e6b6a8(D, out, _K):
             out((v0, v1, v2, v3,))
 
 
+def v1ce973ec3258e80a8d5226062c484f84(D, out, _K):
+    K0 = _K[('full', '_pre_cav_some_in')]
+    K1 = _K[('full', '_pre_ukills')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2,))
+
+
 def v1cea583b6e4556ade2a45a419e12cbd1(D, out, _K):
     K0 = _K[('full', 'call_result')]
     K1 = _K[('index', 'call_target', (0, 1))]
@@ -1559,15 +1581,76 @@ def v1d4f93caf7b3204a549e190e1903296e(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v10, v7, v8, v9,))
 
 
-def v1e588125c486d1938a1d7cca7655ae8a(D, out, _K):
-    K0 = _K[('full', 'pre_av_some_in')]
-    K1 = _K[('projection', '_pre_av_notall_in', (0, 1, 2))]
-    K2 = _K[('symbol', 'must')]
+def v1ddcb16a5b0f67bae53c747c365e9537(D, out, _K):
+    K0 = _K[('full', '_cea')]
+    K1 = _K[('full', '_sumctx')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, _, v4, v5, v6, _, v7, = r0
+            if r0[4] != r0[0]: continue
+            if (v1,) in K1: continue
+            out((v0, v1, v4, v5, v6, v2, v3, v7,))
+
+
+def v1e05a8add8ee48f7f22df99d1a3a9b3f(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', 'entry')]
+    K3 = _K[('full', 'memory_cell')]
+    K4 = _K[('full', 'external_entry')]
+    K5 = _K[('index', 'decides', (0, 2, 3))]
+    K6 = _K[('full', 'cell_init')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K1: continue
+            if (v4, v5,) not in K2: continue
+            if (v4, v6,) not in K3: continue
+            if (v4,) not in K4: continue
+            for r5 in K5.get((v4, v2, v3), ()):
+                v8 = r5[1]
+                v9 = r5[4]
+                if (v4, v6, v8,) not in K6: continue
+                out((v0, v1, v2, v3, v4, v5, 0, v6, v7, v9,))
+
+
+def v1e5aa1d031a08f19e1024dd37ad59c06(D, out, _K):
+    K0 = _K[('full', '_pre_ukills')]
+    K1 = _K[('full', '_pre_reaches_exit')]
+    K2 = _K[('full', '_pre_ucand')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
+            if (v0, v1,) in K1: continue
+            if (v0, v2,) not in K2: continue
+            out((v0, v1, v2,))
+
+
+def v1e891e6713828127437b9359688e76a9(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('index', '_cq', (0, 1, 6, 8))]
+    K2 = _K[('full', 'entry')]
+    K3 = _K[('index', 'param', (0, 2))]
+    K4 = _K[('symbol', 'reg')]
+    K5 = _K[('index', 'call_arg', (2, 3))]
+    K6 = _K[('full', 'call_target')]
+    K7 = _K[('index', 'instr', (0, 1))]
+    for _once in _ONE:
+        for r3 in D:
+            v0, v1, v2, v3, = r3
+            if (v1,) in K0: continue
+            for r0 in K1.get((v0, v1, 0, v2), ()):
+                _, _, v4, v5, v6, v7, _, v8, _, = r0
+                if (v6, v7,) not in K2: continue
+                for r2 in K3.get((v6, v8), ()):
+                    v9 = r2[1]
+                    for r5 in K5.get((v9, K4), ()):
+                        v10, v11, _, _, v12, = r5
+                        if (v10, v11, v6,) not in K6: continue
+                        for r6 in K7.get((v10, v11), ()):
+                            v13 = r6[2]
+                            v14 = r6[3]
+                            out((v0, v1, v4, v5, v10, v13, v14, v12, v3,))
 
 
 def v1eb4d3d4432c0517522e051ab8e7db31(D, out, _K):
@@ -1580,6 +1663,17 @@ def v1eb4d3d4432c0517522e051ab8e7db31(D, out, _K):
             out((v0, v1, v2, v4,))
 
 
+def v1ec56d79fa18254f167c03284a50f7d0(D, out, _K):
+    K0 = _K[('full', 'instr')]
+    K1 = _K[('full', '_dce_pure')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0 = r0[0]
+            v1 = r0[1]
+            if (v0, v1,) in K1: continue
+            out((v0, v1,))
+
+
 def v1ed8f7bd6e1c61876d23cb5bed6bc0bd(D, out, _K):
     K0 = _K[('full', '_pd_read')]
     K1 = _K[('index', 'instr', (0, 1))]
@@ -1590,17 +1684,6 @@ def v1ed8f7bd6e1c61876d23cb5bed6bc0bd(D, out, _K):
                 v3 = r1[2]
                 v4 = r1[3]
                 out((v0, v1, v2, v3, v4,))
-
-
-def v1ef16dab7a3399301c36be70e64b5603(D, out, _K):
-    K0 = _K[('full', 'pre_an_some_in')]
-    K1 = _K[('projection', '_pre_an_notall_in', (0, 1, 2))]
-    K2 = _K[('symbol', 'must')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
 
 
 def v1f28b6dfc88a21077828027c7e9a7edc(D, out, _K):
@@ -1633,17 +1716,15 @@ def v20201a7e106573f25dbc78430fb442d4(D, out, _K):
             out((v0, K1, K2, v1, v1, K3, v1, K4, 0,))
 
 
-def v20377d919e175f61096e6f78d961cb75(D, out, _K):
-    K0 = _K[('projection', '_ppg_hub', (0, 1))]
-    K1 = _K[('index', '_ppg_core', (0, 1, 4, 5))]
+def v2030e7a58e876cb96dfa8d611f593694(D, out, _K):
+    K0 = _K[('full', '_pdef')]
+    K1 = _K[('full', '_copydef')]
+    K2 = _K[('symbol', 'UNDEF')]
     for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, v3, v4, v5, = r1
-            if (v2, v3,) in K0: continue
-            for r0 in K1.get((v0, v1, v2, v3), ()):
-                v6 = r0[2]
-                v7 = r0[3]
-                out((v0, v1, v6, v7, v4, v5,))
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v0, v7, v8,) in K1: continue
+            out((v0, v1, v2, v3, v4, v5, v6, K2,))
 
 
 def v207a85c2bb0cf0f685230c4dd246c4bc(D, out, _K):
@@ -1685,19 +1766,6 @@ def v20b9d348f2d18c3e6bfcf0fe42a461ad(D, out, _K):
                 v7 = r2[7]
                 if (v0, v1, v5, v6) not in K2: continue
                 out((v0, v1, v7,))
-
-
-def v2110e64db5eaa6726780c509be989150(D, out, _K):
-    K0 = _K[('projection', '_ppg_hub', (0, 1))]
-    K1 = _K[('index', '_ppg_core', (0, 1, 4, 5))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, = r0
-            if (v2, v3,) in K0: continue
-            for r1 in K1.get((v0, v1, v2, v3), ()):
-                v6 = r1[2]
-                v7 = r1[3]
-                out((v0, v1, v6, v7, v4, v5,))
 
 
 def v21366452dae1db82a99ab362b0de2a01(D, out, _K):
@@ -1758,32 +1826,27 @@ def v21a93fd2339ad59c0bd38f2d5c554739(D, out, _K):
             out((v0, K1, v1, K2,))
 
 
-def v21d8bbf5af21ab442e9539e657126e61(D, out, _K):
-    K0 = _K[('full', '_pre_m_at')]
-    K1 = _K[('index', '_pre_unit', (0, 1))]
-    K2 = _K[('projection', '_pre_has_cmp', (0, 1))]
-    K3 = _K[('full', '_pre_cav_notall_in')]
-    K4 = _K[('symbol', 'may')]
+def v21c7c6bfe9bdfee49561321cbc488e34(D, out, _K):
+    K0 = _K[('index', '_dt_many', (0, 1))]
+    K1 = _K[('index', '_dt_pred', (0, 1, 2))]
+    K2 = _K[('full', '_dt_has_prev')]
+    K3 = _K[('index', '_dt_loc', (0, 1, 2))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v2), ()):
-                v3 = r1[2]
-                if (v0, v3,) in K2: continue
-                if (v0, v1, v3,) not in K3: continue
-                out((v0, v1, v2, K4,))
-
-
-def v2229bc68bd85bb2744d75b993fb543b4(D, out, _K):
-    K0 = _K[('full', '_pre_cav_notall_in')]
-    K1 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K2 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) in K2: continue
-            out((v0, v1, v2,))
+        for r0 in D:
+            if r0[2] != 1: continue
+            v0, v1, _, = r0
+            for r1 in K0.get((v0, v1), ()):
+                v2 = r1[2]
+                for r2 in K1.get((v0, v1, v2), ()):
+                    v3 = r2[3]
+                    v4 = r2[4]
+                    if (v0, v1, v2, v4,) in K2: continue
+                    for r3 in K1.get((v0, v1, v2), ()):
+                        v5 = r3[4]
+                        if not (v5 > v4): continue
+                        for r4 in K3.get((v0, v1, v3), ()):
+                            v6 = r4[3]
+                            out((v0, v1, 1, v2, v4, v3, v6,))
 
 
 def v227d85f2927f980026997cd1cd5b6ad5(D, out, _K):
@@ -1794,6 +1857,38 @@ def v227d85f2927f980026997cd1cd5b6ad5(D, out, _K):
             v0, v1, v2, v3, v4, = r0
             if (v0, v3, v4, v1, v2,) not in K1: continue
             out((v0, v1, v2, v3, v4,))
+
+
+def v22f14d62b63fafa1f2a0502f881d81d3(D, out, _K):
+    K0 = _K[('full', '_pq')]
+    K1 = _K[('index', 'instr', (0, 2, 3))]
+    K2 = _K[('full', 'def')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, = r0
+            v8 = (((((v4) + (1)) + 2147483648) & 4294967295) - 2147483648)
+            if (v0, v1, v2, v3, v8, v5, v6,) not in K0: continue
+            for r2 in K1.get((v0, v3, v4), ()):
+                v9 = r2[1]
+                if (v0, v9, v5,) in K2: continue
+                if (v0, v9, v6,) in K2: continue
+                out((v0, v1, v2, v3, v8, v5, v6, v7,))
+
+
+def v2300f0dbb333c64b8da828ff575ac412(D, out, _K):
+    K0 = _K[('full', '_pre_m_at')]
+    K1 = _K[('index', '_pre_unit', (0, 1))]
+    K2 = _K[('full', '_pre_cm_notall_in')]
+    K3 = _K[('full', '_pre_cm_some_in')]
+    K4 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v2), ()):
+                v3 = r1[2]
+                if (v0, v1, v3,) in K2: continue
+                if (v0, v1, v3,) not in K3: continue
+                out((v0, v1, v2, K4,))
 
 
 def v230d7d2bbf95cf42ec10f968d262dd10(D, out, _K):
@@ -1809,6 +1904,45 @@ def v2342c0bcd900cd582c1bcc274b154a0e(D, out, _K):
         for r0 in K0:
             v0, v1, v2, _, = r0
             out((v0, v1, v2,))
+
+
+def v2391a13f662e82cb08e9acf511e210e4(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('index', '_cqe', (0, 1, 4, 6, 7))]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('full', '_unsafe_block')]
+    K4 = _K[('full', '_cevents')]
+    K5 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
+    K6 = _K[('full', '_single_pred')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, = r0
+            if (v1,) in K0: continue
+            for r3 in K1.get((v0, v1, v0, v2, v3), ()):
+                v4 = r3[2]
+                v5 = r3[3]
+                v6 = r3[5]
+                if (v0, v6, v2, v3, v4, v5,) in K2: continue
+                if (v0, v6,) in K3: continue
+                if (v0, v6, v3,) in K4: continue
+                if (v0, v1, v4, v5) not in K5: continue
+                if (v0, v2, v6,) not in K6: continue
+                out((v0, v1, v6, v3,))
+
+
+def v23a0c328c924272e2bb43be20ca3a9ff(D, out, _K):
+    K0 = _K[('index', 'instr', (0, 2, 3))]
+    K1 = _K[('full', 'def')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, = r0
+            if not (v4 > 0): continue
+            v7 = (((((v4) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            for r1 in K0.get((v0, v3, v7), ()):
+                v8 = r1[1]
+                if (v0, v8, v5,) in K1: continue
+                if (v0, v8, v6,) in K1: continue
+                out((v0, v1, v2, v3, v7, v5, v6,))
 
 
 def v23cf7127945ebbe19d85cd4e57666822(D, out, _K):
@@ -1840,18 +1974,38 @@ def v23f6325b383f132cf16ce814c59ee827(D, out, _K):
                 out((v0, v1, v2, v3, v6, v7,))
 
 
-def v23fbab8c02c936bbc0043949d2079923(D, out, _K):
-    K0 = _K[('index', 'vng_transfer', (0, 1, 3))]
-    K1 = _K[('projection', 'vng_gen', (0, 1, 2))]
-    K2 = _K[('full', 'vng_av_some_out')]
+def v241765fe8425a6786e4f72e2e929623f(D, out, _K):
+    K0 = _K[('full', '_pre_um_ins_at')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', '_pre_cm_some_out')]
+    K3 = _K[('full', '_pre_ucomp')]
+    K4 = _K[('full', '_pre_cav_some_in')]
+    K5 = _K[('projection', 'rpo', (0, 1))]
     for _once in _ONE:
-        for r2 in D:
-            v0, v1, v2, = r2
-            for r1 in K0.get((v0, v1, v2), ()):
-                v3 = r1[2]
-                if (v0, v1, v3,) in K1: continue
-                if (v0, v1, v3,) not in K2: continue
-                out((v0, v1, v3,))
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3, v2,) in K3: continue
+                if (v0, v3, v2,) in K4: continue
+                if (v0, v3) not in K5: continue
+                out((v0, v3, v1, v2,))
+
+
+def v245235e2609cdd4ff9fef4fb0547f27e(D, out, _K):
+    K0 = _K[('full', '_pre_m_some_in')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', '_pre_m_some_out')]
+    K3 = _K[('projection', 'rpo', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3) not in K3: continue
+                out((v0, v1, v2,))
 
 
 def v2455a8fcc476e399d9686a6b82c97af3(D, out, _K):
@@ -1870,10 +2024,38 @@ def v2455a8fcc476e399d9686a6b82c97af3(D, out, _K):
             out((v0, v2, v3, v1, v5,))
 
 
+def v24730773142bcd976ac8e09e35f16509(D, out, _K):
+    K0 = _K[('full', 'vf_store_span')]
+    K1 = _K[('index', 'vf_store_root', (0, 1))]
+    K2 = _K[('index', '_pre_spanned', (0, 2))]
+    K3 = _K[('full', '_pre_overlap')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, _, _, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v2 = r1[2]
+                for r2 in K2.get((v0, v2), ()):
+                    v3 = r2[1]
+                    if (v0, v1, v3, v2,) in K3: continue
+                    out((v0, v1, v3, v2,))
+
+
 def v24b9d2cf90fb816329003087a3fdc369(D, out, _K):
     K0 = _K[('symbol', 'o')]
     for _once in _ONE:
         out((K0,))
+
+
+def v24c2f3d229a207f158cf322e8c594053(D, out, _K):
+    K0 = _K[('full', '_pd_local_exit')]
+    K1 = _K[('full', '_pd_locally_needed')]
+    K2 = _K[('full', 'pd_candidate')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, _, _, = r0
+            if (v0, v1,) in K1: continue
+            if (v0, v1,) not in K2: continue
+            out((v0, v2,))
 
 
 def v25051040b08926524b49d33e6cb79bfa(D, out, _K):
@@ -1892,21 +2074,14 @@ def v25051040b08926524b49d33e6cb79bfa(D, out, _K):
                     out((v2, K4, v3, v1, v3, v5,))
 
 
-def v25394141de072663596b4231d3cd6c5f(D, out, _K):
-    K0 = _K[('full', '_cq')]
-    K1 = _K[('index', '_cderef', (0, 1, 2, 3))]
-    K2 = _K[('projection', '_qdef', (0, 1, 2, 3, 4))]
-    K3 = _K[('projection', '_deref_decides', (0, 1, 2, 3, 4))]
+def v254b58f177aca3738e379079d1669023(D, out, _K):
+    K0 = _K[('full', '_live_read_at')]
+    K1 = _K[('full', '_live_kill')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
-            v10 = (((((v6) + (1)) + 2147483648) & 4294967295) - 2147483648)
-            if (v0, v1, v2, v3, v4, v5, v10, v7, v8,) not in K0: continue
-            for r2 in K1.get((v4, v5, v6, v7), ()):
-                v11 = r2[4]
-                if (v4, v5, v6, v7, v11,) in K2: continue
-                if (v4, v11, v7, v2, v3,) in K3: continue
-                out((v0, v1, v2, v3, v4, v5, v10, v7, v8, v9,))
+        for r0 in K0:
+            v0, v1, v2, _, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def v256fd148940ee787fd16951f76f78a14(D, out, _K):
@@ -1944,16 +2119,6 @@ def v26069d0a160cf787c1c3f37b9be4dd3f(D, out, _K):
             out((v0, v1, v2,))
 
 
-def v26282cddf48caec9dc921be71ffe1610(D, out, _K):
-    K0 = _K[('full', '_pre_key')]
-    K1 = _K[('projection', '_pre_split', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2,) in K1: continue
-            out((v0, v1, v2,))
-
-
 def v2644fe174c79d0f3b081611ff16cd8bb(D, out, _K):
     K0 = _K[('full', '_pv_defi')]
     K1 = _K[('index', 'guard', (0, 1))]
@@ -1969,19 +2134,6 @@ def v2644fe174c79d0f3b081611ff16cd8bb(D, out, _K):
                     out((v0, v1, v3, v4,))
 
 
-def v2649a013f59fb480529245312305a189(D, out, _K):
-    K0 = _K[('full', 'vng_seed')]
-    K1 = _K[('projection', '_vng_av_notall_in', (0, 1, 2))]
-    K2 = _K[('full', 'vng_av_some_in')]
-    K3 = _K[('symbol', 'must')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) not in K2: continue
-            out((v0, v1, v2, K3,))
-
-
 def v265118ff9619d97ceccb2f3e8e5dfedb(D, out, _K):
     K0 = _K[('select', '_dt_rpo', (3,), (0,))]
     K1 = _K[('projection', '_dt_merge', (0, 1))]
@@ -1990,6 +2142,20 @@ def v265118ff9619d97ceccb2f3e8e5dfedb(D, out, _K):
             v0, v1, v2, _, = r0
             if (v0, v1) not in K1: continue
             out((v0, v1, v2, v2, 0, v2, v2, 0,))
+
+
+def v267013243801c0c5d2c0ee32fbcb55c1(D, out, _K):
+    K0 = _K[('full', '_pv_defpos')]
+    K1 = _K[('index', '_pv_lastneed', (0, 1, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, = r0
+            v5 = (((((v2) + (1)) + 2147483648) & 4294967295) - 2147483648)
+            if (v0, v1, v5, v3,) in K0: continue
+            for r1 in K1.get((v0, v1, v3), ()):
+                v6 = r1[3]
+                if not (v5 < v6): continue
+                out((v0, v1, v5, v3, v4,))
 
 
 def v26a74f1965f779b57e177b792fe084c4(D, out, _K):
@@ -2026,20 +2192,6 @@ def v27206891aea9324c37581e58279a96d6(D, out, _K):
                 out((v0, v1, v3, v4, v2,))
 
 
-def v272d7769592bb067ad98f39122df4db5(D, out, _K):
-    K0 = _K[('full', 'vf_store_gen')]
-    K1 = _K[('index', 'vf_instr', (0, 1))]
-    K2 = _K[('projection', '_pre_killed_after', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                v4 = r1[3]
-                if (v0, v3, v2, v4,) in K2: continue
-                out((v0, v3, v2,))
-
-
 def v27acd114688bb89d4b943d383f6a4497(D, out, _K):
     K0 = _K[('full', 'forward_edge')]
     K1 = _K[('symbol', 'racyc')]
@@ -2049,11 +2201,32 @@ def v27acd114688bb89d4b943d383f6a4497(D, out, _K):
             out((v0, K1, v2, v1,))
 
 
+def v27c5b6d15cb86406a6ea27f86c181e1e(D, out, _K):
+    K0 = _K[('full', 'vng_gen')]
+    K1 = _K[('full', '_vng_is_seed')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1,) in K1: continue
+            out((v0, v1, v2,))
+
+
 def v27e3eafd6464fb97f0d0e2ea1adee5c3(D, out, _K):
     K0 = _K[('symbol', 'gt')]
     K1 = _K[('symbol', 't')]
     for _once in _ONE:
         out((K0, K1,))
+
+
+def v27f4666f56919f4c6d4d1c180d86d1c1(D, out, _K):
+    K0 = _K[('full', '_pre_cav_notall_in')]
+    K1 = _K[('full', '_pre_has_cmp')]
+    K2 = _K[('symbol', 'may')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
 
 
 def v27fd7dd5c6f2c030f79e00f1ceed316f(D, out, _K):
@@ -2102,6 +2275,41 @@ def v2884fcfa604e8904ec949d2a8c60596f(D, out, _K):
                 out((v0, v1, v2, v8, v9, v5, v6, v7,))
 
 
+def v28ad9e87ccf8a754e98991242bc63011(D, out, _K):
+    K0 = _K[('full', '_cq')]
+    K1 = _K[('index', '_cderef', (0, 1, 2, 3))]
+    K2 = _K[('full', '_qdef')]
+    K3 = _K[('index', '_deref_decided', (0, 1, 2, 3, 4))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if not (v6 > 0): continue
+            v9 = (((((v6) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            for r1 in K1.get((v4, v5, v9, v7), ()):
+                v10 = r1[4]
+                if (v4, v5, v9, v7, v10,) in K2: continue
+                for r2 in K3.get((v4, v10, v7, v2, v3), ()):
+                    v11 = r2[5]
+                    out((v0, v1, v2, v3, v4, v5, v6, v7, v8, v11,))
+
+
+def v28c8e42dbc9254c9a6a296abe1e26e8b(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('full', 'entry')]
+    K2 = _K[('index', 'correlation_budget', (0,))]
+    for _once in _ONE:
+        for r0 in D:
+            if r0[6] != 0: continue
+            v0, v1, _, _, v2, v3, _, _, v4, = r0
+            if (v1,) in K0: continue
+            v5 = (((((v4) + (1)) + 2147483648) & 4294967295) - 2147483648)
+            if (v2, v3,) not in K1: continue
+            for r2 in K2.get(v0, ()):
+                _, v6, = r2
+                if not (v4 < v6): continue
+                out((v0, v1, v4, v5,))
+
+
 def v2927a6807cb257b2d4c3de65b04af54f(D, out, _K):
     K0 = _K[('index', '_dt_rpo', (0, 1, 3))]
     for _once in _ONE:
@@ -2123,24 +2331,6 @@ def v2965f01e2e3226024268160bb47ec606(D, out, _K):
                 v7 = r0[4]
                 if not (v6 == (((((v7) + (1)) + 2147483648) & 4294967295) - 2147483648)): continue
                 out((v0, v1, v2, v3, v6,))
-
-
-def v29a88c4a202b95ab0a5c1ef4711588f7(D, out, _K):
-    K0 = _K[('full', 'vf_occurs')]
-    K1 = _K[('index', 'vf_instr', (0, 1))]
-    K2 = _K[('index', '_pre_gen_at', (0, 1, 2))]
-    K3 = _K[('projection', '_pre_local_cut', (0, 1, 2, 3, 4))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                v4 = r1[3]
-                for r2 in K2.get((v0, v3, v2), ()):
-                    v5 = r2[3]
-                    if not (v5 < v4): continue
-                    if (v0, v3, v2, v5, v4,) in K3: continue
-                    out((v0, v1, v2,))
 
 
 def v29b2b716a6307438b09a15dac52a9d93(D, out, _K):
@@ -2185,19 +2375,6 @@ def v29fd8789beac0a24d4498abba6d55f11(D, out, _K):
                 out((v0, v2,))
 
 
-def v2a378528d67fd538ff5f25d1dd82e8dd(D, out, _K):
-    K0 = _K[('full', 'vng_an_some_out')]
-    K1 = _K[('index', '_vng_next', (0, 1))]
-    K2 = _K[('projection', 'vng_an_some_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                if (v0, v3, v2,) in K2: continue
-                out((v0, v1, v2,))
-
-
 def v2a6cf68ef728c75df0af19b7d28aa0a1(D, out, _K):
     K0 = _K[('symbol', 'eq')]
     K1 = _K[('select', 'pair_decides', (1,), ('eq',))]
@@ -2233,28 +2410,6 @@ def v2ab2f2a15037be86ce4f2040cb0ddd89(D, out, _K):
                         out((v0, v3, v4,))
 
 
-def v2aba8a3dd4e9e54efb0289f95519e4a2(D, out, _K):
-    K0 = _K[('full', '_cqe')]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('index', '_csplit', (0, 1, 2, 3))]
-    K4 = _K[('index', '_csumtrans', (0, 1, 2))]
-    K5 = _K[('projection', '_has_arg', (0, 1, 2))]
-    K6 = _K[('symbol', 'UNDEF')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v4, v5,) in K1: continue
-            if (v4, v5, v6, v7, v2, v3,) in K2: continue
-            for r1 in K3.get((v4, v5, v6, v7), ()):
-                v9 = r1[4]
-                v10 = r1[5]
-                for r2 in K4.get((v10, v2, v3), ()):
-                    v11 = r2[3]
-                    if (v4, v9, v11,) in K5: continue
-                    out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K6,))
-
-
 def v2b0cbab8192104ccae51a25d9e61c219(D, out, _K):
     K0 = _K[('full', 'exit')]
     for _once in _ONE:
@@ -2275,25 +2430,6 @@ def v2b46533e6ad59134419abfaa1ebbbe54(D, out, _K):
                 for r1 in K1.get((v0, v1, v5), ()):
                     v9 = r1[3]
                     out((v0, v1, v9, v6, (((((v7) + (1)) + 2147483648) & 4294967295) - 2147483648), v5, v3, v4,))
-
-
-def v2b8f6192eb6395f8b3fe78ff4995b3fb(D, out, _K):
-    K0 = _K[('full', '_cqe')]
-    K1 = _K[('projection', '_cout', (0, 1, 2, 3, 4))]
-    K2 = _K[('projection', '_unsafe_block', (0, 1))]
-    K3 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
-    K5 = _K[('index', '_qend', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v0, v1, v4, v5, v8,) in K1: continue
-            if (v4, v5,) in K2: continue
-            if (v4, v5, v6, v7, v2, v3,) in K3: continue
-            if (v4, v5, v6, v7,) in K4: continue
-            for r1 in K5.get((v4, v5), ()):
-                v9 = r1[2]
-                out((v0, v1, v2, v3, v4, v5, v9, v7, v8,))
 
 
 def v2c15a56cf7c667839f776c24c19ed2ba(D, out, _K):
@@ -2322,6 +2458,22 @@ def v2c7bfb7f24adac2b4a2efa11583b1e91(D, out, _K):
     K3 = _K[('symbol', 'and1')]
     for _once in _ONE:
         out((1, K0, K1, K2, K3,))
+
+
+def v2ce0454d46eda2cd685bbf21230e3412(D, out, _K):
+    K0 = _K[('index', '_cderef', (0, 1, 2, 3))]
+    K1 = _K[('full', '_qdef')]
+    K2 = _K[('full', '_deref_decides')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, = r0
+            if not (v3 > 0): continue
+            v8 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            for r1 in K0.get((v0, v2, v8, v4), ()):
+                v9 = r1[4]
+                if (v0, v2, v8, v4, v9,) in K1: continue
+                if (v0, v9, v4, v6, v7,) in K2: continue
+                out((v0, v1, v2, v8, v4, v5, v6, v7,))
 
 
 def v2e006b66e2d8ec419a35a10c5158ea99(D, out, _K):
@@ -2368,30 +2520,6 @@ def v2e5fd9391941ed94b6fdfe5f53a3cba6(D, out, _K):
                 out((v0, v1, v3,))
 
 
-def v2e674800f99830c7843287357eb19a05(D, out, _K):
-    K0 = _K[('full', '_pre_stat_user')]
-    K1 = _K[('index', 'loop_block', (0, 2))]
-    K2 = _K[('projection', '_pre_stat_loop_kills', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, = r0
-            for r1 in K1.get((v0, v3), ()):
-                v4 = r1[1]
-                if (v0, v4, v2,) in K2: continue
-                out((v0, v1, v2, v4,))
-
-
-def v2ebe0a9f1b87e6e80b3ee62366fb8868(D, out, _K):
-    K0 = _K[('full', 'instr')]
-    K1 = _K[('projection', 'dce_useful', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0 = r0[0]
-            v1 = r0[1]
-            if (v0, v1,) in K1: continue
-            out((v0, v1,))
-
-
 def v3011cb5368e426795e299928230c8015(D, out, _K):
     K0 = _K[('index', '_dt_next', (0, 1, 2, 3))]
     K1 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
@@ -2426,18 +2554,17 @@ def v303eb6e063425f10650f05b2639db8b1(D, out, _K):
                 out((v0, v2, v1, 1, v3,))
 
 
-def v30e23d1311604b9b82a5a806ea15fe57(D, out, _K):
-    K0 = _K[('index', 'ipdom_acyclic', (0, 2))]
-    K1 = _K[('projection', 'ipdom_acyclic', (0, 1, 2))]
-    K2 = _K[('symbol', '__exit__')]
+def v30d1096eeb345194300aea6952a1e9d9(D, out, _K):
+    K0 = _K[('full', '_pre_kkills')]
+    K1 = _K[('index', '_pre_key', (0, 2))]
+    K2 = _K[('full', '_pre_rkills')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, = r0
-            for r1 in K0.get((v0, v3), ()):
-                v4 = r1[1]
-                if (v0, v4, v1,) in K1: continue
-                if not (v4 != K2): continue
-                out((v0, v1, v2, v4,))
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v2), ()):
+                v3 = r1[1]
+                if (v0, v1, v3,) in K2: continue
+                out((v0, v2,))
 
 
 def v314483061cb56ef91028438cf21a6757(D, out, _K):
@@ -2469,6 +2596,36 @@ def v3146ca0870424168693e1b60a45d1bb5(D, out, _K):
                         v7 = r2[3]
                         if not (v6 <= v7): continue
                         out((v0, v1, v2, v4, v5,))
+
+
+def v3170d6be85af802f5ebb424ba0837a24(D, out, _K):
+    K0 = _K[('symbol', 'reg')]
+    K1 = _K[('select', 'call_arg', (3,), ('reg',))]
+    K2 = _K[('index', 'call_target', (0, 1))]
+    K3 = _K[('index', '_cans', (0, 4, 7))]
+    K4 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
+    K5 = _K[('projection', 'instr', (0, 1, 2, 3))]
+    K6 = _K[('full', '_cgo')]
+    K7 = _K[('index', '_cchain', (0, 1))]
+    K8 = _K[('full', '_entered')]
+    K9 = _K[('full', 'param')]
+    K10 = _K[('full', 'entry')]
+    for _once in _ONE:
+        for r5 in K1:
+            v0, v1, v2, _, v3, = r5
+            for r4 in K2.get((v0, v1), ()):
+                v4 = r4[2]
+                for r8 in K3.get((v4, v0, v3), ()):
+                    _, v5, v6, v7, _, v8, v9, _, v10, v11, = r8
+                    if (v4, v5, v6, v7) not in K4: continue
+                    if (v0, v1, v8, v9) not in K5: continue
+                    if (v4, v5, 0, v10,) not in K6: continue
+                    for r1 in K7.get((v4, v5), ()):
+                        _, _, v12, v13, = r1
+                        if (v4, v12,) in K8: continue
+                        if (v4, v2, v13,) not in K9: continue
+                        if (v4, v12,) not in K10: continue
+                        out((v4, v5, v0, v1, v11,))
 
 
 def v31a53367d074f5af9d6d277854879f73(D, out, _K):
@@ -2504,26 +2661,17 @@ def v32875594cd57e4ebe02db5307c5fcd99(D, out, _K):
             out((v0, v1, v2,))
 
 
-def v32d4f3c76a6a1c765b2aa38b12dfc501(D, out, _K):
-    K0 = _K[('full', '_pd_local_reach')]
-    K1 = _K[('projection', '_pd_disjoint', (0, 1, 2))]
-    K2 = _K[('full', '_pd_operand_read')]
+def v32b5d0d665ba63191f1c30f6535aa4a1(D, out, _K):
+    K0 = _K[('full', '_dt_pred')]
+    K1 = _K[('full', '_dt_many')]
+    K2 = _K[('index', '_dt_loc', (0, 1, 2))]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, _, = r0
-            if (v0, v1, v3,) in K1: continue
-            if (v0, v3, v2,) not in K2: continue
-            out((v0, v1, v2, v3,))
-
-
-def v332db097baec2a86977f06cae67f6189(D, out, _K):
-    K0 = _K[('full', 'vng_gen')]
-    K1 = _K[('projection', '_vng_is_seed', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1,) in K1: continue
-            out((v0, v1, v2,))
+            v0, v1, v2, v3, v4, v5, = r0
+            if (v0, v1, v2,) in K1: continue
+            for r1 in K2.get((v0, v1, v3), ()):
+                v6 = r1[3]
+                out((v0, v1, v2, v3, v4, v5, v6,))
 
 
 def v334a413461982a79e321a6535114cf38(D, out, _K):
@@ -2546,6 +2694,20 @@ def v3384938a224fe0f3594180b97fbc941c(D, out, _K):
             v0, _, v1, v2, = r1
             if (v0, v2, v1,) not in K2: continue
             out((v0, v2, v1,))
+
+
+def v33c661b14d2612405472fe213f87c2e3(D, out, _K):
+    K0 = _K[('index', 'ipdom_acyclic', (0, 2))]
+    K1 = _K[('full', 'ipdom_acyclic')]
+    K2 = _K[('symbol', '__exit__')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, = r0
+            for r1 in K0.get((v0, v3), ()):
+                v4 = r1[1]
+                if (v0, v4, v1,) in K1: continue
+                if not (v4 != K2): continue
+                out((v0, v1, v2, v4,))
 
 
 def v3456a87ab4d7c763bb8c086d3d533304(D, out, _K):
@@ -2629,23 +2791,6 @@ def v35fb1d445903aeb9fd9b4a7a6046efdf(D, out, _K):
                 out((v0, v1, v3,))
 
 
-def v3658ecf5227aa88c17dc4589eb112a1c(D, out, _K):
-    K0 = _K[('full', 'vf_load')]
-    K1 = _K[('projection', '_pre_rooted', (0, 1))]
-    K2 = _K[('index', 'vf_clobber', (0,))]
-    K3 = _K[('index', 'vf_instr', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            if (v0, v1,) in K1: continue
-            for r1 in K2.get(v0, ()):
-                _, v2, = r1
-                for r2 in K3.get((v0, v2), ()):
-                    v3 = r2[2]
-                    v4 = r2[3]
-                    out((v0, v3, v1, v4,))
-
-
 def v369a19803aa156e0005c6ed6d209f511(D, out, _K):
     K0 = _K[('full', 'call_result')]
     K1 = _K[('index', 'call_target', (0, 1))]
@@ -2673,22 +2818,6 @@ def v371feb0ebd930bce2827c968eb803efb(D, out, _K):
                 v7 = r1[5]
                 if not (v6 >= v7): continue
                 out((v0, v1, 1, v4, v5, v2,))
-
-
-def v372031095ea3177f4538cac90327552d(D, out, _K):
-    K0 = _K[('full', '_pre_m_at')]
-    K1 = _K[('index', '_pre_unit', (0, 1))]
-    K2 = _K[('projection', '_pre_cm_notall_in', (0, 1, 2))]
-    K3 = _K[('full', '_pre_cm_some_in')]
-    K4 = _K[('symbol', 'must')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v2), ()):
-                v3 = r1[2]
-                if (v0, v1, v3,) in K2: continue
-                if (v0, v1, v3,) not in K3: continue
-                out((v0, v1, v2, K4,))
 
 
 def v37405a4fcf30a9ec430eee3e15bd9667(D, out, _K):
@@ -2723,15 +2852,17 @@ def v378633404d36dc40e31bb6b77dd1777c(D, out, _K):
                         out((v0, v1, v2, v5, v6, v10, v12, v8, v3,))
 
 
-def v37f85d9ef88b2beb24d7ecff792dadc2(D, out, _K):
-    K0 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K1 = _K[('full', '_pre_cav_some_in')]
+def v380e8d4d860c2c9c0bcf5e4820550520(D, out, _K):
+    K0 = _K[('full', '_pre_kcomp')]
+    K1 = _K[('index', '_pre_key', (0, 2))]
+    K2 = _K[('full', 'pre_comp')]
     for _once in _ONE:
-        for r0 in D:
+        for r0 in K0:
             v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) not in K1: continue
-            out((v0, v1, v2,))
+            for r1 in K1.get((v0, v2), ()):
+                v3 = r1[1]
+                if (v0, v1, v3,) in K2: continue
+                out((v0, v2,))
 
 
 def v380f1a482a963191bf18657348324507(D, out, _K):
@@ -2757,45 +2888,25 @@ def v383a752a0a8e0a4ced11cc1d5996753f(D, out, _K):
         out((K0, K1,))
 
 
-def v38d37360d90c385657e0d83e2678ffc6(D, out, _K):
-    K0 = _K[('full', '_pre_uprevented')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', '_pre_uprevented', (0, 1, 2))]
-    K3 = _K[('projection', '_pre_cav_notall_out', (0, 1, 2))]
-    K4 = _K[('full', '_pre_cav_some_out')]
-    K5 = _K[('symbol', 'must')]
+def v38c1c3400c54d10b7308485ffe5bbc4d(D, out, _K):
+    K0 = _K[('symbol', '#branch')]
+    K1 = _K[('select', '_cthru', (5,), ('#branch',))]
+    K2 = _K[('full', '_unsafe_block')]
+    K3 = _K[('index', 'instr', (0, 2, 3))]
+    K4 = _K[('full', 'call_result')]
+    K5 = _K[('index', 'call_target', (0, 1))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3, v2,) in K3: continue
-                if (v0, v3, v2,) not in K4: continue
-                out((v0, v3, v1, v2, K5,))
-
-
-def v38e5a38b08af30172c9bad04e59f3c3c(D, out, _K):
-    K0 = _K[('projection', '_vng_touched', (0, 1, 2))]
-    K1 = _K[('projection', 'vng_kill', (0, 1, 2))]
-    K2 = _K[('full', 'vng_node')]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) not in K2: continue
-            out((v0, v1, v2,))
-
-
-def v391b152cb3d9b9099eb5c8d89edf8b85(D, out, _K):
-    K0 = _K[('full', '_pre_can_some_in')]
-    K1 = _K[('projection', '_pre_can_notall_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
+        for r0 in K1:
+            v0, v1, v2, v3, v4, _, _, _, = r0
+            if not (v3 > 0): continue
+            v5 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            if (v0, v2,) in K2: continue
+            for r1 in K3.get((v0, v2, v5), ()):
+                v6 = r1[1]
+                if (v0, v6, v4,) not in K4: continue
+                for r3 in K5.get((v0, v6), ()):
+                    v7 = r3[2]
+                    out((v0, v1, v6, v7,))
 
 
 def v391c62ff583929980b4318b7b71a1f06(D, out, _K):
@@ -2830,6 +2941,49 @@ def v395c6044127ce4ff0287d5c402b88664(D, out, _K):
             out((v0, v1, v2,))
 
 
+def v39ebad5cff1a229f4067360d7632e0bd(D, out, _K):
+    K0 = _K[('index', '_dt_acc', (0, 1, 2))]
+    K1 = _K[('full', '_dt_has_prev')]
+    K2 = _K[('index', '_dt_next', (0, 1, 2, 3))]
+    K3 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
+    K4 = _K[('index', '_dt_loc', (0, 1, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if not (v2 > 1): continue
+            for r1 in K0.get((v0, v1, 1), ()):
+                _, _, _, v3, v4, v5, v6, = r1
+                if (v0, v1, v3, v4,) in K1: continue
+                for r2 in K2.get((v0, v1, v3, v4), ()):
+                    v7 = r2[4]
+                    v8 = r2[5]
+                    if not (v7 < v8): continue
+                    for r3 in K3.get((v0, v1, v3, v7, v8), ()):
+                        v9 = r3[3]
+                        for r4 in K4.get((v0, v1, v9), ()):
+                            v10 = r4[3]
+                            out((v0, v1, v2, v3, v7, v5, v6, v9, v10,))
+
+
+def v3a4212088a2ff61a9459d6462f66622d(D, out, _K):
+    K0 = _K[('full', '_cqe')]
+    K1 = _K[('full', '_cout')]
+    K2 = _K[('full', '_unsafe_block')]
+    K3 = _K[('full', '_edge_decided')]
+    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+    K5 = _K[('index', '_qend', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v0, v1, v4, v5, v8,) in K1: continue
+            if (v4, v5,) in K2: continue
+            if (v4, v5, v6, v7, v2, v3,) in K3: continue
+            if (v4, v5, v6, v7,) in K4: continue
+            for r1 in K5.get((v4, v5), ()):
+                v9 = r1[2]
+                out((v0, v1, v2, v3, v4, v5, v9, v7, v8,))
+
+
 def v3bdb2c19842d0840dab5927ca89339eb(D, out, _K):
     K0 = _K[('index', 'ppg_cdg', (0, 1, 2))]
     for _once in _ONE:
@@ -2839,16 +2993,6 @@ def v3bdb2c19842d0840dab5927ca89339eb(D, out, _K):
                 v4 = r1[3]
                 v5 = r1[4]
                 out((v0, v1, v4, v5,))
-
-
-def v3bdc6aee64a40c7f828fa7b1a761c900(D, out, _K):
-    K0 = _K[('full', 'ppg_cfg_edge')]
-    K1 = _K[('projection', '_pg_ipdom', (0, 1, 2, 3, 4))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
-            if (v0, v3, v4, v1, v2,) in K1: continue
-            out((v0, v1, v2, v3, v4, v3, v4,))
 
 
 def v3bec60312e48b1be252c2ec76cd80022(D, out, _K):
@@ -2872,23 +3016,6 @@ def v3c31c2e543cf77f98135a439cbb40fc9(D, out, _K):
                 out((v3, v4, v5, v6, v0, v7, v8, v9, v10, K3,))
 
 
-def v3c5a7045d8d3d5694a70f3ead75adb9f(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K2 = _K[('projection', '_unsafe_block', (0, 1))]
-    K3 = _K[('projection', '_cevents', (0, 1, 2))]
-    K4 = _K[('projection', '_cqe', (0, 1, 2, 3, 4, 5, 6, 7))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, = r0
-            if v1 in K0: continue
-            if (v0, v2, v3, v4, v5, v6,) in K1: continue
-            if (v0, v2,) in K2: continue
-            if (v0, v2, v4,) in K3: continue
-            if (v0, v1, v5, v6, v0, v2, v3, v4) not in K4: continue
-            out((v0, v1, v2, v3, v4, v4, v5, v6,))
-
-
 def v3cad1aa415e123f06beda07b675da96b(D, out, _K):
     K0 = _K[('symbol', 'pred')]
     K1 = _K[('select', 'ppg_node', (1,), ('pred',))]
@@ -2909,33 +3036,6 @@ def v3cad1aa415e123f06beda07b675da96b(D, out, _K):
                         _, _, v7, v8, = r3
                         if (v0, K0, v7, v8,) not in K6: continue
                         out((v0, v3, v4, v6,))
-
-
-def v3cc3cbb7cbf45036a1e85f28a6d5f8d3(D, out, _K):
-    K0 = _K[('full', 'live_out')]
-    K1 = _K[('projection', '_pd_has_kill', (0, 1, 2))]
-    K2 = _K[('index', '_pd_exit_at', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            for r1 in K2.get((v0, v1), ()):
-                _, _, v3, v4, = r1
-                out((v0, v1, v2, v3, v4,))
-
-
-def v3d075beb937356582ad96dbabaefd74d(D, out, _K):
-    K0 = _K[('full', 'edge')]
-    K1 = _K[('projection', 'back_edge', (0, 1, 2))]
-    K2 = _K[('full', '_pg_real')]
-    K3 = _K[('symbol', '-')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1,) not in K2: continue
-            if (v0, v2,) not in K2: continue
-            out((v0, v1, K3, v2, K3,))
 
 
 def v3d1b33a69e26308ee1cc2e28264f0e72(D, out, _K):
@@ -2993,33 +3093,19 @@ def v3d8af9a9aaed23d4609964cb5ec81353(D, out, _K):
             out((v0, v1, v2, v3,))
 
 
-def v3f0b3ea7037ae2caf02d3585c64c46d1(D, out, _K):
-    K0 = _K[('full', 'branch_compare')]
-    K1 = _K[('projection', '_branch_ranked', (0, 1))]
-    K2 = _K[('projection', '_sumctx', (0,))]
-    K3 = _K[('projection', 'instr', (0, 1))]
-    K4 = _K[('index', 'rpo', (0,))]
+def v3edcfe71ed1db50b9d5005f856436351(D, out, _K):
+    K0 = _K[('full', '_pre_uprevented')]
+    K1 = _K[('index', 'edge', (0, 1))]
+    K2 = _K[('full', '_pre_can_must_in')]
+    K3 = _K[('symbol', 'must')]
     for _once in _ONE:
         for r0 in K0:
-            v0 = r0[0]
-            v1 = r0[1]
-            if (v0, v1,) in K1: continue
-            if v1 in K2: continue
-            if (v0, v1) not in K3: continue
-            for r2 in K4.get(v0, ()):
-                v2 = r2[1]
-                out((v0, v1, v0, v2, 0,))
-
-
-def v3f59803147aa92be96087acef4f8d96c(D, out, _K):
-    K0 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K1 = _K[('projection', '_pre_cav_notall_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
             v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                if (v0, v3, v2,) in K0: continue
+                if (v0, v3, v2,) not in K2: continue
+                out((v0, v1, v3, v2, K3,))
 
 
 def v3f604ecbaf900152e6f62ae144e8aaf0(D, out, _K):
@@ -3051,32 +3137,6 @@ def v3f886c77ef80abe739778de4f42c809c(D, out, _K):
                     out((v0, v1, v6, v7, v4, v5, v8,))
 
 
-def v3fa648a313eb6942a1cfad836d6db6a9(D, out, _K):
-    K0 = _K[('index', '_cqe', (2, 3))]
-    K1 = _K[('projection', '_cout', (0, 1, 2, 3, 4))]
-    K2 = _K[('projection', '_unsafe_block', (0, 1))]
-    K3 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K4 = _K[('index', '_csplit', (0, 1, 2, 3, 5))]
-    K5 = _K[('symbol', 'reg')]
-    K6 = _K[('index', 'call_arg', (0, 1, 2, 3))]
-    K7 = _K[('index', 'instr', (0, 1, 2))]
-    for _once in _ONE:
-        for r2 in D:
-            v0, v1, v2, v3, = r2
-            for r0 in K0.get((v1, v2), ()):
-                v4, v5, _, _, v6, v7, v8, v9, v10, = r0
-                if (v4, v5, v6, v7, v10,) in K1: continue
-                if (v6, v7,) in K2: continue
-                if (v6, v7, v8, v9, v1, v2,) in K3: continue
-                for r1 in K4.get((v6, v7, v8, v9, v0), ()):
-                    v11 = r1[4]
-                    for r3 in K6.get((v6, v11, v3, K5), ()):
-                        v12 = r3[4]
-                        for r4 in K7.get((v6, v11, v7), ()):
-                            v13 = r4[3]
-                            out((v4, v5, v1, v2, v6, v7, v13, v12, v10,))
-
-
 def v4037f769cf8653bc73f01f911a9955d7(D, out, _K):
     K0 = _K[('select', '_pq', (4,), (0,))]
     K1 = _K[('full', 'entry')]
@@ -3088,29 +3148,17 @@ def v4037f769cf8653bc73f01f911a9955d7(D, out, _K):
             out((v0, v1, v2, v3, 0, v4, v5, K2,))
 
 
-def v4084167744db82f35b689cd558c26f62(D, out, _K):
-    K0 = _K[('full', '_pg_cpart')]
-    K1 = _K[('projection', '_pg_dropped', (0, 1, 2, 3))]
-    K2 = _K[('index', '_pg_cmemnum', (0, 1, 2, 3))]
+def v4052373d009eba30387f3f6844eb4e7a(D, out, _K):
+    K0 = _K[('full', '_pre_ucomp')]
+    K1 = _K[('full', '_pre_ukills')]
+    K2 = _K[('full', '_pre_can_notall_in')]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, = r0
-            if (v0, v1, v2, v3,) in K1: continue
-            for r1 in K2.get((v0, v1, v2, v3), ()):
-                v6 = r1[4]
-                v7 = r1[5]
-                v8 = r1[6]
-                x8_4g = set()
-                for _once in _ONE:
-                    for x10_5w in K2.get((v0, v1, v2, v3), ()):
-                        v9 = x10_5w[4]
-                        v10 = x10_5w[5]
-                        v11 = x10_5w[6]
-                        if not (v11 < v8): continue
-                        x8_4g.add((v9, v10, v11,))
-                v9 = len(x8_4g)
-                v10 = v9
-                out((v0, v1, v2, v3, v4, v5, v6, v7, v10,))
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) in K2: continue
+            out((v0, v1, v2,))
 
 
 def v408b882708d6481d18e5746c507116bf(D, out, _K):
@@ -3151,6 +3199,19 @@ def v409d7912e12c6fed3a74ccf8e6fc1e2f(D, out, _K):
                 out((v0, v1, v2, v3,))
 
 
+def v40b44a95a127fe605a4b14f0197ab6b5(D, out, _K):
+    K0 = _K[('full', '_clocal')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            if r0[6] != 0: continue
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v4, v5, v6,) in K0: continue
+            for r1 in K1.get((v4, v5), ()):
+                v8 = r1[1]
+                out((v0, v1, v2, v3, v4, v8, v5, v6, v7,))
+
+
 def v40c086fdffb11f5b84a671419294da1e(D, out, _K):
     K0 = _K[('full', 'vf_occurs')]
     K1 = _K[('index', 'vf_instr', (0, 1))]
@@ -3187,28 +3248,22 @@ def v40ddedfe9f22e2d38b3087eb54161ba5(D, out, _K):
                         out((v1, K5, v4, v5, v2, v6,))
 
 
-def v40e0b46c02406de27dc76cf69be00751(D, out, _K):
-    K0 = _K[('full', '_pre_m_read')]
-    K1 = _K[('projection', '_pre_cand', (0, 1))]
-    K2 = _K[('index', '_pre_mark', (0, 1))]
-    K3 = _K[('call', 'cat')]
-    K4 = _K[('symbol', 'r#')]
-    K5 = _K[('call', 'to_string')]
-    K6 = _K[('full', '_pre_classed')]
+def v40e8db05977098d0c359c148054161c6(D, out, _K):
+    K0 = _K[('full', '_unsafe_block')]
+    K1 = _K[('full', '_cland')]
+    K2 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 7, 8))]
+    K3 = _K[('full', '_edge_decided')]
+    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            if (v0, v1,) in K1: continue
-            x4_3g = set()
-            for _once in _ONE:
-                for x6_4w in K2.get((v0, v1), ()):
-                    _, _, v2, v3, v4, = x6_4w
-                    x4_3g.add((v4, v2, v3, v4,))
-            v2 = (((sum(_x[0] for _x in x4_3g)) + 2147483648) & 4294967295) - 2147483648
-            v3 = v2
-            v4 = K3((K4, K5((v3, )), ))
-            if (v0,) not in K6: continue
-            out((v0, v1, v4,))
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
+            if (v4, v5,) in K0: continue
+            if (v4, v5, v7, v6,) not in K1: continue
+            for r2 in K2.get((v0, v1, v2, v3, v4, v5, v7, v8), ()):
+                v10 = r2[6]
+                if (v4, v5, v10, v7, v2, v3,) in K3: continue
+                if (v4, v5, v10, v7,) in K4: continue
+                out((v0, v1, v2, v3, v4, v5, v10, v7, v8, v9,))
 
 
 def v40ed501318f63a77b396e48d55b1c3c0(D, out, _K):
@@ -3278,16 +3333,6 @@ def v4180134ac2453a356c4ed38e733fc2e0(D, out, _K):
                     out((v2, K4, v3, v5, v3, v1,))
 
 
-def v41cac34430e3ab2e1ad33ac1293fd691(D, out, _K):
-    K0 = _K[('full', '_pre_unit')]
-    K1 = _K[('projection', '_pre_ucand', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, _, v1, = r0
-            if (v0, v1,) in K1: continue
-            out((v0, v1,))
-
-
 def v42034e01d5c7fa27bc3ad672377f9977(D, out, _K):
     K0 = _K[('symbol', 'complete')]
     for _once in _ONE:
@@ -3299,6 +3344,28 @@ def v421b43b2a581d2c59117904b4510630a(D, out, _K):
         for r0 in D:
             v0, v1, v2, v3, v4, v5, = r0
             out((v0, v1, v4, v5, v2, v3,))
+
+
+def v422528e484884206d98eec52560ba62d(D, out, _K):
+    K0 = _K[('full', 'ppg_rep')]
+    K1 = _K[('full', '_pg_hasin1')]
+    K2 = _K[('index', '_pg_num', (0, 1, 2))]
+    K3 = _K[('index', '_pg_idom', (0, 3, 4))]
+    K4 = _K[('index', 'ppg_rep', (0, 1, 2))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, _, _, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            for r1 in K2.get((v0, v1, v2), ()):
+                v3 = r1[3]
+                if not (v3 > 0): continue
+                for r2 in K3.get((v0, v1, v2), ()):
+                    v4 = r2[1]
+                    v5 = r2[2]
+                    for r3 in K4.get((v0, v4, v5), ()):
+                        v6 = r3[3]
+                        v7 = r3[4]
+                        out((v0, v6, v7, v1, v2,))
 
 
 def v424bb2bcbee19f33d147585cfebaf0aa(D, out, _K):
@@ -3319,33 +3386,6 @@ def v424bb2bcbee19f33d147585cfebaf0aa(D, out, _K):
                     for r2 in K4.get(v3, ()):
                         v6 = r2[1]
                         out((v1, K5, v2, v6, v4, v5,))
-
-
-def v42cd6cccfe71ec4beb00d0fa9ab71a79(D, out, _K):
-    K0 = _K[('symbol', 'const')]
-    K1 = _K[('select', 'call_arg', (3,), ('const',))]
-    K2 = _K[('index', '_csplit', (0, 4))]
-    K3 = _K[('projection', '_unsafe_block', (0, 1))]
-    K4 = _K[('index', '_cqe', (4, 5, 6, 7))]
-    K5 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K6 = _K[('full', '_csumtrans')]
-    K7 = _K[('index', 'decides', (0, 2, 3))]
-    K8 = _K[('full', 'const_cond')]
-    for _once in _ONE:
-        for r3 in K1:
-            v0, v1, v2, _, v3, = r3
-            for r1 in K2.get((v0, v1), ()):
-                _, v4, v5, v6, _, v7, _, = r1
-                if (v0, v4,) in K3: continue
-                for r0 in K4.get((v0, v4, v5, v6), ()):
-                    v8, v9, v10, v11, _, _, _, _, v12, = r0
-                    if (v0, v4, v5, v6, v10, v11,) in K5: continue
-                    if (v7, v10, v11, v2,) not in K6: continue
-                    for r5 in K7.get((v0, v10, v11), ()):
-                        v13 = r5[1]
-                        v14 = r5[4]
-                        if (v0, v3, v13,) not in K8: continue
-                        out((v8, v9, v10, v11, v0, v4, v5, v6, v12, v14,))
 
 
 def v43597edb14003f379cdda290a1de9b31(D, out, _K):
@@ -3427,22 +3467,22 @@ def v43b63e116b1db9244abe5c77675355c1(D, out, _K):
                         out((v1, K5, v7, v2, v4, v5, v2, v6, 1,))
 
 
-def v43e548c7542d0c457319a85e8bff00e6(D, out, _K):
-    K0 = _K[('projection', '_cevents', (0, 1, 2))]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 7, 8))]
-    K3 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+def v43b8209e5f03ff24ee41384e7bf55195(D, out, _K):
+    K0 = _K[('full', '_pre_into_cmp')]
+    K1 = _K[('full', '_pre_ukills')]
+    K2 = _K[('full', '_pre_cav_notall_in')]
+    K3 = _K[('full', '_pre_cav_some_in')]
+    K4 = _K[('index', '_pre_unit', (0, 2))]
+    K5 = _K[('symbol', 'must')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, _, v5, v6, v7, v8, = r0
-            if (v4, v5, v6,) in K0: continue
-            if (v4, v5,) in K1: continue
-            for r1 in K2.get((v0, v1, v2, v3, v4, v5, v6, v7), ()):
-                v9 = r1[6]
-                if (v4, v5, v9, v6, v2, v3,) in K3: continue
-                if (v4, v5, v9, v6,) in K4: continue
-                out((v0, v1, v2, v3, v4, v5, v9, v6, v7, v8,))
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) in K2: continue
+            if (v0, v1, v2,) not in K3: continue
+            for r2 in K4.get((v0, v2), ()):
+                v3 = r2[1]
+                out((v0, v1, v3, K5,))
 
 
 def v443c8e6905322ba84921e82dae41ce89(D, out, _K):
@@ -3536,19 +3576,6 @@ def v45421fb1354fc156549722a2dff25beb(D, out, _K):
             out((v0, v1,))
 
 
-def v45558ba33e1b5d22bf788fd878deced4(D, out, _K):
-    K0 = _K[('projection', '_ppg_hub', (0, 1))]
-    K1 = _K[('index', '_ppg_dcore', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, _, _, v4, v5, _, = r0
-            if (v4, v5,) in K0: continue
-            for r1 in K1.get((v0, v1, v4, v5), ()):
-                v6 = r1[4]
-                v7 = r1[5]
-                out((v0, v1, v2, v3, v6, v7,))
-
-
 def v45df753e3ef3671406fa617e49f34184(D, out, _K):
     K0 = _K[('index', '_dt_walk', (0, 1, 2, 8))]
     K1 = _K[('index', '_dt_skel', (0, 1, 2, 3))]
@@ -3575,20 +3602,21 @@ def v45df753e3ef3671406fa617e49f34184(D, out, _K):
                             out((v0, v1, v2, v7, v8, v12, v13, v6, v14,))
 
 
-def v45e6332cb4ca52d401acf7d95c9c259f(D, out, _K):
-    K0 = _K[('full', 'vf_store_span')]
-    K1 = _K[('index', 'vf_store_root', (0, 1))]
-    K2 = _K[('index', '_pre_spanned', (0, 2))]
-    K3 = _K[('projection', '_pre_overlap', (0, 1, 2, 3))]
+def v460078b80fcab4a0ef2331e22ff4c3cb(D, out, _K):
+    K0 = _K[('full', '_pv_need')]
+    K1 = _K[('full', '_pv_hasprev')]
+    K2 = _K[('index', 'instr', (0, 1))]
+    K3 = _K[('index', '_pv_in', (0, 1, 2))]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, _, _, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v2 = r1[2]
-                for r2 in K2.get((v0, v2), ()):
-                    v3 = r2[1]
-                    if (v0, v1, v3, v2,) in K3: continue
-                    out((v0, v1, v3, v2,))
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            for r1 in K2.get((v0, v1), ()):
+                v3 = r1[2]
+                for r2 in K3.get((v0, v3, v2), ()):
+                    v4 = r2[3]
+                    v5 = r2[4]
+                    out((v0, v1, v2, v4, v5,))
 
 
 def v4696b749902ae18a87579bb534b98253(D, out, _K):
@@ -3624,22 +3652,15 @@ def v46b8abe5b0772d842e9970f8ce9d08b2(D, out, _K):
                 out((v0, K2, K3, v1, v4, v5,))
 
 
-def v47bfaa99fcfc7c0a80826874a88881d7(D, out, _K):
-    K0 = _K[('full', '_cqe')]
-    K1 = _K[('projection', '_cout', (0, 1, 2, 3, 4))]
-    K2 = _K[('projection', '_unsafe_block', (0, 1))]
-    K3 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K4 = _K[('projection', '_cevents', (0, 1, 2))]
-    K5 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+def v470902e0ca898042bb9292a27bdf47db(D, out, _K):
+    K0 = _K[('full', '_pre_cav_must_in')]
+    K1 = _K[('full', '_pre_has_cmp')]
+    K2 = _K[('symbol', 'must')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v0, v1, v4, v5, v8,) in K1: continue
-            if (v4, v5,) in K2: continue
-            if (v4, v5, v6, v7, v2, v3,) in K3: continue
-            if (v4, v5, v7,) in K4: continue
-            if (v4, v5, v6, v7,) in K5: continue
-            out((v0, v1, v2, v3, v4, v5, 0, v7, v8,))
+            v0, v1, v2, = r0
+            if (v0, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
 
 
 def v47fa6bb18cc846480ae76d7fa1430994(D, out, _K):
@@ -3657,6 +3678,15 @@ def v47fa6bb18cc846480ae76d7fa1430994(D, out, _K):
                 v4 = r2[3]
                 v5 = r2[4]
                 out((v0, K4, K5, v1, v4, v5,))
+
+
+def v480160ef4706b786b5c47d662347761d(D, out, _K):
+    K0 = _K[('full', '_pv_hasdef')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v1, v2,) in K0: continue
+            out((v0, v1, v2, v3, v4,))
 
 
 def v480e9519ceda68c0797b937d04586c34(D, out, _K):
@@ -3680,22 +3710,6 @@ def v48320f581d38ea554c5ca71eea6edbb6(D, out, _K):
         out((K0, K1,))
 
 
-def v48ae7fefe74511bc556c88e6d524df73(D, out, _K):
-    K0 = _K[('full', '_pq')]
-    K1 = _K[('index', 'instr', (0, 2, 3))]
-    K2 = _K[('projection', 'def', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, = r0
-            v8 = (((((v4) + (1)) + 2147483648) & 4294967295) - 2147483648)
-            if (v0, v1, v2, v3, v8, v5, v6,) not in K0: continue
-            for r2 in K1.get((v0, v3, v4), ()):
-                v9 = r2[1]
-                if (v0, v9, v5,) in K2: continue
-                if (v0, v9, v6,) in K2: continue
-                out((v0, v1, v2, v3, v8, v5, v6, v7,))
-
-
 def v48e458bce108814d49cc53666302d87a(D, out, _K):
     K0 = _K[('full', 'ppg_node')]
     K1 = _K[('index', 'ppg_full', (0, 1))]
@@ -3707,67 +3721,10 @@ def v48e458bce108814d49cc53666302d87a(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5,))
 
 
-def v4994c710fd90e7e239f66c18947ec4fc(D, out, _K):
-    K0 = _K[('full', '_pre_can_notall_in')]
-    K1 = _K[('full', '_pre_can_some_in')]
-    K2 = _K[('index', '_pre_unit', (0, 2))]
-    K3 = _K[('symbol', 'may')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) not in K1: continue
-            for r2 in K2.get((v0, v2), ()):
-                v3 = r2[1]
-                out((v0, v1, v3, K3,))
-
-
-def v499a34588f5dbafe04279161c03e95b0(D, out, _K):
-    K0 = _K[('full', 'pre_antloc')]
-    K1 = _K[('index', '_pre_unit', (0, 1))]
-    K2 = _K[('projection', '_pre_cm_some_in', (0, 1, 2))]
-    K3 = _K[('projection', '_pre_cav_some_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v2), ()):
-                v3 = r1[2]
-                if (v0, v1, v3,) in K2: continue
-                if (v0, v1, v3,) in K3: continue
-                out((v0, v1, v2,))
-
-
-def v49a2639e1f6f5599e45662cc4a6378b7(D, out, _K):
-    K0 = _K[('index', '_ppg_mem', (0, 1, 6, 7))]
-    K1 = _K[('index', '_ppg_voidcov', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r2 in D:
-            v0, v1, v2, v3, = r2
-            for r1 in K0.get((v0, v1, v2, v3), ()):
-                v4 = r1[2]
-                v5 = r1[3]
-                v6 = r1[8]
-                for r0 in K1.get((v0, v1, v4, v5), ()):
-                    v7 = r0[4]
-                    if not (v6 == (((((v7) + (1)) + 2147483648) & 4294967295) - 2147483648)): continue
-                    out((v0, v1, v4, v5, v6,))
-
-
-def v49aac6cb9d0ccd03f2ec88ab9f915e22(D, out, _K):
-    K0 = _K[('index', 'edge', (0, 2))]
-    K1 = _K[('projection', '_pre_reaches_exit', (0, 1))]
-    for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, = r1
-            for r0 in K0.get((v0, v1), ()):
-                v3 = r0[1]
-                if (v0, v3,) in K1: continue
-                out((v0, v3, v2,))
-
-
-def v49beeb5f750da4f75fe55617853ef9d4(D, out, _K):
+def v490ceac82d7dee9f594bcd1521d7c296(D, out, _K):
     K0 = _K[('symbol', 'pair')]
     K1 = _K[('index', '_pqe', (0, 1, 2, 3, 4))]
-    K2 = _K[('projection', '_pair_decided', (0, 1, 2, 3, 4, 5))]
+    K2 = _K[('full', '_pair_decided')]
     K3 = _K[('full', 'pair_key')]
     K4 = _K[('index', '_pthru', (0, 1, 2, 3, 6, 7))]
     K5 = _K[('index', 'pair_key', (0, 1, 2))]
@@ -3786,6 +3743,67 @@ def v49beeb5f750da4f75fe55617853ef9d4(D, out, _K):
                     for r4 in K5.get((v0, v8, v9), ()):
                         v10 = r4[3]
                         out((v0, v1, v2, v3, v4, v10, v5, K0,))
+
+
+def v49347f063e7196d8e94abe383479e455(D, out, _K):
+    K0 = _K[('full', '_pd_free_in')]
+    K1 = _K[('full', '_pd_has_read')]
+    K2 = _K[('index', '_pd_first_kill', (0, 1, 2))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, = r0
+            if (v0, v3, v2,) in K1: continue
+            for r1 in K2.get((v0, v3, v2), ()):
+                v4 = r1[3]
+                out((v0, v1, v2,))
+
+
+def v4994c710fd90e7e239f66c18947ec4fc(D, out, _K):
+    K0 = _K[('full', '_pre_can_notall_in')]
+    K1 = _K[('full', '_pre_can_some_in')]
+    K2 = _K[('index', '_pre_unit', (0, 2))]
+    K3 = _K[('symbol', 'may')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) not in K1: continue
+            for r2 in K2.get((v0, v2), ()):
+                v3 = r2[1]
+                out((v0, v1, v3, K3,))
+
+
+def v49a2639e1f6f5599e45662cc4a6378b7(D, out, _K):
+    K0 = _K[('index', '_ppg_mem', (0, 1, 6, 7))]
+    K1 = _K[('index', '_ppg_voidcov', (0, 1, 2, 3))]
+    for _once in _ONE:
+        for r2 in D:
+            v0, v1, v2, v3, = r2
+            for r1 in K0.get((v0, v1, v2, v3), ()):
+                v4 = r1[2]
+                v5 = r1[3]
+                v6 = r1[8]
+                for r0 in K1.get((v0, v1, v4, v5), ()):
+                    v7 = r0[4]
+                    if not (v6 == (((((v7) + (1)) + 2147483648) & 4294967295) - 2147483648)): continue
+                    out((v0, v1, v4, v5, v6,))
+
+
+def v49df42f72dcfdf6d9a5dd346c69e5889(D, out, _K):
+    K0 = _K[('symbol', 'a')]
+    K1 = _K[('select', '_pv_type', (1,), ('a',))]
+    K2 = _K[('index', '_pv_def', (4,))]
+    K3 = _K[('full', '_pv_guarded')]
+    K4 = _K[('index', '_pv_slot', (0,))]
+    K5 = _K[('symbol', 'pred')]
+    for _once in _ONE:
+        for r1 in K1:
+            v0, _, _, v1, = r1
+            for r0 in K2.get(v0, ()):
+                v2, v3, v4, _, _, = r0
+                if (v2, v3,) in K3: continue
+                for r2 in K4.get(v4, ()):
+                    v5 = r2[1]
+                    out((v2, K5, v3, v5, v3, v1,))
 
 
 def v49edb338da548deef887815506cbbb13(D, out, _K):
@@ -3829,6 +3847,19 @@ def v4a886575c70a8912bad3318d793deb5d(D, out, _K):
         out((K0,))
 
 
+def v4a8c4be5e9e031abc9dac88771628306(D, out, _K):
+    K0 = _K[('full', 'edge')]
+    K1 = _K[('full', 'retreating')]
+    K2 = _K[('projection', 'rpo', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1) not in K2: continue
+            if (v0, v2) not in K2: continue
+            out((v0, v1, v2,))
+
+
 def v4acc77b85450e6f86b008b6d5d0c4440(D, out, _K):
     K0 = _K[('index', '_cdef', (2, 3, 7))]
     K1 = _K[('full', 'cell_def')]
@@ -3844,6 +3875,28 @@ def v4acc77b85450e6f86b008b6d5d0c4440(D, out, _K):
                 for r4 in K3.get((v0, v4), ()):
                     v12 = r4[1]
                     out((v5, v6, v1, v2, v7, v8, v9, v3, v10, v11, v12,))
+
+
+def v4ade5200450eb0cc845776a10471226a(D, out, _K):
+    K0 = _K[('full', '_cout')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('full', '_cevents')]
+    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+    K5 = _K[('full', 'entry')]
+    K6 = _K[('index', 'edge', (0, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v0, v1, v4, v5, v8,) in K0: continue
+            if (v4, v5,) in K1: continue
+            if (v4, v5, v6, v7, v2, v3,) in K2: continue
+            if (v4, v5, v7,) in K3: continue
+            if (v4, v5, v6, v7,) in K4: continue
+            if (v4, v5,) in K5: continue
+            for r1 in K6.get((v4, v5), ()):
+                v9 = r1[1]
+                out((v0, v1, v2, v3, v4, v9, v5, v7, v8,))
 
 
 def v4ae0aa7e4c588fdc95f68cbfa485dec2(D, out, _K):
@@ -3896,21 +3949,36 @@ def v4b74de9bfd01e74a7f99bcaa9dfa64f9(D, out, _K):
             out((v0, v1, v2, v3,))
 
 
-def v4cb84aef13c6eede129911cd23588167(D, out, _K):
-    K0 = _K[('full', '_branch_rpo')]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('index', 'rpo', (0,))]
-    K3 = _K[('index', 'correlation_window', (0,))]
+def v4b7c5501ca05fc870cb830ab9a6106e0(D, out, _K):
+    K0 = _K[('full', '_pg_e0')]
+    K1 = _K[('full', '_pg_crit')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v1, v3,) in K1: continue
+            out((v0, v1, v2, v3, v4,))
+
+
+def v4bf4312d17023bcdc5506a407984a734(D, out, _K):
+    K0 = _K[('full', '_pg_vertex')]
+    K1 = _K[('full', '_pg_nottop')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
-            if v1 in K1: continue
-            for r1 in K2.get(v0, ()):
-                _, v3, v4, = r1
-                for r2 in K3.get(v0, ()):
-                    _, v5, = r2
-                    if not ((((((v4) - (v2)) + 2147483648) & 4294967295) - 2147483648) > v5): continue
-                    out((v0, v1, v0, v3, 0,))
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, v1, v2,))
+
+
+def v4c711299b4db5b1103f30a7364bb1b22(D, out, _K):
+    K0 = _K[('full', 'vng_merge')]
+    K1 = _K[('full', 'vng_seed')]
+    K2 = _K[('full', 'vng_an_some_in')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, _, = r0
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) not in K2: continue
+            out((v0, v1, v2, 0,))
 
 
 def v4cd77ccaa80bcb7c43539ccb0bdc4a79(D, out, _K):
@@ -3933,6 +4001,23 @@ def v4d35752422adef2c2781eeb0f2a61e6e(D, out, _K):
         for r0 in K0:
             v0, v1, v2, = r0
             out((v0, v1, K1, v1, v2,))
+
+
+def v4d65eaa985a07442e1db3b14076f966f(D, out, _K):
+    K0 = _K[('full', '_cqe')]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('full', '_unsafe_block')]
+    K4 = _K[('full', '_cevents')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, _, v4, v5, v6, _, = r0
+            if r0[4] != r0[0]: continue
+            if (v1,) in K1: continue
+            if (v0, v4, v5, v6, v2, v3,) in K2: continue
+            if (v0, v4,) in K3: continue
+            if (v0, v4, v6,) in K4: continue
+            out((v0, v1, v4, v5, v6, v6, v2, v3,))
 
 
 def v4d800f21072e80533f573b8b95d27ceb(D, out, _K):
@@ -4014,14 +4099,47 @@ def v4e09de2362067e52fa3588f374e90037(D, out, _K):
             out((v0, v1, v2, v4,))
 
 
-def v4f2ab68d417b4699d651cf8e6b6b8d32(D, out, _K):
-    K0 = _K[('full', '_pd_local_exit')]
-    K1 = _K[('projection', '_pd_local_has_read', (0, 1, 2))]
+def v4e0c9f9c79b7cf17673f37f8d3622334(D, out, _K):
+    K0 = _K[('full', 'vng_node')]
+    K1 = _K[('full', 'vng_an_some_out')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, _, = r0
+            v0, v1, v2, = r0
             if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, v3,))
+            out((v0, v1, v2,))
+
+
+def v4e3137f81f778ce10a12694b9eed6120(D, out, _K):
+    K0 = _K[('full', '_pre_uprevented')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', '_pre_cav_some_out')]
+    K3 = _K[('projection', 'rpo', (0, 1))]
+    K4 = _K[('symbol', 'no')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3) not in K3: continue
+                out((v0, v3, v1, v2, K4,))
+
+
+def v4e5530e76162aedec042c50d60b193e8(D, out, _K):
+    K0 = _K[('full', '_pre_uprevented')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', '_pre_cav_notall_out')]
+    K3 = _K[('full', '_pre_cav_some_out')]
+    K4 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K0: continue
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3, v2,) not in K3: continue
+                out((v0, v3, v1, v2, K4,))
 
 
 def v4f434ea3fb0a9ed761adb61cc14210aa(D, out, _K):
@@ -4031,6 +4149,18 @@ def v4f434ea3fb0a9ed761adb61cc14210aa(D, out, _K):
         for r0 in K1:
             v0, v1, _, _, = r0
             out((v0, v1,))
+
+
+def v4f6886516134419e3722b862fc332087(D, out, _K):
+    K0 = _K[('index', '_pd_exit_at', (0, 2))]
+    K1 = _K[('full', '_pd_has_kill')]
+    for _once in _ONE:
+        for r1 in D:
+            v0, v1, v2, = r1
+            for r0 in K0.get((v0, v1), ()):
+                v3 = r0[1]
+                if (v0, v3, v2,) in K1: continue
+                out((v0, v3, v2,))
 
 
 def v4f70cbf16a8257c2cf113d27b6a216b7(D, out, _K):
@@ -4044,6 +4174,56 @@ def v4f70cbf16a8257c2cf113d27b6a216b7(D, out, _K):
             for r2 in K2.get((v4, v6), ()):
                 v7 = r2[2]
                 out((v0, v1, v2, v3, v7, v5,))
+
+
+def v4f845a1c9fae5326633d617f3fe4942e(D, out, _K):
+    K0 = _K[('select', '_cthru', (3,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 7))]
+    K3 = _K[('full', '_edge_decided')]
+    for _once in _ONE:
+        for r1 in K0:
+            v0, v1, v2, _, v3, v4, v5, v6, = r1
+            if (v1,) in K1: continue
+            for r0 in K2.get((v0, v1, v5, v6, v0, v2, v4), ()):
+                v7 = r0[6]
+                if (v0, v2, v7, v4, v5, v6,) in K3: continue
+                out((v0, v1, v2, v7, v4, v3, v5, v6,))
+
+
+def v4f8702dadf71c1d7e1082768e40b4384(D, out, _K):
+    K0 = _K[('full', 'forward_edge')]
+    K1 = _K[('full', 'ipdom_acyclic')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v2, v1,) in K1: continue
+            out((v0, v1, v2, v2,))
+
+
+def v4f9ab9bfe374ddcb0df28c6a6035c63d(D, out, _K):
+    K0 = _K[('index', '_dt_next', (0, 1, 2, 4))]
+    K1 = _K[('full', '_dt_has_next')]
+    for _once in _ONE:
+        for r0 in D:
+            if r0[2] != 1: continue
+            v0, v1, _, v2, v3, v4, v5, _, _, = r0
+            if r0[7] != r0[5]: continue
+            for r1 in K0.get((v0, v1, v2, v3), ()):
+                v6 = r1[5]
+                if (v0, v1, v2, v3, v6,) in K1: continue
+                out((v0, v1, 1, v4, v5, v2,))
+
+
+def v4fb7d04c970fdc3f5b682f42b57410ca(D, out, _K):
+    K0 = _K[('full', '_ccarg')]
+    K1 = _K[('full', '_has_arg')]
+    K2 = _K[('symbol', 'UNDEF')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, = r0
+            if (v4, v9, v10,) in K1: continue
+            out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K2,))
 
 
 def v4fb936e3b2d77ad3da78f2a4599361f3(D, out, _K):
@@ -4061,6 +4241,19 @@ def v4fb936e3b2d77ad3da78f2a4599361f3(D, out, _K):
                     out((v0, v1, v2, v4,))
 
 
+def v4fc9818bc39f8dfcc41e7c17480d7c3e(D, out, _K):
+    K0 = _K[('full', '_ppg_hub')]
+    K1 = _K[('index', '_ppg_dcore', (0, 1, 2, 3))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, _, _, v4, v5, _, = r0
+            if (v4, v5,) in K0: continue
+            for r1 in K1.get((v0, v1, v4, v5), ()):
+                v6 = r1[4]
+                v7 = r1[5]
+                out((v0, v1, v2, v3, v6, v7,))
+
+
 def v5095445cffc9a87b220dda5f97fd5537(D, out, _K):
     K0 = _K[('symbol', 'pred')]
     K1 = _K[('select', 'ppg_disjoint_core', (1,), ('pred',))]
@@ -4075,25 +4268,6 @@ def v5095445cffc9a87b220dda5f97fd5537(D, out, _K):
                     v6 = r2[1]
                     if (v0, v5, v6) not in K3: continue
                     out((v0, v5, v6,))
-
-
-def v509d29d30cd8d7f2f29f0d7b7d8709e4(D, out, _K):
-    K0 = _K[('full', '_pre_um_ins_at')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', '_pre_cm_some_out', (0, 1, 2))]
-    K3 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K4 = _K[('full', '_pre_ukills')]
-    K5 = _K[('projection', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3, v2,) in K3: continue
-                if (v0, v3, v2,) not in K4: continue
-                if (v0, v3) not in K5: continue
-                out((v0, v3, v1, v2,))
 
 
 def v50c05311fd88b22d73016bef974330d3(D, out, _K):
@@ -4142,12 +4316,12 @@ def v50ede29730f3c46f18179567c1edc86f(D, out, _K):
             out((v0, v1,))
 
 
-def v51a39706422e99ebd21c841273b57adc(D, out, _K):
-    K0 = _K[('projection', '_ppg_hub', (0, 1))]
+def v51902b4583539ed3467a591e632f7ea2(D, out, _K):
+    K0 = _K[('full', '_ppg_hub')]
     K1 = _K[('index', '_ppg_core', (0, 1, 2, 3))]
     for _once in _ONE:
         for r0 in D:
-            v0, v1, v2, v3, _, _, v4, v5, _, = r0
+            v0, v1, v2, v3, v4, v5, = r0
             if (v4, v5,) in K0: continue
             for r1 in K1.get((v0, v1, v4, v5), ()):
                 v6 = r1[4]
@@ -4163,15 +4337,17 @@ def v51c6f66d5755006a386b720ed173ef50(D, out, _K):
             out((v0, v1, v2,))
 
 
-def v524899721ce39d54f1bccc01048795e6(D, out, _K):
-    K0 = _K[('full', 'pre_av_some_out')]
-    K1 = _K[('projection', '_pre_av_notall_out', (0, 1, 2))]
-    K2 = _K[('symbol', 'must')]
+def v5215512cfaa470747e6254895456b689(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('index', '_cea', (0, 1, 2, 3, 4, 6, 7))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, _, = r0
+            if (v1,) in K0: continue
+            for r1 in K1.get((v0, v1, v4, v5, v0, v2, v3), ()):
+                v6 = r1[5]
+                v7 = r1[9]
+                out((v0, v1, v6, v2, v3, v4, v5, v7,))
 
 
 def v52c830704e4a69c50cffacfb9f8b787a(D, out, _K):
@@ -4220,20 +4396,6 @@ def v52f89895cc41859b2ca2a95cc16609ea(D, out, _K):
             out((v0, K2, K3, v1, K3,))
 
 
-def v5347dc1467bbacfdab572eacc73e0ed7(D, out, _K):
-    K0 = _K[('projection', '_vng_an_stop', (0, 1, 2))]
-    K1 = _K[('index', 'vng_transfer', (0, 1, 2))]
-    K2 = _K[('symbol', 'ω')]
-    for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, = r1
-            if (v0, v1, v2,) in K0: continue
-            for r0 in K1.get((v0, v1, v2), ()):
-                v3 = r0[3]
-                if not (v3 != K2): continue
-                out((v0, v1, v3,))
-
-
 def v536f43e828e3667ce03d132445b7a03b(D, out, _K):
     K0 = _K[('index', '_dt_lift', (0, 1, 6))]
     K1 = _K[('index', '_dt_rpo', (0, 1, 2))]
@@ -4260,6 +4422,26 @@ def v536f43e828e3667ce03d132445b7a03b(D, out, _K):
                             for r5 in K2.get((v0, v1, v3), ()):
                                 v10 = r5[3]
                                 out((v0, v1, v4, v5, v6, v3, v10,))
+
+
+def v538dd822ac058223f3985b4d25b1819b(D, out, _K):
+    K0 = _K[('full', '_cret')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('index', 'instr', (0, 2, 3))]
+    K3 = _K[('full', 'call_result')]
+    K4 = _K[('index', 'call_target', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, = r0
+            if not (v3 > 0): continue
+            v5 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            if (v0, v2,) in K1: continue
+            for r1 in K2.get((v0, v2, v5), ()):
+                v6 = r1[1]
+                if (v0, v6, v4,) not in K3: continue
+                for r3 in K4.get((v0, v6), ()):
+                    v7 = r3[2]
+                    out((v0, v1, v6, v7,))
 
 
 def v53f42b317eed5992669c15ac0c47f782(D, out, _K):
@@ -4305,6 +4487,19 @@ def v54353c905bebf3cad744c9c8267f0ce4(D, out, _K):
                 out((v4, v5, v1, v2, v6, v7, v8, v9, v10, v11, v3,))
 
 
+def v545b547f92ba588637f5c5d2f9b6894b(D, out, _K):
+    K0 = _K[('full', '_pqe')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('index', '_qend', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, _, v2, _, v3, v4, = r0
+            if (v0, v2,) in K1: continue
+            for r1 in K2.get((v0, v2), ()):
+                v5 = r1[2]
+                out((v0, v1, v2, v5, v3, v4, v3, v4,))
+
+
 def v54aba81861b5dddcd588541d849efa22(D, out, _K):
     K0 = _K[('full', 'pair_key')]
     for _once in _ONE:
@@ -4313,17 +4508,30 @@ def v54aba81861b5dddcd588541d849efa22(D, out, _K):
             out((v0, v1,))
 
 
-def v55b391138cb0c96639a4a38a00ed20ea(D, out, _K):
-    K0 = _K[('full', '_lp_try')]
-    K1 = _K[('projection', 'loop_block', (0, 1, 2))]
-    K2 = _K[('projection', '_lp_parent', (0, 1))]
+def v55f8c3e5675acfa4370538c93ecc3150(D, out, _K):
+    K0 = _K[('index', '_cqe', (2, 3))]
+    K1 = _K[('full', '_cout')]
+    K2 = _K[('full', '_unsafe_block')]
+    K3 = _K[('full', '_edge_decided')]
+    K4 = _K[('index', '_csplit', (0, 1, 2, 3, 5))]
+    K5 = _K[('symbol', 'reg')]
+    K6 = _K[('index', 'call_arg', (0, 1, 2, 3))]
+    K7 = _K[('index', 'instr', (0, 1, 2))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2, v1,) in K1: continue
-            if (v0, v2,) in K2: continue
-            if (v0, v1, v1,) in K1: continue
-            out((v0, v1, 0,))
+        for r2 in D:
+            v0, v1, v2, v3, = r2
+            for r0 in K0.get((v1, v2), ()):
+                v4, v5, _, _, v6, v7, v8, v9, v10, = r0
+                if (v4, v5, v6, v7, v10,) in K1: continue
+                if (v6, v7,) in K2: continue
+                if (v6, v7, v8, v9, v1, v2,) in K3: continue
+                for r1 in K4.get((v6, v7, v8, v9, v0), ()):
+                    v11 = r1[4]
+                    for r3 in K6.get((v6, v11, v3, K5), ()):
+                        v12 = r3[4]
+                        for r4 in K7.get((v6, v11, v7), ()):
+                            v13 = r4[3]
+                            out((v4, v5, v1, v2, v6, v7, v13, v12, v10,))
 
 
 def v55fc967baa2a43dc17bdde9fe3b84cc8(D, out, _K):
@@ -4336,20 +4544,47 @@ def v55fc967baa2a43dc17bdde9fe3b84cc8(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v8, v6, v7,))
 
 
-def v568c32462d3242a7a667f8a868771222(D, out, _K):
-    K0 = _K[('symbol', 'cfg')]
-    K1 = _K[('select', '_dt_single', (1,), ('cfg',))]
-    K2 = _K[('index', '_lp_inner', (0, 1))]
-    K3 = _K[('projection', 'loop_block', (0, 1, 2))]
-    K4 = _K[('projection', '_lp_parent', (0, 1))]
+def v56248f6fce7a87d0ac7c0b3c02cbb363(D, out, _K):
+    K0 = _K[('full', '_cevents')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 7, 8))]
+    K3 = _K[('full', '_edge_decided')]
+    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
     for _once in _ONE:
-        for r1 in K1:
-            v0, _, v1, v2, = r1
-            for r0 in K2.get((v0, v1), ()):
-                v3 = r0[2]
-                if (v0, v3, v2,) in K3: continue
-                if (v0, v3,) in K4: continue
-                out((v0, v2, 0,))
+        for r0 in D:
+            v0, v1, v2, v3, v4, _, v5, v6, v7, v8, = r0
+            if (v4, v5, v6,) in K0: continue
+            if (v4, v5,) in K1: continue
+            for r1 in K2.get((v0, v1, v2, v3, v4, v5, v6, v7), ()):
+                v9 = r1[6]
+                if (v4, v5, v9, v6, v2, v3,) in K3: continue
+                if (v4, v5, v9, v6,) in K4: continue
+                out((v0, v1, v2, v3, v4, v5, v9, v6, v7, v8,))
+
+
+def v567599ca6015bd540d11badbcc8e5d42(D, out, _K):
+    K0 = _K[('index', '_dt_acc', (0, 1, 2))]
+    K1 = _K[('full', '_dt_has_prev')]
+    K2 = _K[('index', '_dt_next', (0, 1, 2, 3))]
+    K3 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
+    K4 = _K[('index', '_dt_loc', (0, 1, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if not (v2 > 1): continue
+            for r1 in K0.get((v0, v1, 1), ()):
+                v3 = r1[3]
+                v4 = r1[4]
+                if (v0, v1, v3, v4,) in K1: continue
+                for r2 in K2.get((v0, v1, v3, v4), ()):
+                    v5 = r2[4]
+                    v6 = r2[5]
+                    if not (v5 >= v6): continue
+                    for r3 in K3.get((v0, v1, v3, v5, v6), ()):
+                        v7 = r3[3]
+                        for r4 in K4.get((v0, v1, v7), ()):
+                            v8 = r4[3]
+                            out((v0, v1, v2, v3, v5, v7, v8,))
 
 
 def v569f158c839f0e337cbc0775bd3551ec(D, out, _K):
@@ -4372,31 +4607,6 @@ def v56d2407094cd48f5c00d5fb582ec19b7(D, out, _K):
         for r0 in K0:
             v0, _, v1, = r0
             out((v0, v1,))
-
-
-def v5753546afb52bb132c26d0d55787bfb7(D, out, _K):
-    K0 = _K[('projection', '_cevents', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, = r0
-            if (v0, v1, v3,) in K0: continue
-            out((v0, v1, v2, v3, 0,))
-
-
-def v5822cdc09cdba2574dfab319410577c0(D, out, _K):
-    K0 = _K[('full', '_pdef')]
-    K1 = _K[('index', 'copy', (0, 1, 2))]
-    K2 = _K[('projection', '_has_key', (0, 1, 2))]
-    K3 = _K[('symbol', 'UNDEF')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, _, = r0
-            if r0[8] != r0[6]: continue
-            for r1 in K1.get((v0, v7, v6), ()):
-                v8 = r1[3]
-                if not (v8 != v5): continue
-                if (v0, v5, v8,) in K2: continue
-                out((v0, v1, v2, v3, v4, v5, v6, K3,))
 
 
 def v5826f58257aa0bfdd9f406e65a57848b(D, out, _K):
@@ -4431,26 +4641,6 @@ def v5872dc429795de24a0e9811ac229f543(D, out, _K):
         out((0, K0, K1, K2, K3,))
 
 
-def v5884a7aa34e5554d85c37725c0f38e08(D, out, _K):
-    K0 = _K[('full', '_cret')]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('index', 'instr', (0, 2, 3))]
-    K3 = _K[('full', 'call_result')]
-    K4 = _K[('index', 'call_target', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
-            if not (v3 > 0): continue
-            v5 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            if (v0, v2,) in K1: continue
-            for r1 in K2.get((v0, v2, v5), ()):
-                v6 = r1[1]
-                if (v0, v6, v4,) not in K3: continue
-                for r3 in K4.get((v0, v6), ()):
-                    v7 = r3[2]
-                    out((v0, v1, v6, v7,))
-
-
 def v590c138cf59b0e9f1a06e7c6046cfa33(D, out, _K):
     K0 = _K[('full', 'pre_antloc')]
     for _once in _ONE:
@@ -4469,20 +4659,6 @@ def v591d8fbad0954a5b80249486cc3026fe(D, out, _K):
             v0, v1, = r0
             if (v0, v1) not in K1: continue
             out((v0, K2, K3, v1,))
-
-
-def v596044943499d31f346dac56b476f8ae(D, out, _K):
-    K0 = _K[('full', '_pg_samepar')]
-    K1 = _K[('index', '_pg_cmem', (0, 1, 2, 3))]
-    K2 = _K[('projection', '_pg_cmem', (0, 1, 2, 3, 4, 5))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, = r0
-            for r1 in K1.get((v0, v1, v2, v3), ()):
-                v6 = r1[4]
-                v7 = r1[5]
-                if (v0, v1, v4, v5, v6, v7,) in K2: continue
-                out((v0, v1, v2, v3, v4, v5,))
 
 
 def v59839c0cd85675d9477b99ba14814e7b(D, out, _K):
@@ -4505,19 +4681,6 @@ def v59839c0cd85675d9477b99ba14814e7b(D, out, _K):
                             for r5 in K2.get((v0, v1, v4), ()):
                                 v8 = r5[3]
                                 out((v0, v1, v2, v4, v8,))
-
-
-def v5a0660f2e985c37d9fbd7452111c7a7a(D, out, _K):
-    K0 = _K[('full', '_pre_kcomp')]
-    K1 = _K[('index', '_pre_key', (0, 2))]
-    K2 = _K[('projection', 'pre_comp', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v2), ()):
-                v3 = r1[1]
-                if (v0, v1, v3,) in K2: continue
-                out((v0, v2,))
 
 
 def v5a1d8a00f11fb84a7883faf17e3a94a4(D, out, _K):
@@ -4556,21 +4719,6 @@ def v5a63ab9c8a04729a45e734cfc63c46a3(D, out, _K):
                     for r3 in K2.get((v0, v1, v5), ()):
                         v12 = r3[3]
                         out((v0, v1, v2, v7, v8, v9, v10, v5, v12,))
-
-
-def v5a8cd3c32b03797f7425d323e347b68b(D, out, _K):
-    K0 = _K[('full', 'pre_an_some_out')]
-    K1 = _K[('index', 'edge', (0, 1))]
-    K2 = _K[('projection', 'pre_an_some_in', (0, 1, 2))]
-    K3 = _K[('full', '_pre_reaches_kill_only')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3, v2,) not in K3: continue
-                out((v0, v1, v2,))
 
 
 def v5a9adf1d842b5656d422b9e0c8e39195(D, out, _K):
@@ -4639,22 +4787,6 @@ def v5aded5c72f2ca59d10b357454c2f9a3e(D, out, _K):
                         out((v0, v1, v2, v3, v4, v9, v12, v6, v7,))
 
 
-def v5b1b0b425133b25f4f469d762333df38(D, out, _K):
-    K0 = _K[('symbol', 'ret')]
-    K1 = _K[('select', 'instr', (4,), ('ret',))]
-    K2 = _K[('index', '_pd_free_in', (0, 3))]
-    K3 = _K[('projection', '_pd_has_read', (0, 1, 2))]
-    K4 = _K[('projection', '_pd_has_kill', (0, 1, 2))]
-    for _once in _ONE:
-        for r1 in K1:
-            v0, v1, v2, v3, _, = r1
-            for r0 in K2.get((v0, v2), ()):
-                _, v4, v5, _, = r0
-                if (v0, v2, v5,) in K3: continue
-                if (v0, v2, v5,) in K4: continue
-                out((v0, v4, v5,))
-
-
 def v5b456e1c166466533cc40ffe36544e46(D, out, _K):
     K0 = _K[('full', 'vf_occurs')]
     K1 = _K[('index', 'vf_instr', (0, 1))]
@@ -4671,36 +4803,32 @@ def v5b456e1c166466533cc40ffe36544e46(D, out, _K):
                     out((v0, v3, v2, v4,))
 
 
-def v5c41490c0543ea0d159e0ed0dc4eec00(D, out, _K):
-    K0 = _K[('symbol', 'const')]
-    K1 = _K[('select', 'call_arg', (3,), ('const',))]
-    K2 = _K[('index', 'call_target', (0, 1))]
-    K3 = _K[('index', 'param', (0, 1))]
-    K4 = _K[('index', '_cchain', (0, 3))]
-    K5 = _K[('projection', '_entered', (0, 1))]
-    K6 = _K[('full', 'entry')]
-    K7 = _K[('index', 'branch_compare', (0, 1))]
-    K8 = _K[('index', 'decides', (0, 2, 3))]
-    K9 = _K[('full', 'const_cond')]
+def v5b9deca278af87d34791f3f750e35835(D, out, _K):
+    K0 = _K[('index', 'vng_transfer', (0, 1, 3))]
+    K1 = _K[('full', 'vng_gen')]
+    K2 = _K[('full', 'vng_av_some_out')]
     for _once in _ONE:
-        for r5 in K1:
-            v0, v1, v2, _, v3, = r5
-            for r4 in K2.get((v0, v1), ()):
-                v4 = r4[2]
-                for r3 in K3.get((v4, v2), ()):
-                    v5 = r3[2]
-                    for r1 in K4.get((v4, v5), ()):
-                        _, v6, v7, _, = r1
-                        if (v4, v7,) in K5: continue
-                        if (v4, v7,) not in K6: continue
-                        for r0 in K7.get((v4, v6), ()):
-                            v8 = r0[3]
-                            v9 = r0[4]
-                            for r7 in K8.get((v0, v8, v9), ()):
-                                v10 = r7[1]
-                                v11 = r7[4]
-                                if (v0, v3, v10,) not in K9: continue
-                                out((v4, v6, v0, v1, v11,))
+        for r2 in D:
+            v0, v1, v2, = r2
+            for r1 in K0.get((v0, v1, v2), ()):
+                v3 = r1[2]
+                if (v0, v1, v3,) in K1: continue
+                if (v0, v1, v3,) not in K2: continue
+                out((v0, v1, v3,))
+
+
+def v5c30777f2376d19232292f5c97d300b3(D, out, _K):
+    K0 = _K[('full', '_pg_samepar')]
+    K1 = _K[('index', '_pg_cmem', (0, 1, 2, 3))]
+    K2 = _K[('full', '_pg_cmem')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, = r0
+            for r1 in K1.get((v0, v1, v2, v3), ()):
+                v6 = r1[4]
+                v7 = r1[5]
+                if (v0, v1, v4, v5, v6, v7,) in K2: continue
+                out((v0, v1, v2, v3, v4, v5,))
 
 
 def v5c7c02cb7269e3dbe171467e611b9a84(D, out, _K):
@@ -4715,6 +4843,18 @@ def v5c7c02cb7269e3dbe171467e611b9a84(D, out, _K):
                 v8 = r1[8]
                 if (v0, v1, v6, v7,) not in K1: continue
                 out((v0, v1, v2, v3, v4, v5, v8,))
+
+
+def v5c9292c76a848a5653f7507f1157db89(D, out, _K):
+    K0 = _K[('full', '_pd_local_reach')]
+    K1 = _K[('full', '_pd_disjoint')]
+    K2 = _K[('full', '_pd_operand_read')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, _, = r0
+            if (v0, v1, v3,) in K1: continue
+            if (v0, v3, v2,) not in K2: continue
+            out((v0, v1, v2, v3,))
 
 
 def v5cbac4ec9b79d6928bd707f56c26fc69(D, out, _K):
@@ -4743,6 +4883,20 @@ def v5cd428d80ab1033da486c1668a9d999c(D, out, _K):
             v0, v1, _, v2, = r0
             if not (v2 > 1): continue
             out((v0, v1,))
+
+
+def v5d089bc32916ff66a4d23a708241d718(D, out, _K):
+    K0 = _K[('full', 'vf_occurs')]
+    K1 = _K[('index', 'vf_instr', (0, 1))]
+    K2 = _K[('full', '_pre_kill_at')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                v4 = r1[3]
+                if (v0, v3, v2, v4,) in K2: continue
+                out((v0, v3, v2, v4,))
 
 
 def v5d23ec493de670a7dc727f6600d3b894(D, out, _K):
@@ -4798,6 +4952,21 @@ def v5dd8fc5e214aa7df2a7b9906ff2aeb68(D, out, _K):
             out((v0, v1, v2,))
 
 
+def v5e742f7a9415c88f36c12b9a2aee8587(D, out, _K):
+    K0 = _K[('full', 'pre_av_some_in')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', 'pre_av_some_out')]
+    K3 = _K[('projection', 'rpo', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3) not in K3: continue
+                out((v0, v1, v2,))
+
+
 def v5eecc2bde90f887c61436b2941b1da0e(D, out, _K):
     K0 = _K[('symbol', 'rev')]
     K1 = _K[('select', '_dt_final', (1,), ('rev',))]
@@ -4809,18 +4978,6 @@ def v5eecc2bde90f887c61436b2941b1da0e(D, out, _K):
                 v2 = r1[3]
                 v3 = r1[5]
                 out((v0, v2, v3,))
-
-
-def v5efc38cc23e145ec3c0e9fb0e3db56e4(D, out, _K):
-    K0 = _K[('full', '_lp_up')]
-    K1 = _K[('projection', 'loop_block', (0, 1, 2))]
-    K2 = _K[('projection', '_lp_parent', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2, v1,) in K1: continue
-            if (v0, v2,) in K2: continue
-            out((v0, v1, 0,))
 
 
 def v5f34e4a2879364b1255babf67ebaadc9(D, out, _K):
@@ -4945,6 +5102,26 @@ def v6075995066ccd5a64512aab6bb2c4e20(D, out, _K):
             out((v0, v1, v2, K1,))
 
 
+def v6095264316bbb13dad2ece633673c6e6(D, out, _K):
+    K0 = _K[('symbol', '*')]
+    K1 = _K[('select', 'vf_load_root', (2,), ('*',))]
+    K2 = _K[('full', 'vf_load')]
+    K3 = _K[('index', 'vf_clobber', (0,))]
+    K4 = _K[('full', '_pre_writes_root')]
+    K5 = _K[('index', 'vf_instr', (0, 1))]
+    for _once in _ONE:
+        for r2 in K1:
+            v0, v1, _, = r2
+            if (v0, v1,) not in K2: continue
+            for r1 in K3.get(v0, ()):
+                _, v2, = r1
+                if (v0, v2,) in K4: continue
+                for r3 in K5.get((v0, v2), ()):
+                    v3 = r3[2]
+                    v4 = r3[3]
+                    out((v0, v3, v1, v4,))
+
+
 def v60c09775d509c0ae8aab4fb4827ba365(D, out, _K):
     K0 = _K[('full', '_pg_num')]
     K1 = _K[('symbol', 'dom')]
@@ -4968,6 +5145,18 @@ def v60c109afb37d9e2413d00b0736581015(D, out, _K):
                 out((v0, v1, v3, K3,))
 
 
+def v60d58e8f056cef4f81ab89a71a24ab7c(D, out, _K):
+    K0 = _K[('full', '_pre_stat_at')]
+    K1 = _K[('full', '_pre_killed_before')]
+    K2 = _K[('full', '_pre_stat_local')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v3, v2, v4,) in K1: continue
+            if (v0, v1, v2,) in K2: continue
+            out((v0, v1, v2, v3,))
+
+
 def v60fbe8d187e05343554adcadf3c53ccf(D, out, _K):
     K0 = _K[('index', 'pdefine', (0, 3))]
     for _once in _ONE:
@@ -4976,6 +5165,16 @@ def v60fbe8d187e05343554adcadf3c53ccf(D, out, _K):
             for r0 in K0.get((v0, v1), ()):
                 v2 = r0[1]
                 out((v0, v2,))
+
+
+def v610f6a87120642946ab897b45cee061d(D, out, _K):
+    K0 = _K[('full', '_pd_local_end')]
+    K1 = _K[('full', '_pd_local_has_read')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def v611bc45ea1b46e1c3b3b4a2e085e8b68(D, out, _K):
@@ -5006,6 +5205,22 @@ def v613d8b216b7e9c469354bc8ce9f5bc2a(D, out, _K):
             out((v0, (((((v2) + (2)) + 2147483648) & 4294967295) - 2147483648),))
 
 
+def v61509c3adf11b5cda70449f3bcbaf021(D, out, _K):
+    K0 = _K[('full', '_unsafe_block')]
+    K1 = _K[('full', '_qend')]
+    K2 = _K[('index', '_pqe', (0, 1, 2, 3, 5, 6))]
+    K3 = _K[('full', '_pair_decided')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, = r0
+            if (v0, v3,) in K0: continue
+            if (v0, v3, v4,) not in K1: continue
+            for r2 in K2.get((v0, v1, v2, v3, v5, v6), ()):
+                v8 = r2[4]
+                if (v0, v3, v8, v5, v6, v2,) in K3: continue
+                out((v0, v1, v2, v3, v8, v5, v6, v7,))
+
+
 def v61852b932fa90a8419a46ffb7edd8dee(D, out, _K):
     K0 = _K[('full', 'instr')]
     for _once in _ONE:
@@ -5020,6 +5235,33 @@ def v61a049a2ba70dca39e611b0e9cea0840(D, out, _K):
         for r0 in K0:
             v0, v1, v2, v3, v4, = r0
             out((v0, v1, v2, v3, v4,))
+
+
+def v61d13bd5114fca5dcb5d49311548a3b1(D, out, _K):
+    K0 = _K[('full', '_unsafe_block')]
+    K1 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 8))]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('index', '_csplit', (0, 1, 2, 3))]
+    K4 = _K[('projection', 'instr', (0, 1, 2, 3))]
+    K5 = _K[('symbol', 'reg')]
+    K6 = _K[('index', 'call_arg', (0, 1, 3, 4))]
+    K7 = _K[('full', '_csumtrans')]
+    for _once in _ONE:
+        for r5 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r5
+            if (v4, v5,) in K0: continue
+            for r0 in K1.get((v0, v1, v2, v3, v4, v5, v8), ()):
+                v10 = r0[6]
+                v11 = r0[7]
+                if (v4, v5, v10, v11, v2, v3,) in K2: continue
+                for r1 in K3.get((v4, v5, v10, v11), ()):
+                    v12 = r1[4]
+                    v13 = r1[5]
+                    if (v4, v12, v5, v6) not in K4: continue
+                    for r3 in K6.get((v4, v12, K5, v7), ()):
+                        v14 = r3[2]
+                        if (v13, v2, v3, v14,) not in K7: continue
+                        out((v0, v1, v2, v3, v4, v5, v10, v11, v8, v9,))
 
 
 def v6206a8be52e06b18c8ed99913d4f0bec(D, out, _K):
@@ -5106,19 +5348,6 @@ def v62d5b6dc5a9cb2e4b1d262adafac4a15(D, out, _K):
                 out((v0, v2, v1, 3, (((((7) * (v3)) + 2147483648) & 4294967295) - 2147483648),))
 
 
-def v63066af4b5d96b89686362de33153c35(D, out, _K):
-    K0 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K1 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K2 = _K[('projection', '_pre_can_notall_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) in K2: continue
-            out((v0, v1, v2,))
-
-
 def v6449b85179eeede41156f24007ccdbb4(D, out, _K):
     K0 = _K[('full', '_pre_cav_notall_in')]
     K1 = _K[('full', '_pre_can_some_in')]
@@ -5141,30 +5370,6 @@ def v64719b79e2fae0bc82ed959003232526(D, out, _K):
         out((K0, K1, K2, K3,))
 
 
-def v6486480b1026775e7206a358b3bb74d6(D, out, _K):
-    K0 = _K[('projection', '_ppg_hub', (0, 1))]
-    K1 = _K[('index', '_ppg_core', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, = r0
-            if (v4, v5,) in K0: continue
-            for r1 in K1.get((v0, v1, v4, v5), ()):
-                v6 = r1[4]
-                v7 = r1[5]
-                out((v0, v1, v2, v3, v6, v7,))
-
-
-def v64876ce422240712526fa0fab80d8e95(D, out, _K):
-    K0 = _K[('full', 'pre_an_some_out')]
-    K1 = _K[('projection', '_pre_an_notall_out', (0, 1, 2))]
-    K2 = _K[('symbol', 'must')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
-
-
 def v64a6d307ebcb71f2f8caa07ca3ba0f2e(D, out, _K):
     for _once in _ONE:
         for r0 in D:
@@ -5178,6 +5383,23 @@ def v64aeb6c6dfc9fe4ab3f70357e20c3467(D, out, _K):
         for r0 in K0:
             v0, v1, v2, _, _, = r0
             out((v0, v2, v1,))
+
+
+def v64e5d68317734b0357029d823ecab4df(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+    K3 = _K[('index', '_cland', (0, 1, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, _, v4, v5, v6, _, = r0
+            if r0[4] != r0[0]: continue
+            if (v1,) in K0: continue
+            if (v0, v4,) in K1: continue
+            if (v0, v4, v5, v6,) in K2: continue
+            for r1 in K3.get((v0, v4, v6), ()):
+                v7 = r1[3]
+                out((v0, v1, v4, v7, v6, v6, v2, v3,))
 
 
 def v65151001d5e8fa049aa3b338ae813e4c(D, out, _K):
@@ -5224,6 +5446,22 @@ def v65b230eab4536de2bf16a71a6d9247fb(D, out, _K):
                 out((v0, v1, v2, v4,))
 
 
+def v65e45ce5c7c712ce94c03389fd649b31(D, out, _K):
+    K0 = _K[('full', '_pdef')]
+    K1 = _K[('index', 'copy', (0, 1, 2))]
+    K2 = _K[('full', '_has_key')]
+    K3 = _K[('symbol', 'UNDEF')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, _, = r0
+            if r0[8] != r0[5]: continue
+            for r1 in K1.get((v0, v7, v5), ()):
+                v8 = r1[3]
+                if not (v8 != v6): continue
+                if (v0, v8, v6,) in K2: continue
+                out((v0, v1, v2, v3, v4, v5, v6, K3,))
+
+
 def v65f75ffa3c92ab3cf5c71a49ecfc9899(D, out, _K):
     K0 = _K[('full', '_pre_uantloc')]
     K1 = _K[('full', '_pre_cav_some_in')]
@@ -5234,16 +5472,21 @@ def v65f75ffa3c92ab3cf5c71a49ecfc9899(D, out, _K):
             out((v0, v1, v2,))
 
 
-def v66a14ba2f4366536dd08fc5b87bac12b(D, out, _K):
-    K0 = _K[('full', '_pre_stat_at')]
-    K1 = _K[('projection', '_pre_killed_before', (0, 1, 2, 3))]
-    K2 = _K[('projection', '_pre_stat_prev', (0, 1, 2, 3))]
+def v6602b2c715d476fa94d03d445c30e75f(D, out, _K):
+    K0 = _K[('symbol', 'cfg')]
+    K1 = _K[('index', '_dt_idom_k', (0, 1, 3))]
+    K2 = _K[('full', 'loop_block')]
+    K3 = _K[('full', '_dt_final')]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
-            if (v0, v3, v2, v4,) in K1: continue
-            if (v0, v3, v2, v4) not in K2: continue
-            out((v0, v1, v2,))
+        for r0 in D:
+            if r0[2] != 0: continue
+            v0, v1, _, = r0
+            for r2 in K1.get((v0, K0, v1), ()):
+                v2 = r2[2]
+                v3 = r2[5]
+                if (v0, v3, v3,) in K2: continue
+                if (v0, K0, v2,) not in K3: continue
+                out((v0, v3, 0,))
 
 
 def v66c76781554179239274ebfdeefe9e0a(D, out, _K):
@@ -5255,6 +5498,23 @@ def v66c76781554179239274ebfdeefe9e0a(D, out, _K):
             for r1 in K1.get((v0, v2), ()):
                 v3 = r1[2]
                 out((v0, v1, v3,))
+
+
+def v66eb378fdb40637439c59d7cf2e427d5(D, out, _K):
+    K0 = _K[('full', '_pre_um_ins_at')]
+    K1 = _K[('full', '_pre_has_cmp')]
+    K2 = _K[('index', 'edge', (0, 2))]
+    K3 = _K[('full', '_pre_cm_some_out')]
+    K4 = _K[('projection', 'rpo', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v2,) not in K1: continue
+            for r1 in K2.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K3: continue
+                if (v0, v3) not in K4: continue
+                out((v0, v3, v1, v2,))
 
 
 def v67268d7e90badb5dbea332e4f67a0a6b(D, out, _K):
@@ -5270,20 +5530,33 @@ def v67268d7e90badb5dbea332e4f67a0a6b(D, out, _K):
             out((v0, K3, K4, v1, v2, v3,))
 
 
-def v67445b979da6cb68d958bd3ebf4b6a6f(D, out, _K):
-    K0 = _K[('full', '_pdef')]
-    K1 = _K[('index', 'copy', (0, 1, 2))]
-    K2 = _K[('projection', '_has_key', (0, 1, 2))]
-    K3 = _K[('symbol', 'UNDEF')]
+def v67569f4ac69599477f8f4241a13bdd08(D, out, _K):
+    K0 = _K[('full', '_lp_try')]
+    K1 = _K[('full', 'loop_block')]
+    K2 = _K[('projection', '_lp_parent', (0, 1))]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, _, = r0
-            if r0[8] != r0[5]: continue
-            for r1 in K1.get((v0, v7, v5), ()):
-                v8 = r1[3]
-                if not (v8 != v6): continue
-                if (v0, v8, v6,) in K2: continue
-                out((v0, v1, v2, v3, v4, v5, v6, K3,))
+            v0, v1, v2, = r0
+            if (v0, v2, v1,) in K1: continue
+            if (v0, v2,) in K2: continue
+            if (v0, v1, v1,) in K1: continue
+            out((v0, v1, 0,))
+
+
+def v67c6f9812b2ccbbfc45d7372d4719cf7(D, out, _K):
+    K0 = _K[('symbol', 'cfg')]
+    K1 = _K[('index', '_dt_single', (0, 1, 2))]
+    K2 = _K[('full', 'loop_block')]
+    K3 = _K[('index', '_lp_parent', (0, 1))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, K0, v1), ()):
+                v3 = r1[3]
+                if (v0, v2, v3,) in K2: continue
+                for r2 in K3.get((v0, v2), ()):
+                    v4 = r2[2]
+                    out((v0, v3, v4,))
 
 
 def v67ce0d7d69e25ffaf2c775f2f5971a04(D, out, _K):
@@ -5296,6 +5569,19 @@ def v67ce0d7d69e25ffaf2c775f2f5971a04(D, out, _K):
                 v3 = r1[2]
                 v4 = r1[3]
                 out((v0, v3, v2, v4,))
+
+
+def v67de01d984289150fafc22f1aabb96ff(D, out, _K):
+    K0 = _K[('full', '_ppg_hub')]
+    K1 = _K[('index', '_ppg_core', (0, 1, 4, 5))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, = r0
+            if (v2, v3,) in K0: continue
+            for r1 in K1.get((v0, v1, v2, v3), ()):
+                v6 = r1[2]
+                v7 = r1[3]
+                out((v0, v1, v6, v7, v4, v5,))
 
 
 def v68006b1ff5a37b7ef12fbba9255920a3(D, out, _K):
@@ -5323,6 +5609,23 @@ def v6834580e2cd7a66e73fd6f704448fe93(D, out, _K):
         out((K0,))
 
 
+def v68506b69545a5f0bb4960916fa82062d(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('full', '_edge_decided')]
+    K2 = _K[('full', '_unsafe_block')]
+    K3 = _K[('full', '_cevents')]
+    K4 = _K[('projection', '_cqe', (0, 1, 2, 3, 4, 5, 6, 7))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, = r0
+            if (v1,) in K0: continue
+            if (v0, v2, v3, v4, v5, v6,) in K1: continue
+            if (v0, v2,) in K2: continue
+            if (v0, v2, v4,) in K3: continue
+            if (v0, v1, v5, v6, v0, v2, v3, v4) not in K4: continue
+            out((v0, v1, v2, v3, v4, v4, v5, v6,))
+
+
 def v689323f5415a2a39dbf4c4b7259e30b1(D, out, _K):
     K0 = _K[('full', '_pg_cpart')]
     K1 = _K[('index', '_pg_cpart', (0, 1, 4, 5))]
@@ -5341,27 +5644,17 @@ def v689323f5415a2a39dbf4c4b7259e30b1(D, out, _K):
                         out((v0, v1, v2, v3, v6, v7,))
 
 
-def v68c16a59240b3b69aaea0a002822b640(D, out, _K):
-    K0 = _K[('symbol', '*')]
-    K1 = _K[('select', 'vf_store_root', (2,), ('*',))]
-    K2 = _K[('index', 'vf_instr', (0, 1))]
-    K3 = _K[('index', 'vf_load', (0,))]
-    K4 = _K[('index', 'vf_load_root', (0, 1))]
-    K5 = _K[('projection', 'vf_store_over', (0, 1, 2))]
-    K6 = _K[('full', 'vf_global_root')]
+def v692d7592a4184b3cacceb3948cdcdb8c(D, out, _K):
+    K0 = _K[('full', 'vng_gen')]
+    K1 = _K[('full', '_vng_an_notall_out')]
+    K2 = _K[('full', 'vng_an_some_out')]
+    K3 = _K[('symbol', 'must')]
     for _once in _ONE:
-        for r1 in K1:
-            v0, v1, _, = r1
-            for r4 in K2.get((v0, v1), ()):
-                v2 = r4[2]
-                v3 = r4[3]
-                for r0 in K3.get(v0, ()):
-                    _, v4, = r0
-                    for r2 in K4.get((v0, v4), ()):
-                        v5 = r2[2]
-                        if (v0, v1, v5,) in K5: continue
-                        if (v0, v5,) not in K6: continue
-                        out((v0, v2, v4, v3,))
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) not in K2: continue
+            out((v0, v1, v2, K3,))
 
 
 def v692e983361fad70b22a261ae3d1edf4a(D, out, _K):
@@ -5373,6 +5666,37 @@ def v692e983361fad70b22a261ae3d1edf4a(D, out, _K):
                 _, _, v4, v5, _, v6, = r0
                 if not (v3 > v6): continue
                 out((v0, v1, v4, v5, v2, v6,))
+
+
+def v693c463fdc0b6789bd5d5e5bf1f0cc6a(D, out, _K):
+    K0 = _K[('full', 'retreating')]
+    K1 = _K[('symbol', 'cfg')]
+    K2 = _K[('full', '_dt_escape')]
+    K3 = _K[('full', 'edge')]
+    K4 = _K[('index', 'rpo', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, K1,) in K2: continue
+            if (v0, v1, v2,) not in K3: continue
+            for r2 in K4.get((v0, v1), ()):
+                v3 = r2[2]
+                for r3 in K4.get((v0, v2), ()):
+                    v4 = r3[2]
+                    if not (v4 <= v3): continue
+                    out((v0, v1, v2,))
+
+
+def v6959cde0f38872614de64f02a297c0bd(D, out, _K):
+    K0 = _K[('index', 'edge', (0, 2))]
+    K1 = _K[('full', '_pre_reaches_exit')]
+    for _once in _ONE:
+        for r1 in D:
+            v0, v1, v2, = r1
+            for r0 in K0.get((v0, v1), ()):
+                v3 = r0[1]
+                if (v0, v3,) in K1: continue
+                out((v0, v3, v2,))
 
 
 def v69b42254c5241cf3074bfee7a8f89b1d(D, out, _K):
@@ -5429,21 +5753,6 @@ def v6a73e188aca1c0b3a60b3b5df08a4f32(D, out, _K):
             out((v0, K3, K4, v1, v2, v3,))
 
 
-def v6a8dcc08b0b0e37c6bd2f8974edf8fc8(D, out, _K):
-    K0 = _K[('full', '_cdef')]
-    K1 = _K[('projection', '_transparent', (0, 1, 2))]
-    K2 = _K[('projection', '_cdef_decided', (0, 1, 2, 3, 4))]
-    K3 = _K[('projection', '_rewrites', (0, 1, 2, 3, 4))]
-    K4 = _K[('symbol', 'UNDEF')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
-            if (v4, v9, v7,) in K1: continue
-            if (v4, v9, v7, v2, v3,) in K2: continue
-            if (v4, v9, v7, v2, v3,) in K3: continue
-            out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K4,))
-
-
 def v6a951c977127435a242d590a4e6f6ca2(D, out, _K):
     K0 = _K[('full', '_pv_need')]
     K1 = _K[('index', 'instr', (0, 1))]
@@ -5481,6 +5790,31 @@ def v6abeadf25525676c6b2e95b7ba8f3824(D, out, _K):
     K3 = _K[('symbol', 'f')]
     for _once in _ONE:
         out((K0, K1, K2, K3,))
+
+
+def v6af069cc87721f8bc4b52b47a19ab198(D, out, _K):
+    K0 = _K[('full', '_dt_has_prev')]
+    K1 = _K[('index', '_dt_next', (0, 1, 2, 3))]
+    K2 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
+    K3 = _K[('index', '_dt_loc', (0, 1, 2))]
+    K4 = _K[('index', '_dt_iter', (0, 1))]
+    for _once in _ONE:
+        for r1 in D:
+            if r1[2] != 1: continue
+            v0, v1, _, v2, v3, v4, v5, = r1
+            if (v0, v1, v2, v3,) in K0: continue
+            for r2 in K1.get((v0, v1, v2, v3), ()):
+                v6 = r2[4]
+                v7 = r2[5]
+                if not (v6 < v7): continue
+                for r3 in K2.get((v0, v1, v2, v6, v7), ()):
+                    v8 = r3[3]
+                    for r4 in K3.get((v0, v1, v8), ()):
+                        v9 = r4[3]
+                        for r0 in K4.get((v0, v1), ()):
+                            v10 = r0[2]
+                            if not (v10 > 1): continue
+                            out((v0, v1, v10, v2, v6, v4, v5, v8, v9,))
 
 
 def v6b762af82ae46935ad475f4898c0ee5a(D, out, _K):
@@ -5521,47 +5855,6 @@ def v6c60b2c673b5df12fbe9eeca3d4ff0ef(D, out, _K):
                     out((v0, v1, v4, v5, v7, v8, v6,))
 
 
-def v6c640524d572f3d06262980eb46823e8(D, out, _K):
-    K0 = _K[('full', '_pd_free_in')]
-    K1 = _K[('projection', '_pd_has_read', (0, 1, 2))]
-    K2 = _K[('index', '_pd_first_kill', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, = r0
-            if (v0, v3, v2,) in K1: continue
-            for r1 in K2.get((v0, v3, v2), ()):
-                v4 = r1[3]
-                out((v0, v1, v2,))
-
-
-def v6c6e81d285186e1798e939d1d6544520(D, out, _K):
-    K0 = _K[('projection', '_dt_has_prev', (0, 1, 2, 3))]
-    K1 = _K[('index', '_dt_next', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r0 in D:
-            if r0[2] != 1: continue
-            v0, v1, _, v2, v3, v4, v5, = r0
-            if (v0, v1, v2, v3,) in K0: continue
-            for r1 in K1.get((v0, v1, v2, v3), ()):
-                v6 = r1[4]
-                v7 = r1[5]
-                if not (v6 >= v7): continue
-                out((v0, v1, 1, v4, v5, v2,))
-
-
-def v6cb4b06488ed3d5618c0812bfd732e39(D, out, _K):
-    K0 = _K[('full', 'edge')]
-    K1 = _K[('projection', 'retreating', (0, 1, 2))]
-    K2 = _K[('projection', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1) not in K2: continue
-            if (v0, v2) not in K2: continue
-            out((v0, v1, v2,))
-
-
 def v6ceffd36f62af6e2a557855668d9a53b(D, out, _K):
     K0 = _K[('symbol', 'at')]
     K1 = _K[('symbol', 'a')]
@@ -5571,18 +5864,15 @@ def v6ceffd36f62af6e2a557855668d9a53b(D, out, _K):
         out((K0, K1, K2, K3,))
 
 
-def v6da9baa60f75afc38841211b5a1c5270(D, out, _K):
-    K0 = _K[('full', 'vf_occurs')]
-    K1 = _K[('index', 'vf_instr', (0, 1))]
-    K2 = _K[('projection', '_pre_killed_from', (0, 1, 2, 3))]
+def v6dfc2433360d6cf51494031971391dac(D, out, _K):
+    K0 = _K[('full', '_pre_m_some_in')]
+    K1 = _K[('full', '_pre_m_notall_in')]
+    K2 = _K[('symbol', 'must')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                v4 = r1[3]
-                if (v0, v3, v2, v4,) in K2: continue
-                out((v0, v3, v2,))
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
 
 
 def v6dfdfec780f42d0595b0ab9301691321(D, out, _K):
@@ -5622,6 +5912,24 @@ def v6e54ede66208f56d6190a5682e8abb12(D, out, _K):
             out((v0, v1, v2, K1,))
 
 
+def v6e82fa54ca717789b37f8514986d47e5(D, out, _K):
+    K0 = _K[('full', '_cqe')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('index', '_csplit', (0, 1, 2, 3))]
+    K4 = _K[('projection', '_cretcell', (0, 1, 2))]
+    K5 = _K[('symbol', 'UNDEF')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v4, v5,) in K1: continue
+            if (v4, v5, v6, v7, v2, v3,) in K2: continue
+            for r1 in K3.get((v4, v5, v6, v7), ()):
+                v9 = r1[5]
+                if (v9, v2, v3) not in K4: continue
+                out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K5,))
+
+
 def v6ecd45a657dbc2026ee8f157866e13a2(D, out, _K):
     K0 = _K[('full', '_dt_many')]
     K1 = _K[('index', '_dt_pred', (0, 1, 2))]
@@ -5646,31 +5954,15 @@ def v6f289e09104b72be955af2b82e2f33bd(D, out, _K):
             out((v0, v1, v2, K1,))
 
 
-def v6f9ef5d394a3b84166f6a5fbb2c54927(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('index', '_cq', (0, 1, 6, 8))]
-    K2 = _K[('full', 'entry')]
-    K3 = _K[('index', 'param', (0, 2))]
-    K4 = _K[('symbol', 'reg')]
-    K5 = _K[('index', 'call_arg', (2, 3))]
-    K6 = _K[('full', 'call_target')]
-    K7 = _K[('index', 'instr', (0, 1))]
+def v6f4437332137f7b6ee64afe401c63807(D, out, _K):
+    K0 = _K[('full', 'pre_kills')]
+    K1 = _K[('full', 'pre_prevented')]
     for _once in _ONE:
-        for r3 in D:
-            v0, v1, v2, v3, = r3
-            if v1 in K0: continue
-            for r0 in K1.get((v0, v1, 0, v2), ()):
-                _, _, v4, v5, v6, v7, _, v8, _, = r0
-                if (v6, v7,) not in K2: continue
-                for r2 in K3.get((v6, v8), ()):
-                    v9 = r2[1]
-                    for r5 in K5.get((v9, K4), ()):
-                        v10, v11, _, _, v12, = r5
-                        if (v10, v11, v6,) not in K6: continue
-                        for r6 in K7.get((v10, v11), ()):
-                            v13 = r6[2]
-                            v14 = r6[3]
-                            out((v0, v1, v4, v5, v10, v13, v14, v12, v3,))
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def v6fb5360252594a65821c93563c09def2(D, out, _K):
@@ -5764,6 +6056,21 @@ def v71bc4efe3b9dc1d689bd031869b4909b(D, out, _K):
             out((v0, v1, v2, v3, v4,))
 
 
+def v71c6b02e30b94949097cf6e0ce7ed3c6(D, out, _K):
+    K0 = _K[('full', '_pre_can_some_out')]
+    K1 = _K[('index', 'edge', (0, 1))]
+    K2 = _K[('full', '_pre_can_some_in')]
+    K3 = _K[('full', '_pre_creaches_kill_only')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3, v2,) not in K3: continue
+                out((v0, v1, v2,))
+
+
 def v71db1b11c4b39d4d923bd32096f18e3b(D, out, _K):
     K0 = _K[('full', 'assert_edge')]
     K1 = _K[('full', '_cqreg')]
@@ -5778,16 +6085,31 @@ def v71db1b11c4b39d4d923bd32096f18e3b(D, out, _K):
                 out((v0, v1, v2, v3, v5, v6,))
 
 
-def v71e417d98898b7e53494aa2ffb4a16f6(D, out, _K):
-    K0 = _K[('index', '_pd_exit_at', (0, 2))]
-    K1 = _K[('projection', '_live_kill', (0, 1, 2))]
+def v72124abc72d5ccfd26d9cd9a0fa7d146(D, out, _K):
+    K0 = _K[('symbol', 'const')]
+    K1 = _K[('select', 'call_arg', (3,), ('const',))]
+    K2 = _K[('index', '_csplit', (0, 4))]
+    K3 = _K[('full', '_unsafe_block')]
+    K4 = _K[('index', '_cqe', (4, 5, 6, 7))]
+    K5 = _K[('full', '_edge_decided')]
+    K6 = _K[('full', '_csumtrans')]
+    K7 = _K[('index', 'decides', (0, 2, 3))]
+    K8 = _K[('full', 'const_cond')]
     for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, = r1
-            for r0 in K0.get((v0, v1), ()):
-                v3 = r0[1]
-                if (v0, v3, v2,) in K1: continue
-                out((v0, v3, v2,))
+        for r3 in K1:
+            v0, v1, v2, _, v3, = r3
+            for r1 in K2.get((v0, v1), ()):
+                _, v4, v5, v6, _, v7, _, = r1
+                if (v0, v4,) in K3: continue
+                for r0 in K4.get((v0, v4, v5, v6), ()):
+                    v8, v9, v10, v11, _, _, _, _, v12, = r0
+                    if (v0, v4, v5, v6, v10, v11,) in K5: continue
+                    if (v7, v10, v11, v2,) not in K6: continue
+                    for r5 in K7.get((v0, v10, v11), ()):
+                        v13 = r5[1]
+                        v14 = r5[4]
+                        if (v0, v3, v13,) not in K8: continue
+                        out((v8, v9, v10, v11, v0, v4, v5, v6, v12, v14,))
 
 
 def v724c1c9e99a1f8b952bbe9d9e94ca102(D, out, _K):
@@ -5809,6 +6131,38 @@ def v724c1c9e99a1f8b952bbe9d9e94ca102(D, out, _K):
                     out((v0, v1, v2, v5, (((((v6) + (1)) + 2147483648) & 4294967295) - 2147483648), v3, v9, v10, v11,))
 
 
+def v725de07fca264a04a57b8fb05b7a5ad5(D, out, _K):
+    K0 = _K[('symbol', 'const')]
+    K1 = _K[('select', 'call_arg', (3,), ('const',))]
+    K2 = _K[('index', 'call_target', (0, 1))]
+    K3 = _K[('index', 'param', (0, 1))]
+    K4 = _K[('index', '_cchain', (0, 3))]
+    K5 = _K[('full', '_entered')]
+    K6 = _K[('full', 'entry')]
+    K7 = _K[('index', 'branch_compare', (0, 1))]
+    K8 = _K[('index', 'decides', (0, 2, 3))]
+    K9 = _K[('full', 'const_cond')]
+    for _once in _ONE:
+        for r5 in K1:
+            v0, v1, v2, _, v3, = r5
+            for r4 in K2.get((v0, v1), ()):
+                v4 = r4[2]
+                for r3 in K3.get((v4, v2), ()):
+                    v5 = r3[2]
+                    for r1 in K4.get((v4, v5), ()):
+                        _, v6, v7, _, = r1
+                        if (v4, v7,) in K5: continue
+                        if (v4, v7,) not in K6: continue
+                        for r0 in K7.get((v4, v6), ()):
+                            v8 = r0[3]
+                            v9 = r0[4]
+                            for r7 in K8.get((v0, v8, v9), ()):
+                                v10 = r7[1]
+                                v11 = r7[4]
+                                if (v0, v3, v10,) not in K9: continue
+                                out((v4, v6, v0, v1, v11,))
+
+
 def v7272493b69c9804c0904475266fa72f5(D, out, _K):
     K0 = _K[('symbol', 'const')]
     K1 = _K[('select', 'return_value', (2,), ('const',))]
@@ -5826,20 +6180,6 @@ def v7272493b69c9804c0904475266fa72f5(D, out, _K):
                     out((v0, v1, v4, v5, v6,))
 
 
-def v72ebe663bd10804590095bacc73059db(D, out, _K):
-    K0 = _K[('projection', '_pv_defpos', (0, 1, 2, 3))]
-    K1 = _K[('index', '_pv_lastneed', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, = r0
-            v5 = (((((v2) + (1)) + 2147483648) & 4294967295) - 2147483648)
-            if (v0, v1, v5, v3,) in K0: continue
-            for r1 in K1.get((v0, v1, v3), ()):
-                v6 = r1[3]
-                if not (v5 < v6): continue
-                out((v0, v1, v5, v3, v4,))
-
-
 def v7318c4177ae39de3930d510702352cc5(D, out, _K):
     K0 = _K[('index', '_dt_skel', (0, 1, 2, 6, 8))]
     K1 = _K[('index', '_dt_idom_k', (0, 1, 2, 4))]
@@ -5854,6 +6194,39 @@ def v7318c4177ae39de3930d510702352cc5(D, out, _K):
                     v8 = r1[3]
                     v9 = r1[5]
                     out((v0, v1, v2, v9, (((((v7) + (1)) + 2147483648) & 4294967295) - 2147483648), v8, v6, v8, v7,))
+
+
+def v731f9c86e659652a17cbcce24f9147da(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', 'entry')]
+    K3 = _K[('index', 'param', (0, 2))]
+    K4 = _K[('index', 'call_target', (2,))]
+    K5 = _K[('full', '_has_arg')]
+    K6 = _K[('symbol', 'UNDEF')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K1: continue
+            if (v4, v5,) not in K2: continue
+            for r2 in K3.get((v4, v6), ()):
+                v8 = r2[1]
+                for r3 in K4.get(v4, ()):
+                    v9, v10, _, = r3
+                    if (v9, v10, v8,) in K5: continue
+                    out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K6,))
+
+
+def v7354e0452f61449da34a7bf4f8596821(D, out, _K):
+    K0 = _K[('full', '_pv_defi')]
+    K1 = _K[('full', '_pv_guarded')]
+    K2 = _K[('symbol', 'true')]
+    K3 = _K[('symbol', 'const')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, = r0
+            if (v0, v1,) in K1: continue
+            out((v0, v1, K2, K3,))
 
 
 def v7373c7abe541a541ed909671a5f39597(D, out, _K):
@@ -5903,42 +6276,6 @@ def v74374b595a6279b65b6874da52eb5c65(D, out, _K):
             out((v0, v1, v2, v3,))
 
 
-def v7449c7f424d81cf64d41197e12fd837d(D, out, _K):
-    K0 = _K[('full', 'pre_av_some_in')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', 'pre_av_some_out', (0, 1, 2))]
-    K3 = _K[('projection', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3) not in K3: continue
-                out((v0, v1, v2,))
-
-
-def v74684025dcf1b6259582b7b2969e6e9a(D, out, _K):
-    K0 = _K[('full', '_pg_e0')]
-    K1 = _K[('projection', '_pg_crit', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
-            if (v0, v1, v3,) in K1: continue
-            out((v0, v1, v2, v3, v4,))
-
-
-def v7472137314034289ee820f49cc47f0c1(D, out, _K):
-    K0 = _K[('full', '_pre_cav_must_in')]
-    K1 = _K[('projection', '_pre_has_cmp', (0, 1))]
-    K2 = _K[('symbol', 'must')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
-
-
 def v748cdf606af547b9a7cc6072c4a77a6b(D, out, _K):
     K0 = _K[('full', '_pv_defat')]
     for _once in _ONE:
@@ -5947,34 +6284,23 @@ def v748cdf606af547b9a7cc6072c4a77a6b(D, out, _K):
             out((v0, v2, v1,))
 
 
-def v7495c7ac235c922d9f3ae3a9f8086ad2(D, out, _K):
-    K0 = _K[('full', '_pre_into_cmp')]
-    K1 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K2 = _K[('projection', '_pre_cav_notall_in', (0, 1, 2))]
-    K3 = _K[('full', '_pre_cav_some_in')]
-    K4 = _K[('index', '_pre_unit', (0, 2))]
-    K5 = _K[('symbol', 'must')]
+def v74cc7601ef6b13723ac6d051aede6d81(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', '_cstop')]
+    K3 = _K[('full', 'entry')]
+    K4 = _K[('full', 'memory_cell')]
+    K5 = _K[('projection', 'call_target', (2,))]
+    K6 = _K[('symbol', 'UNDEF')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) in K2: continue
-            if (v0, v1, v2,) not in K3: continue
-            for r2 in K4.get((v0, v2), ()):
-                v3 = r2[1]
-                out((v0, v1, v3, K5,))
-
-
-def v74a9e318e9754034d1877db1b3ac0d08(D, out, _K):
-    K0 = _K[('full', '_pd_local_exit')]
-    K1 = _K[('projection', '_pd_locally_needed', (0, 1))]
-    K2 = _K[('full', 'pd_candidate')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, _, _, = r0
-            if (v0, v1,) in K1: continue
-            if (v0, v1,) not in K2: continue
-            out((v0, v2,))
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K1: continue
+            if (v0, v1, v7,) not in K2: continue
+            if (v4, v5,) not in K3: continue
+            if (v4, v6,) not in K4: continue
+            if v4 not in K5: continue
+            out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K6,))
 
 
 def v74dbb6f5a7766d65f6d62d6c55582a63(D, out, _K):
@@ -5999,6 +6325,25 @@ def v74f17eff34fd45031dd26349a83a3f68(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v9, v7, v8,))
 
 
+def v7519d41b5378f84d91b59bac1c649169(D, out, _K):
+    K0 = _K[('full', '_cout')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('full', '_cevents')]
+    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+    K5 = _K[('full', 'entry')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v0, v1, v4, v5, v8,) in K0: continue
+            if (v4, v5,) in K1: continue
+            if (v4, v5, v6, v7, v2, v3,) in K2: continue
+            if (v4, v5, v7,) in K3: continue
+            if (v4, v5, v6, v7,) in K4: continue
+            if (v4, v5,) not in K5: continue
+            out((v0, v1, v2, v3, v4, v5, 0, v7, v8,))
+
+
 def v756681a2b38a46468c30d34542c138e4(D, out, _K):
     K0 = _K[('symbol', 'cfg')]
     K1 = _K[('select', '_dt_pred', (1,), ('cfg',))]
@@ -6012,26 +6357,14 @@ def v756681a2b38a46468c30d34542c138e4(D, out, _K):
                 out((v0, v2, v1,))
 
 
-def v757108ce7180d30257ea4cac192e4945(D, out, _K):
-    K0 = _K[('full', 'vf_load')]
-    K1 = _K[('index', 'vf_load_root', (0, 1))]
-    K2 = _K[('full', 'vf_global_root')]
-    K3 = _K[('index', 'vf_clobber', (0,))]
-    K4 = _K[('projection', '_pre_writes_root', (0, 1))]
-    K5 = _K[('index', 'vf_instr', (0, 1))]
+def v7577dd2f275f722764c4c437d6752579(D, out, _K):
+    K0 = _K[('full', '_pre_m_read')]
+    K1 = _K[('full', '_pre_classed')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, = r0
-            for r2 in K1.get((v0, v1), ()):
-                v2 = r2[2]
-                if (v0, v2,) not in K2: continue
-                for r1 in K3.get(v0, ()):
-                    _, v3, = r1
-                    if (v0, v3,) in K4: continue
-                    for r4 in K5.get((v0, v3), ()):
-                        v4 = r4[2]
-                        v5 = r4[3]
-                        out((v0, v4, v1, v5,))
+            if (v0,) in K1: continue
+            out((v0, v1, v1,))
 
 
 def v758305e83b60c30f44dbd0c91a5ddea1(D, out, _K):
@@ -6082,14 +6415,21 @@ def v7657e6240f944f7a7c5c05c4c968954d(D, out, _K):
             out((v0, K1, K2, ((((((((((v1) - (1)) + 2147483648) & 4294967295) - 2147483648)) * (v1)) + 2147483648) & 4294967295) - 2147483648),))
 
 
-def v769655b1d6085f2eea0b3f3fe35de820(D, out, _K):
-    K0 = _K[('full', '_pd_local_end')]
-    K1 = _K[('projection', '_pd_local_has_read', (0, 1, 2))]
+def v768fa60d8746cdc9380dc99a58a17f17(D, out, _K):
+    K0 = _K[('full', 'vf_load')]
+    K1 = _K[('full', '_pre_rooted')]
+    K2 = _K[('index', 'vf_clobber', (0,))]
+    K3 = _K[('index', 'vf_instr', (0, 1))]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
+            v0, v1, = r0
+            if (v0, v1,) in K1: continue
+            for r1 in K2.get(v0, ()):
+                _, v2, = r1
+                for r2 in K3.get((v0, v2), ()):
+                    v3 = r2[2]
+                    v4 = r2[3]
+                    out((v0, v3, v1, v4,))
 
 
 def v76ba5a3e4831ddde8c1dc38926588b24(D, out, _K):
@@ -6146,35 +6486,30 @@ def v77f5bd132aea84a23acd2762e52606aa(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v10, v11, v7,))
 
 
-def v7802229e437ad5bdfd5ca2479525aeb1(D, out, _K):
-    K0 = _K[('index', '_cderef', (0, 1, 2, 3))]
-    K1 = _K[('projection', '_qdef', (0, 1, 2, 3, 4))]
-    K2 = _K[('projection', '_deref_decides', (0, 1, 2, 3, 4))]
+def v77fef7640b2e477de616e12e89a7304b(D, out, _K):
+    K0 = _K[('index', '_lp_inner', (0, 2))]
+    K1 = _K[('symbol', 'cfg')]
+    K2 = _K[('index', '_dt_single', (0, 1, 2))]
+    K3 = _K[('full', 'loop_block')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, = r0
-            if not (v3 > 0): continue
-            v8 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            for r1 in K0.get((v0, v2, v8, v4), ()):
-                v9 = r1[4]
-                if (v0, v2, v8, v4, v9,) in K1: continue
-                if (v0, v9, v4, v6, v7,) in K2: continue
-                out((v0, v1, v2, v8, v4, v5, v6, v7,))
+        for r2 in D:
+            v0, v1, v2, = r2
+            for r0 in K0.get((v0, v1), ()):
+                v3 = r0[1]
+                for r1 in K2.get((v0, K1, v3), ()):
+                    v4 = r1[3]
+                    if (v0, v1, v4,) in K3: continue
+                    out((v0, v4, v2,))
 
 
-def v7802f547d16dd1b702b5c364ba56b13d(D, out, _K):
-    K0 = _K[('index', 'instr', (0, 2, 3))]
-    K1 = _K[('projection', 'def', (0, 1, 2))]
+def v7815041e38fedbbc34c69279f57c975b(D, out, _K):
+    K0 = _K[('full', '_pd_free_exit')]
+    K1 = _K[('full', '_pd_free_live_in')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, = r0
-            if not (v3 > 0): continue
-            v8 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            for r1 in K0.get((v0, v2, v8), ()):
-                v9 = r1[1]
-                if (v0, v9, v4,) in K1: continue
-                if (v0, v9, v5,) in K1: continue
-                out((v0, v1, v2, v8, v4, v5, v6, v7,))
+        for r0 in K0:
+            v0, v1, v2, v3, = r0
+            if (v0, v3, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def v7825ae2d7d373c65e9848f1b35473044(D, out, _K):
@@ -6265,40 +6600,6 @@ def v78fcffd6082ca309d2227243077b31ca(D, out, _K):
             out((v0, v1, v2, v3,))
 
 
-def v79b2d4372e1ae8b6fc6f01bbc7fe8619(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K2 = _K[('projection', '_cqe', (0, 1, 2, 3, 4, 5, 6, 7))]
-    K3 = _K[('index', '_cthru', (0, 1, 2, 3, 5, 6, 7))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, = r0
-            if v1 in K0: continue
-            if (v0, v2, v3, v4, v5, v6,) in K1: continue
-            if (v0, v1, v5, v6, v0, v2, v3, v4) not in K2: continue
-            for r2 in K3.get((v0, v1, v2, 0, v4, v5, v6), ()):
-                v7 = r2[4]
-                out((v0, v1, v2, v3, v4, v7, v5, v6,))
-
-
-def v79c726ba24e68b0cc5f17d09ad88a409(D, out, _K):
-    K0 = _K[('symbol', 'a')]
-    K1 = _K[('select', '_pv_type', (1,), ('a',))]
-    K2 = _K[('index', '_pv_def', (4,))]
-    K3 = _K[('projection', '_pv_guarded', (0, 1))]
-    K4 = _K[('index', '_pv_slot', (0,))]
-    K5 = _K[('symbol', 'pred')]
-    for _once in _ONE:
-        for r1 in K1:
-            v0, _, _, v1, = r1
-            for r0 in K2.get(v0, ()):
-                v2, v3, v4, _, _, = r0
-                if (v2, v3,) in K3: continue
-                for r2 in K4.get(v4, ()):
-                    v5 = r2[1]
-                    out((v2, K5, v3, v5, v3, v1,))
-
-
 def v79f14ab9a2b1b27ae0f47e1afd099681(D, out, _K):
     K0 = _K[('index', 'correlation_through_near', (0, 1, 3, 4, 6, 7))]
     for _once in _ONE:
@@ -6312,26 +6613,15 @@ def v79f14ab9a2b1b27ae0f47e1afd099681(D, out, _K):
                 out((v0, v1, v8, v9, v4, v5, v7,))
 
 
-def v7a1da4d617e9f9faff19f5e76ab4749a(D, out, _K):
-    K0 = _K[('index', '_dt_next', (0, 1, 2, 4))]
-    K1 = _K[('projection', '_dt_has_prev', (0, 1, 2, 3))]
-    K2 = _K[('index', '_dt_acc', (0, 1, 2, 3, 4))]
-    K3 = _K[('index', '_dt_rpo', (0, 1, 2))]
+def v7a0a067527f84a4902a674c0535c559c(D, out, _K):
+    K0 = _K[('full', 'vng_an_some_in')]
+    K1 = _K[('full', '_vng_an_notall_in')]
+    K2 = _K[('symbol', 'must')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, = r0
-            for r3 in K0.get((v0, v1, v3, v4), ()):
-                v7 = r3[3]
-                if (v0, v1, v3, v7,) in K1: continue
-                for r4 in K2.get((v0, v1, 1, v3, v7), ()):
-                    v8 = r4[5]
-                    v9 = r4[6]
-                    for r1 in K3.get((v0, v1, v5), ()):
-                        v10 = r1[3]
-                        for r2 in K3.get((v0, v1, v3), ()):
-                            v11 = r2[3]
-                            if not (v10 < v11): continue
-                            out((v0, v1, v2, v3, v4, v8, v9, v5, v6,))
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
 
 
 def v7a20c4268880743cfb5599274522fd0c(D, out, _K):
@@ -6368,44 +6658,18 @@ def v7a2b2c5b2fe8e95d3660d4e498965d88(D, out, _K):
                                 out((v0, v1, v2, v3, v4, v10, v6,))
 
 
-def v7a31208bcac8457cc8f67977bb1a5d25(D, out, _K):
-    K0 = _K[('projection', '_dt_many', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, _, v4, v5, _, _, = r0
-            if r0[7] != r0[5]: continue
-            if (v0, v1, v3,) in K0: continue
-            out((v0, v1, v2, v4, v5, v3,))
-
-
-def v7af25c19a4de37c26d3ebb2a3c5543a9(D, out, _K):
-    K0 = _K[('full', '_pre_can_some_out')]
+def v7baf1585ec217d8d0884f790663c82e1(D, out, _K):
+    K0 = _K[('full', '_pre_uprevented')]
     K1 = _K[('index', 'edge', (0, 1))]
-    K2 = _K[('projection', '_pre_can_some_in', (0, 1, 2))]
-    K3 = _K[('full', '_pre_creaches_kill_only')]
+    K2 = _K[('full', '_pre_can_some_in')]
+    K3 = _K[('symbol', 'no')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
             for r1 in K1.get((v0, v1), ()):
                 v3 = r1[2]
                 if (v0, v3, v2,) in K2: continue
-                if (v0, v3, v2,) not in K3: continue
-                out((v0, v1, v2,))
-
-
-def v7b7810eef980db0b15d5a22aeebf4c3d(D, out, _K):
-    K0 = _K[('index', 'branch', (0, 2))]
-    K1 = _K[('index', 'instr', (0, 1))]
-    K2 = _K[('projection', '_live_kill', (0, 1, 2))]
-    for _once in _ONE:
-        for r2 in D:
-            v0, v1, v2, = r2
-            for r0 in K0.get((v0, v1), ()):
-                v3 = r0[1]
-                for r1 in K1.get((v0, v3), ()):
-                    v4 = r1[2]
-                    if (v0, v4, v2,) in K2: continue
-                    out((v0, v4, v2,))
+                out((v0, v1, v3, v2, K3,))
 
 
 def v7bde52ec5496054cf6d01e364ddf4ef4(D, out, _K):
@@ -6492,28 +6756,56 @@ def v7c796bf1e63ea2a68cdf335010079c5e(D, out, _K):
                     out((v0, v1, v4, v5, v7, v8, v6,))
 
 
-def v7c95d0c892cd4a74488254ec37edc4bb(D, out, _K):
-    K0 = _K[('projection', '_dt_has_prev', (0, 1, 2, 3))]
-    K1 = _K[('index', '_dt_next', (0, 1, 2, 3))]
-    K2 = _K[('index', '_dt_lift', (0, 1, 3, 4))]
-    K3 = _K[('index', '_dt_rpo', (0, 1, 2))]
+def v7c8cb45de2e267b9f2c76028682479c7(D, out, _K):
+    K0 = _K[('full', '_pg_cpart')]
+    K1 = _K[('full', '_pg_dropped')]
+    K2 = _K[('index', '_pg_cmemnum', (0, 1, 2, 3))]
     for _once in _ONE:
-        for r4 in D:
-            if r4[2] != 1: continue
-            v0, v1, _, v2, v3, v4, v5, = r4
-            if (v0, v1, v2, v3,) in K0: continue
-            for r3 in K1.get((v0, v1, v2, v3), ()):
-                v6 = r3[4]
-                for r0 in K2.get((v0, v1, v2, v6), ()):
-                    v7 = r0[2]
-                    v8 = r0[5]
-                    v9 = r0[6]
-                    for r1 in K3.get((v0, v1, v8), ()):
-                        v10 = r1[3]
-                        for r2 in K3.get((v0, v1, v2), ()):
-                            v11 = r2[3]
-                            if not (v10 < v11): continue
-                            out((v0, v1, v7, v2, v6, v4, v5, v8, v9,))
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, = r0
+            if (v0, v1, v2, v3,) in K1: continue
+            for r1 in K2.get((v0, v1, v2, v3), ()):
+                v6 = r1[4]
+                v7 = r1[5]
+                v8 = r1[6]
+                x8_4g = set()
+                for _once in _ONE:
+                    for x10_5w in K2.get((v0, v1, v2, v3), ()):
+                        v9 = x10_5w[4]
+                        v10 = x10_5w[5]
+                        v11 = x10_5w[6]
+                        if not (v11 < v8): continue
+                        x8_4g.add((v9, v10, v11,))
+                v9 = len(x8_4g)
+                v10 = v9
+                out((v0, v1, v2, v3, v4, v5, v6, v7, v10,))
+
+
+def v7c965405110c020bf029de63c9edb4bb(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', 'entry')]
+    K3 = _K[('index', 'param', (0, 2))]
+    K4 = _K[('symbol', 'const')]
+    K5 = _K[('index', 'call_arg', (2, 3))]
+    K6 = _K[('full', 'call_target')]
+    K7 = _K[('index', 'decides', (0, 2, 3))]
+    K8 = _K[('full', 'const_cond')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K1: continue
+            if (v4, v5,) not in K2: continue
+            for r2 in K3.get((v4, v6), ()):
+                v8 = r2[1]
+                for r4 in K5.get((v8, K4), ()):
+                    v9, v10, _, _, v11, = r4
+                    if (v9, v10, v4,) not in K6: continue
+                    for r6 in K7.get((v9, v2, v3), ()):
+                        v12 = r6[1]
+                        v13 = r6[4]
+                        if (v9, v11, v12,) not in K8: continue
+                        out((v0, v1, v2, v3, v4, v5, 0, v6, v7, v13,))
 
 
 def v7ccba29f5b145cb45f43239c086295cb(D, out, _K):
@@ -6527,17 +6819,26 @@ def v7ccba29f5b145cb45f43239c086295cb(D, out, _K):
                 out((v0, v1, v4, v5,))
 
 
-def v7d5c87e48f9f405adb83f044aa668c72(D, out, _K):
-    K0 = _K[('index', '_pg_ipdom', (0, 3, 4))]
-    K1 = _K[('projection', '_pg_ipdom', (0, 1, 2, 3, 4))]
+def v7d20b1f1eb365ae0260dc3dcd46f860c(D, out, _K):
+    K0 = _K[('full', '_cqe')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('index', '_csplit', (0, 1, 2, 3))]
+    K4 = _K[('index', '_csumtrans', (0, 1, 2))]
+    K5 = _K[('full', '_has_arg')]
+    K6 = _K[('symbol', 'UNDEF')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, = r0
-            for r1 in K0.get((v0, v5, v6), ()):
-                v7 = r1[1]
-                v8 = r1[2]
-                if (v0, v7, v8, v1, v2,) in K1: continue
-                out((v0, v1, v2, v3, v4, v7, v8,))
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v4, v5,) in K1: continue
+            if (v4, v5, v6, v7, v2, v3,) in K2: continue
+            for r1 in K3.get((v4, v5, v6, v7), ()):
+                v9 = r1[4]
+                v10 = r1[5]
+                for r2 in K4.get((v10, v2, v3), ()):
+                    v11 = r2[3]
+                    if (v4, v9, v11,) in K5: continue
+                    out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K6,))
 
 
 def v7d67c73745d9ea2b2e469fbcb837ecda(D, out, _K):
@@ -6583,22 +6884,6 @@ def v7d80224e70663629fb81b62b9bd19ff5(D, out, _K):
                 out((v0, v2, v1,))
 
 
-def v7dea4dfa967c2d7a8ca7ff0f796734a4(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', 'entry')]
-    K3 = _K[('index', 'correlation_budget', (0,))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, _, _, v2, v3, _, _, v4, = r0
-            if v1 in K1: continue
-            if (v2, v3,) not in K2: continue
-            for r2 in K3.get(v0, ()):
-                _, v5, = r2
-                if not (v4 >= v5): continue
-                out((v0, v1, v4,))
-
-
 def v7ea09e63ba129b947891fcbde34e3ba1(D, out, _K):
     K0 = _K[('full', '_ppg_mem')]
     K1 = _K[('full', '_pg_graph')]
@@ -6625,6 +6910,34 @@ def v7f3192f79c89e133acb61dec40396ee0(D, out, _K):
                 out((v0, v2,))
 
 
+def v7f511f4c23db2a6f3c4603d45269d63f(D, out, _K):
+    K0 = _K[('symbol', 'c')]
+    K1 = _K[('select', '_pv_type', (1,), ('c',))]
+    K2 = _K[('index', '_pv_def', (4,))]
+    K3 = _K[('full', '_pv_guarded')]
+    K4 = _K[('index', '_pv_slot', (0,))]
+    K5 = _K[('symbol', 'pred')]
+    for _once in _ONE:
+        for r1 in K1:
+            v0, _, v1, _, = r1
+            for r0 in K2.get(v0, ()):
+                v2, v3, v4, _, _, = r0
+                if (v2, v3,) in K3: continue
+                for r2 in K4.get(v4, ()):
+                    v5 = r2[1]
+                    out((v2, K5, v3, v5, v3, v1,))
+
+
+def v7f95a1a2caf43139cbb181aca4a95dff(D, out, _K):
+    K0 = _K[('full', 'pre_kills')]
+    K1 = _K[('full', '_pre_reaches_exit')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1,) in K1: continue
+            out((v0, v1, v2,))
+
+
 def v7fa90b078020b79a6b57b8496b11a1be(D, out, _K):
     K0 = _K[('symbol', 'ret')]
     K1 = _K[('index', 'instr', (0, 4))]
@@ -6637,18 +6950,82 @@ def v7fa90b078020b79a6b57b8496b11a1be(D, out, _K):
                 out((v0, v3, v1, v2, v0, v4, v5, v3, 0,))
 
 
-def v80d859ebb08e707491d88e42649527c6(D, out, _K):
-    K0 = _K[('index', 'instr', (0, 2, 3))]
-    K1 = _K[('projection', 'def', (0, 1, 2))]
+def v7fc247af1651e7903056f4d8f5770f30(D, out, _K):
+    K0 = _K[('full', '_vng_touched')]
+    K1 = _K[('full', 'vng_kill')]
+    K2 = _K[('full', 'vng_node')]
     for _once in _ONE:
         for r0 in D:
-            v0, v1, v2, v3, v4, = r0
-            if not (v3 > 0): continue
-            v5 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            for r1 in K0.get((v0, v2, v5), ()):
-                v6 = r1[1]
-                if (v0, v6, v4,) in K1: continue
-                out((v0, v1, v2, v5, v4,))
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) not in K2: continue
+            out((v0, v1, v2,))
+
+
+def v7fc278aa0a7caaf5d212d36043652a96(D, out, _K):
+    K0 = _K[('symbol', 'cfg')]
+    K1 = _K[('select', '_dt_single', (1,), ('cfg',))]
+    K2 = _K[('index', '_lp_inner', (0, 1))]
+    K3 = _K[('full', 'loop_block')]
+    K4 = _K[('projection', '_lp_parent', (0, 1))]
+    for _once in _ONE:
+        for r1 in K1:
+            v0, _, v1, v2, = r1
+            for r0 in K2.get((v0, v1), ()):
+                v3 = r0[2]
+                if (v0, v3, v2,) in K3: continue
+                if (v0, v3,) in K4: continue
+                out((v0, v2, 0,))
+
+
+def v80533aa0f0b6897deaa5a11cbf249021(D, out, _K):
+    K0 = _K[('select', '_pthru', (3,), (0,))]
+    K1 = _K[('index', '_pqe', (0, 1, 3, 5, 6))]
+    K2 = _K[('full', '_pair_decided')]
+    K3 = _K[('index', 'pair_key', (0, 1, 2))]
+    K4 = _K[('symbol', 'pair')]
+    for _once in _ONE:
+        for r1 in K0:
+            v0, v1, v2, _, v3, v4, v5, v6, = r1
+            for r0 in K1.get((v0, v1, v2, v5, v6), ()):
+                v7 = r0[2]
+                v8 = r0[4]
+                if (v0, v2, v8, v5, v6, v7,) in K2: continue
+                for r2 in K3.get((v0, v5, v6), ()):
+                    v9 = r2[3]
+                    for r3 in K3.get((v0, v3, v4), ()):
+                        v10 = r3[3]
+                        out((v0, v1, v2, v8, v9, v10, v7, K4,))
+
+
+def v80592389fe4c58a60f0f8d0c6102a81c(D, out, _K):
+    K0 = _K[('full', '_pre_m_at')]
+    K1 = _K[('index', '_pre_unit', (0, 1))]
+    K2 = _K[('full', '_pre_cav_notall_in')]
+    K3 = _K[('full', '_pre_has_cmp')]
+    K4 = _K[('full', '_pre_cav_some_in')]
+    K5 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v2), ()):
+                v3 = r1[2]
+                if (v0, v1, v3,) in K2: continue
+                if (v0, v3,) in K3: continue
+                if (v0, v1, v3,) not in K4: continue
+                out((v0, v1, v2, K5,))
+
+
+def v806608685f73eb47b72e32f30adacbda(D, out, _K):
+    K0 = _K[('full', '_pre_ukills')]
+    K1 = _K[('full', '_pre_can_notall_in')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def v80f078d5d4584bba1984dd0995577409(D, out, _K):
@@ -6660,33 +7037,6 @@ def v80f078d5d4584bba1984dd0995577409(D, out, _K):
             if (v0, v1, v2, v3, v4, v5, v7, v8,) not in K0: continue
             if (v4, v5, v6,) not in K1: continue
             out((v0, v1, v2, v3, v4, v5, 0, v7, v8, v9,))
-
-
-def v81581777dce8a39c6132380a8f21eda1(D, out, _K):
-    K0 = _K[('index', '_lp_try', (0, 2))]
-    K1 = _K[('projection', 'loop_block', (0, 1, 2))]
-    for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, = r1
-            for r0 in K0.get((v0, v1), ()):
-                v3 = r0[1]
-                if (v0, v1, v3,) in K1: continue
-                out((v0, v3, v2,))
-
-
-def v816d957b408eb6c306b432fa4b9fff72(D, out, _K):
-    K0 = _K[('full', '_pre_cm_some_in')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', '_pre_cm_some_out', (0, 1, 2))]
-    K3 = _K[('projection', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3) not in K3: continue
-                out((v0, v1, v2,))
 
 
 def v8256c0e911f75a74596c4b1c0f7ca97b(D, out, _K):
@@ -6725,6 +7075,19 @@ def v82d6302bfbafb8bf82bf67b9ea127b22(D, out, _K):
             out((v0, v1, v2,))
 
 
+def v82dac505ea6764caec33ae1320a0c55d(D, out, _K):
+    K0 = _K[('full', '_pre_ucomp')]
+    K1 = _K[('full', '_pre_ukills')]
+    K2 = _K[('full', '_pre_cav_notall_in')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) in K2: continue
+            out((v0, v1, v2,))
+
+
 def v82df162517067811b37a864df3603bc2(D, out, _K):
     K0 = _K[('index', 'vng_merge_succ', (0, 1, 2, 3))]
     K1 = _K[('full', '_vng_an_notmust_out')]
@@ -6735,6 +7098,36 @@ def v82df162517067811b37a864df3603bc2(D, out, _K):
                 v4 = r1[4]
                 if (v0, v1, v4,) not in K1: continue
                 out((v0, v1, v2, (((((v3) + (1)) + 2147483648) & 4294967295) - 2147483648),))
+
+
+def v82f0ac046e5d9144e88583fa0cfff0fa(D, out, _K):
+    K0 = _K[('full', 'instr')]
+    K1 = _K[('full', '_vng_index')]
+    K2 = _K[('index', 'edge', (0, 1))]
+    K3 = _K[('index', '_vng_head', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, _, = r0
+            if (v0, v2, (((((v3) + (1)) + 2147483648) & 4294967295) - 2147483648),) in K1: continue
+            for r1 in K2.get((v0, v2), ()):
+                v4 = r1[2]
+                for r2 in K3.get((v0, v4), ()):
+                    v5 = r2[2]
+                    out((v0, v1, v5,))
+
+
+def v836acbf3ab2e82c28e24ca8620278ac5(D, out, _K):
+    K0 = _K[('index', '_dt_next', (0, 1, 2, 4))]
+    K1 = _K[('full', '_dt_has_next')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, _, _, = r0
+            if r0[7] != r0[5]: continue
+            if not (v2 > 1): continue
+            for r1 in K0.get((v0, v1, v3, v4), ()):
+                v7 = r1[5]
+                if (v0, v1, v3, v4, v7,) in K1: continue
+                out((v0, v1, v2, v5, v6, v3,))
 
 
 def v839977971ae6509089f2c48f20385d0e(D, out, _K):
@@ -6750,6 +7143,34 @@ def v839977971ae6509089f2c48f20385d0e(D, out, _K):
             for r3 in K3.get((v0, v1), ()):
                 v3 = r3[2]
                 out((v0, v2, v1, 2, (((((3) * (v3)) + 2147483648) & 4294967295) - 2147483648),))
+
+
+def v83a37b7490017e3a5a69da2f5a289011(D, out, _K):
+    K0 = _K[('full', '_crewritten')]
+    K1 = _K[('index', '_cevents', (0, 2))]
+    K2 = _K[('projection', 'param', (0, 2))]
+    K3 = _K[('full', 'memory_cell')]
+    K4 = _K[('full', '_cwhole')]
+    K5 = _K[('full', '_casserted_elsewhere')]
+    K6 = _K[('projection', 'scc', (0, 1))]
+    for _once in _ONE:
+        v0 = 1
+        for r0 in K0:
+            v1, v2, = r0
+            x4_3g = set()
+            for _once in _ONE:
+                for x6_4w in K1.get((v1, v2), ()):
+                    v3 = x6_4w[1]
+                    x4_3g.add((v3,))
+            if v0 != len(x4_3g): continue
+            if (v1, v2,) in K2: continue
+            if (v1, v2,) in K3: continue
+            if (v1,) not in K4: continue
+            for r1 in K1.get((v1, v2), ()):
+                v3 = r1[1]
+                if (v1, v3, v2,) in K5: continue
+                if (v1, v3) not in K6: continue
+                out((v1, v3, v2,))
 
 
 def v83db9264759c37b35595b291af23cf7f(D, out, _K):
@@ -6780,6 +7201,18 @@ def v84d0d77e3812dc55152466c5f5b6a6c3(D, out, _K):
         for r0 in K0:
             v0, v1, v2, = r0
             if (v0, v1, v2,) not in K1: continue
+            out((v0, v1, v2,))
+
+
+def v84d0fa7d44e740ff7b08eb007e3c8aea(D, out, _K):
+    K0 = _K[('full', 'def')]
+    K1 = _K[('full', '_live_define')]
+    K2 = _K[('full', '_live_guarded')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1,) in K1: continue
+            if (v0, v1,) not in K2: continue
             out((v0, v1, v2,))
 
 
@@ -6814,42 +7247,6 @@ def v8516e16ab25d014808cad752658ba806(D, out, _K):
                 out((v0, v1, v5, v2, v3, v4, K0, v8,))
 
 
-def v8586422f240a8437963f835427da0959(D, out, _K):
-    K0 = _K[('full', 'retreating')]
-    K1 = _K[('projection', '_lp_walked', (0, 1, 2))]
-    K2 = _K[('symbol', 'cfg')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, K2, v2, v1,))
-
-
-def v85b5e4eaa473b0cbb9bc8275bcd12562(D, out, _K):
-    K0 = _K[('full', 'pd_candidate')]
-    K1 = _K[('projection', '_pd_needed', (0, 1))]
-    K2 = _K[('projection', '_pd_def', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            if (v0, v1,) in K1: continue
-            if (v0, v1) not in K2: continue
-            out((v0, v1,))
-
-
-def v85bf47b1ef7ebf35d84119454f60eb4b(D, out, _K):
-    K0 = _K[('projection', '_ppg_hub', (0, 1))]
-    K1 = _K[('index', '_ppg_dcore', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, v3, v4, v5, = r1
-            if (v4, v5,) in K0: continue
-            for r0 in K1.get((v0, v1, v4, v5), ()):
-                v6 = r0[4]
-                v7 = r0[5]
-                out((v0, v1, v2, v3, v6, v7,))
-
-
 def v85e42d139662d7a246500f82668145eb(D, out, _K):
     K0 = _K[('full', '_pg_vertex')]
     K1 = _K[('index', 'ppg_cfg_edge', (0, 3, 4))]
@@ -6865,6 +7262,49 @@ def v85e42d139662d7a246500f82668145eb(D, out, _K):
             v3 = len(x3_3g)
             v4 = v3
             out((v0, v1, v2, v4,))
+
+
+def v8667f0c36a7500f282b20b28343b6a75(D, out, _K):
+    K0 = _K[('full', '_pg_cpart')]
+    K1 = _K[('full', '_pg_dropped')]
+    K2 = _K[('index', '_pg_cmem', (0, 1, 2, 3))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, _, _, = r0
+            if (v0, v1, v2, v3,) in K1: continue
+            x4_3g = set()
+            for _once in _ONE:
+                for x6_4w in K2.get((v0, v1, v2, v3), ()):
+                    v4 = x6_4w[4]
+                    v5 = x6_4w[5]
+                    x4_3g.add((v4, v5,))
+            v4 = len(x4_3g)
+            v5 = v4
+            out((v0, v1, v2, v3, v5,))
+
+
+def v8671b8aad2f49dd8cefa7d4eaea8c79d(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('full', 'entry')]
+    K2 = _K[('full', 'memory_cell')]
+    K3 = _K[('index', '_cgo', (0, 1, 2))]
+    K4 = _K[('index', 'call_target', (2,))]
+    K5 = _K[('index', 'instr', (0, 1))]
+    for _once in _ONE:
+        for r0 in D:
+            if r0[6] != 0: continue
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K0: continue
+            if (v4, v5,) not in K1: continue
+            if (v4, v6,) not in K2: continue
+            for r3 in K3.get((v0, v1, v7), ()):
+                v8 = r3[3]
+                for r4 in K4.get(v4, ()):
+                    v9, v10, _, = r4
+                    for r5 in K5.get((v9, v10), ()):
+                        v11 = r5[2]
+                        v12 = r5[3]
+                        out((v0, v1, v2, v3, v4, v5, v6, v7, v9, v11, v12, v8,))
 
 
 def v86838be64ff99216f9cc7e1b51afa0ac(D, out, _K):
@@ -6932,16 +7372,6 @@ def v87b1345cdac9daf991b7401e28582ab2(D, out, _K):
             out((v0, v1, v2, v3, v4, v5, v6, v7, v8,))
 
 
-def v8800dc6c277a5b02e0e95b21bf6e6ed1(D, out, _K):
-    K0 = _K[('full', 'def')]
-    K1 = _K[('projection', '_pd_guarded', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1,) in K1: continue
-            out((v0, v1, v2,))
-
-
 def v88118bf30c9625c5ee3a776982829fde(D, out, _K):
     K0 = _K[('full', '_pd_local_exit')]
     K1 = _K[('index', '_pd_local_first_read', (0, 1, 2))]
@@ -6952,21 +7382,6 @@ def v88118bf30c9625c5ee3a776982829fde(D, out, _K):
                 v5 = r1[3]
                 if not (v4 < v5): continue
                 out((v0, v1, v2, v3,))
-
-
-def v88452e47aee94961c9bfe9548e78ce08(D, out, _K):
-    K0 = _K[('full', 'entry')]
-    K1 = _K[('index', '_pv_reg', (0,))]
-    K2 = _K[('projection', '_pv_phi', (0, 1, 2))]
-    K3 = _K[('symbol', 'false')]
-    K4 = _K[('symbol', 'const')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            for r1 in K1.get(v0, ()):
-                _, v2, = r1
-                if (v0, v2, v1,) in K2: continue
-                out((v0, v1, v2, K3, K4,))
 
 
 def v885ce2c86ae44b2b4cd5e5b24b0de6dd(D, out, _K):
@@ -6988,6 +7403,21 @@ def v888457b109ae24686fdf98fcf2dd0a2c(D, out, _K):
                 _, _, v3, v4, v5, v6, v7, = r1
                 if not (v5 >= v6): continue
                 out((v0, v1, v2, v3, v5, v4, v7,))
+
+
+def v88883810a341447b7755690d4eb1bb7a(D, out, _K):
+    K0 = _K[('full', 'entry')]
+    K1 = _K[('index', '_pv_reg', (0,))]
+    K2 = _K[('full', '_pv_phi')]
+    K3 = _K[('symbol', 'false')]
+    K4 = _K[('symbol', 'const')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, = r0
+            for r1 in K1.get(v0, ()):
+                _, v2, = r1
+                if (v0, v2, v1,) in K2: continue
+                out((v0, v1, v2, K3, K4,))
 
 
 def v88bbe9ae6800f114c3919e138b1222e1(D, out, _K):
@@ -7024,15 +7454,18 @@ def v890ded7efda14c2cb65a6dc99fb8a75f(D, out, _K):
             out((v0, v1, v2,))
 
 
-def v895a35989c9cc21d969e7702241abba4(D, out, _K):
-    K0 = _K[('full', 'vng_an_some_in')]
-    K1 = _K[('projection', '_vng_an_notall_in', (0, 1, 2))]
-    K2 = _K[('symbol', 'must')]
+def v89493e29a6bb7492b683496eb4b89eb0(D, out, _K):
+    K0 = _K[('full', '_pre_ucomp')]
+    K1 = _K[('full', '_pre_ukills')]
+    K2 = _K[('index', 'edge', (0, 1))]
     for _once in _ONE:
-        for r0 in K0:
+        for r0 in D:
             v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
             if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
+            for r1 in K2.get((v0, v1), ()):
+                v3 = r1[2]
+                out((v0, v3, v2,))
 
 
 def v8975a2f61f5472a4548aedd88c7d0300(D, out, _K):
@@ -7051,6 +7484,22 @@ def v8985449149681ae0ed2b71657a66c08e(D, out, _K):
                 v3 = r1[1]
                 if not (v3 != v1): continue
                 out((v0, v1, v2,))
+
+
+def v89ea2f8bf411dbda59b02b936dfce5ad(D, out, _K):
+    K0 = _K[('full', '_pre_m_at')]
+    K1 = _K[('index', '_pre_unit', (0, 1))]
+    K2 = _K[('full', '_pre_has_cmp')]
+    K3 = _K[('full', '_pre_cav_notall_in')]
+    K4 = _K[('symbol', 'may')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v2), ()):
+                v3 = r1[2]
+                if (v0, v3,) in K2: continue
+                if (v0, v1, v3,) not in K3: continue
+                out((v0, v1, v2, K4,))
 
 
 def v8a1df0f8bb98bbab530cd40a10201320(D, out, _K):
@@ -7078,43 +7527,6 @@ def v8a4b55d1302c8707977f04236d84cccc(D, out, _K):
                     out((v0, v1,))
 
 
-def v8a4c3ff277ec9caf58a7fc2600a491d3(D, out, _K):
-    K0 = _K[('full', 'pre_antloc')]
-    K1 = _K[('index', '_pre_unit', (0, 1))]
-    K2 = _K[('projection', '_pre_cm_some_in', (0, 1, 2))]
-    K3 = _K[('full', '_pre_has_cmp')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v2), ()):
-                v3 = r1[2]
-                if (v0, v1, v3,) in K2: continue
-                if (v0, v3,) not in K3: continue
-                out((v0, v1, v2,))
-
-
-def v8abef28d5a59facd66a188d7f91aea06(D, out, _K):
-    K0 = _K[('full', 'ppg_rep')]
-    K1 = _K[('projection', '_pg_hasin1', (0, 1, 2))]
-    K2 = _K[('index', '_pg_num', (0, 1, 2))]
-    K3 = _K[('index', '_pg_idom', (0, 3, 4))]
-    K4 = _K[('index', 'ppg_rep', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, _, _, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            for r1 in K2.get((v0, v1, v2), ()):
-                v3 = r1[3]
-                if not (v3 > 0): continue
-                for r2 in K3.get((v0, v1, v2), ()):
-                    v4 = r2[1]
-                    v5 = r2[2]
-                    for r3 in K4.get((v0, v4, v5), ()):
-                        v6 = r3[3]
-                        v7 = r3[4]
-                        out((v0, v6, v7, v1, v2,))
-
-
 def v8b32d8e17e85100daee181e85f8da431(D, out, _K):
     K0 = _K[('full', '_ppg_dcore')]
     for _once in _ONE:
@@ -7136,6 +7548,20 @@ def v8b3567565917899bcf701c3a25560f43(D, out, _K):
                 out((v0, v1, v6, v7, v4, v5,))
 
 
+def v8b4a6bb7201125ef4045b478991b1106(D, out, _K):
+    K0 = _K[('full', '_pd_def')]
+    K1 = _K[('full', '_pd_has_local_end')]
+    K2 = _K[('index', '_pd_exit_at', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v1, v2,) in K1: continue
+            for r1 in K2.get((v0, v3), ()):
+                _, _, v5, v6, = r1
+                if not (v6 > v4): continue
+                out((v0, v1, v2, v5, v6,))
+
+
 def v8b608cde12e0938406b37a390fb2c514(D, out, _K):
     K0 = _K[('symbol', '#branch')]
     K1 = _K[('select', '_cthru', (3, 5), (0, '#branch'))]
@@ -7149,86 +7575,42 @@ def v8b608cde12e0938406b37a390fb2c514(D, out, _K):
             out((v0, v1, v3, v4, v5,))
 
 
-def v8b613932abe6bab7a6bb1371158cb75b(D, out, _K):
-    K0 = _K[('full', '_pre_uprevented')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', '_pre_cav_some_out', (0, 1, 2))]
-    K3 = _K[('projection', 'rpo', (0, 1))]
-    K4 = _K[('symbol', 'no')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3) not in K3: continue
-                out((v0, v3, v1, v2, K4,))
-
-
-def v8ba8bb4089bdfa2f614c0a7e023b434a(D, out, _K):
-    K0 = _K[('full', '_cq')]
-    K1 = _K[('index', '_cderef', (0, 1, 2, 3))]
-    K2 = _K[('projection', '_qdef', (0, 1, 2, 3, 4))]
-    K3 = _K[('index', '_deref_decided', (0, 1, 2, 3, 4))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if not (v6 > 0): continue
-            v9 = (((((v6) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            for r1 in K1.get((v4, v5, v9, v7), ()):
-                v10 = r1[4]
-                if (v4, v5, v9, v7, v10,) in K2: continue
-                for r2 in K3.get((v4, v10, v7, v2, v3), ()):
-                    v11 = r2[5]
-                    out((v0, v1, v2, v3, v4, v5, v6, v7, v8, v11,))
-
-
-def v8d6e3f4f0e8ca9c255ef5b86d40135b4(D, out, _K):
-    K0 = _K[('projection', 'vng_gen', (0, 1, 2))]
-    K1 = _K[('projection', '_vng_touched', (0, 1, 2))]
-    K2 = _K[('full', 'vng_av_some_out')]
-    for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, = r1
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) not in K2: continue
-            out((v0, v1, v2,))
-
-
-def v8e3744331a6d0d696cdfed5f6661e7db(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', 'entry')]
-    K3 = _K[('index', 'param', (0, 2))]
-    K4 = _K[('symbol', 'const')]
-    K5 = _K[('index', 'call_arg', (2, 3))]
-    K6 = _K[('full', 'call_target')]
-    K7 = _K[('index', 'decides', (0, 2, 3))]
-    K8 = _K[('full', 'const_cond')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K1: continue
-            if (v4, v5,) not in K2: continue
-            for r2 in K3.get((v4, v6), ()):
-                v8 = r2[1]
-                for r4 in K5.get((v8, K4), ()):
-                    v9, v10, _, _, v11, = r4
-                    if (v9, v10, v4,) not in K6: continue
-                    for r6 in K7.get((v9, v2, v3), ()):
-                        v12 = r6[1]
-                        v13 = r6[4]
-                        if (v9, v11, v12,) not in K8: continue
-                        out((v0, v1, v2, v3, v4, v5, 0, v6, v7, v13,))
-
-
 def v8e61dfb2c246fb48c34ba361778d3ed3(D, out, _K):
     K0 = _K[('full', '_live_kill_at')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, _, = r0
             out((v0, v1, v2,))
+
+
+def v8e6d0925af6dba5cb11bf996f4aab901(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('index', '_cq', (0, 1, 2, 3, 6))]
+    K2 = _K[('full', '_cgo')]
+    K3 = _K[('full', 'entry')]
+    K4 = _K[('index', 'instr', (0, 2, 3))]
+    K5 = _K[('full', 'call_target')]
+    K6 = _K[('symbol', 'reg')]
+    K7 = _K[('index', 'call_arg', (0, 1, 3, 4))]
+    K8 = _K[('full', 'param')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
+            if (v1,) in K0: continue
+            for r7 in K1.get((v0, v1, v2, v3, 0), ()):
+                v10 = r7[4]
+                v11 = r7[5]
+                v12 = r7[7]
+                v13 = r7[8]
+                if (v0, v1, v13, v8,) not in K2: continue
+                if (v10, v11,) not in K3: continue
+                for r1 in K4.get((v4, v5, v6), ()):
+                    v14 = r1[1]
+                    if (v4, v14, v10,) not in K5: continue
+                    for r2 in K7.get((v4, v14, K6, v7), ()):
+                        v15 = r2[2]
+                        if (v10, v15, v12,) not in K8: continue
+                        out((v0, v1, v2, v3, v10, v11, 0, v12, v13, v9,))
 
 
 def v8e9cd03c9d90be63acb907215c301724(D, out, _K):
@@ -7263,6 +7645,18 @@ def v8eff0cd376473168305b6dee0fa1e7ce(D, out, _K):
             out((v0, v1, v2,))
 
 
+def v8f1e528353b16b8163064c55d65807cc(D, out, _K):
+    K0 = _K[('index', '_lp_try', (0, 2))]
+    K1 = _K[('full', 'loop_block')]
+    for _once in _ONE:
+        for r1 in D:
+            v0, v1, v2, = r1
+            for r0 in K0.get((v0, v1), ()):
+                v3 = r0[1]
+                if (v0, v1, v3,) in K1: continue
+                out((v0, v3, v2,))
+
+
 def v8f215cbc5dc3697077bcafccf34b62c6(D, out, _K):
     K0 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
     K1 = _K[('full', '_clocal')]
@@ -7276,6 +7670,20 @@ def v8f215cbc5dc3697077bcafccf34b62c6(D, out, _K):
             for r3 in K2.get((v4, v5), ()):
                 v8 = r3[1]
                 out((v0, v1, v2, v3, v4, v8, v5, v6, v7,))
+
+
+def v8f32c734df91df3b49342051c57882be(D, out, _K):
+    K0 = _K[('full', '_pg_samepar')]
+    K1 = _K[('index', '_pg_cmem', (0, 1, 2, 3))]
+    K2 = _K[('full', '_pg_cmem')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, = r0
+            for r1 in K1.get((v0, v1, v4, v5), ()):
+                v6 = r1[4]
+                v7 = r1[5]
+                if (v0, v1, v2, v3, v6, v7,) in K2: continue
+                out((v0, v1, v2, v3, v4, v5,))
 
 
 def v8f3869a32ee4669e92da025e5e235181(D, out, _K):
@@ -7350,6 +7758,29 @@ def v8ff0f1a955c5d0cca66b183a8a3dae09(D, out, _K):
                 out((v0, v1, v11, v12, v4, v5, v10, v13, v8, v9,))
 
 
+def v9009f14943cf66fc4116fdde2ecc12c9(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('index', '_cq', (0, 1, 6, 8))]
+    K2 = _K[('full', 'entry')]
+    K3 = _K[('full', 'memory_cell')]
+    K4 = _K[('index', 'call_target', (2,))]
+    K5 = _K[('index', 'instr', (0, 1))]
+    for _once in _ONE:
+        for r3 in D:
+            v0, v1, v2, v3, = r3
+            if (v1,) in K0: continue
+            for r0 in K1.get((v0, v1, 0, v2), ()):
+                _, _, v4, v5, v6, v7, _, v8, _, = r0
+                if (v6, v7,) not in K2: continue
+                if (v6, v8,) not in K3: continue
+                for r4 in K4.get(v6, ()):
+                    v9, v10, _, = r4
+                    for r5 in K5.get((v9, v10), ()):
+                        v11 = r5[2]
+                        v12 = r5[3]
+                        out((v0, v1, v4, v5, v6, v7, v8, v2, v9, v11, v12, v3,))
+
+
 def v900e6935470a3c78829eae2959a96655(D, out, _K):
     K0 = _K[('full', '_pd_local_du')]
     for _once in _ONE:
@@ -7396,6 +7827,16 @@ def v90af4e834747e5f4ef957c19991e4308(D, out, _K):
             out((v0, K2, K3, v1,))
 
 
+def v90cf3a4a1d4aa7ddb681d8c2d3da1d12(D, out, _K):
+    K0 = _K[('full', '_pg_samepar')]
+    K1 = _K[('full', '_pg_pdiff')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, = r0
+            if (v0, v1, v2, v3, v4, v5,) in K1: continue
+            out((v0, v1, v2, v3,))
+
+
 def v90db9788f5ab4cee1eb302c6c4ceb410(D, out, _K):
     K0 = _K[('index', '_ppg_mem', (0, 1, 2, 3, 8))]
     K1 = _K[('full', '_ppg_void')]
@@ -7410,28 +7851,6 @@ def v90db9788f5ab4cee1eb302c6c4ceb410(D, out, _K):
                 out((v0, v1, v2, v3, v5,))
 
 
-def v90f89436a97f338045956f2a15b369ba(D, out, _K):
-    K0 = _K[('projection', '_cout', (0, 1, 2, 3, 4))]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('projection', '_cevents', (0, 1, 2))]
-    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
-    K5 = _K[('projection', 'entry', (0, 1))]
-    K6 = _K[('index', 'edge', (0, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v0, v1, v4, v5, v8,) in K0: continue
-            if (v4, v5,) in K1: continue
-            if (v4, v5, v6, v7, v2, v3,) in K2: continue
-            if (v4, v5, v7,) in K3: continue
-            if (v4, v5, v6, v7,) in K4: continue
-            if (v4, v5,) in K5: continue
-            for r1 in K6.get((v4, v5), ()):
-                v9 = r1[1]
-                out((v0, v1, v2, v3, v4, v9, v5, v7, v8,))
-
-
 def v91128eb0f5b374d914942358c99615b6(D, out, _K):
     K0 = _K[('full', 'call_result')]
     K1 = _K[('projection', 'call_target', (0, 1))]
@@ -7442,25 +7861,28 @@ def v91128eb0f5b374d914942358c99615b6(D, out, _K):
             out((v0, v1, v2,))
 
 
-def v914efed242a040a02ca4b66a20dfcd2c(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', 'entry')]
-    K3 = _K[('index', 'param', (0, 2))]
-    K4 = _K[('index', 'call_target', (2,))]
-    K5 = _K[('projection', '_has_arg', (0, 1, 2))]
-    K6 = _K[('symbol', 'UNDEF')]
+def v914de6b2a82a93761f36f1f60de9f61e(D, out, _K):
+    K0 = _K[('full', '_dt_has_prev')]
+    K1 = _K[('index', '_dt_next', (0, 1, 2, 3))]
+    K2 = _K[('index', '_dt_lift', (0, 1, 3, 4))]
+    K3 = _K[('index', '_dt_rpo', (0, 1, 2))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K1: continue
-            if (v4, v5,) not in K2: continue
-            for r2 in K3.get((v4, v6), ()):
-                v8 = r2[1]
-                for r3 in K4.get(v4, ()):
-                    v9, v10, _, = r3
-                    if (v9, v10, v8,) in K5: continue
-                    out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K6,))
+        for r4 in D:
+            if r4[2] != 1: continue
+            v0, v1, _, v2, v3, v4, v5, = r4
+            if (v0, v1, v2, v3,) in K0: continue
+            for r3 in K1.get((v0, v1, v2, v3), ()):
+                v6 = r3[4]
+                for r0 in K2.get((v0, v1, v2, v6), ()):
+                    v7 = r0[2]
+                    v8 = r0[5]
+                    v9 = r0[6]
+                    for r1 in K3.get((v0, v1, v8), ()):
+                        v10 = r1[3]
+                        for r2 in K3.get((v0, v1, v2), ()):
+                            v11 = r2[3]
+                            if not (v10 < v11): continue
+                            out((v0, v1, v7, v2, v6, v4, v5, v8, v9,))
 
 
 def v915c4d4b6459f174443615cc77cf2d42(D, out, _K):
@@ -7481,18 +7903,6 @@ def v915c4d4b6459f174443615cc77cf2d42(D, out, _K):
                         v8 = r0[4]
                         if (v0, v6, v7,) not in K4: continue
                         out((v0, v5, v7, v8,))
-
-
-def v91cdd8646433c3dbdc75a74499ffd4d6(D, out, _K):
-    K0 = _K[('full', 'vng_merge')]
-    K1 = _K[('projection', 'vng_seed', (0, 1, 2))]
-    K2 = _K[('full', 'vng_an_some_in')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, _, = r0
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) not in K2: continue
-            out((v0, v1, v2, 0,))
 
 
 def v91dc43bffb7cf5a3abe63838f4fabba3(D, out, _K):
@@ -7534,16 +7944,32 @@ def v91f51d7309ba89d33596656dc5b898af(D, out, _K):
             out((v0, v1, v2,))
 
 
-def v91fe45cb2ace5f569941adb1db04128c(D, out, _K):
-    K0 = _K[('full', '_pre_ukills')]
-    K1 = _K[('projection', '_pre_reaches_exit', (0, 1))]
-    K2 = _K[('full', '_pre_ucand')]
+def v92041fa1de4e867d9fdca391e4d07bd9(D, out, _K):
+    K0 = _K[('full', 'pre_an_some_out')]
+    K1 = _K[('index', 'edge', (0, 1))]
+    K2 = _K[('full', 'pre_an_some_in')]
+    K3 = _K[('full', '_pre_reaches_exit')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
-            if (v0, v1,) in K1: continue
-            if (v0, v2,) not in K2: continue
-            out((v0, v1, v2,))
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3,) not in K3: continue
+                out((v0, v1, v2,))
+
+
+def v9309e95e89cb47bae51e9ec0cb03f78e(D, out, _K):
+    K0 = _K[('full', '_pd_free_live_out')]
+    K1 = _K[('full', '_pd_has_kill')]
+    K2 = _K[('index', '_pd_exit_at', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            for r1 in K2.get((v0, v1), ()):
+                _, _, v3, v4, = r1
+                out((v0, v1, v2, v3, v4,))
 
 
 def v937e15230ce9a70454ddfe6617378379(D, out, _K):
@@ -7555,25 +7981,6 @@ def v937e15230ce9a70454ddfe6617378379(D, out, _K):
             v0, v1, v2, = r0
             if (v0, v1, v2,) not in K1: continue
             out((v0, v1, v2, K2,))
-
-
-def v9393efe4c60b495833f6152ae10eeed2(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('projection', '_has_init', (0, 1))]
-    K3 = _K[('full', 'entry')]
-    K4 = _K[('full', 'memory_cell')]
-    K5 = _K[('full', 'external_entry')]
-    K6 = _K[('symbol', 'UNDEF')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K1: continue
-            if (v4, v6,) in K2: continue
-            if (v4, v5,) not in K3: continue
-            if (v4, v6,) not in K4: continue
-            if (v4,) not in K5: continue
-            out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K6,))
 
 
 def v93af938013c04d9004a45b8fbc9cd3d4(D, out, _K):
@@ -7599,36 +8006,24 @@ def v93b9eac80ed06e3e63389ab55433daf3(D, out, _K):
                     out((v0, v1, v2, v6, v7,))
 
 
-def v93f7369b8be2ed243a5b8d49203b9dfa(D, out, _K):
-    K0 = _K[('projection', '_cout', (0, 1, 2, 3, 4))]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('projection', '_csplit', (0, 1, 2, 3))]
-    K4 = _K[('index', '_cland', (0, 1, 2))]
+def v93cb0968f684993803dbff3a93bb7717(D, out, _K):
+    K0 = _K[('full', 'block')]
+    K1 = _K[('full', 'reachable')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v0, v1, v4, v5, v8,) in K0: continue
-            if (v4, v5,) in K1: continue
-            if (v4, v5, v6, v7, v2, v3,) in K2: continue
-            if (v4, v5, v6, v7,) in K3: continue
-            for r1 in K4.get((v4, v5, v7), ()):
-                v9 = r1[3]
-                out((v0, v1, v2, v3, v4, v5, v9, v7, v8,))
+        for r0 in K0:
+            v0, v1, = r0
+            if (v0, v1,) in K1: continue
+            out((v0, v1,))
 
 
-def v94aac5b17d96beae13365ef5b3986ea8(D, out, _K):
-    K0 = _K[('index', '_dt_next', (0, 1, 2, 4))]
-    K1 = _K[('projection', '_dt_has_next', (0, 1, 2, 3, 4))]
+def v93dfe27b3a0d4eb7b2e2127d0142aad2(D, out, _K):
+    K0 = _K[('full', '_pd_read_in')]
+    K1 = _K[('full', '_pd_has_kill')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, _, _, = r0
-            if r0[7] != r0[5]: continue
-            if not (v2 > 1): continue
-            for r1 in K0.get((v0, v1, v3, v4), ()):
-                v7 = r1[5]
-                if (v0, v1, v3, v4, v7,) in K1: continue
-                out((v0, v1, v2, v5, v6, v3,))
+        for r0 in K0:
+            v0, v1, v2, v3, _, = r0
+            if (v0, v3, v2,) in K1: continue
+            out((v0, v3, v2, v1,))
 
 
 def v94aba881d991282ca82b4ec7056d130c(D, out, _K):
@@ -7665,24 +8060,6 @@ def v95050990dc684d8a2278427e64abe064(D, out, _K):
                 out((v0, v3, v4, v2, v1,))
 
 
-def v9547e6cb27f653b21b093b4475ca1fa4(D, out, _K):
-    K0 = _K[('full', '_pre_into_cmp')]
-    K1 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K2 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K3 = _K[('full', '_pre_cav_notall_in')]
-    K4 = _K[('index', '_pre_unit', (0, 2))]
-    K5 = _K[('symbol', 'may')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) in K2: continue
-            if (v0, v1, v2,) not in K3: continue
-            for r2 in K4.get((v0, v2), ()):
-                v3 = r2[1]
-                out((v0, v1, v3, K5,))
-
-
 def v95545e3db6d41fc73dac301a065ba449(D, out, _K):
     K0 = _K[('symbol', 'reg')]
     K1 = _K[('select', 'call_arg', (3,), ('reg',))]
@@ -7691,6 +8068,20 @@ def v95545e3db6d41fc73dac301a065ba449(D, out, _K):
             v0 = r0[0]
             v1 = r0[4]
             out((v0, v1,))
+
+
+def v9579bf6bf4b4e3a8339ee6f682c47710(D, out, _K):
+    K0 = _K[('full', '_pv_reg')]
+    K1 = _K[('index', 'idom', (0, 1))]
+    K2 = _K[('full', '_pv_phi')]
+    for _once in _ONE:
+        for r2 in D:
+            v0, v1, v2, v3, v4, = r2
+            if (v0, v2,) not in K0: continue
+            for r0 in K1.get((v0, v1), ()):
+                v5 = r0[2]
+                if (v0, v2, v5,) in K2: continue
+                out((v0, v5, v2, v3, v4,))
 
 
 def v959799a2b6959e8821a7a1183c1bcf13(D, out, _K):
@@ -7718,16 +8109,6 @@ def v9662b90395c33003f3ecd7f0162eac49(D, out, _K):
             v0 = r0[0]
             v1 = r0[1]
             out((v0, v1,))
-
-
-def v96b5df73c35416ceb0c4eb02720bdedd(D, out, _K):
-    K0 = _K[('full', '_pre_cav_some_in')]
-    K1 = _K[('projection', '_pre_cav_notall_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
 
 
 def v96c7ebe65a848e56682d03c3a039d85c(D, out, _K):
@@ -7765,22 +8146,6 @@ def v97a09d7946f678141a8911ed9aa8ccec(D, out, _K):
         for r0 in K0:
             v0, v1, = r0
             out((v0, K1, v1, K2,))
-
-
-def v97eced9d741b8ea81348a10e9705cb2c(D, out, _K):
-    K0 = _K[('index', '_lp_inner', (0, 2))]
-    K1 = _K[('symbol', 'cfg')]
-    K2 = _K[('index', '_dt_single', (0, 1, 2))]
-    K3 = _K[('projection', 'loop_block', (0, 1, 2))]
-    for _once in _ONE:
-        for r2 in D:
-            v0, v1, v2, = r2
-            for r0 in K0.get((v0, v1), ()):
-                v3 = r0[1]
-                for r1 in K2.get((v0, K1, v3), ()):
-                    v4 = r1[3]
-                    if (v0, v1, v4,) in K3: continue
-                    out((v0, v4, v2,))
 
 
 def v982d7e3abf8fe9d8322cb3924168af67(D, out, _K):
@@ -7856,21 +8221,6 @@ def v993ad88dfd2eec7652955006126838fd(D, out, _K):
                 out((v0, v1, v2, v3, v5,))
 
 
-def v99550497a30a693e088f0441e724fba2(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', 'entry')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0 = r0[0]
-            v1 = r0[1]
-            v2 = r0[4]
-            v3 = r0[5]
-            if v1 in K1: continue
-            if (v2, v3,) not in K2: continue
-            out((v0, v1, v2,))
-
-
 def v99918a9a6f9e742047713ccc11cc0666(D, out, _K):
     K0 = _K[('index', '_cpath', (0, 1, 2, 3, 4, 5))]
     for _once in _ONE:
@@ -7931,55 +8281,26 @@ def v9a09528b07c4a3296612906b5c082da5(D, out, _K):
             out((v0, v1, v2,))
 
 
-def v9a1549f36bb06b0c4cd29423a5db83da(D, out, _K):
-    K0 = _K[('full', 'pre_an_some_out')]
-    K1 = _K[('index', 'edge', (0, 1))]
-    K2 = _K[('projection', 'pre_an_some_in', (0, 1, 2))]
-    K3 = _K[('full', '_pre_reaches_exit')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3,) not in K3: continue
-                out((v0, v1, v2,))
-
-
-def v9a4631efa2b1e2fb6c20e56159beedbc(D, out, _K):
-    K0 = _K[('full', 'correlation_window')]
-    K1 = _K[('index', 'rpo', (0,))]
-    K2 = _K[('projection', '_cguarded', (0,))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            x3_3g = []
-            for _once in _ONE:
-                for x5_4w in K1.get(v0, ()):
-                    _, v2, v3, = x5_4w
-                    x3_3g.append(v3)
-            if not x3_3g: continue
-            v2 = max(x3_3g)
-            v3 = v2
-            if not (v1 >= v3): continue
-            if v0 in K2: continue
-            out((v0,))
-
-
-def v9aa627a1b5d9e8e444c7d5ff509096dc(D, out, _K):
-    K0 = _K[('projection', '_unsafe_block', (0, 1))]
-    K1 = _K[('full', '_qend')]
-    K2 = _K[('index', '_pqe', (0, 1, 2, 3, 5, 6))]
-    K3 = _K[('projection', '_pair_decided', (0, 1, 2, 3, 4, 5))]
+def v9ae47960512a2bf709be0aeb4f480d0e(D, out, _K):
+    K0 = _K[('index', '_dt_next', (0, 1, 2, 4))]
+    K1 = _K[('full', '_dt_has_prev')]
+    K2 = _K[('index', '_dt_acc', (0, 1, 2, 3, 4))]
+    K3 = _K[('index', '_dt_rpo', (0, 1, 2))]
     for _once in _ONE:
         for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, = r0
-            if (v0, v3,) in K0: continue
-            if (v0, v3, v4,) not in K1: continue
-            for r2 in K2.get((v0, v1, v2, v3, v5, v6), ()):
-                v8 = r2[4]
-                if (v0, v3, v8, v5, v6, v2,) in K3: continue
-                out((v0, v1, v2, v3, v8, v5, v6, v7,))
+            v0, v1, v2, v3, v4, v5, v6, = r0
+            for r3 in K0.get((v0, v1, v3, v4), ()):
+                v7 = r3[3]
+                if (v0, v1, v3, v7,) in K1: continue
+                for r4 in K2.get((v0, v1, 1, v3, v7), ()):
+                    v8 = r4[5]
+                    v9 = r4[6]
+                    for r1 in K3.get((v0, v1, v5), ()):
+                        v10 = r1[3]
+                        for r2 in K3.get((v0, v1, v3), ()):
+                            v11 = r2[3]
+                            if not (v10 < v11): continue
+                            out((v0, v1, v2, v3, v4, v8, v9, v5, v6,))
 
 
 def v9b226fbd4cd769aa822020fef0d000bc(D, out, _K):
@@ -8031,15 +8352,6 @@ def v9b8e8177fd1930cba95d04939beddea3(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v10, v11, v8,))
 
 
-def v9ba8aa2730f014a57cd7def7d2257ea0(D, out, _K):
-    K0 = _K[('projection', 'pre_comp', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, = r0
-            if (v0, v2, v3,) in K0: continue
-            out((v0, v1, v2, v3,))
-
-
 def v9c233fb3b5d37a1f2e13fd56fff539f8(D, out, _K):
     K0 = _K[('symbol', 'call')]
     K1 = _K[('select', 'instr', (4,), ('call',))]
@@ -8060,34 +8372,6 @@ def v9c233fb3b5d37a1f2e13fd56fff539f8(D, out, _K):
                         for r4 in K5.get((v0, v1), ()):
                             _, _, v7, v8, = r4
                             out((v0, v2, v8, v5, v1, v6, v7,))
-
-
-def v9c594fe488d5785b022ca2d3f41e513e(D, out, _K):
-    K0 = _K[('full', '_crewritten')]
-    K1 = _K[('index', '_cevents', (0, 2))]
-    K2 = _K[('projection', 'param', (0, 2))]
-    K3 = _K[('projection', 'memory_cell', (0, 1))]
-    K4 = _K[('full', '_cwhole')]
-    K5 = _K[('projection', '_casserted_elsewhere', (0, 1, 2))]
-    K6 = _K[('projection', 'scc', (0, 1))]
-    for _once in _ONE:
-        v0 = 1
-        for r0 in K0:
-            v1, v2, = r0
-            x4_3g = set()
-            for _once in _ONE:
-                for x6_4w in K1.get((v1, v2), ()):
-                    v3 = x6_4w[1]
-                    x4_3g.add((v3,))
-            if v0 != len(x4_3g): continue
-            if (v1, v2,) in K2: continue
-            if (v1, v2,) in K3: continue
-            if (v1,) not in K4: continue
-            for r1 in K1.get((v1, v2), ()):
-                v3 = r1[1]
-                if (v1, v3, v2,) in K5: continue
-                if (v1, v3) not in K6: continue
-                out((v1, v3, v2,))
 
 
 def v9c61a2dde5cdbd48f9021e8f4d16f7e7(D, out, _K):
@@ -8111,29 +8395,6 @@ def v9ce25155e7f5fd887ae1d61b440138b1(D, out, _K):
             v0, v1, v2, = r0
             if (v0, v2,) not in K1: continue
             out((v0, v1, v2,))
-
-
-def v9cfe0002e2abb041075af6af9e3257c5(D, out, _K):
-    K0 = _K[('full', 'edge')]
-    K1 = _K[('projection', '_multi_pred', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if not (v1 != v2): continue
-            if (v0, v2,) in K1: continue
-            out((v0, v2, v1,))
-
-
-def v9d170e17dca59d31f62c4ad73b233b86(D, out, _K):
-    K0 = _K[('index', '_lp_up', (0, 2))]
-    K1 = _K[('projection', 'loop_block', (0, 1, 2))]
-    for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, = r1
-            for r0 in K0.get((v0, v1), ()):
-                v3 = r0[1]
-                if (v0, v1, v3,) in K1: continue
-                out((v0, v3, v2,))
 
 
 def v9d5acbccb69916be3682f1802fd8b6fc(D, out, _K):
@@ -8176,18 +8437,32 @@ def v9da9673ce92111e3e0f06faa4b7bb557(D, out, _K):
             out((v0, K1, v2, v1,))
 
 
-def v9e081845463920440801deec0fb27444(D, out, _K):
-    K0 = _K[('full', '_pre_cav_some_out')]
-    K1 = _K[('projection', '_pre_cav_notall_out', (0, 1, 2))]
-    K2 = _K[('index', '_pre_unit', (0, 2))]
-    K3 = _K[('symbol', 'must')]
+def v9e08b921ad9c93219903f7221ad9e3ee(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('full', 'entry')]
+    K2 = _K[('index', '_cgo', (0, 1, 2))]
+    K3 = _K[('index', 'param', (0, 2))]
+    K4 = _K[('symbol', 'reg')]
+    K5 = _K[('index', 'call_arg', (2, 3))]
+    K6 = _K[('full', 'call_target')]
+    K7 = _K[('index', 'instr', (0, 1))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            for r1 in K2.get((v0, v2), ()):
-                v3 = r1[1]
-                out((v0, v1, v3, K3,))
+        for r0 in D:
+            if r0[6] != 0: continue
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K0: continue
+            if (v4, v5,) not in K1: continue
+            for r3 in K2.get((v0, v1, v7), ()):
+                v8 = r3[3]
+                for r2 in K3.get((v4, v6), ()):
+                    v9 = r2[1]
+                    for r5 in K5.get((v9, K4), ()):
+                        v10, v11, _, _, v12, = r5
+                        if (v10, v11, v4,) not in K6: continue
+                        for r6 in K7.get((v10, v11), ()):
+                            v13 = r6[2]
+                            v14 = r6[3]
+                            out((v0, v1, v2, v3, v10, v13, v14, v12, v8,))
 
 
 def v9e1fdde269c4f92fdb07b24ac383dd2e(D, out, _K):
@@ -8199,31 +8474,6 @@ def v9e1fdde269c4f92fdb07b24ac383dd2e(D, out, _K):
                 v6 = r0[2]
                 v7 = r0[3]
                 out((v0, v1, v6, v7, v4, v5,))
-
-
-def v9e698804f44ea61ae7c318de342641bd(D, out, _K):
-    K0 = _K[('projection', '_dt_has_prev', (0, 1, 2, 3))]
-    K1 = _K[('index', '_dt_next', (0, 1, 2, 3))]
-    K2 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
-    K3 = _K[('index', '_dt_loc', (0, 1, 2))]
-    K4 = _K[('index', '_dt_iter', (0, 1))]
-    for _once in _ONE:
-        for r1 in D:
-            if r1[2] != 1: continue
-            v0, v1, _, v2, v3, v4, v5, = r1
-            if (v0, v1, v2, v3,) in K0: continue
-            for r2 in K1.get((v0, v1, v2, v3), ()):
-                v6 = r2[4]
-                v7 = r2[5]
-                if not (v6 < v7): continue
-                for r3 in K2.get((v0, v1, v2, v6, v7), ()):
-                    v8 = r3[3]
-                    for r4 in K3.get((v0, v1, v8), ()):
-                        v9 = r4[3]
-                        for r0 in K4.get((v0, v1), ()):
-                            v10 = r0[2]
-                            if not (v10 > 1): continue
-                            out((v0, v1, v10, v2, v6, v4, v5, v8, v9,))
 
 
 def v9e74aba1427fd8f018060cf68d02870c(D, out, _K):
@@ -8255,6 +8505,22 @@ def v9eb3221dc5da10b7c5d2c820323c3e40(D, out, _K):
             for r1 in K1.get((v0, v2), ()):
                 v4 = r1[1]
                 out((v0, v1, v4, v3,))
+
+
+def v9ed66c9072e7622c2356a48fb8c098a1(D, out, _K):
+    K0 = _K[('symbol', 'ret')]
+    K1 = _K[('select', 'instr', (4,), ('ret',))]
+    K2 = _K[('index', '_pd_free_in', (0, 3))]
+    K3 = _K[('full', '_pd_has_read')]
+    K4 = _K[('full', '_pd_has_kill')]
+    for _once in _ONE:
+        for r1 in K1:
+            v0, v1, v2, v3, _, = r1
+            for r0 in K2.get((v0, v2), ()):
+                _, v4, v5, _, = r0
+                if (v0, v2, v5,) in K3: continue
+                if (v0, v2, v5,) in K4: continue
+                out((v0, v4, v5,))
 
 
 def v9eeaee27aa476344fc869bc96316a5f7(D, out, _K):
@@ -8327,28 +8593,23 @@ def v9f438eaeef6f350ee434f22c740c2fae(D, out, _K):
                     out((v2, K4, v3, v5, v3, v1,))
 
 
-def v9f74a040982ff0955a556ec8edaa683d(D, out, _K):
-    K0 = _K[('full', 'def')]
-    K1 = _K[('projection', '_live_guarded', (0, 1))]
-    K2 = _K[('index', 'instr', (0, 1))]
+def v9ff3da055d19133f271cd6e625a60008(D, out, _K):
+    K0 = _K[('full', '_cevents')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 7, 8))]
+    K3 = _K[('full', '_edge_decided')]
+    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1,) in K1: continue
-            for r1 in K2.get((v0, v1), ()):
-                v3 = r1[2]
-                v4 = r1[3]
-                out((v0, v3, v2, v4,))
-
-
-def v9fcb098469f5185c21cf938917fce1a3(D, out, _K):
-    K0 = _K[('full', '_pd_local_du')]
-    K1 = _K[('projection', 'pd_candidate', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, _, v2, = r0
-            if (v0, v2,) in K1: continue
-            out((v0, v1,))
+        for r0 in D:
+            if r0[6] != 0: continue
+            v0, v1, v2, v3, v4, v5, _, v6, v7, v8, = r0
+            if (v4, v5, v6,) in K0: continue
+            if (v4, v5,) in K1: continue
+            for r1 in K2.get((v0, v1, v2, v3, v4, v5, v6, v7), ()):
+                v9 = r1[6]
+                if (v4, v5, v9, v6, v2, v3,) in K3: continue
+                if (v4, v5, v9, v6,) in K4: continue
+                out((v0, v1, v2, v3, v4, v5, v9, v6, v7, v8,))
 
 
 def v9ffcde0474680e86e297f53ec64b19ba(D, out, _K):
@@ -8358,17 +8619,6 @@ def v9ffcde0474680e86e297f53ec64b19ba(D, out, _K):
             v0 = r0[0]
             v1 = r0[2]
             out((v0, v1,))
-
-
-def va00ed81866c7190da9d4797cfc99edf0(D, out, _K):
-    K0 = _K[('full', '_pre_m_some_in')]
-    K1 = _K[('projection', '_pre_m_notall_in', (0, 1, 2))]
-    K2 = _K[('symbol', 'must')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
 
 
 def va03224ace438d807d01ac76988d50660(D, out, _K):
@@ -8387,21 +8637,84 @@ def va03224ace438d807d01ac76988d50660(D, out, _K):
                     out((v0, v1, 1, v3, v6, v2,))
 
 
-def va204839be66d8f86840a1056f6783d4f(D, out, _K):
-    K0 = _K[('full', '_cqe')]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('projection', '_unsafe_block', (0, 1))]
-    K4 = _K[('projection', '_cevents', (0, 1, 2))]
+def va099220789c15593aded1cc10ce9be17(D, out, _K):
+    K0 = _K[('full', '_pre_stat_at')]
+    K1 = _K[('full', '_pre_killed_before')]
+    K2 = _K[('projection', '_pre_stat_prev', (0, 1, 2, 3))]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, _, v4, v5, v6, _, = r0
-            if r0[4] != r0[0]: continue
-            if v1 in K1: continue
-            if (v0, v4, v5, v6, v2, v3,) in K2: continue
-            if (v0, v4,) in K3: continue
-            if (v0, v4, v6,) in K4: continue
-            out((v0, v1, v4, v5, v6, v6, v2, v3,))
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v3, v2, v4,) in K1: continue
+            if (v0, v3, v2, v4) not in K2: continue
+            out((v0, v1, v2,))
+
+
+def va0b9208e4c45697cd1f447a237452ac1(D, out, _K):
+    K0 = _K[('full', 'vng_gen')]
+    K1 = _K[('full', '_vng_touched')]
+    K2 = _K[('full', 'vng_av_some_out')]
+    for _once in _ONE:
+        for r1 in D:
+            v0, v1, v2, = r1
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) not in K2: continue
+            out((v0, v1, v2,))
+
+
+def va24d8c88e32702c47fd62c318ce763e9(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', 'entry')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0 = r0[0]
+            v1 = r0[1]
+            v2 = r0[4]
+            v3 = r0[5]
+            if (v1,) in K1: continue
+            if (v2, v3,) not in K2: continue
+            out((v0, v1, v2,))
+
+
+def va299d9c3019bc352cebddd6b37d8691e(D, out, _K):
+    K0 = _K[('full', '_pre_ukills')]
+    K1 = _K[('index', 'edge', (0, 1))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                out((v0, v3, v2,))
+
+
+def va2a8fdf5e20de4946f59741a804e9aba(D, out, _K):
+    K0 = _K[('full', '_pre_m_read')]
+    K1 = _K[('full', '_pre_classed')]
+    K2 = _K[('index', '_pre_kill_at', (0, 2))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, = r0
+            if (v0,) in K1: continue
+            for r1 in K2.get((v0, v1), ()):
+                v2 = r1[1]
+                out((v0, v2, v1,))
+
+
+def va2b4362ee32e0fe31a6b3fdc1e0f9f4d(D, out, _K):
+    K0 = _K[('full', 'pre_antloc')]
+    K1 = _K[('index', '_pre_unit', (0, 1))]
+    K2 = _K[('full', '_pre_cm_some_in')]
+    K3 = _K[('full', '_pre_cav_some_in')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v2), ()):
+                v3 = r1[2]
+                if (v0, v1, v3,) in K2: continue
+                if (v0, v1, v3,) in K3: continue
+                out((v0, v1, v2,))
 
 
 def va2db761ae34121d5ae07e679dcc90f27(D, out, _K):
@@ -8424,25 +8737,31 @@ def va2db761ae34121d5ae07e679dcc90f27(D, out, _K):
                     out((v0, v4, v1, v5,))
 
 
-def va323ff93162af819dc4cb92a7f6cb619(D, out, _K):
-    K0 = _K[('full', '_pdef')]
-    K1 = _K[('projection', '_copydef', (0, 1, 2))]
-    K2 = _K[('symbol', 'UNDEF')]
+def va31c80479403e0d181738805590de30e(D, out, _K):
+    K0 = _K[('full', 'vf_store_gen')]
+    K1 = _K[('index', 'vf_instr', (0, 1))]
+    K2 = _K[('full', '_pre_killed_after')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v0, v7, v8,) in K1: continue
-            out((v0, v1, v2, v3, v4, v5, v6, K2,))
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                v4 = r1[3]
+                if (v0, v3, v2, v4,) in K2: continue
+                out((v0, v3, v2,))
 
 
-def va363afc1a228b6f4ca5b426e8ea2250e(D, out, _K):
-    K0 = _K[('full', '_pd_free_exit')]
-    K1 = _K[('projection', '_pd_free_live_in', (0, 1, 2))]
+def va3385695bebfc61b717e2f08657557f6(D, out, _K):
+    K0 = _K[('full', '_ppg_hub')]
+    K1 = _K[('index', '_ppg_mem', (0, 1, 6, 7))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, = r0
-            if (v0, v3, v2,) in K1: continue
-            out((v0, v1, v2,))
+        for r1 in D:
+            v0, v1, v2, v3, v4, v5, = r1
+            if (v2, v3,) in K0: continue
+            for r0 in K1.get((v0, v1, v2, v3), ()):
+                v6 = r0[2]
+                v7 = r0[3]
+                out((v0, v1, v6, v7, v4, v5,))
 
 
 def va38078077da188b254ac3cb13c4bd3d2(D, out, _K):
@@ -8514,29 +8833,6 @@ def va4aed8524516dc60210730306290666a(D, out, _K):
             out((v0, v1, v2,))
 
 
-def va4b705407b38e2242e946e9cc73a86d7(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('index', '_cqe', (0, 1, 4, 6, 7))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
-    K4 = _K[('full', '_single_pred')]
-    K5 = _K[('index', '_cthru', (0, 1, 2, 3, 5, 6, 7))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, = r0
-            if v1 in K0: continue
-            for r3 in K1.get((v0, v1, v0, v2, v3), ()):
-                v4 = r3[2]
-                v5 = r3[3]
-                v6 = r3[5]
-                if (v0, v6, v2, v3, v4, v5,) in K2: continue
-                if (v0, v1, v4, v5) not in K3: continue
-                if (v0, v2, v6,) not in K4: continue
-                for r4 in K5.get((v0, v1, v6, 0, v3, v4, v5), ()):
-                    v7 = r4[4]
-                    out((v0, v1, v6, v7,))
-
-
 def va507e7e7cac3ecd500b9ff179825dd62(D, out, _K):
     K0 = _K[('full', 'def')]
     K1 = _K[('index', 'instr', (0, 1))]
@@ -8547,6 +8843,16 @@ def va507e7e7cac3ecd500b9ff179825dd62(D, out, _K):
                 v3 = r1[2]
                 v4 = r1[3]
                 out((v0, v1, v2, v3, v4,))
+
+
+def va5105020ed4d9d85587b00c074a948a4(D, out, _K):
+    K0 = _K[('full', '_pd_local_exit')]
+    K1 = _K[('full', '_pd_local_has_read')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, _, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, v3,))
 
 
 def va519d56a875bcb15f710338eb5d1c8fd(D, out, _K):
@@ -8615,22 +8921,17 @@ def va6afe4a1517d868f6b45cf25e45689d3(D, out, _K):
                     out((v0, v1, v8, v9, v6, v7,))
 
 
-def va7696982a2c38e1bc9ce51b164b37710(D, out, _K):
-    K0 = _K[('full', '_pre_m_at')]
-    K1 = _K[('index', '_pre_unit', (0, 1))]
-    K2 = _K[('projection', '_pre_cav_notall_in', (0, 1, 2))]
-    K3 = _K[('projection', '_pre_has_cmp', (0, 1))]
-    K4 = _K[('full', '_pre_cav_some_in')]
-    K5 = _K[('symbol', 'must')]
+def va6f3d27dfa1e0465f321535d55851e52(D, out, _K):
+    K0 = _K[('full', '_pre_stat_user')]
+    K1 = _K[('index', 'loop_block', (0, 2))]
+    K2 = _K[('full', '_pre_stat_loop_kills')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v2), ()):
-                v3 = r1[2]
-                if (v0, v1, v3,) in K2: continue
-                if (v0, v3,) in K3: continue
-                if (v0, v1, v3,) not in K4: continue
-                out((v0, v1, v2, K5,))
+            v0, v1, v2, v3, = r0
+            for r1 in K1.get((v0, v3), ()):
+                v4 = r1[1]
+                if (v0, v4, v2,) in K2: continue
+                out((v0, v1, v2, v4,))
 
 
 def va7a0eee7c302eba8b27b0e79c8c79800(D, out, _K):
@@ -8659,21 +8960,18 @@ def va7bc1ddbb405600d53e49c9868fbd38f(D, out, _K):
                 out((v0, v4, v2,))
 
 
-def va7f7aeff76a77f17c5815337594649c0(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('full', 'entry')]
-    K2 = _K[('index', 'correlation_budget', (0,))]
+def va7d39379f27fbf27a8de8b5c99b9509b(D, out, _K):
+    K0 = _K[('full', '_unsafe_block')]
+    K1 = _K[('full', '_pair_decided')]
+    K2 = _K[('index', '_qend', (0, 1))]
     for _once in _ONE:
         for r0 in D:
-            if r0[6] != 0: continue
-            v0, v1, _, _, v2, v3, _, _, v4, = r0
-            if v1 in K0: continue
-            v5 = (((((v4) + (1)) + 2147483648) & 4294967295) - 2147483648)
-            if (v2, v3,) not in K1: continue
-            for r2 in K2.get(v0, ()):
-                _, v6, = r2
-                if not (v4 < v6): continue
-                out((v0, v1, v4, v5,))
+            v0, v1, v2, v3, v4, v5, v6, = r0
+            if (v0, v3,) in K0: continue
+            if (v0, v3, v4, v5, v6, v2,) in K1: continue
+            for r1 in K2.get((v0, v3), ()):
+                v7 = r1[2]
+                out((v0, v1, v2, v3, v7, v5, v6,))
 
 
 def va844c5832be4e5cfc406c0e4c5b14f2d(D, out, _K):
@@ -8700,72 +8998,32 @@ def va8572d6ca62e66b3e74ae23124311eaf(D, out, _K):
                 out((v0, v3, v2,))
 
 
-def va864664d53c2303180cfe518ae465c12(D, out, _K):
-    K0 = _K[('full', '_branch_rpo')]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('index', 'rpo', (0,))]
-    K3 = _K[('index', 'correlation_window', (0,))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if v1 in K1: continue
-            for r1 in K2.get(v0, ()):
-                _, v3, v4, = r1
-                for r2 in K3.get(v0, ()):
-                    _, v5, = r2
-                    if not ((((((v2) - (v4)) + 2147483648) & 4294967295) - 2147483648) > v5): continue
-                    out((v0, v1, v0, v3, 0,))
-
-
 def va8a2dbeb096c83a93df841516a8763bd(D, out, _K):
     K0 = _K[('symbol', 'or')]
     for _once in _ONE:
         out((K0,))
 
 
-def va92544fc344381c1ec7b81927d6a67e4(D, out, _K):
-    K0 = _K[('index', '_dt_acc', (0, 1, 2))]
-    K1 = _K[('projection', '_dt_has_prev', (0, 1, 2, 3))]
-    K2 = _K[('index', '_dt_next', (0, 1, 2, 3))]
-    K3 = _K[('index', '_dt_pred', (0, 1, 2, 4, 5))]
-    K4 = _K[('index', '_dt_loc', (0, 1, 2))]
+def va97acd799f47a804294dec8da032b83f(D, out, _K):
+    K0 = _K[('full', '_dt_edge')]
+    K1 = _K[('full', '_dt_merge')]
+    K2 = _K[('projection', '_dt_rpo', (0, 1, 2))]
+    K3 = _K[('index', '_dt_root', (0, 1))]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if not (v2 > 1): continue
-            for r1 in K0.get((v0, v1, 1), ()):
-                v3 = r1[3]
-                v4 = r1[4]
-                if (v0, v1, v3, v4,) in K1: continue
-                for r2 in K2.get((v0, v1, v3, v4), ()):
-                    v5 = r2[4]
-                    v6 = r2[5]
-                    if not (v5 >= v6): continue
-                    for r3 in K3.get((v0, v1, v3, v5, v6), ()):
-                        v7 = r3[3]
-                        for r4 in K4.get((v0, v1, v7), ()):
-                            v8 = r4[3]
-                            out((v0, v1, v2, v3, v5, v7, v8,))
+        for r0 in K0:
+            v0, v1, v2, v3, = r0
+            if (v0, v1, v3,) in K1: continue
+            if (v0, v1, v2) not in K2: continue
+            for r2 in K3.get((v0, v1), ()):
+                v4 = r2[2]
+                if not (v3 != v4): continue
+                out((v0, v1, v2, v3,))
 
 
 def va98aaa81c13186d1008cf20aa92dfe18(D, out, _K):
     K0 = _K[('symbol', 'pcmp')]
     for _once in _ONE:
         out((K0,))
-
-
-def va9961407c4eadba40539408139f3bf9d(D, out, _K):
-    K0 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K1 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K2 = _K[('index', 'edge', (0, 1))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            for r1 in K2.get((v0, v1), ()):
-                v3 = r1[2]
-                out((v0, v3, v2,))
 
 
 def va9d0dcdaf65f49816cd4393ad1237c01(D, out, _K):
@@ -8778,23 +9036,6 @@ def va9d0dcdaf65f49816cd4393ad1237c01(D, out, _K):
             out((v0, v1, v2,))
 
 
-def va9d3b80122bc5e0c8252ba043b8aadb3(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('projection', '_def_decided', (0, 1, 2, 3, 4))]
-    K2 = _K[('index', 'query_rewrite', (0, 1, 2, 3, 4))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
-            v10 = (((((v6) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            if v1 in K0: continue
-            if (v4, v9, v7, v2, v3,) in K1: continue
-            for r1 in K2.get((v4, v9, v7, v2, v3), ()):
-                v11 = r1[5]
-                v12 = r1[6]
-                v13 = r1[7]
-                out((v0, v1, v12, v13, v4, v5, v10, v11, v8,))
-
-
 def vaa1063354e993cf2f1b2d0d244003e18(D, out, _K):
     K0 = _K[('full', '_pre_uprevented')]
     K1 = _K[('index', 'edge', (0, 2))]
@@ -8804,6 +9045,17 @@ def vaa1063354e993cf2f1b2d0d244003e18(D, out, _K):
             for r1 in K1.get((v0, v1), ()):
                 v3 = r1[1]
                 out((v0, v3, v2,))
+
+
+def vaa3241ab128f07f35a6eea599e25e81a(D, out, _K):
+    K0 = _K[('full', 'pre_av_some_out')]
+    K1 = _K[('full', '_pre_av_notall_out')]
+    K2 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
 
 
 def vaa4c0241070b975d670ba76bb3bb1687(D, out, _K):
@@ -8820,22 +9072,17 @@ def vaa4c0241070b975d670ba76bb3bb1687(D, out, _K):
                     out((v0, v1, v7, v3, (((((v4) + (1)) + 2147483648) & 4294967295) - 2147483648), v2, v2, v4,))
 
 
-def vaa4dd401591c7c9d9e1fb93617314abf(D, out, _K):
-    K0 = _K[('projection', '_unsafe_block', (0, 1))]
-    K1 = _K[('full', '_cland')]
-    K2 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 7, 8))]
-    K3 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+def vaa4c889b9ee6d962d51339c333a97e50(D, out, _K):
+    K0 = _K[('full', 'live_out')]
+    K1 = _K[('full', '_pd_has_kill')]
+    K2 = _K[('index', '_pd_exit_at', (0, 1))]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
-            if (v4, v5,) in K0: continue
-            if (v4, v5, v7, v6,) not in K1: continue
-            for r2 in K2.get((v0, v1, v2, v3, v4, v5, v7, v8), ()):
-                v10 = r2[6]
-                if (v4, v5, v10, v7, v2, v3,) in K3: continue
-                if (v4, v5, v10, v7,) in K4: continue
-                out((v0, v1, v2, v3, v4, v5, v10, v7, v8, v9,))
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            for r1 in K2.get((v0, v1), ()):
+                _, _, v3, v4, = r1
+                out((v0, v1, v2, v3, v4,))
 
 
 def vaa7a77476380157c495d55ca6a022c0e(D, out, _K):
@@ -8856,6 +9103,19 @@ def vaad565b202351f09520370ce2649b9ea(D, out, _K):
                 out((v0, v3, v2, v1,))
 
 
+def vab1d3c2bb1139006b07743abec17c596(D, out, _K):
+    K0 = _K[('full', '_ppg_hub')]
+    K1 = _K[('index', '_ppg_core', (0, 1, 4, 5))]
+    for _once in _ONE:
+        for r1 in D:
+            v0, v1, v2, v3, v4, v5, = r1
+            if (v2, v3,) in K0: continue
+            for r0 in K1.get((v0, v1, v2, v3), ()):
+                v6 = r0[2]
+                v7 = r0[3]
+                out((v0, v1, v6, v7, v4, v5,))
+
+
 def vab286d00ba163de6c888344fefc94642(D, out, _K):
     K0 = _K[('full', '_pre_ucomp')]
     K1 = _K[('full', '_pre_ucand')]
@@ -8869,25 +9129,33 @@ def vab286d00ba163de6c888344fefc94642(D, out, _K):
                 out((v0, v3, v2,))
 
 
-def vab3c4716edec014f4c16e99321acd343(D, out, _K):
-    K0 = _K[('symbol', '#branch')]
-    K1 = _K[('select', '_cthru', (5,), ('#branch',))]
-    K2 = _K[('projection', '_unsafe_block', (0, 1))]
-    K3 = _K[('index', 'instr', (0, 2, 3))]
-    K4 = _K[('full', 'call_result')]
-    K5 = _K[('index', 'call_target', (0, 1))]
+def vab5ea6f96dfe3fa04a255bfdf8f556a2(D, out, _K):
+    K0 = _K[('full', 'vf_occurs')]
+    K1 = _K[('index', 'vf_instr', (0, 1))]
+    K2 = _K[('full', '_pre_killed_from')]
     for _once in _ONE:
-        for r0 in K1:
-            v0, v1, v2, v3, v4, _, _, _, = r0
-            if not (v3 > 0): continue
-            v5 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            if (v0, v2,) in K2: continue
-            for r1 in K3.get((v0, v2, v5), ()):
-                v6 = r1[1]
-                if (v0, v6, v4,) not in K4: continue
-                for r3 in K5.get((v0, v6), ()):
-                    v7 = r3[2]
-                    out((v0, v1, v6, v7,))
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                v4 = r1[3]
+                if (v0, v3, v2, v4,) in K2: continue
+                out((v0, v3, v2,))
+
+
+def vab6340ca25e2daa5f7e7d2c754a2e0f6(D, out, _K):
+    K0 = _K[('full', 'vng_av_some_in')]
+    K1 = _K[('index', '_vng_next', (0, 2))]
+    K2 = _K[('full', 'vng_av_some_out')]
+    K3 = _K[('full', '_vng_reached')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3,) not in K3: continue
+                out((v0, v1, v2,))
 
 
 def vab73dca33c8dd173062c5bbd91beb730(D, out, _K):
@@ -8916,40 +9184,31 @@ def vab74e94c768a188755f207ca43a7c530(D, out, _K):
                 out((v0, v1, v4, v5, v2, v3, K2, K2,))
 
 
-def vab7988740ee33bba369a4129a69755ad(D, out, _K):
-    K0 = _K[('projection', '_vng_touched', (0, 1, 2))]
-    K1 = _K[('projection', '_vng_an_stop', (0, 1, 2))]
-    K2 = _K[('full', 'vng_node')]
+def vac0096f2ca51bb3dcfb5ed402da5dfd7(D, out, _K):
+    K0 = _K[('full', '_cout')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('index', '_csplit', (0, 1, 2, 3))]
+    K4 = _K[('index', '_csumtrans', (0, 1, 2))]
+    K5 = _K[('symbol', 'reg')]
+    K6 = _K[('index', 'call_arg', (0, 1, 2, 3))]
+    K7 = _K[('index', 'instr', (0, 1, 2))]
     for _once in _ONE:
         for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) not in K2: continue
-            out((v0, v1, v2,))
-
-
-def vab83617ace6b1f0ca91d0bfee0fe2b3e(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', 'entry')]
-    K3 = _K[('index', 'param', (0, 2))]
-    K4 = _K[('symbol', 'global')]
-    K5 = _K[('index', 'call_arg', (2, 3))]
-    K6 = _K[('full', 'call_target')]
-    K7 = _K[('symbol', 'UNDEF')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K1: continue
-            if (v4, v5,) not in K2: continue
-            for r2 in K3.get((v4, v6), ()):
-                v8 = r2[1]
-                for r4 in K5.get((v8, K4), ()):
-                    v9 = r4[0]
-                    v10 = r4[1]
-                    if (v9, v10, v4,) not in K6: continue
-                    out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K7,))
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v0, v1, v4, v5, v8,) in K0: continue
+            if (v4, v5,) in K1: continue
+            if (v4, v5, v6, v7, v2, v3,) in K2: continue
+            for r1 in K3.get((v4, v5, v6, v7), ()):
+                v9 = r1[4]
+                v10 = r1[5]
+                for r2 in K4.get((v10, v2, v3), ()):
+                    v11 = r2[3]
+                    for r3 in K6.get((v4, v9, v11, K5), ()):
+                        v12 = r3[4]
+                        for r4 in K7.get((v4, v9, v5), ()):
+                            v13 = r4[3]
+                            out((v0, v1, v2, v3, v4, v5, v13, v12, v8,))
 
 
 def vac80c84b544c08ed963f683ad83d555a(D, out, _K):
@@ -8964,6 +9223,24 @@ def vac80c84b544c08ed963f683ad83d555a(D, out, _K):
                 out((v0, v1, v2, v3, v8, K2,))
 
 
+def vac986e56b555a4e4b655f731642aca6c(D, out, _K):
+    K0 = _K[('full', 'vf_occurs')]
+    K1 = _K[('index', 'vf_instr', (0, 1))]
+    K2 = _K[('index', '_pre_gen_at', (0, 1, 2))]
+    K3 = _K[('full', '_pre_local_cut')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                v4 = r1[3]
+                for r2 in K2.get((v0, v3, v2), ()):
+                    v5 = r2[3]
+                    if not (v5 < v4): continue
+                    if (v0, v3, v2, v5, v4,) in K3: continue
+                    out((v0, v1, v2,))
+
+
 def vaca998c81473d7468738b7d350f32496(D, out, _K):
     K0 = _K[('full', 'branch')]
     K1 = _K[('index', 'instr', (0, 1))]
@@ -8974,16 +9251,6 @@ def vaca998c81473d7468738b7d350f32496(D, out, _K):
                 v3 = r1[2]
                 v4 = r1[3]
                 out((v0, v3, v2, v4,))
-
-
-def vad209a6dc494eadb879fc1e452626169(D, out, _K):
-    K0 = _K[('full', 'vng_node')]
-    K1 = _K[('projection', 'vng_an_some_out', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
 
 
 def vad5323fb6799dc83c2981e57e2b07ef1(D, out, _K):
@@ -9030,25 +9297,6 @@ def vad60ce427b37676c53d8695f65427323(D, out, _K):
                 out((v0, v2,))
 
 
-def vad62bfe73531a3a9e22b95bf1328ae8a(D, out, _K):
-    K0 = _K[('projection', 'pre_comp', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            out((v0, v1, v2,))
-
-
-def vad7a618868fdbea9b5ccb877bef2c2d5(D, out, _K):
-    K0 = _K[('full', 'pre_kills')]
-    K1 = _K[('projection', '_pre_reaches_exit', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1,) in K1: continue
-            out((v0, v1, v2,))
-
-
 def vad7bf823368ce8c236619adeb073d95b(D, out, _K):
     K0 = _K[('full', 'back_edge')]
     K1 = _K[('full', '_pg_real')]
@@ -9073,17 +9321,14 @@ def vad88a2ab4549c722edb356387fe691fc(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v6,))
 
 
-def vae6eeaf81fc8f99dcbb8736eb9076a86(D, out, _K):
-    K0 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K1 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K2 = _K[('projection', '_pre_cav_notall_in', (0, 1, 2))]
+def vae08efd1363d8919042ae5ecbc86a915(D, out, _K):
+    K0 = _K[('full', '_pd_local_du')]
+    K1 = _K[('full', 'pd_candidate')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) in K2: continue
-            out((v0, v1, v2,))
+        for r0 in K0:
+            v0, v1, _, v2, = r0
+            if (v0, v2,) in K1: continue
+            out((v0, v1,))
 
 
 def vae9ee615f97b74b0f6895a9541afeead(D, out, _K):
@@ -9197,18 +9442,6 @@ def vafbb2296cd7f1c16272e18e065817cd5(D, out, _K):
             out((v0, v1,))
 
 
-def vb046e9ecc3ab020c97504756f8264ee3(D, out, _K):
-    K0 = _K[('full', '_pre_stat_at')]
-    K1 = _K[('projection', '_pre_killed_before', (0, 1, 2, 3))]
-    K2 = _K[('projection', '_pre_stat_local', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
-            if (v0, v3, v2, v4,) in K1: continue
-            if (v0, v1, v2,) in K2: continue
-            out((v0, v1, v2, v3,))
-
-
 def vb08fd9a92d4257910616209c0e1b15ae(D, out, _K):
     K0 = _K[('symbol', '-')]
     K1 = _K[('select', 'ppg_rep', (2, 4), ('-', '-'))]
@@ -9258,6 +9491,29 @@ def vb1157257306e7d13a9ab3b7c3f529e0c(D, out, _K):
                     out((v0, v3, v2,))
 
 
+def vb143e2c14ab3133bb91691e268f4368f(D, out, _K):
+    K0 = _K[('full', '_dt_many')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, _, v4, v5, _, _, = r0
+            if r0[7] != r0[5]: continue
+            if (v0, v1, v3,) in K0: continue
+            out((v0, v1, v2, v4, v5, v3,))
+
+
+def vb16c1b0bffcba4d276ea680733018645(D, out, _K):
+    K0 = _K[('full', '_ppg_hub')]
+    K1 = _K[('index', '_ppg_core', (0, 1, 2, 3))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, _, _, v4, v5, _, = r0
+            if (v4, v5,) in K0: continue
+            for r1 in K1.get((v0, v1, v4, v5), ()):
+                v6 = r1[4]
+                v7 = r1[5]
+                out((v0, v1, v2, v3, v6, v7,))
+
+
 def vb20d9192954591293f7f8cdd4a2c9795(D, out, _K):
     K0 = _K[('full', '_qdef')]
     for _once in _ONE:
@@ -9285,15 +9541,23 @@ def vb2114b0712e011fecc298c66e7458809(D, out, _K):
                 out((v0, v7, v1, v2, v6,))
 
 
-def vb21a997394579987d8924ca6ff00a559(D, out, _K):
-    K0 = _K[('full', '_ccarg')]
-    K1 = _K[('projection', '_has_arg', (0, 1, 2))]
-    K2 = _K[('symbol', 'UNDEF')]
+def vb285903e386cb051aff79dd8b7bf83ab(D, out, _K):
+    K0 = _K[('full', '_pre_um_ins_at')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', '_pre_cm_some_out')]
+    K3 = _K[('full', '_pre_ucomp')]
+    K4 = _K[('full', '_pre_ukills')]
+    K5 = _K[('projection', 'rpo', (0, 1))]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, = r0
-            if (v4, v9, v10,) in K1: continue
-            out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K2,))
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3, v2,) in K3: continue
+                if (v0, v3, v2,) not in K4: continue
+                if (v0, v3) not in K5: continue
+                out((v0, v3, v1, v2,))
 
 
 def vb2a940a30d1317605a55d0b81297cf27(D, out, _K):
@@ -9316,34 +9580,28 @@ def vb2ae87909d97540a72ee9fa8c73242e7(D, out, _K):
             out((v0, v1,))
 
 
-def vb398cd758a82219587bb791628829063(D, out, _K):
-    K0 = _K[('symbol', 'reg')]
-    K1 = _K[('select', 'call_arg', (3,), ('reg',))]
-    K2 = _K[('index', 'call_target', (0, 1))]
-    K3 = _K[('index', '_cans', (0, 4, 7))]
-    K4 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
-    K5 = _K[('projection', 'instr', (0, 1, 2, 3))]
-    K6 = _K[('full', '_cgo')]
-    K7 = _K[('index', '_cchain', (0, 1))]
-    K8 = _K[('projection', '_entered', (0, 1))]
-    K9 = _K[('full', 'param')]
-    K10 = _K[('full', 'entry')]
+def vb2b1f77b2c0b1a1ecc768990455c8f1b(D, out, _K):
+    K0 = _K[('full', 'vf_occurs')]
+    K1 = _K[('index', 'vf_instr', (0, 1))]
+    K2 = _K[('full', '_pre_killed_before')]
     for _once in _ONE:
-        for r5 in K1:
-            v0, v1, v2, _, v3, = r5
-            for r4 in K2.get((v0, v1), ()):
-                v4 = r4[2]
-                for r8 in K3.get((v4, v0, v3), ()):
-                    _, v5, v6, v7, _, v8, v9, _, v10, v11, = r8
-                    if (v4, v5, v6, v7) not in K4: continue
-                    if (v0, v1, v8, v9) not in K5: continue
-                    if (v4, v5, 0, v10,) not in K6: continue
-                    for r1 in K7.get((v4, v5), ()):
-                        _, _, v12, v13, = r1
-                        if (v4, v12,) in K8: continue
-                        if (v4, v2, v13,) not in K9: continue
-                        if (v4, v12,) not in K10: continue
-                        out((v4, v5, v0, v1, v11,))
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                v4 = r1[3]
+                if (v0, v3, v2, v4,) in K2: continue
+                out((v0, v3, v2,))
+
+
+def vb3cbfa5b4b373c0ec388cd98c62aad95(D, out, _K):
+    K0 = _K[('full', 'pre_antloc')]
+    K1 = _K[('full', '_pre_m_read')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def vb419238bc06a5c4c34ef101e2d8cb57d(D, out, _K):
@@ -9368,6 +9626,18 @@ def vb498442b86da9e01f3f4d7ef6f676c89(D, out, _K):
             for r1 in K0.get((v2, v3, v4, v5), ()):
                 v6 = r1[5]
                 out((v6, v0, v1,))
+
+
+def vb49a5a6e25a771004f856ef0e976777e(D, out, _K):
+    K0 = _K[('full', 'pdefine')]
+    K1 = _K[('full', '_pv_dup')]
+    K2 = _K[('full', '_pv_reg')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v1, v3,) in K1: continue
+            if (v0, v3,) not in K2: continue
+            out((v0, v1, v2, v3, v4,))
 
 
 def vb4f9f1441731367969e6e30534310ddf(D, out, _K):
@@ -9439,6 +9709,37 @@ def vb5de50eaf68617d41bdd06d49397ec3a(D, out, _K):
                     out((v0, v1, v2, v3, v4, v9, v6, v7, v6,))
 
 
+def vb65fd8fbebcbcd4e599c884caa80639a(D, out, _K):
+    K0 = _K[('full', 'pre_an_some_out')]
+    K1 = _K[('full', '_pre_an_notall_out')]
+    K2 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
+
+
+def vb66855998a5f1527eb7684a18696d614(D, out, _K):
+    K0 = _K[('full', 'instr')]
+    K1 = _K[('full', 'pd_candidate')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0 = r0[0]
+            v1 = r0[1]
+            if (v0, v1,) in K1: continue
+            out((v0, v1,))
+
+
+def vb6a167d3890adf0dfcd8921b788d0bac(D, out, _K):
+    K0 = _K[('full', 'pre_kills')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            out((v0, v1, v2,))
+
+
 def vb6ad94c697c07b9a61020a7fafffa84e(D, out, _K):
     K0 = _K[('full', '_pv_out')]
     for _once in _ONE:
@@ -9451,6 +9752,18 @@ def vb6b74fe7c4a9afde4b7286fbc49fa03e(D, out, _K):
     K0 = _K[('symbol', 'mov')]
     for _once in _ONE:
         out((K0,))
+
+
+def vb6c891676714c941513713b97bb95794(D, out, _K):
+    K0 = _K[('full', '_pd_local_reach')]
+    K1 = _K[('full', '_pd_disjoint')]
+    K2 = _K[('full', '_pd_operand_read')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v1, v3,) in K1: continue
+            if (v0, v3, v2,) not in K2: continue
+            out((v0, v1, v2, v4,))
 
 
 def vb6dd8ecd96985c2984779a90ea784d93(D, out, _K):
@@ -9524,23 +9837,6 @@ def vb7a2fcbd798ee6a7e8cd2f0370829529(D, out, _K):
             out((v0, K1, K2, 0,))
 
 
-def vb7bec01567db2277919814a779955a5a(D, out, _K):
-    K0 = _K[('full', '_pre_cav_some_in')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K3 = _K[('full', '_pre_ukills')]
-    K4 = _K[('projection', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3, v2,) not in K3: continue
-                if (v0, v3) not in K4: continue
-                out((v0, v1, v2,))
-
-
 def vb838ea00c1c5f1e46d09eaf5b9c054f0(D, out, _K):
     K0 = _K[('index', '_dt_idom_k', (0, 1, 5))]
     K1 = _K[('full', '_dt_final')]
@@ -9601,22 +9897,15 @@ def vb924bd0069402a69c2c0c2d1ea6ec636(D, out, _K):
                             out((v0, v1, v2, v7, v8, v11, v13, v5, v14,))
 
 
-def vba2599400ef7ff3aee4d7800214f22a3(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', 'param', (0, 2))]
-    K2 = _K[('projection', 'memory_cell', (0, 1))]
-    K3 = _K[('full', 'entry')]
-    K4 = _K[('symbol', 'eq 0')]
-    K5 = _K[('index', 'decides', (0, 1, 2, 3))]
+def vb9a99f4da149807296222299c5d9e737(D, out, _K):
+    K0 = _K[('full', '_pd_def')]
+    K1 = _K[('full', '_pd_used')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if (v4, v6,) in K1: continue
-            if (v4, v6,) in K2: continue
-            if (v4, v5,) not in K3: continue
-            for r2 in K5.get((v4, K4, v2, v3), ()):
-                v8 = r2[4]
-                out((v0, v1, v2, v3, v4, v5, 0, v6, v7, v8,))
+            v0 = r0[0]
+            v1 = r0[1]
+            if (v0, v1,) in K1: continue
+            out((v0, v1,))
 
 
 def vba28e5174882c27e94f017c38412a6d2(D, out, _K):
@@ -9648,19 +9937,6 @@ def vba41a8c5ca2363c9f037dc192653bfda(D, out, _K):
                 out((v0, v3, v2, v4,))
 
 
-def vba718109455299aae3551f977bec084f(D, out, _K):
-    K0 = _K[('full', '_pd_free_live_out')]
-    K1 = _K[('projection', '_pd_has_kill', (0, 1, 2))]
-    K2 = _K[('index', '_pd_exit_at', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            for r1 in K2.get((v0, v1), ()):
-                _, _, v3, v4, = r1
-                out((v0, v1, v2, v3, v4,))
-
-
 def vbac747b706a601d32fc177ea94479a13(D, out, _K):
     K0 = _K[('full', '_pg_tpred')]
     K1 = _K[('index', '_pg_tpred', (0, 1, 2))]
@@ -9687,6 +9963,24 @@ def vbaf6debc01de62fa02f3d7acf5e43425(D, out, _K):
             for r1 in K1.get((v0, v1), ()):
                 v2 = r1[2]
                 out((v0, v2,))
+
+
+def vbb236d4ae9d5cb1559bd156888043ee9(D, out, _K):
+    K0 = _K[('full', 'branch_compare')]
+    K1 = _K[('full', '_branch_ranked')]
+    K2 = _K[('full', '_sumctx')]
+    K3 = _K[('projection', 'instr', (0, 1))]
+    K4 = _K[('index', 'rpo', (0,))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0 = r0[0]
+            v1 = r0[1]
+            if (v0, v1,) in K1: continue
+            if (v1,) in K2: continue
+            if (v0, v1) not in K3: continue
+            for r2 in K4.get(v0, ()):
+                v2 = r2[1]
+                out((v0, v1, v0, v2, 0,))
 
 
 def vbb32e3bff4ee731afd75e6a6d8b0cd1c(D, out, _K):
@@ -9727,35 +10021,6 @@ def vbb6a72b2e3883ab03b787eb52c13a378(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v6,))
 
 
-def vbbaa9e559f85cf8cb11f56de103a6920(D, out, _K):
-    K0 = _K[('full', 'pre_antloc')]
-    K1 = _K[('projection', '_pre_m_read', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2,) in K1: continue
-            out((v0, v1, v2,))
-
-
-def vbbbd913ad529ac242dd91e520859ab7b(D, out, _K):
-    K0 = _K[('full', '_pre_um_ins_at')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', '_pre_cm_some_out', (0, 1, 2))]
-    K3 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K4 = _K[('projection', '_pre_cav_some_in', (0, 1, 2))]
-    K5 = _K[('projection', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3, v2,) in K3: continue
-                if (v0, v3, v2,) in K4: continue
-                if (v0, v3) not in K5: continue
-                out((v0, v3, v1, v2,))
-
-
 def vbbc1ef154a310ef7f8a70132321df8e8(D, out, _K):
     K0 = _K[('full', '_pg_eqstep')]
     for _once in _ONE:
@@ -9764,47 +10029,29 @@ def vbbc1ef154a310ef7f8a70132321df8e8(D, out, _K):
             out((v0, v1, v2,))
 
 
-def vbbd5fd18252506bf5c0d241fa70255a0(D, out, _K):
-    K0 = _K[('full', '_pg_samepar')]
-    K1 = _K[('projection', '_pg_pdiff', (0, 1, 2, 3, 4, 5))]
+def vbc5fae8b2bbeef7f7f71e2d92a3b7ae3(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', '_cstop')]
+    K3 = _K[('full', 'entry')]
+    K4 = _K[('index', 'param', (0, 2))]
+    K5 = _K[('symbol', 'reg')]
+    K6 = _K[('index', 'call_arg', (2, 3))]
+    K7 = _K[('full', 'call_target')]
+    K8 = _K[('symbol', 'UNDEF')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, v4, v5, = r0
-            if (v0, v1, v2, v3, v4, v5,) in K1: continue
-            out((v0, v1, v2, v3,))
-
-
-def vbce4b71a1288c9797484979e0456c29a(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('index', '_cea', (0, 1, 2, 3, 4, 6, 7))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, _, = r0
-            if v1 in K0: continue
-            for r1 in K1.get((v0, v1, v4, v5, v0, v2, v3), ()):
-                v6 = r1[5]
-                v7 = r1[9]
-                out((v0, v1, v6, v2, v3, v4, v5, v7,))
-
-
-def vbd5ed1a7dc006caf4cd99e82787fae26(D, out, _K):
-    K0 = _K[('select', '_pthru', (3,), (0,))]
-    K1 = _K[('index', '_pqe', (0, 1, 3, 5, 6))]
-    K2 = _K[('projection', '_pair_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('index', 'pair_key', (0, 1, 2))]
-    K4 = _K[('symbol', 'pair')]
-    for _once in _ONE:
-        for r1 in K0:
-            v0, v1, v2, _, v3, v4, v5, v6, = r1
-            for r0 in K1.get((v0, v1, v2, v5, v6), ()):
-                v7 = r0[2]
-                v8 = r0[4]
-                if (v0, v2, v8, v5, v6, v7,) in K2: continue
-                for r2 in K3.get((v0, v5, v6), ()):
-                    v9 = r2[3]
-                    for r3 in K3.get((v0, v3, v4), ()):
-                        v10 = r3[3]
-                        out((v0, v1, v2, v8, v9, v10, v7, K4,))
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K1: continue
+            if (v0, v1, v7,) not in K2: continue
+            if (v4, v5,) not in K3: continue
+            for r2 in K4.get((v4, v6), ()):
+                v8 = r2[1]
+                for r5 in K6.get((v8, K5), ()):
+                    v9 = r5[0]
+                    v10 = r5[1]
+                    if (v9, v10, v4,) not in K7: continue
+                    out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K8,))
 
 
 def vbd6e0ba6eb6c771a5ed249d41a11bb34(D, out, _K):
@@ -9844,31 +10091,19 @@ def vbda9721c350b02e1cdcd6b206a920af1(D, out, _K):
             out((v0, v1, v7,))
 
 
-def vbdd78d4a1cb2cadac239b18685124ec8(D, out, _K):
-    K0 = _K[('projection', '_unsafe_block', (0, 1))]
-    K1 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 8))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('index', '_csplit', (0, 1, 2, 3))]
-    K4 = _K[('projection', 'instr', (0, 1, 2, 3))]
-    K5 = _K[('symbol', 'reg')]
-    K6 = _K[('index', 'call_arg', (0, 1, 3, 4))]
-    K7 = _K[('full', '_csumtrans')]
+def vbdf1d00daa0579c2794c7355d9e856e9(D, out, _K):
+    K0 = _K[('index', 'branch', (0, 2))]
+    K1 = _K[('index', 'instr', (0, 1))]
+    K2 = _K[('full', '_live_kill')]
     for _once in _ONE:
-        for r5 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r5
-            if (v4, v5,) in K0: continue
-            for r0 in K1.get((v0, v1, v2, v3, v4, v5, v8), ()):
-                v10 = r0[6]
-                v11 = r0[7]
-                if (v4, v5, v10, v11, v2, v3,) in K2: continue
-                for r1 in K3.get((v4, v5, v10, v11), ()):
-                    v12 = r1[4]
-                    v13 = r1[5]
-                    if (v4, v12, v5, v6) not in K4: continue
-                    for r3 in K6.get((v4, v12, K5, v7), ()):
-                        v14 = r3[2]
-                        if (v13, v2, v3, v14,) not in K7: continue
-                        out((v0, v1, v2, v3, v4, v5, v10, v11, v8, v9,))
+        for r2 in D:
+            v0, v1, v2, = r2
+            for r0 in K0.get((v0, v1), ()):
+                v3 = r0[1]
+                for r1 in K1.get((v0, v3), ()):
+                    v4 = r1[2]
+                    if (v0, v4, v2,) in K2: continue
+                    out((v0, v4, v2,))
 
 
 def vbe19b4c670ab4954a92ff36fe5d062fa(D, out, _K):
@@ -9879,21 +10114,31 @@ def vbe19b4c670ab4954a92ff36fe5d062fa(D, out, _K):
             out((v0, v1, v2,))
 
 
-def vbf06477794831241981b35235d028f7d(D, out, _K):
-    K0 = _K[('symbol', 'cfg')]
-    K1 = _K[('index', '_dt_idom_k', (0, 1, 3))]
-    K2 = _K[('projection', 'loop_block', (0, 1, 2))]
-    K3 = _K[('full', '_dt_final')]
+def vbe712bf574396b3c44f4eb8d61abd0c6(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', 'entry')]
+    K3 = _K[('projection', 'param', (0, 2))]
+    K4 = _K[('full', 'external_entry')]
+    K5 = _K[('symbol', 'UNDEF')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K1: continue
+            if (v4, v5,) not in K2: continue
+            if (v4, v6) not in K3: continue
+            if (v4,) not in K4: continue
+            out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K5,))
+
+
+def vbf095c19038b1cc95455f5cadd682ec9(D, out, _K):
+    K0 = _K[('full', 'loop_block')]
     for _once in _ONE:
         for r0 in D:
-            if r0[2] != 0: continue
-            v0, v1, _, = r0
-            for r2 in K1.get((v0, K0, v1), ()):
-                v2 = r2[2]
-                v3 = r2[5]
-                if (v0, v3, v3,) in K2: continue
-                if (v0, K0, v2,) not in K3: continue
-                out((v0, v3, 0,))
+            v0, v1, v2, = r0
+            if (v0, v1, v1,) in K0: continue
+            if (v0, v2, v1,) not in K0: continue
+            out((v0, v1, v2,))
 
 
 def vbf11a5a2e25ad49c7f293710734a1f32(D, out, _K):
@@ -9935,6 +10180,16 @@ def vbfa68acffbc2069877cb761e55299cc9(D, out, _K):
                 out((v0, v1, v2, K3,))
 
 
+def vbfb5aa9cf26d0b0564d50ad0d2b5edbc(D, out, _K):
+    K0 = _K[('full', 'retreating')]
+    K1 = _K[('full', 'back_edge')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0,))
+
+
 def vbfcae931e2c5b860fc564ed3deb7a112(D, out, _K):
     K0 = _K[('full', '_pd_exposed')]
     K1 = _K[('full', '_pd_free_reg')]
@@ -9945,12 +10200,37 @@ def vbfcae931e2c5b860fc564ed3deb7a112(D, out, _K):
             out((v0, v1, v2,))
 
 
+def vbff2daa7935413eea4522a8f62babaa9(D, out, _K):
+    K0 = _K[('full', 'pre_antloc')]
+    K1 = _K[('index', '_pre_unit', (0, 1))]
+    K2 = _K[('full', '_pre_cm_some_in')]
+    K3 = _K[('full', '_pre_has_cmp')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v2), ()):
+                v3 = r1[2]
+                if (v0, v1, v3,) in K2: continue
+                if (v0, v3,) not in K3: continue
+                out((v0, v1, v2,))
+
+
 def vc01eea3a5a8fea50cdfbebeace54dc83(D, out, _K):
     K0 = _K[('full', 'back_edge')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
             out((v0, v2, v1,))
+
+
+def vc06033c9949a9b7da3fffc9ce9d1892a(D, out, _K):
+    K0 = _K[('full', '_pd_later')]
+    K1 = _K[('full', '_pd_has_local_end')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, v3, v4,))
 
 
 def vc076f15219ad292cf37ed20d7ced5f14(D, out, _K):
@@ -9974,22 +10254,6 @@ def vc0a2ecc4a17c9876e2550c26a1ddfb56(D, out, _K):
             for r1 in K1:
                 v3, = r1
                 out((v0, v3, v1, v2,))
-
-
-def vc16ec53cf611a73c43f01f32a108a474(D, out, _K):
-    K0 = _K[('full', '_dt_edge')]
-    K1 = _K[('projection', '_dt_merge', (0, 1, 2))]
-    K2 = _K[('projection', '_dt_rpo', (0, 1, 2))]
-    K3 = _K[('index', '_dt_root', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, = r0
-            if (v0, v1, v3,) in K1: continue
-            if (v0, v1, v2) not in K2: continue
-            for r2 in K3.get((v0, v1), ()):
-                v4 = r2[2]
-                if not (v3 != v4): continue
-                out((v0, v1, v2, v3,))
 
 
 def vc1d108e94ead4742cb4f9d2f84c32172(D, out, _K):
@@ -10064,6 +10328,38 @@ def vc287058dc4553136ddc307daaf6ce2ea(D, out, _K):
                 out((v0, v1, v2, v3, v8, v5, v9,))
 
 
+def vc2a7fff53d6d29593fe39ac54839a118(D, out, _K):
+    K0 = _K[('symbol', 'cfg')]
+    K1 = _K[('full', '_dt_merge')]
+    K2 = _K[('index', 'idom', (0, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if not (v2 != v1): continue
+            if (v0, K0, v2,) in K1: continue
+            for r1 in K2.get((v0, v2), ()):
+                v3 = r1[1]
+                out((v0, v1, v3,))
+
+
+def vc2b6ea5eaf1a8783b4ef1f0fa9118cda(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('projection', 'param', (0, 2))]
+    K2 = _K[('full', 'memory_cell')]
+    K3 = _K[('full', 'entry')]
+    K4 = _K[('symbol', 'eq 0')]
+    K5 = _K[('index', 'decides', (0, 1, 2, 3))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v4, v6,) in K1: continue
+            if (v4, v6,) in K2: continue
+            if (v4, v5,) not in K3: continue
+            for r2 in K5.get((v4, K4, v2, v3), ()):
+                v8 = r2[4]
+                out((v0, v1, v2, v3, v4, v5, 0, v6, v7, v8,))
+
+
 def vc2c30e4fe0f6f38f71389e787d3603d6(D, out, _K):
     K0 = _K[('index', 'branch', (0, 2))]
     K1 = _K[('index', 'instr', (0, 1))]
@@ -10092,25 +10388,20 @@ def vc2c3107ee4eb104a1706fd9b7eeeba00(D, out, _K):
             out((v0, v1, v2,))
 
 
-def vc2ca27bb40c96c168506736b7b063021(D, out, _K):
-    K0 = _K[('projection', 'loop_block', (0, 1, 2))]
-    K1 = _K[('full', 'loop_block')]
+def vc348fd6c12d1eee17c539c1f7237c918(D, out, _K):
+    K0 = _K[('index', 'vng_transfer', (0, 1, 2))]
+    K1 = _K[('full', 'vng_seed')]
+    K2 = _K[('projection', 'vng_merge', (0, 1, 2))]
+    K3 = _K[('full', 'vng_an_some_in')]
     for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v1,) in K0: continue
-            if (v0, v2, v1,) not in K1: continue
-            out((v0, v1, v2,))
-
-
-def vc2e13757925d30a1ec03e1a46df71784(D, out, _K):
-    K0 = _K[('full', 'forward_edge')]
-    K1 = _K[('projection', 'ipdom_acyclic', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2, v1,) in K1: continue
-            out((v0, v1, v2, v2,))
+        for r2 in D:
+            v0, v1, v2, = r2
+            for r1 in K0.get((v0, v1, v2), ()):
+                v3 = r1[3]
+                if (v0, v1, v3,) in K1: continue
+                if (v0, v1, v3,) in K2: continue
+                if (v0, v1, v3,) not in K3: continue
+                out((v0, v1, v3,))
 
 
 def vc3563bff0fdd0073816d1ff67c83e21c(D, out, _K):
@@ -10121,33 +10412,6 @@ def vc3563bff0fdd0073816d1ff67c83e21c(D, out, _K):
             for r0 in K0.get((v0, v1), ()):
                 v3 = r0[1]
                 out((v0, v3, (((((v2) + (1)) + 2147483648) & 4294967295) - 2147483648),))
-
-
-def vc387c155549f52b6b174c7087bed5242(D, out, _K):
-    K0 = _K[('projection', '_cout', (0, 1, 2, 3, 4))]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('index', '_csplit', (0, 1, 2, 3))]
-    K4 = _K[('index', '_csumtrans', (0, 1, 2))]
-    K5 = _K[('symbol', 'reg')]
-    K6 = _K[('index', 'call_arg', (0, 1, 2, 3))]
-    K7 = _K[('index', 'instr', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v0, v1, v4, v5, v8,) in K0: continue
-            if (v4, v5,) in K1: continue
-            if (v4, v5, v6, v7, v2, v3,) in K2: continue
-            for r1 in K3.get((v4, v5, v6, v7), ()):
-                v9 = r1[4]
-                v10 = r1[5]
-                for r2 in K4.get((v10, v2, v3), ()):
-                    v11 = r2[3]
-                    for r3 in K6.get((v4, v9, v11, K5), ()):
-                        v12 = r3[4]
-                        for r4 in K7.get((v4, v9, v5), ()):
-                            v13 = r4[3]
-                            out((v0, v1, v2, v3, v4, v5, v13, v12, v8,))
 
 
 def vc3fc736eae94643e208baf3f38c32e73(D, out, _K):
@@ -10161,58 +10425,11 @@ def vc3fc736eae94643e208baf3f38c32e73(D, out, _K):
             out((v0, K1, v1, v2, K2, K3,))
 
 
-def vc4410804369b7f020c0d12e23022e621(D, out, _K):
-    K0 = _K[('full', '_pv_need')]
-    K1 = _K[('projection', '_pv_hasprev', (0, 1, 2))]
-    K2 = _K[('index', 'instr', (0, 1))]
-    K3 = _K[('index', '_pv_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            for r1 in K2.get((v0, v1), ()):
-                v3 = r1[2]
-                for r2 in K3.get((v0, v3, v2), ()):
-                    v4 = r2[3]
-                    v5 = r2[4]
-                    out((v0, v1, v2, v4, v5,))
-
-
 def vc49789f67373192f48a542d621cadcc9(D, out, _K):
     for _once in _ONE:
         for r0 in D:
             v0, v1, v2, = r0
             out((v0, v1, v2,))
-
-
-def vc49c487b4009cbdd516032356f77307d(D, out, _K):
-    K0 = _K[('full', '_cdef')]
-    K1 = _K[('projection', '_def_decided', (0, 1, 2, 3, 4))]
-    K2 = _K[('full', '_rewrites')]
-    K3 = _K[('full', '_sumctx')]
-    K4 = _K[('symbol', 'UNDEF')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
-            if (v4, v9, v7, v2, v3,) in K1: continue
-            if (v4, v9, v7, v2, v3,) not in K2: continue
-            if (v1,) not in K3: continue
-            out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K4,))
-
-
-def vc4e486a9693b1b585e39335cc50c29dc(D, out, _K):
-    K0 = _K[('full', '_pre_m_some_in')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', '_pre_m_some_out', (0, 1, 2))]
-    K3 = _K[('projection', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3) not in K3: continue
-                out((v0, v1, v2,))
 
 
 def vc546c15a2d5d02d0d8079cde454a81e5(D, out, _K):
@@ -10223,16 +10440,39 @@ def vc546c15a2d5d02d0d8079cde454a81e5(D, out, _K):
             out((v0, v1, v2,))
 
 
-def vc54da023ff2c1bd6e760d4441eebb5f6(D, out, _K):
-    K0 = _K[('full', 'def')]
-    K1 = _K[('projection', '_live_define', (0, 1))]
-    K2 = _K[('full', '_live_guarded')]
+def vc561441247afe70482f7ae317052d728(D, out, _K):
+    K0 = _K[('full', 'vf_load')]
+    K1 = _K[('index', 'vf_load_root', (0, 1))]
+    K2 = _K[('full', 'vf_global_root')]
+    K3 = _K[('index', 'vf_clobber', (0,))]
+    K4 = _K[('full', '_pre_writes_root')]
+    K5 = _K[('index', 'vf_instr', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, = r0
+            for r2 in K1.get((v0, v1), ()):
+                v2 = r2[2]
+                if (v0, v2,) not in K2: continue
+                for r1 in K3.get(v0, ()):
+                    _, v3, = r1
+                    if (v0, v3,) in K4: continue
+                    for r4 in K5.get((v0, v3), ()):
+                        v4 = r4[2]
+                        v5 = r4[3]
+                        out((v0, v4, v1, v5,))
+
+
+def vc56f3e29b080bf2641cb5a8a5c95b408(D, out, _K):
+    K0 = _K[('full', 'vng_an_some_out')]
+    K1 = _K[('index', '_vng_next', (0, 1))]
+    K2 = _K[('full', 'vng_an_some_in')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
-            if (v0, v1,) in K1: continue
-            if (v0, v1,) not in K2: continue
-            out((v0, v1, v2,))
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                if (v0, v3, v2,) in K2: continue
+                out((v0, v1, v2,))
 
 
 def vc66fc5e98a0d91a4422dc404481ed211(D, out, _K):
@@ -10272,16 +10512,6 @@ def vc6bcd85878f5d8a76ab5d73a220f6567(D, out, _K):
             v0 = r0[0]
             v1 = r0[1]
             v2 = r0[4]
-            out((v0, v1, v2,))
-
-
-def vc6ca78eb01b0ade8dc4f9d9031933121(D, out, _K):
-    K0 = _K[('full', '_pd_local_free_exit')]
-    K1 = _K[('projection', '_pd_free_live_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, = r0
-            if (v0, v3, v2,) in K1: continue
             out((v0, v1, v2,))
 
 
@@ -10405,26 +10635,29 @@ def vc96ac20bbd586dde4a9545f75aa02da9(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v6, v7, v8, v11,))
 
 
-def vca5ae78e7fed6a9bdcd22d2bf33b0b02(D, out, _K):
-    K0 = _K[('symbol', 'global')]
-    K1 = _K[('select', 'call_arg', (3,), ('global',))]
-    K2 = _K[('index', '_csplit', (0, 4))]
-    K3 = _K[('projection', '_unsafe_block', (0, 1))]
-    K4 = _K[('index', '_cqe', (4, 5, 6, 7))]
-    K5 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K6 = _K[('full', '_csumtrans')]
-    K7 = _K[('symbol', 'UNDEF')]
+def vc9ab28ecede661bbe5ae39761304d513(D, out, _K):
+    K0 = _K[('full', 'ppg_cfg_edge')]
+    K1 = _K[('full', '_pg_ipdom')]
     for _once in _ONE:
-        for r3 in K1:
-            v0, v1, v2, _, _, = r3
-            for r1 in K2.get((v0, v1), ()):
-                _, v3, v4, v5, _, v6, _, = r1
-                if (v0, v3,) in K3: continue
-                for r0 in K4.get((v0, v3, v4, v5), ()):
-                    v7, v8, v9, v10, _, _, _, _, v11, = r0
-                    if (v0, v3, v4, v5, v9, v10,) in K5: continue
-                    if (v6, v9, v10, v2,) not in K6: continue
-                    out((v7, v8, v9, v10, v0, v3, v4, v5, v11, K7,))
+        for r0 in K0:
+            v0, v1, v2, v3, v4, = r0
+            if (v0, v3, v4, v1, v2,) in K1: continue
+            out((v0, v1, v2, v3, v4, v3, v4,))
+
+
+def vca4960296a498773dc10fe988a40e24f(D, out, _K):
+    K0 = _K[('index', 'instr', (0, 2, 3))]
+    K1 = _K[('full', 'def')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, = r0
+            if not (v3 > 0): continue
+            v8 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            for r1 in K0.get((v0, v2, v8), ()):
+                v9 = r1[1]
+                if (v0, v9, v4,) in K1: continue
+                if (v0, v9, v5,) in K1: continue
+                out((v0, v1, v2, v8, v4, v5, v6, v7,))
 
 
 def vca803a35870010f3dfe1bcd3816eb82a(D, out, _K):
@@ -10453,6 +10686,16 @@ def vcb356c14aa0de44f0027d42758c642ae(D, out, _K):
                 out((v0, v2,))
 
 
+def vcb5299d3e908af0d0badf4c8e02859b2(D, out, _K):
+    K0 = _K[('select', 'rpo', (2,), (0,))]
+    K1 = _K[('full', 'loop_block')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, _, = r0
+            if (v0, v1, v1,) in K1: continue
+            out((v0, v1, 0,))
+
+
 def vcb59574e3a1ebc17725b4a36e70250e0(D, out, _K):
     K0 = _K[('full', 'vng_an_some_in')]
     K1 = _K[('full', '_vng_an_notall_in')]
@@ -10464,56 +10707,64 @@ def vcb59574e3a1ebc17725b4a36e70250e0(D, out, _K):
             out((v0, v1, v2, K2,))
 
 
-def vcb5b6bb83bd705bb392952e8eb9e4325(D, out, _K):
-    K0 = _K[('full', '_pre_kantloc')]
-    K1 = _K[('index', '_pre_key', (0, 2))]
-    K2 = _K[('projection', 'pre_antloc', (0, 1, 2))]
+def vcb842d655a39a3027d5583f01d97682a(D, out, _K):
+    K0 = _K[('index', '_pd_exit_at', (0, 2))]
+    K1 = _K[('full', '_live_kill')]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v2), ()):
-                v3 = r1[1]
-                if (v0, v1, v3,) in K2: continue
-                out((v0, v2,))
+        for r1 in D:
+            v0, v1, v2, = r1
+            for r0 in K0.get((v0, v1), ()):
+                v3 = r0[1]
+                if (v0, v3, v2,) in K1: continue
+                out((v0, v3, v2,))
 
 
-def vcb93456554c96d7e513c1c134d0612d4(D, out, _K):
-    K0 = _K[('full', 'block')]
-    K1 = _K[('projection', 'reachable', (0, 1))]
+def vcb8d0ae929b1493597fac0776d64c37b(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('full', '_edge_decided')]
+    K2 = _K[('projection', '_cqe', (0, 1, 2, 3, 4, 5, 6, 7))]
+    K3 = _K[('index', '_cthru', (0, 1, 2, 3, 5, 6, 7))]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            if (v0, v1,) in K1: continue
-            out((v0, v1,))
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, = r0
+            if (v1,) in K0: continue
+            if (v0, v2, v3, v4, v5, v6,) in K1: continue
+            if (v0, v1, v5, v6, v0, v2, v3, v4) not in K2: continue
+            for r2 in K3.get((v0, v1, v2, 0, v4, v5, v6), ()):
+                v7 = r2[4]
+                out((v0, v1, v2, v3, v4, v7, v5, v6,))
 
 
-def vcc2a6d3e90f55d89ac5cacd4dd848908(D, out, _K):
-    K0 = _K[('select', '_cthru', (3,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 7))]
-    K3 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
+def vcbd8e995f4ace682efa1c4c5e81d4466(D, out, _K):
+    K0 = _K[('full', 'pre_comp')]
     for _once in _ONE:
-        for r1 in K0:
-            v0, v1, v2, _, v3, v4, v5, v6, = r1
-            if v1 in K1: continue
-            for r0 in K2.get((v0, v1, v5, v6, v0, v2, v4), ()):
-                v7 = r0[6]
-                if (v0, v2, v7, v4, v5, v6,) in K3: continue
-                out((v0, v1, v2, v7, v4, v3, v5, v6,))
+        for r0 in D:
+            v0, v1, v2, v3, = r0
+            if (v0, v2, v3,) in K0: continue
+            out((v0, v1, v2, v3,))
 
 
-def vcc3033557b94597cfb99e30b34d0cd66(D, out, _K):
-    K0 = _K[('full', '_pre_uprevented')]
-    K1 = _K[('index', 'edge', (0, 1))]
-    K2 = _K[('projection', '_pre_can_some_in', (0, 1, 2))]
-    K3 = _K[('symbol', 'no')]
+def vcc190cc84d849f199685d487cb1475d0(D, out, _K):
+    K0 = _K[('symbol', '*')]
+    K1 = _K[('select', 'vf_store_root', (2,), ('*',))]
+    K2 = _K[('index', 'vf_instr', (0, 1))]
+    K3 = _K[('index', 'vf_load', (0,))]
+    K4 = _K[('index', 'vf_load_root', (0, 1))]
+    K5 = _K[('full', 'vf_store_over')]
+    K6 = _K[('full', 'vf_global_root')]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                if (v0, v3, v2,) in K2: continue
-                out((v0, v1, v3, v2, K3,))
+        for r1 in K1:
+            v0, v1, _, = r1
+            for r4 in K2.get((v0, v1), ()):
+                v2 = r4[2]
+                v3 = r4[3]
+                for r0 in K3.get(v0, ()):
+                    _, v4, = r0
+                    for r2 in K4.get((v0, v4), ()):
+                        v5 = r2[2]
+                        if (v0, v1, v5,) in K5: continue
+                        if (v0, v5,) not in K6: continue
+                        out((v0, v2, v4, v3,))
 
 
 def vccb87fda693dc6325af002a061d31b41(D, out, _K):
@@ -10533,43 +10784,12 @@ def vccb87fda693dc6325af002a061d31b41(D, out, _K):
                 out((v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v11,))
 
 
-def vccde60afd1ae30abc71994f5f05a32a4(D, out, _K):
-    K0 = _K[('index', '_cqe', (2, 3))]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('index', '_csplit', (0, 1, 2, 3, 5))]
-    K4 = _K[('full', 'return_exit')]
-    for _once in _ONE:
-        for r3 in D:
-            v0, v1, v2, v3, v4, = r3
-            for r0 in K0.get((v2, v3), ()):
-                v5, v6, _, _, v7, v8, v9, v10, v11, = r0
-                if (v7, v8,) in K1: continue
-                if (v7, v8, v9, v10, v2, v3,) in K2: continue
-                for r1 in K3.get((v7, v8, v9, v10, v0), ()):
-                    v12 = r1[6]
-                    if (v0, v1, v12,) not in K4: continue
-                    out((v5, v6, v2, v3, v7, v8, v9, v10, v11, v4,))
-
-
 def vccecd6c6c6509ad5f52de8c94d695788(D, out, _K):
     K0 = _K[('full', '_pg_cdrun')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, v3, v4, v5, v6, = r0
             out((v0, v1, v2, v5, v6, v3, v4,))
-
-
-def vccfa5c52cb1d77890c995f2546cbe49d(D, out, _K):
-    K0 = _K[('full', 'pdefine')]
-    K1 = _K[('projection', '_pv_dup', (0, 1, 2))]
-    K2 = _K[('full', '_pv_reg')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
-            if (v0, v1, v3,) in K1: continue
-            if (v0, v3,) not in K2: continue
-            out((v0, v1, v2, v3, v4,))
 
 
 def vcd46cc63e8d140f2cb2486598a87cf9a(D, out, _K):
@@ -10599,16 +10819,40 @@ def vcd71fcbbbefa6ae68fe7622d7eeeeab9(D, out, _K):
             out((v0, v1, v2, v3, v5,))
 
 
-def vcd81925602b0390459a39f4539b1e178(D, out, _K):
-    K0 = _K[('projection', 'loop_block', (0, 1, 2))]
-    K1 = _K[('index', '_lp_parent', (0, 1))]
+def vcd7fdf09980e4d91c88898a78f7a9228(D, out, _K):
+    K0 = _K[('full', '_sumctx')]
+    K1 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
+    K2 = _K[('full', '_clocal')]
     for _once in _ONE:
         for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v2, v1,) in K0: continue
-            for r1 in K1.get((v0, v2), ()):
-                v3 = r1[2]
-                out((v0, v1, v3,))
+            if r0[6] != 0: continue
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K0: continue
+            if (v0, v1, v2, v3,) in K1: continue
+            if (v4, v5, v6,) not in K2: continue
+            out((v0, v1, v2, v3, v4, v5, v6, v7,))
+
+
+def vcdb4240fbb5792e7452d22b17b2007bc(D, out, _K):
+    K0 = _K[('symbol', 'global')]
+    K1 = _K[('select', 'call_arg', (3,), ('global',))]
+    K2 = _K[('index', '_csplit', (0, 4))]
+    K3 = _K[('full', '_unsafe_block')]
+    K4 = _K[('index', '_cqe', (4, 5, 6, 7))]
+    K5 = _K[('full', '_edge_decided')]
+    K6 = _K[('full', '_csumtrans')]
+    K7 = _K[('symbol', 'UNDEF')]
+    for _once in _ONE:
+        for r3 in K1:
+            v0, v1, v2, _, _, = r3
+            for r1 in K2.get((v0, v1), ()):
+                _, v3, v4, v5, _, v6, _, = r1
+                if (v0, v3,) in K3: continue
+                for r0 in K4.get((v0, v3, v4, v5), ()):
+                    v7, v8, v9, v10, _, _, _, _, v11, = r0
+                    if (v0, v3, v4, v5, v9, v10,) in K5: continue
+                    if (v6, v9, v10, v2,) not in K6: continue
+                    out((v7, v8, v9, v10, v0, v3, v4, v5, v11, K7,))
 
 
 def vcdf0227878347004e4881ce1b2c37d39(D, out, _K):
@@ -10620,39 +10864,20 @@ def vcdf0227878347004e4881ce1b2c37d39(D, out, _K):
             out((v0, v1, v2,))
 
 
-def vce9cff46df1e19f5614e42eec76b4b82(D, out, _K):
-    K0 = _K[('full', '_pd_def')]
-    K1 = _K[('projection', '_pd_used', (0, 1))]
+def vce192787e77cac2afad04f6df83daf6f(D, out, _K):
+    K0 = _K[('full', '_pre_cav_some_in')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', '_pre_ucomp')]
+    K3 = _K[('projection', 'rpo', (0, 1))]
     for _once in _ONE:
         for r0 in K0:
-            v0 = r0[0]
-            v1 = r0[1]
-            if (v0, v1,) in K1: continue
-            out((v0, v1,))
-
-
-def vceb266d6dddfb7e836d0e10c5455e378(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('index', '_cqe', (0, 1, 4, 6, 7))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('projection', '_unsafe_block', (0, 1))]
-    K4 = _K[('projection', '_cevents', (0, 1, 2))]
-    K5 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
-    K6 = _K[('full', '_single_pred')]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, = r0
-            if v1 in K0: continue
-            for r3 in K1.get((v0, v1, v0, v2, v3), ()):
-                v4 = r3[2]
-                v5 = r3[3]
-                v6 = r3[5]
-                if (v0, v6, v2, v3, v4, v5,) in K2: continue
-                if (v0, v6,) in K3: continue
-                if (v0, v6, v3,) in K4: continue
-                if (v0, v1, v4, v5) not in K5: continue
-                if (v0, v2, v6,) not in K6: continue
-                out((v0, v1, v6, v3,))
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3, v2,) in K0: continue
+                if (v0, v3) not in K3: continue
+                out((v0, v1, v2,))
 
 
 def vced2863b60516c43cb90b71dccde2740(D, out, _K):
@@ -10713,17 +10938,14 @@ def vd07c0c02c8a337621ed7a80d083c3127(D, out, _K):
                         out((v0, v1, 1, v2, v6, v4, v5, v8, v9,))
 
 
-def vd089b7297f1bab055353f69eeb219ea6(D, out, _K):
-    K0 = _K[('full', '_pqe')]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('index', '_qend', (0, 1))]
+def vd12178bc5e0e771649620d210fcad310(D, out, _K):
+    K0 = _K[('full', '_pre_unit')]
+    K1 = _K[('full', '_pre_ucand')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, _, v2, _, v3, v4, = r0
-            if (v0, v2,) in K1: continue
-            for r1 in K2.get((v0, v2), ()):
-                v5 = r1[2]
-                out((v0, v1, v2, v5, v3, v4, v3, v4,))
+            v0, _, v1, = r0
+            if (v0, v1,) in K1: continue
+            out((v0, v1,))
 
 
 def vd13217b2a7907579d19a71c827d83619(D, out, _K):
@@ -10763,6 +10985,19 @@ def vd15ea2105a74cde50b931541af945ad0(D, out, _K):
             out((v0, v1, v2,))
 
 
+def vd16182344277a69050f42f3c16fa58c8(D, out, _K):
+    K0 = _K[('index', '_pg_ipdom', (0, 3, 4))]
+    K1 = _K[('full', '_pg_ipdom')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, = r0
+            for r1 in K0.get((v0, v5, v6), ()):
+                v7 = r1[1]
+                v8 = r1[2]
+                if (v0, v7, v8, v1, v2,) in K1: continue
+                out((v0, v1, v2, v3, v4, v7, v8,))
+
+
 def vd1ea29536adbd0983ed863ac850483a1(D, out, _K):
     K0 = _K[('full', '_ppg_void')]
     K1 = _K[('index', '_ppg_discand', (0, 1, 2, 3))]
@@ -10798,6 +11033,15 @@ def vd297aa57d650c1b35dea2cc803b1d2d9(D, out, _K):
             for r2 in K2.get((v4, v6), ()):
                 v7 = r2[2]
                 out((v0, v1, v2, v3, v7, K3,))
+
+
+def vd2d4223077ac5f34a843de8fff9877a3(D, out, _K):
+    K0 = _K[('full', 'pre_comp')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            out((v0, v1, v2,))
 
 
 def vd2df7f3bf772a69aca88a98bd32dd855(D, out, _K):
@@ -10882,22 +11126,6 @@ def vd4a5f42e4d427982703ac06a56088955(D, out, _K):
             out((v0, v1, v2,))
 
 
-def vd4c0bdb8b792bc23efe7bb0a0fb1926d(D, out, _K):
-    K0 = _K[('full', '_pre_uprevented')]
-    K1 = _K[('index', 'edge', (0, 1))]
-    K2 = _K[('projection', '_pre_uprevented', (0, 1, 2))]
-    K3 = _K[('full', '_pre_can_must_in')]
-    K4 = _K[('symbol', 'must')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3, v2,) not in K3: continue
-                out((v0, v1, v3, v2, K4,))
-
-
 def vd50388e39c3da71cf855306b96838697(D, out, _K):
     K0 = _K[('full', '_cdef')]
     K1 = _K[('index', 'assert_def', (0, 1, 2))]
@@ -10934,23 +11162,6 @@ def vd5dc0dc15e62e4a029991c9fef69c81e(D, out, _K):
             out((v0, v1,))
 
 
-def vd5ddd07963326cec1a202920f758b17c(D, out, _K):
-    K0 = _K[('projection', 'vng_seed', (0, 1, 2))]
-    K1 = _K[('projection', 'vng_merge', (0, 1, 2))]
-    K2 = _K[('projection', '_vng_touched', (0, 1, 2))]
-    K3 = _K[('full', 'vng_an_some_in')]
-    K4 = _K[('full', 'vng_node')]
-    for _once in _ONE:
-        for r2 in D:
-            v0, v1, v2, = r2
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) in K2: continue
-            if (v0, v1, v2,) not in K3: continue
-            if (v0, v1, v2,) not in K4: continue
-            out((v0, v1, v2,))
-
-
 def vd5e70037020a292575f3fa28c97e4895(D, out, _K):
     K0 = _K[('full', 'live_out')]
     K1 = _K[('index', '_pd_first_kill', (0, 1, 2))]
@@ -10981,20 +11192,6 @@ def vd60588203da67d633c96bd4473ece45c(D, out, _K):
                     if not (v8 > v11): continue
                     if not (v10 < v11): continue
                     out((v0, v1, v2, v3, v4, v9, v6, v7, v6,))
-
-
-def vd67e9de04caa68d208250c2127c947f7(D, out, _K):
-    K0 = _K[('full', '_pg_reached')]
-    K1 = _K[('index', 'ppg_cdg', (0, 1, 2))]
-    K2 = _K[('projection', '_pg_visited', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, = r0
-            for r1 in K1.get((v0, v2, v3), ()):
-                v4 = r1[5]
-                v5 = r1[6]
-                if (v0, v1, v4, v5,) in K2: continue
-                out((v0, v1, v4, v5,))
 
 
 def vd6b111912613421dd169ba3133135997(D, out, _K):
@@ -11052,21 +11249,39 @@ def vd73a166588054fe421170a0f1def69a3(D, out, _K):
                 out((v0, v5, v6, v3, v4,))
 
 
-def vd818290a17ea5e9575d053a8b8183278(D, out, _K):
-    K0 = _K[('full', '_pre_cav_some_in')]
-    K1 = _K[('index', 'edge', (0, 2))]
-    K2 = _K[('projection', '_pre_ucomp', (0, 1, 2))]
-    K3 = _K[('projection', '_pre_cav_some_in', (0, 1, 2))]
-    K4 = _K[('projection', 'rpo', (0, 1))]
+def vd83ec711373c7fdba74b2e64337c1139(D, out, _K):
+    K0 = _K[('symbol', 'ret')]
+    K1 = _K[('select', 'instr', (4,), ('ret',))]
+    K2 = _K[('index', '_pd_def', (0, 3))]
+    K3 = _K[('full', '_pd_has_local_end')]
+    K4 = _K[('full', '_pd_local_has_read')]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3, v2,) in K3: continue
-                if (v0, v3) not in K4: continue
-                out((v0, v1, v2,))
+        for r1 in K1:
+            v0, v1, v2, v3, _, = r1
+            for r0 in K2.get((v0, v2), ()):
+                _, v4, v5, _, v6, = r0
+                if not (v3 > v6): continue
+                if (v0, v4, v5,) in K3: continue
+                if (v0, v4, v5,) in K4: continue
+                out((v0, v4, v5,))
+
+
+def vd8425dd1dd5fcce6c33290d6160b573a(D, out, _K):
+    K0 = _K[('full', '_cout')]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+    K4 = _K[('index', '_cland', (0, 1, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v0, v1, v4, v5, v8,) in K0: continue
+            if (v4, v5,) in K1: continue
+            if (v4, v5, v6, v7, v2, v3,) in K2: continue
+            if (v4, v5, v6, v7,) in K3: continue
+            for r1 in K4.get((v4, v5, v7), ()):
+                v9 = r1[3]
+                out((v0, v1, v2, v3, v4, v5, v9, v7, v8,))
 
 
 def vd85f3e7c0e485383ee7d0ddaeeef5900(D, out, _K):
@@ -11098,85 +11313,30 @@ def vd8b528f632212fc474a1ecf1aaffc31d(D, out, _K):
                     out((v0, v1, v2,))
 
 
-def vd8d325025728bfc021e2668fe1f07317(D, out, _K):
-    K0 = _K[('full', 'branch_compare')]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('projection', 'instr', (0, 1))]
-    K3 = _K[('index', 'correlation_budget', (0,))]
+def vd8f4f096ce18686a3de17ed3304c6372(D, out, _K):
+    K0 = _K[('full', '_vng_an_stop')]
+    K1 = _K[('index', 'vng_transfer', (0, 1, 2))]
+    K2 = _K[('symbol', 'ω')]
     for _once in _ONE:
-        for r0 in K0:
-            v0 = r0[0]
-            v1 = r0[1]
-            if v1 in K1: continue
-            if (v0, v1) not in K2: continue
-            for r2 in K3.get(v0, ()):
-                _, v2, = r2
-                if not (0 < v2): continue
-                out((v0, v1, 0, 1,))
-
-
-def vd8ea2273f636cc2004878a384132c3ab(D, out, _K):
-    K0 = _K[('index', 'instr', (0, 2, 3))]
-    K1 = _K[('projection', 'def', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, = r0
-            if not (v4 > 0): continue
-            v7 = (((((v4) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            for r1 in K0.get((v0, v3, v7), ()):
-                v8 = r1[1]
-                if (v0, v8, v5,) in K1: continue
-                if (v0, v8, v6,) in K1: continue
-                out((v0, v1, v2, v3, v7, v5, v6,))
-
-
-def vd960d586048974bbfa3f8b4f1a9aef05(D, out, _K):
-    K0 = _K[('index', 'vng_transfer', (0, 1, 2))]
-    K1 = _K[('projection', 'vng_seed', (0, 1, 2))]
-    K2 = _K[('projection', 'vng_merge', (0, 1, 2))]
-    K3 = _K[('full', 'vng_an_some_in')]
-    for _once in _ONE:
-        for r2 in D:
-            v0, v1, v2, = r2
-            for r1 in K0.get((v0, v1, v2), ()):
-                v3 = r1[3]
-                if (v0, v1, v3,) in K1: continue
-                if (v0, v1, v3,) in K2: continue
-                if (v0, v1, v3,) not in K3: continue
+        for r1 in D:
+            v0, v1, v2, = r1
+            if (v0, v1, v2,) in K0: continue
+            for r0 in K1.get((v0, v1, v2), ()):
+                v3 = r0[3]
+                if not (v3 != K2): continue
                 out((v0, v1, v3,))
 
 
-def vd977cc918161b8e6bec6b84aaa431ab7(D, out, _K):
-    K0 = _K[('symbol', 'cfg')]
-    K1 = _K[('index', '_dt_single', (0, 1, 2))]
-    K2 = _K[('projection', 'loop_block', (0, 1, 2))]
-    K3 = _K[('index', '_lp_parent', (0, 1))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, K0, v1), ()):
-                v3 = r1[3]
-                if (v0, v2, v3,) in K2: continue
-                for r2 in K3.get((v0, v2), ()):
-                    v4 = r2[2]
-                    out((v0, v3, v4,))
-
-
-def vd9ad13b682625b9ab52c445a2f1ce746(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', 'entry')]
-    K3 = _K[('projection', 'param', (0, 2))]
-    K4 = _K[('full', 'external_entry')]
-    K5 = _K[('symbol', 'UNDEF')]
+def vd94f2d1b234665ca3e86ca7ea713f26a(D, out, _K):
+    K0 = _K[('full', 'rpo')]
+    K1 = _K[('full', 'irreducible')]
+    K2 = _K[('projection', 'rpo_rev', (0, 1))]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K1: continue
-            if (v4, v5,) not in K2: continue
-            if (v4, v6) not in K3: continue
-            if (v4,) not in K4: continue
-            out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K5,))
+            v0, v1, _, = r0
+            if (v0,) in K1: continue
+            if (v0, v1) not in K2: continue
+            out((v0, v1,))
 
 
 def vd9d8333d8aca641d7a5595a73fb2e866(D, out, _K):
@@ -11248,29 +11408,6 @@ def vdaa52a932cb608ed1dee150a1a98e332(D, out, _K):
                 out((v0, v1, v3,))
 
 
-def vdaada6e211e40fa326aade54284e355f(D, out, _K):
-    K0 = _K[('full', 'instr')]
-    K1 = _K[('projection', '_dce_pure', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0 = r0[0]
-            v1 = r0[1]
-            if (v0, v1,) in K1: continue
-            out((v0, v1,))
-
-
-def vdb616d148d887b46479c09772aa0fa3f(D, out, _K):
-    K0 = _K[('full', '_pre_can_must_in')]
-    K1 = _K[('projection', '_pre_has_cmp', (0, 1))]
-    K2 = _K[('full', '_pre_cav_notall_in')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2,) in K1: continue
-            if (v0, v1, v2,) not in K2: continue
-            out((v0, v1, v2,))
-
-
 def vdbb58387fb18c9a067d8e0756ceff7b1(D, out, _K):
     K0 = _K[('symbol', 'eq')]
     K1 = _K[('symbol', 'f')]
@@ -11296,6 +11433,20 @@ def vdc0d218faadd2e64193fde05e880862a(D, out, _K):
         for r0 in K0:
             v0, v1, = r0
             out((v0, K1, K2, v1, 2,))
+
+
+def vdc1c0a503d0b831189cf5d4762c97534(D, out, _K):
+    K0 = _K[('full', 'def')]
+    K1 = _K[('full', '_live_guarded')]
+    K2 = _K[('index', 'instr', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1,) in K1: continue
+            for r1 in K2.get((v0, v1), ()):
+                v3 = r1[2]
+                v4 = r1[3]
+                out((v0, v3, v2, v4,))
 
 
 def vdc769267479b1c53b2810d7ea3100299(D, out, _K):
@@ -11399,33 +11550,10 @@ def vdd40d5a052632bfac3076d70b9da1da9(D, out, _K):
                     out((v0, v1, v5, v6, K5,))
 
 
-def vdd4d4482452b83ba250f59e076725e7b(D, out, _K):
-    K0 = _K[('symbol', 'of')]
-    K1 = _K[('symbol', 'o')]
-    K2 = _K[('symbol', 'f')]
-    K3 = _K[('symbol', 't')]
-    for _once in _ONE:
-        out((K0, K1, K2, K3,))
-
-
-def vdd61362c443156c6df28c6016ecbfdd1(D, out, _K):
-    K0 = _K[('projection', '_unsafe_block', (0, 1))]
-    K1 = _K[('projection', '_pair_decided', (0, 1, 2, 3, 4, 5))]
-    K2 = _K[('index', '_qend', (0, 1))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, = r0
-            if (v0, v3,) in K0: continue
-            if (v0, v3, v4, v5, v6, v2,) in K1: continue
-            for r1 in K2.get((v0, v3), ()):
-                v7 = r1[2]
-                out((v0, v1, v2, v3, v7, v5, v6,))
-
-
-def vddad1625e524cf3535638f5177e85cef(D, out, _K):
-    K0 = _K[('full', '_pre_kkills')]
+def vdd49c025dbeea3e2756cc60859f55b5a(D, out, _K):
+    K0 = _K[('full', '_pre_kantloc')]
     K1 = _K[('index', '_pre_key', (0, 2))]
-    K2 = _K[('projection', '_pre_rkills', (0, 1, 2))]
+    K2 = _K[('full', 'pre_antloc')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
@@ -11433,6 +11561,15 @@ def vddad1625e524cf3535638f5177e85cef(D, out, _K):
                 v3 = r1[1]
                 if (v0, v1, v3,) in K2: continue
                 out((v0, v2,))
+
+
+def vdd4d4482452b83ba250f59e076725e7b(D, out, _K):
+    K0 = _K[('symbol', 'of')]
+    K1 = _K[('symbol', 'o')]
+    K2 = _K[('symbol', 'f')]
+    K3 = _K[('symbol', 't')]
+    for _once in _ONE:
+        out((K0, K1, K2, K3,))
 
 
 def vddfa829f629425a48ebae13546bf7877(D, out, _K):
@@ -11463,6 +11600,37 @@ def vde83a3a062fed32aa04973acf0821bdb(D, out, _K):
         for r0 in K0:
             v0, v1, v2, v3, = r0
             out((v0, v1, v2, v3, v2, v3,))
+
+
+def vdeafd76d61a24e77f3aed6266367b6e5(D, out, _K):
+    K0 = _K[('full', '_cqe')]
+    K1 = _K[('full', '_cout')]
+    K2 = _K[('full', '_unsafe_block')]
+    K3 = _K[('full', '_edge_decided')]
+    K4 = _K[('full', '_cevents')]
+    K5 = _K[('projection', '_csplit', (0, 1, 2, 3))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
+            if (v0, v1, v4, v5, v8,) in K1: continue
+            if (v4, v5,) in K2: continue
+            if (v4, v5, v6, v7, v2, v3,) in K3: continue
+            if (v4, v5, v7,) in K4: continue
+            if (v4, v5, v6, v7,) in K5: continue
+            out((v0, v1, v2, v3, v4, v5, 0, v7, v8,))
+
+
+def vdecb5401157badba5757795df86e16d1(D, out, _K):
+    K0 = _K[('full', '_pre_uantloc')]
+    K1 = _K[('full', '_pre_ukills')]
+    K2 = _K[('full', '_pre_cav_some_in')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) not in K2: continue
+            out((v0, v1, v2,))
 
 
 def vdf22c04a5ae28e148a1fd2fc5d8dda18(D, out, _K):
@@ -11556,19 +11724,6 @@ def ve0547642323a1ecce465665bd49f9b6d(D, out, _K):
                     out((v2, K4, v3, v1, v3, v5,))
 
 
-def ve0551ca498b6ae66b5ae7039567fd39b(D, out, _K):
-    K0 = _K[('projection', '_pre_uantloc', (0, 1, 2))]
-    K1 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K2 = _K[('full', '_pre_cav_some_in')]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            if (v0, v1, v2,) not in K2: continue
-            out((v0, v1, v2,))
-
-
 def ve08653b3f44a0df5334b646879c08162(D, out, _K):
     K0 = _K[('full', 'rpo')]
     for _once in _ONE:
@@ -11588,26 +11743,6 @@ def ve0d4dc47412cbdee36e157bd18ac8ef5(D, out, _K):
                 if not (v4 < v2): continue
                 if not (v2 <= v5): continue
                 out((v0, v1, v2, v3, v4,))
-
-
-def ve0ed518052f491500095b5591cfc5112(D, out, _K):
-    K0 = _K[('symbol', '*')]
-    K1 = _K[('select', 'vf_load_root', (2,), ('*',))]
-    K2 = _K[('full', 'vf_load')]
-    K3 = _K[('index', 'vf_clobber', (0,))]
-    K4 = _K[('projection', '_pre_writes_root', (0, 1))]
-    K5 = _K[('index', 'vf_instr', (0, 1))]
-    for _once in _ONE:
-        for r2 in K1:
-            v0, v1, _, = r2
-            if (v0, v1,) not in K2: continue
-            for r1 in K3.get(v0, ()):
-                _, v2, = r1
-                if (v0, v2,) in K4: continue
-                for r3 in K5.get((v0, v2), ()):
-                    v3 = r3[2]
-                    v4 = r3[3]
-                    out((v0, v3, v1, v4,))
 
 
 def ve0f85ce6adb46ffb6534fb355a370d84(D, out, _K):
@@ -11644,35 +11779,6 @@ def ve1e85ac5089f19f81eff7dcbdd7f25a9(D, out, _K):
                     v8 = r1[4]
                     v9 = r1[5]
                     out((v0, v1, v4, v5, v8, v9,))
-
-
-def ve23686c520fcc04ed35ac51241c47131(D, out, _K):
-    K0 = _K[('full', '_cqe')]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('index', '_csplit', (0, 1, 2, 3))]
-    K4 = _K[('projection', '_cretcell', (0, 1, 2))]
-    K5 = _K[('symbol', 'UNDEF')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v4, v5,) in K1: continue
-            if (v4, v5, v6, v7, v2, v3,) in K2: continue
-            for r1 in K3.get((v4, v5, v6, v7), ()):
-                v9 = r1[5]
-                if (v9, v2, v3) not in K4: continue
-                out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K5,))
-
-
-def ve24b1f8071022b4b5842f9460ef722c9(D, out, _K):
-    K0 = _K[('full', 'instr')]
-    K1 = _K[('projection', 'pd_candidate', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0 = r0[0]
-            v1 = r0[1]
-            if (v0, v1,) in K1: continue
-            out((v0, v1,))
 
 
 def ve26591ffcc300c79d25e52d99dce5cac(D, out, _K):
@@ -11757,6 +11863,26 @@ def ve2a03887594bc84f055ef86dbab93ae8(D, out, _K):
                     out((v0, v3, v5, v1, v2, v4,))
 
 
+def ve2bd2dd059c9d1694517f1eb00594502(D, out, _K):
+    K0 = _K[('full', 'correlation_window')]
+    K1 = _K[('index', 'rpo', (0,))]
+    K2 = _K[('full', '_cguarded')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, = r0
+            x3_3g = []
+            for _once in _ONE:
+                for x5_4w in K1.get(v0, ()):
+                    _, v2, v3, = x5_4w
+                    x3_3g.append(v3)
+            if not x3_3g: continue
+            v2 = max(x3_3g)
+            v3 = v2
+            if not (v1 >= v3): continue
+            if (v0,) in K2: continue
+            out((v0,))
+
+
 def ve2eaf71c60715456baf4f0492d958e88(D, out, _K):
     K0 = _K[('full', '_pd_local_end')]
     K1 = _K[('index', '_pd_local_first_read', (0, 1, 2))]
@@ -11785,14 +11911,48 @@ def ve32690622a8e1b9f75152cfd9c7cfd1d(D, out, _K):
                     out((v0, v1, v5, v4,))
 
 
-def ve32728d5e62d8986df23a367c311812c(D, out, _K):
-    K0 = _K[('full', '_pd_read_in')]
-    K1 = _K[('projection', '_pd_has_kill', (0, 1, 2))]
+def ve37fe3a3fd86296899a8b2ce55fa6a75(D, out, _K):
+    K0 = _K[('full', 'retreating')]
+    K1 = _K[('full', '_lp_walked')]
+    K2 = _K[('symbol', 'cfg')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, _, = r0
-            if (v0, v3, v2,) in K1: continue
-            out((v0, v3, v2, v1,))
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, K2, v2, v1,))
+
+
+def ve39043f6c47c44c5b8442435601aef5d(D, out, _K):
+    K0 = _K[('full', 'vf_load')]
+    K1 = _K[('index', 'vf_load_root', (0, 1))]
+    K2 = _K[('index', 'vf_store_root', (0, 2))]
+    K3 = _K[('full', '_pre_disjoint')]
+    K4 = _K[('index', 'vf_instr', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, = r0
+            for r2 in K1.get((v0, v1), ()):
+                v2 = r2[2]
+                for r1 in K2.get((v0, v2), ()):
+                    v3 = r1[1]
+                    if (v0, v3, v1, v2,) in K3: continue
+                    for r3 in K4.get((v0, v3), ()):
+                        v4 = r3[2]
+                        v5 = r3[3]
+                        out((v0, v4, v1, v5,))
+
+
+def ve3b28019c9ab3afd5e7f50782a93bc07(D, out, _K):
+    K0 = _K[('full', 'vng_seed')]
+    K1 = _K[('full', '_vng_av_notall_in')]
+    K2 = _K[('full', 'vng_av_some_in')]
+    K3 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) not in K2: continue
+            out((v0, v1, v2, K3,))
 
 
 def ve3c7441b37fb7cb5651a071e449dafa5(D, out, _K):
@@ -11820,26 +11980,26 @@ def ve40a3460c8e3a785896c36e597886a3f(D, out, _K):
                 out((v0, v3, v2,))
 
 
-def ve430565f01498c8c86ac5085960e6ea7(D, out, _K):
-    K0 = _K[('index', '_dt_next', (0, 1, 2, 4))]
-    K1 = _K[('projection', '_dt_has_next', (0, 1, 2, 3, 4))]
-    for _once in _ONE:
-        for r0 in D:
-            if r0[2] != 1: continue
-            v0, v1, _, v2, v3, v4, v5, _, _, = r0
-            if r0[7] != r0[5]: continue
-            for r1 in K0.get((v0, v1, v2, v3), ()):
-                v6 = r1[5]
-                if (v0, v1, v2, v3, v6,) in K1: continue
-                out((v0, v1, 1, v4, v5, v2,))
-
-
 def ve435cc3dd37b998edecbb09a7f44ed71(D, out, _K):
     K0 = _K[('full', '_ppg_core')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, v3, v4, v5, = r0
             out((v0, v1, v2, v3, v4, v5,))
+
+
+def ve43cbc2ccc6e478e197defa09fc975ae(D, out, _K):
+    K0 = _K[('full', '_pg_reached')]
+    K1 = _K[('index', 'ppg_cdg', (0, 1, 2))]
+    K2 = _K[('full', '_pg_visited')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, = r0
+            for r1 in K1.get((v0, v2, v3), ()):
+                v4 = r1[5]
+                v5 = r1[6]
+                if (v0, v1, v4, v5,) in K2: continue
+                out((v0, v1, v4, v5,))
 
 
 def ve4d1a36df33e090febfb67869df7d30f(D, out, _K):
@@ -11853,6 +12013,22 @@ def ve4d1a36df33e090febfb67869df7d30f(D, out, _K):
                 v7 = r0[4]
                 v8 = r0[5]
                 out((v0, v1, v2, v3, v7, v8, v6,))
+
+
+def ve566319a138de04bdf5ac3fac4fce847(D, out, _K):
+    K0 = _K[('full', '_pdef')]
+    K1 = _K[('index', 'copy', (0, 1, 2))]
+    K2 = _K[('full', '_has_key')]
+    K3 = _K[('symbol', 'UNDEF')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, v6, v7, _, = r0
+            if r0[8] != r0[6]: continue
+            for r1 in K1.get((v0, v7, v6), ()):
+                v8 = r1[3]
+                if not (v8 != v5): continue
+                if (v0, v5, v8,) in K2: continue
+                out((v0, v1, v2, v3, v4, v5, v6, K3,))
 
 
 def ve57423deae398323389dedef183f6a48(D, out, _K):
@@ -11877,47 +12053,12 @@ def ve5a819eba7dc1904c0c9435e1992ce53(D, out, _K):
                 out((v0, v1, v2, v3, v4,))
 
 
-def ve5be3417887d17fa833084d9046e7541(D, out, _K):
-    K0 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K1 = _K[('index', 'edge', (0, 1))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                out((v0, v3, v2,))
-
-
 def ve5c749cd54eb90b13113f996e5315715(D, out, _K):
     K0 = _K[('full', '_pv_prevdef')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, _, = r0
             out((v0, v1, v2,))
-
-
-def ve69807acc4ab4a817de21cc67bebe5df(D, out, _K):
-    K0 = _K[('index', '_dt_many', (0, 1))]
-    K1 = _K[('index', '_dt_pred', (0, 1, 2))]
-    K2 = _K[('projection', '_dt_has_prev', (0, 1, 2, 3))]
-    K3 = _K[('index', '_dt_loc', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            if r0[2] != 1: continue
-            v0, v1, _, = r0
-            for r1 in K0.get((v0, v1), ()):
-                v2 = r1[2]
-                for r2 in K1.get((v0, v1, v2), ()):
-                    v3 = r2[3]
-                    v4 = r2[4]
-                    if (v0, v1, v2, v4,) in K2: continue
-                    for r3 in K1.get((v0, v1, v2), ()):
-                        v5 = r3[4]
-                        if not (v5 > v4): continue
-                        for r4 in K3.get((v0, v1, v3), ()):
-                            v6 = r4[3]
-                            out((v0, v1, 1, v2, v4, v3, v6,))
 
 
 def ve6a21f4508271ee194d301d7b05b9b3c(D, out, _K):
@@ -11949,27 +12090,40 @@ def ve6df10ca70f228774296f256fae0416d(D, out, _K):
             out((v0, v1, v2,))
 
 
-def ve7214d3a38ada62340ba595de9a6bb30(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('index', '_cq', (0, 1, 6, 8))]
-    K2 = _K[('full', 'entry')]
-    K3 = _K[('full', 'memory_cell')]
-    K4 = _K[('index', 'call_target', (2,))]
-    K5 = _K[('index', 'instr', (0, 1))]
+def ve72e86decbd230b05eb1da857869a503(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', '_has_init')]
+    K3 = _K[('full', 'entry')]
+    K4 = _K[('full', 'memory_cell')]
+    K5 = _K[('full', 'external_entry')]
+    K6 = _K[('symbol', 'UNDEF')]
     for _once in _ONE:
-        for r3 in D:
-            v0, v1, v2, v3, = r3
-            if v1 in K0: continue
-            for r0 in K1.get((v0, v1, 0, v2), ()):
-                _, _, v4, v5, v6, v7, _, v8, _, = r0
-                if (v6, v7,) not in K2: continue
-                if (v6, v8,) not in K3: continue
-                for r4 in K4.get(v6, ()):
-                    v9, v10, _, = r4
-                    for r5 in K5.get((v9, v10), ()):
-                        v11 = r5[2]
-                        v12 = r5[3]
-                        out((v0, v1, v4, v5, v6, v7, v8, v2, v9, v11, v12, v3,))
+        for r0 in K0:
+            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
+            if (v1,) in K1: continue
+            if (v4, v6,) in K2: continue
+            if (v4, v5,) not in K3: continue
+            if (v4, v6,) not in K4: continue
+            if (v4,) not in K5: continue
+            out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K6,))
+
+
+def ve739e575d06c9fcb3e2b8c2b96fb1c3a(D, out, _K):
+    K0 = _K[('full', 'branch_compare')]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('projection', 'instr', (0, 1))]
+    K3 = _K[('index', 'correlation_budget', (0,))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0 = r0[0]
+            v1 = r0[1]
+            if (v1,) in K1: continue
+            if (v0, v1) not in K2: continue
+            for r2 in K3.get(v0, ()):
+                _, v2, = r2
+                if not (0 < v2): continue
+                out((v0, v1, 0, 1,))
 
 
 def ve742563a5d7fed0e277063444b7e88e7(D, out, _K):
@@ -11982,34 +12136,6 @@ def ve742563a5d7fed0e277063444b7e88e7(D, out, _K):
             out((v0, K1, K2, 0,))
 
 
-def ve762c58903fa64add88d3fea463b07be(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('full', 'entry')]
-    K2 = _K[('index', '_cgo', (0, 1, 2))]
-    K3 = _K[('index', 'param', (0, 2))]
-    K4 = _K[('symbol', 'reg')]
-    K5 = _K[('index', 'call_arg', (2, 3))]
-    K6 = _K[('full', 'call_target')]
-    K7 = _K[('index', 'instr', (0, 1))]
-    for _once in _ONE:
-        for r0 in D:
-            if r0[6] != 0: continue
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K0: continue
-            if (v4, v5,) not in K1: continue
-            for r3 in K2.get((v0, v1, v7), ()):
-                v8 = r3[3]
-                for r2 in K3.get((v4, v6), ()):
-                    v9 = r2[1]
-                    for r5 in K5.get((v9, K4), ()):
-                        v10, v11, _, _, v12, = r5
-                        if (v10, v11, v4,) not in K6: continue
-                        for r6 in K7.get((v10, v11), ()):
-                            v13 = r6[2]
-                            v14 = r6[3]
-                            out((v0, v1, v2, v3, v10, v13, v14, v12, v8,))
-
-
 def ve79ba46dc7f469ea0fc75c2aa833ead5(D, out, _K):
     K0 = _K[('full', 'instr')]
     K1 = _K[('full', 'reachable')]
@@ -12020,14 +12146,31 @@ def ve79ba46dc7f469ea0fc75c2aa833ead5(D, out, _K):
             out((v0, v1,))
 
 
-def ve7c04e8885da7e17b0f3ca32a472cd6a(D, out, _K):
-    K0 = _K[('select', 'rpo', (2,), (0,))]
-    K1 = _K[('projection', 'loop_block', (0, 1, 2))]
+def ve7a4b891cfb6f6f1e98de3566112a9dd(D, out, _K):
+    K0 = _K[('full', '_pre_cav_some_out')]
+    K1 = _K[('full', '_pre_cav_notall_out')]
+    K2 = _K[('index', '_pre_unit', (0, 2))]
+    K3 = _K[('symbol', 'must')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, _, = r0
-            if (v0, v1, v1,) in K1: continue
-            out((v0, v1, 0,))
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            for r1 in K2.get((v0, v2), ()):
+                v3 = r1[1]
+                out((v0, v1, v3, K3,))
+
+
+def ve8374ab391ab81027b05f1e332570583(D, out, _K):
+    K0 = _K[('full', '_pd_has_read')]
+    K1 = _K[('index', '_pd_free_open_exit', (0, 1, 2))]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, = r0
+            if (v0, v3, v2,) in K0: continue
+            for r1 in K1.get((v0, v3, v2), ()):
+                v4 = r1[3]
+                v5 = r1[4]
+                out((v0, v1, v2, v4,))
 
 
 def ve847f54a37f4b5d5b2aef4c7b774bd91(D, out, _K):
@@ -12054,20 +12197,6 @@ def ve856ff966c0419f037975c070b959fd1(D, out, _K):
             out((v0, v1, v4, v5, v2, v3, v6, v7,))
 
 
-def ve861248cd7d21f2bac85b3c53940840d(D, out, _K):
-    K0 = _K[('full', '_pg_samepar')]
-    K1 = _K[('index', '_pg_cmem', (0, 1, 2, 3))]
-    K2 = _K[('projection', '_pg_cmem', (0, 1, 2, 3, 4, 5))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, = r0
-            for r1 in K1.get((v0, v1, v4, v5), ()):
-                v6 = r1[4]
-                v7 = r1[5]
-                if (v0, v1, v2, v3, v6, v7,) in K2: continue
-                out((v0, v1, v2, v3, v4, v5,))
-
-
 def ve86ecf367dc1ad7b399c8ae6ab90e728(D, out, _K):
     K0 = _K[('full', 'branch_compare')]
     K1 = _K[('index', '_cown', (0, 1, 4))]
@@ -12081,6 +12210,17 @@ def ve86ecf367dc1ad7b399c8ae6ab90e728(D, out, _K):
                 for r1 in K2.get((v0, v1, v4, v5, v6, v2, v3), ()):
                     v8 = r1[5]
                     out((v0, v1, v4, v8, v2, v3, v7,))
+
+
+def ve8a6f7bc9496ca361d5d4f99c4f2eb5d(D, out, _K):
+    K0 = _K[('full', 'pre_an_some_in')]
+    K1 = _K[('full', '_pre_an_notall_in')]
+    K2 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
 
 
 def ve91bdeb62424d5b9443a91bc3c4ea008(D, out, _K):
@@ -12116,54 +12256,29 @@ def ve93f2c0874d10a8166ef2ade5fb5ac08(D, out, _K):
             out((v0, v1, v2, v3,))
 
 
-def vea12197a295094aba6bf95de2b76cc7a(D, out, _K):
-    K0 = _K[('index', '_pd_exit_at', (0, 2))]
-    K1 = _K[('projection', '_pd_has_kill', (0, 1, 2))]
-    for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, = r1
-            for r0 in K0.get((v0, v1), ()):
-                v3 = r0[1]
-                if (v0, v3, v2,) in K1: continue
-                out((v0, v3, v2,))
-
-
-def vea4314960e698c2a792806b46c1d1a74(D, out, _K):
-    K0 = _K[('full', 'rpo')]
-    K1 = _K[('projection', 'irreducible', (0,))]
-    K2 = _K[('projection', 'rpo_rev', (0, 1))]
+def ve9e39a42e98c5b812509398573b01723(D, out, _K):
+    K0 = _K[('full', '_cdef')]
+    K1 = _K[('full', '_transparent')]
+    K2 = _K[('full', '_cdef_decided')]
+    K3 = _K[('full', '_rewrites')]
+    K4 = _K[('symbol', 'UNDEF')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, _, = r0
-            if v0 in K1: continue
-            if (v0, v1) not in K2: continue
-            out((v0, v1,))
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
+            if (v4, v9, v7,) in K1: continue
+            if (v4, v9, v7, v2, v3,) in K2: continue
+            if (v4, v9, v7, v2, v3,) in K3: continue
+            out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K4,))
 
 
-def vea7bf17790334201e555417524ddebf1(D, out, _K):
-    K0 = _K[('index', 'vng_transfer', (0, 1, 3))]
-    K1 = _K[('projection', 'vng_kill', (0, 1, 2))]
+def vea29cf0d32a473b0996254b480138c82(D, out, _K):
+    K0 = _K[('full', '_pd_local_free_exit')]
+    K1 = _K[('full', '_pd_free_live_in')]
     for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, = r1
-            for r0 in K0.get((v0, v1, v2), ()):
-                v3 = r0[2]
-                if (v0, v1, v3,) in K1: continue
-                out((v0, v1, v3,))
-
-
-def veb780defb1b772e6b70b3e6dec776cf8(D, out, _K):
-    K0 = _K[('symbol', 'cfg')]
-    K1 = _K[('projection', '_dt_merge', (0, 1, 2))]
-    K2 = _K[('index', 'idom', (0, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if not (v2 != v1): continue
-            if (v0, K0, v2,) in K1: continue
-            for r1 in K2.get((v0, v2), ()):
-                v3 = r1[1]
-                out((v0, v1, v3,))
+        for r0 in K0:
+            v0, v1, v2, v3, = r0
+            if (v0, v3, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def veba794b232609451f007e3857ce1c9f8(D, out, _K):
@@ -12193,6 +12308,22 @@ def vebc256c553d5aa5896451b60ef53c76c(D, out, _K):
         out((K0, K1,))
 
 
+def vec1548c5fb23b1f5dde4b03a691ee50e(D, out, _K):
+    K0 = _K[('select', '_cq', (6,), (0,))]
+    K1 = _K[('full', '_sumctx')]
+    K2 = _K[('full', 'entry')]
+    K3 = _K[('index', 'correlation_budget', (0,))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, _, _, v2, v3, _, _, v4, = r0
+            if (v1,) in K1: continue
+            if (v2, v3,) not in K2: continue
+            for r2 in K3.get(v0, ()):
+                _, v5, = r2
+                if not (v4 >= v5): continue
+                out((v0, v1, v4,))
+
+
 def vec2a976c64462c79c617dc0e4cf974a9(D, out, _K):
     K0 = _K[('full', '_cq')]
     for _once in _ONE:
@@ -12216,25 +12347,21 @@ def vecb9d30d3221afca3ebd713313713d30(D, out, _K):
             out((v0, v2, v1, v3,))
 
 
+def vece0a46122fc1ac2805f0ccf1b255d1c(D, out, _K):
+    K0 = _K[('full', 'def')]
+    K1 = _K[('full', '_pd_guarded')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1,) in K1: continue
+            out((v0, v1, v2,))
+
+
 def vece96e37023d991e5e18a16dac35a883(D, out, _K):
     K0 = _K[('symbol', 'ge')]
     K1 = _K[('symbol', 'f')]
     for _once in _ONE:
         out((K0, K1,))
-
-
-def vecf9d4bbc1ec71528e124ce1f2471782(D, out, _K):
-    K0 = _K[('full', '_pv_reg')]
-    K1 = _K[('index', 'idom', (0, 1))]
-    K2 = _K[('projection', '_pv_phi', (0, 1, 2))]
-    for _once in _ONE:
-        for r2 in D:
-            v0, v1, v2, v3, v4, = r2
-            if (v0, v2,) not in K0: continue
-            for r0 in K1.get((v0, v1), ()):
-                v5 = r0[2]
-                if (v0, v2, v5,) in K2: continue
-                out((v0, v5, v2, v3, v4,))
 
 
 def ved99fe36d2b6c270dadb351ed52f1532(D, out, _K):
@@ -12253,24 +12380,6 @@ def ved99fe36d2b6c270dadb351ed52f1532(D, out, _K):
                 out((v5, v6, v1, v2, v7, v8, v9, v3, v10, v11, v4,))
 
 
-def vedc919c92c2efd4b6322317203f73ae5(D, out, _K):
-    K0 = _K[('symbol', 'ret')]
-    K1 = _K[('select', 'instr', (4,), ('ret',))]
-    K2 = _K[('index', '_pd_free_in', (0, 3))]
-    K3 = _K[('projection', '_pd_has_kill', (0, 1, 2))]
-    K4 = _K[('index', '_pd_first_read', (0, 1, 2))]
-    for _once in _ONE:
-        for r1 in K1:
-            v0, v1, v2, v3, _, = r1
-            for r0 in K2.get((v0, v2), ()):
-                _, v4, v5, _, = r0
-                if (v0, v2, v5,) in K3: continue
-                for r2 in K4.get((v0, v2, v5), ()):
-                    v6 = r2[3]
-                    if not (v3 < v6): continue
-                    out((v0, v4, v5,))
-
-
 def vedcc76f9c682f3845fa7e56d303dbe4e(D, out, _K):
     K0 = _K[('full', 'assert_pair')]
     K1 = _K[('index', 'pair_decides', (0, 1))]
@@ -12280,6 +12389,20 @@ def vedcc76f9c682f3845fa7e56d303dbe4e(D, out, _K):
             for r1 in K1.get((v0, v5), ()):
                 v6 = r1[2]
                 out((v0, v1, v2, v3, v4, v6,))
+
+
+def vedec1ea83c1cb6154f81e3c06792d5d7(D, out, _K):
+    K0 = _K[('full', 'edge')]
+    K1 = _K[('full', 'back_edge')]
+    K2 = _K[('full', '_pg_real')]
+    K3 = _K[('symbol', '-')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1,) not in K2: continue
+            if (v0, v2,) not in K2: continue
+            out((v0, v1, K3, v2, K3,))
 
 
 def vee086fb8b58be389d711a8c8ca8ee163(D, out, _K):
@@ -12324,6 +12447,18 @@ def vef0b7e245acc2b417fdad862a45ff8bf(D, out, _K):
                         out((v0, v3, v4, v6,))
 
 
+def vef10814fa5a2409fcbec6b00227457d0(D, out, _K):
+    K0 = _K[('full', '_lp_up')]
+    K1 = _K[('full', 'loop_block')]
+    K2 = _K[('projection', '_lp_parent', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v2, v1,) in K1: continue
+            if (v0, v2,) in K2: continue
+            out((v0, v1, 0,))
+
+
 def vef448da9598fdeb13a7a399e6a852b5b(D, out, _K):
     K0 = _K[('full', 'branch_compare')]
     K1 = _K[('index', 'instr', (0, 1))]
@@ -12358,16 +12493,6 @@ def vef74f7e6047db83155bbade679f581fe(D, out, _K):
                 out((v0, v1, v3, (((((v4) + (1)) + 2147483648) & 4294967295) - 2147483648),))
 
 
-def vef8a232af4eee77f92d321b90747d44c(D, out, _K):
-    K0 = _K[('full', '_pre_cav_some_in')]
-    K1 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
-
-
 def vef94f3ed25d5911143668680e46a4fc4(D, out, _K):
     K0 = _K[('full', '_ac_run')]
     for _once in _ONE:
@@ -12384,6 +12509,23 @@ def vef96af9386e7c3573a0f8942345ada38(D, out, _K):
             v0 = r0[0]
             v1 = r0[1]
             out((v0, v1,))
+
+
+def vefa96301c186fe12c038bbb97e11a2ec(D, out, _K):
+    K0 = _K[('full', '_cq')]
+    K1 = _K[('index', '_cderef', (0, 1, 2, 3))]
+    K2 = _K[('full', '_qdef')]
+    K3 = _K[('full', '_deref_decides')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, = r0
+            v10 = (((((v6) + (1)) + 2147483648) & 4294967295) - 2147483648)
+            if (v0, v1, v2, v3, v4, v5, v10, v7, v8,) not in K0: continue
+            for r2 in K1.get((v4, v5, v6, v7), ()):
+                v11 = r2[4]
+                if (v4, v5, v6, v7, v11,) in K2: continue
+                if (v4, v11, v7, v2, v3,) in K3: continue
+                out((v0, v1, v2, v3, v4, v5, v10, v7, v8, v9,))
 
 
 def vefc39c784a8169267cad491fde18e66a(D, out, _K):
@@ -12468,6 +12610,21 @@ def vf0ce93be9c9ca1df2a47484163b41360(D, out, _K):
                 out((v0, K4, K5, v3, v4, v5,))
 
 
+def vf0d6672d8e80f60fbf54dfbbd207e3ac(D, out, _K):
+    K0 = _K[('full', '_pre_cm_some_in')]
+    K1 = _K[('index', 'edge', (0, 2))]
+    K2 = _K[('full', '_pre_cm_some_out')]
+    K3 = _K[('projection', 'rpo', (0, 1))]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[1]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3) not in K3: continue
+                out((v0, v1, v2,))
+
+
 def vf0ef1081073a8750a48733b8827d9541(D, out, _K):
     K0 = _K[('full', '_pre_stat_at')]
     K1 = _K[('index', '_pre_stat_at', (0, 2, 3))]
@@ -12496,17 +12653,6 @@ def vf13681f47fe9e1bb4b42a89dd430dc67(D, out, _K):
         out((K0, K1, K2, K3,))
 
 
-def vf173379c97291f52f743e14ab0ff2ec6(D, out, _K):
-    K0 = _K[('full', '_pre_cm_some_in')]
-    K1 = _K[('projection', '_pre_cm_notall_in', (0, 1, 2))]
-    K2 = _K[('symbol', 'must')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
-
-
 def vf1c9b8d5c3fdb42c72e26da016fe00eb(D, out, _K):
     K0 = _K[('index', '_ppg_discand', (0, 1, 2, 3))]
     K1 = _K[('full', '_ppg_dcore')]
@@ -12527,6 +12673,17 @@ def vf1ea71ddcd84e2618049665e8388fd98(D, out, _K):
             v0, v1, v2, v3, v4, v5, = r1
             if (v0, v1, v2, v4, 0) not in K0: continue
             out((v0, v1, v2, v5, 1, v3, v4, v3, 0,))
+
+
+def vf205f202967fd9edb8cafe94214ef3aa(D, out, _K):
+    K0 = _K[('full', 'pre_av_some_in')]
+    K1 = _K[('full', '_pre_av_notall_in')]
+    K2 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
 
 
 def vf226db70690f0377891a6baf9dad20b6(D, out, _K):
@@ -12587,18 +12744,6 @@ def vf3da18cacac71fc9202a597cc0d23065(D, out, _K):
                     out((v0, v1, v8, v5, (((((v6) + (1)) + 2147483648) & 4294967295) - 2147483648), v4, v4, v6,))
 
 
-def vf40fe714e47074d411d404aae2d2247c(D, out, _K):
-    K0 = _K[('full', '_pv_defi')]
-    K1 = _K[('projection', '_pv_guarded', (0, 1))]
-    K2 = _K[('symbol', 'true')]
-    K3 = _K[('symbol', 'const')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, = r0
-            if (v0, v1,) in K1: continue
-            out((v0, v1, K2, K3,))
-
-
 def vf4565d683322d7d195271ba79a37be43(D, out, _K):
     K0 = _K[('index', '_dt_walk', (0, 1, 2, 6))]
     K1 = _K[('index', '_dt_skel', (0, 1, 2, 3))]
@@ -12637,28 +12782,6 @@ def vf45f4b7ed3c2952e6a012ab224c16572(D, out, _K):
                 out((v0, v1, v2,))
 
 
-def vf4675a80e02ffcfa5c1dd65637d3eed3(D, out, _K):
-    K0 = _K[('full', '_cea')]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, _, v4, v5, v6, _, v7, = r0
-            if r0[4] != r0[0]: continue
-            if v1 in K1: continue
-            out((v0, v1, v4, v5, v6, v2, v3, v7,))
-
-
-def vf4caa19b5037144fe6e8b0ca8f108fe7(D, out, _K):
-    K0 = _K[('projection', 'pre_kills', (0, 1, 2))]
-    K1 = _K[('projection', 'pre_comp', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
-
-
 def vf50f085654521f23561fb687db4e045b(D, out, _K):
     K0 = _K[('index', '_pdef', (0, 1, 2, 3, 4, 5))]
     K1 = _K[('full', 'copy')]
@@ -12672,6 +12795,24 @@ def vf50f085654521f23561fb687db4e045b(D, out, _K):
                 if r1[8] != r1[6]: continue
                 if (v0, v10, v9, v6,) not in K1: continue
                 out((v0, v1, v2, v3, v8, v5, v9, v7,))
+
+
+def vf52cd2fc472acf13d91e930279623f68(D, out, _K):
+    K0 = _K[('full', '_pre_into_cmp')]
+    K1 = _K[('full', '_pre_ucomp')]
+    K2 = _K[('full', '_pre_ukills')]
+    K3 = _K[('full', '_pre_cav_notall_in')]
+    K4 = _K[('index', '_pre_unit', (0, 2))]
+    K5 = _K[('symbol', 'may')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) in K2: continue
+            if (v0, v1, v2,) not in K3: continue
+            for r2 in K4.get((v0, v2), ()):
+                v3 = r2[1]
+                out((v0, v1, v3, K5,))
 
 
 def vf5501203e6712b0a3a834a8a7730e6a0(D, out, _K):
@@ -12713,17 +12854,6 @@ def vf5a4bca1e671f4e2d467575dde8f2c47(D, out, _K):
             out((v0, v1, v2, v3, v4, v5, v6, v7, v8, K2,))
 
 
-def vf5dd5bce47674334698f93f3e54c9501(D, out, _K):
-    K0 = _K[('projection', '_pre_ukills', (0, 1, 2))]
-    K1 = _K[('projection', '_pre_can_notall_in', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2,))
-
-
 def vf5ecc3e5f6d75101dece9ef8cdeae9a5(D, out, _K):
     K0 = _K[('index', 'vng_an_some_out', (0, 2))]
     K1 = _K[('full', '_vng_next')]
@@ -12736,12 +12866,36 @@ def vf5ecc3e5f6d75101dece9ef8cdeae9a5(D, out, _K):
                 out((v0, v3, v2,))
 
 
+def vf5f0acf3ee62acdbda571a185ce5cf89(D, out, _K):
+    K0 = _K[('full', 'pre_antloc')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            out((v0, v1, v2,))
+
+
 def vf6071029b9c5394b180f524b79a44ee9(D, out, _K):
     K0 = _K[('full', 'pre_prevented')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, v2, = r0
             out((v0, v1, v2,))
+
+
+def vf63cb8f3b3c6eb42f97eae64938be955(D, out, _K):
+    K0 = _K[('full', 'pre_an_some_out')]
+    K1 = _K[('index', 'edge', (0, 1))]
+    K2 = _K[('full', 'pre_an_some_in')]
+    K3 = _K[('full', '_pre_reaches_kill_only')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            for r1 in K1.get((v0, v1), ()):
+                v3 = r1[2]
+                if (v0, v3, v2,) in K2: continue
+                if (v0, v3, v2,) not in K3: continue
+                out((v0, v1, v2,))
 
 
 def vf64986e45df41d7b04b4ce18fa17fda2(D, out, _K):
@@ -12761,57 +12915,6 @@ def vf64986e45df41d7b04b4ce18fa17fda2(D, out, _K):
             out((v0, v1, v2, v4,))
 
 
-def vf652ec415457ffafc659ea36448686cd(D, out, _K):
-    K0 = _K[('full', 'retreating')]
-    K1 = _K[('symbol', 'cfg')]
-    K2 = _K[('projection', '_dt_escape', (0, 1))]
-    K3 = _K[('full', 'edge')]
-    K4 = _K[('index', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, K1,) in K2: continue
-            if (v0, v1, v2,) not in K3: continue
-            for r2 in K4.get((v0, v1), ()):
-                v3 = r2[2]
-                for r3 in K4.get((v0, v2), ()):
-                    v4 = r3[2]
-                    if not (v4 <= v3): continue
-                    out((v0, v1, v2,))
-
-
-def vf666272e56314efe1e946720553e4e85(D, out, _K):
-    K0 = _K[('projection', '_cevents', (0, 1, 2))]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('index', '_cqe', (0, 1, 2, 3, 4, 5, 7, 8))]
-    K3 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r0 in D:
-            if r0[6] != 0: continue
-            v0, v1, v2, v3, v4, v5, _, v6, v7, v8, = r0
-            if (v4, v5, v6,) in K0: continue
-            if (v4, v5,) in K1: continue
-            for r1 in K2.get((v0, v1, v2, v3, v4, v5, v6, v7), ()):
-                v9 = r1[6]
-                if (v4, v5, v9, v6, v2, v3,) in K3: continue
-                if (v4, v5, v9, v6,) in K4: continue
-                out((v0, v1, v2, v3, v4, v5, v9, v6, v7, v8,))
-
-
-def vf66e01e6e193e4513fbbd04c4c72edee(D, out, _K):
-    K0 = _K[('projection', '_ppg_hub', (0, 1))]
-    K1 = _K[('index', '_ppg_mem', (0, 1, 6, 7))]
-    for _once in _ONE:
-        for r1 in D:
-            v0, v1, v2, v3, v4, v5, = r1
-            if (v2, v3,) in K0: continue
-            for r0 in K1.get((v0, v1, v2, v3), ()):
-                v6 = r0[2]
-                v7 = r0[3]
-                out((v0, v1, v6, v7, v4, v5,))
-
-
 def vf6d3f0068587c8770f405a50120e4344(D, out, _K):
     K0 = _K[('index', '_ppg_subcov', (0, 1, 2, 3, 4, 5))]
     for _once in _ONE:
@@ -12821,30 +12924,6 @@ def vf6d3f0068587c8770f405a50120e4344(D, out, _K):
                 v7 = r0[6]
                 if not (v6 == (((((v7) + (1)) + 2147483648) & 4294967295) - 2147483648)): continue
                 out((v0, v1, v2, v3, v4, v5, v6,))
-
-
-def vf73cd2990b7c94f4a7b116ec0fccd748(D, out, _K):
-    K0 = _K[('full', '_pre_can_some_out')]
-    K1 = _K[('index', 'edge', (0, 1))]
-    K2 = _K[('projection', '_pre_can_some_in', (0, 1, 2))]
-    K3 = _K[('full', '_pre_reaches_exit')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3,) not in K3: continue
-                out((v0, v1, v2,))
-
-
-def vf747170251818b6ff66f3fdb2f50a3fb(D, out, _K):
-    K0 = _K[('projection', 'pre_kills', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            out((v0, v1, v2,))
 
 
 def vf76989db76a69e808fda6b52ec495e4f(D, out, _K):
@@ -12867,36 +12946,6 @@ def vf76989db76a69e808fda6b52ec495e4f(D, out, _K):
             v4 = K2((K3, K4((v3, )), ))
             if (v0,) not in K5: continue
             out((v0, v1, v4,))
-
-
-def vf77518144f4730b21e1f456a253c2462(D, out, _K):
-    K0 = _K[('projection', '_sumctx', (0,))]
-    K1 = _K[('projection', 'branch_compare', (0, 1, 3, 4))]
-    K2 = _K[('full', '_clocal')]
-    for _once in _ONE:
-        for r0 in D:
-            if r0[6] != 0: continue
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K0: continue
-            if (v0, v1, v2, v3,) in K1: continue
-            if (v4, v5, v6,) not in K2: continue
-            out((v0, v1, v2, v3, v4, v5, v6, v7,))
-
-
-def vf775b2a623ed13e90932ca0523a6b8d6(D, out, _K):
-    K0 = _K[('index', '_cderef', (0, 1, 2, 3))]
-    K1 = _K[('projection', '_qdef', (0, 1, 2, 3, 4))]
-    K2 = _K[('projection', '_deref_decides', (0, 1, 2, 3, 4))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if not (v6 > 0): continue
-            v9 = (((((v6) - (1)) + 2147483648) & 4294967295) - 2147483648)
-            for r1 in K0.get((v4, v5, v9, v7), ()):
-                v10 = r1[4]
-                if (v4, v5, v9, v7, v10,) in K1: continue
-                if (v4, v10, v7, v2, v3,) in K2: continue
-                out((v0, v1, v2, v3, v4, v5, v9, v7, v8,))
 
 
 def vf784e99d1763607175dceb7d327d7c1e(D, out, _K):
@@ -12990,6 +13039,30 @@ def vf7cf9a88cb8a850e523ea998b7ba238c(D, out, _K):
                         out((v0, v1, v2, v5, v6, v7, v3, v10, v12,))
 
 
+def vf7e6da55dc9036a7ea6e2598a73c5e14(D, out, _K):
+    K0 = _K[('full', '_ppg_hub')]
+    K1 = _K[('index', '_ppg_dcore', (0, 1, 2, 3))]
+    for _once in _ONE:
+        for r1 in D:
+            v0, v1, v2, v3, v4, v5, = r1
+            if (v4, v5,) in K0: continue
+            for r0 in K1.get((v0, v1, v4, v5), ()):
+                v6 = r0[4]
+                v7 = r0[5]
+                out((v0, v1, v2, v3, v6, v7,))
+
+
+def vf83b5a7d4170a497fc4b497c0855bc57(D, out, _K):
+    K0 = _K[('full', '_pre_cm_some_in')]
+    K1 = _K[('full', '_pre_cm_notall_in')]
+    K2 = _K[('symbol', 'must')]
+    for _once in _ONE:
+        for r0 in K0:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2, K2,))
+
+
 def vf83b8eb0c933581bcd9f06c5e7cb2134(D, out, _K):
     K0 = _K[('index', '_dt_idom_k', (0, 1, 2, 4))]
     for _once in _ONE:
@@ -13003,23 +13076,6 @@ def vf83b8eb0c933581bcd9f06c5e7cb2134(D, out, _K):
                 v4 = r1[3]
                 v5 = r1[5]
                 out((v0, v1, v2, v5, 1, v4, v3, v4, 0,))
-
-
-def vf848d02e9e1305c960bafd3cedd0a2de(D, out, _K):
-    K0 = _K[('full', '_pre_um_ins_at')]
-    K1 = _K[('full', '_pre_has_cmp')]
-    K2 = _K[('index', 'edge', (0, 2))]
-    K3 = _K[('projection', '_pre_cm_some_out', (0, 1, 2))]
-    K4 = _K[('projection', 'rpo', (0, 1))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2,) not in K1: continue
-            for r1 in K2.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K3: continue
-                if (v0, v3) not in K4: continue
-                out((v0, v3, v1, v2,))
 
 
 def vf85e0105ab6fd4a46c4897d1d170cdd4(D, out, _K):
@@ -13052,29 +13108,17 @@ def vf8c18574255e541fc5747a746ae5bee6(D, out, _K):
                     out((v0, v1, v2, v8, v10, v5, v6, v7,))
 
 
-def vf8c6c7b076e908632b158fcfaa0e42aa(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', '_cstop')]
-    K3 = _K[('full', 'entry')]
-    K4 = _K[('index', 'param', (0, 2))]
-    K5 = _K[('symbol', 'reg')]
-    K6 = _K[('index', 'call_arg', (2, 3))]
-    K7 = _K[('full', 'call_target')]
-    K8 = _K[('symbol', 'UNDEF')]
+def vf8c19aa31d77a27ad981765274213edc(D, out, _K):
+    K0 = _K[('full', '_vng_touched')]
+    K1 = _K[('full', '_vng_an_stop')]
+    K2 = _K[('full', 'vng_node')]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K1: continue
-            if (v0, v1, v7,) not in K2: continue
-            if (v4, v5,) not in K3: continue
-            for r2 in K4.get((v4, v6), ()):
-                v8 = r2[1]
-                for r5 in K6.get((v8, K5), ()):
-                    v9 = r5[0]
-                    v10 = r5[1]
-                    if (v9, v10, v4,) not in K7: continue
-                    out((v0, v1, v2, v3, v4, v5, 0, v6, v7, K8,))
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            if (v0, v1, v2,) not in K2: continue
+            out((v0, v1, v2,))
 
 
 def vf92c3f3aa5f230e43cdeaf819b23ad42(D, out, _K):
@@ -13127,14 +13171,14 @@ def vf9a5fa21ab6bf407936b206ccedd5a58(D, out, _K):
         out((K0,))
 
 
-def vfa00a3ee1c09d175e2067fceeb2644b3(D, out, _K):
-    K0 = _K[('full', '_pre_m_read')]
-    K1 = _K[('projection', '_pre_classed', (0,))]
+def vf9f46530b8655d3191a40543a9acf618(D, out, _K):
+    K0 = _K[('full', '_pre_key')]
+    K1 = _K[('full', '_pre_split')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, = r0
-            if v0 in K1: continue
-            out((v0, v1, v1,))
+            v0, v1, v2, = r0
+            if (v0, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def vfa13a02a29034d4d8a17c5248b8f391c(D, out, _K):
@@ -13168,32 +13212,12 @@ def vfa83cb75e7e451df5653ad860c83a945(D, out, _K):
                 out((v0, v2, 0,))
 
 
-def vfaa3c8aedab52508582811e6b0d103a5(D, out, _K):
-    K0 = _K[('full', '_pre_cav_notall_in')]
-    K1 = _K[('projection', '_pre_has_cmp', (0, 1))]
-    K2 = _K[('symbol', 'may')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            if (v0, v2,) in K1: continue
-            out((v0, v1, v2, K2,))
-
-
 def vfacd0f783cd21ae6d3fd011d418972ae(D, out, _K):
     K0 = _K[('full', 'cell_init')]
     for _once in _ONE:
         for r0 in K0:
             v0, v1, _, = r0
             out((v0, v1,))
-
-
-def vface43835c2f680e0f695ecc2add91e5(D, out, _K):
-    K0 = _K[('projection', 'pre_antloc', (0, 1, 2))]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, = r0
-            if (v0, v1, v2,) in K0: continue
-            out((v0, v1, v2,))
 
 
 def vfb6f10abe60bf96fcf75ce4a68ac2920(D, out, _K):
@@ -13227,46 +13251,15 @@ def vfb71860e07cc12a4aecfc94191780901(D, out, _K):
                         out((v0, v1, v2, v3, v4, v5, v6, v9, v12,))
 
 
-def vfb92f38e456872f846835b6e1f9e3695(D, out, _K):
-    K0 = _K[('full', 'vf_occurs')]
-    K1 = _K[('index', 'vf_instr', (0, 1))]
-    K2 = _K[('projection', '_pre_kill_at', (0, 1, 2, 3))]
+def vfbcc8993e66438e9fb923034042209b3(D, out, _K):
+    K0 = _K[('index', '_lp_up', (0, 2))]
+    K1 = _K[('full', 'loop_block')]
     for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                v4 = r1[3]
-                if (v0, v3, v2, v4,) in K2: continue
-                out((v0, v3, v2, v4,))
-
-
-def vfc1226a67a79b424b4375414dd6f3ea6(D, out, _K):
-    K0 = _K[('full', 'vng_av_some_in')]
-    K1 = _K[('index', '_vng_next', (0, 2))]
-    K2 = _K[('projection', 'vng_av_some_out', (0, 1, 2))]
-    K3 = _K[('full', '_vng_reached')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[1]
-                if (v0, v3, v2,) in K2: continue
-                if (v0, v3,) not in K3: continue
-                out((v0, v1, v2,))
-
-
-def vfc33c13f0bdf02ab6a3508e70af1ccae(D, out, _K):
-    K0 = _K[('full', 'vf_occurs')]
-    K1 = _K[('index', 'vf_instr', (0, 1))]
-    K2 = _K[('projection', '_pre_killed_before', (0, 1, 2, 3))]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, = r0
-            for r1 in K1.get((v0, v1), ()):
-                v3 = r1[2]
-                v4 = r1[3]
-                if (v0, v3, v2, v4,) in K2: continue
+        for r1 in D:
+            v0, v1, v2, = r1
+            for r0 in K0.get((v0, v1), ()):
+                v3 = r0[1]
+                if (v0, v1, v3,) in K1: continue
                 out((v0, v3, v2,))
 
 
@@ -13342,28 +13335,6 @@ def vfc6930ba55061e3864a1a9bcac695b65(D, out, _K):
                     out((v0, v4, v5, v6,))
 
 
-def vfc720231fbf8ad2c774acbaf339536da(D, out, _K):
-    K0 = _K[('select', '_cq', (6,), (0,))]
-    K1 = _K[('projection', '_sumctx', (0,))]
-    K2 = _K[('full', 'entry')]
-    K3 = _K[('full', 'memory_cell')]
-    K4 = _K[('full', 'external_entry')]
-    K5 = _K[('index', 'decides', (0, 2, 3))]
-    K6 = _K[('full', 'cell_init')]
-    for _once in _ONE:
-        for r0 in K0:
-            v0, v1, v2, v3, v4, v5, _, v6, v7, = r0
-            if v1 in K1: continue
-            if (v4, v5,) not in K2: continue
-            if (v4, v6,) not in K3: continue
-            if (v4,) not in K4: continue
-            for r5 in K5.get((v4, v2, v3), ()):
-                v8 = r5[1]
-                v9 = r5[4]
-                if (v4, v6, v8,) not in K6: continue
-                out((v0, v1, v2, v3, v4, v5, 0, v6, v7, v9,))
-
-
 def vfc851f91c2aa120d4dd575ea9f987006(D, out, _K):
     K0 = _K[('symbol', 'geu')]
     K1 = _K[('symbol', 'f')]
@@ -13375,25 +13346,6 @@ def vfd31de7861c6945b3acc49d52100a5e7(D, out, _K):
     K0 = _K[('symbol', 'add')]
     for _once in _ONE:
         out((K0,))
-
-
-def vfd9fc1fb2dee7dec7501bd3c27aab64b(D, out, _K):
-    K0 = _K[('projection', '_cout', (0, 1, 2, 3, 4))]
-    K1 = _K[('projection', '_unsafe_block', (0, 1))]
-    K2 = _K[('projection', '_edge_decided', (0, 1, 2, 3, 4, 5))]
-    K3 = _K[('projection', '_cevents', (0, 1, 2))]
-    K4 = _K[('projection', '_csplit', (0, 1, 2, 3))]
-    K5 = _K[('full', 'entry')]
-    for _once in _ONE:
-        for r0 in D:
-            v0, v1, v2, v3, v4, v5, v6, v7, v8, = r0
-            if (v0, v1, v4, v5, v8,) in K0: continue
-            if (v4, v5,) in K1: continue
-            if (v4, v5, v6, v7, v2, v3,) in K2: continue
-            if (v4, v5, v7,) in K3: continue
-            if (v4, v5, v6, v7,) in K4: continue
-            if (v4, v5,) not in K5: continue
-            out((v0, v1, v2, v3, v4, v5, 0, v7, v8,))
 
 
 def vfdfcf2d163f1e3c3d10c2d571857efa1(D, out, _K):
@@ -13423,14 +13375,28 @@ def vfe021a4493c689ebd7dc59344d8eac7b(D, out, _K):
             out((v0, v1,))
 
 
-def vff217c906186ce41d19b0e9230dbcd02(D, out, _K):
-    K0 = _K[('full', '_pd_later')]
-    K1 = _K[('projection', '_pd_has_local_end', (0, 1, 2))]
+def vfe157aa128c8e39b4613f24ac91b1342(D, out, _K):
+    K0 = _K[('index', 'instr', (0, 2, 3))]
+    K1 = _K[('full', 'def')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, v3, v4, = r0
+            if not (v3 > 0): continue
+            v5 = (((((v3) - (1)) + 2147483648) & 4294967295) - 2147483648)
+            for r1 in K0.get((v0, v2, v5), ()):
+                v6 = r1[1]
+                if (v0, v6, v4,) in K1: continue
+                out((v0, v1, v2, v5, v4,))
+
+
+def vfe933b9d9949d4e7754c8326118aecdf(D, out, _K):
+    K0 = _K[('full', '_pre_cav_some_in')]
+    K1 = _K[('full', '_pre_cav_notall_in')]
     for _once in _ONE:
         for r0 in K0:
-            v0, v1, v2, v3, v4, = r0
+            v0, v1, v2, = r0
             if (v0, v1, v2,) in K1: continue
-            out((v0, v1, v2, v3, v4,))
+            out((v0, v1, v2,))
 
 
 def vff602399a5426f07a224ecf01cf9e969(D, out, _K):
@@ -13440,6 +13406,17 @@ def vff602399a5426f07a224ecf01cf9e969(D, out, _K):
         for r0 in K0:
             v0, v1, = r0
             out((v0, v1, v1, K1,))
+
+
+def vff90a08d8f008a715bf2a35fd8a9a951(D, out, _K):
+    K0 = _K[('full', '_pre_ukills')]
+    K1 = _K[('full', '_pre_cav_notall_in')]
+    for _once in _ONE:
+        for r0 in D:
+            v0, v1, v2, = r0
+            if (v0, v1, v2,) in K0: continue
+            if (v0, v1, v2,) in K1: continue
+            out((v0, v1, v2,))
 
 
 def vff98965a3a8c7e4fae8e7c31dadadf0a(D, out, _K):
@@ -13454,6 +13431,25 @@ def vff98965a3a8c7e4fae8e7c31dadadf0a(D, out, _K):
                 v4 = r1[4]
                 if not (v4 != K2): continue
                 out((v0, v1, v3,))
+
+
+def vffa8b6ffd223f489054635f2caf5901e(D, out, _K):
+    K0 = _K[('index', '_cqe', (2, 3))]
+    K1 = _K[('full', '_unsafe_block')]
+    K2 = _K[('full', '_edge_decided')]
+    K3 = _K[('index', '_csplit', (0, 1, 2, 3, 5))]
+    K4 = _K[('full', 'return_exit')]
+    for _once in _ONE:
+        for r3 in D:
+            v0, v1, v2, v3, v4, = r3
+            for r0 in K0.get((v2, v3), ()):
+                v5, v6, _, _, v7, v8, v9, v10, v11, = r0
+                if (v7, v8,) in K1: continue
+                if (v7, v8, v9, v10, v2, v3,) in K2: continue
+                for r1 in K3.get((v7, v8, v9, v10, v0), ()):
+                    v12 = r1[6]
+                    if (v0, v1, v12,) not in K4: continue
+                    out((v5, v6, v2, v3, v7, v8, v9, v10, v11, v4,))
 
 
 def vffddd662500a5e92993653ad015b661e(D, out, _K):
@@ -13482,16 +13478,16 @@ def vfff34eb6391bf0c2fea1c0c40a90dfac(D, out, _K):
 
 
 VERSIONS = {
+    '000962a3a46dd8d8ac63eb691cb67a11': v000962a3a46dd8d8ac63eb691cb67a11,
     '0026558e18c297929ce015a8137d678b': v0026558e18c297929ce015a8137d678b,
     '003df2e71c2b9dd82d5b7de903aab208': v003df2e71c2b9dd82d5b7de903aab208,
-    '004a093c568ffd79cba9d0d50b0cc692': v004a093c568ffd79cba9d0d50b0cc692,
-    '005b0116d8e17b864a86510915ad03c9': v005b0116d8e17b864a86510915ad03c9,
     '00615017e8314841577b487415088108': v00615017e8314841577b487415088108,
     '01bb27f21541ad5bff6759de429314f0': v01bb27f21541ad5bff6759de429314f0,
     '0218a251b50972115bc23a47f9e58300': v0218a251b50972115bc23a47f9e58300,
     '024fa5ac438868927aca30e6165a67e6': v024fa5ac438868927aca30e6165a67e6,
     '02556f98fecf4b6833c7392921f82255': v02556f98fecf4b6833c7392921f82255,
     '02805f17b240b4c86f7b4d0c35937179': v02805f17b240b4c86f7b4d0c35937179,
+    '02d910f4fef7684be5424f0929cd5b20': v02d910f4fef7684be5424f0929cd5b20,
     '02d9f1cdaf6e6c89c51fa9e2402e15e1': v02d9f1cdaf6e6c89c51fa9e2402e15e1,
     '03237148d8b48e9bc59b13591066ee97': v03237148d8b48e9bc59b13591066ee97,
     '032cf7a445657789b17da10bc8b9bcfc': v032cf7a445657789b17da10bc8b9bcfc,
@@ -13499,36 +13495,33 @@ VERSIONS = {
     '035ad2d5bfdf116415be2922c0d748bd': v035ad2d5bfdf116415be2922c0d748bd,
     '038a8dee6a486af6df97a2959d59937b': v038a8dee6a486af6df97a2959d59937b,
     '03eb5a2abb042170f9c8f80a2b741d2a': v03eb5a2abb042170f9c8f80a2b741d2a,
-    '040521860e1d383fd21efd8bb34e42a0': v040521860e1d383fd21efd8bb34e42a0,
     '040d7c84524e57a747b3d7d46d4877ff': v040d7c84524e57a747b3d7d46d4877ff,
     '0535a7b6fc17ae1758bfe01d65b43e85': v0535a7b6fc17ae1758bfe01d65b43e85,
     '0546a85026acc6d7ac7e7931c74e19bf': v0546a85026acc6d7ac7e7931c74e19bf,
     '0586a8473fd9d8bd41163743a3aa88a5': v0586a8473fd9d8bd41163743a3aa88a5,
+    '05df3f400ca51d5cf11380d4e97c4242': v05df3f400ca51d5cf11380d4e97c4242,
     '063d16780778727693ed67c8945b03c3': v063d16780778727693ed67c8945b03c3,
-    '06726d246cce8dee46e96f711a95b01b': v06726d246cce8dee46e96f711a95b01b,
-    '067a52d7ee724dd31f2b0960d35d2fe2': v067a52d7ee724dd31f2b0960d35d2fe2,
     '067fedec5de7dfdfe7570577ee1f0336': v067fedec5de7dfdfe7570577ee1f0336,
     '068df0b5e4390718536bab832654af10': v068df0b5e4390718536bab832654af10,
-    '07080c4e88ef13ad6d5f075c985985d5': v07080c4e88ef13ad6d5f075c985985d5,
-    '07596993bda1b3391d570e1234440377': v07596993bda1b3391d570e1234440377,
     '077ca4771f213584c50e363a5ff19cf3': v077ca4771f213584c50e363a5ff19cf3,
     '07a9fc7a435e6fda1d029ea077e87524': v07a9fc7a435e6fda1d029ea077e87524,
     '07aa6c5895ffb03a3c261355f48d9cfc': v07aa6c5895ffb03a3c261355f48d9cfc,
+    '07bb6345f0cd15bbfb84fbc697def43e': v07bb6345f0cd15bbfb84fbc697def43e,
+    '08722c3c32a880e18da742b70f4c27e4': v08722c3c32a880e18da742b70f4c27e4,
     '0882660871969dc944fc3d0ae9ba2c9f': v0882660871969dc944fc3d0ae9ba2c9f,
     '08d8badf5d0e2d0aacdf317b60dfc5d5': v08d8badf5d0e2d0aacdf317b60dfc5d5,
     '09680b725223fc85733a0107329a4e2f': v09680b725223fc85733a0107329a4e2f,
     '09b6d6b7b51f2ca60620a5475ed557cc': v09b6d6b7b51f2ca60620a5475ed557cc,
-    '09be03d216d3ee4533ca3b142d9a96c1': v09be03d216d3ee4533ca3b142d9a96c1,
     '09dc4d4e09972eb7ead85043e06117c1': v09dc4d4e09972eb7ead85043e06117c1,
     '09fae2ec35407840da0af870e5066d94': v09fae2ec35407840da0af870e5066d94,
+    '0a1cf06ec94c7ec8d8b1151a840d3062': v0a1cf06ec94c7ec8d8b1151a840d3062,
     '0a31b10cb8146b4c4443499b1eac9099': v0a31b10cb8146b4c4443499b1eac9099,
+    '0a6a67f37a71dbd5e3c1025e1e79d6ec': v0a6a67f37a71dbd5e3c1025e1e79d6ec,
     '0aa8b7c52592cd0cef08c49ed89ccf68': v0aa8b7c52592cd0cef08c49ed89ccf68,
     '0ac09a7c530902988954b0444654b023': v0ac09a7c530902988954b0444654b023,
-    '0b9aeddcfa2eb27fe746063fa83c76f2': v0b9aeddcfa2eb27fe746063fa83c76f2,
-    '0be529664e819d89d5425d0731f82893': v0be529664e819d89d5425d0731f82893,
     '0c20e96874578bac2d079ee6f332bd63': v0c20e96874578bac2d079ee6f332bd63,
+    '0c4c13b5ed073d0139cea18170384546': v0c4c13b5ed073d0139cea18170384546,
     '0cbd48f0da09717b37ad2ef29e5bcb5a': v0cbd48f0da09717b37ad2ef29e5bcb5a,
-    '0ce181f5d89fd5876e9ddf544f2e13d3': v0ce181f5d89fd5876e9ddf544f2e13d3,
     '0cfa182f6b500ecfbce6250727d47532': v0cfa182f6b500ecfbce6250727d47532,
     '0d2a1922d9a918cb9068dac52496f65c': v0d2a1922d9a918cb9068dac52496f65c,
     '0d587d7206ce7ba4bd2bebd70aebbeda': v0d587d7206ce7ba4bd2bebd70aebbeda,
@@ -13538,207 +13531,211 @@ VERSIONS = {
     '0e7324e7efe0269f5777947c14b880f1': v0e7324e7efe0269f5777947c14b880f1,
     '0e9317ad82cab22e0213e8e6f1902b56': v0e9317ad82cab22e0213e8e6f1902b56,
     '0e9417c48cd5bba01e2ea9a250fb1cff': v0e9417c48cd5bba01e2ea9a250fb1cff,
+    '0ece222a2d2928adae2be20303b8df29': v0ece222a2d2928adae2be20303b8df29,
+    '0edec5583e8a8070c2010ebc7e507f5a': v0edec5583e8a8070c2010ebc7e507f5a,
+    '0fac538e85f316b2cd63ff6cb6c8fddb': v0fac538e85f316b2cd63ff6cb6c8fddb,
     '0fb79b48608dd5a9a70268459d3427f1': v0fb79b48608dd5a9a70268459d3427f1,
     '0fe81f7765494bbeb701feeac95f372a': v0fe81f7765494bbeb701feeac95f372a,
-    '1006d4ea4ef8670550ea5a4c951db770': v1006d4ea4ef8670550ea5a4c951db770,
     '101833bc0704c25c96ac4c39e66a2dab': v101833bc0704c25c96ac4c39e66a2dab,
+    '105c1dbd88ceb2a48224ae3dde03c723': v105c1dbd88ceb2a48224ae3dde03c723,
+    '105d608afb93cb8b3afc22b053bae10c': v105d608afb93cb8b3afc22b053bae10c,
     '108493e1eac2bda29deb3bdb9127c599': v108493e1eac2bda29deb3bdb9127c599,
-    '112959fe3256a04d837e231a59eb07d8': v112959fe3256a04d837e231a59eb07d8,
     '113df30debf41f0f87813f9d9856e8ec': v113df30debf41f0f87813f9d9856e8ec,
     '1186c8a4f7ee3cfddd4ba844f8c0afff': v1186c8a4f7ee3cfddd4ba844f8c0afff,
     '118f4a8ba31f6530a764cf3bb576e529': v118f4a8ba31f6530a764cf3bb576e529,
-    '11af33a4202979fee8e6e65481346fe8': v11af33a4202979fee8e6e65481346fe8,
+    '11a7ae884fd9b0b77580ff152bbdcdfc': v11a7ae884fd9b0b77580ff152bbdcdfc,
     '120f999baf86a6b5e2325afd00f8d66e': v120f999baf86a6b5e2325afd00f8d66e,
+    '1243522def8f5f5375dd4d767298a6c6': v1243522def8f5f5375dd4d767298a6c6,
     '1254c0a0394efbea4015a2cb03b45ce5': v1254c0a0394efbea4015a2cb03b45ce5,
     '1290848df28393d962959890896bd66c': v1290848df28393d962959890896bd66c,
+    '129e4b702404c23a757105da1fe3e69b': v129e4b702404c23a757105da1fe3e69b,
     '129ebb42a8d38c4de61000c5754fbbb8': v129ebb42a8d38c4de61000c5754fbbb8,
-    '12ac9710c275d59b2abc70b9d13f63f7': v12ac9710c275d59b2abc70b9d13f63f7,
     '12f8539b131e1a3c303a4251e4570353': v12f8539b131e1a3c303a4251e4570353,
+    '130a5422e34693ed9f8f9ae09493c504': v130a5422e34693ed9f8f9ae09493c504,
     '13a4a5021bdf6c4927e651c194a25e4a': v13a4a5021bdf6c4927e651c194a25e4a,
+    '13a9b7e5d5e1c5980b7f04877fae8453': v13a9b7e5d5e1c5980b7f04877fae8453,
     '13f08aaa181fc1377ebb01f0f3005d12': v13f08aaa181fc1377ebb01f0f3005d12,
-    '13f857eadf50fb40a7d675671cbe8ce7': v13f857eadf50fb40a7d675671cbe8ce7,
     '1416ef741cdd48032f89675a638debdb': v1416ef741cdd48032f89675a638debdb,
     '1476cc575af10a7e9936845d1c7f4623': v1476cc575af10a7e9936845d1c7f4623,
+    '148b2227d75e158e9805f64677c53163': v148b2227d75e158e9805f64677c53163,
     '153bd6598f11b8211716bbe2b8310c9e': v153bd6598f11b8211716bbe2b8310c9e,
+    '154813f83b07d7a919cd2c8d51dda42e': v154813f83b07d7a919cd2c8d51dda42e,
     '15657dc2965fd65b8d3adf051d1e7f71': v15657dc2965fd65b8d3adf051d1e7f71,
     '15a10c377f479f9549227851d090d92c': v15a10c377f479f9549227851d090d92c,
-    '15eda134924221b678a20754b60ec805': v15eda134924221b678a20754b60ec805,
     '15eda219279817a84cdb53e9cb383baa': v15eda219279817a84cdb53e9cb383baa,
-    '165ddf761121d64ece6c5357fd19fc66': v165ddf761121d64ece6c5357fd19fc66,
     '1667808f337f3c36c7b24d3fd86180c2': v1667808f337f3c36c7b24d3fd86180c2,
     '167d6472504a7fbc6672b37f98b0cd0c': v167d6472504a7fbc6672b37f98b0cd0c,
-    '178e377fac6fdf165ab763c983db5bc4': v178e377fac6fdf165ab763c983db5bc4,
+    '16a3812d433a59162515c4ab6f644821': v16a3812d433a59162515c4ab6f644821,
+    '1785e93876eff468fdb5da36d673aec4': v1785e93876eff468fdb5da36d673aec4,
     '17a966440af17ff68a0669fd2cc712b7': v17a966440af17ff68a0669fd2cc712b7,
     '1800b6877b044f7bac95b3d818808d01': v1800b6877b044f7bac95b3d818808d01,
-    '1819e69a38fc055bff6346f3587df2cc': v1819e69a38fc055bff6346f3587df2cc,
+    '180b8b4036d7816da3499812ed8d03f6': v180b8b4036d7816da3499812ed8d03f6,
     '18534d1801155026cae2d383290ee6c7': v18534d1801155026cae2d383290ee6c7,
+    '1860fa63ec1bc41dbe7a26f6e9d9d807': v1860fa63ec1bc41dbe7a26f6e9d9d807,
     '1876f810ca0abc2bbdd25ac189df617b': v1876f810ca0abc2bbdd25ac189df617b,
     '187a8363e09d50bcc95ea915fd7f65b2': v187a8363e09d50bcc95ea915fd7f65b2,
     '188eaa25f3cf9231a93b8fb540cd261e': v188eaa25f3cf9231a93b8fb540cd261e,
     '18afd0833b8f92cc90c4ef032a9a18e0': v18afd0833b8f92cc90c4ef032a9a18e0,
     '1919672f1b363264330412e2316b2fed': v1919672f1b363264330412e2316b2fed,
     '19243ad1fb6e76431def9aadbe1420c6': v19243ad1fb6e76431def9aadbe1420c6,
-    '1947360d2a3e25562efc3448668c6478': v1947360d2a3e25562efc3448668c6478,
     '1954dd95216ab24dc532f0cf936a364f': v1954dd95216ab24dc532f0cf936a364f,
-    '19730fa1e44a53c127e8cb1b93090439': v19730fa1e44a53c127e8cb1b93090439,
     '1a00a536ddf147dab60d512c18ba33ed': v1a00a536ddf147dab60d512c18ba33ed,
-    '1a68759080223f4af08699923b1defbe': v1a68759080223f4af08699923b1defbe,
     '1abfc6dc74e8be73cadcc12796736fe2': v1abfc6dc74e8be73cadcc12796736fe2,
     '1adad09878bd6a55d4d4ddd9a7fcba89': v1adad09878bd6a55d4d4ddd9a7fcba89,
     '1ae0ca2869ac409853d1c5a9ccef8ae3': v1ae0ca2869ac409853d1c5a9ccef8ae3,
     '1b06f80592c22bb5fe2c07d94a0fbf63': v1b06f80592c22bb5fe2c07d94a0fbf63,
     '1b7478c44e22b94b73bb24053bcacd88': v1b7478c44e22b94b73bb24053bcacd88,
-    '1bc22601d3fb52d8bda624f70d1eee6a': v1bc22601d3fb52d8bda624f70d1eee6a,
+    '1be97dd70f0bd80976307c5dfccb15ef': v1be97dd70f0bd80976307c5dfccb15ef,
+    '1bf7eab68defeba4d3b4294ff837af92': v1bf7eab68defeba4d3b4294ff837af92,
     '1c4c48d3287af01fb92a5dfcff36746d': v1c4c48d3287af01fb92a5dfcff36746d,
     '1c83ad213e558783ada38de053d43825': v1c83ad213e558783ada38de053d43825,
     '1cd795607d16d5ab1e3a8e80a0e6b6a8': v1cd795607d16d5ab1e3a8e80a0e6b6a8,
+    '1ce973ec3258e80a8d5226062c484f84': v1ce973ec3258e80a8d5226062c484f84,
     '1cea583b6e4556ade2a45a419e12cbd1': v1cea583b6e4556ade2a45a419e12cbd1,
     '1d0dbed5f6f76fc4b6bb1653cd6fadb4': v1d0dbed5f6f76fc4b6bb1653cd6fadb4,
     '1d4f93caf7b3204a549e190e1903296e': v1d4f93caf7b3204a549e190e1903296e,
-    '1e588125c486d1938a1d7cca7655ae8a': v1e588125c486d1938a1d7cca7655ae8a,
+    '1ddcb16a5b0f67bae53c747c365e9537': v1ddcb16a5b0f67bae53c747c365e9537,
+    '1e05a8add8ee48f7f22df99d1a3a9b3f': v1e05a8add8ee48f7f22df99d1a3a9b3f,
+    '1e5aa1d031a08f19e1024dd37ad59c06': v1e5aa1d031a08f19e1024dd37ad59c06,
+    '1e891e6713828127437b9359688e76a9': v1e891e6713828127437b9359688e76a9,
     '1eb4d3d4432c0517522e051ab8e7db31': v1eb4d3d4432c0517522e051ab8e7db31,
+    '1ec56d79fa18254f167c03284a50f7d0': v1ec56d79fa18254f167c03284a50f7d0,
     '1ed8f7bd6e1c61876d23cb5bed6bc0bd': v1ed8f7bd6e1c61876d23cb5bed6bc0bd,
-    '1ef16dab7a3399301c36be70e64b5603': v1ef16dab7a3399301c36be70e64b5603,
     '1f28b6dfc88a21077828027c7e9a7edc': v1f28b6dfc88a21077828027c7e9a7edc,
     '1fa93cc7e909efbf42d88a51f9075362': v1fa93cc7e909efbf42d88a51f9075362,
     '20201a7e106573f25dbc78430fb442d4': v20201a7e106573f25dbc78430fb442d4,
-    '20377d919e175f61096e6f78d961cb75': v20377d919e175f61096e6f78d961cb75,
+    '2030e7a58e876cb96dfa8d611f593694': v2030e7a58e876cb96dfa8d611f593694,
     '207a85c2bb0cf0f685230c4dd246c4bc': v207a85c2bb0cf0f685230c4dd246c4bc,
     '20a6647793eeaa96e05ccc96b15d1535': v20a6647793eeaa96e05ccc96b15d1535,
     '20b9d348f2d18c3e6bfcf0fe42a461ad': v20b9d348f2d18c3e6bfcf0fe42a461ad,
-    '2110e64db5eaa6726780c509be989150': v2110e64db5eaa6726780c509be989150,
     '21366452dae1db82a99ab362b0de2a01': v21366452dae1db82a99ab362b0de2a01,
     '215a119936e09df42d1dc812bae37160': v215a119936e09df42d1dc812bae37160,
     '216d8111a98b7d2b80a927e6b43ee203': v216d8111a98b7d2b80a927e6b43ee203,
     '2188fbb502d54033ff2923d255ee1ec6': v2188fbb502d54033ff2923d255ee1ec6,
     '21a6af0924be0c5a6b976c3e84db83bd': v21a6af0924be0c5a6b976c3e84db83bd,
     '21a93fd2339ad59c0bd38f2d5c554739': v21a93fd2339ad59c0bd38f2d5c554739,
-    '21d8bbf5af21ab442e9539e657126e61': v21d8bbf5af21ab442e9539e657126e61,
-    '2229bc68bd85bb2744d75b993fb543b4': v2229bc68bd85bb2744d75b993fb543b4,
+    '21c7c6bfe9bdfee49561321cbc488e34': v21c7c6bfe9bdfee49561321cbc488e34,
     '227d85f2927f980026997cd1cd5b6ad5': v227d85f2927f980026997cd1cd5b6ad5,
+    '22f14d62b63fafa1f2a0502f881d81d3': v22f14d62b63fafa1f2a0502f881d81d3,
+    '2300f0dbb333c64b8da828ff575ac412': v2300f0dbb333c64b8da828ff575ac412,
     '230d7d2bbf95cf42ec10f968d262dd10': v230d7d2bbf95cf42ec10f968d262dd10,
     '2342c0bcd900cd582c1bcc274b154a0e': v2342c0bcd900cd582c1bcc274b154a0e,
+    '2391a13f662e82cb08e9acf511e210e4': v2391a13f662e82cb08e9acf511e210e4,
+    '23a0c328c924272e2bb43be20ca3a9ff': v23a0c328c924272e2bb43be20ca3a9ff,
     '23cf7127945ebbe19d85cd4e57666822': v23cf7127945ebbe19d85cd4e57666822,
     '23f6325b383f132cf16ce814c59ee827': v23f6325b383f132cf16ce814c59ee827,
-    '23fbab8c02c936bbc0043949d2079923': v23fbab8c02c936bbc0043949d2079923,
+    '241765fe8425a6786e4f72e2e929623f': v241765fe8425a6786e4f72e2e929623f,
+    '245235e2609cdd4ff9fef4fb0547f27e': v245235e2609cdd4ff9fef4fb0547f27e,
     '2455a8fcc476e399d9686a6b82c97af3': v2455a8fcc476e399d9686a6b82c97af3,
+    '24730773142bcd976ac8e09e35f16509': v24730773142bcd976ac8e09e35f16509,
     '24b9d2cf90fb816329003087a3fdc369': v24b9d2cf90fb816329003087a3fdc369,
+    '24c2f3d229a207f158cf322e8c594053': v24c2f3d229a207f158cf322e8c594053,
     '25051040b08926524b49d33e6cb79bfa': v25051040b08926524b49d33e6cb79bfa,
-    '25394141de072663596b4231d3cd6c5f': v25394141de072663596b4231d3cd6c5f,
+    '254b58f177aca3738e379079d1669023': v254b58f177aca3738e379079d1669023,
     '256fd148940ee787fd16951f76f78a14': v256fd148940ee787fd16951f76f78a14,
     '259bb8e8d6d07f33f7639fb02494ce86': v259bb8e8d6d07f33f7639fb02494ce86,
     '25ba7f6f26137d0502d4a66ebecc75b9': v25ba7f6f26137d0502d4a66ebecc75b9,
     '26069d0a160cf787c1c3f37b9be4dd3f': v26069d0a160cf787c1c3f37b9be4dd3f,
-    '26282cddf48caec9dc921be71ffe1610': v26282cddf48caec9dc921be71ffe1610,
     '2644fe174c79d0f3b081611ff16cd8bb': v2644fe174c79d0f3b081611ff16cd8bb,
-    '2649a013f59fb480529245312305a189': v2649a013f59fb480529245312305a189,
     '265118ff9619d97ceccb2f3e8e5dfedb': v265118ff9619d97ceccb2f3e8e5dfedb,
+    '267013243801c0c5d2c0ee32fbcb55c1': v267013243801c0c5d2c0ee32fbcb55c1,
     '26a74f1965f779b57e177b792fe084c4': v26a74f1965f779b57e177b792fe084c4,
     '27123b1c6da997cde44802815dd93d55': v27123b1c6da997cde44802815dd93d55,
     '27206891aea9324c37581e58279a96d6': v27206891aea9324c37581e58279a96d6,
-    '272d7769592bb067ad98f39122df4db5': v272d7769592bb067ad98f39122df4db5,
     '27acd114688bb89d4b943d383f6a4497': v27acd114688bb89d4b943d383f6a4497,
+    '27c5b6d15cb86406a6ea27f86c181e1e': v27c5b6d15cb86406a6ea27f86c181e1e,
     '27e3eafd6464fb97f0d0e2ea1adee5c3': v27e3eafd6464fb97f0d0e2ea1adee5c3,
+    '27f4666f56919f4c6d4d1c180d86d1c1': v27f4666f56919f4c6d4d1c180d86d1c1,
     '27fd7dd5c6f2c030f79e00f1ceed316f': v27fd7dd5c6f2c030f79e00f1ceed316f,
     '2851bffbf981a27138b1a68182a67289': v2851bffbf981a27138b1a68182a67289,
     '2876fd8708b074c601258ca463292107': v2876fd8708b074c601258ca463292107,
     '2884fcfa604e8904ec949d2a8c60596f': v2884fcfa604e8904ec949d2a8c60596f,
+    '28ad9e87ccf8a754e98991242bc63011': v28ad9e87ccf8a754e98991242bc63011,
+    '28c8e42dbc9254c9a6a296abe1e26e8b': v28c8e42dbc9254c9a6a296abe1e26e8b,
     '2927a6807cb257b2d4c3de65b04af54f': v2927a6807cb257b2d4c3de65b04af54f,
     '2965f01e2e3226024268160bb47ec606': v2965f01e2e3226024268160bb47ec606,
-    '29a88c4a202b95ab0a5c1ef4711588f7': v29a88c4a202b95ab0a5c1ef4711588f7,
     '29b2b716a6307438b09a15dac52a9d93': v29b2b716a6307438b09a15dac52a9d93,
     '29bd0f8839c973b7ff7d33c07525c904': v29bd0f8839c973b7ff7d33c07525c904,
     '29f303609312e7e4189a4765abfc4076': v29f303609312e7e4189a4765abfc4076,
     '29fd8789beac0a24d4498abba6d55f11': v29fd8789beac0a24d4498abba6d55f11,
-    '2a378528d67fd538ff5f25d1dd82e8dd': v2a378528d67fd538ff5f25d1dd82e8dd,
     '2a6cf68ef728c75df0af19b7d28aa0a1': v2a6cf68ef728c75df0af19b7d28aa0a1,
     '2ab2f2a15037be86ce4f2040cb0ddd89': v2ab2f2a15037be86ce4f2040cb0ddd89,
-    '2aba8a3dd4e9e54efb0289f95519e4a2': v2aba8a3dd4e9e54efb0289f95519e4a2,
     '2b0cbab8192104ccae51a25d9e61c219': v2b0cbab8192104ccae51a25d9e61c219,
     '2b46533e6ad59134419abfaa1ebbbe54': v2b46533e6ad59134419abfaa1ebbbe54,
-    '2b8f6192eb6395f8b3fe78ff4995b3fb': v2b8f6192eb6395f8b3fe78ff4995b3fb,
     '2c15a56cf7c667839f776c24c19ed2ba': v2c15a56cf7c667839f776c24c19ed2ba,
     '2c3d207834e7888e71303de958c181c9': v2c3d207834e7888e71303de958c181c9,
     '2c7bfb7f24adac2b4a2efa11583b1e91': v2c7bfb7f24adac2b4a2efa11583b1e91,
+    '2ce0454d46eda2cd685bbf21230e3412': v2ce0454d46eda2cd685bbf21230e3412,
     '2e006b66e2d8ec419a35a10c5158ea99': v2e006b66e2d8ec419a35a10c5158ea99,
     '2e18180fc650d12e3888a86eeba98fe7': v2e18180fc650d12e3888a86eeba98fe7,
     '2e1e38dbea0aa78fbb56bc383cdb283e': v2e1e38dbea0aa78fbb56bc383cdb283e,
     '2e46c4415b7a5fb6facf1025e82efd57': v2e46c4415b7a5fb6facf1025e82efd57,
     '2e5fd9391941ed94b6fdfe5f53a3cba6': v2e5fd9391941ed94b6fdfe5f53a3cba6,
-    '2e674800f99830c7843287357eb19a05': v2e674800f99830c7843287357eb19a05,
-    '2ebe0a9f1b87e6e80b3ee62366fb8868': v2ebe0a9f1b87e6e80b3ee62366fb8868,
     '3011cb5368e426795e299928230c8015': v3011cb5368e426795e299928230c8015,
     '303eb6e063425f10650f05b2639db8b1': v303eb6e063425f10650f05b2639db8b1,
-    '30e23d1311604b9b82a5a806ea15fe57': v30e23d1311604b9b82a5a806ea15fe57,
+    '30d1096eeb345194300aea6952a1e9d9': v30d1096eeb345194300aea6952a1e9d9,
     '314483061cb56ef91028438cf21a6757': v314483061cb56ef91028438cf21a6757,
     '3146ca0870424168693e1b60a45d1bb5': v3146ca0870424168693e1b60a45d1bb5,
+    '3170d6be85af802f5ebb424ba0837a24': v3170d6be85af802f5ebb424ba0837a24,
     '31a53367d074f5af9d6d277854879f73': v31a53367d074f5af9d6d277854879f73,
     '322ff18f23285c9b0036ce0b4a9f4304': v322ff18f23285c9b0036ce0b4a9f4304,
     '32875594cd57e4ebe02db5307c5fcd99': v32875594cd57e4ebe02db5307c5fcd99,
-    '32d4f3c76a6a1c765b2aa38b12dfc501': v32d4f3c76a6a1c765b2aa38b12dfc501,
-    '332db097baec2a86977f06cae67f6189': v332db097baec2a86977f06cae67f6189,
+    '32b5d0d665ba63191f1c30f6535aa4a1': v32b5d0d665ba63191f1c30f6535aa4a1,
     '334a413461982a79e321a6535114cf38': v334a413461982a79e321a6535114cf38,
     '3384938a224fe0f3594180b97fbc941c': v3384938a224fe0f3594180b97fbc941c,
+    '33c661b14d2612405472fe213f87c2e3': v33c661b14d2612405472fe213f87c2e3,
     '3456a87ab4d7c763bb8c086d3d533304': v3456a87ab4d7c763bb8c086d3d533304,
     '34e1c713ab358b49047fe06b3905461c': v34e1c713ab358b49047fe06b3905461c,
     '34e6a89416d1892d1bf6b53bf3649f6b': v34e6a89416d1892d1bf6b53bf3649f6b,
     '356b385b81ad0091c2e4067810bc056b': v356b385b81ad0091c2e4067810bc056b,
     '35f83ec3a4c0810a769fdf61e66eed51': v35f83ec3a4c0810a769fdf61e66eed51,
     '35fb1d445903aeb9fd9b4a7a6046efdf': v35fb1d445903aeb9fd9b4a7a6046efdf,
-    '3658ecf5227aa88c17dc4589eb112a1c': v3658ecf5227aa88c17dc4589eb112a1c,
     '369a19803aa156e0005c6ed6d209f511': v369a19803aa156e0005c6ed6d209f511,
     '371feb0ebd930bce2827c968eb803efb': v371feb0ebd930bce2827c968eb803efb,
-    '372031095ea3177f4538cac90327552d': v372031095ea3177f4538cac90327552d,
     '37405a4fcf30a9ec430eee3e15bd9667': v37405a4fcf30a9ec430eee3e15bd9667,
     '378633404d36dc40e31bb6b77dd1777c': v378633404d36dc40e31bb6b77dd1777c,
-    '37f85d9ef88b2beb24d7ecff792dadc2': v37f85d9ef88b2beb24d7ecff792dadc2,
+    '380e8d4d860c2c9c0bcf5e4820550520': v380e8d4d860c2c9c0bcf5e4820550520,
     '380f1a482a963191bf18657348324507': v380f1a482a963191bf18657348324507,
     '382808dee969110c9288d0c9ac196c0d': v382808dee969110c9288d0c9ac196c0d,
     '383a752a0a8e0a4ced11cc1d5996753f': v383a752a0a8e0a4ced11cc1d5996753f,
-    '38d37360d90c385657e0d83e2678ffc6': v38d37360d90c385657e0d83e2678ffc6,
-    '38e5a38b08af30172c9bad04e59f3c3c': v38e5a38b08af30172c9bad04e59f3c3c,
-    '391b152cb3d9b9099eb5c8d89edf8b85': v391b152cb3d9b9099eb5c8d89edf8b85,
+    '38c1c3400c54d10b7308485ffe5bbc4d': v38c1c3400c54d10b7308485ffe5bbc4d,
     '391c62ff583929980b4318b7b71a1f06': v391c62ff583929980b4318b7b71a1f06,
     '392c6123dc0e150d1b30239effb653e7': v392c6123dc0e150d1b30239effb653e7,
     '395c6044127ce4ff0287d5c402b88664': v395c6044127ce4ff0287d5c402b88664,
+    '39ebad5cff1a229f4067360d7632e0bd': v39ebad5cff1a229f4067360d7632e0bd,
+    '3a4212088a2ff61a9459d6462f66622d': v3a4212088a2ff61a9459d6462f66622d,
     '3bdb2c19842d0840dab5927ca89339eb': v3bdb2c19842d0840dab5927ca89339eb,
-    '3bdc6aee64a40c7f828fa7b1a761c900': v3bdc6aee64a40c7f828fa7b1a761c900,
     '3bec60312e48b1be252c2ec76cd80022': v3bec60312e48b1be252c2ec76cd80022,
     '3c31c2e543cf77f98135a439cbb40fc9': v3c31c2e543cf77f98135a439cbb40fc9,
-    '3c5a7045d8d3d5694a70f3ead75adb9f': v3c5a7045d8d3d5694a70f3ead75adb9f,
     '3cad1aa415e123f06beda07b675da96b': v3cad1aa415e123f06beda07b675da96b,
-    '3cc3cbb7cbf45036a1e85f28a6d5f8d3': v3cc3cbb7cbf45036a1e85f28a6d5f8d3,
-    '3d075beb937356582ad96dbabaefd74d': v3d075beb937356582ad96dbabaefd74d,
     '3d1b33a69e26308ee1cc2e28264f0e72': v3d1b33a69e26308ee1cc2e28264f0e72,
     '3d23d0ad42ba8a97b8465276f60e8078': v3d23d0ad42ba8a97b8465276f60e8078,
     '3d49b48f590cfea4d2280ac0a379c2ba': v3d49b48f590cfea4d2280ac0a379c2ba,
     '3d8af9a9aaed23d4609964cb5ec81353': v3d8af9a9aaed23d4609964cb5ec81353,
-    '3f0b3ea7037ae2caf02d3585c64c46d1': v3f0b3ea7037ae2caf02d3585c64c46d1,
-    '3f59803147aa92be96087acef4f8d96c': v3f59803147aa92be96087acef4f8d96c,
+    '3edcfe71ed1db50b9d5005f856436351': v3edcfe71ed1db50b9d5005f856436351,
     '3f604ecbaf900152e6f62ae144e8aaf0': v3f604ecbaf900152e6f62ae144e8aaf0,
     '3f886c77ef80abe739778de4f42c809c': v3f886c77ef80abe739778de4f42c809c,
-    '3fa648a313eb6942a1cfad836d6db6a9': v3fa648a313eb6942a1cfad836d6db6a9,
     '4037f769cf8653bc73f01f911a9955d7': v4037f769cf8653bc73f01f911a9955d7,
-    '4084167744db82f35b689cd558c26f62': v4084167744db82f35b689cd558c26f62,
+    '4052373d009eba30387f3f6844eb4e7a': v4052373d009eba30387f3f6844eb4e7a,
     '408b882708d6481d18e5746c507116bf': v408b882708d6481d18e5746c507116bf,
     '409d7912e12c6fed3a74ccf8e6fc1e2f': v409d7912e12c6fed3a74ccf8e6fc1e2f,
+    '40b44a95a127fe605a4b14f0197ab6b5': v40b44a95a127fe605a4b14f0197ab6b5,
     '40c086fdffb11f5b84a671419294da1e': v40c086fdffb11f5b84a671419294da1e,
     '40ddedfe9f22e2d38b3087eb54161ba5': v40ddedfe9f22e2d38b3087eb54161ba5,
-    '40e0b46c02406de27dc76cf69be00751': v40e0b46c02406de27dc76cf69be00751,
+    '40e8db05977098d0c359c148054161c6': v40e8db05977098d0c359c148054161c6,
     '40ed501318f63a77b396e48d55b1c3c0': v40ed501318f63a77b396e48d55b1c3c0,
     '413d4709326b868dab6edbec3ecf720e': v413d4709326b868dab6edbec3ecf720e,
     '415cb691c84466561ed26dd7e4341477': v415cb691c84466561ed26dd7e4341477,
     '4180134ac2453a356c4ed38e733fc2e0': v4180134ac2453a356c4ed38e733fc2e0,
-    '41cac34430e3ab2e1ad33ac1293fd691': v41cac34430e3ab2e1ad33ac1293fd691,
     '42034e01d5c7fa27bc3ad672377f9977': v42034e01d5c7fa27bc3ad672377f9977,
     '421b43b2a581d2c59117904b4510630a': v421b43b2a581d2c59117904b4510630a,
+    '422528e484884206d98eec52560ba62d': v422528e484884206d98eec52560ba62d,
     '424bb2bcbee19f33d147585cfebaf0aa': v424bb2bcbee19f33d147585cfebaf0aa,
-    '42cd6cccfe71ec4beb00d0fa9ab71a79': v42cd6cccfe71ec4beb00d0fa9ab71a79,
     '43597edb14003f379cdda290a1de9b31': v43597edb14003f379cdda290a1de9b31,
     '43654ca4f781927d142518bd1defd60c': v43654ca4f781927d142518bd1defd60c,
     '43b15d94c2546c82550ed2f300500a44': v43b15d94c2546c82550ed2f300500a44,
     '43b63e116b1db9244abe5c77675355c1': v43b63e116b1db9244abe5c77675355c1,
-    '43e548c7542d0c457319a85e8bff00e6': v43e548c7542d0c457319a85e8bff00e6,
+    '43b8209e5f03ff24ee41384e7bf55195': v43b8209e5f03ff24ee41384e7bf55195,
     '443c8e6905322ba84921e82dae41ce89': v443c8e6905322ba84921e82dae41ce89,
     '44469be7e7ace7db64048fadbfe00682': v44469be7e7ace7db64048fadbfe00682,
     '4454e031a9a448cd0e3f9c5dc74e5d60': v4454e031a9a448cd0e3f9c5dc74e5d60,
@@ -13746,99 +13743,108 @@ VERSIONS = {
     '4486dd47c4272933c8df854aff7b57e7': v4486dd47c4272933c8df854aff7b57e7,
     '44bfdc0c6add3116a8a91b40b6753211': v44bfdc0c6add3116a8a91b40b6753211,
     '45421fb1354fc156549722a2dff25beb': v45421fb1354fc156549722a2dff25beb,
-    '45558ba33e1b5d22bf788fd878deced4': v45558ba33e1b5d22bf788fd878deced4,
     '45df753e3ef3671406fa617e49f34184': v45df753e3ef3671406fa617e49f34184,
-    '45e6332cb4ca52d401acf7d95c9c259f': v45e6332cb4ca52d401acf7d95c9c259f,
+    '460078b80fcab4a0ef2331e22ff4c3cb': v460078b80fcab4a0ef2331e22ff4c3cb,
     '4696b749902ae18a87579bb534b98253': v4696b749902ae18a87579bb534b98253,
     '46b8abe5b0772d842e9970f8ce9d08b2': v46b8abe5b0772d842e9970f8ce9d08b2,
-    '47bfaa99fcfc7c0a80826874a88881d7': v47bfaa99fcfc7c0a80826874a88881d7,
+    '470902e0ca898042bb9292a27bdf47db': v470902e0ca898042bb9292a27bdf47db,
     '47fa6bb18cc846480ae76d7fa1430994': v47fa6bb18cc846480ae76d7fa1430994,
+    '480160ef4706b786b5c47d662347761d': v480160ef4706b786b5c47d662347761d,
     '480e9519ceda68c0797b937d04586c34': v480e9519ceda68c0797b937d04586c34,
     '48320f581d38ea554c5ca71eea6edbb6': v48320f581d38ea554c5ca71eea6edbb6,
-    '48ae7fefe74511bc556c88e6d524df73': v48ae7fefe74511bc556c88e6d524df73,
     '48e458bce108814d49cc53666302d87a': v48e458bce108814d49cc53666302d87a,
+    '490ceac82d7dee9f594bcd1521d7c296': v490ceac82d7dee9f594bcd1521d7c296,
+    '49347f063e7196d8e94abe383479e455': v49347f063e7196d8e94abe383479e455,
     '4994c710fd90e7e239f66c18947ec4fc': v4994c710fd90e7e239f66c18947ec4fc,
-    '499a34588f5dbafe04279161c03e95b0': v499a34588f5dbafe04279161c03e95b0,
     '49a2639e1f6f5599e45662cc4a6378b7': v49a2639e1f6f5599e45662cc4a6378b7,
-    '49aac6cb9d0ccd03f2ec88ab9f915e22': v49aac6cb9d0ccd03f2ec88ab9f915e22,
-    '49beeb5f750da4f75fe55617853ef9d4': v49beeb5f750da4f75fe55617853ef9d4,
+    '49df42f72dcfdf6d9a5dd346c69e5889': v49df42f72dcfdf6d9a5dd346c69e5889,
     '49edb338da548deef887815506cbbb13': v49edb338da548deef887815506cbbb13,
     '4a09aca4cc1dd51d91955f8324d6568b': v4a09aca4cc1dd51d91955f8324d6568b,
     '4a656f86de6a13613238307a70b592c7': v4a656f86de6a13613238307a70b592c7,
     '4a886575c70a8912bad3318d793deb5d': v4a886575c70a8912bad3318d793deb5d,
+    '4a8c4be5e9e031abc9dac88771628306': v4a8c4be5e9e031abc9dac88771628306,
     '4acc77b85450e6f86b008b6d5d0c4440': v4acc77b85450e6f86b008b6d5d0c4440,
+    '4ade5200450eb0cc845776a10471226a': v4ade5200450eb0cc845776a10471226a,
     '4ae0aa7e4c588fdc95f68cbfa485dec2': v4ae0aa7e4c588fdc95f68cbfa485dec2,
     '4ae7dd2e79f176a043bc136a4f3715bf': v4ae7dd2e79f176a043bc136a4f3715bf,
     '4b4719897d8b01a03749a74a28ad27cb': v4b4719897d8b01a03749a74a28ad27cb,
     '4b5f379fca1e9fee7eec7b7b602c9d6d': v4b5f379fca1e9fee7eec7b7b602c9d6d,
     '4b74de9bfd01e74a7f99bcaa9dfa64f9': v4b74de9bfd01e74a7f99bcaa9dfa64f9,
-    '4cb84aef13c6eede129911cd23588167': v4cb84aef13c6eede129911cd23588167,
+    '4b7c5501ca05fc870cb830ab9a6106e0': v4b7c5501ca05fc870cb830ab9a6106e0,
+    '4bf4312d17023bcdc5506a407984a734': v4bf4312d17023bcdc5506a407984a734,
+    '4c711299b4db5b1103f30a7364bb1b22': v4c711299b4db5b1103f30a7364bb1b22,
     '4cd77ccaa80bcb7c43539ccb0bdc4a79': v4cd77ccaa80bcb7c43539ccb0bdc4a79,
     '4d35752422adef2c2781eeb0f2a61e6e': v4d35752422adef2c2781eeb0f2a61e6e,
+    '4d65eaa985a07442e1db3b14076f966f': v4d65eaa985a07442e1db3b14076f966f,
     '4d800f21072e80533f573b8b95d27ceb': v4d800f21072e80533f573b8b95d27ceb,
     '4dc089dfa0d1030126a6bfd519b461c2': v4dc089dfa0d1030126a6bfd519b461c2,
     '4e068d100f89034e3349fb019db377a7': v4e068d100f89034e3349fb019db377a7,
     '4e09de2362067e52fa3588f374e90037': v4e09de2362067e52fa3588f374e90037,
-    '4f2ab68d417b4699d651cf8e6b6b8d32': v4f2ab68d417b4699d651cf8e6b6b8d32,
+    '4e0c9f9c79b7cf17673f37f8d3622334': v4e0c9f9c79b7cf17673f37f8d3622334,
+    '4e3137f81f778ce10a12694b9eed6120': v4e3137f81f778ce10a12694b9eed6120,
+    '4e5530e76162aedec042c50d60b193e8': v4e5530e76162aedec042c50d60b193e8,
     '4f434ea3fb0a9ed761adb61cc14210aa': v4f434ea3fb0a9ed761adb61cc14210aa,
+    '4f6886516134419e3722b862fc332087': v4f6886516134419e3722b862fc332087,
     '4f70cbf16a8257c2cf113d27b6a216b7': v4f70cbf16a8257c2cf113d27b6a216b7,
+    '4f845a1c9fae5326633d617f3fe4942e': v4f845a1c9fae5326633d617f3fe4942e,
+    '4f8702dadf71c1d7e1082768e40b4384': v4f8702dadf71c1d7e1082768e40b4384,
+    '4f9ab9bfe374ddcb0df28c6a6035c63d': v4f9ab9bfe374ddcb0df28c6a6035c63d,
+    '4fb7d04c970fdc3f5b682f42b57410ca': v4fb7d04c970fdc3f5b682f42b57410ca,
     '4fb936e3b2d77ad3da78f2a4599361f3': v4fb936e3b2d77ad3da78f2a4599361f3,
+    '4fc9818bc39f8dfcc41e7c17480d7c3e': v4fc9818bc39f8dfcc41e7c17480d7c3e,
     '5095445cffc9a87b220dda5f97fd5537': v5095445cffc9a87b220dda5f97fd5537,
-    '509d29d30cd8d7f2f29f0d7b7d8709e4': v509d29d30cd8d7f2f29f0d7b7d8709e4,
     '50c05311fd88b22d73016bef974330d3': v50c05311fd88b22d73016bef974330d3,
     '50ce201505bb98b6ec6a175aad1e83d6': v50ce201505bb98b6ec6a175aad1e83d6,
     '50df81e56ee5b318b7d78e5e7c31ba6f': v50df81e56ee5b318b7d78e5e7c31ba6f,
     '50ede29730f3c46f18179567c1edc86f': v50ede29730f3c46f18179567c1edc86f,
-    '51a39706422e99ebd21c841273b57adc': v51a39706422e99ebd21c841273b57adc,
+    '51902b4583539ed3467a591e632f7ea2': v51902b4583539ed3467a591e632f7ea2,
     '51c6f66d5755006a386b720ed173ef50': v51c6f66d5755006a386b720ed173ef50,
-    '524899721ce39d54f1bccc01048795e6': v524899721ce39d54f1bccc01048795e6,
+    '5215512cfaa470747e6254895456b689': v5215512cfaa470747e6254895456b689,
     '52c830704e4a69c50cffacfb9f8b787a': v52c830704e4a69c50cffacfb9f8b787a,
     '52cea922560a538bf53fb62f8e0042ff': v52cea922560a538bf53fb62f8e0042ff,
     '52d641f8674059f424e98388732fffc6': v52d641f8674059f424e98388732fffc6,
     '52f89895cc41859b2ca2a95cc16609ea': v52f89895cc41859b2ca2a95cc16609ea,
-    '5347dc1467bbacfdab572eacc73e0ed7': v5347dc1467bbacfdab572eacc73e0ed7,
     '536f43e828e3667ce03d132445b7a03b': v536f43e828e3667ce03d132445b7a03b,
+    '538dd822ac058223f3985b4d25b1819b': v538dd822ac058223f3985b4d25b1819b,
     '53f42b317eed5992669c15ac0c47f782': v53f42b317eed5992669c15ac0c47f782,
     '541cf31b0df4e6ab291d1fcffe08026c': v541cf31b0df4e6ab291d1fcffe08026c,
     '54273ce6d604f8afa2d2beff6a514959': v54273ce6d604f8afa2d2beff6a514959,
     '54353c905bebf3cad744c9c8267f0ce4': v54353c905bebf3cad744c9c8267f0ce4,
+    '545b547f92ba588637f5c5d2f9b6894b': v545b547f92ba588637f5c5d2f9b6894b,
     '54aba81861b5dddcd588541d849efa22': v54aba81861b5dddcd588541d849efa22,
-    '55b391138cb0c96639a4a38a00ed20ea': v55b391138cb0c96639a4a38a00ed20ea,
+    '55f8c3e5675acfa4370538c93ecc3150': v55f8c3e5675acfa4370538c93ecc3150,
     '55fc967baa2a43dc17bdde9fe3b84cc8': v55fc967baa2a43dc17bdde9fe3b84cc8,
-    '568c32462d3242a7a667f8a868771222': v568c32462d3242a7a667f8a868771222,
+    '56248f6fce7a87d0ac7c0b3c02cbb363': v56248f6fce7a87d0ac7c0b3c02cbb363,
+    '567599ca6015bd540d11badbcc8e5d42': v567599ca6015bd540d11badbcc8e5d42,
     '569f158c839f0e337cbc0775bd3551ec': v569f158c839f0e337cbc0775bd3551ec,
     '56d2407094cd48f5c00d5fb582ec19b7': v56d2407094cd48f5c00d5fb582ec19b7,
-    '5753546afb52bb132c26d0d55787bfb7': v5753546afb52bb132c26d0d55787bfb7,
-    '5822cdc09cdba2574dfab319410577c0': v5822cdc09cdba2574dfab319410577c0,
     '5826f58257aa0bfdd9f406e65a57848b': v5826f58257aa0bfdd9f406e65a57848b,
     '58349c569e5829d95a41a44609f8e666': v58349c569e5829d95a41a44609f8e666,
     '5872dc429795de24a0e9811ac229f543': v5872dc429795de24a0e9811ac229f543,
-    '5884a7aa34e5554d85c37725c0f38e08': v5884a7aa34e5554d85c37725c0f38e08,
     '590c138cf59b0e9f1a06e7c6046cfa33': v590c138cf59b0e9f1a06e7c6046cfa33,
     '591d8fbad0954a5b80249486cc3026fe': v591d8fbad0954a5b80249486cc3026fe,
-    '596044943499d31f346dac56b476f8ae': v596044943499d31f346dac56b476f8ae,
     '59839c0cd85675d9477b99ba14814e7b': v59839c0cd85675d9477b99ba14814e7b,
-    '5a0660f2e985c37d9fbd7452111c7a7a': v5a0660f2e985c37d9fbd7452111c7a7a,
     '5a1d8a00f11fb84a7883faf17e3a94a4': v5a1d8a00f11fb84a7883faf17e3a94a4,
     '5a63ab9c8a04729a45e734cfc63c46a3': v5a63ab9c8a04729a45e734cfc63c46a3,
-    '5a8cd3c32b03797f7425d323e347b68b': v5a8cd3c32b03797f7425d323e347b68b,
     '5a9adf1d842b5656d422b9e0c8e39195': v5a9adf1d842b5656d422b9e0c8e39195,
     '5ab3961bb36aeecc4ce56dc9ee9fdde4': v5ab3961bb36aeecc4ce56dc9ee9fdde4,
     '5ad75710451be4e79ef4f462153caa64': v5ad75710451be4e79ef4f462153caa64,
     '5aded5c72f2ca59d10b357454c2f9a3e': v5aded5c72f2ca59d10b357454c2f9a3e,
-    '5b1b0b425133b25f4f469d762333df38': v5b1b0b425133b25f4f469d762333df38,
     '5b456e1c166466533cc40ffe36544e46': v5b456e1c166466533cc40ffe36544e46,
-    '5c41490c0543ea0d159e0ed0dc4eec00': v5c41490c0543ea0d159e0ed0dc4eec00,
+    '5b9deca278af87d34791f3f750e35835': v5b9deca278af87d34791f3f750e35835,
+    '5c30777f2376d19232292f5c97d300b3': v5c30777f2376d19232292f5c97d300b3,
     '5c7c02cb7269e3dbe171467e611b9a84': v5c7c02cb7269e3dbe171467e611b9a84,
+    '5c9292c76a848a5653f7507f1157db89': v5c9292c76a848a5653f7507f1157db89,
     '5cbac4ec9b79d6928bd707f56c26fc69': v5cbac4ec9b79d6928bd707f56c26fc69,
     '5cd428d80ab1033da486c1668a9d999c': v5cd428d80ab1033da486c1668a9d999c,
+    '5d089bc32916ff66a4d23a708241d718': v5d089bc32916ff66a4d23a708241d718,
     '5d23ec493de670a7dc727f6600d3b894': v5d23ec493de670a7dc727f6600d3b894,
     '5d2bef37d6aff5c153dc659faeb5b0d8': v5d2bef37d6aff5c153dc659faeb5b0d8,
     '5d4159e4ce7e449328099d3dded6dcc2': v5d4159e4ce7e449328099d3dded6dcc2,
     '5d9ccc53612327ffd1e5c02dc63367fc': v5d9ccc53612327ffd1e5c02dc63367fc,
     '5dd8fc5e214aa7df2a7b9906ff2aeb68': v5dd8fc5e214aa7df2a7b9906ff2aeb68,
+    '5e742f7a9415c88f36c12b9a2aee8587': v5e742f7a9415c88f36c12b9a2aee8587,
     '5eecc2bde90f887c61436b2941b1da0e': v5eecc2bde90f887c61436b2941b1da0e,
-    '5efc38cc23e145ec3c0e9fb0e3db56e4': v5efc38cc23e145ec3c0e9fb0e3db56e4,
     '5f34e4a2879364b1255babf67ebaadc9': v5f34e4a2879364b1255babf67ebaadc9,
     '5f4acd60bfa551bc485c6944d894dae4': v5f4acd60bfa551bc485c6944d894dae4,
     '5f9c213ae3d7b0d376d37fb2de1b6685': v5f9c213ae3d7b0d376d37fb2de1b6685,
@@ -13849,13 +13855,18 @@ VERSIONS = {
     '606570d26d4d6760944321c1c5e46127': v606570d26d4d6760944321c1c5e46127,
     '607577c38cc13dd4ce8329349a17e2df': v607577c38cc13dd4ce8329349a17e2df,
     '6075995066ccd5a64512aab6bb2c4e20': v6075995066ccd5a64512aab6bb2c4e20,
+    '6095264316bbb13dad2ece633673c6e6': v6095264316bbb13dad2ece633673c6e6,
     '60c09775d509c0ae8aab4fb4827ba365': v60c09775d509c0ae8aab4fb4827ba365,
     '60c109afb37d9e2413d00b0736581015': v60c109afb37d9e2413d00b0736581015,
+    '60d58e8f056cef4f81ab89a71a24ab7c': v60d58e8f056cef4f81ab89a71a24ab7c,
     '60fbe8d187e05343554adcadf3c53ccf': v60fbe8d187e05343554adcadf3c53ccf,
+    '610f6a87120642946ab897b45cee061d': v610f6a87120642946ab897b45cee061d,
     '611bc45ea1b46e1c3b3b4a2e085e8b68': v611bc45ea1b46e1c3b3b4a2e085e8b68,
     '613d8b216b7e9c469354bc8ce9f5bc2a': v613d8b216b7e9c469354bc8ce9f5bc2a,
+    '61509c3adf11b5cda70449f3bcbaf021': v61509c3adf11b5cda70449f3bcbaf021,
     '61852b932fa90a8419a46ffb7edd8dee': v61852b932fa90a8419a46ffb7edd8dee,
     '61a049a2ba70dca39e611b0e9cea0840': v61a049a2ba70dca39e611b0e9cea0840,
+    '61d13bd5114fca5dcb5d49311548a3b1': v61d13bd5114fca5dcb5d49311548a3b1,
     '6206a8be52e06b18c8ed99913d4f0bec': v6206a8be52e06b18c8ed99913d4f0bec,
     '6215ab7fb2174dc43a52b2588a159b0a': v6215ab7fb2174dc43a52b2588a159b0a,
     '6254114e5928f2f0a03400c6c69e0e90': v6254114e5928f2f0a03400c6c69e0e90,
@@ -13863,52 +13874,55 @@ VERSIONS = {
     '626cb4e07eab8107d807eeedd6dff3a5': v626cb4e07eab8107d807eeedd6dff3a5,
     '62a6e359e400a895e72d949990747633': v62a6e359e400a895e72d949990747633,
     '62d5b6dc5a9cb2e4b1d262adafac4a15': v62d5b6dc5a9cb2e4b1d262adafac4a15,
-    '63066af4b5d96b89686362de33153c35': v63066af4b5d96b89686362de33153c35,
     '6449b85179eeede41156f24007ccdbb4': v6449b85179eeede41156f24007ccdbb4,
     '64719b79e2fae0bc82ed959003232526': v64719b79e2fae0bc82ed959003232526,
-    '6486480b1026775e7206a358b3bb74d6': v6486480b1026775e7206a358b3bb74d6,
-    '64876ce422240712526fa0fab80d8e95': v64876ce422240712526fa0fab80d8e95,
     '64a6d307ebcb71f2f8caa07ca3ba0f2e': v64a6d307ebcb71f2f8caa07ca3ba0f2e,
     '64aeb6c6dfc9fe4ab3f70357e20c3467': v64aeb6c6dfc9fe4ab3f70357e20c3467,
+    '64e5d68317734b0357029d823ecab4df': v64e5d68317734b0357029d823ecab4df,
     '65151001d5e8fa049aa3b338ae813e4c': v65151001d5e8fa049aa3b338ae813e4c,
     '6562d75986834376c00123cada193231': v6562d75986834376c00123cada193231,
     '65942c04a6afde9c48a4b90e206346d4': v65942c04a6afde9c48a4b90e206346d4,
     '65b230eab4536de2bf16a71a6d9247fb': v65b230eab4536de2bf16a71a6d9247fb,
+    '65e45ce5c7c712ce94c03389fd649b31': v65e45ce5c7c712ce94c03389fd649b31,
     '65f75ffa3c92ab3cf5c71a49ecfc9899': v65f75ffa3c92ab3cf5c71a49ecfc9899,
-    '66a14ba2f4366536dd08fc5b87bac12b': v66a14ba2f4366536dd08fc5b87bac12b,
+    '6602b2c715d476fa94d03d445c30e75f': v6602b2c715d476fa94d03d445c30e75f,
     '66c76781554179239274ebfdeefe9e0a': v66c76781554179239274ebfdeefe9e0a,
+    '66eb378fdb40637439c59d7cf2e427d5': v66eb378fdb40637439c59d7cf2e427d5,
     '67268d7e90badb5dbea332e4f67a0a6b': v67268d7e90badb5dbea332e4f67a0a6b,
-    '67445b979da6cb68d958bd3ebf4b6a6f': v67445b979da6cb68d958bd3ebf4b6a6f,
+    '67569f4ac69599477f8f4241a13bdd08': v67569f4ac69599477f8f4241a13bdd08,
+    '67c6f9812b2ccbbfc45d7372d4719cf7': v67c6f9812b2ccbbfc45d7372d4719cf7,
     '67ce0d7d69e25ffaf2c775f2f5971a04': v67ce0d7d69e25ffaf2c775f2f5971a04,
+    '67de01d984289150fafc22f1aabb96ff': v67de01d984289150fafc22f1aabb96ff,
     '68006b1ff5a37b7ef12fbba9255920a3': v68006b1ff5a37b7ef12fbba9255920a3,
     '6822a57e0edccce5874fccb3d87016a2': v6822a57e0edccce5874fccb3d87016a2,
     '6834580e2cd7a66e73fd6f704448fe93': v6834580e2cd7a66e73fd6f704448fe93,
+    '68506b69545a5f0bb4960916fa82062d': v68506b69545a5f0bb4960916fa82062d,
     '689323f5415a2a39dbf4c4b7259e30b1': v689323f5415a2a39dbf4c4b7259e30b1,
-    '68c16a59240b3b69aaea0a002822b640': v68c16a59240b3b69aaea0a002822b640,
+    '692d7592a4184b3cacceb3948cdcdb8c': v692d7592a4184b3cacceb3948cdcdb8c,
     '692e983361fad70b22a261ae3d1edf4a': v692e983361fad70b22a261ae3d1edf4a,
+    '693c463fdc0b6789bd5d5e5bf1f0cc6a': v693c463fdc0b6789bd5d5e5bf1f0cc6a,
+    '6959cde0f38872614de64f02a297c0bd': v6959cde0f38872614de64f02a297c0bd,
     '69b42254c5241cf3074bfee7a8f89b1d': v69b42254c5241cf3074bfee7a8f89b1d,
     '69f5d34c515f887151f48e5ee8db27f7': v69f5d34c515f887151f48e5ee8db27f7,
     '6a3ff7113522ae141bd832aa4cf6e888': v6a3ff7113522ae141bd832aa4cf6e888,
     '6a73e188aca1c0b3a60b3b5df08a4f32': v6a73e188aca1c0b3a60b3b5df08a4f32,
-    '6a8dcc08b0b0e37c6bd2f8974edf8fc8': v6a8dcc08b0b0e37c6bd2f8974edf8fc8,
     '6a951c977127435a242d590a4e6f6ca2': v6a951c977127435a242d590a4e6f6ca2,
     '6a9680805c699ad3c0ae35694ca6fd8d': v6a9680805c699ad3c0ae35694ca6fd8d,
     '6ab9b4f497323832edd6abf8598ac4dc': v6ab9b4f497323832edd6abf8598ac4dc,
     '6abeadf25525676c6b2e95b7ba8f3824': v6abeadf25525676c6b2e95b7ba8f3824,
+    '6af069cc87721f8bc4b52b47a19ab198': v6af069cc87721f8bc4b52b47a19ab198,
     '6b762af82ae46935ad475f4898c0ee5a': v6b762af82ae46935ad475f4898c0ee5a,
     '6b94117f790bd768e9f264107a4eca34': v6b94117f790bd768e9f264107a4eca34,
     '6c60b2c673b5df12fbe9eeca3d4ff0ef': v6c60b2c673b5df12fbe9eeca3d4ff0ef,
-    '6c640524d572f3d06262980eb46823e8': v6c640524d572f3d06262980eb46823e8,
-    '6c6e81d285186e1798e939d1d6544520': v6c6e81d285186e1798e939d1d6544520,
-    '6cb4b06488ed3d5618c0812bfd732e39': v6cb4b06488ed3d5618c0812bfd732e39,
     '6ceffd36f62af6e2a557855668d9a53b': v6ceffd36f62af6e2a557855668d9a53b,
-    '6da9baa60f75afc38841211b5a1c5270': v6da9baa60f75afc38841211b5a1c5270,
+    '6dfc2433360d6cf51494031971391dac': v6dfc2433360d6cf51494031971391dac,
     '6dfdfec780f42d0595b0ab9301691321': v6dfdfec780f42d0595b0ab9301691321,
     '6e50bf3e2fd75d8af90ab235c0900113': v6e50bf3e2fd75d8af90ab235c0900113,
     '6e54ede66208f56d6190a5682e8abb12': v6e54ede66208f56d6190a5682e8abb12,
+    '6e82fa54ca717789b37f8514986d47e5': v6e82fa54ca717789b37f8514986d47e5,
     '6ecd45a657dbc2026ee8f157866e13a2': v6ecd45a657dbc2026ee8f157866e13a2,
     '6f289e09104b72be955af2b82e2f33bd': v6f289e09104b72be955af2b82e2f33bd,
-    '6f9ef5d394a3b84166f6a5fbb2c54927': v6f9ef5d394a3b84166f6a5fbb2c54927,
+    '6f4437332137f7b6ee64afe401c63807': v6f4437332137f7b6ee64afe401c63807,
     '6fb5360252594a65821c93563c09def2': v6fb5360252594a65821c93563c09def2,
     '703f104bcdad26d04ed6b37c137773f0': v703f104bcdad26d04ed6b37c137773f0,
     '70a45c6960ea5dbbec1f088aa5649a9c': v70a45c6960ea5dbbec1f088aa5649a9c,
@@ -13916,38 +13930,38 @@ VERSIONS = {
     '71916f48eeb11bbbb4007d01ca1e3a8d': v71916f48eeb11bbbb4007d01ca1e3a8d,
     '71aaf8f5f3649aa8b1e3953afbb22e9c': v71aaf8f5f3649aa8b1e3953afbb22e9c,
     '71bc4efe3b9dc1d689bd031869b4909b': v71bc4efe3b9dc1d689bd031869b4909b,
+    '71c6b02e30b94949097cf6e0ce7ed3c6': v71c6b02e30b94949097cf6e0ce7ed3c6,
     '71db1b11c4b39d4d923bd32096f18e3b': v71db1b11c4b39d4d923bd32096f18e3b,
-    '71e417d98898b7e53494aa2ffb4a16f6': v71e417d98898b7e53494aa2ffb4a16f6,
+    '72124abc72d5ccfd26d9cd9a0fa7d146': v72124abc72d5ccfd26d9cd9a0fa7d146,
     '724c1c9e99a1f8b952bbe9d9e94ca102': v724c1c9e99a1f8b952bbe9d9e94ca102,
+    '725de07fca264a04a57b8fb05b7a5ad5': v725de07fca264a04a57b8fb05b7a5ad5,
     '7272493b69c9804c0904475266fa72f5': v7272493b69c9804c0904475266fa72f5,
-    '72ebe663bd10804590095bacc73059db': v72ebe663bd10804590095bacc73059db,
     '7318c4177ae39de3930d510702352cc5': v7318c4177ae39de3930d510702352cc5,
+    '731f9c86e659652a17cbcce24f9147da': v731f9c86e659652a17cbcce24f9147da,
+    '7354e0452f61449da34a7bf4f8596821': v7354e0452f61449da34a7bf4f8596821,
     '7373c7abe541a541ed909671a5f39597': v7373c7abe541a541ed909671a5f39597,
     '737f7f347a8b2d8d2ecc60d38b393e5c': v737f7f347a8b2d8d2ecc60d38b393e5c,
     '73b6fe57472b34fda843bdb3f01fcca5': v73b6fe57472b34fda843bdb3f01fcca5,
     '7432f5b59f6f89ff542de1a0d3938a67': v7432f5b59f6f89ff542de1a0d3938a67,
     '74374b595a6279b65b6874da52eb5c65': v74374b595a6279b65b6874da52eb5c65,
-    '7449c7f424d81cf64d41197e12fd837d': v7449c7f424d81cf64d41197e12fd837d,
-    '74684025dcf1b6259582b7b2969e6e9a': v74684025dcf1b6259582b7b2969e6e9a,
-    '7472137314034289ee820f49cc47f0c1': v7472137314034289ee820f49cc47f0c1,
     '748cdf606af547b9a7cc6072c4a77a6b': v748cdf606af547b9a7cc6072c4a77a6b,
-    '7495c7ac235c922d9f3ae3a9f8086ad2': v7495c7ac235c922d9f3ae3a9f8086ad2,
-    '74a9e318e9754034d1877db1b3ac0d08': v74a9e318e9754034d1877db1b3ac0d08,
+    '74cc7601ef6b13723ac6d051aede6d81': v74cc7601ef6b13723ac6d051aede6d81,
     '74dbb6f5a7766d65f6d62d6c55582a63': v74dbb6f5a7766d65f6d62d6c55582a63,
     '74f17eff34fd45031dd26349a83a3f68': v74f17eff34fd45031dd26349a83a3f68,
+    '7519d41b5378f84d91b59bac1c649169': v7519d41b5378f84d91b59bac1c649169,
     '756681a2b38a46468c30d34542c138e4': v756681a2b38a46468c30d34542c138e4,
-    '757108ce7180d30257ea4cac192e4945': v757108ce7180d30257ea4cac192e4945,
+    '7577dd2f275f722764c4c437d6752579': v7577dd2f275f722764c4c437d6752579,
     '758305e83b60c30f44dbd0c91a5ddea1': v758305e83b60c30f44dbd0c91a5ddea1,
     '762b8de094b5b7c2cdafe3ad4a0f2438': v762b8de094b5b7c2cdafe3ad4a0f2438,
     '7657e6240f944f7a7c5c05c4c968954d': v7657e6240f944f7a7c5c05c4c968954d,
-    '769655b1d6085f2eea0b3f3fe35de820': v769655b1d6085f2eea0b3f3fe35de820,
+    '768fa60d8746cdc9380dc99a58a17f17': v768fa60d8746cdc9380dc99a58a17f17,
     '76ba5a3e4831ddde8c1dc38926588b24': v76ba5a3e4831ddde8c1dc38926588b24,
     '778630b0cc0068e714a95a08a39ab009': v778630b0cc0068e714a95a08a39ab009,
     '7797ed404c17cc3b09fbca4527da151d': v7797ed404c17cc3b09fbca4527da151d,
     '77be974c5c6a38652b747cb707f797be': v77be974c5c6a38652b747cb707f797be,
     '77f5bd132aea84a23acd2762e52606aa': v77f5bd132aea84a23acd2762e52606aa,
-    '7802229e437ad5bdfd5ca2479525aeb1': v7802229e437ad5bdfd5ca2479525aeb1,
-    '7802f547d16dd1b702b5c364ba56b13d': v7802f547d16dd1b702b5c364ba56b13d,
+    '77fef7640b2e477de616e12e89a7304b': v77fef7640b2e477de616e12e89a7304b,
+    '7815041e38fedbbc34c69279f57c975b': v7815041e38fedbbc34c69279f57c975b,
     '7825ae2d7d373c65e9848f1b35473044': v7825ae2d7d373c65e9848f1b35473044,
     '7829234f07eb4cd77d9735feba84a240': v7829234f07eb4cd77d9735feba84a240,
     '7843b5c19cdfe784fb9773fafd0932b8': v7843b5c19cdfe784fb9773fafd0932b8,
@@ -13956,15 +13970,11 @@ VERSIONS = {
     '788cc983c2868a71c1e55be00f14e3d2': v788cc983c2868a71c1e55be00f14e3d2,
     '78a5505fd8faff9ff1f6dc79fb6e13e8': v78a5505fd8faff9ff1f6dc79fb6e13e8,
     '78fcffd6082ca309d2227243077b31ca': v78fcffd6082ca309d2227243077b31ca,
-    '79b2d4372e1ae8b6fc6f01bbc7fe8619': v79b2d4372e1ae8b6fc6f01bbc7fe8619,
-    '79c726ba24e68b0cc5f17d09ad88a409': v79c726ba24e68b0cc5f17d09ad88a409,
     '79f14ab9a2b1b27ae0f47e1afd099681': v79f14ab9a2b1b27ae0f47e1afd099681,
-    '7a1da4d617e9f9faff19f5e76ab4749a': v7a1da4d617e9f9faff19f5e76ab4749a,
+    '7a0a067527f84a4902a674c0535c559c': v7a0a067527f84a4902a674c0535c559c,
     '7a20c4268880743cfb5599274522fd0c': v7a20c4268880743cfb5599274522fd0c,
     '7a2b2c5b2fe8e95d3660d4e498965d88': v7a2b2c5b2fe8e95d3660d4e498965d88,
-    '7a31208bcac8457cc8f67977bb1a5d25': v7a31208bcac8457cc8f67977bb1a5d25,
-    '7af25c19a4de37c26d3ebb2a3c5543a9': v7af25c19a4de37c26d3ebb2a3c5543a9,
-    '7b7810eef980db0b15d5a22aeebf4c3d': v7b7810eef980db0b15d5a22aeebf4c3d,
+    '7baf1585ec217d8d0884f790663c82e1': v7baf1585ec217d8d0884f790663c82e1,
     '7bde52ec5496054cf6d01e364ddf4ef4': v7bde52ec5496054cf6d01e364ddf4ef4,
     '7c0fbed530dd3600cc399af2a8f4d7b6': v7c0fbed530dd3600cc399af2a8f4d7b6,
     '7c324e55b1846e7fd4b0090d467fb506': v7c324e55b1846e7fd4b0090d467fb506,
@@ -13972,204 +13982,201 @@ VERSIONS = {
     '7c463553a5055c9507c90dfcbbc92bfe': v7c463553a5055c9507c90dfcbbc92bfe,
     '7c5ad07111f22e6e14aecb520f220cfb': v7c5ad07111f22e6e14aecb520f220cfb,
     '7c796bf1e63ea2a68cdf335010079c5e': v7c796bf1e63ea2a68cdf335010079c5e,
-    '7c95d0c892cd4a74488254ec37edc4bb': v7c95d0c892cd4a74488254ec37edc4bb,
+    '7c8cb45de2e267b9f2c76028682479c7': v7c8cb45de2e267b9f2c76028682479c7,
+    '7c965405110c020bf029de63c9edb4bb': v7c965405110c020bf029de63c9edb4bb,
     '7ccba29f5b145cb45f43239c086295cb': v7ccba29f5b145cb45f43239c086295cb,
-    '7d5c87e48f9f405adb83f044aa668c72': v7d5c87e48f9f405adb83f044aa668c72,
+    '7d20b1f1eb365ae0260dc3dcd46f860c': v7d20b1f1eb365ae0260dc3dcd46f860c,
     '7d67c73745d9ea2b2e469fbcb837ecda': v7d67c73745d9ea2b2e469fbcb837ecda,
     '7d72c07d8fb4721dcdbae6026eff88ee': v7d72c07d8fb4721dcdbae6026eff88ee,
     '7d80224e70663629fb81b62b9bd19ff5': v7d80224e70663629fb81b62b9bd19ff5,
-    '7dea4dfa967c2d7a8ca7ff0f796734a4': v7dea4dfa967c2d7a8ca7ff0f796734a4,
     '7ea09e63ba129b947891fcbde34e3ba1': v7ea09e63ba129b947891fcbde34e3ba1,
     '7eade1ac84c9cec80b5f7c6e9f4a6253': v7eade1ac84c9cec80b5f7c6e9f4a6253,
     '7f3192f79c89e133acb61dec40396ee0': v7f3192f79c89e133acb61dec40396ee0,
+    '7f511f4c23db2a6f3c4603d45269d63f': v7f511f4c23db2a6f3c4603d45269d63f,
+    '7f95a1a2caf43139cbb181aca4a95dff': v7f95a1a2caf43139cbb181aca4a95dff,
     '7fa90b078020b79a6b57b8496b11a1be': v7fa90b078020b79a6b57b8496b11a1be,
-    '80d859ebb08e707491d88e42649527c6': v80d859ebb08e707491d88e42649527c6,
+    '7fc247af1651e7903056f4d8f5770f30': v7fc247af1651e7903056f4d8f5770f30,
+    '7fc278aa0a7caaf5d212d36043652a96': v7fc278aa0a7caaf5d212d36043652a96,
+    '80533aa0f0b6897deaa5a11cbf249021': v80533aa0f0b6897deaa5a11cbf249021,
+    '80592389fe4c58a60f0f8d0c6102a81c': v80592389fe4c58a60f0f8d0c6102a81c,
+    '806608685f73eb47b72e32f30adacbda': v806608685f73eb47b72e32f30adacbda,
     '80f078d5d4584bba1984dd0995577409': v80f078d5d4584bba1984dd0995577409,
-    '81581777dce8a39c6132380a8f21eda1': v81581777dce8a39c6132380a8f21eda1,
-    '816d957b408eb6c306b432fa4b9fff72': v816d957b408eb6c306b432fa4b9fff72,
     '8256c0e911f75a74596c4b1c0f7ca97b': v8256c0e911f75a74596c4b1c0f7ca97b,
     '825f06f89f20f3b3efea22a69ab28564': v825f06f89f20f3b3efea22a69ab28564,
     '82d6302bfbafb8bf82bf67b9ea127b22': v82d6302bfbafb8bf82bf67b9ea127b22,
+    '82dac505ea6764caec33ae1320a0c55d': v82dac505ea6764caec33ae1320a0c55d,
     '82df162517067811b37a864df3603bc2': v82df162517067811b37a864df3603bc2,
+    '82f0ac046e5d9144e88583fa0cfff0fa': v82f0ac046e5d9144e88583fa0cfff0fa,
+    '836acbf3ab2e82c28e24ca8620278ac5': v836acbf3ab2e82c28e24ca8620278ac5,
     '839977971ae6509089f2c48f20385d0e': v839977971ae6509089f2c48f20385d0e,
+    '83a37b7490017e3a5a69da2f5a289011': v83a37b7490017e3a5a69da2f5a289011,
     '83db9264759c37b35595b291af23cf7f': v83db9264759c37b35595b291af23cf7f,
     '84ce4399fe10a01014f74e4ae09df861': v84ce4399fe10a01014f74e4ae09df861,
     '84d0d77e3812dc55152466c5f5b6a6c3': v84d0d77e3812dc55152466c5f5b6a6c3,
+    '84d0fa7d44e740ff7b08eb007e3c8aea': v84d0fa7d44e740ff7b08eb007e3c8aea,
     '8505d5ded38bfb097e5dc597eb765b19': v8505d5ded38bfb097e5dc597eb765b19,
     '8516e16ab25d014808cad752658ba806': v8516e16ab25d014808cad752658ba806,
-    '8586422f240a8437963f835427da0959': v8586422f240a8437963f835427da0959,
-    '85b5e4eaa473b0cbb9bc8275bcd12562': v85b5e4eaa473b0cbb9bc8275bcd12562,
-    '85bf47b1ef7ebf35d84119454f60eb4b': v85bf47b1ef7ebf35d84119454f60eb4b,
     '85e42d139662d7a246500f82668145eb': v85e42d139662d7a246500f82668145eb,
+    '8667f0c36a7500f282b20b28343b6a75': v8667f0c36a7500f282b20b28343b6a75,
+    '8671b8aad2f49dd8cefa7d4eaea8c79d': v8671b8aad2f49dd8cefa7d4eaea8c79d,
     '86838be64ff99216f9cc7e1b51afa0ac': v86838be64ff99216f9cc7e1b51afa0ac,
     '8688f37b2a29b40f5cec434e3e5f02a8': v8688f37b2a29b40f5cec434e3e5f02a8,
     '86a5eda0a41e6574292b84b90baea8a7': v86a5eda0a41e6574292b84b90baea8a7,
     '8781e0b44b18c73fafbe475b48a091e2': v8781e0b44b18c73fafbe475b48a091e2,
     '87b1345cdac9daf991b7401e28582ab2': v87b1345cdac9daf991b7401e28582ab2,
-    '8800dc6c277a5b02e0e95b21bf6e6ed1': v8800dc6c277a5b02e0e95b21bf6e6ed1,
     '88118bf30c9625c5ee3a776982829fde': v88118bf30c9625c5ee3a776982829fde,
-    '88452e47aee94961c9bfe9548e78ce08': v88452e47aee94961c9bfe9548e78ce08,
     '885ce2c86ae44b2b4cd5e5b24b0de6dd': v885ce2c86ae44b2b4cd5e5b24b0de6dd,
     '888457b109ae24686fdf98fcf2dd0a2c': v888457b109ae24686fdf98fcf2dd0a2c,
+    '88883810a341447b7755690d4eb1bb7a': v88883810a341447b7755690d4eb1bb7a,
     '88bbe9ae6800f114c3919e138b1222e1': v88bbe9ae6800f114c3919e138b1222e1,
     '88fa8de2c64188aeb859a96b3bd136fd': v88fa8de2c64188aeb859a96b3bd136fd,
     '890ded7efda14c2cb65a6dc99fb8a75f': v890ded7efda14c2cb65a6dc99fb8a75f,
-    '895a35989c9cc21d969e7702241abba4': v895a35989c9cc21d969e7702241abba4,
+    '89493e29a6bb7492b683496eb4b89eb0': v89493e29a6bb7492b683496eb4b89eb0,
     '8975a2f61f5472a4548aedd88c7d0300': v8975a2f61f5472a4548aedd88c7d0300,
     '8985449149681ae0ed2b71657a66c08e': v8985449149681ae0ed2b71657a66c08e,
+    '89ea2f8bf411dbda59b02b936dfce5ad': v89ea2f8bf411dbda59b02b936dfce5ad,
     '8a1df0f8bb98bbab530cd40a10201320': v8a1df0f8bb98bbab530cd40a10201320,
     '8a4b55d1302c8707977f04236d84cccc': v8a4b55d1302c8707977f04236d84cccc,
-    '8a4c3ff277ec9caf58a7fc2600a491d3': v8a4c3ff277ec9caf58a7fc2600a491d3,
-    '8abef28d5a59facd66a188d7f91aea06': v8abef28d5a59facd66a188d7f91aea06,
     '8b32d8e17e85100daee181e85f8da431': v8b32d8e17e85100daee181e85f8da431,
     '8b3567565917899bcf701c3a25560f43': v8b3567565917899bcf701c3a25560f43,
+    '8b4a6bb7201125ef4045b478991b1106': v8b4a6bb7201125ef4045b478991b1106,
     '8b608cde12e0938406b37a390fb2c514': v8b608cde12e0938406b37a390fb2c514,
-    '8b613932abe6bab7a6bb1371158cb75b': v8b613932abe6bab7a6bb1371158cb75b,
-    '8ba8bb4089bdfa2f614c0a7e023b434a': v8ba8bb4089bdfa2f614c0a7e023b434a,
-    '8d6e3f4f0e8ca9c255ef5b86d40135b4': v8d6e3f4f0e8ca9c255ef5b86d40135b4,
-    '8e3744331a6d0d696cdfed5f6661e7db': v8e3744331a6d0d696cdfed5f6661e7db,
     '8e61dfb2c246fb48c34ba361778d3ed3': v8e61dfb2c246fb48c34ba361778d3ed3,
+    '8e6d0925af6dba5cb11bf996f4aab901': v8e6d0925af6dba5cb11bf996f4aab901,
     '8e9cd03c9d90be63acb907215c301724': v8e9cd03c9d90be63acb907215c301724,
     '8ea95476da74c36319b88ba4eda04675': v8ea95476da74c36319b88ba4eda04675,
     '8eff0cd376473168305b6dee0fa1e7ce': v8eff0cd376473168305b6dee0fa1e7ce,
+    '8f1e528353b16b8163064c55d65807cc': v8f1e528353b16b8163064c55d65807cc,
     '8f215cbc5dc3697077bcafccf34b62c6': v8f215cbc5dc3697077bcafccf34b62c6,
+    '8f32c734df91df3b49342051c57882be': v8f32c734df91df3b49342051c57882be,
     '8f3869a32ee4669e92da025e5e235181': v8f3869a32ee4669e92da025e5e235181,
     '8fadfd9dbba2697e98c670200610c9d0': v8fadfd9dbba2697e98c670200610c9d0,
     '8fe1069dc644e9e8a03bb458a69ff5d2': v8fe1069dc644e9e8a03bb458a69ff5d2,
     '8fed9420b5aba37d92c9bf849085fd06': v8fed9420b5aba37d92c9bf849085fd06,
     '8ff0f1a955c5d0cca66b183a8a3dae09': v8ff0f1a955c5d0cca66b183a8a3dae09,
+    '9009f14943cf66fc4116fdde2ecc12c9': v9009f14943cf66fc4116fdde2ecc12c9,
     '900e6935470a3c78829eae2959a96655': v900e6935470a3c78829eae2959a96655,
     '907550470840f2d2202152cf2ae23590': v907550470840f2d2202152cf2ae23590,
     '909e4fb65283187058c96274c8d0911e': v909e4fb65283187058c96274c8d0911e,
     '90af4e834747e5f4ef957c19991e4308': v90af4e834747e5f4ef957c19991e4308,
+    '90cf3a4a1d4aa7ddb681d8c2d3da1d12': v90cf3a4a1d4aa7ddb681d8c2d3da1d12,
     '90db9788f5ab4cee1eb302c6c4ceb410': v90db9788f5ab4cee1eb302c6c4ceb410,
-    '90f89436a97f338045956f2a15b369ba': v90f89436a97f338045956f2a15b369ba,
     '91128eb0f5b374d914942358c99615b6': v91128eb0f5b374d914942358c99615b6,
-    '914efed242a040a02ca4b66a20dfcd2c': v914efed242a040a02ca4b66a20dfcd2c,
+    '914de6b2a82a93761f36f1f60de9f61e': v914de6b2a82a93761f36f1f60de9f61e,
     '915c4d4b6459f174443615cc77cf2d42': v915c4d4b6459f174443615cc77cf2d42,
-    '91cdd8646433c3dbdc75a74499ffd4d6': v91cdd8646433c3dbdc75a74499ffd4d6,
     '91dc43bffb7cf5a3abe63838f4fabba3': v91dc43bffb7cf5a3abe63838f4fabba3,
     '91e745c5b7824553063d673b907ebd4c': v91e745c5b7824553063d673b907ebd4c,
     '91f51d7309ba89d33596656dc5b898af': v91f51d7309ba89d33596656dc5b898af,
-    '91fe45cb2ace5f569941adb1db04128c': v91fe45cb2ace5f569941adb1db04128c,
+    '92041fa1de4e867d9fdca391e4d07bd9': v92041fa1de4e867d9fdca391e4d07bd9,
+    '9309e95e89cb47bae51e9ec0cb03f78e': v9309e95e89cb47bae51e9ec0cb03f78e,
     '937e15230ce9a70454ddfe6617378379': v937e15230ce9a70454ddfe6617378379,
-    '9393efe4c60b495833f6152ae10eeed2': v9393efe4c60b495833f6152ae10eeed2,
     '93af938013c04d9004a45b8fbc9cd3d4': v93af938013c04d9004a45b8fbc9cd3d4,
     '93b9eac80ed06e3e63389ab55433daf3': v93b9eac80ed06e3e63389ab55433daf3,
-    '93f7369b8be2ed243a5b8d49203b9dfa': v93f7369b8be2ed243a5b8d49203b9dfa,
-    '94aac5b17d96beae13365ef5b3986ea8': v94aac5b17d96beae13365ef5b3986ea8,
+    '93cb0968f684993803dbff3a93bb7717': v93cb0968f684993803dbff3a93bb7717,
+    '93dfe27b3a0d4eb7b2e2127d0142aad2': v93dfe27b3a0d4eb7b2e2127d0142aad2,
     '94aba881d991282ca82b4ec7056d130c': v94aba881d991282ca82b4ec7056d130c,
     '94c164f635ae27264929fc6357168bf0': v94c164f635ae27264929fc6357168bf0,
     '95050990dc684d8a2278427e64abe064': v95050990dc684d8a2278427e64abe064,
-    '9547e6cb27f653b21b093b4475ca1fa4': v9547e6cb27f653b21b093b4475ca1fa4,
     '95545e3db6d41fc73dac301a065ba449': v95545e3db6d41fc73dac301a065ba449,
+    '9579bf6bf4b4e3a8339ee6f682c47710': v9579bf6bf4b4e3a8339ee6f682c47710,
     '959799a2b6959e8821a7a1183c1bcf13': v959799a2b6959e8821a7a1183c1bcf13,
     '95b1306b4f9a789873d47062e08711c4': v95b1306b4f9a789873d47062e08711c4,
     '9662b90395c33003f3ecd7f0162eac49': v9662b90395c33003f3ecd7f0162eac49,
-    '96b5df73c35416ceb0c4eb02720bdedd': v96b5df73c35416ceb0c4eb02720bdedd,
     '96c7ebe65a848e56682d03c3a039d85c': v96c7ebe65a848e56682d03c3a039d85c,
     '96d810b0aeb200a10036919167a6c707': v96d810b0aeb200a10036919167a6c707,
     '97a09d7946f678141a8911ed9aa8ccec': v97a09d7946f678141a8911ed9aa8ccec,
-    '97eced9d741b8ea81348a10e9705cb2c': v97eced9d741b8ea81348a10e9705cb2c,
     '982d7e3abf8fe9d8322cb3924168af67': v982d7e3abf8fe9d8322cb3924168af67,
     '9846c1614f6989467cf746626f6e28b2': v9846c1614f6989467cf746626f6e28b2,
     '98538e3270b06c518272415ec647e195': v98538e3270b06c518272415ec647e195,
     '98d1ca80414c036e029c808d9c9c0824': v98d1ca80414c036e029c808d9c9c0824,
     '993ad88dfd2eec7652955006126838fd': v993ad88dfd2eec7652955006126838fd,
-    '99550497a30a693e088f0441e724fba2': v99550497a30a693e088f0441e724fba2,
     '99918a9a6f9e742047713ccc11cc0666': v99918a9a6f9e742047713ccc11cc0666,
     '99b6481e0793ff0838e29592c208c55a': v99b6481e0793ff0838e29592c208c55a,
     '99bad937931e79c91a334a7755d05fc5': v99bad937931e79c91a334a7755d05fc5,
     '9a02bb468f689d46991a5b2d553da6eb': v9a02bb468f689d46991a5b2d553da6eb,
     '9a09528b07c4a3296612906b5c082da5': v9a09528b07c4a3296612906b5c082da5,
-    '9a1549f36bb06b0c4cd29423a5db83da': v9a1549f36bb06b0c4cd29423a5db83da,
-    '9a4631efa2b1e2fb6c20e56159beedbc': v9a4631efa2b1e2fb6c20e56159beedbc,
-    '9aa627a1b5d9e8e444c7d5ff509096dc': v9aa627a1b5d9e8e444c7d5ff509096dc,
+    '9ae47960512a2bf709be0aeb4f480d0e': v9ae47960512a2bf709be0aeb4f480d0e,
     '9b226fbd4cd769aa822020fef0d000bc': v9b226fbd4cd769aa822020fef0d000bc,
     '9b564e91bc35d9b262e3526419c263f0': v9b564e91bc35d9b262e3526419c263f0,
     '9b70b51fff084163834677d969924924': v9b70b51fff084163834677d969924924,
     '9b8e8177fd1930cba95d04939beddea3': v9b8e8177fd1930cba95d04939beddea3,
-    '9ba8aa2730f014a57cd7def7d2257ea0': v9ba8aa2730f014a57cd7def7d2257ea0,
     '9c233fb3b5d37a1f2e13fd56fff539f8': v9c233fb3b5d37a1f2e13fd56fff539f8,
-    '9c594fe488d5785b022ca2d3f41e513e': v9c594fe488d5785b022ca2d3f41e513e,
     '9c61a2dde5cdbd48f9021e8f4d16f7e7': v9c61a2dde5cdbd48f9021e8f4d16f7e7,
     '9ce25155e7f5fd887ae1d61b440138b1': v9ce25155e7f5fd887ae1d61b440138b1,
-    '9cfe0002e2abb041075af6af9e3257c5': v9cfe0002e2abb041075af6af9e3257c5,
-    '9d170e17dca59d31f62c4ad73b233b86': v9d170e17dca59d31f62c4ad73b233b86,
     '9d5acbccb69916be3682f1802fd8b6fc': v9d5acbccb69916be3682f1802fd8b6fc,
     '9d80f0ede005f19189f9d3a6ef5a47aa': v9d80f0ede005f19189f9d3a6ef5a47aa,
     '9d9274cf8c7362a5cb870db5bc07ddae': v9d9274cf8c7362a5cb870db5bc07ddae,
     '9da9673ce92111e3e0f06faa4b7bb557': v9da9673ce92111e3e0f06faa4b7bb557,
-    '9e081845463920440801deec0fb27444': v9e081845463920440801deec0fb27444,
+    '9e08b921ad9c93219903f7221ad9e3ee': v9e08b921ad9c93219903f7221ad9e3ee,
     '9e1fdde269c4f92fdb07b24ac383dd2e': v9e1fdde269c4f92fdb07b24ac383dd2e,
-    '9e698804f44ea61ae7c318de342641bd': v9e698804f44ea61ae7c318de342641bd,
     '9e74aba1427fd8f018060cf68d02870c': v9e74aba1427fd8f018060cf68d02870c,
     '9e88a63558f8e03c33d0c4f389dd9895': v9e88a63558f8e03c33d0c4f389dd9895,
     '9eb3221dc5da10b7c5d2c820323c3e40': v9eb3221dc5da10b7c5d2c820323c3e40,
+    '9ed66c9072e7622c2356a48fb8c098a1': v9ed66c9072e7622c2356a48fb8c098a1,
     '9eeaee27aa476344fc869bc96316a5f7': v9eeaee27aa476344fc869bc96316a5f7,
     '9ef6e56856889a15607b043e3f7f860e': v9ef6e56856889a15607b043e3f7f860e,
     '9f0b18d59babc5042be9aaf5e8c6d317': v9f0b18d59babc5042be9aaf5e8c6d317,
     '9f0d3758c583b680609acbe40054954c': v9f0d3758c583b680609acbe40054954c,
     '9f3ac5b694ba47f49c6e1dce8e1d6340': v9f3ac5b694ba47f49c6e1dce8e1d6340,
     '9f438eaeef6f350ee434f22c740c2fae': v9f438eaeef6f350ee434f22c740c2fae,
-    '9f74a040982ff0955a556ec8edaa683d': v9f74a040982ff0955a556ec8edaa683d,
-    '9fcb098469f5185c21cf938917fce1a3': v9fcb098469f5185c21cf938917fce1a3,
+    '9ff3da055d19133f271cd6e625a60008': v9ff3da055d19133f271cd6e625a60008,
     '9ffcde0474680e86e297f53ec64b19ba': v9ffcde0474680e86e297f53ec64b19ba,
-    'a00ed81866c7190da9d4797cfc99edf0': va00ed81866c7190da9d4797cfc99edf0,
     'a03224ace438d807d01ac76988d50660': va03224ace438d807d01ac76988d50660,
-    'a204839be66d8f86840a1056f6783d4f': va204839be66d8f86840a1056f6783d4f,
+    'a099220789c15593aded1cc10ce9be17': va099220789c15593aded1cc10ce9be17,
+    'a0b9208e4c45697cd1f447a237452ac1': va0b9208e4c45697cd1f447a237452ac1,
+    'a24d8c88e32702c47fd62c318ce763e9': va24d8c88e32702c47fd62c318ce763e9,
+    'a299d9c3019bc352cebddd6b37d8691e': va299d9c3019bc352cebddd6b37d8691e,
+    'a2a8fdf5e20de4946f59741a804e9aba': va2a8fdf5e20de4946f59741a804e9aba,
+    'a2b4362ee32e0fe31a6b3fdc1e0f9f4d': va2b4362ee32e0fe31a6b3fdc1e0f9f4d,
     'a2db761ae34121d5ae07e679dcc90f27': va2db761ae34121d5ae07e679dcc90f27,
-    'a323ff93162af819dc4cb92a7f6cb619': va323ff93162af819dc4cb92a7f6cb619,
-    'a363afc1a228b6f4ca5b426e8ea2250e': va363afc1a228b6f4ca5b426e8ea2250e,
+    'a31c80479403e0d181738805590de30e': va31c80479403e0d181738805590de30e,
+    'a3385695bebfc61b717e2f08657557f6': va3385695bebfc61b717e2f08657557f6,
     'a38078077da188b254ac3cb13c4bd3d2': va38078077da188b254ac3cb13c4bd3d2,
     'a4098f06e5d279f14cdbb8317b402af2': va4098f06e5d279f14cdbb8317b402af2,
     'a45e18c9f0c62a984786264dcd816530': va45e18c9f0c62a984786264dcd816530,
     'a45e722499cb0d89c788b278dcade2f3': va45e722499cb0d89c788b278dcade2f3,
     'a48b0f024a9b3b1d6a4266c8333a8577': va48b0f024a9b3b1d6a4266c8333a8577,
     'a4aed8524516dc60210730306290666a': va4aed8524516dc60210730306290666a,
-    'a4b705407b38e2242e946e9cc73a86d7': va4b705407b38e2242e946e9cc73a86d7,
     'a507e7e7cac3ecd500b9ff179825dd62': va507e7e7cac3ecd500b9ff179825dd62,
+    'a5105020ed4d9d85587b00c074a948a4': va5105020ed4d9d85587b00c074a948a4,
     'a519d56a875bcb15f710338eb5d1c8fd': va519d56a875bcb15f710338eb5d1c8fd,
     'a5599045c5333f2b171a5fca526058bb': va5599045c5333f2b171a5fca526058bb,
     'a609832615386a680b0cc7f70f0e1c8c': va609832615386a680b0cc7f70f0e1c8c,
     'a697525f7866b599b1e3b5c9d4c48afe': va697525f7866b599b1e3b5c9d4c48afe,
     'a69be66d01e83085ddf8456ee0a6671e': va69be66d01e83085ddf8456ee0a6671e,
     'a6afe4a1517d868f6b45cf25e45689d3': va6afe4a1517d868f6b45cf25e45689d3,
-    'a7696982a2c38e1bc9ce51b164b37710': va7696982a2c38e1bc9ce51b164b37710,
+    'a6f3d27dfa1e0465f321535d55851e52': va6f3d27dfa1e0465f321535d55851e52,
     'a7a0eee7c302eba8b27b0e79c8c79800': va7a0eee7c302eba8b27b0e79c8c79800,
     'a7bc1ddbb405600d53e49c9868fbd38f': va7bc1ddbb405600d53e49c9868fbd38f,
-    'a7f7aeff76a77f17c5815337594649c0': va7f7aeff76a77f17c5815337594649c0,
+    'a7d39379f27fbf27a8de8b5c99b9509b': va7d39379f27fbf27a8de8b5c99b9509b,
     'a844c5832be4e5cfc406c0e4c5b14f2d': va844c5832be4e5cfc406c0e4c5b14f2d,
     'a8572d6ca62e66b3e74ae23124311eaf': va8572d6ca62e66b3e74ae23124311eaf,
-    'a864664d53c2303180cfe518ae465c12': va864664d53c2303180cfe518ae465c12,
     'a8a2dbeb096c83a93df841516a8763bd': va8a2dbeb096c83a93df841516a8763bd,
-    'a92544fc344381c1ec7b81927d6a67e4': va92544fc344381c1ec7b81927d6a67e4,
+    'a97acd799f47a804294dec8da032b83f': va97acd799f47a804294dec8da032b83f,
     'a98aaa81c13186d1008cf20aa92dfe18': va98aaa81c13186d1008cf20aa92dfe18,
-    'a9961407c4eadba40539408139f3bf9d': va9961407c4eadba40539408139f3bf9d,
     'a9d0dcdaf65f49816cd4393ad1237c01': va9d0dcdaf65f49816cd4393ad1237c01,
-    'a9d3b80122bc5e0c8252ba043b8aadb3': va9d3b80122bc5e0c8252ba043b8aadb3,
     'aa1063354e993cf2f1b2d0d244003e18': vaa1063354e993cf2f1b2d0d244003e18,
+    'aa3241ab128f07f35a6eea599e25e81a': vaa3241ab128f07f35a6eea599e25e81a,
     'aa4c0241070b975d670ba76bb3bb1687': vaa4c0241070b975d670ba76bb3bb1687,
-    'aa4dd401591c7c9d9e1fb93617314abf': vaa4dd401591c7c9d9e1fb93617314abf,
+    'aa4c889b9ee6d962d51339c333a97e50': vaa4c889b9ee6d962d51339c333a97e50,
     'aa7a77476380157c495d55ca6a022c0e': vaa7a77476380157c495d55ca6a022c0e,
     'aad565b202351f09520370ce2649b9ea': vaad565b202351f09520370ce2649b9ea,
+    'ab1d3c2bb1139006b07743abec17c596': vab1d3c2bb1139006b07743abec17c596,
     'ab286d00ba163de6c888344fefc94642': vab286d00ba163de6c888344fefc94642,
-    'ab3c4716edec014f4c16e99321acd343': vab3c4716edec014f4c16e99321acd343,
+    'ab5ea6f96dfe3fa04a255bfdf8f556a2': vab5ea6f96dfe3fa04a255bfdf8f556a2,
+    'ab6340ca25e2daa5f7e7d2c754a2e0f6': vab6340ca25e2daa5f7e7d2c754a2e0f6,
     'ab73dca33c8dd173062c5bbd91beb730': vab73dca33c8dd173062c5bbd91beb730,
     'ab74e94c768a188755f207ca43a7c530': vab74e94c768a188755f207ca43a7c530,
-    'ab7988740ee33bba369a4129a69755ad': vab7988740ee33bba369a4129a69755ad,
-    'ab83617ace6b1f0ca91d0bfee0fe2b3e': vab83617ace6b1f0ca91d0bfee0fe2b3e,
+    'ac0096f2ca51bb3dcfb5ed402da5dfd7': vac0096f2ca51bb3dcfb5ed402da5dfd7,
     'ac80c84b544c08ed963f683ad83d555a': vac80c84b544c08ed963f683ad83d555a,
+    'ac986e56b555a4e4b655f731642aca6c': vac986e56b555a4e4b655f731642aca6c,
     'aca998c81473d7468738b7d350f32496': vaca998c81473d7468738b7d350f32496,
-    'ad209a6dc494eadb879fc1e452626169': vad209a6dc494eadb879fc1e452626169,
     'ad5323fb6799dc83c2981e57e2b07ef1': vad5323fb6799dc83c2981e57e2b07ef1,
     'ad577e8402f96da6841ee78ce01fdfea': vad577e8402f96da6841ee78ce01fdfea,
     'ad60ce427b37676c53d8695f65427323': vad60ce427b37676c53d8695f65427323,
-    'ad62bfe73531a3a9e22b95bf1328ae8a': vad62bfe73531a3a9e22b95bf1328ae8a,
-    'ad7a618868fdbea9b5ccb877bef2c2d5': vad7a618868fdbea9b5ccb877bef2c2d5,
     'ad7bf823368ce8c236619adeb073d95b': vad7bf823368ce8c236619adeb073d95b,
     'ad88a2ab4549c722edb356387fe691fc': vad88a2ab4549c722edb356387fe691fc,
-    'ae6eeaf81fc8f99dcbb8736eb9076a86': vae6eeaf81fc8f99dcbb8736eb9076a86,
+    'ae08efd1363d8919042ae5ecbc86a915': vae08efd1363d8919042ae5ecbc86a915,
     'ae9ee615f97b74b0f6895a9541afeead': vae9ee615f97b74b0f6895a9541afeead,
     'af38ff24979905fd63bbaadaf4972dcd': vaf38ff24979905fd63bbaadaf4972dcd,
     'af3a74185f14d8e20383a6dae349a430': vaf3a74185f14d8e20383a6dae349a430,
@@ -14178,86 +14185,88 @@ VERSIONS = {
     'afb429a9b28f21a8a733285f63d68e53': vafb429a9b28f21a8a733285f63d68e53,
     'afbac6be5bdc9e867b06ae98f48ff496': vafbac6be5bdc9e867b06ae98f48ff496,
     'afbb2296cd7f1c16272e18e065817cd5': vafbb2296cd7f1c16272e18e065817cd5,
-    'b046e9ecc3ab020c97504756f8264ee3': vb046e9ecc3ab020c97504756f8264ee3,
     'b08fd9a92d4257910616209c0e1b15ae': vb08fd9a92d4257910616209c0e1b15ae,
     'b0c31e23b94e63c950bee7d4fb463a22': vb0c31e23b94e63c950bee7d4fb463a22,
     'b1157257306e7d13a9ab3b7c3f529e0c': vb1157257306e7d13a9ab3b7c3f529e0c,
+    'b143e2c14ab3133bb91691e268f4368f': vb143e2c14ab3133bb91691e268f4368f,
+    'b16c1b0bffcba4d276ea680733018645': vb16c1b0bffcba4d276ea680733018645,
     'b20d9192954591293f7f8cdd4a2c9795': vb20d9192954591293f7f8cdd4a2c9795,
     'b2114b0712e011fecc298c66e7458809': vb2114b0712e011fecc298c66e7458809,
-    'b21a997394579987d8924ca6ff00a559': vb21a997394579987d8924ca6ff00a559,
+    'b285903e386cb051aff79dd8b7bf83ab': vb285903e386cb051aff79dd8b7bf83ab,
     'b2a940a30d1317605a55d0b81297cf27': vb2a940a30d1317605a55d0b81297cf27,
     'b2ae87909d97540a72ee9fa8c73242e7': vb2ae87909d97540a72ee9fa8c73242e7,
-    'b398cd758a82219587bb791628829063': vb398cd758a82219587bb791628829063,
+    'b2b1f77b2c0b1a1ecc768990455c8f1b': vb2b1f77b2c0b1a1ecc768990455c8f1b,
+    'b3cbfa5b4b373c0ec388cd98c62aad95': vb3cbfa5b4b373c0ec388cd98c62aad95,
     'b419238bc06a5c4c34ef101e2d8cb57d': vb419238bc06a5c4c34ef101e2d8cb57d,
     'b498442b86da9e01f3f4d7ef6f676c89': vb498442b86da9e01f3f4d7ef6f676c89,
+    'b49a5a6e25a771004f856ef0e976777e': vb49a5a6e25a771004f856ef0e976777e,
     'b4f9f1441731367969e6e30534310ddf': vb4f9f1441731367969e6e30534310ddf,
     'b51b79d7722b35ce301281507534d0b7': vb51b79d7722b35ce301281507534d0b7,
     'b556e19145c706d281c927cd2f655b2e': vb556e19145c706d281c927cd2f655b2e,
     'b5cc2892990d65542015309fa31d507a': vb5cc2892990d65542015309fa31d507a,
     'b5de50eaf68617d41bdd06d49397ec3a': vb5de50eaf68617d41bdd06d49397ec3a,
+    'b65fd8fbebcbcd4e599c884caa80639a': vb65fd8fbebcbcd4e599c884caa80639a,
+    'b66855998a5f1527eb7684a18696d614': vb66855998a5f1527eb7684a18696d614,
+    'b6a167d3890adf0dfcd8921b788d0bac': vb6a167d3890adf0dfcd8921b788d0bac,
     'b6ad94c697c07b9a61020a7fafffa84e': vb6ad94c697c07b9a61020a7fafffa84e,
     'b6b74fe7c4a9afde4b7286fbc49fa03e': vb6b74fe7c4a9afde4b7286fbc49fa03e,
+    'b6c891676714c941513713b97bb95794': vb6c891676714c941513713b97bb95794,
     'b6dd8ecd96985c2984779a90ea784d93': vb6dd8ecd96985c2984779a90ea784d93,
     'b6df523f918f076843320acb409307a7': vb6df523f918f076843320acb409307a7,
     'b730027208fefbaac9ff1d331fb65dc7': vb730027208fefbaac9ff1d331fb65dc7,
     'b741066ee8415329704a823aeb3c94ed': vb741066ee8415329704a823aeb3c94ed,
     'b786c076f43d3fedd6a85a051cf2f702': vb786c076f43d3fedd6a85a051cf2f702,
     'b7a2fcbd798ee6a7e8cd2f0370829529': vb7a2fcbd798ee6a7e8cd2f0370829529,
-    'b7bec01567db2277919814a779955a5a': vb7bec01567db2277919814a779955a5a,
     'b838ea00c1c5f1e46d09eaf5b9c054f0': vb838ea00c1c5f1e46d09eaf5b9c054f0,
     'b86cd100db082db0995189a907564f2e': vb86cd100db082db0995189a907564f2e,
     'b924bd0069402a69c2c0c2d1ea6ec636': vb924bd0069402a69c2c0c2d1ea6ec636,
-    'ba2599400ef7ff3aee4d7800214f22a3': vba2599400ef7ff3aee4d7800214f22a3,
+    'b9a99f4da149807296222299c5d9e737': vb9a99f4da149807296222299c5d9e737,
     'ba28e5174882c27e94f017c38412a6d2': vba28e5174882c27e94f017c38412a6d2,
     'ba41a8c5ca2363c9f037dc192653bfda': vba41a8c5ca2363c9f037dc192653bfda,
-    'ba718109455299aae3551f977bec084f': vba718109455299aae3551f977bec084f,
     'bac747b706a601d32fc177ea94479a13': vbac747b706a601d32fc177ea94479a13,
     'baf6debc01de62fa02f3d7acf5e43425': vbaf6debc01de62fa02f3d7acf5e43425,
+    'bb236d4ae9d5cb1559bd156888043ee9': vbb236d4ae9d5cb1559bd156888043ee9,
     'bb32e3bff4ee731afd75e6a6d8b0cd1c': vbb32e3bff4ee731afd75e6a6d8b0cd1c,
     'bb53b78fc72c1ede1ccf770f05cd7e82': vbb53b78fc72c1ede1ccf770f05cd7e82,
     'bb6a72b2e3883ab03b787eb52c13a378': vbb6a72b2e3883ab03b787eb52c13a378,
-    'bbaa9e559f85cf8cb11f56de103a6920': vbbaa9e559f85cf8cb11f56de103a6920,
-    'bbbd913ad529ac242dd91e520859ab7b': vbbbd913ad529ac242dd91e520859ab7b,
     'bbc1ef154a310ef7f8a70132321df8e8': vbbc1ef154a310ef7f8a70132321df8e8,
-    'bbd5fd18252506bf5c0d241fa70255a0': vbbd5fd18252506bf5c0d241fa70255a0,
-    'bce4b71a1288c9797484979e0456c29a': vbce4b71a1288c9797484979e0456c29a,
-    'bd5ed1a7dc006caf4cd99e82787fae26': vbd5ed1a7dc006caf4cd99e82787fae26,
+    'bc5fae8b2bbeef7f7f71e2d92a3b7ae3': vbc5fae8b2bbeef7f7f71e2d92a3b7ae3,
     'bd6e0ba6eb6c771a5ed249d41a11bb34': vbd6e0ba6eb6c771a5ed249d41a11bb34,
     'bd6e3a376b53fb2fc70b53786bc97562': vbd6e3a376b53fb2fc70b53786bc97562,
     'bda9721c350b02e1cdcd6b206a920af1': vbda9721c350b02e1cdcd6b206a920af1,
-    'bdd78d4a1cb2cadac239b18685124ec8': vbdd78d4a1cb2cadac239b18685124ec8,
+    'bdf1d00daa0579c2794c7355d9e856e9': vbdf1d00daa0579c2794c7355d9e856e9,
     'be19b4c670ab4954a92ff36fe5d062fa': vbe19b4c670ab4954a92ff36fe5d062fa,
-    'bf06477794831241981b35235d028f7d': vbf06477794831241981b35235d028f7d,
+    'be712bf574396b3c44f4eb8d61abd0c6': vbe712bf574396b3c44f4eb8d61abd0c6,
+    'bf095c19038b1cc95455f5cadd682ec9': vbf095c19038b1cc95455f5cadd682ec9,
     'bf11a5a2e25ad49c7f293710734a1f32': vbf11a5a2e25ad49c7f293710734a1f32,
     'bf8fed605b369cfccb0de14a97862f66': vbf8fed605b369cfccb0de14a97862f66,
     'bfa68acffbc2069877cb761e55299cc9': vbfa68acffbc2069877cb761e55299cc9,
+    'bfb5aa9cf26d0b0564d50ad0d2b5edbc': vbfb5aa9cf26d0b0564d50ad0d2b5edbc,
     'bfcae931e2c5b860fc564ed3deb7a112': vbfcae931e2c5b860fc564ed3deb7a112,
+    'bff2daa7935413eea4522a8f62babaa9': vbff2daa7935413eea4522a8f62babaa9,
     'c01eea3a5a8fea50cdfbebeace54dc83': vc01eea3a5a8fea50cdfbebeace54dc83,
+    'c06033c9949a9b7da3fffc9ce9d1892a': vc06033c9949a9b7da3fffc9ce9d1892a,
     'c076f15219ad292cf37ed20d7ced5f14': vc076f15219ad292cf37ed20d7ced5f14,
     'c0a2ecc4a17c9876e2550c26a1ddfb56': vc0a2ecc4a17c9876e2550c26a1ddfb56,
-    'c16ec53cf611a73c43f01f32a108a474': vc16ec53cf611a73c43f01f32a108a474,
     'c1d108e94ead4742cb4f9d2f84c32172': vc1d108e94ead4742cb4f9d2f84c32172,
     'c1e7823d1a61455919abc8da1a48c433': vc1e7823d1a61455919abc8da1a48c433,
     'c20bad37e8fb2ace39186ec87e9682d7': vc20bad37e8fb2ace39186ec87e9682d7,
     'c21d33eb64c8eaed88b7a385cc390ea1': vc21d33eb64c8eaed88b7a385cc390ea1,
     'c287058dc4553136ddc307daaf6ce2ea': vc287058dc4553136ddc307daaf6ce2ea,
+    'c2a7fff53d6d29593fe39ac54839a118': vc2a7fff53d6d29593fe39ac54839a118,
+    'c2b6ea5eaf1a8783b4ef1f0fa9118cda': vc2b6ea5eaf1a8783b4ef1f0fa9118cda,
     'c2c30e4fe0f6f38f71389e787d3603d6': vc2c30e4fe0f6f38f71389e787d3603d6,
     'c2c3107ee4eb104a1706fd9b7eeeba00': vc2c3107ee4eb104a1706fd9b7eeeba00,
-    'c2ca27bb40c96c168506736b7b063021': vc2ca27bb40c96c168506736b7b063021,
-    'c2e13757925d30a1ec03e1a46df71784': vc2e13757925d30a1ec03e1a46df71784,
+    'c348fd6c12d1eee17c539c1f7237c918': vc348fd6c12d1eee17c539c1f7237c918,
     'c3563bff0fdd0073816d1ff67c83e21c': vc3563bff0fdd0073816d1ff67c83e21c,
-    'c387c155549f52b6b174c7087bed5242': vc387c155549f52b6b174c7087bed5242,
     'c3fc736eae94643e208baf3f38c32e73': vc3fc736eae94643e208baf3f38c32e73,
-    'c4410804369b7f020c0d12e23022e621': vc4410804369b7f020c0d12e23022e621,
     'c49789f67373192f48a542d621cadcc9': vc49789f67373192f48a542d621cadcc9,
-    'c49c487b4009cbdd516032356f77307d': vc49c487b4009cbdd516032356f77307d,
-    'c4e486a9693b1b585e39335cc50c29dc': vc4e486a9693b1b585e39335cc50c29dc,
     'c546c15a2d5d02d0d8079cde454a81e5': vc546c15a2d5d02d0d8079cde454a81e5,
-    'c54da023ff2c1bd6e760d4441eebb5f6': vc54da023ff2c1bd6e760d4441eebb5f6,
+    'c561441247afe70482f7ae317052d728': vc561441247afe70482f7ae317052d728,
+    'c56f3e29b080bf2641cb5a8a5c95b408': vc56f3e29b080bf2641cb5a8a5c95b408,
     'c66fc5e98a0d91a4422dc404481ed211': vc66fc5e98a0d91a4422dc404481ed211,
     'c6b47ef7038d646535796d76fccdaebb': vc6b47ef7038d646535796d76fccdaebb,
     'c6bcd85878f5d8a76ab5d73a220f6567': vc6bcd85878f5d8a76ab5d73a220f6567,
-    'c6ca78eb01b0ade8dc4f9d9031933121': vc6ca78eb01b0ade8dc4f9d9031933121,
     'c71201b3c565882c68d3aa577f6b0172': vc71201b3c565882c68d3aa577f6b0172,
     'c713f152ad7b0b3b066a841c6b89f5e4': vc713f152ad7b0b3b066a841c6b89f5e4,
     'c7bc8dd72d10875797dab2f63be156b8': vc7bc8dd72d10875797dab2f63be156b8,
@@ -14267,35 +14276,37 @@ VERSIONS = {
     'c91b60b618907e215052e846b37aae0b': vc91b60b618907e215052e846b37aae0b,
     'c94ef7f8ddfc788ce2a3244be85e7aa9': vc94ef7f8ddfc788ce2a3244be85e7aa9,
     'c96ac20bbd586dde4a9545f75aa02da9': vc96ac20bbd586dde4a9545f75aa02da9,
-    'ca5ae78e7fed6a9bdcd22d2bf33b0b02': vca5ae78e7fed6a9bdcd22d2bf33b0b02,
+    'c9ab28ecede661bbe5ae39761304d513': vc9ab28ecede661bbe5ae39761304d513,
+    'ca4960296a498773dc10fe988a40e24f': vca4960296a498773dc10fe988a40e24f,
     'ca803a35870010f3dfe1bcd3816eb82a': vca803a35870010f3dfe1bcd3816eb82a,
     'cb356c14aa0de44f0027d42758c642ae': vcb356c14aa0de44f0027d42758c642ae,
+    'cb5299d3e908af0d0badf4c8e02859b2': vcb5299d3e908af0d0badf4c8e02859b2,
     'cb59574e3a1ebc17725b4a36e70250e0': vcb59574e3a1ebc17725b4a36e70250e0,
-    'cb5b6bb83bd705bb392952e8eb9e4325': vcb5b6bb83bd705bb392952e8eb9e4325,
-    'cb93456554c96d7e513c1c134d0612d4': vcb93456554c96d7e513c1c134d0612d4,
-    'cc2a6d3e90f55d89ac5cacd4dd848908': vcc2a6d3e90f55d89ac5cacd4dd848908,
-    'cc3033557b94597cfb99e30b34d0cd66': vcc3033557b94597cfb99e30b34d0cd66,
+    'cb842d655a39a3027d5583f01d97682a': vcb842d655a39a3027d5583f01d97682a,
+    'cb8d0ae929b1493597fac0776d64c37b': vcb8d0ae929b1493597fac0776d64c37b,
+    'cbd8e995f4ace682efa1c4c5e81d4466': vcbd8e995f4ace682efa1c4c5e81d4466,
+    'cc190cc84d849f199685d487cb1475d0': vcc190cc84d849f199685d487cb1475d0,
     'ccb87fda693dc6325af002a061d31b41': vccb87fda693dc6325af002a061d31b41,
-    'ccde60afd1ae30abc71994f5f05a32a4': vccde60afd1ae30abc71994f5f05a32a4,
     'ccecd6c6c6509ad5f52de8c94d695788': vccecd6c6c6509ad5f52de8c94d695788,
-    'ccfa5c52cb1d77890c995f2546cbe49d': vccfa5c52cb1d77890c995f2546cbe49d,
     'cd46cc63e8d140f2cb2486598a87cf9a': vcd46cc63e8d140f2cb2486598a87cf9a,
     'cd71fcbbbefa6ae68fe7622d7eeeeab9': vcd71fcbbbefa6ae68fe7622d7eeeeab9,
-    'cd81925602b0390459a39f4539b1e178': vcd81925602b0390459a39f4539b1e178,
+    'cd7fdf09980e4d91c88898a78f7a9228': vcd7fdf09980e4d91c88898a78f7a9228,
+    'cdb4240fbb5792e7452d22b17b2007bc': vcdb4240fbb5792e7452d22b17b2007bc,
     'cdf0227878347004e4881ce1b2c37d39': vcdf0227878347004e4881ce1b2c37d39,
-    'ce9cff46df1e19f5614e42eec76b4b82': vce9cff46df1e19f5614e42eec76b4b82,
-    'ceb266d6dddfb7e836d0e10c5455e378': vceb266d6dddfb7e836d0e10c5455e378,
+    'ce192787e77cac2afad04f6df83daf6f': vce192787e77cac2afad04f6df83daf6f,
     'ced2863b60516c43cb90b71dccde2740': vced2863b60516c43cb90b71dccde2740,
     'cf154c427a098253ffc3da1a32180d46': vcf154c427a098253ffc3da1a32180d46,
     'cf8948c27f1d11299f1eaf5df5c96dd3': vcf8948c27f1d11299f1eaf5df5c96dd3,
     'd07c0c02c8a337621ed7a80d083c3127': vd07c0c02c8a337621ed7a80d083c3127,
-    'd089b7297f1bab055353f69eeb219ea6': vd089b7297f1bab055353f69eeb219ea6,
+    'd12178bc5e0e771649620d210fcad310': vd12178bc5e0e771649620d210fcad310,
     'd13217b2a7907579d19a71c827d83619': vd13217b2a7907579d19a71c827d83619,
     'd14f69cabfa0655b29b34d8d7d6ffe71': vd14f69cabfa0655b29b34d8d7d6ffe71,
     'd15ea2105a74cde50b931541af945ad0': vd15ea2105a74cde50b931541af945ad0,
+    'd16182344277a69050f42f3c16fa58c8': vd16182344277a69050f42f3c16fa58c8,
     'd1ea29536adbd0983ed863ac850483a1': vd1ea29536adbd0983ed863ac850483a1,
     'd231f1bbf7fdcc89e07ae571e0bb9019': vd231f1bbf7fdcc89e07ae571e0bb9019,
     'd297aa57d650c1b35dea2cc803b1d2d9': vd297aa57d650c1b35dea2cc803b1d2d9,
+    'd2d4223077ac5f34a843de8fff9877a3': vd2d4223077ac5f34a843de8fff9877a3,
     'd2df7f3bf772a69aca88a98bd32dd855': vd2df7f3bf772a69aca88a98bd32dd855,
     'd346696151a663cfa28eec814b46455f': vd346696151a663cfa28eec814b46455f,
     'd3bc2d408c419d1256148a59c9f0aa50': vd3bc2d408c419d1256148a59c9f0aa50,
@@ -14303,36 +14314,30 @@ VERSIONS = {
     'd44f722d948c49adf57c45b4001af311': vd44f722d948c49adf57c45b4001af311,
     'd451bf2206a5d50cd14cf356b3c9a3a6': vd451bf2206a5d50cd14cf356b3c9a3a6,
     'd4a5f42e4d427982703ac06a56088955': vd4a5f42e4d427982703ac06a56088955,
-    'd4c0bdb8b792bc23efe7bb0a0fb1926d': vd4c0bdb8b792bc23efe7bb0a0fb1926d,
     'd50388e39c3da71cf855306b96838697': vd50388e39c3da71cf855306b96838697,
     'd5783b495450050f0b7d4ca4c63b1fec': vd5783b495450050f0b7d4ca4c63b1fec,
     'd5dc0dc15e62e4a029991c9fef69c81e': vd5dc0dc15e62e4a029991c9fef69c81e,
-    'd5ddd07963326cec1a202920f758b17c': vd5ddd07963326cec1a202920f758b17c,
     'd5e70037020a292575f3fa28c97e4895': vd5e70037020a292575f3fa28c97e4895,
     'd60588203da67d633c96bd4473ece45c': vd60588203da67d633c96bd4473ece45c,
-    'd67e9de04caa68d208250c2127c947f7': vd67e9de04caa68d208250c2127c947f7,
     'd6b111912613421dd169ba3133135997': vd6b111912613421dd169ba3133135997,
     'd6bf4bd974c665088d97e5dac87df4ba': vd6bf4bd974c665088d97e5dac87df4ba,
     'd7043e49af65ceb5bbd58026ee48564c': vd7043e49af65ceb5bbd58026ee48564c,
     'd73a166588054fe421170a0f1def69a3': vd73a166588054fe421170a0f1def69a3,
-    'd818290a17ea5e9575d053a8b8183278': vd818290a17ea5e9575d053a8b8183278,
+    'd83ec711373c7fdba74b2e64337c1139': vd83ec711373c7fdba74b2e64337c1139,
+    'd8425dd1dd5fcce6c33290d6160b573a': vd8425dd1dd5fcce6c33290d6160b573a,
     'd85f3e7c0e485383ee7d0ddaeeef5900': vd85f3e7c0e485383ee7d0ddaeeef5900,
     'd8b528f632212fc474a1ecf1aaffc31d': vd8b528f632212fc474a1ecf1aaffc31d,
-    'd8d325025728bfc021e2668fe1f07317': vd8d325025728bfc021e2668fe1f07317,
-    'd8ea2273f636cc2004878a384132c3ab': vd8ea2273f636cc2004878a384132c3ab,
-    'd960d586048974bbfa3f8b4f1a9aef05': vd960d586048974bbfa3f8b4f1a9aef05,
-    'd977cc918161b8e6bec6b84aaa431ab7': vd977cc918161b8e6bec6b84aaa431ab7,
-    'd9ad13b682625b9ab52c445a2f1ce746': vd9ad13b682625b9ab52c445a2f1ce746,
+    'd8f4f096ce18686a3de17ed3304c6372': vd8f4f096ce18686a3de17ed3304c6372,
+    'd94f2d1b234665ca3e86ca7ea713f26a': vd94f2d1b234665ca3e86ca7ea713f26a,
     'd9d8333d8aca641d7a5595a73fb2e866': vd9d8333d8aca641d7a5595a73fb2e866,
     'd9f21bab72213cd64ae7f25d591875ed': vd9f21bab72213cd64ae7f25d591875ed,
     'd9f973ffbfbdb9b51b98788ee6649932': vd9f973ffbfbdb9b51b98788ee6649932,
     'd9fa8c214849df7fec892dd75bcb192f': vd9fa8c214849df7fec892dd75bcb192f,
     'daa52a932cb608ed1dee150a1a98e332': vdaa52a932cb608ed1dee150a1a98e332,
-    'daada6e211e40fa326aade54284e355f': vdaada6e211e40fa326aade54284e355f,
-    'db616d148d887b46479c09772aa0fa3f': vdb616d148d887b46479c09772aa0fa3f,
     'dbb58387fb18c9a067d8e0756ceff7b1': vdbb58387fb18c9a067d8e0756ceff7b1,
     'dbf012ad956da8c8b83d002960a9f128': vdbf012ad956da8c8b83d002960a9f128,
     'dc0d218faadd2e64193fde05e880862a': vdc0d218faadd2e64193fde05e880862a,
+    'dc1c0a503d0b831189cf5d4762c97534': vdc1c0a503d0b831189cf5d4762c97534,
     'dc769267479b1c53b2810d7ea3100299': vdc769267479b1c53b2810d7ea3100299,
     'dc8a41213576b23f4cfad81512c20be7': vdc8a41213576b23f4cfad81512c20be7,
     'dc9640e625011d554c81abf535014f89': vdc9640e625011d554c81abf535014f89,
@@ -14340,12 +14345,13 @@ VERSIONS = {
     'dce9a5b77b27ed260622bf1cdc772032': vdce9a5b77b27ed260622bf1cdc772032,
     'dd1e39248290746e1b89515fc042484c': vdd1e39248290746e1b89515fc042484c,
     'dd40d5a052632bfac3076d70b9da1da9': vdd40d5a052632bfac3076d70b9da1da9,
+    'dd49c025dbeea3e2756cc60859f55b5a': vdd49c025dbeea3e2756cc60859f55b5a,
     'dd4d4482452b83ba250f59e076725e7b': vdd4d4482452b83ba250f59e076725e7b,
-    'dd61362c443156c6df28c6016ecbfdd1': vdd61362c443156c6df28c6016ecbfdd1,
-    'ddad1625e524cf3535638f5177e85cef': vddad1625e524cf3535638f5177e85cef,
     'ddfa829f629425a48ebae13546bf7877': vddfa829f629425a48ebae13546bf7877,
     'de004b248d240d17e2b812a7127653ea': vde004b248d240d17e2b812a7127653ea,
     'de83a3a062fed32aa04973acf0821bdb': vde83a3a062fed32aa04973acf0821bdb,
+    'deafd76d61a24e77f3aed6266367b6e5': vdeafd76d61a24e77f3aed6266367b6e5,
+    'decb5401157badba5757795df86e16d1': vdecb5401157badba5757795df86e16d1,
     'df22c04a5ae28e148a1fd2fc5d8dda18': vdf22c04a5ae28e148a1fd2fc5d8dda18,
     'df7edc9634aa4003f8125328343fca59': vdf7edc9634aa4003f8125328343fca59,
     'df88e41aac689d7cdb53275d61c6e4c3': vdf88e41aac689d7cdb53275d61c6e4c3,
@@ -14353,149 +14359,139 @@ VERSIONS = {
     'dfa5cdafb213e258f2b2a50ef38d7b4d': vdfa5cdafb213e258f2b2a50ef38d7b4d,
     'e03bf64727e880e921fc19798b3e6c2f': ve03bf64727e880e921fc19798b3e6c2f,
     'e0547642323a1ecce465665bd49f9b6d': ve0547642323a1ecce465665bd49f9b6d,
-    'e0551ca498b6ae66b5ae7039567fd39b': ve0551ca498b6ae66b5ae7039567fd39b,
     'e08653b3f44a0df5334b646879c08162': ve08653b3f44a0df5334b646879c08162,
     'e0d4dc47412cbdee36e157bd18ac8ef5': ve0d4dc47412cbdee36e157bd18ac8ef5,
-    'e0ed518052f491500095b5591cfc5112': ve0ed518052f491500095b5591cfc5112,
     'e0f85ce6adb46ffb6534fb355a370d84': ve0f85ce6adb46ffb6534fb355a370d84,
     'e1c4a4e00a0a625fe70ac7f2906ed238': ve1c4a4e00a0a625fe70ac7f2906ed238,
     'e1e85ac5089f19f81eff7dcbdd7f25a9': ve1e85ac5089f19f81eff7dcbdd7f25a9,
-    'e23686c520fcc04ed35ac51241c47131': ve23686c520fcc04ed35ac51241c47131,
-    'e24b1f8071022b4b5842f9460ef722c9': ve24b1f8071022b4b5842f9460ef722c9,
     'e26591ffcc300c79d25e52d99dce5cac': ve26591ffcc300c79d25e52d99dce5cac,
     'e266f305de0977178dbb728e972f8d93': ve266f305de0977178dbb728e972f8d93,
     'e26d031c20a75a5b9f751ae1d07f4050': ve26d031c20a75a5b9f751ae1d07f4050,
     'e27db46a0c50beaca34d11f05b16e49c': ve27db46a0c50beaca34d11f05b16e49c,
     'e27e7826615475f91fe8c5b1d89197b2': ve27e7826615475f91fe8c5b1d89197b2,
     'e2a03887594bc84f055ef86dbab93ae8': ve2a03887594bc84f055ef86dbab93ae8,
+    'e2bd2dd059c9d1694517f1eb00594502': ve2bd2dd059c9d1694517f1eb00594502,
     'e2eaf71c60715456baf4f0492d958e88': ve2eaf71c60715456baf4f0492d958e88,
     'e32690622a8e1b9f75152cfd9c7cfd1d': ve32690622a8e1b9f75152cfd9c7cfd1d,
-    'e32728d5e62d8986df23a367c311812c': ve32728d5e62d8986df23a367c311812c,
+    'e37fe3a3fd86296899a8b2ce55fa6a75': ve37fe3a3fd86296899a8b2ce55fa6a75,
+    'e39043f6c47c44c5b8442435601aef5d': ve39043f6c47c44c5b8442435601aef5d,
+    'e3b28019c9ab3afd5e7f50782a93bc07': ve3b28019c9ab3afd5e7f50782a93bc07,
     'e3c7441b37fb7cb5651a071e449dafa5': ve3c7441b37fb7cb5651a071e449dafa5,
     'e40a3460c8e3a785896c36e597886a3f': ve40a3460c8e3a785896c36e597886a3f,
-    'e430565f01498c8c86ac5085960e6ea7': ve430565f01498c8c86ac5085960e6ea7,
     'e435cc3dd37b998edecbb09a7f44ed71': ve435cc3dd37b998edecbb09a7f44ed71,
+    'e43cbc2ccc6e478e197defa09fc975ae': ve43cbc2ccc6e478e197defa09fc975ae,
     'e4d1a36df33e090febfb67869df7d30f': ve4d1a36df33e090febfb67869df7d30f,
+    'e566319a138de04bdf5ac3fac4fce847': ve566319a138de04bdf5ac3fac4fce847,
     'e57423deae398323389dedef183f6a48': ve57423deae398323389dedef183f6a48,
     'e5a819eba7dc1904c0c9435e1992ce53': ve5a819eba7dc1904c0c9435e1992ce53,
-    'e5be3417887d17fa833084d9046e7541': ve5be3417887d17fa833084d9046e7541,
     'e5c749cd54eb90b13113f996e5315715': ve5c749cd54eb90b13113f996e5315715,
-    'e69807acc4ab4a817de21cc67bebe5df': ve69807acc4ab4a817de21cc67bebe5df,
     'e6a21f4508271ee194d301d7b05b9b3c': ve6a21f4508271ee194d301d7b05b9b3c,
     'e6b771a66b030664ac267ca7b581af40': ve6b771a66b030664ac267ca7b581af40,
     'e6df10ca70f228774296f256fae0416d': ve6df10ca70f228774296f256fae0416d,
-    'e7214d3a38ada62340ba595de9a6bb30': ve7214d3a38ada62340ba595de9a6bb30,
+    'e72e86decbd230b05eb1da857869a503': ve72e86decbd230b05eb1da857869a503,
+    'e739e575d06c9fcb3e2b8c2b96fb1c3a': ve739e575d06c9fcb3e2b8c2b96fb1c3a,
     'e742563a5d7fed0e277063444b7e88e7': ve742563a5d7fed0e277063444b7e88e7,
-    'e762c58903fa64add88d3fea463b07be': ve762c58903fa64add88d3fea463b07be,
     'e79ba46dc7f469ea0fc75c2aa833ead5': ve79ba46dc7f469ea0fc75c2aa833ead5,
-    'e7c04e8885da7e17b0f3ca32a472cd6a': ve7c04e8885da7e17b0f3ca32a472cd6a,
+    'e7a4b891cfb6f6f1e98de3566112a9dd': ve7a4b891cfb6f6f1e98de3566112a9dd,
+    'e8374ab391ab81027b05f1e332570583': ve8374ab391ab81027b05f1e332570583,
     'e847f54a37f4b5d5b2aef4c7b774bd91': ve847f54a37f4b5d5b2aef4c7b774bd91,
     'e856ff966c0419f037975c070b959fd1': ve856ff966c0419f037975c070b959fd1,
-    'e861248cd7d21f2bac85b3c53940840d': ve861248cd7d21f2bac85b3c53940840d,
     'e86ecf367dc1ad7b399c8ae6ab90e728': ve86ecf367dc1ad7b399c8ae6ab90e728,
+    'e8a6f7bc9496ca361d5d4f99c4f2eb5d': ve8a6f7bc9496ca361d5d4f99c4f2eb5d,
     'e91bdeb62424d5b9443a91bc3c4ea008': ve91bdeb62424d5b9443a91bc3c4ea008,
     'e93f2c0874d10a8166ef2ade5fb5ac08': ve93f2c0874d10a8166ef2ade5fb5ac08,
-    'ea12197a295094aba6bf95de2b76cc7a': vea12197a295094aba6bf95de2b76cc7a,
-    'ea4314960e698c2a792806b46c1d1a74': vea4314960e698c2a792806b46c1d1a74,
-    'ea7bf17790334201e555417524ddebf1': vea7bf17790334201e555417524ddebf1,
-    'eb780defb1b772e6b70b3e6dec776cf8': veb780defb1b772e6b70b3e6dec776cf8,
+    'e9e39a42e98c5b812509398573b01723': ve9e39a42e98c5b812509398573b01723,
+    'ea29cf0d32a473b0996254b480138c82': vea29cf0d32a473b0996254b480138c82,
     'eba794b232609451f007e3857ce1c9f8': veba794b232609451f007e3857ce1c9f8,
     'ebc256c553d5aa5896451b60ef53c76c': vebc256c553d5aa5896451b60ef53c76c,
+    'ec1548c5fb23b1f5dde4b03a691ee50e': vec1548c5fb23b1f5dde4b03a691ee50e,
     'ec2a976c64462c79c617dc0e4cf974a9': vec2a976c64462c79c617dc0e4cf974a9,
     'ec5b9e1abc42f2da5af3af2db417e03a': vec5b9e1abc42f2da5af3af2db417e03a,
     'ecb9d30d3221afca3ebd713313713d30': vecb9d30d3221afca3ebd713313713d30,
+    'ece0a46122fc1ac2805f0ccf1b255d1c': vece0a46122fc1ac2805f0ccf1b255d1c,
     'ece96e37023d991e5e18a16dac35a883': vece96e37023d991e5e18a16dac35a883,
-    'ecf9d4bbc1ec71528e124ce1f2471782': vecf9d4bbc1ec71528e124ce1f2471782,
     'ed99fe36d2b6c270dadb351ed52f1532': ved99fe36d2b6c270dadb351ed52f1532,
-    'edc919c92c2efd4b6322317203f73ae5': vedc919c92c2efd4b6322317203f73ae5,
     'edcc76f9c682f3845fa7e56d303dbe4e': vedcc76f9c682f3845fa7e56d303dbe4e,
+    'edec1ea83c1cb6154f81e3c06792d5d7': vedec1ea83c1cb6154f81e3c06792d5d7,
     'ee086fb8b58be389d711a8c8ca8ee163': vee086fb8b58be389d711a8c8ca8ee163,
     'ef0b7e245acc2b417fdad862a45ff8bf': vef0b7e245acc2b417fdad862a45ff8bf,
+    'ef10814fa5a2409fcbec6b00227457d0': vef10814fa5a2409fcbec6b00227457d0,
     'ef448da9598fdeb13a7a399e6a852b5b': vef448da9598fdeb13a7a399e6a852b5b,
     'ef52d0840e740f4a888f0d41990a7334': vef52d0840e740f4a888f0d41990a7334,
     'ef74f7e6047db83155bbade679f581fe': vef74f7e6047db83155bbade679f581fe,
-    'ef8a232af4eee77f92d321b90747d44c': vef8a232af4eee77f92d321b90747d44c,
     'ef94f3ed25d5911143668680e46a4fc4': vef94f3ed25d5911143668680e46a4fc4,
     'ef96af9386e7c3573a0f8942345ada38': vef96af9386e7c3573a0f8942345ada38,
+    'efa96301c186fe12c038bbb97e11a2ec': vefa96301c186fe12c038bbb97e11a2ec,
     'efc39c784a8169267cad491fde18e66a': vefc39c784a8169267cad491fde18e66a,
     'efe54b0894888e5d6a5cc1d370c54a65': vefe54b0894888e5d6a5cc1d370c54a65,
     'f025a4c146fa1b1c09c482aea5597ae2': vf025a4c146fa1b1c09c482aea5597ae2,
     'f048d1acbb4039356b9f2962c6ce2039': vf048d1acbb4039356b9f2962c6ce2039,
     'f066c09e8f32c1f2af89bf2747de8472': vf066c09e8f32c1f2af89bf2747de8472,
     'f0ce93be9c9ca1df2a47484163b41360': vf0ce93be9c9ca1df2a47484163b41360,
+    'f0d6672d8e80f60fbf54dfbbd207e3ac': vf0d6672d8e80f60fbf54dfbbd207e3ac,
     'f0ef1081073a8750a48733b8827d9541': vf0ef1081073a8750a48733b8827d9541,
     'f13681f47fe9e1bb4b42a89dd430dc67': vf13681f47fe9e1bb4b42a89dd430dc67,
-    'f173379c97291f52f743e14ab0ff2ec6': vf173379c97291f52f743e14ab0ff2ec6,
     'f1c9b8d5c3fdb42c72e26da016fe00eb': vf1c9b8d5c3fdb42c72e26da016fe00eb,
     'f1ea71ddcd84e2618049665e8388fd98': vf1ea71ddcd84e2618049665e8388fd98,
+    'f205f202967fd9edb8cafe94214ef3aa': vf205f202967fd9edb8cafe94214ef3aa,
     'f226db70690f0377891a6baf9dad20b6': vf226db70690f0377891a6baf9dad20b6,
     'f255c72a8b76252690ee6c9f8ec2600b': vf255c72a8b76252690ee6c9f8ec2600b,
     'f3260bbb6c25094d4f8a8c5be9b46300': vf3260bbb6c25094d4f8a8c5be9b46300,
     'f353e8b49077c48601bd16abbe885f0e': vf353e8b49077c48601bd16abbe885f0e,
     'f3da18cacac71fc9202a597cc0d23065': vf3da18cacac71fc9202a597cc0d23065,
-    'f40fe714e47074d411d404aae2d2247c': vf40fe714e47074d411d404aae2d2247c,
     'f4565d683322d7d195271ba79a37be43': vf4565d683322d7d195271ba79a37be43,
     'f45f4b7ed3c2952e6a012ab224c16572': vf45f4b7ed3c2952e6a012ab224c16572,
-    'f4675a80e02ffcfa5c1dd65637d3eed3': vf4675a80e02ffcfa5c1dd65637d3eed3,
-    'f4caa19b5037144fe6e8b0ca8f108fe7': vf4caa19b5037144fe6e8b0ca8f108fe7,
     'f50f085654521f23561fb687db4e045b': vf50f085654521f23561fb687db4e045b,
+    'f52cd2fc472acf13d91e930279623f68': vf52cd2fc472acf13d91e930279623f68,
     'f5501203e6712b0a3a834a8a7730e6a0': vf5501203e6712b0a3a834a8a7730e6a0,
     'f5a4bca1e671f4e2d467575dde8f2c47': vf5a4bca1e671f4e2d467575dde8f2c47,
-    'f5dd5bce47674334698f93f3e54c9501': vf5dd5bce47674334698f93f3e54c9501,
     'f5ecc3e5f6d75101dece9ef8cdeae9a5': vf5ecc3e5f6d75101dece9ef8cdeae9a5,
+    'f5f0acf3ee62acdbda571a185ce5cf89': vf5f0acf3ee62acdbda571a185ce5cf89,
     'f6071029b9c5394b180f524b79a44ee9': vf6071029b9c5394b180f524b79a44ee9,
+    'f63cb8f3b3c6eb42f97eae64938be955': vf63cb8f3b3c6eb42f97eae64938be955,
     'f64986e45df41d7b04b4ce18fa17fda2': vf64986e45df41d7b04b4ce18fa17fda2,
-    'f652ec415457ffafc659ea36448686cd': vf652ec415457ffafc659ea36448686cd,
-    'f666272e56314efe1e946720553e4e85': vf666272e56314efe1e946720553e4e85,
-    'f66e01e6e193e4513fbbd04c4c72edee': vf66e01e6e193e4513fbbd04c4c72edee,
     'f6d3f0068587c8770f405a50120e4344': vf6d3f0068587c8770f405a50120e4344,
-    'f73cd2990b7c94f4a7b116ec0fccd748': vf73cd2990b7c94f4a7b116ec0fccd748,
-    'f747170251818b6ff66f3fdb2f50a3fb': vf747170251818b6ff66f3fdb2f50a3fb,
     'f76989db76a69e808fda6b52ec495e4f': vf76989db76a69e808fda6b52ec495e4f,
-    'f77518144f4730b21e1f456a253c2462': vf77518144f4730b21e1f456a253c2462,
-    'f775b2a623ed13e90932ca0523a6b8d6': vf775b2a623ed13e90932ca0523a6b8d6,
     'f784e99d1763607175dceb7d327d7c1e': vf784e99d1763607175dceb7d327d7c1e,
     'f79842567ffadfa2dda3dce5740adae1': vf79842567ffadfa2dda3dce5740adae1,
     'f79f97e46956e80399997aba4787f020': vf79f97e46956e80399997aba4787f020,
     'f7be620e1dd5da741a818d609caa8271': vf7be620e1dd5da741a818d609caa8271,
     'f7cf9a88cb8a850e523ea998b7ba238c': vf7cf9a88cb8a850e523ea998b7ba238c,
+    'f7e6da55dc9036a7ea6e2598a73c5e14': vf7e6da55dc9036a7ea6e2598a73c5e14,
+    'f83b5a7d4170a497fc4b497c0855bc57': vf83b5a7d4170a497fc4b497c0855bc57,
     'f83b8eb0c933581bcd9f06c5e7cb2134': vf83b8eb0c933581bcd9f06c5e7cb2134,
-    'f848d02e9e1305c960bafd3cedd0a2de': vf848d02e9e1305c960bafd3cedd0a2de,
     'f85e0105ab6fd4a46c4897d1d170cdd4': vf85e0105ab6fd4a46c4897d1d170cdd4,
     'f8c18574255e541fc5747a746ae5bee6': vf8c18574255e541fc5747a746ae5bee6,
-    'f8c6c7b076e908632b158fcfaa0e42aa': vf8c6c7b076e908632b158fcfaa0e42aa,
+    'f8c19aa31d77a27ad981765274213edc': vf8c19aa31d77a27ad981765274213edc,
     'f92c3f3aa5f230e43cdeaf819b23ad42': vf92c3f3aa5f230e43cdeaf819b23ad42,
     'f9573fc0869e478f81f09dfbd5989d56': vf9573fc0869e478f81f09dfbd5989d56,
     'f95f49d9ac73904e03de58bee0f48993': vf95f49d9ac73904e03de58bee0f48993,
     'f974f807f32766361c583664948e25a6': vf974f807f32766361c583664948e25a6,
     'f9a5fa21ab6bf407936b206ccedd5a58': vf9a5fa21ab6bf407936b206ccedd5a58,
-    'fa00a3ee1c09d175e2067fceeb2644b3': vfa00a3ee1c09d175e2067fceeb2644b3,
+    'f9f46530b8655d3191a40543a9acf618': vf9f46530b8655d3191a40543a9acf618,
     'fa13a02a29034d4d8a17c5248b8f391c': vfa13a02a29034d4d8a17c5248b8f391c,
     'fa1f17c709c4a4f4901773429e73d289': vfa1f17c709c4a4f4901773429e73d289,
     'fa83cb75e7e451df5653ad860c83a945': vfa83cb75e7e451df5653ad860c83a945,
-    'faa3c8aedab52508582811e6b0d103a5': vfaa3c8aedab52508582811e6b0d103a5,
     'facd0f783cd21ae6d3fd011d418972ae': vfacd0f783cd21ae6d3fd011d418972ae,
-    'face43835c2f680e0f695ecc2add91e5': vface43835c2f680e0f695ecc2add91e5,
     'fb6f10abe60bf96fcf75ce4a68ac2920': vfb6f10abe60bf96fcf75ce4a68ac2920,
     'fb71860e07cc12a4aecfc94191780901': vfb71860e07cc12a4aecfc94191780901,
-    'fb92f38e456872f846835b6e1f9e3695': vfb92f38e456872f846835b6e1f9e3695,
-    'fc1226a67a79b424b4375414dd6f3ea6': vfc1226a67a79b424b4375414dd6f3ea6,
-    'fc33c13f0bdf02ab6a3508e70af1ccae': vfc33c13f0bdf02ab6a3508e70af1ccae,
+    'fbcc8993e66438e9fb923034042209b3': vfbcc8993e66438e9fb923034042209b3,
     'fc3708e1480e2db72cb71e54b50a28af': vfc3708e1480e2db72cb71e54b50a28af,
     'fc3c462da330d38a49665caa92741a7f': vfc3c462da330d38a49665caa92741a7f,
     'fc3e2b631223c1d8ad6749815390e2ef': vfc3e2b631223c1d8ad6749815390e2ef,
     'fc43bf1eb602a7c22a72a192de84cf77': vfc43bf1eb602a7c22a72a192de84cf77,
     'fc617744a10f282579f34a2d3bfbe5c7': vfc617744a10f282579f34a2d3bfbe5c7,
     'fc6930ba55061e3864a1a9bcac695b65': vfc6930ba55061e3864a1a9bcac695b65,
-    'fc720231fbf8ad2c774acbaf339536da': vfc720231fbf8ad2c774acbaf339536da,
     'fc851f91c2aa120d4dd575ea9f987006': vfc851f91c2aa120d4dd575ea9f987006,
     'fd31de7861c6945b3acc49d52100a5e7': vfd31de7861c6945b3acc49d52100a5e7,
-    'fd9fc1fb2dee7dec7501bd3c27aab64b': vfd9fc1fb2dee7dec7501bd3c27aab64b,
     'fdfcf2d163f1e3c3d10c2d571857efa1': vfdfcf2d163f1e3c3d10c2d571857efa1,
     'fe021a4493c689ebd7dc59344d8eac7b': vfe021a4493c689ebd7dc59344d8eac7b,
-    'ff217c906186ce41d19b0e9230dbcd02': vff217c906186ce41d19b0e9230dbcd02,
+    'fe157aa128c8e39b4613f24ac91b1342': vfe157aa128c8e39b4613f24ac91b1342,
+    'fe933b9d9949d4e7754c8326118aecdf': vfe933b9d9949d4e7754c8326118aecdf,
     'ff602399a5426f07a224ecf01cf9e969': vff602399a5426f07a224ecf01cf9e969,
+    'ff90a08d8f008a715bf2a35fd8a9a951': vff90a08d8f008a715bf2a35fd8a9a951,
     'ff98965a3a8c7e4fae8e7c31dadadf0a': vff98965a3a8c7e4fae8e7c31dadadf0a,
+    'ffa8b6ffd223f489054635f2caf5901e': vffa8b6ffd223f489054635f2caf5901e,
     'ffddd662500a5e92993653ad015b661e': vffddd662500a5e92993653ad015b661e,
     'fff34eb6391bf0c2fea1c0c40a90dfac': vfff34eb6391bf0c2fea1c0c40a90dfac,
 }
