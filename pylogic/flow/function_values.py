@@ -254,7 +254,9 @@ class FunctionValues:
         self.rewritten: dict = {}
         # flow-sensitive: the definitions reaching each read, as a graph with one node per
         # merge point (flow.reaching_graph), and the known bits of each definition and merge node
-        self.reaching = reaching_graph(fn, self.order)
+        # (an SSA value read only in blocks of the dominator tree is read as its definition)
+        self.reaching = reaching_graph(fn, self.order, frozenset(
+            r for r in self.ssa if all(ub in pre for ub, _uk in reads[r])))
         self.fn_blocks = fn.block_map()
         # known bits per node of ``self.reaching`` (definitions, then merge nodes; None: no value
         # yet), then the constant operands ``_compile`` adds during ``solve``

@@ -122,10 +122,15 @@ class ReachingGraph:
         return out
 
 
-def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
+def reaching_graph(fn: Function, order: Optional[list] = None,
+                   dominating: frozenset = frozenset()) -> ReachingGraph:
     """The reaching-definitions graph (module docstring) of ``fn``; blocks the entry's state
     never flows to get no reads, as in ``reaching_definitions``. ``order``: ``fn``'s
-    ``reverse_postorder`` when the caller has it (``simplify``'s rounds keep the CFG)."""
+    ``reverse_postorder`` when the caller has it (``simplify``'s rounds keep the CFG).
+    ``dominating``: registers written once, unguarded, by a definition that dominates every
+    read (``FunctionValues.ssa``): each read of one is that definition's node, with no merge
+    node at the blocks between (69% of the merge nodes of the PRE pipeline on csmith 32, 8, 1,
+    30, 31, 28; issue #28 item 1), unless an edge equality also defines it."""
     blocks = fn.block_map()
     if order is None:
         order = reverse_postorder(fn)
@@ -168,6 +173,9 @@ def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
         return node
 
     # ---- each block forward: its reads, and per register the writes' positions and nodes
+    if dominating and edge_ids:         # an edge equality is a second definition
+        dominating = dominating - {r for ids in edge_ids.values() for r, _i in ids}
+    held: dict = {}             # register of ``dominating`` -> its definition's node, once walked
     reads: dict = {}
     final: dict = {}            # block -> register -> its node after the block's last write
     # block with side exits -> register -> ([index], [node after that write]): the node leaving
@@ -183,8 +191,8 @@ def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
         instrs = block.instrs
         for regs_read, ds in zip(access.read_registers, access.defs):
             if regs_read:
-                reads[(label, k)] = {r: cur[r] if r in cur else start(label, r)
-                                     for r in regs_read}
+                reads[(label, k)] = {r: cur[r] if r in cur else held[r] if r in held
+                                     else start(label, r) for r in regs_read}
             if ds:
                 ins = instrs[k]
                 kills = writes_kill(ins)
@@ -194,6 +202,8 @@ def reaching_graph(fn: Function, order: Optional[list] = None) -> ReachingGraph:
                     node = i if kills else merge([cur[d] if d in cur else start(label, d), i])
                     i += 1
                     cur[d] = node
+                    if d in dominating:     # read after it here, or where it dominates
+                        held[d] = node
                     if table is None:
                         continue
                     got = table.get(d)
