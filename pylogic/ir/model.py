@@ -45,6 +45,13 @@ class Reg:
     def __str__(self) -> str:
         return self.name
 
+    # the dataclass's own ``__eq__`` (the same test) is a Python function; this one is compiled
+    # (pylogic.compiled_modules): operands are compared by every ``in`` test of a tuple of
+    # leaves (``value_names``: 1% of the PRE pipeline on csmith, issue #28 item 1); ``__hash__``
+    # stays the dataclass's
+    def __eq__(self, other):
+        return self.name == other.name if other.__class__ is Reg else NotImplemented
+
 
 @dataclass(frozen=True)
 class Imm:
@@ -59,6 +66,9 @@ class Imm:
     def __str__(self) -> str:
         return str(self.value)
 
+    def __eq__(self, other):        # compiled, as ``Reg.__eq__``
+        return self.value == other.value if other.__class__ is Imm else NotImplemented
+
 
 @dataclass(frozen=True)
 class GlobalAddr:
@@ -67,6 +77,9 @@ class GlobalAddr:
 
     def __str__(self) -> str:
         return self.name
+
+    def __eq__(self, other):        # compiled, as ``Reg.__eq__``
+        return self.name == other.name if other.__class__ is GlobalAddr else NotImplemented
 
 
 Operand = Union[Reg, Imm, GlobalAddr]
